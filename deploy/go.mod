@@ -1,0 +1,3 @@
+module bidradar/deploy
+
+go 1.26

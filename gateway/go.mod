@@ -1,0 +1,3 @@
+module bidradar/gateway
+
+go 1.26

@@ -1,0 +1,3 @@
+module bidradar/gen
+
+go 1.26

@@ -1,0 +1,3 @@
+module bidradar/services/auth
+
+go 1.26

@@ -1,0 +1,3 @@
+module bidradar/services/interests
+
+go 1.26

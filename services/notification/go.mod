@@ -1,0 +1,3 @@
+module bidradar/services/notification
+
+go 1.26

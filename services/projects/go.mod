@@ -1,0 +1,3 @@
+module bidradar/services/projects
+
+go 1.26

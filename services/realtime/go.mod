@@ -1,0 +1,3 @@
+module bidradar/services/realtime
+
+go 1.26

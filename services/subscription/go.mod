@@ -1,0 +1,3 @@
+module bidradar/services/subscription
+
+go 1.26

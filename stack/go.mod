@@ -1,0 +1,3 @@
+module bidradar/stack
+
+go 1.26
