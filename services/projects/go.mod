@@ -1,3 +1,5 @@
 module bidradar/services/projects
 
-go 1.26
+go 1.26.0
+
+require golang.org/x/text v0.43.0

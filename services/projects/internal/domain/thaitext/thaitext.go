@@ -1,0 +1,207 @@
+// Package thaitext holds the one normalisation used for Thai search, at write
+// time (the stored search_text) and at query time (the keywords), so that a
+// keyword matches wherever its normalised form occurs in the normalised text.
+package thaitext
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
+)
+
+const (
+	nikhahit = '\u0E4D' // ํ
+	saraAa   = '\u0E32' // า
+	saraAm   = '\u0E33' // ำ
+)
+
+// Normalize folds s into its search form:
+//   - Unicode NFC;
+//   - ํา (nikhahit + sara aa, possibly with a tone mark typed in between) → ำ;
+//   - Thai digits ๐–๙ → ASCII 0–9;
+//   - zero-width characters (ZWSP, ZWNJ, ZWJ, WJ, BOM, soft hyphen) removed;
+//   - runs of white space (any Unicode space) collapsed to one ASCII space, trimmed;
+//   - Latin letters lower-cased.
+//
+// Normalize is idempotent: Normalize(Normalize(s)) == Normalize(s).
+func Normalize(s string) string {
+	if isSimple(s) {
+		return s
+	}
+	out := pass(s)
+	// A pass can expose a new NFC composition (for example a zero-width
+	// character that separated a base from its combining mark); iterate to a
+	// fixed point, which every realistic input reaches in one or two passes.
+	for i := 0; i < 4; i++ {
+		next := pass(out)
+		if next == out {
+			break
+		}
+		out = next
+	}
+	return out
+}
+
+// isSimple reports whether s is already normal and only uses runes that the
+// normalisation leaves alone (lower-case ASCII without doubled spaces, and Thai
+// letters that cannot compose), so the common case allocates nothing.
+func isSimple(s string) bool {
+	prevSpace := true
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == ' ':
+			if prevSpace {
+				return false
+			}
+			prevSpace = true
+			continue
+		case c >= 0x80:
+			return false
+		case c < 0x20 || c == 0x7f, c >= 'A' && c <= 'Z':
+			return false
+		}
+		prevSpace = false
+	}
+	return len(s) == 0 || s[len(s)-1] != ' '
+}
+
+func pass(s string) string {
+	var b strings.Builder
+	b.Grow(len(s))
+	space := false
+	for _, r := range s {
+		switch {
+		case r == utf8.RuneError:
+			// keep as is: invalid bytes become U+FFFD, which is stable
+		case isZeroWidth(r):
+			continue
+		case unicode.IsSpace(r) || r == '\u180E':
+			space = true
+			continue
+		case r >= '๐' && r <= '๙':
+			r = '0' + (r - '๐')
+		case r < utf8.RuneSelf:
+			if r >= 'A' && r <= 'Z' {
+				r += 'a' - 'A'
+			} else if r < 0x20 || r == 0x7f {
+				// control characters act as white space
+				space = true
+				continue
+			}
+		case unicode.Is(unicode.Latin, r):
+			r = unicode.ToLower(r)
+		case unicode.IsControl(r):
+			space = true
+			continue
+		}
+		if space {
+			if b.Len() > 0 {
+				b.WriteByte(' ')
+			}
+			space = false
+		}
+		b.WriteRune(r)
+	}
+	out := norm.NFC.String(b.String())
+	return fixSaraAm(out)
+}
+
+func isZeroWidth(r rune) bool {
+	switch r {
+	case '\u200B', '\u200C', '\u200D', '\u2060', '\uFEFF', '\u00AD', '\u200E', '\u200F':
+		return true
+	}
+	return false
+}
+
+func isToneMark(r rune) bool { return r >= '\u0E48' && r <= '\u0E4B' }
+
+// fixSaraAm rewrites ํ + า and ํ + tone + า (as typed on some keyboards and
+// produced by some PDF extractors) into the canonical tone + ำ.
+func fixSaraAm(s string) string {
+	if !strings.ContainsRune(s, nikhahit) {
+		return s
+	}
+	rs := []rune(s)
+	out := make([]rune, 0, len(rs))
+	for i := 0; i < len(rs); i++ {
+		if rs[i] == nikhahit {
+			if i+1 < len(rs) && rs[i+1] == saraAa {
+				out = append(out, saraAm)
+				i++
+				continue
+			}
+			if i+2 < len(rs) && isToneMark(rs[i+1]) && rs[i+2] == saraAa {
+				out = append(out, rs[i+1], saraAm)
+				i += 2
+				continue
+			}
+		}
+		out = append(out, rs[i])
+	}
+	return string(out)
+}
+
+// Bigrams returns the distinct character-bigram codes of an already normalised
+// text, for the int4[] GIN index that serves 2-character keywords (which
+// pg_trgm cannot narrow). Codes are exact for Thai and ASCII characters and
+// hashed for others; a collision only widens the candidate set, and the
+// LIKE recheck keeps results exact.
+func Bigrams(normalized string) []int32 {
+	var prev rune = -1
+	seen := make(map[int32]struct{}, len(normalized)/2)
+	out := make([]int32, 0, len(normalized)/2)
+	for _, r := range normalized {
+		if prev >= 0 {
+			c := BigramCode(prev, r)
+			if _, ok := seen[c]; !ok {
+				seen[c] = struct{}{}
+				out = append(out, c)
+			}
+		}
+		prev = r
+	}
+	return out
+}
+
+// BigramCode is the code of the two-character sequence a b.
+func BigramCode(a, b rune) int32 { return runeClass(a)<<10 | runeClass(b) }
+
+func runeClass(r rune) int32 {
+	switch {
+	case r >= 0x0E00 && r <= 0x0E7F:
+		return int32(r - 0x0E00)
+	case r < 0x80:
+		return 128 + int32(r)
+	default:
+		return 256 + int32(uint32(r)*2654435761>>22)%768
+	}
+}
+
+// RuneLen is the number of characters of s.
+func RuneLen(s string) int { return utf8.RuneCountInString(s) }
+
+// EscapeLike escapes the LIKE metacharacters % _ and the escape character \
+// so that s matches literally in `LIKE '%' || pattern || '%'` (default escape \).
+func EscapeLike(s string) string {
+	if !strings.ContainsAny(s, `%_\`) {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		if r == '%' || r == '_' || r == '\\' {
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// Contains reports whether the normalised form of kw occurs in the already
+// normalised text (substring semantics, Ctrl-F behaviour).
+func Contains(normalizedText, normalizedKeyword string) bool {
+	return strings.Contains(normalizedText, normalizedKeyword)
+}
