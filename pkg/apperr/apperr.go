@@ -1,0 +1,209 @@
+// Package apperr defines the domain error kinds shared by every service and
+// the single mapping from those kinds to Connect/gRPC codes and REST statuses.
+//
+// Use cases return *Error values (usually package-level sentinels); the
+// transport layer turns them into wire errors with ToConnect. Anything that is
+// not an *Error is treated as Internal and its text never reaches a client.
+package apperr
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"strconv"
+
+	"connectrpc.com/connect"
+)
+
+// Kind classifies an error by what the caller can do about it.
+type Kind int
+
+// The zero Kind is Internal so that a forgotten kind never looks like a
+// client mistake.
+const (
+	Internal Kind = iota
+	InvalidArgument
+	Validation
+	NotFound
+	AlreadyExists
+	FailedPrecondition
+	Aborted
+	Unauthenticated
+	PermissionDenied
+	ResourceExhausted
+	Unavailable
+	Unimplemented
+)
+
+var kindNames = [...]string{
+	Internal:           "internal",
+	InvalidArgument:    "invalid_argument",
+	Validation:         "validation",
+	NotFound:           "not_found",
+	AlreadyExists:      "already_exists",
+	FailedPrecondition: "failed_precondition",
+	Aborted:            "aborted",
+	Unauthenticated:    "unauthenticated",
+	PermissionDenied:   "permission_denied",
+	ResourceExhausted:  "resource_exhausted",
+	Unavailable:        "unavailable",
+	Unimplemented:      "unimplemented",
+}
+
+// String returns the snake_case name of the kind, for logs.
+func (k Kind) String() string {
+	if k >= 0 && int(k) < len(kindNames) {
+		return kindNames[k]
+	}
+	return "kind(" + strconv.Itoa(int(k)) + ")"
+}
+
+// Metadata keys set on every mapped error. The gateway reads MetaHTTPCode
+// from the gRPC trailers to pick the REST status; clients may read
+// MetaReason to choose a localised message.
+const (
+	MetaHTTPCode = "x-http-code"
+	MetaReason   = "x-error-reason"
+)
+
+// Error is a domain error. Message is user-facing (it becomes the REST
+// "detail"); Slug is a stable machine-readable reason; Cause is for logs only.
+type Error struct {
+	Kind    Kind
+	Slug    string
+	Message string
+	Cause   error
+}
+
+// New returns an error without a cause, typically used as a sentinel:
+//
+//	var ErrUserNotFound = apperr.New(apperr.NotFound, "user-not-found", "User not found")
+func New(kind Kind, slug, message string) *Error {
+	return &Error{Kind: kind, Slug: slug, Message: message}
+}
+
+// Wrap returns a domain error that keeps err as its cause, so errors.Is and
+// errors.As still see err while clients only see message.
+func Wrap(err error, kind Kind, slug, message string) *Error {
+	return &Error{Kind: kind, Slug: slug, Message: message, Cause: err}
+}
+
+// Error implements error. It includes the cause, so it is meant for logs.
+func (e *Error) Error() string {
+	s := e.Slug + ": " + e.Message
+	if e.Cause != nil {
+		s += ": " + e.Cause.Error()
+	}
+	return s
+}
+
+// Unwrap returns the cause.
+func (e *Error) Unwrap() error { return e.Cause }
+
+// Is reports whether target is an *Error with the same Kind and Slug, so a
+// wrapped copy of a sentinel still matches it with errors.Is.
+func (e *Error) Is(target error) bool {
+	t, ok := target.(*Error)
+	return ok && t.Kind == e.Kind && t.Slug == e.Slug
+}
+
+// KindOf returns the Kind of the first *Error in err's chain, or Internal.
+func KindOf(err error) Kind {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Kind
+	}
+	return Internal
+}
+
+// HTTPStatus returns the REST status for a kind; REST and Connect share this
+// one table.
+func HTTPStatus(k Kind) int {
+	switch k {
+	case InvalidArgument, FailedPrecondition:
+		return http.StatusBadRequest
+	case Validation:
+		return http.StatusUnprocessableEntity
+	case Unauthenticated:
+		return http.StatusUnauthorized
+	case PermissionDenied:
+		return http.StatusForbidden
+	case NotFound:
+		return http.StatusNotFound
+	case AlreadyExists, Aborted:
+		return http.StatusConflict
+	case ResourceExhausted:
+		return http.StatusTooManyRequests
+	case Unavailable:
+		return http.StatusServiceUnavailable
+	case Unimplemented:
+		return http.StatusNotImplemented
+	default:
+		return http.StatusInternalServerError
+	}
+}
+
+// ConnectCode returns the Connect (and gRPC) code for a kind.
+func ConnectCode(k Kind) connect.Code {
+	switch k {
+	case InvalidArgument, Validation:
+		return connect.CodeInvalidArgument
+	case FailedPrecondition:
+		return connect.CodeFailedPrecondition
+	case NotFound:
+		return connect.CodeNotFound
+	case AlreadyExists:
+		return connect.CodeAlreadyExists
+	case Aborted:
+		return connect.CodeAborted
+	case Unauthenticated:
+		return connect.CodeUnauthenticated
+	case PermissionDenied:
+		return connect.CodePermissionDenied
+	case ResourceExhausted:
+		return connect.CodeResourceExhausted
+	case Unavailable:
+		return connect.CodeUnavailable
+	case Unimplemented:
+		return connect.CodeUnimplemented
+	default:
+		return connect.CodeInternal
+	}
+}
+
+// InternalMessage is the only text a client sees for an unexpected error.
+const InternalMessage = "internal error"
+
+// ToConnect converts any error into a *connect.Error safe to send to a
+// client. A *connect.Error (not wrapped) is returned unchanged; an *Error keeps its Message
+// and gets the x-http-code and x-error-reason metadata; context cancellation
+// and deadlines keep their own codes; everything else becomes CodeInternal
+// "internal error" so that causes never leak. ToConnect(nil) is nil.
+func ToConnect(err error) *connect.Error {
+	if err == nil {
+		return nil
+	}
+	if ce, ok := err.(*connect.Error); ok {
+		return ce
+	}
+	var ae *Error
+	if errors.As(err, &ae) {
+		ce := connect.NewError(ConnectCode(ae.Kind), errors.New(ae.Message))
+		ce.Meta().Set(MetaHTTPCode, strconv.Itoa(HTTPStatus(ae.Kind)))
+		if ae.Slug != "" {
+			ce.Meta().Set(MetaReason, ae.Slug)
+		}
+		return ce
+	}
+	switch {
+	case errors.Is(err, context.Canceled):
+		return connect.NewError(connect.CodeCanceled, context.Canceled)
+	case errors.Is(err, context.DeadlineExceeded):
+		return connect.NewError(connect.CodeDeadlineExceeded, context.DeadlineExceeded)
+	}
+	// Wrapped peer errors land here too: their text may name hosts or
+	// queries, so adapters must translate them into *Error to expose them.
+	ce := connect.NewError(connect.CodeInternal, errors.New(InternalMessage))
+	ce.Meta().Set(MetaHTTPCode, strconv.Itoa(http.StatusInternalServerError))
+	return ce
+}

@@ -1,0 +1,154 @@
+package apperr_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"connectrpc.com/connect"
+
+	"bidradar/pkg/apperr"
+)
+
+var errUserNotFound = apperr.New(apperr.NotFound, "user-not-found", "User not found")
+
+func TestIsMatchesKindAndSlug(t *testing.T) {
+	t.Parallel()
+	cause := errors.New("no rows")
+	tests := []struct {
+		name   string
+		err    error
+		target error
+		want   bool
+	}{
+		{"same sentinel", errUserNotFound, errUserNotFound, true},
+		{"wrapped with %w", fmt.Errorf("get user: %w", errUserNotFound), errUserNotFound, true},
+		{"Wrap with same kind and slug", apperr.Wrap(cause, apperr.NotFound, "user-not-found", "User not found"), errUserNotFound, true},
+		{"Wrap keeps cause", apperr.Wrap(cause, apperr.NotFound, "user-not-found", "x"), cause, true},
+		{"other slug", apperr.New(apperr.NotFound, "project-not-found", "x"), errUserNotFound, false},
+		{"other kind", apperr.New(apperr.AlreadyExists, "user-not-found", "x"), errUserNotFound, false},
+		{"plain error", errors.New("user-not-found"), errUserNotFound, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			if got := errors.Is(tt.err, tt.target); got != tt.want {
+				t.Fatalf("errors.Is = %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestKindOf(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name string
+		err  error
+		want apperr.Kind
+	}{
+		{"nil", nil, apperr.Internal},
+		{"plain", errors.New("boom"), apperr.Internal},
+		{"direct", errUserNotFound, apperr.NotFound},
+		{"wrapped", fmt.Errorf("ctx: %w", apperr.New(apperr.Aborted, "race", "Try again")), apperr.Aborted},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			if got := apperr.KindOf(tt.err); got != tt.want {
+				t.Fatalf("KindOf = %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestErrorText(t *testing.T) {
+	t.Parallel()
+	err := apperr.Wrap(errors.New("pg: timeout"), apperr.Unavailable, "db-down", "Try later")
+	if got, want := err.Error(), "db-down: Try later: pg: timeout"; got != want {
+		t.Fatalf("Error() = %q, want %q", got, want)
+	}
+	if got := apperr.Kind(99).String(); got != "kind(99)" {
+		t.Fatalf("String = %q", got)
+	}
+	if got := apperr.ResourceExhausted.String(); got != "resource_exhausted" {
+		t.Fatalf("String = %q", got)
+	}
+}
+
+func TestToConnectTable(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		kind     apperr.Kind
+		code     connect.Code
+		httpCode string
+	}{
+		{apperr.Internal, connect.CodeInternal, "500"},
+		{apperr.InvalidArgument, connect.CodeInvalidArgument, "400"},
+		{apperr.Validation, connect.CodeInvalidArgument, "422"},
+		{apperr.NotFound, connect.CodeNotFound, "404"},
+		{apperr.AlreadyExists, connect.CodeAlreadyExists, "409"},
+		{apperr.FailedPrecondition, connect.CodeFailedPrecondition, "400"},
+		{apperr.Aborted, connect.CodeAborted, "409"},
+		{apperr.Unauthenticated, connect.CodeUnauthenticated, "401"},
+		{apperr.PermissionDenied, connect.CodePermissionDenied, "403"},
+		{apperr.ResourceExhausted, connect.CodeResourceExhausted, "429"},
+		{apperr.Unavailable, connect.CodeUnavailable, "503"},
+		{apperr.Unimplemented, connect.CodeUnimplemented, "501"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.kind.String(), func(t *testing.T) {
+			t.Parallel()
+			err := apperr.Wrap(errors.New("secret cause"), tt.kind, "some-slug", "ข้อความ")
+			ce := apperr.ToConnect(fmt.Errorf("layer: %w", err))
+			if ce.Code() != tt.code {
+				t.Errorf("code = %v, want %v", ce.Code(), tt.code)
+			}
+			if ce.Message() != "ข้อความ" {
+				t.Errorf("message = %q", ce.Message())
+			}
+			if got := ce.Meta().Get(apperr.MetaHTTPCode); got != tt.httpCode {
+				t.Errorf("x-http-code = %q, want %q", got, tt.httpCode)
+			}
+			if got := ce.Meta().Get(apperr.MetaReason); got != "some-slug" {
+				t.Errorf("x-error-reason = %q", got)
+			}
+			if strings.Contains(ce.Error(), "secret cause") {
+				t.Errorf("cause leaked: %q", ce.Error())
+			}
+		})
+	}
+}
+
+func TestToConnectOtherErrors(t *testing.T) {
+	t.Parallel()
+	passthrough := connect.NewError(connect.CodeNotFound, errors.New("as is"))
+	tests := []struct {
+		name    string
+		err     error
+		code    connect.Code
+		message string
+	}{
+		{"unknown error hides cause", errors.New("pq: password authentication failed for user app"), connect.CodeInternal, "internal error"},
+		{"wrapped connect error is not trusted", fmt.Errorf("call: %w", connect.NewError(connect.CodeUnavailable, errors.New("dial tcp 10.0.0.5:9001"))), connect.CodeInternal, "internal error"},
+		{"canceled", fmt.Errorf("query: %w", context.Canceled), connect.CodeCanceled, context.Canceled.Error()},
+		{"deadline", context.DeadlineExceeded, connect.CodeDeadlineExceeded, context.DeadlineExceeded.Error()},
+		{"connect error as is", passthrough, connect.CodeNotFound, "as is"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			ce := apperr.ToConnect(tt.err)
+			if ce.Code() != tt.code || ce.Message() != tt.message {
+				t.Fatalf("got %v %q, want %v %q", ce.Code(), ce.Message(), tt.code, tt.message)
+			}
+		})
+	}
+	if apperr.ToConnect(passthrough) != passthrough {
+		t.Fatal("connect error not returned as is")
+	}
+	if apperr.ToConnect(nil) != nil {
+		t.Fatal("ToConnect(nil) != nil")
+	}
+}
