@@ -1,0 +1,259 @@
+package domain
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"bidradar/services/projects/internal/domain/thaitext"
+)
+
+// SortOrder is the order of search results. Every order ends with the
+// project id, so pages are stable.
+type SortOrder string
+
+// Sort orders.
+const (
+	SortDate      SortOrder = "date"      // last announcement date, newest first
+	SortBudget    SortOrder = "budget"    // budget, largest first (no budget last)
+	SortRelevance SortOrder = "relevance" // positive keywords found, then date
+)
+
+// Criteria is the search form (SPEC §3 criteria payload), in domain terms.
+// Keywords use substring semantics on normalised text.
+type Criteria struct {
+	Keyword           string   // free keyword (gen-infor keyword): one phrase
+	AnyOf             []string // keyWord_Incl_Or
+	AllOf             []string // keyWord_Incl_And
+	NoneOf            []string // keyWord_Excl_Nor
+	AnnouncementTypes []string // annouType_User_required: any step of these types
+	Methods           []string // method_User_required
+	Provinces         []string // deptSubProvince_User (DOPA codes)
+	Ministries        []string
+	Departments       []string // agency names as in the data
+	SubDepartments    []string // sub-agency names as in the data
+	Statuses          []string // projectStatus_User
+	Strategies        []string // govStrategy_User
+	WorkTypes         []string // typeTran_User (category of work)
+	ProjectIDs        []string // project_id_User
+	BudgetYears       []int    // budgetYear_User
+	From, To          *time.Time
+	MinBudget         *Money
+	MaxBudget         *Money
+	Sort              SortOrder
+}
+
+// ErrInvalidCriteria reports criteria that cannot be run.
+var ErrInvalidCriteria = errors.New("invalid criteria")
+
+// Terms are the normalised keyword lists of a criteria.
+type Terms struct {
+	All  []string // every one must occur (Keyword + AllOf)
+	Any  []string // at least one must occur, when non-empty
+	None []string // none may occur
+}
+
+// Terms normalises the keywords, dropping empties and duplicates.
+func (c Criteria) Terms() Terms {
+	norm := func(in []string) []string {
+		var out []string
+		for _, s := range in {
+			if n := thaitext.Normalize(s); n != "" && !slices.Contains(out, n) {
+				out = append(out, n)
+			}
+		}
+		return out
+	}
+	all := append([]string{c.Keyword}, c.AllOf...)
+	return Terms{All: norm(all), Any: norm(c.AnyOf), None: norm(c.NoneOf)}
+}
+
+// Positive lists the distinct positive terms (All then Any).
+func (t Terms) Positive() []string {
+	out := append([]string(nil), t.All...)
+	for _, s := range t.Any {
+		if !slices.Contains(out, s) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// Validate checks limits and formats.
+func (c Criteria) Validate() error {
+	for _, id := range c.ProjectIDs {
+		if !ValidProjectID(strings.TrimSpace(id)) {
+			return fmt.Errorf("%w: project id %q must be 11 digits", ErrInvalidCriteria, id)
+		}
+	}
+	if len(c.AnyOf)+len(c.AllOf)+len(c.NoneOf) > 50 {
+		return fmt.Errorf("%w: at most 50 keywords", ErrInvalidCriteria)
+	}
+	if c.From != nil && c.To != nil && c.To.Before(*c.From) {
+		return fmt.Errorf("%w: end date before start date", ErrInvalidCriteria)
+	}
+	if c.MinBudget != nil && c.MaxBudget != nil && *c.MaxBudget < *c.MinBudget {
+		return fmt.Errorf("%w: max budget below min budget", ErrInvalidCriteria)
+	}
+	switch c.Sort {
+	case "", SortDate, SortBudget, SortRelevance:
+	default:
+		return fmt.Errorf("%w: sort %q", ErrInvalidCriteria, c.Sort)
+	}
+	return nil
+}
+
+// Matcher evaluates a criteria against projects in memory. It is the
+// reference semantics of search (the brute-force oracle of the tests) and
+// the selectivity estimator of the planner.
+type Matcher struct {
+	c     Criteria
+	t     Terms
+	sets  [][]string
+	years []int
+}
+
+// NewMatcher prepares c for repeated evaluation.
+func NewMatcher(c Criteria) *Matcher {
+	return &Matcher{c: c, t: c.Terms()}
+}
+
+// MatchText evaluates only the keyword part on a normalised text.
+func (m *Matcher) MatchText(text string) bool {
+	for _, k := range m.t.All {
+		if !strings.Contains(text, k) {
+			return false
+		}
+	}
+	if len(m.t.Any) > 0 {
+		ok := false
+		for _, k := range m.t.Any {
+			if strings.Contains(text, k) {
+				ok = true
+				break
+			}
+		}
+		if !ok {
+			return false
+		}
+	}
+	for _, k := range m.t.None {
+		if strings.Contains(text, k) {
+			return false
+		}
+	}
+	return true
+}
+
+// Match evaluates the whole criteria on p (p.SearchText must be derived).
+func (m *Matcher) Match(p *Project) bool {
+	c := &m.c
+	in := func(list []string, v string) bool { return len(list) == 0 || slices.Contains(list, v) }
+	if !in(c.Methods, p.MethodCode) || !in(c.Provinces, p.ProvinceCode) ||
+		!in(c.Ministries, p.MinistryCode) || !in(c.Departments, p.AgencyName) ||
+		!in(c.SubDepartments, p.SubAgencyName) || !in(c.Statuses, string(p.Status)) ||
+		!in(c.Strategies, p.StrategyCode) || !in(c.WorkTypes, p.WorkTypeCode) ||
+		!in(c.ProjectIDs, p.ID) {
+		return false
+	}
+	if len(c.BudgetYears) > 0 && !slices.Contains(c.BudgetYears, p.BudgetYear) {
+		return false
+	}
+	if len(c.AnnouncementTypes) > 0 {
+		ok := false
+		for _, a := range p.Announcements {
+			if slices.Contains(c.AnnouncementTypes, string(a.Type)) {
+				ok = true
+				break
+			}
+		}
+		if !ok {
+			return false
+		}
+	}
+	if c.From != nil || c.To != nil {
+		if p.LastAnnounced.IsZero() {
+			return false
+		}
+		d := p.LastAnnounced.In(Bangkok)
+		if c.From != nil && d.Before(dayStart(*c.From)) {
+			return false
+		}
+		if c.To != nil && d.After(dayStart(*c.To)) {
+			return false
+		}
+	}
+	if c.MinBudget != nil || c.MaxBudget != nil {
+		if p.Budget == nil {
+			return false
+		}
+		if c.MinBudget != nil && *p.Budget < *c.MinBudget {
+			return false
+		}
+		if c.MaxBudget != nil && *p.Budget > *c.MaxBudget {
+			return false
+		}
+	}
+	return m.MatchText(p.SearchText)
+}
+
+// Score is the relevance of a matching project: the number of distinct
+// positive terms found in its text.
+func (m *Matcher) Score(p *Project) int {
+	n := 0
+	for _, k := range m.t.Positive() {
+		if strings.Contains(p.SearchText, k) {
+			n++
+		}
+	}
+	return n
+}
+
+// Less orders two matching projects for sort order s (true when a comes
+// first): the key of s descending, then the id descending.
+func (m *Matcher) Less(s SortOrder, a, b *Project) bool {
+	switch s {
+	case SortBudget:
+		ab, bb := budgetKey(a), budgetKey(b)
+		if ab != bb {
+			return ab > bb
+		}
+	case SortRelevance:
+		if sa, sb := m.Score(a), m.Score(b); sa != sb {
+			return sa > sb
+		}
+		fallthrough
+	default:
+		ad, bd := DateKey(a.LastAnnounced), DateKey(b.LastAnnounced)
+		if !ad.Equal(bd) {
+			return ad.After(bd)
+		}
+	}
+	return a.ID > b.ID
+}
+
+func budgetKey(p *Project) int64 {
+	if p.Budget == nil {
+		return -1
+	}
+	return int64(*p.Budget)
+}
+
+// NoDate is the sort key of a project without announcement date.
+var NoDate = time.Date(1900, 1, 1, 0, 0, 0, 0, time.UTC)
+
+// DateKey is the date sort key (calendar date as UTC midnight; NoDate when unset).
+func DateKey(t time.Time) time.Time {
+	if t.IsZero() {
+		return NoDate
+	}
+	t = t.In(Bangkok)
+	return time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, time.UTC)
+}
+
+func dayStart(t time.Time) time.Time {
+	t = t.In(Bangkok)
+	return Date(t.Year(), t.Month(), t.Day())
+}

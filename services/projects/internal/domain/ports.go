@@ -1,0 +1,140 @@
+package domain
+
+import (
+	"context"
+	"errors"
+	"time"
+)
+
+// ErrProjectNotFound is returned for an unknown project id.
+var ErrProjectNotFound = errors.New("project not found")
+
+// Event kinds published through the outbox.
+const (
+	EventProjectCreated    = "project.created"
+	EventProjectUpdated    = "project.updated"
+	EventAnnouncementAdded = "announcement.added"
+)
+
+// Event is a domain event written to the outbox with the change.
+type Event struct {
+	ID           string
+	Kind         string
+	At           time.Time
+	Project      *Project
+	Announcement *Announcement
+	RunID        int64
+}
+
+// EventEncoder turns an event into an outbox message (subject, payload).
+type EventEncoder interface {
+	Encode(Event) (subject string, payload []byte, err error)
+}
+
+// UpsertStats counts the effect of an upsert batch.
+type UpsertStats struct {
+	Seen, Created, Updated, Unchanged, AnnouncementsAdded int
+}
+
+// Add accumulates o into s.
+func (s *UpsertStats) Add(o UpsertStats) {
+	s.Seen += o.Seen
+	s.Created += o.Created
+	s.Updated += o.Updated
+	s.Unchanged += o.Unchanged
+	s.AnnouncementsAdded += o.AnnouncementsAdded
+}
+
+// PageRequest asks for one page of results: by page number (1-based) or,
+// for deep pages, after an opaque cursor from the previous page.
+type PageRequest struct {
+	Page    int
+	PerPage int
+	After   string
+}
+
+// ResultPage is one page of search results.
+type ResultPage struct {
+	Items          []Project
+	Total          int  // exact when !TotalEstimated
+	TotalEstimated bool // above the cap: an estimate, shown as "about N"
+	NextCursor     string
+	Page, PerPage  int
+	Plan           string // chosen plan, for logs and benchmarks
+}
+
+// ProjectRepository stores projects.
+type ProjectRepository interface {
+	// Upsert merges observations into the store idempotently and writes the
+	// resulting events to the outbox in the same transaction.
+	Upsert(ctx context.Context, runID int64, obs []Project, now time.Time) (UpsertStats, error)
+	Get(ctx context.Context, id string) (Project, error)
+	Search(ctx context.Context, c Criteria, p PageRequest) (ResultPage, error)
+	Facets(ctx context.Context) (Facets, error)
+}
+
+// Facets are the values of the data-driven dropdowns.
+type Facets struct {
+	Departments    []string
+	SubDepartments []string
+	BudgetYears    []int
+}
+
+// IngestRun records one ingestion run.
+type IngestRun struct {
+	ID         int64
+	Source     string
+	Target     string // URL or file name
+	StartedAt  time.Time
+	FinishedAt time.Time
+	Stats      UpsertStats
+	Errors     int
+	ErrorLog   []string // first errors, for the operator
+	Status     string   // running, succeeded, failed
+}
+
+// RunRepository records ingestion runs.
+type RunRepository interface {
+	StartRun(ctx context.Context, source, target string, at time.Time) (int64, error)
+	FinishRun(ctx context.Context, run IngestRun) error
+	ListRuns(ctx context.Context, limit int) ([]IngestRun, error)
+}
+
+// RecordError is a per-record problem that does not stop a run.
+type RecordError struct {
+	Line int
+	Err  error
+}
+
+func (e *RecordError) Error() string { return "record " + itoa(e.Line) + ": " + e.Err.Error() }
+func (e *RecordError) Unwrap() error { return e.Err }
+
+// ObservationSource is the ingestion port: an adapter reads a feed or a file
+// and hands each observation (a partial project) to fn. Per-record problems
+// go to onErr and do not stop the source.
+type ObservationSource interface {
+	Name() string
+	Each(ctx context.Context, fn func(Project) error, onErr func(RecordError)) error
+}
+
+func itoa(n int) string {
+	if n == 0 {
+		return "0"
+	}
+	neg := n < 0
+	if neg {
+		n = -n
+	}
+	var b [20]byte
+	i := len(b)
+	for n > 0 {
+		i--
+		b[i] = byte('0' + n%10)
+		n /= 10
+	}
+	if neg {
+		i--
+		b[i] = '-'
+	}
+	return string(b[i:])
+}
