@@ -1,0 +1,271 @@
+package outbox
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+)
+
+// RelayOptions tunes a Relay. Zero values take the defaults.
+type RelayOptions struct {
+	// Batch is the number of rows locked and published per transaction
+	// (default 100).
+	Batch int
+	// PollInterval is how often the relay looks for rows without a
+	// notification, a safety net for lost NOTIFYs (default 2s).
+	PollInterval time.Duration
+	// Retention is how long published rows are kept before pruning
+	// (default 72h; negative keeps them forever).
+	Retention time.Duration
+}
+
+// Backoff bounds after a failed batch (NATS or database unavailable).
+const (
+	minBackoff = 100 * time.Millisecond
+	maxBackoff = 30 * time.Second
+	// publishTimeout bounds the wait for one PubAck.
+	publishTimeout = 10 * time.Second
+	pruneEvery     = time.Minute
+	pruneChunk     = 5000
+)
+
+// Relay publishes committed outbox rows of one schema (the pool's current
+// schema) to JetStream. Several relays, in one or many processes, can run
+// over the same table: FOR UPDATE SKIP LOCKED hands each row to one of them.
+// Within one relay rows are published in seq order; across concurrent
+// relays, order between batches is not guaranteed.
+type Relay struct {
+	pool *pgxpool.Pool
+	js   jetstream.JetStream
+	log  *slog.Logger
+	opts RelayOptions
+}
+
+// NewRelay returns a relay from the outbox in pool's current schema to js.
+func NewRelay(pool *pgxpool.Pool, js jetstream.JetStream, log *slog.Logger, opts RelayOptions) *Relay {
+	if log == nil {
+		log = slog.Default()
+	}
+	if opts.Batch <= 0 {
+		opts.Batch = 100
+	}
+	if opts.PollInterval <= 0 {
+		opts.PollInterval = 2 * time.Second
+	}
+	if opts.Retention == 0 {
+		opts.Retention = 72 * time.Hour
+	}
+	return &Relay{pool: pool, js: js, log: log.With("component", "outbox-relay"), opts: opts}
+}
+
+// Run publishes pending rows until ctx is done, then returns nil. It wakes
+// on a NOTIFY of the outbox trigger (over a dedicated connection) or every
+// PollInterval, backs off exponentially while publishing fails, and prunes
+// published rows older than Retention about once a minute. It returns an
+// error only when the outbox schema cannot be determined at start.
+func (r *Relay) Run(ctx context.Context) error {
+	schema, err := currentSchema(ctx, r.pool)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil
+		}
+		return fmt.Errorf("outbox: relay: %w", err)
+	}
+	wake := make(chan struct{}, 1)
+	listenDone := make(chan struct{})
+	go func() {
+		defer close(listenDone)
+		r.listen(ctx, Channel(schema), wake)
+	}()
+	defer func() { <-listenDone }()
+
+	ticker := time.NewTicker(r.opts.PollInterval)
+	defer ticker.Stop()
+	var backoff time.Duration
+	var lastPrune time.Time
+	for {
+		_, err := r.Flush(ctx)
+		if ctx.Err() != nil {
+			return nil
+		}
+		if err != nil {
+			backoff = min(max(backoff*2, minBackoff), maxBackoff)
+			r.log.WarnContext(ctx, "outbox publish failed, backing off", "err", err, "backoff", backoff.String())
+			select {
+			case <-ctx.Done():
+				return nil
+			case <-time.After(backoff):
+			}
+			continue
+		}
+		backoff = 0
+		if r.opts.Retention > 0 && time.Since(lastPrune) >= pruneEvery {
+			lastPrune = time.Now()
+			if n, err := r.Prune(ctx); err != nil && ctx.Err() == nil {
+				r.log.WarnContext(ctx, "outbox prune failed", "err", err)
+			} else if n > 0 {
+				r.log.DebugContext(ctx, "outbox pruned", "rows", n)
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-wake:
+		case <-ticker.C:
+		}
+	}
+}
+
+// Flush publishes all rows pending now, batch by batch, and returns how many
+// it published. It stops at the first failure, after marking the rows
+// published before it.
+func (r *Relay) Flush(ctx context.Context) (int, error) {
+	total := 0
+	for {
+		n, err := r.publishBatch(ctx)
+		total += n
+		if err != nil || n < r.opts.Batch {
+			return total, err
+		}
+	}
+}
+
+type row struct {
+	seq     int64
+	eventID string
+	subject string
+	payload []byte
+	headers map[string]string
+}
+
+// publishBatch locks up to Batch unpublished rows, publishes them in seq
+// order waiting for each PubAck, and marks the published ones.
+func (r *Relay) publishBatch(ctx context.Context) (int, error) {
+	tx, err := r.pool.Begin(ctx)
+	if err != nil {
+		return 0, fmt.Errorf("begin: %w", err)
+	}
+	// Marking and committing must not be cut short by ctx: rows published
+	// but left unmarked would be published again (harmless, but avoidable).
+	finishCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+	defer cancel()
+	defer tx.Rollback(finishCtx) //nolint:errcheck // no-op after commit
+
+	rows, err := tx.Query(ctx, `SELECT seq, event_id, subject, payload, headers FROM outbox
+		WHERE published_at IS NULL ORDER BY seq LIMIT $1 FOR UPDATE SKIP LOCKED`, r.opts.Batch)
+	if err != nil {
+		return 0, fmt.Errorf("select: %w", err)
+	}
+	batch, err := pgx.CollectRows(rows, func(cr pgx.CollectableRow) (row, error) {
+		var x row
+		err := cr.Scan(&x.seq, &x.eventID, &x.subject, &x.payload, &x.headers)
+		return x, err
+	})
+	if err != nil {
+		return 0, fmt.Errorf("select: %w", err)
+	}
+	if len(batch) == 0 {
+		return 0, nil
+	}
+
+	done := make([]int64, 0, len(batch))
+	var pubErr error
+	for _, x := range batch {
+		if err := r.publish(ctx, x); err != nil {
+			pubErr = fmt.Errorf("publish %s (event %s): %w", x.subject, x.eventID, err)
+			break
+		}
+		done = append(done, x.seq)
+	}
+	if len(done) > 0 {
+		if _, err := tx.Exec(finishCtx, `UPDATE outbox SET published_at = now() WHERE seq = ANY($1)`, done); err != nil {
+			return 0, errors.Join(pubErr, fmt.Errorf("mark published: %w", err))
+		}
+		if err := tx.Commit(finishCtx); err != nil {
+			return 0, errors.Join(pubErr, fmt.Errorf("commit: %w", err))
+		}
+	}
+	return len(done), pubErr
+}
+
+func (r *Relay) publish(ctx context.Context, x row) error {
+	msg := nats.NewMsg(x.subject)
+	msg.Data = x.payload
+	for k, v := range x.headers {
+		// Verbatim keys ("traceparent"): NATS headers are case-sensitive.
+		msg.Header[k] = []string{v}
+	}
+	pctx, cancel := context.WithTimeout(ctx, publishTimeout)
+	defer cancel()
+	_, err := r.js.PublishMsg(pctx, msg, jetstream.WithMsgID(x.eventID))
+	return err
+}
+
+// Prune deletes published rows older than Retention, in chunks, and returns
+// how many it deleted. It does nothing when Retention is negative.
+func (r *Relay) Prune(ctx context.Context) (int64, error) {
+	if r.opts.Retention < 0 {
+		return 0, nil
+	}
+	var total int64
+	for {
+		tag, err := r.pool.Exec(ctx, `DELETE FROM outbox WHERE seq IN (
+			SELECT seq FROM outbox WHERE published_at < now() - make_interval(secs => $1) LIMIT $2)`,
+			r.opts.Retention.Seconds(), pruneChunk)
+		if err != nil {
+			return total, fmt.Errorf("outbox: prune: %w", err)
+		}
+		total += tag.RowsAffected()
+		if tag.RowsAffected() < pruneChunk {
+			return total, nil
+		}
+	}
+}
+
+// listen holds a dedicated connection LISTENing on channel and signals wake
+// on every notification, reconnecting after failures until ctx is done.
+func (r *Relay) listen(ctx context.Context, channel string, wake chan<- struct{}) {
+	signal := func() {
+		select {
+		case wake <- struct{}{}:
+		default:
+		}
+	}
+	for ctx.Err() == nil {
+		err := r.listenOnce(ctx, channel, signal)
+		if ctx.Err() != nil {
+			return
+		}
+		r.log.WarnContext(ctx, "outbox listener failed, retrying", "err", err)
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(time.Second):
+		}
+	}
+}
+
+func (r *Relay) listenOnce(ctx context.Context, channel string, signal func()) error {
+	conn, err := pgx.ConnectConfig(ctx, r.pool.Config().ConnConfig.Copy())
+	if err != nil {
+		return err
+	}
+	defer conn.Close(context.WithoutCancel(ctx))
+	if _, err := conn.Exec(ctx, "LISTEN "+pgx.Identifier{channel}.Sanitize()); err != nil {
+		return err
+	}
+	signal() // rows inserted while we were not listening
+	for {
+		if _, err := conn.WaitForNotification(ctx); err != nil {
+			return err
+		}
+		signal()
+	}
+}
