@@ -1,0 +1,138 @@
+package authn_test
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+	"time"
+
+	"connectrpc.com/connect"
+	"google.golang.org/protobuf/types/known/wrapperspb"
+
+	"bidradar/pkg/apperr"
+	"bidradar/pkg/authn"
+)
+
+func TestTokenFromRequest(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name   string
+		header http.Header
+		want   string
+	}{
+		{"none", http.Header{}, ""},
+		{"bearer", http.Header{"Authorization": {"Bearer abc"}}, "abc"},
+		{"bearer lower-case scheme", http.Header{"Authorization": {"bearer abc"}}, "abc"},
+		{"basic is ignored", http.Header{"Authorization": {"Basic abc"}}, ""},
+		{"empty bearer falls back to cookie", http.Header{"Authorization": {"Bearer "}, "Cookie": {"access_token=c1"}}, "c1"},
+		{"bearer wins over cookie", http.Header{"Authorization": {"Bearer abc"}, "Cookie": {"access_token=c1"}}, "abc"},
+		{"cookie among others", http.Header{"Cookie": {"theme=dark; access_token=c1; x=y"}}, "c1"},
+		{"malformed pair skipped", http.Header{"Cookie": {"bad\x01=1; access_token=c1"}}, "c1"},
+		{"gateway cookie", http.Header{"Grpcgateway-Cookie": {"access_token=g1; refresh_token=r"}}, "g1"},
+		{"cookie wins over gateway cookie", http.Header{"Cookie": {"access_token=c1"}, "Grpcgateway-Cookie": {"access_token=g1"}}, "c1"},
+		{"other cookies only", http.Header{"Cookie": {"refresh_token=r"}}, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			if got := authn.TokenFromRequest(tt.header); got != tt.want {
+				t.Fatalf("got %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestRequire(t *testing.T) {
+	t.Parallel()
+	_, err := authn.Require(context.Background())
+	if !errors.Is(err, authn.ErrAuthRequired) || apperr.KindOf(err) != apperr.Unauthenticated {
+		t.Fatalf("err = %v", err)
+	}
+	c, err := authn.Require(authn.WithClaims(context.Background(), claims()))
+	if err != nil || c.UserID != "u-1" {
+		t.Fatalf("Require = %+v, %v", c, err)
+	}
+}
+
+const (
+	privateProc = "/test.v1.TestService/Private"
+	publicProc  = "/test.v1.TestService/Public"
+)
+
+// whoAmI answers with the caller's user id, or "anonymous".
+func whoAmI(ctx context.Context, _ *connect.Request[wrapperspb.StringValue]) (*connect.Response[wrapperspb.StringValue], error) {
+	c, ok := authn.FromContext(ctx)
+	if !ok {
+		return connect.NewResponse(wrapperspb.String("anonymous")), nil
+	}
+	return connect.NewResponse(wrapperspb.String(c.UserID)), nil
+}
+
+func TestInterceptor(t *testing.T) {
+	t.Parallel()
+	// Tokens signed "now" so the interceptor's real clock accepts them.
+	now := time.Now()
+	c := claims()
+	c.IssuedAt, c.ExpiresAt = now, now.Add(15*time.Minute)
+	valid := sign(t, c)
+	c.IssuedAt, c.ExpiresAt = now.Add(-time.Hour), now.Add(-time.Minute)
+	expired := sign(t, c)
+
+	ic := authn.NewInterceptor(verifier(), func(p string) bool { return p == publicProc })
+	mux := http.NewServeMux()
+	for _, p := range []string{privateProc, publicProc} {
+		mux.Handle(p, connect.NewUnaryHandler(p, whoAmI, connect.WithInterceptors(ic)))
+	}
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+
+	tests := []struct {
+		name    string
+		proc    string
+		header  http.Header
+		want    string
+		code    connect.Code
+		message string
+	}{
+		{"private bearer", privateProc, http.Header{"Authorization": {"Bearer " + valid}}, "u-1", 0, ""},
+		{"private cookie", privateProc, http.Header{"Cookie": {"access_token=" + valid}}, "u-1", 0, ""},
+		{"private gateway cookie", privateProc, http.Header{"Grpcgateway-Cookie": {"access_token=" + valid}}, "u-1", 0, ""},
+		{"private missing", privateProc, http.Header{}, "", connect.CodeUnauthenticated, "Authentication required"},
+		{"private expired", privateProc, http.Header{"Authorization": {"Bearer " + expired}}, "", connect.CodeUnauthenticated, "Could not validate credentials"},
+		{"private garbage", privateProc, http.Header{"Authorization": {"Bearer x.y.z"}}, "", connect.CodeUnauthenticated, "Could not validate credentials"},
+		{"public missing", publicProc, http.Header{}, "anonymous", 0, ""},
+		{"public bad token ignored", publicProc, http.Header{"Authorization": {"Bearer " + expired}}, "anonymous", 0, ""},
+		{"public valid", publicProc, http.Header{"Authorization": {"Bearer " + valid}}, "u-1", 0, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			client := connect.NewClient[wrapperspb.StringValue, wrapperspb.StringValue](srv.Client(), srv.URL+tt.proc)
+			req := connect.NewRequest(wrapperspb.String(""))
+			for k, vs := range tt.header {
+				for _, v := range vs {
+					req.Header().Add(k, v)
+				}
+			}
+			res, err := client.CallUnary(context.Background(), req)
+			if tt.code != 0 {
+				var ce *connect.Error
+				if !errors.As(err, &ce) || ce.Code() != tt.code || ce.Message() != tt.message {
+					t.Fatalf("err = %v, want %v %q", err, tt.code, tt.message)
+				}
+				if got := ce.Meta().Get(apperr.MetaHTTPCode); got != "401" {
+					t.Fatalf("x-http-code = %q", got)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Msg.GetValue() != tt.want {
+				t.Fatalf("caller = %q, want %q", res.Msg.GetValue(), tt.want)
+			}
+		})
+	}
+}
