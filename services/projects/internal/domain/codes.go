@@ -138,14 +138,15 @@ func MethodName(code string) string {
 // Matching is on the normalised name; "e-bidding" and "e-market" spellings
 // vary in case.
 func MethodFromName(name string) (string, bool) {
+	if code, ok := methodByName[name]; ok {
+		return code, true
+	}
 	n := normKey(name)
 	if n == "" {
 		return "", false
 	}
-	for _, m := range Methods {
-		if normKey(m.NameTh) == n {
-			return m.Code, true
-		}
+	if code, ok := methodByName[n]; ok {
+		return code, true
 	}
 	switch {
 	case contains(n, "e-bidding"), contains(n, "ประกวดราคาอิเล็กทรอนิกส์"):
@@ -176,13 +177,11 @@ var WorkTypes = []Code{
 
 // WorkTypeFromName maps a ชื่อประเภทโครงการ value to its code.
 func WorkTypeFromName(name string) (string, bool) {
-	n := normKey(name)
-	for _, w := range WorkTypes {
-		if normKey(w.NameTh) == n {
-			return w.Code, true
-		}
+	if code, ok := workTypeByName[name]; ok {
+		return code, true
 	}
-	return "", false
+	code, ok := workTypeByName[normKey(name)]
+	return code, ok
 }
 
 // WorkTypeName is the Thai name of a category-of-work code.
@@ -244,3 +243,17 @@ func MinistryName(code string) string {
 	}
 	return ""
 }
+
+var methodByName, workTypeByName = func() (map[string]string, map[string]string) {
+	m := map[string]string{}
+	for _, c := range Methods {
+		if _, dup := m[normKey(c.NameTh)]; !dup {
+			m[normKey(c.NameTh)] = c.Code
+		}
+	}
+	w := map[string]string{}
+	for _, c := range WorkTypes {
+		w[normKey(c.NameTh)] = c.Code
+	}
+	return m, w
+}()
