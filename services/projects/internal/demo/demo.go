@@ -1,0 +1,271 @@
+// Package demo generates realistic, deterministic Thai procurement projects
+// for demo data (DEMO_DATA) and benchmarks (up to 10 M rows). Project i is a
+// pure function of (seed, i), so rows can be generated in parallel and any
+// row can be regenerated.
+package demo
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"strconv"
+	"strings"
+	"time"
+
+	"bidradar/services/projects/internal/domain"
+)
+
+// Generator builds projects.
+type Generator struct {
+	Seed uint64
+	// End is the newest announcement month; projects spread over the
+	// Months before it.
+	End    time.Time
+	Months int
+}
+
+// New returns a generator ending in the month of end, spread over 8 years.
+func New(seed uint64, end time.Time) *Generator {
+	return &Generator{Seed: seed, End: end, Months: 96}
+}
+
+var (
+	villagePrefix = []string{"หนอง", "โนน", "ดอน", "โคก", "นา", "ห้วย", "ป่า", "บึง", "ท่า", "วัง", "สระ", "หัว", "ทุ่ง", "บ่อ", "คลอง", "หนองหญ้า", "บาง", "แม่", "ศรี", "เชียง"}
+	villageSuffix = []string{"บัว", "สูง", "แวง", "ใหญ่", "ยาง", "ขาม", "คำ", "ทอง", "น้อย", "ไผ่", "แดง", "เหล็ก", "หิน", "กลาง", "เจริญ", "สะอาด", "ตะเคียน", "มะม่วง", "ปลาไหล", "สวรรค์", "โพธิ์", "ทราย", "ช้าง", "เกลือ", "งาม"}
+	roads         = []string{"ถนนคอนกรีตเสริมเหล็ก", "ถนนลาดยางแอสฟัลท์ติกคอนกรีต", "ถนนลูกรัง", "ถนนหินคลุก", "ถนนพาราแอสฟัลท์ติกคอนกรีต"}
+	goods         = []string{"วัสดุคอมพิวเตอร์", "วัสดุสำนักงาน", "ครุภัณฑ์คอมพิวเตอร์", "ครุภัณฑ์การแพทย์", "น้ำมันเชื้อเพลิง", "วัสดุก่อสร้าง", "อาหารเสริม (นม) โรงเรียน", "วัสดุการเกษตร", "ยาและเวชภัณฑ์", "ครุภัณฑ์สำนักงาน", "วัสดุไฟฟ้าและวิทยุ", "เครื่องปรับอากาศ", "รถยนต์ส่วนกลาง", "รถบรรทุกขยะ", "รถพยาบาล (รถตู้)", "เครื่องพิมพ์เลเซอร์", "โต๊ะและเก้าอี้นักเรียน", "ชุดกีฬา", "โดรนเพื่อการเกษตร", "กล้องวงจรปิด (CCTV)"}
+	services      = []string{"จ้างเหมาบริการรักษาความปลอดภัย", "จ้างเหมาบริการทำความสะอาด", "จ้างเหมาจัดทำป้ายประชาสัมพันธ์", "จ้างซ่อมแซมรถยนต์ส่วนกลาง", "จ้างเหมาบริการกำจัดขยะมูลฝอย", "จ้างพิมพ์เอกสารและแบบพิมพ์", "จ้างเหมาบริการดูแลระบบคอมพิวเตอร์และเครือข่าย", "จ้างที่ปรึกษาสำรวจและออกแบบ", "เช่าเครื่องถ่ายเอกสาร", "จ้างเหมาตัดหญ้าและดูแลภูมิทัศน์"}
+	works         = []string{"ก่อสร้างอาคารเรียน", "ก่อสร้างระบบประปาหมู่บ้าน", "ขุดลอกคลอง", "ก่อสร้างรางระบายน้ำคอนกรีตเสริมเหล็ก", "ปรับปรุงห้องน้ำ", "ก่อสร้างฝายชะลอน้ำ", "ติดตั้งไฟฟ้าส่องสว่างพลังงานแสงอาทิตย์", "ซ่อมแซมท่อระบายน้ำ", "ก่อสร้างศาลาอเนกประสงค์", "ปรับปรุงอาคารสำนักงาน", "เจาะบ่อบาดาล", "ก่อสร้างสะพานคอนกรีตเสริมเหล็ก"}
+	central       = []struct{ code, name, sub string }{
+		{"0701", "กรมชลประทาน", "สำนักงานชลประทานที่ %d"},
+		{"0802", "กรมทางหลวงชนบท", "แขวงทางหลวงชนบท%s"},
+		{"0801", "กรมทางหลวง", "แขวงทางหลวง%s"},
+		{"0304", "กรมบัญชีกลาง", "สำนักงานคลังจังหวัด%s"},
+		{"0201", "กองทัพบก", "กองพันทหารช่างที่ %d"},
+		{"1405", "กรมโยธาธิการและผังเมือง", "สำนักงานโยธาธิการและผังเมืองจังหวัด%s"},
+		{"2101", "สำนักงานปลัดกระทรวงสาธารณสุข", "โรงพยาบาล%s"},
+		{"2007", "สำนักงานคณะกรรมการการศึกษาขั้นพื้นฐาน", "สำนักงานเขตพื้นที่การศึกษาประถมศึกษา%s เขต %d"},
+		{"2501", "สำนักงานตำรวจแห่งชาติ", "ตำรวจภูธรจังหวัด%s"},
+		{"1901", "มหาวิทยาลัยขอนแก่น", "คณะวิศวกรรมศาสตร์"},
+		{"0901", "กรมทรัพยากรน้ำ", "สำนักงานทรัพยากรน้ำภาค %d"},
+		{"0708", "กรมส่งเสริมการเกษตร", "สำนักงานเกษตรจังหวัด%s"},
+	}
+	thaiDigits = []rune("๐๑๒๓๔๕๖๗๘๙")
+)
+
+type methodW struct {
+	code string
+	w    int
+}
+
+var methodWeights = []methodW{{"19", 58}, {"16", 24}, {"15", 7}, {"18", 5}, {"17", 2}, {"22", 1}, {"21", 1}, {"25", 1}, {"23", 1}}
+
+// Project returns project i.
+func (g *Generator) Project(i int) domain.Project {
+	r := rand.New(rand.NewPCG(g.Seed, uint64(i)*0x9E3779B97F4A7C15+1))
+	months := g.Months
+	if months <= 0 {
+		months = 96
+	}
+	m := i % months
+	seq := i / months
+	end := g.End.In(domain.Bangkok)
+	month := time.Date(end.Year(), end.Month(), 1, 0, 0, 0, 0, domain.Bangkok).AddDate(0, -m, 0)
+	days := month.AddDate(0, 1, -1).Day()
+	first := domain.Date(month.Year(), month.Month(), 1+r.IntN(days))
+	id := fmt.Sprintf("%02d%02d%07d", (month.Year()+543)%100, int(month.Month()), seq%10000000)
+
+	prov := domain.Provinces[r.IntN(len(domain.Provinces))]
+	village := pick(r, villagePrefix) + pick(r, villageSuffix)
+	village2 := pick(r, villagePrefix) + pick(r, villageSuffix)
+	tambon := pick(r, villagePrefix) + pick(r, villageSuffix)
+	useThai := r.IntN(10) < 4
+	num := func(n int) string {
+		s := strconv.Itoa(n)
+		if useThai {
+			return toThai(s)
+		}
+		return s
+	}
+	fy := domain.FiscalYear(first)
+
+	p := domain.Project{ID: id, ProvinceCode: prov.Code, Subdistrict: tambon, Source: domain.SourceDemo}
+	// agency
+	if r.IntN(100) < 55 {
+		switch r.IntN(4) {
+		case 0, 1:
+			p.AgencyName = "องค์การบริหารส่วนตำบล" + tambon
+		case 2:
+			p.AgencyName = "เทศบาลตำบล" + tambon
+		default:
+			p.AgencyName = "องค์การบริหารส่วนจังหวัด" + prov.NameTh
+		}
+		p.AgencyCode = "6" + prov.Code + fmt.Sprintf("%04d", r.IntN(3000))
+		p.MinistryCode = "99"
+		p.SubAgencyName = "กองช่าง"
+		if r.IntN(3) == 0 {
+			p.SubAgencyName = "กองคลัง"
+		}
+	} else {
+		c := central[r.IntN(len(central))]
+		p.AgencyCode, p.AgencyName, p.MinistryCode = c.code, c.name, c.code[:2]
+		switch strings.Count(c.sub, "%") {
+		case 0:
+			p.SubAgencyName = c.sub
+		default:
+			if strings.Contains(c.sub, "%s") && strings.Contains(c.sub, "%d") {
+				p.SubAgencyName = fmt.Sprintf(c.sub, prov.NameTh, 1+r.IntN(3))
+			} else if strings.Contains(c.sub, "%s") {
+				p.SubAgencyName = fmt.Sprintf(c.sub, prov.NameTh)
+			} else {
+				p.SubAgencyName = fmt.Sprintf(c.sub, 1+r.IntN(17))
+			}
+		}
+	}
+	// method
+	w := r.IntN(100)
+	for _, mw := range methodWeights {
+		if w < mw.w {
+			p.MethodCode = mw.code
+			break
+		}
+		w -= mw.w
+	}
+	if p.MethodCode == "" {
+		p.MethodCode = "19"
+	}
+	suffix := " โดยวิธีเฉพาะเจาะจง"
+	prefix := ""
+	switch p.MethodCode {
+	case "16":
+		suffix, prefix = " ด้วยวิธีประกวดราคาอิเล็กทรอนิกส์ (e-bidding)", "ประกวดราคา"
+	case "15":
+		suffix, prefix = " ด้วยวิธีตลาดอิเล็กทรอนิกส์ (e-market)", "ประกวดราคา"
+	case "18", "21", "24":
+		suffix = " โดยวิธีคัดเลือก"
+	}
+	// title and budget by category of work
+	var title string
+	var budget float64
+	switch k := r.IntN(100); {
+	case k < 38:
+		p.WorkTypeCode = "02"
+		if r.IntN(2) == 0 {
+			title = fmt.Sprintf("จ้างก่อสร้าง%s สายบ้าน%s - บ้าน%s หมู่ที่ %s ตำบล%s", pick(r, roads), village, village2, num(1+r.IntN(15)), tambon)
+			if r.IntN(3) == 0 {
+				title += fmt.Sprintf(" กว้าง %s เมตร ยาว %s เมตร", num(4+r.IntN(3)), num(100+r.IntN(900)))
+			}
+		} else {
+			title = fmt.Sprintf("จ้าง%s บ้าน%s หมู่ที่ %s ตำบล%s", pick(r, works), village, num(1+r.IntN(15)), tambon)
+		}
+		budget = logUniform(r, 80_000, 60_000_000)
+	case k < 70:
+		p.WorkTypeCode = "01"
+		title = fmt.Sprintf("ซื้อ%s", pick(r, goods))
+		switch r.IntN(3) {
+		case 0:
+			title += fmt.Sprintf(" จำนวน %s รายการ", num(1+r.IntN(30)))
+		case 1:
+			title += " ประจำปีงบประมาณ " + num(fy)
+		}
+		budget = logUniform(r, 5_000, 8_000_000)
+	case k < 93:
+		p.WorkTypeCode = "03"
+		title = pick(r, services)
+		if r.IntN(2) == 0 {
+			title += " ประจำปีงบประมาณ " + num(fy)
+		} else {
+			title += fmt.Sprintf(" จำนวน %s เดือน", num(1+r.IntN(12)))
+		}
+		budget = logUniform(r, 10_000, 5_000_000)
+	default:
+		p.WorkTypeCode = "04"
+		title = "เช่า" + strings.TrimPrefix(pick(r, []string{"เช่าเครื่องถ่ายเอกสาร", "เช่ารถยนต์ส่วนกลาง", "เช่าพื้นที่จัดเก็บเอกสาร"}), "เช่า")
+		budget = logUniform(r, 20_000, 2_000_000)
+	}
+	if prefix != "" {
+		title = prefix + title
+	}
+	p.Name = title + suffix
+	p.StrategyCode = strconv.Itoa(1 + r.IntN(6))
+	bud := domain.Money(int64(math.Round(budget/100)) * 10000) // whole hundreds of baht
+	p.Budget = &bud
+	// steps along the lifecycle of the method
+	var path []domain.AnnouncementType
+	switch p.MethodCode {
+	case "16", "15", "23", "20":
+		path = []domain.AnnouncementType{"P0", "B0", "15", "D0"}
+		if r.IntN(8) == 0 {
+			path = append(path, "D2")
+		}
+		if r.IntN(12) == 0 {
+			path = append(path, "D1")
+		} else {
+			path = append(path, "W0")
+			if r.IntN(15) == 0 {
+				path = append(path, "W2")
+			}
+		}
+	default:
+		path = []domain.AnnouncementType{"P0", "W0"}
+		if r.IntN(3) == 0 {
+			path = []domain.AnnouncementType{"W0"}
+		}
+	}
+	n := 1 + r.IntN(len(path))
+	if r.IntN(2) == 0 {
+		n = len(path)
+	}
+	d := first
+	for _, t := range path[:n] {
+		p.Announcements = append(p.Announcements, domain.Announcement{
+			Type: t, Name: t.NameTh(), Date: d,
+			Link: "https://process5.gprocurement.go.th/egp-template-service/dwnt/view-pdf-file?templateId=" + fmt.Sprintf("%08x-%04x-4%03x-8%03x-%012x", r.Uint32(), r.IntN(1<<16), r.IntN(1<<12), r.IntN(1<<12), r.Uint64()&(1<<48-1)),
+		})
+		d = d.AddDate(0, 0, 3+r.IntN(12))
+	}
+	last := path[n-1]
+	if last == "15" || last == "D0" || last == "D2" || last == "W0" || last == "W2" {
+		ref := domain.Money(int64(float64(bud)*(0.9+0.1*r.Float64())/100) * 100)
+		p.ReferencePrice = &ref
+	}
+	if last == "W0" || last == "W2" {
+		ag := domain.Money(int64(float64(*p.ReferencePrice)*(0.8+0.2*r.Float64())/100) * 100)
+		p.AgreedPrice = &ag
+		p.WinnerName = pick(r, []string{"บริษัท ", "ห้างหุ้นส่วนจำกัด ", "ร้าน"}) + pick(r, []string{"ก่อสร้าง", "รุ่งเรือง", "ศรีสยาม", "ไทยพัฒนา", "เจริญกิจ", "ทองคำ"}) + pick(r, villageSuffix) + pick(r, []string{" จำกัด", " จำกัด", ""})
+		p.WinnerTaxID = fmt.Sprintf("0%02d%010d", 10+r.IntN(89), r.Int64N(1e10))
+		if r.IntN(2) == 0 {
+			p.ContractNo = fmt.Sprintf("%s/%s", num(1+r.IntN(300)), num(fy))
+			signed := d.AddDate(0, 0, 2)
+			cend := signed.AddDate(0, 1+r.IntN(11), 0)
+			p.ContractSigned, p.ContractEnd = &signed, &cend
+			p.ContractValue = p.AgreedPrice
+			if cend.Before(g.End) && r.IntN(2) == 0 {
+				p.ContractStatus = "สิ้นสุดสัญญา"
+			} else {
+				p.ContractStatus = "ระหว่างดำเนินการ"
+			}
+		}
+	}
+	p.BudgetYear = fy
+	p.FirstSeen = first
+	p.LastSeen = d
+	p.Derive()
+	return p
+}
+
+func pick(r *rand.Rand, s []string) string { return s[r.IntN(len(s))] }
+
+func logUniform(r *rand.Rand, lo, hi float64) float64 {
+	return math.Exp(math.Log(lo) + r.Float64()*(math.Log(hi)-math.Log(lo)))
+}
+
+func toThai(s string) string {
+	rs := []rune(s)
+	for i, c := range rs {
+		if c >= '0' && c <= '9' {
+			rs[i] = thaiDigits[c-'0']
+		}
+	}
+	return string(rs)
+}
