@@ -1,0 +1,208 @@
+// Package app holds the auth service's use cases, one handler per use case.
+// Handlers depend on the domain and on the small ports declared here; they
+// never see protobuf or SQL.
+package app
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"time"
+
+	"github.com/google/uuid"
+
+	"bidradar/services/auth/internal/domain"
+)
+
+// Mail is one message to send.
+type Mail struct {
+	To      string
+	Subject string
+	Text    string
+	HTML    string
+}
+
+// Mailer sends e-mail.
+type Mailer interface {
+	Send(ctx context.Context, m Mail) error
+}
+
+// PasswordHasher hashes and checks passwords in a bounded pool. Both
+// methods answer domain.ErrBusy when the pool and its queue are full.
+type PasswordHasher interface {
+	Hash(ctx context.Context, password string) (string, error)
+	// Verify checks password against a PHC string. An empty phc runs a
+	// dummy verification of the same cost and reports false, so unknown
+	// users take as long as known ones.
+	Verify(ctx context.Context, password, phc string) (bool, error)
+}
+
+// AccessClaims are the claims of an access token.
+type AccessClaims struct {
+	UserID   string
+	Email    string
+	Username string
+	Provider domain.Provider
+	FamilyID string
+}
+
+// AccessSigner issues signed access tokens.
+type AccessSigner interface {
+	SignAccess(c AccessClaims, now time.Time) (token string, expiresAt time.Time, err error)
+}
+
+// LineProvider is LINE Login v2.1.
+type LineProvider interface {
+	// Configured reports whether a channel is set up.
+	Configured() bool
+	// AuthorizeURL builds the authorization request URL.
+	AuthorizeURL(state, nonce, codeChallenge string) string
+	// Authenticate exchanges an authorization code (with its PKCE verifier)
+	// and verifies the ID token against nonce.
+	Authenticate(ctx context.Context, code, codeVerifier, nonce string) (domain.LineIdentity, error)
+}
+
+// Deps are the dependencies of every use case.
+type Deps struct {
+	Store   domain.Store
+	Hasher  PasswordHasher
+	Mailer  Mailer
+	Signer  AccessSigner
+	Line    LineProvider
+	OTP     domain.OTPHasher
+	Rotator domain.Rotator
+	Log     *slog.Logger
+	// Now is the clock; time.Now when nil.
+	Now func() time.Time
+}
+
+// App is the set of use cases.
+type App struct {
+	Register              RegisterHandler
+	VerifyRegistration    VerifyRegistrationHandler
+	ResendRegistrationOTP ResendRegistrationOTPHandler
+	Login                 LoginHandler
+	VerifyLoginOTP        VerifyLoginOTPHandler
+	ResendLoginOTP        ResendLoginOTPHandler
+	ForgotPassword        ForgotPasswordHandler
+	ResetPassword         ResetPasswordHandler
+	Refresh               RefreshHandler
+	Logout                LogoutHandler
+	GetUser               GetUserHandler
+	SecuritySettings      SecuritySettingsHandler
+	UpdateTwoStep         UpdateTwoStepHandler
+	ChangePassword        ChangePasswordHandler
+	LineAuthorize         LineAuthorizeHandler
+	LineCallback          LineCallbackHandler
+	LineLinkSendOTP       LineLinkSendOTPHandler
+	LineLinkVerify        LineLinkVerifyHandler
+}
+
+// New wires the use cases; it rejects missing dependencies.
+func New(d Deps) (*App, error) {
+	switch {
+	case d.Store == nil:
+		return nil, errors.New("app: nil Store")
+	case d.Hasher == nil:
+		return nil, errors.New("app: nil Hasher")
+	case d.Mailer == nil:
+		return nil, errors.New("app: nil Mailer")
+	case d.Signer == nil:
+		return nil, errors.New("app: nil Signer")
+	case d.Line == nil:
+		return nil, errors.New("app: nil Line provider")
+	case d.Log == nil:
+		return nil, errors.New("app: nil Log")
+	}
+	if d.Now == nil {
+		d.Now = time.Now
+	}
+	if !d.OTP.Ready() || !d.Rotator.Ready() {
+		return nil, errors.New("app: OTP hasher and refresh rotator need keys")
+	}
+	c := &core{
+		store: d.Store, hasher: d.Hasher, mailer: d.Mailer, signer: d.Signer, line: d.Line,
+		otp: d.OTP, rotator: d.Rotator, log: d.Log, now: d.Now,
+	}
+	return &App{
+		Register:              RegisterHandler{c},
+		VerifyRegistration:    VerifyRegistrationHandler{c},
+		ResendRegistrationOTP: ResendRegistrationOTPHandler{c},
+		Login:                 LoginHandler{c},
+		VerifyLoginOTP:        VerifyLoginOTPHandler{c},
+		ResendLoginOTP:        ResendLoginOTPHandler{c},
+		ForgotPassword:        ForgotPasswordHandler{c},
+		ResetPassword:         ResetPasswordHandler{c},
+		Refresh:               RefreshHandler{c},
+		Logout:                LogoutHandler{c},
+		GetUser:               GetUserHandler{c},
+		SecuritySettings:      SecuritySettingsHandler{c},
+		UpdateTwoStep:         UpdateTwoStepHandler{c},
+		ChangePassword:        ChangePasswordHandler{c},
+		LineAuthorize:         LineAuthorizeHandler{c},
+		LineCallback:          LineCallbackHandler{c},
+		LineLinkSendOTP:       LineLinkSendOTPHandler{c},
+		LineLinkVerify:        LineLinkVerifyHandler{c},
+	}, nil
+}
+
+// core is what the handlers share: ports plus the code and session helpers.
+type core struct {
+	store   domain.Store
+	hasher  PasswordHasher
+	mailer  Mailer
+	signer  AccessSigner
+	line    LineProvider
+	otp     domain.OTPHasher
+	rotator domain.Rotator
+	log     *slog.Logger
+	now     func() time.Time
+}
+
+// Session is a signed-in result: the user and a token pair.
+type Session struct {
+	User         domain.User
+	Provider     domain.Provider
+	FamilyID     string
+	AccessToken  string
+	RefreshToken string
+	// ExpiresIn is the access token's lifetime in seconds.
+	ExpiresIn int
+}
+
+// newID returns a time-ordered UUID (v7) for rows.
+func newID() string {
+	id, err := uuid.NewV7()
+	if err != nil {
+		return uuid.NewString()
+	}
+	return id.String()
+}
+
+// startSession opens a new refresh-token family for u and signs its first
+// access token. consumeCodeID, when non-zero, is used up atomically.
+func (c *core) startSession(ctx context.Context, u domain.User, p domain.Provider, consumeCodeID int64) (Session, error) {
+	now := c.now()
+	refresh := domain.NewRefreshToken()
+	fam, err := c.store.StartSession(ctx, domain.NewSession{
+		FamilyID: newID(), UserID: u.ID, Provider: p, TokenHash: domain.HashToken(refresh),
+		Now: now, ConsumeCodeID: consumeCodeID,
+	})
+	if err != nil {
+		return Session{}, err
+	}
+	return c.sessionFor(u, fam, refresh, now)
+}
+
+func (c *core) sessionFor(u domain.User, fam domain.Family, refresh string, now time.Time) (Session, error) {
+	access, exp, err := c.signer.SignAccess(AccessClaims{
+		UserID: u.ID, Email: u.Email, Username: u.Username, Provider: fam.Provider, FamilyID: fam.ID,
+	}, now)
+	if err != nil {
+		return Session{}, err
+	}
+	return Session{
+		User: u, Provider: fam.Provider, FamilyID: fam.ID, AccessToken: access, RefreshToken: refresh,
+		ExpiresIn: int(exp.Sub(now).Round(time.Second) / time.Second),
+	}, nil
+}

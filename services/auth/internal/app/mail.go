@@ -1,0 +1,97 @@
+package app
+
+import (
+	"bytes"
+	"html/template"
+	"strings"
+
+	"bidradar/services/auth/internal/domain"
+)
+
+// Every message is bilingual, Thai first, in plain text and simple HTML.
+
+type codeCopy struct {
+	subjectTH, subjectEN string
+	leadTH, leadEN       string
+}
+
+var codeCopies = map[domain.Purpose]codeCopy{
+	domain.PurposeRegistration: {
+		subjectTH: "รหัสยืนยันการสมัครสมาชิก BidRadar", subjectEN: "Your BidRadar verification code",
+		leadTH: "รหัสยืนยันการสมัครสมาชิก BidRadar ของคุณคือ", leadEN: "Your BidRadar verification code is",
+	},
+	domain.PurposeLogin: {
+		subjectTH: "รหัสเข้าสู่ระบบ BidRadar", subjectEN: "Your BidRadar sign-in code",
+		leadTH: "รหัสยืนยันการเข้าสู่ระบบ BidRadar ของคุณคือ", leadEN: "Your BidRadar sign-in code is",
+	},
+	domain.PurposePasswordReset: {
+		subjectTH: "รหัสตั้งรหัสผ่านใหม่ BidRadar", subjectEN: "Your BidRadar password reset code",
+		leadTH: "รหัสสำหรับตั้งรหัสผ่านใหม่ของคุณคือ", leadEN: "Your password reset code is",
+	},
+	domain.PurposeLineLink: {
+		subjectTH: "รหัสเชื่อมบัญชี LINE กับ BidRadar", subjectEN: "Your BidRadar LINE link code",
+		leadTH: "รหัสสำหรับเชื่อมบัญชี LINE กับ BidRadar ของคุณคือ", leadEN: "Your code to link LINE with BidRadar is",
+	},
+}
+
+var codeHTML = template.Must(template.New("code").Parse(`<!doctype html>
+<html lang="th"><body style="font-family:sans-serif;line-height:1.5;color:#222">
+<p>{{.HelloTH}}</p>
+<p>{{.LeadTH}}</p>
+<p style="font-size:28px;font-weight:bold;letter-spacing:6px">{{.Code}}</p>
+<p>รหัสนี้ใช้ได้ภายใน 5 นาที และใช้ได้เพียงครั้งเดียว หากคุณไม่ได้ทำรายการนี้ โปรดเพิกเฉยต่ออีเมลฉบับนี้</p>
+<hr>
+<p>{{.HelloEN}}</p>
+<p>{{.LeadEN}} <strong>{{.Code}}</strong></p>
+<p>This code is valid for 5 minutes and can be used once. If you did not request it, you can ignore this e-mail.</p>
+<p style="color:#888">BidRadar</p>
+</body></html>
+`))
+
+func codeMail(p domain.Purpose, to, name, code string) Mail {
+	cp, ok := codeCopies[p]
+	if !ok {
+		cp = codeCopies[domain.PurposeRegistration]
+	}
+	helloTH, helloEN := greeting(name)
+	var text strings.Builder
+	text.WriteString(helloTH + "\n\n")
+	text.WriteString(cp.leadTH + "\n\n    " + code + "\n\n")
+	text.WriteString("รหัสนี้ใช้ได้ภายใน 5 นาที และใช้ได้เพียงครั้งเดียว หากคุณไม่ได้ทำรายการนี้ โปรดเพิกเฉยต่ออีเมลฉบับนี้\n\n")
+	text.WriteString("----\n\n")
+	text.WriteString(helloEN + "\n\n")
+	text.WriteString(cp.leadEN + "\n\n    " + code + "\n\n")
+	text.WriteString("This code is valid for 5 minutes and can be used once. If you did not request it, you can ignore this e-mail.\n\nBidRadar\n")
+	var html bytes.Buffer
+	_ = codeHTML.Execute(&html, map[string]string{
+		"HelloTH": helloTH, "HelloEN": helloEN, "LeadTH": cp.leadTH, "LeadEN": cp.leadEN, "Code": code,
+	})
+	return Mail{To: to, Subject: cp.subjectTH + " / " + cp.subjectEN, Text: text.String(), HTML: html.String()}
+}
+
+var noticeHTML = template.Must(template.New("notice").Parse(`<!doctype html>
+<html lang="th"><body style="font-family:sans-serif;line-height:1.5;color:#222">
+<p>{{.HelloTH}}</p>
+<p>มีผู้พยายามสมัครสมาชิก BidRadar ด้วยอีเมลนี้ ซึ่งมีบัญชีอยู่แล้ว หากเป็นคุณ โปรดเข้าสู่ระบบ หรือใช้เมนูลืมรหัสผ่าน หากไม่ใช่คุณ ไม่ต้องดำเนินการใด ๆ บัญชีของคุณยังปลอดภัย</p>
+<hr>
+<p>{{.HelloEN}}</p>
+<p>Someone tried to sign up for BidRadar with this e-mail address, which already has an account. If it was you, please log in or use "Forgot password". If not, no action is needed: your account is safe.</p>
+<p style="color:#888">BidRadar</p>
+</body></html>
+`))
+
+func registrationNoticeMail(to, name string) Mail {
+	helloTH, helloEN := greeting(name)
+	text := helloTH + "\n\n" +
+		"มีผู้พยายามสมัครสมาชิก BidRadar ด้วยอีเมลนี้ ซึ่งมีบัญชีอยู่แล้ว หากเป็นคุณ โปรดเข้าสู่ระบบ หรือใช้เมนูลืมรหัสผ่าน หากไม่ใช่คุณ ไม่ต้องดำเนินการใด ๆ บัญชีของคุณยังปลอดภัย\n\n" +
+		"----\n\n" + helloEN + "\n\n" +
+		"Someone tried to sign up for BidRadar with this e-mail address, which already has an account. " +
+		"If it was you, please log in or use \"Forgot password\". If not, no action is needed: your account is safe.\n\nBidRadar\n"
+	var html bytes.Buffer
+	_ = noticeHTML.Execute(&html, map[string]string{"HelloTH": helloTH, "HelloEN": helloEN})
+	return Mail{
+		To:      to,
+		Subject: "มีการพยายามสมัครสมาชิกด้วยอีเมลของคุณ / Sign-up attempt with your BidRadar e-mail",
+		Text:    text, HTML: html.String(),
+	}
+}

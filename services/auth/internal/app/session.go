@@ -1,0 +1,129 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+
+	"bidradar/services/auth/internal/domain"
+)
+
+// Refresh exchanges a refresh token for a new pair.
+type Refresh struct{ Token string }
+
+// RefreshMessage is the success answer.
+const RefreshMessage = "Token refreshed successfully"
+
+// RefreshHandler rotates a refresh token (see domain.DecideRefresh): the
+// active token gets its child; the parent of the active token, within the
+// grace period, gets the current child again; any other reuse revokes the
+// family. The user must still exist and be active.
+type RefreshHandler struct{ c *core }
+
+// Handle runs the use case.
+func (h RefreshHandler) Handle(ctx context.Context, cmd Refresh) (Session, error) {
+	tok := strings.TrimSpace(cmd.Token)
+	if tok == "" {
+		return Session{}, domain.ErrRefreshMissing
+	}
+	if !domain.ValidRefreshTokenFormat(tok) {
+		return Session{}, domain.ErrRefreshInvalid
+	}
+	now := h.c.now()
+	fam, child, err := h.c.store.Refresh(ctx, tok, h.c.rotator, now)
+	if err != nil {
+		return Session{}, err
+	}
+	u, err := h.c.store.UserByID(ctx, fam.UserID)
+	if errors.Is(err, domain.ErrUserNotFound) {
+		return Session{}, domain.ErrSessionRevoked
+	} else if err != nil {
+		return Session{}, err
+	}
+	if !u.Active {
+		return Session{}, domain.ErrAccountInactive
+	}
+	return h.c.sessionFor(u, fam, child, now)
+}
+
+// Logout ends a session.
+type Logout struct{ Token string }
+
+// LogoutMessage is the answer, whether or not the token was known.
+const LogoutMessage = "Logged out successfully."
+
+// LogoutHandler revokes the family of the refresh token, if any. It always
+// succeeds so that clients can clear their state.
+type LogoutHandler struct{ c *core }
+
+// Handle runs the use case.
+func (h LogoutHandler) Handle(ctx context.Context, cmd Logout) (string, error) {
+	tok := strings.TrimSpace(cmd.Token)
+	if tok != "" && domain.ValidRefreshTokenFormat(tok) {
+		if err := h.c.store.RevokeByToken(ctx, tok, h.c.now()); err != nil {
+			return "", err
+		}
+	}
+	return LogoutMessage, nil
+}
+
+// GetUserHandler returns an account by id (404 'User not found').
+type GetUserHandler struct{ c *core }
+
+// Handle runs the use case.
+func (h GetUserHandler) Handle(ctx context.Context, userID string) (domain.User, error) {
+	if _, err := uuid.Parse(userID); err != nil {
+		return domain.User{}, domain.ErrUserIDInvalid
+	}
+	return h.c.store.UserByID(ctx, userID)
+}
+
+// SecuritySettings is the security state of an account.
+type SecuritySettings struct {
+	TwoStep           bool
+	HasPassword       bool
+	LineLinked        bool
+	PasswordChangedAt time.Time
+}
+
+// SecuritySettingsHandler reads the security state of the signed-in user.
+type SecuritySettingsHandler struct{ c *core }
+
+// Handle runs the use case.
+func (h SecuritySettingsHandler) Handle(ctx context.Context, userID string) (SecuritySettings, error) {
+	u, err := h.c.store.UserByID(ctx, userID)
+	if err != nil {
+		return SecuritySettings{}, err
+	}
+	return SecuritySettings{
+		TwoStep: u.TwoStep, HasPassword: u.HasPassword(), LineLinked: u.LineID != "",
+		PasswordChangedAt: u.PasswordChangedAt,
+	}, nil
+}
+
+// UpdateTwoStep turns two-step verification on or off.
+type UpdateTwoStep struct {
+	UserID  string
+	Enabled bool
+}
+
+// UpdateTwoStepHandler stores the two-step setting.
+type UpdateTwoStepHandler struct{ c *core }
+
+// Handle runs the use case.
+func (h UpdateTwoStepHandler) Handle(ctx context.Context, cmd UpdateTwoStep) (string, error) {
+	u, err := h.c.store.UserByID(ctx, cmd.UserID)
+	if err != nil {
+		return "", err
+	}
+	if err := h.c.store.SetTwoStep(ctx, u.ID, cmd.Enabled); err != nil {
+		return "", err
+	}
+	if cmd.Enabled {
+		return "Two-step verification enabled", nil
+	}
+	return "Two-step verification disabled", nil
+}
