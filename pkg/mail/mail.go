@@ -1,0 +1,146 @@
+// Package mail sends transactional e-mail (one-time codes, notifications):
+// over SMTP when SMTP_HOST is set, otherwise to the log and to .eml files
+// for development.
+package mail
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/mail"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Message is one e-mail to a single recipient. Text is required; HTML is
+// optional and sent as the richer alternative.
+type Message struct {
+	To      string
+	Subject string
+	Text    string
+	HTML    string
+}
+
+// Sender sends messages.
+type Sender interface {
+	Send(ctx context.Context, m Message) error
+}
+
+// TLS modes of SMTP_TLS.
+const (
+	TLSNone     = "none"
+	TLSStartTLS = "starttls"
+	TLSImplicit = "tls"
+)
+
+// Defaults.
+const (
+	DefaultFrom = "BidRadar <no-reply@bidradar.local>"
+	DefaultDir  = ".data/mail"
+)
+
+// Config is the mail configuration read from the environment.
+type Config struct {
+	Host     string // SMTP_HOST; empty selects the development sender
+	Port     int    // SMTP_PORT; default 587 (starttls), 465 (tls), 25 (none)
+	Username string // SMTP_USERNAME; PLAIN auth only when set
+	Password string // SMTP_PASSWORD
+	TLS      string // SMTP_TLS: none, starttls (default) or tls
+	From     string // MAIL_FROM; default DefaultFrom
+	Dir      string // MAIL_DIR; default DefaultDir (development sender)
+}
+
+// String describes the configuration without the password.
+func (c Config) String() string {
+	pw := ""
+	if c.Password != "" {
+		pw = "[redacted]"
+	}
+	return fmt.Sprintf("mail.Config{Host:%q Port:%d Username:%q Password:%s TLS:%q From:%q Dir:%q}",
+		c.Host, c.Port, c.Username, pw, c.TLS, c.From, c.Dir)
+}
+
+// ConfigFromEnv reads and validates the mail configuration through getenv
+// (os.Getenv in production).
+func ConfigFromEnv(getenv func(string) string) (Config, error) {
+	c := Config{
+		Host:     strings.TrimSpace(getenv("SMTP_HOST")),
+		Username: getenv("SMTP_USERNAME"),
+		Password: getenv("SMTP_PASSWORD"),
+		TLS:      strings.ToLower(strings.TrimSpace(getenv("SMTP_TLS"))),
+		From:     strings.TrimSpace(getenv("MAIL_FROM")),
+		Dir:      strings.TrimSpace(getenv("MAIL_DIR")),
+	}
+	if c.TLS == "" {
+		c.TLS = TLSStartTLS
+	}
+	switch c.TLS {
+	case TLSNone:
+		c.Port = 25
+	case TLSStartTLS:
+		c.Port = 587
+	case TLSImplicit:
+		c.Port = 465
+	default:
+		return Config{}, fmt.Errorf("mail: SMTP_TLS=%q: want none, starttls or tls", c.TLS)
+	}
+	if p := strings.TrimSpace(getenv("SMTP_PORT")); p != "" {
+		n, err := strconv.Atoi(p)
+		if err != nil || n < 1 || n > 65535 {
+			return Config{}, fmt.Errorf("mail: SMTP_PORT=%q is not a port number", p)
+		}
+		c.Port = n
+	}
+	if c.From == "" {
+		c.From = DefaultFrom
+	}
+	if _, err := mail.ParseAddress(c.From); err != nil {
+		return Config{}, fmt.Errorf("mail: MAIL_FROM=%q: %w", c.From, err)
+	}
+	if c.Dir == "" {
+		c.Dir = DefaultDir
+	}
+	if c.Password != "" && c.Username == "" {
+		return Config{}, errors.New("mail: SMTP_PASSWORD is set without SMTP_USERNAME")
+	}
+	return c, nil
+}
+
+// NewFromEnv returns the SMTP sender when SMTP_HOST is set, otherwise the
+// development sender writing to the log and to MAIL_DIR.
+func NewFromEnv(getenv func(string) string, log *slog.Logger) (Sender, error) {
+	cfg, err := ConfigFromEnv(getenv)
+	if err != nil {
+		return nil, err
+	}
+	return New(cfg, log)
+}
+
+// New returns the sender for cfg: SMTP when cfg.Host is set, else the
+// development sender.
+func New(cfg Config, log *slog.Logger) (Sender, error) {
+	if log == nil {
+		log = slog.Default()
+	}
+	if cfg.Host == "" {
+		return NewDevSender(cfg.Dir, cfg.From, log)
+	}
+	return NewSMTPSender(cfg)
+}
+
+func validate(m Message) error {
+	if strings.ContainsAny(m.To, "\r\n") || strings.ContainsAny(m.Subject, "\r\n") {
+		return errors.New("mail: line break in recipient or subject")
+	}
+	if _, err := mail.ParseAddress(m.To); err != nil {
+		return fmt.Errorf("mail: recipient %q: %w", m.To, err)
+	}
+	if m.Text == "" && m.HTML == "" {
+		return errors.New("mail: empty body")
+	}
+	return nil
+}
+
+var nowFunc = time.Now
