@@ -1,11 +1,33 @@
+# BidRadar: `make run` starts the whole stack, `make test` runs every test.
+SHELL := /bin/bash
 BUF := frontend/node_modules/.bin/buf
-PLUGINS := protoc-gen-go protoc-gen-go-grpc protoc-gen-connect-go protoc-gen-grpc-gateway protoc-gen-openapiv2
+GO_MODULES := $(shell go list -m -f '{{.Dir}}' 2>/dev/null)
 
-$(BUF):
+.PHONY: help
+help: ## List the targets
+	@grep -hE '^[a-zA-Z_-]+:.*?## ' $(MAKEFILE_LIST) | awk 'BEGIN{FS=":.*?## "}{printf "  %-16s %s\n",$$1,$$2}'
+
+.PHONY: run
+run: frontend-build ## Run the whole stack on http://127.0.0.1:8080 (HTTP_ADDR overrides)
+	go run ./stack/cmd/stack
+
+.PHONY: test
+test: ## Run every test: Go (unit, adapter, component, e2e), manifests, frontend unit + browser, generated-code drift
+	bash scripts/test.sh
+
+frontend/node_modules/.package-lock.json: frontend/package-lock.json
 	cd frontend && npm ci --no-audit --no-fund
+	@touch $@
+
+.PHONY: frontend-deps
+frontend-deps: frontend/node_modules/.package-lock.json
+
+.PHONY: frontend-build
+frontend-build: frontend-deps ## Build the React app into frontend/dist
+	cd frontend && npm run build
 
 .PHONY: tools
-tools: $(BUF) ## Build the pinned protoc plugins (tools/go.mod) into bin/
+tools: frontend-deps ## Build the pinned protoc plugins (tools/go.mod) into bin/
 	cd tools && GOWORK=off go build -o ../bin/ $$(GOWORK=off go list -f '{{.ImportPath}}' tool)
 
 .PHONY: generate
@@ -15,3 +37,20 @@ generate: tools ## Regenerate Go, TypeScript and OpenAPI code from proto/
 	rm -rf frontend/src/gen
 	$(BUF) generate
 	cd gen && GOWORK=off go build ./...
+
+.PHONY: check-generate
+check-generate: generate ## Fail when generated code differs from the protos
+	@test -z "$$(git status --porcelain -- gen frontend/src/gen)" || { git status --porcelain -- gen frontend/src/gen; echo "generated code is stale: run make generate"; exit 1; }
+
+.PHONY: lint
+lint: ## gofmt and go vet every module
+	@test -z "$$(gofmt -l $$(git ls-files '*.go' | grep -v '^gen/'))" || { gofmt -l $$(git ls-files '*.go' | grep -v '^gen/'); exit 1; }
+	go vet $(addsuffix /...,$(GO_MODULES))
+
+.PHONY: bench-login
+bench-login: ## Burst of 500 logins against a running stack (see bench/README.md)
+	go run ./stack/cmd/loginbench
+
+.PHONY: clean
+clean: ## Remove build output and local data
+	rm -rf bin frontend/dist .data

@@ -1,0 +1,150 @@
+// Package gw is the public HTTP origin of BidRadar: the spec's REST paths through
+// grpc-gateway, Connect/gRPC-Web forwarding to the owning services, the WebSocket
+// proxy to realtime, the built frontend with SPA fallback, CSRF checks and the
+// OpenAPI document. It holds no business logic.
+package gw
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"go.opentelemetry.io/contrib/instrumentation/net/http/otelhttp"
+)
+
+// Config is the gateway's runtime configuration (environment, DESIGN §3).
+type Config struct {
+	// Targets are host:port addresses of the services (h2c).
+	AuthTarget         string
+	ProjectsTarget     string
+	InterestsTarget    string
+	SubscriptionTarget string
+	NotificationTarget string
+	RealtimeTarget     string
+	// WebDir is the built frontend (frontend/dist); empty serves no frontend.
+	WebDir string
+	// AllowedOrigins may call the API from a browser besides the gateway's own origin.
+	AllowedOrigins []string
+	// RequestTimeout bounds one upstream call (SPEC §9: 15 s on the client).
+	RequestTimeout time.Duration
+}
+
+// Getenv reads configuration the way os.Getenv does.
+type Getenv func(string) string
+
+// ConfigFromEnv reads the gateway's configuration and reports every problem at once.
+func ConfigFromEnv(getenv Getenv) (Config, error) {
+	c := Config{
+		AuthTarget:         getenv("AUTH_TARGET"),
+		ProjectsTarget:     getenv("PROJECTS_TARGET"),
+		InterestsTarget:    getenv("INTERESTS_TARGET"),
+		SubscriptionTarget: getenv("SUBSCRIPTION_TARGET"),
+		NotificationTarget: getenv("NOTIFICATION_TARGET"),
+		RealtimeTarget:     getenv("REALTIME_TARGET"),
+		WebDir:             getenv("WEB_DIR"),
+		RequestTimeout:     15 * time.Second,
+	}
+	for _, o := range strings.Split(getenv("ALLOWED_ORIGINS"), ",") {
+		if o = strings.TrimSpace(o); o != "" {
+			c.AllowedOrigins = append(c.AllowedOrigins, o)
+		}
+	}
+	return c, c.Validate()
+}
+
+// Validate checks that every target is a host:port and every origin a URL.
+func (c Config) Validate() error {
+	var errs []error
+	for name, t := range map[string]string{
+		"AUTH_TARGET": c.AuthTarget, "PROJECTS_TARGET": c.ProjectsTarget, "INTERESTS_TARGET": c.InterestsTarget,
+		"SUBSCRIPTION_TARGET": c.SubscriptionTarget, "NOTIFICATION_TARGET": c.NotificationTarget, "REALTIME_TARGET": c.RealtimeTarget,
+	} {
+		if t == "" || strings.Contains(t, "/") || !strings.Contains(t, ":") {
+			errs = append(errs, fmt.Errorf("%s must be host:port, got %q", name, t))
+		}
+	}
+	for _, o := range c.AllowedOrigins {
+		if u, err := url.Parse(o); err != nil || u.Scheme == "" || u.Host == "" {
+			errs = append(errs, fmt.Errorf("ALLOWED_ORIGINS: %q is not an origin", o))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// Gateway is the assembled HTTP handler and its upstream connections.
+type Gateway struct {
+	handler http.Handler
+	closers []func() error
+	health  *upstreamHealth
+}
+
+// New dials the services (lazily, as gRPC does) and assembles the routes.
+func New(ctx context.Context, cfg Config, log *slog.Logger) (*Gateway, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	g := &Gateway{}
+	rest, closers, err := newREST(ctx, cfg)
+	if err != nil {
+		return nil, err
+	}
+	g.closers = closers
+
+	mux := http.NewServeMux()
+	mux.Handle(apiPrefix, trimTrailingSlash(rest))
+	mux.HandleFunc("GET "+apiPrefix+"openapi.json", serveOpenAPI)
+	for prefix, target := range connectRoutes(cfg) {
+		mux.Handle(prefix, newConnectProxy(target, log))
+	}
+	mux.Handle("/ws/", newWebSocketProxy(cfg.RealtimeTarget, log))
+	g.health = newUpstreamHealth(cfg)
+	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
+		writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
+	})
+	mux.HandleFunc("GET /readyz", g.health.serve)
+	mux.Handle("/", newStatic(cfg.WebDir))
+
+	var h http.Handler = mux
+	h = csrf(cfg.AllowedOrigins, h)
+	h = cors(cfg.AllowedOrigins, h)
+	h = securityHeaders(h)
+	h = otelhttp.NewHandler(h, "gateway", otelhttp.WithFilter(func(r *http.Request) bool {
+		return r.URL.Path != "/healthz" && r.URL.Path != "/readyz"
+	}))
+	g.handler = accessLog(log, h)
+	return g, nil
+}
+
+// ServeHTTP makes the gateway an http.Handler.
+func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) { g.handler.ServeHTTP(w, r) }
+
+// Ready reports whether every upstream service answers its /readyz.
+func (g *Gateway) Ready(ctx context.Context) error { return g.health.check(ctx) }
+
+// Close releases the upstream connections.
+func (g *Gateway) Close() error {
+	var errs []error
+	for _, c := range g.closers {
+		errs = append(errs, c())
+	}
+	return errors.Join(errs...)
+}
+
+// apiPrefix is SPEC §7's base path.
+const apiPrefix = "/app/backend/api/v1/"
+
+// connectRoutes maps each Connect/gRPC service path prefix to its owner.
+func connectRoutes(cfg Config) map[string]string {
+	return map[string]string{
+		"/auth.v1.AuthService/":                 cfg.AuthTarget,
+		"/projects.v1.ProjectsService/":         cfg.ProjectsTarget,
+		"/interests.v1.InterestsService/":       cfg.InterestsTarget,
+		"/subscription.v1.SubscriptionService/": cfg.SubscriptionTarget,
+		"/notification.v1.NotificationService/": cfg.NotificationTarget,
+	}
+}

@@ -1,0 +1,75 @@
+package gw
+
+import (
+	"log/slog"
+	"net"
+	"net/http"
+	"net/http/httputil"
+	"net/url"
+	"strings"
+	"time"
+)
+
+// internalProcedures are served to other services only, never to browsers.
+var internalProcedures = map[string]bool{
+	"/auth.v1.AuthService/GetPublicKeys":                       true,
+	"/auth.v1.AuthService/GetUser":                             true,
+	"/interests.v1.InterestsService/GetFlags":                  true,
+	"/interests.v1.InterestsService/ListProjectIdsByFlag":      true,
+	"/subscription.v1.SubscriptionService/ConsumeQuota":        true,
+	"/subscription.v1.SubscriptionService/HandleProviderEvent": true,
+}
+
+// newConnectProxy forwards Connect, gRPC-Web and gRPC calls to a service over h2c,
+// streaming bodies as they come.
+func newConnectProxy(target string, log *slog.Logger) http.Handler {
+	tr := &http.Transport{
+		DialContext:         (&net.Dialer{Timeout: 5 * time.Second, KeepAlive: 30 * time.Second}).DialContext,
+		MaxIdleConnsPerHost: 64,
+		IdleConnTimeout:     90 * time.Second,
+	}
+	tr.Protocols = new(http.Protocols)
+	tr.Protocols.SetUnencryptedHTTP2(true)
+	rp := &httputil.ReverseProxy{
+		Rewrite: func(pr *httputil.ProxyRequest) {
+			pr.SetURL(&url.URL{Scheme: "http", Host: target})
+			pr.SetXForwarded()
+		},
+		Transport:     tr,
+		FlushInterval: -1,
+		ErrorHandler: func(w http.ResponseWriter, r *http.Request, err error) {
+			log.WarnContext(r.Context(), "upstream unavailable", "target", target, "path", r.URL.Path, "err", err)
+			writeJSON(w, http.StatusServiceUnavailable, map[string]string{"detail": "Service is currently unavailable. Please try again later."})
+		},
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if internalProcedures[r.URL.Path] {
+			writeJSON(w, http.StatusNotFound, map[string]string{"detail": "Not Found"})
+			return
+		}
+		rp.ServeHTTP(w, r)
+	})
+}
+
+// newWebSocketProxy forwards /ws/... upgrades to the realtime service (HTTP/1.1).
+func newWebSocketProxy(target string, log *slog.Logger) http.Handler {
+	rp := &httputil.ReverseProxy{
+		Rewrite: func(pr *httputil.ProxyRequest) {
+			pr.SetURL(&url.URL{Scheme: "http", Host: target})
+			pr.SetXForwarded()
+			// The realtime service checks the Origin against the public host.
+			pr.Out.Host = pr.In.Host
+		},
+		ErrorHandler: func(w http.ResponseWriter, r *http.Request, err error) {
+			log.WarnContext(r.Context(), "realtime unavailable", "err", err)
+			writeJSON(w, http.StatusServiceUnavailable, map[string]string{"detail": "Service is currently unavailable. Please try again later."})
+		},
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !strings.HasPrefix(r.URL.Path, "/ws/notifications/") {
+			writeJSON(w, http.StatusNotFound, map[string]string{"detail": "Not Found"})
+			return
+		}
+		rp.ServeHTTP(w, r)
+	})
+}

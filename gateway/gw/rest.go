@@ -1,0 +1,182 @@
+package gw
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/textproto"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/grpc-ecosystem/grpc-gateway/v2/runtime"
+	"go.opentelemetry.io/contrib/instrumentation/google.golang.org/grpc/otelgrpc"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials/insecure"
+	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/encoding/protojson"
+	"google.golang.org/protobuf/proto"
+
+	"bidradar/gen"
+	authv1 "bidradar/gen/auth/v1"
+	interestsv1 "bidradar/gen/interests/v1"
+	notificationv1 "bidradar/gen/notification/v1"
+	projectsv1 "bidradar/gen/projects/v1"
+	subscriptionv1 "bidradar/gen/subscription/v1"
+)
+
+// httpCodeKey is the metadata key a service sets to choose the REST status
+// (pkg/apperr puts it on errors; a header sets a success status such as 201).
+const httpCodeKey = "x-http-code"
+
+type registerFunc func(context.Context, *runtime.ServeMux, *grpc.ClientConn) error
+
+// newREST builds the grpc-gateway mux with FastAPI-style answers: the spec's JSON
+// names, {"detail": ...} errors, and 404/405 for unknown routes.
+func newREST(ctx context.Context, cfg Config) (http.Handler, []func() error, error) {
+	mux := runtime.NewServeMux(
+		runtime.WithMarshalerOption(runtime.MIMEWildcard, &runtime.HTTPBodyMarshaler{Marshaler: &runtime.JSONPb{
+			MarshalOptions:   protojson.MarshalOptions{UseProtoNames: true, EmitUnpopulated: true},
+			UnmarshalOptions: protojson.UnmarshalOptions{DiscardUnknown: true},
+		}}),
+		runtime.WithErrorHandler(restError),
+		runtime.WithRoutingErrorHandler(routingError),
+		runtime.WithForwardResponseOption(successStatus),
+		runtime.WithOutgoingHeaderMatcher(outgoingHeader),
+		runtime.WithOutgoingTrailerMatcher(func(string) (string, bool) { return "", false }),
+		runtime.WithIncomingHeaderMatcher(incomingHeader),
+	)
+	services := []struct {
+		target   string
+		register registerFunc
+	}{
+		{cfg.AuthTarget, authv1.RegisterAuthServiceHandler},
+		{cfg.ProjectsTarget, projectsv1.RegisterProjectsServiceHandler},
+		{cfg.InterestsTarget, interestsv1.RegisterInterestsServiceHandler},
+		{cfg.SubscriptionTarget, subscriptionv1.RegisterSubscriptionServiceHandler},
+		{cfg.NotificationTarget, notificationv1.RegisterNotificationServiceHandler},
+	}
+	var closers []func() error
+	for _, s := range services {
+		conn, err := grpc.NewClient(s.target,
+			grpc.WithTransportCredentials(insecure.NewCredentials()),
+			grpc.WithStatsHandler(otelgrpc.NewClientHandler()),
+			grpc.WithUnaryInterceptor(deadline(cfg.RequestTimeout)),
+		)
+		if err != nil {
+			return nil, closers, fmt.Errorf("dial %s: %w", s.target, err)
+		}
+		closers = append(closers, conn.Close)
+		if err := s.register(ctx, mux, conn); err != nil {
+			return nil, closers, err
+		}
+	}
+	return mux, closers, nil
+}
+
+// restError writes {"detail": message} with the status the service chose, or the
+// standard gRPC→HTTP mapping.
+func restError(ctx context.Context, _ *runtime.ServeMux, _ runtime.Marshaler, w http.ResponseWriter, _ *http.Request, err error) {
+	st := status.Convert(err)
+	code := runtime.HTTPStatusFromCode(st.Code())
+	if md, ok := runtime.ServerMetadataFromContext(ctx); ok {
+		for _, v := range append(md.TrailerMD.Get(httpCodeKey), md.HeaderMD.Get(httpCodeKey)...) {
+			if c, e := strconv.Atoi(v); e == nil && c >= 400 && c <= 599 {
+				code = c
+				break
+			}
+		}
+		forwardCookies(w, md.HeaderMD.Get("set-cookie"))
+	}
+	msg := st.Message()
+	if msg == "" {
+		msg = http.StatusText(code)
+	}
+	w.Header().Del("Trailer")
+	writeJSON(w, code, map[string]string{"detail": msg})
+}
+
+func routingError(_ context.Context, _ *runtime.ServeMux, _ runtime.Marshaler, w http.ResponseWriter, _ *http.Request, httpStatus int) {
+	// grpc-gateway reports a wrong method as 501 by default; FastAPI answers 405.
+	if httpStatus == http.StatusNotImplemented {
+		httpStatus = http.StatusMethodNotAllowed
+	}
+	writeJSON(w, httpStatus, map[string]string{"detail": http.StatusText(httpStatus)})
+}
+
+// successStatus applies a non-200 success status chosen by the service.
+func successStatus(ctx context.Context, w http.ResponseWriter, _ proto.Message) error {
+	md, ok := runtime.ServerMetadataFromContext(ctx)
+	if !ok {
+		return nil
+	}
+	if v := md.HeaderMD.Get(httpCodeKey); len(v) > 0 {
+		if c, err := strconv.Atoi(v[0]); err == nil && c >= 200 && c < 300 {
+			w.WriteHeader(c)
+		}
+	}
+	return nil
+}
+
+// outgoingHeader passes the services' cookies to the browser and drops the rest of
+// the gRPC metadata (no Grpc-Metadata-* noise on REST answers).
+func outgoingHeader(key string) (string, bool) {
+	if strings.EqualFold(key, "set-cookie") {
+		return "Set-Cookie", true
+	}
+	return "", false
+}
+
+func forwardCookies(w http.ResponseWriter, cookies []string) {
+	for _, c := range cookies {
+		w.Header().Add("Set-Cookie", c)
+	}
+}
+
+// incomingHeader forwards the standard set plus the headers services rely on.
+func incomingHeader(key string) (string, bool) {
+	switch textproto.CanonicalMIMEHeaderKey(key) {
+	case "X-Forwarded-For", "X-Real-Ip", "User-Agent", "Accept-Language", "X-Request-Id":
+		return strings.ToLower(key), true
+	}
+	return runtime.DefaultHeaderMatcher(key)
+}
+
+// deadline bounds every upstream call that has no deadline of its own.
+func deadline(d time.Duration) grpc.UnaryClientInterceptor {
+	return func(ctx context.Context, method string, req, reply any, cc *grpc.ClientConn, invoker grpc.UnaryInvoker, opts ...grpc.CallOption) error {
+		if _, ok := ctx.Deadline(); !ok {
+			var cancel context.CancelFunc
+			ctx, cancel = context.WithTimeout(ctx, d)
+			defer cancel()
+		}
+		return invoker(ctx, method, req, reply, cc, opts...)
+	}
+}
+
+// trimTrailingSlash serves /users/me/ and /verify-otp/ (SPEC §7 spells both) with
+// the rules of their slash-less twins: path templates cannot end in a slash.
+func trimTrailingSlash(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if p := r.URL.Path; len(p) > len(apiPrefix) && strings.HasSuffix(p, "/") {
+			r2 := r.Clone(r.Context())
+			r2.URL.Path = strings.TrimSuffix(p, "/")
+			r2.URL.RawPath = ""
+			r = r2
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+func serveOpenAPI(w http.ResponseWriter, _ *http.Request) {
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-cache")
+	_, _ = w.Write(gen.OpenAPI)
+}
+
+func writeJSON(w http.ResponseWriter, code int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(code)
+	_ = json.NewEncoder(w).Encode(v)
+}

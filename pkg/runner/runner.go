@@ -1,0 +1,163 @@
+// Package runner is the process shell shared by every service binary and by the
+// in-process launcher: subcommands, logging, tracing, signals, the listener, and
+// an RPC server that verifies access tokens with keys fetched from auth.
+package runner
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"connectrpc.com/connect"
+
+	"bidradar/pkg/authkeys"
+	"bidradar/pkg/authn"
+	"bidradar/pkg/logging"
+	"bidradar/pkg/server"
+	"bidradar/pkg/telemetry"
+)
+
+// Component is a service ready to serve on a listener until ctx ends.
+type Component interface {
+	Run(ctx context.Context, ln net.Listener) error
+}
+
+// Getenv reads configuration (os.Getenv, or an overlay in the launcher and tests).
+type Getenv func(string) string
+
+// Spec describes one service binary.
+type Spec struct {
+	Name        string
+	AddrEnv     string // e.g. AUTH_ADDR
+	DefaultAddr string // e.g. 127.0.0.1:9001
+	// Build assembles the service from its configuration.
+	Build func(ctx context.Context, getenv Getenv, log *slog.Logger) (Component, error)
+	// Migrate applies the service's database migrations; nil for services without a database.
+	Migrate func(ctx context.Context, getenv Getenv, log *slog.Logger) error
+}
+
+// Main runs `<name> [serve|migrate]` and exits non-zero on failure (bad config included).
+func Main(spec Spec) {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	log := logging.New(spec.Name, os.Getenv("LOG_LEVEL"))
+	if err := run(ctx, spec, log); err != nil {
+		log.Error(spec.Name+" exited", "err", err)
+		os.Exit(1)
+	}
+}
+
+func run(ctx context.Context, spec Spec, log *slog.Logger) error {
+	cmd := "serve"
+	if len(os.Args) > 1 {
+		cmd = os.Args[1]
+	}
+	switch cmd {
+	case "migrate":
+		if spec.Migrate == nil {
+			log.Info("no database: nothing to migrate")
+			return nil
+		}
+		return spec.Migrate(ctx, os.Getenv, log)
+	case "serve":
+	default:
+		return fmt.Errorf("unknown command %q (want serve or migrate)", cmd)
+	}
+	shutdown, err := telemetry.Setup(ctx, spec.Name)
+	if err != nil {
+		return err
+	}
+	defer func() { _ = shutdown(context.WithoutCancel(ctx)) }()
+	addr := os.Getenv(spec.AddrEnv)
+	if addr == "" {
+		addr = spec.DefaultAddr
+	}
+	comp, err := spec.Build(ctx, os.Getenv, log)
+	if err != nil {
+		return err
+	}
+	ln, err := server.Listen(addr)
+	if err != nil {
+		return err
+	}
+	log.Info("listening", "addr", ln.Addr().String())
+	return comp.Run(ctx, ln)
+}
+
+// RPCServer serves connect handlers with the shared interceptors; requests are
+// authenticated with access tokens verified against the auth service's keys.
+type RPCServer struct {
+	log      *slog.Logger
+	mux      *http.ServeMux
+	keys     *authkeys.Fetcher
+	verifier *authn.Verifier
+	opts     []server.Option
+	closers  []func()
+}
+
+// NewRPCServer prepares a server; authTarget is the auth service's host:port.
+func NewRPCServer(log *slog.Logger, authTarget string) (*RPCServer, error) {
+	if authTarget == "" {
+		return nil, errors.New("AUTH_TARGET is required (the auth service's host:port)")
+	}
+	keys := authkeys.New(authTarget, log)
+	return &RPCServer{
+		log:      log,
+		mux:      http.NewServeMux(),
+		keys:     keys,
+		verifier: authn.NewVerifier(keys.Ring()),
+		opts:     []server.Option{server.WithLogger(log)},
+	}, nil
+}
+
+// HandlerOptions returns the interceptors for a handler; isPublic lists the
+// procedures that visitors may call without a token.
+func (s *RPCServer) HandlerOptions(isPublic func(procedure string) bool) []connect.HandlerOption {
+	return server.HandlerOptions(s.log, authn.NewInterceptor(s.verifier, isPublic))
+}
+
+// Mount adds a generated connect handler (path, handler).
+func (s *RPCServer) Mount(path string, h http.Handler) { s.mux.Handle(path, h) }
+
+// Handle adds a plain HTTP route.
+func (s *RPCServer) Handle(pattern string, h http.Handler) { s.mux.Handle(pattern, h) }
+
+// Readiness adds a /readyz check.
+func (s *RPCServer) Readiness(name string, check func(context.Context) error) {
+	s.opts = append(s.opts, server.WithReadiness(name, check))
+}
+
+// OnClose registers cleanup run after the server stops.
+func (s *RPCServer) OnClose(f func()) { s.closers = append(s.closers, f) }
+
+// Verifier is the access-token verifier (for non-RPC routes such as WebSockets).
+func (s *RPCServer) Verifier() *authn.Verifier { return s.verifier }
+
+// Run serves until ctx ends, refreshing the auth keys in the background.
+func (s *RPCServer) Run(ctx context.Context, ln net.Listener) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	go s.keys.Run(ctx, 10*time.Minute)
+	defer func() {
+		for i := len(s.closers) - 1; i >= 0; i-- {
+			s.closers[i]()
+		}
+	}()
+	return server.Run(ctx, ln, s.mux, s.opts...)
+}
+
+// Public returns an isPublic func for a fixed set of procedures.
+func Public(procedures ...string) func(string) bool {
+	set := make(map[string]bool, len(procedures))
+	for _, p := range procedures {
+		set[p] = true
+	}
+	return func(p string) bool { return set[p] }
+}

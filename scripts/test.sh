@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# `make test`: every suite in turn, then one closing line "N passed, N failed".
+set -uo pipefail
+cd "$(dirname "$0")/.."
+mkdir -p .data/test-logs
+logs=.data/test-logs
+passed=0; failed=0; broken=()
+
+count() { # $1 = passed, $2 = failed
+  passed=$((passed + $1)); failed=$((failed + $2))
+}
+
+step() { # step NAME CMD...: run a suite that has no countable tests of its own
+  local name=$1; shift
+  echo "=== $name"
+  if "$@" > "$logs/$name.log" 2>&1; then echo "--- ok: $name"; count 1 0
+  else echo "--- FAIL: $name"; tail -40 "$logs/$name.log"; count 0 1; broken+=("$name"); fi
+}
+
+export TEST_DATABASE_URL; TEST_DATABASE_URL=$(bash scripts/ensure-postgres.sh) || { echo "PostgreSQL unavailable"; exit 1; }
+export CI=${CI:-}
+
+step generated-code-is-fresh make -s check-generate
+step gofmt-and-vet make -s lint
+
+# Go: unit, adapter (real PostgreSQL), component, e2e (gateway REST), manifests.
+echo "=== go test (all modules)"
+mods=$(go list -m -f '{{.Dir}}/...')
+go test -count=1 -v -timeout 20m $mods > "$logs/go.log" 2>&1; rc=$?
+grep -E '^(ok|FAIL|---|panic:)\s' "$logs/go.log" | grep -vE '^--- (PASS|SKIP)' | grep -v '^ok ' || true
+grep -E '^ok\s' "$logs/go.log"
+gp=$(grep -cE '^\s*--- PASS' "$logs/go.log"); gf=$(grep -cE '^\s*--- FAIL' "$logs/go.log")
+if [ $rc -ne 0 ] && [ "$gf" -eq 0 ]; then gf=1; fi   # build failure or panic outside a test
+count "$gp" "$gf"; [ $rc -eq 0 ] || broken+=("go")
+echo "go: $gp passed, $gf failed"
+
+# Frontend: type check, unit tests, bundle budget, browser tests.
+if [ -f frontend/package.json ] && grep -q '"test"' frontend/package.json; then
+  step frontend-deps make -s frontend-deps
+  step frontend-typecheck bash -c 'cd frontend && npm run -s typecheck'
+  echo "=== vitest"
+  (cd frontend && npx vitest run) > "$logs/vitest.log" 2>&1; rc=$?
+  vp=$(grep -oE 'Tests +[0-9]+ passed' "$logs/vitest.log" | grep -oE '[0-9]+' | head -1); vf=$(grep -oE '[0-9]+ failed' "$logs/vitest.log" | grep -oE '[0-9]+' | head -1)
+  vp=${vp:-0}; vf=${vf:-0}; if [ $rc -ne 0 ] && [ "$vf" -eq 0 ]; then vf=1; tail -40 "$logs/vitest.log"; fi
+  count "$vp" "$vf"; [ $rc -eq 0 ] || broken+=("vitest"); echo "vitest: $vp passed, $vf failed"
+  step frontend-build make -s frontend-build
+  echo "=== bundle size"; (cd frontend && npm run -s bundle-size) 2>&1 | tee "$logs/bundle.log"; [ "${PIPESTATUS[0]}" -eq 0 ] && count 1 0 || { count 0 1; broken+=("bundle-size"); }
+  if grep -q '"test:e2e"' frontend/package.json; then
+    echo "=== browser e2e (playwright-core + Debian chromium)"
+    (cd frontend && npm run -s test:e2e) > "$logs/e2e.log" 2>&1; rc=$?
+    ep=$(grep -oE '^ *[0-9]+ passed' "$logs/e2e.log" | tail -1 | grep -oE '[0-9]+'); ef=$(grep -oE '^ *[0-9]+ failed' "$logs/e2e.log" | tail -1 | grep -oE '[0-9]+')
+    ep=${ep:-0}; ef=${ef:-0}; if [ $rc -ne 0 ] && [ "$ef" -eq 0 ]; then ef=1; fi
+    [ $rc -eq 0 ] || { tail -60 "$logs/e2e.log"; broken+=("e2e"); }
+    count "$ep" "$ef"; echo "e2e: $ep passed, $ef failed"
+  fi
+fi
+
+echo
+[ ${#broken[@]} -eq 0 ] || echo "failing suites: ${broken[*]} (logs in $logs/)"
+echo "$passed passed, $failed failed"
+[ ${#broken[@]} -eq 0 ]

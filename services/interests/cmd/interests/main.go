@@ -1,0 +1,9 @@
+// Command interests runs the interests service (subcommands: serve, migrate).
+package main
+
+import (
+	"bidradar/pkg/runner"
+	"bidradar/services/interests/interestssvc"
+)
+
+func main() { runner.Main(interestssvc.Spec) }

@@ -1,0 +1,9 @@
+// Command notification runs the notification service (subcommands: serve, migrate).
+package main
+
+import (
+	"bidradar/pkg/runner"
+	"bidradar/services/notification/notificationsvc"
+)
+
+func main() { runner.Main(notificationsvc.Spec) }

@@ -1,0 +1,9 @@
+// Command subscription runs the subscription service (subcommands: serve, migrate).
+package main
+
+import (
+	"bidradar/pkg/runner"
+	"bidradar/services/subscription/subscriptionsvc"
+)
+
+func main() { runner.Main(subscriptionsvc.Spec) }

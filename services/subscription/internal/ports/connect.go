@@ -1,0 +1,173 @@
+// Package ports serves the subscription RPCs over Connect/gRPC.
+package ports
+
+import (
+	"context"
+	"time"
+
+	"connectrpc.com/connect"
+
+	subscriptionv1 "bidradar/gen/subscription/v1"
+	"bidradar/gen/subscription/v1/subscriptionv1connect"
+	"bidradar/pkg/authn"
+	"bidradar/services/subscription/internal/domain"
+)
+
+// Store is what the handlers read.
+type Store interface {
+	Tiers(ctx context.Context) ([]domain.Tier, error)
+	Subscription(ctx context.Context, userID string) (domain.Subscription, bool, error)
+}
+
+// Handler implements the tiers and subscription reads; checkout, payments and
+// quotas arrive with the subscription issue and answer Unimplemented until then.
+type Handler struct {
+	subscriptionv1connect.UnimplementedSubscriptionServiceHandler
+	store Store
+	now   func() time.Time
+}
+
+// NewHandler wires the handler to its store.
+func NewHandler(store Store, now func() time.Time) *Handler { return &Handler{store: store, now: now} }
+
+// PublicProcedures may be called by visitors.
+var PublicProcedures = []string{subscriptionv1connect.SubscriptionServiceListTiersProcedure}
+
+// ListTiers lists the tiers: with include_all every tier, else the paid ones.
+func (h *Handler) ListTiers(ctx context.Context, req *connect.Request[subscriptionv1.ListTiersRequest]) (*connect.Response[subscriptionv1.ListTiersResponse], error) {
+	tiers, err := h.store.Tiers(ctx)
+	if err != nil {
+		return nil, err
+	}
+	current := domain.FreeTier
+	lapsed := false
+	if c, ok := authn.FromContext(ctx); ok {
+		if s, found, err := h.store.Subscription(ctx, c.UserID); err != nil {
+			return nil, err
+		} else if found {
+			if s.Active(h.now()) {
+				current = s.Tier
+			} else {
+				lapsed = true
+			}
+		}
+	}
+	rank := rankOf(tiers, current)
+	resp := &subscriptionv1.ListTiersResponse{CurrentTier: current, NeedsUpgrade: lapsed}
+	for _, t := range tiers {
+		if req.Msg.GetIncludeAll() || t.PriceMonthSatang > 0 {
+			resp.TierDetails = append(resp.TierDetails, toProto(t))
+		}
+		if t.Rank > rank {
+			resp.UpgradeOptions = append(resp.UpgradeOptions, toProto(t))
+		}
+	}
+	return connect.NewResponse(resp), nil
+}
+
+// GetMySubscription returns the signed-in user's plan (free when none).
+func (h *Handler) GetMySubscription(ctx context.Context, _ *connect.Request[subscriptionv1.GetMySubscriptionRequest]) (*connect.Response[subscriptionv1.GetMySubscriptionResponse], error) {
+	claims, err := authn.Require(ctx)
+	if err != nil {
+		return nil, err
+	}
+	tiers, err := h.store.Tiers(ctx)
+	if err != nil {
+		return nil, err
+	}
+	sub, found, err := h.store.Subscription(ctx, claims.UserID)
+	if err != nil {
+		return nil, err
+	}
+	now := h.now()
+	current := domain.FreeTier
+	period := &subscriptionv1.SubscriptionPeriod{Status: "none"}
+	if found {
+		period = periodToProto(sub)
+		if sub.Active(now) {
+			current = sub.Tier
+		}
+	}
+	tier := tierByName(tiers, current)
+	resp := &subscriptionv1.GetMySubscriptionResponse{
+		Tier:                 tier.Name,
+		TierLabel:            tier.Label,
+		Price:                baht(tier.PriceMonthSatang),
+		IsActive:             current == domain.FreeTier || sub.Active(now),
+		DaysRemaining:        int32(sub.DaysRemaining(now)),
+		CombinationLimits:    limitsToProto(tier.Limits),
+		Features:             tier.Features,
+		ButtonStatusExamples: buttonStatus(tier.Limits),
+		Subscription:         period,
+		Usage:                &subscriptionv1.Usage{},
+	}
+	for _, t := range tiers {
+		if t.Rank > tier.Rank {
+			resp.UpgradeRecommendations = append(resp.UpgradeRecommendations, toProto(t))
+		}
+	}
+	return connect.NewResponse(resp), nil
+}
+
+// buttonStatus tells the app which gated buttons to enable for this tier.
+func buttonStatus(l domain.Limits) map[string]string {
+	state := func(limit int) string {
+		if limit == 0 {
+			return "locked"
+		}
+		return "enabled"
+	}
+	return map[string]string{
+		"search_combination":     state(l.SearchCombinationDay),
+		"database_filter_search": state(l.DatabaseFilterSearch),
+		"overnight_search_save":  state(l.OvernightSearchSave),
+		"explore_live_search":    state(l.ExploreLiveSearch),
+	}
+}
+
+func rankOf(tiers []domain.Tier, name string) int { return tierByName(tiers, name).Rank }
+
+func tierByName(tiers []domain.Tier, name string) domain.Tier {
+	for _, t := range tiers {
+		if t.Name == name {
+			return t
+		}
+	}
+	return domain.Tier{Name: name}
+}
+
+func baht(satang int64) float64 { return float64(satang) / 100 }
+
+func toProto(t domain.Tier) *subscriptionv1.Tier {
+	return &subscriptionv1.Tier{
+		Tier: t.Name, Label: t.Label, Rank: int32(t.Rank), Currency: "THB",
+		Price: baht(t.PriceMonthSatang), PriceYearly: baht(t.PriceYearSatang()),
+		CombinationLimits: limitsToProto(t.Limits), Features: t.Features,
+	}
+}
+
+func limitsToProto(l domain.Limits) *subscriptionv1.CombinationLimits {
+	return &subscriptionv1.CombinationLimits{
+		SearchCombination: int32(l.SearchCombinationDay), SearchCombinationMonth: int32(l.SearchCombinationMonth),
+		DatabaseFilterSearch: int32(l.DatabaseFilterSearch), OvernightSearchSave: int32(l.OvernightSearchSave),
+		ExploreLiveSearch: int32(l.ExploreLiveSearch),
+	}
+}
+
+func periodToProto(s domain.Subscription) *subscriptionv1.SubscriptionPeriod {
+	day := func(t *time.Time) string {
+		if t == nil {
+			return ""
+		}
+		return t.Format(time.DateOnly)
+	}
+	p := &subscriptionv1.SubscriptionPeriod{
+		Status: s.Status, StartDate: s.StartDate.Format(time.DateOnly),
+		EndDate: day(s.EndDate), LastPaymentDate: day(s.LastPaymentDate),
+	}
+	if s.LastPaymentSatang != nil {
+		v := baht(*s.LastPaymentSatang)
+		p.LastPaymentAmount = &v
+	}
+	return p
+}
