@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"sync"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -96,12 +97,9 @@ func Consume(ctx context.Context, js jetstream.JetStream, stream, durable string
 		cc.Stop()
 		<-cc.Closed()
 	}()
-	var once bool
+	var once sync.Once
 	return func() {
-		if !once {
-			once = true
-			close(done)
-		}
+		once.Do(func() { close(done) })
 		<-stopped
 	}, nil
 }
