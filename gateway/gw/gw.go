@@ -102,11 +102,8 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (*Gateway, error) {
 		mux.Handle(prefix, newConnectProxy(target, log))
 	}
 	mux.Handle("/ws/", newWebSocketProxy(cfg.RealtimeTarget, log))
+	// /healthz and /readyz are answered by pkg/server in front of this mux.
 	g.health = newUpstreamHealth(cfg)
-	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
-		writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
-	})
-	mux.HandleFunc("GET /readyz", g.health.serve)
 	mux.Handle("/", newStatic(cfg.WebDir))
 
 	var h http.Handler = mux

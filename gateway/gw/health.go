@@ -53,11 +53,3 @@ func (u *upstreamHealth) check(ctx context.Context) error {
 	wg.Wait()
 	return errors.Join(errs...)
 }
-
-func (u *upstreamHealth) serve(w http.ResponseWriter, r *http.Request) {
-	if err := u.check(r.Context()); err != nil {
-		writeJSON(w, http.StatusServiceUnavailable, map[string]string{"status": "unavailable", "detail": err.Error()})
-		return
-	}
-	writeJSON(w, http.StatusOK, map[string]string{"status": "ready"})
-}

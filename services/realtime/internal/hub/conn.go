@@ -1,0 +1,202 @@
+// Package hub pushes a user's notification events to their WebSocket connections.
+// PostgreSQL is the truth; the socket is only a hint (DESIGN §7), so nothing is
+// replayed and a slow client is dropped, never waited for.
+package hub
+
+import (
+	"context"
+	"encoding/json"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/gorilla/websocket"
+	"github.com/nats-io/nats.go"
+	"google.golang.org/protobuf/encoding/protojson"
+	"google.golang.org/protobuf/proto"
+
+	notificationv1 "bidradar/gen/notification/v1"
+	"bidradar/pkg/authn"
+)
+
+const (
+	authTimeout  = 10 * time.Second
+	pingInterval = 25 * time.Second
+	pongTimeout  = 8 * time.Second
+	writeTimeout = 5 * time.Second
+	queueSize    = 64
+	maxInbound   = 8 << 10
+)
+
+// Message is what the client receives (SPEC §7 message types).
+type Message struct {
+	Type        string          `json:"type"`
+	Data        json.RawMessage `json:"data,omitempty"`
+	UnreadCount *int64          `json:"unread_count,omitempty"`
+	Message     string          `json:"message,omitempty"`
+}
+
+// Handler serves /ws/notifications/{userId}.
+type Handler struct {
+	nc       *nats.Conn
+	verifier *authn.Verifier
+	log      *slog.Logger
+	upgrader websocket.Upgrader
+}
+
+// NewHandler serves sockets fed by NATS subjects notification.v1.user.<id>.>.
+func NewHandler(nc *nats.Conn, v *authn.Verifier, log *slog.Logger) *Handler {
+	h := &Handler{nc: nc, verifier: v, log: log}
+	h.upgrader = websocket.Upgrader{CheckOrigin: sameOrigin, ReadBufferSize: 1024, WriteBufferSize: 4096}
+	return h
+}
+
+// sameOrigin accepts browsers only from the page's own origin (the gateway keeps Host).
+func sameOrigin(r *http.Request) bool {
+	origin := r.Header.Get("Origin")
+	if origin == "" {
+		return true // not a browser
+	}
+	u, err := url.Parse(origin)
+	return err == nil && strings.EqualFold(u.Host, r.Host)
+}
+
+func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	userID := strings.TrimPrefix(r.URL.Path, "/ws/notifications/")
+	if userID == "" || strings.Contains(userID, "/") || strings.ContainsAny(userID, ".*> ") {
+		http.Error(w, `{"detail":"Not Found"}`, http.StatusNotFound)
+		return
+	}
+	ws, err := h.upgrader.Upgrade(w, r, nil)
+	if err != nil {
+		return // the upgrader already answered
+	}
+	defer ws.Close()
+	ws.SetReadLimit(maxInbound)
+	if !h.authenticate(ws, userID) {
+		return
+	}
+	h.stream(r.Context(), ws, userID)
+}
+
+// authenticate waits for {"type":"auth","token":"..."} (or a bare token) and checks
+// that the token belongs to the path's user.
+func (h *Handler) authenticate(ws *websocket.Conn, userID string) bool {
+	_ = ws.SetReadDeadline(time.Now().Add(authTimeout))
+	_, data, err := ws.ReadMessage()
+	if err != nil {
+		return false
+	}
+	var in struct {
+		Type  string `json:"type"`
+		Token string `json:"token"`
+	}
+	token := strings.TrimSpace(string(data))
+	if json.Unmarshal(data, &in) == nil && in.Token != "" {
+		token = in.Token
+	}
+	claims, err := h.verifier.Verify(strings.TrimPrefix(token, "Bearer "), time.Now())
+	if err != nil || claims.UserID != userID {
+		_ = h.write(ws, Message{Type: "auth_error", Message: "Authentication failed"})
+		_ = ws.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(4401, "unauthorized"), time.Now().Add(writeTimeout))
+		return false
+	}
+	return h.write(ws, Message{Type: "auth_success"}) == nil
+}
+
+func (h *Handler) stream(ctx context.Context, ws *websocket.Conn, userID string) {
+	queue := make(chan Message, queueSize)
+	overflow := make(chan struct{})
+	sub, err := h.nc.Subscribe("notification.v1.user."+userID+".>", func(m *nats.Msg) {
+		out, ok := translate(m.Subject, m.Data)
+		if !ok {
+			return
+		}
+		select {
+		case queue <- out:
+		default: // slow consumer: close it rather than block NATS
+			select {
+			case <-overflow:
+			default:
+				close(overflow)
+			}
+		}
+	})
+	if err != nil {
+		_ = h.write(ws, Message{Type: "error", Message: "Connection error"})
+		return
+	}
+	defer func() { _ = sub.Unsubscribe() }()
+
+	closed := make(chan struct{})
+	go func() { // reader: pongs and client closes
+		defer close(closed)
+		_ = ws.SetReadDeadline(time.Now().Add(pingInterval + pongTimeout))
+		ws.SetPongHandler(func(string) error { return ws.SetReadDeadline(time.Now().Add(pingInterval + pongTimeout)) })
+		for {
+			if _, _, err := ws.ReadMessage(); err != nil {
+				return
+			}
+		}
+	}()
+	ping := time.NewTicker(pingInterval)
+	defer ping.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			_ = ws.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(websocket.CloseGoingAway, "shutdown"), time.Now().Add(writeTimeout))
+			return
+		case <-closed:
+			return
+		case <-overflow:
+			_ = ws.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(websocket.CloseTryAgainLater, "slow consumer"), time.Now().Add(writeTimeout))
+			return
+		case <-ping.C:
+			if err := ws.WriteControl(websocket.PingMessage, nil, time.Now().Add(writeTimeout)); err != nil {
+				return
+			}
+		case m := <-queue:
+			if err := h.write(ws, m); err != nil {
+				return
+			}
+		}
+	}
+}
+
+func (h *Handler) write(ws *websocket.Conn, m Message) error {
+	_ = ws.SetWriteDeadline(time.Now().Add(writeTimeout))
+	return ws.WriteJSON(m)
+}
+
+var jsonOpts = protojson.MarshalOptions{UseProtoNames: true, EmitUnpopulated: true}
+
+// translate turns a NATS event into the client's message.
+func translate(subject string, data []byte) (Message, bool) {
+	switch {
+	case strings.HasSuffix(subject, ".created"):
+		var ev notificationv1.NotificationCreated
+		if proto.Unmarshal(data, &ev) != nil || ev.GetNotification() == nil {
+			return Message{}, false
+		}
+		raw, err := jsonOpts.Marshal(ev.GetNotification())
+		if err != nil {
+			return Message{}, false
+		}
+		n := ev.GetUnreadCount()
+		kind := ev.GetNotification().GetType()
+		if kind != "notification" {
+			kind = "bell_notification"
+		}
+		return Message{Type: kind, Data: raw, UnreadCount: &n}, true
+	case strings.HasSuffix(subject, ".unread"):
+		var ev notificationv1.UnreadCountChanged
+		if proto.Unmarshal(data, &ev) != nil {
+			return Message{}, false
+		}
+		n := ev.GetUnreadCount()
+		return Message{Type: "unread_count_update", UnreadCount: &n}, true
+	}
+	return Message{}, false
+}

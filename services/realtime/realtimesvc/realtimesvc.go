@@ -1,0 +1,45 @@
+// Package realtimesvc assembles the WebSocket fan-out service (DESIGN §7).
+package realtimesvc
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+
+	"bidradar/pkg/events"
+	"bidradar/pkg/runner"
+	"bidradar/services/realtime/internal/hub"
+)
+
+// Spec is the realtime binary and in-process component.
+var Spec = runner.Spec{
+	Name:        "realtime",
+	AddrEnv:     "REALTIME_ADDR",
+	DefaultAddr: "127.0.0.1:9006",
+	Build:       Build,
+}
+
+// Build connects to NATS (NATS_URL) and serves /ws/notifications/{userId}.
+func Build(_ context.Context, getenv runner.Getenv, log *slog.Logger) (runner.Component, error) {
+	natsURL := getenv("NATS_URL")
+	if natsURL == "" {
+		return nil, errors.New("NATS_URL is required")
+	}
+	srv, err := runner.NewRPCServer(log, getenv("AUTH_TARGET"))
+	if err != nil {
+		return nil, err
+	}
+	nc, _, err := events.Connect(natsURL, "realtime")
+	if err != nil {
+		return nil, err
+	}
+	srv.OnClose(func() { _ = nc.Drain() })
+	srv.Readiness("nats", func(context.Context) error {
+		if !nc.IsConnected() {
+			return errors.New("nats disconnected")
+		}
+		return nil
+	})
+	srv.Handle("/ws/notifications/", hub.NewHandler(nc, srv.Verifier(), log))
+	return srv, nil
+}
