@@ -1,0 +1,17 @@
+import { Link } from "react-router";
+import { PRODUCT, th } from "@/i18n/th";
+import { IconRadar } from "./icons";
+
+export function Logo({ onClick }: { onClick?: () => void }) {
+  return (
+    <Link to="/" className="logo" onClick={onClick} aria-label={`${PRODUCT} – ${th.nav.home}`}>
+      <span className="logo-mark">
+        <IconRadar size={22} />
+      </span>
+      <span className="logo-text">
+        <strong>{PRODUCT}</strong>
+        <small>{th.nav.tagline}</small>
+      </span>
+    </Link>
+  );
+}

@@ -1,0 +1,42 @@
+import { th } from "@/i18n/th";
+
+/** The start-up / loading skeleton (SPEC §2: shown while the session is restored; /test). */
+export function PageSkeleton({ bodyOnly = false }: { bodyOnly?: boolean }) {
+  return (
+    <div className="skeleton-page" role="status" aria-live="polite" aria-busy="true" data-testid="page-skeleton">
+      <span className="sr-only">{th.skeleton.label}</span>
+      {!bodyOnly && <div className="skeleton-header">
+        <div className="sk sk-logo" />
+        <div className="sk-row">
+          <div className="sk sk-pill" />
+          <div className="sk sk-pill" />
+          <div className="sk sk-pill" />
+        </div>
+        <div className="sk sk-button" />
+      </div>}
+      <div className="skeleton-body">
+        <div className="sk sk-title" />
+        <div className="sk sk-line" />
+        <div className="sk sk-line short" />
+        <div className="skeleton-cards">
+          {[0, 1, 2].map((i) => (
+            <div key={i} className="skeleton-card">
+              <div className="sk sk-line" />
+              <div className="sk sk-line short" />
+              <div className="sk sk-block" />
+            </div>
+          ))}
+        </div>
+      </div>
+    </div>
+  );
+}
+
+export function InlineSpinner({ label = th.common.loading }: { label?: string }) {
+  return (
+    <div className="inline-spinner" role="status">
+      <span className="spinner" aria-hidden="true" />
+      <span>{label}</span>
+    </div>
+  );
+}

@@ -1,0 +1,22 @@
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useNavigate } from "react-router";
+import { logout } from "../api/auth-api";
+import { msg } from "@/i18n/th";
+import { toast } from "@/stores/toast-store";
+
+/** SPEC §4: 'Logged out successfully.', then /login after 100 ms; failure toasts and keeps the session. */
+export const LOGOUT_REDIRECT_MS = 100;
+
+export function useLogout() {
+  const navigate = useNavigate();
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: logout,
+    onSuccess: () => {
+      qc.clear();
+      toast.success(msg("Logged out successfully."));
+      setTimeout(() => navigate("/login", { replace: true }), LOGOUT_REDIRECT_MS);
+    },
+    onError: () => toast.error(msg("Logout failed, please try again.")),
+  });
+}

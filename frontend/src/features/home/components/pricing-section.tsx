@@ -1,0 +1,104 @@
+import { Link } from "react-router";
+import type { Tier } from "@/gen/subscription/v1/subscription_pb";
+import { Button } from "@/components/ui/button";
+import { IconCheck } from "@/components/ui/icons";
+import { formatBaht, formatNumber } from "@/lib/format";
+import { th } from "@/i18n/th";
+import { useTiers } from "../api/get-tiers";
+
+const POPULAR = "pro";
+
+function limitText(n: number | undefined, unit: string): string {
+  if (n === undefined) return "–";
+  if (n < 0) return th.common.unlimited;
+  return `${formatNumber(n)} ${unit}`;
+}
+
+function TierCard({ tier }: { tier: Tier }) {
+  const h = th.home;
+  const l = tier.combinationLimits;
+  const popular = tier.tier === POPULAR;
+  const free = tier.price === 0;
+  const rows: Array<[string, string]> = [
+    [
+      h.limits.search_combination,
+      l && l.searchCombination < 0
+        ? th.common.unlimited
+        : `${limitText(l?.searchCombination, h.perDay)} · ${limitText(l?.searchCombinationMonth, h.perMonthCount)}`,
+    ],
+    [h.limits.database_filter_search, limitText(l?.databaseFilterSearch, h.perDay)],
+    [h.limits.overnight_search_save, limitText(l?.overnightSearchSave, h.items)],
+    [h.limits.explore_live_search, l && l.exploreLiveSearch === 0 ? "–" : limitText(l?.exploreLiveSearch, h.perDay)],
+  ];
+  return (
+    <article className={`tier${popular ? " tier-popular" : ""}`} data-testid={`tier-${tier.tier}`}>
+      {popular && <span className="tier-badge">{h.pricingPopular}</span>}
+      <h3>{tier.label || tier.tier}</h3>
+      <p className="tier-price">
+        <strong>{formatBaht(tier.price)}</strong>
+        <span>{th.common.perMonth}</span>
+      </p>
+      <p className="tier-yearly">{tier.priceYearly > 0 ? h.pricingYearly(formatBaht(tier.priceYearly)) : "\u00a0"}</p>
+      <ul className="tier-limits">
+        {rows.map(([k, v]) => (
+          <li key={k}>
+            <IconCheck size={16} />
+            <span>
+              {k}: <b>{v}</b>
+            </span>
+          </li>
+        ))}
+        {tier.features.map((f) => (
+          <li key={f}>
+            <IconCheck size={16} />
+            <span>{f}</span>
+          </li>
+        ))}
+      </ul>
+      <Link to={free ? "/signup" : "/user-settings/pricing"} className={`btn btn-block btn-md ${popular ? "btn-primary" : "btn-secondary"}`}>
+        {free ? h.pricingStartFree : h.pricingChoose}
+      </Link>
+    </article>
+  );
+}
+
+/** #pricing: the tiers served by subscription.v1 ListTiers. */
+export function PricingSection() {
+  const { data, isPending, isError, refetch } = useTiers();
+  return (
+    <section id="pricing" className="section section-alt" aria-labelledby="pricing-title">
+      <div className="container">
+        <header className="section-head">
+          <h2 id="pricing-title">{th.home.pricingTitle}</h2>
+          <p>{th.home.pricingLead}</p>
+        </header>
+        {isPending && (
+          <div className="tiers" aria-busy="true" aria-label={th.home.pricingLoading}>
+            {[0, 1, 2, 3].map((i) => (
+              <div key={i} className="tier tier-skeleton">
+                <div className="sk sk-line short" />
+                <div className="sk sk-title" />
+                <div className="sk sk-block" />
+              </div>
+            ))}
+          </div>
+        )}
+        {isError && (
+          <div className="notice notice-error" role="alert">
+            <p>{th.home.pricingError}</p>
+            <Button variant="secondary" size="sm" onClick={() => void refetch()}>
+              {th.home.pricingRetry}
+            </Button>
+          </div>
+        )}
+        {data && (
+          <div className="tiers">
+            {data.map((t) => (
+              <TierCard key={t.tier} tier={t} />
+            ))}
+          </div>
+        )}
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,20 @@
+import { useParams } from "react-router";
+import { PlaceholderPage } from "@/components/ui/placeholder-page";
+import { th } from "@/i18n/th";
+
+import type { SettingsSection } from "../sections";
+
+export function SettingsSectionPage({ section }: { section?: SettingsSection }) {
+  const params = useParams();
+  const key = section ?? (params.section as SettingsSection);
+  return <PlaceholderPage title={th.pages.settings[key] ?? th.pages.settingsTitle} />;
+}
+
+export function ContactUsPage() {
+  return (
+    <PlaceholderPage title={th.pages.settings["contact-us"]} lead={th.pages.contactLead} soon={false}>
+      <p>{th.pages.contactEmail}</p>
+      <p className="muted">{th.pages.contactHours}</p>
+    </PlaceholderPage>
+  );
+}

@@ -1,0 +1,15 @@
+/** SPEC §2 settings children, in menu order. */
+export const SETTINGS_SECTIONS = [
+  "user-info",
+  "account-status",
+  "pricing",
+  "payment-settings",
+  "notification-settings",
+  "advanced-features",
+  "security-settings",
+  "search-criteria",
+  "line-api",
+  "contact-us",
+] as const;
+
+export type SettingsSection = (typeof SETTINGS_SECTIONS)[number];

@@ -1,0 +1,401 @@
+/**
+ * Every user-facing string of the app, in Thai, in one place.
+ *
+ * `messages` maps the product specification's message catalogue (SPEC §5 and
+ * §8, quoted verbatim as keys) to the Thai text the user sees. Code refers to a
+ * message by its specification text, so errors can carry a stable key
+ * (e.g. ConnectError.rawMessage === 'Authentication required') while the
+ * interface stays Thai.
+ */
+
+export const PRODUCT = "BidRadar";
+export const TITLE_SUFFIX = `${PRODUCT} Thailand`;
+
+export const messages = {
+  // SPEC §5 validation
+  "Please enter a valid 6-digit verification code": "กรุณากรอกรหัสยืนยัน 6 หลักให้ครบถ้วน",
+  "OTP has expired. Please request a new one.": "รหัส OTP หมดอายุแล้ว กรุณาขอรหัสใหม่",
+  "Email not found. Please return to signup.": "ไม่พบอีเมล กรุณากลับไปที่หน้าสมัครสมาชิก",
+  "Authentication required": "กรุณาเข้าสู่ระบบก่อนใช้งาน",
+  // SPEC §4 / §8 authentication
+  "Login successful.": "เข้าสู่ระบบสำเร็จ",
+  "Login failed.": "เข้าสู่ระบบไม่สำเร็จ",
+  "Access denied. Please check your credentials.": "ไม่สามารถเข้าถึงได้ กรุณาตรวจสอบชื่อผู้ใช้และรหัสผ่าน",
+  "No response from server. Please check your connection.":
+    "ไม่ได้รับการตอบกลับจากเซิร์ฟเวอร์ กรุณาตรวจสอบการเชื่อมต่ออินเทอร์เน็ต",
+  "OTP verification failed.": "ยืนยันรหัส OTP ไม่สำเร็จ",
+  "Registration failed.": "สมัครสมาชิกไม่สำเร็จ",
+  "Registration OTP verification failed.": "ยืนยันรหัสสมัครสมาชิกไม่สำเร็จ",
+  "Failed to reset password. Please try again.": "ตั้งรหัสผ่านใหม่ไม่สำเร็จ กรุณาลองอีกครั้ง",
+  "Failed to resend OTP. Please try again.": "ส่งรหัส OTP ใหม่ไม่สำเร็จ กรุณาลองอีกครั้ง",
+  "Failed to send OTP. Please try again.": "ส่งรหัส OTP ไม่สำเร็จ กรุณาลองอีกครั้ง",
+  "Verification failed. Please try again.": "การยืนยันไม่สำเร็จ กรุณาลองอีกครั้ง",
+  "User not found. Your session is invalid.": "ไม่พบผู้ใช้งาน เซสชันของคุณไม่ถูกต้อง กรุณาเข้าสู่ระบบใหม่",
+  "Unable to connect to the server. This may be a CORS issue or network problem.":
+    "ไม่สามารถเชื่อมต่อเซิร์ฟเวอร์ได้ อาจเกิดจากปัญหาเครือข่ายหรือการตั้งค่า CORS",
+  "Service is currently unavailable. Please try again later.": "ขณะนี้บริการไม่พร้อมใช้งาน กรุณาลองใหม่อีกครั้งภายหลัง",
+  "Your session has expired. Please login again.": "เซสชันของคุณหมดอายุแล้ว กรุณาเข้าสู่ระบบอีกครั้ง",
+  "Logged out successfully.": "ออกจากระบบเรียบร้อยแล้ว",
+  "Logout failed, please try again.": "ออกจากระบบไม่สำเร็จ กรุณาลองอีกครั้ง",
+  // SPEC §8, used by later screens (kept here so the catalogue stays in one place)
+  "No user interest record found for comments": "ไม่พบข้อมูลความสนใจโครงการสำหรับความคิดเห็น",
+  "Failed to mark notification as read": "ทำเครื่องหมายว่าอ่านแล้วไม่สำเร็จ",
+  "Connection error": "การเชื่อมต่อขัดข้อง",
+  "Max reconnection attempts reached": "เชื่อมต่อใหม่ครบจำนวนครั้งสูงสุดแล้ว",
+  "Your search limit has been reached. Please try again tomorrow or consider upgrading your plan.":
+    "คุณใช้สิทธิ์การค้นหาครบแล้ว กรุณาลองใหม่พรุ่งนี้หรืออัปเกรดแพ็กเกจ",
+  "❌ Failed to save search criteria. Please try again.": "❌ บันทึกเงื่อนไขการค้นหาไม่สำเร็จ กรุณาลองอีกครั้ง",
+  "❌ Failed to check status. Please try again.": "❌ ตรวจสอบสถานะไม่สำเร็จ กรุณาลองอีกครั้ง",
+  "Failed to fetch data": "ดึงข้อมูลไม่สำเร็จ",
+  "Failed to fetch status indicators": "ดึงข้อมูลสถานะไม่สำเร็จ",
+  "Failed to fetch status indicator": "ดึงข้อมูลสถานะไม่สำเร็จ",
+  "Failed to save bid price": "บันทึกราคาเสนอไม่สำเร็จ",
+  "Failed to save reduction percent": "บันทึกเปอร์เซ็นต์ส่วนลดไม่สำเร็จ",
+} as const;
+
+export type MessageKey = keyof typeof messages;
+
+export function isMessageKey(s: string): s is MessageKey {
+  return Object.prototype.hasOwnProperty.call(messages, s);
+}
+
+/** The Thai text for a specification message. */
+export function msg(key: MessageKey): string {
+  return messages[key];
+}
+
+/**
+ * Known server details (English, from the services) shown in Thai. Anything
+ * already in Thai is shown as is; anything else falls back to the caller's
+ * specification message.
+ */
+export const serverDetails: Array<[RegExp, string]> = [
+  [/incorrect|invalid (username|email|credentials)|wrong password/i, "ชื่อผู้ใช้หรือรหัสผ่านไม่ถูกต้อง"],
+  [/already (registered|exists|taken)|username.*(taken|exists)/i, "ชื่อผู้ใช้หรืออีเมลนี้ถูกใช้งานแล้ว"],
+  [/expired/i, "รหัส OTP หมดอายุแล้ว กรุณาขอรหัสใหม่"],
+  [/invalid (otp|code)|otp.*invalid|code.*invalid|wrong (otp|code)/i, "รหัสยืนยันไม่ถูกต้อง กรุณาตรวจสอบแล้วลองอีกครั้ง"],
+  [/too many|rate limit|try again (later|in)/i, "ทำรายการบ่อยเกินไป กรุณารอสักครู่แล้วลองใหม่"],
+  [/password.*(common|weak)/i, "รหัสผ่านนี้คาดเดาง่ายเกินไป กรุณาเลือกรหัสผ่านอื่น"],
+  [/password.*(at least|characters|length|short)/i, "รหัสผ่านต้องมีความยาว 8–128 ตัวอักษร"],
+  [/username/i, "ชื่อผู้ใช้ต้องมี 3–32 ตัวอักษร (a-z, 0-9, . _ -)"],
+  [/email/i, "รูปแบบอีเมลไม่ถูกต้อง"],
+  [/state|nonce/i, "คำขอเข้าสู่ระบบด้วย LINE หมดอายุหรือไม่ถูกต้อง กรุณาลองใหม่"],
+];
+
+export const th = {
+  common: {
+    loading: "กำลังโหลด…",
+    submit: "ยืนยัน",
+    cancel: "ยกเลิก",
+    back: "ย้อนกลับ",
+    close: "ปิด",
+    or: "หรือ",
+    required: "จำเป็น",
+    optional: "ไม่บังคับ",
+    comingSoon: "ฟีเจอร์นี้กำลังพัฒนา จะเปิดให้ใช้งานเร็ว ๆ นี้",
+    backHome: "กลับหน้าแรก",
+    baht: "บาท",
+    perMonth: "/เดือน",
+    unlimited: "ไม่จำกัด",
+    skipToContent: "ข้ามไปยังเนื้อหา",
+  },
+  nav: {
+    home: "หน้าแรก",
+    features: "ฟีเจอร์",
+    search: "ค้นหาโครงการ",
+    pricing: "ราคา",
+    faq: "คำถามที่พบบ่อย",
+    contact: "ติดต่อเรา",
+    signup: "สมัครใช้งานฟรี",
+    login: "เข้าสู่ระบบ",
+    settings: "การตั้งค่า",
+    logout: "ออกจากระบบ",
+    openMenu: "เปิดเมนู",
+    closeMenu: "ปิดเมนู",
+    userMenu: "เมนูบัญชีผู้ใช้",
+    mainNav: "เมนูหลัก",
+    tagline: "เรดาร์งานประมูลภาครัฐ",
+  },
+  footer: {
+    about: "เกี่ยวกับเรา",
+    privacy: "นโยบายความเป็นส่วนตัว",
+    licensing: "สัญญาอนุญาต",
+    contact: "ติดต่อเรา",
+    blurb: "ผู้ช่วยค้นหาและติดตามโครงการจัดซื้อจัดจ้างภาครัฐ (e-GP) สำหรับทีมประมูลงานของบริษัทรับเหมาและผู้ค้าไอที",
+    copyright: (year: number) => `© ${year} ${TITLE_SUFFIX} สงวนลิขสิทธิ์`,
+  },
+  titles: {
+    home: "ค้นหาและติดตามงานประมูลภาครัฐ",
+    login: "เข้าสู่ระบบ",
+    signup: "สมัครสมาชิก",
+    test: "กำลังโหลด",
+    projectTest: "หน้าทดสอบ",
+    verifyOtp: "ยืนยันรหัสเข้าสู่ระบบ",
+    verifyRegisterOtp: "ยืนยันบัญชีผู้ใช้",
+    forgotPassword: "ลืมรหัสผ่าน",
+    paymentSuccess: "ชำระเงินสำเร็จ",
+    verifyRegistration: "ยืนยันอีเมล",
+    lineCallback: "กำลังเข้าสู่ระบบด้วย LINE",
+    lineSuccess: "เข้าสู่ระบบด้วย LINE สำเร็จ",
+    lineVerify: "เชื่อมบัญชี LINE",
+    search: "ค้นหาโครงการ",
+    projectDetails: "รายละเอียดโครงการ",
+    payment: "ชำระเงิน",
+    notFound: "ไม่พบหน้าที่ค้นหา - 404 Not Found",
+  },
+  skeleton: {
+    label: "กำลังเตรียมข้อมูลของคุณ…",
+  },
+  home: {
+    eyebrow: "สำหรับทีมประมูลงานภาครัฐ",
+    heroTitle: "เจองานประมูลภาครัฐที่ใช่ ก่อนคู่แข่ง",
+    heroLead:
+      "BidRadar รวบรวมประกาศจัดซื้อจัดจ้างจากระบบ e-GP ทุกวัน ค้นหาได้แม่นยำแม้คำภาษาไทยจะติดกัน บันทึกเงื่อนไขไว้ให้ระบบค้นหาให้ทุกคืน และแจ้งเตือนทันทีเมื่อโครงการที่คุณติดตามมีความเคลื่อนไหว",
+    ctaPrimary: "เริ่มใช้งานฟรี",
+    ctaSecondary: "ลองค้นหาโครงการ",
+    heroNote: "ไม่ต้องใช้บัตรเครดิต · แพ็กเกจฟรีใช้ได้ตลอด",
+    previewTitle: "โครงการที่ตรงกับเงื่อนไขของคุณ",
+    previewBadge: "ใหม่วันนี้",
+    previewItems: [
+      {
+        name: "จ้างก่อสร้างถนนคอนกรีตเสริมเหล็ก หมู่ที่ 4 ตำบลหนองบัว",
+        agency: "องค์การบริหารส่วนตำบลหนองบัว จ.อุดรธานี",
+        method: "e-bidding",
+        budget: 4_850_000,
+        date: "2026-11-18",
+        status: "ประกาศเชิญชวน",
+      },
+      {
+        name: "ซื้อครุภัณฑ์คอมพิวเตอร์และอุปกรณ์เครือข่าย ปีงบประมาณ 2570",
+        agency: "สำนักงานเขตพื้นที่การศึกษาประถมศึกษาเชียงใหม่ เขต 1",
+        method: "e-bidding",
+        budget: 2_316_500,
+        date: "2026-11-17",
+        status: "ร่างประกาศ (TOR)",
+      },
+      {
+        name: "จ้างปรับปรุงอาคารเรียนพร้อมระบบไฟฟ้า",
+        agency: "กรมส่งเสริมการปกครองท้องถิ่น",
+        method: "เฉพาะเจาะจง",
+        budget: 486_000,
+        date: "2026-11-16",
+        status: "ประกาศผู้ชนะ",
+      },
+    ],
+    stats: [
+      { value: "77 จังหวัด", label: "ครอบคลุมหน่วยงานทั่วประเทศ" },
+      { value: "ทุกวัน", label: "อัปเดตประกาศจาก e-GP" },
+      { value: "ทันที", label: "แจ้งเตือนผ่านกระดิ่งและ LINE" },
+    ],
+    featuresTitle: "ทุกอย่างที่ทีมประมูลต้องใช้ ในที่เดียว",
+    featuresLead: "ออกแบบร่วมกับผู้จัดการฝ่ายประมูลของบริษัทรับเหมาก่อสร้างและผู้ค้าไอที เพื่อลดเวลาไล่อ่านประกาศและไม่พลาดงานสำคัญ",
+    features: [
+      {
+        icon: "search",
+        title: "ค้นหาภาษาไทยแบบ Ctrl-F",
+        text: "พิมพ์ “สร้างถนน” หรือ “คอมพิว” ก็เจอ แม้คำจะติดกันในชื่อโครงการ รวมเงื่อนไข “มีคำใดคำหนึ่ง” “ต้องมีทุกคำ” และ “ไม่เอาคำนี้” ได้ในครั้งเดียว",
+      },
+      {
+        icon: "filter",
+        title: "กรองละเอียดตามที่ทีมใช้จริง",
+        text: "กรองตามกระทรวง หน่วยงาน จังหวัด วิธีจัดหา ประเภทงาน สถานะ ปีงบประมาณ และช่วงวงเงิน",
+      },
+      {
+        icon: "moon",
+        title: "ค้นหาอัตโนมัติทุกคืน",
+        text: "บันทึกเงื่อนไขไว้ ระบบจะค้นหาให้ทุกคืนและสรุปโครงการใหม่ให้ตอนเช้า ก่อนเริ่มประชุมทีม",
+      },
+      {
+        icon: "flag",
+        title: "ติดตามขั้นตอนประกาศ",
+        text: "กดติดตามโครงการที่สนใจ รู้ทันทีเมื่อมีร่าง TOR ประกาศเชิญชวน หรือประกาศผู้ชนะ",
+      },
+      {
+        icon: "calc",
+        title: "จดราคาเสนอและส่วนลด",
+        text: "บันทึกราคาที่จะเสนอและเปอร์เซ็นต์ลดจากราคากลางแยกรายโครงการ พร้อมความคิดเห็นของทีม",
+      },
+      {
+        icon: "bell",
+        title: "แจ้งเตือนแบบเรียลไทม์",
+        text: "กระดิ่งแจ้งเตือนบนเว็บ อีเมลสรุป และ LINE ให้ทุกคนในทีมเห็นความเคลื่อนไหวพร้อมกัน",
+      },
+    ],
+    stepsTitle: "เริ่มต้นได้ใน 3 ขั้นตอน",
+    steps: [
+      { title: "สมัครสมาชิก", text: "สมัครด้วยอีเมลหรือบัญชี LINE ยืนยันด้วยรหัส 6 หลัก" },
+      { title: "ตั้งเงื่อนไขการค้นหา", text: "เลือกคำค้น หน่วยงาน จังหวัด และวงเงินที่บริษัทของคุณรับงานได้" },
+      { title: "รับงานใหม่ทุกเช้า", text: "ดูสรุปโครงการใหม่ กดติดตาม และวางแผนยื่นซองก่อนคู่แข่ง" },
+    ],
+    pricingTitle: "แพ็กเกจที่เหมาะกับทีมของคุณ",
+    pricingLead: "เริ่มต้นฟรี อัปเกรดเมื่อทีมพร้อม แพ็กเกจรายปีจ่ายเพียง 10 เดือน",
+    pricingLoading: "กำลังโหลดแพ็กเกจ…",
+    pricingError: "ไม่สามารถโหลดข้อมูลแพ็กเกจได้ กรุณาลองใหม่อีกครั้ง",
+    pricingRetry: "ลองอีกครั้ง",
+    pricingPopular: "ยอดนิยม",
+    pricingChoose: "เลือกแพ็กเกจนี้",
+    pricingStartFree: "เริ่มใช้งานฟรี",
+    pricingYearly: (amount: string) => `หรือ ${amount} ต่อปี`,
+    limits: {
+      search_combination: "ค้นหาแบบรวมเงื่อนไข",
+      database_filter_search: "กรองฐานข้อมูล",
+      overnight_search_save: "บันทึกเงื่อนไขค้นหาข้ามคืน",
+      explore_live_search: "ค้นหาสดจาก e-GP",
+    } as Record<string, string>,
+    perDay: "ครั้ง/วัน",
+    perMonthCount: "ครั้ง/เดือน",
+    items: "รายการ",
+    faqTitle: "คำถามที่พบบ่อย",
+    faq: [
+      {
+        q: "ข้อมูลโครงการมาจากไหน",
+        a: "เรารวบรวมจากประกาศจัดซื้อจัดจ้างในระบบ e-GP ของกรมบัญชีกลางและชุดข้อมูลเปิดภาครัฐ อัปเดตทุกวันและเก็บประวัติขั้นตอนประกาศของแต่ละโครงการ",
+      },
+      {
+        q: "ค้นหาคำภาษาไทยที่ติดกันได้จริงหรือ",
+        a: "ได้ ระบบค้นหาแบบเดียวกับ Ctrl-F คือเจอทุกตำแหน่งที่คำปรากฏ แม้อยู่กลางคำหรือคร่อมคำ เช่น “คอมพิว” จะเจอทั้ง “คอมพิวเตอร์” และ “ครุภัณฑ์คอมพิวเตอร์”",
+      },
+      {
+        q: "ค้นหาอัตโนมัติทุกคืนทำงานอย่างไร",
+        a: "บันทึกเงื่อนไขการค้นหาแบบข้ามคืน ระบบจะค้นหาให้หลังเที่ยงคืนและส่งสรุปโครงการใหม่ผ่านกระดิ่งแจ้งเตือน อีเมล หรือ LINE ตามที่คุณตั้งค่าไว้",
+      },
+      {
+        q: "ใช้บัญชีเดียวกันหลายคนในทีมได้ไหม",
+        a: "แนะนำให้แต่ละคนมีบัญชีของตัวเองเพื่อแยกการติดตามและความคิดเห็น แพ็กเกจองค์กรรองรับทีมขนาดใหญ่และมีสิทธิ์การค้นหาสูงสุด",
+      },
+      {
+        q: "ชำระเงินช่องทางไหนได้บ้าง ยกเลิกได้ไหม",
+        a: "ชำระด้วยบัตรเครดิตแบบต่ออายุอัตโนมัติ หรือพร้อมเพย์แบบ 30 หรือ 365 วัน ยกเลิกการต่ออายุได้ทุกเมื่อจากหน้าการตั้งค่า",
+      },
+      {
+        q: "เข้าสู่ระบบด้วย LINE ปลอดภัยไหม",
+        a: "ปลอดภัย เราใช้ LINE Login มาตรฐาน OAuth และจะไม่รวมบัญชีให้อัตโนมัติ การเชื่อมบัญชีเดิมต้องยืนยันด้วยรหัสที่ส่งไปยังอีเมลของคุณเสมอ",
+      },
+    ],
+    ctaTitle: "พร้อมหางานประมูลชิ้นต่อไปหรือยัง",
+    ctaLead: "สมัครฟรีวันนี้ แล้วให้ BidRadar ช่วยทีมของคุณเฝ้าดูประกาศทุกวัน",
+  },
+  auth: {
+    loginTitle: "เข้าสู่ระบบ",
+    loginLead: "ยินดีต้อนรับกลับ เข้าสู่ระบบเพื่อดูโครงการที่คุณติดตาม",
+    usernameOrEmail: "ชื่อผู้ใช้หรืออีเมล",
+    username: "ชื่อผู้ใช้",
+    usernameHint: "3–32 ตัวอักษร ใช้ a-z, 0-9, จุด ขีดล่าง หรือขีดกลาง",
+    name: "ชื่อ-นามสกุล",
+    email: "อีเมล",
+    password: "รหัสผ่าน",
+    passwordHint: "อย่างน้อย 8 ตัวอักษร",
+    confirmPassword: "ยืนยันรหัสผ่าน",
+    newPassword: "รหัสผ่านใหม่",
+    showPassword: "แสดงรหัสผ่าน",
+    hidePassword: "ซ่อนรหัสผ่าน",
+    forgotLink: "ลืมรหัสผ่าน?",
+    loginButton: "เข้าสู่ระบบ",
+    loggingIn: "กำลังเข้าสู่ระบบ…",
+    lineButton: "เข้าสู่ระบบด้วย LINE",
+    lineRedirecting: "กำลังไปยัง LINE…",
+    noAccount: "ยังไม่มีบัญชี?",
+    signupLink: "สมัครสมาชิกฟรี",
+    haveAccount: "มีบัญชีอยู่แล้ว?",
+    loginLink: "เข้าสู่ระบบ",
+    signupTitle: "สมัครสมาชิก",
+    signupLead: "สร้างบัญชีฟรี แล้วเริ่มค้นหางานประมูลภาครัฐได้ทันที",
+    signupButton: "สมัครสมาชิก",
+    signingUp: "กำลังสมัครสมาชิก…",
+    signupTerms: "เมื่อสมัครสมาชิก ถือว่าคุณยอมรับเงื่อนไขการใช้บริการและนโยบายความเป็นส่วนตัว",
+    signupSent: "ส่งรหัสยืนยันไปที่อีเมลของคุณแล้ว",
+    sidePanelTitle: "ไม่พลาดทุกโอกาสประมูล",
+    sidePanelPoints: [
+      "ค้นหาภาษาไทยได้แม่นยำแบบ Ctrl-F",
+      "ค้นหาอัตโนมัติทุกคืนตามเงื่อนไขที่บันทึก",
+      "แจ้งเตือนทันทีเมื่อโครงการที่ติดตามเคลื่อนไหว",
+    ],
+    validation: {
+      required: "กรุณากรอกข้อมูลช่องนี้",
+      username: "ชื่อผู้ใช้ต้องมี 3–32 ตัวอักษร และใช้ได้เฉพาะ a-z, 0-9, . _ -",
+      email: "กรุณากรอกอีเมลให้ถูกต้อง",
+      password: "รหัสผ่านต้องมีความยาว 8–128 ตัวอักษร",
+      confirm: "รหัสผ่านทั้งสองช่องไม่ตรงกัน",
+    },
+    otp: {
+      group: "รหัสยืนยัน 6 หลัก",
+      digit: (i: number) => `หลักที่ ${i}`,
+      expiresIn: "รหัสจะหมดอายุใน",
+      expired: "รหัสหมดอายุแล้ว",
+      resend: "ส่งรหัสอีกครั้ง",
+      resending: "กำลังส่งรหัส…",
+      resent: "ส่งรหัสใหม่ไปที่อีเมลของคุณแล้ว",
+      verify: "ยืนยันรหัส",
+      verifying: "กำลังตรวจสอบ…",
+      checkSpam: "ไม่พบอีเมล? ตรวจสอบในกล่องจดหมายขยะ (Junk/Spam)",
+    },
+    twoStepTitle: "ยืนยันตัวตนสองขั้นตอน",
+    twoStepLead: (email: string) => `เราส่งรหัส 6 หลักไปที่ ${email} กรุณากรอกเพื่อเข้าสู่ระบบ`,
+    twoStepBack: "กลับไปหน้าเข้าสู่ระบบ",
+    verifyTitle: "ยืนยันอีเมลของคุณ",
+    verifyLead: (email: string) => `กรอกรหัส 6 หลักที่เราส่งไปที่ ${email}`,
+    backToRegistration: "กลับไปหน้าสมัครสมาชิก",
+    activateTitle: "เปิดใช้งานบัญชีของคุณ",
+    activateLead: (email: string) =>
+      `บัญชี ${email} ยังไม่ได้เปิดใช้งาน กดปุ่มด้านล่างเพื่อรับรหัสยืนยันใหม่ทางอีเมล`,
+    activateButton: "เปิดใช้งานบัญชี",
+    activating: "กำลังส่งรหัส…",
+    verifiedToast: "ยืนยันอีเมลเรียบร้อย ยินดีต้อนรับสู่ BidRadar",
+    verifiedLoginToast: "ยืนยันอีเมลเรียบร้อย กรุณาเข้าสู่ระบบ",
+    accountOtpTitle: "ยืนยันบัญชีผู้ใช้",
+    accountOtpLead: "กรอกอีเมลที่ใช้สมัครสมาชิก เราจะส่งรหัสเปิดใช้งานบัญชีให้ใหม่",
+    accountOtpButton: "ส่งรหัสเปิดใช้งาน",
+    forgotTitle: "ลืมรหัสผ่าน",
+    forgotLead: "กรอกอีเมลที่ใช้สมัครสมาชิก เราจะส่งรหัส 6 หลักสำหรับตั้งรหัสผ่านใหม่",
+    forgotSend: "ส่งรหัสตั้งรหัสผ่านใหม่",
+    forgotSent: (email: string) => `หากอีเมล ${email} มีบัญชีอยู่ในระบบ เราได้ส่งรหัสไปให้แล้ว`,
+    resetTitle: "ตั้งรหัสผ่านใหม่",
+    resetButton: "บันทึกรหัสผ่านใหม่",
+    resetting: "กำลังบันทึก…",
+    resetDone: "ตั้งรหัสผ่านใหม่เรียบร้อย กรุณาเข้าสู่ระบบด้วยรหัสผ่านใหม่",
+    changeEmail: "เปลี่ยนอีเมล",
+    lineCallbackLead: "กำลังตรวจสอบข้อมูลจาก LINE กรุณารอสักครู่…",
+    lineCancelled: "ยกเลิกการเข้าสู่ระบบด้วย LINE แล้ว",
+    lineFailed: "เข้าสู่ระบบด้วย LINE ไม่สำเร็จ กรุณาลองอีกครั้ง",
+    lineSuccessTitle: "เข้าสู่ระบบด้วย LINE สำเร็จ",
+    lineSuccessLead: (name: string) => `ยินดีต้อนรับ ${name} กำลังพาคุณเข้าสู่ระบบ…`,
+    lineLinkedToast: "เชื่อมบัญชี LINE เรียบร้อยแล้ว",
+    lineContinue: "ไปต่อ",
+    lineLinkTitle: "เชื่อมบัญชี LINE กับบัญชี BidRadar",
+    lineLinkLead:
+      "บัญชี LINE นี้ยังไม่ได้เชื่อมกับบัญชีใด กรอกอีเมลของบัญชี BidRadar ของคุณ เราจะส่งรหัสยืนยันเพื่อยืนยันว่าเป็นเจ้าของบัญชี",
+    lineLinkSend: "ส่งรหัสยืนยัน",
+    lineLinkCodeLead: (email: string) => `กรอกรหัส 6 หลักที่ส่งไปที่ ${email} เพื่อเชื่อมบัญชี LINE`,
+    lineLinkExpired: "ข้อมูล LINE หมดอายุแล้ว กรุณาเข้าสู่ระบบด้วย LINE อีกครั้ง",
+    lineAs: (name: string) => `บัญชี LINE: ${name}`,
+    loggedInAs: (name: string) => `เข้าสู่ระบบในชื่อ ${name}`,
+  },
+  pages: {
+    searchLead: "ค้นหาโครงการจัดซื้อจัดจ้างภาครัฐด้วยคำค้นภาษาไทยและตัวกรองละเอียด",
+    projectDetailsLead: "ข้อมูลโครงการ ขั้นตอนประกาศ ราคากลาง และบันทึกของทีม",
+    paymentLead: "ชำระค่าบริการแพ็กเกจด้วยบัตรเครดิตหรือพร้อมเพย์",
+    paymentSuccessLead: "ขอบคุณที่ใช้บริการ BidRadar แพ็กเกจของคุณพร้อมใช้งานแล้ว",
+    projectTestLead: "หน้าสำหรับทดสอบการแสดงผลโครงการ",
+    goSettings: "ไปที่การตั้งค่า",
+    settingsTitle: "การตั้งค่าบัญชี",
+    settingsNav: "เมนูการตั้งค่า",
+    settings: {
+      "user-info": "ข้อมูลผู้ใช้",
+      "account-status": "สถานะบัญชี",
+      pricing: "แพ็กเกจและราคา",
+      "payment-settings": "การชำระเงิน",
+      "notification-settings": "การแจ้งเตือน",
+      "advanced-features": "ฟีเจอร์ขั้นสูง",
+      "security-settings": "ความปลอดภัย",
+      "search-criteria": "เงื่อนไขการค้นหาที่บันทึกไว้",
+      "line-api": "เชื่อมต่อ LINE",
+      "contact-us": "ติดต่อเรา",
+    } as Record<string, string>,
+    contactLead: "มีคำถามเรื่องแพ็กเกจ การใช้งาน หรือข้อมูลโครงการ ทีมงาน BidRadar ยินดีช่วยเหลือ",
+    contactEmail: "อีเมล: support@bidradar.co.th",
+    contactHours: "เวลาทำการ: จันทร์–ศุกร์ 09:00–18:00 น.",
+    notFoundTitle: "ไม่พบหน้าที่ค้นหา",
+    notFoundLead: "หน้าที่คุณต้องการอาจถูกย้าย ลบ หรือพิมพ์ที่อยู่ไม่ถูกต้อง",
+    notFoundSearch: "ไปหน้าค้นหาโครงการ",
+  },
+} as const;

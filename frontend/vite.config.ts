@@ -1,0 +1,42 @@
+import { defineConfig } from "vitest/config";
+import react from "@vitejs/plugin-react";
+import { fileURLToPath, URL } from "node:url";
+
+// The Go gateway is the single origin in production; in dev we proxy the
+// Connect paths (/<package>.<Service>/<Method>), REST and the WebSocket to it.
+const backend = process.env.BIDRADAR_BACKEND ?? "http://127.0.0.1:8080";
+const connectServices = [
+  "/auth.v1.AuthService",
+  "/projects.v1.ProjectsService",
+  "/interests.v1.InterestsService",
+  "/subscription.v1.SubscriptionService",
+  "/notification.v1.NotificationService",
+];
+
+export default defineConfig({
+  plugins: [react()],
+  resolve: {
+    alias: { "@": fileURLToPath(new URL("./src", import.meta.url)) },
+  },
+  server: {
+    host: "127.0.0.1",
+    proxy: {
+      ...Object.fromEntries(connectServices.map((p) => [p, { target: backend, changeOrigin: false }])),
+      "/app/backend": { target: backend },
+      "/ws": { target: backend, ws: true },
+      "/healthz": { target: backend },
+    },
+  },
+  preview: { host: "127.0.0.1" },
+  build: {
+    outDir: "dist",
+    sourcemap: false,
+    chunkSizeWarningLimit: 600,
+  },
+  test: {
+    environment: "jsdom",
+    include: ["src/**/*.test.{ts,tsx}"],
+    setupFiles: ["src/testing/setup.ts"],
+    restoreMocks: true,
+  },
+});
