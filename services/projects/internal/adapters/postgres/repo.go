@@ -1,0 +1,450 @@
+// Package postgres stores projects in PostgreSQL and runs the Thai search
+// (DESIGN §5): pg_trgm GIN for keywords of 3+ characters, a character-bigram
+// int4[] GIN for 2-character keywords, plans chosen in the service from a
+// selectivity estimate on an in-memory sample and forced per query, keyset
+// pagination and totals exact up to a cap.
+package postgres
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math/big"
+	"sync"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgtype"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"bidradar/services/projects/internal/domain"
+	"bidradar/services/projects/internal/domain/thaitext"
+)
+
+// Repo implements domain.ProjectRepository and domain.RunRepository.
+type Repo struct {
+	pool    *pgxpool.Pool
+	enc     domain.EventEncoder
+	opts    Options
+	sample  *sampler
+	facetMu sync.Mutex
+	facets  *domain.Facets
+	facetAt time.Time
+}
+
+// Options tune search.
+type Options struct {
+	// TotalCap: totals are exact up to this many matches, estimated above.
+	TotalCap int
+	// SampleSize is the number of rows kept in memory for selectivity
+	// estimates; SampleTTL how long a sample is reused.
+	SampleSize int
+	SampleTTL  time.Duration
+	// ForcePlan overrides the plan choice ("walk", "bitmap", "planner"),
+	// for benchmarks and tests.
+	ForcePlan string
+}
+
+// New returns a repository on pool. enc encodes outbox events; nil writes
+// no events.
+func New(pool *pgxpool.Pool, enc domain.EventEncoder, opts Options) *Repo {
+	if opts.TotalCap <= 0 {
+		opts.TotalCap = 10000
+	}
+	if opts.SampleSize <= 0 {
+		opts.SampleSize = 20000
+	}
+	if opts.SampleTTL <= 0 {
+		opts.SampleTTL = 10 * time.Minute
+	}
+	r := &Repo{pool: pool, enc: enc, opts: opts}
+	r.sample = &sampler{repo: r}
+	return r
+}
+
+const projectColumns = `id, name, search_text, search_bigrams, agency_code, agency_name, sub_agency_code, sub_agency_name,
+	ministry_code, ministry_name, province_code, district, subdistrict, method_code, method_name,
+	work_type_code, work_type_name, strategy_code, budget, reference_price, agreed_price, budget_year,
+	status, raw_status, steps, announce_types, announced_on, last_announce_type, winner_tax_id,
+	winner_tax_id_damaged, winner_name, contract_no, contract_signed, contract_end, contract_value,
+	contract_status, location, source, first_seen_at, last_seen_at`
+
+var columnNames = []string{"id", "name", "search_text", "search_bigrams", "agency_code", "agency_name", "sub_agency_code", "sub_agency_name",
+	"ministry_code", "ministry_name", "province_code", "district", "subdistrict", "method_code", "method_name",
+	"work_type_code", "work_type_name", "strategy_code", "budget", "reference_price", "agreed_price", "budget_year",
+	"status", "raw_status", "steps", "announce_types", "announced_on", "last_announce_type", "winner_tax_id",
+	"winner_tax_id_damaged", "winner_name", "contract_no", "contract_signed", "contract_end", "contract_value",
+	"contract_status", "location", "source", "first_seen_at", "last_seen_at"}
+
+func numeric(m *domain.Money) pgtype.Numeric {
+	if m == nil {
+		return pgtype.Numeric{}
+	}
+	return pgtype.Numeric{Int: big.NewInt(int64(*m)), Exp: -2, Valid: true}
+}
+
+func money(n pgtype.Numeric) (*domain.Money, error) {
+	if !n.Valid {
+		return nil, nil
+	}
+	v := new(big.Int).Set(n.Int)
+	exp := n.Exp + 2
+	for ; exp > 0; exp-- {
+		v.Mul(v, big.NewInt(10))
+	}
+	for ; exp < 0; exp++ {
+		v.Quo(v, big.NewInt(10))
+	}
+	if !v.IsInt64() {
+		return nil, fmt.Errorf("amount out of range")
+	}
+	m := domain.Money(v.Int64())
+	return &m, nil
+}
+
+func dateOrNil(t *time.Time) any {
+	if t == nil {
+		return nil
+	}
+	return *t
+}
+
+func bangkokDate(t time.Time) time.Time { return domain.Date(t.Year(), t.Month(), t.Day()) }
+
+// Row renders a project as a row of projectColumns.
+func row(p *domain.Project) []any {
+	types := make([]string, 0, len(p.Announcements))
+	for _, a := range p.Announcements {
+		types = append(types, string(a.Type))
+	}
+	steps, _ := json.Marshal(p.Announcements)
+	announced := domain.NoDate
+	if !p.LastAnnounced.IsZero() {
+		announced = domain.DateKey(p.LastAnnounced)
+	}
+	return []any{p.ID, p.Name, p.SearchText, thaitext.Bigrams(p.SearchText), p.AgencyCode, p.AgencyName, p.SubAgencyCode, p.SubAgencyName,
+		p.MinistryCode, p.MinistryName, p.ProvinceCode, p.District, p.Subdistrict, p.MethodCode, p.MethodName,
+		p.WorkTypeCode, p.WorkTypeName, p.StrategyCode, numeric(p.Budget), numeric(p.ReferencePrice), numeric(p.AgreedPrice), int32(p.BudgetYear),
+		string(p.Status), p.RawStatus, steps, types, announced, string(p.LastAnnounceTyp), p.WinnerTaxID,
+		p.WinnerTaxIDBad, p.WinnerName, p.ContractNo, dateOrNil(p.ContractSigned), dateOrNil(p.ContractEnd), numeric(p.ContractValue),
+		p.ContractStatus, p.Location, p.Source, p.FirstSeen, p.LastSeen}
+}
+
+func scanProject(rows pgx.Row) (domain.Project, error) {
+	var p domain.Project
+	var bigrams []int32
+	var budget, ref, agreed, cval pgtype.Numeric
+	var by int32
+	var status, lastType string
+	var steps []byte
+	var types []string
+	var announced time.Time
+	var signed, end *time.Time
+	err := rows.Scan(&p.ID, &p.Name, &p.SearchText, &bigrams, &p.AgencyCode, &p.AgencyName, &p.SubAgencyCode, &p.SubAgencyName,
+		&p.MinistryCode, &p.MinistryName, &p.ProvinceCode, &p.District, &p.Subdistrict, &p.MethodCode, &p.MethodName,
+		&p.WorkTypeCode, &p.WorkTypeName, &p.StrategyCode, &budget, &ref, &agreed, &by,
+		&status, &p.RawStatus, &steps, &types, &announced, &lastType, &p.WinnerTaxID,
+		&p.WinnerTaxIDBad, &p.WinnerName, &p.ContractNo, &signed, &end, &cval,
+		&p.ContractStatus, &p.Location, &p.Source, &p.FirstSeen, &p.LastSeen)
+	if err != nil {
+		return p, err
+	}
+	p.BudgetYear = int(by)
+	p.Status = domain.Status(status)
+	p.LastAnnounceTyp = domain.AnnouncementType(lastType)
+	if err := json.Unmarshal(steps, &p.Announcements); err != nil {
+		return p, fmt.Errorf("steps of %s: %w", p.ID, err)
+	}
+	for i := range p.Announcements {
+		p.Announcements[i].Date = p.Announcements[i].Date.In(domain.Bangkok)
+	}
+	if !announced.Equal(domain.NoDate) {
+		p.LastAnnounced = bangkokDate(announced)
+	}
+	if signed != nil {
+		d := bangkokDate(*signed)
+		p.ContractSigned = &d
+	}
+	if end != nil {
+		d := bangkokDate(*end)
+		p.ContractEnd = &d
+	}
+	for _, x := range []struct {
+		dst **domain.Money
+		n   pgtype.Numeric
+	}{{&p.Budget, budget}, {&p.ReferencePrice, ref}, {&p.AgreedPrice, agreed}, {&p.ContractValue, cval}} {
+		m, err := money(x.n)
+		if err != nil {
+			return p, err
+		}
+		*x.dst = m
+	}
+	return p, nil
+}
+
+// Get implements domain.ProjectRepository.
+func (r *Repo) Get(ctx context.Context, id string) (domain.Project, error) {
+	p, err := scanProject(r.pool.QueryRow(ctx, "SELECT "+projectColumns+" FROM projects WHERE id = $1", id))
+	if errors.Is(err, pgx.ErrNoRows) {
+		return domain.Project{}, fmt.Errorf("%w: %s", domain.ErrProjectNotFound, id)
+	}
+	if err != nil {
+		return domain.Project{}, fmt.Errorf("get project %s: %w", id, err)
+	}
+	return p, nil
+}
+
+// GetMany returns the stored projects among ids, keyed by id.
+func (r *Repo) getMany(ctx context.Context, tx pgx.Tx, ids []string) (map[string]*domain.Project, error) {
+	rows, err := tx.Query(ctx, "SELECT "+projectColumns+" FROM projects WHERE id = ANY($1) ORDER BY id FOR UPDATE", ids)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := make(map[string]*domain.Project, len(ids))
+	for rows.Next() {
+		p, err := scanProject(rows)
+		if err != nil {
+			return nil, err
+		}
+		out[p.ID] = &p
+	}
+	return out, rows.Err()
+}
+
+// Upsert implements domain.ProjectRepository: observations are merged into
+// the stored projects (domain.Merge) under row locks, changed rows are
+// written with COPY + INSERT … ON CONFLICT, and the events go to the outbox
+// in the same transaction. Replaying the same observations changes nothing
+// and publishes nothing.
+func (r *Repo) Upsert(ctx context.Context, runID int64, obs []domain.Project, now time.Time) (domain.UpsertStats, error) {
+	var st domain.UpsertStats
+	if len(obs) == 0 {
+		return st, nil
+	}
+	// merge duplicates inside the batch first
+	order := make([]string, 0, len(obs))
+	batch := make(map[string]domain.Project, len(obs))
+	for _, o := range obs {
+		if err := o.CheckID(); err != nil {
+			return st, err
+		}
+		if prev, ok := batch[o.ID]; ok {
+			merged, _, _ := domain.Merge(&prev, o, now)
+			batch[o.ID] = merged
+			continue
+		}
+		order = append(order, o.ID)
+		batch[o.ID] = o
+	}
+	st.Seen = len(obs)
+	err := pgx.BeginFunc(ctx, r.pool, func(tx pgx.Tx) error {
+		st = domain.UpsertStats{Seen: len(obs)}
+		existing, err := r.getMany(ctx, tx, order)
+		if err != nil {
+			return fmt.Errorf("load existing: %w", err)
+		}
+		var write [][]any
+		var evs []domain.Event
+		for _, id := range order {
+			cur := existing[id]
+			merged, changed, added := domain.Merge(cur, batch[id], now)
+			if cur == nil {
+				merged.FirstSeen, merged.LastSeen = now, now
+			}
+			if !changed {
+				st.Unchanged++
+				continue
+			}
+			write = append(write, row(&merged))
+			m := merged
+			kind := domain.EventProjectUpdated
+			if cur == nil {
+				kind = domain.EventProjectCreated
+				st.Created++
+			} else {
+				st.Updated++
+			}
+			evs = append(evs, domain.Event{ID: newID(), Kind: kind, At: now, Project: &m, RunID: runID})
+			for i := range added {
+				st.AnnouncementsAdded++
+				evs = append(evs, domain.Event{ID: newID(), Kind: domain.EventAnnouncementAdded, At: now, Project: &m, Announcement: &added[i], RunID: runID})
+			}
+		}
+		if len(write) == 0 {
+			return nil
+		}
+		if err := writeRows(ctx, tx, write); err != nil {
+			return err
+		}
+		return r.enqueue(ctx, tx, evs)
+	})
+	if err != nil {
+		return domain.UpsertStats{}, fmt.Errorf("upsert %d projects: %w", len(obs), err)
+	}
+	if st.Created > 0 {
+		r.sample.noteWrites(st.Created)
+	}
+	return st, nil
+}
+
+func writeRows(ctx context.Context, tx pgx.Tx, rows [][]any) error {
+	if _, err := tx.Exec(ctx, `CREATE TEMP TABLE IF NOT EXISTS projects_stage (LIKE projects INCLUDING DEFAULTS) ON COMMIT DELETE ROWS`); err != nil {
+		return fmt.Errorf("stage table: %w", err)
+	}
+	if _, err := tx.CopyFrom(ctx, pgx.Identifier{"projects_stage"}, columnNames, pgx.CopyFromRows(rows)); err != nil {
+		return fmt.Errorf("copy to stage: %w", err)
+	}
+	set := ""
+	for i, c := range columnNames[1:] {
+		if c == "first_seen_at" {
+			continue
+		}
+		if i > 0 {
+			set += ", "
+		}
+		set += c + " = EXCLUDED." + c
+	}
+	if _, err := tx.Exec(ctx, "INSERT INTO projects ("+projectColumns+") SELECT "+projectColumns+" FROM projects_stage ON CONFLICT (id) DO UPDATE SET "+set); err != nil {
+		return fmt.Errorf("upsert from stage: %w", err)
+	}
+	if _, err := tx.Exec(ctx, `INSERT INTO agencies (agency_name, sub_agency_name)
+		SELECT DISTINCT agency_name, sub_agency_name FROM projects_stage WHERE agency_name <> ''
+		ON CONFLICT DO NOTHING`); err != nil {
+		return fmt.Errorf("agencies: %w", err)
+	}
+	return nil
+}
+
+// enqueue writes the events to the outbox table of pkg/outbox in one
+// statement (the per-row outbox.Enqueue costs a round trip per event, too
+// slow for bulk imports).
+func (r *Repo) enqueue(ctx context.Context, tx pgx.Tx, evs []domain.Event) error {
+	if r.enc == nil || len(evs) == 0 {
+		return nil
+	}
+	ids := make([]string, len(evs))
+	subjects := make([]string, len(evs))
+	payloads := make([][]byte, len(evs))
+	for i, e := range evs {
+		s, b, err := r.enc.Encode(e)
+		if err != nil {
+			return fmt.Errorf("encode %s: %w", e.Kind, err)
+		}
+		ids[i], subjects[i], payloads[i] = e.ID, s, b
+	}
+	_, err := tx.Exec(ctx, `INSERT INTO outbox (event_id, subject, payload)
+		SELECT * FROM unnest($1::text[], $2::text[], $3::bytea[])`, ids, subjects, payloads)
+	if err != nil {
+		return fmt.Errorf("outbox: %w", err)
+	}
+	return nil
+}
+
+func newID() string {
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	b[6] = b[6]&0x0f | 0x40
+	b[8] = b[8]&0x3f | 0x80
+	h := hex.EncodeToString(b[:])
+	return h[:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:]
+}
+
+// Facets implements domain.ProjectRepository (cached for a minute).
+func (r *Repo) Facets(ctx context.Context) (domain.Facets, error) {
+	r.facetMu.Lock()
+	defer r.facetMu.Unlock()
+	if r.facets != nil && time.Since(r.facetAt) < time.Minute {
+		return *r.facets, nil
+	}
+	var f domain.Facets
+	rows, err := r.pool.Query(ctx, `SELECT agency_name, sub_agency_name FROM agencies ORDER BY agency_name, sub_agency_name LIMIT 20000`)
+	if err != nil {
+		return f, fmt.Errorf("facets: %w", err)
+	}
+	seenA, seenS := map[string]bool{}, map[string]bool{}
+	for rows.Next() {
+		var a, s string
+		if err := rows.Scan(&a, &s); err != nil {
+			rows.Close()
+			return f, err
+		}
+		if !seenA[a] {
+			seenA[a] = true
+			f.Departments = append(f.Departments, a)
+		}
+		if s != "" && !seenS[s] {
+			seenS[s] = true
+			f.SubDepartments = append(f.SubDepartments, s)
+		}
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return f, err
+	}
+	// distinct budget years via a loose index scan would need an index; the
+	// range is small, so probe it.
+	var lo, hi *int32
+	if err := r.pool.QueryRow(ctx, `SELECT min(budget_year) FILTER (WHERE budget_year > 0), max(budget_year) FROM (SELECT budget_year FROM projects ORDER BY announced_on DESC LIMIT 1000) s`).Scan(&lo, &hi); err != nil {
+		return f, err
+	}
+	if lo != nil && hi != nil {
+		for y := *hi; y >= *lo-3 && y >= 2558; y-- {
+			f.BudgetYears = append(f.BudgetYears, int(y))
+		}
+	}
+	r.facets, r.facetAt = &f, time.Now()
+	return f, nil
+}
+
+// StartRun implements domain.RunRepository.
+func (r *Repo) StartRun(ctx context.Context, source, target string, at time.Time) (int64, error) {
+	var id int64
+	err := r.pool.QueryRow(ctx, `INSERT INTO ingest_runs (source, target, started_at) VALUES ($1, $2, $3) RETURNING id`, source, target, at).Scan(&id)
+	if err != nil {
+		return 0, fmt.Errorf("start run: %w", err)
+	}
+	return id, nil
+}
+
+// FinishRun implements domain.RunRepository.
+func (r *Repo) FinishRun(ctx context.Context, run domain.IngestRun) error {
+	log := run.ErrorLog
+	if log == nil {
+		log = []string{}
+	}
+	b, _ := json.Marshal(log)
+	_, err := r.pool.Exec(ctx, `UPDATE ingest_runs SET status = $2, finished_at = $3, duration_ms = $4, seen = $5, created = $6,
+		updated = $7, unchanged = $8, announcements_added = $9, errors = $10, error_log = $11 WHERE id = $1`,
+		run.ID, run.Status, run.FinishedAt, run.FinishedAt.Sub(run.StartedAt).Milliseconds(), run.Stats.Seen, run.Stats.Created,
+		run.Stats.Updated, run.Stats.Unchanged, run.Stats.AnnouncementsAdded, run.Errors, b)
+	if err != nil {
+		return fmt.Errorf("finish run %d: %w", run.ID, err)
+	}
+	return nil
+}
+
+// ListRuns implements domain.RunRepository.
+func (r *Repo) ListRuns(ctx context.Context, limit int) ([]domain.IngestRun, error) {
+	rows, err := r.pool.Query(ctx, `SELECT id, source, target, status, started_at, coalesce(finished_at, started_at), seen, created, updated,
+		unchanged, announcements_added, errors, error_log FROM ingest_runs ORDER BY id DESC LIMIT $1`, limit)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []domain.IngestRun
+	for rows.Next() {
+		var x domain.IngestRun
+		var log []byte
+		if err := rows.Scan(&x.ID, &x.Source, &x.Target, &x.Status, &x.StartedAt, &x.FinishedAt, &x.Stats.Seen, &x.Stats.Created,
+			&x.Stats.Updated, &x.Stats.Unchanged, &x.Stats.AnnouncementsAdded, &x.Errors, &log); err != nil {
+			return nil, err
+		}
+		_ = json.Unmarshal(log, &x.ErrorLog)
+		out = append(out, x)
+	}
+	return out, rows.Err()
+}

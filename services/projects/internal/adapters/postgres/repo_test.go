@@ -1,0 +1,374 @@
+package postgres_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"bidradar/pkg/outbox"
+	"bidradar/pkg/pgdb"
+	"bidradar/pkg/testutil/pgtest"
+	"bidradar/services/projects/internal/adapters/postgres"
+	"bidradar/services/projects/internal/demo"
+	"bidradar/services/projects/internal/domain"
+	"bidradar/services/projects/migrations"
+)
+
+type jsonEnc struct{}
+
+func (jsonEnc) Encode(e domain.Event) (string, []byte, error) {
+	b, err := json.Marshal(map[string]any{"id": e.ID, "project_id": e.Project.ID})
+	return "projects.v1." + e.Kind, b, err
+}
+
+func setup(t *testing.T) (*pgxpool.Pool, string) {
+	t.Helper()
+	url := pgtest.NewDatabase(t)
+	ctx := context.Background()
+	pool, err := pgdb.Open(ctx, url, "projects")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(pool.Close)
+	if err := outbox.Migrate(ctx, pool); err != nil {
+		t.Fatal(err)
+	}
+	if err := pgdb.Migrate(ctx, pool, "projects", migrations.FS); err != nil {
+		t.Fatal(err)
+	}
+	return pool, url
+}
+
+func TestTrigramsNeedUTF8CType(t *testing.T) {
+	pool, url := setup(t)
+	ctx := context.Background()
+	var n int
+	if err := pool.QueryRow(ctx, `SELECT cardinality(show_trgm('ถนนคอนกรีต'))`).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	if n == 0 {
+		t.Fatal("pg_trgm extracts nothing from Thai under this database's LC_CTYPE")
+	}
+	// Under LC_CTYPE C, pg_trgm extracts nothing from Thai.
+	cfg, _ := pgx.ParseConfig(url)
+	admin, err := pgx.Connect(ctx, strings.Replace(url, "/"+cfg.Database, "/postgres", 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer admin.Close(ctx)
+	name := cfg.Database + "_c"
+	if _, err := admin.Exec(ctx, "CREATE DATABASE "+name+" TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C'"); err != nil {
+		t.Fatal(err)
+	}
+	defer admin.Exec(context.Background(), "DROP DATABASE IF EXISTS "+name+" WITH (FORCE)")
+	c, err := pgx.Connect(ctx, strings.Replace(url, "/"+cfg.Database, "/"+name, 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close(ctx)
+	if _, err := c.Exec(ctx, "CREATE EXTENSION pg_trgm"); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.QueryRow(ctx, `SELECT cardinality(show_trgm('ถนนคอนกรีต'))`).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	if n != 0 {
+		t.Fatalf("expected no trigram under C, got %d", n)
+	}
+}
+
+func TestUpsertIdempotentWithEvents(t *testing.T) {
+	pool, _ := setup(t)
+	ctx := context.Background()
+	repo := postgres.New(pool, jsonEnc{}, postgres.Options{})
+	g := demo.New(1, time.Date(2026, 9, 30, 0, 0, 0, 0, domain.Bangkok))
+	var batch []domain.Project
+	for i := 0; i < 200; i++ {
+		batch = append(batch, g.Project(i))
+	}
+	now := time.Now()
+	st, err := repo.Upsert(ctx, 1, batch, now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	steps := 0
+	for _, p := range batch {
+		steps += len(p.Announcements)
+	}
+	if st.Created != 200 || st.AnnouncementsAdded != steps {
+		t.Fatalf("stats %+v (steps %d)", st, steps)
+	}
+	var events int
+	pool.QueryRow(ctx, "SELECT count(*) FROM outbox").Scan(&events)
+	if events != 200+steps {
+		t.Fatalf("events %d", events)
+	}
+	st, err = repo.Upsert(ctx, 2, batch, now.Add(time.Hour))
+	if err != nil || st.Unchanged != 200 || st.Created+st.Updated != 0 {
+		t.Fatalf("replay %+v %v", st, err)
+	}
+	pool.QueryRow(ctx, "SELECT count(*) FROM outbox").Scan(&events)
+	if events != 200+steps {
+		t.Fatalf("replay published events: %d", events)
+	}
+	// a new step on one project: one update, one announcement
+	p := batch[0]
+	p.Announcements = append([]domain.Announcement(nil), p.Announcements...)
+	last := p.Announcements[len(p.Announcements)-1]
+	p.Announcements = append(p.Announcements, domain.Announcement{Type: "W1", Date: last.Date.AddDate(0, 0, 5)})
+	st, err = repo.Upsert(ctx, 3, []domain.Project{p}, now)
+	if err != nil || st.Updated != 1 || st.AnnouncementsAdded != 1 {
+		t.Fatalf("update %+v %v", st, err)
+	}
+	got, err := repo.Get(ctx, p.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Status != domain.StatusCancelled || *got.Budget != *batch[0].Budget || got.Name != batch[0].Name || !got.FirstSeen.Equal(got.FirstSeen) {
+		t.Fatalf("got %+v", got)
+	}
+	var kinds []string
+	rows, _ := pool.Query(ctx, "SELECT subject FROM outbox ORDER BY seq DESC LIMIT 2")
+	for rows.Next() {
+		var s string
+		rows.Scan(&s)
+		kinds = append(kinds, s)
+	}
+	if len(kinds) != 2 || kinds[0] != "projects.v1.announcement.added" || kinds[1] != "projects.v1.project.updated" {
+		t.Fatalf("events %v", kinds)
+	}
+	if _, err := repo.Get(ctx, "00000000000"); err == nil {
+		t.Fatal("want not found")
+	}
+}
+
+// --- search against the brute-force oracle -------------------------------
+
+type oracle struct{ rows []domain.Project }
+
+func (o oracle) search(c domain.Criteria) []domain.Project {
+	m := domain.NewMatcher(c)
+	var out []domain.Project
+	for i := range o.rows {
+		if m.Match(&o.rows[i]) {
+			out = append(out, o.rows[i])
+		}
+	}
+	s := c.Sort
+	if s == "" {
+		s = domain.SortDate
+	}
+	if s == domain.SortRelevance && len(c.Terms().Positive()) <= 1 {
+		s = domain.SortDate
+	}
+	sort.SliceStable(out, func(i, j int) bool { return m.Less(s, &out[i], &out[j]) })
+	return out
+}
+
+func substr(r *rand.Rand, s string, min, max int) string {
+	rs := []rune(s)
+	n := min + r.IntN(max-min+1)
+	if n > len(rs) {
+		n = len(rs)
+	}
+	i := r.IntN(len(rs) - n + 1)
+	return string(rs[i : i+n])
+}
+
+func TestSearchMatchesOracle(t *testing.T) {
+	pool, _ := setup(t)
+	ctx := context.Background()
+	g := demo.New(99, time.Date(2026, 9, 30, 0, 0, 0, 0, domain.Bangkok))
+	var all []domain.Project
+	for i := 0; i < 3000; i++ {
+		all = append(all, g.Project(i))
+	}
+	// hand-made rows: LIKE metacharacters, zero-width, ํา, Latin case
+	extra := []string{"ซื้อวัสดุ 100% ใหม่ a_b", "จ้างเหมา\u200Bซ่อม\\แซม", "ซื้อน\u0E4D\u0E49\u0E32ดื่ม E-Bidding", "ซื้อ__ของ"}
+	for i, name := range extra {
+		p := domain.Project{ID: fmt.Sprintf("690990000%02d", i), Name: name, ProvinceCode: "10", MethodCode: "19",
+			Announcements: []domain.Announcement{{Type: "D0", Date: domain.Date(2026, 9, 1)}}}
+		p.Derive()
+		all = append(all, p)
+	}
+	repo := postgres.New(pool, nil, postgres.Options{TotalCap: 1 << 30, SampleSize: 1000})
+	for i := 0; i < len(all); i += 500 {
+		if _, err := repo.Upsert(ctx, 0, all[i:min(i+500, len(all))], time.Now()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := pool.Exec(ctx, "ANALYZE projects"); err != nil {
+		t.Fatal(err)
+	}
+	stored := make([]domain.Project, len(all))
+	for i, p := range all {
+		q, err := repo.Get(ctx, p.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		stored[i] = q
+	}
+	o := oracle{rows: stored}
+	repos := map[string]*postgres.Repo{
+		"auto":   repo,
+		"walk":   postgres.New(pool, nil, postgres.Options{TotalCap: 1 << 30, ForcePlan: postgres.PlanWalk}),
+		"bitmap": postgres.New(pool, nil, postgres.Options{TotalCap: 1 << 30, ForcePlan: postgres.PlanBitmap}),
+	}
+	r := rand.New(rand.NewPCG(5, 6))
+	fixed := []domain.Criteria{
+		{Keyword: "100%"}, {Keyword: "a_b"}, {Keyword: "__"}, {Keyword: `\แ`}, {Keyword: "ซ่อมแซม"},
+		{Keyword: "น้ำ"}, {Keyword: "e-bidding"}, {Keyword: "๒๕๖๘"}, {Keyword: "รถ"}, {Keyword: "สร้างถนน"},
+		{Keyword: "คอมพิว"}, {AnyOf: []string{"รถ", "โดรน", "ถนนลูกรัง"}}, {NoneOf: []string{"ซื้อ"}},
+		{Keyword: "ก"}, {Keyword: "zzzz"}, {AllOf: []string{"ถนน", "หมู่ที่ 3"}},
+	}
+	n := 0
+	check := func(c domain.Criteria) {
+		n++
+		want := o.search(c)
+		for name, rp := range repos {
+			per := 1 + r.IntN(25)
+			// page by cursor through up to 4 pages, and page 2 by number
+			var got []domain.Project
+			after := ""
+			var first domain.ResultPage
+			for pg := 0; pg < 4; pg++ {
+				res, err := rp.Search(ctx, c, domain.PageRequest{PerPage: per, After: after})
+				if err != nil {
+					t.Fatalf("%s %+v: %v", name, c, err)
+				}
+				if pg == 0 {
+					first = res
+				}
+				got = append(got, res.Items...)
+				if res.NextCursor == "" {
+					break
+				}
+				after = res.NextCursor
+			}
+			if first.Total != len(want) || first.TotalEstimated {
+				t.Fatalf("%s %+v: total %d (est %v), oracle %d", name, c, first.Total, first.TotalEstimated, len(want))
+			}
+			lim := min(len(want), 4*per)
+			if len(got) < lim {
+				t.Fatalf("%s %+v: got %d rows, want %d", name, c, len(got), lim)
+			}
+			for i := 0; i < lim; i++ {
+				if got[i].ID != want[i].ID {
+					t.Fatalf("%s %+v (plan %s, per %d): row %d = %s, oracle %s", name, c, first.Plan, per, i, got[i].ID, want[i].ID)
+				}
+			}
+			res2, err := rp.Search(ctx, c, domain.PageRequest{Page: 2, PerPage: per})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, p := range res2.Items {
+				if per+i >= len(want) || p.ID != want[per+i].ID {
+					t.Fatalf("%s %+v: page 2 row %d = %s", name, c, i, p.ID)
+				}
+			}
+		}
+	}
+	for _, c := range fixed {
+		check(c)
+	}
+	for i := 0; i < 150; i++ {
+		check(randomCriteria(r, stored))
+	}
+	t.Logf("%d criteria checked against the oracle with 3 plan policies", n)
+}
+
+func randomCriteria(r *rand.Rand, rows []domain.Project) domain.Criteria {
+	title := func() string { return rows[r.IntN(len(rows))].Name }
+	var c domain.Criteria
+	switch r.IntN(6) {
+	case 0:
+		c.Keyword = substr(r, title(), 2, 2)
+	case 1, 2:
+		c.Keyword = substr(r, title(), 3, 8)
+	case 3:
+		c.AnyOf = []string{substr(r, title(), 2, 6), substr(r, title(), 3, 6), substr(r, title(), 3, 10)}
+	case 4:
+		c.AllOf = []string{substr(r, title(), 2, 5), substr(r, title(), 2, 5)}
+	}
+	if r.IntN(3) == 0 {
+		c.NoneOf = []string{substr(r, title(), 2, 4)}
+	}
+	if r.IntN(3) == 0 {
+		c.Provinces = []string{rows[r.IntN(len(rows))].ProvinceCode, rows[r.IntN(len(rows))].ProvinceCode}
+	}
+	if r.IntN(4) == 0 {
+		c.Methods = []string{"16", "19"}[r.IntN(2):]
+	}
+	if r.IntN(5) == 0 {
+		c.Statuses = []string{string(rows[r.IntN(len(rows))].Status)}
+	}
+	if r.IntN(6) == 0 {
+		c.AnnouncementTypes = []string{"D0", "W0", "P0"}[r.IntN(3):]
+	}
+	if r.IntN(6) == 0 {
+		c.BudgetYears = []int{rows[r.IntN(len(rows))].BudgetYear}
+	}
+	if r.IntN(6) == 0 {
+		c.WorkTypes = []string{"02"}
+	}
+	if r.IntN(8) == 0 {
+		c.Strategies = []string{"1", "2"}
+	}
+	if r.IntN(8) == 0 {
+		c.Ministries = []string{"99"}
+	}
+	if r.IntN(8) == 0 {
+		c.SubDepartments = []string{rows[r.IntN(len(rows))].SubAgencyName}
+	}
+	if r.IntN(8) == 0 {
+		c.Departments = []string{rows[r.IntN(len(rows))].AgencyName}
+	}
+	if r.IntN(5) == 0 {
+		f := domain.Date(2022+r.IntN(4), time.Month(1+r.IntN(12)), 1)
+		to := f.AddDate(0, 6+r.IntN(12), 0)
+		c.From, c.To = &f, &to
+	}
+	if r.IntN(5) == 0 {
+		lo := domain.Money(r.Int64N(100000) * 100)
+		hi := lo + domain.Money(r.Int64N(5000000)*100)
+		c.MinBudget, c.MaxBudget = &lo, &hi
+	}
+	if r.IntN(12) == 0 {
+		c.ProjectIDs = []string{rows[r.IntN(len(rows))].ID, rows[r.IntN(len(rows))].ID}
+	}
+	c.Sort = []domain.SortOrder{domain.SortDate, domain.SortBudget, domain.SortRelevance}[r.IntN(3)]
+	return c
+}
+
+func TestTotalCapMarked(t *testing.T) {
+	pool, _ := setup(t)
+	ctx := context.Background()
+	g := demo.New(3, time.Date(2026, 9, 30, 0, 0, 0, 0, domain.Bangkok))
+	var all []domain.Project
+	for i := 0; i < 1500; i++ {
+		all = append(all, g.Project(i))
+	}
+	repo := postgres.New(pool, nil, postgres.Options{TotalCap: 50})
+	if _, err := repo.Upsert(ctx, 0, all, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	res, err := repo.Search(ctx, domain.Criteria{Keyword: "ซื้อ"}, domain.PageRequest{PerPage: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.TotalEstimated || res.Total <= 50 {
+		t.Fatalf("total %d estimated %v", res.Total, res.TotalEstimated)
+	}
+	res, err = repo.Search(ctx, domain.Criteria{Keyword: "ซื้อ", ProjectIDs: []string{all[0].ID, all[1].ID}}, domain.PageRequest{PerPage: 1})
+	if err != nil || res.TotalEstimated || res.Total > 2 {
+		t.Fatalf("small total %d %v %v", res.Total, res.TotalEstimated, err)
+	}
+}

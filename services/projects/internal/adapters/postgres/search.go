@@ -1,0 +1,538 @@
+package postgres
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgtype"
+
+	"bidradar/services/projects/internal/domain"
+	"bidradar/services/projects/internal/domain/thaitext"
+)
+
+// Plans.
+const (
+	PlanWalk    = "walk"    // walk the sort-key btree, every condition a filter
+	PlanBitmap  = "bitmap"  // bitmap on the rarest keyword, the rest rechecked, then sort
+	PlanPlanner = "planner" // no keyword: let PostgreSQL choose (filters only)
+)
+
+// sampler keeps ~SampleSize projects in memory to estimate the selectivity
+// of a whole criteria (keywords and filters) in a few milliseconds.
+type sampler struct {
+	repo    *Repo
+	mu      sync.Mutex
+	rows    []domain.Project
+	total   int64 // rows in the table when sampled
+	at      time.Time
+	writes  int
+	loading sync.Mutex
+}
+
+func (s *sampler) noteWrites(n int) {
+	s.mu.Lock()
+	s.writes += n
+	s.mu.Unlock()
+}
+
+func (s *sampler) get(ctx context.Context) ([]domain.Project, int64, error) {
+	s.mu.Lock()
+	fresh := s.rows != nil && time.Since(s.at) < s.repo.opts.SampleTTL && int64(s.writes) <= s.total/10
+	rows, total := s.rows, s.total
+	s.mu.Unlock()
+	if fresh {
+		return rows, total, nil
+	}
+	s.loading.Lock()
+	defer s.loading.Unlock()
+	s.mu.Lock()
+	if s.rows != nil && time.Since(s.at) < s.repo.opts.SampleTTL && int64(s.writes) <= s.total/10 {
+		rows, total = s.rows, s.total
+		s.mu.Unlock()
+		return rows, total, nil
+	}
+	s.mu.Unlock()
+	rows, total, err := s.load(ctx)
+	if err != nil {
+		return nil, 0, err
+	}
+	s.mu.Lock()
+	s.rows, s.total, s.at, s.writes = rows, total, time.Now(), 0
+	s.mu.Unlock()
+	return rows, total, nil
+}
+
+// Invalidate drops the sample (after bulk loads).
+func (r *Repo) Invalidate() {
+	r.sample.mu.Lock()
+	r.sample.rows = nil
+	r.sample.mu.Unlock()
+}
+
+func (s *sampler) load(ctx context.Context) ([]domain.Project, int64, error) {
+	var est float64
+	if err := s.repo.pool.QueryRow(ctx, `SELECT reltuples FROM pg_class WHERE oid = 'projects'::regclass`).Scan(&est); err != nil {
+		return nil, 0, err
+	}
+	total := int64(est)
+	if est < float64(s.repo.opts.SampleSize)*4 {
+		if err := s.repo.pool.QueryRow(ctx, `SELECT count(*) FROM projects`).Scan(&total); err != nil {
+			return nil, 0, err
+		}
+	}
+	const cols = `id, search_text, method_code, province_code, ministry_code, agency_name, sub_agency_name, status,
+		strategy_code, work_type_code, budget_year, announce_types, announced_on, budget`
+	q := "SELECT " + cols + " FROM projects"
+	if total > int64(s.repo.opts.SampleSize) {
+		pct := 100 * float64(s.repo.opts.SampleSize) / float64(total)
+		q += fmt.Sprintf(" TABLESAMPLE SYSTEM (%.6f) REPEATABLE (1)", pct)
+	}
+	rows, err := s.repo.pool.Query(ctx, q)
+	if err != nil {
+		return nil, 0, fmt.Errorf("load sample: %w", err)
+	}
+	defer rows.Close()
+	out := make([]domain.Project, 0, s.repo.opts.SampleSize)
+	for rows.Next() {
+		var p domain.Project
+		var st string
+		var by int32
+		var types []string
+		var announced time.Time
+		var budget pgtype.Numeric
+		if err := rows.Scan(&p.ID, &p.SearchText, &p.MethodCode, &p.ProvinceCode, &p.MinistryCode, &p.AgencyName, &p.SubAgencyName,
+			&st, &p.StrategyCode, &p.WorkTypeCode, &by, &types, &announced, &budget); err != nil {
+			return nil, 0, err
+		}
+		p.Status, p.BudgetYear = domain.Status(st), int(by)
+		for _, t := range types {
+			p.Announcements = append(p.Announcements, domain.Announcement{Type: domain.AnnouncementType(t)})
+		}
+		if !announced.Equal(domain.NoDate) {
+			p.LastAnnounced = bangkokDate(announced)
+		}
+		p.Budget, _ = money(budget)
+		out = append(out, p)
+	}
+	return out, total, rows.Err()
+}
+
+// cursor is the keyset position after the last row of a page.
+type cursor struct {
+	Score  int    `json:"s,omitempty"`
+	Date   string `json:"d,omitempty"`
+	Budget int64  `json:"b,omitempty"`
+	ID     string `json:"i"`
+}
+
+func encodeCursor(c cursor) string {
+	b, _ := json.Marshal(c)
+	return base64.RawURLEncoding.EncodeToString(b)
+}
+
+func decodeCursor(s string) (cursor, error) {
+	var c cursor
+	b, err := base64.RawURLEncoding.DecodeString(s)
+	if err == nil {
+		err = json.Unmarshal(b, &c)
+	}
+	if err != nil || !domain.ValidProjectID(c.ID) {
+		return c, fmt.Errorf("%w: bad cursor", domain.ErrInvalidCriteria)
+	}
+	return c, nil
+}
+
+type builder struct {
+	args []any
+}
+
+func (b *builder) arg(v any) string {
+	b.args = append(b.args, v)
+	return "$" + strconv.Itoa(len(b.args))
+}
+
+func likePattern(term string) string { return "%" + thaitext.EscapeLike(term) + "%" }
+
+// termCond renders "text contains term". indexed=false hides the condition
+// from the indexes (an expression on search_text), so it is only rechecked.
+func (b *builder) termCond(term string, indexed bool) string {
+	col := "search_text"
+	if !indexed {
+		col = "(search_text || '')"
+	}
+	like := col + " LIKE " + b.arg(likePattern(term))
+	if indexed && thaitext.RuneLen(term) == 2 {
+		rs := []rune(term)
+		return "(search_bigrams @> " + b.arg([]int32{thaitext.BigramCode(rs[0], rs[1])}) + "::int4[] AND " + like + ")"
+	}
+	return like
+}
+
+func indexable(term string) bool { return thaitext.RuneLen(term) >= 2 }
+
+// Analysis is the plan decision for a criteria, exposed for benchmarks.
+type Analysis struct {
+	Plan       string
+	Drive      int // index of the driving All term, -1 = the Any group, -2 = none
+	Fraction   float64
+	Estimate   float64 // estimated matches in the table
+	SampleSize int
+}
+
+func (r *Repo) analyse(ctx context.Context, c domain.Criteria, t domain.Terms, need int) (Analysis, error) {
+	rows, total, err := r.sample.get(ctx)
+	if err != nil {
+		return Analysis{}, err
+	}
+	a := Analysis{Drive: -2, SampleSize: len(rows)}
+	m := domain.NewMatcher(c)
+	hits := 0
+	termHits := make([]int, len(t.All))
+	anyHits := 0
+	for i := range rows {
+		p := &rows[i]
+		if m.Match(p) {
+			hits++
+		}
+		for j, k := range t.All {
+			if strings.Contains(p.SearchText, k) {
+				termHits[j]++
+			}
+		}
+		if len(t.Any) > 0 {
+			for _, k := range t.Any {
+				if strings.Contains(p.SearchText, k) {
+					anyHits++
+					break
+				}
+			}
+		}
+	}
+	n := float64(len(rows))
+	if n == 0 {
+		n = 1
+	}
+	a.Fraction = float64(hits) / n
+	a.Estimate = a.Fraction * float64(total)
+	best := -1.0
+	for j, k := range t.All {
+		if indexable(k) && (best < 0 || float64(termHits[j]) < best) {
+			best, a.Drive = float64(termHits[j]), j
+		}
+	}
+	anyIndexable := len(t.Any) > 0
+	for _, k := range t.Any {
+		anyIndexable = anyIndexable && indexable(k)
+	}
+	if anyIndexable && (best < 0 || float64(anyHits) < best) {
+		best, a.Drive = float64(anyHits), -1
+	}
+	switch {
+	case a.Drive == -2:
+		a.Plan = PlanPlanner
+		if len(t.All)+len(t.Any) > 0 { // only 1-character keywords
+			a.Plan = PlanWalk
+		}
+	case c.Sort == domain.SortRelevance && len(t.Positive()) > 1 && len(t.Any) > 0:
+		a.Plan = PlanBitmap // scores need every match
+	default:
+		// Walking reads about need/fraction rows; the bitmap reads every row
+		// of the driving keyword. Sample zero hits → treat as rare.
+		driveRows := best / n * float64(total)
+		walkRows := float64(total)
+		if a.Fraction > 0 {
+			walkRows = float64(need) / a.Fraction
+		}
+		if hits >= 3 && walkRows < driveRows {
+			a.Plan = PlanWalk
+		} else {
+			a.Plan = PlanBitmap
+		}
+	}
+	if r.opts.ForcePlan != "" && a.Plan != PlanPlanner {
+		a.Plan = r.opts.ForcePlan
+	}
+	return a, nil
+}
+
+// where renders the WHERE clause for plan a.
+func (b *builder) where(c domain.Criteria, t domain.Terms, a Analysis) string {
+	var conds []string
+	for j, k := range t.All {
+		conds = append(conds, b.termCond(k, a.Plan == PlanBitmap && j == a.Drive && indexable(k)))
+	}
+	if len(t.Any) > 0 {
+		var ors []string
+		for _, k := range t.Any {
+			ors = append(ors, b.termCond(k, a.Plan == PlanBitmap && a.Drive == -1))
+		}
+		conds = append(conds, "("+strings.Join(ors, " OR ")+")")
+	}
+	for _, k := range t.None {
+		conds = append(conds, "(search_text || '') NOT LIKE "+b.arg(likePattern(k)))
+	}
+	in := func(col string, vals []string) {
+		if len(vals) > 0 {
+			conds = append(conds, col+" = ANY("+b.arg(vals)+"::text[])")
+		}
+	}
+	in("method_code", c.Methods)
+	in("province_code", c.Provinces)
+	in("ministry_code", c.Ministries)
+	in("agency_name", c.Departments)
+	in("sub_agency_name", c.SubDepartments)
+	in("status", c.Statuses)
+	in("strategy_code", c.Strategies)
+	in("work_type_code", c.WorkTypes)
+	in("id", c.ProjectIDs)
+	if len(c.AnnouncementTypes) > 0 {
+		conds = append(conds, "announce_types && "+b.arg(c.AnnouncementTypes)+"::text[]")
+	}
+	if len(c.BudgetYears) > 0 {
+		ys := make([]int32, len(c.BudgetYears))
+		for i, y := range c.BudgetYears {
+			ys[i] = int32(y)
+		}
+		conds = append(conds, "budget_year = ANY("+b.arg(ys)+"::int4[])")
+	}
+	if c.From != nil || c.To != nil {
+		conds = append(conds, "announced_on > '1900-01-01'")
+	}
+	if c.From != nil {
+		conds = append(conds, "announced_on >= "+b.arg(domain.DateKey(*c.From))+"::date")
+	}
+	if c.To != nil {
+		conds = append(conds, "announced_on <= "+b.arg(domain.DateKey(*c.To))+"::date")
+	}
+	if c.MinBudget != nil {
+		conds = append(conds, "budget >= "+b.arg(numeric(c.MinBudget)))
+	}
+	if c.MaxBudget != nil {
+		conds = append(conds, "budget <= "+b.arg(numeric(c.MaxBudget)))
+	}
+	if len(conds) == 0 {
+		return "TRUE"
+	}
+	return strings.Join(conds, " AND ")
+}
+
+func (b *builder) score(t domain.Terms) string {
+	pos := t.Positive()
+	if len(pos) == 0 {
+		return "0"
+	}
+	parts := make([]string, len(pos))
+	for i, k := range pos {
+		parts[i] = "(CASE WHEN (search_text || '') LIKE " + b.arg(likePattern(k)) + " THEN 1 ELSE 0 END)"
+	}
+	return "(" + strings.Join(parts, " + ") + ")"
+}
+
+func planSettings(plan string) string {
+	off := map[string]bool{}
+	switch plan {
+	case PlanWalk:
+		off["enable_bitmapscan"], off["enable_sort"], off["enable_seqscan"] = true, true, true
+	case PlanBitmap:
+		off["enable_indexscan"], off["enable_seqscan"], off["enable_indexonlyscan"] = true, true, true
+	}
+	s := "SELECT set_config('plan_cache_mode', 'force_custom_plan', true)"
+	for _, k := range []string{"enable_bitmapscan", "enable_sort", "enable_seqscan", "enable_indexscan", "enable_indexonlyscan"} {
+		v := "on"
+		if off[k] {
+			v = "off"
+		}
+		s += ", set_config('" + k + "', '" + v + "', true)"
+	}
+	return s
+}
+
+// Search implements domain.ProjectRepository.
+func (r *Repo) Search(ctx context.Context, c domain.Criteria, pr domain.PageRequest) (domain.ResultPage, error) {
+	if err := c.Validate(); err != nil {
+		return domain.ResultPage{}, err
+	}
+	if pr.PerPage <= 0 {
+		pr.PerPage = 10
+	}
+	if pr.PerPage > 100 {
+		pr.PerPage = 100
+	}
+	if pr.Page <= 0 {
+		pr.Page = 1
+	}
+	if c.Sort == "" {
+		c.Sort = domain.SortDate
+	}
+	t := c.Terms()
+	if c.Sort == domain.SortRelevance && len(t.Positive()) <= 1 {
+		c.Sort = domain.SortDate // one keyword: every match scores the same
+	}
+	var after *cursor
+	offset := (pr.Page - 1) * pr.PerPage
+	if pr.After != "" {
+		cur, err := decodeCursor(pr.After)
+		if err != nil {
+			return domain.ResultPage{}, err
+		}
+		after, offset = &cur, 0
+	}
+	a, err := r.analyse(ctx, c, t, offset+pr.PerPage)
+	if err != nil {
+		return domain.ResultPage{}, err
+	}
+	out := domain.ResultPage{Page: pr.Page, PerPage: pr.PerPage, Plan: a.Plan}
+
+	var b builder
+	where := b.where(c, t, a)
+	var order, keyset, sel string
+	switch c.Sort {
+	case domain.SortBudget:
+		order = "coalesce(budget, -1) DESC, id DESC"
+		sel = "coalesce(budget, -1)"
+		if after != nil {
+			keyset = "(coalesce(budget, -1), id) < (" + b.arg(numeric(ptrMoney(after.Budget))) + "::numeric, " + b.arg(after.ID) + ")"
+		}
+	case domain.SortRelevance:
+		sc := b.score(t)
+		order = sc + " DESC, announced_on DESC, id DESC"
+		sel = sc
+		if after != nil {
+			d, _ := time.Parse("2006-01-02", after.Date)
+			keyset = "(" + sc + ", announced_on, id) < (" + b.arg(int32(after.Score)) + "::int, " + b.arg(d) + "::date, " + b.arg(after.ID) + ")"
+		}
+	default:
+		order = "announced_on DESC, id DESC"
+		sel = "0"
+		if after != nil {
+			d, _ := time.Parse("2006-01-02", after.Date)
+			keyset = "(announced_on, id) < (" + b.arg(d) + "::date, " + b.arg(after.ID) + ")"
+		}
+	}
+	pageWhere := where
+	if keyset != "" {
+		pageWhere += " AND " + keyset
+	}
+	q := "SELECT " + projectColumns + ", (" + sel + ")::numeric FROM projects WHERE " + pageWhere + " ORDER BY " + order +
+		" LIMIT " + strconv.Itoa(pr.PerPage+1) + " OFFSET " + strconv.Itoa(offset)
+	pageArgs := append([]any(nil), b.args...)
+
+	err = pgx.BeginTxFunc(ctx, r.pool, pgx.TxOptions{AccessMode: pgx.ReadOnly}, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, planSettings(a.Plan)); err != nil {
+			return err
+		}
+		rows, err := tx.Query(ctx, q, pageArgs...)
+		if err != nil {
+			return err
+		}
+		var scores []int64
+		for rows.Next() {
+			var p domain.Project
+			var key pgtype.Numeric
+			p, key, err = scanWithKey(rows)
+			if err != nil {
+				rows.Close()
+				return err
+			}
+			out.Items = append(out.Items, p)
+			k, _ := money(key)
+			if k == nil {
+				scores = append(scores, 0)
+			} else {
+				scores = append(scores, int64(*k))
+			}
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		if len(out.Items) > pr.PerPage {
+			out.Items = out.Items[:pr.PerPage]
+			last := out.Items[pr.PerPage-1]
+			cur := cursor{ID: last.ID, Date: domain.DateKey(last.LastAnnounced).Format("2006-01-02")}
+			switch c.Sort {
+			case domain.SortBudget:
+				cur.Budget = scores[pr.PerPage-1]
+			case domain.SortRelevance:
+				cur.Score = int(scores[pr.PerPage-1] / 100)
+			}
+			out.NextCursor = encodeCursor(cur)
+		}
+		return r.count(ctx, tx, c, t, a, &out, offset)
+	})
+	if err != nil {
+		return domain.ResultPage{}, fmt.Errorf("search: %w", err)
+	}
+	return out, nil
+}
+
+func ptrMoney(v int64) *domain.Money { m := domain.Money(v); return &m }
+
+func scanWithKey(rows pgx.Rows) (domain.Project, pgtype.Numeric, error) {
+	var key pgtype.Numeric
+	p, err := scanProject(keyRow{rows, &key})
+	return p, key, err
+}
+
+// keyRow appends the sort key destination to a project scan.
+type keyRow struct {
+	rows pgx.Rows
+	key  *pgtype.Numeric
+}
+
+func (k keyRow) Scan(dest ...any) error { return k.rows.Scan(append(dest, k.key)...) }
+
+// count fills the total: exact up to the cap, an estimate above it.
+func (r *Repo) count(ctx context.Context, tx pgx.Tx, c domain.Criteria, t domain.Terms, a Analysis, out *domain.ResultPage, offset int) error {
+	capN := r.opts.TotalCap
+	// The page itself may already prove the total.
+	if out.NextCursor == "" && (len(out.Items) > 0 || offset == 0) {
+		out.Total = offset + len(out.Items)
+		return nil
+	}
+	if a.SampleSize > 0 && a.Estimate > 3*float64(capN) && a.Fraction*float64(a.SampleSize) >= 30 {
+		out.Total, out.TotalEstimated = roundEstimate(a.Estimate), true
+		return nil
+	}
+	ca := a
+	if ca.Plan == PlanWalk && ca.Drive != -2 {
+		ca.Plan = PlanBitmap
+	}
+	var b builder
+	where := b.where(c, t, ca)
+	if _, err := tx.Exec(ctx, planSettings(ca.Plan)); err != nil {
+		return err
+	}
+	var n int
+	if err := tx.QueryRow(ctx, "SELECT count(*) FROM (SELECT 1 FROM projects WHERE "+where+" LIMIT "+strconv.Itoa(capN+1)+") s", b.args...).Scan(&n); err != nil {
+		return err
+	}
+	if n > capN {
+		est := a.Estimate
+		if est <= float64(capN) {
+			est = float64(capN + 1)
+		}
+		out.Total, out.TotalEstimated = roundEstimate(est), true
+		return nil
+	}
+	out.Total = n
+	return nil
+}
+
+func roundEstimate(v float64) int {
+	switch {
+	case v >= 100000:
+		return int(v/10000+0.5) * 10000
+	case v >= 10000:
+		return int(v/1000+0.5) * 1000
+	default:
+		return int(v/100+0.5) * 100
+	}
+}
