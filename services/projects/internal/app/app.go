@@ -1,0 +1,181 @@
+// Package app holds the use cases of the projects service: ingest a source,
+// search, get a project, reference data, OCDS export.
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strconv"
+	"time"
+
+	"bidradar/services/projects/internal/domain"
+)
+
+// App is the projects application.
+type App struct {
+	repo      domain.ProjectRepository
+	runs      domain.RunRepository
+	log       *slog.Logger
+	now       func() time.Time
+	batchSize int
+}
+
+// New wires the use cases; dependencies must not be nil.
+func New(repo domain.ProjectRepository, runs domain.RunRepository, log *slog.Logger) (*App, error) {
+	if repo == nil || runs == nil || log == nil {
+		return nil, errors.New("app: nil dependency")
+	}
+	return &App{repo: repo, runs: runs, log: log, now: time.Now, batchSize: 1000}, nil
+}
+
+// Ingest reads src and upserts its observations in batches, recording the
+// run (counts, errors, duration). Parsing runs ahead of the database in its
+// own goroutine. progress, when set, is called after each batch with the
+// records seen so far.
+func (a *App) Ingest(ctx context.Context, src domain.ObservationSource, target string, progress func(seen int)) (domain.IngestRun, error) {
+	run := domain.IngestRun{Source: src.Name(), Target: target, StartedAt: a.now(), Status: "running"}
+	id, err := a.runs.StartRun(ctx, run.Source, target, run.StartedAt)
+	if err != nil {
+		return run, err
+	}
+	run.ID = id
+	batches := make(chan []domain.Project, 4)
+	var recErrs []domain.RecordError
+	srcErr := make(chan error, 1)
+	pctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	go func() {
+		defer close(batches)
+		batch := make([]domain.Project, 0, a.batchSize)
+		err := src.Each(pctx, func(p domain.Project) error {
+			batch = append(batch, p)
+			if len(batch) >= a.batchSize {
+				select {
+				case batches <- batch:
+				case <-pctx.Done():
+					return pctx.Err()
+				}
+				batch = make([]domain.Project, 0, a.batchSize)
+			}
+			return nil
+		}, func(e domain.RecordError) { recErrs = append(recErrs, e) })
+		if err == nil && len(batch) > 0 {
+			select {
+			case batches <- batch:
+			case <-pctx.Done():
+				err = pctx.Err()
+			}
+		}
+		srcErr <- err
+	}()
+	var upErr error
+	for b := range batches {
+		if upErr != nil {
+			continue
+		}
+		st, err := a.repo.Upsert(ctx, run.ID, b, a.now())
+		if err != nil {
+			upErr = err
+			cancel()
+			continue
+		}
+		run.Stats.Add(st)
+		if progress != nil {
+			progress(run.Stats.Seen)
+		}
+	}
+	err = <-srcErr
+	if upErr != nil {
+		err = upErr
+	}
+	run.Errors = len(recErrs)
+	for i, e := range recErrs {
+		if i == 100 {
+			run.ErrorLog = append(run.ErrorLog, "… "+strconv.Itoa(len(recErrs)-100)+" more")
+			break
+		}
+		run.ErrorLog = append(run.ErrorLog, e.Error())
+	}
+	run.FinishedAt = a.now()
+	run.Status = "succeeded"
+	if err != nil {
+		run.Status = "failed"
+		run.Errors++
+		run.ErrorLog = append(run.ErrorLog, err.Error())
+	}
+	if ferr := a.runs.FinishRun(context.WithoutCancel(ctx), run); ferr != nil {
+		a.log.ErrorContext(ctx, "record ingest run", "run", run.ID, "err", ferr)
+	}
+	a.log.InfoContext(ctx, "ingest run finished", "run", run.ID, "source", run.Source, "target", target,
+		"seen", run.Stats.Seen, "created", run.Stats.Created, "updated", run.Stats.Updated,
+		"announcements_added", run.Stats.AnnouncementsAdded, "errors", run.Errors,
+		"duration", run.FinishedAt.Sub(run.StartedAt).String())
+	if err != nil {
+		return run, fmt.Errorf("ingest %s %s: %w", run.Source, target, err)
+	}
+	return run, nil
+}
+
+// Runs lists recent ingestion runs.
+func (a *App) Runs(ctx context.Context, limit int) ([]domain.IngestRun, error) {
+	if limit <= 0 || limit > 200 {
+		limit = 50
+	}
+	return a.runs.ListRuns(ctx, limit)
+}
+
+// Search runs a criteria search.
+func (a *App) Search(ctx context.Context, c domain.Criteria, p domain.PageRequest) (domain.ResultPage, error) {
+	return a.repo.Search(ctx, c, p)
+}
+
+// Get returns one project.
+func (a *App) Get(ctx context.Context, id string) (domain.Project, error) {
+	if !domain.ValidProjectID(id) {
+		return domain.Project{}, fmt.Errorf("%w: %q", domain.ErrInvalidProjectID, id)
+	}
+	return a.repo.Get(ctx, id)
+}
+
+// Dropdowns are the option lists of the criteria form (SPEC §3).
+type Dropdowns struct {
+	AnnouncementTypes, Methods, Provinces, Ministries, Departments, SubDepartments,
+	Statuses, Strategies, Categories, BudgetYears []domain.Code
+}
+
+// Dropdowns returns the reference data; entries with an empty value or
+// label are dropped.
+func (a *App) Dropdowns(ctx context.Context) (Dropdowns, error) {
+	f, err := a.repo.Facets(ctx)
+	if err != nil {
+		return Dropdowns{}, err
+	}
+	d := Dropdowns{
+		AnnouncementTypes: domain.AnnouncementTypes,
+		Methods:           domain.Methods,
+		Ministries:        domain.Ministries,
+		Statuses:          domain.Statuses,
+		Strategies:        domain.Strategies,
+		Categories:        domain.WorkTypes,
+	}
+	for _, p := range domain.Provinces {
+		d.Provinces = append(d.Provinces, domain.Code{Code: p.Code, NameTh: p.NameTh})
+	}
+	for _, s := range f.Departments {
+		d.Departments = append(d.Departments, domain.Code{Code: s, NameTh: s})
+	}
+	for _, s := range f.SubDepartments {
+		d.SubDepartments = append(d.SubDepartments, domain.Code{Code: s, NameTh: s})
+	}
+	years := f.BudgetYears
+	if len(years) == 0 {
+		years = domain.BudgetYears(a.now())
+	}
+	for _, y := range years {
+		s := strconv.Itoa(y)
+		d.BudgetYears = append(d.BudgetYears, domain.Code{Code: s, NameTh: "ปีงบประมาณ " + s})
+	}
+	return d, nil
+}
