@@ -1,0 +1,497 @@
+// Package ports serves the auth use cases over Connect, gRPC and gRPC-Web
+// (one connect-go handler). Protobuf types stay here: requests are mapped
+// to app commands, results to responses, and session results also set the
+// access_token and refresh_token cookies through Set-Cookie headers, which
+// the gateway passes on to browsers for both Connect and REST.
+package ports
+
+import (
+	"context"
+	"crypto/ed25519"
+	"crypto/subtle"
+	"encoding/base64"
+	"errors"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"connectrpc.com/connect"
+	"google.golang.org/protobuf/types/known/timestamppb"
+
+	authv1 "bidradar/gen/auth/v1"
+	"bidradar/gen/auth/v1/authv1connect"
+	"bidradar/pkg/apperr"
+	"bidradar/pkg/authn"
+	"bidradar/services/auth/internal/adapters/token"
+	"bidradar/services/auth/internal/app"
+	"bidradar/services/auth/internal/domain"
+)
+
+// Cookie names (SPEC §9: both live 604800 s).
+const (
+	AccessCookie  = "access_token"
+	RefreshCookie = "refresh_token"
+	// InternalTokenHeader authenticates service-to-service GetUser calls.
+	InternalTokenHeader = "X-Internal-Token"
+	tokenType           = "bearer"
+)
+
+// PublicKey is one access-token verification key.
+type PublicKey struct {
+	KID string
+	Key ed25519.PublicKey
+}
+
+// Options configure the RPC server.
+type Options struct {
+	// SecureCookies adds the Secure attribute (APP_ENV=production).
+	SecureCookies bool
+	// PublicKeys returns the keys served by GetPublicKeys.
+	PublicKeys func() []PublicKey
+	// InternalToken, when set, lets other services call GetUser for any
+	// user by sending it in the X-Internal-Token header.
+	InternalToken string
+}
+
+// Server implements authv1connect.AuthServiceHandler.
+type Server struct {
+	app  *app.App
+	opts Options
+}
+
+var _ authv1connect.AuthServiceHandler = (*Server)(nil)
+
+// NewServer returns the RPC server.
+func NewServer(a *app.App, opts Options) (*Server, error) {
+	if a == nil {
+		return nil, errors.New("ports: nil app")
+	}
+	if opts.PublicKeys == nil {
+		return nil, errors.New("ports: nil PublicKeys")
+	}
+	return &Server{app: a, opts: opts}, nil
+}
+
+// publicProcedures need no access token. GetUser is listed because its
+// internal callers carry a service token instead; it checks by itself.
+var publicProcedures = map[string]bool{
+	authv1connect.AuthServiceLoginProcedure:                 true,
+	authv1connect.AuthServiceVerifyLoginOtpProcedure:        true,
+	authv1connect.AuthServiceResendLoginOtpProcedure:        true,
+	authv1connect.AuthServiceRegisterProcedure:              true,
+	authv1connect.AuthServiceVerifyRegistrationProcedure:    true,
+	authv1connect.AuthServiceResendRegistrationOtpProcedure: true,
+	authv1connect.AuthServiceForgotPasswordProcedure:        true,
+	authv1connect.AuthServiceResetPasswordProcedure:         true,
+	authv1connect.AuthServiceRefreshTokenProcedure:          true,
+	authv1connect.AuthServiceRefreshLineTokenProcedure:      true,
+	authv1connect.AuthServiceLogoutProcedure:                true,
+	authv1connect.AuthServiceLineAuthorizeProcedure:         true,
+	authv1connect.AuthServiceLineCallbackProcedure:          true,
+	authv1connect.AuthServiceLineLinkSendOtpProcedure:       true,
+	authv1connect.AuthServiceLineLinkVerifyProcedure:        true,
+	authv1connect.AuthServiceGetPublicKeysProcedure:         true,
+	authv1connect.AuthServiceGetUserProcedure:               true,
+}
+
+// IsPublic reports whether a procedure may be called without an access
+// token (for authn.NewInterceptor).
+func IsPublic(procedure string) bool { return publicProcedures[procedure] }
+
+// MaxRequestBytes bounds request messages: nothing of ours is larger.
+const MaxRequestBytes = 64 << 10
+
+// ---- errors ----
+
+// rpcErr converts a use-case error; rate limits also carry Retry-After.
+func rpcErr(err error) error {
+	var re *domain.RetryError
+	if errors.As(err, &re) {
+		ce := apperr.ToConnect(err)
+		ce.Meta().Set("Retry-After", strconv.Itoa(int((re.RetryAfter+time.Second-1)/time.Second)))
+		return ce
+	}
+	return err
+}
+
+// ---- cookies ----
+
+func (s *Server) cookie(name, value string, maxAge int) string {
+	c := &http.Cookie{
+		Name: name, Value: value, Path: "/", MaxAge: maxAge,
+		HttpOnly: true, Secure: s.opts.SecureCookies, SameSite: http.SameSiteLaxMode,
+	}
+	if maxAge == 0 {
+		c.MaxAge = -1 // "Max-Age=0": delete now
+	}
+	return c.String()
+}
+
+func (s *Server) setSessionCookies(h http.Header, sess app.Session) {
+	h.Add("Set-Cookie", s.cookie(AccessCookie, sess.AccessToken, domain.CookieMaxAge))
+	h.Add("Set-Cookie", s.cookie(RefreshCookie, sess.RefreshToken, domain.CookieMaxAge))
+}
+
+func (s *Server) clearCookies(h http.Header) {
+	h.Add("Set-Cookie", s.cookie(AccessCookie, "", 0))
+	h.Add("Set-Cookie", s.cookie(RefreshCookie, "", 0))
+}
+
+// refreshFrom returns the refresh token of the body, else of the
+// refresh_token cookie (Cookie, or Grpcgateway-Cookie as grpc-gateway
+// forwards it).
+func refreshFrom(body string, h http.Header) string {
+	if t := strings.TrimSpace(body); t != "" {
+		return t
+	}
+	for _, name := range []string{"Cookie", "Grpcgateway-Cookie"} {
+		if lines := h.Values(name); len(lines) > 0 {
+			r := http.Request{Header: http.Header{"Cookie": lines}}
+			if c, err := r.Cookie(RefreshCookie); err == nil && c.Value != "" {
+				return c.Value
+			}
+		}
+	}
+	return ""
+}
+
+// ---- mapping ----
+
+func twoStep(enabled bool) string {
+	if enabled {
+		return "enabled"
+	}
+	return "disabled"
+}
+
+func userPB(u domain.User) *authv1.User {
+	if u.ID == "" {
+		return nil
+	}
+	pb := &authv1.User{
+		IdUser: u.ID, Id: u.ID, Name: u.Name, Username: u.Username, Email: u.Email,
+		PictureUrl: u.PictureURL, LineId1: u.LineID, TwoStepVerification: twoStep(u.TwoStep), IsActive: u.Active,
+	}
+	if !u.CreatedAt.IsZero() {
+		pb.CreatedAt = timestamppb.New(u.CreatedAt)
+	}
+	return pb
+}
+
+func callerID(ctx context.Context) string {
+	if c, ok := authn.FromContext(ctx); ok {
+		return c.UserID
+	}
+	return ""
+}
+
+// ---- RPCs ----
+
+// Login implements authv1connect.AuthServiceHandler.
+func (s *Server) Login(ctx context.Context, req *connect.Request[authv1.LoginRequest]) (*connect.Response[authv1.LoginResponse], error) {
+	r, err := s.app.Login.Handle(ctx, app.Login{Login: req.Msg.GetUsername(), Password: req.Msg.GetPassword()})
+	if err != nil {
+		return nil, rpcErr(err)
+	}
+	if r.TwoStep {
+		return connect.NewResponse(&authv1.LoginResponse{
+			Message: r.Message, TwoStepVerification: "enabled", Email: r.Email,
+		}), nil
+	}
+	res := connect.NewResponse(&authv1.LoginResponse{
+		Message: r.Message, TwoStepVerification: "disabled", AccessToken: r.Session.AccessToken,
+		RefreshToken: r.Session.RefreshToken, TokenType: tokenType, ExpiresIn: int32(r.Session.ExpiresIn),
+		Email: r.Email, User: userPB(r.Session.User),
+	})
+	s.setSessionCookies(res.Header(), r.Session)
+	return res, nil
+}
+
+// VerifyLoginOtp implements authv1connect.AuthServiceHandler.
+func (s *Server) VerifyLoginOtp(ctx context.Context, req *connect.Request[authv1.VerifyLoginOtpRequest]) (*connect.Response[authv1.VerifyLoginOtpResponse], error) {
+	sess, err := s.app.VerifyLoginOTP.Handle(ctx, app.VerifyLoginOTP{Email: req.Msg.GetEmail(), OTP: req.Msg.GetOtp()})
+	if err != nil {
+		return nil, rpcErr(err)
+	}
+	res := connect.NewResponse(&authv1.VerifyLoginOtpResponse{
+		Message: app.LoginSuccessMessage, AccessToken: sess.AccessToken, RefreshToken: sess.RefreshToken,
+		TokenType: tokenType, ExpiresIn: int32(sess.ExpiresIn), User: userPB(sess.User),
+	})
+	s.setSessionCookies(res.Header(), sess)
+	return res, nil
+}
+
+// ResendLoginOtp implements authv1connect.AuthServiceHandler.
+func (s *Server) ResendLoginOtp(ctx context.Context, req *connect.Request[authv1.ResendLoginOtpRequest]) (*connect.Response[authv1.ResendLoginOtpResponse], error) {
+	exp, msg, err := s.app.ResendLoginOTP.Handle(ctx, app.ResendLoginOTP{Email: req.Msg.GetEmail()})
+	if err != nil {
+		return nil, rpcErr(err)
+	}
+	return connect.NewResponse(&authv1.ResendLoginOtpResponse{Message: msg, ExpiresIn: int32(exp)}), nil
+}
+
+// Register implements authv1connect.AuthServiceHandler.
+func (s *Server) Register(ctx context.Context, req *connect.Request[authv1.RegisterRequest]) (*connect.Response[authv1.RegisterResponse], error) {
+	r, err := s.app.Register.Handle(ctx, app.Register{
+		Username: req.Msg.GetUsername(), Email: req.Msg.GetEmail(), Password: req.Msg.GetPassword(), Name: req.Msg.GetName(),
+	})
+	if err != nil {
+		return nil, rpcErr(err)
+	}
+	return connect.NewResponse(&authv1.RegisterResponse{Message: r.Message, Email: r.Email, ExpiresIn: int32(r.ExpiresIn)}), nil
+}
+
+// VerifyRegistration implements authv1connect.AuthServiceHandler.
+func (s *Server) VerifyRegistration(ctx context.Context, req *connect.Request[authv1.VerifyRegistrationRequest]) (*connect.Response[authv1.VerifyRegistrationResponse], error) {
+	sess, err := s.app.VerifyRegistration.Handle(ctx, app.VerifyRegistration{Email: req.Msg.GetEmail(), OTP: req.Msg.GetOtp()})
+	if err != nil {
+		return nil, rpcErr(err)
+	}
+	res := connect.NewResponse(&authv1.VerifyRegistrationResponse{
+		Message: app.VerifyRegistrationMessage, AccessToken: sess.AccessToken, RefreshToken: sess.RefreshToken,
+		TokenType: tokenType, ExpiresIn: int32(sess.ExpiresIn), User: userPB(sess.User),
+	})
+	s.setSessionCookies(res.Header(), sess)
+	return res, nil
+}
+
+// ResendRegistrationOtp implements authv1connect.AuthServiceHandler.
+func (s *Server) ResendRegistrationOtp(ctx context.Context, req *connect.Request[authv1.ResendRegistrationOtpRequest]) (*connect.Response[authv1.ResendRegistrationOtpResponse], error) {
+	exp, msg, err := s.app.ResendRegistrationOTP.Handle(ctx, app.ResendRegistrationOTP{Email: req.Msg.GetEmail()})
+	if err != nil {
+		return nil, rpcErr(err)
+	}
+	return connect.NewResponse(&authv1.ResendRegistrationOtpResponse{Message: msg, ExpiresIn: int32(exp)}), nil
+}
+
+// ForgotPassword implements authv1connect.AuthServiceHandler.
+func (s *Server) ForgotPassword(ctx context.Context, req *connect.Request[authv1.ForgotPasswordRequest]) (*connect.Response[authv1.ForgotPasswordResponse], error) {
+	exp, msg, err := s.app.ForgotPassword.Handle(ctx, app.ForgotPassword{Email: req.Msg.GetEmail()})
+	if err != nil {
+		return nil, rpcErr(err)
+	}
+	return connect.NewResponse(&authv1.ForgotPasswordResponse{Message: msg, ExpiresIn: int32(exp)}), nil
+}
+
+// ResetPassword implements authv1connect.AuthServiceHandler.
+func (s *Server) ResetPassword(ctx context.Context, req *connect.Request[authv1.ResetPasswordRequest]) (*connect.Response[authv1.ResetPasswordResponse], error) {
+	msg, err := s.app.ResetPassword.Handle(ctx, app.ResetPassword{
+		Email: req.Msg.GetEmail(), OTP: req.Msg.GetOtp(), NewPassword: req.Msg.GetNewPassword(),
+	})
+	if err != nil {
+		return nil, rpcErr(err)
+	}
+	return connect.NewResponse(&authv1.ResetPasswordResponse{Message: msg}), nil
+}
+
+func (s *Server) refresh(ctx context.Context, body string, h http.Header) (app.Session, http.Header, error) {
+	sess, err := s.app.Refresh.Handle(ctx, app.Refresh{Token: refreshFrom(body, h)})
+	if err != nil {
+		return app.Session{}, nil, rpcErr(err)
+	}
+	out := http.Header{}
+	s.setSessionCookies(out, sess)
+	return sess, out, nil
+}
+
+// RefreshToken implements authv1connect.AuthServiceHandler.
+func (s *Server) RefreshToken(ctx context.Context, req *connect.Request[authv1.RefreshTokenRequest]) (*connect.Response[authv1.RefreshTokenResponse], error) {
+	sess, h, err := s.refresh(ctx, req.Msg.GetRefreshToken(), req.Header())
+	if err != nil {
+		return nil, err
+	}
+	res := connect.NewResponse(&authv1.RefreshTokenResponse{
+		Message: app.RefreshMessage, AccessToken: sess.AccessToken, RefreshToken: sess.RefreshToken,
+		TokenType: tokenType, ExpiresIn: int32(sess.ExpiresIn),
+	})
+	copyHeader(res.Header(), h)
+	return res, nil
+}
+
+// RefreshLineToken implements authv1connect.AuthServiceHandler. Sessions
+// started with LINE rotate exactly like password sessions.
+func (s *Server) RefreshLineToken(ctx context.Context, req *connect.Request[authv1.RefreshLineTokenRequest]) (*connect.Response[authv1.RefreshLineTokenResponse], error) {
+	sess, h, err := s.refresh(ctx, req.Msg.GetRefreshToken(), req.Header())
+	if err != nil {
+		return nil, err
+	}
+	res := connect.NewResponse(&authv1.RefreshLineTokenResponse{
+		Message: app.RefreshMessage, AccessToken: sess.AccessToken, RefreshToken: sess.RefreshToken,
+		TokenType: tokenType, ExpiresIn: int32(sess.ExpiresIn),
+	})
+	copyHeader(res.Header(), h)
+	return res, nil
+}
+
+func copyHeader(dst, src http.Header) {
+	for k, vs := range src {
+		for _, v := range vs {
+			dst.Add(k, v)
+		}
+	}
+}
+
+// Logout implements authv1connect.AuthServiceHandler.
+func (s *Server) Logout(ctx context.Context, req *connect.Request[authv1.LogoutRequest]) (*connect.Response[authv1.LogoutResponse], error) {
+	msg, err := s.app.Logout.Handle(ctx, app.Logout{Token: refreshFrom(req.Msg.GetRefreshToken(), req.Header())})
+	if err != nil {
+		return nil, rpcErr(err)
+	}
+	res := connect.NewResponse(&authv1.LogoutResponse{Message: msg})
+	s.clearCookies(res.Header())
+	return res, nil
+}
+
+// GetMe implements authv1connect.AuthServiceHandler.
+func (s *Server) GetMe(ctx context.Context, _ *connect.Request[authv1.GetMeRequest]) (*connect.Response[authv1.GetMeResponse], error) {
+	c, err := authn.Require(ctx)
+	if err != nil {
+		return nil, err
+	}
+	u, err := s.app.GetUser.Handle(ctx, c.UserID)
+	if err != nil {
+		return nil, rpcErr(err)
+	}
+	return connect.NewResponse(&authv1.GetMeResponse{User: userPB(u)}), nil
+}
+
+// GetSecuritySettings implements authv1connect.AuthServiceHandler.
+func (s *Server) GetSecuritySettings(ctx context.Context, _ *connect.Request[authv1.GetSecuritySettingsRequest]) (*connect.Response[authv1.GetSecuritySettingsResponse], error) {
+	c, err := authn.Require(ctx)
+	if err != nil {
+		return nil, err
+	}
+	st, err := s.app.SecuritySettings.Handle(ctx, c.UserID)
+	if err != nil {
+		return nil, rpcErr(err)
+	}
+	res := &authv1.GetSecuritySettingsResponse{
+		TwoStepVerification: twoStep(st.TwoStep), HasPassword: st.HasPassword, LineLinked: st.LineLinked,
+	}
+	if !st.PasswordChangedAt.IsZero() {
+		res.PasswordChangedAt = timestamppb.New(st.PasswordChangedAt)
+	}
+	return connect.NewResponse(res), nil
+}
+
+// UpdateTwoStep implements authv1connect.AuthServiceHandler.
+func (s *Server) UpdateTwoStep(ctx context.Context, req *connect.Request[authv1.UpdateTwoStepRequest]) (*connect.Response[authv1.UpdateTwoStepResponse], error) {
+	c, err := authn.Require(ctx)
+	if err != nil {
+		return nil, err
+	}
+	msg, err := s.app.UpdateTwoStep.Handle(ctx, app.UpdateTwoStep{UserID: c.UserID, Enabled: req.Msg.GetEnabled()})
+	if err != nil {
+		return nil, rpcErr(err)
+	}
+	return connect.NewResponse(&authv1.UpdateTwoStepResponse{Message: msg, TwoStepVerification: twoStep(req.Msg.GetEnabled())}), nil
+}
+
+// ChangePassword implements authv1connect.AuthServiceHandler.
+func (s *Server) ChangePassword(ctx context.Context, req *connect.Request[authv1.ChangePasswordRequest]) (*connect.Response[authv1.ChangePasswordResponse], error) {
+	c, err := authn.Require(ctx)
+	if err != nil {
+		return nil, err
+	}
+	msg, err := s.app.ChangePassword.Handle(ctx, app.ChangePassword{
+		UserID: c.UserID, FamilyID: token.FamilyID(c),
+		CurrentPassword: req.Msg.GetCurrentPassword(), NewPassword: req.Msg.GetNewPassword(),
+	})
+	if err != nil {
+		return nil, rpcErr(err)
+	}
+	return connect.NewResponse(&authv1.ChangePasswordResponse{Message: msg}), nil
+}
+
+// LineAuthorize implements authv1connect.AuthServiceHandler. A caller with a
+// valid access token starts a link of LINE to that account.
+func (s *Server) LineAuthorize(ctx context.Context, req *connect.Request[authv1.LineAuthorizeRequest]) (*connect.Response[authv1.LineAuthorizeResponse], error) {
+	r, err := s.app.LineAuthorize.Handle(ctx, app.LineAuthorize{RedirectTo: req.Msg.GetRedirectTo(), CallerUserID: callerID(ctx)})
+	if err != nil {
+		return nil, rpcErr(err)
+	}
+	return connect.NewResponse(&authv1.LineAuthorizeResponse{AuthorizeUrl: r.URL, State: r.State}), nil
+}
+
+// LineCallback implements authv1connect.AuthServiceHandler.
+func (s *Server) LineCallback(ctx context.Context, req *connect.Request[authv1.LineCallbackRequest]) (*connect.Response[authv1.LineCallbackResponse], error) {
+	r, err := s.app.LineCallback.Handle(ctx, app.LineCallback{
+		Code: req.Msg.GetCode(), State: req.Msg.GetState(), Error: req.Msg.GetError(), CallerUserID: callerID(ctx),
+	})
+	if err != nil {
+		return nil, rpcErr(err)
+	}
+	msg := &authv1.LineCallbackResponse{
+		Message: r.Message, Status: r.Status, User: userPB(r.User), LinkToken: r.LinkToken,
+		Email: r.Identity.Email, LineName: r.Identity.Name, LinePictureUrl: r.Identity.PictureURL, RedirectTo: r.RedirectTo,
+	}
+	if r.Status == app.LineStatusLoggedIn {
+		msg.AccessToken, msg.RefreshToken = r.Session.AccessToken, r.Session.RefreshToken
+		msg.TokenType, msg.ExpiresIn = tokenType, int32(r.Session.ExpiresIn)
+	}
+	res := connect.NewResponse(msg)
+	if r.Status == app.LineStatusLoggedIn {
+		s.setSessionCookies(res.Header(), r.Session)
+	}
+	return res, nil
+}
+
+// LineLinkSendOtp implements authv1connect.AuthServiceHandler.
+func (s *Server) LineLinkSendOtp(ctx context.Context, req *connect.Request[authv1.LineLinkSendOtpRequest]) (*connect.Response[authv1.LineLinkSendOtpResponse], error) {
+	exp, msg, err := s.app.LineLinkSendOTP.Handle(ctx, app.LineLinkSendOTP{LinkToken: req.Msg.GetLinkToken(), Email: req.Msg.GetEmail()})
+	if err != nil {
+		return nil, rpcErr(err)
+	}
+	return connect.NewResponse(&authv1.LineLinkSendOtpResponse{Message: msg, ExpiresIn: int32(exp)}), nil
+}
+
+// LineLinkVerify implements authv1connect.AuthServiceHandler.
+func (s *Server) LineLinkVerify(ctx context.Context, req *connect.Request[authv1.LineLinkVerifyRequest]) (*connect.Response[authv1.LineLinkVerifyResponse], error) {
+	sess, err := s.app.LineLinkVerify.Handle(ctx, app.LineLinkVerify{
+		LinkToken: req.Msg.GetLinkToken(), Email: req.Msg.GetEmail(), OTP: req.Msg.GetOtp(),
+	})
+	if err != nil {
+		return nil, rpcErr(err)
+	}
+	res := connect.NewResponse(&authv1.LineLinkVerifyResponse{
+		Message: "LINE account linked successfully.", AccessToken: sess.AccessToken, RefreshToken: sess.RefreshToken,
+		TokenType: tokenType, ExpiresIn: int32(sess.ExpiresIn), User: userPB(sess.User),
+	})
+	s.setSessionCookies(res.Header(), sess)
+	return res, nil
+}
+
+// GetPublicKeys implements authv1connect.AuthServiceHandler.
+func (s *Server) GetPublicKeys(context.Context, *connect.Request[authv1.GetPublicKeysRequest]) (*connect.Response[authv1.GetPublicKeysResponse], error) {
+	res := &authv1.GetPublicKeysResponse{}
+	for _, k := range s.opts.PublicKeys() {
+		res.Keys = append(res.Keys, &authv1.PublicKey{Kid: k.KID, PublicKey: base64.StdEncoding.EncodeToString(k.Key)})
+	}
+	return connect.NewResponse(res), nil
+}
+
+// GetUser implements authv1connect.AuthServiceHandler. It is internal: a
+// signed-in user may read only their own account; other services present
+// the shared X-Internal-Token (AUTH_INTERNAL_TOKEN) and may read any.
+func (s *Server) GetUser(ctx context.Context, req *connect.Request[authv1.GetUserRequest]) (*connect.Response[authv1.GetUserResponse], error) {
+	id := strings.TrimSpace(req.Msg.GetUserId())
+	switch {
+	case s.internalCaller(req.Header()):
+	case callerID(ctx) == "":
+		return nil, authn.ErrAuthRequired
+	case callerID(ctx) != id:
+		return nil, domain.ErrPermissionDenied
+	}
+	u, err := s.app.GetUser.Handle(ctx, id)
+	if err != nil {
+		return nil, rpcErr(err)
+	}
+	return connect.NewResponse(&authv1.GetUserResponse{User: userPB(u)}), nil
+}
+
+func (s *Server) internalCaller(h http.Header) bool {
+	got := h.Get(InternalTokenHeader)
+	return s.opts.InternalToken != "" && got != "" &&
+		subtle.ConstantTimeCompare([]byte(got), []byte(s.opts.InternalToken)) == 1
+}
