@@ -1,0 +1,51 @@
+// Package eventproto encodes domain events as the protobuf messages of
+// proto/projects/v1/events.proto, on subjects projects.v1.<entity>.<event>.
+package eventproto
+
+import (
+	"fmt"
+	"time"
+
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/types/known/timestamppb"
+
+	projectsv1 "bidradar/gen/projects/v1"
+	"bidradar/services/projects/internal/domain"
+)
+
+// Encoder implements domain.EventEncoder.
+type Encoder struct{}
+
+// Subjects of the events.
+const (
+	SubjectProjectCreated    = "projects.v1.project.created"
+	SubjectProjectUpdated    = "projects.v1.project.updated"
+	SubjectAnnouncementAdded = "projects.v1.announcement.added"
+)
+
+// Encode implements domain.EventEncoder.
+func (Encoder) Encode(e domain.Event) (string, []byte, error) {
+	at := timestamppb.New(e.At)
+	var msg proto.Message
+	var subject string
+	switch e.Kind {
+	case domain.EventProjectCreated:
+		subject = SubjectProjectCreated
+		msg = &projectsv1.ProjectCreated{EventId: e.ID, OccurredAt: at, ProjectId: e.Project.ID,
+			ProjectName: e.Project.Name, Status: string(e.Project.Status), Source: e.Project.Source}
+	case domain.EventProjectUpdated:
+		subject = SubjectProjectUpdated
+		msg = &projectsv1.ProjectUpdated{EventId: e.ID, OccurredAt: at, ProjectId: e.Project.ID,
+			ProjectName: e.Project.Name, Status: string(e.Project.Status)}
+	case domain.EventAnnouncementAdded:
+		subject = SubjectAnnouncementAdded
+		a := e.Announcement
+		msg = &projectsv1.AnnouncementAdded{EventId: e.ID, OccurredAt: at, ProjectId: e.Project.ID,
+			ProjectName: e.Project.Name, TypeCode: string(a.Type), TypeName: a.Name,
+			Date: a.Date.In(domain.Bangkok).Format(time.DateOnly), Link: a.Link}
+	default:
+		return "", nil, fmt.Errorf("unknown event kind %q", e.Kind)
+	}
+	b, err := proto.Marshal(msg)
+	return subject, b, err
+}

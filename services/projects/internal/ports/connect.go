@@ -1,0 +1,343 @@
+// Package ports exposes the projects use cases over connect (and so gRPC
+// and, through the gateway, REST).
+package ports
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"connectrpc.com/connect"
+	"google.golang.org/protobuf/types/known/structpb"
+	"google.golang.org/protobuf/types/known/timestamppb"
+
+	projectsv1 "bidradar/gen/projects/v1"
+	"bidradar/gen/projects/v1/projectsv1connect"
+	"bidradar/pkg/apperr"
+	"bidradar/services/projects/internal/adapters/egprss"
+	"bidradar/services/projects/internal/adapters/ocds"
+	"bidradar/services/projects/internal/adapters/opendatacsv"
+	"bidradar/services/projects/internal/app"
+	"bidradar/services/projects/internal/domain"
+)
+
+// PublicProcedures may be called by visitors (search is open).
+var PublicProcedures = []string{
+	projectsv1connect.ProjectsServiceListProjectsProcedure,
+	projectsv1connect.ProjectsServiceGetDropdownDataProcedure,
+}
+
+// Handler implements projectsv1connect.ProjectsServiceHandler. Saved
+// criteria and status indicators belong to a later issue and answer
+// Unimplemented.
+type Handler struct {
+	projectsv1connect.UnimplementedProjectsServiceHandler
+	app     *app.App
+	rssBase string
+}
+
+// NewHandler returns the handler; rssBase is the e-GP feed base URL.
+func NewHandler(a *app.App, rssBase string) *Handler { return &Handler{app: a, rssBase: rssBase} }
+
+var (
+	errBadCriteria = func(err error) error {
+		return apperr.Wrap(err, apperr.InvalidArgument, "invalid-criteria", strings.TrimPrefix(err.Error(), "invalid criteria: "))
+	}
+	errNotFound = apperr.New(apperr.NotFound, "project-not-found", "Project not found")
+)
+
+func mapErr(err error) error {
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, domain.ErrInvalidCriteria), errors.Is(err, domain.ErrInvalidProjectID):
+		return errBadCriteria(err)
+	case errors.Is(err, domain.ErrProjectNotFound):
+		return apperr.Wrap(err, apperr.NotFound, "project-not-found", "Project not found")
+	}
+	return err
+}
+
+func baht(v *float64) *domain.Money {
+	if v == nil {
+		return nil
+	}
+	m := domain.Money(math.Round(*v * 100))
+	return &m
+}
+
+func date(s string) (*time.Time, error) {
+	if strings.TrimSpace(s) == "" {
+		return nil, nil
+	}
+	d, ok, err := domain.ParseThaiDate(s)
+	if err != nil || !ok {
+		return nil, errBadCriteria(errors.New("invalid date " + strconv.Quote(s)))
+	}
+	return &d, nil
+}
+
+func criteria(r *projectsv1.ListProjectsRequest) (domain.Criteria, error) {
+	c := domain.Criteria{
+		Keyword: r.Keyword, AnyOf: r.KeyWord_Incl_Or, AllOf: r.KeyWord_Incl_And, NoneOf: r.KeyWord_Excl_Nor,
+		AnnouncementTypes: r.AnnouType_UserRequired, Methods: r.Method_UserRequired,
+		Departments: r.Dept_User, SubDepartments: r.DeptSubProvince_User, Provinces: r.Province_User,
+		Ministries: r.Ministry_User, Statuses: r.ProjectStatus_User, Strategies: r.GovStrategy_User,
+		WorkTypes: r.TypeTran_User, ProjectIDs: r.ProjectId_User,
+		MinBudget: baht(r.ProjectMoneyS_User), MaxBudget: baht(r.ProjectMoneyE_User),
+		Sort: domain.SortOrder(r.Sort),
+	}
+	for _, y := range r.BudgetYear_User {
+		n, err := strconv.Atoi(strings.TrimSpace(y))
+		if err != nil {
+			return c, errBadCriteria(errors.New("invalid budget year " + strconv.Quote(y)))
+		}
+		c.BudgetYears = append(c.BudgetYears, n)
+	}
+	var err error
+	if c.From, err = date(r.AnnouSDate_User); err != nil {
+		return c, err
+	}
+	if c.To, err = date(r.AnnouEDate_User); err != nil {
+		return c, err
+	}
+	if err := c.Validate(); err != nil {
+		return c, errBadCriteria(err)
+	}
+	return c, nil
+}
+
+func f64(m *domain.Money) *float64 {
+	if m == nil {
+		return nil
+	}
+	v := float64(*m) / 100
+	return &v
+}
+
+func statusName(s domain.Status) string {
+	for _, c := range domain.Statuses {
+		if c.Code == string(s) {
+			return c.NameTh
+		}
+	}
+	return ""
+}
+
+func summary(p *domain.Project, terms []string) *projectsv1.ProjectSummary {
+	s := &projectsv1.ProjectSummary{
+		ProjectId: p.ID, ProjectName: p.Name, DeptCode: p.AgencyCode, DeptName: p.AgencyName, DeptSubName: p.SubAgencyName,
+		MinistryName: p.MinistryName, ProvinceCode: p.ProvinceCode, ProvinceName: domain.ProvinceName(p.ProvinceCode),
+		MethodCode: p.MethodCode, MethodName: p.MethodName, TypeCode: p.WorkTypeCode, TypeName: p.WorkTypeName,
+		AnnounceType: string(p.LastAnnounceTyp), AnnounceTypeName: p.LastAnnounceTyp.NameTh(),
+		ReferencePrice: f64(p.ReferencePrice), AgreedPrice: f64(p.AgreedPrice), BudgetYear: int32(p.BudgetYear),
+		Status: string(p.Status), StatusName: statusName(p.Status), WinnerName: p.WinnerName,
+	}
+	if s.MinistryName == "" {
+		s.MinistryName = domain.MinistryName(p.MinistryCode)
+	}
+	if !p.LastAnnounced.IsZero() {
+		s.AnnounceDate = p.LastAnnounced.In(domain.Bangkok).Format(time.DateOnly)
+	}
+	if p.Budget != nil {
+		s.Budget = float64(*p.Budget) / 100
+	}
+	for i := len(p.Announcements) - 1; i >= 0; i-- {
+		if p.Announcements[i].Link != "" {
+			s.EgpUrl = p.Announcements[i].Link
+			break
+		}
+	}
+	for _, t := range terms {
+		if strings.Contains(p.SearchText, t) {
+			s.MatchedKeywords = append(s.MatchedKeywords, t)
+		}
+	}
+	return s
+}
+
+// ListProjects serves GET /gen-infor: criteria search with pagination.
+func (h *Handler) ListProjects(ctx context.Context, req *connect.Request[projectsv1.ListProjectsRequest]) (*connect.Response[projectsv1.ListProjectsResponse], error) {
+	c, err := criteria(req.Msg)
+	if err != nil {
+		return nil, err
+	}
+	page := domain.PageRequest{Page: int(req.Msg.Page), PerPage: int(req.Msg.PerPage), After: req.Msg.Cursor}
+	if page.PerPage <= 0 {
+		page.PerPage = 10
+	}
+	res, err := h.app.Search(ctx, c, page)
+	if err != nil {
+		return nil, mapErr(err)
+	}
+	terms := c.Terms().Positive()
+	out := &projectsv1.ListProjectsResponse{Data: make([]*projectsv1.ProjectSummary, 0, len(res.Items))}
+	for i := range res.Items {
+		out.Data = append(out.Data, summary(&res.Items[i], terms))
+	}
+	pages := (res.Total + res.PerPage - 1) / res.PerPage
+	out.Pagination = &projectsv1.Pagination{
+		Page: int32(res.Page), PerPage: int32(res.PerPage), Total: int64(res.Total), TotalIsEstimate: res.TotalEstimated,
+		TotalPages: int32(pages), HasNext: res.NextCursor != "", HasPrev: res.Page > 1 || req.Msg.Cursor != "",
+		NextCursor: res.NextCursor,
+	}
+	return connect.NewResponse(out), nil
+}
+
+func options(cs []domain.Code) []*projectsv1.Option {
+	out := make([]*projectsv1.Option, 0, len(cs))
+	for _, c := range cs {
+		if c.Code == "" || c.NameTh == "" {
+			continue
+		}
+		out = append(out, &projectsv1.Option{Value: c.Code, Label: c.NameTh})
+	}
+	return out
+}
+
+// GetDropdownData serves GET /front/dropdown-data.
+func (h *Handler) GetDropdownData(ctx context.Context, _ *connect.Request[projectsv1.GetDropdownDataRequest]) (*connect.Response[projectsv1.GetDropdownDataResponse], error) {
+	d, err := h.app.Dropdowns(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return connect.NewResponse(&projectsv1.GetDropdownDataResponse{
+		AnnounceTypes: options(d.AnnouncementTypes), Methods: options(d.Methods), Provinces: options(d.Provinces),
+		Ministries: options(d.Ministries), Departments: options(d.Departments), SubDepartments: options(d.SubDepartments),
+		Statuses: options(d.Statuses), Strategies: options(d.Strategies), Categories: options(d.Categories),
+		BudgetYears: options(d.BudgetYears),
+	}), nil
+}
+
+func dateStr(t *time.Time) string {
+	if t == nil {
+		return ""
+	}
+	return t.In(domain.Bangkok).Format(time.DateOnly)
+}
+
+// GetProject serves the project details.
+func (h *Handler) GetProject(ctx context.Context, req *connect.Request[projectsv1.GetProjectRequest]) (*connect.Response[projectsv1.GetProjectResponse], error) {
+	p, err := h.app.Get(ctx, strings.TrimSpace(req.Msg.ProjectId))
+	if err != nil {
+		return nil, mapErr(err)
+	}
+	d := &projectsv1.ProjectDetail{
+		Summary: summary(&p, nil), DeptSubCode: p.SubAgencyCode, MinistryCode: p.MinistryCode, Source: p.Source,
+		FirstSeenAt: timestamppb.New(p.FirstSeen), LastSeenAt: timestamppb.New(p.LastSeen), UpdatedAt: timestamppb.New(p.LastSeen),
+	}
+	for _, a := range p.Announcements {
+		d.Announcements = append(d.Announcements, &projectsv1.Announcement{
+			TypeCode: string(a.Type), TypeName: a.Name, Date: dateStr(&a.Date), Title: p.Name, Link: a.Link,
+		})
+	}
+	if p.ContractNo != "" || p.WinnerName != "" || p.ContractSigned != nil {
+		c := &projectsv1.Contract{ContractNo: p.ContractNo, ContractDate: dateStr(p.ContractSigned), WinnerName: p.WinnerName,
+			WinnerTaxId: p.WinnerTaxID, WinnerTaxIdSuspect: p.WinnerTaxIDBad, EndDate: dateStr(p.ContractEnd)}
+		if v := f64(p.ContractValue); v != nil {
+			c.ContractPrice = *v
+		}
+		d.Contracts = append(d.Contracts, c)
+	}
+	return connect.NewResponse(&projectsv1.GetProjectResponse{Project: d}), nil
+}
+
+// ExportOcds exports one project as an OCDS 1.1 release.
+func (h *Handler) ExportOcds(ctx context.Context, req *connect.Request[projectsv1.ExportOcdsRequest]) (*connect.Response[projectsv1.ExportOcdsResponse], error) {
+	p, err := h.app.Get(ctx, strings.TrimSpace(req.Msg.ProjectId))
+	if err != nil {
+		return nil, mapErr(err)
+	}
+	b, err := json.Marshal(ocds.FromProject(p, ""))
+	if err != nil {
+		return nil, err
+	}
+	var m map[string]any
+	if err := json.Unmarshal(b, &m); err != nil {
+		return nil, err
+	}
+	st, err := structpb.NewStruct(m)
+	if err != nil {
+		return nil, err
+	}
+	return connect.NewResponse(&projectsv1.ExportOcdsResponse{Release: st}), nil
+}
+
+// Scrape checks the given project ids against the store (live fetching of
+// single projects from e-GP is not available: the feed is per agency).
+func (h *Handler) Scrape(ctx context.Context, req *connect.Request[projectsv1.ScrapeRequest]) (*connect.Response[projectsv1.ScrapeResponse], error) {
+	if len(req.Msg.ProjectIds) == 0 {
+		return nil, apperr.New(apperr.InvalidArgument, "project-ids-required", "project_ids must be a non-empty array of project id strings")
+	}
+	out := &projectsv1.ScrapeResponse{Message: "ok"}
+	for _, id := range req.Msg.ProjectIds {
+		r := &projectsv1.ScrapeResult{ProjectId: id, Status: "unchanged"}
+		if _, err := h.app.Get(ctx, id); err != nil {
+			r.Status, r.Detail = "not_found", err.Error()
+			if !errors.Is(err, domain.ErrProjectNotFound) && !errors.Is(err, domain.ErrInvalidProjectID) {
+				r.Status = "failed"
+			}
+		}
+		out.Results = append(out.Results, r)
+	}
+	return connect.NewResponse(out), nil
+}
+
+// Ingest is the admin entry: rss (url), csv or ocds (content).
+func (h *Handler) Ingest(ctx context.Context, req *connect.Request[projectsv1.IngestRequest]) (*connect.Response[projectsv1.IngestResponse], error) {
+	var src domain.ObservationSource
+	target := req.Msg.Url
+	open := func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(req.Msg.Content)), nil }
+	switch req.Msg.Source {
+	case "rss":
+		if target == "" {
+			return nil, apperr.New(apperr.InvalidArgument, "url-required", "url is required for rss")
+		}
+		src = egprss.Source{Client: egprss.NewClient(h.rssBase), URL: target}
+	case "csv":
+		src = &opendatacsv.Source{Open: open}
+	case "ocds":
+		src = ocds.Source{Open: open}
+	default:
+		return nil, apperr.New(apperr.InvalidArgument, "bad-source", "source must be rss, csv or ocds")
+	}
+	if target == "" {
+		target = "upload"
+	}
+	run, err := h.app.Ingest(ctx, src, target, nil)
+	if err != nil && run.ID == 0 {
+		return nil, err
+	}
+	return connect.NewResponse(&projectsv1.IngestResponse{Run: runPB(run)}), nil
+}
+
+func runPB(r domain.IngestRun) *projectsv1.IngestionRun {
+	return &projectsv1.IngestionRun{
+		RunId: strconv.FormatInt(r.ID, 10), Source: r.Source, Target: r.Target,
+		StartedAt: timestamppb.New(r.StartedAt), FinishedAt: timestamppb.New(r.FinishedAt),
+		ItemsRead: int64(r.Stats.Seen), Created: int64(r.Stats.Created), Updated: int64(r.Stats.Updated),
+		Unchanged: int64(r.Stats.Unchanged), Errors: int64(r.Errors), ErrorSamples: r.ErrorLog,
+		DurationMs: r.FinishedAt.Sub(r.StartedAt).Milliseconds(),
+	}
+}
+
+// ListIngestionRuns lists recent runs.
+func (h *Handler) ListIngestionRuns(ctx context.Context, req *connect.Request[projectsv1.ListIngestionRunsRequest]) (*connect.Response[projectsv1.ListIngestionRunsResponse], error) {
+	runs, err := h.app.Runs(ctx, int(req.Msg.Limit))
+	if err != nil {
+		return nil, err
+	}
+	out := &projectsv1.ListIngestionRunsResponse{}
+	for _, r := range runs {
+		out.Runs = append(out.Runs, runPB(r))
+	}
+	return connect.NewResponse(out), nil
+}
+
+var _ = errNotFound

@@ -1,0 +1,251 @@
+// Package projectssvc assembles the projects service (projects, ingestion,
+// Thai search) for its binary and for the in-process launcher.
+package projectssvc
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"net"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"bidradar/gen/projects/v1/projectsv1connect"
+	"bidradar/pkg/events"
+	"bidradar/pkg/outbox"
+	"bidradar/pkg/pgdb"
+	"bidradar/pkg/runner"
+	"bidradar/services/projects/internal/adapters/egprss"
+	"bidradar/services/projects/internal/adapters/eventproto"
+	"bidradar/services/projects/internal/adapters/postgres"
+	"bidradar/services/projects/internal/app"
+	"bidradar/services/projects/internal/demo"
+	"bidradar/services/projects/internal/domain"
+	"bidradar/services/projects/internal/ports"
+	"bidradar/services/projects/migrations"
+)
+
+// Schema is the PostgreSQL schema this service owns.
+const Schema = "projects"
+
+// Stream is the JetStream stream of the events this service publishes.
+const Stream = "PROJECTS"
+
+// DefaultDemoData is the number of demo projects seeded into an empty
+// database when DEMO_DATA is unset.
+const DefaultDemoData = 3000
+
+// Spec is the projects binary and in-process component.
+var Spec = runner.Spec{
+	Name:        "projects",
+	AddrEnv:     "PROJECTS_ADDR",
+	DefaultAddr: "127.0.0.1:9002",
+	Build:       Build,
+	Migrate:     Migrate,
+}
+
+// Open connects to DATABASE_URL (creating the database if needed) and
+// migrates the schema and its outbox.
+func Open(ctx context.Context, url string) (*pgxpool.Pool, error) {
+	if url == "" {
+		return nil, errors.New("projects: DATABASE_URL is required")
+	}
+	if err := pgdb.EnsureDatabase(ctx, url); err != nil {
+		return nil, err
+	}
+	pool, err := pgdb.Open(ctx, url, Schema)
+	if err != nil {
+		return nil, err
+	}
+	if err := outbox.Migrate(ctx, pool); err != nil {
+		pool.Close()
+		return nil, err
+	}
+	if err := pgdb.Migrate(ctx, pool, Schema, migrations.FS); err != nil {
+		pool.Close()
+		return nil, err
+	}
+	return pool, nil
+}
+
+// Migrate applies the schema migrations.
+func Migrate(ctx context.Context, getenv runner.Getenv, _ *slog.Logger) error {
+	pool, err := Open(ctx, getenv("DATABASE_URL"))
+	if err != nil {
+		return err
+	}
+	pool.Close()
+	return nil
+}
+
+// Deps are the assembled parts, shared by the server and the CLI.
+type Deps struct {
+	Pool *pgxpool.Pool
+	Repo *postgres.Repo
+	App  *app.App
+}
+
+// NewDeps builds the repository and use cases on pool.
+func NewDeps(pool *pgxpool.Pool, log *slog.Logger, opts postgres.Options) (*Deps, error) {
+	repo := postgres.New(pool, eventproto.Encoder{}, opts)
+	a, err := app.New(repo, repo, log)
+	if err != nil {
+		return nil, err
+	}
+	return &Deps{Pool: pool, Repo: repo, App: a}, nil
+}
+
+// SeedDemo inserts n generated projects (deterministic, seed 1) when the
+// table has fewer than n rows.
+func SeedDemo(ctx context.Context, d *Deps, n int, log *slog.Logger) error {
+	var have int
+	if err := d.Pool.QueryRow(ctx, "SELECT count(*) FROM (SELECT 1 FROM projects LIMIT $1) s", n).Scan(&have); err != nil {
+		return err
+	}
+	if have >= n {
+		return nil
+	}
+	g := demo.New(1, time.Now())
+	start := time.Now()
+	batch := make([]domain.Project, 0, 1000)
+	for i := 0; i < n; i++ {
+		batch = append(batch, g.Project(i))
+		if len(batch) == cap(batch) || i == n-1 {
+			if _, err := d.Repo.Upsert(ctx, 0, batch, time.Now()); err != nil {
+				return err
+			}
+			batch = batch[:0]
+		}
+	}
+	if _, err := d.Pool.Exec(ctx, "ANALYZE projects"); err != nil {
+		return err
+	}
+	d.Repo.Invalidate()
+	log.InfoContext(ctx, "demo data seeded", "projects", n, "took", time.Since(start).String())
+	return nil
+}
+
+type component struct {
+	srv *runner.RPCServer
+	bg  []func(ctx context.Context)
+}
+
+func (c *component) Run(ctx context.Context, ln net.Listener) error {
+	ctx, cancel := context.WithCancel(ctx)
+	var wg sync.WaitGroup
+	for _, f := range c.bg {
+		wg.Add(1)
+		go func() { defer wg.Done(); f(ctx) }()
+	}
+	err := c.srv.Run(ctx, ln)
+	cancel()
+	wg.Wait()
+	return err
+}
+
+// Build assembles the service. Environment: DATABASE_URL (required),
+// AUTH_TARGET, NATS_URL (outbox relay; unset keeps events in the outbox),
+// DEMO_DATA (demo projects for an empty database, default 3000, 0 = none),
+// EGP_RSS_URL (feed base URL), EGP_RSS_AGENCIES (comma-separated deptIds to
+// poll; unset = no poller), EGP_RSS_INTERVAL, SEARCH_TOTAL_CAP.
+func Build(ctx context.Context, getenv runner.Getenv, log *slog.Logger) (runner.Component, error) {
+	srv, err := runner.NewRPCServer(log, getenv("AUTH_TARGET"))
+	if err != nil {
+		return nil, err
+	}
+	demoN := DefaultDemoData
+	if v := getenv("DEMO_DATA"); v != "" {
+		if demoN, err = strconv.Atoi(v); err != nil || demoN < 0 {
+			return nil, errors.New("projects: DEMO_DATA must be a non-negative integer")
+		}
+	}
+	opts := postgres.Options{}
+	if v := getenv("SEARCH_TOTAL_CAP"); v != "" {
+		if opts.TotalCap, err = strconv.Atoi(v); err != nil {
+			return nil, errors.New("projects: SEARCH_TOTAL_CAP must be an integer")
+		}
+	}
+	interval := 15 * time.Minute
+	if v := getenv("EGP_RSS_INTERVAL"); v != "" {
+		if interval, err = time.ParseDuration(v); err != nil {
+			return nil, errors.New("projects: EGP_RSS_INTERVAL must be a duration")
+		}
+	}
+	pool, err := Open(ctx, getenv("DATABASE_URL"))
+	if err != nil {
+		return nil, err
+	}
+	srv.OnClose(pool.Close)
+	srv.Readiness("postgres", pool.Ping)
+	d, err := NewDeps(pool, log, opts)
+	if err != nil {
+		pool.Close()
+		return nil, err
+	}
+	c := &component{srv: srv}
+	if demoN > 0 {
+		if err := SeedDemo(ctx, d, demoN, log); err != nil {
+			pool.Close()
+			return nil, err
+		}
+	}
+	if url := getenv("NATS_URL"); url != "" {
+		nc, js, err := events.Connect(url, "projects")
+		if err != nil {
+			pool.Close()
+			return nil, err
+		}
+		srv.OnClose(func() { _ = nc.Drain() })
+		if err := events.EnsureStream(ctx, js, Stream, []string{"projects.>"}); err != nil {
+			pool.Close()
+			return nil, err
+		}
+		relay := outbox.NewRelay(pool, js, log, outbox.RelayOptions{})
+		c.bg = append(c.bg, func(ctx context.Context) {
+			if err := relay.Run(ctx); err != nil && ctx.Err() == nil {
+				log.ErrorContext(ctx, "outbox relay stopped", "err", err)
+			}
+		})
+	} else {
+		log.WarnContext(ctx, "NATS_URL unset: events wait in the outbox until a relay with NATS runs")
+	}
+	rssBase := getenv("EGP_RSS_URL")
+	if agencies := getenv("EGP_RSS_AGENCIES"); agencies != "" {
+		client := egprss.NewClient(rssBase)
+		p := &egprss.Poller{
+			Client: client, Agencies: strings.Split(agencies, ","), Pace: 1500 * time.Millisecond, Interval: interval,
+			Handle: func(ctx context.Context, q egprss.Query, f egprss.Feed) error {
+				_, err := d.App.Ingest(ctx, feedSource{f}, client.BaseURL+"?deptId="+q.DeptID+"&anounceType="+q.AnounceType, nil)
+				return err
+			},
+			OnError: func(q egprss.Query, err error) {
+				log.Warn("rss poll failed", "dept", q.DeptID, "type", q.AnounceType, "err", err)
+			},
+		}
+		c.bg = append(c.bg, func(ctx context.Context) { _ = p.Run(ctx) })
+	}
+	h := ports.NewHandler(d.App, rssBase)
+	srv.Mount(projectsv1connect.NewProjectsServiceHandler(h, srv.HandlerOptions(runner.Public(ports.PublicProcedures...))...))
+	return c, nil
+}
+
+// feedSource adapts an already fetched feed to the ingestion port.
+type feedSource struct{ f egprss.Feed }
+
+func (s feedSource) Name() string { return domain.SourceRSS }
+
+func (s feedSource) Each(_ context.Context, fn func(domain.Project) error, onErr func(domain.RecordError)) error {
+	for _, e := range s.f.Skipped {
+		onErr(e)
+	}
+	for _, p := range s.f.Projects {
+		if err := fn(p); err != nil {
+			return err
+		}
+	}
+	return nil
+}
