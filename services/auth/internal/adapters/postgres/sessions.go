@@ -144,13 +144,16 @@ func (s *Store) FamilyActive(ctx context.Context, familyID string, now time.Time
 // requests, and families expired or revoked more than a day ago.
 func (s *Store) Cleanup(ctx context.Context, now time.Time) error {
 	day := now.Add(-24 * time.Hour)
-	for _, q := range []string{
-		`DELETE FROM otp_codes WHERE created_at < $1`,
-		`DELETE FROM line_login_states WHERE expires_at < $1 + interval '1 day'`,
-		`DELETE FROM line_link_requests WHERE expires_at < $1 + interval '1 day'`,
-		`DELETE FROM token_families WHERE expires_at < $1 OR revoked_at < $1`,
+	for _, q := range []struct {
+		sql string
+		arg time.Time
+	}{
+		{`DELETE FROM otp_codes WHERE created_at < $1`, day},
+		{`DELETE FROM line_login_states WHERE expires_at < $1`, now},
+		{`DELETE FROM line_link_requests WHERE expires_at < $1`, now},
+		{`DELETE FROM token_families WHERE expires_at < $1 OR revoked_at < $1`, day},
 	} {
-		if _, err := s.pool.Exec(ctx, q, day); err != nil {
+		if _, err := s.pool.Exec(ctx, q.sql, q.arg); err != nil {
 			return err
 		}
 	}
