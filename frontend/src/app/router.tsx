@@ -29,7 +29,7 @@ function TestSkeletonPage() {
 }
 
 /** SPEC §2, route for route. */
-export const routes: RouteObject[] = [
+const appRoutes: RouteObject[] = [
   {
     element: <PublicLayout />,
     children: [
@@ -85,6 +85,9 @@ export const routes: RouteObject[] = [
   },
   { path: "*", element: <NotFoundPage /> },
 ];
+
+/** One pathless root so the first lazy screen shows the skeleton while it loads. */
+export const routes: RouteObject[] = [{ hydrateFallbackElement: <PageSkeleton />, children: appRoutes }];
 
 export function createAppRouter() {
   return createBrowserRouter(routes);

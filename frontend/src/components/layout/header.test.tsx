@@ -1,0 +1,92 @@
+import { describe, expect, it, vi, afterEach } from "vitest";
+import { act, fireEvent, screen, waitFor } from "@testing-library/react";
+import { renderApp } from "@/testing/render";
+import { connectError, createFakeBackend, testUser } from "@/testing/fake-backend";
+import { useAuthStore } from "@/stores/auth-store";
+import { getAccessToken, setAccessToken } from "@/lib/session";
+import { initialsOf } from "@/components/ui/avatar";
+import { msg, th } from "@/i18n/th";
+
+const tiers = { "SubscriptionService/ListTiers": () => ({ json: { tierDetails: [] } }) };
+
+describe("header", () => {
+  afterEach(() => vi.useRealTimers());
+
+  it("logged out: the six links plus sign-up and login", async () => {
+    createFakeBackend(tiers).install();
+    renderApp("/");
+    const nav = await screen.findAllByRole("navigation", { name: th.nav.mainNav });
+    const labels = Array.from(nav[0].querySelectorAll("a")).map((a) => a.textContent);
+    expect(labels).toEqual([th.nav.home, th.nav.features, th.nav.search, th.nav.pricing, th.nav.faq, th.nav.contact]);
+    const contact = Array.from(nav[0].querySelectorAll("a")).find((a) => a.textContent === th.nav.contact)!;
+    expect(contact.getAttribute("href")).toBe("/user-settings/contact-us");
+    expect(screen.getAllByRole("link", { name: th.nav.signup }).length).toBeGreaterThan(0);
+    expect(screen.getAllByRole("link", { name: th.nav.login }).length).toBeGreaterThan(0);
+  });
+
+  it("logged in: avatar menu with name, e-mail, Settings and Logout", async () => {
+    createFakeBackend(tiers).install();
+    useAuthStore.setState({ user: testUser });
+    renderApp("/");
+    fireEvent.click(await screen.findByTestId("user-menu-button"));
+    expect(screen.getByTestId("user-menu-name").textContent).toBe(testUser.name);
+    expect(screen.getByTestId("user-menu-email").textContent).toBe(testUser.email);
+    expect(screen.getByRole("menuitem", { name: th.nav.settings }).getAttribute("href")).toBe("/user-settings");
+    expect(screen.getByRole("menuitem", { name: th.nav.logout })).toBeTruthy();
+  });
+
+  it("avatar: picture, else initials from name or username, else an icon", () => {
+    expect(initialsOf("Somchai Jaidee")).toBe("SJ");
+    expect(initialsOf("สมชาย ใจดี")).toBe("สจ"); // leading vowels skipped: the initial consonant
+    expect(initialsOf("", "bidmaster")).toBe("B");
+    expect(initialsOf("", "")).toBe("");
+  });
+
+  it("mobile menu locks body scroll while open", async () => {
+    createFakeBackend(tiers).install();
+    renderApp("/");
+    const toggle = await screen.findByTestId("menu-toggle");
+    fireEvent.click(toggle);
+    expect(screen.getByTestId("mobile-menu").className).toContain("open");
+    expect(document.body.style.overflow).toBe("hidden");
+    fireEvent.keyDown(document, { key: "Escape" });
+    expect(screen.getByTestId("mobile-menu").className).not.toContain("open");
+    expect(document.body.style.overflow).toBe("");
+  });
+
+  it("logout: 'Logged out successfully.', state cleared, /login after 100 ms", async () => {
+    const be = createFakeBackend({ "AuthService/Logout": () => ({ json: { message: "ok" } }), ...tiers });
+    be.install();
+    useAuthStore.setState({ user: testUser, email: testUser.email });
+    setAccessToken("tok");
+    const { router } = renderApp("/search");
+    fireEvent.click(await screen.findByTestId("user-menu-button"));
+    vi.useFakeTimers();
+    await act(async () => {
+      fireEvent.click(screen.getByRole("menuitem", { name: th.nav.logout }));
+      await vi.advanceTimersByTimeAsync(10);
+    });
+    expect(screen.getByText(msg("Logged out successfully."))).toBeTruthy();
+    expect(useAuthStore.getState().user).toBeNull();
+    expect(getAccessToken()).toBeNull();
+    expect(router.state.location.pathname).toBe("/search");
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(100);
+    });
+    vi.useRealTimers();
+    await waitFor(() => expect(router.state.location.pathname).toBe("/login"));
+    expect(be.calls.find((c) => c.method === "Logout")?.headers.get("x-requested-with")).toBe("BidRadar");
+  });
+
+  it("logout failure: 'Logout failed, please try again.' and the session stays", async () => {
+    createFakeBackend({ "AuthService/Logout": () => connectError(503, "down"), ...tiers }).install();
+    useAuthStore.setState({ user: testUser });
+    renderApp("/");
+    fireEvent.click(await screen.findByTestId("user-menu-button"));
+    await act(async () => {
+      fireEvent.click(screen.getByRole("menuitem", { name: th.nav.logout }));
+    });
+    await waitFor(() => expect(screen.getByText(msg("Logout failed, please try again."))).toBeTruthy());
+    expect(useAuthStore.getState().user).not.toBeNull();
+  });
+});

@@ -1,0 +1,39 @@
+import { afterEach, beforeEach } from "vitest";
+import { cleanup } from "@testing-library/react";
+import { setAccessToken } from "@/lib/session";
+import { setAppTransport } from "@/lib/transport";
+import { initialAuthState, useAuthStore } from "@/stores/auth-store";
+import { useBidsStore } from "@/stores/bids-store";
+import { useToastStore } from "@/stores/toast-store";
+
+// jsdom lacks these; the header and the hash scroll use them.
+if (!window.matchMedia) {
+  window.matchMedia = ((query: string) => ({
+    matches: false,
+    media: query,
+    onchange: null,
+    addEventListener: () => {},
+    removeEventListener: () => {},
+    addListener: () => {},
+    removeListener: () => {},
+    dispatchEvent: () => false,
+  })) as unknown as typeof window.matchMedia;
+}
+window.scrollTo = (() => {}) as typeof window.scrollTo;
+Element.prototype.scrollIntoView = function () {};
+
+/** bulletproof's zustand reset: every test starts from a clean state. */
+beforeEach(() => {
+  localStorage.clear();
+  sessionStorage.clear();
+  setAccessToken(null);
+  setAppTransport(null);
+  useAuthStore.setState({ ...initialAuthState });
+  useBidsStore.setState({ bids: {} });
+  useToastStore.setState({ toasts: [] });
+});
+
+afterEach(() => {
+  cleanup();
+  document.body.style.overflow = "";
+});
