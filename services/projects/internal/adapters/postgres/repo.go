@@ -55,7 +55,7 @@ func New(pool *pgxpool.Pool, enc domain.EventEncoder, opts Options) *Repo {
 		opts.TotalCap = 10000
 	}
 	if opts.SampleSize <= 0 {
-		opts.SampleSize = 20000
+		opts.SampleSize = 10000
 	}
 	if opts.SampleTTL <= 0 {
 		opts.SampleTTL = 10 * time.Minute
@@ -448,3 +448,9 @@ func (r *Repo) ListRuns(ctx context.Context, limit int) ([]domain.IngestRun, err
 	}
 	return out, rows.Err()
 }
+
+// Row renders a project as a row of Columns (bulk loads).
+func Row(p *domain.Project) []any { return row(p) }
+
+// Columns lists the columns of Row.
+func Columns() []string { return append([]string(nil), columnNames...) }

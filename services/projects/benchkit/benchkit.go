@@ -1,0 +1,227 @@
+// Package benchkit exposes what bench/search needs from the projects
+// service: bulk loading of generated projects, the search handler without
+// auth, the in-memory oracle, and the naive ILIKE baseline.
+package benchkit
+
+import (
+	"context"
+	"log/slog"
+	"net/http"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"bidradar/gen/projects/v1/projectsv1connect"
+	"bidradar/services/projects/internal/adapters/postgres"
+	"bidradar/services/projects/internal/demo"
+	"bidradar/services/projects/internal/domain"
+	"bidradar/services/projects/internal/ports"
+	"bidradar/services/projects/projectssvc"
+)
+
+// Row is what the oracle keeps per project.
+type Row struct {
+	P domain.Project
+}
+
+// Generate returns generated project i (seed fixed).
+func Generate(seed uint64, i int) domain.Project {
+	return demo.New(seed, time.Date(2026, 9, 30, 0, 0, 0, 0, domain.Bangkok)).Project(i)
+}
+
+// Load inserts generated projects [0, n) with COPY, the GIN indexes dropped
+// during the load and rebuilt after (as a bulk import would).
+func Load(ctx context.Context, pool *pgxpool.Pool, seed uint64, n int, progress func(done int)) error {
+	for _, ix := range []string{"projects_search_trgm_idx", "projects_search_bigrams_idx"} {
+		if _, err := pool.Exec(ctx, "DROP INDEX IF EXISTS "+ix); err != nil {
+			return err
+		}
+	}
+	const chunk = 20000
+	jobs := make(chan int)
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	var firstErr error
+	done := 0
+	g := demo.New(seed, time.Date(2026, 9, 30, 0, 0, 0, 0, domain.Bangkok))
+	for w := 0; w < runtime.NumCPU(); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for start := range jobs {
+				end := min(start+chunk, n)
+				rows := make([][]any, 0, end-start)
+				for i := start; i < end; i++ {
+					p := g.Project(i)
+					rows = append(rows, postgres.Row(&p))
+				}
+				_, err := pool.CopyFrom(ctx, pgx.Identifier{"projects"}, postgres.Columns(), pgx.CopyFromRows(rows))
+				mu.Lock()
+				if err != nil && firstErr == nil {
+					firstErr = err
+				}
+				done += end - start
+				if progress != nil {
+					progress(done)
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	for s := 0; s < n; s += chunk {
+		jobs <- s
+	}
+	close(jobs)
+	wg.Wait()
+	if firstErr != nil {
+		return firstErr
+	}
+	for _, q := range []string{
+		"SET maintenance_work_mem = '2GB'",
+		"CREATE INDEX projects_search_trgm_idx ON projects USING gin (search_text gin_trgm_ops)",
+		"CREATE INDEX projects_search_bigrams_idx ON projects USING gin (search_bigrams gin__int_ops)",
+		"ANALYZE projects",
+	} {
+		if _, err := pool.Exec(ctx, q); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Handler returns the projects connect handler (no auth: benchmark only)
+// and the repository behind it.
+func Handler(pool *pgxpool.Pool, log *slog.Logger) (http.Handler, error) {
+	d, err := projectssvc.NewDeps(pool, log, postgres.Options{})
+	if err != nil {
+		return nil, err
+	}
+	mux := http.NewServeMux()
+	mux.Handle(projectsv1connect.NewProjectsServiceHandler(ports.NewHandler(d.App, "")))
+	return mux, nil
+}
+
+// Criteria is the search form.
+type Criteria = domain.Criteria
+
+// Oracle is a brute-force substring search over every row in memory.
+type Oracle struct{ Rows []domain.Project }
+
+// NewOracle generates the n rows again (without steps, to save memory).
+func NewOracle(seed uint64, n int) *Oracle {
+	o := &Oracle{Rows: make([]domain.Project, n)}
+	g := demo.New(seed, time.Date(2026, 9, 30, 0, 0, 0, 0, domain.Bangkok))
+	var wg sync.WaitGroup
+	w := runtime.NumCPU()
+	for k := 0; k < w; k++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := k; i < n; i += w {
+				p := g.Project(i)
+				types := make([]domain.Announcement, len(p.Announcements))
+				for j, a := range p.Announcements {
+					types[j] = domain.Announcement{Type: a.Type}
+				}
+				o.Rows[i] = domain.Project{ID: p.ID, SearchText: p.SearchText, MethodCode: p.MethodCode, ProvinceCode: p.ProvinceCode,
+					MinistryCode: p.MinistryCode, AgencyName: p.AgencyName, SubAgencyName: p.SubAgencyName, Status: p.Status,
+					StrategyCode: p.StrategyCode, WorkTypeCode: p.WorkTypeCode, BudgetYear: p.BudgetYear, Announcements: types,
+					LastAnnounced: p.LastAnnounced, Budget: p.Budget}
+			}
+		}()
+	}
+	wg.Wait()
+	return o
+}
+
+// Search returns the total and the first k ids in result order.
+func (o *Oracle) Search(c domain.Criteria, k int) (int, []string) {
+	m := domain.NewMatcher(c)
+	var hits []*domain.Project
+	for i := range o.Rows {
+		if m.Match(&o.Rows[i]) {
+			hits = append(hits, &o.Rows[i])
+		}
+	}
+	s := c.Sort
+	if s == "" || (s == domain.SortRelevance && len(c.Terms().Positive()) <= 1) {
+		s = domain.SortDate
+	}
+	sort.Slice(hits, func(i, j int) bool { return m.Less(s, hits[i], hits[j]) })
+	ids := make([]string, 0, k)
+	for i := 0; i < len(hits) && i < k; i++ {
+		ids = append(ids, hits[i].ID)
+	}
+	return len(hits), ids
+}
+
+// Naive runs the naive baseline: name ILIKE '%kw%' for every keyword (no
+// normalisation, no index on name), one page by date plus an exact count.
+func Naive(ctx context.Context, pool *pgxpool.Pool, c domain.Criteria, perPage int) (time.Duration, error) {
+	t := c.Terms()
+	var conds []string
+	var args []any
+	add := func(s string, v any) {
+		args = append(args, v)
+		conds = append(conds, strings.ReplaceAll(s, "?", "$"+itoa(len(args))))
+	}
+	for _, k := range t.All {
+		add("name ILIKE ?", "%"+k+"%")
+	}
+	if len(t.Any) > 0 {
+		var ors []string
+		for _, k := range t.Any {
+			args = append(args, "%"+k+"%")
+			ors = append(ors, "name ILIKE $"+itoa(len(args)))
+		}
+		conds = append(conds, "("+strings.Join(ors, " OR ")+")")
+	}
+	for _, k := range t.None {
+		add("name NOT ILIKE ?", "%"+k+"%")
+	}
+	if len(c.Provinces) > 0 {
+		add("province_code = ANY(?)", c.Provinces)
+	}
+	if len(c.Methods) > 0 {
+		add("method_code = ANY(?)", c.Methods)
+	}
+	if len(c.Statuses) > 0 {
+		add("status = ANY(?)", c.Statuses)
+	}
+	where := "TRUE"
+	if len(conds) > 0 {
+		where = strings.Join(conds, " AND ")
+	}
+	start := time.Now()
+	rows, err := pool.Query(ctx, "SELECT id, name FROM projects WHERE "+where+" ORDER BY announced_on DESC, id DESC LIMIT "+itoa(perPage), args...)
+	if err != nil {
+		return 0, err
+	}
+	rows.Close()
+	var n int
+	if err := pool.QueryRow(ctx, "SELECT count(*) FROM projects WHERE "+where, args...).Scan(&n); err != nil {
+		return 0, err
+	}
+	return time.Since(start), nil
+}
+
+func itoa(n int) string {
+	return fmtInt(n)
+}
+
+func fmtInt(n int) string {
+	if n == 0 {
+		return "0"
+	}
+	var b []byte
+	for n > 0 {
+		b = append([]byte{byte('0' + n%10)}, b...)
+		n /= 10
+	}
+	return string(b)
+}
