@@ -93,7 +93,15 @@ func (h RegisterHandler) existing(ctx context.Context, u domain.User) error {
 	if u.Active {
 		d = deliverNotice
 	}
-	return h.c.issueCode(ctx, codeRequest{Purpose: domain.PurposeRegistration, Email: u.Email, Name: u.Name, Delivery: d})
+	err := h.c.issueCode(ctx, codeRequest{Purpose: domain.PurposeRegistration, Email: u.Email, Name: u.Name, Delivery: d})
+	var re *domain.RetryError
+	if errors.As(err, &re) {
+		// A new e-mail is never throttled here, so neither is a known one:
+		// the earlier code stays valid, and the resend endpoint reports
+		// the throttle to whoever asks for another code.
+		return nil
+	}
+	return err
 }
 
 // VerifyRegistration activates an account with its registration code.

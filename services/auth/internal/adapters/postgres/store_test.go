@@ -432,8 +432,8 @@ func TestLineStatesAndLinking(t *testing.T) {
 		}
 		u, fam, err := s.CompleteLineLink(ctx, domain.LineLinkCompletion{
 			CodeID: c.ID, LinkHash: req.TokenHash, Email: email, Identity: req.Identity,
-			NewUser: domain.User{ID: uuid.NewString(), Username: "new-" + line, Email: email, Active: true, CreatedAt: t0, VerifiedAt: t0},
-			Session: domain.NewSession{FamilyID: uuid.NewString(), Provider: domain.ProviderLine, TokenHash: domain.HashToken(link + "r"), Now: t0},
+			NewUser:    domain.User{ID: uuid.NewString(), Username: "new-" + line, Email: email, Active: true, CreatedAt: t0, VerifiedAt: t0},
+			Session:    domain.NewSession{FamilyID: uuid.NewString(), Provider: domain.ProviderLine, TokenHash: domain.HashToken(link + "r"), Now: t0},
 			Registered: domain.UserRegistered{EventID: uuid.NewString(), OccurredAt: t0},
 			Verified:   domain.UserVerified{EventID: uuid.NewString(), OccurredAt: t0},
 		})

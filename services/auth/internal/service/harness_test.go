@@ -1,0 +1,348 @@
+package service_test
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"net"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"connectrpc.com/connect"
+	"github.com/jackc/pgx/v5"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials/insecure"
+	"google.golang.org/grpc/metadata"
+	"google.golang.org/grpc/status"
+
+	authv1 "bidradar/gen/auth/v1"
+	"bidradar/gen/auth/v1/authv1connect"
+	"bidradar/pkg/mail"
+	"bidradar/pkg/testutil/natstest"
+	"bidradar/pkg/testutil/pgtest"
+	"bidradar/pkg/testutil/smtptest"
+	"bidradar/services/auth/internal/adapters/line/linetest"
+	"bidradar/services/auth/internal/service"
+)
+
+// clock is the service's clock: real time plus an offset tests advance.
+type clock struct{ off atomic.Int64 }
+
+func (c *clock) Now() time.Time          { return time.Now().Add(time.Duration(c.off.Load())) }
+func (c *clock) Advance(d time.Duration) { c.off.Add(int64(d)) }
+
+// env is one running auth service with its real dependencies.
+type env struct {
+	addr    string
+	natsURL string
+	smtp    *smtptest.Server
+	line    *linetest.Fake
+	clock   *clock
+	connect *client
+	grpc    *client
+	cfg     service.Config
+}
+
+const (
+	lineChannel  = "1653000000"
+	lineSecret   = "test-line-channel-secret"
+	lineRedirect = "http://127.0.0.1:8080/auth/line/callback"
+	internalTok  = "internal-token-for-tests"
+)
+
+func start(t *testing.T, edit ...func(*service.Config)) *env {
+	t.Helper()
+	e := &env{
+		natsURL: natstest.Start(t),
+		smtp:    smtptest.Start(t),
+		line:    linetest.Start(t, lineChannel, lineSecret, lineRedirect),
+		clock:   &clock{},
+	}
+	cfg := service.Config{
+		Addr:        "127.0.0.1:0",
+		DatabaseURL: pgtest.NewDatabase(t),
+		NATSURL:     e.natsURL,
+		AppEnv:      "development",
+		Mail: mail.Config{Host: e.smtp.Host(), Port: e.smtp.Port(), TLS: mail.TLSNone,
+			From: "BidRadar <no-reply@bidradar.test>"},
+		Line: service.LineConfig{ChannelID: lineChannel, ChannelSecret: lineSecret, RedirectURI: lineRedirect,
+			AuthorizeURL: e.line.AuthorizeURL(), TokenURL: e.line.TokenURL(), ProfileURL: e.line.ProfileURL()},
+		InternalToken:    internalTok,
+		LoginConcurrency: 4,
+		// Cheap hashing for tests; production uses m=19 MiB, t=2.
+		Argon2: service.Argon2Config{MemoryKiB: 64, Iterations: 1, Threads: 1},
+		Now:    e.clock.Now,
+	}
+	for _, f := range edit {
+		f(&cfg)
+	}
+	e.cfg = cfg
+	ctx, cancel := context.WithCancel(context.Background())
+	log := slog.New(slog.NewTextHandler(testWriter{t}, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	svc, err := service.New(ctx, cfg, log)
+	if err != nil {
+		cancel()
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		cancel()
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- svc.Run(ctx, ln) }()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("Run: %v", err)
+		}
+		svc.Close()
+	})
+	e.addr = ln.Addr().String()
+	waitReady(t, "http://"+e.addr+"/readyz")
+
+	e.connect = &client{name: "connect", c: authv1connect.NewAuthServiceClient(http.DefaultClient, "http://"+e.addr)}
+	cc, err := grpc.NewClient(e.addr, grpc.WithTransportCredentials(insecure.NewCredentials()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cc.Close() })
+	e.grpc = &client{name: "grpc", g: authv1.NewAuthServiceClient(cc)}
+	return e
+}
+
+type testWriter struct{ t *testing.T }
+
+func (w testWriter) Write(p []byte) (int, error) {
+	w.t.Log(strings.TrimSpace(string(p)))
+	return len(p), nil
+}
+
+func waitReady(t *testing.T, url string) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		resp, err := http.Get(url)
+		if err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == http.StatusOK {
+				return
+			}
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Fatalf("%s not ready", url)
+}
+
+// client calls AuthService over Connect (c) or over gRPC with grpc-go (g).
+type client struct {
+	name string
+	c    authv1connect.AuthServiceClient
+	g    authv1.AuthServiceClient
+}
+
+// rpcErr is a failed call as the gateway would see it.
+type rpcErr struct {
+	HTTP int    // x-http-code
+	Msg  string // the REST "detail"
+	Meta http.Header
+}
+
+func (e *rpcErr) Error() string { return strconv.Itoa(e.HTTP) + " " + e.Msg }
+
+// do calls one RPC with request headers h over the client's protocol and
+// returns the response, its headers and a normalised error.
+func do[Req, Res any](t *testing.T, cl *client, h http.Header, req *Req,
+	cf func(authv1connect.AuthServiceClient, context.Context, *connect.Request[Req]) (*connect.Response[Res], error),
+	gf func(authv1.AuthServiceClient, context.Context, *Req, ...grpc.CallOption) (*Res, error),
+) (*Res, http.Header, *rpcErr) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+	defer cancel()
+	if cl.c != nil {
+		r := connect.NewRequest(req)
+		for k, vs := range h {
+			for _, v := range vs {
+				r.Header().Add(k, v)
+			}
+		}
+		res, err := cf(cl.c, ctx, r)
+		if err != nil {
+			var ce *connect.Error
+			if !errors.As(err, &ce) {
+				t.Fatalf("connect call: %v", err)
+			}
+			code, _ := strconv.Atoi(ce.Meta().Get("x-http-code"))
+			return nil, nil, &rpcErr{HTTP: code, Msg: ce.Message(), Meta: ce.Meta()}
+		}
+		return res.Msg, res.Header(), nil
+	}
+	md := metadata.MD{}
+	for k, vs := range h {
+		md.Append(strings.ToLower(k), vs...)
+	}
+	var header, trailer metadata.MD
+	res, err := gf(cl.g, metadata.NewOutgoingContext(ctx, md), req, grpc.Header(&header), grpc.Trailer(&trailer))
+	if err != nil {
+		st, ok := status.FromError(err)
+		if !ok {
+			t.Fatalf("grpc call: %v", err)
+		}
+		code := 0
+		if v := trailer.Get("x-http-code"); len(v) > 0 {
+			code, _ = strconv.Atoi(v[0])
+		}
+		return nil, nil, &rpcErr{HTTP: code, Msg: st.Message(), Meta: mdHeader(trailer)}
+	}
+	return res, mdHeader(header), nil
+}
+
+func mdHeader(md metadata.MD) http.Header {
+	h := http.Header{}
+	for k, vs := range md {
+		for _, v := range vs {
+			h.Add(k, v)
+		}
+	}
+	return h
+}
+
+func bearer(tok string) http.Header { return http.Header{"Authorization": {"Bearer " + tok}} }
+
+func (cl *client) register(t *testing.T, r *authv1.RegisterRequest) (*authv1.RegisterResponse, *rpcErr) {
+	res, _, err := do(t, cl, nil, r, authv1connect.AuthServiceClient.Register, authv1.AuthServiceClient.Register)
+	return res, err
+}
+
+func (cl *client) verifyRegistration(t *testing.T, email, otp string) (*authv1.VerifyRegistrationResponse, http.Header, *rpcErr) {
+	return do(t, cl, nil, &authv1.VerifyRegistrationRequest{Email: email, Otp: otp},
+		authv1connect.AuthServiceClient.VerifyRegistration, authv1.AuthServiceClient.VerifyRegistration)
+}
+
+func (cl *client) resendRegistration(t *testing.T, email string) (*authv1.ResendRegistrationOtpResponse, *rpcErr) {
+	res, _, err := do(t, cl, nil, &authv1.ResendRegistrationOtpRequest{Email: email},
+		authv1connect.AuthServiceClient.ResendRegistrationOtp, authv1.AuthServiceClient.ResendRegistrationOtp)
+	return res, err
+}
+
+func (cl *client) login(t *testing.T, username, password string) (*authv1.LoginResponse, http.Header, *rpcErr) {
+	return do(t, cl, nil, &authv1.LoginRequest{Username: username, Password: password},
+		authv1connect.AuthServiceClient.Login, authv1.AuthServiceClient.Login)
+}
+
+func (cl *client) verifyLogin(t *testing.T, email, otp string) (*authv1.VerifyLoginOtpResponse, http.Header, *rpcErr) {
+	return do(t, cl, nil, &authv1.VerifyLoginOtpRequest{Email: email, Otp: otp},
+		authv1connect.AuthServiceClient.VerifyLoginOtp, authv1.AuthServiceClient.VerifyLoginOtp)
+}
+
+func (cl *client) resendLogin(t *testing.T, email string) (*authv1.ResendLoginOtpResponse, *rpcErr) {
+	res, _, err := do(t, cl, nil, &authv1.ResendLoginOtpRequest{Email: email},
+		authv1connect.AuthServiceClient.ResendLoginOtp, authv1.AuthServiceClient.ResendLoginOtp)
+	return res, err
+}
+
+func (cl *client) me(t *testing.T, h http.Header) (*authv1.GetMeResponse, *rpcErr) {
+	res, _, err := do(t, cl, h, &authv1.GetMeRequest{}, authv1connect.AuthServiceClient.GetMe, authv1.AuthServiceClient.GetMe)
+	return res, err
+}
+
+func (cl *client) refresh(t *testing.T, h http.Header, tok string) (*authv1.RefreshTokenResponse, http.Header, *rpcErr) {
+	return do(t, cl, h, &authv1.RefreshTokenRequest{RefreshToken: tok},
+		authv1connect.AuthServiceClient.RefreshToken, authv1.AuthServiceClient.RefreshToken)
+}
+
+func (cl *client) logout(t *testing.T, h http.Header, tok string) (*authv1.LogoutResponse, http.Header, *rpcErr) {
+	return do(t, cl, h, &authv1.LogoutRequest{RefreshToken: tok},
+		authv1connect.AuthServiceClient.Logout, authv1.AuthServiceClient.Logout)
+}
+
+func (cl *client) updateTwoStep(t *testing.T, h http.Header, on bool) (*authv1.UpdateTwoStepResponse, *rpcErr) {
+	res, _, err := do(t, cl, h, &authv1.UpdateTwoStepRequest{Enabled: on},
+		authv1connect.AuthServiceClient.UpdateTwoStep, authv1.AuthServiceClient.UpdateTwoStep)
+	return res, err
+}
+
+// wantErr fails unless err has the HTTP status and a detail containing msg.
+func wantErr(t *testing.T, err *rpcErr, status int, msg string) {
+	t.Helper()
+	if err == nil {
+		t.Fatalf("no error, want %d %q", status, msg)
+	}
+	if err.HTTP != status || !strings.Contains(err.Msg, msg) {
+		t.Fatalf("error %d %q, want %d containing %q", err.HTTP, err.Msg, status, msg)
+	}
+}
+
+func noErr(t *testing.T, err *rpcErr) {
+	t.Helper()
+	if err != nil {
+		t.Fatalf("unexpected error: %v", err)
+	}
+}
+
+// codeFor waits for the next mail to addr and returns its 6-digit code.
+func (e *env) codeFor(t *testing.T, addr string) (string, smtptest.Message) {
+	t.Helper()
+	m, err := e.smtp.WaitFor(addr, 5*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	code := smtptest.ExtractCode(m.Text)
+	if code == "" {
+		t.Fatalf("no code in mail %q", m.Text)
+	}
+	return code, m
+}
+
+// noMailFor checks that nothing new was sent to addr.
+func (e *env) noMailFor(t *testing.T, addr string) {
+	t.Helper()
+	if m, err := e.smtp.WaitFor(addr, 200*time.Millisecond); err == nil {
+		t.Fatalf("unexpected mail to %s: %q", addr, m.Subject)
+	}
+}
+
+// cookies parses Set-Cookie headers by name.
+func cookies(h http.Header) map[string]*http.Cookie {
+	out := map[string]*http.Cookie{}
+	for _, c := range (&http.Response{Header: http.Header{"Set-Cookie": h.Values("Set-Cookie")}}).Cookies() {
+		out[c.Name] = c
+	}
+	return out
+}
+
+// registerVerified registers and verifies an account and returns its tokens.
+func (e *env) registerVerified(t *testing.T, cl *client, username, email, password string) *authv1.VerifyRegistrationResponse {
+	t.Helper()
+	_, err := cl.register(t, &authv1.RegisterRequest{Username: username, Email: email, Password: password})
+	noErr(t, err)
+	code, _ := e.codeFor(t, email)
+	res, _, err := cl.verifyRegistration(t, email, code)
+	noErr(t, err)
+	return res
+}
+
+type (
+	smtpMessage   = smtptest.Message
+	serviceConfig = service.Config
+)
+
+var smtpCode = smtptest.ExtractCode
+
+// deleteUser removes an account behind the service's back.
+func deleteUser(t *testing.T, e *env, id string) {
+	t.Helper()
+	ctx := context.Background()
+	conn, err := pgx.Connect(ctx, e.cfg.DatabaseURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	if _, err := conn.Exec(ctx, `DELETE FROM auth.users WHERE id = $1`, id); err != nil {
+		t.Fatal(err)
+	}
+}
