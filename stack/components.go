@@ -6,7 +6,6 @@ import (
 	"net"
 	"time"
 
-	"bidradar/gen/projects/v1/projectsv1connect"
 	"bidradar/pkg/runner"
 	"bidradar/services/auth/authsvc"
 )
@@ -38,19 +37,4 @@ type authComponent struct{ *authsvc.Service }
 func (a authComponent) Run(ctx context.Context, ln net.Listener) error {
 	defer a.Close()
 	return a.Service.Run(ctx, ln)
-}
-
-// projectsPending serves the projects API as Unimplemented until projectssvc lands.
-var projectsPending = runner.Spec{
-	Name:        "projects",
-	AddrEnv:     "PROJECTS_ADDR",
-	DefaultAddr: "127.0.0.1:9002",
-	Build: func(_ context.Context, getenv runner.Getenv, log *slog.Logger) (runner.Component, error) {
-		srv, err := runner.NewRPCServer(log, getenv("AUTH_TARGET"))
-		if err != nil {
-			return nil, err
-		}
-		srv.Mount(projectsv1connect.NewProjectsServiceHandler(projectsv1connect.UnimplementedProjectsServiceHandler{}, srv.HandlerOptions(runner.Public())...))
-		return srv, nil
-	},
 }

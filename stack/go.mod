@@ -4,16 +4,17 @@ go 1.26.0
 
 require (
 	bidradar/gateway v0.0.0
-	bidradar/gen v0.0.0
 	bidradar/pkg v0.0.0
 	bidradar/services/auth v0.0.0
 	bidradar/services/interests v0.0.0
 	bidradar/services/notification v0.0.0
+	bidradar/services/projects v0.0.0-00010101000000-000000000000
 	bidradar/services/realtime v0.0.0
 	bidradar/services/subscription v0.0.0
 )
 
 require (
+	bidradar/gen v0.0.0 // indirect
 	connectrpc.com/connect v1.21.1 // indirect
 	connectrpc.com/otelconnect v0.10.0 // indirect
 	github.com/antithesishq/antithesis-sdk-go v0.8.0-default-no-op // indirect

@@ -22,6 +22,7 @@ import (
 	"bidradar/pkg/server"
 	"bidradar/services/interests/interestssvc"
 	"bidradar/services/notification/notificationsvc"
+	"bidradar/services/projects/projectssvc"
 	"bidradar/services/realtime/realtimesvc"
 	"bidradar/services/subscription/subscriptionsvc"
 )
@@ -36,7 +37,7 @@ func services(opts Options) []struct {
 		targetEnv string
 	}{
 		{authSpec(opts.AuthClock), "AUTH_TARGET"},
-		{projectsPending, "PROJECTS_TARGET"},
+		{projectssvc.Spec, "PROJECTS_TARGET"},
 		{interestssvc.Spec, "INTERESTS_TARGET"},
 		{subscriptionsvc.Spec, "SUBSCRIPTION_TARGET"},
 		{notificationsvc.Spec, "NOTIFICATION_TARGET"},
