@@ -327,8 +327,9 @@ func (e *env) registerVerified(t *testing.T, cl *client, username, email, passwo
 }
 
 type (
-	smtpMessage   = smtptest.Message
-	serviceConfig = service.Config
+	smtpMessage       = smtptest.Message
+	serviceConfig     = service.Config
+	serviceLineConfig = service.LineConfig
 )
 
 var smtpCode = smtptest.ExtractCode
