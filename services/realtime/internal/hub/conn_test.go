@@ -1,0 +1,134 @@
+package hub_test
+
+import (
+	"crypto/ed25519"
+	"crypto/rand"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gorilla/websocket"
+	"github.com/nats-io/nats.go"
+	"google.golang.org/protobuf/proto"
+
+	notificationv1 "bidradar/gen/notification/v1"
+	"bidradar/pkg/authn"
+	"bidradar/pkg/testutil/natstest"
+	"bidradar/services/realtime/internal/hub"
+)
+
+type fixture struct {
+	srv    *httptest.Server
+	nc     *nats.Conn
+	signer *authn.Signer
+}
+
+func setup(t *testing.T) fixture {
+	t.Helper()
+	nc, err := nats.Connect(natstest.Start(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(nc.Close)
+	_, priv, _ := ed25519.GenerateKey(rand.Reader)
+	signer := authn.NewSigner(priv, "k1")
+	v := authn.NewVerifier(authn.StaticKeys{"k1": signer.PublicKey()})
+	srv := httptest.NewServer(hub.NewHandler(nc, v, slog.New(slog.NewTextHandler(io.Discard, nil))))
+	t.Cleanup(srv.Close)
+	return fixture{srv: srv, nc: nc, signer: signer}
+}
+
+func (f fixture) token(t *testing.T, user string) string {
+	t.Helper()
+	now := time.Now()
+	tok, err := f.signer.Sign(authn.Claims{UserID: user, Email: user + "@example.com", Provider: authn.ProviderPassword, ID: "j", IssuedAt: now, ExpiresAt: now.Add(time.Minute)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tok
+}
+
+func (f fixture) dial(t *testing.T, user, origin string) (*websocket.Conn, *http.Response, error) {
+	h := http.Header{}
+	if origin != "" {
+		h.Set("Origin", origin)
+	}
+	ws, resp, err := websocket.DefaultDialer.Dial("ws"+strings.TrimPrefix(f.srv.URL, "http")+"/ws/notifications/"+user, h)
+	if err == nil {
+		t.Cleanup(func() { ws.Close() })
+	}
+	return ws, resp, err
+}
+
+func read(t *testing.T, ws *websocket.Conn) hub.Message {
+	t.Helper()
+	_ = ws.SetReadDeadline(time.Now().Add(5 * time.Second))
+	var m hub.Message
+	if err := ws.ReadJSON(&m); err != nil {
+		t.Fatalf("read: %v", err)
+	}
+	return m
+}
+
+func TestPushAfterAuth(t *testing.T) {
+	f := setup(t)
+	ws, _, err := f.dial(t, "u1", f.srv.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = ws.WriteJSON(map[string]string{"type": "auth", "token": f.token(t, "u1")})
+	if m := read(t, ws); m.Type != "auth_success" {
+		t.Fatalf("got %+v, want auth_success", m)
+	}
+	// Another user's events never reach this socket.
+	other, _ := proto.Marshal(&notificationv1.NotificationCreated{UserId: "u2", Notification: &notificationv1.Notification{Id: "x"}})
+	_ = f.nc.Publish("notification.v1.user.u2.created", other)
+	ev, _ := proto.Marshal(&notificationv1.NotificationCreated{EventId: "e1", UserId: "u1", UnreadCount: 3,
+		Notification: &notificationv1.Notification{Id: "n1", Title: "มีประกาศใหม่", Category: "project_update", Type: "bell_notification"}})
+	_ = f.nc.Publish("notification.v1.user.u1.created", ev)
+	m := read(t, ws)
+	if m.Type != "bell_notification" || m.UnreadCount == nil || *m.UnreadCount != 3 {
+		t.Fatalf("got %+v", m)
+	}
+	var n map[string]any
+	_ = json.Unmarshal(m.Data, &n)
+	if n["id"] != "n1" || n["title"] != "มีประกาศใหม่" {
+		t.Fatalf("data %s", m.Data)
+	}
+	cnt, _ := proto.Marshal(&notificationv1.UnreadCountChanged{UserId: "u1", UnreadCount: 0})
+	_ = f.nc.Publish("notification.v1.user.u1.unread", cnt)
+	if m := read(t, ws); m.Type != "unread_count_update" || *m.UnreadCount != 0 {
+		t.Fatalf("got %+v", m)
+	}
+}
+
+func TestAuthErrors(t *testing.T) {
+	f := setup(t)
+	for name, tok := range map[string]string{"other user": f.token(t, "u2"), "garbage": "nope"} {
+		ws, _, err := f.dial(t, "u1", "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		_ = ws.WriteMessage(websocket.TextMessage, []byte(tok))
+		if m := read(t, ws); m.Type != "auth_error" {
+			t.Fatalf("%s: got %+v, want auth_error", name, m)
+		}
+		_ = ws.SetReadDeadline(time.Now().Add(5 * time.Second))
+		if _, _, err := ws.ReadMessage(); !websocket.IsCloseError(err, 4401) {
+			t.Fatalf("%s: want close 4401, got %v", name, err)
+		}
+	}
+}
+
+func TestCrossOriginRefused(t *testing.T) {
+	f := setup(t)
+	_, resp, err := f.dial(t, "u1", "https://evil.example")
+	if err == nil || resp == nil || resp.StatusCode != http.StatusForbidden {
+		t.Fatalf("cross-origin upgrade: err %v resp %v", err, resp)
+	}
+}
