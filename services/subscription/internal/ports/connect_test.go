@@ -1,0 +1,102 @@
+package ports_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"connectrpc.com/connect"
+
+	subscriptionv1 "bidradar/gen/subscription/v1"
+	"bidradar/pkg/authn"
+	"bidradar/pkg/pgdb"
+	"bidradar/pkg/testutil/pgtest"
+	"bidradar/services/subscription/internal/adapters/postgres"
+	"bidradar/services/subscription/internal/ports"
+	"bidradar/services/subscription/migrations"
+)
+
+// handler runs against a real, migrated subscription schema.
+func handler(t *testing.T) (*ports.Handler, func(sql string, args ...any)) {
+	t.Helper()
+	ctx := context.Background()
+	pool, err := pgdb.Open(ctx, pgtest.NewDatabase(t), "subscription")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(pool.Close)
+	if err := pgdb.Migrate(ctx, pool, "subscription", migrations.FS); err != nil {
+		t.Fatal(err)
+	}
+	exec := func(sql string, args ...any) {
+		if _, err := pool.Exec(ctx, sql, args...); err != nil {
+			t.Fatal(err)
+		}
+	}
+	now := time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC)
+	return ports.NewHandler(postgres.New(pool), func() time.Time { return now }), exec
+}
+
+func as(user string) context.Context {
+	return authn.WithClaims(context.Background(), authn.Claims{UserID: user})
+}
+
+func TestListTiers(t *testing.T) {
+	h, _ := handler(t)
+	all, err := h.ListTiers(context.Background(), connect.NewRequest(&subscriptionv1.ListTiersRequest{IncludeAll: true}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := all.Msg.GetTierDetails()
+	if len(got) != 4 || got[0].GetTier() != "free" || got[3].GetTier() != "enterprise" {
+		t.Fatalf("tiers %v", got)
+	}
+	pro := got[2]
+	if pro.GetPrice() != 1490 || pro.GetPriceYearly() != 14900 || pro.GetLabel() != "มืออาชีพ" || pro.GetCombinationLimits().GetSearchCombination() != 50 {
+		t.Fatalf("pro tier %v", pro)
+	}
+	if got[3].GetCombinationLimits().GetSearchCombination() != -1 {
+		t.Fatalf("enterprise should be unlimited (-1): %v", got[3])
+	}
+	paid, _ := h.ListTiers(context.Background(), connect.NewRequest(&subscriptionv1.ListTiersRequest{}))
+	if len(paid.Msg.GetTierDetails()) != 3 || len(paid.Msg.GetUpgradeOptions()) != 3 || paid.Msg.GetCurrentTier() != "free" {
+		t.Fatalf("paid tiers for a visitor: %v", paid.Msg)
+	}
+}
+
+func TestMySubscription(t *testing.T) {
+	h, exec := handler(t)
+	if _, err := h.GetMySubscription(context.Background(), connect.NewRequest(&subscriptionv1.GetMySubscriptionRequest{})); err == nil {
+		t.Fatal("visitor got a subscription")
+	}
+	free, err := h.GetMySubscription(as("u-free"), connect.NewRequest(&subscriptionv1.GetMySubscriptionRequest{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if free.Msg.GetTier() != "free" || !free.Msg.GetIsActive() || free.Msg.GetSubscription().GetStatus() != "none" ||
+		free.Msg.GetButtonStatusExamples()["explore_live_search"] != "locked" || len(free.Msg.GetUpgradeRecommendations()) != 3 {
+		t.Fatalf("free user: %v", free.Msg)
+	}
+
+	exec(`INSERT INTO subscriptions (user_id, tier, status, start_date, end_date, last_payment_date, last_payment_satang)
+		VALUES ('u-pro', 'pro', 'active', '2026-11-01', '2026-11-30', '2026-11-01', 149000)`)
+	pro, err := h.GetMySubscription(as("u-pro"), connect.NewRequest(&subscriptionv1.GetMySubscriptionRequest{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := pro.Msg
+	if m.GetTier() != "pro" || m.GetDaysRemaining() != 10 || m.GetSubscription().GetLastPaymentAmount() != 1490 ||
+		m.GetCombinationLimits().GetOvernightSearchSave() != 30 || len(m.GetUpgradeRecommendations()) != 1 {
+		t.Fatalf("pro user: %v", m)
+	}
+
+	exec(`INSERT INTO subscriptions (user_id, tier, status, start_date, end_date) VALUES ('u-old', 'starter', 'active', '2026-01-01', '2026-02-01')`)
+	old, _ := h.GetMySubscription(as("u-old"), connect.NewRequest(&subscriptionv1.GetMySubscriptionRequest{}))
+	if old.Msg.GetTier() != "free" || old.Msg.GetDaysRemaining() != 0 {
+		t.Fatalf("lapsed starter should fall back to free: %v", old.Msg)
+	}
+	tiers, _ := h.ListTiers(as("u-old"), connect.NewRequest(&subscriptionv1.ListTiersRequest{}))
+	if !tiers.Msg.GetNeedsUpgrade() {
+		t.Fatal("a lapsed subscription needs an upgrade")
+	}
+}
