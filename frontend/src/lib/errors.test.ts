@@ -33,6 +33,7 @@ describe("error catalogue (SPEC §8)", () => {
     expect(translateDetail("Your session has expired. Please login again.")).toBe(msg("Your session has expired. Please login again."));
     expect(errorMessage(new ConnectError("incorrect username or password", Code.Unauthenticated), "Login failed.", { login: true })).toMatch(/ไม่ถูกต้อง/);
     expect(errorMessage(new ConnectError("zzz", Code.Internal), "Registration failed.")).toBe(msg("Registration failed."));
+    expect(translateDetail("Please wait 42 seconds before requesting a new code.")).toBe("เพิ่งส่งรหัสไปเมื่อสักครู่ กรุณารอ 42 วินาทีก่อนขอรหัสใหม่");
   });
   it("every catalogue message has Thai text", () => {
     for (const k of ["Login failed.", "Logged out successfully.", "Authentication required"] as const) expect(msg(k)).toMatch(/[\u0E00-\u0E7F]/);

@@ -26,6 +26,12 @@ export function isInactiveError(err: unknown): boolean {
   return /inactive/i.test(e.rawMessage) && (e.code === Code.PermissionDenied || e.code === Code.Unauthenticated || e.code === Code.FailedPrecondition);
 }
 
+/** 429 for a new code requested within the minimum interval (DESIGN §4: 60 s). */
+export function isResendTooSoon(err: unknown): boolean {
+  const e = asConnectError(err);
+  return e.code === Code.ResourceExhausted && /wait\b.*before requesting/i.test(e.rawMessage);
+}
+
 export function isUserNotFound(err: unknown): boolean {
   const e = asConnectError(err);
   return e.code === Code.NotFound && /user not found/i.test(e.rawMessage);
@@ -39,7 +45,10 @@ export function translateDetail(detail: string): string | null {
   if (!d) return null;
   if (isMessageKey(d)) return msg(d);
   if (THAI.test(d)) return d;
-  for (const [re, thai] of serverDetails) if (re.test(d)) return thai;
+  for (const [re, thai] of serverDetails) {
+    const m = re.exec(d);
+    if (m) return typeof thai === "function" ? thai(m) : thai;
+  }
   return null;
 }
 

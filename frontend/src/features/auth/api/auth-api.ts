@@ -196,7 +196,12 @@ export function lineCallback(params: { code: string; state: string; error: strin
         }
         return { kind: "link-required", link };
       }
-      store().signedIn(toAppUser(res.user), res.accessToken, "line");
+      if (res.accessToken) {
+        store().signedIn(toAppUser(res.user), res.accessToken, "line");
+      } else if (res.user) {
+        // "linked": a signed-in user added LINE; the current session continues.
+        store().set({ user: toAppUser(res.user) });
+      }
       const user = res.user ? toAppUser(res.user) : await fetchMe();
       return { kind: "signed-in", user, redirectTo: res.redirectTo, linked: res.status === "linked" };
     })();

@@ -3,7 +3,7 @@ import { Link, Navigate, useLocation, useNavigate, useSearchParams } from "react
 import { Button } from "@/components/ui/button";
 import { IconMail, IconUser } from "@/components/ui/icons";
 import { usePageTitle } from "@/hooks/use-page-title";
-import { errorMessage, isInactiveError } from "@/lib/errors";
+import { errorMessage, isInactiveError, isResendTooSoon } from "@/lib/errors";
 import { msg, th } from "@/i18n/th";
 import { useAuthStore } from "@/stores/auth-store";
 import { toast } from "@/stores/toast-store";
@@ -49,7 +49,14 @@ export function VerifyRegistrationPage() {
               setInactive(false);
               setRound((r) => r + 1);
             } catch (e) {
-              toast.error(errorMessage(e, "Failed to send OTP. Please try again."));
+              if (isResendTooSoon(e)) {
+                // A code went out moments ago (e.g. at registration): use that one.
+                toast.info(errorMessage(e, "Failed to send OTP. Please try again."));
+                setInactive(false);
+                setRound((r) => r + 1);
+              } else {
+                toast.error(errorMessage(e, "Failed to send OTP. Please try again."));
+              }
             } finally {
               setActivating(false);
             }

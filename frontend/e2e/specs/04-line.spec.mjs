@@ -1,0 +1,59 @@
+import crypto from "node:crypto";
+import { assert, typeCode, urlIs, visible } from "../support/harness.mjs";
+
+export default [
+  {
+    name: "LINE login: new LINE identity linked to an account by e-mailed code; next time straight in",
+    async fn(ctx) {
+      const u = await ctx.createUser("lineuser", { name: "ไลน์ ทดสอบ" });
+      const sub = `U${crypto.randomBytes(16).toString("hex")}`;
+      ctx.line.setNextUser({ sub, name: "คุณไลน์", email: u.email });
+
+      const page = await ctx.newPage();
+      await page.goto("/login");
+      await page.getByTestId("line-login").click();
+      await urlIs(page, "/auth/line/success/verify-otp", 20_000);
+      await visible(page.getByText("บัญชี LINE: คุณไลน์"));
+      assert.equal(await page.getByLabel("อีเมล").inputValue(), u.email, "e-mail from the LINE ID token");
+      await ctx.shot(page, "30-line-link-email");
+      const before = ctx.mail.countFor(u.email);
+      await page.getByRole("button", { name: "ส่งรหัสยืนยัน" }).click();
+      await visible(page.getByTestId("otp-0"));
+      const code = await ctx.mail.codeFor(u.email, { after: before });
+      await ctx.shot(page, "31-line-link-code");
+      await typeCode(page, code);
+      await urlIs(page, "/auth/line/success");
+      await visible(page.getByTestId("line-success"));
+      await ctx.shot(page, "32-line-success");
+      await urlIs(page, "/", 10_000);
+      await visible(page.getByTestId("user-menu-button"));
+      // LINE sessions restore through the LINE refresh path.
+      const provider = await page.evaluate(() => JSON.parse(localStorage.getItem("bidradar-auth")).state.provider);
+      assert.equal(provider, "line");
+      await page.reload();
+      await visible(page.getByTestId("user-menu-button"));
+
+      await page.getByTestId("user-menu-button").click();
+      await page.getByRole("menuitem", { name: "ออกจากระบบ" }).click();
+      await urlIs(page, "/login");
+
+      // The identity is linked now: LINE signs straight in.
+      ctx.line.setNextUser({ sub, name: "คุณไลน์", email: u.email });
+      await page.getByTestId("line-login").click();
+      await urlIs(page, "/auth/line/success", 20_000);
+      await urlIs(page, "/", 10_000);
+      await page.getByTestId("user-menu-button").click();
+      assert.equal(await page.getByTestId("user-menu-email").innerText(), u.email);
+      await ctx.shot(page, "33-line-logged-in");
+    },
+  },
+  {
+    name: "LINE cancelled at LINE: back to /login",
+    async fn(ctx) {
+      const page = await ctx.newPage({ allowConsole: [/status of 400/] });
+      await page.goto("/auth/line/callback?error=access_denied&state=x");
+      await urlIs(page, "/login");
+      await visible(page.getByTestId("toast").filter({ hasText: "ยกเลิกการเข้าสู่ระบบด้วย LINE" }));
+    },
+  },
+];

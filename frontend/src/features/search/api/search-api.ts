@@ -1,0 +1,94 @@
+import { keepPreviousData, useMutation, useQuery } from "@tanstack/react-query";
+import { Code, ConnectError } from "@connectrpc/connect";
+import { getClient } from "@/lib/clients";
+import { translateDetail } from "@/lib/errors";
+import { ProjectsService } from "@/gen/projects/v1/projects_pb";
+import { msg } from "@/i18n/th";
+import { toast } from "@/stores/toast-store";
+import { toListRequest, toToDoSearchRequest, type Criteria, type SearchState, type SearchType } from "../lib/criteria";
+
+const projects = () => getClient(ProjectsService);
+
+/** GetDropdownData: every list of the criteria form; entries with an empty value or label dropped (SPEC §3). */
+export function useDropdownData() {
+  return useQuery({
+    queryKey: ["projects", "dropdown-data"],
+    queryFn: async () => {
+      const res = await projects().getDropdownData({});
+      const clean = (xs: { value: string; label: string }[]) =>
+        xs.filter((o) => o.value.trim() !== "" && o.label.trim() !== "").map((o) => ({ value: o.value, label: o.label }));
+      return {
+        announceTypes: clean(res.announceTypes),
+        methods: clean(res.methods),
+        provinces: clean(res.provinces),
+        ministries: clean(res.ministries),
+        departments: clean(res.departments),
+        subDepartments: clean(res.subDepartments),
+        statuses: clean(res.statuses),
+        strategies: clean(res.strategies),
+        categories: clean(res.categories),
+        budgetYears: clean(res.budgetYears),
+      };
+    },
+    staleTime: 30 * 60_000,
+    gcTime: 60 * 60_000,
+  });
+}
+
+export type DropdownData = NonNullable<ReturnType<typeof useDropdownData>["data"]>;
+export type Option = { value: string; label: string };
+
+/** ListProjects for the state in the URL; the previous page stays on screen while the next one loads. */
+export function useProjectSearch(state: SearchState) {
+  const req = toListRequest(state);
+  return useQuery({
+    queryKey: ["projects", "list", req],
+    queryFn: ({ signal }) => projects().listProjects(req, { signal }),
+    placeholderData: keepPreviousData,
+    staleTime: 30_000,
+  });
+}
+
+export const LIMIT_INFO_DELAY_MS = 2000;
+
+/** SPEC §8, search submit: the toasts for a ToDoSearch answer. */
+export function notifySaved(res: { message: string; criteriaId: string; detail: string }): void {
+  if (/limit reached/i.test(res.detail) && !res.criteriaId) {
+    notifyLimit(res.detail);
+    return;
+  }
+  toast.success(`✅ ${res.message} (ID: ${res.criteriaId})`);
+}
+
+function notifyLimit(detail: string): void {
+  toast.warning(`⚠️ ${detail}`);
+  setTimeout(
+    () => toast.info(msg("Your search limit has been reached. Please try again tomorrow or consider upgrading your plan.")),
+    LIMIT_INFO_DELAY_MS,
+  );
+}
+
+/** SPEC §8: 'Limit reached' → warning then info after 2 s; 409 → the server detail; else the generic failure. */
+export function notifySaveError(err: unknown): void {
+  const e = ConnectError.from(err);
+  const detail = e.rawMessage;
+  if (/limit reached/i.test(detail)) {
+    notifyLimit(detail);
+    return;
+  }
+  // Connect maps HTTP 409 to already_exists (and aborted).
+  if ((e.code === Code.AlreadyExists || e.code === Code.Aborted) && detail.trim()) {
+    toast.error(translateDetail(detail) ?? detail);
+    return;
+  }
+  toast.error(msg("❌ Failed to save search criteria. Please try again."));
+}
+
+export function useSaveCriteria() {
+  return useMutation({
+    mutationFn: (v: { criteria: Criteria; searchType: SearchType; name?: string }) =>
+      projects().toDoSearch(toToDoSearchRequest(v.criteria, v.searchType, v.name)),
+    onSuccess: notifySaved,
+    onError: notifySaveError,
+  });
+}
