@@ -11,6 +11,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"time"
 
@@ -32,6 +33,9 @@ type Config struct {
 	AllowedOrigins []string
 	// RequestTimeout bounds one upstream call (SPEC §9: 15 s on the client).
 	RequestTimeout time.Duration
+	// PasswordInFlight bounds concurrent password-hashing calls (GATEWAY_PASSWORD_INFLIGHT);
+	// 0 means 8 per CPU.
+	PasswordInFlight int
 }
 
 // Getenv reads configuration the way os.Getenv does.
@@ -48,6 +52,13 @@ func ConfigFromEnv(getenv Getenv) (Config, error) {
 		RealtimeTarget:     getenv("REALTIME_TARGET"),
 		WebDir:             getenv("WEB_DIR"),
 		RequestTimeout:     15 * time.Second,
+	}
+	if v := getenv("GATEWAY_PASSWORD_INFLIGHT"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 {
+			return c, fmt.Errorf("GATEWAY_PASSWORD_INFLIGHT must be a positive integer, got %q", v)
+		}
+		c.PasswordInFlight = n
 	}
 	for _, o := range strings.Split(getenv("ALLOWED_ORIGINS"), ",") {
 		if o = strings.TrimSpace(o); o != "" {
@@ -107,6 +118,7 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (*Gateway, error) {
 	mux.Handle("/", newStatic(cfg.WebDir))
 
 	var h http.Handler = mux
+	h = shedPasswordBursts(cfg.PasswordInFlight, h)
 	h = csrf(cfg.AllowedOrigins, h)
 	h = cors(cfg.AllowedOrigins, h)
 	h = securityHeaders(h)

@@ -91,6 +91,9 @@ func Run(ctx context.Context, ln net.Listener, h http.Handler, opts ...Option) e
 		// No WriteTimeout: it would cut streaming RPCs; handlers use
 		// deadlines from their callers instead.
 		IdleTimeout: 2 * time.Minute,
+		// The gateway multiplexes every user's calls over one h2c connection per
+		// service: Go's default of 250 streams would queue them invisibly.
+		HTTP2:       &http.HTTP2Config{MaxConcurrentStreams: 2000},
 		ErrorLog:    slog.NewLogLogger(o.log.Handler(), slog.LevelWarn),
 		BaseContext: func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
 	}

@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"runtime/pprof"
 	"slices"
 	"strings"
 	"sync"
@@ -24,8 +25,17 @@ import (
 
 func main() {
 	n := flag.Int("n", 500, "concurrent logins in the burst")
+	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the burst to this file")
 	flag.Parse()
+	if *cpuprofile != "" {
+		f, err := os.Create(*cpuprofile)
+		if err == nil {
+			_ = pprof.StartCPUProfile(f)
+			defer pprof.StopCPUProfile()
+		}
+	}
 	if err := run(*n); err != nil {
+		pprof.StopCPUProfile()
 		fmt.Fprintln(os.Stderr, "loginbench:", err)
 		os.Exit(1)
 	}
@@ -41,7 +51,7 @@ func run(n int) error {
 	defer os.RemoveAll(tmp)
 	mailDir := filepath.Join(tmp, "mail")
 	vars := map[string]string{
-		"HTTP_ADDR": "127.0.0.1:0", "DEMO_DATA": "0", "MAIL_DIR": mailDir, "LOG_LEVEL": "error",
+		"HTTP_ADDR": "127.0.0.1:0", "DEMO_DATA": "0", "MAIL_DIR": mailDir, "LOG_LEVEL": "error", "LOGIN_CONCURRENCY": os.Getenv("LOGIN_CONCURRENCY"), "GATEWAY_PASSWORD_INFLIGHT": os.Getenv("GATEWAY_PASSWORD_INFLIGHT"),
 		"DATABASE_URL": os.Getenv("DATABASE_URL"), "NATS_URL": os.Getenv("NATS_URL"),
 	}
 	if vars["DATABASE_URL"] == "" {
@@ -92,26 +102,31 @@ func run(n int) error {
 	wg.Wait()
 	wall := time.Since(t0)
 
-	var ok []time.Duration
+	var ok, shed []time.Duration
 	counts := map[int]int{}
 	for _, r := range results {
 		counts[r.status]++
-		if r.status == 200 {
+		switch r.status {
+		case 200:
 			ok = append(ok, r.took)
+		case 429:
+			shed = append(shed, r.took)
 		}
 	}
-	slices.Sort(ok)
-	pct := func(p float64) time.Duration {
-		if len(ok) == 0 {
-			return 0
-		}
-		return ok[min(len(ok)-1, int(p*float64(len(ok))))]
-	}
+	pct := func(p float64) time.Duration { return percentile(ok, p) }
 	fmt.Printf("burst of %d logins on %d CPUs, wall %s\n", n, runtime.NumCPU(), wall.Round(time.Millisecond))
 	fmt.Printf("admitted (200): %d  p50 %s  p99 %s  max %s\n", len(ok), pct(0.50).Round(time.Millisecond), pct(0.99).Round(time.Millisecond), pct(1).Round(time.Millisecond))
-	fmt.Printf("shed (429): %d  other: %v\n", counts[429], otherStatuses(counts))
+	fmt.Printf("shed (429): %d  p50 %s  p99 %s;  other: %v\n", counts[429], percentile(shed, 0.5).Round(time.Millisecond), percentile(shed, 0.99).Round(time.Millisecond), otherStatuses(counts))
 	fmt.Printf("peak RSS of the whole stack process: %s\n", peakRSS())
 	return nil
+}
+
+func percentile(d []time.Duration, p float64) time.Duration {
+	if len(d) == 0 {
+		return 0
+	}
+	slices.Sort(d)
+	return d[min(len(d)-1, int(p*float64(len(d))))]
 }
 
 func post(url string, body any) (int, error) {
