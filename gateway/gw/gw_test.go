@@ -1,0 +1,209 @@
+package gw_test
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"connectrpc.com/connect"
+	"golang.org/x/net/http2"
+	"golang.org/x/net/http2/h2c"
+
+	"bidradar/gateway/gw"
+	authv1 "bidradar/gen/auth/v1"
+	"bidradar/gen/auth/v1/authv1connect"
+	"bidradar/pkg/apperr"
+	"bidradar/pkg/server"
+)
+
+// fakeAuth answers Login like the real service does at its edges.
+type fakeAuth struct {
+	authv1connect.UnimplementedAuthServiceHandler
+}
+
+func (fakeAuth) Login(_ context.Context, req *connect.Request[authv1.LoginRequest]) (*connect.Response[authv1.LoginResponse], error) {
+	switch req.Msg.GetUsername() {
+	case "inactive":
+		return nil, apperr.New(apperr.PermissionDenied, "account-inactive", "Account is inactive.")
+	case "invalid":
+		return nil, apperr.New(apperr.Validation, "invalid", "username is required")
+	}
+	resp := connect.NewResponse(&authv1.LoginResponse{Message: "ok", AccessToken: "a", RefreshToken: "r"})
+	resp.Header().Add("Set-Cookie", "access_token=a; Path=/; HttpOnly; SameSite=Lax; Max-Age=604800")
+	return resp, nil
+}
+
+func (fakeAuth) GetMe(context.Context, *connect.Request[authv1.GetMeRequest]) (*connect.Response[authv1.GetMeResponse], error) {
+	return connect.NewResponse(&authv1.GetMeResponse{User: &authv1.User{Username: "somchai", IdUser: "u1"}}), nil
+}
+
+func newGateway(t *testing.T, webDir string) *httptest.Server {
+	t.Helper()
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	mux := http.NewServeMux()
+	mux.Handle(authv1connect.NewAuthServiceHandler(fakeAuth{}, server.HandlerOptions(log)...))
+	upstream := httptest.NewServer(h2c.NewHandler(mux, &http2.Server{}))
+	t.Cleanup(upstream.Close)
+	target := strings.TrimPrefix(upstream.URL, "http://")
+	cfg := gw.Config{AuthTarget: target, ProjectsTarget: target, InterestsTarget: target, SubscriptionTarget: target,
+		NotificationTarget: target, RealtimeTarget: target, WebDir: webDir, RequestTimeout: 5e9}
+	g, err := gw.New(context.Background(), cfg, log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = g.Close() })
+	srv := httptest.NewServer(g)
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+func do(t *testing.T, method, url, body string, hdr ...string) (*http.Response, map[string]any) {
+	t.Helper()
+	req, _ := http.NewRequest(method, url, strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	for i := 0; i+1 < len(hdr); i += 2 {
+		req.Header.Set(hdr[i], hdr[i+1])
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var m map[string]any
+	_ = json.NewDecoder(resp.Body).Decode(&m)
+	return resp, m
+}
+
+func TestRESTAnswers(t *testing.T) {
+	srv := newGateway(t, "")
+	api := srv.URL + "/app/backend/api/v1"
+	cases := []struct {
+		name, method, path, body string
+		status                   int
+		detail                   string
+	}{
+		{"inactive is 403 with the service's detail", "POST", "/login", `{"username":"inactive","password":"x"}`, 403, "Account is inactive."},
+		{"validation is 422", "POST", "/login", `{"username":"invalid"}`, 422, "username is required"},
+		{"broken JSON is 400", "POST", "/login", `{"username":`, 400, ""},
+		{"unknown path is 404", "GET", "/nope", "", 404, "Not Found"},
+		{"wrong method is 405", "DELETE", "/login", "", 405, "Method Not Allowed"},
+		{"unimplemented is 501", "POST", "/logout", `{}`, 501, ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			resp, body := do(t, c.method, api+c.path, c.body)
+			if resp.StatusCode != c.status {
+				t.Fatalf("status %d, want %d (%v)", resp.StatusCode, c.status, body)
+			}
+			d, _ := body["detail"].(string)
+			if d == "" || (c.detail != "" && d != c.detail) {
+				t.Fatalf("detail %q, want %q", d, c.detail)
+			}
+			if ct := resp.Header.Get("Content-Type"); ct != "application/json" {
+				t.Fatalf("content type %q", ct)
+			}
+		})
+	}
+
+	resp, body := do(t, "POST", api+"/login", `{"username":"somchai","password":"x"}`)
+	if resp.StatusCode != 200 || body["access_token"] != "a" || body["two_step_verification"] != "" {
+		t.Fatalf("login: %d %v", resp.StatusCode, body)
+	}
+	if c := resp.Header.Get("Set-Cookie"); !strings.Contains(c, "access_token=a") || !strings.Contains(c, "HttpOnly") {
+		t.Fatalf("cookie not forwarded: %q", c)
+	}
+	for k := range resp.Header {
+		if strings.HasPrefix(strings.ToLower(k), "grpc-metadata") {
+			t.Fatalf("leaked gRPC metadata header %s", k)
+		}
+	}
+	// /users/me and /users/me/ are the same call, answering the user itself.
+	for _, p := range []string{"/users/me", "/users/me/"} {
+		resp, body := do(t, "GET", api+p, "")
+		if resp.StatusCode != 200 || body["username"] != "somchai" || body["id_user"] != "u1" {
+			t.Fatalf("%s: %d %v", p, resp.StatusCode, body)
+		}
+	}
+	if resp, body := do(t, "GET", api+"/openapi.json", ""); resp.StatusCode != 200 || body["paths"] == nil {
+		t.Fatalf("openapi: %d", resp.StatusCode)
+	}
+}
+
+func TestConnectForwardingAndInternalRPCs(t *testing.T) {
+	srv := newGateway(t, "")
+	client := authv1connect.NewAuthServiceClient(http.DefaultClient, srv.URL)
+	resp, err := client.Login(context.Background(), connect.NewRequest(&authv1.LoginRequest{Username: "somchai", Password: "x"}))
+	if err != nil || resp.Msg.GetAccessToken() != "a" {
+		t.Fatalf("connect login through the gateway: %v %v", resp, err)
+	}
+	grpcWeb := authv1connect.NewAuthServiceClient(http.DefaultClient, srv.URL, connect.WithGRPCWeb())
+	if _, err := grpcWeb.Login(context.Background(), connect.NewRequest(&authv1.LoginRequest{Username: "inactive"})); connect.CodeOf(err) != connect.CodePermissionDenied {
+		t.Fatalf("gRPC-Web error code: %v", err)
+	}
+	if _, err := client.GetPublicKeys(context.Background(), connect.NewRequest(&authv1.GetPublicKeysRequest{})); connect.CodeOf(err) != connect.CodeNotFound && connect.CodeOf(err) != connect.CodeUnimplemented {
+		t.Fatalf("internal RPC reachable through the gateway: %v", err)
+	}
+}
+
+func TestCSRF(t *testing.T) {
+	srv := newGateway(t, "")
+	url := srv.URL + "/app/backend/api/v1/login"
+	body := `{"username":"somchai","password":"x"}`
+	cookie := "refresh_token=r"
+	cases := []struct {
+		name   string
+		hdr    []string
+		status int
+	}{
+		{"no cookie: not a CSRF target", []string{"Origin", "https://evil.example"}, 200},
+		{"cookie from another site is refused", []string{"Cookie", cookie, "Origin", "https://evil.example", "X-Requested-With", "BidRadar"}, 403},
+		{"cookie, same origin, no app header is refused", []string{"Cookie", cookie, "Origin", srv.URL}, 403},
+		{"cookie, same origin, app header passes", []string{"Cookie", cookie, "Origin", srv.URL, "X-Requested-With", "BidRadar"}, 200},
+		{"cross-site fetch metadata is refused", []string{"Cookie", cookie, "Sec-Fetch-Site", "cross-site", "X-Requested-With", "BidRadar"}, 403},
+		{"bearer token: not cookie-authenticated", []string{"Cookie", cookie, "Origin", "https://evil.example", "Authorization", "Bearer x"}, 200},
+		{"non-browser client with cookie passes", []string{"Cookie", cookie}, 200},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			resp, b := do(t, "POST", url, body, c.hdr...)
+			if resp.StatusCode != c.status {
+				t.Fatalf("status %d, want %d (%v)", resp.StatusCode, c.status, b)
+			}
+		})
+	}
+}
+
+func TestSPAFallback(t *testing.T) {
+	dir := t.TempDir()
+	_ = os.WriteFile(filepath.Join(dir, "index.html"), []byte("<html>app</html>"), 0o644)
+	_ = os.MkdirAll(filepath.Join(dir, "assets"), 0o755)
+	_ = os.WriteFile(filepath.Join(dir, "assets", "app-1234.js"), []byte("js"), 0o644)
+	srv := newGateway(t, dir)
+	get := func(p string) (int, string, http.Header) {
+		resp, err := http.Get(srv.URL + p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(b), resp.Header
+	}
+	for _, p := range []string{"/", "/search", "/user-settings/user-info", "/forgot-password/a%40b.co.th", "/no-such-page"} {
+		if st, body, _ := get(p); st != 200 || body != "<html>app</html>" {
+			t.Fatalf("%s: %d %q", p, st, body)
+		}
+	}
+	if st, body, h := get("/assets/app-1234.js"); st != 200 || body != "js" || !strings.Contains(h.Get("Cache-Control"), "immutable") {
+		t.Fatalf("asset: %d %q %v", st, body, h)
+	}
+	if st, _, _ := get("/assets/missing.js"); st != 404 {
+		t.Fatalf("missing asset: %d", st)
+	}
+}
