@@ -54,7 +54,7 @@ const (
 	internalTok  = "internal-token-for-tests"
 )
 
-func start(t *testing.T, edit ...func(*service.Config)) *env {
+func start(t testing.TB, edit ...func(*service.Config)) *env {
 	t.Helper()
 	e := &env{
 		natsURL: natstest.Start(t),
@@ -115,14 +115,14 @@ func start(t *testing.T, edit ...func(*service.Config)) *env {
 	return e
 }
 
-type testWriter struct{ t *testing.T }
+type testWriter struct{ t testing.TB }
 
 func (w testWriter) Write(p []byte) (int, error) {
 	w.t.Log(strings.TrimSpace(string(p)))
 	return len(p), nil
 }
 
-func waitReady(t *testing.T, url string) {
+func waitReady(t testing.TB, url string) {
 	t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
 	for time.Now().Before(deadline) {
