@@ -22,6 +22,7 @@ const (
 	PlanWalk    = "walk"    // walk the sort-key btree, every condition a filter
 	PlanBitmap  = "bitmap"  // bitmap on the rarest keyword, the rest rechecked, then sort
 	PlanPlanner = "planner" // no keyword: let PostgreSQL choose (filters only)
+	PlanFilter  = "filter"  // a selective btree filter (province, status) drives; keywords rechecked
 )
 
 // sampler keeps ~SampleSize projects in memory to estimate the selectivity
@@ -215,6 +216,17 @@ func (r *Repo) analyse(ctx context.Context, c domain.Criteria, t domain.Terms, n
 			}
 		}
 	}
+	// Rows passing the btree-indexed filters alone (province, status).
+	filterHits := -1
+	if len(c.Provinces)+len(c.Statuses) > 0 {
+		fm := domain.NewMatcher(domain.Criteria{Provinces: c.Provinces, Statuses: c.Statuses})
+		filterHits = 0
+		for i := range rows {
+			if fm.Match(&rows[i]) {
+				filterHits++
+			}
+		}
+	}
 	n := float64(len(rows))
 	if n == 0 {
 		n = 1
@@ -254,6 +266,16 @@ func (r *Repo) analyse(ctx context.Context, c domain.Criteria, t domain.Terms, n
 			a.Plan = PlanWalk
 		} else {
 			a.Plan = PlanBitmap
+		}
+	}
+	if filterHits >= 0 && a.Drive != -2 && c.Sort != domain.SortRelevance {
+		filterRows := float64(filterHits) / n * float64(total)
+		walkRows := float64(total)
+		if a.Fraction > 0 {
+			walkRows = float64(need) / a.Fraction
+		}
+		if (a.Plan == PlanBitmap && float64(filterHits) < best) || (a.Plan == PlanWalk && filterRows < walkRows) {
+			a.Plan = PlanFilter
 		}
 	}
 	if r.opts.ForcePlan != "" && a.Plan != PlanPlanner {
@@ -420,7 +442,15 @@ func (r *Repo) Search(ctx context.Context, c domain.Criteria, pr domain.PageRequ
 	if keyset != "" {
 		pageWhere += " AND " + keyset
 	}
-	q := "SELECT " + projectColumns + ", (" + sel + ")::numeric FROM projects WHERE " + pageWhere + " ORDER BY " + order +
+	// With a bitmap plan every match is read and sorted anyway: a window
+	// count gives the exact total for free (not after a cursor, whose
+	// keyset condition narrows the rows).
+	windowCount := a.Plan == PlanBitmap && after == nil
+	countCol := "0::bigint"
+	if windowCount {
+		countCol = "count(*) OVER ()"
+	}
+	q := "SELECT " + projectColumns + ", (" + sel + ")::numeric, " + countCol + " FROM projects WHERE " + pageWhere + " ORDER BY " + order +
 		" LIMIT " + strconv.Itoa(pr.PerPage+1) + " OFFSET " + strconv.Itoa(offset)
 	pageArgs := append([]any(nil), b.args...)
 
@@ -433,10 +463,11 @@ func (r *Repo) Search(ctx context.Context, c domain.Criteria, pr domain.PageRequ
 			return err
 		}
 		var scores []int64
+		windowTotal := int64(-1)
 		for rows.Next() {
 			var p domain.Project
 			var key pgtype.Numeric
-			p, key, err = scanWithKey(rows)
+			p, key, err = scanWithKey(rows, &windowTotal)
 			if err != nil {
 				rows.Close()
 				return err
@@ -465,6 +496,14 @@ func (r *Repo) Search(ctx context.Context, c domain.Criteria, pr domain.PageRequ
 			}
 			out.NextCursor = encodeCursor(cur)
 		}
+		if windowCount && windowTotal >= 0 {
+			out.Total = int(windowTotal)
+			return nil
+		}
+		if windowCount && len(out.Items) == 0 && offset == 0 {
+			out.Total = 0
+			return nil
+		}
 		return r.count(ctx, tx, c, t, a, &out, offset)
 	})
 	if err != nil {
@@ -475,19 +514,20 @@ func (r *Repo) Search(ctx context.Context, c domain.Criteria, pr domain.PageRequ
 
 func ptrMoney(v int64) *domain.Money { m := domain.Money(v); return &m }
 
-func scanWithKey(rows pgx.Rows) (domain.Project, pgtype.Numeric, error) {
+func scanWithKey(rows pgx.Rows, total *int64) (domain.Project, pgtype.Numeric, error) {
 	var key pgtype.Numeric
-	p, err := scanProject(keyRow{rows, &key})
+	p, err := scanProject(keyRow{rows, &key, total})
 	return p, key, err
 }
 
-// keyRow appends the sort key destination to a project scan.
+// keyRow appends the sort key and window-count destinations to a project scan.
 type keyRow struct {
-	rows pgx.Rows
-	key  *pgtype.Numeric
+	rows  pgx.Rows
+	key   *pgtype.Numeric
+	total *int64
 }
 
-func (k keyRow) Scan(dest ...any) error { return k.rows.Scan(append(dest, k.key)...) }
+func (k keyRow) Scan(dest ...any) error { return k.rows.Scan(append(dest, k.key, k.total)...) }
 
 // count fills the total: exact up to the cap, an estimate above it.
 func (r *Repo) count(ctx context.Context, tx pgx.Tx, c domain.Criteria, t domain.Terms, a Analysis, out *domain.ResultPage, offset int) error {
@@ -497,7 +537,9 @@ func (r *Repo) count(ctx context.Context, tx pgx.Tx, c domain.Criteria, t domain
 		out.Total = offset + len(out.Items)
 		return nil
 	}
-	if a.SampleSize > 0 && a.Estimate > 3*float64(capN) && a.Fraction*float64(a.SampleSize) >= 30 {
+	// Above the cap by the sample's estimate: counting would cost a scan of
+	// every match (and of every row sharing its trigrams); show the estimate.
+	if a.SampleSize > 0 && a.Estimate > float64(capN) && a.Fraction*float64(a.SampleSize) >= 10 {
 		out.Total, out.TotalEstimated = roundEstimate(a.Estimate), true
 		return nil
 	}
