@@ -524,3 +524,43 @@ func TestUsersAndKeys(t *testing.T) {
 	_, err = cl.me(t, bearer(b.GetAccessToken()))
 	wantErr(t, err, 404, "User not found")
 }
+
+// At most 30 wrong codes per account and purpose a day: after six dead
+// codes even a right one is refused until the day has passed.
+func TestDailyFailureCap(t *testing.T) {
+	t.Parallel()
+	e := start(t)
+	cl := e.connect
+	email := "unlucky@example.com"
+	_, err := cl.register(t, &authv1.RegisterRequest{Username: "unlucky", Email: email, Password: "unlucky password"})
+	noErr(t, err)
+	code, _ := e.codeFor(t, email)
+	for i := range 7 {
+		if i > 0 {
+			e.clock.Advance(13 * time.Minute)
+			_, err := cl.resendRegistration(t, email)
+			noErr(t, err)
+			code, _ = e.codeFor(t, email)
+		}
+		if i == 6 {
+			break
+		}
+		for range 5 {
+			_, _, err := cl.verifyRegistration(t, email, wrongCode(code))
+			wantErr(t, err, 400, "Invalid verification code")
+		}
+	}
+	_, _, err = cl.verifyRegistration(t, email, code)
+	wantErr(t, err, 429, "Too many failed attempts today")
+	e.clock.Advance(24 * time.Hour)
+	_, err = cl.resendRegistration(t, email)
+	noErr(t, err)
+	code, _ = e.codeFor(t, email)
+	// A day later the account can be verified (the access token is not
+	// checked here: the service clock is a day ahead of the verifier's).
+	v, _, err := cl.verifyRegistration(t, email, code)
+	noErr(t, err)
+	if !v.GetUser().GetIsActive() {
+		t.Fatal("not activated")
+	}
+}
