@@ -110,7 +110,10 @@ export function Header({ onLogout, loggingOut }: Props) {
     };
   }, [menuOpen]);
 
+  // The drawer is a sibling of <header>: the header's backdrop-filter would
+  // otherwise become the containing block of its position: fixed children.
   return (
+    <>
     <header className="site-header" data-testid="site-header">
       <div className="container header-inner">
         <Logo />
@@ -147,6 +150,7 @@ export function Header({ onLogout, loggingOut }: Props) {
           </button>
         </div>
       </div>
+    </header>
 
       <div className={`mobile-overlay${menuOpen ? " open" : ""}`} onClick={() => setMenuOpen(false)} aria-hidden="true" />
       <div
@@ -184,12 +188,12 @@ export function Header({ onLogout, loggingOut }: Props) {
         <div className="mobile-actions">
           {user ? (
             <>
-              <Link to="/user-settings" className="btn btn-secondary btn-block" onClick={() => setMenuOpen(false)}>
+              <Link to="/user-settings" className="btn btn-secondary btn-md btn-block" onClick={() => setMenuOpen(false)}>
                 <IconSettings size={18} /> {th.nav.settings}
               </Link>
               <button
                 type="button"
-                className="btn btn-ghost btn-block danger"
+                className="btn btn-ghost btn-md btn-block danger"
                 disabled={loggingOut}
                 onClick={() => {
                   setMenuOpen(false);
@@ -201,16 +205,16 @@ export function Header({ onLogout, loggingOut }: Props) {
             </>
           ) : (
             <>
-              <Link to="/signup" className="btn btn-primary btn-block" onClick={() => setMenuOpen(false)}>
+              <Link to="/signup" className="btn btn-primary btn-md btn-block" onClick={() => setMenuOpen(false)}>
                 {th.nav.signup}
               </Link>
-              <Link to="/login" className="btn btn-secondary btn-block" onClick={() => setMenuOpen(false)}>
+              <Link to="/login" className="btn btn-secondary btn-md btn-block" onClick={() => setMenuOpen(false)}>
                 {th.nav.login}
               </Link>
             </>
           )}
         </div>
       </div>
-    </header>
+    </>
   );
 }
