@@ -38,5 +38,6 @@ export default defineConfig({
     include: ["src/**/*.test.{ts,tsx}"],
     setupFiles: ["src/testing/setup.ts"],
     restoreMocks: true,
+    reporters: ["default", "./scripts/plain-summary-reporter.ts"],
   },
 });

@@ -17,6 +17,7 @@ export default [
       // Header anchor links
       await page.getByRole("navigation", { name: "เมนูหลัก" }).first().getByRole("link", { name: "ราคา" }).click();
       await page.waitForURL((u) => u.hash === "#pricing");
+      await page.waitForFunction(() => Math.abs(document.getElementById("pricing").getBoundingClientRect().top - 68) < 4);
       await ctx.shot(page, "02-home-pricing");
     },
   },

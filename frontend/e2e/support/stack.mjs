@@ -41,6 +41,7 @@ function newestMtime(p) {
 
 /** Build frontend/dist when it is missing or older than the sources. */
 export function ensureFrontendBuilt(log) {
+  if (process.env.E2E_WEB_DIR) return; // a prebuilt dist given explicitly
   const index = path.join(frontendDir, "dist/index.html");
   const sources = ["src", "public", "index.html", "vite.config.ts", "package.json"].map((p) => path.join(frontendDir, p)).filter((p) => fs.existsSync(p));
   const newest = Math.max(...sources.map(newestMtime));
@@ -86,7 +87,7 @@ export async function startStack({ env, artifactsDir, log }) {
   const childEnv = {
     ...process.env,
     HTTP_ADDR: `127.0.0.1:${port}`,
-    WEB_DIR: path.join(frontendDir, "dist"),
+    WEB_DIR: process.env.E2E_WEB_DIR ? path.resolve(process.env.E2E_WEB_DIR) : path.join(frontendDir, "dist"),
     DEMO_DATA: "0",
     LOG_LEVEL: process.env.E2E_LOG_LEVEL ?? "warn",
     ...env,
