@@ -39,17 +39,20 @@ if [ -f frontend/package.json ] && grep -q '"test"' frontend/package.json; then
   step frontend-deps make -s frontend-deps
   step frontend-typecheck bash -c 'cd frontend && npm run -s typecheck'
   echo "=== vitest"
-  (cd frontend && npx vitest run) > "$logs/vitest.log" 2>&1; rc=$?
-  vp=$(grep -oE 'Tests +[0-9]+ passed' "$logs/vitest.log" | grep -oE '[0-9]+' | head -1); vf=$(grep -oE '[0-9]+ failed' "$logs/vitest.log" | grep -oE '[0-9]+' | head -1)
+  (cd frontend && NO_COLOR=1 FORCE_COLOR=0 npx vitest run) > "$logs/vitest.log" 2>&1; rc=$?
+  tests_line=$(grep -E '^ *Tests ' "$logs/vitest.log" | tail -1)
+  vp=$(grep -oE '[0-9]+ passed' <<<"$tests_line" | grep -oE '[0-9]+'); vf=$(grep -oE '[0-9]+ failed' <<<"$tests_line" | grep -oE '[0-9]+')
   vp=${vp:-0}; vf=${vf:-0}; if [ $rc -ne 0 ] && [ "$vf" -eq 0 ]; then vf=1; tail -40 "$logs/vitest.log"; fi
   count "$vp" "$vf"; [ $rc -eq 0 ] || broken+=("vitest"); echo "vitest: $vp passed, $vf failed"
   step frontend-build make -s frontend-build
   echo "=== bundle size"; (cd frontend && npm run -s bundle-size) 2>&1 | tee "$logs/bundle.log"; [ "${PIPESTATUS[0]}" -eq 0 ] && count 1 0 || { count 0 1; broken+=("bundle-size"); }
   if grep -q '"test:e2e"' frontend/package.json; then
     echo "=== browser e2e (playwright-core + Debian chromium)"
-    (cd frontend && npm run -s test:e2e) > "$logs/e2e.log" 2>&1; rc=$?
-    ep=$(grep -oE '^ *[0-9]+ passed' "$logs/e2e.log" | tail -1 | grep -oE '[0-9]+'); ef=$(grep -oE '^ *[0-9]+ failed' "$logs/e2e.log" | tail -1 | grep -oE '[0-9]+')
+    (cd frontend && NO_COLOR=1 npm run -s test:e2e) > "$logs/e2e.log" 2>&1; rc=$?
+    summary=$(grep -E '[0-9]+ passed, [0-9]+ failed' "$logs/e2e.log" | tail -1)
+    ep=$(grep -oE '[0-9]+ passed' <<<"$summary" | grep -oE '[0-9]+'); ef=$(grep -oE '[0-9]+ failed' <<<"$summary" | grep -oE '[0-9]+')
     ep=${ep:-0}; ef=${ef:-0}; if [ $rc -ne 0 ] && [ "$ef" -eq 0 ]; then ef=1; fi
+    grep -E '^\[e2e\] [✓✗]' "$logs/e2e.log" || true
     [ $rc -eq 0 ] || { tail -60 "$logs/e2e.log"; broken+=("e2e"); }
     count "$ep" "$ef"; echo "e2e: $ep passed, $ef failed"
   fi
