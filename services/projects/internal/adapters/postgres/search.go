@@ -365,7 +365,11 @@ func planSettings(plan string) string {
 	case PlanBitmap:
 		off["enable_indexscan"], off["enable_seqscan"], off["enable_indexonlyscan"] = true, true, true
 	}
-	s := "SELECT set_config('plan_cache_mode', 'force_custom_plan', true)"
+	// The disabled paths inflate cost estimates past jit_above_cost: JIT
+	// compilation then costs ~300 ms per query, and parallel workers do not
+	// pay off for a page of 10; both are off for search.
+	s := "SELECT set_config('plan_cache_mode', 'force_custom_plan', true), set_config('jit', 'off', true), " +
+		"set_config('max_parallel_workers_per_gather', '0', true)"
 	for _, k := range []string{"enable_bitmapscan", "enable_sort", "enable_seqscan", "enable_indexscan", "enable_indexonlyscan"} {
 		v := "on"
 		if off[k] {
