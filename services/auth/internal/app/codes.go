@@ -93,6 +93,23 @@ func (c *core) verifyCode(ctx context.Context, p domain.Purpose, email, binding,
 	return code, nil
 }
 
+// verifyUserCode checks a code and loads the account it was sent to; a code
+// whose account is gone reads as a wrong code.
+func (c *core) verifyUserCode(ctx context.Context, p domain.Purpose, email, otp string) (domain.OTPCode, domain.User, error) {
+	code, err := c.verifyCode(ctx, p, email, "", otp)
+	if err != nil {
+		return domain.OTPCode{}, domain.User{}, err
+	}
+	u, err := c.store.UserByEmail(ctx, email)
+	if errors.Is(err, domain.ErrUserNotFound) {
+		return domain.OTPCode{}, domain.User{}, domain.ErrInvalidCode
+	}
+	if err != nil {
+		return domain.OTPCode{}, domain.User{}, err
+	}
+	return code, u, nil
+}
+
 // resendTooSoon reports whether err is the 60-second resend throttle.
 func resendTooSoon(err error) bool {
 	return errors.Is(err, domain.ErrResendTooSoonBase)

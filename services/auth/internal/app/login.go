@@ -96,14 +96,8 @@ func (h VerifyLoginOTPHandler) Handle(ctx context.Context, cmd VerifyLoginOTP) (
 	if err != nil {
 		return Session{}, err
 	}
-	code, err := h.c.verifyCode(ctx, domain.PurposeLogin, email, "", otp)
+	code, u, err := h.c.verifyUserCode(ctx, domain.PurposeLogin, email, otp)
 	if err != nil {
-		return Session{}, err
-	}
-	u, err := h.c.store.UserByEmail(ctx, email)
-	if errors.Is(err, domain.ErrUserNotFound) {
-		return Session{}, domain.ErrInvalidCode
-	} else if err != nil {
 		return Session{}, err
 	}
 	if !u.Active {

@@ -61,14 +61,8 @@ func (h ResetPasswordHandler) Handle(ctx context.Context, cmd ResetPassword) (st
 	if err := domain.ValidatePassword(cmd.NewPassword, "", email); err != nil {
 		return "", err
 	}
-	code, err := h.c.verifyCode(ctx, domain.PurposePasswordReset, email, "", otp)
+	code, u, err := h.c.verifyUserCode(ctx, domain.PurposePasswordReset, email, otp)
 	if err != nil {
-		return "", err
-	}
-	u, err := h.c.store.UserByEmail(ctx, email)
-	if errors.Is(err, domain.ErrUserNotFound) {
-		return "", domain.ErrInvalidCode
-	} else if err != nil {
 		return "", err
 	}
 	if err := domain.ValidatePassword(cmd.NewPassword, u.Username, email); err != nil {

@@ -123,14 +123,8 @@ func (h VerifyRegistrationHandler) Handle(ctx context.Context, cmd VerifyRegistr
 	if err != nil {
 		return Session{}, err
 	}
-	code, err := h.c.verifyCode(ctx, domain.PurposeRegistration, email, "", otp)
+	code, u, err := h.c.verifyUserCode(ctx, domain.PurposeRegistration, email, otp)
 	if err != nil {
-		return Session{}, err
-	}
-	u, err := h.c.store.UserByEmail(ctx, email)
-	if errors.Is(err, domain.ErrUserNotFound) {
-		return Session{}, domain.ErrInvalidCode
-	} else if err != nil {
 		return Session{}, err
 	}
 	now := h.c.now()
