@@ -58,7 +58,13 @@ export function StartupGate({ children, timeoutMs = PERSIST_TIMEOUT_MS }: { chil
     if (session.isError) toast.error(errorMessage(session.error, "Service is currently unavailable. Please try again later."));
   }, [session.isError, session.error]);
 
-  if (!hydrated || session.isPending) return <PageSkeleton />;
+  // Once the app has rendered it stays up: later cache resets (logout) never bring the skeleton back.
+  const [started, setStarted] = useState(false);
+  const ready = hydrated && !session.isPending;
+  useEffect(() => {
+    if (ready) setStarted(true);
+  }, [ready]);
+  if (!ready && !started) return <PageSkeleton />;
   return <>{children}</>;
 }
 

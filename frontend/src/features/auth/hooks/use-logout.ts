@@ -13,7 +13,8 @@ export function useLogout() {
   return useMutation({
     mutationFn: logout,
     onSuccess: () => {
-      qc.clear();
+      // Drop the user's cached data; the start-up session entry stays.
+      qc.removeQueries({ predicate: (q) => q.queryKey[0] !== "session" });
       toast.success(msg("Logged out successfully."));
       setTimeout(() => navigate("/login", { replace: true }), LOGOUT_REDIRECT_MS);
     },
