@@ -103,6 +103,8 @@ func TestAuthJourneyREST(t *testing.T) {
 	out := e.call("POST", "/logout", map[string]string{"refresh_token": lv.str("refresh_token")}, bearer(lv.str("access_token"))...)
 	expect(t, out, 200, "logout")
 	expect(t, e.call("POST", "/refresh-token", map[string]string{"refresh_token": lv.str("refresh_token")}), 401, "refresh after logout")
+	expect(t, e.call("GET", "/users/me", nil, bearer(lv.str("access_token"))...), 401, "access token after logout")
+	expect(t, e.call("GET", "/users/me", nil, bearer(access)...), 200, "another session stays signed in")
 
 	// Forgot/reset: a new password, every old session revoked.
 	expect(t, e.call("PUT", "/users/me/security/two-step", map[string]bool{"enabled": false}, bearer(access)...), 200, "two-step off")

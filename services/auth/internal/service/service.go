@@ -174,7 +174,10 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *Service, err err
 		return nil, err
 	}
 	verifier := authn.NewVerifier(authn.NewKeyRing(s.PublicKeys()))
-	opts := append(server.HandlerOptions(log, authn.NewInterceptor(verifier, ports.IsPublic)),
+	ended := func(ctx context.Context, familyID string) (bool, error) {
+		return s.store.FamilyEnded(ctx, familyID, cfg.Now())
+	}
+	opts := append(server.HandlerOptions(log, authn.NewInterceptor(verifier, ports.IsPublic), ports.RejectEndedSessions(ended)),
 		connect.WithReadMaxBytes(ports.MaxRequestBytes))
 	mux := http.NewServeMux()
 	mux.Handle(authv1connect.NewAuthServiceHandler(rpc, opts...))

@@ -139,6 +139,19 @@ func (s *Store) FamilyActive(ctx context.Context, familyID string, now time.Time
 	return ok, err
 }
 
+// FamilyEnded reports whether a family was revoked or has expired. A family
+// that no longer exists (its user was deleted) is not "ended": the caller then
+// gets the user's own answer, e.g. 404 'User not found'.
+func (s *Store) FamilyEnded(ctx context.Context, familyID string, now time.Time) (bool, error) {
+	if _, err := uuid.Parse(familyID); err != nil {
+		return true, nil
+	}
+	var ended bool
+	err := s.pool.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM token_families
+		WHERE id = $1 AND (revoked_at IS NOT NULL OR expires_at <= $2))`, familyID, now).Scan(&ended)
+	return ended, err
+}
+
 // Cleanup deletes what can no longer be used: codes older than a day (the
 // throttle and the daily cap look back 24 h), expired LINE states and link
 // requests, and families expired or revoked more than a day ago.
