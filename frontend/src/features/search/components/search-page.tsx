@@ -1,7 +1,198 @@
-import { PlaceholderPage } from "@/components/ui/placeholder-page";
+import { useMemo, useRef, useState } from "react";
+import { useLocation, useNavigate, useSearchParams } from "react-router";
 import { th } from "@/i18n/th";
+import { usePageTitle } from "@/hooks/use-page-title";
+import { errorMessage } from "@/lib/errors";
+import { formatNumber } from "@/lib/format";
+import { Button } from "@/components/ui/button";
+import { IconAlert, IconSearch } from "@/components/ui/icons";
+import { selectUser, useAuthStore } from "@/stores/auth-store";
+import { toast } from "@/stores/toast-store";
+import { useDropdownData, useProjectSearch, useSaveCriteria } from "../api/search-api";
+import {
+  countActive,
+  emptyCriteria,
+  parseSearchParams,
+  PER_PAGE_OPTIONS,
+  positiveKeywords,
+  SORTS,
+  toSearchParams,
+  type Criteria,
+  type SearchState,
+  type Sort,
+  type View,
+} from "../lib/criteria";
+import { CriteriaForm } from "./criteria-form";
+import { Pagination } from "./pagination";
+import { ResultRow, ResultsSkeleton, totalLabel } from "./results";
+import { SaveCriteriaDialog } from "./save-dialog";
+import "../search.css";
 
-/** /search (open to visitors). The search screen arrives with the search issue. */
+/** /search, open to visitors (SPEC §2): criteria form, results, pagination; all state in the URL. */
 export function SearchPage() {
-  return <PlaceholderPage title={th.titles.search} lead={th.pages.searchLead} />;
+  usePageTitle(th.titles.search);
+  const [params, setParams] = useSearchParams();
+  const state = useMemo(() => parseSearchParams(params), [params]);
+  const navigate = useNavigate();
+  const location = useLocation();
+  const user = useAuthStore(selectUser);
+  const dropdowns = useDropdownData();
+  const results = useProjectSearch(state);
+  const save = useSaveCriteria();
+  const [saveFor, setSaveFor] = useState<Criteria | null>(null);
+  const resultsRef = useRef<HTMLElement>(null);
+
+  const go = (next: SearchState, opts: { scroll?: boolean } = {}) => {
+    setParams(toSearchParams(next));
+    if (opts.scroll) resultsRef.current?.scrollIntoView({ behavior: "smooth", block: "start" });
+  };
+
+  const onSave = (c: Criteria) => {
+    if (!user) {
+      toast.info(th.search.saveLoginHint);
+      navigate("/login", { state: { from: `${location.pathname}${location.search}` } });
+      return;
+    }
+    setSaveFor(c);
+  };
+
+  const data = results.data;
+  const pag = data?.pagination;
+  const rows = data?.data ?? [];
+  const total = pag ? Number(pag.total) : 0;
+  const estimate = pag?.totalIsEstimate ?? false;
+  const from = (state.page - 1) * state.perPage + 1;
+  const fallbackKeywords = positiveKeywords(state.criteria);
+
+  return (
+    <div className="search-page">
+      <header className="search-hero">
+        <h1>{th.titles.search}</h1>
+        <p className="lead">{th.search.lead}</p>
+      </header>
+
+      <CriteriaForm
+        applied={state.criteria}
+        dropdowns={dropdowns.data}
+        dropdownsLoading={dropdowns.isPending}
+        onSubmit={(c) => go({ ...state, criteria: c, page: 1 })}
+        onSave={onSave}
+        saving={save.isPending}
+      />
+
+      <section className="results-section" ref={resultsRef} aria-label={th.search.resultsRegion} aria-busy={results.isFetching}>
+        <div className="results-toolbar">
+          <div className="results-count" aria-live="polite" data-testid="results-count">
+            {pag ? (
+              <>
+                <strong>{totalLabel(total, estimate)}</strong>
+                {rows.length > 0 && (
+                  <span className="muted"> · {th.search.showing(formatNumber(from), formatNumber(from + rows.length - 1))}</span>
+                )}
+              </>
+            ) : results.isPending ? (
+              <span className="sk sk-count" />
+            ) : null}
+          </div>
+          <div className="results-controls">
+            <label className="control">
+              <span>{th.search.sortLabel}</span>
+              <select value={state.sort} onChange={(e) => go({ ...state, sort: e.target.value as Sort, page: 1 })} data-testid="sort-select">
+                {SORTS.map((s) => (
+                  <option key={s} value={s}>
+                    {th.search.sorts[s]}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <label className="control">
+              <span>{th.search.perPage}</span>
+              <select value={state.perPage} onChange={(e) => go({ ...state, perPage: Number(e.target.value), page: 1 })} data-testid="per-page-select">
+                {PER_PAGE_OPTIONS.map((n) => (
+                  <option key={n} value={n}>
+                    {th.search.perPageOption(n)}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <div className="segmented" role="group" aria-label={th.search.view}>
+              {(["short", "long"] as View[]).map((v) => (
+                <button
+                  key={v}
+                  type="button"
+                  className={state.view === v ? "active" : ""}
+                  aria-pressed={state.view === v}
+                  onClick={() => go({ ...state, view: v })}
+                  data-testid={`view-${v}`}
+                >
+                  {v === "short" ? th.search.viewShort : th.search.viewLong}
+                </button>
+              ))}
+            </div>
+          </div>
+        </div>
+
+        {results.isError && !data ? (
+          <div className="state-card state-error" role="alert" data-testid="search-error">
+            <IconAlert size={28} />
+            <h2>{th.search.errorTitle}</h2>
+            <p>{errorMessage(results.error, "Failed to fetch data")}</p>
+            <Button variant="secondary" onClick={() => void results.refetch()}>
+              {th.search.retry}
+            </Button>
+          </div>
+        ) : results.isPending ? (
+          <ResultsSkeleton rows={state.perPage} />
+        ) : rows.length === 0 ? (
+          <div className="state-card" data-testid="search-empty">
+            <span className="state-icon">
+              <IconSearch size={28} />
+            </span>
+            <h2>{th.search.emptyTitle}</h2>
+            <p className="muted">{th.search.emptyLead}</p>
+            <ul className="tips">
+              {th.search.emptyTips.map((t) => (
+                <li key={t}>{t}</li>
+              ))}
+            </ul>
+            {countActive(state.criteria) > 0 && (
+              <Button variant="secondary" onClick={() => go({ ...state, criteria: emptyCriteria(), page: 1 })}>
+                {th.search.reset}
+              </Button>
+            )}
+          </div>
+        ) : (
+          <>
+            {results.isError && (
+              <p className="form-error" role="alert">
+                {errorMessage(results.error, "Failed to fetch data")}
+              </p>
+            )}
+            <ul className={`results${results.isPlaceholderData ? " results-stale" : ""}`} data-testid="results">
+              {rows.map((p) => (
+                <ResultRow key={p.projectId} p={p} view={state.view} fallbackKeywords={fallbackKeywords} loggedIn={!!user} />
+              ))}
+            </ul>
+            {pag && (
+              <Pagination
+                page={state.page}
+                totalPages={pag.totalPages}
+                hasNext={pag.hasNext}
+                onPage={(p) => go({ ...state, page: p }, { scroll: true })}
+              />
+            )}
+          </>
+        )}
+      </section>
+
+      <SaveCriteriaDialog
+        open={saveFor !== null}
+        saving={save.isPending}
+        onClose={() => setSaveFor(null)}
+        onConfirm={({ name, searchType }) =>
+          saveFor && save.mutate({ criteria: saveFor, searchType, name }, { onSuccess: () => setSaveFor(null) })
+        }
+      />
+    </div>
+  );
 }

@@ -1,0 +1,27 @@
+import { useQuery } from "@tanstack/react-query";
+import { Code, ConnectError } from "@connectrpc/connect";
+import { getClient } from "@/lib/clients";
+import { ProjectsService } from "@/gen/projects/v1/projects_pb";
+
+/** GetProject (login required): the project with its announcement steps and contracts. */
+export function useProject(projectId: string | null) {
+  return useQuery({
+    queryKey: ["projects", "detail", projectId],
+    queryFn: async ({ signal }) => {
+      const res = await getClient(ProjectsService).getProject({ projectId: projectId! }, { signal });
+      if (!res.project) throw new ConnectError("Project not found", Code.NotFound);
+      return res.project;
+    },
+    enabled: !!projectId,
+    staleTime: 60_000,
+  });
+}
+
+export function isNotFound(err: unknown): boolean {
+  return ConnectError.from(err).code === Code.NotFound;
+}
+
+/** The OCDS 1.1 release of a project over the documented REST path. */
+export function ocdsUrl(projectId: string): string {
+  return `/app/backend/api/v1/projects/${encodeURIComponent(projectId)}/ocds`;
+}

@@ -1,0 +1,197 @@
+import type { ReactNode } from "react";
+import { timestampDate, type Timestamp } from "@bufbuild/protobuf/wkt";
+import type { Announcement, ProjectDetail } from "@/gen/projects/v1/projects_pb";
+import { th } from "@/i18n/th";
+import { formatIsoDateBE, formatMoney, formatPercent, formatThaiDate, savingPercent } from "@/lib/format";
+import { ocdsUrl } from "../api/projects-api";
+import { StatusBadge } from "./status-badge";
+
+const t = th.projectDetails;
+
+function Field({ label, children, testId }: { label: string; children: ReactNode; testId?: string }) {
+  return (
+    <div className="pd-field" data-testid={testId}>
+      <dt>{label}</dt>
+      <dd>{children === "" || children === null || children === undefined ? "–" : children}</dd>
+    </div>
+  );
+}
+
+/** Announcement steps oldest first, so the story reads top to bottom and the newest is last. */
+export function sortedSteps(steps: readonly Announcement[]): Announcement[] {
+  return steps
+    .map((a, i) => ({ a, i }))
+    .sort((x, y) => (x.a.date || "").localeCompare(y.a.date || "") || x.i - y.i)
+    .map((x) => x.a);
+}
+
+function tsDate(ts: Timestamp | undefined): string {
+  if (!ts || (ts.seconds === 0n && ts.nanos === 0)) return "";
+  return formatThaiDate(timestampDate(ts), true);
+}
+
+function PriceBar({ label, amount, max, tone, testId }: { label: string; amount: number | undefined; max: number; tone: string; testId: string }) {
+  const has = amount !== undefined && amount > 0;
+  return (
+    <div className={`pd-price pd-price-${tone}`} data-testid={testId}>
+      <div className="pd-price-head">
+        <span>{label}</span>
+        <strong>{has ? formatMoney(amount) : "–"}</strong>
+      </div>
+      <div className="pd-bar" aria-hidden="true">
+        <span style={{ width: has && max > 0 ? `${Math.max(2, (amount / max) * 100)}%` : "0%" }} />
+      </div>
+    </div>
+  );
+}
+
+/** Everything about one project (SPEC §3 fields, DESIGN §5), read-only. */
+export function ProjectView({ project }: { project: ProjectDetail }) {
+  const s = project.summary!;
+  const budget = s.budget > 0 ? s.budget : undefined;
+  const max = Math.max(budget ?? 0, s.referencePrice ?? 0, s.agreedPrice ?? 0);
+  const vsRef = savingPercent(s.referencePrice, s.agreedPrice);
+  const vsBudget = savingPercent(budget, s.agreedPrice);
+  const steps = sortedSteps(project.announcements);
+  const latest = steps.length - 1;
+
+  return (
+    <article className="pd" data-testid="project-details">
+      <header className="pd-header card">
+        <div className="pd-badges">
+          <StatusBadge status={s.status} label={s.statusName} />
+          <span className="chip" data-testid="pd-id">
+            {t.projectId} {s.projectId}
+          </span>
+          {s.budgetYear > 0 && <span className="chip chip-soft">{`${t.budgetYear} ${s.budgetYear}`}</span>}
+        </div>
+        <h1 className="pd-title" data-testid="pd-name">
+          {s.projectName}
+        </h1>
+        <p className="pd-agency">{[s.deptName, s.deptSubName].filter(Boolean).join(" · ")}</p>
+        <div className="pd-actions">
+          {s.egpUrl && (
+            <a className="btn btn-primary btn-md" href={s.egpUrl} target="_blank" rel="noopener noreferrer" data-testid="pd-egp">
+              {t.egp} ↗
+            </a>
+          )}
+          <a className="btn btn-secondary btn-md" href={ocdsUrl(s.projectId)} target="_blank" rel="noopener noreferrer" data-testid="pd-ocds">
+            {t.ocds}
+          </a>
+        </div>
+      </header>
+
+      <div className="pd-grid">
+        <div className="pd-main">
+          <section className="card pd-section" aria-labelledby="pd-overview">
+            <h2 id="pd-overview">{t.overview}</h2>
+            <dl className="pd-fields">
+              <Field label={t.agency} testId="pd-agency">{s.deptName}</Field>
+              <Field label={t.subAgency}>{s.deptSubName}</Field>
+              <Field label={t.ministry}>{s.ministryName}</Field>
+              <Field label={t.province}>{s.provinceName}</Field>
+              <Field label={t.method}>{s.methodName}</Field>
+              <Field label={t.category}>{s.typeName}</Field>
+              <Field label={t.budgetYear} testId="pd-budget-year">{s.budgetYear > 0 ? `พ.ศ. ${s.budgetYear}` : ""}</Field>
+              <Field label={t.status}>
+                <StatusBadge status={s.status} label={s.statusName} />
+              </Field>
+            </dl>
+            {project.description && (
+              <>
+                <h3 className="pd-sub">{t.description}</h3>
+                <p className="pd-description">{project.description}</p>
+              </>
+            )}
+          </section>
+
+          <section className="card pd-section" aria-labelledby="pd-timeline">
+            <div className="pd-section-head">
+              <h2 id="pd-timeline">{t.timeline}</h2>
+              <span className="muted small">{t.timelineOrder}</span>
+            </div>
+            {steps.length === 0 ? (
+              <p className="muted">{t.timelineEmpty}</p>
+            ) : (
+              <ol className="timeline" data-testid="pd-timeline">
+                {steps.map((a, i) => (
+                  <li key={`${a.typeCode}-${a.date}-${i}`} className={`tl-item${i === latest ? " tl-latest" : ""}`} data-testid="pd-step">
+                    <span className="tl-dot" aria-hidden="true" />
+                    <div className="tl-body">
+                      <div className="tl-head">
+                        <span className="step-code">{a.typeCode}</span>
+                        <strong>{a.typeName || t.announceTypes[a.typeCode] || a.typeCode}</strong>
+                        {i === latest && <span className="tl-latest-badge">{t.latest}</span>}
+                      </div>
+                      <div className="tl-meta">
+                        {a.date && <time dateTime={a.date}>{formatIsoDateBE(a.date, true)}</time>}
+                        {a.link && (
+                          <a href={a.link} target="_blank" rel="noopener noreferrer">
+                            {t.openDocument} ↗
+                          </a>
+                        )}
+                      </div>
+                    </div>
+                  </li>
+                ))}
+              </ol>
+            )}
+          </section>
+        </div>
+
+        <aside className="pd-side">
+          <section className="card pd-section" aria-labelledby="pd-prices">
+            <h2 id="pd-prices">{t.prices}</h2>
+            <PriceBar label={t.budget} amount={budget} max={max} tone="budget" testId="pd-budget" />
+            <PriceBar label={t.referencePrice} amount={s.referencePrice} max={max} tone="ref" testId="pd-ref" />
+            <PriceBar label={t.agreedPrice} amount={s.agreedPrice} max={max} tone="agreed" testId="pd-agreed" />
+            {(vsRef !== null || vsBudget !== null) && (
+              <div className="pd-saving" data-testid="pd-saving">
+                {vsRef !== null && (
+                  <p className={vsRef >= 0 ? "saving-good" : "saving-bad"}>
+                    {vsRef >= 0 ? t.savingVsReference(formatPercent(vsRef)) : t.overReference(formatPercent(-vsRef))}
+                  </p>
+                )}
+                {vsBudget !== null && vsBudget >= 0 && <p className="muted small">{t.savingVsBudget(formatPercent(vsBudget))}</p>}
+              </div>
+            )}
+          </section>
+
+          <section className="card pd-section" aria-labelledby="pd-winner">
+            <h2 id="pd-winner">{t.winner}</h2>
+            {!s.winnerName && project.contracts.length === 0 ? (
+              <p className="muted">{t.noWinner}</p>
+            ) : (
+              <dl className="pd-fields pd-fields-1">
+                {s.winnerName && <Field label={t.winnerName} testId="pd-winner-name">{s.winnerName}</Field>}
+                {project.contracts.map((c, i) => (
+                  <div key={`${c.contractNo}-${i}`} className="pd-contract">
+                    {c.winnerName && c.winnerName !== s.winnerName && <Field label={t.winnerName}>{c.winnerName}</Field>}
+                    {c.winnerTaxId && (
+                      <Field label={t.taxId}>
+                        {c.winnerTaxId}
+                        {c.winnerTaxIdSuspect && <span className="pd-warn"> ⚠ {t.taxIdSuspect}</span>}
+                      </Field>
+                    )}
+                    <Field label={t.contractNo}>{c.contractNo}</Field>
+                    <Field label={t.contractDate}>{formatIsoDateBE(c.contractDate)}</Field>
+                    <Field label={t.contractEnd}>{formatIsoDateBE(c.endDate)}</Field>
+                    <Field label={t.contractPrice}>{c.contractPrice > 0 ? formatMoney(c.contractPrice) : ""}</Field>
+                  </div>
+                ))}
+              </dl>
+            )}
+          </section>
+
+          <section className="card pd-section pd-meta" aria-label={t.source}>
+            <dl className="pd-fields pd-fields-1">
+              {project.source && <Field label={t.source}>{project.source}</Field>}
+              {tsDate(project.firstSeenAt) && <Field label={t.firstSeen}>{tsDate(project.firstSeenAt)}</Field>}
+              {tsDate(project.updatedAt) && <Field label={t.lastUpdated}>{tsDate(project.updatedAt)}</Field>}
+            </dl>
+          </section>
+        </aside>
+      </div>
+    </article>
+  );
+}

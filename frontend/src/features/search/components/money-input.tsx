@@ -1,0 +1,62 @@
+import { useEffect, useId, useState } from "react";
+import { th } from "@/i18n/th";
+import { formatAmountInput, parseAmount, thaiDigitsToAscii } from "@/lib/format";
+
+type Props = {
+  label: string;
+  value: number | null;
+  onChange: (v: number | null) => void;
+  error?: string | null;
+  testId?: string;
+};
+
+/** Live thousands separators while typing: "1234567" → "1,234,567" (decimals kept as typed). */
+export function groupDigits(text: string): string {
+  const t = thaiDigitsToAscii(text).replace(/[^\d.]/g, "");
+  const [int, ...rest] = t.split(".");
+  const grouped = int.replace(/^0+(?=\d)/, "").replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+  return rest.length ? `${grouped}.${rest.join("").slice(0, 2)}` : grouped;
+}
+
+/** An amount in baht with thousands separators. */
+export function MoneyInput({ label, value, onChange, error, testId }: Props) {
+  const id = useId();
+  const [text, setText] = useState(() => formatAmountInput(value));
+  useEffect(() => {
+    setText((t) => (parseAmount(t) === value ? t : formatAmountInput(value)));
+  }, [value]);
+
+  return (
+    <div className={`field${error ? " field-invalid" : ""}`}>
+      <label htmlFor={id} className="field-label">
+        {label}
+      </label>
+      <div className="field-control money-control">
+        <input
+          id={id}
+          data-testid={testId}
+          value={text}
+          inputMode="decimal"
+          placeholder={th.search.moneyPlaceholder}
+          autoComplete="off"
+          onChange={(e) => {
+            const g = groupDigits(e.target.value);
+            setText(g);
+            onChange(parseAmount(g));
+          }}
+          onBlur={() => setText(formatAmountInput(parseAmount(text)))}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? `${id}-err` : undefined}
+        />
+        <span className="money-unit" aria-hidden="true">
+          {th.common.baht}
+        </span>
+      </div>
+      {error && (
+        <p id={`${id}-err`} className="field-error" role="alert">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,21 @@
+/** SPEC §3 derived statuses (planned … completed) to a colour tone. */
+const TONES: Record<string, string> = {
+  planned: "slate",
+  hearing: "violet",
+  reference_price: "indigo",
+  open: "green",
+  amended: "amber",
+  cancelled: "red",
+  awarded: "blue",
+  contracted: "teal",
+  completed: "gray",
+};
+
+export function StatusBadge({ status, label }: { status: string; label: string }) {
+  if (!label && !status) return null;
+  return (
+    <span className={`status-badge tone-${TONES[status] ?? "slate"}`} data-status={status}>
+      {label || status}
+    </span>
+  );
+}
