@@ -289,8 +289,9 @@ type ProjectSummary struct {
 	AnnounceType     string `protobuf:"bytes,13,opt,name=announce_type,json=announceType,proto3" json:"announce_type,omitempty"`
 	AnnounceTypeName string `protobuf:"bytes,14,opt,name=announce_type_name,json=announceTypeName,proto3" json:"announce_type_name,omitempty"`
 	// ISO date of the latest announcement.
-	AnnounceDate   string   `protobuf:"bytes,15,opt,name=announce_date,json=announceDate,proto3" json:"announce_date,omitempty"`
-	Budget         float64  `protobuf:"fixed64,16,opt,name=budget,proto3" json:"budget,omitempty"`
+	AnnounceDate string `protobuf:"bytes,15,opt,name=announce_date,json=announceDate,proto3" json:"announce_date,omitempty"`
+	// Baht, for display; unset when the source gave none. *_satang fields are exact.
+	Budget         *float64 `protobuf:"fixed64,16,opt,name=budget,proto3,oneof" json:"budget,omitempty"`
 	ReferencePrice *float64 `protobuf:"fixed64,17,opt,name=reference_price,json=referencePrice,proto3,oneof" json:"reference_price,omitempty"`
 	AgreedPrice    *float64 `protobuf:"fixed64,18,opt,name=agreed_price,json=agreedPrice,proto3,oneof" json:"agreed_price,omitempty"`
 	BudgetYear     int32    `protobuf:"varint,19,opt,name=budget_year,json=budgetYear,proto3" json:"budget_year,omitempty"`
@@ -307,8 +308,12 @@ type ProjectSummary struct {
 	CommentCount        int32 `protobuf:"varint,29,opt,name=comment_count,json=commentCount,proto3" json:"comment_count,omitempty"`
 	// The normalised keywords that matched, for highlighting.
 	MatchedKeywords []string `protobuf:"bytes,30,rep,name=matched_keywords,json=matchedKeywords,proto3" json:"matched_keywords,omitempty"`
-	unknownFields   protoimpl.UnknownFields
-	sizeCache       protoimpl.SizeCache
+	// Exact money in satang (1/100 baht); JSON strings, as protojson writes int64.
+	BudgetSatang         *int64 `protobuf:"varint,31,opt,name=budget_satang,json=budgetSatang,proto3,oneof" json:"budget_satang,omitempty"`
+	ReferencePriceSatang *int64 `protobuf:"varint,32,opt,name=reference_price_satang,json=referencePriceSatang,proto3,oneof" json:"reference_price_satang,omitempty"`
+	AgreedPriceSatang    *int64 `protobuf:"varint,33,opt,name=agreed_price_satang,json=agreedPriceSatang,proto3,oneof" json:"agreed_price_satang,omitempty"`
+	unknownFields        protoimpl.UnknownFields
+	sizeCache            protoimpl.SizeCache
 }
 
 func (x *ProjectSummary) Reset() {
@@ -447,8 +452,8 @@ func (x *ProjectSummary) GetAnnounceDate() string {
 }
 
 func (x *ProjectSummary) GetBudget() float64 {
-	if x != nil {
-		return x.Budget
+	if x != nil && x.Budget != nil {
+		return *x.Budget
 	}
 	return 0
 }
@@ -549,6 +554,27 @@ func (x *ProjectSummary) GetMatchedKeywords() []string {
 		return x.MatchedKeywords
 	}
 	return nil
+}
+
+func (x *ProjectSummary) GetBudgetSatang() int64 {
+	if x != nil && x.BudgetSatang != nil {
+		return *x.BudgetSatang
+	}
+	return 0
+}
+
+func (x *ProjectSummary) GetReferencePriceSatang() int64 {
+	if x != nil && x.ReferencePriceSatang != nil {
+		return *x.ReferencePriceSatang
+	}
+	return 0
+}
+
+func (x *ProjectSummary) GetAgreedPriceSatang() int64 {
+	if x != nil && x.AgreedPriceSatang != nil {
+		return *x.AgreedPriceSatang
+	}
+	return 0
 }
 
 type Pagination struct {
@@ -1221,12 +1247,15 @@ type Contract struct {
 	ContractDate string                 `protobuf:"bytes,2,opt,name=contract_date,json=contractDate,proto3" json:"contract_date,omitempty"`
 	WinnerName   string                 `protobuf:"bytes,3,opt,name=winner_name,json=winnerName,proto3" json:"winner_name,omitempty"`
 	// As published; flagged when the source damaged it (e.g. Excel exponent).
-	WinnerTaxId        string  `protobuf:"bytes,4,opt,name=winner_tax_id,json=winnerTaxId,proto3" json:"winner_tax_id,omitempty"`
-	WinnerTaxIdSuspect bool    `protobuf:"varint,5,opt,name=winner_tax_id_suspect,json=winnerTaxIdSuspect,proto3" json:"winner_tax_id_suspect,omitempty"`
-	ContractPrice      float64 `protobuf:"fixed64,6,opt,name=contract_price,json=contractPrice,proto3" json:"contract_price,omitempty"`
-	EndDate            string  `protobuf:"bytes,7,opt,name=end_date,json=endDate,proto3" json:"end_date,omitempty"`
-	unknownFields      protoimpl.UnknownFields
-	sizeCache          protoimpl.SizeCache
+	WinnerTaxId         string  `protobuf:"bytes,4,opt,name=winner_tax_id,json=winnerTaxId,proto3" json:"winner_tax_id,omitempty"`
+	WinnerTaxIdSuspect  bool    `protobuf:"varint,5,opt,name=winner_tax_id_suspect,json=winnerTaxIdSuspect,proto3" json:"winner_tax_id_suspect,omitempty"`
+	ContractPrice       float64 `protobuf:"fixed64,6,opt,name=contract_price,json=contractPrice,proto3" json:"contract_price,omitempty"`
+	EndDate             string  `protobuf:"bytes,7,opt,name=end_date,json=endDate,proto3" json:"end_date,omitempty"`
+	ContractPriceSatang int64   `protobuf:"varint,8,opt,name=contract_price_satang,json=contractPriceSatang,proto3" json:"contract_price_satang,omitempty"`
+	// สถานะสัญญา as published.
+	ContractStatus string `protobuf:"bytes,9,opt,name=contract_status,json=contractStatus,proto3" json:"contract_status,omitempty"`
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
 }
 
 func (x *Contract) Reset() {
@@ -1308,6 +1337,20 @@ func (x *Contract) GetEndDate() string {
 	return ""
 }
 
+func (x *Contract) GetContractPriceSatang() int64 {
+	if x != nil {
+		return x.ContractPriceSatang
+	}
+	return 0
+}
+
+func (x *Contract) GetContractStatus() string {
+	if x != nil {
+		return x.ContractStatus
+	}
+	return ""
+}
+
 type ProjectDetail struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Summary       *ProjectSummary        `protobuf:"bytes,1,opt,name=summary,proto3" json:"summary,omitempty"`
@@ -1320,6 +1363,12 @@ type ProjectDetail struct {
 	FirstSeenAt   *timestamppb.Timestamp `protobuf:"bytes,8,opt,name=first_seen_at,json=firstSeenAt,proto3" json:"first_seen_at,omitempty"`
 	LastSeenAt    *timestamppb.Timestamp `protobuf:"bytes,9,opt,name=last_seen_at,json=lastSeenAt,proto3" json:"last_seen_at,omitempty"`
 	UpdatedAt     *timestamppb.Timestamp `protobuf:"bytes,10,opt,name=updated_at,json=updatedAt,proto3" json:"updated_at,omitempty"`
+	District      string                 `protobuf:"bytes,11,opt,name=district,proto3" json:"district,omitempty"`
+	Subdistrict   string                 `protobuf:"bytes,12,opt,name=subdistrict,proto3" json:"subdistrict,omitempty"`
+	// WKT from พิกัดของโครงการ, when published.
+	Location string `protobuf:"bytes,13,opt,name=location,proto3" json:"location,omitempty"`
+	// สถานะโครงการ as published (status is our derived one).
+	RawStatus     string `protobuf:"bytes,14,opt,name=raw_status,json=rawStatus,proto3" json:"raw_status,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1422,6 +1471,34 @@ func (x *ProjectDetail) GetUpdatedAt() *timestamppb.Timestamp {
 		return x.UpdatedAt
 	}
 	return nil
+}
+
+func (x *ProjectDetail) GetDistrict() string {
+	if x != nil {
+		return x.District
+	}
+	return ""
+}
+
+func (x *ProjectDetail) GetSubdistrict() string {
+	if x != nil {
+		return x.Subdistrict
+	}
+	return ""
+}
+
+func (x *ProjectDetail) GetLocation() string {
+	if x != nil {
+		return x.Location
+	}
+	return ""
+}
+
+func (x *ProjectDetail) GetRawStatus() string {
+	if x != nil {
+		return x.RawStatus
+	}
+	return ""
 }
 
 type GetProjectRequest struct {
@@ -2799,19 +2876,22 @@ func (x *IngestRequest) GetContent() []byte {
 }
 
 type IngestionRun struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	RunId         string                 `protobuf:"bytes,1,opt,name=run_id,json=runId,proto3" json:"run_id,omitempty"`
-	Source        string                 `protobuf:"bytes,2,opt,name=source,proto3" json:"source,omitempty"`
-	Target        string                 `protobuf:"bytes,3,opt,name=target,proto3" json:"target,omitempty"`
-	StartedAt     *timestamppb.Timestamp `protobuf:"bytes,4,opt,name=started_at,json=startedAt,proto3" json:"started_at,omitempty"`
-	FinishedAt    *timestamppb.Timestamp `protobuf:"bytes,5,opt,name=finished_at,json=finishedAt,proto3" json:"finished_at,omitempty"`
-	ItemsRead     int64                  `protobuf:"varint,6,opt,name=items_read,json=itemsRead,proto3" json:"items_read,omitempty"`
-	Created       int64                  `protobuf:"varint,7,opt,name=created,proto3" json:"created,omitempty"`
-	Updated       int64                  `protobuf:"varint,8,opt,name=updated,proto3" json:"updated,omitempty"`
-	Unchanged     int64                  `protobuf:"varint,9,opt,name=unchanged,proto3" json:"unchanged,omitempty"`
-	Errors        int64                  `protobuf:"varint,10,opt,name=errors,proto3" json:"errors,omitempty"`
-	ErrorSamples  []string               `protobuf:"bytes,11,rep,name=error_samples,json=errorSamples,proto3" json:"error_samples,omitempty"`
-	DurationMs    int64                  `protobuf:"varint,12,opt,name=duration_ms,json=durationMs,proto3" json:"duration_ms,omitempty"`
+	state              protoimpl.MessageState `protogen:"open.v1"`
+	RunId              string                 `protobuf:"bytes,1,opt,name=run_id,json=runId,proto3" json:"run_id,omitempty"`
+	Source             string                 `protobuf:"bytes,2,opt,name=source,proto3" json:"source,omitempty"`
+	Target             string                 `protobuf:"bytes,3,opt,name=target,proto3" json:"target,omitempty"`
+	StartedAt          *timestamppb.Timestamp `protobuf:"bytes,4,opt,name=started_at,json=startedAt,proto3" json:"started_at,omitempty"`
+	FinishedAt         *timestamppb.Timestamp `protobuf:"bytes,5,opt,name=finished_at,json=finishedAt,proto3" json:"finished_at,omitempty"`
+	ItemsRead          int64                  `protobuf:"varint,6,opt,name=items_read,json=itemsRead,proto3" json:"items_read,omitempty"`
+	Created            int64                  `protobuf:"varint,7,opt,name=created,proto3" json:"created,omitempty"`
+	Updated            int64                  `protobuf:"varint,8,opt,name=updated,proto3" json:"updated,omitempty"`
+	Unchanged          int64                  `protobuf:"varint,9,opt,name=unchanged,proto3" json:"unchanged,omitempty"`
+	Errors             int64                  `protobuf:"varint,10,opt,name=errors,proto3" json:"errors,omitempty"`
+	ErrorSamples       []string               `protobuf:"bytes,11,rep,name=error_samples,json=errorSamples,proto3" json:"error_samples,omitempty"`
+	DurationMs         int64                  `protobuf:"varint,12,opt,name=duration_ms,json=durationMs,proto3" json:"duration_ms,omitempty"`
+	AnnouncementsAdded int64                  `protobuf:"varint,13,opt,name=announcements_added,json=announcementsAdded,proto3" json:"announcements_added,omitempty"`
+	// "running", "succeeded" or "failed".
+	Status        string `protobuf:"bytes,14,opt,name=status,proto3" json:"status,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2928,6 +3008,20 @@ func (x *IngestionRun) GetDurationMs() int64 {
 		return x.DurationMs
 	}
 	return 0
+}
+
+func (x *IngestionRun) GetAnnouncementsAdded() int64 {
+	if x != nil {
+		return x.AnnouncementsAdded
+	}
+	return 0
+}
+
+func (x *IngestionRun) GetStatus() string {
+	if x != nil {
+		return x.Status
+	}
+	return ""
 }
 
 type IngestResponse struct {
@@ -3091,7 +3185,8 @@ const file_projects_v1_projects_proto_rawDesc = "" +
 	"\rprovince_User\x18\x11 \x03(\tR\fprovinceUser\x12#\n" +
 	"\rministry_User\x18\x12 \x03(\tR\fministryUserB\x15\n" +
 	"\x13_projectMoneyS_UserB\x15\n" +
-	"\x13_projectMoneyE_User\"\xc7\b\n" +
+	"\x13_projectMoneyE_User\"\xb6\n" +
+	"\n" +
 	"\x0eProjectSummary\x12\x1d\n" +
 	"\n" +
 	"project_id\x18\x01 \x01(\tR\tprojectId\x12!\n" +
@@ -3111,10 +3206,10 @@ const file_projects_v1_projects_proto_rawDesc = "" +
 	"\ttype_name\x18\f \x01(\tR\btypeName\x12#\n" +
 	"\rannounce_type\x18\r \x01(\tR\fannounceType\x12,\n" +
 	"\x12announce_type_name\x18\x0e \x01(\tR\x10announceTypeName\x12#\n" +
-	"\rannounce_date\x18\x0f \x01(\tR\fannounceDate\x12\x16\n" +
-	"\x06budget\x18\x10 \x01(\x01R\x06budget\x12,\n" +
-	"\x0freference_price\x18\x11 \x01(\x01H\x00R\x0ereferencePrice\x88\x01\x01\x12&\n" +
-	"\fagreed_price\x18\x12 \x01(\x01H\x01R\vagreedPrice\x88\x01\x01\x12\x1f\n" +
+	"\rannounce_date\x18\x0f \x01(\tR\fannounceDate\x12\x1b\n" +
+	"\x06budget\x18\x10 \x01(\x01H\x00R\x06budget\x88\x01\x01\x12,\n" +
+	"\x0freference_price\x18\x11 \x01(\x01H\x01R\x0ereferencePrice\x88\x01\x01\x12&\n" +
+	"\fagreed_price\x18\x12 \x01(\x01H\x02R\vagreedPrice\x88\x01\x01\x12\x1f\n" +
 	"\vbudget_year\x18\x13 \x01(\x05R\n" +
 	"budgetYear\x12\x16\n" +
 	"\x06status\x18\x14 \x01(\tR\x06status\x12\x1f\n" +
@@ -3131,9 +3226,16 @@ const file_projects_v1_projects_proto_rawDesc = "" +
 	"isArchived\x12\x1b\n" +
 	"\tis_fill20\x18\x1c \x01(\bR\bisFill20\x12#\n" +
 	"\rcomment_count\x18\x1d \x01(\x05R\fcommentCount\x12)\n" +
-	"\x10matched_keywords\x18\x1e \x03(\tR\x0fmatchedKeywordsB\x12\n" +
+	"\x10matched_keywords\x18\x1e \x03(\tR\x0fmatchedKeywords\x12(\n" +
+	"\rbudget_satang\x18\x1f \x01(\x03H\x03R\fbudgetSatang\x88\x01\x01\x129\n" +
+	"\x16reference_price_satang\x18  \x01(\x03H\x04R\x14referencePriceSatang\x88\x01\x01\x123\n" +
+	"\x13agreed_price_satang\x18! \x01(\x03H\x05R\x11agreedPriceSatang\x88\x01\x01B\t\n" +
+	"\a_budgetB\x12\n" +
 	"\x10_reference_priceB\x0f\n" +
-	"\r_agreed_price\"\xf5\x01\n" +
+	"\r_agreed_priceB\x10\n" +
+	"\x0e_budget_satangB\x19\n" +
+	"\x17_reference_price_satangB\x16\n" +
+	"\x14_agreed_price_satang\"\xf5\x01\n" +
 	"\n" +
 	"Pagination\x12\x12\n" +
 	"\x04page\x18\x01 \x01(\x05R\x04page\x12\x19\n" +
@@ -3212,7 +3314,7 @@ const file_projects_v1_projects_proto_rawDesc = "" +
 	"\x04date\x18\x03 \x01(\tR\x04date\x12\x14\n" +
 	"\x05title\x18\x04 \x01(\tR\x05title\x12\x12\n" +
 	"\x04link\x18\x05 \x01(\tR\x04link\x12>\n" +
-	"\rfirst_seen_at\x18\x06 \x01(\v2\x1a.google.protobuf.TimestampR\vfirstSeenAt\"\x8a\x02\n" +
+	"\rfirst_seen_at\x18\x06 \x01(\v2\x1a.google.protobuf.TimestampR\vfirstSeenAt\"\xe7\x02\n" +
 	"\bContract\x12\x1f\n" +
 	"\vcontract_no\x18\x01 \x01(\tR\n" +
 	"contractNo\x12#\n" +
@@ -3222,7 +3324,9 @@ const file_projects_v1_projects_proto_rawDesc = "" +
 	"\rwinner_tax_id\x18\x04 \x01(\tR\vwinnerTaxId\x121\n" +
 	"\x15winner_tax_id_suspect\x18\x05 \x01(\bR\x12winnerTaxIdSuspect\x12%\n" +
 	"\x0econtract_price\x18\x06 \x01(\x01R\rcontractPrice\x12\x19\n" +
-	"\bend_date\x18\a \x01(\tR\aendDate\"\xf8\x03\n" +
+	"\bend_date\x18\a \x01(\tR\aendDate\x122\n" +
+	"\x15contract_price_satang\x18\b \x01(\x03R\x13contractPriceSatang\x12'\n" +
+	"\x0fcontract_status\x18\t \x01(\tR\x0econtractStatus\"\xf1\x04\n" +
 	"\rProjectDetail\x125\n" +
 	"\asummary\x18\x01 \x01(\v2\x1b.projects.v1.ProjectSummaryR\asummary\x12 \n" +
 	"\vdescription\x18\x02 \x01(\tR\vdescription\x12\"\n" +
@@ -3236,7 +3340,12 @@ const file_projects_v1_projects_proto_rawDesc = "" +
 	"lastSeenAt\x129\n" +
 	"\n" +
 	"updated_at\x18\n" +
-	" \x01(\v2\x1a.google.protobuf.TimestampR\tupdatedAt\"2\n" +
+	" \x01(\v2\x1a.google.protobuf.TimestampR\tupdatedAt\x12\x1a\n" +
+	"\bdistrict\x18\v \x01(\tR\bdistrict\x12 \n" +
+	"\vsubdistrict\x18\f \x01(\tR\vsubdistrict\x12\x1a\n" +
+	"\blocation\x18\r \x01(\tR\blocation\x12\x1d\n" +
+	"\n" +
+	"raw_status\x18\x0e \x01(\tR\trawStatus\"2\n" +
 	"\x11GetProjectRequest\x12\x1d\n" +
 	"\n" +
 	"project_id\x18\x01 \x01(\tR\tprojectId\"J\n" +
@@ -3348,7 +3457,7 @@ const file_projects_v1_projects_proto_rawDesc = "" +
 	"\rIngestRequest\x12\x16\n" +
 	"\x06source\x18\x01 \x01(\tR\x06source\x12\x10\n" +
 	"\x03url\x18\x02 \x01(\tR\x03url\x12\x18\n" +
-	"\acontent\x18\x03 \x01(\fR\acontent\"\x9c\x03\n" +
+	"\acontent\x18\x03 \x01(\fR\acontent\"\xe5\x03\n" +
 	"\fIngestionRun\x12\x15\n" +
 	"\x06run_id\x18\x01 \x01(\tR\x05runId\x12\x16\n" +
 	"\x06source\x18\x02 \x01(\tR\x06source\x12\x16\n" +
@@ -3366,7 +3475,9 @@ const file_projects_v1_projects_proto_rawDesc = "" +
 	" \x01(\x03R\x06errors\x12#\n" +
 	"\rerror_samples\x18\v \x03(\tR\ferrorSamples\x12\x1f\n" +
 	"\vduration_ms\x18\f \x01(\x03R\n" +
-	"durationMs\"=\n" +
+	"durationMs\x12/\n" +
+	"\x13announcements_added\x18\r \x01(\x03R\x12announcementsAdded\x12\x16\n" +
+	"\x06status\x18\x0e \x01(\tR\x06status\"=\n" +
 	"\x0eIngestResponse\x12+\n" +
 	"\x03run\x18\x01 \x01(\v2\x19.projects.v1.IngestionRunR\x03run\"0\n" +
 	"\x18ListIngestionRunsRequest\x12\x14\n" +

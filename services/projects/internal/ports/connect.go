@@ -121,6 +121,15 @@ func f64(m *domain.Money) *float64 {
 	return &v
 }
 
+// satang is the exact amount (JSON string) beside the display baht.
+func satang(m *domain.Money) *int64 {
+	if m == nil {
+		return nil
+	}
+	v := int64(*m)
+	return &v
+}
+
 func statusName(s domain.Status) string {
 	for _, c := range domain.Statuses {
 		if c.Code == string(s) {
@@ -145,9 +154,8 @@ func summary(p *domain.Project, terms []string) *projectsv1.ProjectSummary {
 	if !p.LastAnnounced.IsZero() {
 		s.AnnounceDate = p.LastAnnounced.In(domain.Bangkok).Format(time.DateOnly)
 	}
-	if p.Budget != nil {
-		s.Budget = float64(*p.Budget) / 100
-	}
+	s.Budget, s.BudgetSatang = f64(p.Budget), satang(p.Budget)
+	s.ReferencePriceSatang, s.AgreedPriceSatang = satang(p.ReferencePrice), satang(p.AgreedPrice)
 	for i := len(p.Announcements) - 1; i >= 0; i-- {
 		if p.Announcements[i].Link != "" {
 			s.EgpUrl = p.Announcements[i].Link
