@@ -4,7 +4,8 @@
 // playwright-core, saves screenshots under e2e-artifacts/, stops everything.
 //
 //   npm run test:e2e              every spec
-//   npm run test:e2e -- line      specs/tests whose name contains "line"
+//   npm run test:e2e -- line      specs/tests whose name contains "line" (several filters: any of them)
+//   E2E_ARTIFACTS_DIR=...          where screenshots and the stack log go (default e2e-artifacts/)
 import fs from "node:fs";
 import path from "node:path";
 import crypto from "node:crypto";
@@ -15,8 +16,8 @@ import { startFakeLine } from "./support/fake-line.mjs";
 import { ensureFrontendBuilt, freePort, frontendDir, startStack } from "./support/stack.mjs";
 import { CHROMIUM, CHROMIUM_ARGS, createContext } from "./support/harness.mjs";
 
-const filter = process.argv.slice(2).join(" ").toLowerCase();
-const artifactsDir = path.join(frontendDir, "e2e-artifacts");
+const filters = process.argv.slice(2).map((f) => f.toLowerCase());
+const artifactsDir = path.resolve(process.env.E2E_ARTIFACTS_DIR ?? path.join(frontendDir, "e2e-artifacts"));
 const log = (m) => console.log(`[e2e] ${m}`);
 const TEST_TIMEOUT_MS = Number(process.env.E2E_TEST_TIMEOUT_MS ?? 150_000);
 
@@ -72,7 +73,7 @@ async function main() {
       const { default: tests } = await import(path.join(specDir, file));
       for (const t of tests) {
         const name = `${file.replace(".spec.mjs", "")} › ${t.name}`;
-        if (filter && !name.toLowerCase().includes(filter)) continue;
+        if (filters.length && !filters.some((f) => name.toLowerCase().includes(f))) continue;
         const t0 = Date.now();
         try {
           let timer;
