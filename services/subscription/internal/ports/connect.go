@@ -9,14 +9,17 @@ import (
 
 	subscriptionv1 "bidradar/gen/subscription/v1"
 	"bidradar/gen/subscription/v1/subscriptionv1connect"
+	"bidradar/pkg/apperr"
 	"bidradar/pkg/authn"
 	"bidradar/services/subscription/internal/domain"
 )
 
-// Store is what the handlers read.
+// Store is what the handlers read and count.
 type Store interface {
 	Tiers(ctx context.Context) ([]domain.Tier, error)
 	Subscription(ctx context.Context, userID string) (domain.Subscription, bool, error)
+	Consume(ctx context.Context, userID, kind string, windows []domain.Window, amount int) (domain.QuotaResult, error)
+	Usage(ctx context.Context, userID string, day, month time.Time) (map[string]int, error)
 }
 
 // Handler implements the tiers and subscription reads; checkout, payments and
@@ -99,7 +102,18 @@ func (h *Handler) GetMySubscription(ctx context.Context, _ *connect.Request[subs
 		Features:             tier.Features,
 		ButtonStatusExamples: buttonStatus(tier.Limits),
 		Subscription:         period,
-		Usage:                &subscriptionv1.Usage{},
+	}
+	day, month := domain.PeriodStarts(now)
+	used, err := h.store.Usage(ctx, claims.UserID, day, month)
+	if err != nil {
+		return nil, err
+	}
+	resp.Usage = &subscriptionv1.Usage{
+		SearchCombinationToday:    int32(used[domain.KindSearchCombination+"/day"]),
+		SearchCombinationMonth:    int32(used[domain.KindSearchCombination+"/month"]),
+		DatabaseFilterSearchToday: int32(used[domain.KindDatabaseFilterSearch+"/day"]),
+		OvernightSearchSave:       int32(used[domain.KindOvernightSearchSave+"/standing"]),
+		ExploreLiveSearchToday:    int32(used[domain.KindExploreLiveSearch+"/day"]),
 	}
 	for _, t := range tiers {
 		if t.Rank > tier.Rank {
@@ -170,4 +184,66 @@ func periodToProto(s domain.Subscription) *subscriptionv1.SubscriptionPeriod {
 		p.LastPaymentAmount = &v
 	}
 	return p
+}
+
+// currentTier is the user's tier in force at now (free without an active plan).
+func (h *Handler) currentTier(ctx context.Context, userID string, tiers []domain.Tier) (domain.Tier, error) {
+	sub, found, err := h.store.Subscription(ctx, userID)
+	if err != nil {
+		return domain.Tier{}, err
+	}
+	name := domain.FreeTier
+	if found && sub.Active(h.now()) {
+		name = sub.Tier
+	}
+	return tierByName(tiers, name), nil
+}
+
+// ConsumeQuota checks and consumes units of a limit for the calling user, all
+// windows at once (a day and a month for search combinations). amount 0 only
+// reads; a negative amount releases a standing count (a deleted overnight search).
+// Callers forward the user's own token: a service cannot spend someone else's quota.
+func (h *Handler) ConsumeQuota(ctx context.Context, req *connect.Request[subscriptionv1.ConsumeQuotaRequest]) (*connect.Response[subscriptionv1.ConsumeQuotaResponse], error) {
+	claims, err := authn.Require(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if u := req.Msg.GetUserId(); u != "" && u != claims.UserID {
+		return nil, apperr.New(apperr.PermissionDenied, "quota-other-user", "Cannot use another user's quota")
+	}
+	amount := int(req.Msg.GetAmount())
+	if amount < -1000 || amount > 1000 || (amount < 0 && req.Msg.GetKind() != domain.KindOvernightSearchSave) {
+		return nil, apperr.New(apperr.InvalidArgument, "quota-amount", "amount must be between 0 and 1000 (negative only releases overnight_search_save)")
+	}
+	tiers, err := h.store.Tiers(ctx)
+	if err != nil {
+		return nil, err
+	}
+	tier, err := h.currentTier(ctx, claims.UserID, tiers)
+	if err != nil {
+		return nil, err
+	}
+	windows, err := domain.Windows(req.Msg.GetKind(), tier.Limits, h.now())
+	if err != nil {
+		return nil, apperr.New(apperr.InvalidArgument, "quota-kind", "kind must be one of search_combination, database_filter_search, overnight_search_save, explore_live_search")
+	}
+	res, err := h.store.Consume(ctx, claims.UserID, req.Msg.GetKind(), windows, amount)
+	if err != nil {
+		return nil, err
+	}
+	out := &subscriptionv1.ConsumeQuotaResponse{Allowed: res.Allowed, RemainingToday: -1, RemainingMonth: -1}
+	if !res.Allowed {
+		out.Detail = domain.LimitDetail(res.Refused, tier.Label)
+		out.RemainingToday, out.RemainingMonth = 0, 0
+		return connect.NewResponse(out), nil
+	}
+	for i, w := range windows {
+		switch w.Period {
+		case "month":
+			out.RemainingMonth = int32(res.Remaining[i])
+		default:
+			out.RemainingToday = int32(res.Remaining[i])
+		}
+	}
+	return connect.NewResponse(out), nil
 }

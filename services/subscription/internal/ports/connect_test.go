@@ -2,6 +2,8 @@ package ports_test
 
 import (
 	"context"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -98,5 +100,85 @@ func TestMySubscription(t *testing.T) {
 	tiers, _ := h.ListTiers(as("u-old"), connect.NewRequest(&subscriptionv1.ListTiersRequest{}))
 	if !tiers.Msg.GetNeedsUpgrade() {
 		t.Fatal("a lapsed subscription needs an upgrade")
+	}
+}
+
+func TestConsumeQuota(t *testing.T) {
+	h, exec := handler(t)
+	consume := func(ctx context.Context, kind string, amount int32) (*subscriptionv1.ConsumeQuotaResponse, error) {
+		r, err := h.ConsumeQuota(ctx, connect.NewRequest(&subscriptionv1.ConsumeQuotaRequest{Kind: kind, Amount: amount}))
+		if err != nil {
+			return nil, err
+		}
+		return r.Msg, nil
+	}
+	if _, err := consume(context.Background(), "search_combination", 1); err == nil {
+		t.Fatal("visitor consumed quota")
+	}
+	if _, err := h.ConsumeQuota(as("u1"), connect.NewRequest(&subscriptionv1.ConsumeQuotaRequest{UserId: "u2", Kind: "search_combination", Amount: 1})); err == nil {
+		t.Fatal("spent another user's quota")
+	}
+	if _, err := consume(as("u1"), "nonsense", 1); err == nil {
+		t.Fatal("unknown kind accepted")
+	}
+
+	// Free tier: 3 search combinations a day, concurrently consumed exactly once each.
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	allowed := 0
+	for range 10 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r, err := consume(as("u1"), "search_combination", 1)
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			if r.GetAllowed() {
+				mu.Lock()
+				allowed++
+				mu.Unlock()
+			} else if !strings.Contains(r.GetDetail(), "Limit reached") {
+				t.Errorf("refusal detail %q", r.GetDetail())
+			}
+		}()
+	}
+	wg.Wait()
+	if allowed != 3 {
+		t.Fatalf("free tier allowed %d combinations, want 3", allowed)
+	}
+	peek, _ := consume(as("u1"), "search_combination", 0)
+	if !peek.GetAllowed() || peek.GetRemainingToday() != 0 || peek.GetRemainingMonth() != 27 {
+		t.Fatalf("dry run: %v", peek)
+	}
+	mine, _ := h.GetMySubscription(as("u1"), connect.NewRequest(&subscriptionv1.GetMySubscriptionRequest{}))
+	if u := mine.Msg.GetUsage(); u.GetSearchCombinationToday() != 3 || u.GetSearchCombinationMonth() != 3 {
+		t.Fatalf("usage %v", u)
+	}
+
+	// Standing count: one overnight search on free; releasing frees the slot.
+	if r, _ := consume(as("u1"), "overnight_search_save", 1); !r.GetAllowed() {
+		t.Fatal("first overnight save refused")
+	}
+	if r, _ := consume(as("u1"), "overnight_search_save", 1); r.GetAllowed() {
+		t.Fatal("second overnight save allowed on free")
+	}
+	if r, _ := consume(as("u1"), "overnight_search_save", -1); !r.GetAllowed() {
+		t.Fatal("release refused")
+	}
+	if r, _ := consume(as("u1"), "overnight_search_save", 1); !r.GetAllowed() {
+		t.Fatal("save after release refused")
+	}
+	if _, err := consume(as("u1"), "search_combination", -1); err == nil {
+		t.Fatal("negative amount accepted for a daily kind")
+	}
+
+	// Enterprise is unlimited.
+	exec(`INSERT INTO subscriptions (user_id, tier, status, start_date) VALUES ('u-ent', 'enterprise', 'active', '2026-11-01')`)
+	for range 5 {
+		if r, _ := consume(as("u-ent"), "search_combination", 1); !r.GetAllowed() || r.GetRemainingToday() != -1 {
+			t.Fatalf("enterprise refused: %v", r)
+		}
 	}
 }

@@ -1,0 +1,68 @@
+package domain
+
+import (
+	"fmt"
+	"time"
+)
+
+// Kinds of limits (SPEC §3 combination_limits).
+const (
+	KindSearchCombination    = "search_combination"
+	KindDatabaseFilterSearch = "database_filter_search"
+	KindOvernightSearchSave  = "overnight_search_save"
+	KindExploreLiveSearch    = "explore_live_search"
+)
+
+// Window is one counter a consumption must fit in.
+type Window struct {
+	Period string // day, month or standing
+	Start  time.Time
+	Limit  int
+	Label  string // Thai, for the detail
+}
+
+// QuotaResult is the outcome of a consumption.
+type QuotaResult struct {
+	Allowed bool
+	// Refused is the window that refused (when not allowed).
+	Refused Window
+	// Remaining per window, in the order given; -1 when unlimited.
+	Remaining []int
+}
+
+// Bangkok is where days and months begin for our users.
+var Bangkok = time.FixedZone("Asia/Bangkok", 7*3600)
+
+// Windows returns the counters a kind is checked against under limits l at now.
+// Day and month windows reset; a standing window is a count held (released with
+// a negative amount), e.g. saved overnight searches.
+func Windows(kind string, l Limits, now time.Time) ([]Window, error) {
+	day, month := PeriodStarts(now)
+	switch kind {
+	case KindSearchCombination:
+		return []Window{
+			{Period: "day", Start: day, Limit: l.SearchCombinationDay, Label: "ค้นหาแบบรวมเงื่อนไขต่อวัน"},
+			{Period: "month", Start: month, Limit: l.SearchCombinationMonth, Label: "ค้นหาแบบรวมเงื่อนไขต่อเดือน"},
+		}, nil
+	case KindDatabaseFilterSearch:
+		return []Window{{Period: "day", Start: day, Limit: l.DatabaseFilterSearch, Label: "กรองฐานข้อมูลต่อวัน"}}, nil
+	case KindExploreLiveSearch:
+		return []Window{{Period: "day", Start: day, Limit: l.ExploreLiveSearch, Label: "ค้นหาสดจาก e-GP ต่อวัน"}}, nil
+	case KindOvernightSearchSave:
+		return []Window{{Period: "standing", Start: time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC), Limit: l.OvernightSearchSave, Label: "เงื่อนไขค้นหาข้ามคืนที่บันทึกได้"}}, nil
+	}
+	return nil, fmt.Errorf("unknown limit kind %q", kind)
+}
+
+// PeriodStarts are the first days of now's day and month in Bangkok.
+func PeriodStarts(now time.Time) (day, month time.Time) {
+	local := now.In(Bangkok)
+	return time.Date(local.Year(), local.Month(), local.Day(), 0, 0, 0, 0, time.UTC),
+		time.Date(local.Year(), local.Month(), 1, 0, 0, 0, 0, time.UTC)
+}
+
+// LimitDetail is the refusal shown to the user; it contains 'Limit reached'
+// (SPEC §8: the app recognises it) and says the rest in Thai.
+func LimitDetail(w Window, tierLabel string) string {
+	return fmt.Sprintf("Limit reached: %s ครบ %d ครั้งแล้ว (แพ็กเกจ%s) กรุณาลองใหม่พรุ่งนี้หรืออัปเกรดแพ็กเกจ", w.Label, w.Limit, tierLabel)
+}
