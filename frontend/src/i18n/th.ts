@@ -556,6 +556,7 @@ export const th = {
     contractDate: "วันที่ลงนามสัญญา",
     contractEnd: "วันสิ้นสุดสัญญา",
     contractPrice: "มูลค่าสัญญา",
+    contractStatus: "สถานะสัญญา",
     taxId: "เลขประจำตัวผู้เสียภาษี",
     taxIdSuspect: "ข้อมูลจากแหล่งต้นทางอาจคลาดเคลื่อน",
     links: "ลิงก์",

@@ -132,3 +132,9 @@ export function parseThaiDateInput(text: string): string | null {
   const iso = `${String(ce).padStart(4, "0")}-${String(month + 1).padStart(2, "0")}-${String(day).padStart(2, "0")}`;
   return isoToUtc(iso) ? iso : null;
 }
+
+/** Baht from the API's exact satang (int64) when present, else its display double; undefined when unset. */
+export function bahtOf(satang: bigint | undefined, baht: number | undefined): number | undefined {
+  if (satang !== undefined) return Number(satang) / 100;
+  return baht;
+}

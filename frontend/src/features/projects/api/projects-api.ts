@@ -25,3 +25,21 @@ export function isNotFound(err: unknown): boolean {
 export function ocdsUrl(projectId: string): string {
   return `/app/backend/api/v1/projects/${encodeURIComponent(projectId)}/ocds`;
 }
+
+/**
+ * Download the OCDS release as a JSON file through the typed client (the
+ * access token travels in the Authorization header, which a plain link
+ * cannot send).
+ */
+export async function downloadOcds(projectId: string): Promise<void> {
+  const res = await getClient(ProjectsService).exportOcds({ projectId });
+  const blob = new Blob([JSON.stringify(res.release ?? {}, null, 2)], { type: "application/json" });
+  const url = URL.createObjectURL(blob);
+  const a = document.createElement("a");
+  a.href = url;
+  a.download = `${projectId}.ocds.json`;
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}

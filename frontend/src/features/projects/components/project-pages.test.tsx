@@ -20,6 +20,7 @@ const project = {
     status: "contracted",
     statusName: "จัดทำสัญญา/บริหารสัญญา",
     budget: 4850000,
+    budgetSatang: "485000050", // exact satang wins over the display double
     referencePrice: 4812500,
     agreedPrice: 4390000,
     winnerName: "ห้างหุ้นส่วนจำกัด ทองคำบัว การโยธา",
@@ -31,7 +32,7 @@ const project = {
     { typeCode: "P0", typeName: "แผนการจัดซื้อจัดจ้าง", date: "2026-06-02" },
     { typeCode: "D0", typeName: "", date: "2026-07-15", link: "https://process5.gprocurement.go.th/doc-d0" },
   ],
-  contracts: [{ contractNo: "กส.14/2569", contractDate: "2026-09-20", contractPrice: 4390000, winnerTaxId: "0305560001659", endDate: "2027-03-19" }],
+  contracts: [{ contractNo: "กส.14/2569", contractDate: "2026-09-20", contractPrice: 4390000, contractStatus: "ระหว่างดำเนินการ", winnerTaxId: "0305560001659", endDate: "2027-03-19" }],
   source: "egp-rss",
 };
 
@@ -61,7 +62,8 @@ describe("/project-details/:projectId", () => {
     expect(steps[2].textContent).toContain(th.projectDetails.latest);
     expect(within(steps[1]).getByRole("link").getAttribute("href")).toBe("https://process5.gprocurement.go.th/doc-d0");
 
-    expect(screen.getByTestId("pd-budget").textContent).toContain("4,850,000.00 บาท");
+    expect(screen.getByTestId("pd-budget").textContent).toContain("4,850,000.50 บาท");
+    expect(within(view).getByText("ระหว่างดำเนินการ")).toBeTruthy();
     expect(screen.getByTestId("pd-ref").textContent).toContain("4,812,500.00 บาท");
     expect(screen.getByTestId("pd-agreed").textContent).toContain("4,390,000.00 บาท");
     expect(screen.getByTestId("pd-saving").textContent).toContain("ต่ำกว่าราคากลาง 8.78%");

@@ -178,7 +178,7 @@ export function ProjectTestPage() {
           <strong>{t.testTitle}</strong> — {t.testLead}
         </p>
       </div>
-      <ProjectView project={sampleProject()} />
+      <ProjectView project={sampleProject()} sample />
     </div>
   );
 }

@@ -2,8 +2,10 @@ import type { ReactNode } from "react";
 import { timestampDate, type Timestamp } from "@bufbuild/protobuf/wkt";
 import type { Announcement, ProjectDetail } from "@/gen/projects/v1/projects_pb";
 import { th } from "@/i18n/th";
-import { formatIsoDateBE, formatMoney, formatPercent, formatThaiDate, savingPercent } from "@/lib/format";
-import { ocdsUrl } from "../api/projects-api";
+import { bahtOf, formatIsoDateBE, formatMoney, formatPercent, formatThaiDate, savingPercent } from "@/lib/format";
+import { errorMessage } from "@/lib/errors";
+import { toast } from "@/stores/toast-store";
+import { downloadOcds, ocdsUrl } from "../api/projects-api";
 import { StatusBadge } from "./status-badge";
 
 const t = th.projectDetails;
@@ -46,12 +48,15 @@ function PriceBar({ label, amount, max, tone, testId }: { label: string; amount:
 }
 
 /** Everything about one project (SPEC §3 fields, DESIGN §5), read-only. */
-export function ProjectView({ project }: { project: ProjectDetail }) {
+export function ProjectView({ project, sample = false }: { project: ProjectDetail; sample?: boolean }) {
   const s = project.summary!;
-  const budget = s.budget > 0 ? s.budget : undefined;
-  const max = Math.max(budget ?? 0, s.referencePrice ?? 0, s.agreedPrice ?? 0);
-  const vsRef = savingPercent(s.referencePrice, s.agreedPrice);
-  const vsBudget = savingPercent(budget, s.agreedPrice);
+  const budget = bahtOf(s.budgetSatang, s.budget);
+  const referencePrice = bahtOf(s.referencePriceSatang, s.referencePrice);
+  const agreedPrice = bahtOf(s.agreedPriceSatang, s.agreedPrice);
+  const max = Math.max(budget ?? 0, referencePrice ?? 0, agreedPrice ?? 0);
+  const vsRef = savingPercent(referencePrice, agreedPrice);
+  const vsBudget = savingPercent(budget, agreedPrice);
+  const place = [project.subdistrict, project.district, s.provinceName].filter(Boolean).join(" · ");
   const steps = sortedSteps(project.announcements);
   const latest = steps.length - 1;
 
@@ -75,7 +80,19 @@ export function ProjectView({ project }: { project: ProjectDetail }) {
               {t.egp} ↗
             </a>
           )}
-          <a className="btn btn-secondary btn-md" href={ocdsUrl(s.projectId)} target="_blank" rel="noopener noreferrer" data-testid="pd-ocds">
+          <a
+            className="btn btn-secondary btn-md"
+            href={ocdsUrl(s.projectId)}
+            target="_blank"
+            rel="noopener noreferrer"
+            data-testid="pd-ocds"
+            onClick={(e) => {
+              if (!sample) {
+                e.preventDefault();
+                downloadOcds(s.projectId).catch((err) => toast.error(errorMessage(err, "Failed to fetch data")));
+              }
+            }}
+          >
             {t.ocds}
           </a>
         </div>
@@ -89,12 +106,13 @@ export function ProjectView({ project }: { project: ProjectDetail }) {
               <Field label={t.agency} testId="pd-agency">{s.deptName}</Field>
               <Field label={t.subAgency}>{s.deptSubName}</Field>
               <Field label={t.ministry}>{s.ministryName}</Field>
-              <Field label={t.province}>{s.provinceName}</Field>
+              <Field label={t.province}>{place}</Field>
               <Field label={t.method}>{s.methodName}</Field>
               <Field label={t.category}>{s.typeName}</Field>
               <Field label={t.budgetYear} testId="pd-budget-year">{s.budgetYear > 0 ? `พ.ศ. ${s.budgetYear}` : ""}</Field>
               <Field label={t.status}>
                 <StatusBadge status={s.status} label={s.statusName} />
+                {project.rawStatus && project.rawStatus !== s.statusName && <span className="muted small"> ({project.rawStatus})</span>}
               </Field>
             </dl>
             {project.description && (
@@ -143,8 +161,8 @@ export function ProjectView({ project }: { project: ProjectDetail }) {
           <section className="card pd-section" aria-labelledby="pd-prices">
             <h2 id="pd-prices">{t.prices}</h2>
             <PriceBar label={t.budget} amount={budget} max={max} tone="budget" testId="pd-budget" />
-            <PriceBar label={t.referencePrice} amount={s.referencePrice} max={max} tone="ref" testId="pd-ref" />
-            <PriceBar label={t.agreedPrice} amount={s.agreedPrice} max={max} tone="agreed" testId="pd-agreed" />
+            <PriceBar label={t.referencePrice} amount={referencePrice} max={max} tone="ref" testId="pd-ref" />
+            <PriceBar label={t.agreedPrice} amount={agreedPrice} max={max} tone="agreed" testId="pd-agreed" />
             {(vsRef !== null || vsBudget !== null) && (
               <div className="pd-saving" data-testid="pd-saving">
                 {vsRef !== null && (
@@ -176,7 +194,8 @@ export function ProjectView({ project }: { project: ProjectDetail }) {
                     <Field label={t.contractNo}>{c.contractNo}</Field>
                     <Field label={t.contractDate}>{formatIsoDateBE(c.contractDate)}</Field>
                     <Field label={t.contractEnd}>{formatIsoDateBE(c.endDate)}</Field>
-                    <Field label={t.contractPrice}>{c.contractPrice > 0 ? formatMoney(c.contractPrice) : ""}</Field>
+                    <Field label={t.contractPrice}>{c.contractPrice > 0 || c.contractPriceSatang > 0n ? formatMoney(bahtOf(c.contractPriceSatang || undefined, c.contractPrice)) : ""}</Field>
+                    {c.contractStatus && <Field label={t.contractStatus}>{c.contractStatus}</Field>}
                   </div>
                 ))}
               </dl>

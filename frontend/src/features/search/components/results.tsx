@@ -1,7 +1,7 @@
 import { Link } from "react-router";
 import type { ProjectSummary } from "@/gen/projects/v1/projects_pb";
 import { th } from "@/i18n/th";
-import { formatIsoDateBE, formatMoney, formatNumber } from "@/lib/format";
+import { bahtOf, formatIsoDateBE, formatMoney, formatNumber } from "@/lib/format";
 import { IconArrowRight } from "@/components/ui/icons";
 import type { View } from "../lib/criteria";
 import { Highlight } from "./highlight";
@@ -24,6 +24,9 @@ export function ResultRow({ p, view, fallbackKeywords, loggedIn }: RowProps) {
   const keywords = p.matchedKeywords.length > 0 ? p.matchedKeywords : fallbackKeywords;
   const to = `/project-details/${encodeURIComponent(p.projectId)}`;
   const agency = [p.deptName, p.deptSubName].filter(Boolean).join(" · ");
+  const budget = bahtOf(p.budgetSatang, p.budget);
+  const referencePrice = bahtOf(p.referencePriceSatang, p.referencePrice);
+  const agreedPrice = bahtOf(p.agreedPriceSatang, p.agreedPrice);
   return (
     <li className={`result result-${view}`} data-testid="result-row" data-project-id={p.projectId}>
       <div className="result-head">
@@ -38,7 +41,7 @@ export function ResultRow({ p, view, fallbackKeywords, loggedIn }: RowProps) {
         </div>
         <div className="result-side">
           <span className="result-budget" data-testid="result-budget">
-            {p.budget > 0 ? formatMoney(p.budget) : "–"}
+            {budget !== undefined ? formatMoney(budget) : "–"}
           </span>
           <StatusBadge status={p.status} label={p.statusName} />
         </div>
@@ -58,8 +61,8 @@ export function ResultRow({ p, view, fallbackKeywords, loggedIn }: RowProps) {
           <Meta label={th.search.category}>{p.typeName}</Meta>
           <Meta label={th.search.ministry}>{p.ministryName}</Meta>
           <Meta label={th.search.budgetYear}>{p.budgetYear > 0 ? String(p.budgetYear) : ""}</Meta>
-          <Meta label={th.search.referencePrice}>{p.referencePrice !== undefined ? formatMoney(p.referencePrice) : ""}</Meta>
-          <Meta label={th.search.agreedPrice}>{p.agreedPrice !== undefined ? formatMoney(p.agreedPrice) : ""}</Meta>
+          <Meta label={th.search.referencePrice}>{referencePrice !== undefined ? formatMoney(referencePrice) : ""}</Meta>
+          <Meta label={th.search.agreedPrice}>{agreedPrice !== undefined ? formatMoney(agreedPrice) : ""}</Meta>
           <Meta label={th.search.winner}>{p.winnerName}</Meta>
           <div className="meta meta-actions">
             {p.egpUrl && (

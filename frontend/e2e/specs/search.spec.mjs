@@ -1,0 +1,157 @@
+// /search and /project-details against the real stack: a visitor searches in
+// Thai, sees highlighted matches, pages, shares the URL; a user opens details.
+import { assert, login, urlIs, visible } from "../support/harness.mjs";
+
+const MARK = "บิดเรดาร์"; // a village name only our seeded projects carry
+const N = 25;
+const PASSWORD = "ประมูลงานรัฐ-2569";
+const pad = (n) => String(n).padStart(2, "0");
+const toThaiDigits = (s) => s.replace(/\d/g, (d) => "๐๑๒๓๔๕๖๗๘๙"[d]);
+
+/** OCDS releases with Thai titles (Thai digits, ํา written as two characters), ingested over REST. */
+function releasePackage() {
+  const releases = [];
+  for (let i = 1; i <= N; i++) {
+    const id = `6911${pad(i)}00${pad(i)}0`.slice(0, 11);
+    const date = `2026-10-${pad(i)}T10:00:00+07:00`;
+    const awarded = i % 3 === 0;
+    releases.push({
+      ocid: `ocds-e2e-${id}`,
+      id: `${id}-1`,
+      date,
+      tag: awarded ? ["planning", "tender", "award"] : ["planning", "tender"],
+      initiationType: "tender",
+      buyer: { id: "ORG-1", name: i % 2 ? "องค์การบริหารส่วนตำบลหนองบัว" : "กรมทางหลวงชนบท" },
+      parties: [
+        { id: "ORG-1", name: "องค์การบริหารส่วนตำบลหนองบัว", roles: ["buyer"], address: { region: "อุดรธานี" } },
+        { id: "SUP-1", name: "ห้างหุ้นส่วนจำกัด ทองคำบัว การโยธา", roles: ["supplier"], identifier: { scheme: "TH-TIN", id: "0305560001659" } },
+      ],
+      planning: { budget: { amount: { amount: 1_000_000 + i * 125_000, currency: "THB" } } },
+      tender: {
+        id,
+        title: `จ้างก่อสร้างถนนคอนกรีตเสริมเหล็ก สายบ้าน${MARK} หมู่ที่ ${toThaiDigits(String(i))} จ\u0E4D\u0E32นวน ๑ สาย ประจำปีงบประมาณ ๒๕๖๙ โดยวิธีประกวดราคาอิเล็กทรอนิกส์ (e-bidding)`,
+        status: "active",
+        value: { amount: 990_000 + i * 120_000, currency: "THB" },
+        procurementMethod: "open",
+        procurementMethodDetails: "ประกวดราคาอิเล็กทรอนิกส์ (e-bidding)",
+        mainProcurementCategory: "works",
+        documents: [{ id: `${id}-d0`, documentType: "egp:D0", title: "ประกาศเชิญชวน", url: `https://process5.gprocurement.go.th/egp-e2e/${id}/D0` }],
+      },
+      awards: awarded ? [{ id: `${id}-a`, status: "active", value: { amount: 900_000 + i * 110_000, currency: "THB" }, suppliers: [{ id: "SUP-1", name: "ห้างหุ้นส่วนจำกัด ทองคำบัว การโยธา" }] }] : [],
+    });
+  }
+  return { uri: "https://example.test/e2e.json", publishedDate: "2026-11-21T00:00:00Z", version: "1.1", releases };
+}
+
+async function seed(ctx) {
+  const probe = await ctx.api("GET", `/gen-infor?keyWord_Incl_Or=${encodeURIComponent(MARK)}`);
+  if (Number(probe.json?.pagination?.total ?? 0) >= N) return;
+  const u = await ctx.createUser("seeder");
+  const li = await ctx.api("POST", "/login", { username: u.username, password: u.password });
+  assert.equal(li.status, 200, li.text);
+  const content = Buffer.from(JSON.stringify(releasePackage()), "utf8").toString("base64");
+  const r = await ctx.api("POST", "/admin/ingest", { source: "ocds", content }, { authorization: `Bearer ${li.json.access_token}` });
+  assert.equal(r.status, 200, `ingest: ${r.text}`);
+  const after = await ctx.api("GET", `/gen-infor?keyWord_Incl_Or=${encodeURIComponent(MARK)}`);
+  assert.equal(Number(after.json.pagination.total), N, `seeded projects searchable: ${after.text.slice(0, 300)}`);
+}
+
+/** The results for the current URL are on screen (not the previous page kept while loading). */
+const settled = (page) =>
+  page.waitForFunction(() => {
+    const sec = document.querySelector("section.results-section");
+    return sec?.getAttribute("aria-busy") === "false" && !document.querySelector(".results-stale");
+  });
+
+const rowIds = (page) => page.getByTestId("result-row").evaluateAll((els) => els.map((e) => e.getAttribute("data-project-id")));
+
+export default [
+  {
+    name: "visitor searches in Thai: highlighted matches (Thai digits, ํา), pages, the URL reproduces the results",
+    async fn(ctx) {
+      await seed(ctx);
+      const page = await ctx.newPage();
+      await page.goto("/search");
+      await visible(page.getByTestId("criteria-form"));
+      const or = page.getByTestId("kw-or").getByRole("textbox");
+      await or.fill(MARK);
+      await or.press("Enter");
+      await page.waitForURL((u) => new URL(u).searchParams.getAll("keyWord_Incl_Or").includes(MARK));
+      // and-keywords in ASCII digits and with ำ: they must match ๒๕๖๙ and จํานวน in the titles
+      const and = page.getByTestId("kw-and").getByRole("textbox");
+      await and.fill("2569, จำนวน");
+      await page.getByTestId("search-submit").click();
+      await page.waitForURL((u) => new URL(u).searchParams.getAll("keyWord_Incl_And").length === 2);
+      await settled(page);
+      await visible(page.getByTestId("results-count").filter({ hasText: `พบ ${N} รายการ` }));
+      assert.equal(await page.getByTestId("result-row").count(), 10);
+      const marks = await page.getByTestId("result-row").first().locator("mark").allInnerTexts();
+      assert.ok(marks.includes(MARK), `marks ${JSON.stringify(marks)}`);
+      assert.ok(marks.includes("๒๕๖๙"), `Thai digits highlighted: ${JSON.stringify(marks)}`);
+      assert.ok(marks.includes("จ\u0E4D\u0E32นวน"), `ํา highlighted: ${JSON.stringify(marks)}`);
+      assert.match(await page.getByTestId("result-budget").first().innerText(), /^[\d,]+\.00 บาท$/);
+      await ctx.shot(page, "40-search-results", { fullPage: true });
+
+      const first = await rowIds(page);
+      await page.getByTestId("page-2").click();
+      await page.waitForURL((u) => new URL(u).searchParams.get("page") === "2");
+      await visible(page.getByTestId("results-count").filter({ hasText: "แสดงรายการที่ 11–20" }));
+      await page.waitForFunction((ids) => {
+        const now = [...document.querySelectorAll("[data-testid=result-row]")].map((e) => e.getAttribute("data-project-id"));
+        return now.length === 10 && !now.some((x) => ids.includes(x));
+      }, first);
+      await page.getByTestId("view-long").click();
+      await page.waitForURL((u) => new URL(u).searchParams.get("view") === "long");
+      await settled(page);
+      const second = await rowIds(page);
+      await ctx.shot(page, "41-search-page-2-long");
+
+      // The URL alone reproduces the search in a fresh browser context.
+      const shared = page.url();
+      const other = await ctx.newPage();
+      await other.goto(shared);
+      await visible(other.getByTestId("results-count").filter({ hasText: "แสดงรายการที่ 11–20" }));
+      await settled(other);
+      assert.deepEqual(await rowIds(other), second);
+      assert.equal(await other.getByTestId("view-long").getAttribute("aria-pressed"), "true");
+      const tags = await other.getByTestId("kw-and").getByTestId("tag").allInnerTexts();
+      assert.deepEqual(tags.map((t) => t.trim()), ["2569", "จำนวน"]);
+
+      // Back returns to page 1.
+      await page.goBack();
+      await page.goBack();
+      await page.waitForURL((u) => !new URL(u).searchParams.has("page"));
+      await page.waitForFunction((ids) => {
+        const now = [...document.querySelectorAll("[data-testid=result-row]")].map((e) => e.getAttribute("data-project-id"));
+        return JSON.stringify(now) === JSON.stringify(ids);
+      }, first);
+    },
+  },
+  {
+    name: "a signed-in user opens a result's details: fields, timeline in B.E., prices, e-GP link",
+    async fn(ctx) {
+      await seed(ctx);
+      const u = await ctx.createUser("kanya", { name: "กัญญา ประมูลเก่ง", password: PASSWORD });
+      const page = await ctx.newPage();
+      await login(page, u.username, PASSWORD);
+      await urlIs(page, "/");
+      await page.goto(`/search?keyWord_Incl_Or=${encodeURIComponent(MARK)}&sort=budget`);
+      await visible(page.getByTestId("result-row"));
+      await page.getByTestId("result-title").first().click();
+      await page.waitForURL((x) => /^\/project-details\/\d{11}$/.test(new URL(x).pathname));
+      await visible(page.getByTestId("project-details"));
+      assert.match(await page.getByTestId("pd-name").innerText(), new RegExp(MARK));
+      assert.match(await page.getByTestId("pd-budget").innerText(), /[\d,]+\.00 บาท/);
+      assert.ok((await page.getByTestId("pd-step").count()) >= 2, "announcement steps");
+      assert.match(await page.getByTestId("pd-timeline").innerText(), /ตุลาคม 2569/);
+      assert.match(await page.getByTestId("pd-budget-year").innerText(), /2570/);
+      // OCDS export through the typed client (Bearer token), saved as a JSON file.
+      const [download] = await Promise.all([page.waitForEvent("download"), page.getByTestId("pd-ocds").click()]);
+      const file = await download.path();
+      const release = JSON.parse((await import("node:fs")).readFileSync(file, "utf8"));
+      assert.match(JSON.stringify(release), /\d{11}/);
+      assert.match(download.suggestedFilename(), /^\d{11}\.ocds\.json$/);
+      await ctx.shot(page, "42-project-details", { fullPage: true });
+    },
+  },
+];
