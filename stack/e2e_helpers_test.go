@@ -41,7 +41,6 @@ func startStack(t *testing.T, extra map[string]string, clock ...func() time.Time
 		"HTTP_ADDR":    "127.0.0.1:0",
 		"SMTP_HOST":    mail.Host(),
 		"SMTP_PORT":    itoa(mail.Port()),
-		"SMTP_TLS":     "none",
 		"DEMO_DATA":    "0",
 		"WEB_DIR":      t.TempDir(),
 		"LOG_LEVEL":    "warn",

@@ -33,6 +33,11 @@ const (
 	TLSNone     = "none"
 	TLSStartTLS = "starttls"
 	TLSImplicit = "tls"
+	// TLSAuto is the default when SMTP_TLS is unset: implicit TLS on port 465,
+	// else STARTTLS when the server offers it, plain only when it does not and
+	// no credentials would cross in clear. Dev mail catchers (port 25/1025,
+	// no TLS) then work with just SMTP_HOST and SMTP_PORT.
+	TLSAuto = "auto"
 )
 
 // Defaults.
@@ -47,7 +52,7 @@ type Config struct {
 	Port     int    // SMTP_PORT; default 587 (starttls), 465 (tls), 25 (none)
 	Username string // SMTP_USERNAME; PLAIN auth only when set
 	Password string // SMTP_PASSWORD
-	TLS      string // SMTP_TLS: none, starttls (default) or tls
+	TLS      string // SMTP_TLS: none, starttls or tls; unset: auto
 	From     string // MAIL_FROM; default DefaultFrom
 	Dir      string // MAIL_DIR; default DefaultDir (development sender)
 }
@@ -74,9 +79,15 @@ func ConfigFromEnv(getenv func(string) string) (Config, error) {
 		Dir:      strings.TrimSpace(getenv("MAIL_DIR")),
 	}
 	if c.TLS == "" {
-		c.TLS = TLSStartTLS
+		c.TLS = TLSAuto
 	}
 	switch c.TLS {
+	case TLSAuto:
+		// Authenticated submission is port 587; an unauthenticated relay, 25.
+		c.Port = 25
+		if c.Username != "" {
+			c.Port = 587
+		}
 	case TLSNone:
 		c.Port = 25
 	case TLSStartTLS:
@@ -92,6 +103,9 @@ func ConfigFromEnv(getenv func(string) string) (Config, error) {
 			return Config{}, fmt.Errorf("mail: SMTP_PORT=%q is not a port number", p)
 		}
 		c.Port = n
+	}
+	if c.TLS == TLSAuto && c.Port == 465 {
+		c.TLS = TLSImplicit
 	}
 	if c.From == "" {
 		c.From = DefaultFrom

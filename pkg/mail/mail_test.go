@@ -28,7 +28,11 @@ func TestConfigFromEnv(t *testing.T) {
 		want    mail.Config
 		wantErr string
 	}{
-		{"defaults", nil, mail.Config{Port: 587, TLS: "starttls", From: mail.DefaultFrom, Dir: mail.DefaultDir}, ""},
+		{"defaults", nil, mail.Config{Port: 25, TLS: "auto", From: mail.DefaultFrom, Dir: mail.DefaultDir}, ""},
+		{"auto with credentials submits on 587", map[string]string{"SMTP_USERNAME": "u", "SMTP_PASSWORD": "p"},
+			mail.Config{Port: 587, TLS: "auto", Username: "u", Password: "p", From: mail.DefaultFrom, Dir: mail.DefaultDir}, ""},
+		{"auto on 465 is implicit TLS", map[string]string{"SMTP_PORT": "465"}, mail.Config{Port: 465, TLS: "tls", From: mail.DefaultFrom, Dir: mail.DefaultDir}, ""},
+		{"explicit starttls", map[string]string{"SMTP_TLS": "starttls"}, mail.Config{Port: 587, TLS: "starttls", From: mail.DefaultFrom, Dir: mail.DefaultDir}, ""},
 		{"tls", map[string]string{"SMTP_HOST": "smtp.example.com", "SMTP_TLS": "tls"},
 			mail.Config{Host: "smtp.example.com", Port: 465, TLS: "tls", From: mail.DefaultFrom, Dir: mail.DefaultDir}, ""},
 		{"none with port and auth", map[string]string{"SMTP_HOST": "h", "SMTP_TLS": "none", "SMTP_PORT": "2525",
@@ -191,6 +195,23 @@ func TestSMTPSenderRefusesDowngrade(t *testing.T) {
 	}
 	if n := len(srv.Messages()); n != 0 {
 		t.Fatalf("%d messages delivered in clear text", n)
+	}
+}
+
+// With SMTP_TLS unset and no credentials, a catcher without TLS (a dev or test
+// SMTP server on 1025) still receives mail; explicit starttls never downgrades.
+func TestSMTPSenderAutoPlainWithoutCredentials(t *testing.T) {
+	t.Parallel()
+	srv := smtptest.Start(t)
+	if err := newSender(t, srv, nil).Send(context.Background(), thai); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := srv.WaitFor(thai.To, 5*time.Second); err != nil {
+		t.Fatal(err)
+	}
+	strict := newSender(t, srv, map[string]string{"SMTP_TLS": "starttls"})
+	if err := strict.Send(context.Background(), thai); err == nil {
+		t.Fatal("SMTP_TLS=starttls sent without TLS")
 	}
 }
 

@@ -37,14 +37,14 @@ func NewSMTPSender(cfg Config) (*SMTPSender, error) {
 		return nil, errors.New("mail: SMTP host is required")
 	}
 	switch cfg.TLS {
-	case TLSNone, TLSStartTLS, TLSImplicit:
+	case TLSNone, TLSStartTLS, TLSImplicit, TLSAuto:
 	case "":
-		cfg.TLS = TLSStartTLS
+		cfg.TLS = TLSAuto
 	default:
 		return nil, fmt.Errorf("mail: unknown TLS mode %q", cfg.TLS)
 	}
 	if cfg.Port == 0 {
-		cfg.Port = map[string]int{TLSNone: 25, TLSStartTLS: 587, TLSImplicit: 465}[cfg.TLS]
+		cfg.Port = map[string]int{TLSNone: 25, TLSStartTLS: 587, TLSImplicit: 465, TLSAuto: 25}[cfg.TLS]
 	}
 	if cfg.From == "" {
 		cfg.From = DefaultFrom
@@ -72,6 +72,12 @@ func (s *SMTPSender) Send(ctx context.Context, m Message) error {
 
 	addr := net.JoinHostPort(s.cfg.Host, strconv.Itoa(s.cfg.Port))
 	d := net.Dialer{Timeout: dialTimeout, Deadline: deadline}
+	mode := s.cfg.TLS
+	if mode == TLSAuto {
+		if mode, err = s.probe(ctx, d, addr); err != nil {
+			return err
+		}
+	}
 	conn, err := d.DialContext(ctx, "tcp", addr)
 	if err != nil {
 		return fmt.Errorf("mail: dial %s: %w", addr, err)
@@ -82,7 +88,7 @@ func (s *SMTPSender) Send(ctx context.Context, m Message) error {
 
 	tlsCfg := s.tlsConfig()
 	var c *smtp.Client
-	switch s.cfg.TLS {
+	switch mode {
 	case TLSStartTLS:
 		// EHLO, STARTTLS, then EHLO again over TLS.
 		if c, err = smtp.NewClientStartTLS(conn, tlsCfg); err != nil {
@@ -98,11 +104,12 @@ func (s *SMTPSender) Send(ctx context.Context, m Message) error {
 	remaining := time.Until(deadline)
 	c.CommandTimeout = remaining
 	c.SubmissionTimeout = remaining
-	if s.cfg.TLS != TLSStartTLS {
+	if mode != TLSStartTLS {
 		if err := c.Hello(localName); err != nil {
 			return s.wrap(ctx, "hello", err)
 		}
 	}
+
 	if s.cfg.Username != "" {
 		if err := c.Auth(sasl.NewPlainClient("", s.cfg.Username, s.cfg.Password)); err != nil {
 			return s.wrap(ctx, "auth", err)
@@ -151,3 +158,28 @@ func (s *SMTPSender) wrap(ctx context.Context, step string, err error) error {
 
 // localName is the EHLO name.
 const localName = "bidradar.local"
+
+// probe asks the server whether it offers STARTTLS (SMTP_TLS unset): use it when
+// offered; go plain only when no password would cross in clear.
+func (s *SMTPSender) probe(ctx context.Context, d net.Dialer, addr string) (string, error) {
+	conn, err := d.DialContext(ctx, "tcp", addr)
+	if err != nil {
+		return "", fmt.Errorf("mail: dial %s: %w", addr, err)
+	}
+	stop := context.AfterFunc(ctx, func() { _ = conn.SetDeadline(time.Now()) })
+	defer stop()
+	c := smtp.NewClient(conn)
+	defer c.Close()
+	if err := c.Hello(localName); err != nil {
+		return "", s.wrap(ctx, "hello", err)
+	}
+	offered, _ := c.Extension("STARTTLS")
+	_ = c.Quit()
+	switch {
+	case offered:
+		return TLSStartTLS, nil
+	case s.cfg.Username != "":
+		return "", fmt.Errorf("mail: %s offers no STARTTLS; refusing to send the SMTP password in clear (set SMTP_TLS=none to allow it)", addr)
+	}
+	return TLSNone, nil
+}
