@@ -62,58 +62,60 @@ export function MultiSelect({ label, options, values, onChange, loading, testId 
       <span className="field-label" id={`${id}-label`}>
         {label}
       </span>
-      <button
-        type="button"
-        className={`ms-button${values.length ? " ms-has" : ""}`}
-        aria-haspopup="true"
-        aria-expanded={open}
-        aria-labelledby={`${id}-label ${id}-value`}
-        onClick={() => setOpen((o) => !o)}
-      >
-        <span id={`${id}-value`} className="ms-summary">
-          {summary}
-        </span>
-        <IconChevronDown size={16} />
-      </button>
-      {open && (
-        <div className="ms-panel" role="group" aria-label={label}>
-          <div className="ms-filter">
-            <IconSearch size={16} />
-            <input
-              ref={filterRef}
-              value={query}
-              onChange={(e) => setQuery(e.target.value)}
-              placeholder={th.search.filterPlaceholder}
-              aria-label={`${label}: ${th.search.filterPlaceholder}`}
-              onKeyDown={(e) => {
-                if (e.key === "Enter") {
-                  e.preventDefault();
-                  if (shown.length === 1) toggle(shown[0].value);
-                }
-              }}
-            />
+      <div className="ms-anchor">
+        <button
+          type="button"
+          className={`ms-button${values.length ? " ms-has" : ""}`}
+          aria-haspopup="true"
+          aria-expanded={open}
+          aria-labelledby={`${id}-label ${id}-value`}
+          onClick={() => setOpen((o) => !o)}
+        >
+          <span id={`${id}-value`} className="ms-summary">
+            {summary}
+          </span>
+          <IconChevronDown size={16} />
+        </button>
+        {open && (
+          <div className="ms-panel" role="group" aria-label={label}>
+            <div className="ms-filter">
+              <IconSearch size={16} />
+              <input
+                ref={filterRef}
+                value={query}
+                onChange={(e) => setQuery(e.target.value)}
+                placeholder={th.search.filterPlaceholder}
+                aria-label={`${label}: ${th.search.filterPlaceholder}`}
+                onKeyDown={(e) => {
+                  if (e.key === "Enter") {
+                    e.preventDefault();
+                    if (shown.length === 1) toggle(shown[0].value);
+                  }
+                }}
+              />
+            </div>
+            <div className="ms-list">
+              {loading && <p className="ms-empty">{th.search.optionsLoading}</p>}
+              {!loading && shown.length === 0 && <p className="ms-empty">{th.search.noOptions}</p>}
+              {shown.slice(0, MAX_SHOWN).map((o) => (
+                <label key={o.value} className="ms-option">
+                  <input type="checkbox" checked={values.includes(o.value)} onChange={() => toggle(o.value)} />
+                  <span>{o.label}</span>
+                </label>
+              ))}
+              {shown.length > MAX_SHOWN && <p className="ms-more">{th.search.moreOptions(shown.length - MAX_SHOWN)}</p>}
+            </div>
+            <div className="ms-actions">
+              <button type="button" className="btn btn-ghost btn-sm" onClick={() => onChange([])} disabled={values.length === 0}>
+                {th.search.clearGroup}
+              </button>
+              <button type="button" className="btn btn-primary btn-sm" onClick={() => setOpen(false)}>
+                {th.search.done}
+              </button>
+            </div>
           </div>
-          <div className="ms-list">
-            {loading && <p className="ms-empty">{th.search.optionsLoading}</p>}
-            {!loading && shown.length === 0 && <p className="ms-empty">{th.search.noOptions}</p>}
-            {shown.slice(0, MAX_SHOWN).map((o) => (
-              <label key={o.value} className="ms-option">
-                <input type="checkbox" checked={values.includes(o.value)} onChange={() => toggle(o.value)} />
-                <span>{o.label}</span>
-              </label>
-            ))}
-            {shown.length > MAX_SHOWN && <p className="ms-more">{th.search.moreOptions(shown.length - MAX_SHOWN)}</p>}
-          </div>
-          <div className="ms-actions">
-            <button type="button" className="btn btn-ghost btn-sm" onClick={() => onChange([])} disabled={values.length === 0}>
-              {th.search.clearGroup}
-            </button>
-            <button type="button" className="btn btn-primary btn-sm" onClick={() => setOpen(false)}>
-              {th.search.done}
-            </button>
-          </div>
-        </div>
-      )}
+        )}
+      </div>
       {values.length > 0 && (
         <div className="ms-chips">
           {values.map((v) => (
