@@ -20,8 +20,10 @@ import (
 	"bidradar/pkg/pgdb"
 	"bidradar/pkg/runner"
 	"bidradar/services/projects/internal/adapters/egprss"
+	"bidradar/services/projects/internal/adapters/egpsource"
 	"bidradar/services/projects/internal/adapters/eventproto"
 	"bidradar/services/projects/internal/adapters/postgres"
+	"bidradar/services/projects/internal/adapters/quotaclient"
 	"bidradar/services/projects/internal/app"
 	"bidradar/services/projects/internal/demo"
 	"bidradar/services/projects/internal/domain"
@@ -151,7 +153,14 @@ func (c *component) Run(ctx context.Context, ln net.Listener) error {
 // AUTH_TARGET, NATS_URL (outbox relay; unset keeps events in the outbox),
 // DEMO_DATA (demo projects for an empty database, default 3000, 0 = none),
 // EGP_RSS_URL (feed base URL), EGP_RSS_AGENCIES (comma-separated deptIds to
-// poll; unset = no poller), EGP_RSS_INTERVAL, SEARCH_TOTAL_CAP.
+// poll; unset = no poller), EGP_RSS_INTERVAL, SEARCH_TOTAL_CAP, and for
+// scrape / update-project-smart / saved criteria: EGP_PROJECT_URL (the
+// e-GP getProjectDetail endpoint, default egpsource.DefaultURL),
+// EGP_PROJECT_CONCURRENCY (parallel e-GP requests per scrape, default 4),
+// EGP_PROJECT_PACE (least time between two e-GP requests, default 250ms),
+// PROJECT_REFRESH_COOLDOWN (update-project-smart, default 10m),
+// SUBSCRIPTION_TARGET (host:port of the subscription service, h2c; unset:
+// saving criteria answers 503) and SUBSCRIPTION_TIMEOUT (default 5s).
 func Build(ctx context.Context, getenv runner.Getenv, log *slog.Logger) (runner.Component, error) {
 	srv, err := runner.NewRPCServer(log, getenv("AUTH_TARGET"))
 	if err != nil {
@@ -175,6 +184,10 @@ func Build(ctx context.Context, getenv runner.Getenv, log *slog.Logger) (runner.
 			return nil, errors.New("projects: EGP_RSS_INTERVAL must be a duration")
 		}
 	}
+	x, err := extras(getenv)
+	if err != nil {
+		return nil, err
+	}
 	pool, err := Open(ctx, getenv("DATABASE_URL"))
 	if err != nil {
 		return nil, err
@@ -186,6 +199,9 @@ func Build(ctx context.Context, getenv runner.Getenv, log *slog.Logger) (runner.
 		pool.Close()
 		return nil, err
 	}
+	store := postgres.NewCriteriaStore(pool)
+	x.Cooldowns, x.Criteria = store, store
+	d.App.Configure(x)
 	c := &component{srv: srv}
 	if demoN > 0 {
 		if err := SeedDemo(ctx, d, demoN, log); err != nil {
@@ -248,4 +264,37 @@ func (s feedSource) Each(_ context.Context, fn func(domain.Project) error, onErr
 		}
 	}
 	return nil
+}
+
+// extras reads the configuration of scrape, update-project-smart and saved
+// criteria (the stores are added once the pool is open).
+func extras(getenv runner.Getenv) (app.Extras, error) {
+	x := app.Extras{Source: egpsource.New(getenv("EGP_PROJECT_URL"))}
+	var err error
+	if v := getenv("EGP_PROJECT_CONCURRENCY"); v != "" {
+		if x.Concurrency, err = strconv.Atoi(v); err != nil || x.Concurrency < 1 || x.Concurrency > 32 {
+			return x, errors.New("projects: EGP_PROJECT_CONCURRENCY must be an integer from 1 to 32")
+		}
+	}
+	x.Pace = 250 * time.Millisecond
+	if v := getenv("EGP_PROJECT_PACE"); v != "" {
+		if x.Pace, err = time.ParseDuration(v); err != nil || x.Pace < 0 {
+			return x, errors.New("projects: EGP_PROJECT_PACE must be a non-negative duration")
+		}
+	}
+	if v := getenv("PROJECT_REFRESH_COOLDOWN"); v != "" {
+		if x.Cooldown, err = time.ParseDuration(v); err != nil || x.Cooldown <= 0 {
+			return x, errors.New("projects: PROJECT_REFRESH_COOLDOWN must be a positive duration")
+		}
+	}
+	timeout := 5 * time.Second
+	if v := getenv("SUBSCRIPTION_TIMEOUT"); v != "" {
+		if timeout, err = time.ParseDuration(v); err != nil || timeout <= 0 {
+			return x, errors.New("projects: SUBSCRIPTION_TIMEOUT must be a positive duration")
+		}
+	}
+	if t := getenv("SUBSCRIPTION_TARGET"); t != "" {
+		x.Quota = quotaclient.New(t, timeout)
+	}
+	return x, nil
 }

@@ -20,6 +20,8 @@ type App struct {
 	log       *slog.Logger
 	now       func() time.Time
 	batchSize int
+	x         Extras
+	pace      pacer
 }
 
 // New wires the use cases; dependencies must not be nil.

@@ -31,11 +31,12 @@ import (
 var PublicProcedures = []string{
 	projectsv1connect.ProjectsServiceListProjectsProcedure,
 	projectsv1connect.ProjectsServiceGetDropdownDataProcedure,
+	projectsv1connect.ProjectsServiceListStatusIndicatorsProcedure,
 }
 
-// Handler implements projectsv1connect.ProjectsServiceHandler. Saved
-// criteria and status indicators belong to a later issue and answer
-// Unimplemented.
+// Handler implements projectsv1connect.ProjectsServiceHandler (scrape,
+// update-project-smart, saved criteria and status indicators are in
+// refresh.go and criteria.go).
 type Handler struct {
 	projectsv1connect.UnimplementedProjectsServiceHandler
 	app     *app.App
@@ -49,7 +50,6 @@ var (
 	errBadCriteria = func(err error) error {
 		return apperr.Wrap(err, apperr.InvalidArgument, "invalid-criteria", strings.TrimPrefix(err.Error(), "invalid criteria: "))
 	}
-	errNotFound = apperr.New(apperr.NotFound, "project-not-found", "Project not found")
 )
 
 func mapErr(err error) error {
@@ -189,13 +189,20 @@ func (h *Handler) ListProjects(ctx context.Context, req *connect.Request[project
 	for i := range res.Items {
 		out.Data = append(out.Data, summary(&res.Items[i], terms))
 	}
-	pages := (res.Total + res.PerPage - 1) / res.PerPage
-	out.Pagination = &projectsv1.Pagination{
+	out.Pagination = pagination(res, req.Msg.Cursor != "")
+	return connect.NewResponse(out), nil
+}
+
+func pagination(res domain.ResultPage, afterCursor bool) *projectsv1.Pagination {
+	pages := 0
+	if res.PerPage > 0 {
+		pages = (res.Total + res.PerPage - 1) / res.PerPage
+	}
+	return &projectsv1.Pagination{
 		Page: int32(res.Page), PerPage: int32(res.PerPage), Total: int64(res.Total), TotalIsEstimate: res.TotalEstimated,
-		TotalPages: int32(pages), HasNext: res.NextCursor != "", HasPrev: res.Page > 1 || req.Msg.Cursor != "",
+		TotalPages: int32(pages), HasNext: res.NextCursor != "", HasPrev: res.Page > 1 || afterCursor,
 		NextCursor: res.NextCursor,
 	}
-	return connect.NewResponse(out), nil
 }
 
 func options(cs []domain.Code) []*projectsv1.Option {
@@ -277,26 +284,6 @@ func (h *Handler) ExportOcds(ctx context.Context, req *connect.Request[projectsv
 	return connect.NewResponse(&projectsv1.ExportOcdsResponse{Release: st}), nil
 }
 
-// Scrape checks the given project ids against the store (live fetching of
-// single projects from e-GP is not available: the feed is per agency).
-func (h *Handler) Scrape(ctx context.Context, req *connect.Request[projectsv1.ScrapeRequest]) (*connect.Response[projectsv1.ScrapeResponse], error) {
-	if len(req.Msg.ProjectIds) == 0 {
-		return nil, apperr.New(apperr.InvalidArgument, "project-ids-required", "project_ids must be a non-empty array of project id strings")
-	}
-	out := &projectsv1.ScrapeResponse{Message: "ok"}
-	for _, id := range req.Msg.ProjectIds {
-		r := &projectsv1.ScrapeResult{ProjectId: id, Status: "unchanged"}
-		if _, err := h.app.Get(ctx, id); err != nil {
-			r.Status, r.Detail = "not_found", err.Error()
-			if !errors.Is(err, domain.ErrProjectNotFound) && !errors.Is(err, domain.ErrInvalidProjectID) {
-				r.Status = "failed"
-			}
-		}
-		out.Results = append(out.Results, r)
-	}
-	return connect.NewResponse(out), nil
-}
-
 // Ingest is the admin entry: rss (url), csv or ocds (content).
 func (h *Handler) Ingest(ctx context.Context, req *connect.Request[projectsv1.IngestRequest]) (*connect.Response[projectsv1.IngestResponse], error) {
 	var src domain.ObservationSource
@@ -347,5 +334,3 @@ func (h *Handler) ListIngestionRuns(ctx context.Context, req *connect.Request[pr
 	}
 	return connect.NewResponse(out), nil
 }
-
-var _ = errNotFound

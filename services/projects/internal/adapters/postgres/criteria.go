@@ -1,0 +1,161 @@
+package postgres
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"regexp"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"bidradar/services/projects/internal/domain"
+)
+
+// CriteriaStore keeps saved search criteria and the per-project refresh
+// cooldowns (migration 00002).
+type CriteriaStore struct{ pool *pgxpool.Pool }
+
+// NewCriteriaStore returns the store on pool.
+func NewCriteriaStore(pool *pgxpool.Pool) *CriteriaStore { return &CriteriaStore{pool: pool} }
+
+var uuidRe = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
+
+// ValidCriteriaID reports whether id has the form of a saved criteria id.
+func ValidCriteriaID(id string) bool { return uuidRe.MatchString(id) }
+
+const criteriaColumns = `id::text, user_id, name, search_type, criteria, created_at, last_run_at, last_match_count`
+
+func scanCriteria(row pgx.Row) (domain.SavedCriteria, error) {
+	var c domain.SavedCriteria
+	var raw []byte
+	if err := row.Scan(&c.ID, &c.UserID, &c.Name, &c.SearchType, &raw, &c.CreatedAt, &c.LastRunAt, &c.LastMatchCount); err != nil {
+		return c, err
+	}
+	if err := json.Unmarshal(raw, &c.Form); err != nil {
+		return c, fmt.Errorf("saved criteria %s: %w", c.ID, err)
+	}
+	return c, nil
+}
+
+// SaveCriteria implements domain.SavedCriteriaRepository.
+func (s *CriteriaStore) SaveCriteria(ctx context.Context, c domain.SavedCriteria) (domain.SavedCriteria, error) {
+	raw, err := json.Marshal(c.Form)
+	if err != nil {
+		return c, err
+	}
+	out, err := scanCriteria(s.pool.QueryRow(ctx, `INSERT INTO search_criteria (user_id, name, search_type, criteria, created_at)
+		VALUES ($1, $2, $3, $4, $5) RETURNING `+criteriaColumns, c.UserID, c.Name, c.SearchType, raw, c.CreatedAt))
+	if err != nil {
+		return c, fmt.Errorf("save criteria: %w", err)
+	}
+	return out, nil
+}
+
+// ListCriteria implements domain.SavedCriteriaRepository.
+func (s *CriteriaStore) ListCriteria(ctx context.Context, userID string, limit int) ([]domain.SavedCriteria, error) {
+	rows, err := s.pool.Query(ctx, `SELECT `+criteriaColumns+` FROM search_criteria WHERE user_id = $1
+		ORDER BY created_at DESC, id DESC LIMIT $2`, userID, limit)
+	if err != nil {
+		return nil, fmt.Errorf("list criteria: %w", err)
+	}
+	defer rows.Close()
+	out := []domain.SavedCriteria{}
+	for rows.Next() {
+		c, err := scanCriteria(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, c)
+	}
+	return out, rows.Err()
+}
+
+func notFound(err error, id string) error {
+	if errors.Is(err, pgx.ErrNoRows) {
+		return fmt.Errorf("%w: %s", domain.ErrCriteriaNotFound, id)
+	}
+	return err
+}
+
+// GetCriteria implements domain.SavedCriteriaRepository.
+func (s *CriteriaStore) GetCriteria(ctx context.Context, userID, id string) (domain.SavedCriteria, error) {
+	if !ValidCriteriaID(id) {
+		return domain.SavedCriteria{}, fmt.Errorf("%w: %s", domain.ErrCriteriaNotFound, id)
+	}
+	c, err := scanCriteria(s.pool.QueryRow(ctx, `SELECT `+criteriaColumns+` FROM search_criteria WHERE id = $1 AND user_id = $2`, id, userID))
+	return c, notFound(err, id)
+}
+
+// RecordCriteriaRun implements domain.SavedCriteriaRepository.
+func (s *CriteriaStore) RecordCriteriaRun(ctx context.Context, userID, id string, at time.Time, matches int64) error {
+	if !ValidCriteriaID(id) {
+		return fmt.Errorf("%w: %s", domain.ErrCriteriaNotFound, id)
+	}
+	tag, err := s.pool.Exec(ctx, `UPDATE search_criteria SET last_run_at = $3, last_match_count = $4
+		WHERE id = $1 AND user_id = $2`, id, userID, at, matches)
+	if err != nil {
+		return fmt.Errorf("record criteria run: %w", err)
+	}
+	if tag.RowsAffected() == 0 {
+		return fmt.Errorf("%w: %s", domain.ErrCriteriaNotFound, id)
+	}
+	return nil
+}
+
+// DeleteCriteria implements domain.SavedCriteriaRepository.
+func (s *CriteriaStore) DeleteCriteria(ctx context.Context, userID, id string) (domain.SavedCriteria, error) {
+	if !ValidCriteriaID(id) {
+		return domain.SavedCriteria{}, fmt.Errorf("%w: %s", domain.ErrCriteriaNotFound, id)
+	}
+	c, err := scanCriteria(s.pool.QueryRow(ctx, `DELETE FROM search_criteria WHERE id = $1 AND user_id = $2 RETURNING `+criteriaColumns, id, userID))
+	return c, notFound(err, id)
+}
+
+// Claim implements domain.CooldownStore. The row is inserted or locked in
+// one transaction, so concurrent replicas cannot both win.
+func (s *CriteriaStore) Claim(ctx context.Context, id string, now time.Time, cooldown time.Duration) (won bool, last, prev time.Time, err error) {
+	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		won, last, prev = false, time.Time{}, time.Time{}
+		tag, err := tx.Exec(ctx, `INSERT INTO project_refreshes (project_id, refreshed_at) VALUES ($1, $2)
+			ON CONFLICT (project_id) DO NOTHING`, id, now)
+		if err != nil {
+			return err
+		}
+		if tag.RowsAffected() == 1 {
+			won, last = true, now
+			return nil
+		}
+		var cur time.Time
+		if err := tx.QueryRow(ctx, `SELECT refreshed_at FROM project_refreshes WHERE project_id = $1 FOR UPDATE`, id).Scan(&cur); err != nil {
+			return err
+		}
+		if now.Sub(cur) < cooldown {
+			last = cur
+			return nil
+		}
+		won, last, prev = true, now, cur
+		_, err = tx.Exec(ctx, `UPDATE project_refreshes SET refreshed_at = $2 WHERE project_id = $1`, id, now)
+		return err
+	})
+	if err != nil {
+		return false, time.Time{}, time.Time{}, fmt.Errorf("claim refresh of %s: %w", id, err)
+	}
+	return won, last, prev, nil
+}
+
+// Release implements domain.CooldownStore.
+func (s *CriteriaStore) Release(ctx context.Context, id string, claimed, prev time.Time) error {
+	var err error
+	if prev.IsZero() {
+		_, err = s.pool.Exec(ctx, `DELETE FROM project_refreshes WHERE project_id = $1 AND refreshed_at = $2`, id, claimed)
+	} else {
+		_, err = s.pool.Exec(ctx, `UPDATE project_refreshes SET refreshed_at = $3 WHERE project_id = $1 AND refreshed_at = $2`, id, claimed, prev)
+	}
+	if err != nil {
+		return fmt.Errorf("release refresh of %s: %w", id, err)
+	}
+	return nil
+}

@@ -1,0 +1,64 @@
+// Package quotaclient asks the subscription service to consume tier limits
+// (subscription.v1.SubscriptionService/ConsumeQuota) on behalf of the
+// signed-in user: the call carries the user's own access token, since the
+// subscription service spends only the caller's quota.
+package quotaclient
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"time"
+
+	"connectrpc.com/connect"
+
+	subscriptionv1 "bidradar/gen/subscription/v1"
+	"bidradar/gen/subscription/v1/subscriptionv1connect"
+	"bidradar/pkg/apperr"
+	"bidradar/services/projects/internal/domain"
+)
+
+// Client implements domain.Quota.
+type Client struct {
+	rpc     subscriptionv1connect.SubscriptionServiceClient
+	timeout time.Duration
+}
+
+// New returns a client for target (host:port, h2c) with a per-call timeout.
+func New(target string, timeout time.Duration) *Client {
+	tr := &http.Transport{}
+	tr.Protocols = new(http.Protocols)
+	tr.Protocols.SetUnencryptedHTTP2(true)
+	if timeout <= 0 {
+		timeout = 5 * time.Second
+	}
+	return &Client{
+		rpc:     subscriptionv1connect.NewSubscriptionServiceClient(&http.Client{Transport: tr}, "http://"+target, connect.WithGRPC()),
+		timeout: timeout,
+	}
+}
+
+// Consume implements domain.Quota. A token the subscription service
+// refuses is Unauthenticated; every other failure to get an answer
+// (unreachable, timeout, its own errors) is domain.ErrQuotaUnavailable.
+func (c *Client) Consume(ctx context.Context, caller domain.Caller, kind string, amount int) (domain.QuotaAnswer, error) {
+	ctx, cancel := context.WithTimeout(ctx, c.timeout)
+	defer cancel()
+	req := connect.NewRequest(&subscriptionv1.ConsumeQuotaRequest{UserId: caller.UserID, Kind: kind, Amount: int32(amount)})
+	if caller.Token != "" {
+		req.Header().Set("Authorization", "Bearer "+caller.Token)
+	}
+	res, err := c.rpc.ConsumeQuota(ctx, req)
+	if err != nil {
+		if connect.CodeOf(err) == connect.CodeUnauthenticated {
+			return domain.QuotaAnswer{}, apperr.Wrap(err, apperr.Unauthenticated, "invalid-credentials", "Could not validate credentials")
+		}
+		return domain.QuotaAnswer{}, errors.Join(domain.ErrQuotaUnavailable, fmt.Errorf("consume quota %s: %w", kind, err))
+	}
+	m := res.Msg
+	return domain.QuotaAnswer{
+		Allowed: m.GetAllowed(), RemainingToday: int(m.GetRemainingToday()), RemainingMonth: int(m.GetRemainingMonth()),
+		Detail: m.GetDetail(),
+	}, nil
+}

@@ -1,0 +1,222 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"bidradar/pkg/apperr"
+	"bidradar/services/projects/internal/domain"
+)
+
+// Messages of the saved-criteria calls.
+const (
+	MsgCriteriaSaved = "บันทึกเงื่อนไขการค้นหาแล้ว"
+	// MsgUnavailable is SPEC §8's text for a 503.
+	MsgUnavailable = "Service is currently unavailable. Please try again later."
+)
+
+var (
+	errQuotaDown        = apperr.New(apperr.Unavailable, "subscription-unavailable", MsgUnavailable)
+	errCriteriaNotFound = apperr.New(apperr.NotFound, "search-criteria-not-found", "Search criteria not found")
+)
+
+// SaveCriteriaInput is a ToDoSearch request.
+type SaveCriteriaInput struct {
+	Caller     domain.Caller
+	Name       string
+	SearchType string
+	Form       domain.SearchForm
+}
+
+// SaveCriteriaResult is what ToDoSearch answers.
+type SaveCriteriaResult struct {
+	Criteria   domain.SavedCriteria
+	MatchCount int64
+	Quota      domain.QuotaAnswer
+}
+
+// SearchType reads a search_type: "" is normal.
+func SearchType(s string) (string, error) {
+	switch t := strings.ToLower(strings.TrimSpace(s)); t {
+	case "", domain.SearchNormal:
+		return domain.SearchNormal, nil
+	case domain.SearchOvernight:
+		return t, nil
+	}
+	return "", apperr.New(apperr.InvalidArgument, "invalid-search-type",
+		fmt.Sprintf("search_type must be \"normal\" or \"overnight\", got %q", s))
+}
+
+// CleanForm validates a criteria payload: malformed values are 400
+// (InvalidArgument), a well-formed payload that cannot be saved is 422
+// (Validation).
+func CleanForm(f domain.SearchForm) (domain.SearchForm, error) {
+	out, err := f.Clean()
+	switch {
+	case err == nil:
+		return out, nil
+	case errors.Is(err, domain.ErrUnusableCriteria):
+		return out, apperr.Wrap(err, apperr.Validation, "unusable-criteria", strings.TrimPrefix(err.Error(), domain.ErrUnusableCriteria.Error()+": "))
+	default:
+		return out, apperr.Wrap(err, apperr.InvalidArgument, "invalid-criteria", strings.TrimPrefix(err.Error(), domain.ErrInvalidCriteria.Error()+": "))
+	}
+}
+
+func quotaKind(searchType string) string {
+	if searchType == domain.SearchOvernight {
+		return domain.QuotaOvernightSearchSave
+	}
+	return domain.QuotaSearchCombination
+}
+
+// SaveCriteria validates and stores a criteria after consuming one unit of
+// the user's tier limit (search_combination, or overnight_search_save for
+// overnight searches), then counts its matches.
+func (a *App) SaveCriteria(ctx context.Context, in SaveCriteriaInput) (SaveCriteriaResult, error) {
+	var res SaveCriteriaResult
+	st, err := SearchType(in.SearchType)
+	if err != nil {
+		return res, err
+	}
+	form, err := CleanForm(in.Form)
+	if err != nil {
+		return res, err
+	}
+	name := strings.Join(strings.Fields(in.Name), " ")
+	if r := []rune(name); len(r) > 200 {
+		return res, apperr.New(apperr.InvalidArgument, "criteria-name-too-long", "name must be at most 200 characters")
+	}
+	if name == "" {
+		name = form.Summary()
+	}
+	if a.x.Criteria == nil || a.x.Quota == nil {
+		return res, errQuotaDown
+	}
+	q, err := a.x.Quota.Consume(ctx, in.Caller, quotaKind(st), 1)
+	if err != nil {
+		if errors.Is(err, domain.ErrQuotaUnavailable) {
+			return res, apperr.Wrap(err, apperr.Unavailable, "subscription-unavailable", MsgUnavailable)
+		}
+		return res, err
+	}
+	if !q.Allowed {
+		detail := q.Detail
+		if !strings.Contains(detail, "Limit reached") {
+			detail = strings.TrimSpace("Limit reached: " + detail)
+		}
+		return res, apperr.New(apperr.Aborted, "limit-reached", detail)
+	}
+	res.Quota = q
+	saved, err := a.x.Criteria.SaveCriteria(ctx, domain.SavedCriteria{
+		UserID: in.Caller.UserID, Name: name, SearchType: st, Form: form, CreatedAt: a.now(),
+	})
+	if err != nil {
+		if st == domain.SearchOvernight {
+			a.releaseOvernight(ctx, in.Caller)
+		}
+		return res, err
+	}
+	res.Criteria = saved
+	page, err := a.repo.Search(ctx, form.Criteria(), domain.PageRequest{Page: 1, PerPage: 1})
+	if err != nil {
+		// Saved all the same; the count comes with the first recall.
+		a.log.WarnContext(ctx, "count matches of saved criteria", "criteria", saved.ID, "err", err)
+		return res, nil
+	}
+	res.MatchCount = int64(page.Total)
+	at := a.now()
+	if err := a.x.Criteria.RecordCriteriaRun(ctx, in.Caller.UserID, saved.ID, at, res.MatchCount); err == nil {
+		res.Criteria.LastRunAt, res.Criteria.LastMatchCount = &at, res.MatchCount
+	}
+	return res, nil
+}
+
+// SaveDetail describes a saved criteria and what is left of the limit, in Thai.
+func SaveDetail(r SaveCriteriaResult) string {
+	var b strings.Builder
+	if r.Criteria.SearchType == domain.SearchOvernight {
+		b.WriteString("ระบบจะค้นหาตามเงื่อนไขนี้ให้ทุกคืน")
+		if n := r.Quota.RemainingToday; n >= 0 {
+			fmt.Fprintf(&b, " (บันทึกการค้นหาข้ามคืนได้อีก %d รายการ)", n)
+		}
+	} else {
+		fmt.Fprintf(&b, "พบ %d โครงการที่ตรงเงื่อนไข", r.MatchCount)
+		if n := r.Quota.RemainingToday; n >= 0 {
+			fmt.Fprintf(&b, " · วันนี้บันทึกได้อีก %d ครั้ง", n)
+		}
+		if n := r.Quota.RemainingMonth; n >= 0 {
+			fmt.Fprintf(&b, " · เดือนนี้อีก %d ครั้ง", n)
+		}
+	}
+	return b.String()
+}
+
+func (a *App) releaseOvernight(ctx context.Context, c domain.Caller) {
+	if _, err := a.x.Quota.Consume(context.WithoutCancel(ctx), c, domain.QuotaOvernightSearchSave, -1); err != nil {
+		a.log.WarnContext(ctx, "release overnight search quota", "user", c.UserID, "err", err)
+	}
+}
+
+func mapCriteriaErr(err error) error {
+	if errors.Is(err, domain.ErrCriteriaNotFound) {
+		return apperr.Wrap(err, apperr.NotFound, errCriteriaNotFound.Slug, errCriteriaNotFound.Message)
+	}
+	return err
+}
+
+// ListCriteria returns the user's saved criteria, newest first (at most 100).
+func (a *App) ListCriteria(ctx context.Context, userID string) ([]domain.SavedCriteria, error) {
+	if a.x.Criteria == nil {
+		return nil, errQuotaDown
+	}
+	return a.x.Criteria.ListCriteria(ctx, userID, 100)
+}
+
+// RunCriteria re-runs one of the user's saved criteria and records the
+// run's time and match count.
+func (a *App) RunCriteria(ctx context.Context, userID, id string, p domain.PageRequest) (domain.SavedCriteria, domain.ResultPage, error) {
+	if a.x.Criteria == nil {
+		return domain.SavedCriteria{}, domain.ResultPage{}, errQuotaDown
+	}
+	c, err := a.x.Criteria.GetCriteria(ctx, userID, strings.TrimSpace(id))
+	if err != nil {
+		return c, domain.ResultPage{}, mapCriteriaErr(err)
+	}
+	if p.Page <= 0 {
+		p.Page = 1
+	}
+	if p.PerPage <= 0 {
+		p.PerPage = 10
+	}
+	if p.PerPage > 100 {
+		p.PerPage = 100
+	}
+	page, err := a.repo.Search(ctx, c.Form.Criteria(), p)
+	if err != nil {
+		return c, page, err
+	}
+	at := a.now()
+	if err := a.x.Criteria.RecordCriteriaRun(ctx, userID, c.ID, at, int64(page.Total)); err != nil {
+		return c, page, mapCriteriaErr(err)
+	}
+	c.LastRunAt, c.LastMatchCount = &at, int64(page.Total)
+	return c, page, nil
+}
+
+// DeleteCriteria removes one of the user's saved criteria; an overnight one
+// gives its overnight_search_save unit back.
+func (a *App) DeleteCriteria(ctx context.Context, caller domain.Caller, id string) error {
+	if a.x.Criteria == nil {
+		return errQuotaDown
+	}
+	c, err := a.x.Criteria.DeleteCriteria(ctx, caller.UserID, strings.TrimSpace(id))
+	if err != nil {
+		return mapCriteriaErr(err)
+	}
+	if c.SearchType == domain.SearchOvernight && a.x.Quota != nil {
+		a.releaseOvernight(ctx, caller)
+	}
+	return nil
+}
