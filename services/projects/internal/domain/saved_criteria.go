@@ -181,8 +181,13 @@ func (f SearchForm) Summary() string {
 	if len(f.ProjectIDs) > 0 {
 		parts = append(parts, "โครงการ "+strings.Join(f.ProjectIDs, ", "))
 	}
-	if f.From != "" || f.To != "" {
-		parts = append(parts, "ประกาศ "+f.From+" – "+f.To)
+	switch {
+	case f.From != "" && f.To != "":
+		parts = append(parts, "ประกาศ "+f.From+" ถึง "+f.To)
+	case f.From != "":
+		parts = append(parts, "ประกาศตั้งแต่ "+f.From)
+	case f.To != "":
+		parts = append(parts, "ประกาศถึง "+f.To)
 	}
 	s := strings.Join(parts, " · ")
 	if s == "" {
