@@ -68,3 +68,18 @@ func TestProjectsREST(t *testing.T) {
 	expectDetail(t, e.call("POST", "/scrape", nil, bearer(tok)...), 400, "project")
 	expectDetail(t, e.call("POST", "/scrape?project_ids=12", nil, bearer(tok)...), 400, "11")
 }
+
+// TestIngestIsAdminOnly: only ADMIN_EMAILS may feed data in.
+func TestIngestIsAdminOnly(t *testing.T) {
+	e := startStack(t, map[string]string{"ADMIN_EMAILS": "@ops.bidradar.test"})
+	body := map[string]string{"source": "ocds", "content": "e30="} // base64 of {}
+	expect(t, e.call("POST", "/admin/ingest", body), 401, "visitor ingest")
+	user := e.registerVerified("plain", "plain@example.com", "long enough pass").str("access_token")
+	expectDetail(t, e.call("POST", "/admin/ingest", body, bearer(user)...), 403, "Admin")
+	expect(t, e.call("GET", "/admin/ingestion-runs", nil, bearer(user)...), 403, "user lists runs")
+	admin := e.registerVerified("ops", "ops@ops.bidradar.test", "long enough pass").str("access_token")
+	if r := e.call("POST", "/admin/ingest", body, bearer(admin)...); r.Status >= 500 || r.Status == 401 || r.Status == 403 {
+		t.Fatalf("admin ingest: %d %s", r.Status, r.Raw)
+	}
+	expect(t, e.call("GET", "/admin/ingestion-runs", nil, bearer(admin)...), 200, "admin lists runs")
+}

@@ -59,6 +59,7 @@ async function main() {
         LINE_REDIRECT_URI: `http://127.0.0.1:${port}/auth/line/callback`,
         LINE_AUTHORIZE_URL: line.authorizeUrl,
         LINE_TOKEN_URL: line.tokenUrl,
+        ADMIN_EMAILS: "@ops.bidradar.test",
       },
     });
     cleanups.push(() => stack.stop());

@@ -46,7 +46,8 @@ function releasePackage() {
 async function seed(ctx) {
   const probe = await ctx.api("GET", `/gen-infor?keyWord_Incl_Or=${encodeURIComponent(MARK)}`);
   if (Number(probe.json?.pagination?.total ?? 0) >= N) return;
-  const u = await ctx.createUser("seeder");
+  // Ingestion is admin-only: the runner names @ops.bidradar.test in ADMIN_EMAILS.
+  const u = await ctx.createUser("seeder", { domain: "ops.bidradar.test" });
   const li = await ctx.api("POST", "/login", { username: u.username, password: u.password });
   assert.equal(li.status, 200, li.text);
   const content = Buffer.from(JSON.stringify(releasePackage()), "utf8").toString("base64");

@@ -20,9 +20,9 @@ export const CHROMIUM_ARGS = [
 
 let seq = 0;
 /** Unique, valid usernames and e-mails per run. */
-export function uniq(prefix) {
+export function uniq(prefix, domain = "example.co.th") {
   const id = `${Date.now().toString(36)}${(seq++).toString(36)}`;
-  return { username: `${prefix}_${id}`, email: `${prefix}.${id}@example.co.th` };
+  return { username: `${prefix}_${id}`, email: `${prefix}.${id}@${domain}` };
 }
 
 export function createContext({ browser, baseURL, artifactsDir, mail, line }) {
@@ -67,8 +67,8 @@ export function createContext({ browser, baseURL, artifactsDir, mail, line }) {
   }
 
   /** A verified account created through the documented REST API. */
-  async function createUser(prefix, { name = "ทดสอบ ระบบ", password = "ประมูลงานรัฐ-2569", twoStep = false } = {}) {
-    const u = { ...uniq(prefix), name, password };
+  async function createUser(prefix, { name = "ทดสอบ ระบบ", password = "ประมูลงานรัฐ-2569", twoStep = false, domain } = {}) {
+    const u = { ...uniq(prefix, domain), name, password };
     const before = mail.countFor(u.email);
     const reg = await api("POST", "/register", { username: u.username, email: u.email, password, name });
     assert.equal(reg.status, 200, `register: ${reg.text}`);

@@ -12,9 +12,11 @@ import (
 	"sync"
 	"time"
 
+	"connectrpc.com/connect"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"bidradar/gen/projects/v1/projectsv1connect"
+	"bidradar/pkg/authn"
 	"bidradar/pkg/events"
 	"bidradar/pkg/outbox"
 	"bidradar/pkg/pgdb"
@@ -245,7 +247,10 @@ func Build(ctx context.Context, getenv runner.Getenv, log *slog.Logger) (runner.
 		c.bg = append(c.bg, func(ctx context.Context) { _ = p.Run(ctx) })
 	}
 	h := ports.NewHandler(d.App, rssBase)
-	srv.Mount(projectsv1connect.NewProjectsServiceHandler(h, srv.HandlerOptions(runner.Public(ports.PublicProcedures...))...))
+	// Ingestion is for the operators named in ADMIN_EMAILS (e-mails or "@domain").
+	admins := authn.RequireAdmin(authn.ParseAdmins(getenv("ADMIN_EMAILS")), ports.AdminProcedures...)
+	handlerOpts := append(srv.HandlerOptions(runner.Public(ports.PublicProcedures...)), connect.WithInterceptors(admins))
+	srv.Mount(projectsv1connect.NewProjectsServiceHandler(h, handlerOpts...))
 	return c, nil
 }
 
