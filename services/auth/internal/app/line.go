@@ -135,7 +135,7 @@ func (h LineCallbackHandler) Handle(ctx context.Context, cmd LineCallback) (Line
 	res := LineCallbackResult{Identity: id, RedirectTo: st.RedirectTo}
 
 	if st.UserID != "" && st.UserID == cmd.CallerUserID {
-		u, err := h.c.store.LinkLine(ctx, st.UserID, id.LineID)
+		u, err := h.c.store.LinkLine(ctx, st.UserID, id)
 		if err != nil {
 			return LineCallbackResult{}, err
 		}

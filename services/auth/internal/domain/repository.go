@@ -146,6 +146,6 @@ type Store interface {
 	SaveLinkRequest(ctx context.Context, r LinkRequest) error
 	LinkRequest(ctx context.Context, tokenHash []byte, now time.Time) (LinkRequest, error)
 	// LinkLine sets the LINE id of a user (ErrLineLinkedOther, ErrUserHasOtherLine).
-	LinkLine(ctx context.Context, userID, lineID string) (User, error)
+	LinkLine(ctx context.Context, userID string, id LineIdentity) (User, error)
 	CompleteLineLink(ctx context.Context, c LineLinkCompletion) (User, Family, error)
 }

@@ -67,17 +67,19 @@ func (s *Store) LinkRequest(ctx context.Context, tokenHash []byte, now time.Time
 }
 
 // LinkLine implements domain.Store.
-func (s *Store) LinkLine(ctx context.Context, userID, lineID string) (domain.User, error) {
+func (s *Store) LinkLine(ctx context.Context, userID string, id domain.LineIdentity) (domain.User, error) {
 	var u domain.User
 	err := s.tx(ctx, func(tx pgx.Tx) error {
 		var err error
-		u, err = linkLine(ctx, tx, userID, lineID)
+		u, err = linkLine(ctx, tx, userID, id)
 		return err
 	})
 	return u, err
 }
 
-func linkLine(ctx context.Context, tx pgx.Tx, userID, lineID string) (domain.User, error) {
+// linkLine sets the user's LINE id and, when the user has none, their LINE picture.
+func linkLine(ctx context.Context, tx pgx.Tx, userID string, id domain.LineIdentity) (domain.User, error) {
+	lineID := id.LineID
 	u, err := userByID(ctx, tx, userID, true)
 	if err != nil {
 		return domain.User{}, err
@@ -89,10 +91,14 @@ func linkLine(ctx context.Context, tx pgx.Tx, userID, lineID string) (domain.Use
 	default:
 		return domain.User{}, domain.ErrUserHasOtherLine
 	}
-	if _, err := tx.Exec(ctx, `UPDATE users SET line_id = $2, updated_at = now() WHERE id = $1`, userID, lineID); err != nil {
+	if _, err := tx.Exec(ctx, `UPDATE users SET line_id = $2, updated_at = now(),
+		picture_url = CASE WHEN picture_url = '' THEN $3 ELSE picture_url END WHERE id = $1`, userID, lineID, id.PictureURL); err != nil {
 		return domain.User{}, translateUserConflict(err)
 	}
 	u.LineID = lineID
+	if u.PictureURL == "" {
+		u.PictureURL = id.PictureURL
+	}
 	return u, nil
 }
 
@@ -132,7 +138,7 @@ func (s *Store) CompleteLineLink(ctx context.Context, c domain.LineLinkCompletio
 		case err != nil:
 			return err
 		default:
-			if u, err = linkLine(ctx, tx, existingID, c.Identity.LineID); err != nil {
+			if u, err = linkLine(ctx, tx, existingID, c.Identity); err != nil {
 				return err
 			}
 			if !u.Active {

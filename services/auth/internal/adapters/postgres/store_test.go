@@ -401,20 +401,20 @@ func TestLineStatesAndLinking(t *testing.T) {
 
 	a := createUser(t, s, "alice", "alice@example.com", true)
 	b := createUser(t, s, "bob", "bob@example.com", false)
-	if _, err := s.LinkLine(ctx, a.ID, "U1"); err != nil {
+	if _, err := s.LinkLine(ctx, a.ID, domain.LineIdentity{LineID: "U1", PictureURL: "https://profile.line-scdn.net/U1"}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.LinkLine(ctx, a.ID, "U1"); err != nil {
+	if _, err := s.LinkLine(ctx, a.ID, domain.LineIdentity{LineID: "U1", PictureURL: "https://profile.line-scdn.net/U1"}); err != nil {
 		t.Fatalf("relink same: %v", err)
 	}
-	if _, err := s.LinkLine(ctx, a.ID, "U2"); !errors.Is(err, domain.ErrUserHasOtherLine) {
+	if _, err := s.LinkLine(ctx, a.ID, domain.LineIdentity{LineID: "U2", PictureURL: "https://profile.line-scdn.net/U2"}); !errors.Is(err, domain.ErrUserHasOtherLine) {
 		t.Fatalf("second LINE: %v", err)
 	}
-	if _, err := s.LinkLine(ctx, b.ID, "U1"); !errors.Is(err, domain.ErrLineLinkedOther) {
+	if _, err := s.LinkLine(ctx, b.ID, domain.LineIdentity{LineID: "U1", PictureURL: "https://profile.line-scdn.net/U1"}); !errors.Is(err, domain.ErrLineLinkedOther) {
 		t.Fatalf("LINE of another user: %v", err)
 	}
-	if u, err := s.UserByLineID(ctx, "U1"); err != nil || u.ID != a.ID {
-		t.Fatalf("UserByLineID = %+v %v", u, err)
+	if u, err := s.UserByLineID(ctx, "U1"); err != nil || u.ID != a.ID || u.PictureURL != "https://profile.line-scdn.net/U1" {
+		t.Fatalf("UserByLineID = %+v %v (the LINE picture fills an empty one)", u, err)
 	}
 
 	complete := func(email, line, link string) (domain.User, error) {
