@@ -71,6 +71,8 @@ func main() {
 	naiveReps := flag.Int("naive-reps", 2, "runs of each naive query")
 	dbURL := flag.String("db", "", "database URL (default: a fresh bench_search_<n> on 127.0.0.1)")
 	skipLoad := flag.Bool("skip-load", false, "reuse the loaded database")
+	loadOnly := flag.Bool("load-only", false, "load and exit")
+	explain := flag.String("explain", "", "print EXPLAIN (ANALYZE, BUFFERS) of the queries of this class (\"all\": every class) and exit")
 	flag.Parse()
 	ctx := context.Background()
 	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
@@ -99,11 +101,28 @@ func main() {
 			fail(err)
 		}
 		fmt.Printf("\nloaded %d projects in %s (COPY + GIN build)\n", *n, time.Since(start).Round(time.Second))
+		if *loadOnly {
+			return
+		}
 	}
 	var size string
 	pool.QueryRow(ctx, "SELECT pg_size_pretty(pg_relation_size('projects_search_trgm_idx')) || ' trgm, ' || pg_size_pretty(pg_relation_size('projects_search_bigrams_idx')) || ' bigram, ' || pg_size_pretty(pg_total_relation_size('projects')) || ' total'").Scan(&size)
 	fmt.Println("index sizes:", size)
 
+	if *explain != "" {
+		for _, q := range mix() {
+			if *explain != "all" && *explain != q.class {
+				continue
+			}
+			plan, out, err := benchkit.Explain(ctx, pool, q.c, 10)
+			if err != nil {
+				fail(err)
+			}
+			label, _ := json.Marshal(q.body)
+			fmt.Printf("=== %s %s plan=%s\n%s\n\n", q.class, label, plan, strings.Join(out, "\n---\n"))
+		}
+		return
+	}
 	h, err := benchkit.Handler(pool, log)
 	if err != nil {
 		fail(err)
@@ -140,6 +159,7 @@ func main() {
 	var all, naiveAll []time.Duration
 	naiveByClass := map[string][]time.Duration{}
 	recallHit, recallWant, totalsOK := 0, 0, 0
+	var estErr []float64
 	var classes []string
 	fmt.Printf("\n%-9s %-40s %9s %6s %9s %9s %9s\n", "class", "query", "matches", "plan?", "p50", "p95", "naive")
 	for _, q := range qs {
@@ -174,8 +194,11 @@ func main() {
 			}
 		}
 		est := pag["totalIsEstimate"] == true
-		if (!est && int(total) == wantTotal) || (est && wantTotal > 10000) {
+		if (!est && int(total) == wantTotal) || (est && wantTotal > benchkit.TotalCap) {
 			totalsOK++
+		}
+		if est && wantTotal > 0 {
+			estErr = append(estErr, total/float64(wantTotal))
 		}
 		var ds []time.Duration
 		for i := 0; i < *reps; i++ {
@@ -218,6 +241,10 @@ func main() {
 		pct(naiveAll, .5).Round(time.Millisecond), float64(pct(naiveAll, .5))/float64(pct(all, .5)))
 	fmt.Printf("\nrecall (first page, same order) vs brute-force oracle: %d/%d = %.1f %%; totals right: %d/%d\n",
 		recallHit, recallWant, 100*float64(recallHit)/float64(max(recallWant, 1)), totalsOK, len(qs))
+	if len(estErr) > 0 {
+		sort.Float64s(estErr)
+		fmt.Printf("estimated totals (above the %d cap): %d, estimate/true from %.2f to %.2f (median %.2f)\n", benchkit.TotalCap, len(estErr), estErr[0], estErr[len(estErr)-1], estErr[len(estErr)/2])
+	}
 }
 
 func fail(err error) {

@@ -5,6 +5,7 @@ package benchkit
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"runtime"
@@ -37,7 +38,27 @@ func Generate(seed uint64, i int) domain.Project {
 // Load inserts generated projects [0, n) with COPY, the GIN indexes dropped
 // during the load and rebuilt after (as a bulk import would).
 func Load(ctx context.Context, pool *pgxpool.Pool, seed uint64, n int, progress func(done int)) error {
-	for _, ix := range []string{"projects_search_trgm_idx", "projects_search_bigrams_idx"} {
+	// the GIN indexes as the migrations define them
+	var ginDefs []string
+	rows, err := pool.Query(ctx, `SELECT indexrelid::regclass::text, pg_get_indexdef(indexrelid) FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
+		JOIN pg_am am ON am.oid = c.relam WHERE i.indrelid = 'projects'::regclass AND am.amname = 'gin'`)
+	if err != nil {
+		return err
+	}
+	var ginNames []string
+	for rows.Next() {
+		var name, def string
+		if err := rows.Scan(&name, &def); err != nil {
+			rows.Close()
+			return err
+		}
+		ginNames, ginDefs = append(ginNames, name), append(ginDefs, def)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	for _, ix := range ginNames {
 		if _, err := pool.Exec(ctx, "DROP INDEX IF EXISTS "+ix); err != nil {
 			return err
 		}
@@ -81,14 +102,14 @@ func Load(ctx context.Context, pool *pgxpool.Pool, seed uint64, n int, progress 
 	if firstErr != nil {
 		return firstErr
 	}
-	for _, q := range []string{
-		"SET maintenance_work_mem = '2GB'",
-		"CREATE INDEX projects_search_trgm_idx ON projects USING gin (search_text gin_trgm_ops)",
-		"CREATE INDEX projects_search_bigrams_idx ON projects USING gin (search_bigrams gin__int_ops)",
-		"ANALYZE projects",
-	} {
-		if _, err := pool.Exec(ctx, q); err != nil {
-			return err
+	conn, err := pool.Acquire(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Release()
+	for _, q := range append(append([]string{"SET maintenance_work_mem = '2GB'"}, ginDefs...), "RESET maintenance_work_mem", "VACUUM ANALYZE projects") {
+		if _, err := conn.Exec(ctx, q); err != nil {
+			return fmt.Errorf("%s: %w", q, err)
 		}
 	}
 	return nil
@@ -105,6 +126,9 @@ func Handler(pool *pgxpool.Pool, log *slog.Logger) (http.Handler, error) {
 	mux.Handle(projectsv1connect.NewProjectsServiceHandler(ports.NewHandler(d.App, "")))
 	return mux, nil
 }
+
+// TotalCap is the service's default cap for exact totals.
+const TotalCap = postgres.DefaultTotalCap
 
 // Criteria is the search form.
 type Criteria = domain.Criteria
@@ -224,4 +248,13 @@ func fmtInt(n int) string {
 		n /= 10
 	}
 	return string(b)
+}
+
+// Explain runs the search for c (first page of perPage) with EXPLAIN
+// (ANALYZE, BUFFERS) of every statement, and returns the chosen plan and
+// the SQL with its plans.
+func Explain(ctx context.Context, pool *pgxpool.Pool, c domain.Criteria, perPage int) (string, []string, error) {
+	var out []string
+	res, err := postgres.New(pool, nil, postgres.Options{}).Search(postgres.WithExplain(ctx, &out), c, domain.PageRequest{PerPage: perPage})
+	return res.Plan, out, err
 }

@@ -48,11 +48,16 @@ type Options struct {
 	ForcePlan string
 }
 
+// DefaultTotalCap: an exact count reads every match from the heap (~10 µs
+// a row on 2 cores), so above 1 000 matches a total is an estimate, marked
+// as such, unless the page's plan counted it for free.
+const DefaultTotalCap = 1000
+
 // New returns a repository on pool. enc encodes outbox events; nil writes
 // no events.
 func New(pool *pgxpool.Pool, enc domain.EventEncoder, opts Options) *Repo {
 	if opts.TotalCap <= 0 {
-		opts.TotalCap = 10000
+		opts.TotalCap = DefaultTotalCap
 	}
 	if opts.SampleSize <= 0 {
 		opts.SampleSize = 10000

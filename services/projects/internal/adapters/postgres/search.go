@@ -22,7 +22,7 @@ const (
 	PlanWalk    = "walk"    // walk the sort-key btree, every condition a filter
 	PlanBitmap  = "bitmap"  // bitmap on the rarest keyword, the rest rechecked, then sort
 	PlanPlanner = "planner" // no keyword: let PostgreSQL choose (filters only)
-	PlanFilter  = "filter"  // a selective btree filter (province, status) drives; keywords rechecked
+	PlanFilter  = "filter"  // walk the (province or status, date) btree, every other condition a filter
 )
 
 // sampler keeps ~SampleSize projects in memory to estimate the selectivity
@@ -194,13 +194,30 @@ func (r *Repo) analyse(ctx context.Context, c domain.Criteria, t domain.Terms, n
 	}
 	a := Analysis{Drive: -2, SampleSize: len(rows)}
 	m := domain.NewMatcher(c)
-	hits := 0
+	// The keyword GIN indexes also hold province, status and method
+	// (btree_gin, migration 2): a bitmap reads the rows matching the driving
+	// keyword AND those filters.
+	fm := domain.NewMatcher(domain.Criteria{Provinces: c.Provinces, Statuses: c.Statuses, Methods: c.Methods})
+	var wc domain.Criteria // the single-valued filter a filter walk would lead with
+	if len(c.Provinces) == 1 {
+		wc.Provinces = c.Provinces
+	} else if len(c.Statuses) == 1 {
+		wc.Statuses = c.Statuses
+	}
+	wm := domain.NewMatcher(wc)
+	hits, walkHits := 0, 0
 	termHits := make([]int, len(t.All))
 	anyHits := 0
 	for i := range rows {
 		p := &rows[i]
 		if m.Match(p) {
 			hits++
+		}
+		if wm.Match(p) {
+			walkHits++
+		}
+		if !fm.Match(p) {
+			continue
 		}
 		for j, k := range t.All {
 			if strings.Contains(p.SearchText, k) {
@@ -213,17 +230,6 @@ func (r *Repo) analyse(ctx context.Context, c domain.Criteria, t domain.Terms, n
 					anyHits++
 					break
 				}
-			}
-		}
-	}
-	// Rows passing the btree-indexed filters alone (province, status).
-	filterHits := -1
-	if len(c.Provinces)+len(c.Statuses) > 0 {
-		fm := domain.NewMatcher(domain.Criteria{Provinces: c.Provinces, Statuses: c.Statuses})
-		filterHits = 0
-		for i := range rows {
-			if fm.Match(&rows[i]) {
-				filterHits++
 			}
 		}
 	}
@@ -246,6 +252,9 @@ func (r *Repo) analyse(ctx context.Context, c domain.Criteria, t domain.Terms, n
 	if anyIndexable && (best < 0 || float64(anyHits) < best) {
 		best, a.Drive = float64(anyHits), -1
 	}
+	// A single province or status walks its (filter, date) btree: only the
+	// rows of that filter are read, in date order.
+	filterWalk := c.Sort == domain.SortDate && (len(c.Provinces) == 1 || len(c.Statuses) == 1)
 	switch {
 	case a.Drive == -2:
 		a.Plan = PlanPlanner
@@ -255,27 +264,24 @@ func (r *Repo) analyse(ctx context.Context, c domain.Criteria, t domain.Terms, n
 	case c.Sort == domain.SortRelevance && len(t.Positive()) > 1 && len(t.Any) > 0:
 		a.Plan = PlanBitmap // scores need every match
 	default:
-		// Walking reads about need/fraction rows; the bitmap reads every row
-		// of the driving keyword. Sample zero hits → treat as rare.
+		// Walking reads about need/fraction rows (of the filter's rows when
+		// a filter btree leads); the bitmap reads every row of the driving
+		// keyword within the indexed filters. Sample zero hits → rare.
 		driveRows := best / n * float64(total)
 		walkRows := float64(total)
 		if a.Fraction > 0 {
 			walkRows = float64(need) / a.Fraction
+			if filterWalk {
+				walkRows *= float64(walkHits) / n
+			}
 		}
-		if hits >= 3 && walkRows < driveRows {
-			a.Plan = PlanWalk
-		} else {
-			a.Plan = PlanBitmap
-		}
-	}
-	if filterHits >= 0 && a.Drive != -2 && c.Sort != domain.SortRelevance {
-		filterRows := float64(filterHits) / n * float64(total)
-		walkRows := float64(total)
-		if a.Fraction > 0 {
-			walkRows = float64(need) / a.Fraction
-		}
-		if (a.Plan == PlanBitmap && float64(filterHits) < best) || (a.Plan == PlanWalk && filterRows < walkRows) {
+		switch {
+		case hits >= 3 && walkRows < driveRows && filterWalk:
 			a.Plan = PlanFilter
+		case hits >= 3 && walkRows < driveRows:
+			a.Plan = PlanWalk
+		default:
+			a.Plan = PlanBitmap
 		}
 	}
 	if r.opts.ForcePlan != "" && a.Plan != PlanPlanner {
@@ -301,7 +307,11 @@ func (b *builder) where(c domain.Criteria, t domain.Terms, a Analysis) string {
 		conds = append(conds, "(search_text || '') NOT LIKE "+b.arg(likePattern(k)))
 	}
 	in := func(col string, vals []string) {
-		if len(vals) > 0 {
+		switch {
+		case len(vals) == 1:
+			// an equality keeps a (col, announced_on) btree walk in date order
+			conds = append(conds, col+" = "+b.arg(vals[0])+"::text")
+		case len(vals) > 1:
 			conds = append(conds, col+" = ANY("+b.arg(vals)+"::text[])")
 		}
 	}
@@ -360,7 +370,7 @@ func (b *builder) score(t domain.Terms) string {
 func planSettings(plan string) string {
 	off := map[string]bool{}
 	switch plan {
-	case PlanWalk:
+	case PlanWalk, PlanFilter:
 		off["enable_bitmapscan"], off["enable_sort"], off["enable_seqscan"] = true, true, true
 	case PlanBitmap:
 		off["enable_indexscan"], off["enable_seqscan"], off["enable_indexonlyscan"] = true, true, true
@@ -454,7 +464,11 @@ func (r *Repo) Search(ctx context.Context, c domain.Criteria, pr domain.PageRequ
 	if windowCount {
 		countCol = "count(*) OVER ()"
 	}
-	q := "SELECT " + projectColumns + ", (" + sel + ")::numeric, " + countCol + " FROM projects WHERE " + pageWhere + " ORDER BY " + order +
+	// Late materialisation: the page query returns only ids, sort keys and
+	// the window count (a bitmap plan sorts, and a window count buffers,
+	// every match: with all columns that spilled past work_mem and doubled
+	// the time), then the page's rows are read by id.
+	q := "SELECT id, announced_on, (" + sel + ")::numeric, " + countCol + " FROM projects WHERE " + pageWhere + " ORDER BY " + order +
 		" LIMIT " + strconv.Itoa(pr.PerPage+1) + " OFFSET " + strconv.Itoa(offset)
 	pageArgs := append([]any(nil), b.args...)
 
@@ -462,21 +476,26 @@ func (r *Repo) Search(ctx context.Context, c domain.Criteria, pr domain.PageRequ
 		if _, err := tx.Exec(ctx, planSettings(a.Plan)); err != nil {
 			return err
 		}
+		if err := explain(ctx, tx, q, pageArgs); err != nil {
+			return err
+		}
 		rows, err := tx.Query(ctx, q, pageArgs...)
 		if err != nil {
 			return err
 		}
+		var ids []string
+		var dates []time.Time
 		var scores []int64
 		windowTotal := int64(-1)
 		for rows.Next() {
-			var p domain.Project
+			var id string
+			var d time.Time
 			var key pgtype.Numeric
-			p, key, err = scanWithKey(rows, &windowTotal)
-			if err != nil {
+			if err := rows.Scan(&id, &d, &key, &windowTotal); err != nil {
 				rows.Close()
 				return err
 			}
-			out.Items = append(out.Items, p)
+			ids, dates = append(ids, id), append(dates, d)
 			k, _ := money(key)
 			if k == nil {
 				scores = append(scores, 0)
@@ -488,17 +507,20 @@ func (r *Repo) Search(ctx context.Context, c domain.Criteria, pr domain.PageRequ
 		if err := rows.Err(); err != nil {
 			return err
 		}
-		if len(out.Items) > pr.PerPage {
-			out.Items = out.Items[:pr.PerPage]
-			last := out.Items[pr.PerPage-1]
-			cur := cursor{ID: last.ID, Date: domain.DateKey(last.LastAnnounced).Format("2006-01-02")}
+		if len(ids) > pr.PerPage {
+			last := pr.PerPage - 1
+			cur := cursor{ID: ids[last], Date: dates[last].Format("2006-01-02")}
 			switch c.Sort {
 			case domain.SortBudget:
-				cur.Budget = scores[pr.PerPage-1]
+				cur.Budget = scores[last]
 			case domain.SortRelevance:
-				cur.Score = int(scores[pr.PerPage-1] / 100)
+				cur.Score = int(scores[last] / 100)
 			}
 			out.NextCursor = encodeCursor(cur)
+			ids = ids[:pr.PerPage]
+		}
+		if out.Items, err = r.byIDs(ctx, tx, ids); err != nil {
+			return err
 		}
 		if windowCount && windowTotal >= 0 {
 			out.Total = int(windowTotal)
@@ -516,22 +538,37 @@ func (r *Repo) Search(ctx context.Context, c domain.Criteria, pr domain.PageRequ
 	return out, nil
 }
 
+// byIDs reads the projects ids in that order.
+func (r *Repo) byIDs(ctx context.Context, tx pgx.Tx, ids []string) ([]domain.Project, error) {
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	rows, err := tx.Query(ctx, "SELECT "+projectColumns+" FROM projects WHERE id = ANY($1::text[])", ids)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	got := make(map[string]domain.Project, len(ids))
+	for rows.Next() {
+		p, err := scanProject(rows)
+		if err != nil {
+			return nil, err
+		}
+		got[p.ID] = p
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	out := make([]domain.Project, 0, len(ids))
+	for _, id := range ids {
+		if p, ok := got[id]; ok {
+			out = append(out, p)
+		}
+	}
+	return out, nil
+}
+
 func ptrMoney(v int64) *domain.Money { m := domain.Money(v); return &m }
-
-func scanWithKey(rows pgx.Rows, total *int64) (domain.Project, pgtype.Numeric, error) {
-	var key pgtype.Numeric
-	p, err := scanProject(keyRow{rows, &key, total})
-	return p, key, err
-}
-
-// keyRow appends the sort key and window-count destinations to a project scan.
-type keyRow struct {
-	rows  pgx.Rows
-	key   *pgtype.Numeric
-	total *int64
-}
-
-func (k keyRow) Scan(dest ...any) error { return k.rows.Scan(append(dest, k.key, k.total)...) }
 
 // count fills the total: exact up to the cap, an estimate above it.
 func (r *Repo) count(ctx context.Context, tx pgx.Tx, c domain.Criteria, t domain.Terms, a Analysis, out *domain.ResultPage, offset int) error {
@@ -548,7 +585,7 @@ func (r *Repo) count(ctx context.Context, tx pgx.Tx, c domain.Criteria, t domain
 		return nil
 	}
 	ca := a
-	if ca.Plan == PlanWalk && ca.Drive != -2 {
+	if (ca.Plan == PlanWalk || ca.Plan == PlanFilter) && ca.Drive != -2 {
 		ca.Plan = PlanBitmap
 	}
 	var b builder
@@ -557,7 +594,11 @@ func (r *Repo) count(ctx context.Context, tx pgx.Tx, c domain.Criteria, t domain
 		return err
 	}
 	var n int
-	if err := tx.QueryRow(ctx, "SELECT count(*) FROM (SELECT 1 FROM projects WHERE "+where+" LIMIT "+strconv.Itoa(capN+1)+") s", b.args...).Scan(&n); err != nil {
+	cq := "SELECT count(*) FROM (SELECT 1 FROM projects WHERE " + where + " LIMIT " + strconv.Itoa(capN+1) + ") s"
+	if err := explain(ctx, tx, cq, b.args); err != nil {
+		return err
+	}
+	if err := tx.QueryRow(ctx, cq, b.args...).Scan(&n); err != nil {
 		return err
 	}
 	if n > capN {
@@ -581,4 +622,36 @@ func roundEstimate(v float64) int {
 	default:
 		return int(v/100+0.5) * 100
 	}
+}
+
+type explainKey struct{}
+
+// WithExplain returns a context under which Search also runs EXPLAIN
+// (ANALYZE, BUFFERS) of each statement it executes and appends the SQL and
+// plans to *out (benchmarks and diagnosis only).
+func WithExplain(ctx context.Context, out *[]string) context.Context {
+	return context.WithValue(ctx, explainKey{}, out)
+}
+
+func explain(ctx context.Context, tx pgx.Tx, q string, args []any) error {
+	out, _ := ctx.Value(explainKey{}).(*[]string)
+	if out == nil {
+		return nil
+	}
+	rows, err := tx.Query(ctx, "EXPLAIN (ANALYZE, BUFFERS) "+q, args...)
+	if err != nil {
+		return err
+	}
+	lines := []string{q, fmt.Sprint(args)}
+	for rows.Next() {
+		var l string
+		if err := rows.Scan(&l); err != nil {
+			rows.Close()
+			return err
+		}
+		lines = append(lines, l)
+	}
+	rows.Close()
+	*out = append(*out, strings.Join(lines, "\n"))
+	return rows.Err()
 }
