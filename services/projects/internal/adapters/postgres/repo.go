@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgtype"
 	"github.com/jackc/pgx/v5/pgxpool"
 
@@ -83,6 +84,12 @@ var columnNames = []string{"id", "name", "search_text", "search_bigrams", "agenc
 	"status", "raw_status", "steps", "announce_types", "announced_on", "last_announce_type", "winner_tax_id",
 	"winner_tax_id_damaged", "winner_name", "contract_no", "contract_signed", "contract_end", "contract_value",
 	"contract_status", "location", "source", "first_seen_at", "last_seen_at"}
+
+// positions in columnNames / row()
+const (
+	agencyCol    = 5
+	subAgencyCol = 7
+)
 
 func numeric(m *domain.Money) pgtype.Numeric {
 	if m == nil {
@@ -202,9 +209,14 @@ func (r *Repo) Get(ctx context.Context, id string) (domain.Project, error) {
 	return p, nil
 }
 
-// GetMany returns the stored projects among ids, keyed by id.
-func (r *Repo) getMany(ctx context.Context, tx pgx.Tx, ids []string) (map[string]*domain.Project, error) {
-	rows, err := tx.Query(ctx, "SELECT "+projectColumns+" FROM projects WHERE id = ANY($1) ORDER BY id FOR UPDATE", ids)
+// getMany returns the stored projects among ids, keyed by id, row-locked
+// when lock is set.
+func (r *Repo) getMany(ctx context.Context, tx pgx.Tx, ids []string, lock bool) (map[string]*domain.Project, error) {
+	q := "SELECT " + projectColumns + " FROM projects WHERE id = ANY($1)"
+	if lock {
+		q += " ORDER BY id FOR UPDATE"
+	}
+	rows, err := tx.Query(ctx, q, ids)
 	if err != nil {
 		return nil, err
 	}
@@ -220,11 +232,12 @@ func (r *Repo) getMany(ctx context.Context, tx pgx.Tx, ids []string) (map[string
 	return out, rows.Err()
 }
 
-// Upsert implements domain.ProjectRepository: observations are merged into
-// the stored projects (domain.Merge) under row locks, changed rows are
-// written with COPY + INSERT … ON CONFLICT, and the events go to the outbox
-// in the same transaction. Replaying the same observations changes nothing
-// and publishes nothing.
+// Upsert implements domain.ProjectRepository: new projects are copied
+// straight into the table; observations of stored projects are merged
+// (domain.Merge), the changed rows locked, merged again and written with
+// COPY + INSERT … ON CONFLICT; the events go to the outbox in the same
+// transaction. Replaying the same observations changes nothing and
+// publishes nothing.
 func (r *Repo) Upsert(ctx context.Context, runID int64, obs []domain.Project, now time.Time) (domain.UpsertStats, error) {
 	var st domain.UpsertStats
 	if len(obs) == 0 {
@@ -246,54 +259,194 @@ func (r *Repo) Upsert(ctx context.Context, runID int64, obs []domain.Project, no
 		batch[o.ID] = o
 	}
 	st.Seen = len(obs)
+	var created int
 	err := pgx.BeginFunc(ctx, r.pool, func(tx pgx.Tx) error {
 		st = domain.UpsertStats{Seen: len(obs)}
-		existing, err := r.getMany(ctx, tx, order)
-		if err != nil {
-			return fmt.Errorf("load existing: %w", err)
-		}
-		var write [][]any
-		var evs []domain.Event
-		for _, id := range order {
-			cur := existing[id]
-			merged, changed, added := domain.Merge(cur, batch[id], now)
-			if cur == nil {
-				merged.FirstSeen, merged.LastSeen = now, now
-			}
-			if !changed {
-				st.Unchanged++
-				continue
-			}
-			write = append(write, row(&merged))
-			m := merged
-			kind := domain.EventProjectUpdated
-			if cur == nil {
-				kind = domain.EventProjectCreated
-				st.Created++
-			} else {
-				st.Updated++
-			}
-			evs = append(evs, domain.Event{ID: newID(), Kind: kind, At: now, Project: &m, RunID: runID})
-			for i := range added {
-				st.AnnouncementsAdded++
-				evs = append(evs, domain.Event{ID: newID(), Kind: domain.EventAnnouncementAdded, At: now, Project: &m, Announcement: &added[i], RunID: runID})
-			}
-		}
-		if len(write) == 0 {
-			return nil
-		}
-		if err := writeRows(ctx, tx, write); err != nil {
+		// Lookups by a list of ids must use the primary key: on a table
+		// growing during an import the statistics are stale, and a
+		// sequential scan comparing every row with 1 000 ids costs seconds
+		// a batch.
+		if _, err := tx.Exec(ctx, "SELECT set_config('enable_seqscan', 'off', true)"); err != nil {
 			return err
 		}
+		// New ids skip the locked read of whole rows: which ids exist is an
+		// index-only probe of the primary key.
+		known, err := existingIDs(ctx, tx, order)
+		if err != nil {
+			return fmt.Errorf("existing ids: %w", err)
+		}
+		var fresh, old []string
+		for _, id := range order {
+			if known[id] {
+				old = append(old, id)
+			} else {
+				fresh = append(fresh, id)
+			}
+		}
+		var evs []domain.Event
+		if len(fresh) > 0 {
+			write := make([][]any, 0, len(fresh))
+			var fst domain.UpsertStats
+			var fevs []domain.Event
+			for _, id := range fresh {
+				merged, _, added := domain.Merge(nil, batch[id], now)
+				write = append(write, row(&merged))
+				fst.Created++
+				fst.AnnouncementsAdded += len(added)
+				// A new project publishes project.created only: it carries
+				// every step, and no one can follow a project before it
+				// exists, so announcement.added is for steps added later.
+				m := merged
+				fevs = append(fevs, domain.Event{ID: newID(), Kind: domain.EventProjectCreated, At: now, Project: &m, RunID: runID})
+			}
+			ok, err := insertNew(ctx, tx, write)
+			if err != nil {
+				return err
+			}
+			if ok {
+				st.Created, st.AnnouncementsAdded = fst.Created, fst.AnnouncementsAdded
+				evs = fevs
+			} else {
+				// another writer created some of these ids meanwhile: merge
+				// them all under row locks
+				old = order
+			}
+		}
+		if len(old) > 0 {
+			oevs, err := r.mergeExisting(ctx, tx, runID, old, batch, now, &st)
+			if err != nil {
+				return err
+			}
+			evs = append(evs, oevs...)
+		}
+		created = st.Created
 		return r.enqueue(ctx, tx, evs)
 	})
 	if err != nil {
 		return domain.UpsertStats{}, fmt.Errorf("upsert %d projects: %w", len(obs), err)
 	}
-	if st.Created > 0 {
-		r.sample.noteWrites(st.Created)
+	if created > 0 {
+		r.sample.noteWrites(created)
 	}
 	return st, nil
+}
+
+func existingIDs(ctx context.Context, tx pgx.Tx, ids []string) (map[string]bool, error) {
+	rows, err := tx.Query(ctx, "SELECT id FROM projects WHERE id = ANY($1::text[])", ids)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := make(map[string]bool)
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		out[id] = true
+	}
+	return out, rows.Err()
+}
+
+// insertNew copies rows of new projects straight into the table under a
+// savepoint. ok=false when one of the ids exists after all (a concurrent
+// writer): nothing was written then.
+func insertNew(ctx context.Context, tx pgx.Tx, rows [][]any) (ok bool, err error) {
+	sp, err := tx.Begin(ctx)
+	if err != nil {
+		return false, err
+	}
+	if _, err := sp.CopyFrom(ctx, pgx.Identifier{"projects"}, columnNames, pgx.CopyFromRows(rows)); err != nil {
+		_ = sp.Rollback(ctx)
+		var pgErr *pgconn.PgError
+		if errors.As(err, &pgErr) && pgErr.Code == "23505" {
+			return false, nil
+		}
+		return false, fmt.Errorf("copy new projects: %w", err)
+	}
+	if err := sp.Commit(ctx); err != nil {
+		return false, err
+	}
+	return true, insertAgencies(ctx, tx, rows)
+}
+
+// insertAgencies records the (agency, sub-agency) pairs of rows.
+func insertAgencies(ctx context.Context, tx pgx.Tx, rows [][]any) error {
+	seen := map[[2]string]bool{}
+	var as, ss []string
+	for _, r := range rows {
+		k := [2]string{r[agencyCol].(string), r[subAgencyCol].(string)}
+		if k[0] == "" || seen[k] {
+			continue
+		}
+		seen[k] = true
+		as, ss = append(as, k[0]), append(ss, k[1])
+	}
+	if len(as) == 0 {
+		return nil
+	}
+	if _, err := tx.Exec(ctx, `INSERT INTO agencies (agency_name, sub_agency_name) SELECT * FROM unnest($1::text[], $2::text[])
+		ON CONFLICT DO NOTHING`, as, ss); err != nil {
+		return fmt.Errorf("agencies: %w", err)
+	}
+	return nil
+}
+
+// mergeExisting merges observations into stored projects and writes the
+// changed ones; it returns their events.
+func (r *Repo) mergeExisting(ctx context.Context, tx pgx.Tx, runID int64, ids []string, batch map[string]domain.Project, now time.Time, st *domain.UpsertStats) ([]domain.Event, error) {
+	// Read without locks first: re-imports are mostly unchanged rows, and a
+	// row lock writes to the heap and the WAL. Only the rows the merge
+	// changes are then read again under a lock and merged from that.
+	existing, err := r.getMany(ctx, tx, ids, false)
+	if err != nil {
+		return nil, fmt.Errorf("load existing: %w", err)
+	}
+	var changedIDs []string
+	for _, id := range ids {
+		if _, changed, _ := domain.Merge(existing[id], batch[id], now); changed {
+			changedIDs = append(changedIDs, id)
+		}
+	}
+	st.Unchanged += len(ids) - len(changedIDs)
+	if len(changedIDs) == 0 {
+		return nil, nil
+	}
+	ids = changedIDs
+	if existing, err = r.getMany(ctx, tx, ids, true); err != nil {
+		return nil, fmt.Errorf("lock existing: %w", err)
+	}
+	var write [][]any
+	var evs []domain.Event
+	for _, id := range ids {
+		cur := existing[id]
+		merged, changed, added := domain.Merge(cur, batch[id], now)
+		if !changed {
+			st.Unchanged++
+			continue
+		}
+		write = append(write, row(&merged))
+		m := merged
+		if cur == nil {
+			st.Created++
+			st.AnnouncementsAdded += len(added)
+			evs = append(evs, domain.Event{ID: newID(), Kind: domain.EventProjectCreated, At: now, Project: &m, RunID: runID})
+			continue
+		}
+		st.Updated++
+		evs = append(evs, domain.Event{ID: newID(), Kind: domain.EventProjectUpdated, At: now, Project: &m, RunID: runID})
+		for i := range added {
+			st.AnnouncementsAdded++
+			evs = append(evs, domain.Event{ID: newID(), Kind: domain.EventAnnouncementAdded, At: now, Project: &m, Announcement: &added[i], RunID: runID})
+		}
+	}
+	if len(write) == 0 {
+		return nil, nil
+	}
+	if err := writeRows(ctx, tx, write); err != nil {
+		return nil, err
+	}
+	return evs, nil
 }
 
 func writeRows(ctx context.Context, tx pgx.Tx, rows [][]any) error {
