@@ -234,6 +234,7 @@ func TestSearchMatchesOracle(t *testing.T) {
 		"auto":   repo,
 		"walk":   postgres.New(pool, nil, postgres.Options{TotalCap: 1 << 30, ForcePlan: postgres.PlanWalk}),
 		"bitmap": postgres.New(pool, nil, postgres.Options{TotalCap: 1 << 30, ForcePlan: postgres.PlanBitmap}),
+		"filter": postgres.New(pool, nil, postgres.Options{TotalCap: 1 << 30, ForcePlan: postgres.PlanFilter}),
 	}
 	r := rand.New(rand.NewPCG(5, 6))
 	fixed := []domain.Criteria{
@@ -295,7 +296,7 @@ func TestSearchMatchesOracle(t *testing.T) {
 	for i := 0; i < 150; i++ {
 		check(randomCriteria(r, stored))
 	}
-	t.Logf("%d criteria checked against the oracle with 3 plan policies", n)
+	t.Logf("%d criteria checked against the oracle with 4 plan policies", n)
 }
 
 func randomCriteria(r *rand.Rand, rows []domain.Project) domain.Criteria {
