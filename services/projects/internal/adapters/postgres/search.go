@@ -268,26 +268,37 @@ func (r *Repo) analyse(ctx context.Context, c domain.Criteria, t domain.Terms, n
 		// a filter btree leads); the bitmap reads every row of the driving
 		// keyword within the indexed filters. Sample zero hits → rare.
 		driveRows := best / n * float64(total)
-		walkRows := float64(total)
+		walkRows, filterRows := float64(total), float64(total)
 		if a.Fraction > 0 {
 			walkRows = float64(need) / a.Fraction
-			if filterWalk {
-				walkRows *= float64(walkHits) / n
-			}
+			filterRows = walkRows * float64(walkHits) / n
+		}
+		// The date btree holds search_text and the GIN filters (migration
+		// 4): a date walk with no other condition is an index-only scan,
+		// measured ~10× cheaper a row than heap rows (1 µs against 10 µs).
+		if coveredWalk(c) {
+			walkRows /= 8
 		}
 		switch {
-		case hits >= 3 && walkRows < driveRows && filterWalk:
-			a.Plan = PlanFilter
-		case hits >= 3 && walkRows < driveRows:
-			a.Plan = PlanWalk
-		default:
+		case hits < 3 || (driveRows <= walkRows && (!filterWalk || driveRows <= filterRows)):
 			a.Plan = PlanBitmap
+		case filterWalk && filterRows < walkRows:
+			a.Plan = PlanFilter
+		default:
+			a.Plan = PlanWalk
 		}
 	}
 	if r.opts.ForcePlan != "" && a.Plan != PlanPlanner {
 		a.Plan = r.opts.ForcePlan
 	}
 	return a, nil
+}
+
+// coveredWalk reports whether a date walk for c reads only columns of the
+// date btree (keywords, province, status, method, dates).
+func coveredWalk(c domain.Criteria) bool {
+	return c.Sort == domain.SortDate && len(c.Ministries)+len(c.Departments)+len(c.SubDepartments)+len(c.Strategies)+
+		len(c.WorkTypes)+len(c.ProjectIDs)+len(c.AnnouncementTypes)+len(c.BudgetYears) == 0 && c.MinBudget == nil && c.MaxBudget == nil
 }
 
 // where renders the WHERE clause for plan a.
