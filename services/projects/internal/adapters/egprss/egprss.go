@@ -9,19 +9,17 @@ import (
 	"bytes"
 	"context"
 	"encoding/xml"
-	"errors"
 	"fmt"
 	"io"
-	"math/rand/v2"
 	"net/http"
 	"net/url"
 	"regexp"
-	"strconv"
 	"strings"
 	"time"
 
 	"golang.org/x/text/encoding/charmap"
 
+	"bidradar/services/projects/internal/adapters/egphttp"
 	"bidradar/services/projects/internal/domain"
 )
 
@@ -277,16 +275,12 @@ func methodFromTitle(title string) (string, bool) {
 
 func collapse(s string) string { return strings.Join(strings.Fields(s), " ") }
 
-// Client fetches feed pages politely: a timeout, a Referer (the e-GP WAF
-// wants one), retries with exponential backoff and jitter on network errors,
-// 429 and 5xx.
+// Client fetches feed pages politely (see egphttp): a timeout, a Referer (the
+// e-GP WAF wants one), retries with backoff and jitter on network errors, 429
+// and 5xx.
 type Client struct {
-	HTTP       *http.Client
-	BaseURL    string
-	UserAgent  string
-	MaxRetries int
-	Backoff    time.Duration // first retry delay; doubles
-	Sleep      func(ctx context.Context, d time.Duration) error
+	egphttp.Getter
+	BaseURL string
 }
 
 // NewClient returns a client for base (DefaultBaseURL when empty).
@@ -295,28 +289,21 @@ func NewClient(base string) *Client {
 		base = DefaultBaseURL
 	}
 	return &Client{
-		HTTP:       &http.Client{Timeout: 30 * time.Second},
-		BaseURL:    base,
-		UserAgent:  "BidRadar/1.0 (+https://bidradar.example)",
-		MaxRetries: 4,
-		Backoff:    2 * time.Second,
-		Sleep:      sleepCtx,
-	}
-}
-
-func sleepCtx(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
+		Getter: egphttp.Getter{
+			HTTP:       &http.Client{Timeout: 30 * time.Second},
+			UserAgent:  egphttp.UserAgent,
+			Referer:    "https://process.gprocurement.go.th/",
+			Accept:     "application/rss+xml, application/xml, text/xml",
+			MaxRetries: 4,
+			Backoff:    2 * time.Second,
+			MaxBackoff: time.Minute,
+		},
+		BaseURL: base,
 	}
 }
 
 // ErrPermanent marks a response that retrying will not fix.
-var ErrPermanent = errors.New("permanent feed error")
+var ErrPermanent = egphttp.ErrPermanent
 
 // Fetch gets and parses one feed query.
 func (c *Client) Fetch(ctx context.Context, q Query) (Feed, error) {
@@ -329,53 +316,11 @@ func (c *Client) Fetch(ctx context.Context, q Query) (Feed, error) {
 
 // FetchURL gets and parses the feed at u.
 func (c *Client) FetchURL(ctx context.Context, u string, q Query) (Feed, error) {
-	var lastErr error
-	delay := c.Backoff
-	for attempt := 0; attempt <= c.MaxRetries; attempt++ {
-		if attempt > 0 {
-			jitter := time.Duration(rand.Int64N(int64(delay)/2 + 1))
-			if err := c.Sleep(ctx, delay+jitter); err != nil {
-				return Feed{}, err
-			}
-			delay *= 2
-		}
-		body, err := c.get(ctx, u)
-		if err == nil {
-			return Parse(bytes.NewReader(body), q)
-		}
-		lastErr = err
-		if errors.Is(err, ErrPermanent) || ctx.Err() != nil {
-			break
-		}
-	}
-	return Feed{}, lastErr
-}
-
-func (c *Client) get(ctx context.Context, u string) ([]byte, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
+	body, err := c.Get(ctx, u)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrPermanent, err)
+		return Feed{}, err
 	}
-	req.Header.Set("User-Agent", c.UserAgent)
-	req.Header.Set("Referer", "https://process.gprocurement.go.th/")
-	req.Header.Set("Accept", "application/rss+xml, application/xml, text/xml")
-	resp, err := c.HTTP.Do(req)
-	if err != nil {
-		return nil, fmt.Errorf("get %s: %w", u, err)
-	}
-	defer resp.Body.Close()
-	body, err := io.ReadAll(io.LimitReader(resp.Body, 16<<20))
-	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", u, err)
-	}
-	switch {
-	case resp.StatusCode == http.StatusOK:
-		return body, nil
-	case resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode >= 500:
-		return nil, fmt.Errorf("get %s: status %d", u, resp.StatusCode)
-	default:
-		return nil, fmt.Errorf("%w: get %s: status %s", ErrPermanent, u, strconv.Itoa(resp.StatusCode))
-	}
+	return Parse(bytes.NewReader(body), q)
 }
 
 // Source is the ingestion adapter for one feed URL.

@@ -37,8 +37,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	"math/rand/v2"
 	"net/http"
 	"net/url"
 	"regexp"
@@ -49,6 +47,7 @@ import (
 
 	"golang.org/x/text/encoding/charmap"
 
+	"bidradar/services/projects/internal/adapters/egphttp"
 	"bidradar/services/projects/internal/domain"
 )
 
@@ -59,17 +58,12 @@ const DefaultURL = "https://process5.gprocurement.go.th/egp-atpj27-service/pb/a-
 const Referer = "https://process5.gprocurement.go.th/egp-agpc01-web/announcement"
 
 // ErrPermanent marks an answer that retrying will not fix.
-var ErrPermanent = errors.New("permanent e-GP error")
+var ErrPermanent = egphttp.ErrPermanent
 
-// Client is the HTTP adapter.
+// Client is the HTTP adapter (polite fetching in egphttp).
 type Client struct {
-	HTTP       *http.Client
-	URL        string // endpoint; the projectId query parameter is added
-	UserAgent  string
-	MaxRetries int
-	Backoff    time.Duration // first retry delay; doubles, with jitter
-	MaxBackoff time.Duration // cap, also for Retry-After
-	Sleep      func(ctx context.Context, d time.Duration) error
+	egphttp.Getter
+	URL string // endpoint; the projectId query parameter is added
 }
 
 // New returns a client for endpoint (DefaultURL when empty): 20 s per
@@ -79,24 +73,17 @@ func New(endpoint string) *Client {
 		endpoint = DefaultURL
 	}
 	return &Client{
-		HTTP:       &http.Client{Timeout: 20 * time.Second},
-		URL:        endpoint,
-		UserAgent:  "BidRadar/1.0 (+https://bidradar.example)",
-		MaxRetries: 3,
-		Backoff:    time.Second,
-		MaxBackoff: 30 * time.Second,
-		Sleep:      sleepCtx,
-	}
-}
-
-func sleepCtx(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
+		Getter: egphttp.Getter{
+			HTTP:       &http.Client{Timeout: 20 * time.Second},
+			UserAgent:  egphttp.UserAgent,
+			Referer:    Referer,
+			Accept:     "application/json",
+			MaxBody:    4 << 20,
+			MaxRetries: 3,
+			Backoff:    time.Second,
+			MaxBackoff: 30 * time.Second,
+		},
+		URL: endpoint,
 	}
 }
 
@@ -119,75 +106,13 @@ func (c *Client) FetchProject(ctx context.Context, id string) (domain.Project, e
 	return Parse(body, id)
 }
 
-type retryAfter struct {
-	err  error
-	wait time.Duration
-}
-
-func (r *retryAfter) Error() string { return r.err.Error() }
-func (r *retryAfter) Unwrap() error { return r.err }
-
+// get maps e-GP's 404 to "not at the source".
 func (c *Client) get(ctx context.Context, u string) ([]byte, error) {
-	var lastErr error
-	delay := c.Backoff
-	for attempt := 0; attempt <= c.MaxRetries; attempt++ {
-		if attempt > 0 {
-			wait := delay + time.Duration(rand.Int64N(int64(delay)/2+1))
-			var ra *retryAfter
-			if errors.As(lastErr, &ra) && ra.wait > wait {
-				wait = ra.wait
-			}
-			if c.MaxBackoff > 0 && wait > c.MaxBackoff {
-				wait = c.MaxBackoff
-			}
-			if err := c.Sleep(ctx, wait); err != nil {
-				return nil, err
-			}
-			delay *= 2
-		}
-		body, err := c.once(ctx, u)
-		if err == nil {
-			return body, nil
-		}
-		lastErr = err
-		if errors.Is(err, ErrPermanent) || errors.Is(err, domain.ErrNotAtSource) || ctx.Err() != nil {
-			break
-		}
-	}
-	return nil, lastErr
-}
-
-func (c *Client) once(ctx context.Context, u string) ([]byte, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
-	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrPermanent, err)
-	}
-	req.Header.Set("User-Agent", c.UserAgent)
-	req.Header.Set("Referer", Referer)
-	req.Header.Set("Accept", "application/json")
-	resp, err := c.HTTP.Do(req)
-	if err != nil {
-		return nil, fmt.Errorf("e-GP unreachable: %w", err)
-	}
-	defer resp.Body.Close()
-	body, err := io.ReadAll(io.LimitReader(resp.Body, 4<<20))
-	if err != nil {
-		return nil, fmt.Errorf("e-GP read: %w", err)
-	}
-	switch {
-	case resp.StatusCode == http.StatusOK:
-		return body, nil
-	case resp.StatusCode == http.StatusNotFound:
+	body, err := c.Get(ctx, u)
+	if errors.Is(err, egphttp.ErrNotFound) {
 		return nil, domain.ErrNotAtSource
-	case resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode >= 500:
-		err := fmt.Errorf("e-GP answered %d", resp.StatusCode)
-		if s, e := strconv.Atoi(strings.TrimSpace(resp.Header.Get("Retry-After"))); e == nil && s > 0 {
-			return nil, &retryAfter{err: err, wait: time.Duration(s) * time.Second}
-		}
-		return nil, err
-	default:
-		return nil, fmt.Errorf("%w: e-GP answered %d", ErrPermanent, resp.StatusCode)
 	}
+	return body, err
 }
 
 // flex accepts a JSON string, number, boolean or null as text.
