@@ -1,5 +1,5 @@
-import { useRef, useState, type FormEvent } from "react";
-import { Link, useNavigate, useParams } from "react-router";
+import { useRef, useState } from "react";
+import { useNavigate, useParams } from "react-router";
 import { Button } from "@/components/ui/button";
 import { TextField } from "@/components/ui/text-field";
 import { IconMail } from "@/components/ui/icons";
@@ -9,6 +9,7 @@ import { th } from "@/i18n/th";
 import { toast } from "@/stores/toast-store";
 import { forgotPassword, resetPassword, safeRedirect } from "../api/auth-api";
 import { AuthCard } from "./auth-card";
+import { EmailCodeForm } from "./email-code-form";
 import { OtpPanel } from "./otp-panel";
 
 function decodePath(encoded?: string): string {
@@ -31,33 +32,11 @@ export function ForgotPasswordPage() {
   const returnTo = decodePath(encodedPath);
   const [step, setStep] = useState<"email" | "reset">("email");
   const [email, setEmail] = useState("");
-  const [emailError, setEmailError] = useState<string | null>(null);
   const [expiresIn, setExpiresIn] = useState(300);
-  const [busy, setBusy] = useState(false);
   const [pw, setPw] = useState({ password: "", confirm: "" });
   const [pwErrors, setPwErrors] = useState<{ password?: string; confirm?: string }>({});
   const pwRef = useRef(pw);
   pwRef.current = pw;
-
-  const sendCode = async (e: FormEvent) => {
-    e.preventDefault();
-    const v = email.trim();
-    if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(v)) {
-      setEmailError(th.auth.validation.email);
-      return;
-    }
-    setEmailError(null);
-    setBusy(true);
-    try {
-      setExpiresIn(await forgotPassword(v));
-      toast.success(th.auth.forgotSent(v));
-      setStep("reset");
-    } catch (err) {
-      toast.error(errorMessage(err, "Failed to send OTP. Please try again."));
-    } finally {
-      setBusy(false);
-    }
-  };
 
   const validatePw = () => {
     const { password, confirm } = pwRef.current;
@@ -71,15 +50,16 @@ export function ForgotPasswordPage() {
   if (step === "email") {
     return (
       <AuthCard title={th.auth.forgotTitle} lead={th.auth.forgotLead} icon={<IconMail size={28} />}>
-        <form className="form" onSubmit={sendCode} noValidate data-testid="forgot-form">
-          <TextField label={th.auth.email} type="email" name="email" autoComplete="email" value={email} onChange={(e) => setEmail(e.target.value)} error={emailError} autoFocus />
-          <Button type="submit" block size="lg" loading={busy}>
-            {th.auth.forgotSend}
-          </Button>
-        </form>
-        <p className="auth-switch">
-          <Link to="/login">{th.auth.twoStepBack}</Link>
-        </p>
+        <EmailCodeForm
+          testId="forgot-form"
+          submitLabel={th.auth.forgotSend}
+          onSend={async (v) => {
+            setExpiresIn(await forgotPassword(v));
+            setEmail(v);
+            toast.success(th.auth.forgotSent(v));
+            setStep("reset");
+          }}
+        />
       </AuthCard>
     );
   }

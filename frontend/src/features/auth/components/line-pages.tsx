@@ -1,8 +1,7 @@
-import { useEffect, useState, type FormEvent } from "react";
-import { Link, Navigate, useLocation, useNavigate, useSearchParams } from "react-router";
+import { useEffect, useState } from "react";
+import { Navigate, useLocation, useNavigate, useSearchParams } from "react-router";
 import { Avatar } from "@/components/ui/avatar";
 import { Button } from "@/components/ui/button";
-import { TextField } from "@/components/ui/text-field";
 import { InlineSpinner } from "@/components/ui/skeleton";
 import { IconCheck, IconLine } from "@/components/ui/icons";
 import { usePageTitle } from "@/hooks/use-page-title";
@@ -12,6 +11,7 @@ import { useAuthStore } from "@/stores/auth-store";
 import { toast } from "@/stores/toast-store";
 import { lineCallback, lineLinkSendOtp, lineLinkVerify, recallLineLink, safeRedirect, type LineLink } from "../api/auth-api";
 import { AuthCard } from "./auth-card";
+import { EmailCodeForm } from "./email-code-form";
 import { OtpPanel } from "./otp-panel";
 
 /** /auth/line/callback: LINE sends the user back here with code and state. */
@@ -95,34 +95,13 @@ export function LineVerifyOtpPage() {
   const navigate = useNavigate();
   const [link] = useState<LineLink | null>(recallLineLink);
   const [email, setEmail] = useState(link?.email ?? "");
-  const [emailError, setEmailError] = useState<string | null>(null);
   const [step, setStep] = useState<"email" | "code">("email");
   const [expiresIn, setExpiresIn] = useState(300);
-  const [busy, setBusy] = useState(false);
 
   useEffect(() => {
     if (!link) toast.error(th.auth.lineLinkExpired);
   }, [link]);
   if (!link) return <Navigate to="/login" replace />;
-
-  const send = async (e: FormEvent) => {
-    e.preventDefault();
-    const v = email.trim();
-    if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(v)) {
-      setEmailError(th.auth.validation.email);
-      return;
-    }
-    setEmailError(null);
-    setBusy(true);
-    try {
-      setExpiresIn(await lineLinkSendOtp(link.linkToken, v));
-      setStep("code");
-    } catch (err) {
-      toast.error(errorMessage(err, "Failed to send OTP. Please try again."));
-    } finally {
-      setBusy(false);
-    }
-  };
 
   const lineIdentity = (
     <div className="line-identity">
@@ -135,15 +114,16 @@ export function LineVerifyOtpPage() {
     return (
       <AuthCard title={th.auth.lineLinkTitle} icon={<IconLine size={30} />} lead={th.auth.lineLinkLead}>
         {lineIdentity}
-        <form className="form" onSubmit={send} noValidate data-testid="line-link-form">
-          <TextField label={th.auth.email} type="email" name="email" autoComplete="email" value={email} onChange={(e) => setEmail(e.target.value)} error={emailError} autoFocus />
-          <Button type="submit" block size="lg" loading={busy}>
-            {th.auth.lineLinkSend}
-          </Button>
-        </form>
-        <p className="auth-switch">
-          <Link to="/login">{th.auth.twoStepBack}</Link>
-        </p>
+        <EmailCodeForm
+          testId="line-link-form"
+          initialEmail={email}
+          submitLabel={th.auth.lineLinkSend}
+          onSend={async (v) => {
+            setExpiresIn(await lineLinkSendOtp(link.linkToken, v));
+            setEmail(v);
+            setStep("code");
+          }}
+        />
       </AuthCard>
     );
   }

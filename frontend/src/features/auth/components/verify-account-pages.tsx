@@ -1,16 +1,13 @@
-import { useState, type FormEvent } from "react";
-import { Link, Navigate, useNavigate, useSearchParams } from "react-router";
-import { Button } from "@/components/ui/button";
-import { TextField } from "@/components/ui/text-field";
+import { Navigate, useNavigate, useSearchParams } from "react-router";
 import { IconMail, IconUser } from "@/components/ui/icons";
 import { usePageTitle } from "@/hooks/use-page-title";
-import { errorMessage } from "@/lib/errors";
 import { th } from "@/i18n/th";
 import { useAuthStore } from "@/stores/auth-store";
 import { toast } from "@/stores/toast-store";
 import { rememberVerifyEmail, resendRegistrationOtp } from "../api/auth-api";
 import { useRedirectTarget } from "../hooks/use-redirect-target";
 import { AuthCard } from "./auth-card";
+import { EmailCodeForm } from "./email-code-form";
 import { LoginOtpStep } from "./login-otp-step";
 
 /** /verify-account/otp: the two-step login code on its own page (e-mail from the auth state). */
@@ -41,42 +38,19 @@ export function VerifyAccountRegisterOtpPage() {
   usePageTitle(th.titles.verifyRegisterOtp);
   const navigate = useNavigate();
   const [params] = useSearchParams();
-  const [email, setEmail] = useState(params.get("email") ?? "");
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-
-  const onSubmit = async (e: FormEvent) => {
-    e.preventDefault();
-    const v = email.trim();
-    if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(v)) {
-      setError(th.auth.validation.email);
-      return;
-    }
-    setError(null);
-    setBusy(true);
-    try {
-      await resendRegistrationOtp(v);
-      rememberVerifyEmail(v);
-      toast.success(th.auth.otp.resent);
-      navigate("/verify-registration", { state: { email: v } });
-    } catch (err) {
-      toast.error(errorMessage(err, "Failed to send OTP. Please try again."));
-    } finally {
-      setBusy(false);
-    }
-  };
 
   return (
     <AuthCard title={params.get("inactive") === "true" ? th.auth.activateTitle : th.auth.accountOtpTitle} icon={<IconUser size={28} />} lead={th.auth.accountOtpLead}>
-      <form className="form" onSubmit={onSubmit} noValidate>
-        <TextField label={th.auth.email} type="email" autoComplete="email" value={email} onChange={(e) => setEmail(e.target.value)} error={error} autoFocus />
-        <Button type="submit" block size="lg" loading={busy}>
-          {th.auth.accountOtpButton}
-        </Button>
-      </form>
-      <p className="auth-switch">
-        <Link to="/login">{th.auth.twoStepBack}</Link>
-      </p>
+      <EmailCodeForm
+        initialEmail={params.get("email") ?? ""}
+        submitLabel={th.auth.accountOtpButton}
+        onSend={async (v) => {
+          await resendRegistrationOtp(v);
+          rememberVerifyEmail(v);
+          toast.success(th.auth.otp.resent);
+          navigate("/verify-registration", { state: { email: v } });
+        }}
+      />
     </AuthCard>
   );
 }

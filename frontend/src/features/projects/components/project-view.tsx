@@ -6,7 +6,7 @@ import { bahtOf, formatIsoDateBE, formatMoney, formatPercent, formatThaiDate, sa
 import { errorMessage } from "@/lib/errors";
 import { toast } from "@/stores/toast-store";
 import { downloadOcds, ocdsUrl } from "../api/projects-api";
-import { StatusBadge } from "./status-badge";
+import { StatusBadge } from "@/components/ui/status-badge";
 
 const t = th.projectDetails;
 

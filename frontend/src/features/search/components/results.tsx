@@ -5,7 +5,7 @@ import { bahtOf, formatIsoDateBE, formatMoney, formatNumber } from "@/lib/format
 import { IconArrowRight } from "@/components/ui/icons";
 import type { View } from "../lib/criteria";
 import { Highlight } from "./highlight";
-import { StatusBadge } from "./status-badge";
+import { StatusBadge } from "@/components/ui/status-badge";
 
 type RowProps = { p: ProjectSummary; view: View; fallbackKeywords: string[]; loggedIn: boolean };
 

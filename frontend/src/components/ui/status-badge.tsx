@@ -1,4 +1,4 @@
-/** Derived project statuses (planned … completed) to a colour tone; styles in app/styles.css. */
+/** Derived project statuses (planned … completed) as a coloured badge; shared by search results and project details. Styles in app/styles.css. */
 const TONES: Record<string, string> = {
   planned: "slate",
   hearing: "violet",
