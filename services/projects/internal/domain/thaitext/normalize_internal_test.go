@@ -1,6 +1,10 @@
 package thaitext
 
-import "testing"
+import (
+	"testing"
+
+	"golang.org/x/text/unicode/norm"
+)
 
 // reference is Normalize without the fast paths: passes to a fixed point.
 func reference(s string) string {
@@ -19,7 +23,7 @@ func reference(s string) string {
 // a result.
 func TestFastPathsMatchReference(t *testing.T) {
 	t.Parallel()
-	alphabet := []rune("กขคงจนมยรลวสหอะัาำิีึืุู็่้๊๋์ํ๐๑๒๕๙฿ๆ เแโใไ\u200B\u200D\uFEFF\u00A0\tAaZzé\u0301-%_\u0E3B\u0E5B\u0E00")
+	alphabet := []rune("กขคงจนมยรลวสหอะัาำิีึืุู็่้๊๋์ํ๐๑๒๕๙฿ๆ เแโใไ\u200B\u200D\uFEFF\u00A0\tAaZzé\u0301-%_\u0E3B\u0E5B\u0E00\u0E3A\u0E7F\u0E80")
 	seed := uint64(7)
 	next := func() uint64 { seed ^= seed << 13; seed ^= seed >> 7; seed ^= seed << 17; return seed }
 	fast := 0
@@ -30,6 +34,12 @@ func TestFastPathsMatchReference(t *testing.T) {
 			rs[j] = alphabet[next()%uint64(len(alphabet))]
 		}
 		s := string(rs)
+		if thaiNFC(s) && !norm.NFC.IsNormalString(s) {
+			t.Fatalf("thaiNFC(%q) but not NFC", s)
+		}
+		if got := Normalize(s); !norm.NFC.IsNormalString(got) {
+			t.Fatalf("Normalize(%q) = %q is not NFC", s, got)
+		}
 		if isNormal(s) {
 			fast++
 			if reference(s) != s {
@@ -42,6 +52,11 @@ func TestFastPathsMatchReference(t *testing.T) {
 		// normalised text takes the fast path
 		if r := reference(s); !isSimple(r) && !isNormal(r) && Normalize(r) != r {
 			t.Fatalf("not idempotent on %q", r)
+		}
+	}
+	for _, s := range []string{"ก\u0E48\u0E38", "ก\u0E38\u0E48", "ก\u0E3A\u0E38", "ก\u0E38\u0E3A", "a\u0E48\u0E49\u0E38"} {
+		if got, want := thaiNFC(s), norm.NFC.IsNormalString(s); got != want {
+			t.Errorf("thaiNFC(%q) = %v, NFC says %v", s, got, want)
 		}
 	}
 	if fast == 0 {
