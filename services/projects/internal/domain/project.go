@@ -117,6 +117,11 @@ type Project struct {
 	SearchText      string // derived: thaitext.Normalize(Name)
 	LastAnnounced   time.Time
 	LastAnnounceTyp AnnouncementType
+
+	// searchOf is the Name that SearchText was derived from: Derive skips
+	// normalising it again (a parsed observation is derived by its source
+	// and again by Merge).
+	searchOf string
 }
 
 var projectIDRe = regexp.MustCompile(`^\d{11}$`)
@@ -168,7 +173,10 @@ func (p *Project) Derive() {
 		p.BudgetYear = FiscalYear(p.Announcements[0].Date)
 	}
 	p.Status = DeriveStatus(p)
-	p.SearchText = thaitext.Normalize(p.Name)
+	if p.Name == "" || p.searchOf != p.Name {
+		p.SearchText = thaitext.Normalize(p.Name)
+		p.searchOf = p.Name
+	}
 }
 
 // DeriveStatus computes the status from contract data and the announcement
@@ -310,6 +318,7 @@ func sameProject(a, b *Project) bool {
 	x, y := *a, *b
 	x.FirstSeen, x.LastSeen, y.FirstSeen, y.LastSeen = time.Time{}, time.Time{}, time.Time{}, time.Time{}
 	x.Source, y.Source = "", ""
+	x.searchOf, y.searchOf = "", ""
 	return fmt.Sprintf("%+v", deref(x)) == fmt.Sprintf("%+v", deref(y))
 }
 
