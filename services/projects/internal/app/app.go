@@ -6,8 +6,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"log/slog"
 	"strconv"
+	"sync"
 	"time"
 
 	"bidradar/services/projects/internal/domain"
@@ -20,6 +22,7 @@ type App struct {
 	log       *slog.Logger
 	now       func() time.Time
 	batchSize int
+	workers   int
 	x         Extras
 	pace      pacer
 }
@@ -29,13 +32,15 @@ func New(repo domain.ProjectRepository, runs domain.RunRepository, log *slog.Log
 	if repo == nil || runs == nil || log == nil {
 		return nil, errors.New("app: nil dependency")
 	}
-	return &App{repo: repo, runs: runs, log: log, now: time.Now, batchSize: 1000}, nil
+	return &App{repo: repo, runs: runs, log: log, now: time.Now, batchSize: 1000, workers: 2}, nil
 }
 
 // Ingest reads src and upserts its observations in batches, recording the
 // run (counts, errors, duration). Parsing runs ahead of the database in its
-// own goroutine. progress, when set, is called after each batch with the
-// records seen so far.
+// own goroutine; batches are upserted by two workers at once (the
+// repository's Upsert must be safe for concurrent use), each project's
+// observations by one worker in file order. progress, when set, is called
+// after each batch with the records seen so far.
 func (a *App) Ingest(ctx context.Context, src domain.ObservationSource, target string, progress func(seen int)) (domain.IngestRun, error) {
 	run := domain.IngestRun{Source: src.Name(), Target: target, StartedAt: a.now(), Status: "running"}
 	id, err := a.runs.StartRun(ctx, run.Source, target, run.StartedAt)
@@ -43,51 +48,89 @@ func (a *App) Ingest(ctx context.Context, src domain.ObservationSource, target s
 		return run, err
 	}
 	run.ID = id
-	batches := make(chan []domain.Project, 4)
+	// Batches are written by a.workers upserts on their own connections
+	// (a PostgreSQL backend uses one core; index maintenance of new rows,
+	// not parsing, is the bottleneck). A project id always goes to the same
+	// worker, in file order: domain.Merge is order-dependent (the last
+	// non-empty value wins) and one project is never in two concurrent
+	// transactions, so its events keep their order.
+	workers := max(a.workers, 1)
+	queues := make([]chan []domain.Project, workers)
+	for i := range queues {
+		queues[i] = make(chan []domain.Project, 2)
+	}
 	var recErrs []domain.RecordError
 	srcErr := make(chan error, 1)
 	pctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	go func() {
-		defer close(batches)
-		batch := make([]domain.Project, 0, a.batchSize)
+		defer func() {
+			for _, q := range queues {
+				close(q)
+			}
+		}()
+		batches := make([][]domain.Project, workers)
+		send := func(i int) error {
+			select {
+			case queues[i] <- batches[i]:
+				batches[i] = nil
+				return nil
+			case <-pctx.Done():
+				return pctx.Err()
+			}
+		}
 		err := src.Each(pctx, func(p domain.Project) error {
-			batch = append(batch, p)
-			if len(batch) >= a.batchSize {
-				select {
-				case batches <- batch:
-				case <-pctx.Done():
-					return pctx.Err()
-				}
-				batch = make([]domain.Project, 0, a.batchSize)
+			i := partition(p.ID, workers)
+			if batches[i] == nil {
+				batches[i] = make([]domain.Project, 0, a.batchSize)
+			}
+			batches[i] = append(batches[i], p)
+			if len(batches[i]) >= a.batchSize {
+				return send(i)
 			}
 			return nil
 		}, func(e domain.RecordError) { recErrs = append(recErrs, e) })
-		if err == nil && len(batch) > 0 {
-			select {
-			case batches <- batch:
-			case <-pctx.Done():
-				err = pctx.Err()
+		for i := range batches {
+			if err == nil && len(batches[i]) > 0 {
+				err = send(i)
 			}
 		}
 		srcErr <- err
 	}()
-	var upErr error
-	for b := range batches {
-		if upErr != nil {
-			continue
-		}
-		st, err := a.repo.Upsert(ctx, run.ID, b, a.now())
-		if err != nil {
-			upErr = err
-			cancel()
-			continue
-		}
-		run.Stats.Add(st)
-		if progress != nil {
-			progress(run.Stats.Seen)
-		}
+	var (
+		mu    sync.Mutex
+		upErr error
+		wg    sync.WaitGroup
+	)
+	for _, q := range queues {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for b := range q {
+				mu.Lock()
+				failed := upErr != nil
+				mu.Unlock()
+				if failed {
+					continue
+				}
+				st, err := a.repo.Upsert(ctx, run.ID, b, a.now())
+				mu.Lock()
+				if err != nil {
+					if upErr == nil {
+						upErr = err
+					}
+					cancel()
+				} else {
+					run.Stats.Add(st)
+					if progress != nil {
+						progress(run.Stats.Seen)
+					}
+				}
+				mu.Unlock()
+			}
+		}()
 	}
+	wg.Wait()
 	err = <-srcErr
 	if upErr != nil {
 		err = upErr
@@ -118,6 +161,16 @@ func (a *App) Ingest(ctx context.Context, src domain.ObservationSource, target s
 		return run, fmt.Errorf("ingest %s %s: %w", run.Source, target, err)
 	}
 	return run, nil
+}
+
+// partition maps a project id to one of n upsert workers.
+func partition(id string, n int) int {
+	if n == 1 {
+		return 0
+	}
+	h := fnv.New32a()
+	_, _ = h.Write([]byte(id))
+	return int(h.Sum32() % uint32(n))
 }
 
 // Runs lists recent ingestion runs.

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"io"
 	"log/slog"
+	"strconv"
+	"sync"
 	"testing"
 	"time"
 
@@ -14,10 +16,34 @@ import (
 
 type memRepo struct {
 	domain.ProjectRepository
+	mu  sync.Mutex
 	got []domain.Project
+	// inFlight counts concurrent Upserts per project id.
+	inFlight map[string]int
+	overlap  bool
 }
 
 func (m *memRepo) Upsert(_ context.Context, _ int64, obs []domain.Project, _ time.Time) (domain.UpsertStats, error) {
+	m.mu.Lock()
+	if m.inFlight == nil {
+		m.inFlight = map[string]int{}
+	}
+	ids := map[string]bool{}
+	for _, o := range obs {
+		ids[o.ID] = true
+	}
+	for id := range ids {
+		if m.inFlight[id]++; m.inFlight[id] > 1 {
+			m.overlap = true
+		}
+	}
+	m.mu.Unlock()
+	time.Sleep(time.Millisecond)
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for id := range ids {
+		m.inFlight[id]--
+	}
 	m.got = append(m.got, obs...)
 	return domain.UpsertStats{Seen: len(obs), Created: len(obs)}, nil
 }
@@ -61,5 +87,45 @@ func TestIngestRecordsRun(t *testing.T) {
 	}
 	if len(progress) != 3 || progress[2] != 2500 || len(runs.finished) != 1 {
 		t.Fatalf("progress %v finished %d", progress, len(runs.finished))
+	}
+}
+
+// manyIDs yields 1 000 ids three times over, numbering the observations.
+type manyIDs struct{}
+
+func (manyIDs) Name() string { return "many" }
+func (manyIDs) Each(ctx context.Context, fn func(domain.Project) error, _ func(domain.RecordError)) error {
+	for round := 0; round < 3; round++ {
+		for i := 0; i < 1000; i++ {
+			if err := fn(domain.Project{ID: strconv.Itoa(69000000000 + i), Name: strconv.Itoa(round)}); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// Batches are upserted concurrently, but a project's observations are
+// never in two concurrent batches and arrive in file order.
+func TestIngestWorkersKeepProjectOrder(t *testing.T) {
+	t.Parallel()
+	repo := &memRepo{}
+	a, err := app.New(repo, &memRuns{}, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	run, err := a.Ingest(context.Background(), manyIDs{}, "many", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if run.Stats.Seen != 3000 || len(repo.got) != 3000 || repo.overlap {
+		t.Fatalf("seen %d, got %d, overlap %v", run.Stats.Seen, len(repo.got), repo.overlap)
+	}
+	next := map[string]int{}
+	for _, p := range repo.got {
+		if want := strconv.Itoa(next[p.ID]); p.Name != want {
+			t.Fatalf("%s: observation %s before %s", p.ID, p.Name, want)
+		}
+		next[p.ID]++
 	}
 }

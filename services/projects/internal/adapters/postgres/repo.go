@@ -13,6 +13,8 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
+	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -376,14 +378,27 @@ func insertNew(ctx context.Context, tx pgx.Tx, rows [][]any) (ok bool, err error
 // insertAgencies records the (agency, sub-agency) pairs of rows.
 func insertAgencies(ctx context.Context, tx pgx.Tx, rows [][]any) error {
 	seen := map[[2]string]bool{}
-	var as, ss []string
+	var keys [][2]string
 	for _, r := range rows {
 		k := [2]string{r[agencyCol].(string), r[subAgencyCol].(string)}
 		if k[0] == "" || seen[k] {
 			continue
 		}
 		seen[k] = true
-		as, ss = append(as, k[0]), append(ss, k[1])
+		keys = append(keys, k)
+	}
+	// Concurrent ingest workers insert the same new pairs: in one order
+	// (bytewise, as writeRows) they wait for each other instead of
+	// deadlocking.
+	slices.SortFunc(keys, func(a, b [2]string) int {
+		if c := strings.Compare(a[0], b[0]); c != 0 {
+			return c
+		}
+		return strings.Compare(a[1], b[1])
+	})
+	as, ss := make([]string, len(keys)), make([]string, len(keys))
+	for i, k := range keys {
+		as[i], ss[i] = k[0], k[1]
 	}
 	if len(as) == 0 {
 		return nil
@@ -473,8 +488,8 @@ func writeRows(ctx context.Context, tx pgx.Tx, rows [][]any) error {
 		return fmt.Errorf("upsert from stage: %w", err)
 	}
 	if _, err := tx.Exec(ctx, `INSERT INTO agencies (agency_name, sub_agency_name)
-		SELECT DISTINCT agency_name, sub_agency_name FROM projects_stage WHERE agency_name <> ''
-		ON CONFLICT DO NOTHING`); err != nil {
+		SELECT a, s FROM (SELECT DISTINCT agency_name, sub_agency_name FROM projects_stage WHERE agency_name <> '') d (a, s)
+		ORDER BY a COLLATE "C", s COLLATE "C" ON CONFLICT DO NOTHING`); err != nil {
 		return fmt.Errorf("agencies: %w", err)
 	}
 	return nil
