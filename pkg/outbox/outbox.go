@@ -12,6 +12,7 @@ package outbox
 
 import (
 	"context"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -36,6 +37,12 @@ CREATE TABLE IF NOT EXISTS outbox (
 	created_at   timestamptz NOT NULL DEFAULT now(),
 	published_at timestamptz
 );
+-- batch rows carry many events in payload (EnqueueBatch)
+ALTER TABLE outbox ADD COLUMN IF NOT EXISTS batch boolean NOT NULL DEFAULT false;
+-- Payloads are stored out of line uncompressed: pglz on a batch row's
+-- ~300 kB of protobuf was ~6 % of the database's CPU in a bulk import, for
+-- rows the relay reads once and prunes after days.
+ALTER TABLE outbox ALTER COLUMN payload SET STORAGE EXTERNAL;
 CREATE INDEX IF NOT EXISTS outbox_unpublished_idx ON outbox (seq) WHERE published_at IS NULL;
 CREATE INDEX IF NOT EXISTS outbox_published_at_idx ON outbox (published_at) WHERE published_at IS NOT NULL;
 CREATE OR REPLACE FUNCTION outbox_notify() RETURNS trigger LANGUAGE plpgsql AS $$
@@ -95,11 +102,9 @@ func Enqueue(ctx context.Context, tx pgx.Tx, subject, eventID string, payload []
 	if payload == nil {
 		payload = []byte{}
 	}
-	carrier := propagation.MapCarrier{}
-	events.Propagator.Inject(ctx, carrier)
-	headers, err := json.Marshal(map[string]string(carrier))
+	headers, err := traceHeaders(ctx)
 	if err != nil {
-		return fmt.Errorf("outbox: encode headers: %w", err)
+		return err
 	}
 	_, err = tx.Exec(ctx,
 		`INSERT INTO outbox (event_id, subject, payload, headers) VALUES ($1, $2, $3, $4)`,
@@ -108,4 +113,109 @@ func Enqueue(ctx context.Context, tx pgx.Tx, subject, eventID string, payload []
 		return fmt.Errorf("outbox: enqueue %s: %w", subject, err)
 	}
 	return nil
+}
+
+func traceHeaders(ctx context.Context) ([]byte, error) {
+	carrier := propagation.MapCarrier{}
+	events.Propagator.Inject(ctx, carrier)
+	headers, err := json.Marshal(map[string]string(carrier))
+	if err != nil {
+		return nil, fmt.Errorf("outbox: encode headers: %w", err)
+	}
+	return headers, nil
+}
+
+// Event is one message of a batch.
+type Event struct {
+	ID      string // unique; the Nats-Msg-Id
+	Subject string
+	Payload []byte
+}
+
+// EnqueueBatch adds many events to the outbox inside tx as one row: the
+// relay publishes them one message each, in order, with their own ids.
+// Bulk imports write tens of thousands of events; a row each cost ~10 µs
+// of database time per event (three btrees, WAL), a third of an imported
+// project's budget. Consumers see no difference.
+func EnqueueBatch(ctx context.Context, tx pgx.Tx, evs []Event) error {
+	if len(evs) == 0 {
+		return nil
+	}
+	if len(evs) == 1 {
+		return Enqueue(ctx, tx, evs[0].Subject, evs[0].ID, evs[0].Payload)
+	}
+	size := 0
+	for _, e := range evs {
+		if e.Subject == "" || e.ID == "" {
+			return errors.New("outbox: subject and event id are required")
+		}
+		size += len(e.ID) + len(e.Subject) + len(e.Payload) + 3*binary.MaxVarintLen32
+	}
+	payload := make([]byte, 0, size)
+	for _, e := range evs {
+		for _, f := range [][]byte{[]byte(e.ID), []byte(e.Subject), e.Payload} {
+			payload = binary.AppendUvarint(payload, uint64(len(f)))
+			payload = append(payload, f...)
+		}
+	}
+	headers, err := traceHeaders(ctx)
+	if err != nil {
+		return err
+	}
+	// "batch:" + the first event's id: unique, and never an event id.
+	_, err = tx.Exec(ctx,
+		`INSERT INTO outbox (event_id, subject, payload, headers, batch) VALUES ($1, $2, $3, $4, true)`,
+		"batch:"+evs[0].ID, evs[0].Subject, payload, headers)
+	if err != nil {
+		return fmt.Errorf("outbox: enqueue batch of %d: %w", len(evs), err)
+	}
+	return nil
+}
+
+// decodeBatch reverses EnqueueBatch's payload.
+func decodeBatch(p []byte) ([]Event, error) {
+	var out []Event
+	for len(p) > 0 {
+		var f [3][]byte
+		for i := range f {
+			n, k := binary.Uvarint(p)
+			if k <= 0 || uint64(len(p)-k) < n {
+				return nil, errors.New("outbox: damaged batch payload")
+			}
+			f[i], p = p[k:k+int(n)], p[k+int(n):]
+		}
+		out = append(out, Event{ID: string(f[0]), Subject: string(f[1]), Payload: f[2]})
+	}
+	return out, nil
+}
+
+// Stored returns every event in the outbox of q's current schema, published
+// or not, in the order the relay publishes them (batch rows expanded). For
+// tests and operators; it reads the whole table.
+func Stored(ctx context.Context, q interface {
+	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
+}) ([]Event, error) {
+	rows, err := q.Query(ctx, `SELECT event_id, subject, payload, batch FROM outbox ORDER BY seq`)
+	if err != nil {
+		return nil, fmt.Errorf("outbox: read: %w", err)
+	}
+	defer rows.Close()
+	var out []Event
+	for rows.Next() {
+		var e Event
+		var batch bool
+		if err := rows.Scan(&e.ID, &e.Subject, &e.Payload, &batch); err != nil {
+			return nil, fmt.Errorf("outbox: read: %w", err)
+		}
+		if !batch {
+			out = append(out, e)
+			continue
+		}
+		evs, err := decodeBatch(e.Payload)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, evs...)
+	}
+	return out, rows.Err()
 }

@@ -347,3 +347,73 @@ func TestPrune(t *testing.T) {
 		t.Fatalf("left %v %v", ids, err)
 	}
 }
+
+func TestBatchRowPublishesEachEventInOrder(t *testing.T) {
+	e := setup(t)
+	ctx := context.Background()
+	var evs []outbox.Event
+	for i := range 250 {
+		evs = append(evs, outbox.Event{ID: fmt.Sprintf("b-%03d", i), Subject: "projects.v1.project.created", Payload: []byte(fmt.Sprintf("payload %d", i))})
+	}
+	evs[7].Payload = nil // an empty payload survives the framing
+	tx, err := e.pool.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := outbox.EnqueueBatch(ctx, tx, []outbox.Event{{ID: "b-x", Subject: "projects.v1.project.created"}, {ID: "", Subject: "s"}}); err == nil {
+		t.Fatal("an event without id was accepted")
+	}
+	if err := outbox.EnqueueBatch(ctx, tx, evs); err != nil {
+		t.Fatal(err)
+	}
+	if err := tx.Commit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	var rows int
+	if err := e.pool.QueryRow(ctx, "SELECT count(*) FROM outbox").Scan(&rows); err != nil || rows != 1 {
+		t.Fatalf("%d outbox rows, %v; want one batch row", rows, err)
+	}
+	stored, err := outbox.Stored(ctx, e.pool)
+	if err != nil || len(stored) != len(evs) || stored[249].ID != "b-249" || string(stored[3].Payload) != "payload 3" {
+		t.Fatalf("Stored: %d events, %v", len(stored), err)
+	}
+	// A relay that crashed after publishing the first events: they are
+	// dropped as duplicates when the row is published again.
+	for _, ev := range evs[:10] {
+		if err := events.Publish(ctx, e.js, ev.Subject, ev.ID, ev.Payload); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r := outbox.NewRelay(e.pool, e.js, quiet, outbox.RelayOptions{})
+	if n, err := r.Flush(ctx); err != nil || n != 1 {
+		t.Fatalf("Flush = %d, %v", n, err)
+	}
+	if m := streamMsgs(t, e); m != 250 {
+		t.Fatalf("stream has %d messages, want 250", m)
+	}
+	type got struct {
+		id, payload string
+	}
+	ch := make(chan got, 300)
+	stop, err := events.Consume(ctx, e.js, "PROJECTS", "c", nil, func(_ context.Context, _, id string, data []byte) error {
+		ch <- got{id, string(data)}
+		return nil
+	}, quiet)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stop()
+	for i, ev := range evs {
+		select {
+		case g := <-ch:
+			if g.id != ev.ID || g.payload != string(ev.Payload) {
+				t.Fatalf("message %d = %+v, want %s %q", i, g, ev.ID, ev.Payload)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("message %d missing", i)
+		}
+	}
+	if n := unpublished(t, e); n != 0 {
+		t.Fatalf("%d unpublished", n)
+	}
+}

@@ -143,6 +143,7 @@ type row struct {
 	subject string
 	payload []byte
 	headers map[string]string
+	batch   bool
 }
 
 // publishBatch locks up to Batch unpublished rows, publishes them in seq
@@ -158,14 +159,14 @@ func (r *Relay) publishBatch(ctx context.Context) (int, error) {
 	defer cancel()
 	defer tx.Rollback(finishCtx) //nolint:errcheck // no-op after commit
 
-	rows, err := tx.Query(ctx, `SELECT seq, event_id, subject, payload, headers FROM outbox
+	rows, err := tx.Query(ctx, `SELECT seq, event_id, subject, payload, headers, batch FROM outbox
 		WHERE published_at IS NULL ORDER BY seq LIMIT $1 FOR UPDATE SKIP LOCKED`, r.opts.Batch)
 	if err != nil {
 		return 0, fmt.Errorf("select: %w", err)
 	}
 	batch, err := pgx.CollectRows(rows, func(cr pgx.CollectableRow) (row, error) {
 		var x row
-		err := cr.Scan(&x.seq, &x.eventID, &x.subject, &x.payload, &x.headers)
+		err := cr.Scan(&x.seq, &x.eventID, &x.subject, &x.payload, &x.headers, &x.batch)
 		return x, err
 	})
 	if err != nil {
@@ -196,16 +197,56 @@ func (r *Relay) publishBatch(ctx context.Context) (int, error) {
 }
 
 func (r *Relay) publish(ctx context.Context, x row) error {
-	msg := nats.NewMsg(x.subject)
-	msg.Data = x.payload
-	for k, v := range x.headers {
-		// Verbatim keys ("traceparent"): NATS headers are case-sensitive.
-		msg.Header[k] = []string{v}
+	if x.batch {
+		return r.publishEvents(ctx, x)
 	}
 	pctx, cancel := context.WithTimeout(ctx, publishTimeout)
 	defer cancel()
-	_, err := r.js.PublishMsg(pctx, msg, jetstream.WithMsgID(x.eventID))
+	_, err := r.js.PublishMsg(pctx, r.message(x.subject, x.payload, x.headers), jetstream.WithMsgID(x.eventID))
 	return err
+}
+
+func (r *Relay) message(subject string, payload []byte, headers map[string]string) *nats.Msg {
+	msg := nats.NewMsg(subject)
+	msg.Data = payload
+	for k, v := range headers {
+		// Verbatim keys ("traceparent"): NATS headers are case-sensitive.
+		msg.Header[k] = []string{v}
+	}
+	return msg
+}
+
+// publishEvents publishes the events of a batch row without waiting for
+// each PubAck in turn (one connection keeps their order), then waits for
+// all of them; any failure fails the row, which is published again later
+// (JetStream drops the repeats by id).
+func (r *Relay) publishEvents(ctx context.Context, x row) error {
+	evs, err := decodeBatch(x.payload)
+	if err != nil {
+		return err
+	}
+	futures := make([]jetstream.PubAckFuture, 0, len(evs))
+	for _, e := range evs {
+		f, err := r.js.PublishMsgAsync(r.message(e.Subject, e.Payload, x.headers), jetstream.WithMsgID(e.ID))
+		if err != nil {
+			return fmt.Errorf("event %s: %w", e.ID, err)
+		}
+		futures = append(futures, f)
+	}
+	timeout := time.NewTimer(publishTimeout)
+	defer timeout.Stop()
+	for i, f := range futures {
+		select {
+		case <-f.Ok():
+		case err := <-f.Err():
+			return fmt.Errorf("event %s: %w", evs[i].ID, err)
+		case <-timeout.C:
+			return fmt.Errorf("event %s: no PubAck within %s", evs[i].ID, publishTimeout)
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+	return nil
 }
 
 // Prune deletes published rows older than Retention, in chunks, and returns
