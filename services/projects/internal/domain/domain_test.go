@@ -68,11 +68,20 @@ func TestParseBaht(t *testing.T) {
 		{"28759000000", 2875900000000},
 		{"0.005", 1},
 		{"1.5E+6", 150000000},
+		{"-12.3", -1230},
+		{"007.10", 710},
+		{"1.999", 200},
+		{"999999999999999.99", 99999999999999999},
 	}
 	for _, tc := range tests {
 		got, err := domain.ParseBaht(tc.in)
 		if err != nil || got != tc.want {
 			t.Errorf("ParseBaht(%q) = %v, %v; want %v", tc.in, got, err, tc.want)
+		}
+	}
+	for _, bad := range []string{"", "-", "1.2.3", "12a", "1,2x"} {
+		if _, err := domain.ParseBaht(bad); err == nil {
+			t.Errorf("ParseBaht(%q) accepted", bad)
 		}
 	}
 	if s := domain.Money(123456700).Baht(); s != "1,234,567.00" {

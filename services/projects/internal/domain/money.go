@@ -26,6 +26,9 @@ func ParseBaht(s string) (Money, error) {
 	if s == "" || s == "-" {
 		return 0, fmt.Errorf("%w: empty", ErrBadAmount)
 	}
+	if m, ok := plainBaht(s); ok {
+		return m, nil
+	}
 	r, ok := new(big.Rat).SetString(s)
 	if !ok {
 		return 0, fmt.Errorf("%w: %q", ErrBadAmount, s)
@@ -46,6 +49,36 @@ func ParseBaht(s string) (Money, error) {
 		return 0, fmt.Errorf("%w: %q out of range", ErrBadAmount, s)
 	}
 	return Money(q.Int64()), nil
+}
+
+// plainBaht parses the common shape "-123456.78" (at most two decimals, 15
+// integer digits) without big.Rat, which cost ~3 µs a cell in bulk imports.
+func plainBaht(s string) (Money, bool) {
+	neg := strings.HasPrefix(s, "-")
+	if neg {
+		s = s[1:]
+	}
+	whole, frac, dot := strings.Cut(s, ".")
+	if whole == "" || len(whole) > 15 || len(frac) > 2 || (dot && frac == "") {
+		return 0, false
+	}
+	var v int64
+	for _, part := range []string{whole, frac} {
+		for i := 0; i < len(part); i++ {
+			c := part[i]
+			if c < '0' || c > '9' {
+				return 0, false
+			}
+			v = v*10 + int64(c-'0')
+		}
+	}
+	for i := len(frac); i < 2; i++ {
+		v *= 10
+	}
+	if neg {
+		v = -v
+	}
+	return Money(v), true
 }
 
 // String renders the amount as a plain decimal in baht, "1234567.00".
