@@ -106,7 +106,7 @@ func main() {
 		}
 	}
 	var size string
-	pool.QueryRow(ctx, "SELECT pg_size_pretty(pg_relation_size('projects_search_trgm_idx')) || ' trgm, ' || pg_size_pretty(pg_relation_size('projects_search_bigrams_idx')) || ' bigram, ' || pg_size_pretty(pg_total_relation_size('projects')) || ' total'").Scan(&size)
+	pool.QueryRow(ctx, "SELECT pg_size_pretty(pg_relation_size('projects_search_grams_idx')) || ' trigram GIN, ' || pg_size_pretty(pg_total_relation_size('projects')) || ' total'").Scan(&size)
 	fmt.Println("index sizes:", size)
 
 	if *explain != "" {

@@ -239,9 +239,15 @@ func TestScrape(t *testing.T) {
 		t.Errorf("503 tried %d times, want 1 + 3 retries", e.egp.calls["69000000503"])
 	}
 	// Events went to the outbox with the rows.
-	var events int
-	if err := e.pool.QueryRow(context.Background(), `SELECT count(*) FROM outbox WHERE subject LIKE 'projects.v1.project.created%'`).Scan(&events); err != nil {
+	stored, err := outbox.Stored(context.Background(), e.pool)
+	if err != nil {
 		t.Fatal(err)
+	}
+	events := 0
+	for _, ev := range stored {
+		if strings.HasPrefix(ev.Subject, "projects.v1.project.created") {
+			events++
+		}
 	}
 	if events != 3 {
 		t.Errorf("%d project.created events, want 3", events)

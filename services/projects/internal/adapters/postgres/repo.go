@@ -1,6 +1,6 @@
 // Package postgres stores projects in PostgreSQL and runs the Thai search
-// (DESIGN §5): pg_trgm GIN for keywords of 3+ characters, a character-bigram
-// int4[] GIN for 2-character keywords, plans chosen in the service from a
+// (DESIGN §5, with one character-trigram int4[] GIN serving keywords of 2
+// and 3+ characters, see migrations/00005), plans chosen in the service from a
 // selectivity estimate on an in-memory sample and forced per query, keyset
 // pagination and totals exact up to a cap.
 package postgres
@@ -23,6 +23,7 @@ import (
 	"github.com/jackc/pgx/v5/pgtype"
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"bidradar/pkg/outbox"
 	"bidradar/services/projects/internal/domain"
 	"bidradar/services/projects/internal/domain/thaitext"
 )
@@ -73,25 +74,19 @@ func New(pool *pgxpool.Pool, enc domain.EventEncoder, opts Options) *Repo {
 	return r
 }
 
-const projectColumns = `id, name, search_text, search_bigrams, agency_code, agency_name, sub_agency_code, sub_agency_name,
+const projectColumns = `id, name, search_text, search_grams, agency_code, agency_name, sub_agency_code, sub_agency_name,
 	ministry_code, ministry_name, province_code, district, subdistrict, method_code, method_name,
 	work_type_code, work_type_name, strategy_code, budget, reference_price, agreed_price, budget_year,
 	status, raw_status, steps, announce_types, announced_on, last_announce_type, winner_tax_id,
 	winner_tax_id_damaged, winner_name, contract_no, contract_signed, contract_end, contract_value,
 	contract_status, location, source, first_seen_at, last_seen_at`
 
-var columnNames = []string{"id", "name", "search_text", "search_bigrams", "agency_code", "agency_name", "sub_agency_code", "sub_agency_name",
+var columnNames = []string{"id", "name", "search_text", "search_grams", "agency_code", "agency_name", "sub_agency_code", "sub_agency_name",
 	"ministry_code", "ministry_name", "province_code", "district", "subdistrict", "method_code", "method_name",
 	"work_type_code", "work_type_name", "strategy_code", "budget", "reference_price", "agreed_price", "budget_year",
 	"status", "raw_status", "steps", "announce_types", "announced_on", "last_announce_type", "winner_tax_id",
 	"winner_tax_id_damaged", "winner_name", "contract_no", "contract_signed", "contract_end", "contract_value",
 	"contract_status", "location", "source", "first_seen_at", "last_seen_at"}
-
-// positions in columnNames / row()
-const (
-	agencyCol    = 5
-	subAgencyCol = 7
-)
 
 func numeric(m *domain.Money) pgtype.Numeric {
 	if m == nil {
@@ -139,7 +134,7 @@ func row(p *domain.Project) []any {
 	if !p.LastAnnounced.IsZero() {
 		announced = domain.DateKey(p.LastAnnounced)
 	}
-	return []any{p.ID, p.Name, p.SearchText, thaitext.Bigrams(p.SearchText), p.AgencyCode, p.AgencyName, p.SubAgencyCode, p.SubAgencyName,
+	return []any{p.ID, p.Name, p.SearchText, thaitext.Trigrams(p.SearchText), p.AgencyCode, p.AgencyName, p.SubAgencyCode, p.SubAgencyName,
 		p.MinistryCode, p.MinistryName, p.ProvinceCode, p.District, p.Subdistrict, p.MethodCode, p.MethodName,
 		p.WorkTypeCode, p.WorkTypeName, p.StrategyCode, numeric(p.Budget), numeric(p.ReferencePrice), numeric(p.AgreedPrice), int32(p.BudgetYear),
 		string(p.Status), p.RawStatus, steps, types, announced, string(p.LastAnnounceTyp), p.WinnerTaxID,
@@ -149,7 +144,7 @@ func row(p *domain.Project) []any {
 
 func scanProject(rows pgx.Row) (domain.Project, error) {
 	var p domain.Project
-	var bigrams []int32
+	var grams []int32 // index codes, derived from SearchText
 	var budget, ref, agreed, cval pgtype.Numeric
 	var by int32
 	var status, lastType string
@@ -157,7 +152,7 @@ func scanProject(rows pgx.Row) (domain.Project, error) {
 	var types []string
 	var announced time.Time
 	var signed, end *time.Time
-	err := rows.Scan(&p.ID, &p.Name, &p.SearchText, &bigrams, &p.AgencyCode, &p.AgencyName, &p.SubAgencyCode, &p.SubAgencyName,
+	err := rows.Scan(&p.ID, &p.Name, &p.SearchText, &grams, &p.AgencyCode, &p.AgencyName, &p.SubAgencyCode, &p.SubAgencyName,
 		&p.MinistryCode, &p.MinistryName, &p.ProvinceCode, &p.District, &p.Subdistrict, &p.MethodCode, &p.MethodName,
 		&p.WorkTypeCode, &p.WorkTypeName, &p.StrategyCode, &budget, &ref, &agreed, &by,
 		&status, &p.RawStatus, &steps, &types, &announced, &lastType, &p.WinnerTaxID,
@@ -290,12 +285,12 @@ func (r *Repo) Upsert(ctx context.Context, runID int64, obs []domain.Project, no
 		}
 		var evs []domain.Event
 		if len(fresh) > 0 {
-			write := make([][]any, 0, len(fresh))
+			write := make([]domain.Project, 0, len(fresh))
 			var fst domain.UpsertStats
 			var fevs []domain.Event
 			for _, id := range fresh {
 				merged, _, added := domain.Merge(nil, batch[id], now)
-				write = append(write, row(&merged))
+				write = append(write, merged)
 				fst.Created++
 				fst.AnnouncementsAdded += len(added)
 				// A new project publishes project.created only: it carries
@@ -356,12 +351,12 @@ func existingIDs(ctx context.Context, tx pgx.Tx, ids []string) (map[string]bool,
 // insertNew copies rows of new projects straight into the table under a
 // savepoint. ok=false when one of the ids exists after all (a concurrent
 // writer): nothing was written then.
-func insertNew(ctx context.Context, tx pgx.Tx, rows [][]any) (ok bool, err error) {
+func insertNew(ctx context.Context, tx pgx.Tx, ps []domain.Project) (ok bool, err error) {
 	sp, err := tx.Begin(ctx)
 	if err != nil {
 		return false, err
 	}
-	if _, err := sp.CopyFrom(ctx, pgx.Identifier{"projects"}, columnNames, pgx.CopyFromRows(rows)); err != nil {
+	if err := copyProjects(ctx, sp, "projects", ps); err != nil {
 		_ = sp.Rollback(ctx)
 		var pgErr *pgconn.PgError
 		if errors.As(err, &pgErr) && pgErr.Code == "23505" {
@@ -372,15 +367,15 @@ func insertNew(ctx context.Context, tx pgx.Tx, rows [][]any) (ok bool, err error
 	if err := sp.Commit(ctx); err != nil {
 		return false, err
 	}
-	return true, insertAgencies(ctx, tx, rows)
+	return true, insertAgencies(ctx, tx, ps)
 }
 
 // insertAgencies records the (agency, sub-agency) pairs of rows.
-func insertAgencies(ctx context.Context, tx pgx.Tx, rows [][]any) error {
+func insertAgencies(ctx context.Context, tx pgx.Tx, ps []domain.Project) error {
 	seen := map[[2]string]bool{}
 	var keys [][2]string
-	for _, r := range rows {
-		k := [2]string{r[agencyCol].(string), r[subAgencyCol].(string)}
+	for i := range ps {
+		k := [2]string{ps[i].AgencyName, ps[i].SubAgencyName}
 		if k[0] == "" || seen[k] {
 			continue
 		}
@@ -434,7 +429,7 @@ func (r *Repo) mergeExisting(ctx context.Context, tx pgx.Tx, runID int64, ids []
 	if existing, err = r.getMany(ctx, tx, ids, true); err != nil {
 		return nil, fmt.Errorf("lock existing: %w", err)
 	}
-	var write [][]any
+	var write []domain.Project
 	var evs []domain.Event
 	for _, id := range ids {
 		cur := existing[id]
@@ -443,7 +438,7 @@ func (r *Repo) mergeExisting(ctx context.Context, tx pgx.Tx, runID int64, ids []
 			st.Unchanged++
 			continue
 		}
-		write = append(write, row(&merged))
+		write = append(write, merged)
 		m := merged
 		if cur == nil {
 			st.Created++
@@ -467,11 +462,11 @@ func (r *Repo) mergeExisting(ctx context.Context, tx pgx.Tx, runID int64, ids []
 	return evs, nil
 }
 
-func writeRows(ctx context.Context, tx pgx.Tx, rows [][]any) error {
+func writeRows(ctx context.Context, tx pgx.Tx, ps []domain.Project) error {
 	if _, err := tx.Exec(ctx, `CREATE TEMP TABLE IF NOT EXISTS projects_stage (LIKE projects INCLUDING DEFAULTS) ON COMMIT DELETE ROWS`); err != nil {
 		return fmt.Errorf("stage table: %w", err)
 	}
-	if _, err := tx.CopyFrom(ctx, pgx.Identifier{"projects_stage"}, columnNames, pgx.CopyFromRows(rows)); err != nil {
+	if err := copyProjects(ctx, tx, "projects_stage", ps); err != nil {
 		return fmt.Errorf("copy to stage: %w", err)
 	}
 	set := ""
@@ -495,29 +490,21 @@ func writeRows(ctx context.Context, tx pgx.Tx, rows [][]any) error {
 	return nil
 }
 
-// enqueue writes the events to the outbox table of pkg/outbox in one
-// statement (the per-row outbox.Enqueue costs a round trip per event, too
-// slow for bulk imports).
+// enqueue writes the events of one upsert to the outbox as one batch row
+// (outbox.EnqueueBatch): the relay still publishes one message per event.
 func (r *Repo) enqueue(ctx context.Context, tx pgx.Tx, evs []domain.Event) error {
 	if r.enc == nil || len(evs) == 0 {
 		return nil
 	}
-	ids := make([]string, len(evs))
-	subjects := make([]string, len(evs))
-	payloads := make([][]byte, len(evs))
+	batch := make([]outbox.Event, len(evs))
 	for i, e := range evs {
 		s, b, err := r.enc.Encode(e)
 		if err != nil {
 			return fmt.Errorf("encode %s: %w", e.Kind, err)
 		}
-		ids[i], subjects[i], payloads[i] = e.ID, s, b
+		batch[i] = outbox.Event{ID: e.ID, Subject: s, Payload: b}
 	}
-	_, err := tx.Exec(ctx, `INSERT INTO outbox (event_id, subject, payload)
-		SELECT * FROM unnest($1::text[], $2::text[], $3::bytea[])`, ids, subjects, payloads)
-	if err != nil {
-		return fmt.Errorf("outbox: %w", err)
-	}
-	return nil
+	return outbox.EnqueueBatch(ctx, tx, batch)
 }
 
 func newID() string {

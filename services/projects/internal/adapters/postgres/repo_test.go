@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -19,6 +20,7 @@ import (
 	"bidradar/services/projects/internal/adapters/postgres"
 	"bidradar/services/projects/internal/demo"
 	"bidradar/services/projects/internal/domain"
+	"bidradar/services/projects/internal/domain/thaitext"
 	"bidradar/services/projects/migrations"
 )
 
@@ -85,6 +87,28 @@ func TestTrigramsNeedUTF8CType(t *testing.T) {
 	}
 }
 
+// The SQL search_trigrams (migration 5 back-fills with it) must give the
+// codes the service writes (thaitext.Trigrams).
+func TestSQLTrigramsMatchGo(t *testing.T) {
+	pool, _ := setup(t)
+	ctx := context.Background()
+	g := demo.New(3, time.Date(2026, 9, 30, 0, 0, 0, 0, domain.Bangkok))
+	texts := []string{"", "ก", "รถ", "abc", "a b", "ถนน 😀 café", "\u00e9t\u00e9 ๑๒๓", "ก่อสร้าง-ถนน(คสล.)"}
+	for i := 0; i < 300; i++ {
+		texts = append(texts, g.Project(i).Name)
+	}
+	for _, raw := range texts {
+		text := thaitext.Normalize(raw)
+		var got []int32
+		if err := pool.QueryRow(ctx, "SELECT search_trigrams($1)", text).Scan(&got); err != nil {
+			t.Fatal(err)
+		}
+		if want := slices.Sorted(slices.Values(thaitext.Trigrams(text))); !slices.Equal(got, want) {
+			t.Fatalf("%q: SQL %v, Go %v", text, got, want)
+		}
+	}
+}
+
 func TestUpsertIdempotentWithEvents(t *testing.T) {
 	pool, _ := setup(t)
 	ctx := context.Background()
@@ -107,18 +131,23 @@ func TestUpsertIdempotentWithEvents(t *testing.T) {
 		t.Fatalf("stats %+v (steps %d)", st, steps)
 	}
 	// a new project publishes project.created only (its steps are in it)
-	var events int
-	pool.QueryRow(ctx, "SELECT count(*) FROM outbox").Scan(&events)
-	if events != 200 {
-		t.Fatalf("events %d", events)
+	events := func() []outbox.Event {
+		t.Helper()
+		evs, err := outbox.Stored(ctx, pool)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return evs
+	}
+	if n := len(events()); n != 200 {
+		t.Fatalf("events %d", n)
 	}
 	st, err = repo.Upsert(ctx, 2, batch, now.Add(time.Hour))
 	if err != nil || st.Unchanged != 200 || st.Created+st.Updated != 0 {
 		t.Fatalf("replay %+v %v", st, err)
 	}
-	pool.QueryRow(ctx, "SELECT count(*) FROM outbox").Scan(&events)
-	if events != 200 {
-		t.Fatalf("replay published events: %d", events)
+	if n := len(events()); n != 200 {
+		t.Fatalf("replay published events: %d", n)
 	}
 	// a new step on one project: one update, one announcement
 	p := batch[0]
@@ -136,15 +165,13 @@ func TestUpsertIdempotentWithEvents(t *testing.T) {
 	if got.Status != domain.StatusCancelled || *got.Budget != *batch[0].Budget || got.Name != batch[0].Name || !got.FirstSeen.Equal(got.FirstSeen) {
 		t.Fatalf("got %+v", got)
 	}
+	evs := events()
 	var kinds []string
-	rows, _ := pool.Query(ctx, "SELECT subject FROM outbox ORDER BY seq DESC LIMIT 2")
-	for rows.Next() {
-		var s string
-		rows.Scan(&s)
-		kinds = append(kinds, s)
+	for _, e := range evs[len(evs)-2:] {
+		kinds = append(kinds, e.Subject)
 	}
-	if len(kinds) != 2 || kinds[0] != "projects.v1.announcement.added" || kinds[1] != "projects.v1.project.updated" {
-		t.Fatalf("events %v", kinds)
+	if len(evs) != 202 || kinds[0] != "projects.v1.project.updated" || kinds[1] != "projects.v1.announcement.added" {
+		t.Fatalf("%d events, last %v", len(evs), kinds)
 	}
 	if _, err := repo.Get(ctx, "00000000000"); err == nil {
 		t.Fatal("want not found")

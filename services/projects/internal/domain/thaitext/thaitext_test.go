@@ -1,6 +1,8 @@
 package thaitext_test
 
 import (
+	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -43,16 +45,52 @@ func TestEscapeLike(t *testing.T) {
 	}
 }
 
-func TestBigramsCoverKeyword(t *testing.T) {
+func TestTrigramsCoverKeywords(t *testing.T) {
 	t.Parallel()
-	text := thaitext.Normalize("ซื้อรถยนต์ส่วนกลาง")
-	set := map[int32]bool{}
-	for _, c := range thaitext.Bigrams(text) {
-		set[c] = true
+	text := thaitext.Normalize("ซื้อรถยนต์ส่วนกลาง (e-bidding) ๑๒")
+	grams := thaitext.Trigrams(text)
+	sorted := slices.Sorted(slices.Values(grams))
+	if len(slices.Compact(sorted)) != len(grams) {
+		t.Fatalf("not distinct: %v", grams)
 	}
-	kw := []rune("รถ")
-	if !set[thaitext.BigramCode(kw[0], kw[1])] {
-		t.Fatal("bigram of รถ missing")
+	has := func(c int32) bool { _, ok := slices.BinarySearch(sorted, c); return ok }
+	// every keyword of 3+ characters the text contains: all its trigrams
+	rs := []rune(text)
+	for i := range rs {
+		for j := i + 3; j <= len(rs); j++ {
+			for _, c := range thaitext.TermTrigrams(string(rs[i:j])) {
+				if !has(c) {
+					t.Fatalf("trigram of %q missing", string(rs[i:j]))
+				}
+			}
+		}
+	}
+	// every pair, also the last one: one trigram that starts with it
+	for i := 0; i+1 < len(rs); i++ {
+		if !slices.ContainsFunc(thaitext.PairTrigrams(rs[i], rs[i+1]), has) {
+			t.Fatalf("no trigram starts with %q", string(rs[i:i+2]))
+		}
+	}
+	if slices.ContainsFunc(thaitext.PairTrigrams('ข', 'ว'), has) {
+		t.Fatal("a pair the text lacks matched")
+	}
+	// long texts (past the open-addressing table) stay distinct and complete
+	rng := rand.New(rand.NewPCG(1, 2))
+	var lb strings.Builder
+	for range 4000 {
+		lb.WriteRune(rune(0x0E01 + rng.IntN(46)))
+	}
+	long := []rune(lb.String())
+	windows := map[string]bool{}
+	for i := 0; i+3 <= len(long); i++ {
+		windows[string(long[i:i+3])] = true
+	}
+	lg := thaitext.Trigrams(string(long))
+	if n := len(slices.Compact(slices.Sorted(slices.Values(lg)))); n != len(lg) || n != len(windows)+1 || n < 600 {
+		t.Fatalf("long text: %d distinct of %d, want %d", n, len(lg), len(windows)+1)
+	}
+	if thaitext.TermTrigrams("รถ") != nil || len(thaitext.Trigrams("ก")) != 0 {
+		t.Fatal("short input")
 	}
 }
 
