@@ -352,8 +352,8 @@ func TestBatchRowPublishesEachEventInOrder(t *testing.T) {
 	e := setup(t)
 	ctx := context.Background()
 	var evs []outbox.Event
-	for i := range 250 {
-		evs = append(evs, outbox.Event{ID: fmt.Sprintf("b-%03d", i), Subject: "projects.v1.project.created", Payload: []byte(fmt.Sprintf("payload %d", i))})
+	for i := range 2500 { // more than one window of PubAcks
+		evs = append(evs, outbox.Event{ID: fmt.Sprintf("b-%04d", i), Subject: "projects.v1.project.created", Payload: []byte(fmt.Sprintf("payload %d", i))})
 	}
 	evs[7].Payload = nil // an empty payload survives the framing
 	tx, err := e.pool.Begin(ctx)
@@ -374,7 +374,7 @@ func TestBatchRowPublishesEachEventInOrder(t *testing.T) {
 		t.Fatalf("%d outbox rows, %v; want one batch row", rows, err)
 	}
 	stored, err := outbox.Stored(ctx, e.pool)
-	if err != nil || len(stored) != len(evs) || stored[249].ID != "b-249" || string(stored[3].Payload) != "payload 3" {
+	if err != nil || len(stored) != len(evs) || stored[2499].ID != "b-2499" || string(stored[3].Payload) != "payload 3" {
 		t.Fatalf("Stored: %d events, %v", len(stored), err)
 	}
 	// A relay that crashed after publishing the first events: they are
@@ -388,13 +388,13 @@ func TestBatchRowPublishesEachEventInOrder(t *testing.T) {
 	if n, err := r.Flush(ctx); err != nil || n != 1 {
 		t.Fatalf("Flush = %d, %v", n, err)
 	}
-	if m := streamMsgs(t, e); m != 250 {
-		t.Fatalf("stream has %d messages, want 250", m)
+	if m := streamMsgs(t, e); m != 2500 {
+		t.Fatalf("stream has %d messages, want 2500", m)
 	}
 	type got struct {
 		id, payload string
 	}
-	ch := make(chan got, 300)
+	ch := make(chan got, 3000)
 	stop, err := events.Consume(ctx, e.js, "PROJECTS", "c", nil, func(_ context.Context, _, id string, data []byte) error {
 		ch <- got{id, string(data)}
 		return nil

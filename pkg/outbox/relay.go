@@ -217,37 +217,46 @@ func (r *Relay) message(subject string, payload []byte, headers map[string]strin
 }
 
 // publishEvents publishes the events of a batch row without waiting for
-// each PubAck in turn (one connection keeps their order), then waits for
-// all of them; any failure fails the row, which is published again later
-// (JetStream drops the repeats by id).
+// each PubAck in turn (one connection keeps their order), a window of
+// asyncWindow at a time (the client refuses more pending publishes than
+// its limit, 4 000 by default); any failure fails the row, which is
+// published again later (JetStream drops the repeats by id).
 func (r *Relay) publishEvents(ctx context.Context, x row) error {
 	evs, err := decodeBatch(x.payload)
 	if err != nil {
 		return err
 	}
-	futures := make([]jetstream.PubAckFuture, 0, len(evs))
-	for _, e := range evs {
-		f, err := r.js.PublishMsgAsync(r.message(e.Subject, e.Payload, x.headers), jetstream.WithMsgID(e.ID))
-		if err != nil {
-			return fmt.Errorf("event %s: %w", e.ID, err)
+	for start := 0; start < len(evs); start += asyncWindow {
+		window := evs[start:min(start+asyncWindow, len(evs))]
+		futures := make([]jetstream.PubAckFuture, 0, len(window))
+		for _, e := range window {
+			f, err := r.js.PublishMsgAsync(r.message(e.Subject, e.Payload, x.headers), jetstream.WithMsgID(e.ID))
+			if err != nil {
+				return fmt.Errorf("event %s: %w", e.ID, err)
+			}
+			futures = append(futures, f)
 		}
-		futures = append(futures, f)
-	}
-	timeout := time.NewTimer(publishTimeout)
-	defer timeout.Stop()
-	for i, f := range futures {
-		select {
-		case <-f.Ok():
-		case err := <-f.Err():
-			return fmt.Errorf("event %s: %w", evs[i].ID, err)
-		case <-timeout.C:
-			return fmt.Errorf("event %s: no PubAck within %s", evs[i].ID, publishTimeout)
-		case <-ctx.Done():
-			return ctx.Err()
+		timeout := time.NewTimer(publishTimeout)
+		for i, f := range futures {
+			select {
+			case <-f.Ok():
+			case err := <-f.Err():
+				timeout.Stop()
+				return fmt.Errorf("event %s: %w", window[i].ID, err)
+			case <-timeout.C:
+				return fmt.Errorf("event %s: no PubAck within %s", window[i].ID, publishTimeout)
+			case <-ctx.Done():
+				timeout.Stop()
+				return ctx.Err()
+			}
 		}
+		timeout.Stop()
 	}
 	return nil
 }
+
+// asyncWindow bounds the PubAcks a batch row awaits at once.
+const asyncWindow = 1000
 
 // Prune deletes published rows older than Retention, in chunks, and returns
 // how many it deleted. It does nothing when Retention is negative.
