@@ -23,7 +23,7 @@ const (
 	PlanWalk    = "walk"    // walk the sort-key btree, every condition a filter
 	PlanBitmap  = "bitmap"  // bitmap on the rarest keyword, the rest rechecked, then sort
 	PlanPlanner = "planner" // no keyword: let PostgreSQL choose (filters only)
-	PlanFilter  = "filter"  // walk the (province or status, date) btree, every other condition a filter
+	PlanFilter  = "filter"  // walk the (province, date) btree, every other condition a filter
 )
 
 // sampler keeps ~SampleSize projects in memory to estimate the selectivity
@@ -237,11 +237,9 @@ func (r *Repo) analyse(ctx context.Context, c domain.Criteria, t domain.Terms, n
 	// (btree_gin, migration 2): a bitmap reads the rows matching the driving
 	// keyword AND those filters.
 	fm := domain.NewMatcher(domain.Criteria{Provinces: c.Provinces, Statuses: c.Statuses, Methods: c.Methods})
-	var wc domain.Criteria // the single-valued filter a filter walk would lead with
+	var wc domain.Criteria // the single province a filter walk would lead with
 	if len(c.Provinces) == 1 {
 		wc.Provinces = c.Provinces
-	} else if len(c.Statuses) == 1 {
-		wc.Statuses = c.Statuses
 	}
 	wm := domain.NewMatcher(wc)
 	hits, walkHits := 0, 0
@@ -291,9 +289,10 @@ func (r *Repo) analyse(ctx context.Context, c domain.Criteria, t domain.Terms, n
 	if anyIndexable && (best < 0 || float64(anyHits) < best) {
 		best, a.Drive = float64(anyHits), -1
 	}
-	// A single province or status walks its (filter, date) btree: only the
-	// rows of that filter are read, in date order.
-	filterWalk := c.Sort == domain.SortDate && (len(c.Provinces) == 1 || len(c.Statuses) == 1)
+	// A single province walks the (province, date) btree: only the rows of
+	// that province are read, in date order. (A status is common enough for
+	// the covering date walk, which holds it; migration 6.)
+	filterWalk := c.Sort == domain.SortDate && len(c.Provinces) == 1
 	switch {
 	case a.Drive == -2:
 		a.Plan = PlanPlanner
