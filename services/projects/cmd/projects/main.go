@@ -15,6 +15,7 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"syscall"
@@ -35,6 +36,13 @@ func main() {
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 		defer stop()
 		log := logging.New("projects", os.Getenv("LOG_LEVEL"))
+		if os.Getenv("GOGC") == "" {
+			// A batch command with a small live heap: the default GC target
+			// collected every few MB of a bulk import's garbage (~20 % of
+			// the command's CPU for 100 000 CSV rows); 400 keeps the heap
+			// near 100 MB and the CPU for the database.
+			debug.SetGCPercent(400)
+		}
 		if err := cli(ctx, os.Args[1], os.Args[2:], log); err != nil {
 			fmt.Fprintln(os.Stderr, "projects:", err)
 			os.Exit(1)

@@ -50,7 +50,8 @@ func importCSV(n int) []byte {
 // IMPORT_ROWS sets the file size (default 100 000). For measuring what a
 // part costs: IMPORT_NO_EVENTS=1 writes no outbox events, and
 // IMPORT_SETUP_SQL runs ;-separated statements first (e.g. "DROP INDEX
-// projects_date_idx").
+// projects_date_idx"). IMPORT_CSV_OUT=FILE also writes the generated CSV,
+// to time the command line on the same file.
 //
 //	go test ./internal/adapters/postgres -run '^$' -bench ImportCSV -benchtime 1x
 func BenchmarkImportCSV(b *testing.B) {
@@ -61,6 +62,11 @@ func BenchmarkImportCSV(b *testing.B) {
 	pool, _ := setup(b)
 	ctx := context.Background()
 	data := importCSV(n)
+	if out := os.Getenv("IMPORT_CSV_OUT"); out != "" { // to time `projects ingest --csv` on the same file
+		if err := os.WriteFile(out, data, 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
 	for _, q := range strings.Split(os.Getenv("IMPORT_SETUP_SQL"), ";") {
 		if strings.TrimSpace(q) != "" {
 			if _, err := pool.Exec(ctx, q); err != nil {
