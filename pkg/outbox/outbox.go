@@ -37,12 +37,17 @@ CREATE TABLE IF NOT EXISTS outbox (
 	created_at   timestamptz NOT NULL DEFAULT now(),
 	published_at timestamptz
 );
--- batch rows carry many events in payload (EnqueueBatch)
-ALTER TABLE outbox ADD COLUMN IF NOT EXISTS batch boolean NOT NULL DEFAULT false;
--- Payloads are stored out of line uncompressed: pglz on a batch row's
--- ~300 kB of protobuf was ~6 % of the database's CPU in a bulk import, for
--- rows the relay reads once and prunes after days.
-ALTER TABLE outbox ALTER COLUMN payload SET STORAGE EXTERNAL;
+-- Batch rows carry many events in payload (EnqueueBatch). Payloads are
+-- stored out of line uncompressed: pglz on a batch row's ~300 kB of
+-- protobuf was ~6 % of the database's CPU in a bulk import, for rows the
+-- relay reads once and prunes after days. Only when missing: ALTER TABLE
+-- locks the table even when there is nothing to do.
+DO $outbox$ BEGIN
+	IF NOT EXISTS (SELECT 1 FROM pg_attribute WHERE attrelid = 'outbox'::regclass AND attname = 'batch' AND NOT attisdropped) THEN
+		ALTER TABLE outbox ADD COLUMN batch boolean NOT NULL DEFAULT false;
+		ALTER TABLE outbox ALTER COLUMN payload SET STORAGE EXTERNAL;
+	END IF;
+END $outbox$;
 CREATE INDEX IF NOT EXISTS outbox_unpublished_idx ON outbox (seq) WHERE published_at IS NULL;
 CREATE INDEX IF NOT EXISTS outbox_published_at_idx ON outbox (published_at) WHERE published_at IS NOT NULL;
 CREATE OR REPLACE FUNCTION outbox_notify() RETURNS trigger LANGUAGE plpgsql AS $$
