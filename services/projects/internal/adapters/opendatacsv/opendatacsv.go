@@ -2,7 +2,7 @@
 // (Thai headers, the 32 columns of EGP.md §2.1) as a stream: the column
 // shift is detected and repaired, Thai dates in all styles are read, '-' is
 // empty, Excel-damaged tax ids are flagged and not trusted, Thai digits and
-// float-formatted numbers are accepted.
+// float-formatted numbers are accepted; Windows-874 files are decoded.
 package opendatacsv
 
 import (
@@ -16,6 +16,10 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
+
+	"golang.org/x/text/encoding/charmap"
+	"golang.org/x/text/transform"
 
 	"bidradar/services/projects/internal/domain"
 )
@@ -137,9 +141,15 @@ type Reader struct {
 // ErrNoHeader reports a file without the expected header.
 var ErrNoHeader = errors.New("open-data CSV: header without รหัสโครงการ/ชื่อโครงการ")
 
-// NewReader reads the header of r.
+// NewReader reads the header of r. Files are UTF-8 (with or without a
+// BOM) as data.go.th serves them; a file re-saved by Thai Excel or an
+// agency's own export is Windows-874 (TIS-620), recognised by its first
+// 64 kB not being UTF-8, and decoded.
 func NewReader(r io.Reader) (*Reader, error) {
 	br := bufio.NewReaderSize(r, 1<<20)
+	if head, _ := br.Peek(64 << 10); !validUTF8Prefix(head) {
+		br = bufio.NewReaderSize(transform.NewReader(br, charmap.Windows874.NewDecoder()), 1<<20)
+	}
 	cr := csv.NewReader(br)
 	cr.FieldsPerRecord = -1
 	cr.LazyQuotes = true
@@ -162,6 +172,21 @@ func NewReader(r io.Reader) (*Reader, error) {
 		return nil, ErrNoHeader
 	}
 	return &Reader{r: cr, idx: idx, line: 1}, nil
+}
+
+// validUTF8Prefix reports whether b is UTF-8 but for a character cut at
+// its end.
+func validUTF8Prefix(b []byte) bool {
+	for i := 0; i < utf8.UTFMax && len(b) > 0; i++ {
+		if utf8.Valid(b) {
+			return true
+		}
+		if r, _ := utf8.DecodeLastRune(b); r != utf8.RuneError {
+			return false
+		}
+		b = b[:len(b)-1]
+	}
+	return utf8.Valid(b)
 }
 
 // Next returns the next project; io.EOF at the end. A *domain.RecordError

@@ -10,6 +10,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
+
+	"golang.org/x/text/encoding/charmap"
 
 	"bidradar/services/projects/internal/adapters/opendatacsv"
 	"bidradar/services/projects/internal/domain"
@@ -93,6 +96,34 @@ func TestSample(t *testing.T) {
 	d := got["59037000003"]
 	if !d.Announcements[0].Date.Equal(domain.Date(2016, 3, 31)) || d.ProvinceCode != "" || d.Announcements[0].Type != "D0" {
 		t.Fatalf("legacy row %+v", d)
+	}
+}
+
+// The same file saved as Windows-874 (Thai Excel, agencies' own exports)
+// reads the same.
+func TestWindows874File(t *testing.T) {
+	t.Parallel()
+	b, err := os.ReadFile("testdata/cgd-contract-sample.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b = bytes.TrimPrefix(b, []byte("\xef\xbb\xbf"))
+	tis, err := charmap.Windows874.NewEncoder().Bytes(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if utf8.Valid(tis) {
+		t.Fatal("the fixture did not change encoding")
+	}
+	want, _, _ := readAll(t, bytes.NewReader(b))
+	got, errs, st := readAll(t, bytes.NewReader(tis))
+	if len(got) != 4 || len(errs) != 1 || st.Repaired != 1 {
+		t.Fatalf("projects %d errs %v stats %+v", len(got), errs, st)
+	}
+	for id, w := range want {
+		if g := got[id]; g.Name != w.Name || g.AgencyName != w.AgencyName || g.District != w.District || g.ProvinceCode != w.ProvinceCode {
+			t.Fatalf("%s: %q %q, want %q %q", id, g.Name, g.AgencyName, w.Name, w.AgencyName)
+		}
 	}
 }
 
