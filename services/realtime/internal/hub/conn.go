@@ -82,7 +82,8 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 // authenticate waits for {"type":"auth","token":"..."} (or a bare token) and checks
-// that the token belongs to the path's user.
+// that the token belongs to the path's user. auth_success is sent by stream,
+// once the user's events are subscribed.
 func (h *Handler) authenticate(ws *websocket.Conn, userID string) bool {
 	_ = ws.SetReadDeadline(time.Now().Add(authTimeout))
 	_, data, err := ws.ReadMessage()
@@ -103,7 +104,7 @@ func (h *Handler) authenticate(ws *websocket.Conn, userID string) bool {
 		_ = ws.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(4401, "unauthorized"), time.Now().Add(writeTimeout))
 		return false
 	}
-	return h.write(ws, Message{Type: "auth_success"}) == nil
+	return true
 }
 
 func (h *Handler) stream(ctx context.Context, ws *websocket.Conn, userID string) {
@@ -129,6 +130,16 @@ func (h *Handler) stream(ctx context.Context, ws *websocket.Conn, userID string)
 		return
 	}
 	defer func() { _ = sub.Unsubscribe() }()
+	// The server must have the subscription before the client hears it is
+	// connected: an event published right after auth_success was lost
+	// otherwise (core NATS keeps nothing for late subscribers).
+	if err := h.nc.FlushTimeout(writeTimeout); err != nil {
+		_ = h.write(ws, Message{Type: "error", Message: "Connection error"})
+		return
+	}
+	if h.write(ws, Message{Type: "auth_success"}) != nil {
+		return
+	}
 
 	closed := make(chan struct{})
 	go func() { // reader: pongs and client closes
