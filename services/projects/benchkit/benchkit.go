@@ -14,7 +14,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"bidradar/gen/projects/v1/projectsv1connect"
@@ -76,12 +75,13 @@ func Load(ctx context.Context, pool *pgxpool.Pool, seed uint64, n int, progress 
 			defer wg.Done()
 			for start := range jobs {
 				end := min(start+chunk, n)
-				rows := make([][]any, 0, end-start)
+				ps := make([]domain.Project, 0, end-start)
 				for i := start; i < end; i++ {
-					p := g.Project(i)
-					rows = append(rows, postgres.Row(&p))
+					ps = append(ps, g.Project(i))
 				}
-				_, err := pool.CopyFrom(ctx, pgx.Identifier{"projects"}, postgres.Columns(), pgx.CopyFromRows(rows))
+				err := pool.AcquireFunc(ctx, func(c *pgxpool.Conn) error {
+					return postgres.CopyProjects(ctx, c.Conn(), "projects", ps)
+				})
 				mu.Lock()
 				if err != nil && firstErr == nil {
 					firstErr = err

@@ -2,15 +2,19 @@ package postgres_test
 
 import (
 	"context"
+	"encoding/json"
+	"math/big"
 	"slices"
 	"testing"
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgtype"
 
 	"bidradar/services/projects/internal/adapters/postgres"
 	"bidradar/services/projects/internal/demo"
 	"bidradar/services/projects/internal/domain"
+	"bidradar/services/projects/internal/domain/thaitext"
 )
 
 // The hand-written binary COPY rows must store exactly what pgx's generic
@@ -52,12 +56,12 @@ func TestBinaryCopyMatchesPgx(t *testing.T) {
 	}
 	rows := make([][]any, len(ps))
 	for i := range ps {
-		rows[i] = postgres.Row(&ps[i])
+		rows[i] = pgxRow(&ps[i])
 	}
-	if _, err := pool.CopyFrom(ctx, pgx.Identifier{"via_pgx"}, postgres.Columns(), pgx.CopyFromRows(rows)); err != nil {
+	if _, err := pool.CopyFrom(ctx, pgx.Identifier{"via_pgx"}, postgres.ColumnNames, pgx.CopyFromRows(rows)); err != nil {
 		t.Fatal(err)
 	}
-	err := pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error { return postgres.CopyProjects(ctx, tx, "via_enc", ps) })
+	err := pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error { return postgres.CopyProjects(ctx, tx.Conn(), "via_enc", ps) })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,4 +85,35 @@ func TestBinaryCopyMatchesPgx(t *testing.T) {
 		}
 		t.Fatalf("%d rows via pgx, %d via the encoder", len(a), len(b))
 	}
+}
+
+// pgxRow is the reference: the row's values as Go types, encoded by pgx.
+func pgxRow(p *domain.Project) []any {
+	num := func(m *domain.Money) pgtype.Numeric {
+		if m == nil {
+			return pgtype.Numeric{}
+		}
+		return pgtype.Numeric{Int: big.NewInt(int64(*m)), Exp: -2, Valid: true}
+	}
+	date := func(t *time.Time) any {
+		if t == nil {
+			return nil
+		}
+		return *t
+	}
+	types := make([]string, 0, len(p.Announcements))
+	for _, a := range p.Announcements {
+		types = append(types, string(a.Type))
+	}
+	steps, _ := json.Marshal(p.Announcements)
+	announced := domain.NoDate
+	if !p.LastAnnounced.IsZero() {
+		announced = domain.DateKey(p.LastAnnounced)
+	}
+	return []any{p.ID, p.Name, p.SearchText, thaitext.Trigrams(p.SearchText), p.AgencyCode, p.AgencyName, p.SubAgencyCode, p.SubAgencyName,
+		p.MinistryCode, p.MinistryName, p.ProvinceCode, p.District, p.Subdistrict, p.MethodCode, p.MethodName,
+		p.WorkTypeCode, p.WorkTypeName, p.StrategyCode, num(p.Budget), num(p.ReferencePrice), num(p.AgreedPrice), int32(p.BudgetYear),
+		string(p.Status), p.RawStatus, steps, types, announced, string(p.LastAnnounceTyp), p.WinnerTaxID,
+		p.WinnerTaxIDBad, p.WinnerName, p.ContractNo, date(p.ContractSigned), date(p.ContractEnd), num(p.ContractValue),
+		p.ContractStatus, p.Location, p.Source, p.FirstSeen, p.LastSeen}
 }

@@ -1,4 +1,4 @@
 package postgres
 
-// CopyProjects exposes the binary COPY encoder to the tests.
-var CopyProjects = copyProjects
+// ColumnNames exposes the column order of CopyProjects to the tests.
+var ColumnNames = columnNames

@@ -25,7 +25,6 @@ import (
 
 	"bidradar/pkg/outbox"
 	"bidradar/services/projects/internal/domain"
-	"bidradar/services/projects/internal/domain/thaitext"
 )
 
 // Repo implements domain.ProjectRepository and domain.RunRepository.
@@ -114,33 +113,7 @@ func money(n pgtype.Numeric) (*domain.Money, error) {
 	return &m, nil
 }
 
-func dateOrNil(t *time.Time) any {
-	if t == nil {
-		return nil
-	}
-	return *t
-}
-
 func bangkokDate(t time.Time) time.Time { return domain.Date(t.Year(), t.Month(), t.Day()) }
-
-// Row renders a project as a row of projectColumns.
-func row(p *domain.Project) []any {
-	types := make([]string, 0, len(p.Announcements))
-	for _, a := range p.Announcements {
-		types = append(types, string(a.Type))
-	}
-	steps, _ := json.Marshal(p.Announcements)
-	announced := domain.NoDate
-	if !p.LastAnnounced.IsZero() {
-		announced = domain.DateKey(p.LastAnnounced)
-	}
-	return []any{p.ID, p.Name, p.SearchText, thaitext.Trigrams(p.SearchText), p.AgencyCode, p.AgencyName, p.SubAgencyCode, p.SubAgencyName,
-		p.MinistryCode, p.MinistryName, p.ProvinceCode, p.District, p.Subdistrict, p.MethodCode, p.MethodName,
-		p.WorkTypeCode, p.WorkTypeName, p.StrategyCode, numeric(p.Budget), numeric(p.ReferencePrice), numeric(p.AgreedPrice), int32(p.BudgetYear),
-		string(p.Status), p.RawStatus, steps, types, announced, string(p.LastAnnounceTyp), p.WinnerTaxID,
-		p.WinnerTaxIDBad, p.WinnerName, p.ContractNo, dateOrNil(p.ContractSigned), dateOrNil(p.ContractEnd), numeric(p.ContractValue),
-		p.ContractStatus, p.Location, p.Source, p.FirstSeen, p.LastSeen}
-}
 
 func scanProject(rows pgx.Row) (domain.Project, error) {
 	var p domain.Project
@@ -356,7 +329,7 @@ func insertNew(ctx context.Context, tx pgx.Tx, ps []domain.Project) (ok bool, er
 	if err != nil {
 		return false, err
 	}
-	if err := copyProjects(ctx, sp, "projects", ps); err != nil {
+	if err := CopyProjects(ctx, sp.Conn(), "projects", ps); err != nil {
 		_ = sp.Rollback(ctx)
 		var pgErr *pgconn.PgError
 		if errors.As(err, &pgErr) && pgErr.Code == "23505" {
@@ -466,7 +439,7 @@ func writeRows(ctx context.Context, tx pgx.Tx, ps []domain.Project) error {
 	if _, err := tx.Exec(ctx, `CREATE TEMP TABLE IF NOT EXISTS projects_stage (LIKE projects INCLUDING DEFAULTS) ON COMMIT DELETE ROWS`); err != nil {
 		return fmt.Errorf("stage table: %w", err)
 	}
-	if err := copyProjects(ctx, tx, "projects_stage", ps); err != nil {
+	if err := CopyProjects(ctx, tx.Conn(), "projects_stage", ps); err != nil {
 		return fmt.Errorf("copy to stage: %w", err)
 	}
 	set := ""
@@ -611,9 +584,3 @@ func (r *Repo) ListRuns(ctx context.Context, limit int) ([]domain.IngestRun, err
 	}
 	return out, rows.Err()
 }
-
-// Row renders a project as a row of Columns (bulk loads).
-func Row(p *domain.Project) []any { return row(p) }
-
-// Columns lists the columns of Row.
-func Columns() []string { return append([]string(nil), columnNames...) }
