@@ -6,7 +6,6 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -32,7 +31,7 @@ func CopyProjects(ctx context.Context, conn *pgx.Conn, table string, ps []domain
 		}
 	}
 	enc.buf = binary.BigEndian.AppendUint16(enc.buf, 0xffff) // trailer
-	sql := "COPY " + pgx.Identifier{table}.Sanitize() + " (" + strings.Join(columnNames, ", ") + ") FROM STDIN BINARY"
+	sql := "COPY " + pgx.Identifier{table}.Sanitize() + " (" + projectColumns + ") FROM STDIN BINARY"
 	if _, err := conn.PgConn().CopyFrom(ctx, bytes.NewReader(enc.buf), sql); err != nil {
 		return err
 	}

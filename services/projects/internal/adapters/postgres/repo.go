@@ -73,19 +73,20 @@ func New(pool *pgxpool.Pool, enc domain.EventEncoder, opts Options) *Repo {
 	return r
 }
 
-const projectColumns = `id, name, search_text, search_grams, agency_code, agency_name, sub_agency_code, sub_agency_name,
-	ministry_code, ministry_name, province_code, district, subdistrict, method_code, method_name,
-	work_type_code, work_type_name, strategy_code, budget, reference_price, agreed_price, budget_year,
-	status, raw_status, steps, announce_types, announced_on, last_announce_type, winner_tax_id,
-	winner_tax_id_damaged, winner_name, contract_no, contract_signed, contract_end, contract_value,
-	contract_status, location, source, first_seen_at, last_seen_at`
-
 var columnNames = []string{"id", "name", "search_text", "search_grams", "agency_code", "agency_name", "sub_agency_code", "sub_agency_name",
 	"ministry_code", "ministry_name", "province_code", "district", "subdistrict", "method_code", "method_name",
 	"work_type_code", "work_type_name", "strategy_code", "budget", "reference_price", "agreed_price", "budget_year",
 	"status", "raw_status", "steps", "announce_types", "announced_on", "last_announce_type", "winner_tax_id",
 	"winner_tax_id_damaged", "winner_name", "contract_no", "contract_signed", "contract_end", "contract_value",
 	"contract_status", "location", "source", "first_seen_at", "last_seen_at"}
+
+var (
+	// projectColumns is what rows are written with (CopyProjects' order).
+	projectColumns = strings.Join(columnNames, ", ")
+	// readColumns is what scanProject reads: the trigram codes are derived
+	// from search_text, written for the index and never read back.
+	readColumns = strings.Join(slices.DeleteFunc(slices.Clone(columnNames), func(c string) bool { return c == "search_grams" }), ", ")
+)
 
 func numeric(m *domain.Money) pgtype.Numeric {
 	if m == nil {
@@ -117,7 +118,6 @@ func bangkokDate(t time.Time) time.Time { return domain.Date(t.Year(), t.Month()
 
 func scanProject(rows pgx.Row) (domain.Project, error) {
 	var p domain.Project
-	var grams []int32 // index codes, derived from SearchText
 	var budget, ref, agreed, cval pgtype.Numeric
 	var by int32
 	var status, lastType string
@@ -125,7 +125,7 @@ func scanProject(rows pgx.Row) (domain.Project, error) {
 	var types []string
 	var announced time.Time
 	var signed, end *time.Time
-	err := rows.Scan(&p.ID, &p.Name, &p.SearchText, &grams, &p.AgencyCode, &p.AgencyName, &p.SubAgencyCode, &p.SubAgencyName,
+	err := rows.Scan(&p.ID, &p.Name, &p.SearchText, &p.AgencyCode, &p.AgencyName, &p.SubAgencyCode, &p.SubAgencyName,
 		&p.MinistryCode, &p.MinistryName, &p.ProvinceCode, &p.District, &p.Subdistrict, &p.MethodCode, &p.MethodName,
 		&p.WorkTypeCode, &p.WorkTypeName, &p.StrategyCode, &budget, &ref, &agreed, &by,
 		&status, &p.RawStatus, &steps, &types, &announced, &lastType, &p.WinnerTaxID,
@@ -169,7 +169,7 @@ func scanProject(rows pgx.Row) (domain.Project, error) {
 
 // Get implements domain.ProjectRepository.
 func (r *Repo) Get(ctx context.Context, id string) (domain.Project, error) {
-	p, err := scanProject(r.pool.QueryRow(ctx, "SELECT "+projectColumns+" FROM projects WHERE id = $1", id))
+	p, err := scanProject(r.pool.QueryRow(ctx, "SELECT "+readColumns+" FROM projects WHERE id = $1", id))
 	if errors.Is(err, pgx.ErrNoRows) {
 		return domain.Project{}, fmt.Errorf("%w: %s", domain.ErrProjectNotFound, id)
 	}
@@ -182,7 +182,7 @@ func (r *Repo) Get(ctx context.Context, id string) (domain.Project, error) {
 // getMany returns the stored projects among ids, keyed by id, row-locked
 // when lock is set.
 func (r *Repo) getMany(ctx context.Context, tx pgx.Tx, ids []string, lock bool) (map[string]*domain.Project, error) {
-	q := "SELECT " + projectColumns + " FROM projects WHERE id = ANY($1)"
+	q := "SELECT " + readColumns + " FROM projects WHERE id = ANY($1)"
 	if lock {
 		q += " ORDER BY id FOR UPDATE"
 	}

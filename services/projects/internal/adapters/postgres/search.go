@@ -592,7 +592,7 @@ func (r *Repo) byIDs(ctx context.Context, tx pgx.Tx, ids []string) ([]domain.Pro
 	if len(ids) == 0 {
 		return nil, nil
 	}
-	rows, err := tx.Query(ctx, "SELECT "+projectColumns+" FROM projects WHERE id = ANY($1::text[])", ids)
+	rows, err := tx.Query(ctx, "SELECT "+readColumns+" FROM projects WHERE id = ANY($1::text[])", ids)
 	if err != nil {
 		return nil, err
 	}
