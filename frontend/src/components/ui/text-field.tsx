@@ -1,5 +1,6 @@
 import { useId, useState, type InputHTMLAttributes } from "react";
 import { th } from "@/i18n/th";
+import { FieldFrame, fieldDescribedBy } from "./field-frame";
 import { IconEye, IconEyeOff } from "./icons";
 
 type Props = InputHTMLAttributes<HTMLInputElement> & {
@@ -14,19 +15,14 @@ export function TextField({ label, error, hint, optional, type = "text", id, ...
   const inputId = id ?? autoId;
   const [reveal, setReveal] = useState(false);
   const isPassword = type === "password";
-  const describedBy = [error ? `${inputId}-err` : "", hint ? `${inputId}-hint` : ""].filter(Boolean).join(" ") || undefined;
   return (
-    <div className={`field${error ? " field-invalid" : ""}`}>
-      <label htmlFor={inputId} className="field-label">
-        {label}
-        {optional && <span className="field-optional"> ({th.common.optional})</span>}
-      </label>
+    <FieldFrame id={inputId} label={label} error={error} hint={hint} optional={optional}>
       <div className="field-control">
         <input
           id={inputId}
           type={isPassword && reveal ? "text" : type}
           aria-invalid={error ? true : undefined}
-          aria-describedby={describedBy}
+          aria-describedby={fieldDescribedBy(inputId, error, hint)}
           {...rest}
         />
         {isPassword && (
@@ -41,16 +37,6 @@ export function TextField({ label, error, hint, optional, type = "text", id, ...
           </button>
         )}
       </div>
-      {hint && !error && (
-        <p id={`${inputId}-hint`} className="field-hint">
-          {hint}
-        </p>
-      )}
-      {error && (
-        <p id={`${inputId}-err`} className="field-error" role="alert">
-          {error}
-        </p>
-      )}
-    </div>
+    </FieldFrame>
   );
 }

@@ -1,4 +1,5 @@
 import { useEffect, useId, useState } from "react";
+import { FieldFrame, fieldDescribedBy } from "@/components/ui/field-frame";
 import { th } from "@/i18n/th";
 import { formatIsoDateBE, parseThaiDateInput } from "@/lib/format";
 
@@ -44,10 +45,7 @@ export function BeDateInput({ label, value, onChange, error, testId }: Props) {
 
   const shownError = invalid ? th.search.dateInvalid : error;
   return (
-    <div className={`field${shownError ? " field-invalid" : ""}`}>
-      <label htmlFor={id} className="field-label">
-        {label}
-      </label>
+    <FieldFrame id={id} label={label} error={shownError} hint={th.search.dateHint}>
       <div className="field-control">
         <input
           id={id}
@@ -63,19 +61,10 @@ export function BeDateInput({ label, value, onChange, error, testId }: Props) {
           onBlur={commit}
           onKeyDown={(e) => e.key === "Enter" && commit()}
           aria-invalid={shownError ? true : undefined}
-          aria-describedby={`${id}-hint`}
+          aria-describedby={fieldDescribedBy(id, shownError, th.search.dateHint)}
           data-iso={value}
         />
       </div>
-      {shownError ? (
-        <p id={`${id}-hint`} className="field-error" role="alert">
-          {shownError}
-        </p>
-      ) : (
-        <p id={`${id}-hint`} className="field-hint">
-          {th.search.dateHint}
-        </p>
-      )}
-    </div>
+    </FieldFrame>
   );
 }

@@ -1,4 +1,5 @@
 import { useEffect, useId, useState } from "react";
+import { FieldFrame, fieldDescribedBy } from "@/components/ui/field-frame";
 import { th } from "@/i18n/th";
 import { formatAmountInput, parseAmount, thaiDigitsToAscii } from "@/lib/format";
 
@@ -27,10 +28,7 @@ export function MoneyInput({ label, value, onChange, error, testId }: Props) {
   }, [value]);
 
   return (
-    <div className={`field${error ? " field-invalid" : ""}`}>
-      <label htmlFor={id} className="field-label">
-        {label}
-      </label>
+    <FieldFrame id={id} label={label} error={error}>
       <div className="field-control money-control">
         <input
           id={id}
@@ -46,17 +44,12 @@ export function MoneyInput({ label, value, onChange, error, testId }: Props) {
           }}
           onBlur={() => setText(formatAmountInput(parseAmount(text)))}
           aria-invalid={error ? true : undefined}
-          aria-describedby={error ? `${id}-err` : undefined}
+          aria-describedby={fieldDescribedBy(id, error)}
         />
         <span className="money-unit" aria-hidden="true">
           {th.common.baht}
         </span>
       </div>
-      {error && (
-        <p id={`${id}-err`} className="field-error" role="alert">
-          {error}
-        </p>
-      )}
-    </div>
+    </FieldFrame>
   );
 }

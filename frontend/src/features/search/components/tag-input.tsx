@@ -1,5 +1,6 @@
 import { useId, useState, type ClipboardEvent, type KeyboardEvent } from "react";
 import { th } from "@/i18n/th";
+import { FieldFrame, fieldDescribedBy } from "@/components/ui/field-frame";
 import { IconClose } from "@/components/ui/icons";
 
 type Props = {
@@ -79,10 +80,7 @@ export function TagInput({ label, values, onChange, draft, onDraftChange, placeh
   };
 
   return (
-    <div className={`field tag-field tag-${tone}${large ? " tag-large" : ""}${error ? " field-invalid" : ""}`} data-testid={testId}>
-      <label htmlFor={id} className="field-label">
-        {label}
-      </label>
+    <FieldFrame id={id} label={label} error={error} className={`tag-field tag-${tone}${large ? " tag-large" : ""}`} testId={testId}>
       <div className="tag-box" onClick={(e) => (e.currentTarget.querySelector("input") as HTMLInputElement | null)?.focus()}>
         {values.map((v) => (
           <span key={v} className="tag" data-testid="tag">
@@ -114,15 +112,10 @@ export function TagInput({ label, values, onChange, draft, onDraftChange, placeh
           onPaste={onPaste}
           onBlur={() => draft.trim() && commit(draft)}
           aria-invalid={error ? true : undefined}
-          aria-describedby={error ? `${id}-err` : undefined}
+          aria-describedby={fieldDescribedBy(id, error)}
           enterKeyHint="search"
         />
       </div>
-      {error && (
-        <p id={`${id}-err`} className="field-error" role="alert">
-          {error}
-        </p>
-      )}
-    </div>
+    </FieldFrame>
   );
 }
