@@ -1,10 +1,7 @@
 package authn
 
 import (
-	"context"
 	"strings"
-
-	"connectrpc.com/connect"
 
 	"bidradar/pkg/apperr"
 )
@@ -51,26 +48,3 @@ func (a Admins) Allows(email string) bool {
 
 // ErrAdminOnly answers a signed-in user who is not an admin.
 var ErrAdminOnly = apperr.New(apperr.PermissionDenied, "admin-only", "Admin access required")
-
-// RequireAdmin is an interceptor (after NewInterceptor) that admits only admins
-// to the given procedures; other procedures pass untouched.
-func RequireAdmin(admins Admins, procedures ...string) connect.Interceptor {
-	guarded := make(map[string]bool, len(procedures))
-	for _, p := range procedures {
-		guarded[p] = true
-	}
-	return connect.UnaryInterceptorFunc(func(next connect.UnaryFunc) connect.UnaryFunc {
-		return func(ctx context.Context, req connect.AnyRequest) (connect.AnyResponse, error) {
-			if guarded[req.Spec().Procedure] {
-				c, err := Require(ctx)
-				if err != nil {
-					return nil, err
-				}
-				if !admins.Allows(c.Email) {
-					return nil, ErrAdminOnly
-				}
-			}
-			return next(ctx, req)
-		}
-	})
-}

@@ -8,6 +8,7 @@ import (
 
 	"connectrpc.com/connect"
 
+	"bidradar/pkg/access"
 	"bidradar/pkg/apperr"
 )
 
@@ -69,39 +70,55 @@ func TokenFromRequest(h http.Header) string {
 	return ""
 }
 
-// NewInterceptor returns a handler-side interceptor that verifies the
-// caller's token and puts its claims into the context. isPublic reports
-// procedures (e.g. "/auth.v1.AuthService/Login") that may be called without
-// a token; on those a missing or bad token is ignored. nil means none is
-// public. Client-side calls pass through untouched.
-func NewInterceptor(v *Verifier, isPublic func(procedure string) bool) connect.Interceptor {
-	if isPublic == nil {
-		isPublic = func(string) bool { return false }
-	}
-	return &interceptor{v: v, isPublic: isPublic, now: time.Now}
+// NewInterceptor returns a handler-side interceptor that enforces the
+// access rules declared in the protos (pkg/access) and puts the verified
+// caller's claims into the context:
+//
+//   - public and internal procedures: a token is optional, a bad one is
+//     ignored (internal ones are refused at the gateway, so only other
+//     services reach them; those needing a user call Require);
+//   - user procedures: a valid access token is required;
+//   - admin procedures: a valid token of an operator named in admins;
+//   - a procedure the policy does not know is refused.
+//
+// Client-side calls pass through untouched.
+func NewInterceptor(v *Verifier, policy access.Policy, admins Admins) connect.Interceptor {
+	return &interceptor{v: v, policy: policy, admins: admins, now: time.Now}
 }
 
+// ErrNoAccessRule answers a procedure without a declared audience (never
+// reached when the service was started through pkg/access).
+var ErrNoAccessRule = apperr.New(apperr.PermissionDenied, "no-access-rule", "Access denied")
+
 type interceptor struct {
-	v        *Verifier
-	isPublic func(string) bool
-	now      func() time.Time
+	v      *Verifier
+	policy access.Policy
+	admins Admins
+	now    func() time.Time
 }
 
 func (i *interceptor) authenticate(ctx context.Context, procedure string, h http.Header) (context.Context, error) {
-	public := i.isPublic(procedure)
+	rule, ok := i.policy.Rule(procedure)
+	if !ok {
+		return ctx, apperr.ToConnect(ErrNoAccessRule)
+	}
+	optional := rule.Audience == access.Public || rule.Audience == access.Internal
 	tok := TokenFromRequest(h)
 	if tok == "" {
-		if public {
+		if optional {
 			return ctx, nil
 		}
 		return ctx, apperr.ToConnect(ErrAuthRequired)
 	}
 	c, err := i.v.Verify(tok, i.now())
 	if err != nil {
-		if public {
+		if optional {
 			return ctx, nil
 		}
 		return ctx, apperr.ToConnect(ErrInvalidCredentials)
+	}
+	if rule.Audience == access.Admin && !i.admins.Allows(c.Email) {
+		return ctx, apperr.ToConnect(ErrAdminOnly)
 	}
 	return WithClaims(ctx, c), nil
 }

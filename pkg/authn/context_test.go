@@ -11,6 +11,7 @@ import (
 	"connectrpc.com/connect"
 	"google.golang.org/protobuf/types/known/wrapperspb"
 
+	"bidradar/pkg/access"
 	"bidradar/pkg/apperr"
 	"bidradar/pkg/authn"
 )
@@ -57,8 +58,11 @@ func TestRequire(t *testing.T) {
 }
 
 const (
-	privateProc = "/test.v1.TestService/Private"
-	publicProc  = "/test.v1.TestService/Public"
+	privateProc  = "/test.v1.TestService/Private"
+	publicProc   = "/test.v1.TestService/Public"
+	internalProc = "/test.v1.TestService/Internal"
+	adminProc    = "/test.v1.TestService/Admin"
+	unruledProc  = "/test.v1.TestService/Unruled"
 )
 
 // whoAmI answers with the caller's user id, or "anonymous".
@@ -80,9 +84,18 @@ func TestInterceptor(t *testing.T) {
 	c.IssuedAt, c.ExpiresAt = now.Add(-time.Hour), now.Add(-time.Minute)
 	expired := sign(t, c)
 
-	ic := authn.NewInterceptor(verifier(), func(p string) bool { return p == publicProc })
+	policy := access.Policy{
+		privateProc:  {Audience: access.User},
+		publicProc:   {Audience: access.Public},
+		internalProc: {Audience: access.Internal},
+		adminProc:    {Audience: access.Admin},
+	}
+	ic := authn.NewInterceptor(verifier(), policy, authn.ParseAdmins("ops@bidradar.test"))
+	c.Email = "ops@bidradar.test"
+	c.IssuedAt, c.ExpiresAt = now, now.Add(15*time.Minute)
+	operator := sign(t, c)
 	mux := http.NewServeMux()
-	for _, p := range []string{privateProc, publicProc} {
+	for _, p := range []string{privateProc, publicProc, internalProc, adminProc, unruledProc} {
 		mux.Handle(p, connect.NewUnaryHandler(p, whoAmI, connect.WithInterceptors(ic)))
 	}
 	srv := httptest.NewServer(mux)
@@ -105,6 +118,12 @@ func TestInterceptor(t *testing.T) {
 		{"public missing", publicProc, http.Header{}, "anonymous", 0, ""},
 		{"public bad token ignored", publicProc, http.Header{"Authorization": {"Bearer " + expired}}, "anonymous", 0, ""},
 		{"public valid", publicProc, http.Header{"Authorization": {"Bearer " + valid}}, "u-1", 0, ""},
+		{"internal without token", internalProc, http.Header{}, "anonymous", 0, ""},
+		{"internal with token", internalProc, http.Header{"Authorization": {"Bearer " + valid}}, "u-1", 0, ""},
+		{"admin missing", adminProc, http.Header{}, "", connect.CodeUnauthenticated, "Authentication required"},
+		{"admin as a user", adminProc, http.Header{"Authorization": {"Bearer " + valid}}, "", connect.CodePermissionDenied, "Admin access required"},
+		{"admin as an operator", adminProc, http.Header{"Authorization": {"Bearer " + operator}}, "u-1", 0, ""},
+		{"no rule is refused", unruledProc, http.Header{"Authorization": {"Bearer " + operator}}, "", connect.CodePermissionDenied, "Access denied"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -122,7 +141,7 @@ func TestInterceptor(t *testing.T) {
 				if !errors.As(err, &ce) || ce.Code() != tt.code || ce.Message() != tt.message {
 					t.Fatalf("err = %v, want %v %q", err, tt.code, tt.message)
 				}
-				if got := ce.Meta().Get(apperr.MetaHTTPCode); got != "401" {
+				if got, want := ce.Meta().Get(apperr.MetaHTTPCode), map[connect.Code]string{connect.CodeUnauthenticated: "401", connect.CodePermissionDenied: "403"}[tt.code]; got != want {
 					t.Fatalf("x-http-code = %q", got)
 				}
 				return

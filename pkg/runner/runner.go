@@ -17,6 +17,7 @@ import (
 
 	"connectrpc.com/connect"
 
+	"bidradar/pkg/access"
 	"bidradar/pkg/authkeys"
 	"bidradar/pkg/authn"
 	"bidradar/pkg/logging"
@@ -98,12 +99,14 @@ type RPCServer struct {
 	mux      *http.ServeMux
 	keys     *authkeys.Fetcher
 	verifier *authn.Verifier
+	admins   authn.Admins
 	opts     []server.Option
 	closers  []func()
 }
 
-// NewRPCServer prepares a server; authTarget is the auth service's host:port.
-func NewRPCServer(log *slog.Logger, authTarget string) (*RPCServer, error) {
+// NewRPCServer prepares a server; authTarget is the auth service's host:port
+// and admins the operators allowed to call admin procedures (ADMIN_EMAILS).
+func NewRPCServer(log *slog.Logger, authTarget string, admins authn.Admins) (*RPCServer, error) {
 	if authTarget == "" {
 		return nil, errors.New("AUTH_TARGET is required (the auth service's host:port)")
 	}
@@ -113,14 +116,20 @@ func NewRPCServer(log *slog.Logger, authTarget string) (*RPCServer, error) {
 		mux:      http.NewServeMux(),
 		keys:     keys,
 		verifier: authn.NewVerifier(keys.Ring()),
+		admins:   admins,
 		opts:     []server.Option{server.WithLogger(log)},
 	}, nil
 }
 
-// HandlerOptions returns the interceptors for a handler; isPublic lists the
-// procedures that visitors may call without a token.
-func (s *RPCServer) HandlerOptions(isPublic func(procedure string) bool) []connect.HandlerOption {
-	return server.HandlerOptions(s.log, authn.NewInterceptor(s.verifier, isPublic))
+// HandlerOptions returns the interceptors for the handler of service (its
+// full name, e.g. projectsv1connect.ProjectsServiceName), enforcing the
+// access rules its protos declare. It fails when an RPC declares none.
+func (s *RPCServer) HandlerOptions(service string) ([]connect.HandlerOption, error) {
+	policy, err := access.ForService(service)
+	if err != nil {
+		return nil, err
+	}
+	return server.HandlerOptions(s.log, authn.NewInterceptor(s.verifier, policy, s.admins)), nil
 }
 
 // Mount adds a generated connect handler (path, handler).
@@ -151,13 +160,4 @@ func (s *RPCServer) Run(ctx context.Context, ln net.Listener) error {
 		}
 	}()
 	return server.Run(ctx, ln, s.mux, s.opts...)
-}
-
-// Public returns an isPublic func for a fixed set of procedures.
-func Public(procedures ...string) func(string) bool {
-	set := make(map[string]bool, len(procedures))
-	for _, p := range procedures {
-		set[p] = true
-	}
-	return func(p string) bool { return set[p] }
 }

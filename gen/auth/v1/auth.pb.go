@@ -7,6 +7,7 @@
 package authv1
 
 import (
+	_ "bidradar/gen/access/v1"
 	protoreflect "google.golang.org/protobuf/reflect/protoreflect"
 	protoimpl "google.golang.org/protobuf/runtime/protoimpl"
 	timestamppb "google.golang.org/protobuf/types/known/timestamppb"
@@ -2568,7 +2569,7 @@ var File_auth_v1_auth_proto protoreflect.FileDescriptor
 
 const file_auth_v1_auth_proto_rawDesc = "" +
 	"\n" +
-	"\x12auth/v1/auth.proto\x12\aauth.v1\x1a\x1fgoogle/protobuf/timestamp.proto\"\xbd\x02\n" +
+	"\x12auth/v1/auth.proto\x12\aauth.v1\x1a\x16access/v1/access.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xbd\x02\n" +
 	"\x04User\x12\x17\n" +
 	"\aid_user\x18\x01 \x01(\tR\x06idUser\x12\x0e\n" +
 	"\x02id\x18\x02 \x01(\tR\x02id\x12\x12\n" +
@@ -2760,29 +2761,29 @@ const file_auth_v1_auth_proto_rawDesc = "" +
 	"\x0eGetUserRequest\x12\x17\n" +
 	"\auser_id\x18\x01 \x01(\tR\x06userId\"4\n" +
 	"\x0fGetUserResponse\x12!\n" +
-	"\x04user\x18\x01 \x01(\v2\r.auth.v1.UserR\x04user2\x88\r\n" +
-	"\vAuthService\x126\n" +
-	"\x05Login\x12\x15.auth.v1.LoginRequest\x1a\x16.auth.v1.LoginResponse\x12Q\n" +
-	"\x0eVerifyLoginOtp\x12\x1e.auth.v1.VerifyLoginOtpRequest\x1a\x1f.auth.v1.VerifyLoginOtpResponse\x12Q\n" +
-	"\x0eResendLoginOtp\x12\x1e.auth.v1.ResendLoginOtpRequest\x1a\x1f.auth.v1.ResendLoginOtpResponse\x12?\n" +
-	"\bRegister\x12\x18.auth.v1.RegisterRequest\x1a\x19.auth.v1.RegisterResponse\x12]\n" +
-	"\x12VerifyRegistration\x12\".auth.v1.VerifyRegistrationRequest\x1a#.auth.v1.VerifyRegistrationResponse\x12f\n" +
-	"\x15ResendRegistrationOtp\x12%.auth.v1.ResendRegistrationOtpRequest\x1a&.auth.v1.ResendRegistrationOtpResponse\x12Q\n" +
-	"\x0eForgotPassword\x12\x1e.auth.v1.ForgotPasswordRequest\x1a\x1f.auth.v1.ForgotPasswordResponse\x12N\n" +
-	"\rResetPassword\x12\x1d.auth.v1.ResetPasswordRequest\x1a\x1e.auth.v1.ResetPasswordResponse\x12K\n" +
-	"\fRefreshToken\x12\x1c.auth.v1.RefreshTokenRequest\x1a\x1d.auth.v1.RefreshTokenResponse\x12W\n" +
-	"\x10RefreshLineToken\x12 .auth.v1.RefreshLineTokenRequest\x1a!.auth.v1.RefreshLineTokenResponse\x129\n" +
-	"\x06Logout\x12\x16.auth.v1.LogoutRequest\x1a\x17.auth.v1.LogoutResponse\x126\n" +
-	"\x05GetMe\x12\x15.auth.v1.GetMeRequest\x1a\x16.auth.v1.GetMeResponse\x12`\n" +
-	"\x13GetSecuritySettings\x12#.auth.v1.GetSecuritySettingsRequest\x1a$.auth.v1.GetSecuritySettingsResponse\x12N\n" +
-	"\rUpdateTwoStep\x12\x1d.auth.v1.UpdateTwoStepRequest\x1a\x1e.auth.v1.UpdateTwoStepResponse\x12Q\n" +
-	"\x0eChangePassword\x12\x1e.auth.v1.ChangePasswordRequest\x1a\x1f.auth.v1.ChangePasswordResponse\x12N\n" +
-	"\rLineAuthorize\x12\x1d.auth.v1.LineAuthorizeRequest\x1a\x1e.auth.v1.LineAuthorizeResponse\x12K\n" +
-	"\fLineCallback\x12\x1c.auth.v1.LineCallbackRequest\x1a\x1d.auth.v1.LineCallbackResponse\x12T\n" +
-	"\x0fLineLinkSendOtp\x12\x1f.auth.v1.LineLinkSendOtpRequest\x1a .auth.v1.LineLinkSendOtpResponse\x12Q\n" +
-	"\x0eLineLinkVerify\x12\x1e.auth.v1.LineLinkVerifyRequest\x1a\x1f.auth.v1.LineLinkVerifyResponse\x12N\n" +
-	"\rGetPublicKeys\x12\x1d.auth.v1.GetPublicKeysRequest\x1a\x1e.auth.v1.GetPublicKeysResponse\x12<\n" +
-	"\aGetUser\x12\x17.auth.v1.GetUserRequest\x1a\x18.auth.v1.GetUserResponseBr\n" +
+	"\x04user\x18\x01 \x01(\v2\r.auth.v1.UserR\x04user2\xb8\x0e\n" +
+	"\vAuthService\x12@\n" +
+	"\x05Login\x12\x15.auth.v1.LoginRequest\x1a\x16.auth.v1.LoginResponse\"\b\x8a\xb5\x18\x04\b\x01\x10\x01\x12Y\n" +
+	"\x0eVerifyLoginOtp\x12\x1e.auth.v1.VerifyLoginOtpRequest\x1a\x1f.auth.v1.VerifyLoginOtpResponse\"\x06\x8a\xb5\x18\x02\b\x01\x12Y\n" +
+	"\x0eResendLoginOtp\x12\x1e.auth.v1.ResendLoginOtpRequest\x1a\x1f.auth.v1.ResendLoginOtpResponse\"\x06\x8a\xb5\x18\x02\b\x01\x12I\n" +
+	"\bRegister\x12\x18.auth.v1.RegisterRequest\x1a\x19.auth.v1.RegisterResponse\"\b\x8a\xb5\x18\x04\b\x01\x10\x01\x12e\n" +
+	"\x12VerifyRegistration\x12\".auth.v1.VerifyRegistrationRequest\x1a#.auth.v1.VerifyRegistrationResponse\"\x06\x8a\xb5\x18\x02\b\x01\x12n\n" +
+	"\x15ResendRegistrationOtp\x12%.auth.v1.ResendRegistrationOtpRequest\x1a&.auth.v1.ResendRegistrationOtpResponse\"\x06\x8a\xb5\x18\x02\b\x01\x12Y\n" +
+	"\x0eForgotPassword\x12\x1e.auth.v1.ForgotPasswordRequest\x1a\x1f.auth.v1.ForgotPasswordResponse\"\x06\x8a\xb5\x18\x02\b\x01\x12X\n" +
+	"\rResetPassword\x12\x1d.auth.v1.ResetPasswordRequest\x1a\x1e.auth.v1.ResetPasswordResponse\"\b\x8a\xb5\x18\x04\b\x01\x10\x01\x12S\n" +
+	"\fRefreshToken\x12\x1c.auth.v1.RefreshTokenRequest\x1a\x1d.auth.v1.RefreshTokenResponse\"\x06\x8a\xb5\x18\x02\b\x01\x12_\n" +
+	"\x10RefreshLineToken\x12 .auth.v1.RefreshLineTokenRequest\x1a!.auth.v1.RefreshLineTokenResponse\"\x06\x8a\xb5\x18\x02\b\x01\x12A\n" +
+	"\x06Logout\x12\x16.auth.v1.LogoutRequest\x1a\x17.auth.v1.LogoutResponse\"\x06\x8a\xb5\x18\x02\b\x01\x12>\n" +
+	"\x05GetMe\x12\x15.auth.v1.GetMeRequest\x1a\x16.auth.v1.GetMeResponse\"\x06\x8a\xb5\x18\x02\b\x02\x12h\n" +
+	"\x13GetSecuritySettings\x12#.auth.v1.GetSecuritySettingsRequest\x1a$.auth.v1.GetSecuritySettingsResponse\"\x06\x8a\xb5\x18\x02\b\x02\x12V\n" +
+	"\rUpdateTwoStep\x12\x1d.auth.v1.UpdateTwoStepRequest\x1a\x1e.auth.v1.UpdateTwoStepResponse\"\x06\x8a\xb5\x18\x02\b\x02\x12[\n" +
+	"\x0eChangePassword\x12\x1e.auth.v1.ChangePasswordRequest\x1a\x1f.auth.v1.ChangePasswordResponse\"\b\x8a\xb5\x18\x04\b\x02\x10\x01\x12V\n" +
+	"\rLineAuthorize\x12\x1d.auth.v1.LineAuthorizeRequest\x1a\x1e.auth.v1.LineAuthorizeResponse\"\x06\x8a\xb5\x18\x02\b\x01\x12S\n" +
+	"\fLineCallback\x12\x1c.auth.v1.LineCallbackRequest\x1a\x1d.auth.v1.LineCallbackResponse\"\x06\x8a\xb5\x18\x02\b\x01\x12\\\n" +
+	"\x0fLineLinkSendOtp\x12\x1f.auth.v1.LineLinkSendOtpRequest\x1a .auth.v1.LineLinkSendOtpResponse\"\x06\x8a\xb5\x18\x02\b\x01\x12Y\n" +
+	"\x0eLineLinkVerify\x12\x1e.auth.v1.LineLinkVerifyRequest\x1a\x1f.auth.v1.LineLinkVerifyResponse\"\x06\x8a\xb5\x18\x02\b\x01\x12V\n" +
+	"\rGetPublicKeys\x12\x1d.auth.v1.GetPublicKeysRequest\x1a\x1e.auth.v1.GetPublicKeysResponse\"\x06\x8a\xb5\x18\x02\b\x03\x12D\n" +
+	"\aGetUser\x12\x17.auth.v1.GetUserRequest\x1a\x18.auth.v1.GetUserResponse\"\x06\x8a\xb5\x18\x02\b\x03Br\n" +
 	"\vcom.auth.v1B\tAuthProtoP\x01Z\x1bbidradar/gen/auth/v1;authv1\xa2\x02\x03AXX\xaa\x02\aAuth.V1\xca\x02\aAuth\\V1\xe2\x02\x13Auth\\V1\\GPBMetadata\xea\x02\bAuth::V1b\x06proto3"
 
 var (

@@ -7,6 +7,7 @@
 package interestsv1
 
 import (
+	_ "bidradar/gen/access/v1"
 	protoreflect "google.golang.org/protobuf/reflect/protoreflect"
 	protoimpl "google.golang.org/protobuf/runtime/protoimpl"
 	timestamppb "google.golang.org/protobuf/types/known/timestamppb"
@@ -1126,7 +1127,7 @@ var File_interests_v1_interests_proto protoreflect.FileDescriptor
 
 const file_interests_v1_interests_proto_rawDesc = "" +
 	"\n" +
-	"\x1cinterests/v1/interests.proto\x12\finterests.v1\x1a\x1fgoogle/protobuf/timestamp.proto\"\x97\x04\n" +
+	"\x1cinterests/v1/interests.proto\x12\finterests.v1\x1a\x16access/v1/access.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\x97\x04\n" +
 	"\fUserInterest\x12\x1d\n" +
 	"\n" +
 	"id_project\x18\x01 \x01(\tR\tidProject\x12\x1f\n" +
@@ -1228,16 +1229,16 @@ const file_interests_v1_interests_proto_rawDesc = "" +
 	"\x05limit\x18\x03 \x01(\x05R\x05limit\"?\n" +
 	"\x1cListProjectIdsByFlagResponse\x12\x1f\n" +
 	"\vproject_ids\x18\x01 \x03(\tR\n" +
-	"projectIds2\xaf\x05\n" +
-	"\x10InterestsService\x12j\n" +
-	"\x13ListActiveInterests\x12(.interests.v1.ListActiveInterestsRequest\x1a).interests.v1.ListActiveInterestsResponse\x12p\n" +
-	"\x15ListArchivedInterests\x12*.interests.v1.ListArchivedInterestsRequest\x1a+.interests.v1.ListArchivedInterestsResponse\x12[\n" +
-	"\x0eUpdateInterest\x12#.interests.v1.UpdateInterestRequest\x1a$.interests.v1.UpdateInterestResponse\x12U\n" +
-	"\fListComments\x12!.interests.v1.ListCommentsRequest\x1a\".interests.v1.ListCommentsResponse\x12O\n" +
+	"projectIds2\xe7\x05\n" +
+	"\x10InterestsService\x12r\n" +
+	"\x13ListActiveInterests\x12(.interests.v1.ListActiveInterestsRequest\x1a).interests.v1.ListActiveInterestsResponse\"\x06\x8a\xb5\x18\x02\b\x02\x12x\n" +
+	"\x15ListArchivedInterests\x12*.interests.v1.ListArchivedInterestsRequest\x1a+.interests.v1.ListArchivedInterestsResponse\"\x06\x8a\xb5\x18\x02\b\x02\x12c\n" +
+	"\x0eUpdateInterest\x12#.interests.v1.UpdateInterestRequest\x1a$.interests.v1.UpdateInterestResponse\"\x06\x8a\xb5\x18\x02\b\x02\x12]\n" +
+	"\fListComments\x12!.interests.v1.ListCommentsRequest\x1a\".interests.v1.ListCommentsResponse\"\x06\x8a\xb5\x18\x02\b\x02\x12W\n" +
 	"\n" +
-	"AddComment\x12\x1f.interests.v1.AddCommentRequest\x1a .interests.v1.AddCommentResponse\x12I\n" +
-	"\bGetFlags\x12\x1d.interests.v1.GetFlagsRequest\x1a\x1e.interests.v1.GetFlagsResponse\x12m\n" +
-	"\x14ListProjectIdsByFlag\x12).interests.v1.ListProjectIdsByFlagRequest\x1a*.interests.v1.ListProjectIdsByFlagResponseB\x9a\x01\n" +
+	"AddComment\x12\x1f.interests.v1.AddCommentRequest\x1a .interests.v1.AddCommentResponse\"\x06\x8a\xb5\x18\x02\b\x02\x12Q\n" +
+	"\bGetFlags\x12\x1d.interests.v1.GetFlagsRequest\x1a\x1e.interests.v1.GetFlagsResponse\"\x06\x8a\xb5\x18\x02\b\x03\x12u\n" +
+	"\x14ListProjectIdsByFlag\x12).interests.v1.ListProjectIdsByFlagRequest\x1a*.interests.v1.ListProjectIdsByFlagResponse\"\x06\x8a\xb5\x18\x02\b\x03B\x9a\x01\n" +
 	"\x10com.interests.v1B\x0eInterestsProtoP\x01Z%bidradar/gen/interests/v1;interestsv1\xa2\x02\x03IXX\xaa\x02\fInterests.V1\xca\x02\fInterests\\V1\xe2\x02\x18Interests\\V1\\GPBMetadata\xea\x02\rInterests::V1b\x06proto3"
 
 var (

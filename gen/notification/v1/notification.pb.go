@@ -7,6 +7,7 @@
 package notificationv1
 
 import (
+	_ "bidradar/gen/access/v1"
 	protoreflect "google.golang.org/protobuf/reflect/protoreflect"
 	protoimpl "google.golang.org/protobuf/runtime/protoimpl"
 	timestamppb "google.golang.org/protobuf/types/known/timestamppb"
@@ -1232,7 +1233,7 @@ var File_notification_v1_notification_proto protoreflect.FileDescriptor
 
 const file_notification_v1_notification_proto_rawDesc = "" +
 	"\n" +
-	"\"notification/v1/notification.proto\x12\x0fnotification.v1\x1a\x1fgoogle/protobuf/timestamp.proto\"\xd6\x02\n" +
+	"\"notification/v1/notification.proto\x12\x0fnotification.v1\x1a\x16access/v1/access.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xd6\x02\n" +
 	"\fNotification\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x14\n" +
 	"\x05title\x18\x02 \x01(\tR\x05title\x12\x18\n" +
@@ -1315,18 +1316,18 @@ const file_notification_v1_notification_proto_rawDesc = "" +
 	"\bsettings\x18\x01 \x01(\v2%.notification.v1.NotificationSettingsR\bsettings\"\x81\x01\n" +
 	"\"UpdateNotificationSettingsResponse\x12\x18\n" +
 	"\amessage\x18\x01 \x01(\tR\amessage\x12A\n" +
-	"\bsettings\x18\x02 \x01(\v2%.notification.v1.NotificationSettingsR\bsettings2\xec\b\n" +
-	"\x13NotificationService\x12j\n" +
-	"\x11ListNotifications\x12).notification.v1.ListNotificationsRequest\x1a*.notification.v1.ListNotificationsResponse\x12a\n" +
-	"\x0eGetUnreadCount\x12&.notification.v1.GetUnreadCountRequest\x1a'.notification.v1.GetUnreadCountResponse\x12O\n" +
-	"\bMarkRead\x12 .notification.v1.MarkReadRequest\x1a!.notification.v1.MarkReadResponse\x12X\n" +
-	"\vMarkAllRead\x12#.notification.v1.MarkAllReadRequest\x1a$.notification.v1.MarkAllReadResponse\x12m\n" +
-	"\x12DeleteNotification\x12*.notification.v1.DeleteNotificationRequest\x1a+.notification.v1.DeleteNotificationResponse\x12m\n" +
-	"\x12ClearNotifications\x12*.notification.v1.ClearNotificationsRequest\x1a+.notification.v1.ClearNotificationsResponse\x12y\n" +
-	"\x16CreateTestNotification\x12..notification.v1.CreateTestNotificationRequest\x1a/.notification.v1.CreateTestNotificationResponse\x12|\n" +
-	"\x17CreateTestNotifications\x12/.notification.v1.CreateTestNotificationsRequest\x1a0.notification.v1.CreateTestNotificationsResponse\x12|\n" +
-	"\x17GetNotificationSettings\x12/.notification.v1.GetNotificationSettingsRequest\x1a0.notification.v1.GetNotificationSettingsResponse\x12\x85\x01\n" +
-	"\x1aUpdateNotificationSettings\x122.notification.v1.UpdateNotificationSettingsRequest\x1a3.notification.v1.UpdateNotificationSettingsResponseB\xb2\x01\n" +
+	"\bsettings\x18\x02 \x01(\v2%.notification.v1.NotificationSettingsR\bsettings2\xbf\t\n" +
+	"\x13NotificationService\x12r\n" +
+	"\x11ListNotifications\x12).notification.v1.ListNotificationsRequest\x1a*.notification.v1.ListNotificationsResponse\"\x06\x8a\xb5\x18\x02\b\x02\x12i\n" +
+	"\x0eGetUnreadCount\x12&.notification.v1.GetUnreadCountRequest\x1a'.notification.v1.GetUnreadCountResponse\"\x06\x8a\xb5\x18\x02\b\x02\x12W\n" +
+	"\bMarkRead\x12 .notification.v1.MarkReadRequest\x1a!.notification.v1.MarkReadResponse\"\x06\x8a\xb5\x18\x02\b\x02\x12`\n" +
+	"\vMarkAllRead\x12#.notification.v1.MarkAllReadRequest\x1a$.notification.v1.MarkAllReadResponse\"\x06\x8a\xb5\x18\x02\b\x02\x12u\n" +
+	"\x12DeleteNotification\x12*.notification.v1.DeleteNotificationRequest\x1a+.notification.v1.DeleteNotificationResponse\"\x06\x8a\xb5\x18\x02\b\x02\x12u\n" +
+	"\x12ClearNotifications\x12*.notification.v1.ClearNotificationsRequest\x1a+.notification.v1.ClearNotificationsResponse\"\x06\x8a\xb5\x18\x02\b\x02\x12\x81\x01\n" +
+	"\x16CreateTestNotification\x12..notification.v1.CreateTestNotificationRequest\x1a/.notification.v1.CreateTestNotificationResponse\"\x06\x8a\xb5\x18\x02\b\x02\x12\x84\x01\n" +
+	"\x17CreateTestNotifications\x12/.notification.v1.CreateTestNotificationsRequest\x1a0.notification.v1.CreateTestNotificationsResponse\"\x06\x8a\xb5\x18\x02\b\x02\x12\x84\x01\n" +
+	"\x17GetNotificationSettings\x12/.notification.v1.GetNotificationSettingsRequest\x1a0.notification.v1.GetNotificationSettingsResponse\"\x06\x8a\xb5\x18\x02\b\x02\x12\x8d\x01\n" +
+	"\x1aUpdateNotificationSettings\x122.notification.v1.UpdateNotificationSettingsRequest\x1a3.notification.v1.UpdateNotificationSettingsResponse\"\x06\x8a\xb5\x18\x02\b\x02B\xb2\x01\n" +
 	"\x13com.notification.v1B\x11NotificationProtoP\x01Z+bidradar/gen/notification/v1;notificationv1\xa2\x02\x03NXX\xaa\x02\x0fNotification.V1\xca\x02\x0fNotification\\V1\xe2\x02\x1bNotification\\V1\\GPBMetadata\xea\x02\x10Notification::V1b\x06proto3"
 
 var (

@@ -7,6 +7,7 @@
 package projectsv1
 
 import (
+	_ "bidradar/gen/access/v1"
 	protoreflect "google.golang.org/protobuf/reflect/protoreflect"
 	protoimpl "google.golang.org/protobuf/runtime/protoimpl"
 	structpb "google.golang.org/protobuf/types/known/structpb"
@@ -3160,7 +3161,7 @@ var File_projects_v1_projects_proto protoreflect.FileDescriptor
 
 const file_projects_v1_projects_proto_rawDesc = "" +
 	"\n" +
-	"\x1aprojects/v1/projects.proto\x12\vprojects.v1\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"4\n" +
+	"\x1aprojects/v1/projects.proto\x12\vprojects.v1\x1a\x16access/v1/access.proto\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"4\n" +
 	"\x06Option\x12\x14\n" +
 	"\x05value\x18\x01 \x01(\tR\x05value\x12\x14\n" +
 	"\x05label\x18\x02 \x01(\tR\x05label\"\xc2\x06\n" +
@@ -3483,24 +3484,25 @@ const file_projects_v1_projects_proto_rawDesc = "" +
 	"\x18ListIngestionRunsRequest\x12\x14\n" +
 	"\x05limit\x18\x01 \x01(\x05R\x05limit\"J\n" +
 	"\x19ListIngestionRunsResponse\x12-\n" +
-	"\x04runs\x18\x01 \x03(\v2\x19.projects.v1.IngestionRunR\x04runs2\xb0\t\n" +
-	"\x0fProjectsService\x12S\n" +
-	"\fListProjects\x12 .projects.v1.ListProjectsRequest\x1a!.projects.v1.ListProjectsResponse\x12\\\n" +
-	"\x0fGetDropdownData\x12#.projects.v1.GetDropdownDataRequest\x1a$.projects.v1.GetDropdownDataResponse\x12M\n" +
+	"\x04runs\x18\x01 \x03(\v2\x19.projects.v1.IngestionRunR\x04runs2\x98\n" +
 	"\n" +
-	"GetProject\x12\x1e.projects.v1.GetProjectRequest\x1a\x1f.projects.v1.GetProjectResponse\x12A\n" +
-	"\x06Scrape\x12\x1a.projects.v1.ScrapeRequest\x1a\x1b.projects.v1.ScrapeResponse\x12e\n" +
-	"\x12UpdateProjectSmart\x12&.projects.v1.UpdateProjectSmartRequest\x1a'.projects.v1.UpdateProjectSmartResponse\x12M\n" +
+	"\x0fProjectsService\x12[\n" +
+	"\fListProjects\x12 .projects.v1.ListProjectsRequest\x1a!.projects.v1.ListProjectsResponse\"\x06\x8a\xb5\x18\x02\b\x01\x12d\n" +
+	"\x0fGetDropdownData\x12#.projects.v1.GetDropdownDataRequest\x1a$.projects.v1.GetDropdownDataResponse\"\x06\x8a\xb5\x18\x02\b\x01\x12U\n" +
 	"\n" +
-	"ExportOcds\x12\x1e.projects.v1.ExportOcdsRequest\x1a\x1f.projects.v1.ExportOcdsResponse\x12M\n" +
+	"GetProject\x12\x1e.projects.v1.GetProjectRequest\x1a\x1f.projects.v1.GetProjectResponse\"\x06\x8a\xb5\x18\x02\b\x02\x12I\n" +
+	"\x06Scrape\x12\x1a.projects.v1.ScrapeRequest\x1a\x1b.projects.v1.ScrapeResponse\"\x06\x8a\xb5\x18\x02\b\x02\x12m\n" +
+	"\x12UpdateProjectSmart\x12&.projects.v1.UpdateProjectSmartRequest\x1a'.projects.v1.UpdateProjectSmartResponse\"\x06\x8a\xb5\x18\x02\b\x02\x12U\n" +
 	"\n" +
-	"ToDoSearch\x12\x1e.projects.v1.ToDoSearchRequest\x1a\x1f.projects.v1.ToDoSearchResponse\x12e\n" +
-	"\x12RecallSaveCriteria\x12&.projects.v1.RecallSaveCriteriaRequest\x1a'.projects.v1.RecallSaveCriteriaResponse\x12k\n" +
-	"\x14DeleteSearchCriteria\x12(.projects.v1.DeleteSearchCriteriaRequest\x1a).projects.v1.DeleteSearchCriteriaResponse\x12k\n" +
-	"\x14ListStatusIndicators\x12(.projects.v1.ListStatusIndicatorsRequest\x1a).projects.v1.ListStatusIndicatorsResponse\x12k\n" +
-	"\x14CheckStatusIndicator\x12(.projects.v1.CheckStatusIndicatorRequest\x1a).projects.v1.CheckStatusIndicatorResponse\x12A\n" +
-	"\x06Ingest\x12\x1a.projects.v1.IngestRequest\x1a\x1b.projects.v1.IngestResponse\x12b\n" +
-	"\x11ListIngestionRuns\x12%.projects.v1.ListIngestionRunsRequest\x1a&.projects.v1.ListIngestionRunsResponseB\x92\x01\n" +
+	"ExportOcds\x12\x1e.projects.v1.ExportOcdsRequest\x1a\x1f.projects.v1.ExportOcdsResponse\"\x06\x8a\xb5\x18\x02\b\x02\x12U\n" +
+	"\n" +
+	"ToDoSearch\x12\x1e.projects.v1.ToDoSearchRequest\x1a\x1f.projects.v1.ToDoSearchResponse\"\x06\x8a\xb5\x18\x02\b\x02\x12m\n" +
+	"\x12RecallSaveCriteria\x12&.projects.v1.RecallSaveCriteriaRequest\x1a'.projects.v1.RecallSaveCriteriaResponse\"\x06\x8a\xb5\x18\x02\b\x02\x12s\n" +
+	"\x14DeleteSearchCriteria\x12(.projects.v1.DeleteSearchCriteriaRequest\x1a).projects.v1.DeleteSearchCriteriaResponse\"\x06\x8a\xb5\x18\x02\b\x02\x12s\n" +
+	"\x14ListStatusIndicators\x12(.projects.v1.ListStatusIndicatorsRequest\x1a).projects.v1.ListStatusIndicatorsResponse\"\x06\x8a\xb5\x18\x02\b\x01\x12s\n" +
+	"\x14CheckStatusIndicator\x12(.projects.v1.CheckStatusIndicatorRequest\x1a).projects.v1.CheckStatusIndicatorResponse\"\x06\x8a\xb5\x18\x02\b\x02\x12I\n" +
+	"\x06Ingest\x12\x1a.projects.v1.IngestRequest\x1a\x1b.projects.v1.IngestResponse\"\x06\x8a\xb5\x18\x02\b\x04\x12j\n" +
+	"\x11ListIngestionRuns\x12%.projects.v1.ListIngestionRunsRequest\x1a&.projects.v1.ListIngestionRunsResponse\"\x06\x8a\xb5\x18\x02\b\x04B\x92\x01\n" +
 	"\x0fcom.projects.v1B\rProjectsProtoP\x01Z#bidradar/gen/projects/v1;projectsv1\xa2\x02\x03PXX\xaa\x02\vProjects.V1\xca\x02\vProjects\\V1\xe2\x02\x17Projects\\V1\\GPBMetadata\xea\x02\fProjects::V1b\x06proto3"
 
 var (

@@ -7,6 +7,7 @@
 package subscriptionv1
 
 import (
+	_ "bidradar/gen/access/v1"
 	protoreflect "google.golang.org/protobuf/reflect/protoreflect"
 	protoimpl "google.golang.org/protobuf/runtime/protoimpl"
 	timestamppb "google.golang.org/protobuf/types/known/timestamppb"
@@ -1141,7 +1142,7 @@ var File_subscription_v1_subscription_proto protoreflect.FileDescriptor
 
 const file_subscription_v1_subscription_proto_rawDesc = "" +
 	"\n" +
-	"\"subscription/v1/subscription.proto\x12\x0fsubscription.v1\x1a\x1fgoogle/protobuf/timestamp.proto\"\x96\x02\n" +
+	"\"subscription/v1/subscription.proto\x12\x0fsubscription.v1\x1a\x16access/v1/access.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\x96\x02\n" +
 	"\x11CombinationLimits\x12-\n" +
 	"\x12search_combination\x18\x01 \x01(\x05R\x11searchCombination\x128\n" +
 	"\x18search_combination_month\x18\x02 \x01(\x05R\x16searchCombinationMonth\x124\n" +
@@ -1231,14 +1232,14 @@ const file_subscription_v1_subscription_proto_rawDesc = "" +
 	"created_at\x18\a \x01(\v2\x1a.google.protobuf.TimestampR\tcreatedAt\"\x15\n" +
 	"\x13ListPaymentsRequest\"L\n" +
 	"\x14ListPaymentsResponse\x124\n" +
-	"\bpayments\x18\x01 \x03(\v2\x18.subscription.v1.PaymentR\bpayments2\xe4\x04\n" +
-	"\x13SubscriptionService\x12R\n" +
-	"\tListTiers\x12!.subscription.v1.ListTiersRequest\x1a\".subscription.v1.ListTiersResponse\x12j\n" +
-	"\x11GetMySubscription\x12).subscription.v1.GetMySubscriptionRequest\x1a*.subscription.v1.GetMySubscriptionResponse\x12[\n" +
-	"\fConsumeQuota\x12$.subscription.v1.ConsumeQuotaRequest\x1a%.subscription.v1.ConsumeQuotaResponse\x12a\n" +
-	"\x0eCreateCheckout\x12&.subscription.v1.CreateCheckoutRequest\x1a'.subscription.v1.CreateCheckoutResponse\x12p\n" +
-	"\x13HandleProviderEvent\x12+.subscription.v1.HandleProviderEventRequest\x1a,.subscription.v1.HandleProviderEventResponse\x12[\n" +
-	"\fListPayments\x12$.subscription.v1.ListPaymentsRequest\x1a%.subscription.v1.ListPaymentsResponseB\xb2\x01\n" +
+	"\bpayments\x18\x01 \x03(\v2\x18.subscription.v1.PaymentR\bpayments2\x94\x05\n" +
+	"\x13SubscriptionService\x12Z\n" +
+	"\tListTiers\x12!.subscription.v1.ListTiersRequest\x1a\".subscription.v1.ListTiersResponse\"\x06\x8a\xb5\x18\x02\b\x01\x12r\n" +
+	"\x11GetMySubscription\x12).subscription.v1.GetMySubscriptionRequest\x1a*.subscription.v1.GetMySubscriptionResponse\"\x06\x8a\xb5\x18\x02\b\x02\x12c\n" +
+	"\fConsumeQuota\x12$.subscription.v1.ConsumeQuotaRequest\x1a%.subscription.v1.ConsumeQuotaResponse\"\x06\x8a\xb5\x18\x02\b\x03\x12i\n" +
+	"\x0eCreateCheckout\x12&.subscription.v1.CreateCheckoutRequest\x1a'.subscription.v1.CreateCheckoutResponse\"\x06\x8a\xb5\x18\x02\b\x02\x12x\n" +
+	"\x13HandleProviderEvent\x12+.subscription.v1.HandleProviderEventRequest\x1a,.subscription.v1.HandleProviderEventResponse\"\x06\x8a\xb5\x18\x02\b\x03\x12c\n" +
+	"\fListPayments\x12$.subscription.v1.ListPaymentsRequest\x1a%.subscription.v1.ListPaymentsResponse\"\x06\x8a\xb5\x18\x02\b\x02B\xb2\x01\n" +
 	"\x13com.subscription.v1B\x11SubscriptionProtoP\x01Z+bidradar/gen/subscription/v1;subscriptionv1\xa2\x02\x03SXX\xaa\x02\x0fSubscription.V1\xca\x02\x0fSubscription\\V1\xe2\x02\x1bSubscription\\V1\\GPBMetadata\xea\x02\x10Subscription::V1b\x06proto3"
 
 var (

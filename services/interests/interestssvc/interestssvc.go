@@ -8,6 +8,7 @@ import (
 	"log/slog"
 
 	"bidradar/gen/interests/v1/interestsv1connect"
+	"bidradar/pkg/authn"
 	"bidradar/pkg/runner"
 )
 
@@ -21,10 +22,14 @@ var Spec = runner.Spec{
 
 // Build assembles the service from its environment (AUTH_TARGET).
 func Build(_ context.Context, getenv runner.Getenv, log *slog.Logger) (runner.Component, error) {
-	srv, err := runner.NewRPCServer(log, getenv("AUTH_TARGET"))
+	srv, err := runner.NewRPCServer(log, getenv("AUTH_TARGET"), authn.ParseAdmins(getenv("ADMIN_EMAILS")))
 	if err != nil {
 		return nil, err
 	}
-	srv.Mount(interestsv1connect.NewInterestsServiceHandler(interestsv1connect.UnimplementedInterestsServiceHandler{}, srv.HandlerOptions(runner.Public())...))
+	opts, err := srv.HandlerOptions(interestsv1connect.InterestsServiceName)
+	if err != nil {
+		return nil, err
+	}
+	srv.Mount(interestsv1connect.NewInterestsServiceHandler(interestsv1connect.UnimplementedInterestsServiceHandler{}, opts...))
 	return srv, nil
 }

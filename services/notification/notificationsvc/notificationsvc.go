@@ -8,6 +8,7 @@ import (
 	"log/slog"
 
 	"bidradar/gen/notification/v1/notificationv1connect"
+	"bidradar/pkg/authn"
 	"bidradar/pkg/runner"
 )
 
@@ -21,10 +22,14 @@ var Spec = runner.Spec{
 
 // Build assembles the service from its environment (AUTH_TARGET).
 func Build(_ context.Context, getenv runner.Getenv, log *slog.Logger) (runner.Component, error) {
-	srv, err := runner.NewRPCServer(log, getenv("AUTH_TARGET"))
+	srv, err := runner.NewRPCServer(log, getenv("AUTH_TARGET"), authn.ParseAdmins(getenv("ADMIN_EMAILS")))
 	if err != nil {
 		return nil, err
 	}
-	srv.Mount(notificationv1connect.NewNotificationServiceHandler(notificationv1connect.UnimplementedNotificationServiceHandler{}, srv.HandlerOptions(runner.Public())...))
+	opts, err := srv.HandlerOptions(notificationv1connect.NotificationServiceName)
+	if err != nil {
+		return nil, err
+	}
+	srv.Mount(notificationv1connect.NewNotificationServiceHandler(notificationv1connect.UnimplementedNotificationServiceHandler{}, opts...))
 	return srv, nil
 }

@@ -12,7 +12,6 @@ import (
 	"sync"
 	"time"
 
-	"connectrpc.com/connect"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"bidradar/gen/projects/v1/projectsv1connect"
@@ -164,7 +163,7 @@ func (c *component) Run(ctx context.Context, ln net.Listener) error {
 // SUBSCRIPTION_TARGET (host:port of the subscription service, h2c; unset:
 // saving criteria answers 503) and SUBSCRIPTION_TIMEOUT (default 5s).
 func Build(ctx context.Context, getenv runner.Getenv, log *slog.Logger) (runner.Component, error) {
-	srv, err := runner.NewRPCServer(log, getenv("AUTH_TARGET"))
+	srv, err := runner.NewRPCServer(log, getenv("AUTH_TARGET"), authn.ParseAdmins(getenv("ADMIN_EMAILS")))
 	if err != nil {
 		return nil, err
 	}
@@ -246,11 +245,13 @@ func Build(ctx context.Context, getenv runner.Getenv, log *slog.Logger) (runner.
 		}
 		c.bg = append(c.bg, func(ctx context.Context) { _ = p.Run(ctx) })
 	}
-	h := ports.NewHandler(d.App, rssBase)
 	// Ingestion is for the operators named in ADMIN_EMAILS (e-mails or "@domain").
-	admins := authn.RequireAdmin(authn.ParseAdmins(getenv("ADMIN_EMAILS")), ports.AdminProcedures...)
-	handlerOpts := append(srv.HandlerOptions(runner.Public(ports.PublicProcedures...)), connect.WithInterceptors(admins))
-	srv.Mount(projectsv1connect.NewProjectsServiceHandler(h, handlerOpts...))
+	handlerOpts, err := srv.HandlerOptions(projectsv1connect.ProjectsServiceName)
+	if err != nil {
+		pool.Close()
+		return nil, err
+	}
+	srv.Mount(projectsv1connect.NewProjectsServiceHandler(ports.NewHandler(d.App, rssBase), handlerOpts...))
 	return c, nil
 }
 

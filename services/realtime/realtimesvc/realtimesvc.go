@@ -6,6 +6,7 @@ import (
 	"errors"
 	"log/slog"
 
+	"bidradar/pkg/authn"
 	"bidradar/pkg/events"
 	"bidradar/pkg/runner"
 	"bidradar/services/realtime/internal/hub"
@@ -25,7 +26,7 @@ func Build(_ context.Context, getenv runner.Getenv, log *slog.Logger) (runner.Co
 	if natsURL == "" {
 		return nil, errors.New("NATS_URL is required")
 	}
-	srv, err := runner.NewRPCServer(log, getenv("AUTH_TARGET"))
+	srv, err := runner.NewRPCServer(log, getenv("AUTH_TARGET"), authn.Admins{})
 	if err != nil {
 		return nil, err
 	}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"bidradar/gen/subscription/v1/subscriptionv1connect"
+	"bidradar/pkg/authn"
 	"bidradar/pkg/pgdb"
 	"bidradar/pkg/runner"
 	"bidradar/services/subscription/internal/adapters/postgres"
@@ -39,7 +40,7 @@ func Migrate(ctx context.Context, getenv runner.Getenv, _ *slog.Logger) error {
 
 // Build assembles the service (DATABASE_URL, AUTH_TARGET); it migrates at start.
 func Build(ctx context.Context, getenv runner.Getenv, log *slog.Logger) (runner.Component, error) {
-	srv, err := runner.NewRPCServer(log, getenv("AUTH_TARGET"))
+	srv, err := runner.NewRPCServer(log, getenv("AUTH_TARGET"), authn.ParseAdmins(getenv("ADMIN_EMAILS")))
 	if err != nil {
 		return nil, err
 	}
@@ -53,7 +54,11 @@ func Build(ctx context.Context, getenv runner.Getenv, log *slog.Logger) (runner.
 	}
 	srv.OnClose(pool.Close)
 	srv.Readiness("postgres", pool.Ping)
+	opts, err := srv.HandlerOptions(subscriptionv1connect.SubscriptionServiceName)
+	if err != nil {
+		return nil, err
+	}
 	h := ports.NewHandler(postgres.New(pool), time.Now)
-	srv.Mount(subscriptionv1connect.NewSubscriptionServiceHandler(h, srv.HandlerOptions(runner.Public(ports.PublicProcedures...))...))
+	srv.Mount(subscriptionv1connect.NewSubscriptionServiceHandler(h, opts...))
 	return srv, nil
 }

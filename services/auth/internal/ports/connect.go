@@ -73,32 +73,6 @@ func NewServer(a *app.App, opts Options) (*Server, error) {
 	return &Server{app: a, opts: opts}, nil
 }
 
-// publicProcedures need no access token. GetUser is listed because its
-// internal callers carry a service token instead; it checks by itself.
-var publicProcedures = map[string]bool{
-	authv1connect.AuthServiceLoginProcedure:                 true,
-	authv1connect.AuthServiceVerifyLoginOtpProcedure:        true,
-	authv1connect.AuthServiceResendLoginOtpProcedure:        true,
-	authv1connect.AuthServiceRegisterProcedure:              true,
-	authv1connect.AuthServiceVerifyRegistrationProcedure:    true,
-	authv1connect.AuthServiceResendRegistrationOtpProcedure: true,
-	authv1connect.AuthServiceForgotPasswordProcedure:        true,
-	authv1connect.AuthServiceResetPasswordProcedure:         true,
-	authv1connect.AuthServiceRefreshTokenProcedure:          true,
-	authv1connect.AuthServiceRefreshLineTokenProcedure:      true,
-	authv1connect.AuthServiceLogoutProcedure:                true,
-	authv1connect.AuthServiceLineAuthorizeProcedure:         true,
-	authv1connect.AuthServiceLineCallbackProcedure:          true,
-	authv1connect.AuthServiceLineLinkSendOtpProcedure:       true,
-	authv1connect.AuthServiceLineLinkVerifyProcedure:        true,
-	authv1connect.AuthServiceGetPublicKeysProcedure:         true,
-	authv1connect.AuthServiceGetUserProcedure:               true,
-}
-
-// IsPublic reports whether a procedure may be called without an access
-// token (for authn.NewInterceptor).
-func IsPublic(procedure string) bool { return publicProcedures[procedure] }
-
 // MaxRequestBytes bounds request messages: nothing of ours is larger.
 const MaxRequestBytes = 64 << 10
 

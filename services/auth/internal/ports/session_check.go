@@ -5,6 +5,7 @@ import (
 
 	"connectrpc.com/connect"
 
+	"bidradar/pkg/access"
 	"bidradar/pkg/authn"
 	"bidradar/services/auth/internal/adapters/token"
 	"bidradar/services/auth/internal/domain"
@@ -17,10 +18,11 @@ type SessionEnded func(ctx context.Context, familyID string) (bool, error)
 // password reset, reuse detection) on the auth service's own calls, so that
 // /users/me answers 401 right after logout. It runs after authn's interceptor.
 // Other services verify tokens offline and accept them until they expire (15 min).
-func RejectEndedSessions(ended SessionEnded) connect.Interceptor {
+// Only procedures that require a user (policy: user or admin) are checked.
+func RejectEndedSessions(ended SessionEnded, policy access.Policy) connect.Interceptor {
 	return connect.UnaryInterceptorFunc(func(next connect.UnaryFunc) connect.UnaryFunc {
 		return func(ctx context.Context, req connect.AnyRequest) (connect.AnyResponse, error) {
-			if IsPublic(req.Spec().Procedure) {
+			if r, _ := policy.Rule(req.Spec().Procedure); r.Audience != access.User && r.Audience != access.Admin {
 				return next(ctx, req)
 			}
 			if c, ok := authn.FromContext(ctx); ok {

@@ -20,6 +20,7 @@ import (
 	"github.com/nats-io/nats.go"
 
 	"bidradar/gen/auth/v1/authv1connect"
+	"bidradar/pkg/access"
 	"bidradar/pkg/authn"
 	"bidradar/pkg/events"
 	"bidradar/pkg/mail"
@@ -177,7 +178,11 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *Service, err err
 	ended := func(ctx context.Context, familyID string) (bool, error) {
 		return s.store.FamilyEnded(ctx, familyID, cfg.Now())
 	}
-	opts := append(server.HandlerOptions(log, authn.NewInterceptor(verifier, ports.IsPublic), ports.RejectEndedSessions(ended)),
+	policy, err := access.ForService(authv1connect.AuthServiceName)
+	if err != nil {
+		return nil, err
+	}
+	opts := append(server.HandlerOptions(log, authn.NewInterceptor(verifier, policy, authn.Admins{}), ports.RejectEndedSessions(ended, policy)),
 		connect.WithReadMaxBytes(ports.MaxRequestBytes))
 	mux := http.NewServeMux()
 	mux.Handle(authv1connect.NewAuthServiceHandler(rpc, opts...))

@@ -27,19 +27,6 @@ import (
 	"bidradar/services/projects/internal/domain"
 )
 
-// PublicProcedures may be called by visitors (search is open).
-var PublicProcedures = []string{
-	projectsv1connect.ProjectsServiceListProjectsProcedure,
-	projectsv1connect.ProjectsServiceGetDropdownDataProcedure,
-	projectsv1connect.ProjectsServiceListStatusIndicatorsProcedure,
-}
-
-// AdminProcedures are the ingestion entry points, for operators only.
-var AdminProcedures = []string{
-	projectsv1connect.ProjectsServiceIngestProcedure,
-	projectsv1connect.ProjectsServiceListIngestionRunsProcedure,
-}
-
 // Handler implements projectsv1connect.ProjectsServiceHandler (scrape,
 // update-project-smart, saved criteria and status indicators are in
 // refresh.go and criteria.go).

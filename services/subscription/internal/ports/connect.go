@@ -33,9 +33,6 @@ type Handler struct {
 // NewHandler wires the handler to its store.
 func NewHandler(store Store, now func() time.Time) *Handler { return &Handler{store: store, now: now} }
 
-// PublicProcedures may be called by visitors.
-var PublicProcedures = []string{subscriptionv1connect.SubscriptionServiceListTiersProcedure}
-
 // ListTiers lists the tiers: with include_all every tier, else the paid ones.
 func (h *Handler) ListTiers(ctx context.Context, req *connect.Request[subscriptionv1.ListTiersRequest]) (*connect.Response[subscriptionv1.ListTiersResponse], error) {
 	tiers, err := h.store.Tiers(ctx)

@@ -1,0 +1,136 @@
+// Package access reads the access rule of every RPC (proto/access/v1, the
+// `(access.v1.rule)` method option) from the generated descriptors. The rule
+// is declared once, in the proto, and everything that enforces it reads it
+// from here: the services' authn interceptor, the gateway's internal-call
+// blocking and password-burst shedding (the frontend reads the same option
+// from its generated descriptors).
+package access
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protoreflect"
+	"google.golang.org/protobuf/reflect/protoregistry"
+
+	accessv1 "bidradar/gen/access/v1"
+	// The generated packages of every service, so that All sees them.
+	_ "bidradar/gen/auth/v1"
+	_ "bidradar/gen/interests/v1"
+	_ "bidradar/gen/notification/v1"
+	_ "bidradar/gen/projects/v1"
+	_ "bidradar/gen/subscription/v1"
+)
+
+// Audience says who may call an RPC.
+type Audience = accessv1.Audience
+
+// The audiences of proto/access/v1/access.proto.
+const (
+	Public   = accessv1.Audience_AUDIENCE_PUBLIC
+	User     = accessv1.Audience_AUDIENCE_USER
+	Internal = accessv1.Audience_AUDIENCE_INTERNAL
+	Admin    = accessv1.Audience_AUDIENCE_ADMIN
+)
+
+// Rule is the access rule of one procedure.
+type Rule struct {
+	Audience Audience
+	// PasswordHash: the call costs an argon2id hash (shed at the edge).
+	PasswordHash bool
+}
+
+// Policy maps procedures ("/auth.v1.AuthService/Login") to their rules.
+type Policy map[string]Rule
+
+// Rule returns the rule of a procedure; ok is false for a procedure the
+// policy does not know, which callers must refuse.
+func (p Policy) Rule(procedure string) (r Rule, ok bool) {
+	r, ok = p[procedure]
+	return r, ok
+}
+
+// Procedures returns the procedures whose rule satisfies keep, sorted.
+func (p Policy) Procedures(keep func(Rule) bool) []string {
+	var out []string
+	for proc, r := range p {
+		if keep(r) {
+			out = append(out, proc)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// ForService returns the policy of one service by its full name (e.g.
+// authv1connect.AuthServiceName). Its generated package must be linked in.
+// It fails when any method lacks a rule or declares no audience.
+func ForService(name string) (Policy, error) {
+	d, err := protoregistry.GlobalFiles.FindDescriptorByName(protoreflect.FullName(name))
+	if err != nil {
+		return nil, fmt.Errorf("access: service %s is not linked in: %w", name, err)
+	}
+	sd, ok := d.(protoreflect.ServiceDescriptor)
+	if !ok {
+		return nil, fmt.Errorf("access: %s is not a service", name)
+	}
+	p := Policy{}
+	return p, p.add(sd)
+}
+
+// All returns the policy of every BidRadar service: every service of a
+// linked-in file outside the google.* and grpc.* packages (grpc-go links in
+// grpc.health.v1, which is not ours).
+func All() (Policy, error) {
+	p := Policy{}
+	var errs []string
+	protoregistry.GlobalFiles.RangeFiles(func(fd protoreflect.FileDescriptor) bool {
+		if pkg := string(fd.Package()); strings.HasPrefix(pkg, "google.") || strings.HasPrefix(pkg, "grpc.") {
+			return true
+		}
+		for i := 0; i < fd.Services().Len(); i++ {
+			if err := p.add(fd.Services().Get(i)); err != nil {
+				errs = append(errs, err.Error())
+			}
+		}
+		return true
+	})
+	if len(errs) > 0 {
+		sort.Strings(errs)
+		return nil, fmt.Errorf("%s", strings.Join(errs, "; "))
+	}
+	return p, nil
+}
+
+func (p Policy) add(sd protoreflect.ServiceDescriptor) error {
+	var missing []string
+	for i := 0; i < sd.Methods().Len(); i++ {
+		m := sd.Methods().Get(i)
+		r, ok := RuleOf(m)
+		if !ok {
+			missing = append(missing, string(m.Name()))
+			continue
+		}
+		p["/"+string(sd.FullName())+"/"+string(m.Name())] = r
+	}
+	if len(missing) > 0 {
+		return fmt.Errorf("access: %s: no (access.v1.rule) audience on %s", sd.FullName(), strings.Join(missing, ", "))
+	}
+	return nil
+}
+
+// RuleOf returns a method's declared rule; ok is false when it has none or
+// its audience is unspecified.
+func RuleOf(m protoreflect.MethodDescriptor) (Rule, bool) {
+	opts := m.Options()
+	if opts == nil || !proto.HasExtension(opts, accessv1.E_Rule) {
+		return Rule{}, false
+	}
+	r, _ := proto.GetExtension(opts, accessv1.E_Rule).(*accessv1.Rule)
+	if r.GetAudience() == accessv1.Audience_AUDIENCE_UNSPECIFIED {
+		return Rule{}, false
+	}
+	return Rule{Audience: r.GetAudience(), PasswordHash: r.GetPasswordHash()}, true
+}
