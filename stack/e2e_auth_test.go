@@ -7,6 +7,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"bidradar/pkg/access"
 )
 
 // TestAuthJourneyREST drives SPEC §7's auth calls through the gateway, as a
@@ -250,13 +252,23 @@ func TestGatewaySurface(t *testing.T) {
 	if list, _ := tiers.Body["tier_details"].([]any); len(list) != 4 {
 		t.Fatalf("tiers: %s", tiers.Raw)
 	}
-	resp, err := e.http.Post(e.url+"/auth.v1.AuthService/GetPublicKeys", "application/json", strings.NewReader("{}"))
+	policy, err := access.All()
 	if err != nil {
 		t.Fatal(err)
 	}
-	resp.Body.Close()
-	if resp.StatusCode != 404 {
-		t.Fatalf("internal RPC reachable from outside: %d", resp.StatusCode)
+	internal := policy.Procedures(func(r access.Rule) bool { return r.Audience == access.Internal })
+	if len(internal) < 5 {
+		t.Fatalf("internal procedures: %v", internal)
+	}
+	for _, proc := range internal {
+		resp, err := e.http.Post(e.url+proc, "application/json", strings.NewReader("{}"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != 404 {
+			t.Fatalf("internal RPC %s reachable from outside: %d", proc, resp.StatusCode)
+		}
 	}
 }
 

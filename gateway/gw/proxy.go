@@ -8,17 +8,23 @@ import (
 	"net/url"
 	"strings"
 	"time"
+
+	"bidradar/pkg/access"
 )
 
-// internalProcedures are served to other services only, never to browsers.
-var internalProcedures = map[string]bool{
-	"/auth.v1.AuthService/GetPublicKeys":                       true,
-	"/auth.v1.AuthService/GetUser":                             true,
-	"/interests.v1.InterestsService/GetFlags":                  true,
-	"/interests.v1.InterestsService/ListProjectIdsByFlag":      true,
-	"/subscription.v1.SubscriptionService/ConsumeQuota":        true,
-	"/subscription.v1.SubscriptionService/HandleProviderEvent": true,
-}
+// internalProcedures are the RPCs served to other services only, never to
+// browsers: those whose proto declares the internal audience.
+var internalProcedures = func() map[string]bool {
+	policy, err := access.All()
+	if err != nil {
+		panic("gateway: access rules: " + err.Error()) // a build defect: every RPC declares one (pkg/access tests)
+	}
+	out := map[string]bool{}
+	for _, p := range policy.Procedures(func(r access.Rule) bool { return r.Audience == access.Internal }) {
+		out[p] = true
+	}
+	return out
+}()
 
 // newConnectProxy forwards Connect, gRPC-Web and gRPC calls to a service over h2c,
 // streaming bodies as they come.

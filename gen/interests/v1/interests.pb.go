@@ -23,22 +23,41 @@ const (
 	_ = protoimpl.EnforceVersion(protoimpl.MaxVersion - 20)
 )
 
-// UserInterest is the user's mark on one project (SPEC §3).
+// UserInterest is the user's record on one project (SPEC §3), with the
+// project's list fields so that a list needs no second call.
 type UserInterest struct {
-	state               protoimpl.MessageState `protogen:"open.v1"`
-	IdProject           string                 `protobuf:"bytes,1,opt,name=id_project,json=idProject,proto3" json:"id_project,omitempty"`
-	IsUserLike          bool                   `protobuf:"varint,2,opt,name=is_userLike,json=isUserLike,proto3" json:"is_userLike,omitempty"`
-	IsInterestToStepChk bool                   `protobuf:"varint,3,opt,name=is_interestToStepChk,json=isInterestToStepChk,proto3" json:"is_interestToStepChk,omitempty"`
-	Is_InterestToBid    bool                   `protobuf:"varint,4,opt,name=is_InterestToBid,json=isInterestToBid,proto3" json:"is_InterestToBid,omitempty"`
-	Archived            bool                   `protobuf:"varint,5,opt,name=archived,proto3" json:"archived,omitempty"`
-	IsFill20            bool                   `protobuf:"varint,6,opt,name=is_fill20,json=isFill20,proto3" json:"is_fill20,omitempty"`
-	CommentCount        int32                  `protobuf:"varint,7,opt,name=comment_count,json=commentCount,proto3" json:"comment_count,omitempty"`
-	BidPrice            *float64               `protobuf:"fixed64,8,opt,name=bidPrice,proto3,oneof" json:"bidPrice,omitempty"`
-	ReductionPercent    *float64               `protobuf:"fixed64,9,opt,name=reductionPercent,proto3,oneof" json:"reductionPercent,omitempty"`
-	CreatedAt           *timestamppb.Timestamp `protobuf:"bytes,10,opt,name=created_at,json=createdAt,proto3" json:"created_at,omitempty"`
-	UpdatedAt           *timestamppb.Timestamp `protobuf:"bytes,11,opt,name=updated_at,json=updatedAt,proto3" json:"updated_at,omitempty"`
-	// Denormalised for lists: the project's name when known.
-	ProjectName   string `protobuf:"bytes,12,opt,name=project_name,json=projectName,proto3" json:"project_name,omitempty"`
+	state      protoimpl.MessageState `protogen:"open.v1"`
+	IdProject  string                 `protobuf:"bytes,1,opt,name=id_project,json=idProject,proto3" json:"id_project,omitempty"`
+	IsUserLike bool                   `protobuf:"varint,2,opt,name=is_userLike,json=isUserLike,proto3" json:"is_userLike,omitempty"`
+	// Following the project's announcement steps.
+	IsInterestToStepChk bool `protobuf:"varint,3,opt,name=is_interestToStepChk,json=isInterestToStepChk,proto3" json:"is_interestToStepChk,omitempty"`
+	Is_InterestToBid    bool `protobuf:"varint,4,opt,name=is_InterestToBid,json=isInterestToBid,proto3" json:"is_InterestToBid,omitempty"`
+	Archived            bool `protobuf:"varint,5,opt,name=archived,proto3" json:"archived,omitempty"`
+	// Following, plus the step changes of the last 20 days in the digest.
+	IsFill20     bool  `protobuf:"varint,6,opt,name=is_fill20,json=isFill20,proto3" json:"is_fill20,omitempty"`
+	CommentCount int32 `protobuf:"varint,7,opt,name=comment_count,json=commentCount,proto3" json:"comment_count,omitempty"`
+	// The bid in baht, exact to the satang (the same value as bidPrice_satang).
+	BidPrice *float64 `protobuf:"fixed64,8,opt,name=bidPrice,proto3,oneof" json:"bidPrice,omitempty"`
+	// The reduction from the reference price (else the budget), percent with two decimals.
+	ReductionPercent *float64               `protobuf:"fixed64,9,opt,name=reductionPercent,proto3,oneof" json:"reductionPercent,omitempty"`
+	CreatedAt        *timestamppb.Timestamp `protobuf:"bytes,10,opt,name=created_at,json=createdAt,proto3" json:"created_at,omitempty"`
+	UpdatedAt        *timestamppb.Timestamp `protobuf:"bytes,11,opt,name=updated_at,json=updatedAt,proto3" json:"updated_at,omitempty"`
+	ProjectName      string                 `protobuf:"bytes,12,opt,name=project_name,json=projectName,proto3" json:"project_name,omitempty"`
+	// When the bid (price or percent) last changed.
+	LastUpdated *timestamppb.Timestamp `protobuf:"bytes,13,opt,name=lastUpdated,proto3" json:"lastUpdated,omitempty"`
+	// The bid in satang (1/100 baht), exact; a JSON string, as protojson writes int64.
+	BidPriceSatang *int64   `protobuf:"varint,14,opt,name=bidPrice_satang,json=bidPriceSatang,proto3,oneof" json:"bidPrice_satang,omitempty"`
+	DeptName       string   `protobuf:"bytes,15,opt,name=dept_name,json=deptName,proto3" json:"dept_name,omitempty"`
+	Budget         *float64 `protobuf:"fixed64,16,opt,name=budget,proto3,oneof" json:"budget,omitempty"`
+	BudgetSatang   *int64   `protobuf:"varint,17,opt,name=budget_satang,json=budgetSatang,proto3,oneof" json:"budget_satang,omitempty"`
+	ReferencePrice *float64 `protobuf:"fixed64,18,opt,name=reference_price,json=referencePrice,proto3,oneof" json:"reference_price,omitempty"`
+	Status         string   `protobuf:"bytes,19,opt,name=status,proto3" json:"status,omitempty"`
+	StatusName     string   `protobuf:"bytes,20,opt,name=status_name,json=statusName,proto3" json:"status_name,omitempty"`
+	// The latest announcement step and its date (ISO, Asia/Bangkok).
+	AnnounceTypeName string `protobuf:"bytes,21,opt,name=announce_type_name,json=announceTypeName,proto3" json:"announce_type_name,omitempty"`
+	AnnounceDate     string `protobuf:"bytes,22,opt,name=announce_date,json=announceDate,proto3" json:"announce_date,omitempty"`
+	// "active", "archived", or "none" when the user has no record.
+	Source        string `protobuf:"bytes,23,opt,name=source,proto3" json:"source,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -157,6 +176,83 @@ func (x *UserInterest) GetProjectName() string {
 	return ""
 }
 
+func (x *UserInterest) GetLastUpdated() *timestamppb.Timestamp {
+	if x != nil {
+		return x.LastUpdated
+	}
+	return nil
+}
+
+func (x *UserInterest) GetBidPriceSatang() int64 {
+	if x != nil && x.BidPriceSatang != nil {
+		return *x.BidPriceSatang
+	}
+	return 0
+}
+
+func (x *UserInterest) GetDeptName() string {
+	if x != nil {
+		return x.DeptName
+	}
+	return ""
+}
+
+func (x *UserInterest) GetBudget() float64 {
+	if x != nil && x.Budget != nil {
+		return *x.Budget
+	}
+	return 0
+}
+
+func (x *UserInterest) GetBudgetSatang() int64 {
+	if x != nil && x.BudgetSatang != nil {
+		return *x.BudgetSatang
+	}
+	return 0
+}
+
+func (x *UserInterest) GetReferencePrice() float64 {
+	if x != nil && x.ReferencePrice != nil {
+		return *x.ReferencePrice
+	}
+	return 0
+}
+
+func (x *UserInterest) GetStatus() string {
+	if x != nil {
+		return x.Status
+	}
+	return ""
+}
+
+func (x *UserInterest) GetStatusName() string {
+	if x != nil {
+		return x.StatusName
+	}
+	return ""
+}
+
+func (x *UserInterest) GetAnnounceTypeName() string {
+	if x != nil {
+		return x.AnnounceTypeName
+	}
+	return ""
+}
+
+func (x *UserInterest) GetAnnounceDate() string {
+	if x != nil {
+		return x.AnnounceDate
+	}
+	return ""
+}
+
+func (x *UserInterest) GetSource() string {
+	if x != nil {
+		return x.Source
+	}
+	return ""
+}
+
 type InterestPagination struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Page          int32                  `protobuf:"varint,1,opt,name=page,proto3" json:"page,omitempty"`
@@ -226,9 +322,11 @@ func (x *InterestPagination) GetTotalPages() int32 {
 }
 
 type ListActiveInterestsRequest struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Page          int32                  `protobuf:"varint,1,opt,name=page,proto3" json:"page,omitempty"`
-	PerPage       int32                  `protobuf:"varint,2,opt,name=per_page,json=perPage,proto3" json:"per_page,omitempty"`
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Default 1.
+	Page int32 `protobuf:"varint,1,opt,name=page,proto3" json:"page,omitempty"`
+	// Default 10, at most 100.
+	PerPage       int32 `protobuf:"varint,2,opt,name=per_page,json=perPage,proto3" json:"per_page,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -278,9 +376,11 @@ func (x *ListActiveInterestsRequest) GetPerPage() int32 {
 }
 
 type ListActiveInterestsResponse struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Data          []*UserInterest        `protobuf:"bytes,1,rep,name=data,proto3" json:"data,omitempty"`
-	Pagination    *InterestPagination    `protobuf:"bytes,2,opt,name=pagination,proto3" json:"pagination,omitempty"`
+	state      protoimpl.MessageState `protogen:"open.v1"`
+	Data       []*UserInterest        `protobuf:"bytes,1,rep,name=data,proto3" json:"data,omitempty"`
+	Pagination *InterestPagination    `protobuf:"bytes,2,opt,name=pagination,proto3" json:"pagination,omitempty"`
+	// Counts of the caller's active records per mark.
+	Counts        *InterestCounts `protobuf:"bytes,3,opt,name=counts,proto3" json:"counts,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -325,6 +425,13 @@ func (x *ListActiveInterestsResponse) GetData() []*UserInterest {
 func (x *ListActiveInterestsResponse) GetPagination() *InterestPagination {
 	if x != nil {
 		return x.Pagination
+	}
+	return nil
+}
+
+func (x *ListActiveInterestsResponse) GetCounts() *InterestCounts {
+	if x != nil {
+		return x.Counts
 	}
 	return nil
 }
@@ -385,6 +492,7 @@ type ListArchivedInterestsResponse struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Data          []*UserInterest        `protobuf:"bytes,1,rep,name=data,proto3" json:"data,omitempty"`
 	Pagination    *InterestPagination    `protobuf:"bytes,2,opt,name=pagination,proto3" json:"pagination,omitempty"`
+	Counts        *InterestCounts        `protobuf:"bytes,3,opt,name=counts,proto3" json:"counts,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -433,25 +541,208 @@ func (x *ListArchivedInterestsResponse) GetPagination() *InterestPagination {
 	return nil
 }
 
+func (x *ListArchivedInterestsResponse) GetCounts() *InterestCounts {
+	if x != nil {
+		return x.Counts
+	}
+	return nil
+}
+
+type InterestCounts struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Active        int64                  `protobuf:"varint,1,opt,name=active,proto3" json:"active,omitempty"`
+	Archived      int64                  `protobuf:"varint,2,opt,name=archived,proto3" json:"archived,omitempty"`
+	Liked         int64                  `protobuf:"varint,3,opt,name=liked,proto3" json:"liked,omitempty"`
+	Following     int64                  `protobuf:"varint,4,opt,name=following,proto3" json:"following,omitempty"`
+	Bidding       int64                  `protobuf:"varint,5,opt,name=bidding,proto3" json:"bidding,omitempty"`
+	Commented     int64                  `protobuf:"varint,6,opt,name=commented,proto3" json:"commented,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *InterestCounts) Reset() {
+	*x = InterestCounts{}
+	mi := &file_interests_v1_interests_proto_msgTypes[6]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *InterestCounts) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*InterestCounts) ProtoMessage() {}
+
+func (x *InterestCounts) ProtoReflect() protoreflect.Message {
+	mi := &file_interests_v1_interests_proto_msgTypes[6]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use InterestCounts.ProtoReflect.Descriptor instead.
+func (*InterestCounts) Descriptor() ([]byte, []int) {
+	return file_interests_v1_interests_proto_rawDescGZIP(), []int{6}
+}
+
+func (x *InterestCounts) GetActive() int64 {
+	if x != nil {
+		return x.Active
+	}
+	return 0
+}
+
+func (x *InterestCounts) GetArchived() int64 {
+	if x != nil {
+		return x.Archived
+	}
+	return 0
+}
+
+func (x *InterestCounts) GetLiked() int64 {
+	if x != nil {
+		return x.Liked
+	}
+	return 0
+}
+
+func (x *InterestCounts) GetFollowing() int64 {
+	if x != nil {
+		return x.Following
+	}
+	return 0
+}
+
+func (x *InterestCounts) GetBidding() int64 {
+	if x != nil {
+		return x.Bidding
+	}
+	return 0
+}
+
+func (x *InterestCounts) GetCommented() int64 {
+	if x != nil {
+		return x.Commented
+	}
+	return 0
+}
+
+type GetInterestRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The 11-digit e-GP project id.
+	ProjectId     string `protobuf:"bytes,1,opt,name=projectId,proto3" json:"projectId,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GetInterestRequest) Reset() {
+	*x = GetInterestRequest{}
+	mi := &file_interests_v1_interests_proto_msgTypes[7]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetInterestRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetInterestRequest) ProtoMessage() {}
+
+func (x *GetInterestRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_interests_v1_interests_proto_msgTypes[7]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetInterestRequest.ProtoReflect.Descriptor instead.
+func (*GetInterestRequest) Descriptor() ([]byte, []int) {
+	return file_interests_v1_interests_proto_rawDescGZIP(), []int{7}
+}
+
+func (x *GetInterestRequest) GetProjectId() string {
+	if x != nil {
+		return x.ProjectId
+	}
+	return ""
+}
+
+type GetInterestResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Data          *UserInterest          `protobuf:"bytes,1,opt,name=data,proto3" json:"data,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GetInterestResponse) Reset() {
+	*x = GetInterestResponse{}
+	mi := &file_interests_v1_interests_proto_msgTypes[8]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetInterestResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetInterestResponse) ProtoMessage() {}
+
+func (x *GetInterestResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_interests_v1_interests_proto_msgTypes[8]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetInterestResponse.ProtoReflect.Descriptor instead.
+func (*GetInterestResponse) Descriptor() ([]byte, []int) {
+	return file_interests_v1_interests_proto_rawDescGZIP(), []int{8}
+}
+
+func (x *GetInterestResponse) GetData() *UserInterest {
+	if x != nil {
+		return x.Data
+	}
+	return nil
+}
+
 type UpdateInterestRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// The 11-digit e-GP project id.
-	ProjectId           string   `protobuf:"bytes,1,opt,name=projectId,proto3" json:"projectId,omitempty"`
-	IsUserLike          *bool    `protobuf:"varint,2,opt,name=is_userLike,json=isUserLike,proto3,oneof" json:"is_userLike,omitempty"`
-	IsInterestToStepChk *bool    `protobuf:"varint,3,opt,name=is_interestToStepChk,json=isInterestToStepChk,proto3,oneof" json:"is_interestToStepChk,omitempty"`
-	Is_InterestToBid    *bool    `protobuf:"varint,4,opt,name=is_InterestToBid,json=isInterestToBid,proto3,oneof" json:"is_InterestToBid,omitempty"`
-	Archived            *bool    `protobuf:"varint,5,opt,name=archived,proto3,oneof" json:"archived,omitempty"`
-	IsFill20            *bool    `protobuf:"varint,6,opt,name=is_fill20,json=isFill20,proto3,oneof" json:"is_fill20,omitempty"`
-	BidPrice            *float64 `protobuf:"fixed64,7,opt,name=bidPrice,proto3,oneof" json:"bidPrice,omitempty"`
-	ReductionPercent    *float64 `protobuf:"fixed64,8,opt,name=reductionPercent,proto3,oneof" json:"reductionPercent,omitempty"`
-	ProjectName         string   `protobuf:"bytes,9,opt,name=project_name,json=projectName,proto3" json:"project_name,omitempty"`
-	unknownFields       protoimpl.UnknownFields
-	sizeCache           protoimpl.SizeCache
+	ProjectId           string `protobuf:"bytes,1,opt,name=projectId,proto3" json:"projectId,omitempty"`
+	IsUserLike          *bool  `protobuf:"varint,2,opt,name=is_userLike,json=isUserLike,proto3,oneof" json:"is_userLike,omitempty"`
+	IsInterestToStepChk *bool  `protobuf:"varint,3,opt,name=is_interestToStepChk,json=isInterestToStepChk,proto3,oneof" json:"is_interestToStepChk,omitempty"`
+	Is_InterestToBid    *bool  `protobuf:"varint,4,opt,name=is_InterestToBid,json=isInterestToBid,proto3,oneof" json:"is_InterestToBid,omitempty"`
+	Archived            *bool  `protobuf:"varint,5,opt,name=archived,proto3,oneof" json:"archived,omitempty"`
+	IsFill20            *bool  `protobuf:"varint,6,opt,name=is_fill20,json=isFill20,proto3,oneof" json:"is_fill20,omitempty"`
+	// Baht, at most two decimals, > 0. When both are given bidPrice wins.
+	BidPrice *float64 `protobuf:"fixed64,7,opt,name=bidPrice,proto3,oneof" json:"bidPrice,omitempty"`
+	// Percent in [0, 100), at most two decimals.
+	ReductionPercent *float64 `protobuf:"fixed64,8,opt,name=reductionPercent,proto3,oneof" json:"reductionPercent,omitempty"`
+	// Clears the bid (price and percent).
+	ClearBid      bool `protobuf:"varint,10,opt,name=clear_bid,json=clearBid,proto3" json:"clear_bid,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *UpdateInterestRequest) Reset() {
 	*x = UpdateInterestRequest{}
-	mi := &file_interests_v1_interests_proto_msgTypes[6]
+	mi := &file_interests_v1_interests_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -463,7 +754,7 @@ func (x *UpdateInterestRequest) String() string {
 func (*UpdateInterestRequest) ProtoMessage() {}
 
 func (x *UpdateInterestRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_interests_v1_interests_proto_msgTypes[6]
+	mi := &file_interests_v1_interests_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -476,7 +767,7 @@ func (x *UpdateInterestRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UpdateInterestRequest.ProtoReflect.Descriptor instead.
 func (*UpdateInterestRequest) Descriptor() ([]byte, []int) {
-	return file_interests_v1_interests_proto_rawDescGZIP(), []int{6}
+	return file_interests_v1_interests_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *UpdateInterestRequest) GetProjectId() string {
@@ -535,11 +826,11 @@ func (x *UpdateInterestRequest) GetReductionPercent() float64 {
 	return 0
 }
 
-func (x *UpdateInterestRequest) GetProjectName() string {
+func (x *UpdateInterestRequest) GetClearBid() bool {
 	if x != nil {
-		return x.ProjectName
+		return x.ClearBid
 	}
-	return ""
+	return false
 }
 
 type UpdateInterestResponse struct {
@@ -552,7 +843,7 @@ type UpdateInterestResponse struct {
 
 func (x *UpdateInterestResponse) Reset() {
 	*x = UpdateInterestResponse{}
-	mi := &file_interests_v1_interests_proto_msgTypes[7]
+	mi := &file_interests_v1_interests_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -564,7 +855,7 @@ func (x *UpdateInterestResponse) String() string {
 func (*UpdateInterestResponse) ProtoMessage() {}
 
 func (x *UpdateInterestResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_interests_v1_interests_proto_msgTypes[7]
+	mi := &file_interests_v1_interests_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -577,7 +868,7 @@ func (x *UpdateInterestResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UpdateInterestResponse.ProtoReflect.Descriptor instead.
 func (*UpdateInterestResponse) Descriptor() ([]byte, []int) {
-	return file_interests_v1_interests_proto_rawDescGZIP(), []int{7}
+	return file_interests_v1_interests_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *UpdateInterestResponse) GetMessage() string {
@@ -600,13 +891,14 @@ type Comment struct {
 	CommentText   string                 `protobuf:"bytes,2,opt,name=comment_text,json=commentText,proto3" json:"comment_text,omitempty"`
 	UserId        string                 `protobuf:"bytes,3,opt,name=user_id,json=userId,proto3" json:"user_id,omitempty"`
 	CreatedAt     *timestamppb.Timestamp `protobuf:"bytes,4,opt,name=created_at,json=createdAt,proto3" json:"created_at,omitempty"`
+	UpdatedAt     *timestamppb.Timestamp `protobuf:"bytes,5,opt,name=updated_at,json=updatedAt,proto3" json:"updated_at,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *Comment) Reset() {
 	*x = Comment{}
-	mi := &file_interests_v1_interests_proto_msgTypes[8]
+	mi := &file_interests_v1_interests_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -618,7 +910,7 @@ func (x *Comment) String() string {
 func (*Comment) ProtoMessage() {}
 
 func (x *Comment) ProtoReflect() protoreflect.Message {
-	mi := &file_interests_v1_interests_proto_msgTypes[8]
+	mi := &file_interests_v1_interests_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -631,7 +923,7 @@ func (x *Comment) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Comment.ProtoReflect.Descriptor instead.
 func (*Comment) Descriptor() ([]byte, []int) {
-	return file_interests_v1_interests_proto_rawDescGZIP(), []int{8}
+	return file_interests_v1_interests_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *Comment) GetId() string {
@@ -662,6 +954,13 @@ func (x *Comment) GetCreatedAt() *timestamppb.Timestamp {
 	return nil
 }
 
+func (x *Comment) GetUpdatedAt() *timestamppb.Timestamp {
+	if x != nil {
+		return x.UpdatedAt
+	}
+	return nil
+}
+
 type ListCommentsRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// The project id.
@@ -672,7 +971,7 @@ type ListCommentsRequest struct {
 
 func (x *ListCommentsRequest) Reset() {
 	*x = ListCommentsRequest{}
-	mi := &file_interests_v1_interests_proto_msgTypes[9]
+	mi := &file_interests_v1_interests_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -684,7 +983,7 @@ func (x *ListCommentsRequest) String() string {
 func (*ListCommentsRequest) ProtoMessage() {}
 
 func (x *ListCommentsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_interests_v1_interests_proto_msgTypes[9]
+	mi := &file_interests_v1_interests_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -697,7 +996,7 @@ func (x *ListCommentsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListCommentsRequest.ProtoReflect.Descriptor instead.
 func (*ListCommentsRequest) Descriptor() ([]byte, []int) {
-	return file_interests_v1_interests_proto_rawDescGZIP(), []int{9}
+	return file_interests_v1_interests_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *ListCommentsRequest) GetId() string {
@@ -711,15 +1010,17 @@ type ListCommentsResponse struct {
 	state        protoimpl.MessageState `protogen:"open.v1"`
 	Comments     []*Comment             `protobuf:"bytes,1,rep,name=comments,proto3" json:"comments,omitempty"`
 	CommentCount int32                  `protobuf:"varint,2,opt,name=comment_count,json=commentCount,proto3" json:"comment_count,omitempty"`
-	// "active" or "archived".
-	Source        string `protobuf:"bytes,3,opt,name=source,proto3" json:"source,omitempty"`
+	// "active" or "archived": the list the record is in.
+	Source string `protobuf:"bytes,3,opt,name=source,proto3" json:"source,omitempty"`
+	// "user_interest".
+	RecordType    string `protobuf:"bytes,4,opt,name=record_type,json=recordType,proto3" json:"record_type,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *ListCommentsResponse) Reset() {
 	*x = ListCommentsResponse{}
-	mi := &file_interests_v1_interests_proto_msgTypes[10]
+	mi := &file_interests_v1_interests_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -731,7 +1032,7 @@ func (x *ListCommentsResponse) String() string {
 func (*ListCommentsResponse) ProtoMessage() {}
 
 func (x *ListCommentsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_interests_v1_interests_proto_msgTypes[10]
+	mi := &file_interests_v1_interests_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -744,7 +1045,7 @@ func (x *ListCommentsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListCommentsResponse.ProtoReflect.Descriptor instead.
 func (*ListCommentsResponse) Descriptor() ([]byte, []int) {
-	return file_interests_v1_interests_proto_rawDescGZIP(), []int{10}
+	return file_interests_v1_interests_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *ListCommentsResponse) GetComments() []*Comment {
@@ -768,11 +1069,20 @@ func (x *ListCommentsResponse) GetSource() string {
 	return ""
 }
 
+func (x *ListCommentsResponse) GetRecordType() string {
+	if x != nil {
+		return x.RecordType
+	}
+	return ""
+}
+
 type AddCommentRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// The project id.
-	Id            string `protobuf:"bytes,1,opt,name=id,proto3" json:"id,omitempty"`
-	CommentText   string `protobuf:"bytes,2,opt,name=comment_text,json=commentText,proto3" json:"comment_text,omitempty"`
+	Id string `protobuf:"bytes,1,opt,name=id,proto3" json:"id,omitempty"`
+	// 1 to 2,000 characters after trimming.
+	CommentText string `protobuf:"bytes,2,opt,name=comment_text,json=commentText,proto3" json:"comment_text,omitempty"`
+	// Optional; when given it must be the caller's own id.
 	UserId        string `protobuf:"bytes,3,opt,name=user_id,json=userId,proto3" json:"user_id,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -780,7 +1090,7 @@ type AddCommentRequest struct {
 
 func (x *AddCommentRequest) Reset() {
 	*x = AddCommentRequest{}
-	mi := &file_interests_v1_interests_proto_msgTypes[11]
+	mi := &file_interests_v1_interests_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -792,7 +1102,7 @@ func (x *AddCommentRequest) String() string {
 func (*AddCommentRequest) ProtoMessage() {}
 
 func (x *AddCommentRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_interests_v1_interests_proto_msgTypes[11]
+	mi := &file_interests_v1_interests_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -805,7 +1115,7 @@ func (x *AddCommentRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AddCommentRequest.ProtoReflect.Descriptor instead.
 func (*AddCommentRequest) Descriptor() ([]byte, []int) {
-	return file_interests_v1_interests_proto_rawDescGZIP(), []int{11}
+	return file_interests_v1_interests_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *AddCommentRequest) GetId() string {
@@ -845,7 +1155,7 @@ type AddCommentResponse struct {
 
 func (x *AddCommentResponse) Reset() {
 	*x = AddCommentResponse{}
-	mi := &file_interests_v1_interests_proto_msgTypes[12]
+	mi := &file_interests_v1_interests_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -857,7 +1167,7 @@ func (x *AddCommentResponse) String() string {
 func (*AddCommentResponse) ProtoMessage() {}
 
 func (x *AddCommentResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_interests_v1_interests_proto_msgTypes[12]
+	mi := &file_interests_v1_interests_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -870,7 +1180,7 @@ func (x *AddCommentResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AddCommentResponse.ProtoReflect.Descriptor instead.
 func (*AddCommentResponse) Descriptor() ([]byte, []int) {
-	return file_interests_v1_interests_proto_rawDescGZIP(), []int{12}
+	return file_interests_v1_interests_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *AddCommentResponse) GetMessage() string {
@@ -922,6 +1232,223 @@ func (x *AddCommentResponse) GetRecord() *UserInterest {
 	return nil
 }
 
+type UpdateCommentRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The project id.
+	Id            string `protobuf:"bytes,1,opt,name=id,proto3" json:"id,omitempty"`
+	CommentId     string `protobuf:"bytes,2,opt,name=comment_id,json=commentId,proto3" json:"comment_id,omitempty"`
+	CommentText   string `protobuf:"bytes,3,opt,name=comment_text,json=commentText,proto3" json:"comment_text,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *UpdateCommentRequest) Reset() {
+	*x = UpdateCommentRequest{}
+	mi := &file_interests_v1_interests_proto_msgTypes[16]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *UpdateCommentRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*UpdateCommentRequest) ProtoMessage() {}
+
+func (x *UpdateCommentRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_interests_v1_interests_proto_msgTypes[16]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use UpdateCommentRequest.ProtoReflect.Descriptor instead.
+func (*UpdateCommentRequest) Descriptor() ([]byte, []int) {
+	return file_interests_v1_interests_proto_rawDescGZIP(), []int{16}
+}
+
+func (x *UpdateCommentRequest) GetId() string {
+	if x != nil {
+		return x.Id
+	}
+	return ""
+}
+
+func (x *UpdateCommentRequest) GetCommentId() string {
+	if x != nil {
+		return x.CommentId
+	}
+	return ""
+}
+
+func (x *UpdateCommentRequest) GetCommentText() string {
+	if x != nil {
+		return x.CommentText
+	}
+	return ""
+}
+
+type UpdateCommentResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Message       string                 `protobuf:"bytes,1,opt,name=message,proto3" json:"message,omitempty"`
+	Comment       *Comment               `protobuf:"bytes,2,opt,name=comment,proto3" json:"comment,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *UpdateCommentResponse) Reset() {
+	*x = UpdateCommentResponse{}
+	mi := &file_interests_v1_interests_proto_msgTypes[17]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *UpdateCommentResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*UpdateCommentResponse) ProtoMessage() {}
+
+func (x *UpdateCommentResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_interests_v1_interests_proto_msgTypes[17]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use UpdateCommentResponse.ProtoReflect.Descriptor instead.
+func (*UpdateCommentResponse) Descriptor() ([]byte, []int) {
+	return file_interests_v1_interests_proto_rawDescGZIP(), []int{17}
+}
+
+func (x *UpdateCommentResponse) GetMessage() string {
+	if x != nil {
+		return x.Message
+	}
+	return ""
+}
+
+func (x *UpdateCommentResponse) GetComment() *Comment {
+	if x != nil {
+		return x.Comment
+	}
+	return nil
+}
+
+type DeleteCommentRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Id            string                 `protobuf:"bytes,1,opt,name=id,proto3" json:"id,omitempty"`
+	CommentId     string                 `protobuf:"bytes,2,opt,name=comment_id,json=commentId,proto3" json:"comment_id,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *DeleteCommentRequest) Reset() {
+	*x = DeleteCommentRequest{}
+	mi := &file_interests_v1_interests_proto_msgTypes[18]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *DeleteCommentRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*DeleteCommentRequest) ProtoMessage() {}
+
+func (x *DeleteCommentRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_interests_v1_interests_proto_msgTypes[18]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use DeleteCommentRequest.ProtoReflect.Descriptor instead.
+func (*DeleteCommentRequest) Descriptor() ([]byte, []int) {
+	return file_interests_v1_interests_proto_rawDescGZIP(), []int{18}
+}
+
+func (x *DeleteCommentRequest) GetId() string {
+	if x != nil {
+		return x.Id
+	}
+	return ""
+}
+
+func (x *DeleteCommentRequest) GetCommentId() string {
+	if x != nil {
+		return x.CommentId
+	}
+	return ""
+}
+
+type DeleteCommentResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Message       string                 `protobuf:"bytes,1,opt,name=message,proto3" json:"message,omitempty"`
+	CommentCount  int32                  `protobuf:"varint,2,opt,name=comment_count,json=commentCount,proto3" json:"comment_count,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *DeleteCommentResponse) Reset() {
+	*x = DeleteCommentResponse{}
+	mi := &file_interests_v1_interests_proto_msgTypes[19]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *DeleteCommentResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*DeleteCommentResponse) ProtoMessage() {}
+
+func (x *DeleteCommentResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_interests_v1_interests_proto_msgTypes[19]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use DeleteCommentResponse.ProtoReflect.Descriptor instead.
+func (*DeleteCommentResponse) Descriptor() ([]byte, []int) {
+	return file_interests_v1_interests_proto_rawDescGZIP(), []int{19}
+}
+
+func (x *DeleteCommentResponse) GetMessage() string {
+	if x != nil {
+		return x.Message
+	}
+	return ""
+}
+
+func (x *DeleteCommentResponse) GetCommentCount() int32 {
+	if x != nil {
+		return x.CommentCount
+	}
+	return 0
+}
+
 type GetFlagsRequest struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	UserId        string                 `protobuf:"bytes,1,opt,name=user_id,json=userId,proto3" json:"user_id,omitempty"`
@@ -932,7 +1459,7 @@ type GetFlagsRequest struct {
 
 func (x *GetFlagsRequest) Reset() {
 	*x = GetFlagsRequest{}
-	mi := &file_interests_v1_interests_proto_msgTypes[13]
+	mi := &file_interests_v1_interests_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -944,7 +1471,7 @@ func (x *GetFlagsRequest) String() string {
 func (*GetFlagsRequest) ProtoMessage() {}
 
 func (x *GetFlagsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_interests_v1_interests_proto_msgTypes[13]
+	mi := &file_interests_v1_interests_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -957,7 +1484,7 @@ func (x *GetFlagsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetFlagsRequest.ProtoReflect.Descriptor instead.
 func (*GetFlagsRequest) Descriptor() ([]byte, []int) {
-	return file_interests_v1_interests_proto_rawDescGZIP(), []int{13}
+	return file_interests_v1_interests_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *GetFlagsRequest) GetUserId() string {
@@ -975,15 +1502,16 @@ func (x *GetFlagsRequest) GetProjectIds() []string {
 }
 
 type GetFlagsResponse struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Interests     []*UserInterest        `protobuf:"bytes,1,rep,name=interests,proto3" json:"interests,omitempty"`
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Only the projects the user has a record on.
+	Interests     []*UserInterest `protobuf:"bytes,1,rep,name=interests,proto3" json:"interests,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *GetFlagsResponse) Reset() {
 	*x = GetFlagsResponse{}
-	mi := &file_interests_v1_interests_proto_msgTypes[14]
+	mi := &file_interests_v1_interests_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -995,7 +1523,7 @@ func (x *GetFlagsResponse) String() string {
 func (*GetFlagsResponse) ProtoMessage() {}
 
 func (x *GetFlagsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_interests_v1_interests_proto_msgTypes[14]
+	mi := &file_interests_v1_interests_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1008,7 +1536,7 @@ func (x *GetFlagsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetFlagsResponse.ProtoReflect.Descriptor instead.
 func (*GetFlagsResponse) Descriptor() ([]byte, []int) {
-	return file_interests_v1_interests_proto_rawDescGZIP(), []int{14}
+	return file_interests_v1_interests_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *GetFlagsResponse) GetInterests() []*UserInterest {
@@ -1022,15 +1550,16 @@ type ListProjectIdsByFlagRequest struct {
 	state  protoimpl.MessageState `protogen:"open.v1"`
 	UserId string                 `protobuf:"bytes,1,opt,name=user_id,json=userId,proto3" json:"user_id,omitempty"`
 	// "is_InterestToBid", "is_archived", "is_interestToStepChk", "is_userLike", "is_fill20" or "is_comment".
-	Flag          string `protobuf:"bytes,2,opt,name=flag,proto3" json:"flag,omitempty"`
-	Limit         int32  `protobuf:"varint,3,opt,name=limit,proto3" json:"limit,omitempty"`
+	Flag string `protobuf:"bytes,2,opt,name=flag,proto3" json:"flag,omitempty"`
+	// At most this many ids (newest change first); default and cap 10,000.
+	Limit         int32 `protobuf:"varint,3,opt,name=limit,proto3" json:"limit,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *ListProjectIdsByFlagRequest) Reset() {
 	*x = ListProjectIdsByFlagRequest{}
-	mi := &file_interests_v1_interests_proto_msgTypes[15]
+	mi := &file_interests_v1_interests_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1042,7 +1571,7 @@ func (x *ListProjectIdsByFlagRequest) String() string {
 func (*ListProjectIdsByFlagRequest) ProtoMessage() {}
 
 func (x *ListProjectIdsByFlagRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_interests_v1_interests_proto_msgTypes[15]
+	mi := &file_interests_v1_interests_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1055,7 +1584,7 @@ func (x *ListProjectIdsByFlagRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListProjectIdsByFlagRequest.ProtoReflect.Descriptor instead.
 func (*ListProjectIdsByFlagRequest) Descriptor() ([]byte, []int) {
-	return file_interests_v1_interests_proto_rawDescGZIP(), []int{15}
+	return file_interests_v1_interests_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *ListProjectIdsByFlagRequest) GetUserId() string {
@@ -1080,15 +1609,17 @@ func (x *ListProjectIdsByFlagRequest) GetLimit() int32 {
 }
 
 type ListProjectIdsByFlagResponse struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	ProjectIds    []string               `protobuf:"bytes,1,rep,name=project_ids,json=projectIds,proto3" json:"project_ids,omitempty"`
+	state      protoimpl.MessageState `protogen:"open.v1"`
+	ProjectIds []string               `protobuf:"bytes,1,rep,name=project_ids,json=projectIds,proto3" json:"project_ids,omitempty"`
+	// More records carry the flag than were returned.
+	Truncated     bool `protobuf:"varint,2,opt,name=truncated,proto3" json:"truncated,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *ListProjectIdsByFlagResponse) Reset() {
 	*x = ListProjectIdsByFlagResponse{}
-	mi := &file_interests_v1_interests_proto_msgTypes[16]
+	mi := &file_interests_v1_interests_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1100,7 +1631,7 @@ func (x *ListProjectIdsByFlagResponse) String() string {
 func (*ListProjectIdsByFlagResponse) ProtoMessage() {}
 
 func (x *ListProjectIdsByFlagResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_interests_v1_interests_proto_msgTypes[16]
+	mi := &file_interests_v1_interests_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1113,7 +1644,7 @@ func (x *ListProjectIdsByFlagResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListProjectIdsByFlagResponse.ProtoReflect.Descriptor instead.
 func (*ListProjectIdsByFlagResponse) Descriptor() ([]byte, []int) {
-	return file_interests_v1_interests_proto_rawDescGZIP(), []int{16}
+	return file_interests_v1_interests_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *ListProjectIdsByFlagResponse) GetProjectIds() []string {
@@ -1123,11 +1654,18 @@ func (x *ListProjectIdsByFlagResponse) GetProjectIds() []string {
 	return nil
 }
 
+func (x *ListProjectIdsByFlagResponse) GetTruncated() bool {
+	if x != nil {
+		return x.Truncated
+	}
+	return false
+}
+
 var File_interests_v1_interests_proto protoreflect.FileDescriptor
 
 const file_interests_v1_interests_proto_rawDesc = "" +
 	"\n" +
-	"\x1cinterests/v1/interests.proto\x12\finterests.v1\x1a\x16access/v1/access.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\x97\x04\n" +
+	"\x1cinterests/v1/interests.proto\x12\finterests.v1\x1a\x16access/v1/access.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xfe\a\n" +
 	"\fUserInterest\x12\x1d\n" +
 	"\n" +
 	"id_project\x18\x01 \x01(\tR\tidProject\x12\x1f\n" +
@@ -1145,9 +1683,25 @@ const file_interests_v1_interests_proto_rawDesc = "" +
 	" \x01(\v2\x1a.google.protobuf.TimestampR\tcreatedAt\x129\n" +
 	"\n" +
 	"updated_at\x18\v \x01(\v2\x1a.google.protobuf.TimestampR\tupdatedAt\x12!\n" +
-	"\fproject_name\x18\f \x01(\tR\vprojectNameB\v\n" +
+	"\fproject_name\x18\f \x01(\tR\vprojectName\x12<\n" +
+	"\vlastUpdated\x18\r \x01(\v2\x1a.google.protobuf.TimestampR\vlastUpdated\x12,\n" +
+	"\x0fbidPrice_satang\x18\x0e \x01(\x03H\x02R\x0ebidPriceSatang\x88\x01\x01\x12\x1b\n" +
+	"\tdept_name\x18\x0f \x01(\tR\bdeptName\x12\x1b\n" +
+	"\x06budget\x18\x10 \x01(\x01H\x03R\x06budget\x88\x01\x01\x12(\n" +
+	"\rbudget_satang\x18\x11 \x01(\x03H\x04R\fbudgetSatang\x88\x01\x01\x12,\n" +
+	"\x0freference_price\x18\x12 \x01(\x01H\x05R\x0ereferencePrice\x88\x01\x01\x12\x16\n" +
+	"\x06status\x18\x13 \x01(\tR\x06status\x12\x1f\n" +
+	"\vstatus_name\x18\x14 \x01(\tR\n" +
+	"statusName\x12,\n" +
+	"\x12announce_type_name\x18\x15 \x01(\tR\x10announceTypeName\x12#\n" +
+	"\rannounce_date\x18\x16 \x01(\tR\fannounceDate\x12\x16\n" +
+	"\x06source\x18\x17 \x01(\tR\x06sourceB\v\n" +
 	"\t_bidPriceB\x13\n" +
-	"\x11_reductionPercent\"z\n" +
+	"\x11_reductionPercentB\x12\n" +
+	"\x10_bidPrice_satangB\t\n" +
+	"\a_budgetB\x10\n" +
+	"\x0e_budget_satangB\x12\n" +
+	"\x10_reference_price\"z\n" +
 	"\x12InterestPagination\x12\x12\n" +
 	"\x04page\x18\x01 \x01(\x05R\x04page\x12\x19\n" +
 	"\bper_page\x18\x02 \x01(\x05R\aperPage\x12\x14\n" +
@@ -1156,20 +1710,33 @@ const file_interests_v1_interests_proto_rawDesc = "" +
 	"totalPages\"K\n" +
 	"\x1aListActiveInterestsRequest\x12\x12\n" +
 	"\x04page\x18\x01 \x01(\x05R\x04page\x12\x19\n" +
-	"\bper_page\x18\x02 \x01(\x05R\aperPage\"\x8f\x01\n" +
+	"\bper_page\x18\x02 \x01(\x05R\aperPage\"\xc5\x01\n" +
 	"\x1bListActiveInterestsResponse\x12.\n" +
 	"\x04data\x18\x01 \x03(\v2\x1a.interests.v1.UserInterestR\x04data\x12@\n" +
 	"\n" +
 	"pagination\x18\x02 \x01(\v2 .interests.v1.InterestPaginationR\n" +
-	"pagination\"M\n" +
+	"pagination\x124\n" +
+	"\x06counts\x18\x03 \x01(\v2\x1c.interests.v1.InterestCountsR\x06counts\"M\n" +
 	"\x1cListArchivedInterestsRequest\x12\x12\n" +
 	"\x04page\x18\x01 \x01(\x05R\x04page\x12\x19\n" +
-	"\bper_page\x18\x02 \x01(\x05R\aperPage\"\x91\x01\n" +
+	"\bper_page\x18\x02 \x01(\x05R\aperPage\"\xc7\x01\n" +
 	"\x1dListArchivedInterestsResponse\x12.\n" +
 	"\x04data\x18\x01 \x03(\v2\x1a.interests.v1.UserInterestR\x04data\x12@\n" +
 	"\n" +
 	"pagination\x18\x02 \x01(\v2 .interests.v1.InterestPaginationR\n" +
-	"pagination\"\xf6\x03\n" +
+	"pagination\x124\n" +
+	"\x06counts\x18\x03 \x01(\v2\x1c.interests.v1.InterestCountsR\x06counts\"\xb0\x01\n" +
+	"\x0eInterestCounts\x12\x16\n" +
+	"\x06active\x18\x01 \x01(\x03R\x06active\x12\x1a\n" +
+	"\barchived\x18\x02 \x01(\x03R\barchived\x12\x14\n" +
+	"\x05liked\x18\x03 \x01(\x03R\x05liked\x12\x1c\n" +
+	"\tfollowing\x18\x04 \x01(\x03R\tfollowing\x12\x18\n" +
+	"\abidding\x18\x05 \x01(\x03R\abidding\x12\x1c\n" +
+	"\tcommented\x18\x06 \x01(\x03R\tcommented\"2\n" +
+	"\x12GetInterestRequest\x12\x1c\n" +
+	"\tprojectId\x18\x01 \x01(\tR\tprojectId\"E\n" +
+	"\x13GetInterestResponse\x12.\n" +
+	"\x04data\x18\x01 \x01(\v2\x1a.interests.v1.UserInterestR\x04data\"\xf6\x03\n" +
 	"\x15UpdateInterestRequest\x12\x1c\n" +
 	"\tprojectId\x18\x01 \x01(\tR\tprojectId\x12$\n" +
 	"\vis_userLike\x18\x02 \x01(\bH\x00R\n" +
@@ -1179,8 +1746,9 @@ const file_interests_v1_interests_proto_rawDesc = "" +
 	"\barchived\x18\x05 \x01(\bH\x03R\barchived\x88\x01\x01\x12 \n" +
 	"\tis_fill20\x18\x06 \x01(\bH\x04R\bisFill20\x88\x01\x01\x12\x1f\n" +
 	"\bbidPrice\x18\a \x01(\x01H\x05R\bbidPrice\x88\x01\x01\x12/\n" +
-	"\x10reductionPercent\x18\b \x01(\x01H\x06R\x10reductionPercent\x88\x01\x01\x12!\n" +
-	"\fproject_name\x18\t \x01(\tR\vprojectNameB\x0e\n" +
+	"\x10reductionPercent\x18\b \x01(\x01H\x06R\x10reductionPercent\x88\x01\x01\x12\x1b\n" +
+	"\tclear_bid\x18\n" +
+	" \x01(\bR\bclearBidB\x0e\n" +
 	"\f_is_userLikeB\x17\n" +
 	"\x15_is_interestToStepChkB\x13\n" +
 	"\x11_is_InterestToBidB\v\n" +
@@ -1188,22 +1756,27 @@ const file_interests_v1_interests_proto_rawDesc = "" +
 	"\n" +
 	"_is_fill20B\v\n" +
 	"\t_bidPriceB\x13\n" +
-	"\x11_reductionPercent\"b\n" +
+	"\x11_reductionPercentJ\x04\b\t\x10\n" +
+	"\"b\n" +
 	"\x16UpdateInterestResponse\x12\x18\n" +
 	"\amessage\x18\x01 \x01(\tR\amessage\x12.\n" +
-	"\x04data\x18\x02 \x01(\v2\x1a.interests.v1.UserInterestR\x04data\"\x90\x01\n" +
+	"\x04data\x18\x02 \x01(\v2\x1a.interests.v1.UserInterestR\x04data\"\xcb\x01\n" +
 	"\aComment\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12!\n" +
 	"\fcomment_text\x18\x02 \x01(\tR\vcommentText\x12\x17\n" +
 	"\auser_id\x18\x03 \x01(\tR\x06userId\x129\n" +
 	"\n" +
-	"created_at\x18\x04 \x01(\v2\x1a.google.protobuf.TimestampR\tcreatedAt\"%\n" +
+	"created_at\x18\x04 \x01(\v2\x1a.google.protobuf.TimestampR\tcreatedAt\x129\n" +
+	"\n" +
+	"updated_at\x18\x05 \x01(\v2\x1a.google.protobuf.TimestampR\tupdatedAt\"%\n" +
 	"\x13ListCommentsRequest\x12\x0e\n" +
-	"\x02id\x18\x01 \x01(\tR\x02id\"\x86\x01\n" +
+	"\x02id\x18\x01 \x01(\tR\x02id\"\xa7\x01\n" +
 	"\x14ListCommentsResponse\x121\n" +
 	"\bcomments\x18\x01 \x03(\v2\x15.interests.v1.CommentR\bcomments\x12#\n" +
 	"\rcomment_count\x18\x02 \x01(\x05R\fcommentCount\x12\x16\n" +
-	"\x06source\x18\x03 \x01(\tR\x06source\"_\n" +
+	"\x06source\x18\x03 \x01(\tR\x06source\x12\x1f\n" +
+	"\vrecord_type\x18\x04 \x01(\tR\n" +
+	"recordType\"_\n" +
 	"\x11AddCommentRequest\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12!\n" +
 	"\fcomment_text\x18\x02 \x01(\tR\vcommentText\x12\x17\n" +
@@ -1216,7 +1789,22 @@ const file_interests_v1_interests_proto_rawDesc = "" +
 	"\vrecord_type\x18\x05 \x01(\tR\n" +
 	"recordType\x12<\n" +
 	"\x0elatest_comment\x18\x06 \x01(\v2\x15.interests.v1.CommentR\rlatestComment\x122\n" +
-	"\x06record\x18\a \x01(\v2\x1a.interests.v1.UserInterestR\x06record\"K\n" +
+	"\x06record\x18\a \x01(\v2\x1a.interests.v1.UserInterestR\x06record\"h\n" +
+	"\x14UpdateCommentRequest\x12\x0e\n" +
+	"\x02id\x18\x01 \x01(\tR\x02id\x12\x1d\n" +
+	"\n" +
+	"comment_id\x18\x02 \x01(\tR\tcommentId\x12!\n" +
+	"\fcomment_text\x18\x03 \x01(\tR\vcommentText\"b\n" +
+	"\x15UpdateCommentResponse\x12\x18\n" +
+	"\amessage\x18\x01 \x01(\tR\amessage\x12/\n" +
+	"\acomment\x18\x02 \x01(\v2\x15.interests.v1.CommentR\acomment\"E\n" +
+	"\x14DeleteCommentRequest\x12\x0e\n" +
+	"\x02id\x18\x01 \x01(\tR\x02id\x12\x1d\n" +
+	"\n" +
+	"comment_id\x18\x02 \x01(\tR\tcommentId\"V\n" +
+	"\x15DeleteCommentResponse\x12\x18\n" +
+	"\amessage\x18\x01 \x01(\tR\amessage\x12#\n" +
+	"\rcomment_count\x18\x02 \x01(\x05R\fcommentCount\"K\n" +
 	"\x0fGetFlagsRequest\x12\x17\n" +
 	"\auser_id\x18\x01 \x01(\tR\x06userId\x12\x1f\n" +
 	"\vproject_ids\x18\x02 \x03(\tR\n" +
@@ -1226,17 +1814,21 @@ const file_interests_v1_interests_proto_rawDesc = "" +
 	"\x1bListProjectIdsByFlagRequest\x12\x17\n" +
 	"\auser_id\x18\x01 \x01(\tR\x06userId\x12\x12\n" +
 	"\x04flag\x18\x02 \x01(\tR\x04flag\x12\x14\n" +
-	"\x05limit\x18\x03 \x01(\x05R\x05limit\"?\n" +
+	"\x05limit\x18\x03 \x01(\x05R\x05limit\"]\n" +
 	"\x1cListProjectIdsByFlagResponse\x12\x1f\n" +
 	"\vproject_ids\x18\x01 \x03(\tR\n" +
-	"projectIds2\xe7\x05\n" +
-	"\x10InterestsService\x12r\n" +
+	"projectIds\x12\x1c\n" +
+	"\ttruncated\x18\x02 \x01(\bR\ttruncated2\x87\b\n" +
+	"\x10InterestsService\x12Z\n" +
+	"\vGetInterest\x12 .interests.v1.GetInterestRequest\x1a!.interests.v1.GetInterestResponse\"\x06\x8a\xb5\x18\x02\b\x02\x12r\n" +
 	"\x13ListActiveInterests\x12(.interests.v1.ListActiveInterestsRequest\x1a).interests.v1.ListActiveInterestsResponse\"\x06\x8a\xb5\x18\x02\b\x02\x12x\n" +
 	"\x15ListArchivedInterests\x12*.interests.v1.ListArchivedInterestsRequest\x1a+.interests.v1.ListArchivedInterestsResponse\"\x06\x8a\xb5\x18\x02\b\x02\x12c\n" +
 	"\x0eUpdateInterest\x12#.interests.v1.UpdateInterestRequest\x1a$.interests.v1.UpdateInterestResponse\"\x06\x8a\xb5\x18\x02\b\x02\x12]\n" +
 	"\fListComments\x12!.interests.v1.ListCommentsRequest\x1a\".interests.v1.ListCommentsResponse\"\x06\x8a\xb5\x18\x02\b\x02\x12W\n" +
 	"\n" +
-	"AddComment\x12\x1f.interests.v1.AddCommentRequest\x1a .interests.v1.AddCommentResponse\"\x06\x8a\xb5\x18\x02\b\x02\x12Q\n" +
+	"AddComment\x12\x1f.interests.v1.AddCommentRequest\x1a .interests.v1.AddCommentResponse\"\x06\x8a\xb5\x18\x02\b\x02\x12`\n" +
+	"\rUpdateComment\x12\".interests.v1.UpdateCommentRequest\x1a#.interests.v1.UpdateCommentResponse\"\x06\x8a\xb5\x18\x02\b\x02\x12`\n" +
+	"\rDeleteComment\x12\".interests.v1.DeleteCommentRequest\x1a#.interests.v1.DeleteCommentResponse\"\x06\x8a\xb5\x18\x02\b\x02\x12Q\n" +
 	"\bGetFlags\x12\x1d.interests.v1.GetFlagsRequest\x1a\x1e.interests.v1.GetFlagsResponse\"\x06\x8a\xb5\x18\x02\b\x03\x12u\n" +
 	"\x14ListProjectIdsByFlag\x12).interests.v1.ListProjectIdsByFlagRequest\x1a*.interests.v1.ListProjectIdsByFlagResponse\"\x06\x8a\xb5\x18\x02\b\x03B\x9a\x01\n" +
 	"\x10com.interests.v1B\x0eInterestsProtoP\x01Z%bidradar/gen/interests/v1;interestsv1\xa2\x02\x03IXX\xaa\x02\fInterests.V1\xca\x02\fInterests\\V1\xe2\x02\x18Interests\\V1\\GPBMetadata\xea\x02\rInterests::V1b\x06proto3"
@@ -1253,7 +1845,7 @@ func file_interests_v1_interests_proto_rawDescGZIP() []byte {
 	return file_interests_v1_interests_proto_rawDescData
 }
 
-var file_interests_v1_interests_proto_msgTypes = make([]protoimpl.MessageInfo, 17)
+var file_interests_v1_interests_proto_msgTypes = make([]protoimpl.MessageInfo, 24)
 var file_interests_v1_interests_proto_goTypes = []any{
 	(*UserInterest)(nil),                  // 0: interests.v1.UserInterest
 	(*InterestPagination)(nil),            // 1: interests.v1.InterestPagination
@@ -1261,52 +1853,71 @@ var file_interests_v1_interests_proto_goTypes = []any{
 	(*ListActiveInterestsResponse)(nil),   // 3: interests.v1.ListActiveInterestsResponse
 	(*ListArchivedInterestsRequest)(nil),  // 4: interests.v1.ListArchivedInterestsRequest
 	(*ListArchivedInterestsResponse)(nil), // 5: interests.v1.ListArchivedInterestsResponse
-	(*UpdateInterestRequest)(nil),         // 6: interests.v1.UpdateInterestRequest
-	(*UpdateInterestResponse)(nil),        // 7: interests.v1.UpdateInterestResponse
-	(*Comment)(nil),                       // 8: interests.v1.Comment
-	(*ListCommentsRequest)(nil),           // 9: interests.v1.ListCommentsRequest
-	(*ListCommentsResponse)(nil),          // 10: interests.v1.ListCommentsResponse
-	(*AddCommentRequest)(nil),             // 11: interests.v1.AddCommentRequest
-	(*AddCommentResponse)(nil),            // 12: interests.v1.AddCommentResponse
-	(*GetFlagsRequest)(nil),               // 13: interests.v1.GetFlagsRequest
-	(*GetFlagsResponse)(nil),              // 14: interests.v1.GetFlagsResponse
-	(*ListProjectIdsByFlagRequest)(nil),   // 15: interests.v1.ListProjectIdsByFlagRequest
-	(*ListProjectIdsByFlagResponse)(nil),  // 16: interests.v1.ListProjectIdsByFlagResponse
-	(*timestamppb.Timestamp)(nil),         // 17: google.protobuf.Timestamp
+	(*InterestCounts)(nil),                // 6: interests.v1.InterestCounts
+	(*GetInterestRequest)(nil),            // 7: interests.v1.GetInterestRequest
+	(*GetInterestResponse)(nil),           // 8: interests.v1.GetInterestResponse
+	(*UpdateInterestRequest)(nil),         // 9: interests.v1.UpdateInterestRequest
+	(*UpdateInterestResponse)(nil),        // 10: interests.v1.UpdateInterestResponse
+	(*Comment)(nil),                       // 11: interests.v1.Comment
+	(*ListCommentsRequest)(nil),           // 12: interests.v1.ListCommentsRequest
+	(*ListCommentsResponse)(nil),          // 13: interests.v1.ListCommentsResponse
+	(*AddCommentRequest)(nil),             // 14: interests.v1.AddCommentRequest
+	(*AddCommentResponse)(nil),            // 15: interests.v1.AddCommentResponse
+	(*UpdateCommentRequest)(nil),          // 16: interests.v1.UpdateCommentRequest
+	(*UpdateCommentResponse)(nil),         // 17: interests.v1.UpdateCommentResponse
+	(*DeleteCommentRequest)(nil),          // 18: interests.v1.DeleteCommentRequest
+	(*DeleteCommentResponse)(nil),         // 19: interests.v1.DeleteCommentResponse
+	(*GetFlagsRequest)(nil),               // 20: interests.v1.GetFlagsRequest
+	(*GetFlagsResponse)(nil),              // 21: interests.v1.GetFlagsResponse
+	(*ListProjectIdsByFlagRequest)(nil),   // 22: interests.v1.ListProjectIdsByFlagRequest
+	(*ListProjectIdsByFlagResponse)(nil),  // 23: interests.v1.ListProjectIdsByFlagResponse
+	(*timestamppb.Timestamp)(nil),         // 24: google.protobuf.Timestamp
 }
 var file_interests_v1_interests_proto_depIdxs = []int32{
-	17, // 0: interests.v1.UserInterest.created_at:type_name -> google.protobuf.Timestamp
-	17, // 1: interests.v1.UserInterest.updated_at:type_name -> google.protobuf.Timestamp
-	0,  // 2: interests.v1.ListActiveInterestsResponse.data:type_name -> interests.v1.UserInterest
-	1,  // 3: interests.v1.ListActiveInterestsResponse.pagination:type_name -> interests.v1.InterestPagination
-	0,  // 4: interests.v1.ListArchivedInterestsResponse.data:type_name -> interests.v1.UserInterest
-	1,  // 5: interests.v1.ListArchivedInterestsResponse.pagination:type_name -> interests.v1.InterestPagination
-	0,  // 6: interests.v1.UpdateInterestResponse.data:type_name -> interests.v1.UserInterest
-	17, // 7: interests.v1.Comment.created_at:type_name -> google.protobuf.Timestamp
-	8,  // 8: interests.v1.ListCommentsResponse.comments:type_name -> interests.v1.Comment
-	8,  // 9: interests.v1.AddCommentResponse.comments:type_name -> interests.v1.Comment
-	8,  // 10: interests.v1.AddCommentResponse.latest_comment:type_name -> interests.v1.Comment
-	0,  // 11: interests.v1.AddCommentResponse.record:type_name -> interests.v1.UserInterest
-	0,  // 12: interests.v1.GetFlagsResponse.interests:type_name -> interests.v1.UserInterest
-	2,  // 13: interests.v1.InterestsService.ListActiveInterests:input_type -> interests.v1.ListActiveInterestsRequest
-	4,  // 14: interests.v1.InterestsService.ListArchivedInterests:input_type -> interests.v1.ListArchivedInterestsRequest
-	6,  // 15: interests.v1.InterestsService.UpdateInterest:input_type -> interests.v1.UpdateInterestRequest
-	9,  // 16: interests.v1.InterestsService.ListComments:input_type -> interests.v1.ListCommentsRequest
-	11, // 17: interests.v1.InterestsService.AddComment:input_type -> interests.v1.AddCommentRequest
-	13, // 18: interests.v1.InterestsService.GetFlags:input_type -> interests.v1.GetFlagsRequest
-	15, // 19: interests.v1.InterestsService.ListProjectIdsByFlag:input_type -> interests.v1.ListProjectIdsByFlagRequest
-	3,  // 20: interests.v1.InterestsService.ListActiveInterests:output_type -> interests.v1.ListActiveInterestsResponse
-	5,  // 21: interests.v1.InterestsService.ListArchivedInterests:output_type -> interests.v1.ListArchivedInterestsResponse
-	7,  // 22: interests.v1.InterestsService.UpdateInterest:output_type -> interests.v1.UpdateInterestResponse
-	10, // 23: interests.v1.InterestsService.ListComments:output_type -> interests.v1.ListCommentsResponse
-	12, // 24: interests.v1.InterestsService.AddComment:output_type -> interests.v1.AddCommentResponse
-	14, // 25: interests.v1.InterestsService.GetFlags:output_type -> interests.v1.GetFlagsResponse
-	16, // 26: interests.v1.InterestsService.ListProjectIdsByFlag:output_type -> interests.v1.ListProjectIdsByFlagResponse
-	20, // [20:27] is the sub-list for method output_type
-	13, // [13:20] is the sub-list for method input_type
-	13, // [13:13] is the sub-list for extension type_name
-	13, // [13:13] is the sub-list for extension extendee
-	0,  // [0:13] is the sub-list for field type_name
+	24, // 0: interests.v1.UserInterest.created_at:type_name -> google.protobuf.Timestamp
+	24, // 1: interests.v1.UserInterest.updated_at:type_name -> google.protobuf.Timestamp
+	24, // 2: interests.v1.UserInterest.lastUpdated:type_name -> google.protobuf.Timestamp
+	0,  // 3: interests.v1.ListActiveInterestsResponse.data:type_name -> interests.v1.UserInterest
+	1,  // 4: interests.v1.ListActiveInterestsResponse.pagination:type_name -> interests.v1.InterestPagination
+	6,  // 5: interests.v1.ListActiveInterestsResponse.counts:type_name -> interests.v1.InterestCounts
+	0,  // 6: interests.v1.ListArchivedInterestsResponse.data:type_name -> interests.v1.UserInterest
+	1,  // 7: interests.v1.ListArchivedInterestsResponse.pagination:type_name -> interests.v1.InterestPagination
+	6,  // 8: interests.v1.ListArchivedInterestsResponse.counts:type_name -> interests.v1.InterestCounts
+	0,  // 9: interests.v1.GetInterestResponse.data:type_name -> interests.v1.UserInterest
+	0,  // 10: interests.v1.UpdateInterestResponse.data:type_name -> interests.v1.UserInterest
+	24, // 11: interests.v1.Comment.created_at:type_name -> google.protobuf.Timestamp
+	24, // 12: interests.v1.Comment.updated_at:type_name -> google.protobuf.Timestamp
+	11, // 13: interests.v1.ListCommentsResponse.comments:type_name -> interests.v1.Comment
+	11, // 14: interests.v1.AddCommentResponse.comments:type_name -> interests.v1.Comment
+	11, // 15: interests.v1.AddCommentResponse.latest_comment:type_name -> interests.v1.Comment
+	0,  // 16: interests.v1.AddCommentResponse.record:type_name -> interests.v1.UserInterest
+	11, // 17: interests.v1.UpdateCommentResponse.comment:type_name -> interests.v1.Comment
+	0,  // 18: interests.v1.GetFlagsResponse.interests:type_name -> interests.v1.UserInterest
+	7,  // 19: interests.v1.InterestsService.GetInterest:input_type -> interests.v1.GetInterestRequest
+	2,  // 20: interests.v1.InterestsService.ListActiveInterests:input_type -> interests.v1.ListActiveInterestsRequest
+	4,  // 21: interests.v1.InterestsService.ListArchivedInterests:input_type -> interests.v1.ListArchivedInterestsRequest
+	9,  // 22: interests.v1.InterestsService.UpdateInterest:input_type -> interests.v1.UpdateInterestRequest
+	12, // 23: interests.v1.InterestsService.ListComments:input_type -> interests.v1.ListCommentsRequest
+	14, // 24: interests.v1.InterestsService.AddComment:input_type -> interests.v1.AddCommentRequest
+	16, // 25: interests.v1.InterestsService.UpdateComment:input_type -> interests.v1.UpdateCommentRequest
+	18, // 26: interests.v1.InterestsService.DeleteComment:input_type -> interests.v1.DeleteCommentRequest
+	20, // 27: interests.v1.InterestsService.GetFlags:input_type -> interests.v1.GetFlagsRequest
+	22, // 28: interests.v1.InterestsService.ListProjectIdsByFlag:input_type -> interests.v1.ListProjectIdsByFlagRequest
+	8,  // 29: interests.v1.InterestsService.GetInterest:output_type -> interests.v1.GetInterestResponse
+	3,  // 30: interests.v1.InterestsService.ListActiveInterests:output_type -> interests.v1.ListActiveInterestsResponse
+	5,  // 31: interests.v1.InterestsService.ListArchivedInterests:output_type -> interests.v1.ListArchivedInterestsResponse
+	10, // 32: interests.v1.InterestsService.UpdateInterest:output_type -> interests.v1.UpdateInterestResponse
+	13, // 33: interests.v1.InterestsService.ListComments:output_type -> interests.v1.ListCommentsResponse
+	15, // 34: interests.v1.InterestsService.AddComment:output_type -> interests.v1.AddCommentResponse
+	17, // 35: interests.v1.InterestsService.UpdateComment:output_type -> interests.v1.UpdateCommentResponse
+	19, // 36: interests.v1.InterestsService.DeleteComment:output_type -> interests.v1.DeleteCommentResponse
+	21, // 37: interests.v1.InterestsService.GetFlags:output_type -> interests.v1.GetFlagsResponse
+	23, // 38: interests.v1.InterestsService.ListProjectIdsByFlag:output_type -> interests.v1.ListProjectIdsByFlagResponse
+	29, // [29:39] is the sub-list for method output_type
+	19, // [19:29] is the sub-list for method input_type
+	19, // [19:19] is the sub-list for extension type_name
+	19, // [19:19] is the sub-list for extension extendee
+	0,  // [0:19] is the sub-list for field type_name
 }
 
 func init() { file_interests_v1_interests_proto_init() }
@@ -1315,14 +1926,14 @@ func file_interests_v1_interests_proto_init() {
 		return
 	}
 	file_interests_v1_interests_proto_msgTypes[0].OneofWrappers = []any{}
-	file_interests_v1_interests_proto_msgTypes[6].OneofWrappers = []any{}
+	file_interests_v1_interests_proto_msgTypes[9].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_interests_v1_interests_proto_rawDesc), len(file_interests_v1_interests_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   17,
+			NumMessages:   24,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

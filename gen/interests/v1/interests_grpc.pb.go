@@ -19,11 +19,14 @@ import (
 const _ = grpc.SupportPackageIsVersion9
 
 const (
+	InterestsService_GetInterest_FullMethodName           = "/interests.v1.InterestsService/GetInterest"
 	InterestsService_ListActiveInterests_FullMethodName   = "/interests.v1.InterestsService/ListActiveInterests"
 	InterestsService_ListArchivedInterests_FullMethodName = "/interests.v1.InterestsService/ListArchivedInterests"
 	InterestsService_UpdateInterest_FullMethodName        = "/interests.v1.InterestsService/UpdateInterest"
 	InterestsService_ListComments_FullMethodName          = "/interests.v1.InterestsService/ListComments"
 	InterestsService_AddComment_FullMethodName            = "/interests.v1.InterestsService/AddComment"
+	InterestsService_UpdateComment_FullMethodName         = "/interests.v1.InterestsService/UpdateComment"
+	InterestsService_DeleteComment_FullMethodName         = "/interests.v1.InterestsService/DeleteComment"
 	InterestsService_GetFlags_FullMethodName              = "/interests.v1.InterestsService/GetFlags"
 	InterestsService_ListProjectIdsByFlag_FullMethodName  = "/interests.v1.InterestsService/ListProjectIdsByFlag"
 )
@@ -33,21 +36,32 @@ const (
 // For semantics around ctx use and closing/ending streaming RPCs, please refer to https://pkg.go.dev/google.golang.org/grpc/?tab=doc#ClientConn.NewStream.
 //
 // InterestsService owns the user's marks on projects (like, follow, bid,
-// archive), comments and bid notes (DESIGN §2).
+// archive), comments and bid notes (DESIGN §2). Every user RPC acts on the
+// caller's own records only.
 type InterestsServiceClient interface {
-	// ListActiveInterests lists interests that are not archived.
+	// GetInterest comes first: grpc-gateway tries the routes registered last
+	// first, and /userInterests/active must not be taken for a project id.
+	// GetInterest is the lookup of SPEC §4 for one project: the active record,
+	// else the archived one, else every flag false (source "none").
+	GetInterest(ctx context.Context, in *GetInterestRequest, opts ...grpc.CallOption) (*GetInterestResponse, error)
+	// ListActiveInterests lists the caller's records that are not archived, newest change first.
 	ListActiveInterests(ctx context.Context, in *ListActiveInterestsRequest, opts ...grpc.CallOption) (*ListActiveInterestsResponse, error)
-	// ListArchivedInterests lists archived interests.
+	// ListArchivedInterests lists the caller's archived records, newest change first.
 	ListArchivedInterests(ctx context.Context, in *ListArchivedInterestsRequest, opts ...grpc.CallOption) (*ListArchivedInterestsResponse, error)
-	// UpdateInterest sets flags on a project for the signed-in user (PATCH semantics).
+	// UpdateInterest sets flags and the bid on a project (PATCH semantics;
+	// creates the record on first use).
 	UpdateInterest(ctx context.Context, in *UpdateInterestRequest, opts ...grpc.CallOption) (*UpdateInterestResponse, error)
-	// ListComments lists the comments of the user's interest in a project.
+	// ListComments lists the comments of the caller's record for a project, oldest first.
 	ListComments(ctx context.Context, in *ListCommentsRequest, opts ...grpc.CallOption) (*ListCommentsResponse, error)
-	// AddComment adds a comment to the user's interest in a project.
+	// AddComment adds a comment (creating an active record when there is none).
 	AddComment(ctx context.Context, in *AddCommentRequest, opts ...grpc.CallOption) (*AddCommentResponse, error)
-	// GetFlags is internal: the user's flags for a page of projects (used by projects' listing).
+	// UpdateComment edits one of the caller's own comments.
+	UpdateComment(ctx context.Context, in *UpdateCommentRequest, opts ...grpc.CallOption) (*UpdateCommentResponse, error)
+	// DeleteComment deletes one of the caller's own comments.
+	DeleteComment(ctx context.Context, in *DeleteCommentRequest, opts ...grpc.CallOption) (*DeleteCommentResponse, error)
+	// GetFlags is internal: a user's records for a page of projects (the listing's per-row flags).
 	GetFlags(ctx context.Context, in *GetFlagsRequest, opts ...grpc.CallOption) (*GetFlagsResponse, error)
-	// ListProjectIdsByFlag is internal: the user's project ids carrying a flag.
+	// ListProjectIdsByFlag is internal: the ids of a user's projects carrying a listing flag.
 	ListProjectIdsByFlag(ctx context.Context, in *ListProjectIdsByFlagRequest, opts ...grpc.CallOption) (*ListProjectIdsByFlagResponse, error)
 }
 
@@ -57,6 +71,16 @@ type interestsServiceClient struct {
 
 func NewInterestsServiceClient(cc grpc.ClientConnInterface) InterestsServiceClient {
 	return &interestsServiceClient{cc}
+}
+
+func (c *interestsServiceClient) GetInterest(ctx context.Context, in *GetInterestRequest, opts ...grpc.CallOption) (*GetInterestResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(GetInterestResponse)
+	err := c.cc.Invoke(ctx, InterestsService_GetInterest_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 func (c *interestsServiceClient) ListActiveInterests(ctx context.Context, in *ListActiveInterestsRequest, opts ...grpc.CallOption) (*ListActiveInterestsResponse, error) {
@@ -109,6 +133,26 @@ func (c *interestsServiceClient) AddComment(ctx context.Context, in *AddCommentR
 	return out, nil
 }
 
+func (c *interestsServiceClient) UpdateComment(ctx context.Context, in *UpdateCommentRequest, opts ...grpc.CallOption) (*UpdateCommentResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(UpdateCommentResponse)
+	err := c.cc.Invoke(ctx, InterestsService_UpdateComment_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *interestsServiceClient) DeleteComment(ctx context.Context, in *DeleteCommentRequest, opts ...grpc.CallOption) (*DeleteCommentResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(DeleteCommentResponse)
+	err := c.cc.Invoke(ctx, InterestsService_DeleteComment_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 func (c *interestsServiceClient) GetFlags(ctx context.Context, in *GetFlagsRequest, opts ...grpc.CallOption) (*GetFlagsResponse, error) {
 	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
 	out := new(GetFlagsResponse)
@@ -134,21 +178,32 @@ func (c *interestsServiceClient) ListProjectIdsByFlag(ctx context.Context, in *L
 // for forward compatibility.
 //
 // InterestsService owns the user's marks on projects (like, follow, bid,
-// archive), comments and bid notes (DESIGN §2).
+// archive), comments and bid notes (DESIGN §2). Every user RPC acts on the
+// caller's own records only.
 type InterestsServiceServer interface {
-	// ListActiveInterests lists interests that are not archived.
+	// GetInterest comes first: grpc-gateway tries the routes registered last
+	// first, and /userInterests/active must not be taken for a project id.
+	// GetInterest is the lookup of SPEC §4 for one project: the active record,
+	// else the archived one, else every flag false (source "none").
+	GetInterest(context.Context, *GetInterestRequest) (*GetInterestResponse, error)
+	// ListActiveInterests lists the caller's records that are not archived, newest change first.
 	ListActiveInterests(context.Context, *ListActiveInterestsRequest) (*ListActiveInterestsResponse, error)
-	// ListArchivedInterests lists archived interests.
+	// ListArchivedInterests lists the caller's archived records, newest change first.
 	ListArchivedInterests(context.Context, *ListArchivedInterestsRequest) (*ListArchivedInterestsResponse, error)
-	// UpdateInterest sets flags on a project for the signed-in user (PATCH semantics).
+	// UpdateInterest sets flags and the bid on a project (PATCH semantics;
+	// creates the record on first use).
 	UpdateInterest(context.Context, *UpdateInterestRequest) (*UpdateInterestResponse, error)
-	// ListComments lists the comments of the user's interest in a project.
+	// ListComments lists the comments of the caller's record for a project, oldest first.
 	ListComments(context.Context, *ListCommentsRequest) (*ListCommentsResponse, error)
-	// AddComment adds a comment to the user's interest in a project.
+	// AddComment adds a comment (creating an active record when there is none).
 	AddComment(context.Context, *AddCommentRequest) (*AddCommentResponse, error)
-	// GetFlags is internal: the user's flags for a page of projects (used by projects' listing).
+	// UpdateComment edits one of the caller's own comments.
+	UpdateComment(context.Context, *UpdateCommentRequest) (*UpdateCommentResponse, error)
+	// DeleteComment deletes one of the caller's own comments.
+	DeleteComment(context.Context, *DeleteCommentRequest) (*DeleteCommentResponse, error)
+	// GetFlags is internal: a user's records for a page of projects (the listing's per-row flags).
 	GetFlags(context.Context, *GetFlagsRequest) (*GetFlagsResponse, error)
-	// ListProjectIdsByFlag is internal: the user's project ids carrying a flag.
+	// ListProjectIdsByFlag is internal: the ids of a user's projects carrying a listing flag.
 	ListProjectIdsByFlag(context.Context, *ListProjectIdsByFlagRequest) (*ListProjectIdsByFlagResponse, error)
 	mustEmbedUnimplementedInterestsServiceServer()
 }
@@ -160,6 +215,9 @@ type InterestsServiceServer interface {
 // pointer dereference when methods are called.
 type UnimplementedInterestsServiceServer struct{}
 
+func (UnimplementedInterestsServiceServer) GetInterest(context.Context, *GetInterestRequest) (*GetInterestResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method GetInterest not implemented")
+}
 func (UnimplementedInterestsServiceServer) ListActiveInterests(context.Context, *ListActiveInterestsRequest) (*ListActiveInterestsResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method ListActiveInterests not implemented")
 }
@@ -174,6 +232,12 @@ func (UnimplementedInterestsServiceServer) ListComments(context.Context, *ListCo
 }
 func (UnimplementedInterestsServiceServer) AddComment(context.Context, *AddCommentRequest) (*AddCommentResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method AddComment not implemented")
+}
+func (UnimplementedInterestsServiceServer) UpdateComment(context.Context, *UpdateCommentRequest) (*UpdateCommentResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method UpdateComment not implemented")
+}
+func (UnimplementedInterestsServiceServer) DeleteComment(context.Context, *DeleteCommentRequest) (*DeleteCommentResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method DeleteComment not implemented")
 }
 func (UnimplementedInterestsServiceServer) GetFlags(context.Context, *GetFlagsRequest) (*GetFlagsResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method GetFlags not implemented")
@@ -200,6 +264,24 @@ func RegisterInterestsServiceServer(s grpc.ServiceRegistrar, srv InterestsServic
 		t.testEmbeddedByValue()
 	}
 	s.RegisterService(&InterestsService_ServiceDesc, srv)
+}
+
+func _InterestsService_GetInterest_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(GetInterestRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(InterestsServiceServer).GetInterest(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: InterestsService_GetInterest_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(InterestsServiceServer).GetInterest(ctx, req.(*GetInterestRequest))
+	}
+	return interceptor(ctx, in, info, handler)
 }
 
 func _InterestsService_ListActiveInterests_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
@@ -292,6 +374,42 @@ func _InterestsService_AddComment_Handler(srv interface{}, ctx context.Context, 
 	return interceptor(ctx, in, info, handler)
 }
 
+func _InterestsService_UpdateComment_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(UpdateCommentRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(InterestsServiceServer).UpdateComment(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: InterestsService_UpdateComment_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(InterestsServiceServer).UpdateComment(ctx, req.(*UpdateCommentRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _InterestsService_DeleteComment_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(DeleteCommentRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(InterestsServiceServer).DeleteComment(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: InterestsService_DeleteComment_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(InterestsServiceServer).DeleteComment(ctx, req.(*DeleteCommentRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 func _InterestsService_GetFlags_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
 	in := new(GetFlagsRequest)
 	if err := dec(in); err != nil {
@@ -336,6 +454,10 @@ var InterestsService_ServiceDesc = grpc.ServiceDesc{
 	HandlerType: (*InterestsServiceServer)(nil),
 	Methods: []grpc.MethodDesc{
 		{
+			MethodName: "GetInterest",
+			Handler:    _InterestsService_GetInterest_Handler,
+		},
+		{
 			MethodName: "ListActiveInterests",
 			Handler:    _InterestsService_ListActiveInterests_Handler,
 		},
@@ -354,6 +476,14 @@ var InterestsService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "AddComment",
 			Handler:    _InterestsService_AddComment_Handler,
+		},
+		{
+			MethodName: "UpdateComment",
+			Handler:    _InterestsService_UpdateComment_Handler,
+		},
+		{
+			MethodName: "DeleteComment",
+			Handler:    _InterestsService_DeleteComment_Handler,
 		},
 		{
 			MethodName: "GetFlags",

@@ -1590,6 +1590,95 @@ func (x *GetProjectResponse) GetProject() *ProjectDetail {
 	return nil
 }
 
+type GetProjectSummariesRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// At most 500 ids.
+	ProjectIds    []string `protobuf:"bytes,1,rep,name=project_ids,json=projectIds,proto3" json:"project_ids,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GetProjectSummariesRequest) Reset() {
+	*x = GetProjectSummariesRequest{}
+	mi := &file_projects_v1_projects_proto_msgTypes[13]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetProjectSummariesRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetProjectSummariesRequest) ProtoMessage() {}
+
+func (x *GetProjectSummariesRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_projects_v1_projects_proto_msgTypes[13]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetProjectSummariesRequest.ProtoReflect.Descriptor instead.
+func (*GetProjectSummariesRequest) Descriptor() ([]byte, []int) {
+	return file_projects_v1_projects_proto_rawDescGZIP(), []int{13}
+}
+
+func (x *GetProjectSummariesRequest) GetProjectIds() []string {
+	if x != nil {
+		return x.ProjectIds
+	}
+	return nil
+}
+
+type GetProjectSummariesResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Projects      []*ProjectSummary      `protobuf:"bytes,1,rep,name=projects,proto3" json:"projects,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GetProjectSummariesResponse) Reset() {
+	*x = GetProjectSummariesResponse{}
+	mi := &file_projects_v1_projects_proto_msgTypes[14]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetProjectSummariesResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetProjectSummariesResponse) ProtoMessage() {}
+
+func (x *GetProjectSummariesResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_projects_v1_projects_proto_msgTypes[14]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetProjectSummariesResponse.ProtoReflect.Descriptor instead.
+func (*GetProjectSummariesResponse) Descriptor() ([]byte, []int) {
+	return file_projects_v1_projects_proto_rawDescGZIP(), []int{14}
+}
+
+func (x *GetProjectSummariesResponse) GetProjects() []*ProjectSummary {
+	if x != nil {
+		return x.Projects
+	}
+	return nil
+}
+
 type ScrapeRequest struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	ProjectIds    []string               `protobuf:"bytes,1,rep,name=project_ids,json=projectIds,proto3" json:"project_ids,omitempty"`
@@ -1599,7 +1688,7 @@ type ScrapeRequest struct {
 
 func (x *ScrapeRequest) Reset() {
 	*x = ScrapeRequest{}
-	mi := &file_projects_v1_projects_proto_msgTypes[13]
+	mi := &file_projects_v1_projects_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1611,7 +1700,7 @@ func (x *ScrapeRequest) String() string {
 func (*ScrapeRequest) ProtoMessage() {}
 
 func (x *ScrapeRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_projects_v1_projects_proto_msgTypes[13]
+	mi := &file_projects_v1_projects_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1624,7 +1713,7 @@ func (x *ScrapeRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ScrapeRequest.ProtoReflect.Descriptor instead.
 func (*ScrapeRequest) Descriptor() ([]byte, []int) {
-	return file_projects_v1_projects_proto_rawDescGZIP(), []int{13}
+	return file_projects_v1_projects_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *ScrapeRequest) GetProjectIds() []string {
@@ -1646,7 +1735,7 @@ type ScrapeResult struct {
 
 func (x *ScrapeResult) Reset() {
 	*x = ScrapeResult{}
-	mi := &file_projects_v1_projects_proto_msgTypes[14]
+	mi := &file_projects_v1_projects_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1658,7 +1747,7 @@ func (x *ScrapeResult) String() string {
 func (*ScrapeResult) ProtoMessage() {}
 
 func (x *ScrapeResult) ProtoReflect() protoreflect.Message {
-	mi := &file_projects_v1_projects_proto_msgTypes[14]
+	mi := &file_projects_v1_projects_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1671,7 +1760,7 @@ func (x *ScrapeResult) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ScrapeResult.ProtoReflect.Descriptor instead.
 func (*ScrapeResult) Descriptor() ([]byte, []int) {
-	return file_projects_v1_projects_proto_rawDescGZIP(), []int{14}
+	return file_projects_v1_projects_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *ScrapeResult) GetProjectId() string {
@@ -1705,7 +1794,7 @@ type ScrapeResponse struct {
 
 func (x *ScrapeResponse) Reset() {
 	*x = ScrapeResponse{}
-	mi := &file_projects_v1_projects_proto_msgTypes[15]
+	mi := &file_projects_v1_projects_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1717,7 +1806,7 @@ func (x *ScrapeResponse) String() string {
 func (*ScrapeResponse) ProtoMessage() {}
 
 func (x *ScrapeResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_projects_v1_projects_proto_msgTypes[15]
+	mi := &file_projects_v1_projects_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1730,7 +1819,7 @@ func (x *ScrapeResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ScrapeResponse.ProtoReflect.Descriptor instead.
 func (*ScrapeResponse) Descriptor() ([]byte, []int) {
-	return file_projects_v1_projects_proto_rawDescGZIP(), []int{15}
+	return file_projects_v1_projects_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *ScrapeResponse) GetMessage() string {
@@ -1756,7 +1845,7 @@ type UpdateProjectSmartRequest struct {
 
 func (x *UpdateProjectSmartRequest) Reset() {
 	*x = UpdateProjectSmartRequest{}
-	mi := &file_projects_v1_projects_proto_msgTypes[16]
+	mi := &file_projects_v1_projects_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1768,7 +1857,7 @@ func (x *UpdateProjectSmartRequest) String() string {
 func (*UpdateProjectSmartRequest) ProtoMessage() {}
 
 func (x *UpdateProjectSmartRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_projects_v1_projects_proto_msgTypes[16]
+	mi := &file_projects_v1_projects_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1781,7 +1870,7 @@ func (x *UpdateProjectSmartRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UpdateProjectSmartRequest.ProtoReflect.Descriptor instead.
 func (*UpdateProjectSmartRequest) Descriptor() ([]byte, []int) {
-	return file_projects_v1_projects_proto_rawDescGZIP(), []int{16}
+	return file_projects_v1_projects_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *UpdateProjectSmartRequest) GetProjectId() string {
@@ -1804,7 +1893,7 @@ type UpdateProjectSmartData struct {
 
 func (x *UpdateProjectSmartData) Reset() {
 	*x = UpdateProjectSmartData{}
-	mi := &file_projects_v1_projects_proto_msgTypes[17]
+	mi := &file_projects_v1_projects_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1816,7 +1905,7 @@ func (x *UpdateProjectSmartData) String() string {
 func (*UpdateProjectSmartData) ProtoMessage() {}
 
 func (x *UpdateProjectSmartData) ProtoReflect() protoreflect.Message {
-	mi := &file_projects_v1_projects_proto_msgTypes[17]
+	mi := &file_projects_v1_projects_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1829,7 +1918,7 @@ func (x *UpdateProjectSmartData) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UpdateProjectSmartData.ProtoReflect.Descriptor instead.
 func (*UpdateProjectSmartData) Descriptor() ([]byte, []int) {
-	return file_projects_v1_projects_proto_rawDescGZIP(), []int{17}
+	return file_projects_v1_projects_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *UpdateProjectSmartData) GetCanUpdate() bool {
@@ -1865,7 +1954,7 @@ type UpdateProjectSmartResponse struct {
 
 func (x *UpdateProjectSmartResponse) Reset() {
 	*x = UpdateProjectSmartResponse{}
-	mi := &file_projects_v1_projects_proto_msgTypes[18]
+	mi := &file_projects_v1_projects_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1877,7 +1966,7 @@ func (x *UpdateProjectSmartResponse) String() string {
 func (*UpdateProjectSmartResponse) ProtoMessage() {}
 
 func (x *UpdateProjectSmartResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_projects_v1_projects_proto_msgTypes[18]
+	mi := &file_projects_v1_projects_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1890,7 +1979,7 @@ func (x *UpdateProjectSmartResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UpdateProjectSmartResponse.ProtoReflect.Descriptor instead.
 func (*UpdateProjectSmartResponse) Descriptor() ([]byte, []int) {
-	return file_projects_v1_projects_proto_rawDescGZIP(), []int{18}
+	return file_projects_v1_projects_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *UpdateProjectSmartResponse) GetMessage() string {
@@ -1923,7 +2012,7 @@ type ExportOcdsRequest struct {
 
 func (x *ExportOcdsRequest) Reset() {
 	*x = ExportOcdsRequest{}
-	mi := &file_projects_v1_projects_proto_msgTypes[19]
+	mi := &file_projects_v1_projects_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1935,7 +2024,7 @@ func (x *ExportOcdsRequest) String() string {
 func (*ExportOcdsRequest) ProtoMessage() {}
 
 func (x *ExportOcdsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_projects_v1_projects_proto_msgTypes[19]
+	mi := &file_projects_v1_projects_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1948,7 +2037,7 @@ func (x *ExportOcdsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ExportOcdsRequest.ProtoReflect.Descriptor instead.
 func (*ExportOcdsRequest) Descriptor() ([]byte, []int) {
-	return file_projects_v1_projects_proto_rawDescGZIP(), []int{19}
+	return file_projects_v1_projects_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *ExportOcdsRequest) GetProjectId() string {
@@ -1967,7 +2056,7 @@ type ExportOcdsResponse struct {
 
 func (x *ExportOcdsResponse) Reset() {
 	*x = ExportOcdsResponse{}
-	mi := &file_projects_v1_projects_proto_msgTypes[20]
+	mi := &file_projects_v1_projects_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1979,7 +2068,7 @@ func (x *ExportOcdsResponse) String() string {
 func (*ExportOcdsResponse) ProtoMessage() {}
 
 func (x *ExportOcdsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_projects_v1_projects_proto_msgTypes[20]
+	mi := &file_projects_v1_projects_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1992,7 +2081,7 @@ func (x *ExportOcdsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ExportOcdsResponse.ProtoReflect.Descriptor instead.
 func (*ExportOcdsResponse) Descriptor() ([]byte, []int) {
-	return file_projects_v1_projects_proto_rawDescGZIP(), []int{20}
+	return file_projects_v1_projects_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *ExportOcdsResponse) GetRelease() *structpb.Struct {
@@ -2032,7 +2121,7 @@ type ToDoSearchRequest struct {
 
 func (x *ToDoSearchRequest) Reset() {
 	*x = ToDoSearchRequest{}
-	mi := &file_projects_v1_projects_proto_msgTypes[21]
+	mi := &file_projects_v1_projects_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2044,7 +2133,7 @@ func (x *ToDoSearchRequest) String() string {
 func (*ToDoSearchRequest) ProtoMessage() {}
 
 func (x *ToDoSearchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_projects_v1_projects_proto_msgTypes[21]
+	mi := &file_projects_v1_projects_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2057,7 +2146,7 @@ func (x *ToDoSearchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ToDoSearchRequest.ProtoReflect.Descriptor instead.
 func (*ToDoSearchRequest) Descriptor() ([]byte, []int) {
-	return file_projects_v1_projects_proto_rawDescGZIP(), []int{21}
+	return file_projects_v1_projects_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *ToDoSearchRequest) GetSearchType() string {
@@ -2212,7 +2301,7 @@ type ToDoSearchResponse struct {
 
 func (x *ToDoSearchResponse) Reset() {
 	*x = ToDoSearchResponse{}
-	mi := &file_projects_v1_projects_proto_msgTypes[22]
+	mi := &file_projects_v1_projects_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2224,7 +2313,7 @@ func (x *ToDoSearchResponse) String() string {
 func (*ToDoSearchResponse) ProtoMessage() {}
 
 func (x *ToDoSearchResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_projects_v1_projects_proto_msgTypes[22]
+	mi := &file_projects_v1_projects_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2237,7 +2326,7 @@ func (x *ToDoSearchResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ToDoSearchResponse.ProtoReflect.Descriptor instead.
 func (*ToDoSearchResponse) Descriptor() ([]byte, []int) {
-	return file_projects_v1_projects_proto_rawDescGZIP(), []int{22}
+	return file_projects_v1_projects_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *ToDoSearchResponse) GetMessage() string {
@@ -2283,7 +2372,7 @@ type SavedCriteria struct {
 
 func (x *SavedCriteria) Reset() {
 	*x = SavedCriteria{}
-	mi := &file_projects_v1_projects_proto_msgTypes[23]
+	mi := &file_projects_v1_projects_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2295,7 +2384,7 @@ func (x *SavedCriteria) String() string {
 func (*SavedCriteria) ProtoMessage() {}
 
 func (x *SavedCriteria) ProtoReflect() protoreflect.Message {
-	mi := &file_projects_v1_projects_proto_msgTypes[23]
+	mi := &file_projects_v1_projects_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2308,7 +2397,7 @@ func (x *SavedCriteria) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SavedCriteria.ProtoReflect.Descriptor instead.
 func (*SavedCriteria) Descriptor() ([]byte, []int) {
-	return file_projects_v1_projects_proto_rawDescGZIP(), []int{23}
+	return file_projects_v1_projects_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *SavedCriteria) GetCriteriaId() string {
@@ -2372,7 +2461,7 @@ type RecallSaveCriteriaRequest struct {
 
 func (x *RecallSaveCriteriaRequest) Reset() {
 	*x = RecallSaveCriteriaRequest{}
-	mi := &file_projects_v1_projects_proto_msgTypes[24]
+	mi := &file_projects_v1_projects_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2384,7 +2473,7 @@ func (x *RecallSaveCriteriaRequest) String() string {
 func (*RecallSaveCriteriaRequest) ProtoMessage() {}
 
 func (x *RecallSaveCriteriaRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_projects_v1_projects_proto_msgTypes[24]
+	mi := &file_projects_v1_projects_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2397,7 +2486,7 @@ func (x *RecallSaveCriteriaRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RecallSaveCriteriaRequest.ProtoReflect.Descriptor instead.
 func (*RecallSaveCriteriaRequest) Descriptor() ([]byte, []int) {
-	return file_projects_v1_projects_proto_rawDescGZIP(), []int{24}
+	return file_projects_v1_projects_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *RecallSaveCriteriaRequest) GetCriteriaId() string {
@@ -2433,7 +2522,7 @@ type RecallSaveCriteriaResponse struct {
 
 func (x *RecallSaveCriteriaResponse) Reset() {
 	*x = RecallSaveCriteriaResponse{}
-	mi := &file_projects_v1_projects_proto_msgTypes[25]
+	mi := &file_projects_v1_projects_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2445,7 +2534,7 @@ func (x *RecallSaveCriteriaResponse) String() string {
 func (*RecallSaveCriteriaResponse) ProtoMessage() {}
 
 func (x *RecallSaveCriteriaResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_projects_v1_projects_proto_msgTypes[25]
+	mi := &file_projects_v1_projects_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2458,7 +2547,7 @@ func (x *RecallSaveCriteriaResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RecallSaveCriteriaResponse.ProtoReflect.Descriptor instead.
 func (*RecallSaveCriteriaResponse) Descriptor() ([]byte, []int) {
-	return file_projects_v1_projects_proto_rawDescGZIP(), []int{25}
+	return file_projects_v1_projects_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *RecallSaveCriteriaResponse) GetMessage() string {
@@ -2498,7 +2587,7 @@ type DeleteSearchCriteriaRequest struct {
 
 func (x *DeleteSearchCriteriaRequest) Reset() {
 	*x = DeleteSearchCriteriaRequest{}
-	mi := &file_projects_v1_projects_proto_msgTypes[26]
+	mi := &file_projects_v1_projects_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2510,7 +2599,7 @@ func (x *DeleteSearchCriteriaRequest) String() string {
 func (*DeleteSearchCriteriaRequest) ProtoMessage() {}
 
 func (x *DeleteSearchCriteriaRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_projects_v1_projects_proto_msgTypes[26]
+	mi := &file_projects_v1_projects_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2523,7 +2612,7 @@ func (x *DeleteSearchCriteriaRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DeleteSearchCriteriaRequest.ProtoReflect.Descriptor instead.
 func (*DeleteSearchCriteriaRequest) Descriptor() ([]byte, []int) {
-	return file_projects_v1_projects_proto_rawDescGZIP(), []int{26}
+	return file_projects_v1_projects_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *DeleteSearchCriteriaRequest) GetCriteriaId() string {
@@ -2542,7 +2631,7 @@ type DeleteSearchCriteriaResponse struct {
 
 func (x *DeleteSearchCriteriaResponse) Reset() {
 	*x = DeleteSearchCriteriaResponse{}
-	mi := &file_projects_v1_projects_proto_msgTypes[27]
+	mi := &file_projects_v1_projects_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2554,7 +2643,7 @@ func (x *DeleteSearchCriteriaResponse) String() string {
 func (*DeleteSearchCriteriaResponse) ProtoMessage() {}
 
 func (x *DeleteSearchCriteriaResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_projects_v1_projects_proto_msgTypes[27]
+	mi := &file_projects_v1_projects_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2567,7 +2656,7 @@ func (x *DeleteSearchCriteriaResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DeleteSearchCriteriaResponse.ProtoReflect.Descriptor instead.
 func (*DeleteSearchCriteriaResponse) Descriptor() ([]byte, []int) {
-	return file_projects_v1_projects_proto_rawDescGZIP(), []int{27}
+	return file_projects_v1_projects_proto_rawDescGZIP(), []int{29}
 }
 
 func (x *DeleteSearchCriteriaResponse) GetMessage() string {
@@ -2589,7 +2678,7 @@ type StatusIndicator struct {
 
 func (x *StatusIndicator) Reset() {
 	*x = StatusIndicator{}
-	mi := &file_projects_v1_projects_proto_msgTypes[28]
+	mi := &file_projects_v1_projects_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2601,7 +2690,7 @@ func (x *StatusIndicator) String() string {
 func (*StatusIndicator) ProtoMessage() {}
 
 func (x *StatusIndicator) ProtoReflect() protoreflect.Message {
-	mi := &file_projects_v1_projects_proto_msgTypes[28]
+	mi := &file_projects_v1_projects_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2614,7 +2703,7 @@ func (x *StatusIndicator) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StatusIndicator.ProtoReflect.Descriptor instead.
 func (*StatusIndicator) Descriptor() ([]byte, []int) {
-	return file_projects_v1_projects_proto_rawDescGZIP(), []int{28}
+	return file_projects_v1_projects_proto_rawDescGZIP(), []int{30}
 }
 
 func (x *StatusIndicator) GetStatusCode() string {
@@ -2646,7 +2735,7 @@ type ListStatusIndicatorsRequest struct {
 
 func (x *ListStatusIndicatorsRequest) Reset() {
 	*x = ListStatusIndicatorsRequest{}
-	mi := &file_projects_v1_projects_proto_msgTypes[29]
+	mi := &file_projects_v1_projects_proto_msgTypes[31]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2658,7 +2747,7 @@ func (x *ListStatusIndicatorsRequest) String() string {
 func (*ListStatusIndicatorsRequest) ProtoMessage() {}
 
 func (x *ListStatusIndicatorsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_projects_v1_projects_proto_msgTypes[29]
+	mi := &file_projects_v1_projects_proto_msgTypes[31]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2671,7 +2760,7 @@ func (x *ListStatusIndicatorsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListStatusIndicatorsRequest.ProtoReflect.Descriptor instead.
 func (*ListStatusIndicatorsRequest) Descriptor() ([]byte, []int) {
-	return file_projects_v1_projects_proto_rawDescGZIP(), []int{29}
+	return file_projects_v1_projects_proto_rawDescGZIP(), []int{31}
 }
 
 type ListStatusIndicatorsResponse struct {
@@ -2683,7 +2772,7 @@ type ListStatusIndicatorsResponse struct {
 
 func (x *ListStatusIndicatorsResponse) Reset() {
 	*x = ListStatusIndicatorsResponse{}
-	mi := &file_projects_v1_projects_proto_msgTypes[30]
+	mi := &file_projects_v1_projects_proto_msgTypes[32]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2695,7 +2784,7 @@ func (x *ListStatusIndicatorsResponse) String() string {
 func (*ListStatusIndicatorsResponse) ProtoMessage() {}
 
 func (x *ListStatusIndicatorsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_projects_v1_projects_proto_msgTypes[30]
+	mi := &file_projects_v1_projects_proto_msgTypes[32]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2708,7 +2797,7 @@ func (x *ListStatusIndicatorsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListStatusIndicatorsResponse.ProtoReflect.Descriptor instead.
 func (*ListStatusIndicatorsResponse) Descriptor() ([]byte, []int) {
-	return file_projects_v1_projects_proto_rawDescGZIP(), []int{30}
+	return file_projects_v1_projects_proto_rawDescGZIP(), []int{32}
 }
 
 func (x *ListStatusIndicatorsResponse) GetStatusCodes() []*StatusIndicator {
@@ -2727,7 +2816,7 @@ type CheckStatusIndicatorRequest struct {
 
 func (x *CheckStatusIndicatorRequest) Reset() {
 	*x = CheckStatusIndicatorRequest{}
-	mi := &file_projects_v1_projects_proto_msgTypes[31]
+	mi := &file_projects_v1_projects_proto_msgTypes[33]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2739,7 +2828,7 @@ func (x *CheckStatusIndicatorRequest) String() string {
 func (*CheckStatusIndicatorRequest) ProtoMessage() {}
 
 func (x *CheckStatusIndicatorRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_projects_v1_projects_proto_msgTypes[31]
+	mi := &file_projects_v1_projects_proto_msgTypes[33]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2752,7 +2841,7 @@ func (x *CheckStatusIndicatorRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CheckStatusIndicatorRequest.ProtoReflect.Descriptor instead.
 func (*CheckStatusIndicatorRequest) Descriptor() ([]byte, []int) {
-	return file_projects_v1_projects_proto_rawDescGZIP(), []int{31}
+	return file_projects_v1_projects_proto_rawDescGZIP(), []int{33}
 }
 
 func (x *CheckStatusIndicatorRequest) GetUserAction() string {
@@ -2772,7 +2861,7 @@ type CheckStatusIndicatorResponse struct {
 
 func (x *CheckStatusIndicatorResponse) Reset() {
 	*x = CheckStatusIndicatorResponse{}
-	mi := &file_projects_v1_projects_proto_msgTypes[32]
+	mi := &file_projects_v1_projects_proto_msgTypes[34]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2784,7 +2873,7 @@ func (x *CheckStatusIndicatorResponse) String() string {
 func (*CheckStatusIndicatorResponse) ProtoMessage() {}
 
 func (x *CheckStatusIndicatorResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_projects_v1_projects_proto_msgTypes[32]
+	mi := &file_projects_v1_projects_proto_msgTypes[34]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2797,7 +2886,7 @@ func (x *CheckStatusIndicatorResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CheckStatusIndicatorResponse.ProtoReflect.Descriptor instead.
 func (*CheckStatusIndicatorResponse) Descriptor() ([]byte, []int) {
-	return file_projects_v1_projects_proto_rawDescGZIP(), []int{32}
+	return file_projects_v1_projects_proto_rawDescGZIP(), []int{34}
 }
 
 func (x *CheckStatusIndicatorResponse) GetStatusCode() string {
@@ -2827,7 +2916,7 @@ type IngestRequest struct {
 
 func (x *IngestRequest) Reset() {
 	*x = IngestRequest{}
-	mi := &file_projects_v1_projects_proto_msgTypes[33]
+	mi := &file_projects_v1_projects_proto_msgTypes[35]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2839,7 +2928,7 @@ func (x *IngestRequest) String() string {
 func (*IngestRequest) ProtoMessage() {}
 
 func (x *IngestRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_projects_v1_projects_proto_msgTypes[33]
+	mi := &file_projects_v1_projects_proto_msgTypes[35]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2852,7 +2941,7 @@ func (x *IngestRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use IngestRequest.ProtoReflect.Descriptor instead.
 func (*IngestRequest) Descriptor() ([]byte, []int) {
-	return file_projects_v1_projects_proto_rawDescGZIP(), []int{33}
+	return file_projects_v1_projects_proto_rawDescGZIP(), []int{35}
 }
 
 func (x *IngestRequest) GetSource() string {
@@ -2899,7 +2988,7 @@ type IngestionRun struct {
 
 func (x *IngestionRun) Reset() {
 	*x = IngestionRun{}
-	mi := &file_projects_v1_projects_proto_msgTypes[34]
+	mi := &file_projects_v1_projects_proto_msgTypes[36]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2911,7 +3000,7 @@ func (x *IngestionRun) String() string {
 func (*IngestionRun) ProtoMessage() {}
 
 func (x *IngestionRun) ProtoReflect() protoreflect.Message {
-	mi := &file_projects_v1_projects_proto_msgTypes[34]
+	mi := &file_projects_v1_projects_proto_msgTypes[36]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2924,7 +3013,7 @@ func (x *IngestionRun) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use IngestionRun.ProtoReflect.Descriptor instead.
 func (*IngestionRun) Descriptor() ([]byte, []int) {
-	return file_projects_v1_projects_proto_rawDescGZIP(), []int{34}
+	return file_projects_v1_projects_proto_rawDescGZIP(), []int{36}
 }
 
 func (x *IngestionRun) GetRunId() string {
@@ -3034,7 +3123,7 @@ type IngestResponse struct {
 
 func (x *IngestResponse) Reset() {
 	*x = IngestResponse{}
-	mi := &file_projects_v1_projects_proto_msgTypes[35]
+	mi := &file_projects_v1_projects_proto_msgTypes[37]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3046,7 +3135,7 @@ func (x *IngestResponse) String() string {
 func (*IngestResponse) ProtoMessage() {}
 
 func (x *IngestResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_projects_v1_projects_proto_msgTypes[35]
+	mi := &file_projects_v1_projects_proto_msgTypes[37]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3059,7 +3148,7 @@ func (x *IngestResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use IngestResponse.ProtoReflect.Descriptor instead.
 func (*IngestResponse) Descriptor() ([]byte, []int) {
-	return file_projects_v1_projects_proto_rawDescGZIP(), []int{35}
+	return file_projects_v1_projects_proto_rawDescGZIP(), []int{37}
 }
 
 func (x *IngestResponse) GetRun() *IngestionRun {
@@ -3078,7 +3167,7 @@ type ListIngestionRunsRequest struct {
 
 func (x *ListIngestionRunsRequest) Reset() {
 	*x = ListIngestionRunsRequest{}
-	mi := &file_projects_v1_projects_proto_msgTypes[36]
+	mi := &file_projects_v1_projects_proto_msgTypes[38]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3090,7 +3179,7 @@ func (x *ListIngestionRunsRequest) String() string {
 func (*ListIngestionRunsRequest) ProtoMessage() {}
 
 func (x *ListIngestionRunsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_projects_v1_projects_proto_msgTypes[36]
+	mi := &file_projects_v1_projects_proto_msgTypes[38]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3103,7 +3192,7 @@ func (x *ListIngestionRunsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListIngestionRunsRequest.ProtoReflect.Descriptor instead.
 func (*ListIngestionRunsRequest) Descriptor() ([]byte, []int) {
-	return file_projects_v1_projects_proto_rawDescGZIP(), []int{36}
+	return file_projects_v1_projects_proto_rawDescGZIP(), []int{38}
 }
 
 func (x *ListIngestionRunsRequest) GetLimit() int32 {
@@ -3122,7 +3211,7 @@ type ListIngestionRunsResponse struct {
 
 func (x *ListIngestionRunsResponse) Reset() {
 	*x = ListIngestionRunsResponse{}
-	mi := &file_projects_v1_projects_proto_msgTypes[37]
+	mi := &file_projects_v1_projects_proto_msgTypes[39]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3134,7 +3223,7 @@ func (x *ListIngestionRunsResponse) String() string {
 func (*ListIngestionRunsResponse) ProtoMessage() {}
 
 func (x *ListIngestionRunsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_projects_v1_projects_proto_msgTypes[37]
+	mi := &file_projects_v1_projects_proto_msgTypes[39]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3147,7 +3236,7 @@ func (x *ListIngestionRunsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListIngestionRunsResponse.ProtoReflect.Descriptor instead.
 func (*ListIngestionRunsResponse) Descriptor() ([]byte, []int) {
-	return file_projects_v1_projects_proto_rawDescGZIP(), []int{37}
+	return file_projects_v1_projects_proto_rawDescGZIP(), []int{39}
 }
 
 func (x *ListIngestionRunsResponse) GetRuns() []*IngestionRun {
@@ -3351,7 +3440,12 @@ const file_projects_v1_projects_proto_rawDesc = "" +
 	"\n" +
 	"project_id\x18\x01 \x01(\tR\tprojectId\"J\n" +
 	"\x12GetProjectResponse\x124\n" +
-	"\aproject\x18\x01 \x01(\v2\x1a.projects.v1.ProjectDetailR\aproject\"0\n" +
+	"\aproject\x18\x01 \x01(\v2\x1a.projects.v1.ProjectDetailR\aproject\"=\n" +
+	"\x1aGetProjectSummariesRequest\x12\x1f\n" +
+	"\vproject_ids\x18\x01 \x03(\tR\n" +
+	"projectIds\"V\n" +
+	"\x1bGetProjectSummariesResponse\x127\n" +
+	"\bprojects\x18\x01 \x03(\v2\x1b.projects.v1.ProjectSummaryR\bprojects\"0\n" +
 	"\rScrapeRequest\x12\x1f\n" +
 	"\vproject_ids\x18\x01 \x03(\tR\n" +
 	"projectIds\"]\n" +
@@ -3484,13 +3578,13 @@ const file_projects_v1_projects_proto_rawDesc = "" +
 	"\x18ListIngestionRunsRequest\x12\x14\n" +
 	"\x05limit\x18\x01 \x01(\x05R\x05limit\"J\n" +
 	"\x19ListIngestionRunsResponse\x12-\n" +
-	"\x04runs\x18\x01 \x03(\v2\x19.projects.v1.IngestionRunR\x04runs2\x98\n" +
-	"\n" +
+	"\x04runs\x18\x01 \x03(\v2\x19.projects.v1.IngestionRunR\x04runs2\x8a\v\n" +
 	"\x0fProjectsService\x12[\n" +
 	"\fListProjects\x12 .projects.v1.ListProjectsRequest\x1a!.projects.v1.ListProjectsResponse\"\x06\x8a\xb5\x18\x02\b\x01\x12d\n" +
 	"\x0fGetDropdownData\x12#.projects.v1.GetDropdownDataRequest\x1a$.projects.v1.GetDropdownDataResponse\"\x06\x8a\xb5\x18\x02\b\x01\x12U\n" +
 	"\n" +
-	"GetProject\x12\x1e.projects.v1.GetProjectRequest\x1a\x1f.projects.v1.GetProjectResponse\"\x06\x8a\xb5\x18\x02\b\x02\x12I\n" +
+	"GetProject\x12\x1e.projects.v1.GetProjectRequest\x1a\x1f.projects.v1.GetProjectResponse\"\x06\x8a\xb5\x18\x02\b\x02\x12p\n" +
+	"\x13GetProjectSummaries\x12'.projects.v1.GetProjectSummariesRequest\x1a(.projects.v1.GetProjectSummariesResponse\"\x06\x8a\xb5\x18\x02\b\x03\x12I\n" +
 	"\x06Scrape\x12\x1a.projects.v1.ScrapeRequest\x1a\x1b.projects.v1.ScrapeResponse\"\x06\x8a\xb5\x18\x02\b\x02\x12m\n" +
 	"\x12UpdateProjectSmart\x12&.projects.v1.UpdateProjectSmartRequest\x1a'.projects.v1.UpdateProjectSmartResponse\"\x06\x8a\xb5\x18\x02\b\x02\x12U\n" +
 	"\n" +
@@ -3517,7 +3611,7 @@ func file_projects_v1_projects_proto_rawDescGZIP() []byte {
 	return file_projects_v1_projects_proto_rawDescData
 }
 
-var file_projects_v1_projects_proto_msgTypes = make([]protoimpl.MessageInfo, 38)
+var file_projects_v1_projects_proto_msgTypes = make([]protoimpl.MessageInfo, 40)
 var file_projects_v1_projects_proto_goTypes = []any{
 	(*Option)(nil),                       // 0: projects.v1.Option
 	(*Criteria)(nil),                     // 1: projects.v1.Criteria
@@ -3532,33 +3626,35 @@ var file_projects_v1_projects_proto_goTypes = []any{
 	(*ProjectDetail)(nil),                // 10: projects.v1.ProjectDetail
 	(*GetProjectRequest)(nil),            // 11: projects.v1.GetProjectRequest
 	(*GetProjectResponse)(nil),           // 12: projects.v1.GetProjectResponse
-	(*ScrapeRequest)(nil),                // 13: projects.v1.ScrapeRequest
-	(*ScrapeResult)(nil),                 // 14: projects.v1.ScrapeResult
-	(*ScrapeResponse)(nil),               // 15: projects.v1.ScrapeResponse
-	(*UpdateProjectSmartRequest)(nil),    // 16: projects.v1.UpdateProjectSmartRequest
-	(*UpdateProjectSmartData)(nil),       // 17: projects.v1.UpdateProjectSmartData
-	(*UpdateProjectSmartResponse)(nil),   // 18: projects.v1.UpdateProjectSmartResponse
-	(*ExportOcdsRequest)(nil),            // 19: projects.v1.ExportOcdsRequest
-	(*ExportOcdsResponse)(nil),           // 20: projects.v1.ExportOcdsResponse
-	(*ToDoSearchRequest)(nil),            // 21: projects.v1.ToDoSearchRequest
-	(*ToDoSearchResponse)(nil),           // 22: projects.v1.ToDoSearchResponse
-	(*SavedCriteria)(nil),                // 23: projects.v1.SavedCriteria
-	(*RecallSaveCriteriaRequest)(nil),    // 24: projects.v1.RecallSaveCriteriaRequest
-	(*RecallSaveCriteriaResponse)(nil),   // 25: projects.v1.RecallSaveCriteriaResponse
-	(*DeleteSearchCriteriaRequest)(nil),  // 26: projects.v1.DeleteSearchCriteriaRequest
-	(*DeleteSearchCriteriaResponse)(nil), // 27: projects.v1.DeleteSearchCriteriaResponse
-	(*StatusIndicator)(nil),              // 28: projects.v1.StatusIndicator
-	(*ListStatusIndicatorsRequest)(nil),  // 29: projects.v1.ListStatusIndicatorsRequest
-	(*ListStatusIndicatorsResponse)(nil), // 30: projects.v1.ListStatusIndicatorsResponse
-	(*CheckStatusIndicatorRequest)(nil),  // 31: projects.v1.CheckStatusIndicatorRequest
-	(*CheckStatusIndicatorResponse)(nil), // 32: projects.v1.CheckStatusIndicatorResponse
-	(*IngestRequest)(nil),                // 33: projects.v1.IngestRequest
-	(*IngestionRun)(nil),                 // 34: projects.v1.IngestionRun
-	(*IngestResponse)(nil),               // 35: projects.v1.IngestResponse
-	(*ListIngestionRunsRequest)(nil),     // 36: projects.v1.ListIngestionRunsRequest
-	(*ListIngestionRunsResponse)(nil),    // 37: projects.v1.ListIngestionRunsResponse
-	(*timestamppb.Timestamp)(nil),        // 38: google.protobuf.Timestamp
-	(*structpb.Struct)(nil),              // 39: google.protobuf.Struct
+	(*GetProjectSummariesRequest)(nil),   // 13: projects.v1.GetProjectSummariesRequest
+	(*GetProjectSummariesResponse)(nil),  // 14: projects.v1.GetProjectSummariesResponse
+	(*ScrapeRequest)(nil),                // 15: projects.v1.ScrapeRequest
+	(*ScrapeResult)(nil),                 // 16: projects.v1.ScrapeResult
+	(*ScrapeResponse)(nil),               // 17: projects.v1.ScrapeResponse
+	(*UpdateProjectSmartRequest)(nil),    // 18: projects.v1.UpdateProjectSmartRequest
+	(*UpdateProjectSmartData)(nil),       // 19: projects.v1.UpdateProjectSmartData
+	(*UpdateProjectSmartResponse)(nil),   // 20: projects.v1.UpdateProjectSmartResponse
+	(*ExportOcdsRequest)(nil),            // 21: projects.v1.ExportOcdsRequest
+	(*ExportOcdsResponse)(nil),           // 22: projects.v1.ExportOcdsResponse
+	(*ToDoSearchRequest)(nil),            // 23: projects.v1.ToDoSearchRequest
+	(*ToDoSearchResponse)(nil),           // 24: projects.v1.ToDoSearchResponse
+	(*SavedCriteria)(nil),                // 25: projects.v1.SavedCriteria
+	(*RecallSaveCriteriaRequest)(nil),    // 26: projects.v1.RecallSaveCriteriaRequest
+	(*RecallSaveCriteriaResponse)(nil),   // 27: projects.v1.RecallSaveCriteriaResponse
+	(*DeleteSearchCriteriaRequest)(nil),  // 28: projects.v1.DeleteSearchCriteriaRequest
+	(*DeleteSearchCriteriaResponse)(nil), // 29: projects.v1.DeleteSearchCriteriaResponse
+	(*StatusIndicator)(nil),              // 30: projects.v1.StatusIndicator
+	(*ListStatusIndicatorsRequest)(nil),  // 31: projects.v1.ListStatusIndicatorsRequest
+	(*ListStatusIndicatorsResponse)(nil), // 32: projects.v1.ListStatusIndicatorsResponse
+	(*CheckStatusIndicatorRequest)(nil),  // 33: projects.v1.CheckStatusIndicatorRequest
+	(*CheckStatusIndicatorResponse)(nil), // 34: projects.v1.CheckStatusIndicatorResponse
+	(*IngestRequest)(nil),                // 35: projects.v1.IngestRequest
+	(*IngestionRun)(nil),                 // 36: projects.v1.IngestionRun
+	(*IngestResponse)(nil),               // 37: projects.v1.IngestResponse
+	(*ListIngestionRunsRequest)(nil),     // 38: projects.v1.ListIngestionRunsRequest
+	(*ListIngestionRunsResponse)(nil),    // 39: projects.v1.ListIngestionRunsResponse
+	(*timestamppb.Timestamp)(nil),        // 40: google.protobuf.Timestamp
+	(*structpb.Struct)(nil),              // 41: google.protobuf.Struct
 }
 var file_projects_v1_projects_proto_depIdxs = []int32{
 	2,  // 0: projects.v1.ListProjectsResponse.data:type_name -> projects.v1.ProjectSummary
@@ -3573,59 +3669,62 @@ var file_projects_v1_projects_proto_depIdxs = []int32{
 	0,  // 9: projects.v1.GetDropdownDataResponse.strategies:type_name -> projects.v1.Option
 	0,  // 10: projects.v1.GetDropdownDataResponse.categories:type_name -> projects.v1.Option
 	0,  // 11: projects.v1.GetDropdownDataResponse.budget_years:type_name -> projects.v1.Option
-	38, // 12: projects.v1.Announcement.first_seen_at:type_name -> google.protobuf.Timestamp
+	40, // 12: projects.v1.Announcement.first_seen_at:type_name -> google.protobuf.Timestamp
 	2,  // 13: projects.v1.ProjectDetail.summary:type_name -> projects.v1.ProjectSummary
 	8,  // 14: projects.v1.ProjectDetail.announcements:type_name -> projects.v1.Announcement
 	9,  // 15: projects.v1.ProjectDetail.contracts:type_name -> projects.v1.Contract
-	38, // 16: projects.v1.ProjectDetail.first_seen_at:type_name -> google.protobuf.Timestamp
-	38, // 17: projects.v1.ProjectDetail.last_seen_at:type_name -> google.protobuf.Timestamp
-	38, // 18: projects.v1.ProjectDetail.updated_at:type_name -> google.protobuf.Timestamp
+	40, // 16: projects.v1.ProjectDetail.first_seen_at:type_name -> google.protobuf.Timestamp
+	40, // 17: projects.v1.ProjectDetail.last_seen_at:type_name -> google.protobuf.Timestamp
+	40, // 18: projects.v1.ProjectDetail.updated_at:type_name -> google.protobuf.Timestamp
 	10, // 19: projects.v1.GetProjectResponse.project:type_name -> projects.v1.ProjectDetail
-	14, // 20: projects.v1.ScrapeResponse.results:type_name -> projects.v1.ScrapeResult
-	17, // 21: projects.v1.UpdateProjectSmartResponse.data:type_name -> projects.v1.UpdateProjectSmartData
-	39, // 22: projects.v1.ExportOcdsResponse.release:type_name -> google.protobuf.Struct
-	1,  // 23: projects.v1.SavedCriteria.criteria:type_name -> projects.v1.Criteria
-	38, // 24: projects.v1.SavedCriteria.created_at:type_name -> google.protobuf.Timestamp
-	38, // 25: projects.v1.SavedCriteria.last_run_at:type_name -> google.protobuf.Timestamp
-	23, // 26: projects.v1.RecallSaveCriteriaResponse.criteria:type_name -> projects.v1.SavedCriteria
-	2,  // 27: projects.v1.RecallSaveCriteriaResponse.data:type_name -> projects.v1.ProjectSummary
-	3,  // 28: projects.v1.RecallSaveCriteriaResponse.pagination:type_name -> projects.v1.Pagination
-	28, // 29: projects.v1.ListStatusIndicatorsResponse.status_codes:type_name -> projects.v1.StatusIndicator
-	38, // 30: projects.v1.IngestionRun.started_at:type_name -> google.protobuf.Timestamp
-	38, // 31: projects.v1.IngestionRun.finished_at:type_name -> google.protobuf.Timestamp
-	34, // 32: projects.v1.IngestResponse.run:type_name -> projects.v1.IngestionRun
-	34, // 33: projects.v1.ListIngestionRunsResponse.runs:type_name -> projects.v1.IngestionRun
-	4,  // 34: projects.v1.ProjectsService.ListProjects:input_type -> projects.v1.ListProjectsRequest
-	6,  // 35: projects.v1.ProjectsService.GetDropdownData:input_type -> projects.v1.GetDropdownDataRequest
-	11, // 36: projects.v1.ProjectsService.GetProject:input_type -> projects.v1.GetProjectRequest
-	13, // 37: projects.v1.ProjectsService.Scrape:input_type -> projects.v1.ScrapeRequest
-	16, // 38: projects.v1.ProjectsService.UpdateProjectSmart:input_type -> projects.v1.UpdateProjectSmartRequest
-	19, // 39: projects.v1.ProjectsService.ExportOcds:input_type -> projects.v1.ExportOcdsRequest
-	21, // 40: projects.v1.ProjectsService.ToDoSearch:input_type -> projects.v1.ToDoSearchRequest
-	24, // 41: projects.v1.ProjectsService.RecallSaveCriteria:input_type -> projects.v1.RecallSaveCriteriaRequest
-	26, // 42: projects.v1.ProjectsService.DeleteSearchCriteria:input_type -> projects.v1.DeleteSearchCriteriaRequest
-	29, // 43: projects.v1.ProjectsService.ListStatusIndicators:input_type -> projects.v1.ListStatusIndicatorsRequest
-	31, // 44: projects.v1.ProjectsService.CheckStatusIndicator:input_type -> projects.v1.CheckStatusIndicatorRequest
-	33, // 45: projects.v1.ProjectsService.Ingest:input_type -> projects.v1.IngestRequest
-	36, // 46: projects.v1.ProjectsService.ListIngestionRuns:input_type -> projects.v1.ListIngestionRunsRequest
-	5,  // 47: projects.v1.ProjectsService.ListProjects:output_type -> projects.v1.ListProjectsResponse
-	7,  // 48: projects.v1.ProjectsService.GetDropdownData:output_type -> projects.v1.GetDropdownDataResponse
-	12, // 49: projects.v1.ProjectsService.GetProject:output_type -> projects.v1.GetProjectResponse
-	15, // 50: projects.v1.ProjectsService.Scrape:output_type -> projects.v1.ScrapeResponse
-	18, // 51: projects.v1.ProjectsService.UpdateProjectSmart:output_type -> projects.v1.UpdateProjectSmartResponse
-	20, // 52: projects.v1.ProjectsService.ExportOcds:output_type -> projects.v1.ExportOcdsResponse
-	22, // 53: projects.v1.ProjectsService.ToDoSearch:output_type -> projects.v1.ToDoSearchResponse
-	25, // 54: projects.v1.ProjectsService.RecallSaveCriteria:output_type -> projects.v1.RecallSaveCriteriaResponse
-	27, // 55: projects.v1.ProjectsService.DeleteSearchCriteria:output_type -> projects.v1.DeleteSearchCriteriaResponse
-	30, // 56: projects.v1.ProjectsService.ListStatusIndicators:output_type -> projects.v1.ListStatusIndicatorsResponse
-	32, // 57: projects.v1.ProjectsService.CheckStatusIndicator:output_type -> projects.v1.CheckStatusIndicatorResponse
-	35, // 58: projects.v1.ProjectsService.Ingest:output_type -> projects.v1.IngestResponse
-	37, // 59: projects.v1.ProjectsService.ListIngestionRuns:output_type -> projects.v1.ListIngestionRunsResponse
-	47, // [47:60] is the sub-list for method output_type
-	34, // [34:47] is the sub-list for method input_type
-	34, // [34:34] is the sub-list for extension type_name
-	34, // [34:34] is the sub-list for extension extendee
-	0,  // [0:34] is the sub-list for field type_name
+	2,  // 20: projects.v1.GetProjectSummariesResponse.projects:type_name -> projects.v1.ProjectSummary
+	16, // 21: projects.v1.ScrapeResponse.results:type_name -> projects.v1.ScrapeResult
+	19, // 22: projects.v1.UpdateProjectSmartResponse.data:type_name -> projects.v1.UpdateProjectSmartData
+	41, // 23: projects.v1.ExportOcdsResponse.release:type_name -> google.protobuf.Struct
+	1,  // 24: projects.v1.SavedCriteria.criteria:type_name -> projects.v1.Criteria
+	40, // 25: projects.v1.SavedCriteria.created_at:type_name -> google.protobuf.Timestamp
+	40, // 26: projects.v1.SavedCriteria.last_run_at:type_name -> google.protobuf.Timestamp
+	25, // 27: projects.v1.RecallSaveCriteriaResponse.criteria:type_name -> projects.v1.SavedCriteria
+	2,  // 28: projects.v1.RecallSaveCriteriaResponse.data:type_name -> projects.v1.ProjectSummary
+	3,  // 29: projects.v1.RecallSaveCriteriaResponse.pagination:type_name -> projects.v1.Pagination
+	30, // 30: projects.v1.ListStatusIndicatorsResponse.status_codes:type_name -> projects.v1.StatusIndicator
+	40, // 31: projects.v1.IngestionRun.started_at:type_name -> google.protobuf.Timestamp
+	40, // 32: projects.v1.IngestionRun.finished_at:type_name -> google.protobuf.Timestamp
+	36, // 33: projects.v1.IngestResponse.run:type_name -> projects.v1.IngestionRun
+	36, // 34: projects.v1.ListIngestionRunsResponse.runs:type_name -> projects.v1.IngestionRun
+	4,  // 35: projects.v1.ProjectsService.ListProjects:input_type -> projects.v1.ListProjectsRequest
+	6,  // 36: projects.v1.ProjectsService.GetDropdownData:input_type -> projects.v1.GetDropdownDataRequest
+	11, // 37: projects.v1.ProjectsService.GetProject:input_type -> projects.v1.GetProjectRequest
+	13, // 38: projects.v1.ProjectsService.GetProjectSummaries:input_type -> projects.v1.GetProjectSummariesRequest
+	15, // 39: projects.v1.ProjectsService.Scrape:input_type -> projects.v1.ScrapeRequest
+	18, // 40: projects.v1.ProjectsService.UpdateProjectSmart:input_type -> projects.v1.UpdateProjectSmartRequest
+	21, // 41: projects.v1.ProjectsService.ExportOcds:input_type -> projects.v1.ExportOcdsRequest
+	23, // 42: projects.v1.ProjectsService.ToDoSearch:input_type -> projects.v1.ToDoSearchRequest
+	26, // 43: projects.v1.ProjectsService.RecallSaveCriteria:input_type -> projects.v1.RecallSaveCriteriaRequest
+	28, // 44: projects.v1.ProjectsService.DeleteSearchCriteria:input_type -> projects.v1.DeleteSearchCriteriaRequest
+	31, // 45: projects.v1.ProjectsService.ListStatusIndicators:input_type -> projects.v1.ListStatusIndicatorsRequest
+	33, // 46: projects.v1.ProjectsService.CheckStatusIndicator:input_type -> projects.v1.CheckStatusIndicatorRequest
+	35, // 47: projects.v1.ProjectsService.Ingest:input_type -> projects.v1.IngestRequest
+	38, // 48: projects.v1.ProjectsService.ListIngestionRuns:input_type -> projects.v1.ListIngestionRunsRequest
+	5,  // 49: projects.v1.ProjectsService.ListProjects:output_type -> projects.v1.ListProjectsResponse
+	7,  // 50: projects.v1.ProjectsService.GetDropdownData:output_type -> projects.v1.GetDropdownDataResponse
+	12, // 51: projects.v1.ProjectsService.GetProject:output_type -> projects.v1.GetProjectResponse
+	14, // 52: projects.v1.ProjectsService.GetProjectSummaries:output_type -> projects.v1.GetProjectSummariesResponse
+	17, // 53: projects.v1.ProjectsService.Scrape:output_type -> projects.v1.ScrapeResponse
+	20, // 54: projects.v1.ProjectsService.UpdateProjectSmart:output_type -> projects.v1.UpdateProjectSmartResponse
+	22, // 55: projects.v1.ProjectsService.ExportOcds:output_type -> projects.v1.ExportOcdsResponse
+	24, // 56: projects.v1.ProjectsService.ToDoSearch:output_type -> projects.v1.ToDoSearchResponse
+	27, // 57: projects.v1.ProjectsService.RecallSaveCriteria:output_type -> projects.v1.RecallSaveCriteriaResponse
+	29, // 58: projects.v1.ProjectsService.DeleteSearchCriteria:output_type -> projects.v1.DeleteSearchCriteriaResponse
+	32, // 59: projects.v1.ProjectsService.ListStatusIndicators:output_type -> projects.v1.ListStatusIndicatorsResponse
+	34, // 60: projects.v1.ProjectsService.CheckStatusIndicator:output_type -> projects.v1.CheckStatusIndicatorResponse
+	37, // 61: projects.v1.ProjectsService.Ingest:output_type -> projects.v1.IngestResponse
+	39, // 62: projects.v1.ProjectsService.ListIngestionRuns:output_type -> projects.v1.ListIngestionRunsResponse
+	49, // [49:63] is the sub-list for method output_type
+	35, // [35:49] is the sub-list for method input_type
+	35, // [35:35] is the sub-list for extension type_name
+	35, // [35:35] is the sub-list for extension extendee
+	0,  // [0:35] is the sub-list for field type_name
 }
 
 func init() { file_projects_v1_projects_proto_init() }
@@ -3636,14 +3735,14 @@ func file_projects_v1_projects_proto_init() {
 	file_projects_v1_projects_proto_msgTypes[1].OneofWrappers = []any{}
 	file_projects_v1_projects_proto_msgTypes[2].OneofWrappers = []any{}
 	file_projects_v1_projects_proto_msgTypes[4].OneofWrappers = []any{}
-	file_projects_v1_projects_proto_msgTypes[21].OneofWrappers = []any{}
+	file_projects_v1_projects_proto_msgTypes[23].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_projects_v1_projects_proto_rawDesc), len(file_projects_v1_projects_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   38,
+			NumMessages:   40,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -22,6 +22,7 @@ const (
 	ProjectsService_ListProjects_FullMethodName         = "/projects.v1.ProjectsService/ListProjects"
 	ProjectsService_GetDropdownData_FullMethodName      = "/projects.v1.ProjectsService/GetDropdownData"
 	ProjectsService_GetProject_FullMethodName           = "/projects.v1.ProjectsService/GetProject"
+	ProjectsService_GetProjectSummaries_FullMethodName  = "/projects.v1.ProjectsService/GetProjectSummaries"
 	ProjectsService_Scrape_FullMethodName               = "/projects.v1.ProjectsService/Scrape"
 	ProjectsService_UpdateProjectSmart_FullMethodName   = "/projects.v1.ProjectsService/UpdateProjectSmart"
 	ProjectsService_ExportOcds_FullMethodName           = "/projects.v1.ProjectsService/ExportOcds"
@@ -47,6 +48,9 @@ type ProjectsServiceClient interface {
 	GetDropdownData(ctx context.Context, in *GetDropdownDataRequest, opts ...grpc.CallOption) (*GetDropdownDataResponse, error)
 	// GetProject returns one project with its announcement steps.
 	GetProject(ctx context.Context, in *GetProjectRequest, opts ...grpc.CallOption) (*GetProjectResponse, error)
+	// GetProjectSummaries is internal: the list rows of the given projects
+	// (unknown ids are left out), for services that show projects in lists.
+	GetProjectSummaries(ctx context.Context, in *GetProjectSummariesRequest, opts ...grpc.CallOption) (*GetProjectSummariesResponse, error)
 	// Scrape fetches the given project ids through the e-GP source adapter and upserts them.
 	Scrape(ctx context.Context, in *ScrapeRequest, opts ...grpc.CallOption) (*ScrapeResponse, error)
 	// UpdateProjectSmart refreshes one project from its source, with a per-project cooldown.
@@ -101,6 +105,16 @@ func (c *projectsServiceClient) GetProject(ctx context.Context, in *GetProjectRe
 	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
 	out := new(GetProjectResponse)
 	err := c.cc.Invoke(ctx, ProjectsService_GetProject_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *projectsServiceClient) GetProjectSummaries(ctx context.Context, in *GetProjectSummariesRequest, opts ...grpc.CallOption) (*GetProjectSummariesResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(GetProjectSummariesResponse)
+	err := c.cc.Invoke(ctx, ProjectsService_GetProjectSummaries_FullMethodName, in, out, cOpts...)
 	if err != nil {
 		return nil, err
 	}
@@ -220,6 +234,9 @@ type ProjectsServiceServer interface {
 	GetDropdownData(context.Context, *GetDropdownDataRequest) (*GetDropdownDataResponse, error)
 	// GetProject returns one project with its announcement steps.
 	GetProject(context.Context, *GetProjectRequest) (*GetProjectResponse, error)
+	// GetProjectSummaries is internal: the list rows of the given projects
+	// (unknown ids are left out), for services that show projects in lists.
+	GetProjectSummaries(context.Context, *GetProjectSummariesRequest) (*GetProjectSummariesResponse, error)
 	// Scrape fetches the given project ids through the e-GP source adapter and upserts them.
 	Scrape(context.Context, *ScrapeRequest) (*ScrapeResponse, error)
 	// UpdateProjectSmart refreshes one project from its source, with a per-project cooldown.
@@ -258,6 +275,9 @@ func (UnimplementedProjectsServiceServer) GetDropdownData(context.Context, *GetD
 }
 func (UnimplementedProjectsServiceServer) GetProject(context.Context, *GetProjectRequest) (*GetProjectResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method GetProject not implemented")
+}
+func (UnimplementedProjectsServiceServer) GetProjectSummaries(context.Context, *GetProjectSummariesRequest) (*GetProjectSummariesResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method GetProjectSummaries not implemented")
 }
 func (UnimplementedProjectsServiceServer) Scrape(context.Context, *ScrapeRequest) (*ScrapeResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method Scrape not implemented")
@@ -360,6 +380,24 @@ func _ProjectsService_GetProject_Handler(srv interface{}, ctx context.Context, d
 	}
 	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
 		return srv.(ProjectsServiceServer).GetProject(ctx, req.(*GetProjectRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _ProjectsService_GetProjectSummaries_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(GetProjectSummariesRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(ProjectsServiceServer).GetProjectSummaries(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: ProjectsService_GetProjectSummaries_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(ProjectsServiceServer).GetProjectSummaries(ctx, req.(*GetProjectSummariesRequest))
 	}
 	return interceptor(ctx, in, info, handler)
 }
@@ -562,6 +600,10 @@ var ProjectsService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "GetProject",
 			Handler:    _ProjectsService_GetProject_Handler,
+		},
+		{
+			MethodName: "GetProjectSummaries",
+			Handler:    _ProjectsService_GetProjectSummaries_Handler,
 		},
 		{
 			MethodName: "Scrape",

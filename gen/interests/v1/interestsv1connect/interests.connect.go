@@ -33,6 +33,9 @@ const (
 // reflection-formatted method names, remove the leading slash and convert the remaining slash to a
 // period.
 const (
+	// InterestsServiceGetInterestProcedure is the fully-qualified name of the InterestsService's
+	// GetInterest RPC.
+	InterestsServiceGetInterestProcedure = "/interests.v1.InterestsService/GetInterest"
 	// InterestsServiceListActiveInterestsProcedure is the fully-qualified name of the
 	// InterestsService's ListActiveInterests RPC.
 	InterestsServiceListActiveInterestsProcedure = "/interests.v1.InterestsService/ListActiveInterests"
@@ -48,6 +51,12 @@ const (
 	// InterestsServiceAddCommentProcedure is the fully-qualified name of the InterestsService's
 	// AddComment RPC.
 	InterestsServiceAddCommentProcedure = "/interests.v1.InterestsService/AddComment"
+	// InterestsServiceUpdateCommentProcedure is the fully-qualified name of the InterestsService's
+	// UpdateComment RPC.
+	InterestsServiceUpdateCommentProcedure = "/interests.v1.InterestsService/UpdateComment"
+	// InterestsServiceDeleteCommentProcedure is the fully-qualified name of the InterestsService's
+	// DeleteComment RPC.
+	InterestsServiceDeleteCommentProcedure = "/interests.v1.InterestsService/DeleteComment"
 	// InterestsServiceGetFlagsProcedure is the fully-qualified name of the InterestsService's GetFlags
 	// RPC.
 	InterestsServiceGetFlagsProcedure = "/interests.v1.InterestsService/GetFlags"
@@ -58,19 +67,29 @@ const (
 
 // InterestsServiceClient is a client for the interests.v1.InterestsService service.
 type InterestsServiceClient interface {
-	// ListActiveInterests lists interests that are not archived.
+	// GetInterest comes first: grpc-gateway tries the routes registered last
+	// first, and /userInterests/active must not be taken for a project id.
+	// GetInterest is the lookup of SPEC §4 for one project: the active record,
+	// else the archived one, else every flag false (source "none").
+	GetInterest(context.Context, *connect.Request[v1.GetInterestRequest]) (*connect.Response[v1.GetInterestResponse], error)
+	// ListActiveInterests lists the caller's records that are not archived, newest change first.
 	ListActiveInterests(context.Context, *connect.Request[v1.ListActiveInterestsRequest]) (*connect.Response[v1.ListActiveInterestsResponse], error)
-	// ListArchivedInterests lists archived interests.
+	// ListArchivedInterests lists the caller's archived records, newest change first.
 	ListArchivedInterests(context.Context, *connect.Request[v1.ListArchivedInterestsRequest]) (*connect.Response[v1.ListArchivedInterestsResponse], error)
-	// UpdateInterest sets flags on a project for the signed-in user (PATCH semantics).
+	// UpdateInterest sets flags and the bid on a project (PATCH semantics;
+	// creates the record on first use).
 	UpdateInterest(context.Context, *connect.Request[v1.UpdateInterestRequest]) (*connect.Response[v1.UpdateInterestResponse], error)
-	// ListComments lists the comments of the user's interest in a project.
+	// ListComments lists the comments of the caller's record for a project, oldest first.
 	ListComments(context.Context, *connect.Request[v1.ListCommentsRequest]) (*connect.Response[v1.ListCommentsResponse], error)
-	// AddComment adds a comment to the user's interest in a project.
+	// AddComment adds a comment (creating an active record when there is none).
 	AddComment(context.Context, *connect.Request[v1.AddCommentRequest]) (*connect.Response[v1.AddCommentResponse], error)
-	// GetFlags is internal: the user's flags for a page of projects (used by projects' listing).
+	// UpdateComment edits one of the caller's own comments.
+	UpdateComment(context.Context, *connect.Request[v1.UpdateCommentRequest]) (*connect.Response[v1.UpdateCommentResponse], error)
+	// DeleteComment deletes one of the caller's own comments.
+	DeleteComment(context.Context, *connect.Request[v1.DeleteCommentRequest]) (*connect.Response[v1.DeleteCommentResponse], error)
+	// GetFlags is internal: a user's records for a page of projects (the listing's per-row flags).
 	GetFlags(context.Context, *connect.Request[v1.GetFlagsRequest]) (*connect.Response[v1.GetFlagsResponse], error)
-	// ListProjectIdsByFlag is internal: the user's project ids carrying a flag.
+	// ListProjectIdsByFlag is internal: the ids of a user's projects carrying a listing flag.
 	ListProjectIdsByFlag(context.Context, *connect.Request[v1.ListProjectIdsByFlagRequest]) (*connect.Response[v1.ListProjectIdsByFlagResponse], error)
 }
 
@@ -85,6 +104,12 @@ func NewInterestsServiceClient(httpClient connect.HTTPClient, baseURL string, op
 	baseURL = strings.TrimRight(baseURL, "/")
 	interestsServiceMethods := v1.File_interests_v1_interests_proto.Services().ByName("InterestsService").Methods()
 	return &interestsServiceClient{
+		getInterest: connect.NewClient[v1.GetInterestRequest, v1.GetInterestResponse](
+			httpClient,
+			baseURL+InterestsServiceGetInterestProcedure,
+			connect.WithSchema(interestsServiceMethods.ByName("GetInterest")),
+			connect.WithClientOptions(opts...),
+		),
 		listActiveInterests: connect.NewClient[v1.ListActiveInterestsRequest, v1.ListActiveInterestsResponse](
 			httpClient,
 			baseURL+InterestsServiceListActiveInterestsProcedure,
@@ -115,6 +140,18 @@ func NewInterestsServiceClient(httpClient connect.HTTPClient, baseURL string, op
 			connect.WithSchema(interestsServiceMethods.ByName("AddComment")),
 			connect.WithClientOptions(opts...),
 		),
+		updateComment: connect.NewClient[v1.UpdateCommentRequest, v1.UpdateCommentResponse](
+			httpClient,
+			baseURL+InterestsServiceUpdateCommentProcedure,
+			connect.WithSchema(interestsServiceMethods.ByName("UpdateComment")),
+			connect.WithClientOptions(opts...),
+		),
+		deleteComment: connect.NewClient[v1.DeleteCommentRequest, v1.DeleteCommentResponse](
+			httpClient,
+			baseURL+InterestsServiceDeleteCommentProcedure,
+			connect.WithSchema(interestsServiceMethods.ByName("DeleteComment")),
+			connect.WithClientOptions(opts...),
+		),
 		getFlags: connect.NewClient[v1.GetFlagsRequest, v1.GetFlagsResponse](
 			httpClient,
 			baseURL+InterestsServiceGetFlagsProcedure,
@@ -132,13 +169,21 @@ func NewInterestsServiceClient(httpClient connect.HTTPClient, baseURL string, op
 
 // interestsServiceClient implements InterestsServiceClient.
 type interestsServiceClient struct {
+	getInterest           *connect.Client[v1.GetInterestRequest, v1.GetInterestResponse]
 	listActiveInterests   *connect.Client[v1.ListActiveInterestsRequest, v1.ListActiveInterestsResponse]
 	listArchivedInterests *connect.Client[v1.ListArchivedInterestsRequest, v1.ListArchivedInterestsResponse]
 	updateInterest        *connect.Client[v1.UpdateInterestRequest, v1.UpdateInterestResponse]
 	listComments          *connect.Client[v1.ListCommentsRequest, v1.ListCommentsResponse]
 	addComment            *connect.Client[v1.AddCommentRequest, v1.AddCommentResponse]
+	updateComment         *connect.Client[v1.UpdateCommentRequest, v1.UpdateCommentResponse]
+	deleteComment         *connect.Client[v1.DeleteCommentRequest, v1.DeleteCommentResponse]
 	getFlags              *connect.Client[v1.GetFlagsRequest, v1.GetFlagsResponse]
 	listProjectIdsByFlag  *connect.Client[v1.ListProjectIdsByFlagRequest, v1.ListProjectIdsByFlagResponse]
+}
+
+// GetInterest calls interests.v1.InterestsService.GetInterest.
+func (c *interestsServiceClient) GetInterest(ctx context.Context, req *connect.Request[v1.GetInterestRequest]) (*connect.Response[v1.GetInterestResponse], error) {
+	return c.getInterest.CallUnary(ctx, req)
 }
 
 // ListActiveInterests calls interests.v1.InterestsService.ListActiveInterests.
@@ -166,6 +211,16 @@ func (c *interestsServiceClient) AddComment(ctx context.Context, req *connect.Re
 	return c.addComment.CallUnary(ctx, req)
 }
 
+// UpdateComment calls interests.v1.InterestsService.UpdateComment.
+func (c *interestsServiceClient) UpdateComment(ctx context.Context, req *connect.Request[v1.UpdateCommentRequest]) (*connect.Response[v1.UpdateCommentResponse], error) {
+	return c.updateComment.CallUnary(ctx, req)
+}
+
+// DeleteComment calls interests.v1.InterestsService.DeleteComment.
+func (c *interestsServiceClient) DeleteComment(ctx context.Context, req *connect.Request[v1.DeleteCommentRequest]) (*connect.Response[v1.DeleteCommentResponse], error) {
+	return c.deleteComment.CallUnary(ctx, req)
+}
+
 // GetFlags calls interests.v1.InterestsService.GetFlags.
 func (c *interestsServiceClient) GetFlags(ctx context.Context, req *connect.Request[v1.GetFlagsRequest]) (*connect.Response[v1.GetFlagsResponse], error) {
 	return c.getFlags.CallUnary(ctx, req)
@@ -178,19 +233,29 @@ func (c *interestsServiceClient) ListProjectIdsByFlag(ctx context.Context, req *
 
 // InterestsServiceHandler is an implementation of the interests.v1.InterestsService service.
 type InterestsServiceHandler interface {
-	// ListActiveInterests lists interests that are not archived.
+	// GetInterest comes first: grpc-gateway tries the routes registered last
+	// first, and /userInterests/active must not be taken for a project id.
+	// GetInterest is the lookup of SPEC §4 for one project: the active record,
+	// else the archived one, else every flag false (source "none").
+	GetInterest(context.Context, *connect.Request[v1.GetInterestRequest]) (*connect.Response[v1.GetInterestResponse], error)
+	// ListActiveInterests lists the caller's records that are not archived, newest change first.
 	ListActiveInterests(context.Context, *connect.Request[v1.ListActiveInterestsRequest]) (*connect.Response[v1.ListActiveInterestsResponse], error)
-	// ListArchivedInterests lists archived interests.
+	// ListArchivedInterests lists the caller's archived records, newest change first.
 	ListArchivedInterests(context.Context, *connect.Request[v1.ListArchivedInterestsRequest]) (*connect.Response[v1.ListArchivedInterestsResponse], error)
-	// UpdateInterest sets flags on a project for the signed-in user (PATCH semantics).
+	// UpdateInterest sets flags and the bid on a project (PATCH semantics;
+	// creates the record on first use).
 	UpdateInterest(context.Context, *connect.Request[v1.UpdateInterestRequest]) (*connect.Response[v1.UpdateInterestResponse], error)
-	// ListComments lists the comments of the user's interest in a project.
+	// ListComments lists the comments of the caller's record for a project, oldest first.
 	ListComments(context.Context, *connect.Request[v1.ListCommentsRequest]) (*connect.Response[v1.ListCommentsResponse], error)
-	// AddComment adds a comment to the user's interest in a project.
+	// AddComment adds a comment (creating an active record when there is none).
 	AddComment(context.Context, *connect.Request[v1.AddCommentRequest]) (*connect.Response[v1.AddCommentResponse], error)
-	// GetFlags is internal: the user's flags for a page of projects (used by projects' listing).
+	// UpdateComment edits one of the caller's own comments.
+	UpdateComment(context.Context, *connect.Request[v1.UpdateCommentRequest]) (*connect.Response[v1.UpdateCommentResponse], error)
+	// DeleteComment deletes one of the caller's own comments.
+	DeleteComment(context.Context, *connect.Request[v1.DeleteCommentRequest]) (*connect.Response[v1.DeleteCommentResponse], error)
+	// GetFlags is internal: a user's records for a page of projects (the listing's per-row flags).
 	GetFlags(context.Context, *connect.Request[v1.GetFlagsRequest]) (*connect.Response[v1.GetFlagsResponse], error)
-	// ListProjectIdsByFlag is internal: the user's project ids carrying a flag.
+	// ListProjectIdsByFlag is internal: the ids of a user's projects carrying a listing flag.
 	ListProjectIdsByFlag(context.Context, *connect.Request[v1.ListProjectIdsByFlagRequest]) (*connect.Response[v1.ListProjectIdsByFlagResponse], error)
 }
 
@@ -201,6 +266,12 @@ type InterestsServiceHandler interface {
 // and JSON codecs. They also support gzip compression.
 func NewInterestsServiceHandler(svc InterestsServiceHandler, opts ...connect.HandlerOption) (string, http.Handler) {
 	interestsServiceMethods := v1.File_interests_v1_interests_proto.Services().ByName("InterestsService").Methods()
+	interestsServiceGetInterestHandler := connect.NewUnaryHandler(
+		InterestsServiceGetInterestProcedure,
+		svc.GetInterest,
+		connect.WithSchema(interestsServiceMethods.ByName("GetInterest")),
+		connect.WithHandlerOptions(opts...),
+	)
 	interestsServiceListActiveInterestsHandler := connect.NewUnaryHandler(
 		InterestsServiceListActiveInterestsProcedure,
 		svc.ListActiveInterests,
@@ -231,6 +302,18 @@ func NewInterestsServiceHandler(svc InterestsServiceHandler, opts ...connect.Han
 		connect.WithSchema(interestsServiceMethods.ByName("AddComment")),
 		connect.WithHandlerOptions(opts...),
 	)
+	interestsServiceUpdateCommentHandler := connect.NewUnaryHandler(
+		InterestsServiceUpdateCommentProcedure,
+		svc.UpdateComment,
+		connect.WithSchema(interestsServiceMethods.ByName("UpdateComment")),
+		connect.WithHandlerOptions(opts...),
+	)
+	interestsServiceDeleteCommentHandler := connect.NewUnaryHandler(
+		InterestsServiceDeleteCommentProcedure,
+		svc.DeleteComment,
+		connect.WithSchema(interestsServiceMethods.ByName("DeleteComment")),
+		connect.WithHandlerOptions(opts...),
+	)
 	interestsServiceGetFlagsHandler := connect.NewUnaryHandler(
 		InterestsServiceGetFlagsProcedure,
 		svc.GetFlags,
@@ -245,6 +328,8 @@ func NewInterestsServiceHandler(svc InterestsServiceHandler, opts ...connect.Han
 	)
 	return "/interests.v1.InterestsService/", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch r.URL.Path {
+		case InterestsServiceGetInterestProcedure:
+			interestsServiceGetInterestHandler.ServeHTTP(w, r)
 		case InterestsServiceListActiveInterestsProcedure:
 			interestsServiceListActiveInterestsHandler.ServeHTTP(w, r)
 		case InterestsServiceListArchivedInterestsProcedure:
@@ -255,6 +340,10 @@ func NewInterestsServiceHandler(svc InterestsServiceHandler, opts ...connect.Han
 			interestsServiceListCommentsHandler.ServeHTTP(w, r)
 		case InterestsServiceAddCommentProcedure:
 			interestsServiceAddCommentHandler.ServeHTTP(w, r)
+		case InterestsServiceUpdateCommentProcedure:
+			interestsServiceUpdateCommentHandler.ServeHTTP(w, r)
+		case InterestsServiceDeleteCommentProcedure:
+			interestsServiceDeleteCommentHandler.ServeHTTP(w, r)
 		case InterestsServiceGetFlagsProcedure:
 			interestsServiceGetFlagsHandler.ServeHTTP(w, r)
 		case InterestsServiceListProjectIdsByFlagProcedure:
@@ -267,6 +356,10 @@ func NewInterestsServiceHandler(svc InterestsServiceHandler, opts ...connect.Han
 
 // UnimplementedInterestsServiceHandler returns CodeUnimplemented from all methods.
 type UnimplementedInterestsServiceHandler struct{}
+
+func (UnimplementedInterestsServiceHandler) GetInterest(context.Context, *connect.Request[v1.GetInterestRequest]) (*connect.Response[v1.GetInterestResponse], error) {
+	return nil, connect.NewError(connect.CodeUnimplemented, errors.New("interests.v1.InterestsService.GetInterest is not implemented"))
+}
 
 func (UnimplementedInterestsServiceHandler) ListActiveInterests(context.Context, *connect.Request[v1.ListActiveInterestsRequest]) (*connect.Response[v1.ListActiveInterestsResponse], error) {
 	return nil, connect.NewError(connect.CodeUnimplemented, errors.New("interests.v1.InterestsService.ListActiveInterests is not implemented"))
@@ -286,6 +379,14 @@ func (UnimplementedInterestsServiceHandler) ListComments(context.Context, *conne
 
 func (UnimplementedInterestsServiceHandler) AddComment(context.Context, *connect.Request[v1.AddCommentRequest]) (*connect.Response[v1.AddCommentResponse], error) {
 	return nil, connect.NewError(connect.CodeUnimplemented, errors.New("interests.v1.InterestsService.AddComment is not implemented"))
+}
+
+func (UnimplementedInterestsServiceHandler) UpdateComment(context.Context, *connect.Request[v1.UpdateCommentRequest]) (*connect.Response[v1.UpdateCommentResponse], error) {
+	return nil, connect.NewError(connect.CodeUnimplemented, errors.New("interests.v1.InterestsService.UpdateComment is not implemented"))
+}
+
+func (UnimplementedInterestsServiceHandler) DeleteComment(context.Context, *connect.Request[v1.DeleteCommentRequest]) (*connect.Response[v1.DeleteCommentResponse], error) {
+	return nil, connect.NewError(connect.CodeUnimplemented, errors.New("interests.v1.InterestsService.DeleteComment is not implemented"))
 }
 
 func (UnimplementedInterestsServiceHandler) GetFlags(context.Context, *connect.Request[v1.GetFlagsRequest]) (*connect.Response[v1.GetFlagsResponse], error) {

@@ -42,6 +42,9 @@ const (
 	// ProjectsServiceGetProjectProcedure is the fully-qualified name of the ProjectsService's
 	// GetProject RPC.
 	ProjectsServiceGetProjectProcedure = "/projects.v1.ProjectsService/GetProject"
+	// ProjectsServiceGetProjectSummariesProcedure is the fully-qualified name of the ProjectsService's
+	// GetProjectSummaries RPC.
+	ProjectsServiceGetProjectSummariesProcedure = "/projects.v1.ProjectsService/GetProjectSummaries"
 	// ProjectsServiceScrapeProcedure is the fully-qualified name of the ProjectsService's Scrape RPC.
 	ProjectsServiceScrapeProcedure = "/projects.v1.ProjectsService/Scrape"
 	// ProjectsServiceUpdateProjectSmartProcedure is the fully-qualified name of the ProjectsService's
@@ -80,6 +83,9 @@ type ProjectsServiceClient interface {
 	GetDropdownData(context.Context, *connect.Request[v1.GetDropdownDataRequest]) (*connect.Response[v1.GetDropdownDataResponse], error)
 	// GetProject returns one project with its announcement steps.
 	GetProject(context.Context, *connect.Request[v1.GetProjectRequest]) (*connect.Response[v1.GetProjectResponse], error)
+	// GetProjectSummaries is internal: the list rows of the given projects
+	// (unknown ids are left out), for services that show projects in lists.
+	GetProjectSummaries(context.Context, *connect.Request[v1.GetProjectSummariesRequest]) (*connect.Response[v1.GetProjectSummariesResponse], error)
 	// Scrape fetches the given project ids through the e-GP source adapter and upserts them.
 	Scrape(context.Context, *connect.Request[v1.ScrapeRequest]) (*connect.Response[v1.ScrapeResponse], error)
 	// UpdateProjectSmart refreshes one project from its source, with a per-project cooldown.
@@ -129,6 +135,12 @@ func NewProjectsServiceClient(httpClient connect.HTTPClient, baseURL string, opt
 			httpClient,
 			baseURL+ProjectsServiceGetProjectProcedure,
 			connect.WithSchema(projectsServiceMethods.ByName("GetProject")),
+			connect.WithClientOptions(opts...),
+		),
+		getProjectSummaries: connect.NewClient[v1.GetProjectSummariesRequest, v1.GetProjectSummariesResponse](
+			httpClient,
+			baseURL+ProjectsServiceGetProjectSummariesProcedure,
+			connect.WithSchema(projectsServiceMethods.ByName("GetProjectSummaries")),
 			connect.WithClientOptions(opts...),
 		),
 		scrape: connect.NewClient[v1.ScrapeRequest, v1.ScrapeResponse](
@@ -199,6 +211,7 @@ type projectsServiceClient struct {
 	listProjects         *connect.Client[v1.ListProjectsRequest, v1.ListProjectsResponse]
 	getDropdownData      *connect.Client[v1.GetDropdownDataRequest, v1.GetDropdownDataResponse]
 	getProject           *connect.Client[v1.GetProjectRequest, v1.GetProjectResponse]
+	getProjectSummaries  *connect.Client[v1.GetProjectSummariesRequest, v1.GetProjectSummariesResponse]
 	scrape               *connect.Client[v1.ScrapeRequest, v1.ScrapeResponse]
 	updateProjectSmart   *connect.Client[v1.UpdateProjectSmartRequest, v1.UpdateProjectSmartResponse]
 	exportOcds           *connect.Client[v1.ExportOcdsRequest, v1.ExportOcdsResponse]
@@ -224,6 +237,11 @@ func (c *projectsServiceClient) GetDropdownData(ctx context.Context, req *connec
 // GetProject calls projects.v1.ProjectsService.GetProject.
 func (c *projectsServiceClient) GetProject(ctx context.Context, req *connect.Request[v1.GetProjectRequest]) (*connect.Response[v1.GetProjectResponse], error) {
 	return c.getProject.CallUnary(ctx, req)
+}
+
+// GetProjectSummaries calls projects.v1.ProjectsService.GetProjectSummaries.
+func (c *projectsServiceClient) GetProjectSummaries(ctx context.Context, req *connect.Request[v1.GetProjectSummariesRequest]) (*connect.Response[v1.GetProjectSummariesResponse], error) {
+	return c.getProjectSummaries.CallUnary(ctx, req)
 }
 
 // Scrape calls projects.v1.ProjectsService.Scrape.
@@ -284,6 +302,9 @@ type ProjectsServiceHandler interface {
 	GetDropdownData(context.Context, *connect.Request[v1.GetDropdownDataRequest]) (*connect.Response[v1.GetDropdownDataResponse], error)
 	// GetProject returns one project with its announcement steps.
 	GetProject(context.Context, *connect.Request[v1.GetProjectRequest]) (*connect.Response[v1.GetProjectResponse], error)
+	// GetProjectSummaries is internal: the list rows of the given projects
+	// (unknown ids are left out), for services that show projects in lists.
+	GetProjectSummaries(context.Context, *connect.Request[v1.GetProjectSummariesRequest]) (*connect.Response[v1.GetProjectSummariesResponse], error)
 	// Scrape fetches the given project ids through the e-GP source adapter and upserts them.
 	Scrape(context.Context, *connect.Request[v1.ScrapeRequest]) (*connect.Response[v1.ScrapeResponse], error)
 	// UpdateProjectSmart refreshes one project from its source, with a per-project cooldown.
@@ -329,6 +350,12 @@ func NewProjectsServiceHandler(svc ProjectsServiceHandler, opts ...connect.Handl
 		ProjectsServiceGetProjectProcedure,
 		svc.GetProject,
 		connect.WithSchema(projectsServiceMethods.ByName("GetProject")),
+		connect.WithHandlerOptions(opts...),
+	)
+	projectsServiceGetProjectSummariesHandler := connect.NewUnaryHandler(
+		ProjectsServiceGetProjectSummariesProcedure,
+		svc.GetProjectSummaries,
+		connect.WithSchema(projectsServiceMethods.ByName("GetProjectSummaries")),
 		connect.WithHandlerOptions(opts...),
 	)
 	projectsServiceScrapeHandler := connect.NewUnaryHandler(
@@ -399,6 +426,8 @@ func NewProjectsServiceHandler(svc ProjectsServiceHandler, opts ...connect.Handl
 			projectsServiceGetDropdownDataHandler.ServeHTTP(w, r)
 		case ProjectsServiceGetProjectProcedure:
 			projectsServiceGetProjectHandler.ServeHTTP(w, r)
+		case ProjectsServiceGetProjectSummariesProcedure:
+			projectsServiceGetProjectSummariesHandler.ServeHTTP(w, r)
 		case ProjectsServiceScrapeProcedure:
 			projectsServiceScrapeHandler.ServeHTTP(w, r)
 		case ProjectsServiceUpdateProjectSmartProcedure:
@@ -438,6 +467,10 @@ func (UnimplementedProjectsServiceHandler) GetDropdownData(context.Context, *con
 
 func (UnimplementedProjectsServiceHandler) GetProject(context.Context, *connect.Request[v1.GetProjectRequest]) (*connect.Response[v1.GetProjectResponse], error) {
 	return nil, connect.NewError(connect.CodeUnimplemented, errors.New("projects.v1.ProjectsService.GetProject is not implemented"))
+}
+
+func (UnimplementedProjectsServiceHandler) GetProjectSummaries(context.Context, *connect.Request[v1.GetProjectSummariesRequest]) (*connect.Response[v1.GetProjectSummariesResponse], error) {
+	return nil, connect.NewError(connect.CodeUnimplemented, errors.New("projects.v1.ProjectsService.GetProjectSummaries is not implemented"))
 }
 
 func (UnimplementedProjectsServiceHandler) Scrape(context.Context, *connect.Request[v1.ScrapeRequest]) (*connect.Response[v1.ScrapeResponse], error) {

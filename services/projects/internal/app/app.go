@@ -194,6 +194,20 @@ func (a *App) Get(ctx context.Context, id string) (domain.Project, error) {
 	return a.repo.Get(ctx, id)
 }
 
+// GetMany returns the stored projects among ids (unknown and malformed ids left out).
+func (a *App) GetMany(ctx context.Context, ids []string) ([]domain.Project, error) {
+	valid := make([]string, 0, len(ids))
+	for _, id := range ids {
+		if domain.ValidProjectID(id) {
+			valid = append(valid, id)
+		}
+	}
+	if len(valid) == 0 {
+		return nil, nil
+	}
+	return a.repo.GetMany(ctx, valid)
+}
+
 // Dropdowns are the option lists of the criteria form (SPEC §3).
 type Dropdowns struct {
 	AnnouncementTypes, Methods, Provinces, Ministries, Departments, SubDepartments,

@@ -69,6 +69,8 @@ type ProjectRepository interface {
 	// resulting events to the outbox in the same transaction.
 	Upsert(ctx context.Context, runID int64, obs []Project, now time.Time) (UpsertStats, error)
 	Get(ctx context.Context, id string) (Project, error)
+	// GetMany returns the stored projects among ids, in id order.
+	GetMany(ctx context.Context, ids []string) ([]Project, error)
 	Search(ctx context.Context, c Criteria, p PageRequest) (ResultPage, error)
 	Facets(ctx context.Context) (Facets, error)
 }

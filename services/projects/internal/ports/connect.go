@@ -277,6 +277,22 @@ func (h *Handler) ExportOcds(ctx context.Context, req *connect.Request[projectsv
 	return connect.NewResponse(&projectsv1.ExportOcdsResponse{Release: st}), nil
 }
 
+// GetProjectSummaries is internal: the list rows of the given projects.
+func (h *Handler) GetProjectSummaries(ctx context.Context, req *connect.Request[projectsv1.GetProjectSummariesRequest]) (*connect.Response[projectsv1.GetProjectSummariesResponse], error) {
+	if len(req.Msg.ProjectIds) > 500 {
+		return nil, apperr.New(apperr.InvalidArgument, "too-many-ids", "at most 500 project ids")
+	}
+	ps, err := h.app.GetMany(ctx, req.Msg.ProjectIds)
+	if err != nil {
+		return nil, mapErr(err)
+	}
+	out := &projectsv1.GetProjectSummariesResponse{Projects: make([]*projectsv1.ProjectSummary, 0, len(ps))}
+	for i := range ps {
+		out.Projects = append(out.Projects, summary(&ps[i], nil))
+	}
+	return connect.NewResponse(out), nil
+}
+
 // Ingest is the admin entry: rss (url), csv or ocds (content).
 func (h *Handler) Ingest(ctx context.Context, req *connect.Request[projectsv1.IngestRequest]) (*connect.Response[projectsv1.IngestResponse], error) {
 	var src domain.ObservationSource

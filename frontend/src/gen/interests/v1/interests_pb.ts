@@ -13,10 +13,11 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file interests/v1/interests.proto.
  */
 export const file_interests_v1_interests: GenFile = /*@__PURE__*/
-  fileDesc("ChxpbnRlcmVzdHMvdjEvaW50ZXJlc3RzLnByb3RvEgxpbnRlcmVzdHMudjEi+QIKDFVzZXJJbnRlcmVzdBISCgppZF9wcm9qZWN0GAEgASgJEhMKC2lzX3VzZXJMaWtlGAIgASgIEhwKFGlzX2ludGVyZXN0VG9TdGVwQ2hrGAMgASgIEhgKEGlzX0ludGVyZXN0VG9CaWQYBCABKAgSEAoIYXJjaGl2ZWQYBSABKAgSEQoJaXNfZmlsbDIwGAYgASgIEhUKDWNvbW1lbnRfY291bnQYByABKAUSFQoIYmlkUHJpY2UYCCABKAFIAIgBARIdChByZWR1Y3Rpb25QZXJjZW50GAkgASgBSAGIAQESLgoKY3JlYXRlZF9hdBgKIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLgoKdXBkYXRlZF9hdBgLIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASFAoMcHJvamVjdF9uYW1lGAwgASgJQgsKCV9iaWRQcmljZUITChFfcmVkdWN0aW9uUGVyY2VudCJYChJJbnRlcmVzdFBhZ2luYXRpb24SDAoEcGFnZRgBIAEoBRIQCghwZXJfcGFnZRgCIAEoBRINCgV0b3RhbBgDIAEoAxITCgt0b3RhbF9wYWdlcxgEIAEoBSI8ChpMaXN0QWN0aXZlSW50ZXJlc3RzUmVxdWVzdBIMCgRwYWdlGAEgASgFEhAKCHBlcl9wYWdlGAIgASgFIn0KG0xpc3RBY3RpdmVJbnRlcmVzdHNSZXNwb25zZRIoCgRkYXRhGAEgAygLMhouaW50ZXJlc3RzLnYxLlVzZXJJbnRlcmVzdBI0CgpwYWdpbmF0aW9uGAIgASgLMiAuaW50ZXJlc3RzLnYxLkludGVyZXN0UGFnaW5hdGlvbiI+ChxMaXN0QXJjaGl2ZWRJbnRlcmVzdHNSZXF1ZXN0EgwKBHBhZ2UYASABKAUSEAoIcGVyX3BhZ2UYAiABKAUifwodTGlzdEFyY2hpdmVkSW50ZXJlc3RzUmVzcG9uc2USKAoEZGF0YRgBIAMoCzIaLmludGVyZXN0cy52MS5Vc2VySW50ZXJlc3QSNAoKcGFnaW5hdGlvbhgCIAEoCzIgLmludGVyZXN0cy52MS5JbnRlcmVzdFBhZ2luYXRpb24i/AIKFVVwZGF0ZUludGVyZXN0UmVxdWVzdBIRCglwcm9qZWN0SWQYASABKAkSGAoLaXNfdXNlckxpa2UYAiABKAhIAIgBARIhChRpc19pbnRlcmVzdFRvU3RlcENoaxgDIAEoCEgBiAEBEh0KEGlzX0ludGVyZXN0VG9CaWQYBCABKAhIAogBARIVCghhcmNoaXZlZBgFIAEoCEgDiAEBEhYKCWlzX2ZpbGwyMBgGIAEoCEgEiAEBEhUKCGJpZFByaWNlGAcgASgBSAWIAQESHQoQcmVkdWN0aW9uUGVyY2VudBgIIAEoAUgGiAEBEhQKDHByb2plY3RfbmFtZRgJIAEoCUIOCgxfaXNfdXNlckxpa2VCFwoVX2lzX2ludGVyZXN0VG9TdGVwQ2hrQhMKEV9pc19JbnRlcmVzdFRvQmlkQgsKCV9hcmNoaXZlZEIMCgpfaXNfZmlsbDIwQgsKCV9iaWRQcmljZUITChFfcmVkdWN0aW9uUGVyY2VudCJTChZVcGRhdGVJbnRlcmVzdFJlc3BvbnNlEg8KB21lc3NhZ2UYASABKAkSKAoEZGF0YRgCIAEoCzIaLmludGVyZXN0cy52MS5Vc2VySW50ZXJlc3QibAoHQ29tbWVudBIKCgJpZBgBIAEoCRIUCgxjb21tZW50X3RleHQYAiABKAkSDwoHdXNlcl9pZBgDIAEoCRIuCgpjcmVhdGVkX2F0GAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCIhChNMaXN0Q29tbWVudHNSZXF1ZXN0EgoKAmlkGAEgASgJImYKFExpc3RDb21tZW50c1Jlc3BvbnNlEicKCGNvbW1lbnRzGAEgAygLMhUuaW50ZXJlc3RzLnYxLkNvbW1lbnQSFQoNY29tbWVudF9jb3VudBgCIAEoBRIOCgZzb3VyY2UYAyABKAkiRgoRQWRkQ29tbWVudFJlcXVlc3QSCgoCaWQYASABKAkSFAoMY29tbWVudF90ZXh0GAIgASgJEg8KB3VzZXJfaWQYAyABKAki5QEKEkFkZENvbW1lbnRSZXNwb25zZRIPCgdtZXNzYWdlGAEgASgJEicKCGNvbW1lbnRzGAIgAygLMhUuaW50ZXJlc3RzLnYxLkNvbW1lbnQSFQoNY29tbWVudF9jb3VudBgDIAEoBRIOCgZzb3VyY2UYBCABKAkSEwoLcmVjb3JkX3R5cGUYBSABKAkSLQoObGF0ZXN0X2NvbW1lbnQYBiABKAsyFS5pbnRlcmVzdHMudjEuQ29tbWVudBIqCgZyZWNvcmQYByABKAsyGi5pbnRlcmVzdHMudjEuVXNlckludGVyZXN0IjcKD0dldEZsYWdzUmVxdWVzdBIPCgd1c2VyX2lkGAEgASgJEhMKC3Byb2plY3RfaWRzGAIgAygJIkEKEEdldEZsYWdzUmVzcG9uc2USLQoJaW50ZXJlc3RzGAEgAygLMhouaW50ZXJlc3RzLnYxLlVzZXJJbnRlcmVzdCJLChtMaXN0UHJvamVjdElkc0J5RmxhZ1JlcXVlc3QSDwoHdXNlcl9pZBgBIAEoCRIMCgRmbGFnGAIgASgJEg0KBWxpbWl0GAMgASgFIjMKHExpc3RQcm9qZWN0SWRzQnlGbGFnUmVzcG9uc2USEwoLcHJvamVjdF9pZHMYASADKAky5wUKEEludGVyZXN0c1NlcnZpY2UScgoTTGlzdEFjdGl2ZUludGVyZXN0cxIoLmludGVyZXN0cy52MS5MaXN0QWN0aXZlSW50ZXJlc3RzUmVxdWVzdBopLmludGVyZXN0cy52MS5MaXN0QWN0aXZlSW50ZXJlc3RzUmVzcG9uc2UiBoq1GAIIAhJ4ChVMaXN0QXJjaGl2ZWRJbnRlcmVzdHMSKi5pbnRlcmVzdHMudjEuTGlzdEFyY2hpdmVkSW50ZXJlc3RzUmVxdWVzdBorLmludGVyZXN0cy52MS5MaXN0QXJjaGl2ZWRJbnRlcmVzdHNSZXNwb25zZSIGirUYAggCEmMKDlVwZGF0ZUludGVyZXN0EiMuaW50ZXJlc3RzLnYxLlVwZGF0ZUludGVyZXN0UmVxdWVzdBokLmludGVyZXN0cy52MS5VcGRhdGVJbnRlcmVzdFJlc3BvbnNlIgaKtRgCCAISXQoMTGlzdENvbW1lbnRzEiEuaW50ZXJlc3RzLnYxLkxpc3RDb21tZW50c1JlcXVlc3QaIi5pbnRlcmVzdHMudjEuTGlzdENvbW1lbnRzUmVzcG9uc2UiBoq1GAIIAhJXCgpBZGRDb21tZW50Eh8uaW50ZXJlc3RzLnYxLkFkZENvbW1lbnRSZXF1ZXN0GiAuaW50ZXJlc3RzLnYxLkFkZENvbW1lbnRSZXNwb25zZSIGirUYAggCElEKCEdldEZsYWdzEh0uaW50ZXJlc3RzLnYxLkdldEZsYWdzUmVxdWVzdBoeLmludGVyZXN0cy52MS5HZXRGbGFnc1Jlc3BvbnNlIgaKtRgCCAMSdQoUTGlzdFByb2plY3RJZHNCeUZsYWcSKS5pbnRlcmVzdHMudjEuTGlzdFByb2plY3RJZHNCeUZsYWdSZXF1ZXN0GiouaW50ZXJlc3RzLnYxLkxpc3RQcm9qZWN0SWRzQnlGbGFnUmVzcG9uc2UiBoq1GAIIA0KaAQoQY29tLmludGVyZXN0cy52MUIOSW50ZXJlc3RzUHJvdG9QAVolYmlkcmFkYXIvZ2VuL2ludGVyZXN0cy92MTtpbnRlcmVzdHN2MaICA0lYWKoCDEludGVyZXN0cy5WMcoCDEludGVyZXN0c1xWMeICGEludGVyZXN0c1xWMVxHUEJNZXRhZGF0YeoCDUludGVyZXN0czo6VjFiBnByb3RvMw", [file_access_v1_access, file_google_protobuf_timestamp]);
+  fileDesc("ChxpbnRlcmVzdHMvdjEvaW50ZXJlc3RzLnByb3RvEgxpbnRlcmVzdHMudjEi1wUKDFVzZXJJbnRlcmVzdBISCgppZF9wcm9qZWN0GAEgASgJEhMKC2lzX3VzZXJMaWtlGAIgASgIEhwKFGlzX2ludGVyZXN0VG9TdGVwQ2hrGAMgASgIEhgKEGlzX0ludGVyZXN0VG9CaWQYBCABKAgSEAoIYXJjaGl2ZWQYBSABKAgSEQoJaXNfZmlsbDIwGAYgASgIEhUKDWNvbW1lbnRfY291bnQYByABKAUSFQoIYmlkUHJpY2UYCCABKAFIAIgBARIdChByZWR1Y3Rpb25QZXJjZW50GAkgASgBSAGIAQESLgoKY3JlYXRlZF9hdBgKIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLgoKdXBkYXRlZF9hdBgLIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASFAoMcHJvamVjdF9uYW1lGAwgASgJEi8KC2xhc3RVcGRhdGVkGA0gASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIcCg9iaWRQcmljZV9zYXRhbmcYDiABKANIAogBARIRCglkZXB0X25hbWUYDyABKAkSEwoGYnVkZ2V0GBAgASgBSAOIAQESGgoNYnVkZ2V0X3NhdGFuZxgRIAEoA0gEiAEBEhwKD3JlZmVyZW5jZV9wcmljZRgSIAEoAUgFiAEBEg4KBnN0YXR1cxgTIAEoCRITCgtzdGF0dXNfbmFtZRgUIAEoCRIaChJhbm5vdW5jZV90eXBlX25hbWUYFSABKAkSFQoNYW5ub3VuY2VfZGF0ZRgWIAEoCRIOCgZzb3VyY2UYFyABKAlCCwoJX2JpZFByaWNlQhMKEV9yZWR1Y3Rpb25QZXJjZW50QhIKEF9iaWRQcmljZV9zYXRhbmdCCQoHX2J1ZGdldEIQCg5fYnVkZ2V0X3NhdGFuZ0ISChBfcmVmZXJlbmNlX3ByaWNlIlgKEkludGVyZXN0UGFnaW5hdGlvbhIMCgRwYWdlGAEgASgFEhAKCHBlcl9wYWdlGAIgASgFEg0KBXRvdGFsGAMgASgDEhMKC3RvdGFsX3BhZ2VzGAQgASgFIjwKGkxpc3RBY3RpdmVJbnRlcmVzdHNSZXF1ZXN0EgwKBHBhZ2UYASABKAUSEAoIcGVyX3BhZ2UYAiABKAUiqwEKG0xpc3RBY3RpdmVJbnRlcmVzdHNSZXNwb25zZRIoCgRkYXRhGAEgAygLMhouaW50ZXJlc3RzLnYxLlVzZXJJbnRlcmVzdBI0CgpwYWdpbmF0aW9uGAIgASgLMiAuaW50ZXJlc3RzLnYxLkludGVyZXN0UGFnaW5hdGlvbhIsCgZjb3VudHMYAyABKAsyHC5pbnRlcmVzdHMudjEuSW50ZXJlc3RDb3VudHMiPgocTGlzdEFyY2hpdmVkSW50ZXJlc3RzUmVxdWVzdBIMCgRwYWdlGAEgASgFEhAKCHBlcl9wYWdlGAIgASgFIq0BCh1MaXN0QXJjaGl2ZWRJbnRlcmVzdHNSZXNwb25zZRIoCgRkYXRhGAEgAygLMhouaW50ZXJlc3RzLnYxLlVzZXJJbnRlcmVzdBI0CgpwYWdpbmF0aW9uGAIgASgLMiAuaW50ZXJlc3RzLnYxLkludGVyZXN0UGFnaW5hdGlvbhIsCgZjb3VudHMYAyABKAsyHC5pbnRlcmVzdHMudjEuSW50ZXJlc3RDb3VudHMieAoOSW50ZXJlc3RDb3VudHMSDgoGYWN0aXZlGAEgASgDEhAKCGFyY2hpdmVkGAIgASgDEg0KBWxpa2VkGAMgASgDEhEKCWZvbGxvd2luZxgEIAEoAxIPCgdiaWRkaW5nGAUgASgDEhEKCWNvbW1lbnRlZBgGIAEoAyInChJHZXRJbnRlcmVzdFJlcXVlc3QSEQoJcHJvamVjdElkGAEgASgJIj8KE0dldEludGVyZXN0UmVzcG9uc2USKAoEZGF0YRgBIAEoCzIaLmludGVyZXN0cy52MS5Vc2VySW50ZXJlc3Qi/wIKFVVwZGF0ZUludGVyZXN0UmVxdWVzdBIRCglwcm9qZWN0SWQYASABKAkSGAoLaXNfdXNlckxpa2UYAiABKAhIAIgBARIhChRpc19pbnRlcmVzdFRvU3RlcENoaxgDIAEoCEgBiAEBEh0KEGlzX0ludGVyZXN0VG9CaWQYBCABKAhIAogBARIVCghhcmNoaXZlZBgFIAEoCEgDiAEBEhYKCWlzX2ZpbGwyMBgGIAEoCEgEiAEBEhUKCGJpZFByaWNlGAcgASgBSAWIAQESHQoQcmVkdWN0aW9uUGVyY2VudBgIIAEoAUgGiAEBEhEKCWNsZWFyX2JpZBgKIAEoCEIOCgxfaXNfdXNlckxpa2VCFwoVX2lzX2ludGVyZXN0VG9TdGVwQ2hrQhMKEV9pc19JbnRlcmVzdFRvQmlkQgsKCV9hcmNoaXZlZEIMCgpfaXNfZmlsbDIwQgsKCV9iaWRQcmljZUITChFfcmVkdWN0aW9uUGVyY2VudEoECAkQCiJTChZVcGRhdGVJbnRlcmVzdFJlc3BvbnNlEg8KB21lc3NhZ2UYASABKAkSKAoEZGF0YRgCIAEoCzIaLmludGVyZXN0cy52MS5Vc2VySW50ZXJlc3QinAEKB0NvbW1lbnQSCgoCaWQYASABKAkSFAoMY29tbWVudF90ZXh0GAIgASgJEg8KB3VzZXJfaWQYAyABKAkSLgoKY3JlYXRlZF9hdBgEIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLgoKdXBkYXRlZF9hdBgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiIQoTTGlzdENvbW1lbnRzUmVxdWVzdBIKCgJpZBgBIAEoCSJ7ChRMaXN0Q29tbWVudHNSZXNwb25zZRInCghjb21tZW50cxgBIAMoCzIVLmludGVyZXN0cy52MS5Db21tZW50EhUKDWNvbW1lbnRfY291bnQYAiABKAUSDgoGc291cmNlGAMgASgJEhMKC3JlY29yZF90eXBlGAQgASgJIkYKEUFkZENvbW1lbnRSZXF1ZXN0EgoKAmlkGAEgASgJEhQKDGNvbW1lbnRfdGV4dBgCIAEoCRIPCgd1c2VyX2lkGAMgASgJIuUBChJBZGRDb21tZW50UmVzcG9uc2USDwoHbWVzc2FnZRgBIAEoCRInCghjb21tZW50cxgCIAMoCzIVLmludGVyZXN0cy52MS5Db21tZW50EhUKDWNvbW1lbnRfY291bnQYAyABKAUSDgoGc291cmNlGAQgASgJEhMKC3JlY29yZF90eXBlGAUgASgJEi0KDmxhdGVzdF9jb21tZW50GAYgASgLMhUuaW50ZXJlc3RzLnYxLkNvbW1lbnQSKgoGcmVjb3JkGAcgASgLMhouaW50ZXJlc3RzLnYxLlVzZXJJbnRlcmVzdCJMChRVcGRhdGVDb21tZW50UmVxdWVzdBIKCgJpZBgBIAEoCRISCgpjb21tZW50X2lkGAIgASgJEhQKDGNvbW1lbnRfdGV4dBgDIAEoCSJQChVVcGRhdGVDb21tZW50UmVzcG9uc2USDwoHbWVzc2FnZRgBIAEoCRImCgdjb21tZW50GAIgASgLMhUuaW50ZXJlc3RzLnYxLkNvbW1lbnQiNgoURGVsZXRlQ29tbWVudFJlcXVlc3QSCgoCaWQYASABKAkSEgoKY29tbWVudF9pZBgCIAEoCSI/ChVEZWxldGVDb21tZW50UmVzcG9uc2USDwoHbWVzc2FnZRgBIAEoCRIVCg1jb21tZW50X2NvdW50GAIgASgFIjcKD0dldEZsYWdzUmVxdWVzdBIPCgd1c2VyX2lkGAEgASgJEhMKC3Byb2plY3RfaWRzGAIgAygJIkEKEEdldEZsYWdzUmVzcG9uc2USLQoJaW50ZXJlc3RzGAEgAygLMhouaW50ZXJlc3RzLnYxLlVzZXJJbnRlcmVzdCJLChtMaXN0UHJvamVjdElkc0J5RmxhZ1JlcXVlc3QSDwoHdXNlcl9pZBgBIAEoCRIMCgRmbGFnGAIgASgJEg0KBWxpbWl0GAMgASgFIkYKHExpc3RQcm9qZWN0SWRzQnlGbGFnUmVzcG9uc2USEwoLcHJvamVjdF9pZHMYASADKAkSEQoJdHJ1bmNhdGVkGAIgASgIMocIChBJbnRlcmVzdHNTZXJ2aWNlEloKC0dldEludGVyZXN0EiAuaW50ZXJlc3RzLnYxLkdldEludGVyZXN0UmVxdWVzdBohLmludGVyZXN0cy52MS5HZXRJbnRlcmVzdFJlc3BvbnNlIgaKtRgCCAIScgoTTGlzdEFjdGl2ZUludGVyZXN0cxIoLmludGVyZXN0cy52MS5MaXN0QWN0aXZlSW50ZXJlc3RzUmVxdWVzdBopLmludGVyZXN0cy52MS5MaXN0QWN0aXZlSW50ZXJlc3RzUmVzcG9uc2UiBoq1GAIIAhJ4ChVMaXN0QXJjaGl2ZWRJbnRlcmVzdHMSKi5pbnRlcmVzdHMudjEuTGlzdEFyY2hpdmVkSW50ZXJlc3RzUmVxdWVzdBorLmludGVyZXN0cy52MS5MaXN0QXJjaGl2ZWRJbnRlcmVzdHNSZXNwb25zZSIGirUYAggCEmMKDlVwZGF0ZUludGVyZXN0EiMuaW50ZXJlc3RzLnYxLlVwZGF0ZUludGVyZXN0UmVxdWVzdBokLmludGVyZXN0cy52MS5VcGRhdGVJbnRlcmVzdFJlc3BvbnNlIgaKtRgCCAISXQoMTGlzdENvbW1lbnRzEiEuaW50ZXJlc3RzLnYxLkxpc3RDb21tZW50c1JlcXVlc3QaIi5pbnRlcmVzdHMudjEuTGlzdENvbW1lbnRzUmVzcG9uc2UiBoq1GAIIAhJXCgpBZGRDb21tZW50Eh8uaW50ZXJlc3RzLnYxLkFkZENvbW1lbnRSZXF1ZXN0GiAuaW50ZXJlc3RzLnYxLkFkZENvbW1lbnRSZXNwb25zZSIGirUYAggCEmAKDVVwZGF0ZUNvbW1lbnQSIi5pbnRlcmVzdHMudjEuVXBkYXRlQ29tbWVudFJlcXVlc3QaIy5pbnRlcmVzdHMudjEuVXBkYXRlQ29tbWVudFJlc3BvbnNlIgaKtRgCCAISYAoNRGVsZXRlQ29tbWVudBIiLmludGVyZXN0cy52MS5EZWxldGVDb21tZW50UmVxdWVzdBojLmludGVyZXN0cy52MS5EZWxldGVDb21tZW50UmVzcG9uc2UiBoq1GAIIAhJRCghHZXRGbGFncxIdLmludGVyZXN0cy52MS5HZXRGbGFnc1JlcXVlc3QaHi5pbnRlcmVzdHMudjEuR2V0RmxhZ3NSZXNwb25zZSIGirUYAggDEnUKFExpc3RQcm9qZWN0SWRzQnlGbGFnEikuaW50ZXJlc3RzLnYxLkxpc3RQcm9qZWN0SWRzQnlGbGFnUmVxdWVzdBoqLmludGVyZXN0cy52MS5MaXN0UHJvamVjdElkc0J5RmxhZ1Jlc3BvbnNlIgaKtRgCCANCmgEKEGNvbS5pbnRlcmVzdHMudjFCDkludGVyZXN0c1Byb3RvUAFaJWJpZHJhZGFyL2dlbi9pbnRlcmVzdHMvdjE7aW50ZXJlc3RzdjGiAgNJWFiqAgxJbnRlcmVzdHMuVjHKAgxJbnRlcmVzdHNcVjHiAhhJbnRlcmVzdHNcVjFcR1BCTWV0YWRhdGHqAg1JbnRlcmVzdHM6OlYxYgZwcm90bzM", [file_access_v1_access, file_google_protobuf_timestamp]);
 
 /**
- * UserInterest is the user's mark on one project (SPEC §3).
+ * UserInterest is the user's record on one project (SPEC §3), with the
+ * project's list fields so that a list needs no second call.
  *
  * @generated from message interests.v1.UserInterest
  */
@@ -32,6 +33,8 @@ export type UserInterest = Message<"interests.v1.UserInterest"> & {
   isUserLike: boolean;
 
   /**
+   * Following the project's announcement steps.
+   *
    * @generated from field: bool is_interestToStepChk = 3;
    */
   isInterestToStepChk: boolean;
@@ -47,6 +50,8 @@ export type UserInterest = Message<"interests.v1.UserInterest"> & {
   archived: boolean;
 
   /**
+   * Following, plus the step changes of the last 20 days in the digest.
+   *
    * @generated from field: bool is_fill20 = 6;
    */
   isFill20: boolean;
@@ -57,11 +62,15 @@ export type UserInterest = Message<"interests.v1.UserInterest"> & {
   commentCount: number;
 
   /**
+   * The bid in baht, exact to the satang (the same value as bidPrice_satang).
+   *
    * @generated from field: optional double bidPrice = 8;
    */
   bidPrice?: number | undefined;
 
   /**
+   * The reduction from the reference price (else the budget), percent with two decimals.
+   *
    * @generated from field: optional double reductionPercent = 9;
    */
   reductionPercent?: number | undefined;
@@ -77,11 +86,72 @@ export type UserInterest = Message<"interests.v1.UserInterest"> & {
   updatedAt?: Timestamp | undefined;
 
   /**
-   * Denormalised for lists: the project's name when known.
-   *
    * @generated from field: string project_name = 12;
    */
   projectName: string;
+
+  /**
+   * When the bid (price or percent) last changed.
+   *
+   * @generated from field: google.protobuf.Timestamp lastUpdated = 13;
+   */
+  lastUpdated?: Timestamp | undefined;
+
+  /**
+   * The bid in satang (1/100 baht), exact; a JSON string, as protojson writes int64.
+   *
+   * @generated from field: optional int64 bidPrice_satang = 14;
+   */
+  bidPriceSatang?: bigint | undefined;
+
+  /**
+   * @generated from field: string dept_name = 15;
+   */
+  deptName: string;
+
+  /**
+   * @generated from field: optional double budget = 16;
+   */
+  budget?: number | undefined;
+
+  /**
+   * @generated from field: optional int64 budget_satang = 17;
+   */
+  budgetSatang?: bigint | undefined;
+
+  /**
+   * @generated from field: optional double reference_price = 18;
+   */
+  referencePrice?: number | undefined;
+
+  /**
+   * @generated from field: string status = 19;
+   */
+  status: string;
+
+  /**
+   * @generated from field: string status_name = 20;
+   */
+  statusName: string;
+
+  /**
+   * The latest announcement step and its date (ISO, Asia/Bangkok).
+   *
+   * @generated from field: string announce_type_name = 21;
+   */
+  announceTypeName: string;
+
+  /**
+   * @generated from field: string announce_date = 22;
+   */
+  announceDate: string;
+
+  /**
+   * "active", "archived", or "none" when the user has no record.
+   *
+   * @generated from field: string source = 23;
+   */
+  source: string;
 };
 
 /**
@@ -128,11 +198,15 @@ export const InterestPaginationSchema: GenMessage<InterestPagination> = /*@__PUR
  */
 export type ListActiveInterestsRequest = Message<"interests.v1.ListActiveInterestsRequest"> & {
   /**
+   * Default 1.
+   *
    * @generated from field: int32 page = 1;
    */
   page: number;
 
   /**
+   * Default 10, at most 100.
+   *
    * @generated from field: int32 per_page = 2;
    */
   perPage: number;
@@ -158,6 +232,13 @@ export type ListActiveInterestsResponse = Message<"interests.v1.ListActiveIntere
    * @generated from field: interests.v1.InterestPagination pagination = 2;
    */
   pagination?: InterestPagination | undefined;
+
+  /**
+   * Counts of the caller's active records per mark.
+   *
+   * @generated from field: interests.v1.InterestCounts counts = 3;
+   */
+  counts?: InterestCounts | undefined;
 };
 
 /**
@@ -202,6 +283,11 @@ export type ListArchivedInterestsResponse = Message<"interests.v1.ListArchivedIn
    * @generated from field: interests.v1.InterestPagination pagination = 2;
    */
   pagination?: InterestPagination | undefined;
+
+  /**
+   * @generated from field: interests.v1.InterestCounts counts = 3;
+   */
+  counts?: InterestCounts | undefined;
 };
 
 /**
@@ -210,6 +296,84 @@ export type ListArchivedInterestsResponse = Message<"interests.v1.ListArchivedIn
  */
 export const ListArchivedInterestsResponseSchema: GenMessage<ListArchivedInterestsResponse> = /*@__PURE__*/
   messageDesc(file_interests_v1_interests, 5);
+
+/**
+ * @generated from message interests.v1.InterestCounts
+ */
+export type InterestCounts = Message<"interests.v1.InterestCounts"> & {
+  /**
+   * @generated from field: int64 active = 1;
+   */
+  active: bigint;
+
+  /**
+   * @generated from field: int64 archived = 2;
+   */
+  archived: bigint;
+
+  /**
+   * @generated from field: int64 liked = 3;
+   */
+  liked: bigint;
+
+  /**
+   * @generated from field: int64 following = 4;
+   */
+  following: bigint;
+
+  /**
+   * @generated from field: int64 bidding = 5;
+   */
+  bidding: bigint;
+
+  /**
+   * @generated from field: int64 commented = 6;
+   */
+  commented: bigint;
+};
+
+/**
+ * Describes the message interests.v1.InterestCounts.
+ * Use `create(InterestCountsSchema)` to create a new message.
+ */
+export const InterestCountsSchema: GenMessage<InterestCounts> = /*@__PURE__*/
+  messageDesc(file_interests_v1_interests, 6);
+
+/**
+ * @generated from message interests.v1.GetInterestRequest
+ */
+export type GetInterestRequest = Message<"interests.v1.GetInterestRequest"> & {
+  /**
+   * The 11-digit e-GP project id.
+   *
+   * @generated from field: string projectId = 1;
+   */
+  projectId: string;
+};
+
+/**
+ * Describes the message interests.v1.GetInterestRequest.
+ * Use `create(GetInterestRequestSchema)` to create a new message.
+ */
+export const GetInterestRequestSchema: GenMessage<GetInterestRequest> = /*@__PURE__*/
+  messageDesc(file_interests_v1_interests, 7);
+
+/**
+ * @generated from message interests.v1.GetInterestResponse
+ */
+export type GetInterestResponse = Message<"interests.v1.GetInterestResponse"> & {
+  /**
+   * @generated from field: interests.v1.UserInterest data = 1;
+   */
+  data?: UserInterest | undefined;
+};
+
+/**
+ * Describes the message interests.v1.GetInterestResponse.
+ * Use `create(GetInterestResponseSchema)` to create a new message.
+ */
+export const GetInterestResponseSchema: GenMessage<GetInterestResponse> = /*@__PURE__*/
+  messageDesc(file_interests_v1_interests, 8);
 
 /**
  * @generated from message interests.v1.UpdateInterestRequest
@@ -248,19 +412,25 @@ export type UpdateInterestRequest = Message<"interests.v1.UpdateInterestRequest"
   isFill20?: boolean | undefined;
 
   /**
+   * Baht, at most two decimals, > 0. When both are given bidPrice wins.
+   *
    * @generated from field: optional double bidPrice = 7;
    */
   bidPrice?: number | undefined;
 
   /**
+   * Percent in [0, 100), at most two decimals.
+   *
    * @generated from field: optional double reductionPercent = 8;
    */
   reductionPercent?: number | undefined;
 
   /**
-   * @generated from field: string project_name = 9;
+   * Clears the bid (price and percent).
+   *
+   * @generated from field: bool clear_bid = 10;
    */
-  projectName: string;
+  clearBid: boolean;
 };
 
 /**
@@ -268,7 +438,7 @@ export type UpdateInterestRequest = Message<"interests.v1.UpdateInterestRequest"
  * Use `create(UpdateInterestRequestSchema)` to create a new message.
  */
 export const UpdateInterestRequestSchema: GenMessage<UpdateInterestRequest> = /*@__PURE__*/
-  messageDesc(file_interests_v1_interests, 6);
+  messageDesc(file_interests_v1_interests, 9);
 
 /**
  * @generated from message interests.v1.UpdateInterestResponse
@@ -290,7 +460,7 @@ export type UpdateInterestResponse = Message<"interests.v1.UpdateInterestRespons
  * Use `create(UpdateInterestResponseSchema)` to create a new message.
  */
 export const UpdateInterestResponseSchema: GenMessage<UpdateInterestResponse> = /*@__PURE__*/
-  messageDesc(file_interests_v1_interests, 7);
+  messageDesc(file_interests_v1_interests, 10);
 
 /**
  * @generated from message interests.v1.Comment
@@ -315,6 +485,11 @@ export type Comment = Message<"interests.v1.Comment"> & {
    * @generated from field: google.protobuf.Timestamp created_at = 4;
    */
   createdAt?: Timestamp | undefined;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp updated_at = 5;
+   */
+  updatedAt?: Timestamp | undefined;
 };
 
 /**
@@ -322,7 +497,7 @@ export type Comment = Message<"interests.v1.Comment"> & {
  * Use `create(CommentSchema)` to create a new message.
  */
 export const CommentSchema: GenMessage<Comment> = /*@__PURE__*/
-  messageDesc(file_interests_v1_interests, 8);
+  messageDesc(file_interests_v1_interests, 11);
 
 /**
  * @generated from message interests.v1.ListCommentsRequest
@@ -341,7 +516,7 @@ export type ListCommentsRequest = Message<"interests.v1.ListCommentsRequest"> & 
  * Use `create(ListCommentsRequestSchema)` to create a new message.
  */
 export const ListCommentsRequestSchema: GenMessage<ListCommentsRequest> = /*@__PURE__*/
-  messageDesc(file_interests_v1_interests, 9);
+  messageDesc(file_interests_v1_interests, 12);
 
 /**
  * @generated from message interests.v1.ListCommentsResponse
@@ -358,11 +533,18 @@ export type ListCommentsResponse = Message<"interests.v1.ListCommentsResponse"> 
   commentCount: number;
 
   /**
-   * "active" or "archived".
+   * "active" or "archived": the list the record is in.
    *
    * @generated from field: string source = 3;
    */
   source: string;
+
+  /**
+   * "user_interest".
+   *
+   * @generated from field: string record_type = 4;
+   */
+  recordType: string;
 };
 
 /**
@@ -370,7 +552,7 @@ export type ListCommentsResponse = Message<"interests.v1.ListCommentsResponse"> 
  * Use `create(ListCommentsResponseSchema)` to create a new message.
  */
 export const ListCommentsResponseSchema: GenMessage<ListCommentsResponse> = /*@__PURE__*/
-  messageDesc(file_interests_v1_interests, 10);
+  messageDesc(file_interests_v1_interests, 13);
 
 /**
  * @generated from message interests.v1.AddCommentRequest
@@ -384,11 +566,15 @@ export type AddCommentRequest = Message<"interests.v1.AddCommentRequest"> & {
   id: string;
 
   /**
+   * 1 to 2,000 characters after trimming.
+   *
    * @generated from field: string comment_text = 2;
    */
   commentText: string;
 
   /**
+   * Optional; when given it must be the caller's own id.
+   *
    * @generated from field: string user_id = 3;
    */
   userId: string;
@@ -399,7 +585,7 @@ export type AddCommentRequest = Message<"interests.v1.AddCommentRequest"> & {
  * Use `create(AddCommentRequestSchema)` to create a new message.
  */
 export const AddCommentRequestSchema: GenMessage<AddCommentRequest> = /*@__PURE__*/
-  messageDesc(file_interests_v1_interests, 11);
+  messageDesc(file_interests_v1_interests, 14);
 
 /**
  * @generated from message interests.v1.AddCommentResponse
@@ -448,7 +634,102 @@ export type AddCommentResponse = Message<"interests.v1.AddCommentResponse"> & {
  * Use `create(AddCommentResponseSchema)` to create a new message.
  */
 export const AddCommentResponseSchema: GenMessage<AddCommentResponse> = /*@__PURE__*/
-  messageDesc(file_interests_v1_interests, 12);
+  messageDesc(file_interests_v1_interests, 15);
+
+/**
+ * @generated from message interests.v1.UpdateCommentRequest
+ */
+export type UpdateCommentRequest = Message<"interests.v1.UpdateCommentRequest"> & {
+  /**
+   * The project id.
+   *
+   * @generated from field: string id = 1;
+   */
+  id: string;
+
+  /**
+   * @generated from field: string comment_id = 2;
+   */
+  commentId: string;
+
+  /**
+   * @generated from field: string comment_text = 3;
+   */
+  commentText: string;
+};
+
+/**
+ * Describes the message interests.v1.UpdateCommentRequest.
+ * Use `create(UpdateCommentRequestSchema)` to create a new message.
+ */
+export const UpdateCommentRequestSchema: GenMessage<UpdateCommentRequest> = /*@__PURE__*/
+  messageDesc(file_interests_v1_interests, 16);
+
+/**
+ * @generated from message interests.v1.UpdateCommentResponse
+ */
+export type UpdateCommentResponse = Message<"interests.v1.UpdateCommentResponse"> & {
+  /**
+   * @generated from field: string message = 1;
+   */
+  message: string;
+
+  /**
+   * @generated from field: interests.v1.Comment comment = 2;
+   */
+  comment?: Comment | undefined;
+};
+
+/**
+ * Describes the message interests.v1.UpdateCommentResponse.
+ * Use `create(UpdateCommentResponseSchema)` to create a new message.
+ */
+export const UpdateCommentResponseSchema: GenMessage<UpdateCommentResponse> = /*@__PURE__*/
+  messageDesc(file_interests_v1_interests, 17);
+
+/**
+ * @generated from message interests.v1.DeleteCommentRequest
+ */
+export type DeleteCommentRequest = Message<"interests.v1.DeleteCommentRequest"> & {
+  /**
+   * @generated from field: string id = 1;
+   */
+  id: string;
+
+  /**
+   * @generated from field: string comment_id = 2;
+   */
+  commentId: string;
+};
+
+/**
+ * Describes the message interests.v1.DeleteCommentRequest.
+ * Use `create(DeleteCommentRequestSchema)` to create a new message.
+ */
+export const DeleteCommentRequestSchema: GenMessage<DeleteCommentRequest> = /*@__PURE__*/
+  messageDesc(file_interests_v1_interests, 18);
+
+/**
+ * @generated from message interests.v1.DeleteCommentResponse
+ */
+export type DeleteCommentResponse = Message<"interests.v1.DeleteCommentResponse"> & {
+  /**
+   * @generated from field: string message = 1;
+   */
+  message: string;
+
+  /**
+   * @generated from field: int32 comment_count = 2;
+   */
+  commentCount: number;
+};
+
+/**
+ * Describes the message interests.v1.DeleteCommentResponse.
+ * Use `create(DeleteCommentResponseSchema)` to create a new message.
+ */
+export const DeleteCommentResponseSchema: GenMessage<DeleteCommentResponse> = /*@__PURE__*/
+  messageDesc(file_interests_v1_interests, 19);
 
 /**
  * @generated from message interests.v1.GetFlagsRequest
@@ -470,13 +751,15 @@ export type GetFlagsRequest = Message<"interests.v1.GetFlagsRequest"> & {
  * Use `create(GetFlagsRequestSchema)` to create a new message.
  */
 export const GetFlagsRequestSchema: GenMessage<GetFlagsRequest> = /*@__PURE__*/
-  messageDesc(file_interests_v1_interests, 13);
+  messageDesc(file_interests_v1_interests, 20);
 
 /**
  * @generated from message interests.v1.GetFlagsResponse
  */
 export type GetFlagsResponse = Message<"interests.v1.GetFlagsResponse"> & {
   /**
+   * Only the projects the user has a record on.
+   *
    * @generated from field: repeated interests.v1.UserInterest interests = 1;
    */
   interests: UserInterest[];
@@ -487,7 +770,7 @@ export type GetFlagsResponse = Message<"interests.v1.GetFlagsResponse"> & {
  * Use `create(GetFlagsResponseSchema)` to create a new message.
  */
 export const GetFlagsResponseSchema: GenMessage<GetFlagsResponse> = /*@__PURE__*/
-  messageDesc(file_interests_v1_interests, 14);
+  messageDesc(file_interests_v1_interests, 21);
 
 /**
  * @generated from message interests.v1.ListProjectIdsByFlagRequest
@@ -506,6 +789,8 @@ export type ListProjectIdsByFlagRequest = Message<"interests.v1.ListProjectIdsBy
   flag: string;
 
   /**
+   * At most this many ids (newest change first); default and cap 10,000.
+   *
    * @generated from field: int32 limit = 3;
    */
   limit: number;
@@ -516,7 +801,7 @@ export type ListProjectIdsByFlagRequest = Message<"interests.v1.ListProjectIdsBy
  * Use `create(ListProjectIdsByFlagRequestSchema)` to create a new message.
  */
 export const ListProjectIdsByFlagRequestSchema: GenMessage<ListProjectIdsByFlagRequest> = /*@__PURE__*/
-  messageDesc(file_interests_v1_interests, 15);
+  messageDesc(file_interests_v1_interests, 22);
 
 /**
  * @generated from message interests.v1.ListProjectIdsByFlagResponse
@@ -526,6 +811,13 @@ export type ListProjectIdsByFlagResponse = Message<"interests.v1.ListProjectIdsB
    * @generated from field: repeated string project_ids = 1;
    */
   projectIds: string[];
+
+  /**
+   * More records carry the flag than were returned.
+   *
+   * @generated from field: bool truncated = 2;
+   */
+  truncated: boolean;
 };
 
 /**
@@ -533,17 +825,31 @@ export type ListProjectIdsByFlagResponse = Message<"interests.v1.ListProjectIdsB
  * Use `create(ListProjectIdsByFlagResponseSchema)` to create a new message.
  */
 export const ListProjectIdsByFlagResponseSchema: GenMessage<ListProjectIdsByFlagResponse> = /*@__PURE__*/
-  messageDesc(file_interests_v1_interests, 16);
+  messageDesc(file_interests_v1_interests, 23);
 
 /**
  * InterestsService owns the user's marks on projects (like, follow, bid,
- * archive), comments and bid notes (DESIGN §2).
+ * archive), comments and bid notes (DESIGN §2). Every user RPC acts on the
+ * caller's own records only.
  *
  * @generated from service interests.v1.InterestsService
  */
 export const InterestsService: GenService<{
   /**
-   * ListActiveInterests lists interests that are not archived.
+   * GetInterest comes first: grpc-gateway tries the routes registered last
+   * first, and /userInterests/active must not be taken for a project id.
+   * GetInterest is the lookup of SPEC §4 for one project: the active record,
+   * else the archived one, else every flag false (source "none").
+   *
+   * @generated from rpc interests.v1.InterestsService.GetInterest
+   */
+  getInterest: {
+    methodKind: "unary";
+    input: typeof GetInterestRequestSchema;
+    output: typeof GetInterestResponseSchema;
+  },
+  /**
+   * ListActiveInterests lists the caller's records that are not archived, newest change first.
    *
    * @generated from rpc interests.v1.InterestsService.ListActiveInterests
    */
@@ -553,7 +859,7 @@ export const InterestsService: GenService<{
     output: typeof ListActiveInterestsResponseSchema;
   },
   /**
-   * ListArchivedInterests lists archived interests.
+   * ListArchivedInterests lists the caller's archived records, newest change first.
    *
    * @generated from rpc interests.v1.InterestsService.ListArchivedInterests
    */
@@ -563,7 +869,8 @@ export const InterestsService: GenService<{
     output: typeof ListArchivedInterestsResponseSchema;
   },
   /**
-   * UpdateInterest sets flags on a project for the signed-in user (PATCH semantics).
+   * UpdateInterest sets flags and the bid on a project (PATCH semantics;
+   * creates the record on first use).
    *
    * @generated from rpc interests.v1.InterestsService.UpdateInterest
    */
@@ -573,7 +880,7 @@ export const InterestsService: GenService<{
     output: typeof UpdateInterestResponseSchema;
   },
   /**
-   * ListComments lists the comments of the user's interest in a project.
+   * ListComments lists the comments of the caller's record for a project, oldest first.
    *
    * @generated from rpc interests.v1.InterestsService.ListComments
    */
@@ -583,7 +890,7 @@ export const InterestsService: GenService<{
     output: typeof ListCommentsResponseSchema;
   },
   /**
-   * AddComment adds a comment to the user's interest in a project.
+   * AddComment adds a comment (creating an active record when there is none).
    *
    * @generated from rpc interests.v1.InterestsService.AddComment
    */
@@ -593,7 +900,27 @@ export const InterestsService: GenService<{
     output: typeof AddCommentResponseSchema;
   },
   /**
-   * GetFlags is internal: the user's flags for a page of projects (used by projects' listing).
+   * UpdateComment edits one of the caller's own comments.
+   *
+   * @generated from rpc interests.v1.InterestsService.UpdateComment
+   */
+  updateComment: {
+    methodKind: "unary";
+    input: typeof UpdateCommentRequestSchema;
+    output: typeof UpdateCommentResponseSchema;
+  },
+  /**
+   * DeleteComment deletes one of the caller's own comments.
+   *
+   * @generated from rpc interests.v1.InterestsService.DeleteComment
+   */
+  deleteComment: {
+    methodKind: "unary";
+    input: typeof DeleteCommentRequestSchema;
+    output: typeof DeleteCommentResponseSchema;
+  },
+  /**
+   * GetFlags is internal: a user's records for a page of projects (the listing's per-row flags).
    *
    * @generated from rpc interests.v1.InterestsService.GetFlags
    */
@@ -603,7 +930,7 @@ export const InterestsService: GenService<{
     output: typeof GetFlagsResponseSchema;
   },
   /**
-   * ListProjectIdsByFlag is internal: the user's project ids carrying a flag.
+   * ListProjectIdsByFlag is internal: the ids of a user's projects carrying a listing flag.
    *
    * @generated from rpc interests.v1.InterestsService.ListProjectIdsByFlag
    */

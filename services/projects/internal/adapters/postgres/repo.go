@@ -179,6 +179,24 @@ func (r *Repo) Get(ctx context.Context, id string) (domain.Project, error) {
 	return p, nil
 }
 
+// GetMany implements domain.ProjectRepository: the stored projects among ids.
+func (r *Repo) GetMany(ctx context.Context, ids []string) ([]domain.Project, error) {
+	rows, err := r.pool.Query(ctx, "SELECT "+readColumns+" FROM projects WHERE id = ANY($1) ORDER BY id", ids)
+	if err != nil {
+		return nil, fmt.Errorf("get projects: %w", err)
+	}
+	defer rows.Close()
+	var out []domain.Project
+	for rows.Next() {
+		p, err := scanProject(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, p)
+	}
+	return out, rows.Err()
+}
+
 // getMany returns the stored projects among ids, keyed by id, row-locked
 // when lock is set.
 func (r *Repo) getMany(ctx context.Context, tx pgx.Tx, ids []string, lock bool) (map[string]*domain.Project, error) {
