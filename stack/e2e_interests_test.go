@@ -188,4 +188,92 @@ func TestInterestsREST(t *testing.T) {
 	if n := len(e.call("GET", "/userInterests/active", nil, a...).Body["data"].([]any)); n != 3 {
 		t.Fatalf("active records after concurrent PATCHes: %d, want 3", n)
 	}
+
+	listingFlags(t, e, a, b, p1, p2, p3)
+}
+
+// listingFlags checks the per-user filters and row marks of /gen-infor.
+func listingFlags(t *testing.T, e *env, a, b []string, p1, p2, p3 string) {
+	t.Helper()
+	ids := func(r reply) []string {
+		t.Helper()
+		expect(t, r, 200, "gen-infor")
+		var out []string
+		for _, x := range r.Body["data"].([]any) {
+			out = append(out, x.(map[string]any)["project_id"].(string))
+		}
+		return out
+	}
+	same := func(got []string, want ...string) bool {
+		if len(got) != len(want) {
+			return false
+		}
+		m := map[string]bool{}
+		for _, g := range got {
+			m[g] = true
+		}
+		for _, w := range want {
+			if !m[w] {
+				return false
+			}
+		}
+		return true
+	}
+	expectDetail(t, e.call("GET", "/gen-infor?is_userLike=true", nil), 401, "Authentication required")
+
+	// Ann liked p1, bids on p2, and (after the concurrent PATCHes) has a record on p3.
+	if got := ids(e.call("GET", "/gen-infor?is_userLike=true", nil, a...)); !same(got, p1) {
+		t.Fatalf("liked: %v, want [%s]", got, p1)
+	}
+	if got := ids(e.call("GET", "/gen-infor?is_InterestToBid=true", nil, a...)); !same(got, p2) {
+		t.Fatalf("bidding: %v, want [%s]", got, p2)
+	}
+	if got := ids(e.call("GET", "/gen-infor?is_userLike=true", nil, b...)); len(got) != 0 {
+		t.Fatalf("bob's likes show ann's: %v", got)
+	}
+	// Combined with a keyword that matches nothing: nothing.
+	if got := ids(e.call("GET", "/gen-infor?is_userLike=true&keyword=zzzzไม่มีทาง", nil, a...)); len(got) != 0 {
+		t.Fatalf("flag + keyword: %v", got)
+	}
+
+	// Read-your-writes: a PATCH shows in the very next listing.
+	expect(t, e.call("PATCH", "/userInterests/"+p3, map[string]any{"is_interestToStepChk": true}, a...), 200, "follow p3")
+	if got := ids(e.call("GET", "/gen-infor?is_interestToStepChk=true", nil, a...)); !same(got, p1, p3) {
+		t.Fatalf("following: %v, want [%s %s]", got, p1, p3)
+	}
+	if got := ids(e.call("GET", "/gen-infor?is_fill20=true", nil, a...)); !same(got, p1) {
+		t.Fatalf("fill20: %v, want [%s]", got, p1)
+	}
+	expect(t, e.call("PATCH", "/userInterests/"+p3, map[string]any{"archived": true}, a...), 200, "archive p3")
+	if got := ids(e.call("GET", "/gen-infor?is_archived=true", nil, a...)); !same(got, p3) {
+		t.Fatalf("archived: %v, want [%s]", got, p3)
+	}
+	if got := ids(e.call("GET", "/gen-infor?is_interestToStepChk=true", nil, a...)); !same(got, p1) {
+		t.Fatalf("an archived project left the following list: %v", got)
+	}
+	expect(t, e.call("POST", "/userInterests/"+p2+"/comments", map[string]any{"comment_text": "ดูสเปกอีกที"}, a...), 200, "comment p2")
+	if got := ids(e.call("GET", "/gen-infor?is_comment=true", nil, a...)); !same(got, p2) {
+		t.Fatalf("commented: %v, want [%s]", got, p2)
+	}
+
+	// Every row carries the caller's own marks; visitors get none.
+	marks := func(r reply) map[string]map[string]any {
+		out := map[string]map[string]any{}
+		for _, x := range r.Body["data"].([]any) {
+			m := x.(map[string]any)
+			out[m["project_id"].(string)] = m
+		}
+		return out
+	}
+	mine := marks(e.call("GET", "/gen-infor?per_page=10", nil, a...))
+	if mine[p1]["is_userLike"] != true || mine[p2]["is_InterestToBid"] != true || mine[p2]["comment_count"] != float64(1) {
+		t.Fatalf("ann's row marks: %v %v", mine[p1], mine[p2])
+	}
+	for _, who := range [][]string{b, nil} {
+		for id, m := range marks(e.call("GET", "/gen-infor?per_page=10", nil, who...)) {
+			if m["is_userLike"] == true || m["is_InterestToBid"] == true || m["is_archived"] == true {
+				t.Fatalf("%s shows ann's marks to someone else: %v", id, m)
+			}
+		}
+	}
 }

@@ -23,6 +23,7 @@ import (
 	"bidradar/services/projects/internal/adapters/egprss"
 	"bidradar/services/projects/internal/adapters/egpsource"
 	"bidradar/services/projects/internal/adapters/eventproto"
+	"bidradar/services/projects/internal/adapters/interestsclient"
 	"bidradar/services/projects/internal/adapters/postgres"
 	"bidradar/services/projects/internal/adapters/quotaclient"
 	"bidradar/services/projects/internal/app"
@@ -161,7 +162,9 @@ func (c *component) Run(ctx context.Context, ln net.Listener) error {
 // EGP_PROJECT_PACE (least time between two e-GP requests, default 250ms),
 // PROJECT_REFRESH_COOLDOWN (update-project-smart, default 10m),
 // SUBSCRIPTION_TARGET (host:port of the subscription service, h2c; unset:
-// saving criteria answers 503) and SUBSCRIPTION_TIMEOUT (default 5s).
+// saving criteria answers 503), SUBSCRIPTION_TIMEOUT (default 5s) and
+// INTERESTS_TARGET (host:port of the interests service: the users' marks on
+// listing rows and the listing flags).
 func Build(ctx context.Context, getenv runner.Getenv, log *slog.Logger) (runner.Component, error) {
 	srv, err := runner.NewRPCServer(log, getenv("AUTH_TARGET"), authn.ParseAdmins(getenv("ADMIN_EMAILS")))
 	if err != nil {
@@ -199,6 +202,11 @@ func Build(ctx context.Context, getenv runner.Getenv, log *slog.Logger) (runner.
 	if err != nil {
 		pool.Close()
 		return nil, err
+	}
+	if t := getenv("INTERESTS_TARGET"); t != "" {
+		d.App.SetInterests(interestsclient.New(t, 3*time.Second))
+	} else {
+		log.WarnContext(ctx, "INTERESTS_TARGET unset: listings carry no marks and the listing flags answer 503")
 	}
 	store := postgres.NewCriteriaStore(pool)
 	x.Cooldowns, x.Criteria = store, store

@@ -25,6 +25,7 @@ type App struct {
 	workers   int
 	x         Extras
 	pace      pacer
+	interests domain.Interests
 }
 
 // New wires the use cases; dependencies must not be nil.

@@ -20,6 +20,7 @@ import (
 	projectsv1 "bidradar/gen/projects/v1"
 	"bidradar/gen/projects/v1/projectsv1connect"
 	"bidradar/pkg/apperr"
+	"bidradar/pkg/authn"
 	"bidradar/services/projects/internal/adapters/egprss"
 	"bidradar/services/projects/internal/adapters/ocds"
 	"bidradar/services/projects/internal/adapters/opendatacsv"
@@ -51,6 +52,10 @@ func mapErr(err error) error {
 		return nil
 	case errors.Is(err, domain.ErrInvalidCriteria), errors.Is(err, domain.ErrInvalidProjectID):
 		return errBadCriteria(err)
+	case errors.Is(err, domain.ErrFlagsNeedUser):
+		return apperr.Wrap(err, apperr.Unauthenticated, "authentication-required", "Authentication required")
+	case errors.Is(err, domain.ErrInterestsUnavailable):
+		return apperr.Wrap(err, apperr.Unavailable, "interests-unavailable", "Service is currently unavailable. Please try again later.")
 	case errors.Is(err, domain.ErrProjectNotFound):
 		return apperr.Wrap(err, apperr.NotFound, "project-not-found", "Project not found")
 	}
@@ -173,16 +178,28 @@ func (h *Handler) ListProjects(ctx context.Context, req *connect.Request[project
 	if page.PerPage <= 0 {
 		page.PerPage = 10
 	}
-	res, err := h.app.Search(ctx, c, page)
+	m := req.Msg
+	flags := domain.ListingFlags{Bid: m.Is_InterestToBid, Archived: m.IsArchived, Like: m.IsUserLike,
+		Follow: m.IsInterestToStepChk, Fill20: m.IsFill20, Comment: m.IsComment}
+	var user string
+	if claims, ok := authn.FromContext(ctx); ok {
+		user = claims.UserID
+	}
+	res, err := h.app.List(ctx, user, flags, c, page)
 	if err != nil {
 		return nil, mapErr(err)
 	}
 	terms := c.Terms().Positive()
 	out := &projectsv1.ListProjectsResponse{Data: make([]*projectsv1.ProjectSummary, 0, len(res.Items))}
 	for i := range res.Items {
-		out.Data = append(out.Data, summary(&res.Items[i], terms))
+		s := summary(&res.Items[i], terms)
+		if mk, ok := res.Marks[s.ProjectId]; ok {
+			s.IsUserLike, s.IsInterestToStepChk, s.Is_InterestToBid = mk.Like, mk.Follow, mk.Bid
+			s.IsArchived, s.IsFill20, s.CommentCount = mk.Archived, mk.Fill20, int32(mk.CommentCount)
+		}
+		out.Data = append(out.Data, s)
 	}
-	out.Pagination = pagination(res, req.Msg.Cursor != "")
+	out.Pagination = pagination(res.ResultPage, req.Msg.Cursor != "")
 	return connect.NewResponse(out), nil
 }
 

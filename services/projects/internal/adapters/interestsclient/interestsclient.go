@@ -1,0 +1,62 @@
+// Package interestsclient reads a user's marks from the interests service
+// (interests.v1.InterestsService GetFlags and ListProjectIdsByFlag, internal RPCs).
+package interestsclient
+
+import (
+	"context"
+	"net/http"
+	"time"
+
+	"connectrpc.com/connect"
+
+	interestsv1 "bidradar/gen/interests/v1"
+	"bidradar/gen/interests/v1/interestsv1connect"
+	"bidradar/services/projects/internal/domain"
+)
+
+// Client implements domain.Interests.
+type Client struct {
+	rpc     interestsv1connect.InterestsServiceClient
+	timeout time.Duration
+}
+
+// New returns a client for target (host:port, h2c) with a per-call timeout.
+func New(target string, timeout time.Duration, opts ...connect.ClientOption) *Client {
+	tr := &http.Transport{MaxIdleConnsPerHost: 16}
+	tr.Protocols = new(http.Protocols)
+	tr.Protocols.SetUnencryptedHTTP2(true)
+	if timeout <= 0 {
+		timeout = 3 * time.Second
+	}
+	return &Client{
+		rpc:     interestsv1connect.NewInterestsServiceClient(&http.Client{Transport: tr}, "http://"+target, append([]connect.ClientOption{connect.WithGRPC()}, opts...)...),
+		timeout: timeout,
+	}
+}
+
+// Marks implements domain.Interests.
+func (c *Client) Marks(ctx context.Context, userID string, ids []string) (map[string]domain.Marks, error) {
+	ctx, cancel := context.WithTimeout(ctx, c.timeout)
+	defer cancel()
+	res, err := c.rpc.GetFlags(ctx, connect.NewRequest(&interestsv1.GetFlagsRequest{UserId: userID, ProjectIds: ids}))
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]domain.Marks, len(res.Msg.Interests))
+	for _, r := range res.Msg.Interests {
+		out[r.IdProject] = domain.Marks{Like: r.IsUserLike, Follow: r.IsInterestToStepChk, Fill20: r.IsFill20,
+			Bid: r.Is_InterestToBid, Archived: r.Archived, CommentCount: int(r.CommentCount)}
+	}
+	return out, nil
+}
+
+// ProjectIDs implements domain.Interests.
+func (c *Client) ProjectIDs(ctx context.Context, userID, flag string) ([]string, error) {
+	ctx, cancel := context.WithTimeout(ctx, c.timeout)
+	defer cancel()
+	res, err := c.rpc.ListProjectIdsByFlag(ctx, connect.NewRequest(&interestsv1.ListProjectIdsByFlagRequest{UserId: userID, Flag: flag}))
+	if err != nil {
+		return nil, err
+	}
+	return res.Msg.ProjectIds, nil
+}

@@ -1,0 +1,46 @@
+package domain
+
+import (
+	"context"
+	"errors"
+)
+
+// Marks are a user's marks on one project, owned by the interests service.
+type Marks struct {
+	Like, Follow, Fill20, Bid, Archived bool
+	CommentCount                        int
+}
+
+// ListingFlags are the per-user listing filters of SPEC §3 (gen-infor).
+type ListingFlags struct {
+	Bid, Archived, Like, Follow, Fill20, Comment bool
+}
+
+// Names returns the set flags by their SPEC names.
+func (f ListingFlags) Names() []string {
+	var out []string
+	for _, x := range []struct {
+		on   bool
+		name string
+	}{{f.Bid, "is_InterestToBid"}, {f.Archived, "is_archived"}, {f.Like, "is_userLike"},
+		{f.Follow, "is_interestToStepChk"}, {f.Fill20, "is_fill20"}, {f.Comment, "is_comment"}} {
+		if x.on {
+			out = append(out, x.name)
+		}
+	}
+	return out
+}
+
+// Interests reads a user's marks from their owner.
+type Interests interface {
+	// Marks returns the user's marks among ids (projects without a record are absent).
+	Marks(ctx context.Context, userID string, ids []string) (map[string]Marks, error)
+	// ProjectIDs returns the ids of the user's projects carrying a listing flag.
+	ProjectIDs(ctx context.Context, userID, flag string) ([]string, error)
+}
+
+// ErrInterestsUnavailable: the interests service did not answer.
+var ErrInterestsUnavailable = errors.New("interests service unavailable")
+
+// ErrFlagsNeedUser: listing flags are for signed-in users.
+var ErrFlagsNeedUser = errors.New("listing flags need a signed-in user")
