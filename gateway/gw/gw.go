@@ -33,6 +33,13 @@ type Config struct {
 	AllowedOrigins []string
 	// RequestTimeout bounds one upstream call (SPEC §9: 15 s on the client).
 	RequestTimeout time.Duration
+	// Production (APP_ENV=production) adds HSTS.
+	Production bool
+	// PublicURL is the public origin (PUBLIC_URL), e.g. https://bidradar.example;
+	// empty: the request's own scheme and host.
+	PublicURL string
+	// MaxBody bounds a request body (GATEWAY_MAX_BODY bytes, default 1 MiB).
+	MaxBody int64
 	// PasswordInFlight bounds concurrent password-hashing calls (GATEWAY_PASSWORD_INFLIGHT);
 	// 0 means 8 per CPU.
 	PasswordInFlight int
@@ -52,6 +59,16 @@ func ConfigFromEnv(getenv Getenv) (Config, error) {
 		RealtimeTarget:     getenv("REALTIME_TARGET"),
 		WebDir:             getenv("WEB_DIR"),
 		RequestTimeout:     15 * time.Second,
+		Production:         getenv("APP_ENV") == "production",
+		PublicURL:          strings.TrimRight(getenv("PUBLIC_URL"), "/"),
+		MaxBody:            DefaultMaxBody,
+	}
+	if v := getenv("GATEWAY_MAX_BODY"); v != "" {
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || n < 1024 {
+			return c, fmt.Errorf("GATEWAY_MAX_BODY must be an integer of at least 1024 (bytes), got %q", v)
+		}
+		c.MaxBody = n
 	}
 	if v := getenv("GATEWAY_PASSWORD_INFLIGHT"); v != "" {
 		n, err := strconv.Atoi(v)
@@ -118,10 +135,11 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (*Gateway, error) {
 	mux.Handle("/", newStatic(cfg.WebDir))
 
 	var h http.Handler = mux
-	h = shedPasswordBursts(cfg.PasswordInFlight, h)
-	h = csrf(cfg.AllowedOrigins, h)
+	h = shedPasswordBursts(cfg.PasswordInFlight, h) // after the body is read: a slow client holds no slot
+	h = guardInput(cfg.MaxBody, h)
+	h = csrf(cfg.AllowedOrigins, cfg.PublicURL, h)
 	h = cors(cfg.AllowedOrigins, h)
-	h = securityHeaders(h)
+	h = securityHeaders(cfg.Production, h)
 	h = otelhttp.NewHandler(h, "gateway", otelhttp.WithFilter(func(r *http.Request) bool {
 		return r.URL.Path != "/healthz" && r.URL.Path != "/readyz"
 	}))

@@ -162,7 +162,10 @@ func TestCSRF(t *testing.T) {
 		hdr    []string
 		status int
 	}{
-		{"no cookie: not a CSRF target", []string{"Origin", "https://evil.example"}, 200},
+		{"login from another site is refused (login CSRF)", []string{"Origin", "https://evil.example"}, 403},
+		{"same host, other scheme is another origin", []string{"Origin", strings.Replace(srv.URL, "http://", "https://", 1)}, 403},
+		{"same host, other port is another origin", []string{"Origin", srv.URL + "1"}, 403},
+		{"no cookie, same origin passes", []string{"Origin", srv.URL}, 200},
 		{"cookie from another site is refused", []string{"Cookie", cookie, "Origin", "https://evil.example", "X-Requested-With", "BidRadar"}, 403},
 		{"cookie, same origin, no app header is refused", []string{"Cookie", cookie, "Origin", srv.URL}, 403},
 		{"cookie, same origin, app header passes", []string{"Cookie", cookie, "Origin", srv.URL, "X-Requested-With", "BidRadar"}, 200},
@@ -177,6 +180,19 @@ func TestCSRF(t *testing.T) {
 				t.Fatalf("status %d, want %d (%v)", resp.StatusCode, c.status, b)
 			}
 		})
+	}
+	// A form or text/plain post needs no CORS preflight: refused whatever its origin.
+	for _, ct := range []string{"text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x"} {
+		req, _ := http.NewRequest("POST", url, strings.NewReader(body))
+		req.Header.Set("Content-Type", ct)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusUnsupportedMediaType {
+			t.Fatalf("%s login: %d, want 415", ct, resp.StatusCode)
+		}
 	}
 }
 

@@ -13,25 +13,44 @@ import (
 // only allowed origins pass.
 const CSRFHeader = "X-Requested-With"
 
-// csrf protects cookie-authenticated writes (DESIGN §4). A browser request that
-// carries our session cookies and no Bearer token must send the app's custom
-// header from an allowed origin. Non-browser clients (no Origin, no Sec-Fetch-*)
-// cannot be driven by another site, so they pass.
-func csrf(allowed []string, next http.Handler) http.Handler {
+// csrf protects writes from other sites (DESIGN §4):
+//   - a REST write with a body must be JSON: a form or text/plain post, which
+//     another site can send without a CORS preflight, is refused (415), so a
+//     cross-site page can neither log a victim into its account (login CSRF)
+//     nor write with their cookies;
+//   - a browser write whose Origin is not ours (scheme, host and port all
+//     compared) or that the browser marks cross-site is refused (403);
+//   - a cookie-authenticated browser write must carry the app's custom header.
+//
+// Non-browser clients (no Origin, no Sec-Fetch-*) cannot be driven by another
+// site, and calls with a Bearer token carry no ambient authority.
+func csrf(allowed []string, publicURL string, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if safeMethod(r.Method) || !hasSessionCookie(r) || strings.HasPrefix(r.Header.Get("Authorization"), "Bearer ") {
+		if safeMethod(r.Method) {
 			next.ServeHTTP(w, r)
 			return
 		}
+		if strings.HasPrefix(r.URL.Path, apiPrefix) && r.ContentLength != 0 && !isJSON(r.Header.Get("Content-Type")) {
+			writeJSON(w, http.StatusUnsupportedMediaType, map[string]string{"detail": "Content-Type must be application/json"})
+			return
+		}
+		if strings.HasPrefix(r.Header.Get("Authorization"), "Bearer ") {
+			next.ServeHTTP(w, r) // a page of another site cannot set it without our CORS consent
+			return
+		}
 		origin := r.Header.Get("Origin")
-		browser := origin != "" || r.Header.Get("Sec-Fetch-Site") != "" || r.Header.Get("Sec-Fetch-Mode") != ""
+		site := r.Header.Get("Sec-Fetch-Site")
+		browser := origin != "" || site != "" || r.Header.Get("Sec-Fetch-Mode") != ""
 		if !browser {
 			next.ServeHTTP(w, r)
 			return
 		}
-		if r.Header.Get("Sec-Fetch-Site") == "cross-site" ||
-			(origin != "" && !originAllowed(r, origin, allowed)) ||
-			r.Header.Get(CSRFHeader) == "" {
+		ours := origin != "" && originAllowed(r, origin, publicURL, allowed)
+		if (origin != "" && !ours) || (site == "cross-site" && !ours) {
+			writeJSON(w, http.StatusForbidden, map[string]string{"detail": "CSRF check failed"})
+			return
+		}
+		if hasSessionCookie(r) && r.Header.Get(CSRFHeader) == "" {
 			writeJSON(w, http.StatusForbidden, map[string]string{"detail": "CSRF check failed"})
 			return
 		}
@@ -44,29 +63,56 @@ func safeMethod(m string) bool {
 }
 
 func hasSessionCookie(r *http.Request) bool {
-	for _, name := range []string{"access_token", "refresh_token"} {
-		if c, err := r.Cookie(name); err == nil && c.Value != "" {
+	for _, c := range r.Cookies() {
+		if c.Value != "" && (strings.HasSuffix(c.Name, "access_token") || strings.HasSuffix(c.Name, "refresh_token")) {
 			return true
 		}
 	}
 	return false
 }
 
-// originAllowed accepts the gateway's own origin and the configured ones.
-func originAllowed(r *http.Request, origin string, allowed []string) bool {
+// originAllowed accepts the gateway's own origin (PUBLIC_URL when set, else
+// the request's scheme and host) and the configured ones; scheme, host and
+// port must all match.
+func originAllowed(r *http.Request, origin, publicURL string, allowed []string) bool {
 	u, err := url.Parse(origin)
-	if err != nil {
+	if err != nil || u.Scheme == "" || u.Host == "" {
 		return false
 	}
-	if u.Host == r.Host {
+	own := publicURL
+	if own == "" {
+		scheme := "http"
+		if r.TLS != nil || strings.EqualFold(r.Header.Get("X-Forwarded-Proto"), "https") {
+			scheme = "https"
+		}
+		own = scheme + "://" + r.Host
+	}
+	if sameOrigin(u, own) {
 		return true
 	}
 	for _, a := range allowed {
-		if strings.EqualFold(a, origin) {
+		if sameOrigin(u, a) {
 			return true
 		}
 	}
 	return false
+}
+
+func sameOrigin(u *url.URL, other string) bool {
+	o, err := url.Parse(other)
+	if err != nil {
+		return false
+	}
+	port := func(x *url.URL) string {
+		if p := x.Port(); p != "" {
+			return p
+		}
+		if strings.EqualFold(x.Scheme, "https") {
+			return "443"
+		}
+		return "80"
+	}
+	return strings.EqualFold(u.Scheme, o.Scheme) && strings.EqualFold(u.Hostname(), o.Hostname()) && port(u) == port(o)
 }
 
 // cors answers preflights and adds CORS headers for the configured origins only.
@@ -97,12 +143,28 @@ func cors(allowed []string, next http.Handler) http.Handler {
 	})
 }
 
-func securityHeaders(next http.Handler) http.Handler {
+// contentSecurityPolicy allows the app's own scripts, styles, images and
+// calls (the WebSocket included) and no framing. React sets style attributes
+// through the CSSOM, which style-src does not restrict.
+const contentSecurityPolicy = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: https:; " +
+	"font-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self' https:; frame-ancestors 'none'"
+
+// securityHeaders sets the headers every answer carries; API answers (tokens,
+// personal data) are never stored by a cache; HSTS in production (TLS is
+// terminated in front of the gateway there).
+func securityHeaders(production bool, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h := w.Header()
 		h.Set("X-Content-Type-Options", "nosniff")
 		h.Set("Referrer-Policy", "strict-origin-when-cross-origin")
 		h.Set("X-Frame-Options", "DENY")
+		h.Set("Content-Security-Policy", contentSecurityPolicy)
+		if production {
+			h.Set("Strict-Transport-Security", "max-age=63072000; includeSubDomains")
+		}
+		if (strings.HasPrefix(r.URL.Path, apiPrefix) || strings.Contains(r.URL.Path, ".v1.")) {
+			h.Set("Cache-Control", "no-store")
+		}
 		next.ServeHTTP(w, r)
 	})
 }

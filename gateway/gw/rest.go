@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/textproto"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -13,6 +14,7 @@ import (
 	"github.com/grpc-ecosystem/grpc-gateway/v2/runtime"
 	"go.opentelemetry.io/contrib/instrumentation/google.golang.org/grpc/otelgrpc"
 	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/encoding/protojson"
@@ -76,25 +78,68 @@ func newREST(ctx context.Context, cfg Config) (http.Handler, []func() error, err
 }
 
 // restError writes {"detail": message} with the status the service chose, or the
-// standard gRPC→HTTP mapping.
+// standard gRPC→HTTP mapping. Errors the gateway itself raised (a body that
+// does not decode, a query value of the wrong type) or its transport raised
+// (a service down or too slow) never show their internal text.
 func restError(ctx context.Context, _ *runtime.ServeMux, _ runtime.Marshaler, w http.ResponseWriter, _ *http.Request, err error) {
 	st := status.Convert(err)
 	code := runtime.HTTPStatusFromCode(st.Code())
-	if md, ok := runtime.ServerMetadataFromContext(ctx); ok {
+	fromService := false
+	md, ok := runtime.ServerMetadataFromContext(ctx)
+	if ok {
 		for _, v := range append(md.TrailerMD.Get(httpCodeKey), md.HeaderMD.Get(httpCodeKey)...) {
 			if c, e := strconv.Atoi(v); e == nil && c >= 400 && c <= 599 {
-				code = c
+				code, fromService = c, true
 				break
 			}
 		}
 		forwardCookies(w, md.HeaderMD.Get("set-cookie"))
 	}
 	msg := st.Message()
+	if !fromService {
+		code, msg = publicError(st.Code(), code, msg)
+	}
 	if msg == "" {
 		msg = http.StatusText(code)
 	}
+	if code == http.StatusTooManyRequests && w.Header().Get("Retry-After") == "" {
+		retry := "60"
+		if ok {
+			for _, v := range append(md.TrailerMD.Get("retry-after"), md.HeaderMD.Get("retry-after")...) {
+				if n, e := strconv.Atoi(v); e == nil && n > 0 {
+					retry = v
+				}
+			}
+		}
+		w.Header().Set("Retry-After", retry)
+	}
 	w.Header().Del("Trailer")
 	writeJSON(w, code, map[string]string{"detail": msg})
+}
+
+// UnavailableMessage is SPEC §8's text for a service that does not answer.
+const UnavailableMessage = "Service is currently unavailable. Please try again later."
+
+var badParameter = regexp.MustCompile(`parameter: ([A-Za-z0-9_.]+)`)
+
+// publicError turns an error the gateway or its transport raised into a
+// status and a message fit for users.
+func publicError(c codes.Code, status int, msg string) (int, string) {
+	switch c {
+	case codes.Unavailable, codes.DeadlineExceeded:
+		return http.StatusServiceUnavailable, UnavailableMessage
+	case codes.InvalidArgument:
+		if m := badParameter.FindStringSubmatch(msg); m != nil {
+			return http.StatusBadRequest, "Invalid value for parameter " + m[1]
+		}
+		if strings.Contains(msg, "proto:") || strings.Contains(msg, "json") || strings.Contains(msg, "EOF") || strings.Contains(msg, "unexpected") {
+			return http.StatusBadRequest, "The request body is not valid JSON for this call"
+		}
+		return http.StatusBadRequest, "Invalid request"
+	case codes.Internal, codes.Unknown:
+		return http.StatusInternalServerError, "internal error"
+	}
+	return status, msg
 }
 
 func routingError(_ context.Context, _ *runtime.ServeMux, _ runtime.Marshaler, w http.ResponseWriter, _ *http.Request, httpStatus int) {

@@ -9,10 +9,15 @@ package apperr
 import (
 	"context"
 	"errors"
+	"io"
+	"net"
 	"net/http"
 	"strconv"
+	"strings"
+	"syscall"
 
 	"connectrpc.com/connect"
+	"github.com/jackc/pgx/v5/pgconn"
 )
 
 // Kind classifies an error by what the caller can do about it.
@@ -201,9 +206,40 @@ func ToConnect(err error) *connect.Error {
 	case errors.Is(err, context.DeadlineExceeded):
 		return connect.NewError(connect.CodeDeadlineExceeded, context.DeadlineExceeded)
 	}
+	if DependencyDown(err) {
+		return ToConnect(Wrap(err, Unavailable, "dependency-unavailable", UnavailableMessage))
+	}
 	// Wrapped peer errors land here too: their text may name hosts or
 	// queries, so adapters must translate them into *Error to expose them.
 	ce := connect.NewError(connect.CodeInternal, errors.New(InternalMessage))
 	ce.Meta().Set(MetaHTTPCode, strconv.Itoa(http.StatusInternalServerError))
 	return ce
+}
+
+// UnavailableMessage is SPEC §8's text for a dependency that does not answer.
+const UnavailableMessage = "Service is currently unavailable. Please try again later."
+
+// DependencyDown reports an error that means a dependency (PostgreSQL, a peer
+// service, the network) is unreachable, restarting or too slow, rather than a
+// defect: callers get 503 and may retry.
+func DependencyDown(err error) bool {
+	var connErr *pgconn.ConnectError
+	var pgErr *pgconn.PgError
+	var netErr net.Error
+	switch {
+	case errors.As(err, &connErr), pgconn.Timeout(err), errors.Is(err, pgconn.ErrConnClosed), pgconn.SafeToRetry(err):
+		return true
+	case errors.As(err, &pgErr):
+		// class 08: connection exception; 57P0x: the server is shutting down
+		// or starting; 53300: too many connections.
+		return strings.HasPrefix(pgErr.Code, "08") || strings.HasPrefix(pgErr.Code, "57P0") || pgErr.Code == "53300"
+	case errors.As(err, &netErr), errors.Is(err, syscall.ECONNREFUSED), errors.Is(err, syscall.ECONNRESET),
+		errors.Is(err, syscall.EPIPE), errors.Is(err, io.ErrUnexpectedEOF):
+		return true
+	}
+	var ce *connect.Error
+	if errors.As(err, &ce) {
+		return ce.Code() == connect.CodeUnavailable
+	}
+	return false
 }

@@ -4,10 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"net"
 	"strings"
+	"syscall"
 	"testing"
 
 	"connectrpc.com/connect"
+	"github.com/jackc/pgx/v5/pgconn"
 
 	"bidradar/pkg/apperr"
 )
@@ -131,7 +135,12 @@ func TestToConnectOtherErrors(t *testing.T) {
 		message string
 	}{
 		{"unknown error hides cause", errors.New("pq: password authentication failed for user app"), connect.CodeInternal, "internal error"},
-		{"wrapped connect error is not trusted", fmt.Errorf("call: %w", connect.NewError(connect.CodeUnavailable, errors.New("dial tcp 10.0.0.5:9001"))), connect.CodeInternal, "internal error"},
+		{"wrapped connect error is not trusted", fmt.Errorf("call: %w", connect.NewError(connect.CodeFailedPrecondition, errors.New("dial tcp 10.0.0.5:9001"))), connect.CodeInternal, "internal error"},
+		{"an unavailable peer is 503 without its text", fmt.Errorf("call: %w", connect.NewError(connect.CodeUnavailable, errors.New("dial tcp 10.0.0.5:9001"))), connect.CodeUnavailable, apperr.UnavailableMessage},
+		{"database refusing connections is 503", fmt.Errorf("query: %w", &net.OpError{Op: "dial", Err: syscall.ECONNREFUSED}), connect.CodeUnavailable, apperr.UnavailableMessage},
+		{"database shutting down is 503", fmt.Errorf("query: %w", &pgconn.PgError{Code: "57P01", Message: "terminating connection due to administrator command"}), connect.CodeUnavailable, apperr.UnavailableMessage},
+		{"connection lost mid-query is 503", fmt.Errorf("query: %w", io.ErrUnexpectedEOF), connect.CodeUnavailable, apperr.UnavailableMessage},
+		{"a constraint violation stays internal", fmt.Errorf("insert: %w", &pgconn.PgError{Code: "23505", Message: "duplicate key"}), connect.CodeInternal, "internal error"},
 		{"canceled", fmt.Errorf("query: %w", context.Canceled), connect.CodeCanceled, context.Canceled.Error()},
 		{"deadline", context.DeadlineExceeded, connect.CodeDeadlineExceeded, context.DeadlineExceeded.Error()},
 		{"connect error as is", passthrough, connect.CodeNotFound, "as is"},

@@ -1,0 +1,132 @@
+package gw
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// Body limits: every request body is bounded; operators' uploads (admin
+// ingest of a CSV or OCDS file) get a larger allowance.
+const (
+	DefaultMaxBody = 1 << 20  // 1 MiB
+	UploadMaxBody  = 64 << 20 // 64 MiB
+	// BodyReadTimeout bounds the time a client may take to send its body, so
+	// a trickling client holds nothing for long.
+	BodyReadTimeout = 10 * time.Second
+)
+
+// uploadPaths may carry large bodies (admin only; the service checks who calls).
+var uploadPaths = map[string]bool{
+	apiPrefix + "admin/ingest":           true,
+	"/projects.v1.ProjectsService/Ingest": true,
+}
+
+// guardInput is the front door for request input, before anything costly:
+//   - the URL's path and query must be valid UTF-8 without NUL (else 400);
+//   - the body is read whole, within BodyReadTimeout and the size limit
+//     (413 beyond it), so that no later stage (the password slots among them)
+//     waits on a slow client; JSON bodies must be valid UTF-8 without NUL.
+//
+// Streaming gRPC bodies (application/grpc…) are only bounded, not buffered.
+func guardInput(maxBody int64, next http.Handler) http.Handler {
+	if maxBody <= 0 {
+		maxBody = DefaultMaxBody
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if badText(r.URL.Path) || badQuery(r.URL.RawQuery) {
+			writeJSON(w, http.StatusBadRequest, map[string]string{"detail": "The request URL contains invalid characters (invalid UTF-8 or NUL)"})
+			return
+		}
+		limit := maxBody
+		if uploadPaths[r.URL.Path] {
+			limit = UploadMaxBody
+		}
+		if r.ContentLength > limit {
+			writeJSON(w, http.StatusRequestEntityTooLarge, map[string]string{"detail": "Request body too large"})
+			return
+		}
+		if r.Body == nil || r.Body == http.NoBody || safeMethod(r.Method) && r.ContentLength == 0 {
+			next.ServeHTTP(w, r)
+			return
+		}
+		r.Body = http.MaxBytesReader(w, r.Body, limit)
+		if strings.HasPrefix(r.Header.Get("Content-Type"), "application/grpc") || strings.HasPrefix(r.URL.Path, "/ws/") {
+			next.ServeHTTP(w, r)
+			return
+		}
+		rc := http.NewResponseController(w)
+		_ = rc.SetReadDeadline(time.Now().Add(BodyReadTimeout))
+		body, err := io.ReadAll(r.Body)
+		_ = rc.SetReadDeadline(time.Time{})
+		if err != nil {
+			var tooBig *http.MaxBytesError
+			switch {
+			case errors.As(err, &tooBig):
+				writeJSON(w, http.StatusRequestEntityTooLarge, map[string]string{"detail": "Request body too large"})
+			default:
+				w.Header().Set("Connection", "close")
+				writeJSON(w, http.StatusRequestTimeout, map[string]string{"detail": "The request body was not received in time"})
+			}
+			return
+		}
+		if isJSON(r.Header.Get("Content-Type")) && (!utf8.Valid(body) || bytes.IndexByte(body, 0) >= 0 || hasEscapedNUL(body)) {
+			writeJSON(w, http.StatusBadRequest, map[string]string{"detail": "The request body contains invalid characters (invalid UTF-8 or NUL)"})
+			return
+		}
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		r.ContentLength = int64(len(body))
+		next.ServeHTTP(w, r)
+	})
+}
+
+func isJSON(ct string) bool {
+	return strings.HasPrefix(ct, "application/json") || strings.HasPrefix(ct, "application/connect+json")
+}
+
+// hasEscapedNUL finds a JSON "\u0000" escape (an escaped backslash before it does not count).
+func hasEscapedNUL(b []byte) bool {
+	for i := bytes.Index(b, []byte(`\u0000`)); i >= 0; {
+		n := 0
+		for j := i - 1; j >= 0 && b[j] == '\\'; j-- {
+			n++
+		}
+		if n%2 == 0 {
+			return true
+		}
+		k := bytes.Index(b[i+1:], []byte(`\u0000`))
+		if k < 0 {
+			return false
+		}
+		i += 1 + k
+	}
+	return false
+}
+
+func badText(s string) bool { return !utf8.ValidString(s) || strings.IndexByte(s, 0) >= 0 }
+
+func badQuery(raw string) bool {
+	if raw == "" {
+		return false
+	}
+	q, err := url.ParseQuery(raw)
+	if err != nil {
+		return true
+	}
+	for k, vs := range q {
+		if badText(k) {
+			return true
+		}
+		for _, v := range vs {
+			if badText(v) {
+				return true
+			}
+		}
+	}
+	return false
+}
