@@ -23,7 +23,7 @@ const (
 
 // uploadPaths may carry large bodies (admin only; the service checks who calls).
 var uploadPaths = map[string]bool{
-	apiPrefix + "admin/ingest":           true,
+	apiPrefix + "admin/ingest":            true,
 	"/projects.v1.ProjectsService/Ingest": true,
 }
 

@@ -162,7 +162,7 @@ func securityHeaders(production bool, next http.Handler) http.Handler {
 		if production {
 			h.Set("Strict-Transport-Security", "max-age=63072000; includeSubDomains")
 		}
-		if (strings.HasPrefix(r.URL.Path, apiPrefix) || strings.Contains(r.URL.Path, ".v1.")) {
+		if strings.HasPrefix(r.URL.Path, apiPrefix) || strings.Contains(r.URL.Path, ".v1.") {
 			h.Set("Cache-Control", "no-store")
 		}
 		next.ServeHTTP(w, r)
