@@ -39,10 +39,10 @@ const (
 // archive), comments and bid notes (DESIGN §2). Every user RPC acts on the
 // caller's own records only.
 type InterestsServiceClient interface {
-	// GetInterest comes first: grpc-gateway tries the routes registered last
-	// first, and /userInterests/active must not be taken for a project id.
 	// GetInterest is the lookup of SPEC §4 for one project: the active record,
-	// else the archived one, else every flag false (source "none").
+	// else the archived one, else every flag false (source "none"). It is
+	// declared first because grpc-gateway tries the routes registered last
+	// first, and /userInterests/active must not be read as a project id.
 	GetInterest(ctx context.Context, in *GetInterestRequest, opts ...grpc.CallOption) (*GetInterestResponse, error)
 	// ListActiveInterests lists the caller's records that are not archived, newest change first.
 	ListActiveInterests(ctx context.Context, in *ListActiveInterestsRequest, opts ...grpc.CallOption) (*ListActiveInterestsResponse, error)
@@ -181,10 +181,10 @@ func (c *interestsServiceClient) ListProjectIdsByFlag(ctx context.Context, in *L
 // archive), comments and bid notes (DESIGN §2). Every user RPC acts on the
 // caller's own records only.
 type InterestsServiceServer interface {
-	// GetInterest comes first: grpc-gateway tries the routes registered last
-	// first, and /userInterests/active must not be taken for a project id.
 	// GetInterest is the lookup of SPEC §4 for one project: the active record,
-	// else the archived one, else every flag false (source "none").
+	// else the archived one, else every flag false (source "none"). It is
+	// declared first because grpc-gateway tries the routes registered last
+	// first, and /userInterests/active must not be read as a project id.
 	GetInterest(context.Context, *GetInterestRequest) (*GetInterestResponse, error)
 	// ListActiveInterests lists the caller's records that are not archived, newest change first.
 	ListActiveInterests(context.Context, *ListActiveInterestsRequest) (*ListActiveInterestsResponse, error)

@@ -67,10 +67,10 @@ const (
 
 // InterestsServiceClient is a client for the interests.v1.InterestsService service.
 type InterestsServiceClient interface {
-	// GetInterest comes first: grpc-gateway tries the routes registered last
-	// first, and /userInterests/active must not be taken for a project id.
 	// GetInterest is the lookup of SPEC §4 for one project: the active record,
-	// else the archived one, else every flag false (source "none").
+	// else the archived one, else every flag false (source "none"). It is
+	// declared first because grpc-gateway tries the routes registered last
+	// first, and /userInterests/active must not be read as a project id.
 	GetInterest(context.Context, *connect.Request[v1.GetInterestRequest]) (*connect.Response[v1.GetInterestResponse], error)
 	// ListActiveInterests lists the caller's records that are not archived, newest change first.
 	ListActiveInterests(context.Context, *connect.Request[v1.ListActiveInterestsRequest]) (*connect.Response[v1.ListActiveInterestsResponse], error)
@@ -233,10 +233,10 @@ func (c *interestsServiceClient) ListProjectIdsByFlag(ctx context.Context, req *
 
 // InterestsServiceHandler is an implementation of the interests.v1.InterestsService service.
 type InterestsServiceHandler interface {
-	// GetInterest comes first: grpc-gateway tries the routes registered last
-	// first, and /userInterests/active must not be taken for a project id.
 	// GetInterest is the lookup of SPEC §4 for one project: the active record,
-	// else the archived one, else every flag false (source "none").
+	// else the archived one, else every flag false (source "none"). It is
+	// declared first because grpc-gateway tries the routes registered last
+	// first, and /userInterests/active must not be read as a project id.
 	GetInterest(context.Context, *connect.Request[v1.GetInterestRequest]) (*connect.Response[v1.GetInterestResponse], error)
 	// ListActiveInterests lists the caller's records that are not archived, newest change first.
 	ListActiveInterests(context.Context, *connect.Request[v1.ListActiveInterestsRequest]) (*connect.Response[v1.ListActiveInterestsResponse], error)

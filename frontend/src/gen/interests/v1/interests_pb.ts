@@ -836,10 +836,10 @@ export const ListProjectIdsByFlagResponseSchema: GenMessage<ListProjectIdsByFlag
  */
 export const InterestsService: GenService<{
   /**
-   * GetInterest comes first: grpc-gateway tries the routes registered last
-   * first, and /userInterests/active must not be taken for a project id.
    * GetInterest is the lookup of SPEC §4 for one project: the active record,
-   * else the archived one, else every flag false (source "none").
+   * else the archived one, else every flag false (source "none"). It is
+   * declared first because grpc-gateway tries the routes registered last
+   * first, and /userInterests/active must not be read as a project id.
    *
    * @generated from rpc interests.v1.InterestsService.GetInterest
    */
