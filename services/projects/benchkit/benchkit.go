@@ -123,7 +123,7 @@ func Handler(pool *pgxpool.Pool, log *slog.Logger) (http.Handler, error) {
 		return nil, err
 	}
 	mux := http.NewServeMux()
-	mux.Handle(projectsv1connect.NewProjectsServiceHandler(ports.NewHandler(d.App, "")))
+	mux.Handle(projectsv1connect.NewProjectsServiceHandler(ports.NewHandler(d.App, nil)))
 	return mux, nil
 }
 

@@ -163,6 +163,7 @@ func (c *component) Run(ctx context.Context, ln net.Listener) error {
 // PROJECT_REFRESH_COOLDOWN (update-project-smart, default 10m),
 // SUBSCRIPTION_TARGET (host:port of the subscription service, h2c; unset:
 // saving criteria answers 503), SUBSCRIPTION_TIMEOUT (default 5s) and
+// INGEST_ALLOWED_HOSTS (hosts an admin ingest may fetch, default e-GP's) and
 // INTERESTS_TARGET (host:port of the interests service: the users' marks on
 // listing rows and the listing flags).
 func Build(ctx context.Context, getenv runner.Getenv, log *slog.Logger) (runner.Component, error) {
@@ -259,8 +260,17 @@ func Build(ctx context.Context, getenv runner.Getenv, log *slog.Logger) (runner.
 		pool.Close()
 		return nil, err
 	}
-	srv.Mount(projectsv1connect.NewProjectsServiceHandler(ports.NewHandler(d.App, rssBase), handlerOpts...))
+	srv.Mount(projectsv1connect.NewProjectsServiceHandler(ports.NewHandler(d.App, newIngestSources(rssBase, ingestHosts(getenv))), handlerOpts...))
 	return c, nil
+}
+
+// ingestHosts reads INGEST_ALLOWED_HOSTS (comma-separated host names an
+// admin ingest may fetch from; default DefaultIngestHosts).
+func ingestHosts(getenv runner.Getenv) []string {
+	if v := getenv("INGEST_ALLOWED_HOSTS"); v != "" {
+		return strings.Split(v, ",")
+	}
+	return DefaultIngestHosts
 }
 
 // feedSource adapts an already fetched feed to the ingestion port.

@@ -3,11 +3,9 @@
 package ports
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
-	"io"
 	"math"
 	"strconv"
 	"strings"
@@ -21,9 +19,7 @@ import (
 	"bidradar/gen/projects/v1/projectsv1connect"
 	"bidradar/pkg/apperr"
 	"bidradar/pkg/authn"
-	"bidradar/services/projects/internal/adapters/egprss"
 	"bidradar/services/projects/internal/adapters/ocds"
-	"bidradar/services/projects/internal/adapters/opendatacsv"
 	"bidradar/services/projects/internal/app"
 	"bidradar/services/projects/internal/domain"
 )
@@ -34,11 +30,18 @@ import (
 type Handler struct {
 	projectsv1connect.UnimplementedProjectsServiceHandler
 	app     *app.App
-	rssBase string
+	sources IngestSources
 }
 
-// NewHandler returns the handler; rssBase is the e-GP feed base URL.
-func NewHandler(a *app.App, rssBase string) *Handler { return &Handler{app: a, rssBase: rssBase} }
+// IngestSources opens the source of an admin ingest: "rss" reads url,
+// "csv" and "ocds" read content. The service's assembly chooses the
+// adapters (and which URLs may be fetched); errors are *apperr.Error.
+type IngestSources interface {
+	Open(kind, url string, content []byte) (domain.ObservationSource, error)
+}
+
+// NewHandler returns the handler.
+func NewHandler(a *app.App, sources IngestSources) *Handler { return &Handler{app: a, sources: sources} }
 
 var (
 	errBadCriteria = func(err error) error {
@@ -312,21 +315,10 @@ func (h *Handler) GetProjectSummaries(ctx context.Context, req *connect.Request[
 
 // Ingest is the admin entry: rss (url), csv or ocds (content).
 func (h *Handler) Ingest(ctx context.Context, req *connect.Request[projectsv1.IngestRequest]) (*connect.Response[projectsv1.IngestResponse], error) {
-	var src domain.ObservationSource
 	target := req.Msg.Url
-	open := func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(req.Msg.Content)), nil }
-	switch req.Msg.Source {
-	case "rss":
-		if target == "" {
-			return nil, apperr.New(apperr.InvalidArgument, "url-required", "url is required for rss")
-		}
-		src = egprss.Source{Client: egprss.NewClient(h.rssBase), URL: target}
-	case "csv":
-		src = &opendatacsv.Source{Open: open}
-	case "ocds":
-		src = ocds.Source{Open: open}
-	default:
-		return nil, apperr.New(apperr.InvalidArgument, "bad-source", "source must be rss, csv or ocds")
+	src, err := h.sources.Open(req.Msg.Source, target, req.Msg.Content)
+	if err != nil {
+		return nil, err
 	}
 	if target == "" {
 		target = "upload"
