@@ -41,7 +41,9 @@ type IngestSources interface {
 }
 
 // NewHandler returns the handler.
-func NewHandler(a *app.App, sources IngestSources) *Handler { return &Handler{app: a, sources: sources} }
+func NewHandler(a *app.App, sources IngestSources) *Handler {
+	return &Handler{app: a, sources: sources}
+}
 
 var (
 	errBadCriteria = func(err error) error {
