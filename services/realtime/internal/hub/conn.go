@@ -28,6 +28,8 @@ const (
 	writeTimeout = 5 * time.Second
 	queueSize    = 64
 	maxInbound   = 8 << 10
+	// maxFirstMessage bounds the unauthenticated first message (the token).
+	maxFirstMessage = 4 << 10
 )
 
 // Message is what the client receives (SPEC §7 message types).
@@ -74,10 +76,11 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return // the upgrader already answered
 	}
 	defer ws.Close()
-	ws.SetReadLimit(maxInbound)
+	ws.SetReadLimit(maxFirstMessage)
 	if !h.authenticate(ws, userID) {
 		return
 	}
+	ws.SetReadLimit(maxInbound)
 	h.stream(r.Context(), ws, userID)
 }
 

@@ -125,6 +125,33 @@ func TestAuthErrors(t *testing.T) {
 	}
 }
 
+// The first message comes before any authentication: more than 4 KiB of it
+// closes the socket (1009) instead of being read.
+func TestFirstMessageIsSmall(t *testing.T) {
+	f := setup(t)
+	ws, _, err := f.dial(t, "u1", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = ws.WriteMessage(websocket.TextMessage, []byte(strings.Repeat("x", 4<<10+1)))
+	_ = ws.SetReadDeadline(time.Now().Add(5 * time.Second))
+	if _, _, err := ws.ReadMessage(); !websocket.IsCloseError(err, websocket.CloseMessageTooBig) {
+		t.Fatalf("5 KiB first message: %v, want close 1009", err)
+	}
+	ws2, _, err := f.dial(t, "u1", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tok := `{"type":"auth","token":"` + f.token(t, "u1") + `"}`
+	if len(tok) > 4<<10 {
+		t.Fatalf("a real token message is %d bytes", len(tok))
+	}
+	_ = ws2.WriteMessage(websocket.TextMessage, []byte(tok))
+	if m := read(t, ws2); m.Type != "auth_success" {
+		t.Fatalf("token message: %+v", m)
+	}
+}
+
 func TestCrossOriginRefused(t *testing.T) {
 	f := setup(t)
 	_, resp, err := f.dial(t, "u1", "https://evil.example")
