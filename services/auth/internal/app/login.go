@@ -12,6 +12,8 @@ import (
 type Login struct {
 	Login    string
 	Password string
+	// Client identifies the caller for the per-client limit (its IP).
+	Client string
 }
 
 // LoginResult is either a session or, with two-step verification, the
@@ -49,6 +51,17 @@ func (h LoginHandler) Handle(ctx context.Context, cmd Login) (LoginResult, error
 		return LoginResult{}, err
 	}
 	found := err == nil
+	// The limit is per account whichever name was typed (username or
+	// e-mail); an unknown login is limited by that name, the same way.
+	account := "login:" + strings.ToLower(login)
+	if found {
+		account = "user:" + u.ID
+	}
+	if _, wait, err := h.c.store.BeginLogin(ctx, account, cmd.Client, h.c.now()); err != nil {
+		return LoginResult{}, err
+	} else if wait > 0 {
+		return LoginResult{}, domain.LoginThrottled(wait)
+	}
 	// An unknown user (or one without a password) still pays for a dummy
 	// verification: same timing, same answer.
 	match, err := h.c.hasher.Verify(ctx, domain.NormalizePassword(cmd.Password), u.PasswordHash)
@@ -60,6 +73,9 @@ func (h LoginHandler) Handle(ctx context.Context, cmd Login) (LoginResult, error
 	}
 	if !found || !match || !u.HasPassword() {
 		return LoginResult{}, domain.ErrBadCredentials
+	}
+	if err := h.c.store.LoginSucceeded(ctx, account); err != nil {
+		return LoginResult{}, err
 	}
 	if !u.Active {
 		return LoginResult{}, domain.ErrAccountInactive

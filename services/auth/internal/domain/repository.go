@@ -92,6 +92,7 @@ type LineLinkCompletion struct {
 // Store is the auth service's persistence port. Implementations translate
 // their errors into the sentinels of this package.
 type Store interface {
+	LoginLimiter
 	// Users.
 	UserByID(ctx context.Context, id string) (User, error)
 	UserByEmail(ctx context.Context, email string) (User, error)

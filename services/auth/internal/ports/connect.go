@@ -11,6 +11,7 @@ import (
 	"crypto/subtle"
 	"encoding/base64"
 	"errors"
+	"net"
 	"net/http"
 	"strconv"
 	"strings"
@@ -89,6 +90,22 @@ func rpcErr(err error) error {
 	return err
 }
 
+// clientIP is the caller's address as the gateway saw it: the last
+// X-Forwarded-For entry (the gateway appends its peer; entries before it
+// are the client's own claims), else the connection's peer.
+func clientIP(h http.Header, peer string) string {
+	if xff := h.Values("X-Forwarded-For"); len(xff) > 0 {
+		parts := strings.Split(xff[len(xff)-1], ",")
+		if ip := strings.TrimSpace(parts[len(parts)-1]); ip != "" {
+			return ip
+		}
+	}
+	if host, _, err := net.SplitHostPort(peer); err == nil {
+		return host
+	}
+	return peer
+}
+
 // ---- cookies ----
 
 func (s *Server) cookie(name, value string, maxAge int) string {
@@ -164,7 +181,7 @@ func callerID(ctx context.Context) string {
 
 // Login implements authv1connect.AuthServiceHandler.
 func (s *Server) Login(ctx context.Context, req *connect.Request[authv1.LoginRequest]) (*connect.Response[authv1.LoginResponse], error) {
-	r, err := s.app.Login.Handle(ctx, app.Login{Login: req.Msg.GetUsername(), Password: req.Msg.GetPassword()})
+	r, err := s.app.Login.Handle(ctx, app.Login{Login: req.Msg.GetUsername(), Password: req.Msg.GetPassword(), Client: clientIP(req.Header(), req.Peer().Addr)})
 	if err != nil {
 		return nil, rpcErr(err)
 	}

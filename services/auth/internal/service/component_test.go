@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/ed25519"
 	"encoding/base64"
+	"fmt"
 	"net/http"
 	"strings"
 	"sync"
@@ -17,6 +18,7 @@ import (
 	authv1 "bidradar/gen/auth/v1"
 	"bidradar/gen/auth/v1/authv1connect"
 	"bidradar/pkg/authn"
+	"bidradar/services/auth/internal/domain"
 )
 
 // The password journey over both protocols: register, code by e-mail,
@@ -455,9 +457,10 @@ func TestLoginShedsWhenPoolIsFull(t *testing.T) {
 	var wg sync.WaitGroup
 	var mu sync.Mutex
 	counts := map[int]int{}
-	for range 16 {
+	for i := range 16 {
 		wg.Go(func() {
-			_, _, err := e.connect.login(t, "nobody", "some password")
+			// Sixteen accounts: the per-account limit stays out of the way.
+			_, _, err := e.connect.login(t, fmt.Sprintf("nobody%d", i), "some password")
 			mu.Lock()
 			defer mu.Unlock()
 			counts[err.HTTP]++
@@ -469,6 +472,62 @@ func TestLoginShedsWhenPoolIsFull(t *testing.T) {
 	wg.Wait()
 	if counts[429] == 0 || counts[401] == 0 || counts[429]+counts[401] != 16 {
 		t.Fatalf("statuses %v: want both 401 and 429", counts)
+	}
+}
+
+// Ten wrong passwords per account, then a delay that doubles (capped at a
+// minute): the owner is slowed, never locked out; checking and counting are
+// one step, so fifty concurrent guesses get ten evaluations.
+func TestLoginLimitPerAccount(t *testing.T) {
+	t.Parallel()
+	e := start(t)
+	cl := e.connect
+	e.registerVerified(t, cl, "target", "target@example.com", "the right password")
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	counts := map[int]int{}
+	for range 50 {
+		wg.Go(func() {
+			_, _, err := cl.login(t, "target", "wrong password")
+			mu.Lock()
+			counts[err.HTTP]++
+			mu.Unlock()
+			if err.HTTP == 429 && err.Meta.Get("Retry-After") == "" {
+				t.Error("429 without Retry-After")
+			}
+		})
+	}
+	wg.Wait()
+	if counts[401] != 10 || counts[429] != 40 {
+		t.Fatalf("50 concurrent wrong passwords: %v, want 10×401 and 40×429", counts)
+	}
+	// The e-mail names the same account; the right password waits too.
+	_, _, err := cl.login(t, "target@example.com", "the right password")
+	wantErr(t, err, 429, "Too many failed login attempts")
+	// After the delay, one more guess is evaluated and the delay doubles.
+	e.clock.Advance(1100 * time.Millisecond)
+	_, _, err = cl.login(t, "target", "wrong again")
+	wantErr(t, err, 401, "")
+	_, _, err = cl.login(t, "target", "the right password")
+	wantErr(t, err, 429, "in 2 seconds")
+	// However many guesses, the owner waits at most a minute.
+	for range 20 {
+		e.clock.Advance(domain.AccountMaxDelay)
+		_, _, _ = cl.login(t, "target", "still guessing")
+	}
+	e.clock.Advance(domain.AccountMaxDelay)
+	if _, _, err := cl.login(t, "target", "the right password"); err != nil {
+		t.Fatalf("owner after a minute: %v", err)
+	}
+	// A success forgets the failures.
+	for range 9 {
+		_, _, err = cl.login(t, "target", "wrong")
+		wantErr(t, err, 401, "")
+	}
+	// Other accounts are not affected by any of this.
+	e.registerVerified(t, cl, "bystander", "bystander@example.com", "another password")
+	if _, _, err := cl.login(t, "bystander", "another password"); err != nil {
+		t.Fatalf("bystander: %v", err)
 	}
 }
 
