@@ -117,7 +117,8 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (*Gateway, error) {
 		return nil, err
 	}
 	g := &Gateway{}
-	rest, closers, err := newREST(ctx, cfg)
+	slots := newPasswordSlots(cfg.PasswordInFlight)
+	rest, closers, err := newREST(ctx, cfg, slots.unary)
 	if err != nil {
 		return nil, err
 	}
@@ -127,7 +128,7 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (*Gateway, error) {
 	mux.Handle(apiPrefix, trimTrailingSlash(rest))
 	mux.HandleFunc("GET "+apiPrefix+"openapi.json", serveOpenAPI)
 	for prefix, target := range connectRoutes(cfg) {
-		mux.Handle(prefix, newConnectProxy(target, log))
+		mux.Handle(prefix, slots.connect(newConnectProxy(target, log)))
 	}
 	mux.Handle("/ws/", newWebSocketProxy(cfg.RealtimeTarget, log))
 	// /healthz and /readyz are answered by pkg/server in front of this mux.
@@ -135,8 +136,7 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (*Gateway, error) {
 	mux.Handle("/", newStatic(cfg.WebDir))
 
 	var h http.Handler = mux
-	h = shedPasswordBursts(cfg.PasswordInFlight, h) // after the body is read: a slow client holds no slot
-	h = guardInput(cfg.MaxBody, h)
+	h = guardInput(cfg.MaxBody, h) // before the password slots: a slow client holds none
 	h = csrf(cfg.AllowedOrigins, cfg.PublicURL, h)
 	h = cors(cfg.AllowedOrigins, h)
 	h = securityHeaders(cfg.Production, h)

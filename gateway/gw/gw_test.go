@@ -3,14 +3,17 @@ package gw_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"connectrpc.com/connect"
 	"golang.org/x/net/http2"
@@ -221,5 +224,27 @@ func TestSPAFallback(t *testing.T) {
 	}
 	if st, _, _ := get("/assets/missing.js"); st != 404 {
 		t.Fatalf("missing asset: %d", st)
+	}
+}
+
+// Slow clients trickling login bodies hold no password slot: the body is
+// read whole (and timed) before a slot is taken, so real logins pass.
+func TestTricklingBodiesDoNotStarveLogins(t *testing.T) {
+	srv := newGateway(t, "")
+	addr := strings.TrimPrefix(srv.URL, "http://")
+	for i := 0; i < 40; i++ {
+		c, err := net.Dial("tcp", addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { c.Close() })
+		fmt.Fprintf(c, "POST /app/backend/api/v1/login HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{", addr)
+	}
+	time.Sleep(100 * time.Millisecond)
+	for i := 0; i < 5; i++ {
+		resp, body := do(t, "POST", srv.URL+"/app/backend/api/v1/login", `{"username":"somchai","password":"x"}`)
+		if resp.StatusCode != 200 {
+			t.Fatalf("login beside 40 trickling clients: %d %v", resp.StatusCode, body)
+		}
 	}
 }

@@ -36,7 +36,7 @@ type registerFunc func(context.Context, *runtime.ServeMux, *grpc.ClientConn) err
 
 // newREST builds the grpc-gateway mux with FastAPI-style answers: the spec's JSON
 // names, {"detail": ...} errors, and 404/405 for unknown routes.
-func newREST(ctx context.Context, cfg Config) (http.Handler, []func() error, error) {
+func newREST(ctx context.Context, cfg Config, shed grpc.UnaryClientInterceptor) (http.Handler, []func() error, error) {
 	mux := runtime.NewServeMux(
 		runtime.WithMarshalerOption(runtime.MIMEWildcard, &runtime.HTTPBodyMarshaler{Marshaler: &runtime.JSONPb{
 			MarshalOptions:   protojson.MarshalOptions{UseProtoNames: true, EmitUnpopulated: true},
@@ -64,7 +64,7 @@ func newREST(ctx context.Context, cfg Config) (http.Handler, []func() error, err
 		conn, err := grpc.NewClient(s.target,
 			grpc.WithTransportCredentials(insecure.NewCredentials()),
 			grpc.WithStatsHandler(otelgrpc.NewClientHandler()),
-			grpc.WithUnaryInterceptor(deadline(cfg.RequestTimeout)),
+			grpc.WithChainUnaryInterceptor(deadline(cfg.RequestTimeout), shed),
 		)
 		if err != nil {
 			return nil, closers, fmt.Errorf("dial %s: %w", s.target, err)
@@ -104,6 +104,9 @@ func restError(ctx context.Context, _ *runtime.ServeMux, _ runtime.Marshaler, w 
 	}
 	if code == http.StatusTooManyRequests && w.Header().Get("Retry-After") == "" {
 		retry := "60"
+		if msg == shedMessage {
+			retry = "1"
+		}
 		if ok {
 			for _, v := range append(md.TrailerMD.Get("retry-after"), md.HeaderMD.Get("retry-after")...) {
 				if n, e := strconv.Atoi(v); e == nil && n > 0 {
