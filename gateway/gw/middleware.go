@@ -145,20 +145,29 @@ func cors(allowed []string, next http.Handler) http.Handler {
 
 // contentSecurityPolicy allows the app's own scripts, styles, images and
 // calls (the WebSocket included) and no framing. React sets style attributes
-// through the CSSOM, which style-src does not restrict.
-const contentSecurityPolicy = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: https:; " +
-	"font-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self' https:; frame-ancestors 'none'"
+// through the CSSOM, which style-src does not restrict. Profile pictures
+// (LINE's) come over https; outside production plain http is allowed too,
+// for local stand-ins of LINE.
+func contentSecurityPolicy(production bool) string {
+	img := "'self' data: https:"
+	if !production {
+		img += " http:"
+	}
+	return "default-src 'self'; script-src 'self'; style-src 'self'; img-src " + img + "; " +
+		"font-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self' https:; frame-ancestors 'none'"
+}
 
 // securityHeaders sets the headers every answer carries; API answers (tokens,
 // personal data) are never stored by a cache; HSTS in production (TLS is
 // terminated in front of the gateway there).
 func securityHeaders(production bool, next http.Handler) http.Handler {
+	csp := contentSecurityPolicy(production)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h := w.Header()
 		h.Set("X-Content-Type-Options", "nosniff")
 		h.Set("Referrer-Policy", "strict-origin-when-cross-origin")
 		h.Set("X-Frame-Options", "DENY")
-		h.Set("Content-Security-Policy", contentSecurityPolicy)
+		h.Set("Content-Security-Policy", csp)
 		if production {
 			h.Set("Strict-Transport-Security", "max-age=63072000; includeSubDomains")
 		}
