@@ -62,6 +62,7 @@ const appRoutes: RouteObject[] = [
         children: [
           { path: "project-details", lazy: page(projects, (m) => m.ProjectDetailsPage) },
           { path: "project-details/:projectId", lazy: page(projects, (m) => m.ProjectDetailsPage) },
+          { path: "my-projects", lazy: page(() => import("@/features/interests/components/my-projects-page"), (m) => m.MyProjectsPage) },
         ],
       },
     ],

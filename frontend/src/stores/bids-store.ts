@@ -9,6 +9,8 @@ type BidsState = {
   setBidPrice: (projectId: string, bidPrice: number | null) => void;
   setReductionPercent: (projectId: string, reductionPercent: number | null) => void;
   removeBid: (projectId: string) => void;
+  /** Store a bid as a whole (the server's copy, when it is newer). */
+  putBid: (projectId: string, bid: ProjectBid) => void;
 };
 
 export const BIDS_STORAGE_KEY = "projectBids";
@@ -31,6 +33,7 @@ export const useBidsStore = create<BidsState>()(
             [id]: { bidPrice: s.bids[id]?.bidPrice ?? null, reductionPercent, lastUpdated: new Date().toISOString() },
           },
         })),
+      putBid: (id, bid) => set((s) => ({ bids: { ...s.bids, [id]: bid } })),
       removeBid: (id) =>
         set((s) => {
           const bids = { ...s.bids };

@@ -63,6 +63,10 @@ function UserMenu({ user, onLogout }: { user: AppUser; onLogout: () => void }) {
               </p>
             </div>
           </div>
+          <Link role="menuitem" to="/my-projects" className="user-menu-item" onClick={() => setOpen(false)} data-testid="menu-my-projects">
+            <span aria-hidden="true">★</span>
+            {th.nav.myProjects}
+          </Link>
           <Link role="menuitem" to="/user-settings" className="user-menu-item" onClick={() => setOpen(false)}>
             <IconSettings size={18} />
             {th.nav.settings}

@@ -10,6 +10,7 @@ import { Button } from "@/components/ui/button";
 import { IconAlert, IconSearch } from "@/components/ui/icons";
 import { isNotFound, useProject } from "../api/projects-api";
 import { ProjectView } from "./project-view";
+import { InterestPanel } from "@/features/interests/components/details";
 import "../projects.css";
 
 const t = th.projectDetails;
@@ -127,7 +128,17 @@ export function ProjectDetailsPage() {
         </Button>
       </div>
     );
-  else body = <ProjectView project={q.data} />;
+  else {
+    const s = q.data.summary;
+    // As the server: the reference price (ราคากลาง), else the budget.
+    const base = s?.referencePriceSatang && s.referencePriceSatang > 0n ? s.referencePriceSatang : s?.budgetSatang;
+    body = (
+      <>
+        <ProjectView project={q.data} />
+        <InterestPanel projectId={id} baseSatang={base !== undefined ? Number(base) : null} />
+      </>
+    );
+  }
 
   return (
     <div className="pd-page">

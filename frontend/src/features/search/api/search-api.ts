@@ -39,8 +39,8 @@ export type DropdownData = NonNullable<ReturnType<typeof useDropdownData>["data"
 export type Option = { value: string; label: string };
 
 /** ListProjects for the state in the URL; the previous page stays on screen while the next one loads. */
-export function useProjectSearch(state: SearchState) {
-  const req = toListRequest(state);
+export function useProjectSearch(state: SearchState, signedIn = false) {
+  const req = toListRequest(state, signedIn);
   return useQuery({
     queryKey: ["projects", "list", req],
     queryFn: ({ signal }) => projects().listProjects(req, { signal }),

@@ -6,6 +6,7 @@ import { IconArrowRight } from "@/components/ui/icons";
 import type { View } from "../lib/criteria";
 import { Highlight } from "./highlight";
 import { StatusBadge } from "@/components/ui/status-badge";
+import { MarkBar } from "@/features/interests/components/marks";
 
 type RowProps = { p: ProjectSummary; view: View; fallbackKeywords: string[]; loggedIn: boolean };
 
@@ -55,6 +56,15 @@ export function ResultRow({ p, view, fallbackKeywords, loggedIn }: RowProps) {
         )}
         {p.announceDate && <span className="result-date">{formatIsoDateBE(p.announceDate)}</span>}
       </div>
+      {loggedIn && (
+        <div className="result-marks">
+          <MarkBar
+            projectId={p.projectId}
+            compact={view === "short"}
+            marks={{ like: p.isUserLike, follow: p.isInterestToStepChk, fill20: p.isFill20, bid: p.isInterestToBid, archived: p.isArchived }}
+          />
+        </div>
+      )}
       {view === "long" && (
         <dl className="result-meta">
           <Meta label={th.search.method}>{p.methodName}</Meta>

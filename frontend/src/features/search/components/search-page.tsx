@@ -26,6 +26,8 @@ import { CriteriaForm } from "./criteria-form";
 import { Pagination } from "./pagination";
 import { ResultRow, ResultsSkeleton, totalLabel } from "./results";
 import { SaveCriteriaDialog } from "./save-dialog";
+import { ListingFilterBar } from "@/features/interests/components/marks";
+import { toggleFilter } from "@/features/interests/lib/filters";
 import "../search.css";
 
 /** /search, open to visitors (SPEC §2): criteria form, results, pagination; all state in the URL. */
@@ -37,7 +39,7 @@ export function SearchPage() {
   const location = useLocation();
   const user = useAuthStore(selectUser);
   const dropdowns = useDropdownData();
-  const results = useProjectSearch(state);
+  const results = useProjectSearch(state, !!user);
   const save = useSaveCriteria();
   const [saveFor, setSaveFor] = useState<Criteria | null>(null);
   const resultsRef = useRef<HTMLElement>(null);
@@ -81,6 +83,17 @@ export function SearchPage() {
       />
 
       <section className="results-section" ref={resultsRef} aria-label={th.search.resultsRegion} aria-busy={results.isFetching}>
+        {user && (
+          <ListingFilterBar
+            filters={state.filters}
+            onToggle={(k) => {
+              const next = toggleFilter(state.filters, k);
+              // SPEC §4: archive on clears the keyword too.
+              const criteria = next.keyword ? state.criteria : { ...state.criteria, or: [], and: [], not: [] };
+              go({ ...state, criteria, filters: { ...next, keyword: true }, page: 1 });
+            }}
+          />
+        )}
         <div className="results-toolbar">
           <div className="results-count" aria-live="polite" data-testid="results-count">
             {pag ? (

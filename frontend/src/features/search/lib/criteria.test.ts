@@ -28,6 +28,7 @@ describe("search state ↔ query string", () => {
     perPage: 20,
     view: "long",
     sort: "budget",
+    filters: { bid: false, archived: false, like: true, comment: false, follow: "fill20", keyword: true },
   };
 
   it("round-trips every criterion, page, per_page, view and sort", () => {

@@ -1,3 +1,4 @@
+import { filtersFromParams, filtersToParams, filtersToRequest, noFilters, type ListingFilters } from "@/features/interests/lib/filters";
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import type { ListProjectsRequestSchema, ToDoSearchRequestSchema, GetDropdownDataResponse } from "@/gen/projects/v1/projects_pb";
 import { thaiDigitsToAscii } from "@/lib/format";
@@ -34,7 +35,7 @@ export type ListKey = Exclude<keyof Criteria, "dateFrom" | "dateTo" | "moneyMin"
 export type View = "short" | "long";
 export type Sort = "date" | "budget" | "relevance";
 
-export type SearchState = { criteria: Criteria; page: number; perPage: number; view: View; sort: Sort };
+export type SearchState = { criteria: Criteria; page: number; perPage: number; view: View; sort: Sort; filters: ListingFilters };
 
 export const PER_PAGE_OPTIONS = [10, 20, 50] as const;
 export const DEFAULT_PER_PAGE = 10;
@@ -61,7 +62,7 @@ export const emptyCriteria = (): Criteria => ({
   moneyMax: null,
 });
 
-export const defaultState = (): SearchState => ({ criteria: emptyCriteria(), page: 1, perPage: DEFAULT_PER_PAGE, view: "short", sort: "date" });
+export const defaultState = (): SearchState => ({ criteria: emptyCriteria(), page: 1, perPage: DEFAULT_PER_PAGE, view: "short", sort: "date", filters: noFilters() });
 
 /** Form list ↔ query parameter (SPEC §3 payload names; province_User and ministry_User are ours). */
 export const LIST_PARAMS: ReadonlyArray<[ListKey, string]> = [
@@ -151,6 +152,7 @@ export function parseSearchParams(sp: URLSearchParams): SearchState {
     perPage: (PER_PAGE_OPTIONS as readonly number[]).includes(perPage) ? perPage : DEFAULT_PER_PAGE,
     view: view === "long" ? "long" : "short",
     sort: sort && SORTS.includes(sort) ? sort : "date",
+    filters: filtersFromParams(sp),
   };
 }
 
@@ -167,6 +169,7 @@ export function toSearchParams(s: SearchState): URLSearchParams {
   if (s.perPage !== DEFAULT_PER_PAGE) sp.set("per_page", String(s.perPage));
   if (s.sort !== "date") sp.set("sort", s.sort);
   if (s.view !== "short") sp.set("view", s.view);
+  if (s.filters) filtersToParams(s.filters, sp);
   return sp;
 }
 
@@ -194,8 +197,10 @@ function criteriaFields(c: Criteria) {
   };
 }
 
-export function toListRequest(s: SearchState): MessageInitShape<typeof ListProjectsRequestSchema> {
-  return { page: s.page, perPage: s.perPage, sort: s.sort, ...criteriaFields(s.criteria) };
+/** The ListProjects request; the listing filters only for a signed-in user (visitors would get 401). */
+export function toListRequest(s: SearchState, signedIn = false): MessageInitShape<typeof ListProjectsRequestSchema> {
+  const filters = signedIn && s.filters ? filtersToRequest(s.filters) : {};
+  return { page: s.page, perPage: s.perPage, sort: s.sort, ...criteriaFields(s.criteria), ...filters };
 }
 
 export type SearchType = "normal" | "overnight";

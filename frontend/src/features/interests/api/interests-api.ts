@@ -1,0 +1,188 @@
+import { useMutation, useQuery, useQueryClient, type QueryClient } from "@tanstack/react-query";
+import { timestampDate } from "@bufbuild/protobuf/wkt";
+import { getClient } from "@/lib/clients";
+import { errorMessage } from "@/lib/errors";
+import { InterestsService, type UserInterest } from "@/gen/interests/v1/interests_pb";
+import type { ListProjectsResponse } from "@/gen/projects/v1/projects_pb";
+import type { MessageKey } from "@/i18n/th";
+import { toast } from "@/stores/toast-store";
+
+const interests = () => getClient(InterestsService);
+
+/** Query keys of this feature, in one place. */
+export const interestKeys = {
+  all: ["interests"] as const,
+  one: (projectId: string) => ["interests", "one", projectId] as const,
+  list: (archived: boolean) => ["interests", "list", archived ? "archived" : "active"] as const,
+  comments: (projectId: string) => ["interests", "comments", projectId] as const,
+};
+
+/** The marks a user sets on a project (SPEC §3 "user interest"). */
+export type Marks = { like: boolean; follow: boolean; fill20: boolean; bid: boolean; archived: boolean };
+
+export function marksOf(i: Pick<UserInterest, "isUserLike" | "isInterestToStepChk" | "isFill20" | "isInterestToBid" | "archived"> | undefined): Marks {
+  return {
+    like: !!i?.isUserLike,
+    follow: !!i?.isInterestToStepChk,
+    fill20: !!i?.isFill20,
+    bid: !!i?.isInterestToBid,
+    archived: !!i?.archived,
+  };
+}
+
+/** SPEC §4 lookup for one project: active, else archived, else all false. */
+export function useInterest(projectId: string | null) {
+  return useQuery({
+    queryKey: interestKeys.one(projectId ?? ""),
+    queryFn: async ({ signal }) => (await interests().getInterest({ projectId: projectId! }, { signal })).data,
+    enabled: !!projectId,
+    staleTime: 30_000,
+  });
+}
+
+export type MarkPatch = Partial<Marks>;
+
+function patchRequest(projectId: string, p: MarkPatch) {
+  return {
+    projectId,
+    isUserLike: p.like,
+    isInterestToStepChk: p.follow,
+    isFill20: p.fill20,
+    isInterestToBid: p.bid,
+    archived: p.archived,
+  };
+}
+
+/** Apply a patch to every cached copy of the project's marks: the lookup and the search rows. */
+function applyEverywhere(qc: QueryClient, projectId: string, p: MarkPatch) {
+  qc.setQueryData<UserInterest>(interestKeys.one(projectId), (old) =>
+    old
+      ? {
+          ...old,
+          isUserLike: p.like ?? old.isUserLike,
+          isInterestToStepChk: p.follow ?? old.isInterestToStepChk,
+          isFill20: p.fill20 ?? old.isFill20,
+          isInterestToBid: p.bid ?? old.isInterestToBid,
+          archived: p.archived ?? old.archived,
+        }
+      : old,
+  );
+  qc.setQueriesData<ListProjectsResponse>({ queryKey: ["projects", "list"] }, (old) =>
+    old
+      ? ({
+          ...old,
+          data: old.data.map((row) =>
+            row.projectId !== projectId
+              ? row
+              : {
+                  ...row,
+                  isUserLike: p.like ?? row.isUserLike,
+                  isInterestToStepChk: p.follow ?? row.isInterestToStepChk,
+                  isFill20: p.fill20 ?? row.isFill20,
+                  isInterestToBid: p.bid ?? row.isInterestToBid,
+                  isArchived: p.archived ?? row.isArchived,
+                },
+          ),
+        } as ListProjectsResponse)
+      : old,
+  );
+}
+
+/**
+ * PATCH /userInterests/{projectId} for marks: optimistic on every cached
+ * copy, rolled back with a toast when the server refuses.
+ */
+export function useSetMarks(projectId: string) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (p: MarkPatch) => interests().updateInterest(patchRequest(projectId, p)),
+    onMutate: async (p) => {
+      await qc.cancelQueries({ queryKey: interestKeys.one(projectId) });
+      const one = qc.getQueryData(interestKeys.one(projectId));
+      const lists = qc.getQueriesData({ queryKey: ["projects", "list"] });
+      applyEverywhere(qc, projectId, p);
+      return { one, lists };
+    },
+    onError: (err, _p, ctx) => {
+      if (ctx) {
+        qc.setQueryData(interestKeys.one(projectId), ctx.one);
+        for (const [key, data] of ctx.lists) qc.setQueryData(key, data);
+      }
+      toast.error(errorMessage(err, "Failed to save your mark"));
+    },
+    onSuccess: (res) => {
+      if (res.data) qc.setQueryData(interestKeys.one(projectId), res.data);
+    },
+    onSettled: () => {
+      void qc.invalidateQueries({ queryKey: ["interests", "list"] });
+      void qc.invalidateQueries({ queryKey: ["projects", "list"] });
+    },
+  });
+}
+
+/** PATCH of the bid: price or percent (the server computes the other). */
+export function useSaveBid(projectId: string) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (b: { bidPrice?: number; reductionPercent?: number; clear?: boolean }) =>
+      interests().updateInterest({ projectId, bidPrice: b.bidPrice, reductionPercent: b.reductionPercent, clearBid: !!b.clear }),
+    onError: (err, b) => {
+      const fallback: MessageKey = b.reductionPercent !== undefined && b.bidPrice === undefined ? "Failed to save reduction percent" : "Failed to save bid price";
+      toast.error(errorMessage(err, fallback));
+    },
+    onSuccess: (res) => {
+      if (res.data) qc.setQueryData(interestKeys.one(projectId), res.data);
+      void qc.invalidateQueries({ queryKey: ["interests", "list"] });
+    },
+  });
+}
+
+/** GET /userInterests/active or /archived (the app asks page 1, size 100). */
+export function useInterestList(archived: boolean) {
+  return useQuery({
+    queryKey: interestKeys.list(archived),
+    queryFn: async ({ signal }) =>
+      archived
+        ? await interests().listArchivedInterests({ page: 1, perPage: 100 }, { signal })
+        : await interests().listActiveInterests({ page: 1, perPage: 100 }, { signal }),
+    staleTime: 15_000,
+  });
+}
+
+/** GET /userInterests/{id}/comments; no record yet is an empty thread, not an error. */
+export function useComments(projectId: string) {
+  return useQuery({
+    queryKey: interestKeys.comments(projectId),
+    queryFn: async ({ signal }) => {
+      try {
+        return (await interests().listComments({ id: projectId }, { signal })).comments;
+      } catch (err) {
+        if (/no user interest record/i.test(String((err as Error).message))) return [];
+        throw err;
+      }
+    },
+  });
+}
+
+export function useCommentActions(projectId: string) {
+  const qc = useQueryClient();
+  const done = () => {
+    void qc.invalidateQueries({ queryKey: interestKeys.comments(projectId) });
+    void qc.invalidateQueries({ queryKey: interestKeys.one(projectId) });
+    void qc.invalidateQueries({ queryKey: ["interests", "list"] });
+  };
+  const fail = (err: unknown) => toast.error(errorMessage(err, "Failed to save your comment"));
+  return {
+    add: useMutation({ mutationFn: (text: string) => interests().addComment({ id: projectId, commentText: text }), onSuccess: done, onError: fail }),
+    edit: useMutation({
+      mutationFn: (v: { id: string; text: string }) => interests().updateComment({ id: projectId, commentId: v.id, commentText: v.text }),
+      onSuccess: done,
+      onError: fail,
+    }),
+    remove: useMutation({ mutationFn: (id: string) => interests().deleteComment({ id: projectId, commentId: id }), onSuccess: done, onError: fail }),
+  };
+}
+
+export function tsToDate(ts: { seconds: bigint; nanos: number } | undefined): Date | null {
+  return ts ? timestampDate(ts as Parameters<typeof timestampDate>[0]) : null;
+}

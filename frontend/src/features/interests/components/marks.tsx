@@ -1,0 +1,88 @@
+import { th } from "@/i18n/th";
+import { useSetMarks, type Marks } from "../api/interests-api";
+import { FILTER_TOGGLES, type FilterToggle, type ListingFilters } from "../lib/filters";
+import "../interests.css";
+
+const t = th.interests;
+
+/** The next state of the follow mark: off → following → following + 20 days → off. */
+export function nextFollow(m: Marks): Pick<Marks, "follow" | "fill20"> {
+  if (!m.follow) return { follow: true, fill20: false };
+  if (!m.fill20) return { follow: true, fill20: true };
+  return { follow: false, fill20: false };
+}
+
+export function followLabel(m: Pick<Marks, "follow" | "fill20">): string {
+  return !m.follow ? t.follow : m.fill20 ? t.followFill20 : t.following;
+}
+
+/** Like, follow (three states), bid and archive on one project; optimistic. */
+export function MarkBar({ projectId, marks, compact = false }: { projectId: string; marks: Marks; compact?: boolean }) {
+  const set = useSetMarks(projectId);
+  const btn = (key: string, on: boolean, label: string, icon: string, onClick: () => void, title = label) => (
+    <button
+      type="button"
+      className={`mark${on ? " mark-on" : ""}`}
+      aria-pressed={on}
+      title={title}
+      aria-label={title}
+      onClick={onClick}
+      data-testid={`mark-${key}`}
+    >
+      <span aria-hidden="true">{icon}</span>
+      {!compact && <span className="mark-label">{label}</span>}
+    </button>
+  );
+  return (
+    <div className={`marks${compact ? " marks-compact" : ""}`} role="group" aria-label={t.marksLabel} data-testid="marks">
+      {btn("like", marks.like, t.like, "♥", () => set.mutate({ like: !marks.like }))}
+      {btn("follow", marks.follow, followLabel(marks), marks.fill20 ? "🔔⁺" : "🔔", () => set.mutate(nextFollow(marks)), `${t.followHint}: ${followLabel(marks)}`)}
+      {btn("bid", marks.bid, t.bid, "฿", () => set.mutate({ bid: !marks.bid }))}
+      {btn("archive", marks.archived, marks.archived ? t.archived : t.archive, "🗄", () => set.mutate({ archived: !marks.archived }))}
+    </div>
+  );
+}
+
+const FILTER_LABEL: Record<FilterToggle, (f: ListingFilters) => string> = {
+  bid: () => t.filterBid,
+  archive: () => t.filterArchived,
+  like: () => t.filterLike,
+  comment: () => t.filterComment,
+  follow: (f) => (f.follow === "fill20" ? t.followFill20 : f.follow === "following" ? t.following : t.filterFollow),
+};
+
+function isOn(f: ListingFilters, k: FilterToggle): boolean {
+  switch (k) {
+    case "bid":
+      return f.bid;
+    case "archive":
+      return f.archived;
+    case "like":
+      return f.like;
+    case "comment":
+      return f.comment;
+    case "follow":
+      return f.follow !== "off";
+  }
+}
+
+/** The listing-filter bar of SPEC §4 (signed-in users). */
+export function ListingFilterBar({ filters, onToggle }: { filters: ListingFilters; onToggle: (k: FilterToggle) => void }) {
+  return (
+    <div className="listing-filters" role="group" aria-label={t.filtersLabel} data-testid="listing-filters">
+      <span className="listing-filters-title">{t.filtersTitle}</span>
+      {FILTER_TOGGLES.map((k) => (
+        <button
+          key={k}
+          type="button"
+          className={`filter-chip${isOn(filters, k) ? " filter-chip-on" : ""}`}
+          aria-pressed={isOn(filters, k)}
+          onClick={() => onToggle(k)}
+          data-testid={`filter-${k}`}
+        >
+          {FILTER_LABEL[k](filters)}
+        </button>
+      ))}
+    </div>
+  );
+}

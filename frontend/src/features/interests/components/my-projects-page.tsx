@@ -1,0 +1,106 @@
+import { useState } from "react";
+import { Link } from "react-router";
+import { th } from "@/i18n/th";
+import { usePageTitle } from "@/hooks/use-page-title";
+import { errorMessage } from "@/lib/errors";
+import { formatIsoDateBE, formatMoney, formatNumber, formatThaiDate } from "@/lib/format";
+import { Button } from "@/components/ui/button";
+import { StatusBadge } from "@/components/ui/status-badge";
+import type { UserInterest } from "@/gen/interests/v1/interests_pb";
+import { marksOf, tsToDate, useInterestList } from "../api/interests-api";
+import { followLabel, MarkBar } from "./marks";
+import "../interests.css";
+
+const t = th.interests;
+
+function Row({ i }: { i: UserInterest }) {
+  const m = marksOf(i);
+  const updated = tsToDate(i.updatedAt);
+  return (
+    <li className="my-row" data-testid="my-row" data-project-id={i.idProject}>
+      <Link className="my-row-title" to={`/project-details/${i.idProject}`}>
+        {i.projectName || i.idProject}
+      </Link>
+      <div className="my-row-meta">
+        {i.deptName && <span>{i.deptName}</span>}
+        {i.budget !== undefined && <span>{formatMoney(i.budget)}</span>}
+        {i.status && <StatusBadge status={i.status} label={i.statusName} />}
+        {i.announceTypeName && (
+          <span>
+            {i.announceTypeName}
+            {i.announceDate && ` · ${formatIsoDateBE(i.announceDate)}`}
+          </span>
+        )}
+      </div>
+      <div className="my-row-meta">
+        {m.follow && <span>🔔 {followLabel(m)}</span>}
+        {i.bidPrice !== undefined && <span>{t.bidShort(formatMoney(i.bidPrice), i.reductionPercent)}</span>}
+        {i.commentCount > 0 && <span>{t.commentsTitle(i.commentCount)}</span>}
+        {updated && <span>{t.changed(formatThaiDate(updated))}</span>}
+      </div>
+      <MarkBar projectId={i.idProject} marks={m} compact />
+    </li>
+  );
+}
+
+/** โครงการของฉัน: the user's active and archived records, with counts per mark. */
+export function MyProjectsPage() {
+  usePageTitle(t.myTitle);
+  const [archived, setArchived] = useState(false);
+  const q = useInterestList(archived);
+  const c = q.data?.counts;
+  return (
+    <div className="container my-projects" data-testid="my-projects">
+      <header>
+        <h1>{t.myTitle}</h1>
+        <p className="muted">{t.myLead}</p>
+      </header>
+      <div className="my-tabs" role="tablist" aria-label={t.myTitle}>
+        {[false, true].map((a) => (
+          <button
+            key={String(a)}
+            type="button"
+            role="tab"
+            aria-selected={archived === a}
+            className={`filter-chip${archived === a ? " filter-chip-on" : ""}`}
+            onClick={() => setArchived(a)}
+            data-testid={a ? "tab-archived" : "tab-active"}
+          >
+            {a ? t.tabArchived(formatNumber(Number(c?.archived ?? 0))) : t.tabActive(formatNumber(Number(c?.active ?? 0)))}
+          </button>
+        ))}
+      </div>
+      {c && (
+        <div className="my-counts" data-testid="my-counts">
+          <span>♥ {t.like} {formatNumber(Number(c.liked))}</span>
+          <span>🔔 {t.following} {formatNumber(Number(c.following))}</span>
+          <span>฿ {t.bid} {formatNumber(Number(c.bidding))}</span>
+          <span>💬 {t.filterComment} {formatNumber(Number(c.commented))}</span>
+        </div>
+      )}
+      {q.isPending ? (
+        <p className="muted">{th.common.loading}</p>
+      ) : q.isError ? (
+        <div className="state-card state-error" role="alert">
+          <p>{errorMessage(q.error, "Failed to fetch data")}</p>
+          <Button variant="secondary" onClick={() => void q.refetch()}>
+            {th.search.retry}
+          </Button>
+        </div>
+      ) : q.data.data.length === 0 ? (
+        <div className="state-card" data-testid="my-empty">
+          <p>{archived ? t.emptyArchived : t.emptyActive}</p>
+          <Link to="/search" className="btn btn-secondary btn-md">
+            {th.nav.search}
+          </Link>
+        </div>
+      ) : (
+        <ul className="my-list">
+          {q.data.data.map((i) => (
+            <Row key={i.idProject} i={i} />
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
