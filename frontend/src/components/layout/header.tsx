@@ -4,7 +4,7 @@ import { th } from "@/i18n/th";
 import { useAuthStore, type AppUser } from "@/stores/auth-store";
 import { Avatar } from "@/components/ui/avatar";
 import { Logo } from "@/components/ui/logo";
-import { IconChevronDown, IconClose, IconLogout, IconMenu, IconSettings } from "@/components/ui/icons";
+import { IconBell, IconChevronDown, IconClose, IconLogout, IconMenu, IconSettings } from "@/components/ui/icons";
 import { NAV_LINKS } from "./nav-links";
 
 /** Tailwind's md breakpoint: below it the header collapses into the slide-in menu. */
@@ -64,7 +64,7 @@ function UserMenu({ user, onLogout }: { user: AppUser; onLogout: () => void }) {
             </div>
           </div>
           <Link role="menuitem" to="/my-projects" className="user-menu-item" onClick={() => setOpen(false)} data-testid="menu-my-projects">
-            <span aria-hidden="true">★</span>
+            <IconBell size={18} />
             {th.nav.myProjects}
           </Link>
           <Link role="menuitem" to="/user-settings" className="user-menu-item" onClick={() => setOpen(false)}>

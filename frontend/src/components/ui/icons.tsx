@@ -141,3 +141,23 @@ export const IconLine = ({ size = 20, ...rest }: IconProps) => (
     />
   </svg>
 );
+
+export const IconHeart = (p: IconProps) => (
+  <Svg {...p}>
+    <path d="M12 20s-7-4.35-9.2-8.6C1.3 8.4 3.2 5 6.5 5c2 0 3.3 1.1 4 2.3h3C14.2 6.1 15.5 5 17.5 5c3.3 0 5.2 3.4 3.7 6.4C19 15.65 12 20 12 20z" />
+  </Svg>
+);
+
+export const IconArchive = (p: IconProps) => (
+  <Svg {...p}>
+    <rect x="3" y="4" width="18" height="4" rx="1" />
+    <path d="M5 8v11a1 1 0 0 0 1 1h12a1 1 0 0 0 1-1V8M10 12h4" />
+  </Svg>
+);
+
+export const IconCoin = (p: IconProps) => (
+  <Svg {...p}>
+    <circle cx="12" cy="12" r="9" />
+    <path d="M9.5 8h3.5a2 2 0 0 1 0 4H9.5h4a2 2 0 0 1 0 4H9.5M9.5 8v8M11 6.5v11" />
+  </Svg>
+);

@@ -1,4 +1,6 @@
+import type { ReactNode } from "react";
 import { th } from "@/i18n/th";
+import { IconArchive, IconBell, IconCoin, IconHeart } from "@/components/ui/icons";
 import { useSetMarks, type Marks } from "../api/interests-api";
 import { FILTER_TOGGLES, type FilterToggle, type ListingFilters } from "../lib/filters";
 import "../interests.css";
@@ -19,7 +21,7 @@ export function followLabel(m: Pick<Marks, "follow" | "fill20">): string {
 /** Like, follow (three states), bid and archive on one project; optimistic. */
 export function MarkBar({ projectId, marks, compact = false }: { projectId: string; marks: Marks; compact?: boolean }) {
   const set = useSetMarks(projectId);
-  const btn = (key: string, on: boolean, label: string, icon: string, onClick: () => void, title = label) => (
+  const btn = (key: string, on: boolean, label: string, icon: ReactNode, onClick: () => void, title = label) => (
     <button
       type="button"
       className={`mark${on ? " mark-on" : ""}`}
@@ -29,16 +31,26 @@ export function MarkBar({ projectId, marks, compact = false }: { projectId: stri
       onClick={onClick}
       data-testid={`mark-${key}`}
     >
-      <span aria-hidden="true">{icon}</span>
+      {icon}
       {!compact && <span className="mark-label">{label}</span>}
     </button>
   );
   return (
     <div className={`marks${compact ? " marks-compact" : ""}`} role="group" aria-label={t.marksLabel} data-testid="marks">
-      {btn("like", marks.like, t.like, "♥", () => set.mutate({ like: !marks.like }))}
-      {btn("follow", marks.follow, followLabel(marks), marks.fill20 ? "🔔⁺" : "🔔", () => set.mutate(nextFollow(marks)), `${t.followHint}: ${followLabel(marks)}`)}
-      {btn("bid", marks.bid, t.bid, "฿", () => set.mutate({ bid: !marks.bid }))}
-      {btn("archive", marks.archived, marks.archived ? t.archived : t.archive, "🗄", () => set.mutate({ archived: !marks.archived }))}
+      {btn("like", marks.like, t.like, <IconHeart size={16} fill={marks.like ? "currentColor" : "none"} />, () => set.mutate({ like: !marks.like }))}
+      {btn(
+        "follow",
+        marks.follow,
+        followLabel(marks),
+        <>
+          <IconBell size={16} />
+          {marks.fill20 && <span className="mark-plus">20</span>}
+        </>,
+        () => set.mutate(nextFollow(marks)),
+        `${t.followHint}: ${followLabel(marks)}`,
+      )}
+      {btn("bid", marks.bid, t.bid, <IconCoin size={16} />, () => set.mutate({ bid: !marks.bid }))}
+      {btn("archive", marks.archived, marks.archived ? t.archived : t.archive, <IconArchive size={16} />, () => set.mutate({ archived: !marks.archived }))}
     </div>
   );
 }

@@ -33,7 +33,7 @@ function Row({ i }: { i: UserInterest }) {
         )}
       </div>
       <div className="my-row-meta">
-        {m.follow && <span>🔔 {followLabel(m)}</span>}
+        {m.follow && <span>{followLabel(m)}</span>}
         {i.bidPrice !== undefined && <span>{t.bidShort(formatMoney(i.bidPrice), i.reductionPercent)}</span>}
         {i.commentCount > 0 && <span>{t.commentsTitle(i.commentCount)}</span>}
         {updated && <span>{t.changed(formatThaiDate(updated))}</span>}
@@ -72,10 +72,10 @@ export function MyProjectsPage() {
       </div>
       {c && (
         <div className="my-counts" data-testid="my-counts">
-          <span>♥ {t.like} {formatNumber(Number(c.liked))}</span>
-          <span>🔔 {t.following} {formatNumber(Number(c.following))}</span>
-          <span>฿ {t.bid} {formatNumber(Number(c.bidding))}</span>
-          <span>💬 {t.filterComment} {formatNumber(Number(c.commented))}</span>
+          <span>{t.like} {formatNumber(Number(c.liked))}</span>
+          <span>{t.following} {formatNumber(Number(c.following))}</span>
+          <span>{t.bid} {formatNumber(Number(c.bidding))}</span>
+          <span>{t.filterComment} {formatNumber(Number(c.commented))}</span>
         </div>
       )}
       {q.isPending ? (
