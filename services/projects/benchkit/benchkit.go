@@ -17,6 +17,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"bidradar/gen/projects/v1/projectsv1connect"
+	"bidradar/services/projects/internal/adapters/interestsclient"
 	"bidradar/services/projects/internal/adapters/postgres"
 	"bidradar/services/projects/internal/demo"
 	"bidradar/services/projects/internal/domain"
@@ -118,9 +119,19 @@ func Load(ctx context.Context, pool *pgxpool.Pool, seed uint64, n int, progress 
 // Handler returns the projects connect handler (no auth: benchmark only)
 // and the repository behind it.
 func Handler(pool *pgxpool.Pool, log *slog.Logger) (http.Handler, error) {
+	return HandlerWithInterests(pool, log, "")
+}
+
+// HandlerWithInterests is Handler with the users' marks read from the
+// interests service at interestsTarget (host:port, h2c); the caller's
+// identity is whatever claims the request context carries.
+func HandlerWithInterests(pool *pgxpool.Pool, log *slog.Logger, interestsTarget string) (http.Handler, error) {
 	d, err := projectssvc.NewDeps(pool, log, postgres.Options{})
 	if err != nil {
 		return nil, err
+	}
+	if interestsTarget != "" {
+		d.App.SetInterests(interestsclient.New(interestsTarget, 5*time.Second))
 	}
 	mux := http.NewServeMux()
 	mux.Handle(projectsv1connect.NewProjectsServiceHandler(ports.NewHandler(d.App, nil)))
