@@ -138,6 +138,7 @@ type KeySource interface {
 type Verifier struct {
 	keys   KeySource
 	leeway time.Duration
+	ended  *EndedSessions
 }
 
 // VerifierOption configures a Verifier.
@@ -233,11 +234,18 @@ func (v *Verifier) Verify(token string, now time.Time) (Claims, error) {
 	if now.Add(v.leeway).Before(iat) {
 		return Claims{}, invalid("issued in the future")
 	}
-	return Claims{
+	c := Claims{
 		UserID: p.Sub, Email: p.Email, Username: p.Username, Provider: p.Prov, ID: p.Jti,
 		IssuedAt: iat, ExpiresAt: exp,
-	}, nil
+	}
+	if v.ended.Ended(FamilyID(c)) {
+		return Claims{}, ErrSessionEnded
+	}
+	return c, nil
 }
+
+// EndedSessions returns the verifier's set of ended sessions (nil: none kept).
+func (v *Verifier) EndedSessions() *EndedSessions { return v.ended }
 
 // hasAudience accepts "aud" as a string or an array holding Audience, as
 // RFC 7519 allows both.

@@ -102,6 +102,7 @@ type RPCServer struct {
 	admins   authn.Admins
 	opts     []server.Option
 	closers  []func()
+	bg       []func(ctx context.Context)
 }
 
 // NewRPCServer prepares a server; authTarget is the auth service's host:port
@@ -115,7 +116,7 @@ func NewRPCServer(log *slog.Logger, authTarget string, admins authn.Admins) (*RP
 		log:      log,
 		mux:      http.NewServeMux(),
 		keys:     keys,
-		verifier: authn.NewVerifier(keys.Ring()),
+		verifier: authn.NewVerifier(keys.Ring(), authn.WithEndedSessions(authn.NewEndedSessions())),
 		admins:   admins,
 		opts:     []server.Option{server.WithLogger(log)},
 	}, nil
@@ -143,6 +144,9 @@ func (s *RPCServer) Readiness(name string, check func(context.Context) error) {
 	s.opts = append(s.opts, server.WithReadiness(name, check))
 }
 
+// Background registers work that runs while the server serves.
+func (s *RPCServer) Background(f func(ctx context.Context)) { s.bg = append(s.bg, f) }
+
 // OnClose registers cleanup run after the server stops.
 func (s *RPCServer) OnClose(f func()) { s.closers = append(s.closers, f) }
 
@@ -154,6 +158,9 @@ func (s *RPCServer) Run(ctx context.Context, ln net.Listener) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	go s.keys.Run(ctx, 10*time.Minute)
+	for _, f := range s.bg {
+		go f(ctx)
+	}
 	defer func() {
 		for i := len(s.closers) - 1; i >= 0; i-- {
 			s.closers[i]()

@@ -237,6 +237,88 @@ func (x *UserDeactivated) GetUserId() string {
 	return ""
 }
 
+// SessionEnded is published on auth.v1.session.ended when sessions end
+// (logout, password reset, refresh-token reuse): every service's token
+// verifier refuses the access tokens of these families from then on, and
+// the realtime service closes their sockets.
+type SessionEnded struct {
+	state      protoimpl.MessageState `protogen:"open.v1"`
+	EventId    string                 `protobuf:"bytes,1,opt,name=event_id,json=eventId,proto3" json:"event_id,omitempty"`
+	OccurredAt *timestamppb.Timestamp `protobuf:"bytes,2,opt,name=occurred_at,json=occurredAt,proto3" json:"occurred_at,omitempty"`
+	UserId     string                 `protobuf:"bytes,3,opt,name=user_id,json=userId,proto3" json:"user_id,omitempty"`
+	// The refresh-token families (an access token's jti is "<family>.<n>").
+	FamilyIds []string `protobuf:"bytes,4,rep,name=family_ids,json=familyIds,proto3" json:"family_ids,omitempty"`
+	// "logout", "password" or "reuse".
+	Reason        string `protobuf:"bytes,5,opt,name=reason,proto3" json:"reason,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SessionEnded) Reset() {
+	*x = SessionEnded{}
+	mi := &file_auth_v1_events_proto_msgTypes[3]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SessionEnded) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SessionEnded) ProtoMessage() {}
+
+func (x *SessionEnded) ProtoReflect() protoreflect.Message {
+	mi := &file_auth_v1_events_proto_msgTypes[3]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SessionEnded.ProtoReflect.Descriptor instead.
+func (*SessionEnded) Descriptor() ([]byte, []int) {
+	return file_auth_v1_events_proto_rawDescGZIP(), []int{3}
+}
+
+func (x *SessionEnded) GetEventId() string {
+	if x != nil {
+		return x.EventId
+	}
+	return ""
+}
+
+func (x *SessionEnded) GetOccurredAt() *timestamppb.Timestamp {
+	if x != nil {
+		return x.OccurredAt
+	}
+	return nil
+}
+
+func (x *SessionEnded) GetUserId() string {
+	if x != nil {
+		return x.UserId
+	}
+	return ""
+}
+
+func (x *SessionEnded) GetFamilyIds() []string {
+	if x != nil {
+		return x.FamilyIds
+	}
+	return nil
+}
+
+func (x *SessionEnded) GetReason() string {
+	if x != nil {
+		return x.Reason
+	}
+	return ""
+}
+
 var File_auth_v1_events_proto protoreflect.FileDescriptor
 
 const file_auth_v1_events_proto_rawDesc = "" +
@@ -260,7 +342,15 @@ const file_auth_v1_events_proto_rawDesc = "" +
 	"\bevent_id\x18\x01 \x01(\tR\aeventId\x12;\n" +
 	"\voccurred_at\x18\x02 \x01(\v2\x1a.google.protobuf.TimestampR\n" +
 	"occurredAt\x12\x17\n" +
-	"\auser_id\x18\x03 \x01(\tR\x06userIdBt\n" +
+	"\auser_id\x18\x03 \x01(\tR\x06userId\"\xb6\x01\n" +
+	"\fSessionEnded\x12\x19\n" +
+	"\bevent_id\x18\x01 \x01(\tR\aeventId\x12;\n" +
+	"\voccurred_at\x18\x02 \x01(\v2\x1a.google.protobuf.TimestampR\n" +
+	"occurredAt\x12\x17\n" +
+	"\auser_id\x18\x03 \x01(\tR\x06userId\x12\x1d\n" +
+	"\n" +
+	"family_ids\x18\x04 \x03(\tR\tfamilyIds\x12\x16\n" +
+	"\x06reason\x18\x05 \x01(\tR\x06reasonBt\n" +
 	"\vcom.auth.v1B\vEventsProtoP\x01Z\x1bbidradar/gen/auth/v1;authv1\xa2\x02\x03AXX\xaa\x02\aAuth.V1\xca\x02\aAuth\\V1\xe2\x02\x13Auth\\V1\\GPBMetadata\xea\x02\bAuth::V1b\x06proto3"
 
 var (
@@ -275,22 +365,24 @@ func file_auth_v1_events_proto_rawDescGZIP() []byte {
 	return file_auth_v1_events_proto_rawDescData
 }
 
-var file_auth_v1_events_proto_msgTypes = make([]protoimpl.MessageInfo, 3)
+var file_auth_v1_events_proto_msgTypes = make([]protoimpl.MessageInfo, 4)
 var file_auth_v1_events_proto_goTypes = []any{
 	(*UserRegistered)(nil),        // 0: auth.v1.UserRegistered
 	(*UserVerified)(nil),          // 1: auth.v1.UserVerified
 	(*UserDeactivated)(nil),       // 2: auth.v1.UserDeactivated
-	(*timestamppb.Timestamp)(nil), // 3: google.protobuf.Timestamp
+	(*SessionEnded)(nil),          // 3: auth.v1.SessionEnded
+	(*timestamppb.Timestamp)(nil), // 4: google.protobuf.Timestamp
 }
 var file_auth_v1_events_proto_depIdxs = []int32{
-	3, // 0: auth.v1.UserRegistered.occurred_at:type_name -> google.protobuf.Timestamp
-	3, // 1: auth.v1.UserVerified.occurred_at:type_name -> google.protobuf.Timestamp
-	3, // 2: auth.v1.UserDeactivated.occurred_at:type_name -> google.protobuf.Timestamp
-	3, // [3:3] is the sub-list for method output_type
-	3, // [3:3] is the sub-list for method input_type
-	3, // [3:3] is the sub-list for extension type_name
-	3, // [3:3] is the sub-list for extension extendee
-	0, // [0:3] is the sub-list for field type_name
+	4, // 0: auth.v1.UserRegistered.occurred_at:type_name -> google.protobuf.Timestamp
+	4, // 1: auth.v1.UserVerified.occurred_at:type_name -> google.protobuf.Timestamp
+	4, // 2: auth.v1.UserDeactivated.occurred_at:type_name -> google.protobuf.Timestamp
+	4, // 3: auth.v1.SessionEnded.occurred_at:type_name -> google.protobuf.Timestamp
+	4, // [4:4] is the sub-list for method output_type
+	4, // [4:4] is the sub-list for method input_type
+	4, // [4:4] is the sub-list for extension type_name
+	4, // [4:4] is the sub-list for extension extendee
+	0, // [0:4] is the sub-list for field type_name
 }
 
 func init() { file_auth_v1_events_proto_init() }
@@ -304,7 +396,7 @@ func file_auth_v1_events_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_auth_v1_events_proto_rawDesc), len(file_auth_v1_events_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   3,
+			NumMessages:   4,
 			NumExtensions: 0,
 			NumServices:   0,
 		},

@@ -230,6 +230,7 @@ func Build(ctx context.Context, getenv runner.Getenv, log *slog.Logger) (runner.
 			pool.Close()
 			return nil, err
 		}
+		srv.FollowEndedSessions(js)
 		relay := outbox.NewRelay(pool, js, log, outbox.RelayOptions{})
 		c.bg = append(c.bg, func(ctx context.Context) {
 			if err := relay.Run(ctx); err != nil && ctx.Err() == nil {

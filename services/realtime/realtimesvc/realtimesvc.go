@@ -30,11 +30,12 @@ func Build(_ context.Context, getenv runner.Getenv, log *slog.Logger) (runner.Co
 	if err != nil {
 		return nil, err
 	}
-	nc, _, err := events.Connect(natsURL, "realtime")
+	nc, js, err := events.Connect(natsURL, "realtime")
 	if err != nil {
 		return nil, err
 	}
 	srv.OnClose(func() { _ = nc.Drain() })
+	srv.FollowEndedSessions(js) // a new socket with an ended session's token is refused
 	srv.Readiness("nats", func(context.Context) error {
 		if !nc.IsConnected() {
 			return errors.New("nats disconnected")

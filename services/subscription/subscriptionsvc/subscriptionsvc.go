@@ -9,6 +9,7 @@ import (
 
 	"bidradar/gen/subscription/v1/subscriptionv1connect"
 	"bidradar/pkg/authn"
+	"bidradar/pkg/events"
 	"bidradar/pkg/pgdb"
 	"bidradar/pkg/runner"
 	"bidradar/services/subscription/internal/adapters/postgres"
@@ -57,6 +58,16 @@ func Build(ctx context.Context, getenv runner.Getenv, log *slog.Logger) (runner.
 	opts, err := srv.HandlerOptions(subscriptionv1connect.SubscriptionServiceName)
 	if err != nil {
 		return nil, err
+	}
+	if url := getenv("NATS_URL"); url != "" {
+		// Only to refuse the tokens of ended sessions (logout, password reset).
+		nc, js, err := events.Connect(url, "subscription")
+		if err != nil {
+			pool.Close()
+			return nil, err
+		}
+		srv.OnClose(func() { _ = nc.Drain() })
+		srv.FollowEndedSessions(js)
 	}
 	h := ports.NewHandler(postgres.New(pool), time.Now)
 	srv.Mount(subscriptionv1connect.NewSubscriptionServiceHandler(h, opts...))

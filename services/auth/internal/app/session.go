@@ -50,7 +50,11 @@ func (h RefreshHandler) Handle(ctx context.Context, cmd Refresh) (Session, error
 }
 
 // Logout ends a session.
-type Logout struct{ Token string }
+type Logout struct {
+	Token string // the refresh token, if any
+	// The session and user of the caller's access token, if any.
+	AccessFamily, UserID string
+}
 
 // LogoutMessage is the answer, whether or not the token was known.
 const LogoutMessage = "Logged out successfully."
@@ -64,6 +68,13 @@ func (h LogoutHandler) Handle(ctx context.Context, cmd Logout) (string, error) {
 	tok := strings.TrimSpace(cmd.Token)
 	if tok != "" && domain.ValidRefreshTokenFormat(tok) {
 		if err := h.c.store.RevokeByToken(ctx, tok, h.c.now()); err != nil {
+			return "", err
+		}
+	}
+	// The access token's session ends too, even when the client sent no
+	// refresh token: a logged-out token must not keep working elsewhere.
+	if cmd.AccessFamily != "" {
+		if err := h.c.store.RevokeFamily(ctx, cmd.AccessFamily, cmd.UserID, h.c.now()); err != nil {
 			return "", err
 		}
 	}

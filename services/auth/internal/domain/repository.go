@@ -138,6 +138,8 @@ type Store interface {
 	Refresh(ctx context.Context, token string, rot Rotator, now time.Time) (Family, string, error)
 	// RevokeByToken revokes the family of a refresh token, if any.
 	RevokeByToken(ctx context.Context, token string, now time.Time) error
+	// RevokeFamily ends the session an access token names (the user's own).
+	RevokeFamily(ctx context.Context, familyID, userID string, now time.Time) error
 	FamilyActive(ctx context.Context, familyID string, now time.Time) (bool, error)
 
 	// LINE.

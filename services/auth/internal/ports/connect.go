@@ -24,7 +24,6 @@ import (
 	"bidradar/gen/auth/v1/authv1connect"
 	"bidradar/pkg/apperr"
 	"bidradar/pkg/authn"
-	"bidradar/services/auth/internal/adapters/token"
 	"bidradar/services/auth/internal/app"
 	"bidradar/services/auth/internal/domain"
 )
@@ -325,7 +324,11 @@ func copyHeader(dst, src http.Header) {
 
 // Logout implements authv1connect.AuthServiceHandler.
 func (s *Server) Logout(ctx context.Context, req *connect.Request[authv1.LogoutRequest]) (*connect.Response[authv1.LogoutResponse], error) {
-	msg, err := s.app.Logout.Handle(ctx, app.Logout{Token: refreshFrom(req.Msg.GetRefreshToken(), req.Header())})
+	cmd := app.Logout{Token: refreshFrom(req.Msg.GetRefreshToken(), req.Header())}
+	if c, ok := authn.FromContext(ctx); ok {
+		cmd.AccessFamily, cmd.UserID = authn.FamilyID(c), c.UserID
+	}
+	msg, err := s.app.Logout.Handle(ctx, cmd)
 	if err != nil {
 		return nil, rpcErr(err)
 	}
@@ -386,7 +389,7 @@ func (s *Server) ChangePassword(ctx context.Context, req *connect.Request[authv1
 		return nil, err
 	}
 	msg, err := s.app.ChangePassword.Handle(ctx, app.ChangePassword{
-		UserID: c.UserID, FamilyID: token.FamilyID(c),
+		UserID: c.UserID, FamilyID: authn.FamilyID(c),
 		CurrentPassword: req.Msg.GetCurrentPassword(), NewPassword: req.Msg.GetNewPassword(),
 	})
 	if err != nil {

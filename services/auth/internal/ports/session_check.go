@@ -7,7 +7,6 @@ import (
 
 	"bidradar/pkg/access"
 	"bidradar/pkg/authn"
-	"bidradar/services/auth/internal/adapters/token"
 	"bidradar/services/auth/internal/domain"
 )
 
@@ -26,7 +25,7 @@ func RejectEndedSessions(ended SessionEnded, policy access.Policy) connect.Inter
 				return next(ctx, req)
 			}
 			if c, ok := authn.FromContext(ctx); ok {
-				over, err := ended(ctx, token.FamilyID(c))
+				over, err := ended(ctx, authn.FamilyID(c))
 				if err != nil {
 					return nil, err
 				}

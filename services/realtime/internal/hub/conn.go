@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/gorilla/websocket"
@@ -17,6 +18,7 @@ import (
 	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/proto"
 
+	authv1 "bidradar/gen/auth/v1"
 	notificationv1 "bidradar/gen/notification/v1"
 	"bidradar/pkg/authn"
 )
@@ -46,13 +48,65 @@ type Handler struct {
 	verifier *authn.Verifier
 	log      *slog.Logger
 	upgrader websocket.Upgrader
+
+	mu   sync.Mutex
+	open map[string]map[chan struct{}]struct{} // session (token family) → its sockets' end signals
 }
 
-// NewHandler serves sockets fed by NATS subjects notification.v1.user.<id>.>.
+// SubjectSessionEnded is where auth announces ended sessions (logout,
+// password reset, refresh-token reuse).
+const SubjectSessionEnded = "auth.v1.session.ended"
+
+// NewHandler serves sockets fed by NATS subjects notification.v1.user.<id>.>,
+// and closes the sockets of sessions auth ends.
 func NewHandler(nc *nats.Conn, v *authn.Verifier, log *slog.Logger) *Handler {
-	h := &Handler{nc: nc, verifier: v, log: log}
+	h := &Handler{nc: nc, verifier: v, log: log, open: map[string]map[chan struct{}]struct{}{}}
 	h.upgrader = websocket.Upgrader{CheckOrigin: sameOrigin, ReadBufferSize: 1024, WriteBufferSize: 4096}
+	if _, err := nc.Subscribe(SubjectSessionEnded, h.sessionEnded); err != nil {
+		log.Error("subscribe to ended sessions", "err", err)
+	}
 	return h
+}
+
+func (h *Handler) sessionEnded(m *nats.Msg) {
+	var ev authv1.SessionEnded
+	if proto.Unmarshal(m.Data, &ev) != nil {
+		return
+	}
+	if e := h.verifier.EndedSessions(); e != nil {
+		e.End(time.Now(), ev.FamilyIds...)
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for _, fam := range ev.FamilyIds {
+		for end := range h.open[fam] {
+			select {
+			case <-end:
+			default:
+				close(end)
+			}
+		}
+	}
+}
+
+// track registers a socket of session family; the returned channel closes
+// when the session ends.
+func (h *Handler) track(family string) (end chan struct{}, untrack func()) {
+	end = make(chan struct{})
+	h.mu.Lock()
+	if h.open[family] == nil {
+		h.open[family] = map[chan struct{}]struct{}{}
+	}
+	h.open[family][end] = struct{}{}
+	h.mu.Unlock()
+	return end, func() {
+		h.mu.Lock()
+		delete(h.open[family], end)
+		if len(h.open[family]) == 0 {
+			delete(h.open, family)
+		}
+		h.mu.Unlock()
+	}
 }
 
 // sameOrigin accepts browsers only from the page's own origin (the gateway keeps Host).
@@ -77,21 +131,24 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	defer ws.Close()
 	ws.SetReadLimit(maxFirstMessage)
-	if !h.authenticate(ws, userID) {
+	claims, ok := h.authenticate(ws, userID)
+	if !ok {
 		return
 	}
 	ws.SetReadLimit(maxInbound)
-	h.stream(r.Context(), ws, userID)
+	ended, untrack := h.track(authn.FamilyID(claims))
+	defer untrack()
+	h.stream(r.Context(), ws, userID, ended)
 }
 
 // authenticate waits for {"type":"auth","token":"..."} (or a bare token) and checks
 // that the token belongs to the path's user. auth_success is sent by stream,
 // once the user's events are subscribed.
-func (h *Handler) authenticate(ws *websocket.Conn, userID string) bool {
+func (h *Handler) authenticate(ws *websocket.Conn, userID string) (authn.Claims, bool) {
 	_ = ws.SetReadDeadline(time.Now().Add(authTimeout))
 	_, data, err := ws.ReadMessage()
 	if err != nil {
-		return false
+		return authn.Claims{}, false
 	}
 	var in struct {
 		Type  string `json:"type"`
@@ -105,12 +162,12 @@ func (h *Handler) authenticate(ws *websocket.Conn, userID string) bool {
 	if err != nil || claims.UserID != userID {
 		_ = h.write(ws, Message{Type: "auth_error", Message: "Authentication failed"})
 		_ = ws.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(4401, "unauthorized"), time.Now().Add(writeTimeout))
-		return false
+		return authn.Claims{}, false
 	}
-	return true
+	return claims, true
 }
 
-func (h *Handler) stream(ctx context.Context, ws *websocket.Conn, userID string) {
+func (h *Handler) stream(ctx context.Context, ws *websocket.Conn, userID string, ended <-chan struct{}) {
 	queue := make(chan Message, queueSize)
 	overflow := make(chan struct{})
 	sub, err := h.nc.Subscribe("notification.v1.user."+userID+".>", func(m *nats.Msg) {
@@ -163,6 +220,10 @@ func (h *Handler) stream(ctx context.Context, ws *websocket.Conn, userID string)
 			_ = ws.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(websocket.CloseGoingAway, "shutdown"), time.Now().Add(writeTimeout))
 			return
 		case <-closed:
+			return
+		case <-ended:
+			_ = h.write(ws, Message{Type: "auth_error", Message: "Session ended"})
+			_ = ws.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(4401, "session ended"), time.Now().Add(writeTimeout))
 			return
 		case <-overflow:
 			_ = ws.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(websocket.CloseTryAgainLater, "slow consumer"), time.Now().Add(writeTimeout))

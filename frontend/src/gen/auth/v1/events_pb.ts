@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file auth/v1/events.proto.
  */
 export const file_auth_v1_events: GenFile = /*@__PURE__*/
-  fileDesc("ChRhdXRoL3YxL2V2ZW50cy5wcm90bxIHYXV0aC52MSKTAQoOVXNlclJlZ2lzdGVyZWQSEAoIZXZlbnRfaWQYASABKAkSLwoLb2NjdXJyZWRfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEg8KB3VzZXJfaWQYAyABKAkSDQoFZW1haWwYBCABKAkSEAoIdXNlcm5hbWUYBSABKAkSDAoEbmFtZRgGIAEoCSJxCgxVc2VyVmVyaWZpZWQSEAoIZXZlbnRfaWQYASABKAkSLwoLb2NjdXJyZWRfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEg8KB3VzZXJfaWQYAyABKAkSDQoFZW1haWwYBCABKAkiZQoPVXNlckRlYWN0aXZhdGVkEhAKCGV2ZW50X2lkGAEgASgJEi8KC29jY3VycmVkX2F0GAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIPCgd1c2VyX2lkGAMgASgJQnQKC2NvbS5hdXRoLnYxQgtFdmVudHNQcm90b1ABWhtiaWRyYWRhci9nZW4vYXV0aC92MTthdXRodjGiAgNBWFiqAgdBdXRoLlYxygIHQXV0aFxWMeICE0F1dGhcVjFcR1BCTWV0YWRhdGHqAghBdXRoOjpWMWIGcHJvdG8z", [file_google_protobuf_timestamp]);
+  fileDesc("ChRhdXRoL3YxL2V2ZW50cy5wcm90bxIHYXV0aC52MSKTAQoOVXNlclJlZ2lzdGVyZWQSEAoIZXZlbnRfaWQYASABKAkSLwoLb2NjdXJyZWRfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEg8KB3VzZXJfaWQYAyABKAkSDQoFZW1haWwYBCABKAkSEAoIdXNlcm5hbWUYBSABKAkSDAoEbmFtZRgGIAEoCSJxCgxVc2VyVmVyaWZpZWQSEAoIZXZlbnRfaWQYASABKAkSLwoLb2NjdXJyZWRfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEg8KB3VzZXJfaWQYAyABKAkSDQoFZW1haWwYBCABKAkiZQoPVXNlckRlYWN0aXZhdGVkEhAKCGV2ZW50X2lkGAEgASgJEi8KC29jY3VycmVkX2F0GAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIPCgd1c2VyX2lkGAMgASgJIoYBCgxTZXNzaW9uRW5kZWQSEAoIZXZlbnRfaWQYASABKAkSLwoLb2NjdXJyZWRfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEg8KB3VzZXJfaWQYAyABKAkSEgoKZmFtaWx5X2lkcxgEIAMoCRIOCgZyZWFzb24YBSABKAlCdAoLY29tLmF1dGgudjFCC0V2ZW50c1Byb3RvUAFaG2JpZHJhZGFyL2dlbi9hdXRoL3YxO2F1dGh2MaICA0FYWKoCB0F1dGguVjHKAgdBdXRoXFYx4gITQXV0aFxWMVxHUEJNZXRhZGF0YeoCCEF1dGg6OlYxYgZwcm90bzM", [file_google_protobuf_timestamp]);
 
 /**
  * UserRegistered is published on auth.v1.user.registered.
@@ -120,4 +120,50 @@ export type UserDeactivated = Message<"auth.v1.UserDeactivated"> & {
  */
 export const UserDeactivatedSchema: GenMessage<UserDeactivated> = /*@__PURE__*/
   messageDesc(file_auth_v1_events, 2);
+
+/**
+ * SessionEnded is published on auth.v1.session.ended when sessions end
+ * (logout, password reset, refresh-token reuse): every service's token
+ * verifier refuses the access tokens of these families from then on, and
+ * the realtime service closes their sockets.
+ *
+ * @generated from message auth.v1.SessionEnded
+ */
+export type SessionEnded = Message<"auth.v1.SessionEnded"> & {
+  /**
+   * @generated from field: string event_id = 1;
+   */
+  eventId: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp occurred_at = 2;
+   */
+  occurredAt?: Timestamp | undefined;
+
+  /**
+   * @generated from field: string user_id = 3;
+   */
+  userId: string;
+
+  /**
+   * The refresh-token families (an access token's jti is "<family>.<n>").
+   *
+   * @generated from field: repeated string family_ids = 4;
+   */
+  familyIds: string[];
+
+  /**
+   * "logout", "password" or "reuse".
+   *
+   * @generated from field: string reason = 5;
+   */
+  reason: string;
+};
+
+/**
+ * Describes the message auth.v1.SessionEnded.
+ * Use `create(SessionEndedSchema)` to create a new message.
+ */
+export const SessionEndedSchema: GenMessage<SessionEnded> = /*@__PURE__*/
+  messageDesc(file_auth_v1_events, 3);
 

@@ -3,6 +3,9 @@ package postgres
 import (
 	"context"
 	"fmt"
+	"time"
+
+	"github.com/google/uuid"
 
 	"github.com/jackc/pgx/v5"
 	"google.golang.org/protobuf/proto"
@@ -19,7 +22,42 @@ const (
 	StreamSubjects    = "auth.v1.>"
 	SubjectRegistered = "auth.v1.user.registered"
 	SubjectVerified   = "auth.v1.user.verified"
+	// SubjectSessionEnded: every verifier refuses the families' access tokens.
+	SubjectSessionEnded = "auth.v1.session.ended"
 )
+
+// endSessions marks the user's families revoked for reason (those the WHERE
+// clause selects, still active) and publishes auth.v1.session.ended for
+// them in the same transaction.
+func endSessions(ctx context.Context, tx pgx.Tx, reason, where string, now time.Time, args ...any) error {
+	rows, err := tx.Query(ctx, `UPDATE token_families SET revoked_at = $1, revoked_reason = $2
+		WHERE revoked_at IS NULL AND `+where+` RETURNING id::text, user_id::text`, append([]any{now, reason}, args...)...)
+	if err != nil {
+		return err
+	}
+	byUser := map[string][]string{}
+	for rows.Next() {
+		var fam, user string
+		if err := rows.Scan(&fam, &user); err != nil {
+			rows.Close()
+			return err
+		}
+		byUser[user] = append(byUser[user], fam)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	for user, fams := range byUser {
+		id := uuid.NewString()
+		if err := enqueue(ctx, tx, SubjectSessionEnded, id, &authv1.SessionEnded{
+			EventId: id, OccurredAt: timestamppb.New(now), UserId: user, FamilyIds: fams, Reason: reason,
+		}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
 
 func enqueueRegistered(ctx context.Context, tx pgx.Tx, ev domain.UserRegistered) error {
 	return enqueue(ctx, tx, SubjectRegistered, ev.EventID, &authv1.UserRegistered{

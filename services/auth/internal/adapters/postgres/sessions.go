@@ -102,8 +102,7 @@ func (s *Store) Refresh(ctx context.Context, token string, rot domain.Rotator, n
 			}
 			return nil
 		case domain.RefreshRevokeFamily:
-			if _, err := tx.Exec(ctx, `UPDATE token_families SET revoked_at = $2, revoked_reason = 'reuse' WHERE id = $1`,
-				fam.ID, now); err != nil {
+			if err := endSessions(ctx, tx, "reuse", "id = $3", now, fam.ID); err != nil {
 				return err
 			}
 			return nil // commit the revocation, then report it
@@ -122,10 +121,22 @@ func (s *Store) Refresh(ctx context.Context, token string, rot domain.Rotator, n
 
 // RevokeByToken implements domain.Store.
 func (s *Store) RevokeByToken(ctx context.Context, token string, now time.Time) error {
-	_, err := s.pool.Exec(ctx, `UPDATE token_families SET revoked_at = $2, revoked_reason = 'logout'
-		WHERE id = (SELECT family_id FROM refresh_tokens WHERE token_hash = $1) AND revoked_at IS NULL`,
-		domain.HashToken(token), now)
-	return err
+	return s.tx(ctx, func(tx pgx.Tx) error {
+		return endSessions(ctx, tx, "logout", "id = (SELECT family_id FROM refresh_tokens WHERE token_hash = $3)", now, domain.HashToken(token))
+	})
+}
+
+// RevokeFamily implements domain.Store: the session an access token names.
+func (s *Store) RevokeFamily(ctx context.Context, familyID, userID string, now time.Time) error {
+	if _, err := uuid.Parse(familyID); err != nil {
+		return nil
+	}
+	if _, err := uuid.Parse(userID); err != nil {
+		return nil
+	}
+	return s.tx(ctx, func(tx pgx.Tx) error {
+		return endSessions(ctx, tx, "logout", "id = $3 AND user_id = $4", now, familyID, userID)
+	})
 }
 
 // FamilyActive implements domain.Store.

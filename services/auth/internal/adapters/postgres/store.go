@@ -222,9 +222,6 @@ func (s *Store) SetPassword(ctx context.Context, userID, hash, keepFamilyID stri
 		if tag.RowsAffected() == 0 {
 			return domain.ErrUserNotFound
 		}
-		_, err = tx.Exec(ctx, `UPDATE token_families SET revoked_at = $3, revoked_reason = 'password'
-			WHERE user_id = $1 AND revoked_at IS NULL AND id::text IS DISTINCT FROM $2`,
-			userID, keepFamilyID, now)
-		return err
+		return endSessions(ctx, tx, "password", "user_id = $3 AND id::text IS DISTINCT FROM $4", now, userID, keepFamilyID)
 	})
 }

@@ -10,7 +10,6 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"errors"
-	"strings"
 	"time"
 
 	"bidradar/pkg/authn"
@@ -61,13 +60,4 @@ func (s *Signer) SignAccess(c app.AccessClaims, now time.Time) (string, time.Tim
 		ID: c.FamilyID + "." + hex.EncodeToString(b[:]), IssuedAt: now, ExpiresAt: exp,
 	})
 	return tok, exp, err
-}
-
-// FamilyID returns the refresh-token family named by an access token's jti.
-func FamilyID(c authn.Claims) string {
-	fam, _, ok := strings.Cut(c.ID, ".")
-	if !ok {
-		return ""
-	}
-	return fam
 }
