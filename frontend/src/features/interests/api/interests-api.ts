@@ -149,18 +149,16 @@ export function useInterestList(archived: boolean) {
   });
 }
 
-/** GET /userInterests/{id}/comments; no record yet is an empty thread, not an error. */
-export function useComments(projectId: string) {
+/**
+ * GET /userInterests/{id}/comments, asked only when the lookup says the
+ * record has comments: without a record the server answers 404 (SPEC §8),
+ * which is no error for a page that simply has no comments yet.
+ */
+export function useComments(projectId: string, commentCount: number | undefined) {
   return useQuery({
     queryKey: interestKeys.comments(projectId),
-    queryFn: async ({ signal }) => {
-      try {
-        return (await interests().listComments({ id: projectId }, { signal })).comments;
-      } catch (err) {
-        if (/no user interest record/i.test(String((err as Error).message))) return [];
-        throw err;
-      }
-    },
+    queryFn: async ({ signal }) => (await interests().listComments({ id: projectId }, { signal })).comments,
+    enabled: (commentCount ?? 0) > 0,
   });
 }
 

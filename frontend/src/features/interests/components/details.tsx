@@ -22,7 +22,7 @@ export function InterestPanel({ projectId, baseSatang }: { projectId: string; ba
         <MarkBar projectId={projectId} marks={marksOf(q.data)} />
       </div>
       <BidPanel projectId={projectId} baseSatang={baseSatang} interest={q.data} ready={q.isSuccess} />
-      <Comments projectId={projectId} />
+      <Comments projectId={projectId} commentCount={q.data?.commentCount} />
     </section>
   );
 }
@@ -130,8 +130,8 @@ function BidPanel({ projectId, baseSatang, interest, ready }: { projectId: strin
 }
 
 /** The user's own notes on the project: list, add, edit, delete. */
-function Comments({ projectId }: { projectId: string }) {
-  const q = useComments(projectId);
+function Comments({ projectId, commentCount }: { projectId: string; commentCount?: number }) {
+  const q = useComments(projectId, commentCount);
   const { add, edit, remove } = useCommentActions(projectId);
   const user = useAuthStore(selectUser);
   const [text, setText] = useState("");
@@ -140,10 +140,10 @@ function Comments({ projectId }: { projectId: string }) {
 
   return (
     <div className="card" data-testid="comments">
-      <h2>{t.commentsTitle(q.data?.length ?? 0)}</h2>
+      <h2>{t.commentsTitle(commentCount ? (q.data?.length ?? commentCount) : 0)}</h2>
       {q.isError && <p className="form-error">{t.commentsError}</p>}
       <ul className="comments">
-        {(q.data ?? []).map((c) =>
+        {(commentCount ? (q.data ?? []) : []).map((c) =>
           editing?.id === c.id ? (
             <li key={c.id} className="comment comment-form">
               <label className="sr-only" htmlFor={`edit-${c.id}`}>
