@@ -45,7 +45,14 @@ type Message struct {
 // Option configures Start.
 type Option func(*options)
 
-type options struct{ startTLS, implicitTLS bool }
+type options struct {
+	startTLS, implicitTLS bool
+	delay                 time.Duration
+}
+
+// WithDelay makes the server take d to accept each message (a slow mail
+// provider), as in the timing attack of issue 12.
+func WithDelay(d time.Duration) Option { return func(o *options) { o.delay = d } }
 
 // WithStartTLS makes the server offer STARTTLS with a self-signed
 // certificate (see Server.ClientTLSConfig).
@@ -63,6 +70,7 @@ type Server struct {
 	msgs    []Message
 	taken   []bool
 	changed chan struct{}
+	delay   time.Duration
 }
 
 // Start starts a server on 127.0.0.1:0 that accepts any sender, recipient
@@ -73,7 +81,7 @@ func Start(t testing.TB, opts ...Option) *Server {
 	for _, f := range opts {
 		f(&o)
 	}
-	s := &Server{changed: make(chan struct{})}
+	s := &Server{changed: make(chan struct{}), delay: o.delay}
 	srv := smtp.NewServer(smtp.BackendFunc(func(*smtp.Conn) (smtp.Session, error) {
 		return &session{s: s}, nil
 	}))
@@ -227,6 +235,9 @@ func (ss *session) Rcpt(to string, _ *smtp.RcptOptions) error {
 }
 
 func (ss *session) Data(r io.Reader) error {
+	if ss.s.delay > 0 {
+		time.Sleep(ss.s.delay)
+	}
 	raw, err := io.ReadAll(r)
 	if err != nil {
 		return err

@@ -72,9 +72,14 @@ func TestInProcessLaunch(t *testing.T) {
 	if _, err := c.Register(ctx, connect.NewRequest(&authv1.RegisterRequest{Username: "launcher", Email: "l@example.com", Password: "launcher password"})); err != nil {
 		t.Fatal(err)
 	}
-	sink.mu.Lock()
-	n := len(sink.msgs)
-	sink.mu.Unlock()
+	// Mail is sent by the mail workers, after the answer.
+	n := 0
+	for i := 0; i < 100 && n == 0; i++ {
+		time.Sleep(20 * time.Millisecond)
+		sink.mu.Lock()
+		n = len(sink.msgs)
+		sink.mu.Unlock()
+	}
 	if n != 1 || len(svc.PublicKeys()) != 1 || svc.Handler() == nil || svc.Ready(ctx) != nil {
 		t.Fatalf("mails %d keys %d", n, len(svc.PublicKeys()))
 	}

@@ -6,6 +6,7 @@ import (
 	"encoding/base64"
 	"fmt"
 	"net/http"
+	"sort"
 	"strings"
 	"sync"
 	"testing"
@@ -18,6 +19,7 @@ import (
 	authv1 "bidradar/gen/auth/v1"
 	"bidradar/gen/auth/v1/authv1connect"
 	"bidradar/pkg/authn"
+	"bidradar/pkg/testutil/smtptest"
 	"bidradar/services/auth/internal/domain"
 )
 
@@ -621,5 +623,48 @@ func TestDailyFailureCap(t *testing.T) {
 	noErr(t, err)
 	if !v.GetUser().GetIsActive() {
 		t.Fatal("not activated")
+	}
+}
+
+// Mail leaves the request path (issue 12): with a mail server that takes
+// 300 ms per message, forgot-password answers as fast for an account's
+// e-mail as for an unknown one (before, known took the 300 ms), and the
+// code still arrives.
+func TestMailTimingRevealsNoAccount(t *testing.T) {
+	// Not parallel: a timing comparison wants the package's other tests idle.
+	slow := smtptest.Start(t, smtptest.WithDelay(300*time.Millisecond))
+	e := start(t, func(c *serviceConfig) { c.Mail.Host, c.Mail.Port = slow.Host(), slow.Port() })
+	e.smtp = slow
+	cl := e.connect
+	const n = 40
+	for i := range n {
+		_, err := cl.register(t, &authv1.RegisterRequest{Username: fmt.Sprintf("known%d", i), Email: fmt.Sprintf("known%d@example.com", i), Password: "a long password"})
+		noErr(t, err)
+	}
+	forgot := func(email string) time.Duration {
+		start := time.Now()
+		_, _, err := do(t, cl, nil, &authv1.ForgotPasswordRequest{Email: email},
+			authv1connect.AuthServiceClient.ForgotPassword, authv1.AuthServiceClient.ForgotPassword)
+		noErr(t, err)
+		return time.Since(start)
+	}
+	var known, unknown []time.Duration
+	for i := range n { // interleaved, so that load affects both alike
+		known = append(known, forgot(fmt.Sprintf("known%d@example.com", i)))
+		unknown = append(unknown, forgot(fmt.Sprintf("nobody%d@example.com", i)))
+	}
+	median := func(ds []time.Duration) time.Duration {
+		s := append([]time.Duration(nil), ds...)
+		sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
+		return s[len(s)/2]
+	}
+	mk, mu := median(known), median(unknown)
+	t.Logf("forgot-password medians: known %v, unknown %v", mk, mu)
+	if d := mk - mu; d > 10*time.Millisecond || d < -10*time.Millisecond {
+		t.Fatalf("known %v vs unknown %v: timing tells accounts apart", mk, mu)
+	}
+	// The mail is still sent, by the worker.
+	if _, err := slow.WaitFor("known0@example.com", 30*time.Second); err != nil {
+		t.Fatalf("no mail: %v", err)
 	}
 }

@@ -49,6 +49,8 @@ type Service struct {
 	relay   *outbox.Relay
 	signer  *token.Signer
 	handler http.Handler
+	mails   *postgres.MailQueue
+	sender  mail.Sender
 
 	closeOnce sync.Once
 }
@@ -149,6 +151,7 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *Service, err err
 			return nil, err
 		}
 	}
+	s.mails, s.sender = postgres.NewMailQueue(s.pool), sender
 	hasher, err := argon2id.NewPool(argon2id.PoolOptions{
 		Params: cfg.argonParams(), Concurrency: cfg.LoginConcurrency, QueueSize: cfg.LoginQueue,
 	})
@@ -160,7 +163,7 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *Service, err err
 		AuthorizeURL: cfg.Line.AuthorizeURL, TokenURL: cfg.Line.TokenURL, ProfileURL: cfg.Line.ProfileURL, Now: cfg.Now,
 	})
 	a, err := app.New(app.Deps{
-		Store: s.store, Hasher: hasher, Mailer: mailer{sender}, Signer: s.signer, Line: lineClient,
+		Store: s.store, Hasher: hasher, Mailer: mailer{s.mails}, Signer: s.signer, Line: lineClient,
 		OTP: otpHasher, Rotator: rotator, Log: log, Now: cfg.Now,
 	})
 	if err != nil {
@@ -198,11 +201,71 @@ func derive(secret []byte, label string) []byte {
 	return m.Sum(nil)
 }
 
-// mailer adapts pkg/mail to the app's Mailer port.
-type mailer struct{ s mail.Sender }
+// mailer is the app's Mailer port: it queues the message (one INSERT), so
+// that a request that sends mail takes as long as one that does not; the
+// mail workers send it.
+type mailer struct{ q *postgres.MailQueue }
 
 func (m mailer) Send(ctx context.Context, msg app.Mail) error {
-	return m.s.Send(ctx, mail.Message{To: msg.To, Subject: msg.Subject, Text: msg.Text, HTML: msg.HTML})
+	return m.q.Enqueue(ctx, mail.Message{To: msg.To, Subject: msg.Subject, Text: msg.Text, HTML: msg.HTML})
+}
+
+// mailWorkers send queued mail: each claims one due message at a time (SKIP
+// LOCKED, so replicas share the work), woken by NOTIFY or every second.
+const mailWorkers = 4
+
+func (s *Service) mailLoop(ctx context.Context) {
+	wake := make(chan struct{}, mailWorkers)
+	signal := func() {
+		for range mailWorkers {
+			select {
+			case wake <- struct{}{}:
+			default:
+			}
+		}
+	}
+	var wg sync.WaitGroup
+	wg.Go(func() { // the listener
+		for ctx.Err() == nil {
+			conn, err := s.mails.Listen(ctx)
+			if err != nil {
+				if ctx.Err() == nil {
+					s.log.WarnContext(ctx, "mail listener", "err", err)
+					time.Sleep(time.Second)
+				}
+				continue
+			}
+			for ctx.Err() == nil && !conn.Conn().IsClosed() {
+				s.mails.WaitForMail(ctx, conn, 30*time.Second)
+				signal()
+			}
+			conn.Release()
+		}
+	})
+	for range mailWorkers {
+		wg.Go(func() {
+			tick := time.NewTicker(time.Second)
+			defer tick.Stop()
+			for {
+				for {
+					n, err := s.mails.DeliverDue(ctx, 1, s.cfg.Now(), s.sender.Send)
+					if err != nil && ctx.Err() == nil {
+						s.log.WarnContext(ctx, "mail delivery", "err", err)
+					}
+					if n == 0 || err != nil {
+						break
+					}
+				}
+				select {
+				case <-ctx.Done():
+					return
+				case <-wake:
+				case <-tick.C:
+				}
+			}
+		})
+	}
+	wg.Wait()
 }
 
 // Handler returns the Connect/gRPC/gRPC-Web handler of AuthService (no
@@ -240,6 +303,7 @@ func (s *Service) Run(ctx context.Context, ln net.Listener) error {
 		})
 	}
 	wg.Go(func() { s.cleanupLoop(ctx) })
+	wg.Go(func() { s.mailLoop(ctx) })
 	err := server.Run(ctx, ln, s.handler, server.WithLogger(s.log), server.WithReadiness("auth", s.Ready))
 	cancel()
 	wg.Wait()
