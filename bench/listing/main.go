@@ -150,17 +150,23 @@ func main() {
 		call(q)
 	}
 	var all, base []time.Duration
+	per := make([][]time.Duration, len(queries))
 	rowsSeen := 0
 	for r := 0; r < *reps; r++ {
-		for _, q := range queries {
+		for i, q := range queries {
 			k, d := call(q)
 			rowsSeen += k
 			all = append(all, d)
+			per[i] = append(per[i], d)
 		}
 		for _, q := range plain {
 			_, d := call(q)
 			base = append(base, d)
 		}
+	}
+	for i, q := range queries {
+		b, _ := json.Marshal(q)
+		fmt.Printf("  %-90s p50 %8s  p95 %8s\n", b, pct(per[i], .5).Round(10*time.Microsecond), pct(per[i], .95).Round(10*time.Microsecond))
 	}
 	fmt.Printf("filtered pages (%d queries × %d runs, %d rows): p50 %s  p95 %s  p99 %s\n", len(queries), *reps, rowsSeen,
 		pct(all, .5).Round(10*time.Microsecond), pct(all, .95).Round(10*time.Microsecond), pct(all, .99).Round(10*time.Microsecond))

@@ -1,6 +1,7 @@
 // Tracking in a real browser (issue 9): mark from search, follow in three
 // states, comment and bid on the project page, filter the listing by a mark,
 // find it all under My projects, and the bid again on a fresh browser profile.
+import fs from "node:fs";
 import { assert, login, urlIs, visible } from "../support/harness.mjs";
 
 const MARK = "ติดตามอีทูอี"; // only the projects seeded here carry it
@@ -98,6 +99,16 @@ export default [
       await page.goto("/my-projects");
       await visible(page.locator('[data-testid=my-row][data-project-id="69120000001"]'));
       assert.match(await page.getByTestId("tab-active").innerText(), /\(1\)/);
+      // Export: CSV with Thai headers and the bid, Excel, and the calendar.
+      const [csv] = await Promise.all([page.waitForEvent("download"), page.getByTestId("export-csv").click()]);
+      assert.match(csv.suggestedFilename(), /\.csv$/);
+      const text = fs.readFileSync(await csv.path(), "utf8");
+      assert.ok(text.includes("รหัสโครงการ") && text.includes("69120000001") && text.includes("1900000"), text.slice(0, 400));
+      const [xlsx] = await Promise.all([page.waitForEvent("download"), page.getByTestId("export-xlsx").click()]);
+      assert.match(xlsx.suggestedFilename(), /\.xlsx$/);
+      assert.equal(fs.readFileSync(await xlsx.path()).subarray(0, 2).toString(), "PK"); // a zip, as .xlsx is
+      const [ics] = await Promise.all([page.waitForEvent("download"), page.getByTestId("export-ics").click()]);
+      assert.match(fs.readFileSync(await ics.path(), "utf8"), /BEGIN:VEVENT[\s\S]*69120000001/);
 
       // Another browser profile: the bid comes from the server.
       const other = await ctx.newPage();
