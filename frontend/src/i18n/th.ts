@@ -161,6 +161,11 @@ export const th = {
     tabArchived: (n: string) => `คลัง (${n})`,
     emptyActive: "ยังไม่มีโครงการที่ติดตาม ค้นหาโครงการแล้วกดถูกใจหรือติดตามได้เลย",
     emptyArchived: "ยังไม่มีโครงการในคลัง",
+    exportLabel: "ส่งออกรายการโครงการของฉัน",
+    exportCsv: "ส่งออก CSV",
+    exportXlsx: "ส่งออก Excel",
+    exportIcs: "ปฏิทินประกาศ (.ics)",
+    exportFailed: "ส่งออกไฟล์ไม่สำเร็จ กรุณาลองอีกครั้ง",
   },
   common: {
     loading: "กำลังโหลด…",

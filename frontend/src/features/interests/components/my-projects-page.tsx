@@ -9,6 +9,8 @@ import { StatusBadge } from "@/components/ui/status-badge";
 import type { UserInterest } from "@/gen/interests/v1/interests_pb";
 import { marksOf, tsToDate, useInterestList } from "../api/interests-api";
 import { followLabel, MarkBar } from "./marks";
+import { download, toCsv, toIcs, toXlsx } from "../lib/export";
+import { toast } from "@/stores/toast-store";
 import "../interests.css";
 
 const t = th.interests;
@@ -48,7 +50,20 @@ export function MyProjectsPage() {
   usePageTitle(t.myTitle);
   const [archived, setArchived] = useState(false);
   const q = useInterestList(archived);
+  const active = useInterestList(false);
+  const stored = useInterestList(true);
   const c = q.data?.counts;
+  const all = [...(active.data?.data ?? []), ...(stored.data?.data ?? [])];
+  const stamp = new Date().toISOString().slice(0, 10);
+  const exportAs = (kind: "csv" | "xlsx" | "ics") => async () => {
+    try {
+      if (kind === "csv") download(new Blob([await toCsv(all)], { type: "text/csv;charset=utf-8" }), `bidradar-projects-${stamp}.csv`);
+      else if (kind === "xlsx") download(await toXlsx(all), `bidradar-projects-${stamp}.xlsx`);
+      else download(new Blob([await toIcs(all, window.location.origin)], { type: "text/calendar;charset=utf-8" }), `bidradar-followed-${stamp}.ics`);
+    } catch {
+      toast.error(t.exportFailed);
+    }
+  };
   return (
     <div className="container my-projects" data-testid="my-projects">
       <header>
@@ -70,6 +85,19 @@ export function MyProjectsPage() {
           </button>
         ))}
       </div>
+      {all.length > 0 && (
+        <div className="my-export" role="group" aria-label={t.exportLabel}>
+          <Button size="sm" variant="secondary" onClick={exportAs("csv")} data-testid="export-csv">
+            {t.exportCsv}
+          </Button>
+          <Button size="sm" variant="secondary" onClick={exportAs("xlsx")} data-testid="export-xlsx">
+            {t.exportXlsx}
+          </Button>
+          <Button size="sm" variant="secondary" onClick={exportAs("ics")} data-testid="export-ics">
+            {t.exportIcs}
+          </Button>
+        </div>
+      )}
       {c && (
         <div className="my-counts" data-testid="my-counts">
           <span>{t.like} {formatNumber(Number(c.liked))}</span>

@@ -1,0 +1,46 @@
+import { describe, expect, it } from "vitest";
+import { create } from "@bufbuild/protobuf";
+import { timestampFromDate } from "@bufbuild/protobuf/wkt";
+import { UserInterestSchema } from "@/gen/interests/v1/interests_pb";
+import { EXPORT_HEADERS, exportRows, toCsv, toIcs } from "./export";
+
+const rec = create(UserInterestSchema, {
+  idProject: "69120000001",
+  projectName: 'จ้างปรับปรุงอาคาร "หลังที่ 1", ชั้น 2',
+  deptName: "เทศบาลตำบลบ้านติดตาม",
+  budget: 2_000_000,
+  statusName: "ประกาศเชิญชวน",
+  announceTypeName: "ประกาศเชิญชวน",
+  announceDate: "2026-11-01",
+  isUserLike: true,
+  isInterestToStepChk: true,
+  isFill20: true,
+  bidPrice: 1_900_000,
+  reductionPercent: 5,
+  lastUpdated: timestampFromDate(new Date("2026-11-25T03:00:00Z")),
+  commentCount: 2,
+});
+
+describe("export of tracked projects", () => {
+  it("has Thai headers, B.E. dates and exact numbers", () => {
+    const [row] = exportRows([rec]);
+    expect(row).toHaveLength(EXPORT_HEADERS.length);
+    expect(row[6]).toBe("1 พ.ย. 2569");
+    expect(row[3]).toBe(2_000_000);
+    expect(row[11]).toBe(1_900_000);
+    expect(row[8]).toBe("ติดตาม + สรุป 20 วัน");
+    expect(String(row[13])).toContain("2569");
+  });
+  it("writes CSV that Excel opens in Thai, quoting commas and quotes", async () => {
+    const csv = await toCsv([rec]);
+    expect(csv.startsWith("\uFEFFรหัสโครงการ,ชื่อโครงการ")).toBe(true);
+    expect(csv).toContain('"จ้างปรับปรุงอาคาร ""หลังที่ 1"", ชั้น 2"');
+  });
+  it("writes a calendar of the followed projects' steps", async () => {
+    const ics = await toIcs([rec, create(UserInterestSchema, { ...rec, idProject: "69120000002", isInterestToStepChk: false })], "https://bidradar.example");
+    expect(ics).toContain("BEGIN:VCALENDAR");
+    expect(ics.match(/BEGIN:VEVENT/g)).toHaveLength(1);
+    expect(ics).toContain("DTSTART;VALUE=DATE:20261101");
+    expect(ics).toContain("69120000001");
+  });
+});

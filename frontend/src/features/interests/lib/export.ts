@@ -1,0 +1,101 @@
+/**
+ * Export of the user's tracked projects (issue 9): CSV and Excel with Thai
+ * headers and Buddhist-era dates, and a calendar (.ics) of the followed
+ * projects' announcement steps. The file formats are written by kept
+ * libraries (papaparse, write-excel-file, ics), loaded only when exporting.
+ */
+import type { UserInterest } from "@/gen/interests/v1/interests_pb";
+import { formatIsoDateBE, formatThaiDate } from "@/lib/format";
+import { tsToDate } from "../api/interests-api";
+
+export const EXPORT_HEADERS = [
+  "รหัสโครงการ",
+  "ชื่อโครงการ",
+  "หน่วยงาน",
+  "งบประมาณ (บาท)",
+  "สถานะ",
+  "ประกาศล่าสุด",
+  "วันที่ประกาศ (พ.ศ.)",
+  "ถูกใจ",
+  "ติดตาม",
+  "สนใจยื่นเสนอ",
+  "อยู่ในคลัง",
+  "ราคาเสนอ (บาท)",
+  "ต่ำกว่าราคากลาง (%)",
+  "แก้ไขราคาเสนอล่าสุด (พ.ศ.)",
+  "จำนวนความคิดเห็น",
+] as const;
+
+const yes = (b: boolean) => (b ? "ใช่" : "");
+
+/** One row per record, in EXPORT_HEADERS order (numbers stay numbers). */
+export function exportRows(records: readonly UserInterest[]): (string | number | null)[][] {
+  return records.map((r) => {
+    const bidAt = tsToDate(r.lastUpdated);
+    return [
+      r.idProject,
+      r.projectName,
+      r.deptName,
+      r.budget ?? null,
+      r.statusName || r.status,
+      r.announceTypeName,
+      r.announceDate ? formatIsoDateBE(r.announceDate) : "",
+      yes(r.isUserLike),
+      r.isInterestToStepChk ? (r.isFill20 ? "ติดตาม + สรุป 20 วัน" : "ติดตาม") : "",
+      yes(r.isInterestToBid),
+      yes(r.archived),
+      r.bidPrice ?? null,
+      r.reductionPercent ?? null,
+      bidAt ? formatThaiDate(bidAt, true) : "",
+      r.commentCount,
+    ];
+  });
+}
+
+/** CSV (UTF-8 with a BOM, so that Excel reads the Thai). */
+export async function toCsv(records: readonly UserInterest[]): Promise<string> {
+  const Papa = (await import("papaparse")).default;
+  return "\uFEFF" + Papa.unparse({ fields: [...EXPORT_HEADERS], data: exportRows(records) });
+}
+
+export async function toXlsx(records: readonly UserInterest[]): Promise<Blob> {
+  const { default: writeXlsxFile } = await import("write-excel-file/browser");
+  const header = EXPORT_HEADERS.map((h) => ({ value: h, fontWeight: "bold" as const }));
+  const rows = exportRows(records).map((r) =>
+    r.map((v) => (v === null || v === "" ? null : typeof v === "number" ? { value: v, type: Number } : { value: String(v), type: String })),
+  );
+  return writeXlsxFile([header, ...rows], { sheet: "โครงการของฉัน" }).toBlob();
+}
+
+/** A calendar of the followed projects' latest announcement steps (all-day events). */
+export async function toIcs(records: readonly UserInterest[], origin: string): Promise<string> {
+  const { createEvents } = await import("ics");
+  const events = records
+    .filter((r) => r.isInterestToStepChk && /^\d{4}-\d{2}-\d{2}$/.test(r.announceDate))
+    .map((r) => {
+      const [y, m, d] = r.announceDate.split("-").map(Number);
+      return {
+        uid: `${r.idProject}-${r.announceDate}@bidradar`,
+        start: [y, m, d] as [number, number, number],
+        duration: { days: 1 },
+        title: `${r.announceTypeName || "ประกาศ"}: ${r.projectName || r.idProject}`,
+        description: `${r.deptName}\nรหัสโครงการ ${r.idProject}`,
+        url: `${origin}/project-details/${r.idProject}`,
+        calName: "BidRadar: โครงการที่ติดตาม",
+      };
+    });
+  const { error, value } = createEvents(events);
+  if (error || !value) throw error ?? new Error("ics");
+  return value;
+}
+
+export function download(blob: Blob, fileName: string): void {
+  const url = URL.createObjectURL(blob);
+  const a = document.createElement("a");
+  a.href = url;
+  a.download = fileName;
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
