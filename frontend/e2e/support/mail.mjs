@@ -112,10 +112,15 @@ export async function startMailCatcher() {
     countFor,
     nextFor,
     /** Wait for a code mailed to `email` (message number `after`, 0-based). */
-    async codeFor(email, opts) {
-      const m = await nextFor(email, opts);
-      if (!m.code) throw new Error(`mail to ${email} has no 6-digit code: ${m.subject}\n${m.text.slice(0, 500)}`);
-      return m.code;
+    // Security notices (two-step turned on, password changed) carry no code
+    // and may arrive in between, since mail is sent after the answer: skip them.
+    async codeFor(email, opts = {}) {
+      let after = opts.after ?? countFor(email);
+      for (;;) {
+        const m = await nextFor(email, { ...opts, after });
+        if (m.code) return m.code;
+        after++;
+      }
     },
     close: () => new Promise((r) => server.close(r)),
   };

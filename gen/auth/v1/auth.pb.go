@@ -1604,10 +1604,14 @@ func (x *GetSecuritySettingsResponse) GetPasswordChangedAt() *timestamppb.Timest
 }
 
 type UpdateTwoStepRequest struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Enabled       bool                   `protobuf:"varint,1,opt,name=enabled,proto3" json:"enabled,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Required: true turns two-step verification on, false off.
+	Enabled *bool `protobuf:"varint,1,opt,name=enabled,proto3,oneof" json:"enabled,omitempty"`
+	// Required to turn it off when the account has a password (a stolen
+	// session alone must not be able to weaken the account).
+	CurrentPassword string `protobuf:"bytes,2,opt,name=current_password,json=currentPassword,proto3" json:"current_password,omitempty"`
+	unknownFields   protoimpl.UnknownFields
+	sizeCache       protoimpl.SizeCache
 }
 
 func (x *UpdateTwoStepRequest) Reset() {
@@ -1641,10 +1645,17 @@ func (*UpdateTwoStepRequest) Descriptor() ([]byte, []int) {
 }
 
 func (x *UpdateTwoStepRequest) GetEnabled() bool {
-	if x != nil {
-		return x.Enabled
+	if x != nil && x.Enabled != nil {
+		return *x.Enabled
 	}
 	return false
+}
+
+func (x *UpdateTwoStepRequest) GetCurrentPassword() string {
+	if x != nil {
+		return x.CurrentPassword
+	}
+	return ""
 }
 
 type UpdateTwoStepResponse struct {
@@ -2689,9 +2700,12 @@ const file_auth_v1_auth_proto_rawDesc = "" +
 	"\fhas_password\x18\x02 \x01(\bR\vhasPassword\x12\x1f\n" +
 	"\vline_linked\x18\x03 \x01(\bR\n" +
 	"lineLinked\x12J\n" +
-	"\x13password_changed_at\x18\x04 \x01(\v2\x1a.google.protobuf.TimestampR\x11passwordChangedAt\"0\n" +
-	"\x14UpdateTwoStepRequest\x12\x18\n" +
-	"\aenabled\x18\x01 \x01(\bR\aenabled\"e\n" +
+	"\x13password_changed_at\x18\x04 \x01(\v2\x1a.google.protobuf.TimestampR\x11passwordChangedAt\"l\n" +
+	"\x14UpdateTwoStepRequest\x12\x1d\n" +
+	"\aenabled\x18\x01 \x01(\bH\x00R\aenabled\x88\x01\x01\x12)\n" +
+	"\x10current_password\x18\x02 \x01(\tR\x0fcurrentPasswordB\n" +
+	"\n" +
+	"\b_enabled\"e\n" +
 	"\x15UpdateTwoStepResponse\x12\x18\n" +
 	"\amessage\x18\x01 \x01(\tR\amessage\x122\n" +
 	"\x15two_step_verification\x18\x02 \x01(\tR\x13twoStepVerification\"e\n" +
@@ -2761,7 +2775,7 @@ const file_auth_v1_auth_proto_rawDesc = "" +
 	"\x0eGetUserRequest\x12\x17\n" +
 	"\auser_id\x18\x01 \x01(\tR\x06userId\"4\n" +
 	"\x0fGetUserResponse\x12!\n" +
-	"\x04user\x18\x01 \x01(\v2\r.auth.v1.UserR\x04user2\xb8\x0e\n" +
+	"\x04user\x18\x01 \x01(\v2\r.auth.v1.UserR\x04user2\xba\x0e\n" +
 	"\vAuthService\x12@\n" +
 	"\x05Login\x12\x15.auth.v1.LoginRequest\x1a\x16.auth.v1.LoginResponse\"\b\x8a\xb5\x18\x04\b\x01\x10\x01\x12Y\n" +
 	"\x0eVerifyLoginOtp\x12\x1e.auth.v1.VerifyLoginOtpRequest\x1a\x1f.auth.v1.VerifyLoginOtpResponse\"\x06\x8a\xb5\x18\x02\b\x01\x12Y\n" +
@@ -2775,8 +2789,8 @@ const file_auth_v1_auth_proto_rawDesc = "" +
 	"\x10RefreshLineToken\x12 .auth.v1.RefreshLineTokenRequest\x1a!.auth.v1.RefreshLineTokenResponse\"\x06\x8a\xb5\x18\x02\b\x01\x12A\n" +
 	"\x06Logout\x12\x16.auth.v1.LogoutRequest\x1a\x17.auth.v1.LogoutResponse\"\x06\x8a\xb5\x18\x02\b\x01\x12>\n" +
 	"\x05GetMe\x12\x15.auth.v1.GetMeRequest\x1a\x16.auth.v1.GetMeResponse\"\x06\x8a\xb5\x18\x02\b\x02\x12h\n" +
-	"\x13GetSecuritySettings\x12#.auth.v1.GetSecuritySettingsRequest\x1a$.auth.v1.GetSecuritySettingsResponse\"\x06\x8a\xb5\x18\x02\b\x02\x12V\n" +
-	"\rUpdateTwoStep\x12\x1d.auth.v1.UpdateTwoStepRequest\x1a\x1e.auth.v1.UpdateTwoStepResponse\"\x06\x8a\xb5\x18\x02\b\x02\x12[\n" +
+	"\x13GetSecuritySettings\x12#.auth.v1.GetSecuritySettingsRequest\x1a$.auth.v1.GetSecuritySettingsResponse\"\x06\x8a\xb5\x18\x02\b\x02\x12X\n" +
+	"\rUpdateTwoStep\x12\x1d.auth.v1.UpdateTwoStepRequest\x1a\x1e.auth.v1.UpdateTwoStepResponse\"\b\x8a\xb5\x18\x04\b\x02\x10\x01\x12[\n" +
 	"\x0eChangePassword\x12\x1e.auth.v1.ChangePasswordRequest\x1a\x1f.auth.v1.ChangePasswordResponse\"\b\x8a\xb5\x18\x04\b\x02\x10\x01\x12V\n" +
 	"\rLineAuthorize\x12\x1d.auth.v1.LineAuthorizeRequest\x1a\x1e.auth.v1.LineAuthorizeResponse\"\x06\x8a\xb5\x18\x02\b\x01\x12S\n" +
 	"\fLineCallback\x12\x1c.auth.v1.LineCallbackRequest\x1a\x1d.auth.v1.LineCallbackResponse\"\x06\x8a\xb5\x18\x02\b\x01\x12\\\n" +
@@ -2911,6 +2925,7 @@ func file_auth_v1_auth_proto_init() {
 	if File_auth_v1_auth_proto != nil {
 		return
 	}
+	file_auth_v1_auth_proto_msgTypes[27].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{

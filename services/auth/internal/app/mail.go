@@ -95,3 +95,46 @@ func registrationNoticeMail(to, name string) Mail {
 		Text:    text, HTML: html.String(),
 	}
 }
+
+// securityNotice says what changed on the account, in Thai and English.
+type securityNotice struct{ subjectTH, subjectEN, whatTH, whatEN string }
+
+var passwordChangedNotice = securityNotice{
+	subjectTH: "รหัสผ่าน BidRadar ของคุณถูกเปลี่ยน", subjectEN: "Your BidRadar password was changed",
+	whatTH: "รหัสผ่านของบัญชี BidRadar ของคุณเพิ่งถูกเปลี่ยน และอุปกรณ์อื่นที่เข้าสู่ระบบไว้ถูกออกจากระบบแล้ว",
+	whatEN: "The password of your BidRadar account was just changed, and your other devices were signed out.",
+}
+
+func twoStepNotice(enabled bool) securityNotice {
+	if enabled {
+		return securityNotice{
+			subjectTH: "เปิดการยืนยันตัวตนสองขั้นตอนแล้ว", subjectEN: "Two-step verification turned on",
+			whatTH: "การยืนยันตัวตนสองขั้นตอนของบัญชี BidRadar ของคุณถูกเปิดใช้งาน", whatEN: "Two-step verification was turned on for your BidRadar account.",
+		}
+	}
+	return securityNotice{
+		subjectTH: "ปิดการยืนยันตัวตนสองขั้นตอนแล้ว", subjectEN: "Two-step verification turned off",
+		whatTH: "การยืนยันตัวตนสองขั้นตอนของบัญชี BidRadar ของคุณถูกปิด", whatEN: "Two-step verification was turned off for your BidRadar account.",
+	}
+}
+
+var securityHTML = template.Must(template.New("security").Parse(`<!doctype html>
+<html lang="th"><body style="font-family:sans-serif;line-height:1.5;color:#222">
+<p>{{.HelloTH}}</p><p>{{.WhatTH}}</p>
+<p>หากคุณไม่ได้ทำรายการนี้ โปรดตั้งรหัสผ่านใหม่ทันทีผ่านเมนูลืมรหัสผ่าน และติดต่อเรา</p>
+<hr>
+<p>{{.HelloEN}}</p><p>{{.WhatEN}}</p>
+<p>If this was not you, reset your password now with "Forgot password" and contact us.</p>
+<p style="color:#888">BidRadar</p>
+</body></html>
+`))
+
+// securityNoticeMail tells the owner of a sensitive change to their account.
+func securityNoticeMail(to, name string, n securityNotice) Mail {
+	helloTH, helloEN := greeting(name)
+	text := helloTH + "\n\n" + n.whatTH + "\n\nหากคุณไม่ได้ทำรายการนี้ โปรดตั้งรหัสผ่านใหม่ทันทีผ่านเมนูลืมรหัสผ่าน และติดต่อเรา\n\n----\n\n" +
+		helloEN + "\n\n" + n.whatEN + "\n\nIf this was not you, reset your password now with \"Forgot password\" and contact us.\n\nBidRadar\n"
+	var html bytes.Buffer
+	_ = securityHTML.Execute(&html, map[string]string{"HelloTH": helloTH, "HelloEN": helloEN, "WhatTH": n.whatTH, "WhatEN": n.whatEN})
+	return Mail{To: to, Subject: n.subjectTH + " / " + n.subjectEN, Text: text, HTML: html.String()}
+}

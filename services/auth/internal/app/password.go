@@ -104,15 +104,8 @@ func (h ChangePasswordHandler) Handle(ctx context.Context, cmd ChangePassword) (
 		return "", err
 	}
 	if u.HasPassword() {
-		if cmd.CurrentPassword == "" {
-			return "", domain.ErrCurrentPassword
-		}
-		ok, err := h.c.hasher.Verify(ctx, domain.NormalizePassword(cmd.CurrentPassword), u.PasswordHash)
-		if err != nil {
+		if err := h.c.checkCurrentPassword(ctx, u, cmd.CurrentPassword); err != nil {
 			return "", err
-		}
-		if !ok {
-			return "", domain.ErrCurrentPassword
 		}
 		if cmd.CurrentPassword == cmd.NewPassword {
 			return "", domain.ErrPasswordUnchanged
@@ -124,6 +117,9 @@ func (h ChangePasswordHandler) Handle(ctx context.Context, cmd ChangePassword) (
 	}
 	if err := h.c.store.SetPassword(ctx, u.ID, hash, cmd.FamilyID, 0, h.c.now()); err != nil {
 		return "", err
+	}
+	if u.Email != "" {
+		h.c.notify(ctx, securityNoticeMail(u.Email, u.Name, passwordChangedNotice))
 	}
 	return ChangePasswordMessage, nil
 }

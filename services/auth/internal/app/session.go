@@ -117,11 +117,14 @@ func (h SecuritySettingsHandler) Handle(ctx context.Context, userID string) (Sec
 
 // UpdateTwoStep turns two-step verification on or off.
 type UpdateTwoStep struct {
-	UserID  string
-	Enabled bool
+	UserID          string
+	Enabled         bool
+	CurrentPassword string
 }
 
-// UpdateTwoStepHandler stores the two-step setting.
+// UpdateTwoStepHandler stores the two-step setting. Turning it off weakens
+// the account, so it needs the current password (accounts without one, made
+// through LINE, sign in through LINE); either way the owner is told by mail.
 type UpdateTwoStepHandler struct{ c *core }
 
 // Handle runs the use case.
@@ -130,11 +133,41 @@ func (h UpdateTwoStepHandler) Handle(ctx context.Context, cmd UpdateTwoStep) (st
 	if err != nil {
 		return "", err
 	}
+	if !cmd.Enabled && u.HasPassword() {
+		if err := h.c.checkCurrentPassword(ctx, u, cmd.CurrentPassword); err != nil {
+			return "", err
+		}
+	}
 	if err := h.c.store.SetTwoStep(ctx, u.ID, cmd.Enabled); err != nil {
 		return "", err
+	}
+	if u.Email != "" && u.TwoStep != cmd.Enabled {
+		h.c.notify(ctx, securityNoticeMail(u.Email, u.Name, twoStepNotice(cmd.Enabled)))
 	}
 	if cmd.Enabled {
 		return "Two-step verification enabled", nil
 	}
 	return "Two-step verification disabled", nil
+}
+
+// checkCurrentPassword is the re-authentication of sensitive changes.
+func (c *core) checkCurrentPassword(ctx context.Context, u domain.User, password string) error {
+	if password == "" {
+		return domain.ErrCurrentPassword
+	}
+	ok, err := c.hasher.Verify(ctx, domain.NormalizePassword(password), u.PasswordHash)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return domain.ErrCurrentPassword
+	}
+	return nil
+}
+
+// notify queues a security notice; a failure is logged, not the caller's.
+func (c *core) notify(ctx context.Context, m Mail) {
+	if err := c.mailer.Send(ctx, m); err != nil {
+		c.log.ErrorContext(ctx, "queue security notice", "err", err)
+	}
 }

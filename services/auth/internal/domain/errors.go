@@ -57,16 +57,17 @@ var (
 	ErrUserIDInvalid     = apperr.New(apperr.Validation, "user-id-invalid", "user_id must be a valid id")
 
 	// LINE Login.
-	ErrLineNotConfigured = apperr.New(apperr.Unavailable, "line-not-configured", "LINE Login is not available")
-	ErrLineCancelled     = apperr.New(apperr.InvalidArgument, "line-cancelled", "LINE login was cancelled")
-	ErrLineStateInvalid  = apperr.New(apperr.InvalidArgument, "line-state-invalid", "Invalid or expired LINE login request. Please try again.")
-	ErrLineCodeRequired  = apperr.New(apperr.Validation, "line-code-required", "code and state are required")
-	ErrLineFailed        = apperr.New(apperr.InvalidArgument, "line-failed", "LINE login failed. Please try again.")
-	ErrLineUnavailable   = apperr.New(apperr.Unavailable, "line-unavailable", "LINE is not reachable. Please try again later.")
-	ErrLinkTokenInvalid  = apperr.New(apperr.InvalidArgument, "line-link-expired", "LINE link session expired. Please sign in with LINE again.")
-	ErrLineLinkedOther   = apperr.New(apperr.AlreadyExists, "line-linked-elsewhere", "This LINE account is already linked to another user")
-	ErrUserHasOtherLine  = apperr.New(apperr.AlreadyExists, "user-has-line", "This account is already linked to another LINE account")
-	ErrRedirectInvalid   = apperr.New(apperr.Validation, "redirect-invalid", "redirect_to must be a path of this site")
+	ErrLineNotConfigured      = apperr.New(apperr.Unavailable, "line-not-configured", "LINE Login is not available")
+	ErrLineCancelled          = apperr.New(apperr.InvalidArgument, "line-cancelled", "LINE login was cancelled")
+	ErrLineStateInvalid       = apperr.New(apperr.InvalidArgument, "line-state-invalid", "Invalid or expired LINE login request. Please try again.")
+	ErrLineCodeRequired       = apperr.New(apperr.Validation, "line-code-required", "code and state are required")
+	ErrLineFailed             = apperr.New(apperr.InvalidArgument, "line-failed", "LINE login failed. Please try again.")
+	ErrLineUnavailable        = apperr.New(apperr.Unavailable, "line-unavailable", "LINE is not reachable. Please try again later.")
+	ErrLinkTokenInvalid       = apperr.New(apperr.InvalidArgument, "line-link-expired", "LINE link session expired. Please sign in with LINE again.")
+	ErrLineLinkedOther        = apperr.New(apperr.AlreadyExists, "line-linked-elsewhere", "This LINE account is already linked to another user")
+	ErrUserHasOtherLine       = apperr.New(apperr.AlreadyExists, "user-has-line", "This account is already linked to another LINE account")
+	ErrTwoStepEnabledRequired = apperr.New(apperr.Validation, "two-step-enabled-required", "enabled is required (true or false)")
+	ErrRedirectInvalid        = apperr.New(apperr.Validation, "redirect-invalid", "redirect_to must be a path of this site")
 )
 
 // RetryError is a rate-limit answer (429) that says when to retry.

@@ -375,7 +375,10 @@ func (s *Server) UpdateTwoStep(ctx context.Context, req *connect.Request[authv1.
 	if err != nil {
 		return nil, err
 	}
-	msg, err := s.app.UpdateTwoStep.Handle(ctx, app.UpdateTwoStep{UserID: c.UserID, Enabled: req.Msg.GetEnabled()})
+	if req.Msg.Enabled == nil {
+		return nil, rpcErr(domain.ErrTwoStepEnabledRequired)
+	}
+	msg, err := s.app.UpdateTwoStep.Handle(ctx, app.UpdateTwoStep{UserID: c.UserID, Enabled: req.Msg.GetEnabled(), CurrentPassword: req.Msg.GetCurrentPassword()})
 	if err != nil {
 		return nil, rpcErr(err)
 	}

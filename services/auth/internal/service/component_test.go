@@ -668,3 +668,46 @@ func TestMailTimingRevealsNoAccount(t *testing.T) {
 		t.Fatalf("no mail: %v", err)
 	}
 }
+
+// Weakening the account needs the current password, and every sensitive
+// change is told to the owner by mail (issue 12: two-step was turned off
+// with an empty body, and nobody was told).
+func TestSensitiveChangesNeedThePasswordAndNotifyTheOwner(t *testing.T) {
+	t.Parallel()
+	e := start(t)
+	cl := e.connect
+	reg := e.registerVerified(t, cl, "careful", "careful@example.com", "the current password")
+	tok := bearer(reg.GetAccessToken())
+	notice := func(subject string) {
+		t.Helper()
+		m, err := e.smtp.WaitFor("careful@example.com", 10*time.Second)
+		if err != nil || !strings.Contains(m.Subject, subject) {
+			t.Fatalf("notice %q: %v %q", subject, err, m.Subject)
+		}
+	}
+	_, err := cl.updateTwoStep(t, tok, true)
+	noErr(t, err)
+	notice("เปิดการยืนยันตัวตนสองขั้นตอน")
+
+	// An empty body is not "off".
+	_, _, err = do(t, cl, tok, &authv1.UpdateTwoStepRequest{}, authv1connect.AuthServiceClient.UpdateTwoStep, authv1.AuthServiceClient.UpdateTwoStep)
+	wantErr(t, err, 422, "enabled is required")
+	_, err = cl.updateTwoStep(t, tok, false)
+	wantErr(t, err, 400, "Current password is incorrect")
+	_, err = cl.updateTwoStep(t, tok, false, "a wrong password")
+	wantErr(t, err, 400, "Current password is incorrect")
+	sec, _, err := do(t, cl, tok, &authv1.GetSecuritySettingsRequest{},
+		authv1connect.AuthServiceClient.GetSecuritySettings, authv1.AuthServiceClient.GetSecuritySettings)
+	noErr(t, err)
+	if sec.GetTwoStepVerification() != "enabled" {
+		t.Fatal("two-step turned off without the password")
+	}
+	_, err = cl.updateTwoStep(t, tok, false, "the current password")
+	noErr(t, err)
+	notice("ปิดการยืนยันตัวตนสองขั้นตอน")
+
+	_, _, err = do(t, cl, tok, &authv1.ChangePasswordRequest{CurrentPassword: "the current password", NewPassword: "a brand new password"},
+		authv1connect.AuthServiceClient.ChangePassword, authv1.AuthServiceClient.ChangePassword)
+	noErr(t, err)
+	notice("รหัสผ่าน BidRadar ของคุณถูกเปลี่ยน")
+}

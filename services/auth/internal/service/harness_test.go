@@ -260,8 +260,12 @@ func (cl *client) logout(t *testing.T, h http.Header, tok string) (*authv1.Logou
 		authv1connect.AuthServiceClient.Logout, authv1.AuthServiceClient.Logout)
 }
 
-func (cl *client) updateTwoStep(t *testing.T, h http.Header, on bool) (*authv1.UpdateTwoStepResponse, *rpcErr) {
-	res, _, err := do(t, cl, h, &authv1.UpdateTwoStepRequest{Enabled: on},
+func (cl *client) updateTwoStep(t *testing.T, h http.Header, on bool, currentPassword ...string) (*authv1.UpdateTwoStepResponse, *rpcErr) {
+	req := &authv1.UpdateTwoStepRequest{Enabled: &on}
+	if len(currentPassword) > 0 {
+		req.CurrentPassword = currentPassword[0]
+	}
+	res, _, err := do(t, cl, h, req,
 		authv1connect.AuthServiceClient.UpdateTwoStep, authv1.AuthServiceClient.UpdateTwoStep)
 	return res, err
 }
@@ -285,17 +289,20 @@ func noErr(t *testing.T, err *rpcErr) {
 }
 
 // codeFor waits for the next mail to addr and returns its 6-digit code.
+// Security notices (no code) may come in between, as mail is sent after the
+// answer: they are skipped.
 func (e *env) codeFor(t *testing.T, addr string) (string, smtptest.Message) {
 	t.Helper()
-	m, err := e.smtp.WaitFor(addr, 5*time.Second)
-	if err != nil {
-		t.Fatal(err)
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		m, err := e.smtp.WaitFor(addr, time.Until(deadline))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if code := smtptest.ExtractCode(m.Text); code != "" {
+			return code, m
+		}
 	}
-	code := smtptest.ExtractCode(m.Text)
-	if code == "" {
-		t.Fatalf("no code in mail %q", m.Text)
-	}
-	return code, m
 }
 
 // noMailFor checks that nothing new was sent to addr.
