@@ -34,6 +34,19 @@ if [ $rc -ne 0 ] && [ "$gf" -eq 0 ]; then gf=1; fi   # build failure or panic ou
 count "$gp" "$gf"; [ $rc -eq 0 ] || broken+=("go")
 echo "go: $gp passed, $gf failed"
 
+# Fuzzing, briefly (their seed corpora also run as plain tests above): the
+# inputs an attacker controls — tokens, cookies, one-time codes, search
+# criteria, request URLs and bodies at the gateway, the socket's first message.
+fuzz() { # fuzz PACKAGE TARGET
+  step "fuzz-$2" go test -run '^$' -fuzz "^$2\$" -fuzztime "${FUZZTIME:-2s}" "$1"
+}
+fuzz ./pkg/authn FuzzVerify
+fuzz ./pkg/authn FuzzTokenFromRequest
+fuzz ./services/auth/internal/domain FuzzOTPFormat
+fuzz ./services/projects/internal/ports FuzzCriteriaJSON
+fuzz ./gateway/gw FuzzGuardInput
+fuzz ./services/realtime/internal/hub FuzzFirstMessage
+
 # Frontend: type check, unit tests, bundle budget, browser tests.
 if [ -f frontend/package.json ] && grep -q '"test"' frontend/package.json; then
   step frontend-deps make -s frontend-deps

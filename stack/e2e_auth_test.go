@@ -109,7 +109,9 @@ func TestAuthJourneyREST(t *testing.T) {
 	expect(t, e.call("GET", "/users/me", nil, bearer(access)...), 200, "another session stays signed in")
 
 	// Forgot/reset: a new password, every old session revoked.
-	expect(t, e.call("PUT", "/users/me/security/two-step", map[string]bool{"enabled": false}, bearer(access)...), 200, "two-step off")
+	// Turning two-step off needs the current password.
+	expectDetail(t, e.call("PUT", "/users/me/security/two-step", map[string]bool{"enabled": false}, bearer(access)...), 400, "Current password")
+	expect(t, e.call("PUT", "/users/me/security/two-step", map[string]any{"enabled": false, "current_password": pw}, bearer(access)...), 200, "two-step off")
 	expect(t, e.call("POST", "/users/forgot-password", map[string]string{"email": "somchai@example.co.th"}), 200, "forgot")
 	resetCode := e.code("somchai@example.co.th")
 	expect(t, e.call("POST", "/users/reset-password", map[string]string{"email": "somchai@example.co.th", "otp": resetCode, "newPassword": "รหัสใหม่-ปลอดภัย-99"}), 200, "reset")

@@ -150,6 +150,18 @@ func (h *Handler) authenticate(ws *websocket.Conn, userID string) (authn.Claims,
 	if err != nil {
 		return authn.Claims{}, false
 	}
+	claims, err := h.verifier.Verify(TokenOf(data), time.Now())
+	if err != nil || claims.UserID != userID {
+		_ = h.write(ws, Message{Type: "auth_error", Message: "Authentication failed"})
+		_ = ws.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(4401, "unauthorized"), time.Now().Add(writeTimeout))
+		return authn.Claims{}, false
+	}
+	return claims, true
+}
+
+// TokenOf reads the first message: {"type":"auth","token":"…"} or a bare
+// token, with or without "Bearer ".
+func TokenOf(data []byte) string {
 	var in struct {
 		Type  string `json:"type"`
 		Token string `json:"token"`
@@ -158,13 +170,7 @@ func (h *Handler) authenticate(ws *websocket.Conn, userID string) (authn.Claims,
 	if json.Unmarshal(data, &in) == nil && in.Token != "" {
 		token = in.Token
 	}
-	claims, err := h.verifier.Verify(strings.TrimPrefix(token, "Bearer "), time.Now())
-	if err != nil || claims.UserID != userID {
-		_ = h.write(ws, Message{Type: "auth_error", Message: "Authentication failed"})
-		_ = ws.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(4401, "unauthorized"), time.Now().Add(writeTimeout))
-		return authn.Claims{}, false
-	}
-	return claims, true
+	return strings.TrimPrefix(token, "Bearer ")
 }
 
 func (h *Handler) stream(ctx context.Context, ws *websocket.Conn, userID string, ended <-chan struct{}) {
