@@ -214,9 +214,16 @@ func TestSPAFallback(t *testing.T) {
 		b, _ := io.ReadAll(resp.Body)
 		return resp.StatusCode, string(b), resp.Header
 	}
-	for _, p := range []string{"/", "/search", "/user-settings/user-info", "/forgot-password/a%40b.co.th", "/no-such-page"} {
+	for _, p := range []string{"/", "/search", "/user-settings/user-info", "/forgot-password/a%40b.co.th", "/forgot-password/%2Flogin",
+		"/project-details/69099722203", "/my-projects", "/search/"} {
 		if st, body, _ := get(p); st != 200 || body != "<html>app</html>" {
 			t.Fatalf("%s: %d %q", p, st, body)
+		}
+	}
+	// Unknown paths: the app (its Thai 404 page) with status 404, not a soft 200.
+	for _, p := range []string{"/no-such-page", "/user-settings/nope", "/search/extra/segments", "/project-details/1/2"} {
+		if st, body, _ := get(p); st != 404 || body != "<html>app</html>" {
+			t.Fatalf("%s: %d %q, want 404 with the app", p, st, body)
 		}
 	}
 	if st, body, h := get("/assets/app-1234.js"); st != 200 || body != "js" || !strings.Contains(h.Get("Cache-Control"), "immutable") {

@@ -1,6 +1,7 @@
 package gw
 
 import (
+	_ "embed"
 	"net/http"
 	"os"
 	"path"
@@ -8,8 +9,9 @@ import (
 	"strings"
 )
 
-// newStatic serves the built frontend; unknown paths get index.html so the
-// React router can answer them (its own 404 page included).
+// newStatic serves the built frontend: the app's routes (spa_routes.txt) get
+// index.html for the React router; any other path gets index.html too, so
+// that the app shows its Thai 404 page, but with status 404.
 func newStatic(dir string) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodGet && r.Method != http.MethodHead {
@@ -35,8 +37,57 @@ func newStatic(dir string) http.Handler {
 			return
 		}
 		w.Header().Set("Cache-Control", "no-cache")
+		if !spaRoute(r.URL.EscapedPath()) {
+			// The app shows its Thai 404 page; the status says so too.
+			page, err := os.ReadFile(filepath.Join(dir, "index.html"))
+			if err != nil {
+				writeJSON(w, http.StatusNotFound, map[string]string{"detail": "Not Found"})
+				return
+			}
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			w.WriteHeader(http.StatusNotFound)
+			_, _ = w.Write(page)
+			return
+		}
 		http.ServeFile(w, r, filepath.Join(dir, "index.html"))
 	})
+}
+
+//go:embed spa_routes.txt
+var spaRoutesFile string
+
+// spaRoutes are the app's route patterns, split into segments.
+var spaRoutes = func() [][]string {
+	var out [][]string
+	for _, line := range strings.Split(spaRoutesFile, "\n") {
+		if line = strings.TrimSpace(line); line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		out = append(out, strings.Split(strings.Trim(line, "/"), "/"))
+	}
+	return out
+}()
+
+// spaRoute reports whether an (escaped) path is one of the app's routes.
+func spaRoute(escaped string) bool {
+	segs := strings.Split(strings.Trim(escaped, "/"), "/")
+	for _, pat := range spaRoutes {
+		if len(pat) != len(segs) {
+			continue
+		}
+		ok := true
+		for i, p := range pat {
+			if strings.HasPrefix(p, ":") {
+				ok = ok && segs[i] != ""
+			} else {
+				ok = ok && p == segs[i]
+			}
+		}
+		if ok {
+			return true
+		}
+	}
+	return false
 }
 
 // staticExt are file types that are never app routes: a miss is a real 404.
