@@ -62,8 +62,11 @@ func TokenFromRequest(h http.Header) string {
 			// net/http's lenient cookie parser skips malformed pairs
 			// instead of rejecting the whole line.
 			r := http.Request{Header: http.Header{"Cookie": lines}}
-			if c, err := r.Cookie(CookieName); err == nil && c.Value != "" {
-				return c.Value
+			// "__Host-access_token" in production (Secure, Path=/, no Domain).
+			for _, n := range []string{"__Host-" + CookieName, CookieName} {
+				if c, err := r.Cookie(n); err == nil && c.Value != "" {
+					return c.Value
+				}
 			}
 		}
 	}

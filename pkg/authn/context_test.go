@@ -34,6 +34,7 @@ func TestTokenFromRequest(t *testing.T) {
 		{"gateway cookie", http.Header{"Grpcgateway-Cookie": {"access_token=g1; refresh_token=r"}}, "g1"},
 		{"cookie wins over gateway cookie", http.Header{"Cookie": {"access_token=c1"}, "Grpcgateway-Cookie": {"access_token=g1"}}, "c1"},
 		{"other cookies only", http.Header{"Cookie": {"refresh_token=r"}}, ""},
+		{"production __Host- cookie first", http.Header{"Cookie": {"access_token=plain; __Host-access_token=h1"}}, "h1"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -107,7 +107,15 @@ func clientIP(h http.Header, peer string) string {
 
 // ---- cookies ----
 
+// HostPrefix marks a cookie the browser keeps only when Secure, Path=/ and
+// without Domain: no subdomain or plain-http page can plant or overwrite it
+// (production only: development runs on plain http).
+const HostPrefix = "__Host-"
+
 func (s *Server) cookie(name, value string, maxAge int) string {
+	if s.opts.SecureCookies {
+		name = HostPrefix + name
+	}
 	c := &http.Cookie{
 		Name: name, Value: value, Path: "/", MaxAge: maxAge,
 		HttpOnly: true, Secure: s.opts.SecureCookies, SameSite: http.SameSiteLaxMode,
@@ -138,8 +146,10 @@ func refreshFrom(body string, h http.Header) string {
 	for _, name := range []string{"Cookie", "Grpcgateway-Cookie"} {
 		if lines := h.Values(name); len(lines) > 0 {
 			r := http.Request{Header: http.Header{"Cookie": lines}}
-			if c, err := r.Cookie(RefreshCookie); err == nil && c.Value != "" {
-				return c.Value
+			for _, n := range []string{HostPrefix + RefreshCookie, RefreshCookie} {
+				if c, err := r.Cookie(n); err == nil && c.Value != "" {
+					return c.Value
+				}
 			}
 		}
 	}

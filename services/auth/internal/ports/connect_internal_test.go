@@ -21,6 +21,7 @@ func TestRefreshFrom(t *testing.T) {
 		{"gateway cookie", "", http.Header{"Grpcgateway-Cookie": {"refresh_token=g"}}, "g"},
 		{"access cookie only", "", http.Header{"Cookie": {"access_token=a"}}, ""},
 		{"nothing", "", http.Header{}, ""},
+		{"production cookie name", "", http.Header{"Cookie": {"__Host-refresh_token=hostr; refresh_token=plain"}}, "hostr"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -42,8 +43,8 @@ func TestCookies(t *testing.T) {
 		want := []string{"access_token=a.b.c; Path=/; Max-Age=604800; HttpOnly; SameSite=Lax",
 			"refresh_token=r; Path=/; Max-Age=604800; HttpOnly; SameSite=Lax"}
 		for i := range want {
-			if secure {
-				want[i] = strings.Replace(want[i], "HttpOnly", "HttpOnly; Secure", 1)
+			if secure { // production: __Host- names, which browsers keep only Secure, Path=/, no Domain
+				want[i] = HostPrefix + strings.Replace(want[i], "HttpOnly", "HttpOnly; Secure", 1)
 			}
 			if got[i] != want[i] {
 				t.Fatalf("secure=%v: %q, want %q", secure, got[i], want[i])
