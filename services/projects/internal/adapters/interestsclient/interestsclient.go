@@ -4,13 +4,13 @@ package interestsclient
 
 import (
 	"context"
-	"net/http"
 	"time"
 
 	"connectrpc.com/connect"
 
 	interestsv1 "bidradar/gen/interests/v1"
 	"bidradar/gen/interests/v1/interestsv1connect"
+	"bidradar/pkg/server"
 	"bidradar/services/projects/internal/domain"
 )
 
@@ -22,14 +22,11 @@ type Client struct {
 
 // New returns a client for target (host:port, h2c) with a per-call timeout.
 func New(target string, timeout time.Duration, opts ...connect.ClientOption) *Client {
-	tr := &http.Transport{MaxIdleConnsPerHost: 16}
-	tr.Protocols = new(http.Protocols)
-	tr.Protocols.SetUnencryptedHTTP2(true)
 	if timeout <= 0 {
 		timeout = 3 * time.Second
 	}
 	return &Client{
-		rpc:     interestsv1connect.NewInterestsServiceClient(&http.Client{Transport: tr}, "http://"+target, append([]connect.ClientOption{connect.WithGRPC()}, opts...)...),
+		rpc:     interestsv1connect.NewInterestsServiceClient(server.H2CClient(), "http://"+target, append([]connect.ClientOption{connect.WithGRPC()}, opts...)...),
 		timeout: timeout,
 	}
 }

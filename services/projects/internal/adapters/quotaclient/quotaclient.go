@@ -8,7 +8,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/http"
 	"time"
 
 	"connectrpc.com/connect"
@@ -16,6 +15,7 @@ import (
 	subscriptionv1 "bidradar/gen/subscription/v1"
 	"bidradar/gen/subscription/v1/subscriptionv1connect"
 	"bidradar/pkg/apperr"
+	"bidradar/pkg/server"
 	"bidradar/services/projects/internal/domain"
 )
 
@@ -27,14 +27,11 @@ type Client struct {
 
 // New returns a client for target (host:port, h2c) with a per-call timeout.
 func New(target string, timeout time.Duration) *Client {
-	tr := &http.Transport{}
-	tr.Protocols = new(http.Protocols)
-	tr.Protocols.SetUnencryptedHTTP2(true)
 	if timeout <= 0 {
 		timeout = 5 * time.Second
 	}
 	return &Client{
-		rpc:     subscriptionv1connect.NewSubscriptionServiceClient(&http.Client{Transport: tr}, "http://"+target, connect.WithGRPC()),
+		rpc:     subscriptionv1connect.NewSubscriptionServiceClient(server.H2CClient(), "http://"+target, connect.WithGRPC()),
 		timeout: timeout,
 	}
 }

@@ -1,0 +1,12 @@
+package server
+
+import "net/http"
+
+// H2CClient is an HTTP client for another service's port: HTTP/2 without
+// TLS (h2c), as Run serves it, so Connect and gRPC calls share connections.
+func H2CClient() *http.Client {
+	tr := &http.Transport{MaxIdleConnsPerHost: 16}
+	tr.Protocols = new(http.Protocols)
+	tr.Protocols.SetUnencryptedHTTP2(true)
+	return &http.Client{Transport: tr}
+}
