@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"sync"
 	"syscall"
 	"time"
 
@@ -144,7 +145,8 @@ func (s *RPCServer) Readiness(name string, check func(context.Context) error) {
 	s.opts = append(s.opts, server.WithReadiness(name, check))
 }
 
-// Background registers work that runs while the server serves.
+// Background registers work that runs while the server serves; Run waits
+// for it to return before closing anything registered with OnClose.
 func (s *RPCServer) Background(f func(ctx context.Context)) { s.bg = append(s.bg, f) }
 
 // OnClose registers cleanup run after the server stops.
@@ -158,10 +160,14 @@ func (s *RPCServer) Run(ctx context.Context, ln net.Listener) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	go s.keys.Run(ctx, 10*time.Minute)
+	var bg sync.WaitGroup
 	for _, f := range s.bg {
-		go f(ctx)
+		bg.Go(func() { f(ctx) })
 	}
 	defer func() {
+		// Background work stops before what it uses is closed.
+		cancel()
+		bg.Wait()
 		for i := len(s.closers) - 1; i >= 0; i-- {
 			s.closers[i]()
 		}

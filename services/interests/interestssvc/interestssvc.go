@@ -6,8 +6,6 @@ import (
 	"context"
 	"errors"
 	"log/slog"
-	"net"
-	"sync"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -74,24 +72,6 @@ func Migrate(ctx context.Context, getenv runner.Getenv, _ *slog.Logger) error {
 	return nil
 }
 
-type component struct {
-	srv *runner.RPCServer
-	bg  []func(ctx context.Context)
-}
-
-func (c *component) Run(ctx context.Context, ln net.Listener) error {
-	ctx, cancel := context.WithCancel(ctx)
-	var wg sync.WaitGroup
-	for _, f := range c.bg {
-		wg.Add(1)
-		go func() { defer wg.Done(); f(ctx) }()
-	}
-	err := c.srv.Run(ctx, ln)
-	cancel()
-	wg.Wait()
-	return err
-}
-
 // Build assembles the service. Environment: DATABASE_URL and PROJECTS_TARGET
 // (host:port of the projects service, h2c) are required; AUTH_TARGET;
 // NATS_URL (outbox relay; unset keeps events in the outbox).
@@ -117,7 +97,6 @@ func Build(ctx context.Context, getenv runner.Getenv, log *slog.Logger) (runner.
 	}
 	srv.OnClose(pool.Close)
 	srv.Readiness("postgres", pool.Ping)
-	c := &component{srv: srv}
 	if url := getenv("NATS_URL"); url != "" {
 		nc, js, err := events.Connect(url, "interests")
 		if err != nil {
@@ -131,7 +110,7 @@ func Build(ctx context.Context, getenv runner.Getenv, log *slog.Logger) (runner.
 		}
 		srv.FollowEndedSessions(js)
 		relay := outbox.NewRelay(pool, js, log, outbox.RelayOptions{})
-		c.bg = append(c.bg, func(ctx context.Context) {
+		srv.Background(func(ctx context.Context) {
 			if err := relay.Run(ctx); err != nil && ctx.Err() == nil {
 				log.ErrorContext(ctx, "outbox relay stopped", "err", err)
 			}
@@ -146,5 +125,5 @@ func Build(ctx context.Context, getenv runner.Getenv, log *slog.Logger) (runner.
 		return nil, err
 	}
 	srv.Mount(interestsv1connect.NewInterestsServiceHandler(ports.NewHandler(a), opts...))
-	return c, nil
+	return srv, nil
 }

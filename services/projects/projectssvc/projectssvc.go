@@ -6,10 +6,8 @@ import (
 	"context"
 	"errors"
 	"log/slog"
-	"net"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -133,24 +131,6 @@ func SeedDemo(ctx context.Context, d *Deps, n int, log *slog.Logger) error {
 	return nil
 }
 
-type component struct {
-	srv *runner.RPCServer
-	bg  []func(ctx context.Context)
-}
-
-func (c *component) Run(ctx context.Context, ln net.Listener) error {
-	ctx, cancel := context.WithCancel(ctx)
-	var wg sync.WaitGroup
-	for _, f := range c.bg {
-		wg.Add(1)
-		go func() { defer wg.Done(); f(ctx) }()
-	}
-	err := c.srv.Run(ctx, ln)
-	cancel()
-	wg.Wait()
-	return err
-}
-
 // Build assembles the service. Environment: DATABASE_URL (required),
 // AUTH_TARGET, NATS_URL (outbox relay; unset keeps events in the outbox),
 // DEMO_DATA (demo projects for an empty database, default 3000, 0 = none),
@@ -212,7 +192,6 @@ func Build(ctx context.Context, getenv runner.Getenv, log *slog.Logger) (runner.
 	store := postgres.NewCriteriaStore(pool)
 	x.Cooldowns, x.Criteria = store, store
 	d.App.Configure(x)
-	c := &component{srv: srv}
 	if demoN > 0 {
 		if err := SeedDemo(ctx, d, demoN, log); err != nil {
 			pool.Close()
@@ -232,7 +211,7 @@ func Build(ctx context.Context, getenv runner.Getenv, log *slog.Logger) (runner.
 		}
 		srv.FollowEndedSessions(js)
 		relay := outbox.NewRelay(pool, js, log, outbox.RelayOptions{})
-		c.bg = append(c.bg, func(ctx context.Context) {
+		srv.Background(func(ctx context.Context) {
 			if err := relay.Run(ctx); err != nil && ctx.Err() == nil {
 				log.ErrorContext(ctx, "outbox relay stopped", "err", err)
 			}
@@ -253,7 +232,7 @@ func Build(ctx context.Context, getenv runner.Getenv, log *slog.Logger) (runner.
 				log.Warn("rss poll failed", "dept", q.DeptID, "type", q.AnounceType, "err", err)
 			},
 		}
-		c.bg = append(c.bg, func(ctx context.Context) { _ = p.Run(ctx) })
+		srv.Background(func(ctx context.Context) { _ = p.Run(ctx) })
 	}
 	// Ingestion is for the operators named in ADMIN_EMAILS (e-mails or "@domain").
 	handlerOpts, err := srv.HandlerOptions(projectsv1connect.ProjectsServiceName)
@@ -262,7 +241,7 @@ func Build(ctx context.Context, getenv runner.Getenv, log *slog.Logger) (runner.
 		return nil, err
 	}
 	srv.Mount(projectsv1connect.NewProjectsServiceHandler(ports.NewHandler(d.App, newIngestSources(rssBase, ingestHosts(getenv))), handlerOpts...))
-	return c, nil
+	return srv, nil
 }
 
 // ingestHosts reads INGEST_ALLOWED_HOSTS (comma-separated host names an
