@@ -14,7 +14,6 @@ import (
 	"bidradar/pkg/authn"
 	"bidradar/pkg/events"
 	"bidradar/pkg/outbox"
-	"bidradar/pkg/pgdb"
 	"bidradar/pkg/runner"
 	"bidradar/services/interests/internal/adapters/postgres"
 	"bidradar/services/interests/internal/adapters/projectsclient"
@@ -41,25 +40,7 @@ var Spec = runner.Spec{
 // Open connects to DATABASE_URL (creating the database if needed) and
 // migrates the schema and its outbox.
 func Open(ctx context.Context, url string) (*pgxpool.Pool, error) {
-	if url == "" {
-		return nil, errors.New("interests: DATABASE_URL is required")
-	}
-	if err := pgdb.EnsureDatabase(ctx, url); err != nil {
-		return nil, err
-	}
-	pool, err := pgdb.Open(ctx, url, Schema)
-	if err != nil {
-		return nil, err
-	}
-	if err := outbox.Migrate(ctx, pool); err != nil {
-		pool.Close()
-		return nil, err
-	}
-	if err := pgdb.Migrate(ctx, pool, Schema, migrations.FS); err != nil {
-		pool.Close()
-		return nil, err
-	}
-	return pool, nil
+	return runner.OpenDatabase(ctx, url, Schema, migrations.FS)
 }
 
 // Migrate applies the schema migrations.

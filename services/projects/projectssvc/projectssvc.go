@@ -16,7 +16,6 @@ import (
 	"bidradar/pkg/authn"
 	"bidradar/pkg/events"
 	"bidradar/pkg/outbox"
-	"bidradar/pkg/pgdb"
 	"bidradar/pkg/runner"
 	"bidradar/services/projects/internal/adapters/egprss"
 	"bidradar/services/projects/internal/adapters/egpsource"
@@ -53,25 +52,7 @@ var Spec = runner.Spec{
 // Open connects to DATABASE_URL (creating the database if needed) and
 // migrates the schema and its outbox.
 func Open(ctx context.Context, url string) (*pgxpool.Pool, error) {
-	if url == "" {
-		return nil, errors.New("projects: DATABASE_URL is required")
-	}
-	if err := pgdb.EnsureDatabase(ctx, url); err != nil {
-		return nil, err
-	}
-	pool, err := pgdb.Open(ctx, url, Schema)
-	if err != nil {
-		return nil, err
-	}
-	if err := outbox.Migrate(ctx, pool); err != nil {
-		pool.Close()
-		return nil, err
-	}
-	if err := pgdb.Migrate(ctx, pool, Schema, migrations.FS); err != nil {
-		pool.Close()
-		return nil, err
-	}
-	return pool, nil
+	return runner.OpenDatabase(ctx, url, Schema, migrations.FS)
 }
 
 // Migrate applies the schema migrations.

@@ -1,0 +1,37 @@
+package runner
+
+import (
+	"context"
+	"errors"
+	"io/fs"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"bidradar/pkg/outbox"
+	"bidradar/pkg/pgdb"
+)
+
+// OpenDatabase connects to url for a service that owns schema and publishes
+// through an outbox: it creates the database when missing, then applies the
+// outbox's and the schema's migrations.
+func OpenDatabase(ctx context.Context, url, schema string, migrations fs.FS) (*pgxpool.Pool, error) {
+	if url == "" {
+		return nil, errors.New(schema + ": DATABASE_URL is required")
+	}
+	if err := pgdb.EnsureDatabase(ctx, url); err != nil {
+		return nil, err
+	}
+	pool, err := pgdb.Open(ctx, url, schema)
+	if err != nil {
+		return nil, err
+	}
+	if err := outbox.Migrate(ctx, pool); err != nil {
+		pool.Close()
+		return nil, err
+	}
+	if err := pgdb.Migrate(ctx, pool, schema, migrations); err != nil {
+		pool.Close()
+		return nil, err
+	}
+	return pool, nil
+}
