@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/url"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -13,6 +14,7 @@ import (
 	"bidradar/pkg/testutil/pgtest"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
 )
 
 func TestEnsureDatabaseCreatesUTF8Database(t *testing.T) {
@@ -113,6 +115,8 @@ func TestErrorHelpers(t *testing.T) {
 	}
 }
 
+func sqlFile(s string) *fstest.MapFile { return &fstest.MapFile{Data: []byte(s)} }
+
 func TestMigrate(t *testing.T) {
 	dbURL := pgtest.NewDatabase(t)
 	ctx := context.Background()
@@ -123,9 +127,9 @@ func TestMigrate(t *testing.T) {
 	defer pool.Close()
 
 	v1 := fstest.MapFS{
-		"00001_create_items.sql": {Data: []byte("CREATE TABLE items (id int PRIMARY KEY, title text);\nCREATE INDEX items_title ON items (title);")},
-		"00002_seed.sql":         {Data: []byte("INSERT INTO items VALUES (1, 'ถนนลาดยาง');")},
-		"README.md":              {Data: []byte("ignored")},
+		"00001_create_items.sql": sqlFile("-- +goose Up\nCREATE TABLE items (id int PRIMARY KEY, title text);\nCREATE INDEX items_title ON items (title);\n-- +goose Down\nDROP TABLE items;"),
+		"00002_seed.sql":         sqlFile("-- +goose Up\nINSERT INTO items VALUES (1, 'ถนนลาดยาง');"),
+		"README.md":              sqlFile("ignored"),
 	}
 	// Several replicas at once: serialized by the advisory lock.
 	var wg sync.WaitGroup
@@ -149,60 +153,113 @@ func TestMigrate(t *testing.T) {
 	}
 
 	// A new migration is applied; //go:embed-style "migrations/" directory.
+	// NO TRANSACTION lets it build an index CONCURRENTLY.
 	v2 := fstest.MapFS{}
 	for k, v := range v1 {
 		v2["migrations/"+k] = v
 	}
-	v2["migrations/00003_more.sql"] = &fstest.MapFile{Data: []byte("INSERT INTO items VALUES (2, 'คอมพิวเตอร์');")}
+	v2["migrations/00003_more.sql"] = sqlFile("-- +goose NO TRANSACTION\n-- +goose Up\nINSERT INTO items VALUES (2, 'คอมพิวเตอร์');\nCREATE INDEX CONCURRENTLY items_id_title ON items (id, title);\n-- +goose Down\nDROP INDEX CONCURRENTLY items_id_title;")
 	if err := pgdb.Migrate(ctx, pool, "projects", v2); err != nil {
 		t.Fatal(err)
 	}
-	rows, err := pool.Query(ctx, "SELECT version, name FROM projects.schema_migrations ORDER BY version")
-	if err != nil {
-		t.Fatal(err)
+	if got := appliedVersions(t, pool, "projects"); got != "1,2,3" {
+		t.Fatalf("goose_db_version: %v", got)
 	}
-	var got []string
-	for rows.Next() {
-		var v int
-		var name string
-		if err := rows.Scan(&v, &name); err != nil {
-			t.Fatal(err)
-		}
-		got = append(got, name)
-	}
-	if strings.Join(got, ",") != "create_items,seed,more" {
-		t.Fatalf("schema_migrations: %v", got)
+	var valid bool
+	if err := pool.QueryRow(ctx, "SELECT indisvalid FROM pg_index WHERE indexrelid = 'projects.items_id_title'::regclass").Scan(&valid); err != nil || !valid {
+		t.Fatalf("concurrent index: %v %v", valid, err)
 	}
 
-	// Renamed applied migration: rejected.
-	renamed := fstest.MapFS{
-		"00001_create_items.sql": v1["00001_create_items.sql"],
-		"00002_seed_renamed.sql": v1["00002_seed.sql"],
-	}
-	if err := pgdb.Migrate(ctx, pool, "projects", renamed); err == nil || !strings.Contains(err.Error(), "seed_renamed") {
-		t.Fatalf("renamed migration: err = %v", err)
-	}
-	// Gap: rejected before anything runs.
-	gap := fstest.MapFS{
-		"00001_create_items.sql": v1["00001_create_items.sql"],
-		"00003_more.sql":         v2["migrations/00003_more.sql"],
-	}
-	if err := pgdb.Migrate(ctx, pool, "projects", gap); err == nil || !strings.Contains(err.Error(), "gap") {
-		t.Fatalf("gap: err = %v", err)
-	}
 	// A failing migration is rolled back and not recorded.
 	bad := fstest.MapFS{}
 	for k, v := range v2 {
 		bad[k] = v
 	}
-	bad["migrations/00004_bad.sql"] = &fstest.MapFile{Data: []byte("CREATE TABLE half (id int); SELECT nosuchcolumn FROM items;")}
+	bad["migrations/00004_bad.sql"] = sqlFile("-- +goose Up\nCREATE TABLE half (id int); SELECT nosuchcolumn FROM items;")
 	if err := pgdb.Migrate(ctx, pool, "projects", bad); err == nil {
 		t.Fatal("bad migration: no error")
 	}
 	var exists bool
-	if err := pool.QueryRow(ctx, "SELECT to_regclass('projects.half') IS NOT NULL OR EXISTS (SELECT 1 FROM projects.schema_migrations WHERE version = 4)").Scan(&exists); err != nil || exists {
+	if err := pool.QueryRow(ctx, "SELECT to_regclass('projects.half') IS NOT NULL OR EXISTS (SELECT 1 FROM projects.goose_db_version WHERE version_id = 4)").Scan(&exists); err != nil || exists {
 		t.Fatalf("bad migration left traces: %v %v", exists, err)
 	}
+	// A file without the goose annotation is refused before anything runs.
+	unmarked := fstest.MapFS{"00001_x.sql": sqlFile("CREATE TABLE x (id int);")}
+	if err := pgdb.Migrate(ctx, pool, "unmarked", unmarked); err == nil {
+		t.Fatal("unannotated migration accepted")
+	}
+
+	// Down migrations where they exist.
+	if err := pgdb.MigrateDownTo(ctx, pool, "projects", v2, 2); err != nil {
+		t.Fatal(err)
+	}
+	if err := pool.QueryRow(ctx, "SELECT to_regclass('projects.items_id_title') IS NOT NULL").Scan(&exists); err != nil || exists {
+		t.Fatalf("down left the index: %v %v", exists, err)
+	}
+	if got := appliedVersions(t, pool, "projects"); got != "1,2" {
+		t.Fatalf("after down: %v", got)
+	}
+}
+
+// A schema migrated by the earlier runner (schema_migrations) is adopted:
+// nothing re-runs, later versions apply.
+func TestMigrateAdoptsLegacyHistory(t *testing.T) {
+	dbURL := pgtest.NewDatabase(t)
+	ctx := context.Background()
+	pool, err := pgdb.Open(ctx, dbURL, "legacy")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pool.Close()
+	if _, err := pool.Exec(ctx, `CREATE SCHEMA IF NOT EXISTS legacy;
+		CREATE TABLE legacy.schema_migrations (version int PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now());
+		CREATE TABLE legacy.items (id int PRIMARY KEY);
+		INSERT INTO legacy.items VALUES (1);
+		INSERT INTO legacy.schema_migrations (version, name) VALUES (1, 'create_items'), (2, 'seed')`); err != nil {
+		t.Fatal(err)
+	}
+	fsys := fstest.MapFS{
+		// Re-running 1 or 2 would fail (table exists, duplicate key).
+		"00001_create_items.sql": sqlFile("-- +goose Up\nCREATE TABLE items (id int PRIMARY KEY);"),
+		"00002_seed.sql":         sqlFile("-- +goose Up\nINSERT INTO items VALUES (1);"),
+		"00003_more.sql":         sqlFile("-- +goose Up\nINSERT INTO items VALUES (3);"),
+	}
+	var wg sync.WaitGroup
+	errs := make([]error, 3)
+	for i := range errs {
+		wg.Go(func() { errs[i] = pgdb.Migrate(ctx, pool, "legacy", fsys) })
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := appliedVersions(t, pool, "legacy"); got != "1,2,3" {
+		t.Fatalf("versions %s", got)
+	}
+	var n int
+	if err := pool.QueryRow(ctx, "SELECT count(*) FROM legacy.items").Scan(&n); err != nil || n != 2 {
+		t.Fatalf("items %d %v", n, err)
+	}
+}
+
+func appliedVersions(t *testing.T, pool *pgxpool.Pool, schema string) string {
+	t.Helper()
+	rows, err := pool.Query(context.Background(),
+		"SELECT version_id FROM "+schema+".goose_db_version WHERE version_id > 0 AND is_applied ORDER BY version_id")
+	if err != nil {
+		t.Fatal(err)
+	}
+	vs, err := pgx.CollectRows(rows, pgx.RowTo[int64])
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := make([]string, len(vs))
+	for i, v := range vs {
+		s[i] = strconv.FormatInt(v, 10)
+	}
+	return strings.Join(s, ",")
 }
 
 func TestTruncateStatement(t *testing.T) {

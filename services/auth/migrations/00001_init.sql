@@ -1,3 +1,4 @@
+-- +goose Up
 -- Auth service schema (search_path is the service schema, "auth").
 
 CREATE TABLE users (

@@ -9,3 +9,7 @@ CREATE TABLE login_attempts (
 );
 CREATE INDEX login_attempts_account ON login_attempts (account, at);
 CREATE INDEX login_attempts_client ON login_attempts (client, at);
+
+-- +goose Down
+-- Safe: attempts are a sliding window of the last minutes, rebuilt by use.
+DROP TABLE login_attempts;

@@ -1,3 +1,4 @@
+-- +goose Up
 -- Projects, their announcement steps, ingestion runs and the agency list.
 -- The database must have a UTF-8 LC_CTYPE (C.UTF-8): under C, pg_trgm
 -- extracts no trigram from Thai text.

@@ -1,3 +1,4 @@
+-- +goose Up
 -- Saved search criteria (to_do_search, recall_save_criteria) and the
 -- per-project refresh cooldown of update-project-smart. Both are shared by
 -- every replica.

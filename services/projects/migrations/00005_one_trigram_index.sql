@@ -1,3 +1,5 @@
+-- +goose NO TRANSACTION
+-- +goose Up
 -- One character-trigram int4[] GIN replaces the pg_trgm GIN and the bigram
 -- GIN (DESIGN §5 had both). The trigram codes are computed in Go
 -- (thaitext.Trigrams) where the normalisation already lives; the last pair
@@ -12,7 +14,8 @@
 --
 -- search_trigrams is the same function in SQL, used here to back-fill
 -- existing rows (the service writes the Go codes; a test keeps both equal).
-CREATE FUNCTION search_gram_class(c text) RETURNS int
+-- +goose StatementBegin
+CREATE OR REPLACE FUNCTION search_gram_class(c text) RETURNS int
 	LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
 	SELECT CASE
 		WHEN ascii(c) BETWEEN 3584 AND 3711 THEN ascii(c) - 3584   -- Thai block U+0E00–U+0E7F
@@ -20,8 +23,10 @@ CREATE FUNCTION search_gram_class(c text) RETURNS int
 		ELSE 256 + (((ascii(c)::bigint * 2654435761) % 4294967296) >> 27)::int
 	END
 $$;
+-- +goose StatementEnd
 
-CREATE FUNCTION search_trigrams(t text) RETURNS int4[]
+-- +goose StatementBegin
+CREATE OR REPLACE FUNCTION search_trigrams(t text) RETURNS int4[]
 	LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
 	SELECT coalesce(array_agg(DISTINCT k ORDER BY k), '{}')
 	FROM (
@@ -31,13 +36,36 @@ CREATE FUNCTION search_trigrams(t text) RETURNS int4[]
 		FROM generate_series(1, length(t) - 1) AS i
 	) grams
 $$;
+-- +goose StatementEnd
 
-ALTER TABLE projects ADD COLUMN search_grams int4[] NOT NULL DEFAULT '{}';
-UPDATE projects SET search_grams = search_trigrams(search_text) WHERE search_text <> '';
+-- NO TRANSACTION: the back-fill commits every 10 000 rows (a table of
+-- 10 M rows is never locked in one long transaction) and the index is built
+-- CONCURRENTLY before the old ones go, so searches and ingestion go on.
+ALTER TABLE projects ADD COLUMN IF NOT EXISTS search_grams int4[] NOT NULL DEFAULT '{}';
 
-DROP INDEX projects_search_trgm_idx;
-DROP INDEX projects_search_bigrams_idx;
-ALTER TABLE projects DROP COLUMN search_bigrams;
+-- +goose StatementBegin
+DO $$
+DECLARE
+	last text := '';
+	upto text;
+BEGIN
+	LOOP
+		SELECT max(id) INTO upto FROM (
+			SELECT id FROM projects WHERE id > last ORDER BY id LIMIT 10000) batch;
+		EXIT WHEN upto IS NULL;
+		UPDATE projects SET search_grams = search_trigrams(search_text)
+			WHERE id > last AND id <= upto AND search_text <> '' AND search_grams = '{}';
+		COMMIT;
+		last := upto;
+	END LOOP;
+END
+$$;
+-- +goose StatementEnd
+
+DROP INDEX CONCURRENTLY IF EXISTS projects_search_grams_idx;
 -- province, status and method ride along (btree_gin, as migration 3 did)
-CREATE INDEX projects_search_grams_idx ON projects
+CREATE INDEX CONCURRENTLY projects_search_grams_idx ON projects
 	USING gin (search_grams gin__int_ops, province_code, status, method_code);
+DROP INDEX CONCURRENTLY IF EXISTS projects_search_trgm_idx;
+DROP INDEX CONCURRENTLY IF EXISTS projects_search_bigrams_idx;
+ALTER TABLE projects DROP COLUMN IF EXISTS search_bigrams;

@@ -1,3 +1,4 @@
+-- +goose Up
 -- Tiers are data, not code (DESIGN §6). -1 means unlimited.
 CREATE TABLE tiers (
     tier                     text PRIMARY KEY,

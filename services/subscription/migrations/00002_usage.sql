@@ -1,3 +1,4 @@
+-- +goose Up
 -- Usage against a tier's limits. period is 'day' or 'month' (window starting at
 -- period_start, Asia/Bangkok) or 'standing' (a count held, e.g. saved overnight searches).
 CREATE TABLE usage_counters (
