@@ -76,8 +76,23 @@ func Consume(ctx context.Context, js jetstream.JetStream, stream, durable string
 	log = log.With("stream", stream, "consumer", durable)
 	tracer := otel.Tracer(tracerName)
 
+	deadLetter := func(ctx context.Context, msg jetstream.Msg, reason string) {
+		out := nats.NewMsg(DeadLetterPrefix + "." + stream + "." + durable)
+		out.Data = msg.Data()
+		for k, v := range msg.Headers() {
+			out.Header[k] = v
+		}
+		out.Header.Set("Bidradar-Original-Subject", msg.Subject())
+		out.Header.Set("Bidradar-Dead-Reason", reason)
+		if id := msg.Headers().Get(nats.MsgIdHdr); id != "" {
+			out.Header.Set(nats.MsgIdHdr, "dead:"+durable+":"+id)
+		}
+		if _, err := js.PublishMsg(ctx, out); err != nil {
+			log.ErrorContext(ctx, "dead-letter publish failed", "subject", msg.Subject(), "err", err)
+		}
+	}
 	cc, err := cons.Consume(func(msg jetstream.Msg) {
-		handleMsg(ctx, tracer, msg, handle, log)
+		handleMsg(ctx, tracer, msg, handle, deadLetter, log)
 	}, jetstream.ConsumeErrHandler(func(_ jetstream.ConsumeContext, err error) {
 		if ctx.Err() == nil && !errors.Is(err, nats.ErrConnectionClosed) {
 			log.WarnContext(ctx, "consume error", "err", err)
@@ -105,7 +120,8 @@ func Consume(ctx context.Context, js jetstream.JetStream, stream, durable string
 }
 
 func handleMsg(ctx context.Context, tracer trace.Tracer, msg jetstream.Msg,
-	handle func(ctx context.Context, subject, eventID string, data []byte) error, log *slog.Logger,
+	handle func(ctx context.Context, subject, eventID string, data []byte) error,
+	deadLetter func(context.Context, jetstream.Msg, string), log *slog.Logger,
 ) {
 	subject := msg.Subject()
 	eventID := msg.Headers().Get(nats.MsgIdHdr)
@@ -138,10 +154,12 @@ func handleMsg(ctx context.Context, tracer trace.Tracer, msg jetstream.Msg,
 	switch {
 	case errors.Is(err, ErrPermanent):
 		log.ErrorContext(ctx, "event rejected permanently", "subject", subject, "event_id", eventID, "err", err)
+		deadLetter(ctx, msg, "permanent failure: "+err.Error())
 		_ = msg.TermWithReason("permanent failure")
 	case delivered >= MaxDeliver:
 		log.ErrorContext(ctx, "event dropped after max deliveries", "subject", subject, "event_id", eventID,
 			"deliveries", delivered, "err", err)
+		deadLetter(ctx, msg, "max deliveries: "+err.Error())
 		_ = msg.TermWithReason("max deliveries")
 	default:
 		delay := RetryDelays[min(int(delivered)-1, len(RetryDelays)-1)]
@@ -161,4 +179,27 @@ func safeHandle(ctx context.Context, handle func(ctx context.Context, subject, e
 		}
 	}()
 	return handle(ctx, subject, eventID, data)
+}
+
+// ConsumeUntilDone runs Consume until ctx is done, retrying the consumer's
+// creation every few seconds while NATS or the stream is not there yet (a
+// service starts before its dependencies without failing).
+func ConsumeUntilDone(ctx context.Context, js jetstream.JetStream, stream, durable string, subjects []string, handle Handler, log *slog.Logger) {
+	if log == nil {
+		log = slog.Default()
+	}
+	for wait := time.Second; ; wait = min(2*wait, 30*time.Second) {
+		stop, err := Consume(ctx, js, stream, durable, subjects, handle, log)
+		if err == nil {
+			<-ctx.Done()
+			stop()
+			return
+		}
+		log.WarnContext(ctx, "consumer not started, retrying", "stream", stream, "consumer", durable, "err", err, "retry_in", wait.String())
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(wait):
+		}
+	}
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -15,6 +16,7 @@ import (
 	"bidradar/pkg/testutil/natstest"
 	"bidradar/pkg/testutil/pgtest"
 
+	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 	"go.opentelemetry.io/otel/trace"
 )
@@ -131,6 +133,9 @@ func TestConsumeRetryTermAndDurable(t *testing.T) {
 		}
 		return nil
 	}
+	if err := events.EnsureStream(ctx, js, events.StreamDeadLetter, []string{events.DeadLetterPrefix + ".>"}); err != nil {
+		t.Fatal(err)
+	}
 	stop, err := events.Consume(ctx, js, "PROJECTS", "interests", nil, handler, quiet)
 	if err != nil {
 		t.Fatal(err)
@@ -167,6 +172,20 @@ func TestConsumeRetryTermAndDurable(t *testing.T) {
 	stop()
 	for len(got) > 0 {
 		<-got
+	}
+	// The poison message, and only it, is in the dead-letter stream with its origin.
+	dl, err := js.Stream(ctx, events.StreamDeadLetter)
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, func() bool { si, err := dl.Info(ctx); return err == nil && si.State.Msgs == 1 })
+	dead, err := dl.GetMsg(ctx, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if dead.Subject != "deadletter.PROJECTS.interests" || dead.Header.Get("Bidradar-Original-Subject") != "projects.v1.x" ||
+		!strings.HasSuffix(dead.Header.Get(nats.MsgIdHdr), ":poison") {
+		t.Fatalf("dead letter %s %v", dead.Subject, dead.Header)
 	}
 
 	// Durable: a restarted consumer resumes after the acked messages.

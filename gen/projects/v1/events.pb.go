@@ -293,15 +293,20 @@ func (x *AnnouncementAdded) GetLink() string {
 	return ""
 }
 
-// CriteriaMatched is published on projects.v1.criteria.matched when an overnight search finds new projects.
+// CriteriaMatched is published on projects.v1.criteria.matched when a saved search finds projects:
+// a normal search as soon as ingestion writes a matching project, an overnight search once per run.
 type CriteriaMatched struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	EventId       string                 `protobuf:"bytes,1,opt,name=event_id,json=eventId,proto3" json:"event_id,omitempty"`
-	OccurredAt    *timestamppb.Timestamp `protobuf:"bytes,2,opt,name=occurred_at,json=occurredAt,proto3" json:"occurred_at,omitempty"`
-	UserId        string                 `protobuf:"bytes,3,opt,name=user_id,json=userId,proto3" json:"user_id,omitempty"`
-	CriteriaId    string                 `protobuf:"bytes,4,opt,name=criteria_id,json=criteriaId,proto3" json:"criteria_id,omitempty"`
-	CriteriaName  string                 `protobuf:"bytes,5,opt,name=criteria_name,json=criteriaName,proto3" json:"criteria_name,omitempty"`
-	ProjectIds    []string               `protobuf:"bytes,6,rep,name=project_ids,json=projectIds,proto3" json:"project_ids,omitempty"`
+	state        protoimpl.MessageState `protogen:"open.v1"`
+	EventId      string                 `protobuf:"bytes,1,opt,name=event_id,json=eventId,proto3" json:"event_id,omitempty"`
+	OccurredAt   *timestamppb.Timestamp `protobuf:"bytes,2,opt,name=occurred_at,json=occurredAt,proto3" json:"occurred_at,omitempty"`
+	UserId       string                 `protobuf:"bytes,3,opt,name=user_id,json=userId,proto3" json:"user_id,omitempty"`
+	CriteriaId   string                 `protobuf:"bytes,4,opt,name=criteria_id,json=criteriaId,proto3" json:"criteria_id,omitempty"`
+	CriteriaName string                 `protobuf:"bytes,5,opt,name=criteria_name,json=criteriaName,proto3" json:"criteria_name,omitempty"`
+	ProjectIds   []string               `protobuf:"bytes,6,rep,name=project_ids,json=projectIds,proto3" json:"project_ids,omitempty"`
+	// The projects found, with what an alert shows (same order as project_ids).
+	Projects []*MatchedProject `protobuf:"bytes,7,rep,name=projects,proto3" json:"projects,omitempty"`
+	// Set for an overnight run (one digest per search and run); empty for an instant match.
+	RunKey        string `protobuf:"bytes,8,opt,name=run_key,json=runKey,proto3" json:"run_key,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -378,6 +383,89 @@ func (x *CriteriaMatched) GetProjectIds() []string {
 	return nil
 }
 
+func (x *CriteriaMatched) GetProjects() []*MatchedProject {
+	if x != nil {
+		return x.Projects
+	}
+	return nil
+}
+
+func (x *CriteriaMatched) GetRunKey() string {
+	if x != nil {
+		return x.RunKey
+	}
+	return ""
+}
+
+// MatchedProject is a project as an alert names it.
+type MatchedProject struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	ProjectId     string                 `protobuf:"bytes,1,opt,name=project_id,json=projectId,proto3" json:"project_id,omitempty"`
+	ProjectName   string                 `protobuf:"bytes,2,opt,name=project_name,json=projectName,proto3" json:"project_name,omitempty"`
+	AgencyName    string                 `protobuf:"bytes,3,opt,name=agency_name,json=agencyName,proto3" json:"agency_name,omitempty"`
+	BudgetSatang  *int64                 `protobuf:"varint,4,opt,name=budget_satang,json=budgetSatang,proto3,oneof" json:"budget_satang,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *MatchedProject) Reset() {
+	*x = MatchedProject{}
+	mi := &file_projects_v1_events_proto_msgTypes[4]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *MatchedProject) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*MatchedProject) ProtoMessage() {}
+
+func (x *MatchedProject) ProtoReflect() protoreflect.Message {
+	mi := &file_projects_v1_events_proto_msgTypes[4]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use MatchedProject.ProtoReflect.Descriptor instead.
+func (*MatchedProject) Descriptor() ([]byte, []int) {
+	return file_projects_v1_events_proto_rawDescGZIP(), []int{4}
+}
+
+func (x *MatchedProject) GetProjectId() string {
+	if x != nil {
+		return x.ProjectId
+	}
+	return ""
+}
+
+func (x *MatchedProject) GetProjectName() string {
+	if x != nil {
+		return x.ProjectName
+	}
+	return ""
+}
+
+func (x *MatchedProject) GetAgencyName() string {
+	if x != nil {
+		return x.AgencyName
+	}
+	return ""
+}
+
+func (x *MatchedProject) GetBudgetSatang() int64 {
+	if x != nil && x.BudgetSatang != nil {
+		return *x.BudgetSatang
+	}
+	return 0
+}
+
 var File_projects_v1_events_proto protoreflect.FileDescriptor
 
 const file_projects_v1_events_proto_rawDesc = "" +
@@ -411,7 +499,7 @@ const file_projects_v1_events_proto_rawDesc = "" +
 	"\ttype_code\x18\x05 \x01(\tR\btypeCode\x12\x1b\n" +
 	"\ttype_name\x18\x06 \x01(\tR\btypeName\x12\x12\n" +
 	"\x04date\x18\a \x01(\tR\x04date\x12\x12\n" +
-	"\x04link\x18\b \x01(\tR\x04link\"\xe9\x01\n" +
+	"\x04link\x18\b \x01(\tR\x04link\"\xbb\x02\n" +
 	"\x0fCriteriaMatched\x12\x19\n" +
 	"\bevent_id\x18\x01 \x01(\tR\aeventId\x12;\n" +
 	"\voccurred_at\x18\x02 \x01(\v2\x1a.google.protobuf.TimestampR\n" +
@@ -421,7 +509,17 @@ const file_projects_v1_events_proto_rawDesc = "" +
 	"criteriaId\x12#\n" +
 	"\rcriteria_name\x18\x05 \x01(\tR\fcriteriaName\x12\x1f\n" +
 	"\vproject_ids\x18\x06 \x03(\tR\n" +
-	"projectIdsB\x90\x01\n" +
+	"projectIds\x127\n" +
+	"\bprojects\x18\a \x03(\v2\x1b.projects.v1.MatchedProjectR\bprojects\x12\x17\n" +
+	"\arun_key\x18\b \x01(\tR\x06runKey\"\xaf\x01\n" +
+	"\x0eMatchedProject\x12\x1d\n" +
+	"\n" +
+	"project_id\x18\x01 \x01(\tR\tprojectId\x12!\n" +
+	"\fproject_name\x18\x02 \x01(\tR\vprojectName\x12\x1f\n" +
+	"\vagency_name\x18\x03 \x01(\tR\n" +
+	"agencyName\x12(\n" +
+	"\rbudget_satang\x18\x04 \x01(\x03H\x00R\fbudgetSatang\x88\x01\x01B\x10\n" +
+	"\x0e_budget_satangB\x90\x01\n" +
 	"\x0fcom.projects.v1B\vEventsProtoP\x01Z#bidradar/gen/projects/v1;projectsv1\xa2\x02\x03PXX\xaa\x02\vProjects.V1\xca\x02\vProjects\\V1\xe2\x02\x17Projects\\V1\\GPBMetadata\xea\x02\fProjects::V1b\x06proto3"
 
 var (
@@ -436,24 +534,26 @@ func file_projects_v1_events_proto_rawDescGZIP() []byte {
 	return file_projects_v1_events_proto_rawDescData
 }
 
-var file_projects_v1_events_proto_msgTypes = make([]protoimpl.MessageInfo, 4)
+var file_projects_v1_events_proto_msgTypes = make([]protoimpl.MessageInfo, 5)
 var file_projects_v1_events_proto_goTypes = []any{
 	(*ProjectCreated)(nil),        // 0: projects.v1.ProjectCreated
 	(*ProjectUpdated)(nil),        // 1: projects.v1.ProjectUpdated
 	(*AnnouncementAdded)(nil),     // 2: projects.v1.AnnouncementAdded
 	(*CriteriaMatched)(nil),       // 3: projects.v1.CriteriaMatched
-	(*timestamppb.Timestamp)(nil), // 4: google.protobuf.Timestamp
+	(*MatchedProject)(nil),        // 4: projects.v1.MatchedProject
+	(*timestamppb.Timestamp)(nil), // 5: google.protobuf.Timestamp
 }
 var file_projects_v1_events_proto_depIdxs = []int32{
-	4, // 0: projects.v1.ProjectCreated.occurred_at:type_name -> google.protobuf.Timestamp
-	4, // 1: projects.v1.ProjectUpdated.occurred_at:type_name -> google.protobuf.Timestamp
-	4, // 2: projects.v1.AnnouncementAdded.occurred_at:type_name -> google.protobuf.Timestamp
-	4, // 3: projects.v1.CriteriaMatched.occurred_at:type_name -> google.protobuf.Timestamp
-	4, // [4:4] is the sub-list for method output_type
-	4, // [4:4] is the sub-list for method input_type
-	4, // [4:4] is the sub-list for extension type_name
-	4, // [4:4] is the sub-list for extension extendee
-	0, // [0:4] is the sub-list for field type_name
+	5, // 0: projects.v1.ProjectCreated.occurred_at:type_name -> google.protobuf.Timestamp
+	5, // 1: projects.v1.ProjectUpdated.occurred_at:type_name -> google.protobuf.Timestamp
+	5, // 2: projects.v1.AnnouncementAdded.occurred_at:type_name -> google.protobuf.Timestamp
+	5, // 3: projects.v1.CriteriaMatched.occurred_at:type_name -> google.protobuf.Timestamp
+	4, // 4: projects.v1.CriteriaMatched.projects:type_name -> projects.v1.MatchedProject
+	5, // [5:5] is the sub-list for method output_type
+	5, // [5:5] is the sub-list for method input_type
+	5, // [5:5] is the sub-list for extension type_name
+	5, // [5:5] is the sub-list for extension extendee
+	0, // [0:5] is the sub-list for field type_name
 }
 
 func init() { file_projects_v1_events_proto_init() }
@@ -461,13 +561,14 @@ func file_projects_v1_events_proto_init() {
 	if File_projects_v1_events_proto != nil {
 		return
 	}
+	file_projects_v1_events_proto_msgTypes[4].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_projects_v1_events_proto_rawDesc), len(file_projects_v1_events_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   4,
+			NumMessages:   5,
 			NumExtensions: 0,
 			NumServices:   0,
 		},

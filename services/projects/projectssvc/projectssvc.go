@@ -34,7 +34,7 @@ import (
 const Schema = "projects"
 
 // Stream is the JetStream stream of the events this service publishes.
-const Stream = "PROJECTS"
+const Stream = events.StreamProjects
 
 // DefaultDemoData is the number of demo projects seeded into an empty
 // database when DEMO_DATA is unset.
@@ -196,6 +196,13 @@ func Build(ctx context.Context, getenv runner.Getenv, log *slog.Logger) (runner.
 			if err := relay.Run(ctx); err != nil && ctx.Err() == nil {
 				log.ErrorContext(ctx, "outbox relay stopped", "err", err)
 			}
+		})
+		// Instant alerts: every project ingestion creates or changes is
+		// matched against the saved searches (one durable consumer shared
+		// by the replicas: each project is matched once).
+		alerts := app.NewAlerts(d.Repo, postgres.NewCriteriaStore(pool), d.Repo, nil)
+		srv.Background(func(ctx context.Context) {
+			events.ConsumeUntilDone(ctx, js, Stream, "projects-alerts", ports.AlertSubjects, ports.AlertEvents(alerts), log)
 		})
 	} else {
 		log.WarnContext(ctx, "NATS_URL unset: events wait in the outbox until a relay with NATS runs")

@@ -24,6 +24,7 @@ type Event struct {
 	Project      *Project
 	Announcement *Announcement
 	RunID        int64
+	Match        *CriteriaMatch // EventCriteriaMatched
 }
 
 // EventEncoder turns an event into an outbox message (subject, payload).

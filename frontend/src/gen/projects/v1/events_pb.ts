@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file projects/v1/events.proto.
  */
 export const file_projects_v1_events: GenFile = /*@__PURE__*/
-  fileDesc("Chhwcm9qZWN0cy92MS9ldmVudHMucHJvdG8SC3Byb2plY3RzLnYxIp0BCg5Qcm9qZWN0Q3JlYXRlZBIQCghldmVudF9pZBgBIAEoCRIvCgtvY2N1cnJlZF9hdBgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASEgoKcHJvamVjdF9pZBgDIAEoCRIUCgxwcm9qZWN0X25hbWUYBCABKAkSDgoGc3RhdHVzGAUgASgJEg4KBnNvdXJjZRgGIAEoCSKlAQoOUHJvamVjdFVwZGF0ZWQSEAoIZXZlbnRfaWQYASABKAkSLwoLb2NjdXJyZWRfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhIKCnByb2plY3RfaWQYAyABKAkSFAoMcHJvamVjdF9uYW1lGAQgASgJEg4KBnN0YXR1cxgFIAEoCRIWCg5jaGFuZ2VkX2ZpZWxkcxgGIAMoCSLCAQoRQW5ub3VuY2VtZW50QWRkZWQSEAoIZXZlbnRfaWQYASABKAkSLwoLb2NjdXJyZWRfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhIKCnByb2plY3RfaWQYAyABKAkSFAoMcHJvamVjdF9uYW1lGAQgASgJEhEKCXR5cGVfY29kZRgFIAEoCRIRCgl0eXBlX25hbWUYBiABKAkSDAoEZGF0ZRgHIAEoCRIMCgRsaW5rGAggASgJIqYBCg9Dcml0ZXJpYU1hdGNoZWQSEAoIZXZlbnRfaWQYASABKAkSLwoLb2NjdXJyZWRfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEg8KB3VzZXJfaWQYAyABKAkSEwoLY3JpdGVyaWFfaWQYBCABKAkSFQoNY3JpdGVyaWFfbmFtZRgFIAEoCRITCgtwcm9qZWN0X2lkcxgGIAMoCUKQAQoPY29tLnByb2plY3RzLnYxQgtFdmVudHNQcm90b1ABWiNiaWRyYWRhci9nZW4vcHJvamVjdHMvdjE7cHJvamVjdHN2MaICA1BYWKoCC1Byb2plY3RzLlYxygILUHJvamVjdHNcVjHiAhdQcm9qZWN0c1xWMVxHUEJNZXRhZGF0YeoCDFByb2plY3RzOjpWMWIGcHJvdG8z", [file_google_protobuf_timestamp]);
+  fileDesc("Chhwcm9qZWN0cy92MS9ldmVudHMucHJvdG8SC3Byb2plY3RzLnYxIp0BCg5Qcm9qZWN0Q3JlYXRlZBIQCghldmVudF9pZBgBIAEoCRIvCgtvY2N1cnJlZF9hdBgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASEgoKcHJvamVjdF9pZBgDIAEoCRIUCgxwcm9qZWN0X25hbWUYBCABKAkSDgoGc3RhdHVzGAUgASgJEg4KBnNvdXJjZRgGIAEoCSKlAQoOUHJvamVjdFVwZGF0ZWQSEAoIZXZlbnRfaWQYASABKAkSLwoLb2NjdXJyZWRfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhIKCnByb2plY3RfaWQYAyABKAkSFAoMcHJvamVjdF9uYW1lGAQgASgJEg4KBnN0YXR1cxgFIAEoCRIWCg5jaGFuZ2VkX2ZpZWxkcxgGIAMoCSLCAQoRQW5ub3VuY2VtZW50QWRkZWQSEAoIZXZlbnRfaWQYASABKAkSLwoLb2NjdXJyZWRfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhIKCnByb2plY3RfaWQYAyABKAkSFAoMcHJvamVjdF9uYW1lGAQgASgJEhEKCXR5cGVfY29kZRgFIAEoCRIRCgl0eXBlX25hbWUYBiABKAkSDAoEZGF0ZRgHIAEoCRIMCgRsaW5rGAggASgJIuYBCg9Dcml0ZXJpYU1hdGNoZWQSEAoIZXZlbnRfaWQYASABKAkSLwoLb2NjdXJyZWRfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEg8KB3VzZXJfaWQYAyABKAkSEwoLY3JpdGVyaWFfaWQYBCABKAkSFQoNY3JpdGVyaWFfbmFtZRgFIAEoCRITCgtwcm9qZWN0X2lkcxgGIAMoCRItCghwcm9qZWN0cxgHIAMoCzIbLnByb2plY3RzLnYxLk1hdGNoZWRQcm9qZWN0Eg8KB3J1bl9rZXkYCCABKAkifQoOTWF0Y2hlZFByb2plY3QSEgoKcHJvamVjdF9pZBgBIAEoCRIUCgxwcm9qZWN0X25hbWUYAiABKAkSEwoLYWdlbmN5X25hbWUYAyABKAkSGgoNYnVkZ2V0X3NhdGFuZxgEIAEoA0gAiAEBQhAKDl9idWRnZXRfc2F0YW5nQpABCg9jb20ucHJvamVjdHMudjFCC0V2ZW50c1Byb3RvUAFaI2JpZHJhZGFyL2dlbi9wcm9qZWN0cy92MTtwcm9qZWN0c3YxogIDUFhYqgILUHJvamVjdHMuVjHKAgtQcm9qZWN0c1xWMeICF1Byb2plY3RzXFYxXEdQQk1ldGFkYXRh6gIMUHJvamVjdHM6OlYxYgZwcm90bzM", [file_google_protobuf_timestamp]);
 
 /**
  * ProjectCreated is published on projects.v1.project.created.
@@ -157,7 +157,8 @@ export const AnnouncementAddedSchema: GenMessage<AnnouncementAdded> = /*@__PURE_
   messageDesc(file_projects_v1_events, 2);
 
 /**
- * CriteriaMatched is published on projects.v1.criteria.matched when an overnight search finds new projects.
+ * CriteriaMatched is published on projects.v1.criteria.matched when a saved search finds projects:
+ * a normal search as soon as ingestion writes a matching project, an overnight search once per run.
  *
  * @generated from message projects.v1.CriteriaMatched
  */
@@ -191,6 +192,20 @@ export type CriteriaMatched = Message<"projects.v1.CriteriaMatched"> & {
    * @generated from field: repeated string project_ids = 6;
    */
   projectIds: string[];
+
+  /**
+   * The projects found, with what an alert shows (same order as project_ids).
+   *
+   * @generated from field: repeated projects.v1.MatchedProject projects = 7;
+   */
+  projects: MatchedProject[];
+
+  /**
+   * Set for an overnight run (one digest per search and run); empty for an instant match.
+   *
+   * @generated from field: string run_key = 8;
+   */
+  runKey: string;
 };
 
 /**
@@ -199,4 +214,38 @@ export type CriteriaMatched = Message<"projects.v1.CriteriaMatched"> & {
  */
 export const CriteriaMatchedSchema: GenMessage<CriteriaMatched> = /*@__PURE__*/
   messageDesc(file_projects_v1_events, 3);
+
+/**
+ * MatchedProject is a project as an alert names it.
+ *
+ * @generated from message projects.v1.MatchedProject
+ */
+export type MatchedProject = Message<"projects.v1.MatchedProject"> & {
+  /**
+   * @generated from field: string project_id = 1;
+   */
+  projectId: string;
+
+  /**
+   * @generated from field: string project_name = 2;
+   */
+  projectName: string;
+
+  /**
+   * @generated from field: string agency_name = 3;
+   */
+  agencyName: string;
+
+  /**
+   * @generated from field: optional int64 budget_satang = 4;
+   */
+  budgetSatang?: bigint | undefined;
+};
+
+/**
+ * Describes the message projects.v1.MatchedProject.
+ * Use `create(MatchedProjectSchema)` to create a new message.
+ */
+export const MatchedProjectSchema: GenMessage<MatchedProject> = /*@__PURE__*/
+  messageDesc(file_projects_v1_events, 4);
 

@@ -21,6 +21,7 @@ const (
 	SubjectProjectCreated    = "projects.v1.project.created"
 	SubjectProjectUpdated    = "projects.v1.project.updated"
 	SubjectAnnouncementAdded = "projects.v1.announcement.added"
+	SubjectCriteriaMatched   = "projects.v1.criteria.matched"
 )
 
 // Encode implements domain.EventEncoder.
@@ -43,6 +44,17 @@ func (Encoder) Encode(e domain.Event) (string, []byte, error) {
 		msg = &projectsv1.AnnouncementAdded{EventId: e.ID, OccurredAt: at, ProjectId: e.Project.ID,
 			ProjectName: e.Project.Name, TypeCode: string(a.Type), TypeName: a.Name,
 			Date: a.Date.In(domain.Bangkok).Format(time.DateOnly), Link: a.Link}
+	case domain.EventCriteriaMatched:
+		subject = SubjectCriteriaMatched
+		m := e.Match
+		mp := &projectsv1.MatchedProject{ProjectId: m.Project.ID, ProjectName: m.Project.Name, AgencyName: m.Project.AgencyName}
+		if m.Project.Budget != nil {
+			v := int64(*m.Project.Budget)
+			mp.BudgetSatang = &v
+		}
+		msg = &projectsv1.CriteriaMatched{EventId: e.ID, OccurredAt: at, UserId: m.Criteria.UserID,
+			CriteriaId: m.Criteria.ID, CriteriaName: m.Criteria.Name, ProjectIds: []string{m.Project.ID},
+			Projects: []*projectsv1.MatchedProject{mp}}
 	default:
 		return "", nil, fmt.Errorf("unknown event kind %q", e.Kind)
 	}

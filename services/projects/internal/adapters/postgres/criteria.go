@@ -159,3 +159,43 @@ func (s *CriteriaStore) Release(ctx context.Context, id string, claimed, prev ti
 	}
 	return nil
 }
+
+// CriteriaVersion is a number every change of the saved searches moves
+// (a trigger keeps it): the cue to reload them.
+func (s *CriteriaStore) CriteriaVersion(ctx context.Context) (int64, error) {
+	var v int64
+	if err := s.pool.QueryRow(ctx, `SELECT v FROM criteria_version`).Scan(&v); err != nil {
+		return 0, fmt.Errorf("criteria version: %w", err)
+	}
+	return v, nil
+}
+
+// NormalCriteria returns every saved normal search (the instant alerts) and
+// the version they were read at.
+func (s *CriteriaStore) NormalCriteria(ctx context.Context) ([]domain.SavedCriteria, int64, error) {
+	var out []domain.SavedCriteria
+	var v int64
+	err := pgx.BeginTxFunc(ctx, s.pool, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}, func(tx pgx.Tx) error {
+		if err := tx.QueryRow(ctx, `SELECT v FROM criteria_version`).Scan(&v); err != nil {
+			return err
+		}
+		rows, err := tx.Query(ctx, `SELECT `+criteriaColumns+` FROM search_criteria WHERE search_type = 'normal' ORDER BY created_at, id`)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		out = out[:0]
+		for rows.Next() {
+			c, err := scanCriteria(rows)
+			if err != nil {
+				return err
+			}
+			out = append(out, c)
+		}
+		return rows.Err()
+	})
+	if err != nil {
+		return nil, 0, fmt.Errorf("normal criteria: %w", err)
+	}
+	return out, v, nil
+}

@@ -602,3 +602,33 @@ func (r *Repo) ListRuns(ctx context.Context, limit int) ([]domain.IngestRun, err
 	}
 	return out, rows.Err()
 }
+
+// RecordMatches records each search–project match that is new and writes
+// its criteria.matched event to the outbox in the same transaction; a
+// match already recorded (or of a search deleted meanwhile) writes
+// nothing. It returns how many were new.
+func (r *Repo) RecordMatches(ctx context.Context, ms []domain.CriteriaMatch, now time.Time) (int, error) {
+	if len(ms) == 0 {
+		return 0, nil
+	}
+	n := 0
+	err := pgx.BeginFunc(ctx, r.pool, func(tx pgx.Tx) error {
+		n = 0
+		var evs []domain.Event
+		for i := range ms {
+			m := &ms[i]
+			tag, err := tx.Exec(ctx, `INSERT INTO criteria_matches (criteria_id, project_id, matched_at)
+				SELECT id, $2, $3 FROM search_criteria WHERE id = $1
+				ON CONFLICT DO NOTHING`, m.Criteria.ID, m.Project.ID, now)
+			if err != nil {
+				return fmt.Errorf("record match: %w", err)
+			}
+			if tag.RowsAffected() == 1 {
+				n++
+				evs = append(evs, domain.Event{ID: newID(), Kind: domain.EventCriteriaMatched, At: now, Match: m})
+			}
+		}
+		return r.enqueue(ctx, tx, evs)
+	})
+	return n, err
+}

@@ -1,0 +1,84 @@
+package domain_test
+
+import (
+	"math/rand/v2"
+	"slices"
+	"strconv"
+	"testing"
+	"time"
+
+	"bidradar/services/projects/internal/demo"
+	"bidradar/services/projects/internal/domain"
+)
+
+// The index finds exactly the searches the search oracle (Matcher) finds,
+// for every project: random keyword searches (all / any / none, 1 to 6
+// runes cut from real project texts, so many match), filter-only searches
+// and overnight searches (never alerting).
+func TestCriteriaIndexAgreesWithMatcher(t *testing.T) {
+	g := demo.New(7, time.Date(2026, 11, 1, 0, 0, 0, 0, domain.Bangkok))
+	projects := make([]domain.Project, 400)
+	for i := range projects {
+		projects[i] = g.Project(i)
+	}
+	r := rand.New(rand.NewPCG(1, 2))
+	cut := func() string {
+		runes := []rune(projects[r.IntN(len(projects))].SearchText)
+		n := 1 + r.IntN(6)
+		if len(runes) <= n {
+			return string(runes)
+		}
+		i := r.IntN(len(runes) - n)
+		return string(runes[i : i+n])
+	}
+	var saved []domain.SavedCriteria
+	for i := range 600 {
+		var f domain.SearchForm
+		switch r.IntN(5) {
+		case 0:
+			f.AllOf = []string{cut()}
+		case 1:
+			f.AllOf = []string{cut(), cut()}
+			f.NoneOf = []string{cut()}
+		case 2:
+			f.AnyOf = []string{cut(), cut(), cut()}
+		case 3:
+			f.AnyOf = []string{cut()}
+			f.AllOf = []string{cut()}
+		default:
+			f.Provinces = []string{projects[r.IntN(len(projects))].ProvinceCode}
+		}
+		kind := domain.SearchNormal
+		if i%10 == 0 {
+			kind = domain.SearchOvernight
+		}
+		saved = append(saved, domain.SavedCriteria{ID: "s" + strconv.Itoa(i), UserID: "u", SearchType: kind, Form: f})
+	}
+	ix := domain.NewCriteriaIndex(saved)
+	if ix.Len() != 540 {
+		t.Fatalf("indexed %d normal searches, want 540", ix.Len())
+	}
+	total := 0
+	for i := range projects {
+		p := &projects[i]
+		var want []string
+		for _, s := range saved {
+			if s.SearchType == domain.SearchNormal && domain.NewMatcher(s.Form.Criteria()).Match(p) {
+				want = append(want, s.ID)
+			}
+		}
+		var got []string
+		for _, s := range ix.Match(p) {
+			got = append(got, s.ID)
+		}
+		slices.Sort(want)
+		slices.Sort(got)
+		if !slices.Equal(got, want) {
+			t.Fatalf("project %s: index %v, oracle %v", p.ID, got, want)
+		}
+		total += len(got)
+	}
+	if total < 1000 {
+		t.Fatalf("only %d matches: the test exercises too little", total)
+	}
+}
