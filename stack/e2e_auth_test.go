@@ -244,8 +244,8 @@ func TestGatewaySurface(t *testing.T) {
 		t.Fatalf("openapi lacks paths")
 	}
 	tok := e.registerVerified("nid", "nid@example.com", "long enough pass").str("access_token")
-	r := e.call("GET", "/bell/notifications", nil, bearer(tok)...)
-	expect(t, r, 501, "unimplemented notifications")
+	r := e.call("POST", "/payment/checkout", map[string]any{"tier": "pro"}, bearer(tok)...)
+	expect(t, r, 501, "unimplemented checkout")
 	if r.detail() == "" {
 		t.Fatal("501 without detail")
 	}

@@ -219,11 +219,12 @@ func (x *ListNotificationsRequest) GetCategory() string {
 	return ""
 }
 
+// Counts are int32 so REST carries JSON numbers (protojson writes int64 as strings).
 type ListNotificationsResponse struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Notifications []*Notification        `protobuf:"bytes,1,rep,name=notifications,proto3" json:"notifications,omitempty"`
-	Total         int64                  `protobuf:"varint,2,opt,name=total,proto3" json:"total,omitempty"`
-	UnreadCount   int64                  `protobuf:"varint,3,opt,name=unread_count,json=unreadCount,proto3" json:"unread_count,omitempty"`
+	Total         int32                  `protobuf:"varint,2,opt,name=total,proto3" json:"total,omitempty"`
+	UnreadCount   int32                  `protobuf:"varint,3,opt,name=unread_count,json=unreadCount,proto3" json:"unread_count,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -265,14 +266,14 @@ func (x *ListNotificationsResponse) GetNotifications() []*Notification {
 	return nil
 }
 
-func (x *ListNotificationsResponse) GetTotal() int64 {
+func (x *ListNotificationsResponse) GetTotal() int32 {
 	if x != nil {
 		return x.Total
 	}
 	return 0
 }
 
-func (x *ListNotificationsResponse) GetUnreadCount() int64 {
+func (x *ListNotificationsResponse) GetUnreadCount() int32 {
 	if x != nil {
 		return x.UnreadCount
 	}
@@ -317,7 +318,7 @@ func (*GetUnreadCountRequest) Descriptor() ([]byte, []int) {
 
 type GetUnreadCountResponse struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
-	UnreadCount   int64                  `protobuf:"varint,1,opt,name=unread_count,json=unreadCount,proto3" json:"unread_count,omitempty"`
+	UnreadCount   int32                  `protobuf:"varint,1,opt,name=unread_count,json=unreadCount,proto3" json:"unread_count,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -352,7 +353,7 @@ func (*GetUnreadCountResponse) Descriptor() ([]byte, []int) {
 	return file_notification_v1_notification_proto_rawDescGZIP(), []int{4}
 }
 
-func (x *GetUnreadCountResponse) GetUnreadCount() int64 {
+func (x *GetUnreadCountResponse) GetUnreadCount() int32 {
 	if x != nil {
 		return x.UnreadCount
 	}
@@ -407,7 +408,7 @@ type MarkReadResponse struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Message       string                 `protobuf:"bytes,1,opt,name=message,proto3" json:"message,omitempty"`
 	Notification  *Notification          `protobuf:"bytes,2,opt,name=notification,proto3" json:"notification,omitempty"`
-	UnreadCount   int64                  `protobuf:"varint,3,opt,name=unread_count,json=unreadCount,proto3" json:"unread_count,omitempty"`
+	UnreadCount   int32                  `protobuf:"varint,3,opt,name=unread_count,json=unreadCount,proto3" json:"unread_count,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -456,7 +457,7 @@ func (x *MarkReadResponse) GetNotification() *Notification {
 	return nil
 }
 
-func (x *MarkReadResponse) GetUnreadCount() int64 {
+func (x *MarkReadResponse) GetUnreadCount() int32 {
 	if x != nil {
 		return x.UnreadCount
 	}
@@ -502,7 +503,7 @@ func (*MarkAllReadRequest) Descriptor() ([]byte, []int) {
 type MarkAllReadResponse struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Message       string                 `protobuf:"bytes,1,opt,name=message,proto3" json:"message,omitempty"`
-	UpdatedCount  int64                  `protobuf:"varint,2,opt,name=updated_count,json=updatedCount,proto3" json:"updated_count,omitempty"`
+	UpdatedCount  int32                  `protobuf:"varint,2,opt,name=updated_count,json=updatedCount,proto3" json:"updated_count,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -544,7 +545,7 @@ func (x *MarkAllReadResponse) GetMessage() string {
 	return ""
 }
 
-func (x *MarkAllReadResponse) GetUpdatedCount() int64 {
+func (x *MarkAllReadResponse) GetUpdatedCount() int32 {
 	if x != nil {
 		return x.UpdatedCount
 	}
@@ -718,7 +719,7 @@ func (x *ClearNotificationsRequest) GetOlderThanDays() int32 {
 type ClearNotificationsResponse struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Message       string                 `protobuf:"bytes,1,opt,name=message,proto3" json:"message,omitempty"`
-	DeletedCount  int64                  `protobuf:"varint,2,opt,name=deleted_count,json=deletedCount,proto3" json:"deleted_count,omitempty"`
+	DeletedCount  int32                  `protobuf:"varint,2,opt,name=deleted_count,json=deletedCount,proto3" json:"deleted_count,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -760,7 +761,7 @@ func (x *ClearNotificationsResponse) GetMessage() string {
 	return ""
 }
 
-func (x *ClearNotificationsResponse) GetDeletedCount() int64 {
+func (x *ClearNotificationsResponse) GetDeletedCount() int32 {
 	if x != nil {
 		return x.DeletedCount
 	}
@@ -1258,21 +1259,21 @@ const file_notification_v1_notification_proto_rawDesc = "" +
 	"\b_is_read\"\x99\x01\n" +
 	"\x19ListNotificationsResponse\x12C\n" +
 	"\rnotifications\x18\x01 \x03(\v2\x1d.notification.v1.NotificationR\rnotifications\x12\x14\n" +
-	"\x05total\x18\x02 \x01(\x03R\x05total\x12!\n" +
-	"\funread_count\x18\x03 \x01(\x03R\vunreadCount\"\x17\n" +
+	"\x05total\x18\x02 \x01(\x05R\x05total\x12!\n" +
+	"\funread_count\x18\x03 \x01(\x05R\vunreadCount\"\x17\n" +
 	"\x15GetUnreadCountRequest\";\n" +
 	"\x16GetUnreadCountResponse\x12!\n" +
-	"\funread_count\x18\x01 \x01(\x03R\vunreadCount\"!\n" +
+	"\funread_count\x18\x01 \x01(\x05R\vunreadCount\"!\n" +
 	"\x0fMarkReadRequest\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\"\x92\x01\n" +
 	"\x10MarkReadResponse\x12\x18\n" +
 	"\amessage\x18\x01 \x01(\tR\amessage\x12A\n" +
 	"\fnotification\x18\x02 \x01(\v2\x1d.notification.v1.NotificationR\fnotification\x12!\n" +
-	"\funread_count\x18\x03 \x01(\x03R\vunreadCount\"\x14\n" +
+	"\funread_count\x18\x03 \x01(\x05R\vunreadCount\"\x14\n" +
 	"\x12MarkAllReadRequest\"T\n" +
 	"\x13MarkAllReadResponse\x12\x18\n" +
 	"\amessage\x18\x01 \x01(\tR\amessage\x12#\n" +
-	"\rupdated_count\x18\x02 \x01(\x03R\fupdatedCount\"+\n" +
+	"\rupdated_count\x18\x02 \x01(\x05R\fupdatedCount\"+\n" +
 	"\x19DeleteNotificationRequest\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\"6\n" +
 	"\x1aDeleteNotificationResponse\x12\x18\n" +
@@ -1289,7 +1290,7 @@ const file_notification_v1_notification_proto_rawDesc = "" +
 	"\x10_older_than_days\"[\n" +
 	"\x1aClearNotificationsResponse\x12\x18\n" +
 	"\amessage\x18\x01 \x01(\tR\amessage\x12#\n" +
-	"\rdeleted_count\x18\x02 \x01(\x03R\fdeletedCount\"\x1f\n" +
+	"\rdeleted_count\x18\x02 \x01(\x05R\fdeletedCount\"\x1f\n" +
 	"\x1dCreateTestNotificationRequest\"}\n" +
 	"\x1eCreateTestNotificationResponse\x12\x18\n" +
 	"\amessage\x18\x01 \x01(\tR\amessage\x12A\n" +

@@ -1,16 +1,28 @@
-// Package notificationsvc assembles the notification service. Its domain arrives in a later
-// issue; until then every RPC answers Unimplemented (REST 501 with a detail)
-// behind the same token checks the real service will have.
+// Package notificationsvc assembles the notification service (the bell, its
+// settings, and the alerts written from other services' events) for its
+// binary and the in-process launcher.
 package notificationsvc
 
 import (
 	"context"
+	"errors"
 	"log/slog"
+
+	"github.com/jackc/pgx/v5/pgxpool"
 
 	"bidradar/gen/notification/v1/notificationv1connect"
 	"bidradar/pkg/authn"
+	"bidradar/pkg/events"
+	"bidradar/pkg/outbox"
 	"bidradar/pkg/runner"
+	"bidradar/services/notification/internal/adapters/postgres"
+	"bidradar/services/notification/internal/app"
+	"bidradar/services/notification/internal/ports"
+	"bidradar/services/notification/migrations"
 )
+
+// Schema is the PostgreSQL schema this service owns.
+const Schema = "notification"
 
 // Spec is the notification binary and in-process component.
 var Spec = runner.Spec{
@@ -18,18 +30,112 @@ var Spec = runner.Spec{
 	AddrEnv:     "NOTIFICATION_ADDR",
 	DefaultAddr: "127.0.0.1:9005",
 	Build:       Build,
+	Migrate:     Migrate,
 }
 
-// Build assembles the service from its environment (AUTH_TARGET).
-func Build(_ context.Context, getenv runner.Getenv, log *slog.Logger) (runner.Component, error) {
-	srv, err := runner.NewRPCServer(log, getenv("AUTH_TARGET"), authn.ParseAdmins(getenv("ADMIN_EMAILS")))
+// Open connects to DATABASE_URL (creating the database if needed) and
+// migrates the schema, its outbox and its processed-events table.
+func Open(ctx context.Context, url string) (*pgxpool.Pool, error) {
+	pool, err := runner.OpenDatabase(ctx, url, Schema, migrations.FS)
 	if err != nil {
 		return nil, err
+	}
+	if err := events.EnsureProcessedTable(ctx, pool); err != nil {
+		pool.Close()
+		return nil, err
+	}
+	return pool, nil
+}
+
+// Migrate applies the schema migrations.
+func Migrate(ctx context.Context, getenv runner.Getenv, _ *slog.Logger) error {
+	pool, err := Open(ctx, getenv("DATABASE_URL"))
+	if err != nil {
+		return err
+	}
+	pool.Close()
+	return nil
+}
+
+// Build assembles the service. Environment: DATABASE_URL is required;
+// AUTH_TARGET; NATS_URL (the events it consumes, and the relay of the
+// per-user events the realtime service pushes; unset, the bell still works
+// but nothing arrives live and no alert is written).
+func Build(ctx context.Context, getenv runner.Getenv, log *slog.Logger) (runner.Component, error) {
+	var problems []error
+	if getenv("DATABASE_URL") == "" {
+		problems = append(problems, errors.New("notification: DATABASE_URL is required"))
+	}
+	srv, err := runner.NewRPCServer(log, getenv("AUTH_TARGET"), authn.ParseAdmins(getenv("ADMIN_EMAILS")))
+	if err != nil {
+		problems = append(problems, err)
+	}
+	if len(problems) > 0 {
+		return nil, errors.Join(problems...)
+	}
+	pool, err := Open(ctx, getenv("DATABASE_URL"))
+	if err != nil {
+		return nil, err
+	}
+	srv.OnClose(pool.Close)
+	srv.Readiness("postgres", pool.Ping)
+	a := app.New(postgres.New(pool), nil)
+	if url := getenv("NATS_URL"); url != "" {
+		if err := connectEvents(ctx, srv, pool, url, a, log); err != nil {
+			pool.Close()
+			return nil, err
+		}
+	} else {
+		log.WarnContext(ctx, "NATS_URL unset: no alerts are written and the bell is not pushed live")
 	}
 	opts, err := srv.HandlerOptions(notificationv1connect.NotificationServiceName)
 	if err != nil {
+		pool.Close()
 		return nil, err
 	}
-	srv.Mount(notificationv1connect.NewNotificationServiceHandler(notificationv1connect.UnimplementedNotificationServiceHandler{}, opts...))
+	srv.Mount(notificationv1connect.NewNotificationServiceHandler(ports.NewHandler(a), opts...))
 	return srv, nil
+}
+
+// connectEvents starts the outbox relay and the durable consumers.
+func connectEvents(ctx context.Context, srv *runner.RPCServer, pool *pgxpool.Pool, url string, a *app.App, log *slog.Logger) error {
+	nc, js, err := events.Connect(url, "notification")
+	if err != nil {
+		return err
+	}
+	srv.OnClose(func() { _ = nc.Drain() })
+	for name, subjects := range map[string][]string{
+		events.StreamNotification: {"notification.>"},
+		events.StreamDeadLetter:   {events.DeadLetterPrefix + ".>"},
+		// Created by their producers too; ensured here so this service can
+		// start first.
+		events.StreamProjects:  {"projects.>"},
+		events.StreamInterests: {"interests.>"},
+	} {
+		if err := events.EnsureStream(ctx, js, name, subjects); err != nil {
+			return err
+		}
+	}
+	srv.FollowEndedSessions(js)
+	relay := outbox.NewRelay(pool, js, log, outbox.RelayOptions{})
+	srv.Background(func(ctx context.Context) {
+		if err := relay.Run(ctx); err != nil && ctx.Err() == nil {
+			log.ErrorContext(ctx, "outbox relay stopped", "err", err)
+		}
+	})
+	h := ports.NewEvents(a)
+	consumers := []struct {
+		stream, durable string
+		subjects        []string
+		handle          events.Handler
+	}{
+		{events.StreamProjects, "notification-projects", []string{ports.SubjectCriteriaMatched, ports.SubjectAnnouncementAdded}, h.Projects},
+		{events.StreamInterests, "notification-follows", []string{ports.SubjectInterestChanged}, h.Interests},
+	}
+	for _, c := range consumers {
+		srv.Background(func(ctx context.Context) {
+			events.ConsumeUntilDone(ctx, js, c.stream, c.durable, c.subjects, c.handle, log)
+		})
+	}
+	return nil
 }

@@ -1,0 +1,336 @@
+// Package postgres stores the notification schema, and in the same
+// transactions the events the realtime service pushes to open sockets.
+package postgres
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+	"google.golang.org/protobuf/proto"
+
+	notificationv1 "bidradar/gen/notification/v1"
+	"bidradar/pkg/events"
+	"bidradar/pkg/outbox"
+	"bidradar/services/notification/internal/domain"
+	"bidradar/services/notification/internal/wire"
+)
+
+// Subjects of the per-user events (proto/notification/v1/events.proto).
+func subjectCreated(userID string) string { return "notification.v1.user." + userID + ".created" }
+func subjectUnread(userID string) string  { return "notification.v1.user." + userID + ".unread" }
+
+// Store implements domain.Store.
+type Store struct{ pool *pgxpool.Pool }
+
+// New returns the store on pool (its search_path is the notification schema).
+func New(pool *pgxpool.Pool) *Store { return &Store{pool: pool} }
+
+const columns = `id::text, user_id::text, category, priority, type, title, message, project_id, link, is_read, read_at, created_at`
+
+func scan(row pgx.Row) (domain.Notification, error) {
+	var n domain.Notification
+	err := row.Scan(&n.ID, &n.UserID, &n.Category, &n.Priority, &n.Type, &n.Title, &n.Message,
+		&n.ProjectID, &n.Link, &n.IsRead, &n.ReadAt, &n.Created)
+	return n, err
+}
+
+func collect(rows pgx.Rows) ([]domain.Notification, error) {
+	defer rows.Close()
+	var out []domain.Notification
+	for rows.Next() {
+		n, err := scan(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, n)
+	}
+	return out, rows.Err()
+}
+
+// visible is the condition of the rows in a user's list and count.
+const visible = `user_id = $1 AND archived_at IS NULL`
+
+func unread(ctx context.Context, q interface {
+	QueryRow(context.Context, string, ...any) pgx.Row
+}, userID string) (int64, error) {
+	var n int64
+	err := q.QueryRow(ctx, `SELECT count(*) FROM notifications WHERE `+visible+` AND NOT is_read`, userID).Scan(&n)
+	if err != nil {
+		return 0, fmt.Errorf("count unread: %w", err)
+	}
+	return n, nil
+}
+
+// List implements domain.Store.
+func (s *Store) List(ctx context.Context, userID string, f domain.ListFilter, p domain.Page) ([]domain.Notification, int64, int64, error) {
+	where, args := visible, []any{userID}
+	if f.IsRead != nil {
+		args = append(args, *f.IsRead)
+		where += fmt.Sprintf(" AND is_read = $%d", len(args))
+	}
+	if f.Category != "" {
+		args = append(args, f.Category)
+		where += fmt.Sprintf(" AND category = $%d", len(args))
+	}
+	var ns []domain.Notification
+	var total, unreadN int64
+	err := pgx.BeginTxFunc(ctx, s.pool, pgx.TxOptions{AccessMode: pgx.ReadOnly, IsoLevel: pgx.RepeatableRead}, func(tx pgx.Tx) error {
+		if err := tx.QueryRow(ctx, `SELECT count(*) FROM notifications WHERE `+where, args...).Scan(&total); err != nil {
+			return err
+		}
+		var err error
+		if unreadN, err = unread(ctx, tx, userID); err != nil {
+			return err
+		}
+		rows, err := tx.Query(ctx, `SELECT `+columns+` FROM notifications WHERE `+where+
+			fmt.Sprintf(` ORDER BY created_at DESC, seq DESC LIMIT %d OFFSET %d`, p.Size, (p.Number-1)*p.Size), args...)
+		if err != nil {
+			return err
+		}
+		ns, err = collect(rows)
+		return err
+	})
+	if err != nil {
+		return nil, 0, 0, fmt.Errorf("list notifications: %w", err)
+	}
+	return ns, total, unreadN, nil
+}
+
+// UnreadCount implements domain.Store.
+func (s *Store) UnreadCount(ctx context.Context, userID string) (int64, error) {
+	return unread(ctx, s.pool, userID)
+}
+
+// changeUnread runs fn in a transaction that locks the user's notifications
+// for the count, then publishes the new count when fn changed rows.
+func (s *Store) changeUnread(ctx context.Context, userID string, now time.Time, fn func(tx pgx.Tx) (int64, error)) (changed, count int64, err error) {
+	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		// One writer per user at a time: the count in each event is the
+		// count after that event's commit, in commit order.
+		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(hashtextextended('notification:' || $1, 0))`, userID); err != nil {
+			return err
+		}
+		if changed, err = fn(tx); err != nil || changed == 0 {
+			return err
+		}
+		if count, err = unread(ctx, tx, userID); err != nil {
+			return err
+		}
+		return enqueue(ctx, tx, subjectUnread(userID), &notificationv1.UnreadCountChanged{
+			EventId: uuid.NewString(), UserId: userID, UnreadCount: count})
+	})
+	return changed, count, err
+}
+
+// MarkRead implements domain.Store.
+func (s *Store) MarkRead(ctx context.Context, userID, id string, now time.Time) (domain.Notification, int64, error) {
+	var n domain.Notification
+	_, count, err := s.changeUnread(ctx, userID, now, func(tx pgx.Tx) (int64, error) {
+		var err error
+		n, err = scan(tx.QueryRow(ctx, `SELECT `+columns+` FROM notifications WHERE `+visible+` AND id = $2 FOR UPDATE`, userID, id))
+		if errors.Is(err, pgx.ErrNoRows) {
+			return 0, domain.ErrNotFound
+		}
+		if err != nil || n.IsRead {
+			return 0, err
+		}
+		n.IsRead, n.ReadAt = true, &now
+		_, err = tx.Exec(ctx, `UPDATE notifications SET is_read = true, read_at = $3 WHERE user_id = $1 AND id = $2`, userID, id, now)
+		return 1, err
+	})
+	if err != nil {
+		return domain.Notification{}, 0, err
+	}
+	if n.IsRead && count == 0 { // was read already: nothing published, count it
+		count, err = s.UnreadCount(ctx, userID)
+	}
+	return n, count, err
+}
+
+// MarkAllRead implements domain.Store.
+func (s *Store) MarkAllRead(ctx context.Context, userID string, now time.Time) (int64, error) {
+	n, _, err := s.changeUnread(ctx, userID, now, func(tx pgx.Tx) (int64, error) {
+		tag, err := tx.Exec(ctx, `UPDATE notifications SET is_read = true, read_at = $2 WHERE `+visible+` AND NOT is_read`, userID, now)
+		return tag.RowsAffected(), err
+	})
+	return n, err
+}
+
+// Delete implements domain.Store.
+func (s *Store) Delete(ctx context.Context, userID, id string, now time.Time) error {
+	_, _, err := s.changeUnread(ctx, userID, now, func(tx pgx.Tx) (int64, error) {
+		tag, err := tx.Exec(ctx, `DELETE FROM notifications WHERE `+visible+` AND id = $2`, userID, id)
+		if err == nil && tag.RowsAffected() == 0 {
+			return 0, domain.ErrNotFound
+		}
+		return tag.RowsAffected(), err
+	})
+	return err
+}
+
+// Clear implements domain.Store.
+func (s *Store) Clear(ctx context.Context, userID string, f domain.ClearFilter, now time.Time) (int64, error) {
+	where, args := visible, []any{userID}
+	if len(f.IDs) > 0 {
+		args = append(args, f.IDs)
+		where += fmt.Sprintf(" AND id = ANY($%d::uuid[])", len(args))
+	}
+	if f.Category != "" {
+		args = append(args, f.Category)
+		where += fmt.Sprintf(" AND category = $%d", len(args))
+	}
+	if f.IsRead != nil {
+		args = append(args, *f.IsRead)
+		where += fmt.Sprintf(" AND is_read = $%d", len(args))
+	}
+	if f.OlderThanDays != nil {
+		args = append(args, now.Add(-time.Duration(*f.OlderThanDays)*24*time.Hour))
+		where += fmt.Sprintf(" AND created_at < $%d", len(args))
+	}
+	n, _, err := s.changeUnread(ctx, userID, now, func(tx pgx.Tx) (int64, error) {
+		q := `DELETE FROM notifications WHERE ` + where
+		if f.Archive {
+			args = append(args, now)
+			q = fmt.Sprintf(`UPDATE notifications SET archived_at = $%d WHERE `, len(args)) + where
+		}
+		tag, err := tx.Exec(ctx, q, args...)
+		return tag.RowsAffected(), err
+	})
+	return n, err
+}
+
+// Create implements domain.Store.
+func (s *Store) Create(ctx context.Context, consumer, eventID string, drafts []domain.Draft, now time.Time) ([]domain.Notification, error) {
+	var created []domain.Notification
+	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		created = nil // a retried transaction starts over
+		if eventID != "" {
+			first, err := events.MarkProcessed(ctx, tx, consumer, eventID)
+			if err != nil || !first {
+				return err
+			}
+		}
+		byUser := map[string][]domain.Notification{}
+		var users []string
+		for _, d := range drafts {
+			if _, seen := byUser[d.UserID]; !seen {
+				users = append(users, d.UserID)
+				byUser[d.UserID] = nil
+			}
+		}
+		for _, u := range users {
+			if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(hashtextextended('notification:' || $1, 0))`, u); err != nil {
+				return err
+			}
+		}
+		for _, d := range drafts {
+			n, err := scan(tx.QueryRow(ctx, `INSERT INTO notifications
+				(id, user_id, dedup_key, category, priority, type, title, message, project_id, link, created_at)
+				VALUES (gen_random_uuid(), $1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+				ON CONFLICT (user_id, dedup_key) DO NOTHING RETURNING `+columns,
+				d.UserID, d.DedupKey, d.Category, d.Priority, domain.TypeBell, d.Title, d.Message, d.ProjectID, d.Link, now))
+			if errors.Is(err, pgx.ErrNoRows) {
+				continue // this user already has it
+			}
+			if err != nil {
+				return fmt.Errorf("insert notification: %w", err)
+			}
+			byUser[d.UserID] = append(byUser[d.UserID], n)
+			created = append(created, n)
+		}
+		for _, u := range users {
+			if len(byUser[u]) == 0 {
+				continue
+			}
+			count, err := unread(ctx, tx, u)
+			if err != nil {
+				return err
+			}
+			for _, n := range byUser[u] {
+				if err := enqueue(ctx, tx, subjectCreated(u), &notificationv1.NotificationCreated{
+					EventId: uuid.NewString(), UserId: u, Notification: wire.Notification(n), UnreadCount: count}); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return created, nil
+}
+
+// SetFollow implements domain.Store.
+func (s *Store) SetFollow(ctx context.Context, userID, projectID string, following bool, at time.Time) error {
+	_, err := s.pool.Exec(ctx, `INSERT INTO follows (user_id, project_id, following, changed_at) VALUES ($1, $2, $3, $4)
+		ON CONFLICT (project_id, user_id) DO UPDATE SET following = EXCLUDED.following, changed_at = EXCLUDED.changed_at
+		WHERE follows.changed_at <= EXCLUDED.changed_at`, userID, projectID, following, at)
+	if err != nil {
+		return fmt.Errorf("set follow: %w", err)
+	}
+	return nil
+}
+
+// Followers implements domain.Store.
+func (s *Store) Followers(ctx context.Context, projectID string) ([]string, error) {
+	rows, err := s.pool.Query(ctx, `SELECT user_id::text FROM follows WHERE project_id = $1 AND following ORDER BY user_id`, projectID)
+	if err != nil {
+		return nil, fmt.Errorf("followers: %w", err)
+	}
+	return pgx.CollectRows(rows, pgx.RowTo[string])
+}
+
+// SettingsOf implements domain.Store.
+func (s *Store) SettingsOf(ctx context.Context, userIDs []string) (map[string]domain.Settings, error) {
+	out := make(map[string]domain.Settings, len(userIDs))
+	for _, u := range userIDs {
+		out[u] = domain.DefaultSettings
+	}
+	rows, err := s.pool.Query(ctx, `SELECT user_id::text, bell_enabled, email_enabled, email_digest, line_enabled, line_user_id,
+		notify_announcements, notify_search_matches, notify_payments FROM settings WHERE user_id = ANY($1::uuid[])`, userIDs)
+	if err != nil {
+		return nil, fmt.Errorf("settings: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var u string
+		var st domain.Settings
+		if err := rows.Scan(&u, &st.BellEnabled, &st.EmailEnabled, &st.EmailDigest, &st.LineEnabled, &st.LineUserID,
+			&st.NotifyAnnouncements, &st.NotifySearchMatches, &st.NotifyPayments); err != nil {
+			return nil, err
+		}
+		out[u] = st
+	}
+	return out, rows.Err()
+}
+
+// PutSettings implements domain.Store.
+func (s *Store) PutSettings(ctx context.Context, userID string, st domain.Settings, now time.Time) error {
+	_, err := s.pool.Exec(ctx, `INSERT INTO settings (user_id, bell_enabled, email_enabled, email_digest, line_enabled, line_user_id,
+		notify_announcements, notify_search_matches, notify_payments, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+		ON CONFLICT (user_id) DO UPDATE SET bell_enabled = $2, email_enabled = $3, email_digest = $4, line_enabled = $5,
+		line_user_id = $6, notify_announcements = $7, notify_search_matches = $8, notify_payments = $9, updated_at = $10`,
+		userID, st.BellEnabled, st.EmailEnabled, st.EmailDigest, st.LineEnabled, st.LineUserID,
+		st.NotifyAnnouncements, st.NotifySearchMatches, st.NotifyPayments, now)
+	if err != nil {
+		return fmt.Errorf("put settings: %w", err)
+	}
+	return nil
+}
+
+func enqueue(ctx context.Context, tx pgx.Tx, subject string, ev interface {
+	proto.Message
+	GetEventId() string
+}) error {
+	b, err := proto.Marshal(ev)
+	if err != nil {
+		return err
+	}
+	return outbox.Enqueue(ctx, tx, subject, ev.GetEventId(), b)
+}

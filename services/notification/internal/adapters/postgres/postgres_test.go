@@ -1,0 +1,125 @@
+package postgres_test
+
+import (
+	"context"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"bidradar/pkg/testutil/pgtest"
+	"bidradar/services/notification/internal/adapters/postgres"
+	"bidradar/services/notification/internal/app"
+	"bidradar/services/notification/internal/domain"
+	"bidradar/services/notification/notificationsvc"
+)
+
+const (
+	ann = "11111111-1111-4111-8111-111111111111"
+	bob = "22222222-2222-4222-8222-222222222222"
+)
+
+func newApp(t *testing.T) (*app.App, *pgxpool.Pool) {
+	t.Helper()
+	pool, err := notificationsvc.Open(context.Background(), pgtest.NewDatabase(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(pool.Close)
+	return app.New(postgres.New(pool), nil), pool
+}
+
+func count(t *testing.T, pool *pgxpool.Pool, q string, args ...any) int {
+	t.Helper()
+	var n int
+	if err := pool.QueryRow(context.Background(), q, args...).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+// The same event delivered twice (or twenty times at once) writes its rows
+// once; the same project matching the same search in two events alerts once.
+func TestEventsWriteOnce(t *testing.T) {
+	a, pool := newApp(t)
+	ctx := context.Background()
+	p := []domain.MatchedProject{{ID: "69222222222", Name: "สะพาน", Agency: "กรม", BudgetSatang: ptr(int64(450000000))}}
+	var wg sync.WaitGroup
+	for range 20 {
+		wg.Go(func() {
+			if err := a.CriteriaMatched(ctx, "ev-1", ann, "c1", "ถนน", "", p); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	wg.Wait()
+	if err := a.CriteriaMatched(ctx, "ev-2", ann, "c1", "ถนน", "", p); err != nil {
+		t.Fatal(err)
+	}
+	if n := count(t, pool, `SELECT count(*) FROM notifications WHERE user_id = $1`, ann); n != 1 {
+		t.Fatalf("%d rows, want 1", n)
+	}
+	if n := count(t, pool, `SELECT count(*) FROM outbox WHERE subject = $1`, "notification.v1.user."+ann+".created"); n != 1 {
+		t.Fatalf("%d created events, want 1", n)
+	}
+	if u, _ := a.UnreadCount(ctx, ann); u != 1 {
+		t.Fatalf("unread %d", u)
+	}
+}
+
+// Followers come from interest.changed, latest change wins whatever the
+// arrival order; a new step alerts each follower once.
+func TestFollowersAndSteps(t *testing.T) {
+	a, pool := newApp(t)
+	ctx := context.Background()
+	t0 := time.Date(2026, 11, 20, 9, 0, 0, 0, time.UTC)
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	must(a.InterestChanged(ctx, ann, "69222222222", true, false, t0.Add(2*time.Minute)))
+	must(a.InterestChanged(ctx, ann, "69222222222", false, false, t0)) // late and older: ignored
+	must(a.InterestChanged(ctx, bob, "69222222222", true, false, t0))
+	must(a.InterestChanged(ctx, bob, "69222222222", true, true, t0.Add(time.Minute))) // archived: no longer follows
+	for range 2 {
+		must(a.AnnouncementAdded(ctx, "step-1", "69222222222", "สะพาน", "ประกาศผู้ชนะ", "2026-11-20"))
+	}
+	if n := count(t, pool, `SELECT count(*) FROM notifications WHERE user_id = $1 AND category = 'project_update'`, ann); n != 1 {
+		t.Fatalf("ann: %d step alerts, want 1", n)
+	}
+	if n := count(t, pool, `SELECT count(*) FROM notifications WHERE user_id = $1`, bob); n != 0 {
+		t.Fatalf("bob (archived) got %d", n)
+	}
+	l, err := a.List(ctx, ann, domain.ListFilter{}, domain.Page{})
+	must(err)
+	if l.Items[0].Message != "ประกาศผู้ชนะ: สะพาน (20 พ.ย. 2569)" || l.Items[0].Link != "/projects/69222222222" {
+		t.Fatalf("step alert %+v", l.Items[0])
+	}
+}
+
+// Settings: a user who turned search alerts off gets none; bad values are refused.
+func TestSettingsGateAlerts(t *testing.T) {
+	a, pool := newApp(t)
+	ctx := context.Background()
+	s := domain.DefaultSettings
+	s.NotifySearchMatches = false
+	if _, err := a.PutSettings(ctx, ann, s); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.CriteriaMatched(ctx, "ev-9", ann, "c1", "", "", []domain.MatchedProject{{ID: "69222222222", Name: "x"}}); err != nil {
+		t.Fatal(err)
+	}
+	if n := count(t, pool, `SELECT count(*) FROM notifications`); n != 0 {
+		t.Fatalf("%d rows for a user who turned search alerts off", n)
+	}
+	for _, bad := range []domain.Settings{{EmailDigest: "weekly"}, {EmailDigest: "daily", LineEnabled: true}, {EmailDigest: "daily", LineUserID: "abc"}} {
+		if _, err := a.PutSettings(ctx, ann, bad); err == nil {
+			t.Fatalf("accepted %+v", bad)
+		}
+	}
+}
+
+func ptr[T any](v T) *T { return &v }

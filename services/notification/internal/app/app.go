@@ -1,0 +1,187 @@
+// Package app holds the notification use cases: the bell of one signed-in
+// user, and the alerts written from other services' events.
+package app
+
+import (
+	"context"
+	"crypto/rand"
+	"fmt"
+	"time"
+
+	"bidradar/services/notification/internal/domain"
+)
+
+// App is the notification use cases.
+type App struct {
+	store domain.Store
+	now   func() time.Time
+}
+
+// New returns the use cases; now may be nil (time.Now).
+func New(store domain.Store, now func() time.Time) *App {
+	if now == nil {
+		now = time.Now
+	}
+	return &App{store: store, now: now}
+}
+
+// List is one page of the bell with the total of the filter and the unread count.
+type List struct {
+	Items         []domain.Notification
+	Total, Unread int64
+}
+
+// List returns a page of the user's notifications, newest first. Zero page
+// values take the defaults.
+func (a *App) List(ctx context.Context, userID string, f domain.ListFilter, p domain.Page) (List, error) {
+	if p.Number == 0 {
+		p.Number = 1
+	}
+	if p.Size == 0 {
+		p.Size = domain.DefaultPerPage
+	}
+	if p.Number < 1 || p.Size < 1 || p.Size > domain.MaxPerPage {
+		return List{}, domain.ErrInvalidPage
+	}
+	if !domain.ValidCategory(f.Category) {
+		return List{}, domain.ErrInvalidCategory
+	}
+	ns, total, unread, err := a.store.List(ctx, userID, f, p)
+	return List{Items: ns, Total: total, Unread: unread}, err
+}
+
+// UnreadCount counts the user's unread notifications.
+func (a *App) UnreadCount(ctx context.Context, userID string) (int64, error) {
+	return a.store.UnreadCount(ctx, userID)
+}
+
+// MarkRead marks one of the user's notifications read.
+func (a *App) MarkRead(ctx context.Context, userID, id string) (domain.Notification, int64, error) {
+	if !domain.ValidID(id) {
+		return domain.Notification{}, 0, domain.ErrInvalidID
+	}
+	return a.store.MarkRead(ctx, userID, id, a.now())
+}
+
+// MarkAllRead marks all the user's notifications read.
+func (a *App) MarkAllRead(ctx context.Context, userID string) (int64, error) {
+	return a.store.MarkAllRead(ctx, userID, a.now())
+}
+
+// Delete deletes one of the user's notifications.
+func (a *App) Delete(ctx context.Context, userID, id string) error {
+	if !domain.ValidID(id) {
+		return domain.ErrInvalidID
+	}
+	return a.store.Delete(ctx, userID, id, a.now())
+}
+
+// Clear deletes (or archives) the user's notifications matching f.
+func (a *App) Clear(ctx context.Context, userID string, f domain.ClearFilter) (int64, error) {
+	if err := f.Validate(); err != nil {
+		return 0, err
+	}
+	return a.store.Clear(ctx, userID, f, a.now())
+}
+
+// CreateTest writes count test notifications (1 to MaxTestBatch); count 0
+// writes one unnumbered.
+func (a *App) CreateTest(ctx context.Context, userID string, count int) ([]domain.Notification, error) {
+	if count < 0 || count > domain.MaxTestBatch {
+		return nil, domain.ErrInvalidCount
+	}
+	batch := newID()
+	drafts := []domain.Draft{domain.Test(userID, batch, 0)}
+	if count > 0 {
+		drafts = drafts[:0]
+		for i := 1; i <= count; i++ {
+			drafts = append(drafts, domain.Test(userID, fmt.Sprintf("%s:%d", batch, i), i))
+		}
+	}
+	return a.store.Create(ctx, "", "", drafts, a.now())
+}
+
+// Settings returns the user's channel settings.
+func (a *App) Settings(ctx context.Context, userID string) (domain.Settings, error) {
+	m, err := a.store.SettingsOf(ctx, []string{userID})
+	if err != nil {
+		return domain.Settings{}, err
+	}
+	return m[userID], nil
+}
+
+// PutSettings replaces the user's channel settings.
+func (a *App) PutSettings(ctx context.Context, userID string, s domain.Settings) (domain.Settings, error) {
+	if err := s.Validate(); err != nil {
+		return domain.Settings{}, err
+	}
+	return s, a.store.PutSettings(ctx, userID, s, a.now())
+}
+
+// Events. Each handler is idempotent on the event id: the consumer name and
+// the id are recorded with the rows they write, in one transaction.
+
+// Consumer names (processed_events.consumer).
+const (
+	ConsumerMatches       = "notification-matches"
+	ConsumerAnnouncements = "notification-announcements"
+)
+
+// CriteriaMatched: a saved search found projects. An instant search makes
+// one alert per project (never two for the same search and project); an
+// overnight run makes one digest per search and run.
+func (a *App) CriteriaMatched(ctx context.Context, eventID, userID, criteriaID, criteriaName, runKey string, projects []domain.MatchedProject) error {
+	if len(projects) == 0 {
+		return nil
+	}
+	set, err := a.store.SettingsOf(ctx, []string{userID})
+	if err != nil {
+		return err
+	}
+	var drafts []domain.Draft
+	if set[userID].Wants(domain.CategorySearchMatch) {
+		if runKey != "" {
+			drafts = append(drafts, domain.Digest(userID, criteriaID, criteriaName, runKey, projects))
+		} else {
+			for _, p := range projects {
+				drafts = append(drafts, domain.SearchMatch(userID, criteriaID, criteriaName, p))
+			}
+		}
+	}
+	_, err = a.store.Create(ctx, ConsumerMatches, eventID, drafts, a.now())
+	return err
+}
+
+// AnnouncementAdded: a project got a new step; each follower is told.
+func (a *App) AnnouncementAdded(ctx context.Context, eventID, projectID, projectName, typeName, date string) error {
+	followers, err := a.store.Followers(ctx, projectID)
+	if err != nil || len(followers) == 0 {
+		return err
+	}
+	set, err := a.store.SettingsOf(ctx, followers)
+	if err != nil {
+		return err
+	}
+	drafts := make([]domain.Draft, 0, len(followers))
+	for _, u := range followers {
+		if set[u].Wants(domain.CategoryProjectUpdate) {
+			drafts = append(drafts, domain.Announcement(u, eventID, projectID, projectName, typeName, date))
+		}
+	}
+	_, err = a.store.Create(ctx, ConsumerAnnouncements, eventID, drafts, a.now())
+	return err
+}
+
+// InterestChanged keeps the follower list: an active record with
+// is_interestToStepChk follows its project.
+func (a *App) InterestChanged(ctx context.Context, userID, projectID string, follow, archived bool, at time.Time) error {
+	return a.store.SetFollow(ctx, userID, projectID, follow && !archived, at)
+}
+
+func newID() string {
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	b[6] = b[6]&0x0f | 0x40
+	b[8] = b[8]&0x3f | 0x80
+	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:])
+}

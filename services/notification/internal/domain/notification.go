@@ -1,0 +1,329 @@
+// Package domain holds the notification rules: what a notification is, the
+// filters of the bell, the channel settings, and the Thai text of each alert.
+package domain
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"strings"
+	"time"
+
+	"bidradar/pkg/apperr"
+)
+
+// Categories of SPEC §3 and the alerts of DESIGN §7.
+const (
+	CategorySystemAlert   = "system_alert"
+	CategoryProjectUpdate = "project_update"
+	CategorySearchMatch   = "search_match"
+	CategoryDeadline      = "deadline"
+	CategoryPayment       = "payment"
+)
+
+// Categories is every category a filter may name.
+var Categories = []string{CategorySystemAlert, CategoryProjectUpdate, CategorySearchMatch, CategoryDeadline, CategoryPayment}
+
+// Priorities.
+const (
+	PriorityLow    = "low"
+	PriorityNormal = "normal"
+	PriorityHigh   = "high"
+)
+
+// TypeBell is the socket message type of every bell notification.
+const TypeBell = "bell_notification"
+
+// Limits.
+const (
+	DefaultPerPage   = 20
+	MaxPerPage       = 100
+	MaxTestBatch     = 100
+	MaxClearIDs      = 1000
+	MaxOlderThanDays = 3650
+)
+
+// Errors (SPEC §8 form: the detail is the message).
+var (
+	ErrNotFound        = apperr.New(apperr.NotFound, "notification-not-found", "Notification not found")
+	ErrInvalidID       = apperr.New(apperr.InvalidArgument, "invalid-notification-id", "Invalid notification id")
+	ErrInvalidCategory = apperr.New(apperr.InvalidArgument, "invalid-category", "Unknown notification category")
+	ErrInvalidCount    = apperr.New(apperr.InvalidArgument, "invalid-count", fmt.Sprintf("count must be between 1 and %d", MaxTestBatch))
+	ErrInvalidPage     = apperr.New(apperr.InvalidArgument, "invalid-page", fmt.Sprintf("page must be at least 1 and per_page between 1 and %d", MaxPerPage))
+	ErrInvalidDays     = apperr.New(apperr.InvalidArgument, "invalid-older-than-days", fmt.Sprintf("older_than_days must be between 0 and %d", MaxOlderThanDays))
+	ErrTooManyIDs      = apperr.New(apperr.InvalidArgument, "too-many-ids", fmt.Sprintf("at most %d notification_ids", MaxClearIDs))
+	ErrInvalidSettings = apperr.New(apperr.InvalidArgument, "invalid-settings", "Invalid notification settings")
+)
+
+var uuidRe = regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`)
+
+// ValidID reports whether id has the form of a notification id.
+func ValidID(id string) bool { return uuidRe.MatchString(id) }
+
+// ValidCategory reports whether c is a known category ("" means any).
+func ValidCategory(c string) bool {
+	if c == "" {
+		return true
+	}
+	for _, k := range Categories {
+		if c == k {
+			return true
+		}
+	}
+	return false
+}
+
+// Notification is one bell notification.
+type Notification struct {
+	ID, UserID               string
+	Category, Priority, Type string
+	Title, Message           string
+	ProjectID, Link          string
+	IsRead                   bool
+	ReadAt                   *time.Time
+	Created                  time.Time
+}
+
+// Draft is a notification to write; DedupKey makes the write idempotent per
+// user (the same key never makes a second row).
+type Draft struct {
+	UserID, DedupKey   string
+	Category, Priority string
+	Title, Message     string
+	ProjectID, Link    string
+}
+
+// Page asks for one page.
+type Page struct{ Number, Size int }
+
+// ListFilter narrows the bell list.
+type ListFilter struct {
+	IsRead   *bool
+	Category string
+}
+
+// ClearFilter picks the notifications to clear (all conditions together;
+// none given means all). Archive keeps them stored, out of the list.
+type ClearFilter struct {
+	Archive       bool
+	IDs           []string
+	Category      string
+	IsRead        *bool
+	OlderThanDays *int
+}
+
+// Validate checks the filter's values.
+func (f ClearFilter) Validate() error {
+	if len(f.IDs) > MaxClearIDs {
+		return ErrTooManyIDs
+	}
+	for _, id := range f.IDs {
+		if !ValidID(id) {
+			return ErrInvalidID
+		}
+	}
+	if !ValidCategory(f.Category) {
+		return ErrInvalidCategory
+	}
+	if f.OlderThanDays != nil && (*f.OlderThanDays < 0 || *f.OlderThanDays > MaxOlderThanDays) {
+		return ErrInvalidDays
+	}
+	return nil
+}
+
+// Settings are a user's channel choices.
+type Settings struct {
+	BellEnabled, EmailEnabled, LineEnabled                   bool
+	EmailDigest                                              string // instant | daily | off
+	LineUserID                                               string
+	NotifyAnnouncements, NotifySearchMatches, NotifyPayments bool
+}
+
+// DefaultSettings: the bell on for every kind of alert, other channels off
+// until the user chooses them.
+var DefaultSettings = Settings{
+	BellEnabled: true, EmailDigest: "daily",
+	NotifyAnnouncements: true, NotifySearchMatches: true, NotifyPayments: true,
+}
+
+var lineUserRe = regexp.MustCompile(`^U[0-9a-f]{32}$`)
+
+// Validate checks the settings' values.
+func (s Settings) Validate() error {
+	switch s.EmailDigest {
+	case "instant", "daily", "off":
+	default:
+		return apperr.New(apperr.InvalidArgument, ErrInvalidSettings.Slug, "email_digest must be instant, daily or off")
+	}
+	if s.LineUserID != "" && !lineUserRe.MatchString(s.LineUserID) {
+		return apperr.New(apperr.InvalidArgument, ErrInvalidSettings.Slug, "line_user_id must be a LINE user id (U followed by 32 hex digits)")
+	}
+	if s.LineEnabled && s.LineUserID == "" {
+		return apperr.New(apperr.InvalidArgument, ErrInvalidSettings.Slug, "LINE needs a linked LINE account")
+	}
+	return nil
+}
+
+// Wants reports whether the user takes bell alerts of category.
+func (s Settings) Wants(category string) bool {
+	if !s.BellEnabled {
+		return category == CategorySystemAlert
+	}
+	switch category {
+	case CategoryProjectUpdate, CategoryDeadline:
+		return s.NotifyAnnouncements
+	case CategorySearchMatch:
+		return s.NotifySearchMatches
+	case CategoryPayment:
+		return s.NotifyPayments
+	}
+	return true
+}
+
+// Store keeps the notifications of every user; every call is scoped to one
+// user, except the follower lookups of the event handlers. Every write
+// that changes a user's rows publishes, in the same transaction, the
+// events the realtime service pushes (created, unread count).
+type Store interface {
+	List(ctx context.Context, userID string, f ListFilter, p Page) (ns []Notification, total, unread int64, err error)
+	UnreadCount(ctx context.Context, userID string) (int64, error)
+	MarkRead(ctx context.Context, userID, id string, now time.Time) (Notification, int64, error)
+	MarkAllRead(ctx context.Context, userID string, now time.Time) (int64, error)
+	Delete(ctx context.Context, userID, id string, now time.Time) error
+	Clear(ctx context.Context, userID string, f ClearFilter, now time.Time) (int64, error)
+	// Create writes the drafts whose (user, dedup key) is new and returns
+	// them; consumer/eventID (when set) record the event as processed in the
+	// same transaction, so a redelivered event writes nothing.
+	Create(ctx context.Context, consumer, eventID string, drafts []Draft, now time.Time) ([]Notification, error)
+
+	// SetFollow records that userID follows (or stopped following)
+	// projectID as of at; an older change than the stored one is ignored.
+	SetFollow(ctx context.Context, userID, projectID string, following bool, at time.Time) error
+	Followers(ctx context.Context, projectID string) ([]string, error)
+	// SettingsOf returns each user's settings (defaults for users without a row).
+	SettingsOf(ctx context.Context, userIDs []string) (map[string]Settings, error)
+	PutSettings(ctx context.Context, userID string, s Settings, now time.Time) error
+}
+
+// Thai text of the alerts.
+
+// Baht formats satang as "1,250,000.50 บาท".
+func Baht(satang int64) string {
+	neg := satang < 0
+	if neg {
+		satang = -satang
+	}
+	whole, frac := satang/100, satang%100
+	s := fmt.Sprintf("%d", whole)
+	var b strings.Builder
+	for i, r := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(r)
+	}
+	out := fmt.Sprintf("%s.%02d บาท", b.String(), frac)
+	if neg {
+		out = "-" + out
+	}
+	return out
+}
+
+// MatchedProject is a project a saved search found.
+type MatchedProject struct {
+	ID, Name, Agency string
+	BudgetSatang     *int64
+}
+
+// ProjectLink is the app's page of a project.
+func ProjectLink(id string) string { return "/projects/" + id }
+
+// SearchMatch is the alert of one project matching one saved search.
+func SearchMatch(userID, criteriaID, criteriaName string, p MatchedProject) Draft {
+	name := strings.TrimSpace(criteriaName)
+	if name == "" {
+		name = "การค้นหาที่บันทึกไว้"
+	}
+	msg := p.Name
+	if p.Agency != "" {
+		msg += " — " + p.Agency
+	}
+	if p.BudgetSatang != nil {
+		msg += " งบประมาณ " + Baht(*p.BudgetSatang)
+	}
+	return Draft{
+		UserID: userID, DedupKey: "match:" + criteriaID + ":" + p.ID,
+		Category: CategorySearchMatch, Priority: PriorityNormal,
+		Title: "โครงการใหม่ตรงกับ \"" + name + "\"", Message: msg,
+		ProjectID: p.ID, Link: ProjectLink(p.ID),
+	}
+}
+
+// Digest is the one alert of an overnight search naming all its projects.
+func Digest(userID, criteriaID, criteriaName, runKey string, ps []MatchedProject) Draft {
+	name := strings.TrimSpace(criteriaName)
+	if name == "" {
+		name = "การค้นหาข้ามคืน"
+	}
+	names := make([]string, 0, min(len(ps), 5))
+	for _, p := range ps[:min(len(ps), 5)] {
+		names = append(names, p.Name)
+	}
+	msg := strings.Join(names, ", ")
+	if len(ps) > 5 {
+		msg += fmt.Sprintf(" และอีก %d โครงการ", len(ps)-5)
+	}
+	d := Draft{
+		UserID: userID, DedupKey: "digest:" + criteriaID + ":" + runKey,
+		Category: CategorySearchMatch, Priority: PriorityNormal,
+		Title:   fmt.Sprintf("พบโครงการใหม่ %d โครงการจาก \"%s\"", len(ps), name),
+		Message: msg, Link: "/search",
+	}
+	if len(ps) == 1 {
+		d.ProjectID, d.Link = ps[0].ID, ProjectLink(ps[0].ID)
+	}
+	return d
+}
+
+// Announcement is the alert to a follower of a project's new step.
+func Announcement(userID, eventID, projectID, projectName, typeName, date string) Draft {
+	msg := projectName
+	if typeName != "" {
+		msg = typeName + ": " + projectName
+	}
+	if d := ThaiDate(date); d != "" {
+		msg += " (" + d + ")"
+	}
+	return Draft{
+		UserID: userID, DedupKey: "step:" + eventID,
+		Category: CategoryProjectUpdate, Priority: PriorityHigh,
+		Title: "โครงการที่ติดตามมีประกาศใหม่", Message: msg,
+		ProjectID: projectID, Link: ProjectLink(projectID),
+	}
+}
+
+// Test is the notification of POST /bell/notifications/test (SPEC §3:
+// category system_alert, priority normal).
+func Test(userID, key string, n int) Draft {
+	title := "การแจ้งเตือนทดสอบ"
+	if n > 0 {
+		title = fmt.Sprintf("การแจ้งเตือนทดสอบ #%d", n)
+	}
+	return Draft{
+		UserID: userID, DedupKey: "test:" + key,
+		Category: CategorySystemAlert, Priority: PriorityNormal,
+		Title: title, Message: "ระบบแจ้งเตือนทำงานปกติ",
+	}
+}
+
+var thaiMonths = [...]string{"ม.ค.", "ก.พ.", "มี.ค.", "เม.ย.", "พ.ค.", "มิ.ย.", "ก.ค.", "ส.ค.", "ก.ย.", "ต.ค.", "พ.ย.", "ธ.ค."}
+
+// ThaiDate shows an ISO date (2026-11-20) in the Buddhist era (20 พ.ย. 2569);
+// anything else is returned as it is.
+func ThaiDate(iso string) string {
+	t, err := time.Parse(time.DateOnly, iso)
+	if err != nil {
+		return iso
+	}
+	return fmt.Sprintf("%d %s %d", t.Day(), thaiMonths[t.Month()-1], t.Year()+543)
+}

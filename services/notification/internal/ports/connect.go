@@ -1,0 +1,201 @@
+// Package ports serves the notification RPCs (Connect, gRPC, gRPC-Web; REST
+// through the gateway) and turns other services' events into use-case calls.
+package ports
+
+import (
+	"context"
+
+	"connectrpc.com/connect"
+
+	notificationv1 "bidradar/gen/notification/v1"
+	"bidradar/gen/notification/v1/notificationv1connect"
+	"bidradar/pkg/authn"
+	"bidradar/services/notification/internal/app"
+	"bidradar/services/notification/internal/domain"
+	"bidradar/services/notification/internal/wire"
+)
+
+// Handler implements notificationv1connect.NotificationServiceHandler.
+type Handler struct {
+	notificationv1connect.UnimplementedNotificationServiceHandler
+	app *app.App
+}
+
+// NewHandler returns the handler.
+func NewHandler(a *app.App) *Handler { return &Handler{app: a} }
+
+func caller(ctx context.Context) (string, error) {
+	c, err := authn.Require(ctx)
+	if err != nil {
+		return "", err
+	}
+	return c.UserID, nil
+}
+
+// ListNotifications is GET /bell/notifications.
+func (h *Handler) ListNotifications(ctx context.Context, req *connect.Request[notificationv1.ListNotificationsRequest]) (*connect.Response[notificationv1.ListNotificationsResponse], error) {
+	uid, err := caller(ctx)
+	if err != nil {
+		return nil, err
+	}
+	m := req.Msg
+	l, err := h.app.List(ctx, uid, domain.ListFilter{IsRead: m.IsRead, Category: m.GetCategory()},
+		domain.Page{Number: int(m.GetPage()), Size: int(m.GetPerPage())})
+	if err != nil {
+		return nil, err
+	}
+	return connect.NewResponse(&notificationv1.ListNotificationsResponse{
+		Notifications: wire.Notifications(l.Items), Total: int32(l.Total), UnreadCount: int32(l.Unread)}), nil
+}
+
+// GetUnreadCount is GET /bell/notifications/unread-count.
+func (h *Handler) GetUnreadCount(ctx context.Context, _ *connect.Request[notificationv1.GetUnreadCountRequest]) (*connect.Response[notificationv1.GetUnreadCountResponse], error) {
+	uid, err := caller(ctx)
+	if err != nil {
+		return nil, err
+	}
+	n, err := h.app.UnreadCount(ctx, uid)
+	if err != nil {
+		return nil, err
+	}
+	return connect.NewResponse(&notificationv1.GetUnreadCountResponse{UnreadCount: int32(n)}), nil
+}
+
+// MarkRead is PATCH /bell/notifications/{id}/read.
+func (h *Handler) MarkRead(ctx context.Context, req *connect.Request[notificationv1.MarkReadRequest]) (*connect.Response[notificationv1.MarkReadResponse], error) {
+	uid, err := caller(ctx)
+	if err != nil {
+		return nil, err
+	}
+	n, count, err := h.app.MarkRead(ctx, uid, req.Msg.GetId())
+	if err != nil {
+		return nil, err
+	}
+	return connect.NewResponse(&notificationv1.MarkReadResponse{
+		Message: "Notification marked as read", Notification: wire.Notification(n), UnreadCount: int32(count)}), nil
+}
+
+// MarkAllRead is PATCH /bell/notifications/mark-all-read.
+func (h *Handler) MarkAllRead(ctx context.Context, _ *connect.Request[notificationv1.MarkAllReadRequest]) (*connect.Response[notificationv1.MarkAllReadResponse], error) {
+	uid, err := caller(ctx)
+	if err != nil {
+		return nil, err
+	}
+	n, err := h.app.MarkAllRead(ctx, uid)
+	if err != nil {
+		return nil, err
+	}
+	return connect.NewResponse(&notificationv1.MarkAllReadResponse{Message: "All notifications marked as read", UpdatedCount: int32(n)}), nil
+}
+
+// DeleteNotification is DELETE /bell/notifications/{id}.
+func (h *Handler) DeleteNotification(ctx context.Context, req *connect.Request[notificationv1.DeleteNotificationRequest]) (*connect.Response[notificationv1.DeleteNotificationResponse], error) {
+	uid, err := caller(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if err := h.app.Delete(ctx, uid, req.Msg.GetId()); err != nil {
+		return nil, err
+	}
+	return connect.NewResponse(&notificationv1.DeleteNotificationResponse{Message: "Notification deleted"}), nil
+}
+
+// ClearNotifications is DELETE /bell/notifications/all/clear.
+func (h *Handler) ClearNotifications(ctx context.Context, req *connect.Request[notificationv1.ClearNotificationsRequest]) (*connect.Response[notificationv1.ClearNotificationsResponse], error) {
+	uid, err := caller(ctx)
+	if err != nil {
+		return nil, err
+	}
+	m := req.Msg
+	f := domain.ClearFilter{Archive: m.GetArchiveAll(), IDs: m.GetNotificationIds(), Category: m.GetCategory(), IsRead: m.IsRead}
+	if m.OlderThanDays != nil {
+		d := int(m.GetOlderThanDays())
+		f.OlderThanDays = &d
+	}
+	n, err := h.app.Clear(ctx, uid, f)
+	if err != nil {
+		return nil, err
+	}
+	msg := "Notifications cleared"
+	if f.Archive {
+		msg = "Notifications archived"
+	}
+	return connect.NewResponse(&notificationv1.ClearNotificationsResponse{Message: msg, DeletedCount: int32(n)}), nil
+}
+
+// CreateTestNotification is POST /bell/notifications/test.
+func (h *Handler) CreateTestNotification(ctx context.Context, _ *connect.Request[notificationv1.CreateTestNotificationRequest]) (*connect.Response[notificationv1.CreateTestNotificationResponse], error) {
+	uid, err := caller(ctx)
+	if err != nil {
+		return nil, err
+	}
+	ns, err := h.app.CreateTest(ctx, uid, 0)
+	if err != nil {
+		return nil, err
+	}
+	out := &notificationv1.CreateTestNotificationResponse{Message: "Test notification created"}
+	if len(ns) > 0 {
+		out.Notification = wire.Notification(ns[0])
+	}
+	return connect.NewResponse(out), nil
+}
+
+// CreateTestNotifications is POST /bell/notifications/test-multiple?count=.
+func (h *Handler) CreateTestNotifications(ctx context.Context, req *connect.Request[notificationv1.CreateTestNotificationsRequest]) (*connect.Response[notificationv1.CreateTestNotificationsResponse], error) {
+	uid, err := caller(ctx)
+	if err != nil {
+		return nil, err
+	}
+	count := int(req.Msg.GetCount())
+	if count < 1 {
+		return nil, domain.ErrInvalidCount
+	}
+	ns, err := h.app.CreateTest(ctx, uid, count)
+	if err != nil {
+		return nil, err
+	}
+	return connect.NewResponse(&notificationv1.CreateTestNotificationsResponse{
+		Message: "Test notifications created", Notifications: wire.Notifications(ns)}), nil
+}
+
+func settingsPB(s domain.Settings) *notificationv1.NotificationSettings {
+	return &notificationv1.NotificationSettings{
+		BellEnabled: s.BellEnabled, EmailEnabled: s.EmailEnabled, EmailDigest: s.EmailDigest,
+		LineEnabled: s.LineEnabled, LineUserId: s.LineUserID, NotifyAnnouncements: s.NotifyAnnouncements,
+		NotifySearchMatches: s.NotifySearchMatches, NotifyPayments: s.NotifyPayments,
+	}
+}
+
+// GetNotificationSettings is GET /notification-settings.
+func (h *Handler) GetNotificationSettings(ctx context.Context, _ *connect.Request[notificationv1.GetNotificationSettingsRequest]) (*connect.Response[notificationv1.GetNotificationSettingsResponse], error) {
+	uid, err := caller(ctx)
+	if err != nil {
+		return nil, err
+	}
+	s, err := h.app.Settings(ctx, uid)
+	if err != nil {
+		return nil, err
+	}
+	return connect.NewResponse(&notificationv1.GetNotificationSettingsResponse{Settings: settingsPB(s)}), nil
+}
+
+// UpdateNotificationSettings is PUT /notification-settings.
+func (h *Handler) UpdateNotificationSettings(ctx context.Context, req *connect.Request[notificationv1.UpdateNotificationSettingsRequest]) (*connect.Response[notificationv1.UpdateNotificationSettingsResponse], error) {
+	uid, err := caller(ctx)
+	if err != nil {
+		return nil, err
+	}
+	in := req.Msg.GetSettings()
+	if in == nil {
+		return nil, domain.ErrInvalidSettings
+	}
+	s, err := h.app.PutSettings(ctx, uid, domain.Settings{
+		BellEnabled: in.GetBellEnabled(), EmailEnabled: in.GetEmailEnabled(), EmailDigest: in.GetEmailDigest(),
+		LineEnabled: in.GetLineEnabled(), LineUserID: in.GetLineUserId(), NotifyAnnouncements: in.GetNotifyAnnouncements(),
+		NotifySearchMatches: in.GetNotifySearchMatches(), NotifyPayments: in.GetNotifyPayments(),
+	})
+	if err != nil {
+		return nil, err
+	}
+	return connect.NewResponse(&notificationv1.UpdateNotificationSettingsResponse{Message: "Notification settings updated", Settings: settingsPB(s)}), nil
+}

@@ -1,0 +1,83 @@
+package ports
+
+import (
+	"context"
+	"fmt"
+
+	"google.golang.org/protobuf/proto"
+
+	interestsv1 "bidradar/gen/interests/v1"
+	projectsv1 "bidradar/gen/projects/v1"
+	"bidradar/pkg/events"
+	"bidradar/services/notification/internal/app"
+	"bidradar/services/notification/internal/domain"
+)
+
+// Subjects this service consumes.
+const (
+	SubjectCriteriaMatched   = "projects.v1.criteria.matched"
+	SubjectAnnouncementAdded = "projects.v1.announcement.added"
+	SubjectInterestChanged   = "interests.v1.interest.changed"
+)
+
+// Events decodes the events of other services into use-case calls (an
+// events.Handler each). A payload that does not decode is permanent: it is
+// terminated (and dead-lettered), never retried.
+type Events struct{ app *app.App }
+
+// NewEvents returns the event handlers.
+func NewEvents(a *app.App) *Events { return &Events{app: a} }
+
+func decode(data []byte, m proto.Message) error {
+	if err := proto.Unmarshal(data, m); err != nil {
+		return fmt.Errorf("decode %T: %w: %v", m, events.ErrPermanent, err)
+	}
+	return nil
+}
+
+// Projects handles projects.v1.criteria.matched and .announcement.added.
+func (e *Events) Projects(ctx context.Context, subject, eventID string, data []byte) error {
+	switch subject {
+	case SubjectCriteriaMatched:
+		var ev projectsv1.CriteriaMatched
+		if err := decode(data, &ev); err != nil {
+			return err
+		}
+		ps := make([]domain.MatchedProject, 0, len(ev.GetProjects()))
+		for _, p := range ev.GetProjects() {
+			ps = append(ps, domain.MatchedProject{ID: p.GetProjectId(), Name: p.GetProjectName(),
+				Agency: p.GetAgencyName(), BudgetSatang: p.BudgetSatang})
+		}
+		if len(ps) == 0 { // an older producer: ids only
+			for _, id := range ev.GetProjectIds() {
+				ps = append(ps, domain.MatchedProject{ID: id, Name: "โครงการ " + id})
+			}
+		}
+		if !domain.ValidID(ev.GetUserId()) {
+			return fmt.Errorf("criteria.matched: %w: user %q", events.ErrPermanent, ev.GetUserId())
+		}
+		return e.app.CriteriaMatched(ctx, eventID, ev.GetUserId(), ev.GetCriteriaId(), ev.GetCriteriaName(), ev.GetRunKey(), ps)
+	case SubjectAnnouncementAdded:
+		var ev projectsv1.AnnouncementAdded
+		if err := decode(data, &ev); err != nil {
+			return err
+		}
+		return e.app.AnnouncementAdded(ctx, eventID, ev.GetProjectId(), ev.GetProjectName(), ev.GetTypeName(), ev.GetDate())
+	}
+	return nil
+}
+
+// Interests handles interests.v1.interest.changed (the follower list).
+func (e *Events) Interests(ctx context.Context, subject, _ string, data []byte) error {
+	if subject != SubjectInterestChanged {
+		return nil
+	}
+	var ev interestsv1.InterestChanged
+	if err := decode(data, &ev); err != nil {
+		return err
+	}
+	if !domain.ValidID(ev.GetUserId()) || ev.GetProjectId() == "" {
+		return fmt.Errorf("interest.changed: %w: user %q project %q", events.ErrPermanent, ev.GetUserId(), ev.GetProjectId())
+	}
+	return e.app.InterestChanged(ctx, ev.GetUserId(), ev.GetProjectId(), ev.GetIsInterestToStepChk(), ev.GetArchived(), ev.GetOccurredAt().AsTime())
+}

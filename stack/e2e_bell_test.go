@@ -1,0 +1,201 @@
+package stack_test
+
+import (
+	"encoding/base64"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestBellREST drives every /bell/notifications path of SPEC §7 as two users
+// would, with bad input on each.
+func TestBellREST(t *testing.T) {
+	e := startStack(t, nil)
+	a := bearer(e.registerVerified("ann", "ann@example.com", "long enough pass").str("access_token"))
+	b := bearer(e.registerVerified("bob", "bob@example.com", "long enough pass").str("access_token"))
+
+	for _, c := range [][2]string{{"GET", "/bell/notifications"}, {"GET", "/bell/notifications/unread-count"},
+		{"PATCH", "/bell/notifications/mark-all-read"}, {"DELETE", "/bell/notifications/all/clear"},
+		{"POST", "/bell/notifications/test"}, {"POST", "/bell/notifications/test-multiple?count=2"}} {
+		expect(t, e.call(c[0], c[1], nil), 401, c[0]+" "+c[1]+" signed out")
+	}
+
+	one := e.call("POST", "/bell/notifications/test", nil, a...)
+	expect(t, one, 200, "test notification")
+	n := one.Body["notification"].(map[string]any)
+	if n["category"] != "system_alert" || n["priority"] != "normal" || n["is_read"] != false || n["type"] != "bell_notification" || n["id"] == "" {
+		t.Fatalf("test notification: %s", one.Raw)
+	}
+	for _, q := range []string{"0", "101", "-1", "abc", ""} {
+		r := e.call("POST", "/bell/notifications/test-multiple?count="+q, nil, a...)
+		if r.Status != 400 || r.detail() == "" {
+			t.Fatalf("count=%s: %d %s", q, r.Status, r.Raw)
+		}
+	}
+	three := e.call("POST", "/bell/notifications/test-multiple?count=3", nil, a...)
+	expect(t, three, 200, "test-multiple")
+	if got := len(three.Body["notifications"].([]any)); got != 3 {
+		t.Fatalf("test-multiple made %d", got)
+	}
+
+	list := e.call("GET", "/bell/notifications?page=1&per_page=2", nil, a...)
+	expect(t, list, 200, "list")
+	if list.Body["total"] != float64(4) || list.Body["unread_count"] != float64(4) || len(list.Body["notifications"].([]any)) != 2 {
+		t.Fatalf("list: %s", list.Raw)
+	}
+	// Newest first: the last of the batch of three comes before the single one.
+	all := e.call("GET", "/bell/notifications?per_page=100", nil, a...).Body["notifications"].([]any)
+	if all[len(all)-1].(map[string]any)["id"] != n["id"] {
+		t.Fatalf("order: the first notification is not last: %v", all)
+	}
+	for _, q := range []string{"per_page=101", "page=-1", "category=bogus", "is_read=maybe", "page=abc"} {
+		if r := e.call("GET", "/bell/notifications?"+q, nil, a...); r.Status != 400 || r.detail() == "" {
+			t.Fatalf("list ?%s: %d %s", q, r.Status, r.Raw)
+		}
+	}
+	if r := e.call("GET", "/bell/notifications?category=system_alert&is_read=false", nil, a...); r.Body["total"] != float64(4) {
+		t.Fatalf("filtered: %s", r.Raw)
+	}
+
+	// Bob sees nothing of Ann's and can change nothing of hers.
+	if r := e.call("GET", "/bell/notifications", nil, b...); r.Body["total"] != float64(0) || r.Body["unread_count"] != float64(0) {
+		t.Fatalf("bob's list: %s", r.Raw)
+	}
+	id := n["id"].(string)
+	expect(t, e.call("PATCH", "/bell/notifications/"+id+"/read", nil, b...), 404, "bob reads ann's")
+	expect(t, e.call("DELETE", "/bell/notifications/"+id, nil, b...), 404, "bob deletes ann's")
+	if r := e.call("DELETE", "/bell/notifications/all/clear?notification_ids="+id, nil, b...); r.Status != 200 || r.Body["deleted_count"] != float64(0) {
+		t.Fatalf("bob clears ann's: %s", r.Raw)
+	}
+	expectDetail(t, e.call("PATCH", "/bell/notifications/not-a-uuid/read", nil, a...), 400, "Invalid notification id")
+	expectDetail(t, e.call("PATCH", "/bell/notifications/00000000-0000-4000-8000-000000000000/read", nil, a...), 404, "Notification not found")
+
+	read := e.call("PATCH", "/bell/notifications/"+id+"/read", nil, a...)
+	expect(t, read, 200, "mark read")
+	if read.Body["unread_count"] != float64(3) || read.Body["notification"].(map[string]any)["is_read"] != true {
+		t.Fatalf("mark read: %s", read.Raw)
+	}
+	if r := e.call("GET", "/bell/notifications/unread-count", nil, a...); r.Body["unread_count"] != float64(3) {
+		t.Fatalf("unread-count: %s", r.Raw)
+	}
+	if r := e.call("GET", "/bell/notifications?is_read=true", nil, a...); r.Body["total"] != float64(1) {
+		t.Fatalf("read filter: %s", r.Raw)
+	}
+	if r := e.call("PATCH", "/bell/notifications/mark-all-read", nil, a...); r.Status != 200 || r.Body["updated_count"] != float64(3) {
+		t.Fatalf("mark-all-read: %s", r.Raw)
+	}
+	if r := e.call("GET", "/bell/notifications/unread-count", nil, a...); r.Body["unread_count"] != float64(0) {
+		t.Fatalf("after mark-all-read: %s", r.Raw)
+	}
+	expect(t, e.call("DELETE", "/bell/notifications/"+id, nil, a...), 200, "delete")
+	expect(t, e.call("DELETE", "/bell/notifications/"+id, nil, a...), 404, "delete twice")
+
+	for _, q := range []string{"older_than_days=-1", "older_than_days=99999", "category=nope", "notification_ids=xyz", "archive_all=perhaps"} {
+		if r := e.call("DELETE", "/bell/notifications/all/clear?"+q, nil, a...); r.Status != 400 || r.detail() == "" {
+			t.Fatalf("clear ?%s: %d %s", q, r.Status, r.Raw)
+		}
+	}
+	// Nothing is older than a day yet.
+	if r := e.call("DELETE", "/bell/notifications/all/clear?older_than_days=1", nil, a...); r.Body["deleted_count"] != float64(0) {
+		t.Fatalf("older_than_days: %s", r.Raw)
+	}
+	e.call("POST", "/bell/notifications/test", nil, a...) // one unread
+	arch := e.call("DELETE", "/bell/notifications/all/clear?archive_all=true", nil, a...)
+	if arch.Status != 200 || arch.Body["deleted_count"] != float64(4) {
+		t.Fatalf("archive all: %s", arch.Raw)
+	}
+	if r := e.call("GET", "/bell/notifications", nil, a...); r.Body["total"] != float64(0) || r.Body["unread_count"] != float64(0) {
+		t.Fatalf("after archive: %s", r.Raw)
+	}
+	e.call("POST", "/bell/notifications/test-multiple?count=2", nil, a...)
+	if r := e.call("DELETE", "/bell/notifications/all/clear?is_read=false&category=system_alert", nil, a...); r.Body["deleted_count"] != float64(2) {
+		t.Fatalf("clear unread: %s", r.Raw)
+	}
+}
+
+// ocdsPackage is an OCDS release package of one project with the given releases.
+func ocdsPackage(id, title string, releases ...string) string {
+	var rs []string
+	for i, tag := range releases {
+		rs = append(rs, fmt.Sprintf(`{"ocid":"ocds-03ad3f-%[1]s","id":"%[1]s-%[3]d","date":"2026-11-%02[4]dT09:00:00+07:00","tag":["%[2]s"],
+			"initiationType":"tender","parties":[{"id":"TH-1","name":"กรมทางหลวงชนบท","roles":["buyer","procuringEntity"],"address":{"region":"กรุงเทพมหานคร"}}],
+			"buyer":{"id":"TH-1","name":"กรมทางหลวงชนบท"},"planning":{"budget":{"amount":{"amount":4500000,"currency":"THB"}}},
+			"tender":{"id":"%[1]s","title":"%[5]s","status":"active","procurementMethod":"open","procurementMethodDetails":"ประกวดราคาอิเล็กทรอนิกส์ (e-bidding)","mainProcurementCategory":"works"}}`,
+			id, tag, i, 10+i, title))
+	}
+	return `{"uri":"https://example.org/p.json","version":"1.1","publishedDate":"2026-11-20T10:00:00+07:00","publisher":{"name":"x"},"releases":[` + strings.Join(rs, ",") + `]}`
+}
+
+// TestAlertsReachTheBell: a saved search alerts on a matching project as
+// soon as it is ingested, once however often it is seen again; a followed
+// project's new step alerts its follower; both arrive on the socket live.
+func TestAlertsReachTheBell(t *testing.T) {
+	e := startStack(t, map[string]string{"ADMIN_EMAILS": "@ops.bidradar.test"})
+	admin := bearer(e.registerVerified("ops", "ops@ops.bidradar.test", "long enough pass").str("access_token"))
+	reg := e.registerVerified("ann", "ann@example.com", "long enough pass")
+	tok := reg.str("access_token")
+	a := bearer(tok)
+	me := e.call("GET", "/users/me", nil, a...)
+	userID, _ := me.Body["id"].(string)
+	ws := dialSocket(t, e, userID, tok)
+	if m := readSocket(t, ws); m["type"] != "auth_success" {
+		t.Fatalf("socket: %v", m)
+	}
+
+	expect(t, e.call("POST", "/to_do_search", map[string]any{"keyWord_Incl_And": []string{"สะพานข้ามคลอง"}, "search_type": "normal"}, a...), 200, "save search")
+	expect(t, e.call("POST", "/to_do_search", map[string]any{"keyWord_Incl_And": []string{"สะพานข้ามคลอง"}, "search_type": "overnight"}, a...), 200, "save overnight search")
+	ingest := func(pkg string) {
+		t.Helper()
+		r := e.call("POST", "/admin/ingest", map[string]string{"source": "ocds", "content": base64.StdEncoding.EncodeToString([]byte(pkg))}, admin...)
+		expect(t, r, 200, "ingest")
+	}
+	ingest(ocdsPackage("69111111111", "จ้างก่อสร้างถนนลาดยาง สายบ้านนา"))           // matches nothing
+	ingest(ocdsPackage("69222222222", "จ้างก่อสร้างสะพานข้ามคลองแสนแสบ", "tender")) // matches the normal search
+
+	frame := readSocketUntil(t, ws, "bell_notification", 10*time.Second)
+	data := frame["data"].(map[string]any)
+	if data["category"] != "search_match" || data["project_id"] != "69222222222" || frame["unread_count"] != float64(1) ||
+		!strings.Contains(data["message"].(string), "กรมทางหลวงชนบท") || !strings.Contains(data["message"].(string), "4,500,000.00 บาท") {
+		t.Fatalf("match frame: %v", frame)
+	}
+	// Seen again, changed: no second alert for the same search and project.
+	e.call("PATCH", "/userInterests/69222222222", map[string]any{"is_interestToStepChk": true}, a...)
+	ingest(ocdsPackage("69222222222", "จ้างก่อสร้างสะพานข้ามคลองแสนแสบ", "tender", "award"))
+	step := readSocketUntil(t, ws, "bell_notification", 10*time.Second)
+	if d := step["data"].(map[string]any); d["category"] != "project_update" || d["project_id"] != "69222222222" || d["priority"] != "high" {
+		t.Fatalf("step frame: %v", step)
+	}
+	list := e.call("GET", "/bell/notifications?per_page=100", nil, a...)
+	cats := map[string]int{}
+	for _, x := range list.Body["notifications"].([]any) {
+		cats[x.(map[string]any)["category"].(string)]++
+	}
+	if cats["search_match"] != 1 || cats["project_update"] < 1 || list.Body["unread_count"] != list.Body["total"] {
+		t.Fatalf("bell after two ingestions: %v %s", cats, list.Raw)
+	}
+	// Reading it pushes the new count.
+	first := list.Body["notifications"].([]any)[0].(map[string]any)["id"].(string)
+	expect(t, e.call("PATCH", "/bell/notifications/"+first+"/read", nil, a...), 200, "read")
+	if m := readSocketUntil(t, ws, "unread_count_update", 5*time.Second); m["unread_count"] != list.Body["total"].(float64)-1 {
+		t.Fatalf("count frame: %v", m)
+	}
+}
+
+func readSocketUntil(t *testing.T, ws interface {
+	SetReadDeadline(time.Time) error
+	ReadJSON(any) error
+}, kind string, within time.Duration) map[string]any {
+	t.Helper()
+	deadline := time.Now().Add(within)
+	for {
+		_ = ws.SetReadDeadline(deadline)
+		var m map[string]any
+		if err := ws.ReadJSON(&m); err != nil {
+			t.Fatalf("waiting for %s: %v", kind, err)
+		}
+		if m["type"] == kind {
+			return m
+		}
+	}
+}
