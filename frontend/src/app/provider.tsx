@@ -4,6 +4,7 @@ import { Code, ConnectError } from "@connectrpc/connect";
 import { PageSkeleton } from "@/components/ui/skeleton";
 import { Toaster } from "@/components/ui/toaster";
 import { restoreSession } from "@/features/auth/api/auth-api";
+import { BellLive } from "@/features/notifications";
 import { errorMessage, SESSION_EXPIRED } from "@/lib/errors";
 import { configureSession } from "@/lib/session";
 import { msg } from "@/i18n/th";
@@ -71,7 +72,10 @@ export function StartupGate({ children, timeoutMs = PERSIST_TIMEOUT_MS }: { chil
 export function AppProvider({ client, children }: { client: QueryClient; children: ReactNode }) {
   return (
     <QueryClientProvider client={client}>
-      <StartupGate>{children}</StartupGate>
+      <StartupGate>
+        <BellLive />
+        {children}
+      </StartupGate>
       <Toaster />
     </QueryClientProvider>
   );

@@ -63,6 +63,7 @@ const appRoutes: RouteObject[] = [
           { path: "project-details", lazy: page(projects, (m) => m.ProjectDetailsPage) },
           { path: "project-details/:projectId", lazy: page(projects, (m) => m.ProjectDetailsPage) },
           { path: "my-projects", lazy: page(() => import("@/features/interests/components/my-projects-page"), (m) => m.MyProjectsPage) },
+          { path: "notifications", lazy: page(() => import("@/features/notifications/components/notifications-page"), (m) => m.NotificationsPage) },
         ],
       },
     ],

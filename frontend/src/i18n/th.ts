@@ -54,6 +54,9 @@ export const messages = {
   // Ours (not in SPEC §8): interests
   "Failed to save your mark": "บันทึกการติดตามโครงการไม่สำเร็จ กรุณาลองอีกครั้ง",
   "Failed to save your comment": "บันทึกความคิดเห็นไม่สำเร็จ กรุณาลองอีกครั้ง",
+  // Ours: notifications
+  "Failed to update notifications": "อัปเดตการแจ้งเตือนไม่สำเร็จ กรุณาลองอีกครั้ง",
+  "Failed to save notification settings": "บันทึกการตั้งค่าการแจ้งเตือนไม่สำเร็จ กรุณาลองอีกครั้ง",
 } as const;
 
 export type MessageKey = keyof typeof messages;
@@ -116,6 +119,48 @@ export const serverDetails: Array<[RegExp, string | ((m: RegExpExecArray) => str
 ];
 
 export const th = {
+  notifications: {
+    bellLabel: (n: number) => (n > 0 ? `การแจ้งเตือน ยังไม่ได้อ่าน ${n} รายการ` : "การแจ้งเตือน"),
+    title: "การแจ้งเตือน",
+    lead: "โครงการใหม่ที่ตรงกับการค้นหาที่บันทึกไว้ และประกาศใหม่ของโครงการที่คุณติดตาม",
+    empty: "ยังไม่มีการแจ้งเตือน",
+    emptyHint: "บันทึกการค้นหาหรือกดติดตามโครงการ แล้วเราจะแจ้งคุณทันทีที่มีความเคลื่อนไหว",
+    markRead: "ทำเครื่องหมายว่าอ่านแล้ว",
+    markAllRead: "อ่านทั้งหมดแล้ว",
+    delete: "ลบ",
+    clearRead: "ลบที่อ่านแล้ว",
+    archiveAll: "เก็บทั้งหมดเข้าคลัง",
+    confirmArchiveAll: "เก็บการแจ้งเตือนทั้งหมดเข้าคลังหรือไม่? รายการจะหายจากกระดิ่งแต่ยังถูกเก็บไว้",
+    seeAll: "ดูการแจ้งเตือนทั้งหมด",
+    sendTest: "ส่งการแจ้งเตือนทดสอบ",
+    unreadBadge: "ใหม่",
+    filterAll: "ทั้งหมด",
+    filterUnread: "ยังไม่ได้อ่าน",
+    filterRead: "อ่านแล้ว",
+    filterCategory: "ประเภท",
+    filterState: "สถานะ",
+    categories: {
+      "": "ทุกประเภท",
+      search_match: "ตรงกับการค้นหา",
+      project_update: "ประกาศใหม่ของโครงการที่ติดตาม",
+      deadline: "ใกล้กำหนด",
+      payment: "การชำระเงิน",
+      system_alert: "ระบบ",
+    } as Record<string, string>,
+    total: (n: number, unread: number) => `ทั้งหมด ${n} รายการ · ยังไม่ได้อ่าน ${unread} รายการ`,
+    prev: "ก่อนหน้า",
+    next: "ถัดไป",
+    page: (p: number, pages: number) => `หน้า ${p} จาก ${pages}`,
+    open: "เปิดโครงการ",
+    settingsSaved: "บันทึกการตั้งค่าการแจ้งเตือนแล้ว",
+    settingsLead: "เลือกว่าจะให้เราแจ้งอะไร และแจ้งทางช่องทางใด",
+    settingsKinds: "เรื่องที่ต้องการรับแจ้ง",
+    bellEnabled: "แสดงในกระดิ่งแจ้งเตือน",
+    notifySearchMatches: "โครงการใหม่ที่ตรงกับการค้นหาที่บันทึกไว้",
+    notifyAnnouncements: "ประกาศใหม่ของโครงการที่ติดตาม",
+    notifyPayments: "การชำระเงินและแพ็กเกจ",
+    save: "บันทึกการตั้งค่า",
+  },
   interests: {
     marksLabel: "ติดตามโครงการนี้",
     marksTitle: "การติดตามของฉัน",

@@ -25,8 +25,19 @@ export function getAccessToken(): string | null {
   return accessToken;
 }
 
+const tokenListeners = new Set<(token: string | null) => void>();
+
 export function setAccessToken(token: string | null): void {
-  accessToken = token && token.length > 0 ? token : null;
+  const next = token && token.length > 0 ? token : null;
+  if (next === accessToken) return;
+  accessToken = next;
+  tokenListeners.forEach((fn) => fn(next));
+}
+
+/** Follow the access token (a refresh re-authenticates the bell's socket). */
+export function onAccessTokenChange(fn: (token: string | null) => void): () => void {
+  tokenListeners.add(fn);
+  return () => tokenListeners.delete(fn);
 }
 
 export function getProvider(): AuthProvider {
@@ -35,6 +46,6 @@ export function getProvider(): AuthProvider {
 
 /** Forget the token and tell the app (which clears the persisted user). */
 export function clearCredentials(reason: "expired" | "user-not-found"): void {
-  accessToken = null;
+  setAccessToken(null);
   hooks.onCredentialsCleared(reason);
 }

@@ -26,7 +26,7 @@ import (
 const Schema = "interests"
 
 // Stream is the JetStream stream of the events this service publishes.
-const Stream = "INTERESTS"
+const Stream = events.StreamInterests
 
 // Spec is the interests binary and in-process component.
 var Spec = runner.Spec{

@@ -5,6 +5,7 @@ import { useAuthStore, type AppUser } from "@/stores/auth-store";
 import { Avatar } from "@/components/ui/avatar";
 import { Logo } from "@/components/ui/logo";
 import { IconBell, IconChevronDown, IconClose, IconLogout, IconMenu, IconSettings } from "@/components/ui/icons";
+import { BellButton } from "@/features/notifications";
 import { NAV_LINKS } from "./nav-links";
 
 /** Tailwind's md breakpoint: below it the header collapses into the slide-in menu. */
@@ -130,7 +131,10 @@ export function Header({ onLogout, loggingOut }: Props) {
         </nav>
         <div className="header-actions">
           {user ? (
-            <UserMenu user={user} onLogout={onLogout} />
+            <>
+              <BellButton />
+              <UserMenu user={user} onLogout={onLogout} />
+            </>
           ) : (
             <div className="auth-buttons">
               <Link to="/login" className="btn btn-ghost btn-sm">

@@ -236,7 +236,7 @@ type MatchedProject struct {
 }
 
 // ProjectLink is the app's page of a project.
-func ProjectLink(id string) string { return "/projects/" + id }
+func ProjectLink(id string) string { return "/project-details/" + id }
 
 // SearchMatch is the alert of one project matching one saved search.
 func SearchMatch(userID, criteriaID, criteriaName string, p MatchedProject) Draft {

@@ -48,8 +48,9 @@ describe("/project-details/:projectId", () => {
     be.install();
     renderApp("/project-details/69099722203");
     const view = await screen.findByTestId("project-details", {}, { timeout: 5000 });
-    expect(be.calls[0].body).toEqual({ projectId: "69099722203" });
-    expect(be.calls[0].headers.get("authorization")).toBe("Bearer tok");
+    const get = be.calls.find((c) => c.method === "GetProject")!;
+    expect(get.body).toEqual({ projectId: "69099722203" });
+    expect(get.headers.get("authorization")).toBe("Bearer tok");
     expect(screen.getByTestId("pd-name").textContent).toBe(project.summary.projectName);
     for (const text of ["กระทรวงมหาดไทย", "อุดรธานี", "ประกวดราคาอิเล็กทรอนิกส์ (e-bidding)", "จ้างก่อสร้าง", "ถนนกว้าง ๕ เมตร"]) expect(within(view).getAllByText(text).length).toBeGreaterThan(0);
     expect(screen.getByTestId("pd-budget-year").textContent).toContain("พ.ศ. 2569");

@@ -1,12 +1,21 @@
 import { useParams } from "react-router";
 import { PlaceholderPage } from "@/components/ui/placeholder-page";
 import { th } from "@/i18n/th";
+import { NotificationSettingsSection } from "@/features/notifications";
 
 import type { SettingsSection } from "../sections";
 
 export function SettingsSectionPage({ section }: { section?: SettingsSection }) {
   const params = useParams();
   const key = section ?? (params.section as SettingsSection);
+  if (key === "notification-settings") {
+    return (
+      <section className="settings-section" data-testid="settings-notification">
+        <h1>{th.pages.settings[key]}</h1>
+        <NotificationSettingsSection />
+      </section>
+    );
+  }
   return <PlaceholderPage title={th.pages.settings[key] ?? th.pages.settingsTitle} />;
 }
 

@@ -95,7 +95,7 @@ func TestFollowersAndSteps(t *testing.T) {
 	}
 	l, err := a.List(ctx, ann, domain.ListFilter{}, domain.Page{})
 	must(err)
-	if l.Items[0].Message != "ประกาศผู้ชนะ: สะพาน (20 พ.ย. 2569)" || l.Items[0].Link != "/projects/69222222222" {
+	if l.Items[0].Message != "ประกาศผู้ชนะ: สะพาน (20 พ.ย. 2569)" || l.Items[0].Link != "/project-details/69222222222" {
 		t.Fatalf("step alert %+v", l.Items[0])
 	}
 }

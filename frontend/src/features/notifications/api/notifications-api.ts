@@ -1,0 +1,105 @@
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { timestampDate } from "@bufbuild/protobuf/wkt";
+import { getClient } from "@/lib/clients";
+import { errorMessage } from "@/lib/errors";
+import {
+  NotificationService,
+  type Notification,
+  type NotificationSettings,
+} from "@/gen/notification/v1/notification_pb";
+import { toast } from "@/stores/toast-store";
+import { th, type MessageKey } from "@/i18n/th";
+
+const bell = () => getClient(NotificationService);
+
+/** Query keys of this feature, in one place. */
+export const notificationKeys = {
+  all: ["notifications"] as const,
+  unread: ["notifications", "unread"] as const,
+  list: (f: ListFilter) => ["notifications", "list", f] as const,
+  settings: ["notifications", "settings"] as const,
+};
+
+export type ListFilter = { page: number; perPage: number; category: string; isRead?: boolean };
+
+/** The unread count of the bell (always computed by the server from the rows). */
+export function useUnreadCount(enabled: boolean) {
+  return useQuery({
+    queryKey: notificationKeys.unread,
+    queryFn: async ({ signal }) => (await bell().getUnreadCount({}, { signal })).unreadCount,
+    enabled,
+    staleTime: 30_000,
+  });
+}
+
+export function useNotifications(f: ListFilter, enabled = true) {
+  return useQuery({
+    queryKey: notificationKeys.list(f),
+    queryFn: async ({ signal }) =>
+      bell().listNotifications({ page: f.page, perPage: f.perPage, category: f.category, isRead: f.isRead }, { signal }),
+    enabled,
+    placeholderData: (prev) => prev,
+  });
+}
+
+export function createdAt(n: Notification): Date | null {
+  return n.createdAt ? timestampDate(n.createdAt) : null;
+}
+
+/** Every change reloads the lists and the count; the server is the truth. */
+function useBellMutation<V>(fn: (v: V) => Promise<unknown>, failure: MessageKey) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: fn,
+    onError: (err) => toast.error(errorMessage(err, failure)),
+    onSettled: () => qc.invalidateQueries({ queryKey: notificationKeys.all }),
+  });
+}
+
+export function useMarkRead() {
+  const qc = useQueryClient();
+  return useBellMutation(async (id: string) => {
+    const r = await bell().markRead({ id });
+    qc.setQueryData(notificationKeys.unread, r.unreadCount);
+    return r;
+  }, "Failed to mark notification as read");
+}
+
+export function useMarkAllRead() {
+  return useBellMutation(() => bell().markAllRead({}), "Failed to update notifications");
+}
+
+export function useDeleteNotification() {
+  return useBellMutation((id: string) => bell().deleteNotification({ id }), "Failed to update notifications");
+}
+
+export function useClearNotifications() {
+  return useBellMutation(
+    (v: { archive: boolean; isRead?: boolean; category?: string }) =>
+      bell().clearNotifications({ archiveAll: v.archive, isRead: v.isRead, category: v.category ?? "" }),
+    "Failed to update notifications",
+  );
+}
+
+export function useCreateTestNotification() {
+  return useBellMutation(() => bell().createTestNotification({}), "Failed to update notifications");
+}
+
+export function useNotificationSettings() {
+  return useQuery({
+    queryKey: notificationKeys.settings,
+    queryFn: async ({ signal }) => (await bell().getNotificationSettings({}, { signal })).settings,
+  });
+}
+
+export function useSaveNotificationSettings() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: async (s: NotificationSettings) => (await bell().updateNotificationSettings({ settings: s })).settings,
+    onSuccess: (s) => {
+      qc.setQueryData(notificationKeys.settings, s);
+      toast.success(th.notifications.settingsSaved);
+    },
+    onError: (err) => toast.error(errorMessage(err, "Failed to save notification settings")),
+  });
+}

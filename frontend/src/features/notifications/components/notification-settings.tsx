@@ -1,0 +1,47 @@
+import { useEffect, useState } from "react";
+import { create } from "@bufbuild/protobuf";
+import { th } from "@/i18n/th";
+import { NotificationSettingsSchema, type NotificationSettings } from "@/gen/notification/v1/notification_pb";
+import { useNotificationSettings, useSaveNotificationSettings } from "../api/notifications-api";
+import "../notifications.css";
+
+const t = th.notifications;
+type Toggle = "bellEnabled" | "notifySearchMatches" | "notifyAnnouncements" | "notifyPayments";
+
+/** /user-settings/notification-settings: which alerts reach the bell. */
+export function NotificationSettingsSection() {
+  const q = useNotificationSettings();
+  const save = useSaveNotificationSettings();
+  const [draft, setDraft] = useState<NotificationSettings | null>(null);
+  useEffect(() => {
+    if (q.data) setDraft(q.data);
+  }, [q.data]);
+  if (!draft) return <p className="muted">…</p>;
+  const toggle = (k: Toggle, label: string) => (
+    <label className="settings-toggle" key={k}>
+      <input type="checkbox" checked={draft[k]} onChange={(e) => setDraft({ ...draft, [k]: e.target.checked })} data-testid={`setting-${k}`} />
+      <span>{label}</span>
+    </label>
+  );
+  return (
+    <form
+      className="notification-settings"
+      onSubmit={(e) => {
+        e.preventDefault();
+        save.mutate(create(NotificationSettingsSchema, draft));
+      }}
+    >
+      <p className="muted">{t.settingsLead}</p>
+      <fieldset>
+        <legend>{t.settingsKinds}</legend>
+        {toggle("bellEnabled", t.bellEnabled)}
+        {toggle("notifySearchMatches", t.notifySearchMatches)}
+        {toggle("notifyAnnouncements", t.notifyAnnouncements)}
+        {toggle("notifyPayments", t.notifyPayments)}
+      </fieldset>
+      <button type="submit" className="btn btn-primary btn-md" disabled={save.isPending} data-testid="settings-save">
+        {t.save}
+      </button>
+    </form>
+  );
+}
