@@ -80,6 +80,9 @@ var targets = []target{
 	{dir: "overlays/prod", namespace: "bidradar", prod: true, logLevel: "info"},
 }
 
+// templateName is the placeholder name of the objects in components/go-service.
+const templateName = "go-service"
+
 var strict = json.NewSerializerWithOptions(json.DefaultMetaFactory, scheme.Scheme, scheme.Scheme,
 	json.SerializerOptions{Yaml: true, Strict: true})
 
@@ -93,6 +96,11 @@ func render(dir string) ([]runtime.Object, error) {
 	out, err := rm.AsYaml()
 	if err != nil {
 		return nil, fmt.Errorf("kustomize yaml %s: %w", dir, err)
+	}
+	// components/go-service names its templates "go-service"; a replacement
+	// that missed a field would leave that name in the output.
+	if bytes.Contains(out, []byte(templateName)) {
+		return nil, fmt.Errorf("kustomize build %s: the template name %q is left in the output", dir, templateName)
 	}
 	return decodeAll(out)
 }
