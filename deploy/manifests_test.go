@@ -2,7 +2,8 @@
 // (krusty), decodes every document strictly with client-go's scheme (unknown
 // fields and wrong types fail), then checks the rules the decoder cannot:
 // security context, resources, probes, migrations, cross references between
-// objects, and the runtime contract of each binary.
+// objects, the runtime contract of each binary, and the network policies
+// against the call graph (networkpolicy_test.go).
 package deploy_test
 
 import (
@@ -153,6 +154,7 @@ type index struct {
 	pdbs        map[string]*policyv1.PodDisruptionBudget
 	hpas        map[string]*autoscalingv2.HorizontalPodAutoscaler
 	ingresses   map[string]*networkingv1.Ingress
+	netpols     map[string]*networkingv1.NetworkPolicy
 	namespaces  map[string]*corev1.Namespace
 	all         []runtime.Object
 }
@@ -166,6 +168,7 @@ func newIndex(objs []runtime.Object) (*index, []error) {
 		pdbs:        map[string]*policyv1.PodDisruptionBudget{},
 		hpas:        map[string]*autoscalingv2.HorizontalPodAutoscaler{},
 		ingresses:   map[string]*networkingv1.Ingress{},
+		netpols:     map[string]*networkingv1.NetworkPolicy{},
 		namespaces:  map[string]*corev1.Namespace{},
 		all:         objs,
 	}
@@ -186,6 +189,8 @@ func newIndex(objs []runtime.Object) (*index, []error) {
 			ix.hpas[v.Name] = v
 		case *networkingv1.Ingress:
 			ix.ingresses[v.Name] = v
+		case *networkingv1.NetworkPolicy:
+			ix.netpols[v.Name] = v
 		case *corev1.Namespace:
 			ix.namespaces[v.Name] = v
 		case *corev1.Secret:
@@ -304,6 +309,7 @@ func validate(objs []runtime.Object, tg target) []error {
 	for _, name := range sortedKeys(ix.ingresses) {
 		errs = append(errs, checkIngress(ix, ix.ingresses[name], tg)...)
 	}
+	errs = append(errs, checkNetworkPolicies(ix, tg)...)
 
 	if tg.prod {
 		for _, name := range sortedKeys(ix.deployments) {
@@ -881,7 +887,7 @@ func TestManifests(t *testing.T) {
 }
 
 // TestEachServiceRendersAlone: every base/<svc> is its own kustomization with
-// exactly a ServiceAccount, a Deployment and a Service.
+// exactly a ServiceAccount, a Deployment, a Service and a NetworkPolicy.
 func TestEachServiceRendersAlone(t *testing.T) {
 	for _, s := range services {
 		t.Run(s.name, func(t *testing.T) {
@@ -894,7 +900,7 @@ func TestEachServiceRendersAlone(t *testing.T) {
 				kinds = append(kinds, strings.TrimPrefix(fmt.Sprintf("%T", o), "*"))
 			}
 			sort.Strings(kinds)
-			want := []string{"v1.Deployment", "v1.Service", "v1.ServiceAccount"}
+			want := []string{"v1.Deployment", "v1.NetworkPolicy", "v1.Service", "v1.ServiceAccount"}
 			if !slices.Equal(kinds, want) {
 				t.Fatalf("kinds %v, want %v", kinds, want)
 			}
@@ -947,6 +953,17 @@ func TestBrokenManifestsAreRejected(t *testing.T) {
 				`Deployment "projects": DATABASE_URL must come from Secret projects-db key url`,
 				`Secret "projects-database" key "url" is not documented in README.md`,
 				`Secret "leaked" is rendered`,
+			},
+		},
+		{
+			dir: "netpol",
+			tg:  target{partial: true},
+			wantErrs: []string{
+				`Deployment "projects": INTERESTS_TARGET=interests:9003: NetworkPolicy ingress of "interests" does not admit "projects"`,
+				`NetworkPolicy "projects" admits traffic from outside the namespace`,
+				`Deployment "projects": has DATABASE_URL but its NetworkPolicy egress does not allow PostgreSQL`,
+				`NetworkPolicy egress of "projects" allows "subscription" (TCP 9004), which it does not call`,
+				`Deployment "subscription": no NetworkPolicy of its own`,
 			},
 		},
 	}
