@@ -21,11 +21,30 @@ ARG SERVICE
 RUN test -n "$SERVICE" || (echo "build with --build-arg SERVICE=<name>" >&2; exit 1)
 WORKDIR /src
 ENV CGO_ENABLED=0
+# Dependencies first, in a layer of their own that only a change of go.work or
+# of a go.mod/go.sum invalidates: every module that go.work uses
+# (deploy/manifests_test.go checks this list against go.work).
+COPY go.work go.work.sum ./
+COPY deploy/go.mod deploy/go.sum deploy/
+COPY gateway/go.mod gateway/go.sum gateway/
+COPY gen/go.mod gen/go.sum gen/
+COPY pkg/go.mod pkg/go.sum pkg/
+COPY services/auth/go.mod services/auth/go.sum services/auth/
+COPY services/interests/go.mod services/interests/go.sum services/interests/
+COPY services/notification/go.mod services/notification/go.sum services/notification/
+COPY services/projects/go.mod services/projects/go.sum services/projects/
+COPY services/realtime/go.mod services/realtime/go.sum services/realtime/
+COPY services/subscription/go.mod services/subscription/go.sum services/subscription/
+COPY stack/go.mod stack/go.sum stack/
+# No cache mount here: the modules belong in this layer. (A cache mount on
+# /go/pkg/mod in the build step would hide them.)
+RUN go mod download
 COPY . .
-RUN --mount=type=cache,target=/go/pkg/mod \
-    --mount=type=cache,target=/root/.cache/go-build \
+# scripts/go-build holds the flags (static, -trimpath, -ldflags="-s -w");
+# `make build-binaries` builds with the same script.
+RUN --mount=type=cache,target=/root/.cache/go-build \
     if [ "$SERVICE" = "gateway" ]; then pkg=./gateway/cmd/gateway; else pkg=./services/$SERVICE/cmd/$SERVICE; fi && \
-    go build -trimpath -ldflags="-s -w" -o /out/$SERVICE "$pkg" && \
+    sh scripts/go-build /out/$SERVICE "$pkg" && \
     ln -s "$SERVICE" /out/service
 
 # --- runtime ---

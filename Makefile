@@ -50,6 +50,11 @@ lint: ## gofmt and go vet every module
 	@test -z "$$(gofmt -l $$(git ls-files '*.go' | grep -v '^gen/'))" || { gofmt -l $$(git ls-files '*.go' | grep -v '^gen/'); exit 1; }
 	go vet $(addsuffix /...,$(GO_MODULES))
 
+.PHONY: build-binaries
+build-binaries: ## Build every service binary as the images do (scripts/go-build) into a temp dir, then remove it
+	@tmp=$$(mktemp -d) && trap 'rm -rf "$$tmp"' EXIT && \
+	  sh scripts/go-build "$$tmp/" ./gateway/cmd/gateway ./services/*/cmd/*
+
 .PHONY: bench-login
 bench-login: ## Burst of 500 logins against a running stack (see bench/README.md)
 	go run ./stack/cmd/loginbench

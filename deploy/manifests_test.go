@@ -2,7 +2,8 @@
 // (krusty), decodes every document strictly with client-go's scheme (unknown
 // fields and wrong types fail), then checks the rules the decoder cannot:
 // security context, resources, probes, migrations, cross references between
-// objects, and the runtime contract of each binary.
+// objects, the runtime contract of each binary, and the network policies
+// against the call graph (networkpolicy_test.go).
 package deploy_test
 
 import (
@@ -80,6 +81,9 @@ var targets = []target{
 	{dir: "overlays/prod", namespace: "bidradar", prod: true, logLevel: "info"},
 }
 
+// templateName is the placeholder name of the objects in components/go-service.
+const templateName = "go-service"
+
 var strict = json.NewSerializerWithOptions(json.DefaultMetaFactory, scheme.Scheme, scheme.Scheme,
 	json.SerializerOptions{Yaml: true, Strict: true})
 
@@ -93,6 +97,11 @@ func render(dir string) ([]runtime.Object, error) {
 	out, err := rm.AsYaml()
 	if err != nil {
 		return nil, fmt.Errorf("kustomize yaml %s: %w", dir, err)
+	}
+	// components/go-service names its templates "go-service"; a replacement
+	// that missed a field would leave that name in the output.
+	if bytes.Contains(out, []byte(templateName)) {
+		return nil, fmt.Errorf("kustomize build %s: the template name %q is left in the output", dir, templateName)
 	}
 	return decodeAll(out)
 }
@@ -145,6 +154,7 @@ type index struct {
 	pdbs        map[string]*policyv1.PodDisruptionBudget
 	hpas        map[string]*autoscalingv2.HorizontalPodAutoscaler
 	ingresses   map[string]*networkingv1.Ingress
+	netpols     map[string]*networkingv1.NetworkPolicy
 	namespaces  map[string]*corev1.Namespace
 	all         []runtime.Object
 }
@@ -158,6 +168,7 @@ func newIndex(objs []runtime.Object) (*index, []error) {
 		pdbs:        map[string]*policyv1.PodDisruptionBudget{},
 		hpas:        map[string]*autoscalingv2.HorizontalPodAutoscaler{},
 		ingresses:   map[string]*networkingv1.Ingress{},
+		netpols:     map[string]*networkingv1.NetworkPolicy{},
 		namespaces:  map[string]*corev1.Namespace{},
 		all:         objs,
 	}
@@ -178,6 +189,8 @@ func newIndex(objs []runtime.Object) (*index, []error) {
 			ix.hpas[v.Name] = v
 		case *networkingv1.Ingress:
 			ix.ingresses[v.Name] = v
+		case *networkingv1.NetworkPolicy:
+			ix.netpols[v.Name] = v
 		case *corev1.Namespace:
 			ix.namespaces[v.Name] = v
 		case *corev1.Secret:
@@ -296,6 +309,7 @@ func validate(objs []runtime.Object, tg target) []error {
 	for _, name := range sortedKeys(ix.ingresses) {
 		errs = append(errs, checkIngress(ix, ix.ingresses[name], tg)...)
 	}
+	errs = append(errs, checkNetworkPolicies(ix, tg)...)
 
 	if tg.prod {
 		for _, name := range sortedKeys(ix.deployments) {
@@ -873,7 +887,7 @@ func TestManifests(t *testing.T) {
 }
 
 // TestEachServiceRendersAlone: every base/<svc> is its own kustomization with
-// exactly a ServiceAccount, a Deployment and a Service.
+// exactly a ServiceAccount, a Deployment, a Service and a NetworkPolicy.
 func TestEachServiceRendersAlone(t *testing.T) {
 	for _, s := range services {
 		t.Run(s.name, func(t *testing.T) {
@@ -886,7 +900,7 @@ func TestEachServiceRendersAlone(t *testing.T) {
 				kinds = append(kinds, strings.TrimPrefix(fmt.Sprintf("%T", o), "*"))
 			}
 			sort.Strings(kinds)
-			want := []string{"v1.Deployment", "v1.Service", "v1.ServiceAccount"}
+			want := []string{"v1.Deployment", "v1.NetworkPolicy", "v1.Service", "v1.ServiceAccount"}
 			if !slices.Equal(kinds, want) {
 				t.Fatalf("kinds %v, want %v", kinds, want)
 			}
@@ -939,6 +953,17 @@ func TestBrokenManifestsAreRejected(t *testing.T) {
 				`Deployment "projects": DATABASE_URL must come from Secret projects-db key url`,
 				`Secret "projects-database" key "url" is not documented in README.md`,
 				`Secret "leaked" is rendered`,
+			},
+		},
+		{
+			dir: "netpol",
+			tg:  target{partial: true},
+			wantErrs: []string{
+				`Deployment "projects": INTERESTS_TARGET=interests:9003: NetworkPolicy ingress of "interests" does not admit "projects"`,
+				`NetworkPolicy "projects" admits traffic from outside the namespace`,
+				`Deployment "projects": has DATABASE_URL but its NetworkPolicy egress does not allow PostgreSQL`,
+				`NetworkPolicy egress of "projects" allows "subscription" (TCP 9004), which it does not call`,
+				`Deployment "subscription": no NetworkPolicy of its own`,
 			},
 		},
 	}

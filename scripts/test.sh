@@ -22,6 +22,7 @@ export CI=${CI:-}
 
 step generated-code-is-fresh make -s check-generate
 step gofmt-and-vet make -s lint
+step build-binaries make -s build-binaries
 
 # Go: unit, adapter (real PostgreSQL), component, e2e (gateway REST), manifests.
 echo "=== go test (all modules)"
