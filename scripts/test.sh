@@ -20,6 +20,8 @@ step() { # step NAME CMD...: run a suite that has no countable tests of its own
 export TEST_DATABASE_URL; TEST_DATABASE_URL=$(bash scripts/ensure-postgres.sh) || { echo "PostgreSQL unavailable"; exit 1; }
 export CI=${CI:-}
 
+# Stripe's own mock server for the payment tests (pkg/testutil/stripemock).
+step stripe-mock env GOWORK=off go install github.com/stripe/stripe-mock@v0.203.0
 step generated-code-is-fresh make -s check-generate
 step gofmt-and-vet make -s lint
 step build-binaries make -s build-binaries

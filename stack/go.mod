@@ -16,6 +16,7 @@ require (
 	github.com/Shopify/toxiproxy/v2 v2.5.0
 	github.com/gorilla/websocket v1.5.3
 	github.com/rs/zerolog v1.28.0
+	github.com/stripe/stripe-go/v82 v82.5.1
 	google.golang.org/genproto v0.0.0-20250603155806-513f23925822
 )
 

@@ -127,6 +127,7 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (*Gateway, error) {
 	mux := http.NewServeMux()
 	mux.Handle(apiPrefix, trimTrailingSlash(rest))
 	mux.HandleFunc("GET "+apiPrefix+"openapi.json", serveOpenAPI)
+	mux.Handle("POST "+webhookPath, newStripeWebhook(cfg.SubscriptionTarget))
 	for prefix, target := range connectRoutes(cfg) {
 		mux.Handle(prefix, slots.connect(newConnectProxy(target, log)))
 	}

@@ -185,7 +185,7 @@ func forwardCookies(w http.ResponseWriter, cookies []string) {
 // incomingHeader forwards the standard set plus the headers services rely on.
 func incomingHeader(key string) (string, bool) {
 	switch textproto.CanonicalMIMEHeaderKey(key) {
-	case "X-Forwarded-For", "X-Real-Ip", "User-Agent", "Accept-Language", "X-Request-Id":
+	case "X-Forwarded-For", "X-Real-Ip", "User-Agent", "Accept-Language", "X-Request-Id", "Idempotency-Key":
 		return strings.ToLower(key), true
 	}
 	return runtime.DefaultHeaderMatcher(key)

@@ -967,14 +967,19 @@ func (x *HandleProviderEventResponse) GetReceived() bool {
 }
 
 type Payment struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	PaymentId     string                 `protobuf:"bytes,1,opt,name=payment_id,json=paymentId,proto3" json:"payment_id,omitempty"`
-	Tier          string                 `protobuf:"bytes,2,opt,name=tier,proto3" json:"tier,omitempty"`
-	Amount        float64                `protobuf:"fixed64,3,opt,name=amount,proto3" json:"amount,omitempty"`
-	Currency      string                 `protobuf:"bytes,4,opt,name=currency,proto3" json:"currency,omitempty"`
-	Status        string                 `protobuf:"bytes,5,opt,name=status,proto3" json:"status,omitempty"`
-	Method        string                 `protobuf:"bytes,6,opt,name=method,proto3" json:"method,omitempty"`
-	CreatedAt     *timestamppb.Timestamp `protobuf:"bytes,7,opt,name=created_at,json=createdAt,proto3" json:"created_at,omitempty"`
+	state     protoimpl.MessageState `protogen:"open.v1"`
+	PaymentId string                 `protobuf:"bytes,1,opt,name=payment_id,json=paymentId,proto3" json:"payment_id,omitempty"`
+	Tier      string                 `protobuf:"bytes,2,opt,name=tier,proto3" json:"tier,omitempty"`
+	Amount    float64                `protobuf:"fixed64,3,opt,name=amount,proto3" json:"amount,omitempty"`
+	Currency  string                 `protobuf:"bytes,4,opt,name=currency,proto3" json:"currency,omitempty"`
+	Status    string                 `protobuf:"bytes,5,opt,name=status,proto3" json:"status,omitempty"`
+	Method    string                 `protobuf:"bytes,6,opt,name=method,proto3" json:"method,omitempty"`
+	CreatedAt *timestamppb.Timestamp `protobuf:"bytes,7,opt,name=created_at,json=createdAt,proto3" json:"created_at,omitempty"`
+	Period    string                 `protobuf:"bytes,8,opt,name=period,proto3" json:"period,omitempty"`
+	// Exact amount (satang), as a decimal string.
+	AmountSatang int64 `protobuf:"varint,9,opt,name=amount_satang,json=amountSatang,proto3" json:"amount_satang,omitempty"`
+	// The receipt's sequential number, for paid payments.
+	ReceiptNo     *int64 `protobuf:"varint,10,opt,name=receipt_no,json=receiptNo,proto3,oneof" json:"receipt_no,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1058,6 +1063,313 @@ func (x *Payment) GetCreatedAt() *timestamppb.Timestamp {
 	return nil
 }
 
+func (x *Payment) GetPeriod() string {
+	if x != nil {
+		return x.Period
+	}
+	return ""
+}
+
+func (x *Payment) GetAmountSatang() int64 {
+	if x != nil {
+		return x.AmountSatang
+	}
+	return 0
+}
+
+func (x *Payment) GetReceiptNo() int64 {
+	if x != nil && x.ReceiptNo != nil {
+		return *x.ReceiptNo
+	}
+	return 0
+}
+
+type LocalCheckout struct {
+	state     protoimpl.MessageState `protogen:"open.v1"`
+	SessionId string                 `protobuf:"bytes,1,opt,name=session_id,json=sessionId,proto3" json:"session_id,omitempty"`
+	Tier      string                 `protobuf:"bytes,2,opt,name=tier,proto3" json:"tier,omitempty"`
+	TierLabel string                 `protobuf:"bytes,3,opt,name=tier_label,json=tierLabel,proto3" json:"tier_label,omitempty"`
+	Period    string                 `protobuf:"bytes,4,opt,name=period,proto3" json:"period,omitempty"`
+	Method    string                 `protobuf:"bytes,5,opt,name=method,proto3" json:"method,omitempty"`
+	Amount    float64                `protobuf:"fixed64,6,opt,name=amount,proto3" json:"amount,omitempty"`
+	// "open", "paid" or "failed".
+	Status        string `protobuf:"bytes,7,opt,name=status,proto3" json:"status,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *LocalCheckout) Reset() {
+	*x = LocalCheckout{}
+	mi := &file_subscription_v1_subscription_proto_msgTypes[15]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *LocalCheckout) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*LocalCheckout) ProtoMessage() {}
+
+func (x *LocalCheckout) ProtoReflect() protoreflect.Message {
+	mi := &file_subscription_v1_subscription_proto_msgTypes[15]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use LocalCheckout.ProtoReflect.Descriptor instead.
+func (*LocalCheckout) Descriptor() ([]byte, []int) {
+	return file_subscription_v1_subscription_proto_rawDescGZIP(), []int{15}
+}
+
+func (x *LocalCheckout) GetSessionId() string {
+	if x != nil {
+		return x.SessionId
+	}
+	return ""
+}
+
+func (x *LocalCheckout) GetTier() string {
+	if x != nil {
+		return x.Tier
+	}
+	return ""
+}
+
+func (x *LocalCheckout) GetTierLabel() string {
+	if x != nil {
+		return x.TierLabel
+	}
+	return ""
+}
+
+func (x *LocalCheckout) GetPeriod() string {
+	if x != nil {
+		return x.Period
+	}
+	return ""
+}
+
+func (x *LocalCheckout) GetMethod() string {
+	if x != nil {
+		return x.Method
+	}
+	return ""
+}
+
+func (x *LocalCheckout) GetAmount() float64 {
+	if x != nil {
+		return x.Amount
+	}
+	return 0
+}
+
+func (x *LocalCheckout) GetStatus() string {
+	if x != nil {
+		return x.Status
+	}
+	return ""
+}
+
+type GetLocalCheckoutRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	SessionId     string                 `protobuf:"bytes,1,opt,name=session_id,json=sessionId,proto3" json:"session_id,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GetLocalCheckoutRequest) Reset() {
+	*x = GetLocalCheckoutRequest{}
+	mi := &file_subscription_v1_subscription_proto_msgTypes[16]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetLocalCheckoutRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetLocalCheckoutRequest) ProtoMessage() {}
+
+func (x *GetLocalCheckoutRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_subscription_v1_subscription_proto_msgTypes[16]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetLocalCheckoutRequest.ProtoReflect.Descriptor instead.
+func (*GetLocalCheckoutRequest) Descriptor() ([]byte, []int) {
+	return file_subscription_v1_subscription_proto_rawDescGZIP(), []int{16}
+}
+
+func (x *GetLocalCheckoutRequest) GetSessionId() string {
+	if x != nil {
+		return x.SessionId
+	}
+	return ""
+}
+
+type GetLocalCheckoutResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Checkout      *LocalCheckout         `protobuf:"bytes,1,opt,name=checkout,proto3" json:"checkout,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GetLocalCheckoutResponse) Reset() {
+	*x = GetLocalCheckoutResponse{}
+	mi := &file_subscription_v1_subscription_proto_msgTypes[17]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetLocalCheckoutResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetLocalCheckoutResponse) ProtoMessage() {}
+
+func (x *GetLocalCheckoutResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_subscription_v1_subscription_proto_msgTypes[17]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetLocalCheckoutResponse.ProtoReflect.Descriptor instead.
+func (*GetLocalCheckoutResponse) Descriptor() ([]byte, []int) {
+	return file_subscription_v1_subscription_proto_rawDescGZIP(), []int{17}
+}
+
+func (x *GetLocalCheckoutResponse) GetCheckout() *LocalCheckout {
+	if x != nil {
+		return x.Checkout
+	}
+	return nil
+}
+
+type CompleteLocalCheckoutRequest struct {
+	state     protoimpl.MessageState `protogen:"open.v1"`
+	SessionId string                 `protobuf:"bytes,1,opt,name=session_id,json=sessionId,proto3" json:"session_id,omitempty"`
+	// "paid" or "failed".
+	Outcome       string `protobuf:"bytes,2,opt,name=outcome,proto3" json:"outcome,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CompleteLocalCheckoutRequest) Reset() {
+	*x = CompleteLocalCheckoutRequest{}
+	mi := &file_subscription_v1_subscription_proto_msgTypes[18]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CompleteLocalCheckoutRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CompleteLocalCheckoutRequest) ProtoMessage() {}
+
+func (x *CompleteLocalCheckoutRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_subscription_v1_subscription_proto_msgTypes[18]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CompleteLocalCheckoutRequest.ProtoReflect.Descriptor instead.
+func (*CompleteLocalCheckoutRequest) Descriptor() ([]byte, []int) {
+	return file_subscription_v1_subscription_proto_rawDescGZIP(), []int{18}
+}
+
+func (x *CompleteLocalCheckoutRequest) GetSessionId() string {
+	if x != nil {
+		return x.SessionId
+	}
+	return ""
+}
+
+func (x *CompleteLocalCheckoutRequest) GetOutcome() string {
+	if x != nil {
+		return x.Outcome
+	}
+	return ""
+}
+
+type CompleteLocalCheckoutResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Message       string                 `protobuf:"bytes,1,opt,name=message,proto3" json:"message,omitempty"`
+	Checkout      *LocalCheckout         `protobuf:"bytes,2,opt,name=checkout,proto3" json:"checkout,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CompleteLocalCheckoutResponse) Reset() {
+	*x = CompleteLocalCheckoutResponse{}
+	mi := &file_subscription_v1_subscription_proto_msgTypes[19]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CompleteLocalCheckoutResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CompleteLocalCheckoutResponse) ProtoMessage() {}
+
+func (x *CompleteLocalCheckoutResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_subscription_v1_subscription_proto_msgTypes[19]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CompleteLocalCheckoutResponse.ProtoReflect.Descriptor instead.
+func (*CompleteLocalCheckoutResponse) Descriptor() ([]byte, []int) {
+	return file_subscription_v1_subscription_proto_rawDescGZIP(), []int{19}
+}
+
+func (x *CompleteLocalCheckoutResponse) GetMessage() string {
+	if x != nil {
+		return x.Message
+	}
+	return ""
+}
+
+func (x *CompleteLocalCheckoutResponse) GetCheckout() *LocalCheckout {
+	if x != nil {
+		return x.Checkout
+	}
+	return nil
+}
+
 type ListPaymentsRequest struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	unknownFields protoimpl.UnknownFields
@@ -1066,7 +1378,7 @@ type ListPaymentsRequest struct {
 
 func (x *ListPaymentsRequest) Reset() {
 	*x = ListPaymentsRequest{}
-	mi := &file_subscription_v1_subscription_proto_msgTypes[15]
+	mi := &file_subscription_v1_subscription_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1078,7 +1390,7 @@ func (x *ListPaymentsRequest) String() string {
 func (*ListPaymentsRequest) ProtoMessage() {}
 
 func (x *ListPaymentsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_subscription_v1_subscription_proto_msgTypes[15]
+	mi := &file_subscription_v1_subscription_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1091,7 +1403,7 @@ func (x *ListPaymentsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListPaymentsRequest.ProtoReflect.Descriptor instead.
 func (*ListPaymentsRequest) Descriptor() ([]byte, []int) {
-	return file_subscription_v1_subscription_proto_rawDescGZIP(), []int{15}
+	return file_subscription_v1_subscription_proto_rawDescGZIP(), []int{20}
 }
 
 type ListPaymentsResponse struct {
@@ -1103,7 +1415,7 @@ type ListPaymentsResponse struct {
 
 func (x *ListPaymentsResponse) Reset() {
 	*x = ListPaymentsResponse{}
-	mi := &file_subscription_v1_subscription_proto_msgTypes[16]
+	mi := &file_subscription_v1_subscription_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1115,7 +1427,7 @@ func (x *ListPaymentsResponse) String() string {
 func (*ListPaymentsResponse) ProtoMessage() {}
 
 func (x *ListPaymentsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_subscription_v1_subscription_proto_msgTypes[16]
+	mi := &file_subscription_v1_subscription_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1128,7 +1440,7 @@ func (x *ListPaymentsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListPaymentsResponse.ProtoReflect.Descriptor instead.
 func (*ListPaymentsResponse) Descriptor() ([]byte, []int) {
-	return file_subscription_v1_subscription_proto_rawDescGZIP(), []int{16}
+	return file_subscription_v1_subscription_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *ListPaymentsResponse) GetPayments() []*Payment {
@@ -1219,7 +1531,7 @@ const file_subscription_v1_subscription_proto_rawDesc = "" +
 	"\apayload\x18\x01 \x01(\fR\apayload\x12\x1c\n" +
 	"\tsignature\x18\x02 \x01(\tR\tsignature\"9\n" +
 	"\x1bHandleProviderEventResponse\x12\x1a\n" +
-	"\breceived\x18\x01 \x01(\bR\breceived\"\xdb\x01\n" +
+	"\breceived\x18\x01 \x01(\bR\breceived\"\xcb\x02\n" +
 	"\aPayment\x12\x1d\n" +
 	"\n" +
 	"payment_id\x18\x01 \x01(\tR\tpaymentId\x12\x12\n" +
@@ -1229,16 +1541,46 @@ const file_subscription_v1_subscription_proto_rawDesc = "" +
 	"\x06status\x18\x05 \x01(\tR\x06status\x12\x16\n" +
 	"\x06method\x18\x06 \x01(\tR\x06method\x129\n" +
 	"\n" +
-	"created_at\x18\a \x01(\v2\x1a.google.protobuf.TimestampR\tcreatedAt\"\x15\n" +
+	"created_at\x18\a \x01(\v2\x1a.google.protobuf.TimestampR\tcreatedAt\x12\x16\n" +
+	"\x06period\x18\b \x01(\tR\x06period\x12#\n" +
+	"\ramount_satang\x18\t \x01(\x03R\famountSatang\x12\"\n" +
+	"\n" +
+	"receipt_no\x18\n" +
+	" \x01(\x03H\x00R\treceiptNo\x88\x01\x01B\r\n" +
+	"\v_receipt_no\"\xc1\x01\n" +
+	"\rLocalCheckout\x12\x1d\n" +
+	"\n" +
+	"session_id\x18\x01 \x01(\tR\tsessionId\x12\x12\n" +
+	"\x04tier\x18\x02 \x01(\tR\x04tier\x12\x1d\n" +
+	"\n" +
+	"tier_label\x18\x03 \x01(\tR\ttierLabel\x12\x16\n" +
+	"\x06period\x18\x04 \x01(\tR\x06period\x12\x16\n" +
+	"\x06method\x18\x05 \x01(\tR\x06method\x12\x16\n" +
+	"\x06amount\x18\x06 \x01(\x01R\x06amount\x12\x16\n" +
+	"\x06status\x18\a \x01(\tR\x06status\"8\n" +
+	"\x17GetLocalCheckoutRequest\x12\x1d\n" +
+	"\n" +
+	"session_id\x18\x01 \x01(\tR\tsessionId\"V\n" +
+	"\x18GetLocalCheckoutResponse\x12:\n" +
+	"\bcheckout\x18\x01 \x01(\v2\x1e.subscription.v1.LocalCheckoutR\bcheckout\"W\n" +
+	"\x1cCompleteLocalCheckoutRequest\x12\x1d\n" +
+	"\n" +
+	"session_id\x18\x01 \x01(\tR\tsessionId\x12\x18\n" +
+	"\aoutcome\x18\x02 \x01(\tR\aoutcome\"u\n" +
+	"\x1dCompleteLocalCheckoutResponse\x12\x18\n" +
+	"\amessage\x18\x01 \x01(\tR\amessage\x12:\n" +
+	"\bcheckout\x18\x02 \x01(\v2\x1e.subscription.v1.LocalCheckoutR\bcheckout\"\x15\n" +
 	"\x13ListPaymentsRequest\"L\n" +
 	"\x14ListPaymentsResponse\x124\n" +
-	"\bpayments\x18\x01 \x03(\v2\x18.subscription.v1.PaymentR\bpayments2\x94\x05\n" +
+	"\bpayments\x18\x01 \x03(\v2\x18.subscription.v1.PaymentR\bpayments2\x85\a\n" +
 	"\x13SubscriptionService\x12Z\n" +
 	"\tListTiers\x12!.subscription.v1.ListTiersRequest\x1a\".subscription.v1.ListTiersResponse\"\x06\x8a\xb5\x18\x02\b\x01\x12r\n" +
 	"\x11GetMySubscription\x12).subscription.v1.GetMySubscriptionRequest\x1a*.subscription.v1.GetMySubscriptionResponse\"\x06\x8a\xb5\x18\x02\b\x02\x12c\n" +
 	"\fConsumeQuota\x12$.subscription.v1.ConsumeQuotaRequest\x1a%.subscription.v1.ConsumeQuotaResponse\"\x06\x8a\xb5\x18\x02\b\x03\x12i\n" +
 	"\x0eCreateCheckout\x12&.subscription.v1.CreateCheckoutRequest\x1a'.subscription.v1.CreateCheckoutResponse\"\x06\x8a\xb5\x18\x02\b\x02\x12x\n" +
-	"\x13HandleProviderEvent\x12+.subscription.v1.HandleProviderEventRequest\x1a,.subscription.v1.HandleProviderEventResponse\"\x06\x8a\xb5\x18\x02\b\x03\x12c\n" +
+	"\x13HandleProviderEvent\x12+.subscription.v1.HandleProviderEventRequest\x1a,.subscription.v1.HandleProviderEventResponse\"\x06\x8a\xb5\x18\x02\b\x03\x12o\n" +
+	"\x10GetLocalCheckout\x12(.subscription.v1.GetLocalCheckoutRequest\x1a).subscription.v1.GetLocalCheckoutResponse\"\x06\x8a\xb5\x18\x02\b\x02\x12~\n" +
+	"\x15CompleteLocalCheckout\x12-.subscription.v1.CompleteLocalCheckoutRequest\x1a..subscription.v1.CompleteLocalCheckoutResponse\"\x06\x8a\xb5\x18\x02\b\x02\x12c\n" +
 	"\fListPayments\x12$.subscription.v1.ListPaymentsRequest\x1a%.subscription.v1.ListPaymentsResponse\"\x06\x8a\xb5\x18\x02\b\x02B\xb2\x01\n" +
 	"\x13com.subscription.v1B\x11SubscriptionProtoP\x01Z+bidradar/gen/subscription/v1;subscriptionv1\xa2\x02\x03SXX\xaa\x02\x0fSubscription.V1\xca\x02\x0fSubscription\\V1\xe2\x02\x1bSubscription\\V1\\GPBMetadata\xea\x02\x10Subscription::V1b\x06proto3"
 
@@ -1254,56 +1596,67 @@ func file_subscription_v1_subscription_proto_rawDescGZIP() []byte {
 	return file_subscription_v1_subscription_proto_rawDescData
 }
 
-var file_subscription_v1_subscription_proto_msgTypes = make([]protoimpl.MessageInfo, 18)
+var file_subscription_v1_subscription_proto_msgTypes = make([]protoimpl.MessageInfo, 23)
 var file_subscription_v1_subscription_proto_goTypes = []any{
-	(*CombinationLimits)(nil),           // 0: subscription.v1.CombinationLimits
-	(*Tier)(nil),                        // 1: subscription.v1.Tier
-	(*ListTiersRequest)(nil),            // 2: subscription.v1.ListTiersRequest
-	(*ListTiersResponse)(nil),           // 3: subscription.v1.ListTiersResponse
-	(*SubscriptionPeriod)(nil),          // 4: subscription.v1.SubscriptionPeriod
-	(*Usage)(nil),                       // 5: subscription.v1.Usage
-	(*GetMySubscriptionRequest)(nil),    // 6: subscription.v1.GetMySubscriptionRequest
-	(*GetMySubscriptionResponse)(nil),   // 7: subscription.v1.GetMySubscriptionResponse
-	(*ConsumeQuotaRequest)(nil),         // 8: subscription.v1.ConsumeQuotaRequest
-	(*ConsumeQuotaResponse)(nil),        // 9: subscription.v1.ConsumeQuotaResponse
-	(*CreateCheckoutRequest)(nil),       // 10: subscription.v1.CreateCheckoutRequest
-	(*CreateCheckoutResponse)(nil),      // 11: subscription.v1.CreateCheckoutResponse
-	(*HandleProviderEventRequest)(nil),  // 12: subscription.v1.HandleProviderEventRequest
-	(*HandleProviderEventResponse)(nil), // 13: subscription.v1.HandleProviderEventResponse
-	(*Payment)(nil),                     // 14: subscription.v1.Payment
-	(*ListPaymentsRequest)(nil),         // 15: subscription.v1.ListPaymentsRequest
-	(*ListPaymentsResponse)(nil),        // 16: subscription.v1.ListPaymentsResponse
-	nil,                                 // 17: subscription.v1.GetMySubscriptionResponse.ButtonStatusExamplesEntry
-	(*timestamppb.Timestamp)(nil),       // 18: google.protobuf.Timestamp
+	(*CombinationLimits)(nil),             // 0: subscription.v1.CombinationLimits
+	(*Tier)(nil),                          // 1: subscription.v1.Tier
+	(*ListTiersRequest)(nil),              // 2: subscription.v1.ListTiersRequest
+	(*ListTiersResponse)(nil),             // 3: subscription.v1.ListTiersResponse
+	(*SubscriptionPeriod)(nil),            // 4: subscription.v1.SubscriptionPeriod
+	(*Usage)(nil),                         // 5: subscription.v1.Usage
+	(*GetMySubscriptionRequest)(nil),      // 6: subscription.v1.GetMySubscriptionRequest
+	(*GetMySubscriptionResponse)(nil),     // 7: subscription.v1.GetMySubscriptionResponse
+	(*ConsumeQuotaRequest)(nil),           // 8: subscription.v1.ConsumeQuotaRequest
+	(*ConsumeQuotaResponse)(nil),          // 9: subscription.v1.ConsumeQuotaResponse
+	(*CreateCheckoutRequest)(nil),         // 10: subscription.v1.CreateCheckoutRequest
+	(*CreateCheckoutResponse)(nil),        // 11: subscription.v1.CreateCheckoutResponse
+	(*HandleProviderEventRequest)(nil),    // 12: subscription.v1.HandleProviderEventRequest
+	(*HandleProviderEventResponse)(nil),   // 13: subscription.v1.HandleProviderEventResponse
+	(*Payment)(nil),                       // 14: subscription.v1.Payment
+	(*LocalCheckout)(nil),                 // 15: subscription.v1.LocalCheckout
+	(*GetLocalCheckoutRequest)(nil),       // 16: subscription.v1.GetLocalCheckoutRequest
+	(*GetLocalCheckoutResponse)(nil),      // 17: subscription.v1.GetLocalCheckoutResponse
+	(*CompleteLocalCheckoutRequest)(nil),  // 18: subscription.v1.CompleteLocalCheckoutRequest
+	(*CompleteLocalCheckoutResponse)(nil), // 19: subscription.v1.CompleteLocalCheckoutResponse
+	(*ListPaymentsRequest)(nil),           // 20: subscription.v1.ListPaymentsRequest
+	(*ListPaymentsResponse)(nil),          // 21: subscription.v1.ListPaymentsResponse
+	nil,                                   // 22: subscription.v1.GetMySubscriptionResponse.ButtonStatusExamplesEntry
+	(*timestamppb.Timestamp)(nil),         // 23: google.protobuf.Timestamp
 }
 var file_subscription_v1_subscription_proto_depIdxs = []int32{
 	0,  // 0: subscription.v1.Tier.combination_limits:type_name -> subscription.v1.CombinationLimits
 	1,  // 1: subscription.v1.ListTiersResponse.tier_details:type_name -> subscription.v1.Tier
 	1,  // 2: subscription.v1.ListTiersResponse.upgrade_options:type_name -> subscription.v1.Tier
 	0,  // 3: subscription.v1.GetMySubscriptionResponse.combination_limits:type_name -> subscription.v1.CombinationLimits
-	17, // 4: subscription.v1.GetMySubscriptionResponse.button_status_examples:type_name -> subscription.v1.GetMySubscriptionResponse.ButtonStatusExamplesEntry
+	22, // 4: subscription.v1.GetMySubscriptionResponse.button_status_examples:type_name -> subscription.v1.GetMySubscriptionResponse.ButtonStatusExamplesEntry
 	1,  // 5: subscription.v1.GetMySubscriptionResponse.upgrade_recommendations:type_name -> subscription.v1.Tier
 	4,  // 6: subscription.v1.GetMySubscriptionResponse.subscription:type_name -> subscription.v1.SubscriptionPeriod
 	5,  // 7: subscription.v1.GetMySubscriptionResponse.usage:type_name -> subscription.v1.Usage
-	18, // 8: subscription.v1.Payment.created_at:type_name -> google.protobuf.Timestamp
-	14, // 9: subscription.v1.ListPaymentsResponse.payments:type_name -> subscription.v1.Payment
-	2,  // 10: subscription.v1.SubscriptionService.ListTiers:input_type -> subscription.v1.ListTiersRequest
-	6,  // 11: subscription.v1.SubscriptionService.GetMySubscription:input_type -> subscription.v1.GetMySubscriptionRequest
-	8,  // 12: subscription.v1.SubscriptionService.ConsumeQuota:input_type -> subscription.v1.ConsumeQuotaRequest
-	10, // 13: subscription.v1.SubscriptionService.CreateCheckout:input_type -> subscription.v1.CreateCheckoutRequest
-	12, // 14: subscription.v1.SubscriptionService.HandleProviderEvent:input_type -> subscription.v1.HandleProviderEventRequest
-	15, // 15: subscription.v1.SubscriptionService.ListPayments:input_type -> subscription.v1.ListPaymentsRequest
-	3,  // 16: subscription.v1.SubscriptionService.ListTiers:output_type -> subscription.v1.ListTiersResponse
-	7,  // 17: subscription.v1.SubscriptionService.GetMySubscription:output_type -> subscription.v1.GetMySubscriptionResponse
-	9,  // 18: subscription.v1.SubscriptionService.ConsumeQuota:output_type -> subscription.v1.ConsumeQuotaResponse
-	11, // 19: subscription.v1.SubscriptionService.CreateCheckout:output_type -> subscription.v1.CreateCheckoutResponse
-	13, // 20: subscription.v1.SubscriptionService.HandleProviderEvent:output_type -> subscription.v1.HandleProviderEventResponse
-	16, // 21: subscription.v1.SubscriptionService.ListPayments:output_type -> subscription.v1.ListPaymentsResponse
-	16, // [16:22] is the sub-list for method output_type
-	10, // [10:16] is the sub-list for method input_type
-	10, // [10:10] is the sub-list for extension type_name
-	10, // [10:10] is the sub-list for extension extendee
-	0,  // [0:10] is the sub-list for field type_name
+	23, // 8: subscription.v1.Payment.created_at:type_name -> google.protobuf.Timestamp
+	15, // 9: subscription.v1.GetLocalCheckoutResponse.checkout:type_name -> subscription.v1.LocalCheckout
+	15, // 10: subscription.v1.CompleteLocalCheckoutResponse.checkout:type_name -> subscription.v1.LocalCheckout
+	14, // 11: subscription.v1.ListPaymentsResponse.payments:type_name -> subscription.v1.Payment
+	2,  // 12: subscription.v1.SubscriptionService.ListTiers:input_type -> subscription.v1.ListTiersRequest
+	6,  // 13: subscription.v1.SubscriptionService.GetMySubscription:input_type -> subscription.v1.GetMySubscriptionRequest
+	8,  // 14: subscription.v1.SubscriptionService.ConsumeQuota:input_type -> subscription.v1.ConsumeQuotaRequest
+	10, // 15: subscription.v1.SubscriptionService.CreateCheckout:input_type -> subscription.v1.CreateCheckoutRequest
+	12, // 16: subscription.v1.SubscriptionService.HandleProviderEvent:input_type -> subscription.v1.HandleProviderEventRequest
+	16, // 17: subscription.v1.SubscriptionService.GetLocalCheckout:input_type -> subscription.v1.GetLocalCheckoutRequest
+	18, // 18: subscription.v1.SubscriptionService.CompleteLocalCheckout:input_type -> subscription.v1.CompleteLocalCheckoutRequest
+	20, // 19: subscription.v1.SubscriptionService.ListPayments:input_type -> subscription.v1.ListPaymentsRequest
+	3,  // 20: subscription.v1.SubscriptionService.ListTiers:output_type -> subscription.v1.ListTiersResponse
+	7,  // 21: subscription.v1.SubscriptionService.GetMySubscription:output_type -> subscription.v1.GetMySubscriptionResponse
+	9,  // 22: subscription.v1.SubscriptionService.ConsumeQuota:output_type -> subscription.v1.ConsumeQuotaResponse
+	11, // 23: subscription.v1.SubscriptionService.CreateCheckout:output_type -> subscription.v1.CreateCheckoutResponse
+	13, // 24: subscription.v1.SubscriptionService.HandleProviderEvent:output_type -> subscription.v1.HandleProviderEventResponse
+	17, // 25: subscription.v1.SubscriptionService.GetLocalCheckout:output_type -> subscription.v1.GetLocalCheckoutResponse
+	19, // 26: subscription.v1.SubscriptionService.CompleteLocalCheckout:output_type -> subscription.v1.CompleteLocalCheckoutResponse
+	21, // 27: subscription.v1.SubscriptionService.ListPayments:output_type -> subscription.v1.ListPaymentsResponse
+	20, // [20:28] is the sub-list for method output_type
+	12, // [12:20] is the sub-list for method input_type
+	12, // [12:12] is the sub-list for extension type_name
+	12, // [12:12] is the sub-list for extension extendee
+	0,  // [0:12] is the sub-list for field type_name
 }
 
 func init() { file_subscription_v1_subscription_proto_init() }
@@ -1312,13 +1665,14 @@ func file_subscription_v1_subscription_proto_init() {
 		return
 	}
 	file_subscription_v1_subscription_proto_msgTypes[4].OneofWrappers = []any{}
+	file_subscription_v1_subscription_proto_msgTypes[14].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_subscription_v1_subscription_proto_rawDesc), len(file_subscription_v1_subscription_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   18,
+			NumMessages:   23,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -19,12 +19,14 @@ import (
 const _ = grpc.SupportPackageIsVersion9
 
 const (
-	SubscriptionService_ListTiers_FullMethodName           = "/subscription.v1.SubscriptionService/ListTiers"
-	SubscriptionService_GetMySubscription_FullMethodName   = "/subscription.v1.SubscriptionService/GetMySubscription"
-	SubscriptionService_ConsumeQuota_FullMethodName        = "/subscription.v1.SubscriptionService/ConsumeQuota"
-	SubscriptionService_CreateCheckout_FullMethodName      = "/subscription.v1.SubscriptionService/CreateCheckout"
-	SubscriptionService_HandleProviderEvent_FullMethodName = "/subscription.v1.SubscriptionService/HandleProviderEvent"
-	SubscriptionService_ListPayments_FullMethodName        = "/subscription.v1.SubscriptionService/ListPayments"
+	SubscriptionService_ListTiers_FullMethodName             = "/subscription.v1.SubscriptionService/ListTiers"
+	SubscriptionService_GetMySubscription_FullMethodName     = "/subscription.v1.SubscriptionService/GetMySubscription"
+	SubscriptionService_ConsumeQuota_FullMethodName          = "/subscription.v1.SubscriptionService/ConsumeQuota"
+	SubscriptionService_CreateCheckout_FullMethodName        = "/subscription.v1.SubscriptionService/CreateCheckout"
+	SubscriptionService_HandleProviderEvent_FullMethodName   = "/subscription.v1.SubscriptionService/HandleProviderEvent"
+	SubscriptionService_GetLocalCheckout_FullMethodName      = "/subscription.v1.SubscriptionService/GetLocalCheckout"
+	SubscriptionService_CompleteLocalCheckout_FullMethodName = "/subscription.v1.SubscriptionService/CompleteLocalCheckout"
+	SubscriptionService_ListPayments_FullMethodName          = "/subscription.v1.SubscriptionService/ListPayments"
 )
 
 // SubscriptionServiceClient is the client API for SubscriptionService service.
@@ -43,6 +45,10 @@ type SubscriptionServiceClient interface {
 	CreateCheckout(ctx context.Context, in *CreateCheckoutRequest, opts ...grpc.CallOption) (*CreateCheckoutResponse, error)
 	// HandleProviderEvent receives a payment provider webhook (raw body, verified signature).
 	HandleProviderEvent(ctx context.Context, in *HandleProviderEventRequest, opts ...grpc.CallOption) (*HandleProviderEventResponse, error)
+	// GetLocalCheckout shows the caller's checkout of the local provider (make run without Stripe keys).
+	GetLocalCheckout(ctx context.Context, in *GetLocalCheckoutRequest, opts ...grpc.CallOption) (*GetLocalCheckoutResponse, error)
+	// CompleteLocalCheckout pays or fails the caller's local checkout, through the same fulfilment as a webhook.
+	CompleteLocalCheckout(ctx context.Context, in *CompleteLocalCheckoutRequest, opts ...grpc.CallOption) (*CompleteLocalCheckoutResponse, error)
 	// ListPayments lists the signed-in user's payments.
 	ListPayments(ctx context.Context, in *ListPaymentsRequest, opts ...grpc.CallOption) (*ListPaymentsResponse, error)
 }
@@ -105,6 +111,26 @@ func (c *subscriptionServiceClient) HandleProviderEvent(ctx context.Context, in 
 	return out, nil
 }
 
+func (c *subscriptionServiceClient) GetLocalCheckout(ctx context.Context, in *GetLocalCheckoutRequest, opts ...grpc.CallOption) (*GetLocalCheckoutResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(GetLocalCheckoutResponse)
+	err := c.cc.Invoke(ctx, SubscriptionService_GetLocalCheckout_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *subscriptionServiceClient) CompleteLocalCheckout(ctx context.Context, in *CompleteLocalCheckoutRequest, opts ...grpc.CallOption) (*CompleteLocalCheckoutResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(CompleteLocalCheckoutResponse)
+	err := c.cc.Invoke(ctx, SubscriptionService_CompleteLocalCheckout_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 func (c *subscriptionServiceClient) ListPayments(ctx context.Context, in *ListPaymentsRequest, opts ...grpc.CallOption) (*ListPaymentsResponse, error) {
 	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
 	out := new(ListPaymentsResponse)
@@ -131,6 +157,10 @@ type SubscriptionServiceServer interface {
 	CreateCheckout(context.Context, *CreateCheckoutRequest) (*CreateCheckoutResponse, error)
 	// HandleProviderEvent receives a payment provider webhook (raw body, verified signature).
 	HandleProviderEvent(context.Context, *HandleProviderEventRequest) (*HandleProviderEventResponse, error)
+	// GetLocalCheckout shows the caller's checkout of the local provider (make run without Stripe keys).
+	GetLocalCheckout(context.Context, *GetLocalCheckoutRequest) (*GetLocalCheckoutResponse, error)
+	// CompleteLocalCheckout pays or fails the caller's local checkout, through the same fulfilment as a webhook.
+	CompleteLocalCheckout(context.Context, *CompleteLocalCheckoutRequest) (*CompleteLocalCheckoutResponse, error)
 	// ListPayments lists the signed-in user's payments.
 	ListPayments(context.Context, *ListPaymentsRequest) (*ListPaymentsResponse, error)
 	mustEmbedUnimplementedSubscriptionServiceServer()
@@ -157,6 +187,12 @@ func (UnimplementedSubscriptionServiceServer) CreateCheckout(context.Context, *C
 }
 func (UnimplementedSubscriptionServiceServer) HandleProviderEvent(context.Context, *HandleProviderEventRequest) (*HandleProviderEventResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method HandleProviderEvent not implemented")
+}
+func (UnimplementedSubscriptionServiceServer) GetLocalCheckout(context.Context, *GetLocalCheckoutRequest) (*GetLocalCheckoutResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method GetLocalCheckout not implemented")
+}
+func (UnimplementedSubscriptionServiceServer) CompleteLocalCheckout(context.Context, *CompleteLocalCheckoutRequest) (*CompleteLocalCheckoutResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method CompleteLocalCheckout not implemented")
 }
 func (UnimplementedSubscriptionServiceServer) ListPayments(context.Context, *ListPaymentsRequest) (*ListPaymentsResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method ListPayments not implemented")
@@ -272,6 +308,42 @@ func _SubscriptionService_HandleProviderEvent_Handler(srv interface{}, ctx conte
 	return interceptor(ctx, in, info, handler)
 }
 
+func _SubscriptionService_GetLocalCheckout_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(GetLocalCheckoutRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(SubscriptionServiceServer).GetLocalCheckout(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: SubscriptionService_GetLocalCheckout_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(SubscriptionServiceServer).GetLocalCheckout(ctx, req.(*GetLocalCheckoutRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _SubscriptionService_CompleteLocalCheckout_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(CompleteLocalCheckoutRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(SubscriptionServiceServer).CompleteLocalCheckout(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: SubscriptionService_CompleteLocalCheckout_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(SubscriptionServiceServer).CompleteLocalCheckout(ctx, req.(*CompleteLocalCheckoutRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 func _SubscriptionService_ListPayments_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
 	in := new(ListPaymentsRequest)
 	if err := dec(in); err != nil {
@@ -316,6 +388,14 @@ var SubscriptionService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "HandleProviderEvent",
 			Handler:    _SubscriptionService_HandleProviderEvent_Handler,
+		},
+		{
+			MethodName: "GetLocalCheckout",
+			Handler:    _SubscriptionService_GetLocalCheckout_Handler,
+		},
+		{
+			MethodName: "CompleteLocalCheckout",
+			Handler:    _SubscriptionService_CompleteLocalCheckout_Handler,
 		},
 		{
 			MethodName: "ListPayments",

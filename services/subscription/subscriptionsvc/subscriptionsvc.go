@@ -1,24 +1,32 @@
-// Package subscriptionsvc assembles the subscription service: tiers and the
-// user's plan now; checkout, webhooks and quotas in the subscription issue.
+// Package subscriptionsvc assembles the subscription service: tiers, the
+// plan in force, quotas, checkout and payment fulfilment.
 package subscriptionsvc
 
 import (
 	"context"
+	"errors"
 	"log/slog"
-	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
 
 	"bidradar/gen/subscription/v1/subscriptionv1connect"
 	"bidradar/pkg/authn"
 	"bidradar/pkg/events"
-	"bidradar/pkg/pgdb"
+	"bidradar/pkg/outbox"
 	"bidradar/pkg/runner"
+	"bidradar/services/subscription/internal/adapters/localpay"
 	"bidradar/services/subscription/internal/adapters/postgres"
+	"bidradar/services/subscription/internal/adapters/stripepay"
+	"bidradar/services/subscription/internal/app"
 	"bidradar/services/subscription/internal/ports"
 	"bidradar/services/subscription/migrations"
 )
 
 // Schema is the PostgreSQL schema this service owns.
 const Schema = "subscription"
+
+// Stream is the JetStream stream of the events this service publishes.
+const Stream = "SUBSCRIPTION"
 
 // Spec is the subscription binary and in-process component.
 var Spec = runner.Spec{
@@ -29,47 +37,89 @@ var Spec = runner.Spec{
 	Migrate:     Migrate,
 }
 
+// Open connects to DATABASE_URL (creating the database if needed) and
+// migrates the schema and its outbox.
+func Open(ctx context.Context, url string) (*pgxpool.Pool, error) {
+	return runner.OpenDatabase(ctx, url, Schema, migrations.FS)
+}
+
 // Migrate applies the schema migrations.
 func Migrate(ctx context.Context, getenv runner.Getenv, _ *slog.Logger) error {
-	pool, err := pgdb.Open(ctx, getenv("DATABASE_URL"), Schema)
+	pool, err := Open(ctx, getenv("DATABASE_URL"))
 	if err != nil {
 		return err
 	}
-	defer pool.Close()
-	return pgdb.Migrate(ctx, pool, Schema, migrations.FS)
+	pool.Close()
+	return nil
 }
 
-// Build assembles the service (DATABASE_URL, AUTH_TARGET); it migrates at start.
+// Provider chooses the payment provider: Stripe when STRIPE_SECRET_KEY is
+// set (STRIPE_WEBHOOK_SECRET then required; STRIPE_API_BASE points at
+// stripe-mock in tests), else the local provider of `make run` — refused in
+// production (APP_ENV=production), where nobody may upgrade for free.
+func Provider(getenv runner.Getenv) (app.Provider, error) {
+	key, secret := getenv("STRIPE_SECRET_KEY"), getenv("STRIPE_WEBHOOK_SECRET")
+	switch {
+	case key != "" && secret == "":
+		return nil, errors.New("subscription: STRIPE_WEBHOOK_SECRET is required with STRIPE_SECRET_KEY")
+	case key != "":
+		return stripepay.New(key, secret, getenv("STRIPE_API_BASE"), getenv("PUBLIC_URL")), nil
+	case getenv("APP_ENV") == "production":
+		return nil, nil // payments off rather than free upgrades
+	}
+	return localpay.Provider{}, nil
+}
+
+// Build assembles the service. Environment: DATABASE_URL (required),
+// AUTH_TARGET, NATS_URL (outbox relay), the Stripe settings of Provider,
+// PUBLIC_URL (the app's origin for Stripe's return pages).
 func Build(ctx context.Context, getenv runner.Getenv, log *slog.Logger) (runner.Component, error) {
+	var problems []error
+	if getenv("DATABASE_URL") == "" {
+		problems = append(problems, errors.New("subscription: DATABASE_URL is required"))
+	}
+	provider, err := Provider(getenv)
+	if err != nil {
+		problems = append(problems, err)
+	}
 	srv, err := runner.NewRPCServer(log, getenv("AUTH_TARGET"), authn.ParseAdmins(getenv("ADMIN_EMAILS")))
 	if err != nil {
-		return nil, err
+		problems = append(problems, err)
 	}
-	pool, err := pgdb.Open(ctx, getenv("DATABASE_URL"), Schema)
+	if len(problems) > 0 {
+		return nil, errors.Join(problems...)
+	}
+	pool, err := Open(ctx, getenv("DATABASE_URL"))
 	if err != nil {
-		return nil, err
-	}
-	if err := pgdb.Migrate(ctx, pool, Schema, migrations.FS); err != nil {
-		pool.Close()
 		return nil, err
 	}
 	srv.OnClose(pool.Close)
 	srv.Readiness("postgres", pool.Ping)
-	opts, err := srv.HandlerOptions(subscriptionv1connect.SubscriptionServiceName)
-	if err != nil {
-		return nil, err
-	}
 	if url := getenv("NATS_URL"); url != "" {
-		// Only to refuse the tokens of ended sessions (logout, password reset).
 		nc, js, err := events.Connect(url, "subscription")
 		if err != nil {
 			pool.Close()
 			return nil, err
 		}
 		srv.OnClose(func() { _ = nc.Drain() })
+		if err := events.EnsureStream(ctx, js, Stream, []string{"subscription.>"}); err != nil {
+			pool.Close()
+			return nil, err
+		}
 		srv.FollowEndedSessions(js)
+		relay := outbox.NewRelay(pool, js, log, outbox.RelayOptions{})
+		srv.Background(func(ctx context.Context) {
+			if err := relay.Run(ctx); err != nil && ctx.Err() == nil {
+				log.ErrorContext(ctx, "outbox relay stopped", "err", err)
+			}
+		})
 	}
-	h := ports.NewHandler(postgres.New(pool), time.Now)
-	srv.Mount(subscriptionv1connect.NewSubscriptionServiceHandler(h, opts...))
+	opts, err := srv.HandlerOptions(subscriptionv1connect.SubscriptionServiceName)
+	if err != nil {
+		pool.Close()
+		return nil, err
+	}
+	a := app.New(postgres.New(pool), provider, nil, log)
+	srv.Mount(subscriptionv1connect.NewSubscriptionServiceHandler(ports.NewHandler(a), opts...))
 	return srv, nil
 }

@@ -48,6 +48,12 @@ const (
 	// SubscriptionServiceHandleProviderEventProcedure is the fully-qualified name of the
 	// SubscriptionService's HandleProviderEvent RPC.
 	SubscriptionServiceHandleProviderEventProcedure = "/subscription.v1.SubscriptionService/HandleProviderEvent"
+	// SubscriptionServiceGetLocalCheckoutProcedure is the fully-qualified name of the
+	// SubscriptionService's GetLocalCheckout RPC.
+	SubscriptionServiceGetLocalCheckoutProcedure = "/subscription.v1.SubscriptionService/GetLocalCheckout"
+	// SubscriptionServiceCompleteLocalCheckoutProcedure is the fully-qualified name of the
+	// SubscriptionService's CompleteLocalCheckout RPC.
+	SubscriptionServiceCompleteLocalCheckoutProcedure = "/subscription.v1.SubscriptionService/CompleteLocalCheckout"
 	// SubscriptionServiceListPaymentsProcedure is the fully-qualified name of the SubscriptionService's
 	// ListPayments RPC.
 	SubscriptionServiceListPaymentsProcedure = "/subscription.v1.SubscriptionService/ListPayments"
@@ -65,6 +71,10 @@ type SubscriptionServiceClient interface {
 	CreateCheckout(context.Context, *connect.Request[v1.CreateCheckoutRequest]) (*connect.Response[v1.CreateCheckoutResponse], error)
 	// HandleProviderEvent receives a payment provider webhook (raw body, verified signature).
 	HandleProviderEvent(context.Context, *connect.Request[v1.HandleProviderEventRequest]) (*connect.Response[v1.HandleProviderEventResponse], error)
+	// GetLocalCheckout shows the caller's checkout of the local provider (make run without Stripe keys).
+	GetLocalCheckout(context.Context, *connect.Request[v1.GetLocalCheckoutRequest]) (*connect.Response[v1.GetLocalCheckoutResponse], error)
+	// CompleteLocalCheckout pays or fails the caller's local checkout, through the same fulfilment as a webhook.
+	CompleteLocalCheckout(context.Context, *connect.Request[v1.CompleteLocalCheckoutRequest]) (*connect.Response[v1.CompleteLocalCheckoutResponse], error)
 	// ListPayments lists the signed-in user's payments.
 	ListPayments(context.Context, *connect.Request[v1.ListPaymentsRequest]) (*connect.Response[v1.ListPaymentsResponse], error)
 }
@@ -110,6 +120,18 @@ func NewSubscriptionServiceClient(httpClient connect.HTTPClient, baseURL string,
 			connect.WithSchema(subscriptionServiceMethods.ByName("HandleProviderEvent")),
 			connect.WithClientOptions(opts...),
 		),
+		getLocalCheckout: connect.NewClient[v1.GetLocalCheckoutRequest, v1.GetLocalCheckoutResponse](
+			httpClient,
+			baseURL+SubscriptionServiceGetLocalCheckoutProcedure,
+			connect.WithSchema(subscriptionServiceMethods.ByName("GetLocalCheckout")),
+			connect.WithClientOptions(opts...),
+		),
+		completeLocalCheckout: connect.NewClient[v1.CompleteLocalCheckoutRequest, v1.CompleteLocalCheckoutResponse](
+			httpClient,
+			baseURL+SubscriptionServiceCompleteLocalCheckoutProcedure,
+			connect.WithSchema(subscriptionServiceMethods.ByName("CompleteLocalCheckout")),
+			connect.WithClientOptions(opts...),
+		),
 		listPayments: connect.NewClient[v1.ListPaymentsRequest, v1.ListPaymentsResponse](
 			httpClient,
 			baseURL+SubscriptionServiceListPaymentsProcedure,
@@ -121,12 +143,14 @@ func NewSubscriptionServiceClient(httpClient connect.HTTPClient, baseURL string,
 
 // subscriptionServiceClient implements SubscriptionServiceClient.
 type subscriptionServiceClient struct {
-	listTiers           *connect.Client[v1.ListTiersRequest, v1.ListTiersResponse]
-	getMySubscription   *connect.Client[v1.GetMySubscriptionRequest, v1.GetMySubscriptionResponse]
-	consumeQuota        *connect.Client[v1.ConsumeQuotaRequest, v1.ConsumeQuotaResponse]
-	createCheckout      *connect.Client[v1.CreateCheckoutRequest, v1.CreateCheckoutResponse]
-	handleProviderEvent *connect.Client[v1.HandleProviderEventRequest, v1.HandleProviderEventResponse]
-	listPayments        *connect.Client[v1.ListPaymentsRequest, v1.ListPaymentsResponse]
+	listTiers             *connect.Client[v1.ListTiersRequest, v1.ListTiersResponse]
+	getMySubscription     *connect.Client[v1.GetMySubscriptionRequest, v1.GetMySubscriptionResponse]
+	consumeQuota          *connect.Client[v1.ConsumeQuotaRequest, v1.ConsumeQuotaResponse]
+	createCheckout        *connect.Client[v1.CreateCheckoutRequest, v1.CreateCheckoutResponse]
+	handleProviderEvent   *connect.Client[v1.HandleProviderEventRequest, v1.HandleProviderEventResponse]
+	getLocalCheckout      *connect.Client[v1.GetLocalCheckoutRequest, v1.GetLocalCheckoutResponse]
+	completeLocalCheckout *connect.Client[v1.CompleteLocalCheckoutRequest, v1.CompleteLocalCheckoutResponse]
+	listPayments          *connect.Client[v1.ListPaymentsRequest, v1.ListPaymentsResponse]
 }
 
 // ListTiers calls subscription.v1.SubscriptionService.ListTiers.
@@ -154,6 +178,16 @@ func (c *subscriptionServiceClient) HandleProviderEvent(ctx context.Context, req
 	return c.handleProviderEvent.CallUnary(ctx, req)
 }
 
+// GetLocalCheckout calls subscription.v1.SubscriptionService.GetLocalCheckout.
+func (c *subscriptionServiceClient) GetLocalCheckout(ctx context.Context, req *connect.Request[v1.GetLocalCheckoutRequest]) (*connect.Response[v1.GetLocalCheckoutResponse], error) {
+	return c.getLocalCheckout.CallUnary(ctx, req)
+}
+
+// CompleteLocalCheckout calls subscription.v1.SubscriptionService.CompleteLocalCheckout.
+func (c *subscriptionServiceClient) CompleteLocalCheckout(ctx context.Context, req *connect.Request[v1.CompleteLocalCheckoutRequest]) (*connect.Response[v1.CompleteLocalCheckoutResponse], error) {
+	return c.completeLocalCheckout.CallUnary(ctx, req)
+}
+
 // ListPayments calls subscription.v1.SubscriptionService.ListPayments.
 func (c *subscriptionServiceClient) ListPayments(ctx context.Context, req *connect.Request[v1.ListPaymentsRequest]) (*connect.Response[v1.ListPaymentsResponse], error) {
 	return c.listPayments.CallUnary(ctx, req)
@@ -172,6 +206,10 @@ type SubscriptionServiceHandler interface {
 	CreateCheckout(context.Context, *connect.Request[v1.CreateCheckoutRequest]) (*connect.Response[v1.CreateCheckoutResponse], error)
 	// HandleProviderEvent receives a payment provider webhook (raw body, verified signature).
 	HandleProviderEvent(context.Context, *connect.Request[v1.HandleProviderEventRequest]) (*connect.Response[v1.HandleProviderEventResponse], error)
+	// GetLocalCheckout shows the caller's checkout of the local provider (make run without Stripe keys).
+	GetLocalCheckout(context.Context, *connect.Request[v1.GetLocalCheckoutRequest]) (*connect.Response[v1.GetLocalCheckoutResponse], error)
+	// CompleteLocalCheckout pays or fails the caller's local checkout, through the same fulfilment as a webhook.
+	CompleteLocalCheckout(context.Context, *connect.Request[v1.CompleteLocalCheckoutRequest]) (*connect.Response[v1.CompleteLocalCheckoutResponse], error)
 	// ListPayments lists the signed-in user's payments.
 	ListPayments(context.Context, *connect.Request[v1.ListPaymentsRequest]) (*connect.Response[v1.ListPaymentsResponse], error)
 }
@@ -213,6 +251,18 @@ func NewSubscriptionServiceHandler(svc SubscriptionServiceHandler, opts ...conne
 		connect.WithSchema(subscriptionServiceMethods.ByName("HandleProviderEvent")),
 		connect.WithHandlerOptions(opts...),
 	)
+	subscriptionServiceGetLocalCheckoutHandler := connect.NewUnaryHandler(
+		SubscriptionServiceGetLocalCheckoutProcedure,
+		svc.GetLocalCheckout,
+		connect.WithSchema(subscriptionServiceMethods.ByName("GetLocalCheckout")),
+		connect.WithHandlerOptions(opts...),
+	)
+	subscriptionServiceCompleteLocalCheckoutHandler := connect.NewUnaryHandler(
+		SubscriptionServiceCompleteLocalCheckoutProcedure,
+		svc.CompleteLocalCheckout,
+		connect.WithSchema(subscriptionServiceMethods.ByName("CompleteLocalCheckout")),
+		connect.WithHandlerOptions(opts...),
+	)
 	subscriptionServiceListPaymentsHandler := connect.NewUnaryHandler(
 		SubscriptionServiceListPaymentsProcedure,
 		svc.ListPayments,
@@ -231,6 +281,10 @@ func NewSubscriptionServiceHandler(svc SubscriptionServiceHandler, opts ...conne
 			subscriptionServiceCreateCheckoutHandler.ServeHTTP(w, r)
 		case SubscriptionServiceHandleProviderEventProcedure:
 			subscriptionServiceHandleProviderEventHandler.ServeHTTP(w, r)
+		case SubscriptionServiceGetLocalCheckoutProcedure:
+			subscriptionServiceGetLocalCheckoutHandler.ServeHTTP(w, r)
+		case SubscriptionServiceCompleteLocalCheckoutProcedure:
+			subscriptionServiceCompleteLocalCheckoutHandler.ServeHTTP(w, r)
 		case SubscriptionServiceListPaymentsProcedure:
 			subscriptionServiceListPaymentsHandler.ServeHTTP(w, r)
 		default:
@@ -260,6 +314,14 @@ func (UnimplementedSubscriptionServiceHandler) CreateCheckout(context.Context, *
 
 func (UnimplementedSubscriptionServiceHandler) HandleProviderEvent(context.Context, *connect.Request[v1.HandleProviderEventRequest]) (*connect.Response[v1.HandleProviderEventResponse], error) {
 	return nil, connect.NewError(connect.CodeUnimplemented, errors.New("subscription.v1.SubscriptionService.HandleProviderEvent is not implemented"))
+}
+
+func (UnimplementedSubscriptionServiceHandler) GetLocalCheckout(context.Context, *connect.Request[v1.GetLocalCheckoutRequest]) (*connect.Response[v1.GetLocalCheckoutResponse], error) {
+	return nil, connect.NewError(connect.CodeUnimplemented, errors.New("subscription.v1.SubscriptionService.GetLocalCheckout is not implemented"))
+}
+
+func (UnimplementedSubscriptionServiceHandler) CompleteLocalCheckout(context.Context, *connect.Request[v1.CompleteLocalCheckoutRequest]) (*connect.Response[v1.CompleteLocalCheckoutResponse], error) {
+	return nil, connect.NewError(connect.CodeUnimplemented, errors.New("subscription.v1.SubscriptionService.CompleteLocalCheckout is not implemented"))
 }
 
 func (UnimplementedSubscriptionServiceHandler) ListPayments(context.Context, *connect.Request[v1.ListPaymentsRequest]) (*connect.Response[v1.ListPaymentsResponse], error) {

@@ -40,6 +40,11 @@ type Subscription struct {
 	EndDate           *time.Time
 	LastPaymentDate   *time.Time
 	LastPaymentSatang *int64
+
+	Period                 string // monthly or yearly ("" for a plan set by hand)
+	Method                 string // card or promptpay
+	ProviderSubscriptionID string // the renewing card subscription, when any
+	CancelAtPeriodEnd      bool
 }
 
 // Active reports whether the subscription is in force at now.

@@ -11,48 +11,31 @@ import (
 	"bidradar/gen/subscription/v1/subscriptionv1connect"
 	"bidradar/pkg/apperr"
 	"bidradar/pkg/authn"
+	"bidradar/services/subscription/internal/app"
 	"bidradar/services/subscription/internal/domain"
 )
 
-// Store is what the handlers read and count.
-type Store interface {
-	Tiers(ctx context.Context) ([]domain.Tier, error)
-	Subscription(ctx context.Context, userID string) (domain.Subscription, bool, error)
-	Consume(ctx context.Context, userID, kind string, windows []domain.Window, amount int) (domain.QuotaResult, error)
-	Usage(ctx context.Context, userID string, day, month time.Time) (map[string]int, error)
-}
-
-// Handler implements the tiers and subscription reads; checkout, payments and
-// quotas arrive with the subscription issue and answer Unimplemented until then.
+// Handler serves the subscription RPCs on top of the use cases.
 type Handler struct {
 	subscriptionv1connect.UnimplementedSubscriptionServiceHandler
-	store Store
-	now   func() time.Time
+	app *app.App
 }
 
-// NewHandler wires the handler to its store.
-func NewHandler(store Store, now func() time.Time) *Handler { return &Handler{store: store, now: now} }
+// NewHandler wires the handler to the use cases.
+func NewHandler(a *app.App) *Handler { return &Handler{app: a} }
 
 // ListTiers lists the tiers: with include_all every tier, else the paid ones.
 func (h *Handler) ListTiers(ctx context.Context, req *connect.Request[subscriptionv1.ListTiersRequest]) (*connect.Response[subscriptionv1.ListTiersResponse], error) {
-	tiers, err := h.store.Tiers(ctx)
+	userID := ""
+	if c, ok := authn.FromContext(ctx); ok {
+		userID = c.UserID
+	}
+	plan, err := h.app.Current(ctx, userID)
 	if err != nil {
 		return nil, err
 	}
-	current := domain.FreeTier
-	lapsed := false
-	if c, ok := authn.FromContext(ctx); ok {
-		if s, found, err := h.store.Subscription(ctx, c.UserID); err != nil {
-			return nil, err
-		} else if found {
-			if s.Active(h.now()) {
-				current = s.Tier
-			} else {
-				lapsed = true
-			}
-		}
-	}
-	rank := rankOf(tiers, current)
+	tiers, current, rank := plan.Tiers, plan.Tier.Name, plan.Tier.Rank
+	lapsed := plan.Found && !plan.Sub.Active(h.app.Now())
 	resp := &subscriptionv1.ListTiersResponse{CurrentTier: current, NeedsUpgrade: lapsed}
 	for _, t := range tiers {
 		if req.Msg.GetIncludeAll() || t.PriceMonthSatang > 0 {
@@ -71,24 +54,15 @@ func (h *Handler) GetMySubscription(ctx context.Context, _ *connect.Request[subs
 	if err != nil {
 		return nil, err
 	}
-	tiers, err := h.store.Tiers(ctx)
+	plan, err := h.app.Current(ctx, claims.UserID)
 	if err != nil {
 		return nil, err
 	}
-	sub, found, err := h.store.Subscription(ctx, claims.UserID)
-	if err != nil {
-		return nil, err
-	}
-	now := h.now()
-	current := domain.FreeTier
+	now, tiers, tier, sub, current := h.app.Now(), plan.Tiers, plan.Tier, plan.Sub, plan.Tier.Name
 	period := &subscriptionv1.SubscriptionPeriod{Status: "none"}
-	if found {
+	if plan.Found {
 		period = periodToProto(sub)
-		if sub.Active(now) {
-			current = sub.Tier
-		}
 	}
-	tier := tierByName(tiers, current)
 	resp := &subscriptionv1.GetMySubscriptionResponse{
 		Tier:                 tier.Name,
 		TierLabel:            tier.Label,
@@ -101,7 +75,7 @@ func (h *Handler) GetMySubscription(ctx context.Context, _ *connect.Request[subs
 		Subscription:         period,
 	}
 	day, month := domain.PeriodStarts(now)
-	used, err := h.store.Usage(ctx, claims.UserID, day, month)
+	used, err := h.app.Store().Usage(ctx, claims.UserID, day, month)
 	if err != nil {
 		return nil, err
 	}
@@ -134,17 +108,6 @@ func buttonStatus(l domain.Limits) map[string]string {
 		"overnight_search_save":  state(l.OvernightSearchSave),
 		"explore_live_search":    state(l.ExploreLiveSearch),
 	}
-}
-
-func rankOf(tiers []domain.Tier, name string) int { return tierByName(tiers, name).Rank }
-
-func tierByName(tiers []domain.Tier, name string) domain.Tier {
-	for _, t := range tiers {
-		if t.Name == name {
-			return t
-		}
-	}
-	return domain.Tier{Name: name}
 }
 
 func baht(satang int64) float64 { return float64(satang) / 100 }
@@ -183,19 +146,6 @@ func periodToProto(s domain.Subscription) *subscriptionv1.SubscriptionPeriod {
 	return p
 }
 
-// currentTier is the user's tier in force at now (free without an active plan).
-func (h *Handler) currentTier(ctx context.Context, userID string, tiers []domain.Tier) (domain.Tier, error) {
-	sub, found, err := h.store.Subscription(ctx, userID)
-	if err != nil {
-		return domain.Tier{}, err
-	}
-	name := domain.FreeTier
-	if found && sub.Active(h.now()) {
-		name = sub.Tier
-	}
-	return tierByName(tiers, name), nil
-}
-
 // ConsumeQuota checks and consumes units of a limit for the calling user, all
 // windows at once (a day and a month for search combinations). amount 0 only
 // reads; a negative amount releases a standing count (a deleted overnight search).
@@ -212,19 +162,16 @@ func (h *Handler) ConsumeQuota(ctx context.Context, req *connect.Request[subscri
 	if amount < -1000 || amount > 1000 || (amount < 0 && req.Msg.GetKind() != domain.KindOvernightSearchSave) {
 		return nil, apperr.New(apperr.InvalidArgument, "quota-amount", "amount must be between 0 and 1000 (negative only releases overnight_search_save)")
 	}
-	tiers, err := h.store.Tiers(ctx)
+	plan, err := h.app.Current(ctx, claims.UserID)
 	if err != nil {
 		return nil, err
 	}
-	tier, err := h.currentTier(ctx, claims.UserID, tiers)
-	if err != nil {
-		return nil, err
-	}
-	windows, err := domain.Windows(req.Msg.GetKind(), tier.Limits, h.now())
+	tier := plan.Tier
+	windows, err := domain.Windows(req.Msg.GetKind(), tier.Limits, h.app.Now())
 	if err != nil {
 		return nil, apperr.New(apperr.InvalidArgument, "quota-kind", "kind must be one of search_combination, database_filter_search, overnight_search_save, explore_live_search")
 	}
-	res, err := h.store.Consume(ctx, claims.UserID, req.Msg.GetKind(), windows, amount)
+	res, err := h.app.Store().Consume(ctx, claims.UserID, req.Msg.GetKind(), windows, amount)
 	if err != nil {
 		return nil, err
 	}

@@ -11,32 +11,29 @@ import (
 
 	subscriptionv1 "bidradar/gen/subscription/v1"
 	"bidradar/pkg/authn"
-	"bidradar/pkg/pgdb"
 	"bidradar/pkg/testutil/pgtest"
 	"bidradar/services/subscription/internal/adapters/postgres"
+	"bidradar/services/subscription/internal/app"
 	"bidradar/services/subscription/internal/ports"
-	"bidradar/services/subscription/migrations"
+	"bidradar/services/subscription/subscriptionsvc"
 )
 
 // handler runs against a real, migrated subscription schema.
 func handler(t *testing.T) (*ports.Handler, func(sql string, args ...any)) {
 	t.Helper()
 	ctx := context.Background()
-	pool, err := pgdb.Open(ctx, pgtest.NewDatabase(t), "subscription")
+	pool, err := subscriptionsvc.Open(ctx, pgtest.NewDatabase(t))
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(pool.Close)
-	if err := pgdb.Migrate(ctx, pool, "subscription", migrations.FS); err != nil {
-		t.Fatal(err)
-	}
 	exec := func(sql string, args ...any) {
 		if _, err := pool.Exec(ctx, sql, args...); err != nil {
 			t.Fatal(err)
 		}
 	}
 	now := time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC)
-	return ports.NewHandler(postgres.New(pool), func() time.Time { return now }), exec
+	return ports.NewHandler(app.New(postgres.New(pool), nil, func() time.Time { return now }, nil)), exec
 }
 
 func as(user string) context.Context {

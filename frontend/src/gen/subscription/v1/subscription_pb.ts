@@ -13,7 +13,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file subscription/v1/subscription.proto.
  */
 export const file_subscription_v1_subscription: GenFile = /*@__PURE__*/
-  fileDesc("CiJzdWJzY3JpcHRpb24vdjEvc3Vic2NyaXB0aW9uLnByb3RvEg9zdWJzY3JpcHRpb24udjEirQEKEUNvbWJpbmF0aW9uTGltaXRzEhoKEnNlYXJjaF9jb21iaW5hdGlvbhgBIAEoBRIgChhzZWFyY2hfY29tYmluYXRpb25fbW9udGgYAiABKAUSHgoWZGF0YWJhc2VfZmlsdGVyX3NlYXJjaBgDIAEoBRIdChVvdmVybmlnaHRfc2VhcmNoX3NhdmUYBCABKAUSGwoTZXhwbG9yZV9saXZlX3NlYXJjaBgFIAEoBSK6AQoEVGllchIMCgR0aWVyGAEgASgJEg0KBWxhYmVsGAIgASgJEg0KBXByaWNlGAMgASgBEhQKDHByaWNlX3llYXJseRgEIAEoARIQCghjdXJyZW5jeRgFIAEoCRI+ChJjb21iaW5hdGlvbl9saW1pdHMYBiABKAsyIi5zdWJzY3JpcHRpb24udjEuQ29tYmluYXRpb25MaW1pdHMSEAoIZmVhdHVyZXMYByADKAkSDAoEcmFuaxgIIAEoBSInChBMaXN0VGllcnNSZXF1ZXN0EhMKC2luY2x1ZGVfYWxsGAEgASgIIp0BChFMaXN0VGllcnNSZXNwb25zZRIrCgx0aWVyX2RldGFpbHMYASADKAsyFS5zdWJzY3JpcHRpb24udjEuVGllchIuCg91cGdyYWRlX29wdGlvbnMYAiADKAsyFS5zdWJzY3JpcHRpb24udjEuVGllchIVCg1uZWVkc191cGdyYWRlGAMgASgIEhQKDGN1cnJlbnRfdGllchgEIAEoCSKfAQoSU3Vic2NyaXB0aW9uUGVyaW9kEg4KBnN0YXR1cxgBIAEoCRISCgpzdGFydF9kYXRlGAIgASgJEhAKCGVuZF9kYXRlGAMgASgJEhkKEWxhc3RfcGF5bWVudF9kYXRlGAQgASgJEiAKE2xhc3RfcGF5bWVudF9hbW91bnQYBSABKAFIAIgBAUIWChRfbGFzdF9wYXltZW50X2Ftb3VudCKzAQoFVXNhZ2USIAoYc2VhcmNoX2NvbWJpbmF0aW9uX3RvZGF5GAEgASgFEiAKGHNlYXJjaF9jb21iaW5hdGlvbl9tb250aBgCIAEoBRIkChxkYXRhYmFzZV9maWx0ZXJfc2VhcmNoX3RvZGF5GAMgASgFEh0KFW92ZXJuaWdodF9zZWFyY2hfc2F2ZRgEIAEoBRIhChlleHBsb3JlX2xpdmVfc2VhcmNoX3RvZGF5GAUgASgFIhoKGEdldE15U3Vic2NyaXB0aW9uUmVxdWVzdCKGBAoZR2V0TXlTdWJzY3JpcHRpb25SZXNwb25zZRIMCgR0aWVyGAEgASgJEhIKCnRpZXJfbGFiZWwYAiABKAkSDQoFcHJpY2UYAyABKAESEQoJaXNfYWN0aXZlGAQgASgIEhYKDmRheXNfcmVtYWluaW5nGAUgASgFEj4KEmNvbWJpbmF0aW9uX2xpbWl0cxgGIAEoCzIiLnN1YnNjcmlwdGlvbi52MS5Db21iaW5hdGlvbkxpbWl0cxIQCghmZWF0dXJlcxgHIAMoCRJkChZidXR0b25fc3RhdHVzX2V4YW1wbGVzGAggAygLMkQuc3Vic2NyaXB0aW9uLnYxLkdldE15U3Vic2NyaXB0aW9uUmVzcG9uc2UuQnV0dG9uU3RhdHVzRXhhbXBsZXNFbnRyeRI2Chd1cGdyYWRlX3JlY29tbWVuZGF0aW9ucxgJIAMoCzIVLnN1YnNjcmlwdGlvbi52MS5UaWVyEjkKDHN1YnNjcmlwdGlvbhgKIAEoCzIjLnN1YnNjcmlwdGlvbi52MS5TdWJzY3JpcHRpb25QZXJpb2QSJQoFdXNhZ2UYCyABKAsyFi5zdWJzY3JpcHRpb24udjEuVXNhZ2UaOwoZQnV0dG9uU3RhdHVzRXhhbXBsZXNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBIkQKE0NvbnN1bWVRdW90YVJlcXVlc3QSDwoHdXNlcl9pZBgBIAEoCRIMCgRraW5kGAIgASgJEg4KBmFtb3VudBgDIAEoBSJpChRDb25zdW1lUXVvdGFSZXNwb25zZRIPCgdhbGxvd2VkGAEgASgIEhcKD3JlbWFpbmluZ190b2RheRgCIAEoBRIXCg9yZW1haW5pbmdfbW9udGgYAyABKAUSDgoGZGV0YWlsGAQgASgJIkUKFUNyZWF0ZUNoZWNrb3V0UmVxdWVzdBIMCgR0aWVyGAEgASgJEg4KBnBlcmlvZBgCIAEoCRIOCgZtZXRob2QYAyABKAkiQgoWQ3JlYXRlQ2hlY2tvdXRSZXNwb25zZRIUCgxjaGVja291dF91cmwYASABKAkSEgoKc2Vzc2lvbl9pZBgCIAEoCSJAChpIYW5kbGVQcm92aWRlckV2ZW50UmVxdWVzdBIPCgdwYXlsb2FkGAEgASgMEhEKCXNpZ25hdHVyZRgCIAEoCSIvChtIYW5kbGVQcm92aWRlckV2ZW50UmVzcG9uc2USEAoIcmVjZWl2ZWQYASABKAginQEKB1BheW1lbnQSEgoKcGF5bWVudF9pZBgBIAEoCRIMCgR0aWVyGAIgASgJEg4KBmFtb3VudBgDIAEoARIQCghjdXJyZW5jeRgEIAEoCRIOCgZzdGF0dXMYBSABKAkSDgoGbWV0aG9kGAYgASgJEi4KCmNyZWF0ZWRfYXQYByABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIhUKE0xpc3RQYXltZW50c1JlcXVlc3QiQgoUTGlzdFBheW1lbnRzUmVzcG9uc2USKgoIcGF5bWVudHMYASADKAsyGC5zdWJzY3JpcHRpb24udjEuUGF5bWVudDKUBQoTU3Vic2NyaXB0aW9uU2VydmljZRJaCglMaXN0VGllcnMSIS5zdWJzY3JpcHRpb24udjEuTGlzdFRpZXJzUmVxdWVzdBoiLnN1YnNjcmlwdGlvbi52MS5MaXN0VGllcnNSZXNwb25zZSIGirUYAggBEnIKEUdldE15U3Vic2NyaXB0aW9uEikuc3Vic2NyaXB0aW9uLnYxLkdldE15U3Vic2NyaXB0aW9uUmVxdWVzdBoqLnN1YnNjcmlwdGlvbi52MS5HZXRNeVN1YnNjcmlwdGlvblJlc3BvbnNlIgaKtRgCCAISYwoMQ29uc3VtZVF1b3RhEiQuc3Vic2NyaXB0aW9uLnYxLkNvbnN1bWVRdW90YVJlcXVlc3QaJS5zdWJzY3JpcHRpb24udjEuQ29uc3VtZVF1b3RhUmVzcG9uc2UiBoq1GAIIAxJpCg5DcmVhdGVDaGVja291dBImLnN1YnNjcmlwdGlvbi52MS5DcmVhdGVDaGVja291dFJlcXVlc3QaJy5zdWJzY3JpcHRpb24udjEuQ3JlYXRlQ2hlY2tvdXRSZXNwb25zZSIGirUYAggCEngKE0hhbmRsZVByb3ZpZGVyRXZlbnQSKy5zdWJzY3JpcHRpb24udjEuSGFuZGxlUHJvdmlkZXJFdmVudFJlcXVlc3QaLC5zdWJzY3JpcHRpb24udjEuSGFuZGxlUHJvdmlkZXJFdmVudFJlc3BvbnNlIgaKtRgCCAMSYwoMTGlzdFBheW1lbnRzEiQuc3Vic2NyaXB0aW9uLnYxLkxpc3RQYXltZW50c1JlcXVlc3QaJS5zdWJzY3JpcHRpb24udjEuTGlzdFBheW1lbnRzUmVzcG9uc2UiBoq1GAIIAkKyAQoTY29tLnN1YnNjcmlwdGlvbi52MUIRU3Vic2NyaXB0aW9uUHJvdG9QAVorYmlkcmFkYXIvZ2VuL3N1YnNjcmlwdGlvbi92MTtzdWJzY3JpcHRpb252MaICA1NYWKoCD1N1YnNjcmlwdGlvbi5WMcoCD1N1YnNjcmlwdGlvblxWMeICG1N1YnNjcmlwdGlvblxWMVxHUEJNZXRhZGF0YeoCEFN1YnNjcmlwdGlvbjo6VjFiBnByb3RvMw", [file_access_v1_access, file_google_protobuf_timestamp]);
+  fileDesc("CiJzdWJzY3JpcHRpb24vdjEvc3Vic2NyaXB0aW9uLnByb3RvEg9zdWJzY3JpcHRpb24udjEirQEKEUNvbWJpbmF0aW9uTGltaXRzEhoKEnNlYXJjaF9jb21iaW5hdGlvbhgBIAEoBRIgChhzZWFyY2hfY29tYmluYXRpb25fbW9udGgYAiABKAUSHgoWZGF0YWJhc2VfZmlsdGVyX3NlYXJjaBgDIAEoBRIdChVvdmVybmlnaHRfc2VhcmNoX3NhdmUYBCABKAUSGwoTZXhwbG9yZV9saXZlX3NlYXJjaBgFIAEoBSK6AQoEVGllchIMCgR0aWVyGAEgASgJEg0KBWxhYmVsGAIgASgJEg0KBXByaWNlGAMgASgBEhQKDHByaWNlX3llYXJseRgEIAEoARIQCghjdXJyZW5jeRgFIAEoCRI+ChJjb21iaW5hdGlvbl9saW1pdHMYBiABKAsyIi5zdWJzY3JpcHRpb24udjEuQ29tYmluYXRpb25MaW1pdHMSEAoIZmVhdHVyZXMYByADKAkSDAoEcmFuaxgIIAEoBSInChBMaXN0VGllcnNSZXF1ZXN0EhMKC2luY2x1ZGVfYWxsGAEgASgIIp0BChFMaXN0VGllcnNSZXNwb25zZRIrCgx0aWVyX2RldGFpbHMYASADKAsyFS5zdWJzY3JpcHRpb24udjEuVGllchIuCg91cGdyYWRlX29wdGlvbnMYAiADKAsyFS5zdWJzY3JpcHRpb24udjEuVGllchIVCg1uZWVkc191cGdyYWRlGAMgASgIEhQKDGN1cnJlbnRfdGllchgEIAEoCSKfAQoSU3Vic2NyaXB0aW9uUGVyaW9kEg4KBnN0YXR1cxgBIAEoCRISCgpzdGFydF9kYXRlGAIgASgJEhAKCGVuZF9kYXRlGAMgASgJEhkKEWxhc3RfcGF5bWVudF9kYXRlGAQgASgJEiAKE2xhc3RfcGF5bWVudF9hbW91bnQYBSABKAFIAIgBAUIWChRfbGFzdF9wYXltZW50X2Ftb3VudCKzAQoFVXNhZ2USIAoYc2VhcmNoX2NvbWJpbmF0aW9uX3RvZGF5GAEgASgFEiAKGHNlYXJjaF9jb21iaW5hdGlvbl9tb250aBgCIAEoBRIkChxkYXRhYmFzZV9maWx0ZXJfc2VhcmNoX3RvZGF5GAMgASgFEh0KFW92ZXJuaWdodF9zZWFyY2hfc2F2ZRgEIAEoBRIhChlleHBsb3JlX2xpdmVfc2VhcmNoX3RvZGF5GAUgASgFIhoKGEdldE15U3Vic2NyaXB0aW9uUmVxdWVzdCKGBAoZR2V0TXlTdWJzY3JpcHRpb25SZXNwb25zZRIMCgR0aWVyGAEgASgJEhIKCnRpZXJfbGFiZWwYAiABKAkSDQoFcHJpY2UYAyABKAESEQoJaXNfYWN0aXZlGAQgASgIEhYKDmRheXNfcmVtYWluaW5nGAUgASgFEj4KEmNvbWJpbmF0aW9uX2xpbWl0cxgGIAEoCzIiLnN1YnNjcmlwdGlvbi52MS5Db21iaW5hdGlvbkxpbWl0cxIQCghmZWF0dXJlcxgHIAMoCRJkChZidXR0b25fc3RhdHVzX2V4YW1wbGVzGAggAygLMkQuc3Vic2NyaXB0aW9uLnYxLkdldE15U3Vic2NyaXB0aW9uUmVzcG9uc2UuQnV0dG9uU3RhdHVzRXhhbXBsZXNFbnRyeRI2Chd1cGdyYWRlX3JlY29tbWVuZGF0aW9ucxgJIAMoCzIVLnN1YnNjcmlwdGlvbi52MS5UaWVyEjkKDHN1YnNjcmlwdGlvbhgKIAEoCzIjLnN1YnNjcmlwdGlvbi52MS5TdWJzY3JpcHRpb25QZXJpb2QSJQoFdXNhZ2UYCyABKAsyFi5zdWJzY3JpcHRpb24udjEuVXNhZ2UaOwoZQnV0dG9uU3RhdHVzRXhhbXBsZXNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBIkQKE0NvbnN1bWVRdW90YVJlcXVlc3QSDwoHdXNlcl9pZBgBIAEoCRIMCgRraW5kGAIgASgJEg4KBmFtb3VudBgDIAEoBSJpChRDb25zdW1lUXVvdGFSZXNwb25zZRIPCgdhbGxvd2VkGAEgASgIEhcKD3JlbWFpbmluZ190b2RheRgCIAEoBRIXCg9yZW1haW5pbmdfbW9udGgYAyABKAUSDgoGZGV0YWlsGAQgASgJIkUKFUNyZWF0ZUNoZWNrb3V0UmVxdWVzdBIMCgR0aWVyGAEgASgJEg4KBnBlcmlvZBgCIAEoCRIOCgZtZXRob2QYAyABKAkiQgoWQ3JlYXRlQ2hlY2tvdXRSZXNwb25zZRIUCgxjaGVja291dF91cmwYASABKAkSEgoKc2Vzc2lvbl9pZBgCIAEoCSJAChpIYW5kbGVQcm92aWRlckV2ZW50UmVxdWVzdBIPCgdwYXlsb2FkGAEgASgMEhEKCXNpZ25hdHVyZRgCIAEoCSIvChtIYW5kbGVQcm92aWRlckV2ZW50UmVzcG9uc2USEAoIcmVjZWl2ZWQYASABKAgi7AEKB1BheW1lbnQSEgoKcGF5bWVudF9pZBgBIAEoCRIMCgR0aWVyGAIgASgJEg4KBmFtb3VudBgDIAEoARIQCghjdXJyZW5jeRgEIAEoCRIOCgZzdGF0dXMYBSABKAkSDgoGbWV0aG9kGAYgASgJEi4KCmNyZWF0ZWRfYXQYByABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEg4KBnBlcmlvZBgIIAEoCRIVCg1hbW91bnRfc2F0YW5nGAkgASgDEhcKCnJlY2VpcHRfbm8YCiABKANIAIgBAUINCgtfcmVjZWlwdF9ubyKFAQoNTG9jYWxDaGVja291dBISCgpzZXNzaW9uX2lkGAEgASgJEgwKBHRpZXIYAiABKAkSEgoKdGllcl9sYWJlbBgDIAEoCRIOCgZwZXJpb2QYBCABKAkSDgoGbWV0aG9kGAUgASgJEg4KBmFtb3VudBgGIAEoARIOCgZzdGF0dXMYByABKAkiLQoXR2V0TG9jYWxDaGVja291dFJlcXVlc3QSEgoKc2Vzc2lvbl9pZBgBIAEoCSJMChhHZXRMb2NhbENoZWNrb3V0UmVzcG9uc2USMAoIY2hlY2tvdXQYASABKAsyHi5zdWJzY3JpcHRpb24udjEuTG9jYWxDaGVja291dCJDChxDb21wbGV0ZUxvY2FsQ2hlY2tvdXRSZXF1ZXN0EhIKCnNlc3Npb25faWQYASABKAkSDwoHb3V0Y29tZRgCIAEoCSJiCh1Db21wbGV0ZUxvY2FsQ2hlY2tvdXRSZXNwb25zZRIPCgdtZXNzYWdlGAEgASgJEjAKCGNoZWNrb3V0GAIgASgLMh4uc3Vic2NyaXB0aW9uLnYxLkxvY2FsQ2hlY2tvdXQiFQoTTGlzdFBheW1lbnRzUmVxdWVzdCJCChRMaXN0UGF5bWVudHNSZXNwb25zZRIqCghwYXltZW50cxgBIAMoCzIYLnN1YnNjcmlwdGlvbi52MS5QYXltZW50MoUHChNTdWJzY3JpcHRpb25TZXJ2aWNlEloKCUxpc3RUaWVycxIhLnN1YnNjcmlwdGlvbi52MS5MaXN0VGllcnNSZXF1ZXN0GiIuc3Vic2NyaXB0aW9uLnYxLkxpc3RUaWVyc1Jlc3BvbnNlIgaKtRgCCAEScgoRR2V0TXlTdWJzY3JpcHRpb24SKS5zdWJzY3JpcHRpb24udjEuR2V0TXlTdWJzY3JpcHRpb25SZXF1ZXN0Giouc3Vic2NyaXB0aW9uLnYxLkdldE15U3Vic2NyaXB0aW9uUmVzcG9uc2UiBoq1GAIIAhJjCgxDb25zdW1lUXVvdGESJC5zdWJzY3JpcHRpb24udjEuQ29uc3VtZVF1b3RhUmVxdWVzdBolLnN1YnNjcmlwdGlvbi52MS5Db25zdW1lUXVvdGFSZXNwb25zZSIGirUYAggDEmkKDkNyZWF0ZUNoZWNrb3V0EiYuc3Vic2NyaXB0aW9uLnYxLkNyZWF0ZUNoZWNrb3V0UmVxdWVzdBonLnN1YnNjcmlwdGlvbi52MS5DcmVhdGVDaGVja291dFJlc3BvbnNlIgaKtRgCCAISeAoTSGFuZGxlUHJvdmlkZXJFdmVudBIrLnN1YnNjcmlwdGlvbi52MS5IYW5kbGVQcm92aWRlckV2ZW50UmVxdWVzdBosLnN1YnNjcmlwdGlvbi52MS5IYW5kbGVQcm92aWRlckV2ZW50UmVzcG9uc2UiBoq1GAIIAxJvChBHZXRMb2NhbENoZWNrb3V0Eiguc3Vic2NyaXB0aW9uLnYxLkdldExvY2FsQ2hlY2tvdXRSZXF1ZXN0Gikuc3Vic2NyaXB0aW9uLnYxLkdldExvY2FsQ2hlY2tvdXRSZXNwb25zZSIGirUYAggCEn4KFUNvbXBsZXRlTG9jYWxDaGVja291dBItLnN1YnNjcmlwdGlvbi52MS5Db21wbGV0ZUxvY2FsQ2hlY2tvdXRSZXF1ZXN0Gi4uc3Vic2NyaXB0aW9uLnYxLkNvbXBsZXRlTG9jYWxDaGVja291dFJlc3BvbnNlIgaKtRgCCAISYwoMTGlzdFBheW1lbnRzEiQuc3Vic2NyaXB0aW9uLnYxLkxpc3RQYXltZW50c1JlcXVlc3QaJS5zdWJzY3JpcHRpb24udjEuTGlzdFBheW1lbnRzUmVzcG9uc2UiBoq1GAIIAkKyAQoTY29tLnN1YnNjcmlwdGlvbi52MUIRU3Vic2NyaXB0aW9uUHJvdG9QAVorYmlkcmFkYXIvZ2VuL3N1YnNjcmlwdGlvbi92MTtzdWJzY3JpcHRpb252MaICA1NYWKoCD1N1YnNjcmlwdGlvbi5WMcoCD1N1YnNjcmlwdGlvblxWMeICG1N1YnNjcmlwdGlvblxWMVxHUEJNZXRhZGF0YeoCEFN1YnNjcmlwdGlvbjo6VjFiBnByb3RvMw", [file_access_v1_access, file_google_protobuf_timestamp]);
 
 /**
  * CombinationLimits are a tier's limits; -1 means unlimited.
@@ -506,6 +506,25 @@ export type Payment = Message<"subscription.v1.Payment"> & {
    * @generated from field: google.protobuf.Timestamp created_at = 7;
    */
   createdAt?: Timestamp | undefined;
+
+  /**
+   * @generated from field: string period = 8;
+   */
+  period: string;
+
+  /**
+   * Exact amount (satang), as a decimal string.
+   *
+   * @generated from field: int64 amount_satang = 9;
+   */
+  amountSatang: bigint;
+
+  /**
+   * The receipt's sequential number, for paid payments.
+   *
+   * @generated from field: optional int64 receipt_no = 10;
+   */
+  receiptNo?: bigint | undefined;
 };
 
 /**
@@ -514,6 +533,135 @@ export type Payment = Message<"subscription.v1.Payment"> & {
  */
 export const PaymentSchema: GenMessage<Payment> = /*@__PURE__*/
   messageDesc(file_subscription_v1_subscription, 14);
+
+/**
+ * @generated from message subscription.v1.LocalCheckout
+ */
+export type LocalCheckout = Message<"subscription.v1.LocalCheckout"> & {
+  /**
+   * @generated from field: string session_id = 1;
+   */
+  sessionId: string;
+
+  /**
+   * @generated from field: string tier = 2;
+   */
+  tier: string;
+
+  /**
+   * @generated from field: string tier_label = 3;
+   */
+  tierLabel: string;
+
+  /**
+   * @generated from field: string period = 4;
+   */
+  period: string;
+
+  /**
+   * @generated from field: string method = 5;
+   */
+  method: string;
+
+  /**
+   * @generated from field: double amount = 6;
+   */
+  amount: number;
+
+  /**
+   * "open", "paid" or "failed".
+   *
+   * @generated from field: string status = 7;
+   */
+  status: string;
+};
+
+/**
+ * Describes the message subscription.v1.LocalCheckout.
+ * Use `create(LocalCheckoutSchema)` to create a new message.
+ */
+export const LocalCheckoutSchema: GenMessage<LocalCheckout> = /*@__PURE__*/
+  messageDesc(file_subscription_v1_subscription, 15);
+
+/**
+ * @generated from message subscription.v1.GetLocalCheckoutRequest
+ */
+export type GetLocalCheckoutRequest = Message<"subscription.v1.GetLocalCheckoutRequest"> & {
+  /**
+   * @generated from field: string session_id = 1;
+   */
+  sessionId: string;
+};
+
+/**
+ * Describes the message subscription.v1.GetLocalCheckoutRequest.
+ * Use `create(GetLocalCheckoutRequestSchema)` to create a new message.
+ */
+export const GetLocalCheckoutRequestSchema: GenMessage<GetLocalCheckoutRequest> = /*@__PURE__*/
+  messageDesc(file_subscription_v1_subscription, 16);
+
+/**
+ * @generated from message subscription.v1.GetLocalCheckoutResponse
+ */
+export type GetLocalCheckoutResponse = Message<"subscription.v1.GetLocalCheckoutResponse"> & {
+  /**
+   * @generated from field: subscription.v1.LocalCheckout checkout = 1;
+   */
+  checkout?: LocalCheckout | undefined;
+};
+
+/**
+ * Describes the message subscription.v1.GetLocalCheckoutResponse.
+ * Use `create(GetLocalCheckoutResponseSchema)` to create a new message.
+ */
+export const GetLocalCheckoutResponseSchema: GenMessage<GetLocalCheckoutResponse> = /*@__PURE__*/
+  messageDesc(file_subscription_v1_subscription, 17);
+
+/**
+ * @generated from message subscription.v1.CompleteLocalCheckoutRequest
+ */
+export type CompleteLocalCheckoutRequest = Message<"subscription.v1.CompleteLocalCheckoutRequest"> & {
+  /**
+   * @generated from field: string session_id = 1;
+   */
+  sessionId: string;
+
+  /**
+   * "paid" or "failed".
+   *
+   * @generated from field: string outcome = 2;
+   */
+  outcome: string;
+};
+
+/**
+ * Describes the message subscription.v1.CompleteLocalCheckoutRequest.
+ * Use `create(CompleteLocalCheckoutRequestSchema)` to create a new message.
+ */
+export const CompleteLocalCheckoutRequestSchema: GenMessage<CompleteLocalCheckoutRequest> = /*@__PURE__*/
+  messageDesc(file_subscription_v1_subscription, 18);
+
+/**
+ * @generated from message subscription.v1.CompleteLocalCheckoutResponse
+ */
+export type CompleteLocalCheckoutResponse = Message<"subscription.v1.CompleteLocalCheckoutResponse"> & {
+  /**
+   * @generated from field: string message = 1;
+   */
+  message: string;
+
+  /**
+   * @generated from field: subscription.v1.LocalCheckout checkout = 2;
+   */
+  checkout?: LocalCheckout | undefined;
+};
+
+/**
+ * Describes the message subscription.v1.CompleteLocalCheckoutResponse.
+ * Use `create(CompleteLocalCheckoutResponseSchema)` to create a new message.
+ */
+export const CompleteLocalCheckoutResponseSchema: GenMessage<CompleteLocalCheckoutResponse> = /*@__PURE__*/
+  messageDesc(file_subscription_v1_subscription, 19);
 
 /**
  * @generated from message subscription.v1.ListPaymentsRequest
@@ -526,7 +674,7 @@ export type ListPaymentsRequest = Message<"subscription.v1.ListPaymentsRequest">
  * Use `create(ListPaymentsRequestSchema)` to create a new message.
  */
 export const ListPaymentsRequestSchema: GenMessage<ListPaymentsRequest> = /*@__PURE__*/
-  messageDesc(file_subscription_v1_subscription, 15);
+  messageDesc(file_subscription_v1_subscription, 20);
 
 /**
  * @generated from message subscription.v1.ListPaymentsResponse
@@ -543,7 +691,7 @@ export type ListPaymentsResponse = Message<"subscription.v1.ListPaymentsResponse
  * Use `create(ListPaymentsResponseSchema)` to create a new message.
  */
 export const ListPaymentsResponseSchema: GenMessage<ListPaymentsResponse> = /*@__PURE__*/
-  messageDesc(file_subscription_v1_subscription, 16);
+  messageDesc(file_subscription_v1_subscription, 21);
 
 /**
  * SubscriptionService owns tiers, subscriptions, usage counters and payments (DESIGN §2, §6).
@@ -600,6 +748,26 @@ export const SubscriptionService: GenService<{
     methodKind: "unary";
     input: typeof HandleProviderEventRequestSchema;
     output: typeof HandleProviderEventResponseSchema;
+  },
+  /**
+   * GetLocalCheckout shows the caller's checkout of the local provider (make run without Stripe keys).
+   *
+   * @generated from rpc subscription.v1.SubscriptionService.GetLocalCheckout
+   */
+  getLocalCheckout: {
+    methodKind: "unary";
+    input: typeof GetLocalCheckoutRequestSchema;
+    output: typeof GetLocalCheckoutResponseSchema;
+  },
+  /**
+   * CompleteLocalCheckout pays or fails the caller's local checkout, through the same fulfilment as a webhook.
+   *
+   * @generated from rpc subscription.v1.SubscriptionService.CompleteLocalCheckout
+   */
+  completeLocalCheckout: {
+    methodKind: "unary";
+    input: typeof CompleteLocalCheckoutRequestSchema;
+    output: typeof CompleteLocalCheckoutResponseSchema;
   },
   /**
    * ListPayments lists the signed-in user's payments.

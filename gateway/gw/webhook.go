@@ -1,0 +1,60 @@
+package gw
+
+import (
+	"errors"
+	"io"
+	"net/http"
+
+	"connectrpc.com/connect"
+
+	subscriptionv1 "bidradar/gen/subscription/v1"
+	"bidradar/gen/subscription/v1/subscriptionv1connect"
+	"bidradar/pkg/server"
+)
+
+// webhookPath is where Stripe posts its events (issue 10).
+const webhookPath = apiPrefix + "payment/webhook/stripe"
+
+// maxWebhookBody bounds a provider event (Stripe's are a few KiB).
+const maxWebhookBody = 256 << 10
+
+// newStripeWebhook hands the raw body and its Stripe-Signature to the
+// subscription service, which verifies the signature before reading
+// anything: the body must reach it byte for byte, so it cannot go through
+// the JSON transcoding of the REST routes.
+func newStripeWebhook(subscriptionTarget string) http.Handler {
+	client := subscriptionv1connect.NewSubscriptionServiceClient(server.H2CClient(), "http://"+subscriptionTarget)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, err := io.ReadAll(io.LimitReader(r.Body, maxWebhookBody+1))
+		if err != nil {
+			writeJSON(w, http.StatusBadRequest, map[string]string{"detail": "The request body could not be read"})
+			return
+		}
+		if len(body) > maxWebhookBody {
+			writeJSON(w, http.StatusRequestEntityTooLarge, map[string]string{"detail": "Request body too large"})
+			return
+		}
+		sig := r.Header.Get("Stripe-Signature")
+		if sig == "" {
+			writeJSON(w, http.StatusBadRequest, map[string]string{"detail": "Missing Stripe-Signature header"})
+			return
+		}
+		_, err = client.HandleProviderEvent(r.Context(), connect.NewRequest(&subscriptionv1.HandleProviderEventRequest{Payload: body, Signature: sig}))
+		if err != nil {
+			var ce *connect.Error
+			status, detail := http.StatusServiceUnavailable, "Service is currently unavailable. Please try again later."
+			if errors.As(err, &ce) {
+				switch ce.Code() {
+				case connect.CodeInvalidArgument:
+					status, detail = http.StatusBadRequest, ce.Message()
+				case connect.CodeNotFound:
+					status, detail = http.StatusNotFound, ce.Message()
+				}
+			}
+			// Any other failure is 503: Stripe retries the event later.
+			writeJSON(w, status, map[string]string{"detail": detail})
+			return
+		}
+		writeJSON(w, http.StatusOK, map[string]bool{"received": true})
+	})
+}

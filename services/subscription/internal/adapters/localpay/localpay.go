@@ -1,0 +1,32 @@
+// Package localpay is the payment provider of `make run` without Stripe
+// keys: a checkout leads to a page of ours (/payment/local/<session>) that
+// shows the order and lets the user pay or fail; completion goes through the
+// same fulfilment as Stripe's webhook.
+package localpay
+
+import (
+	"context"
+
+	"github.com/google/uuid"
+
+	"bidradar/services/subscription/internal/app"
+	"bidradar/services/subscription/internal/domain"
+)
+
+// Provider implements app.Provider locally.
+type Provider struct{}
+
+// Name implements app.Provider.
+func (Provider) Name() string { return app.LocalProviderName }
+
+// CreateCheckout implements app.Provider.
+func (Provider) CreateCheckout(_ context.Context, _ domain.Order, _ string) (domain.CheckoutSession, error) {
+	id := "local_cs_" + uuid.NewString()
+	return domain.CheckoutSession{ID: id, URL: "/payment/local/" + id, Provider: app.LocalProviderName}, nil
+}
+
+// ParseEvent implements app.Provider: nothing outside can sign for the local
+// provider, so every webhook is refused.
+func (Provider) ParseEvent([]byte, string) (domain.Event, error) {
+	return domain.Event{}, domain.ErrBadSignature
+}

@@ -1,0 +1,210 @@
+package postgres
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/types/known/timestamppb"
+
+	subscriptionv1 "bidradar/gen/subscription/v1"
+	"bidradar/pkg/outbox"
+	"bidradar/services/subscription/internal/domain"
+)
+
+// Subjects of the events this service publishes (proto/subscription/v1/events.proto).
+const (
+	SubjectSubscriptionChanged = "subscription.v1.subscription.changed"
+	SubjectPaymentSucceeded    = "subscription.v1.payment.succeeded"
+)
+
+const checkoutColumns = `session_id, provider, user_id, tier, period, method, url, status, amount_satang, created_at`
+
+func scanCheckout(row pgx.Row) (domain.Checkout, error) {
+	var c domain.Checkout
+	err := row.Scan(&c.SessionID, &c.Provider, &c.UserID, &c.Tier, &c.Period, &c.Method, &c.URL, &c.Status, &c.AmountSatang, &c.CreatedAt)
+	return c, err
+}
+
+// CheckoutByKey returns the session already created for an idempotency key.
+func (r *Repo) CheckoutByKey(ctx context.Context, key string) (domain.Checkout, bool, error) {
+	c, err := scanCheckout(r.pool.QueryRow(ctx, `SELECT `+checkoutColumns+` FROM checkouts WHERE idempotency_key = $1`, key))
+	if errors.Is(err, pgx.ErrNoRows) {
+		return domain.Checkout{}, false, nil
+	}
+	return c, err == nil, err
+}
+
+// Checkout returns a session by id.
+func (r *Repo) Checkout(ctx context.Context, id string) (domain.Checkout, bool, error) {
+	c, err := scanCheckout(r.pool.QueryRow(ctx, `SELECT `+checkoutColumns+` FROM checkouts WHERE session_id = $1`, id))
+	if errors.Is(err, pgx.ErrNoRows) {
+		return domain.Checkout{}, false, nil
+	}
+	return c, err == nil, err
+}
+
+// SaveCheckout stores a new session; a concurrent save with the same key
+// keeps the first one and returns it.
+func (r *Repo) SaveCheckout(ctx context.Context, c domain.Checkout, key string) (domain.Checkout, error) {
+	_, err := r.pool.Exec(ctx, `INSERT INTO checkouts (`+checkoutColumns+`, idempotency_key)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, 'open', $8, $9, $10) ON CONFLICT (idempotency_key) DO NOTHING`,
+		c.SessionID, c.Provider, c.UserID, c.Tier, c.Period, c.Method, c.URL, c.AmountSatang, c.CreatedAt, key)
+	if err != nil {
+		return domain.Checkout{}, fmt.Errorf("save checkout: %w", err)
+	}
+	got, _, err := r.CheckoutByKey(ctx, key)
+	return got, err
+}
+
+// Payments lists a user's payments, newest first.
+func (r *Repo) Payments(ctx context.Context, userID string) ([]domain.Payment, error) {
+	rows, err := r.pool.Query(ctx, `SELECT id::text, tier, period, method, status, provider_ref, amount_satang, receipt_no, created_at
+		FROM payments WHERE user_id = $1 ORDER BY created_at DESC LIMIT 200`, userID)
+	if err != nil {
+		return nil, fmt.Errorf("payments: %w", err)
+	}
+	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (domain.Payment, error) {
+		var p domain.Payment
+		err := row.Scan(&p.ID, &p.Tier, &p.Period, &p.Method, &p.Status, &p.ProviderRef, &p.AmountSatang, &p.ReceiptNo, &p.CreatedAt)
+		return p, err
+	})
+}
+
+// Fulfil applies one provider event exactly once: in one transaction it
+// records the event id (a replay returns applied = false and changes
+// nothing), locks the user's plan and the provider subscription, lets decide
+// choose the change, writes it, and puts subscription.changed and
+// payment.succeeded in the outbox. The plan changes only when this commits.
+func (r *Repo) Fulfil(ctx context.Context, ev domain.Event, now time.Time, decide func(domain.FulfilState) domain.Change) (applied bool, c domain.Change, err error) {
+	err = pgx.BeginFunc(ctx, r.pool, func(tx pgx.Tx) error {
+		applied, c = false, domain.Change{}
+		tag, err := tx.Exec(ctx, `INSERT INTO provider_events (event_id, type, created_at, received_at) VALUES ($1, $2, $3, $4)
+			ON CONFLICT DO NOTHING`, ev.ID, ev.Type, ev.Created, now)
+		if err != nil || tag.RowsAffected() == 0 {
+			return err
+		}
+		applied = true
+		st := domain.FulfilState{Tiers: map[string]domain.Tier{}}
+		if st.ProviderSub, err = lockProviderSub(ctx, tx, ev.SubscriptionID); err != nil {
+			return err
+		}
+		user := ev.UserID
+		if user == "" && st.ProviderSub != nil {
+			user = st.ProviderSub.UserID
+		}
+		if user != "" {
+			// One fulfilment per user at a time, even before the plan row exists.
+			if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(hashtextextended('subscription:' || $1, 0))`, user); err != nil {
+				return err
+			}
+			s, err := scanSubscription(tx.QueryRow(ctx, `SELECT `+subColumns+` FROM subscriptions WHERE user_id = $1 FOR UPDATE`, user))
+			switch {
+			case err == nil:
+				st.Sub, st.Found = s, true
+			case !errors.Is(err, pgx.ErrNoRows):
+				return err
+			}
+		}
+		tiers, err := tiersIn(ctx, tx)
+		if err != nil {
+			return err
+		}
+		for _, t := range tiers {
+			st.Tiers[t.Name] = t
+		}
+		if ev.UserID == "" {
+			ev.UserID = user
+		}
+		c = decide(st)
+		return write(ctx, tx, c, now)
+	})
+	return applied, c, err
+}
+
+func lockProviderSub(ctx context.Context, tx pgx.Tx, id string) (*domain.ProviderSub, error) {
+	if id == "" {
+		return nil, nil
+	}
+	var p domain.ProviderSub
+	err := tx.QueryRow(ctx, `SELECT subscription_id, user_id, status, cancel_at_period_end, state_at
+		FROM provider_subscriptions WHERE subscription_id = $1 FOR UPDATE`, id).
+		Scan(&p.ID, &p.UserID, &p.Status, &p.CancelAtPeriodEnd, &p.StateAt)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &p, nil
+}
+
+func write(ctx context.Context, tx pgx.Tx, c domain.Change, now time.Time) error {
+	if p := c.ProviderSub; p != nil {
+		if _, err := tx.Exec(ctx, `INSERT INTO provider_subscriptions (subscription_id, user_id, status, cancel_at_period_end, state_at)
+			VALUES ($1, $2, $3, $4, $5) ON CONFLICT (subscription_id) DO UPDATE
+			SET status = $3, cancel_at_period_end = $4, state_at = $5`, p.ID, p.UserID, p.Status, p.CancelAtPeriodEnd, p.StateAt); err != nil {
+			return fmt.Errorf("provider subscription: %w", err)
+		}
+	}
+	if c.CheckoutID != "" && c.CheckoutStatus != "" {
+		if _, err := tx.Exec(ctx, `UPDATE checkouts SET status = $2 WHERE session_id = $1 AND status = 'open'`, c.CheckoutID, c.CheckoutStatus); err != nil {
+			return fmt.Errorf("checkout status: %w", err)
+		}
+	}
+	if s := c.Sub; s != nil {
+		if _, err := tx.Exec(ctx, `INSERT INTO subscriptions (user_id, tier, status, start_date, end_date, last_payment_date,
+			last_payment_satang, period, method, provider_subscription_id, cancel_at_period_end, updated_at)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, nullif($8, ''), nullif($9, ''), nullif($10, ''), $11, $12)
+			ON CONFLICT (user_id) DO UPDATE SET tier = $2, status = $3, start_date = $4, end_date = $5, last_payment_date = $6,
+			last_payment_satang = $7, period = nullif($8, ''), method = nullif($9, ''), provider_subscription_id = nullif($10, ''),
+			cancel_at_period_end = $11, updated_at = $12`,
+			s.UserID, s.Tier, s.Status, s.StartDate, s.EndDate, s.LastPaymentDate, s.LastPaymentSatang,
+			s.Period, s.Method, s.ProviderSubscriptionID, s.CancelAtPeriodEnd, now); err != nil {
+			return fmt.Errorf("write plan: %w", err)
+		}
+		if err := enqueue(ctx, tx, SubjectSubscriptionChanged, &subscriptionv1.SubscriptionChanged{
+			EventId: uuid.NewString(), OccurredAt: timestamppb.New(now), UserId: s.UserID, Tier: s.Tier, Status: s.Status}); err != nil {
+			return err
+		}
+	}
+	if p := c.Payment; p != nil {
+		status := "failed"
+		receipt := "NULL"
+		if p.Succeeded {
+			status, receipt = "succeeded", "nextval('receipt_no_seq')"
+		}
+		var id string
+		err := tx.QueryRow(ctx, `INSERT INTO payments (id, user_id, tier, period, method, amount_satang, status, provider_ref, receipt_no, created_at)
+			VALUES (gen_random_uuid(), $1, $2, $3, $4, $5, $6, $7, `+receipt+`, $8)
+			ON CONFLICT (provider_ref, status) DO NOTHING RETURNING id::text`,
+			p.UserID, p.Tier, p.Period, p.Method, p.AmountSatang, status, p.ProviderRef, now).Scan(&id)
+		if errors.Is(err, pgx.ErrNoRows) {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("record payment: %w", err)
+		}
+		if p.Succeeded {
+			return enqueue(ctx, tx, SubjectPaymentSucceeded, &subscriptionv1.PaymentSucceeded{
+				EventId: uuid.NewString(), OccurredAt: timestamppb.New(now), UserId: p.UserID, PaymentId: id,
+				Tier: p.Tier, Amount: float64(p.AmountSatang) / 100})
+		}
+	}
+	return nil
+}
+
+func enqueue(ctx context.Context, tx pgx.Tx, subject string, ev interface {
+	proto.Message
+	GetEventId() string
+}) error {
+	b, err := proto.Marshal(ev)
+	if err != nil {
+		return err
+	}
+	return outbox.Enqueue(ctx, tx, subject, ev.GetEventId(), b)
+}

@@ -1,0 +1,144 @@
+// Package stripepay is the Stripe payment provider: Checkout Sessions
+// through stripe-go, and webhook events verified with the endpoint secret and
+// reduced to domain.Event. Fulfilment needs nothing else from Stripe.
+package stripepay
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+
+	"github.com/stripe/stripe-go/v82"
+	"github.com/stripe/stripe-go/v82/webhook"
+
+	"bidradar/pkg/apperr"
+	"bidradar/services/subscription/internal/domain"
+)
+
+// Tolerance is the oldest signature timestamp accepted.
+const Tolerance = 300 * time.Second
+
+// Provider implements app.Provider with Stripe.
+type Provider struct {
+	client        *stripe.Client
+	webhookSecret string
+	publicURL     string
+}
+
+// New returns the provider. apiBase (STRIPE_API_BASE) points the client at
+// stripe-mock in tests; empty means Stripe itself. publicURL is the app's
+// origin for the success and cancel pages.
+func New(secretKey, webhookSecret, apiBase, publicURL string) *Provider {
+	var opts []stripe.ClientOption
+	if apiBase != "" {
+		opts = append(opts, stripe.WithBackends(stripe.NewBackendsWithConfig(&stripe.BackendConfig{
+			URL: stripe.String(apiBase), MaxNetworkRetries: stripe.Int64(2),
+		})))
+	}
+	return &Provider{client: stripe.NewClient(secretKey, opts...), webhookSecret: webhookSecret, publicURL: publicURL}
+}
+
+// Name implements app.Provider.
+func (p *Provider) Name() string { return "stripe" }
+
+// CreateCheckout implements app.Provider: card → a monthly or yearly
+// subscription that renews; PromptPay → a one-time payment for a pass.
+func (p *Provider) CreateCheckout(ctx context.Context, o domain.Order, idempotencyKey string) (domain.CheckoutSession, error) {
+	meta := map[string]string{"tier": o.Tier.Name, "period": o.Period, "method": o.Method, "user_id": o.UserID}
+	price := &stripe.CheckoutSessionCreateLineItemPriceDataParams{
+		Currency:   stripe.String("thb"),
+		UnitAmount: stripe.Int64(o.AmountSatang()),
+		ProductData: &stripe.CheckoutSessionCreateLineItemPriceDataProductDataParams{
+			Name: stripe.String("BidRadar " + o.Tier.Label),
+		},
+	}
+	params := &stripe.CheckoutSessionCreateParams{
+		ClientReferenceID: stripe.String(o.UserID),
+		SuccessURL:        stripe.String(p.publicURL + "/payment/tier/success?session_id={CHECKOUT_SESSION_ID}"),
+		CancelURL:         stripe.String(p.publicURL + "/payment"),
+		LineItems:         []*stripe.CheckoutSessionCreateLineItemParams{{PriceData: price, Quantity: stripe.Int64(1)}},
+		Metadata:          meta,
+	}
+	if o.Email != "" {
+		params.CustomerEmail = stripe.String(o.Email)
+	}
+	if o.Method == domain.MethodCard {
+		interval := "month"
+		if o.Period == domain.PeriodYearly {
+			interval = "year"
+		}
+		price.Recurring = &stripe.CheckoutSessionCreateLineItemPriceDataRecurringParams{Interval: stripe.String(interval)}
+		params.Mode = stripe.String(string(stripe.CheckoutSessionModeSubscription))
+		params.PaymentMethodTypes = []*string{stripe.String("card")}
+		params.SubscriptionData = &stripe.CheckoutSessionCreateSubscriptionDataParams{Metadata: meta}
+	} else {
+		params.Mode = stripe.String(string(stripe.CheckoutSessionModePayment))
+		params.PaymentMethodTypes = []*string{stripe.String("promptpay")}
+	}
+	params.SetIdempotencyKey(idempotencyKey)
+	s, err := p.client.V1CheckoutSessions.Create(ctx, params)
+	if err != nil {
+		return domain.CheckoutSession{}, apperr.Wrap(err, apperr.Unavailable, domain.ErrNoProvider.Slug, domain.ErrNoProvider.Message)
+	}
+	return domain.CheckoutSession{ID: s.ID, URL: s.URL, Provider: p.Name()}, nil
+}
+
+// ParseEvent implements app.Provider: the signature over the raw body is
+// checked (300 s tolerance) before anything is read.
+func (p *Provider) ParseEvent(payload []byte, signature string) (domain.Event, error) {
+	ev, err := webhook.ConstructEventWithOptions(payload, signature, p.webhookSecret,
+		webhook.ConstructEventOptions{Tolerance: Tolerance, IgnoreAPIVersionMismatch: true})
+	if err != nil {
+		return domain.Event{}, domain.ErrBadSignature
+	}
+	out := domain.Event{ID: ev.ID, Type: string(ev.Type), Created: time.Unix(ev.Created, 0).UTC()}
+	if ev.ID == "" || ev.Data == nil {
+		return out, domain.ErrBadEvent
+	}
+	raw := ev.Data.Raw
+	switch out.Type {
+	case domain.EvCheckoutCompleted, domain.EvAsyncPaymentSucceeded, domain.EvAsyncPaymentFailed:
+		var s stripe.CheckoutSession
+		if err := json.Unmarshal(raw, &s); err != nil {
+			return out, domain.ErrBadEvent
+		}
+		out.SessionID, out.UserID = s.ID, s.ClientReferenceID
+		out.Tier, out.Period, out.Method = s.Metadata["tier"], s.Metadata["period"], s.Metadata["method"]
+		out.Paid = s.PaymentStatus == stripe.CheckoutSessionPaymentStatusPaid
+		out.AmountSatang = s.AmountTotal
+		if s.Subscription != nil {
+			out.SubscriptionID = s.Subscription.ID
+		}
+	case domain.EvInvoicePaid, domain.EvInvoicePaymentFailed:
+		var in stripe.Invoice
+		if err := json.Unmarshal(raw, &in); err != nil {
+			return out, domain.ErrBadEvent
+		}
+		out.InvoiceID, out.AmountSatang = in.ID, in.AmountPaid
+		out.Renewal = in.BillingReason == stripe.InvoiceBillingReasonSubscriptionCycle
+		if in.Parent != nil && in.Parent.SubscriptionDetails != nil {
+			d := in.Parent.SubscriptionDetails
+			if d.Subscription != nil {
+				out.SubscriptionID = d.Subscription.ID
+			}
+			out.UserID, out.Tier, out.Period = d.Metadata["user_id"], d.Metadata["tier"], d.Metadata["period"]
+			out.Method = domain.MethodCard
+		}
+		if in.Lines != nil && len(in.Lines.Data) > 0 && in.Lines.Data[0].Period != nil {
+			out.PeriodEnd = time.Unix(in.Lines.Data[0].Period.End, 0).UTC()
+		}
+	case domain.EvSubscriptionUpdated, domain.EvSubscriptionDeleted:
+		var s stripe.Subscription
+		if err := json.Unmarshal(raw, &s); err != nil {
+			return out, domain.ErrBadEvent
+		}
+		out.SubscriptionID, out.CancelAtPeriodEnd = s.ID, s.CancelAtPeriodEnd
+		out.UserID, out.Tier, out.Period = s.Metadata["user_id"], s.Metadata["tier"], s.Metadata["period"]
+		if s.Items != nil && len(s.Items.Data) > 0 && s.Items.Data[0].CurrentPeriodEnd > 0 {
+			out.PeriodEnd = time.Unix(s.Items.Data[0].CurrentPeriodEnd, 0).UTC()
+		}
+	default:
+		return out, domain.ErrUnknownEvent
+	}
+	return out, nil
+}

@@ -1,0 +1,208 @@
+// Package app holds the subscription use cases: the plan in force (the one
+// "current tier" rule), quotas, checkout and fulfilment of payments.
+package app
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"log/slog"
+	"time"
+
+	"bidradar/pkg/apperr"
+	"bidradar/services/subscription/internal/domain"
+)
+
+// Provider is a payment provider (Stripe, or the local one of `make run`).
+type Provider interface {
+	Name() string
+	CreateCheckout(ctx context.Context, o domain.Order, idempotencyKey string) (domain.CheckoutSession, error)
+	// ParseEvent verifies a webhook's signature and reads its event.
+	ParseEvent(payload []byte, signature string) (domain.Event, error)
+}
+
+// Store is the subscription schema.
+type Store interface {
+	Tiers(ctx context.Context) ([]domain.Tier, error)
+	Subscription(ctx context.Context, userID string) (domain.Subscription, bool, error)
+	Consume(ctx context.Context, userID, kind string, windows []domain.Window, amount int) (domain.QuotaResult, error)
+	Usage(ctx context.Context, userID string, day, month time.Time) (map[string]int, error)
+
+	CheckoutByKey(ctx context.Context, key string) (domain.Checkout, bool, error)
+	Checkout(ctx context.Context, id string) (domain.Checkout, bool, error)
+	SaveCheckout(ctx context.Context, c domain.Checkout, key string) (domain.Checkout, error)
+	Payments(ctx context.Context, userID string) ([]domain.Payment, error)
+	Fulfil(ctx context.Context, ev domain.Event, now time.Time, decide func(domain.FulfilState) domain.Change) (bool, domain.Change, error)
+}
+
+// App is the subscription use cases.
+type App struct {
+	store    Store
+	provider Provider // nil: payments are off
+	now      func() time.Time
+	log      *slog.Logger
+}
+
+// New returns the use cases; provider may be nil (no payments), now nil (time.Now).
+func New(store Store, provider Provider, now func() time.Time, log *slog.Logger) *App {
+	if now == nil {
+		now = time.Now
+	}
+	if log == nil {
+		log = slog.Default()
+	}
+	return &App{store: store, provider: provider, now: now, log: log}
+}
+
+// Now is the service clock.
+func (a *App) Now() time.Time { return a.now() }
+
+// Store exposes reads the transport shapes (tiers, usage).
+func (a *App) Store() Store { return a.store }
+
+// Plan is the plan in force for a user.
+type Plan struct {
+	Tiers []domain.Tier
+	Tier  domain.Tier // in force: free without an active subscription
+	Sub   domain.Subscription
+	Found bool // a subscription row exists (active or not)
+}
+
+// Current is THE current-tier rule: the subscribed tier while the
+// subscription is active at now, else free. Every reader goes through it.
+func (a *App) Current(ctx context.Context, userID string) (Plan, error) {
+	tiers, err := a.store.Tiers(ctx)
+	if err != nil {
+		return Plan{}, err
+	}
+	p := Plan{Tiers: tiers}
+	if userID != "" {
+		if p.Sub, p.Found, err = a.store.Subscription(ctx, userID); err != nil {
+			return Plan{}, err
+		}
+	}
+	name := domain.FreeTier
+	if p.Found && p.Sub.Active(a.now()) {
+		name = p.Sub.Tier
+	}
+	p.Tier = TierByName(tiers, name)
+	return p, nil
+}
+
+// TierByName finds a tier (a zero tier with the name when unknown).
+func TierByName(tiers []domain.Tier, name string) domain.Tier {
+	for _, t := range tiers {
+		if t.Name == name {
+			return t
+		}
+	}
+	return domain.Tier{Name: name}
+}
+
+// Checkout starts a payment. The idempotency key is derived from the user,
+// the order and the client's key (the Idempotency-Key header, else the
+// minute), so a double click makes one session.
+func (a *App) Checkout(ctx context.Context, userID, email, tier, period, method, clientKey string) (domain.CheckoutSession, error) {
+	if a.provider == nil {
+		return domain.CheckoutSession{}, domain.ErrNoProvider
+	}
+	tiers, err := a.store.Tiers(ctx)
+	if err != nil {
+		return domain.CheckoutSession{}, err
+	}
+	o := domain.Order{UserID: userID, Email: email, Tier: TierByName(tiers, tier), Period: period, Method: method}
+	if err := o.Validate(); err != nil {
+		return domain.CheckoutSession{}, err
+	}
+	if clientKey == "" {
+		clientKey = a.now().UTC().Format("2006-01-02T15:04")
+	}
+	sum := sha256.Sum256([]byte(userID + "|" + tier + "|" + period + "|" + method + "|" + clientKey))
+	key := "checkout-" + hex.EncodeToString(sum[:16])
+	if c, ok, err := a.store.CheckoutByKey(ctx, key); err != nil || ok {
+		return domain.CheckoutSession{ID: c.SessionID, URL: c.URL, Provider: c.Provider}, err
+	}
+	s, err := a.provider.CreateCheckout(ctx, o, key)
+	if err != nil {
+		return domain.CheckoutSession{}, err
+	}
+	saved, err := a.store.SaveCheckout(ctx, domain.Checkout{SessionID: s.ID, Provider: s.Provider, UserID: userID,
+		Tier: tier, Period: period, Method: method, URL: s.URL, AmountSatang: o.AmountSatang(), CreatedAt: a.now()}, key)
+	if err != nil {
+		return domain.CheckoutSession{}, err
+	}
+	return domain.CheckoutSession{ID: saved.SessionID, URL: saved.URL, Provider: saved.Provider}, nil
+}
+
+// Webhook verifies and applies one provider event. A replay or an event
+// type we do not handle is acknowledged and changes nothing.
+func (a *App) Webhook(ctx context.Context, payload []byte, signature string) error {
+	if a.provider == nil {
+		return domain.ErrNoProvider
+	}
+	ev, err := a.provider.ParseEvent(payload, signature)
+	if err == domain.ErrUnknownEvent {
+		a.log.InfoContext(ctx, "webhook event ignored", "event", ev.String())
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	return a.fulfil(ctx, ev)
+}
+
+func (a *App) fulfil(ctx context.Context, ev domain.Event) error {
+	now := a.now()
+	applied, c, err := a.store.Fulfil(ctx, ev, now, func(st domain.FulfilState) domain.Change { return domain.Decide(ev, st, now) })
+	if err != nil {
+		return err
+	}
+	switch {
+	case !applied:
+		a.log.InfoContext(ctx, "webhook replay ignored", "event", ev.String())
+	case c.Reason != "":
+		a.log.InfoContext(ctx, "webhook event changed nothing", "event", ev.String(), "reason", c.Reason)
+	}
+	return nil
+}
+
+// ErrNotLocal: the local completion exists only with the local provider.
+var ErrNotLocal = apperr.New(apperr.NotFound, "checkout-not-found", "Checkout session not found")
+
+// LocalCheckout returns the caller's own open local checkout (the page of
+// the local provider shows it).
+func (a *App) LocalCheckout(ctx context.Context, userID, sessionID string) (domain.Checkout, error) {
+	c, ok, err := a.store.Checkout(ctx, sessionID)
+	if err != nil {
+		return domain.Checkout{}, err
+	}
+	if !ok || c.UserID != userID || c.Provider != LocalProviderName {
+		return domain.Checkout{}, ErrNotLocal
+	}
+	return c, nil
+}
+
+// LocalProviderName is the provider of `make run` without Stripe keys.
+const LocalProviderName = "local"
+
+// CompleteLocal finishes a local checkout through the same fulfilment as a
+// provider's webhook: paid grants the tier, not paid records a failure.
+func (a *App) CompleteLocal(ctx context.Context, userID, sessionID string, paid bool) (domain.Checkout, error) {
+	c, err := a.LocalCheckout(ctx, userID, sessionID)
+	if err != nil {
+		return c, err
+	}
+	if c.Status != "open" {
+		return c, domain.ErrCheckoutDone
+	}
+	ev := domain.Event{ID: "local_evt_" + c.SessionID, Type: domain.EvCheckoutCompleted, Created: a.now(), UserID: c.UserID,
+		Tier: c.Tier, Period: c.Period, Method: c.Method, SessionID: c.SessionID, Paid: true, AmountSatang: c.AmountSatang}
+	if !paid {
+		ev.Type, ev.Paid = domain.EvAsyncPaymentFailed, false
+	}
+	if err := a.fulfil(ctx, ev); err != nil {
+		return c, err
+	}
+	c, _, err = a.store.Checkout(ctx, sessionID)
+	return c, err
+}

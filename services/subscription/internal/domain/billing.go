@@ -1,0 +1,155 @@
+package domain
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"bidradar/pkg/apperr"
+)
+
+// Billing periods and payment methods of a checkout.
+const (
+	PeriodMonthly   = "monthly"
+	PeriodYearly    = "yearly"
+	MethodCard      = "card"      // an auto-renewing provider subscription
+	MethodPromptPay = "promptpay" // a prepaid pass: PromptPay cannot renew
+)
+
+// Errors of checkout and fulfilment.
+var (
+	ErrBadTier      = apperr.New(apperr.InvalidArgument, "checkout-tier", "tier must be one of starter, pro, enterprise")
+	ErrBadPeriod    = apperr.New(apperr.InvalidArgument, "checkout-period", "period must be monthly or yearly")
+	ErrBadMethod    = apperr.New(apperr.InvalidArgument, "checkout-method", "method must be card or promptpay")
+	ErrBadSignature = apperr.New(apperr.InvalidArgument, "webhook-signature", "Invalid or expired webhook signature")
+	ErrBadEvent     = apperr.New(apperr.InvalidArgument, "webhook-event", "Malformed webhook event")
+	ErrNoCheckout   = apperr.New(apperr.NotFound, "checkout-not-found", "Checkout session not found")
+	ErrCheckoutDone = apperr.New(apperr.FailedPrecondition, "checkout-done", "This checkout is already completed")
+	ErrNoProvider   = apperr.New(apperr.Unavailable, "payments-unavailable", "Service is currently unavailable. Please try again later.")
+)
+
+// Order is what a checkout sells.
+type Order struct {
+	UserID, Email string
+	Tier          Tier
+	Period        string
+	Method        string
+}
+
+// Validate checks the period and method (the tier is resolved before).
+func (o Order) Validate() error {
+	if o.Tier.PriceMonthSatang <= 0 {
+		return ErrBadTier
+	}
+	if o.Period != PeriodMonthly && o.Period != PeriodYearly {
+		return ErrBadPeriod
+	}
+	if o.Method != MethodCard && o.Method != MethodPromptPay {
+		return ErrBadMethod
+	}
+	return nil
+}
+
+// AmountSatang is the order's price: a yearly plan costs 10 months (DESIGN §6).
+func (o Order) AmountSatang() int64 {
+	if o.Period == PeriodYearly {
+		return o.Tier.PriceYearSatang()
+	}
+	return o.Tier.PriceMonthSatang
+}
+
+// Days is the length of what the order buys: 30 or 365 days.
+func Days(period string) int {
+	if period == PeriodYearly {
+		return 365
+	}
+	return 30
+}
+
+// CheckoutSession is a started payment.
+type CheckoutSession struct {
+	ID, URL  string
+	Provider string
+}
+
+// Event is a payment provider's event, already verified, reduced to what
+// fulfilment needs (it never calls the provider back).
+type Event struct {
+	ID      string
+	Type    string
+	Created time.Time
+
+	UserID            string // client_reference_id, or the subscription's metadata
+	Tier, Period      string
+	Method            string
+	SessionID         string
+	Paid              bool  // checkout.session.completed: payment_status == "paid"
+	AmountSatang      int64 // what was paid
+	SubscriptionID    string
+	InvoiceID         string
+	Renewal           bool      // invoice.paid for a new cycle (not the first invoice)
+	PeriodEnd         time.Time // invoice.paid / subscription.updated: the paid period's end
+	CancelAtPeriodEnd bool
+}
+
+// Event types fulfilment handles.
+const (
+	EvCheckoutCompleted     = "checkout.session.completed"
+	EvAsyncPaymentSucceeded = "checkout.session.async_payment_succeeded"
+	EvAsyncPaymentFailed    = "checkout.session.async_payment_failed"
+	EvInvoicePaid           = "invoice.paid"
+	EvInvoicePaymentFailed  = "invoice.payment_failed"
+	EvSubscriptionUpdated   = "customer.subscription.updated"
+	EvSubscriptionDeleted   = "customer.subscription.deleted"
+)
+
+// DayOf is t's calendar day in Bangkok (dates of plans are Bangkok days).
+func DayOf(t time.Time) time.Time {
+	l := t.In(Bangkok)
+	return time.Date(l.Year(), l.Month(), l.Day(), 0, 0, 0, 0, time.UTC)
+}
+
+// Grant is the plan a paid order leads to, from the plan in force.
+//
+// The same tier extends: the new days start after the current end. Another
+// tier (an upgrade or a downgrade) starts today, and the value left of the
+// current plan (its remaining days at its monthly price) is credited as days
+// of the new tier at the new tier's price, rounded down: nothing paid is
+// lost, and a downgrade gets more days than an upgrade. A lapsed or free plan
+// simply starts today.
+func Grant(cur Subscription, found bool, tiers map[string]Tier, tier string, days int, now time.Time) (start, end time.Time) {
+	today := DayOf(now)
+	if !found || !cur.Active(now) || cur.Tier == FreeTier || cur.EndDate == nil {
+		return today, today.AddDate(0, 0, days-1)
+	}
+	if cur.Tier == tier {
+		return cur.StartDate, cur.EndDate.AddDate(0, 0, days)
+	}
+	left := int(cur.EndDate.Sub(today).Hours()/24) + 1
+	credit := 0
+	if oldT, newT := tiers[cur.Tier], tiers[tier]; left > 0 && newT.PriceMonthSatang > 0 {
+		credit = int(int64(left) * oldT.PriceMonthSatang / newT.PriceMonthSatang)
+	}
+	return today, today.AddDate(0, 0, days-1+credit)
+}
+
+// ErrUnknownEvent is an event type fulfilment ignores (acknowledged).
+var ErrUnknownEvent = errors.New("event type not handled")
+
+// String is for logs.
+func (e Event) String() string { return fmt.Sprintf("%s %s", e.Type, e.ID) }
+
+// Checkout is a stored checkout session.
+type Checkout struct {
+	SessionID, Provider, UserID, Tier, Period, Method, URL, Status string
+	AmountSatang                                                   int64
+	CreatedAt                                                      time.Time
+}
+
+// Payment is a stored payment; paid ones carry their receipt number.
+type Payment struct {
+	ID, Tier, Period, Method, Status, ProviderRef string
+	AmountSatang                                  int64
+	ReceiptNo                                     *int64
+	CreatedAt                                     time.Time
+}

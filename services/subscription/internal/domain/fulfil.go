@@ -1,0 +1,139 @@
+package domain
+
+import "time"
+
+// ProviderSub is the latest known state of a provider's recurring
+// subscription, as of the event that set it.
+type ProviderSub struct {
+	ID, UserID        string
+	Status            string // active or deleted
+	CancelAtPeriodEnd bool
+	StateAt           time.Time
+}
+
+// PaymentRecord is a payment to record.
+type PaymentRecord struct {
+	UserID, Tier, Period, Method string
+	AmountSatang                 int64
+	Succeeded                    bool
+	ProviderRef                  string // checkout session or invoice id
+}
+
+// FulfilState is what fulfilment reads, locked, before deciding.
+type FulfilState struct {
+	Sub         Subscription
+	Found       bool
+	ProviderSub *ProviderSub // the event's provider subscription, when known
+	Tiers       map[string]Tier
+}
+
+// Change is what an event changes; nil parts change nothing.
+type Change struct {
+	Sub            *Subscription
+	ProviderSub    *ProviderSub
+	Payment        *PaymentRecord
+	CheckoutID     string
+	CheckoutStatus string // paid or failed
+	Reason         string // why nothing changed, for the log
+}
+
+// Decide applies one verified provider event to the state. It is the whole
+// fulfilment rule, pure so every order of events can be tested:
+//   - a paid checkout (or a PromptPay payment that succeeds later) grants the
+//     tier through Grant and records the payment; an unpaid one waits;
+//   - a renewal invoice extends the plan to the paid period's end;
+//   - failures are recorded and change no plan;
+//   - subscription updates and deletions apply only when newer than the
+//     state they would change, so a completed checkout that arrives after its
+//     subscription was deleted grants nothing.
+func Decide(ev Event, st FulfilState, now time.Time) Change {
+	ps := st.ProviderSub
+	newer := ps == nil || !ev.Created.Before(ps.StateAt)
+	switch ev.Type {
+	case EvCheckoutCompleted, EvAsyncPaymentSucceeded:
+		if ev.Type == EvCheckoutCompleted && !ev.Paid {
+			return Change{Reason: "checkout completed unpaid: waiting for the asynchronous payment"}
+		}
+		if ps != nil && ps.Status == "deleted" {
+			return Change{Reason: "its subscription was already deleted", CheckoutID: ev.SessionID, CheckoutStatus: "failed"}
+		}
+		t, ok := st.Tiers[ev.Tier]
+		if !ok || t.PriceMonthSatang <= 0 || (ev.Period != PeriodMonthly && ev.Period != PeriodYearly) {
+			return Change{Reason: "event names no sellable tier and period"}
+		}
+		start, end := Grant(st.Sub, st.Found, st.Tiers, ev.Tier, Days(ev.Period), now)
+		paidOn := DayOf(now)
+		amount := ev.AmountSatang
+		sub := Subscription{UserID: ev.UserID, Tier: ev.Tier, Status: "active", StartDate: start, EndDate: &end,
+			LastPaymentDate: &paidOn, LastPaymentSatang: &amount, Period: ev.Period, Method: ev.Method,
+			ProviderSubscriptionID: ev.SubscriptionID}
+		c := Change{Sub: &sub, CheckoutID: ev.SessionID, CheckoutStatus: "paid",
+			Payment: &PaymentRecord{UserID: ev.UserID, Tier: ev.Tier, Period: ev.Period, Method: ev.Method,
+				AmountSatang: amount, Succeeded: true, ProviderRef: ev.SessionID}}
+		if ev.SubscriptionID != "" && ps == nil {
+			c.ProviderSub = &ProviderSub{ID: ev.SubscriptionID, UserID: ev.UserID, Status: "active", StateAt: ev.Created}
+		}
+		return c
+	case EvAsyncPaymentFailed:
+		return Change{CheckoutID: ev.SessionID, CheckoutStatus: "failed",
+			Payment: &PaymentRecord{UserID: ev.UserID, Tier: ev.Tier, Period: ev.Period, Method: ev.Method,
+				AmountSatang: ev.AmountSatang, ProviderRef: ev.SessionID}}
+	case EvInvoicePaid:
+		if !ev.Renewal {
+			return Change{Reason: "first invoice: the checkout grants the plan"}
+		}
+		if ps != nil && ps.Status == "deleted" {
+			return Change{Reason: "renewal of a deleted subscription"}
+		}
+		if !st.Found || st.Sub.ProviderSubscriptionID != ev.SubscriptionID || ev.PeriodEnd.IsZero() {
+			return Change{Reason: "renewal of a subscription that is not the user's plan"}
+		}
+		sub := st.Sub
+		end := DayOf(ev.PeriodEnd)
+		if sub.EndDate != nil && sub.EndDate.After(end) {
+			end = *sub.EndDate
+		}
+		paidOn, amount := DayOf(now), ev.AmountSatang
+		sub.EndDate, sub.Status, sub.LastPaymentDate, sub.LastPaymentSatang = &end, "active", &paidOn, &amount
+		return Change{Sub: &sub, Payment: &PaymentRecord{UserID: sub.UserID, Tier: sub.Tier, Period: sub.Period,
+			Method: MethodCard, AmountSatang: amount, Succeeded: true, ProviderRef: ev.InvoiceID}}
+	case EvInvoicePaymentFailed:
+		if !st.Found {
+			return Change{Reason: "no plan"}
+		}
+		return Change{Payment: &PaymentRecord{UserID: st.Sub.UserID, Tier: st.Sub.Tier, Period: st.Sub.Period,
+			Method: MethodCard, AmountSatang: ev.AmountSatang, ProviderRef: ev.InvoiceID}}
+	case EvSubscriptionUpdated, EvSubscriptionDeleted:
+		if !newer {
+			return Change{Reason: "older than the subscription's known state"}
+		}
+		if ps != nil && ps.Status == "deleted" {
+			return Change{Reason: "subscription already deleted"}
+		}
+		user := ev.UserID
+		if ps != nil {
+			user = ps.UserID
+		}
+		next := &ProviderSub{ID: ev.SubscriptionID, UserID: user, Status: "active", CancelAtPeriodEnd: ev.CancelAtPeriodEnd, StateAt: ev.Created}
+		if ev.Type == EvSubscriptionDeleted {
+			next.Status, next.CancelAtPeriodEnd = "deleted", false
+		}
+		c := Change{ProviderSub: next}
+		if !st.Found || st.Sub.ProviderSubscriptionID != ev.SubscriptionID {
+			return c
+		}
+		sub := st.Sub
+		if ev.Type == EvSubscriptionDeleted {
+			today := DayOf(now)
+			if sub.EndDate == nil || sub.EndDate.After(today) {
+				sub.EndDate = &today
+			}
+			sub.Status, sub.CancelAtPeriodEnd = "cancelled", false
+		} else {
+			sub.CancelAtPeriodEnd = ev.CancelAtPeriodEnd
+		}
+		c.Sub = &sub
+		return c
+	}
+	return Change{Reason: "event type not handled"}
+}

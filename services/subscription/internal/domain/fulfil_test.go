@@ -1,0 +1,134 @@
+package domain_test
+
+import (
+	"testing"
+	"time"
+
+	"bidradar/services/subscription/internal/domain"
+)
+
+var tiers = map[string]domain.Tier{
+	"free":    {Name: "free"},
+	"starter": {Name: "starter", Rank: 1, PriceMonthSatang: 49000},
+	"pro":     {Name: "pro", Rank: 2, PriceMonthSatang: 149000},
+}
+
+var now = time.Date(2026, 11, 25, 10, 0, 0, 0, domain.Bangkok)
+
+func day(s string) time.Time { t, _ := time.Parse(time.DateOnly, s); return t }
+
+func completed(id string, at time.Time, sub string) domain.Event {
+	return domain.Event{ID: id, Type: domain.EvCheckoutCompleted, Created: at, UserID: "u1", Tier: "pro", Period: "monthly",
+		Method: "card", SessionID: "cs_1", Paid: true, AmountSatang: 149000, SubscriptionID: sub}
+}
+
+// apply runs events in order through Decide, keeping the state as the store would.
+func apply(t *testing.T, evs ...domain.Event) (domain.FulfilState, []domain.Change) {
+	t.Helper()
+	st := domain.FulfilState{Tiers: tiers}
+	subs := map[string]*domain.ProviderSub{}
+	var cs []domain.Change
+	for _, ev := range evs {
+		st.ProviderSub = subs[ev.SubscriptionID]
+		c := domain.Decide(ev, st, now)
+		if c.Sub != nil {
+			st.Sub, st.Found = *c.Sub, true
+		}
+		if c.ProviderSub != nil {
+			subs[c.ProviderSub.ID] = c.ProviderSub
+		}
+		cs = append(cs, c)
+	}
+	st.ProviderSub = nil
+	return st, cs
+}
+
+func TestPaidCheckoutGrantsThirtyDays(t *testing.T) {
+	st, cs := apply(t, completed("e1", now, "sub_1"))
+	if !st.Found || st.Sub.Tier != "pro" || !st.Sub.StartDate.Equal(day("2026-11-25")) || !st.Sub.EndDate.Equal(day("2026-12-24")) {
+		t.Fatalf("plan %+v", st.Sub)
+	}
+	if p := cs[0].Payment; p == nil || !p.Succeeded || p.AmountSatang != 149000 || cs[0].CheckoutStatus != "paid" {
+		t.Fatalf("change %+v", cs[0])
+	}
+}
+
+func TestDeletedBeforeCompletedGrantsNothing(t *testing.T) {
+	deleted := domain.Event{ID: "e2", Type: domain.EvSubscriptionDeleted, Created: now.Add(time.Minute), SubscriptionID: "sub_1", UserID: "u1"}
+	st, cs := apply(t, deleted, completed("e1", now, "sub_1"))
+	if st.Found || cs[1].Sub != nil || cs[1].Payment != nil {
+		t.Fatalf("late completed granted: %+v %+v", st.Sub, cs[1])
+	}
+}
+
+func TestOlderUpdateIgnoredNewerApplies(t *testing.T) {
+	upd := func(id string, at time.Time, cancel bool) domain.Event {
+		return domain.Event{ID: id, Type: domain.EvSubscriptionUpdated, Created: at, SubscriptionID: "sub_1", CancelAtPeriodEnd: cancel}
+	}
+	st, _ := apply(t, completed("e1", now, "sub_1"), upd("e3", now.Add(2*time.Minute), true), upd("e2", now.Add(time.Minute), false))
+	if !st.Sub.CancelAtPeriodEnd {
+		t.Fatal("an older update undid a newer cancel_at_period_end")
+	}
+}
+
+func TestRenewalExtendsAndDeletionEndsToday(t *testing.T) {
+	renew := domain.Event{ID: "e4", Type: domain.EvInvoicePaid, Created: now, SubscriptionID: "sub_1", InvoiceID: "in_2",
+		Renewal: true, AmountSatang: 149000, PeriodEnd: time.Date(2027, 1, 24, 3, 0, 0, 0, time.UTC)}
+	first := renew
+	first.Renewal, first.ID, first.InvoiceID = false, "e3", "in_1"
+	st, cs := apply(t, completed("e1", now, "sub_1"), first, renew)
+	if cs[1].Sub != nil || cs[1].Payment != nil {
+		t.Fatal("the first invoice changed the plan (the checkout already did)")
+	}
+	if !st.Sub.EndDate.Equal(day("2027-01-24")) || cs[2].Payment.ProviderRef != "in_2" {
+		t.Fatalf("renewal: %+v", st.Sub)
+	}
+	del := domain.Event{ID: "e5", Type: domain.EvSubscriptionDeleted, Created: now.Add(time.Hour), SubscriptionID: "sub_1"}
+	st2, _ := apply(t, completed("e1", now, "sub_1"), renew, del)
+	if st2.Sub.Status != "cancelled" || !st2.Sub.EndDate.Equal(day("2026-11-25")) {
+		t.Fatalf("after deletion: %+v", st2.Sub)
+	}
+}
+
+func TestPromptPayWaitsForTheAsyncPayment(t *testing.T) {
+	pending := completed("e1", now, "")
+	pending.Method, pending.Paid, pending.Period = "promptpay", false, "yearly"
+	ok := pending
+	ok.ID, ok.Type = "e2", domain.EvAsyncPaymentSucceeded
+	st, cs := apply(t, pending, ok)
+	if cs[0].Sub != nil || !st.Sub.EndDate.Equal(day("2027-11-24")) || st.Sub.Method != "promptpay" {
+		t.Fatalf("promptpay: %+v %+v", cs[0], st.Sub)
+	}
+	failed := pending
+	failed.ID, failed.Type = "e3", domain.EvAsyncPaymentFailed
+	_, cs = apply(t, pending, failed)
+	if cs[1].Sub != nil || cs[1].Payment == nil || cs[1].Payment.Succeeded || cs[1].CheckoutStatus != "failed" {
+		t.Fatalf("failed promptpay: %+v", cs[1])
+	}
+}
+
+// Same tier extends after the current end; another tier starts today with
+// the value left credited in days of the new tier.
+func TestGrantUpgradeDowngradeExtend(t *testing.T) {
+	end := day("2026-12-04") // 10 days left including today
+	cur := domain.Subscription{Tier: "starter", Status: "active", StartDate: day("2026-11-05"), EndDate: &end}
+	_, e := domain.Grant(cur, true, tiers, "starter", 30, now)
+	if !e.Equal(day("2027-01-03")) {
+		t.Fatalf("extend: %s", e)
+	}
+	s, e := domain.Grant(cur, true, tiers, "pro", 30, now) // 10 × 490 / 1490 = 3 days credit
+	if !s.Equal(day("2026-11-25")) || !e.Equal(day("2026-12-27")) {
+		t.Fatalf("upgrade: %s–%s", s, e)
+	}
+	proEnd := day("2026-12-04")
+	pro := domain.Subscription{Tier: "pro", Status: "active", StartDate: day("2026-11-05"), EndDate: &proEnd}
+	_, e = domain.Grant(pro, true, tiers, "starter", 30, now) // 10 × 1490 / 490 = 30 days credit
+	if !e.Equal(day("2027-01-23")) {
+		t.Fatalf("downgrade: %s", e)
+	}
+	lapsedEnd := day("2026-10-01")
+	lapsed := domain.Subscription{Tier: "pro", Status: "active", EndDate: &lapsedEnd}
+	if s, e := domain.Grant(lapsed, true, tiers, "pro", 365, now); !s.Equal(day("2026-11-25")) || !e.Equal(day("2027-11-24")) {
+		t.Fatalf("lapsed: %s–%s", s, e)
+	}
+}

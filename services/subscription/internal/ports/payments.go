@@ -1,0 +1,116 @@
+package ports
+
+import (
+	"context"
+	"strings"
+
+	"connectrpc.com/connect"
+	"google.golang.org/protobuf/types/known/timestamppb"
+
+	subscriptionv1 "bidradar/gen/subscription/v1"
+	"bidradar/pkg/apperr"
+	"bidradar/pkg/authn"
+	"bidradar/services/subscription/internal/app"
+	"bidradar/services/subscription/internal/domain"
+)
+
+// CreateCheckout is POST /payment/checkout.
+func (h *Handler) CreateCheckout(ctx context.Context, req *connect.Request[subscriptionv1.CreateCheckoutRequest]) (*connect.Response[subscriptionv1.CreateCheckoutResponse], error) {
+	claims, err := authn.Require(ctx)
+	if err != nil {
+		return nil, err
+	}
+	key := strings.TrimSpace(req.Header().Get("Idempotency-Key"))
+	if len(key) > 200 {
+		return nil, apperr.New(apperr.InvalidArgument, "idempotency-key", "Idempotency-Key is too long (200 characters at most)")
+	}
+	m := req.Msg
+	s, err := h.app.Checkout(ctx, claims.UserID, claims.Email, m.GetTier(), m.GetPeriod(), m.GetMethod(), key)
+	if err != nil {
+		return nil, err
+	}
+	return connect.NewResponse(&subscriptionv1.CreateCheckoutResponse{CheckoutUrl: s.URL, SessionId: s.ID}), nil
+}
+
+// HandleProviderEvent receives a provider webhook from the gateway.
+func (h *Handler) HandleProviderEvent(ctx context.Context, req *connect.Request[subscriptionv1.HandleProviderEventRequest]) (*connect.Response[subscriptionv1.HandleProviderEventResponse], error) {
+	if err := h.app.Webhook(ctx, req.Msg.GetPayload(), req.Msg.GetSignature()); err != nil {
+		return nil, err
+	}
+	return connect.NewResponse(&subscriptionv1.HandleProviderEventResponse{Received: true}), nil
+}
+
+// ListPayments is GET /users/me/payments.
+func (h *Handler) ListPayments(ctx context.Context, _ *connect.Request[subscriptionv1.ListPaymentsRequest]) (*connect.Response[subscriptionv1.ListPaymentsResponse], error) {
+	claims, err := authn.Require(ctx)
+	if err != nil {
+		return nil, err
+	}
+	ps, err := h.app.Store().Payments(ctx, claims.UserID)
+	if err != nil {
+		return nil, err
+	}
+	out := &subscriptionv1.ListPaymentsResponse{}
+	for _, p := range ps {
+		out.Payments = append(out.Payments, &subscriptionv1.Payment{
+			PaymentId: p.ID, Tier: p.Tier, Amount: baht(p.AmountSatang), AmountSatang: p.AmountSatang, Currency: "THB",
+			Status: p.Status, Method: p.Method, Period: p.Period, ReceiptNo: p.ReceiptNo, CreatedAt: timestamppb.New(p.CreatedAt),
+		})
+	}
+	return connect.NewResponse(out), nil
+}
+
+func (h *Handler) localPB(ctx context.Context, c domain.Checkout) (*subscriptionv1.LocalCheckout, error) {
+	plan, err := h.app.Current(ctx, "")
+	if err != nil {
+		return nil, err
+	}
+	return &subscriptionv1.LocalCheckout{SessionId: c.SessionID, Tier: c.Tier, TierLabel: app.TierByName(plan.Tiers, c.Tier).Label,
+		Period: c.Period, Method: c.Method, Amount: baht(c.AmountSatang), Status: c.Status}, nil
+}
+
+// GetLocalCheckout is GET /payment/local/{session_id}.
+func (h *Handler) GetLocalCheckout(ctx context.Context, req *connect.Request[subscriptionv1.GetLocalCheckoutRequest]) (*connect.Response[subscriptionv1.GetLocalCheckoutResponse], error) {
+	claims, err := authn.Require(ctx)
+	if err != nil {
+		return nil, err
+	}
+	c, err := h.app.LocalCheckout(ctx, claims.UserID, req.Msg.GetSessionId())
+	if err != nil {
+		return nil, err
+	}
+	pb, err := h.localPB(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	return connect.NewResponse(&subscriptionv1.GetLocalCheckoutResponse{Checkout: pb}), nil
+}
+
+// CompleteLocalCheckout is POST /payment/local/{session_id}/complete.
+func (h *Handler) CompleteLocalCheckout(ctx context.Context, req *connect.Request[subscriptionv1.CompleteLocalCheckoutRequest]) (*connect.Response[subscriptionv1.CompleteLocalCheckoutResponse], error) {
+	claims, err := authn.Require(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var paid bool
+	switch req.Msg.GetOutcome() {
+	case "paid":
+		paid = true
+	case "failed":
+	default:
+		return nil, apperr.New(apperr.InvalidArgument, "local-outcome", "outcome must be paid or failed")
+	}
+	c, err := h.app.CompleteLocal(ctx, claims.UserID, req.Msg.GetSessionId(), paid)
+	if err != nil {
+		return nil, err
+	}
+	pb, err := h.localPB(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	msg := "Payment successful"
+	if !paid {
+		msg = "Payment failed"
+	}
+	return connect.NewResponse(&subscriptionv1.CompleteLocalCheckoutResponse{Message: msg, Checkout: pb}), nil
+}
