@@ -49,7 +49,10 @@ const appRoutes: RouteObject[] = [
       { path: "auth/line/success/verify-otp", lazy: page(line, (m) => m.LineVerifyOtpPage) },
       {
         element: <RequireAuth />,
-        children: [{ path: "payment", lazy: page(payment, (m) => m.PaymentPage) }],
+        children: [
+          { path: "payment", lazy: page(payment, (m) => m.PaymentPage) },
+          { path: "payment/local/:sessionId", lazy: page(payment, (m) => m.LocalCheckoutPage) },
+        ],
       },
     ],
   },

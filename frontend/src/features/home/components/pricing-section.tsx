@@ -14,7 +14,8 @@ function limitText(n: number | undefined, unit: string): string {
   return `${formatNumber(n)} ${unit}`;
 }
 
-function TierCard({ tier }: { tier: Tier }) {
+/** One tier: price, limits, features and its call to action (current: marked, no button). */
+export function TierCard({ tier, current }: { tier: Tier; current?: boolean }) {
   const h = th.home;
   const l = tier.combinationLimits;
   const popular = tier.tier === POPULAR;
@@ -55,9 +56,15 @@ function TierCard({ tier }: { tier: Tier }) {
           </li>
         ))}
       </ul>
-      <Link to={free ? "/signup" : "/user-settings/pricing"} className={`btn btn-block btn-md ${popular ? "btn-primary" : "btn-secondary"}`}>
-        {free ? h.pricingStartFree : h.pricingChoose}
-      </Link>
+      {current ? (
+        <p className="tier-current" data-testid={`tier-current-${tier.tier}`}>
+          {th.payment.currentPlan}
+        </p>
+      ) : (
+        <Link to={free ? "/signup" : `/payment?tier=${tier.tier}`} className={`btn btn-block btn-md ${popular ? "btn-primary" : "btn-secondary"}`}>
+          {free ? h.pricingStartFree : h.pricingChoose}
+        </Link>
+      )}
     </article>
   );
 }

@@ -2,17 +2,25 @@ import { useParams } from "react-router";
 import { PlaceholderPage } from "@/components/ui/placeholder-page";
 import { th } from "@/i18n/th";
 import { NotificationSettingsSection } from "@/features/notifications";
+import { AccountStatusSettings, PaymentSettings, PricingSettings } from "@/features/payment";
+import type { ReactNode } from "react";
 
 import type { SettingsSection } from "../sections";
 
 export function SettingsSectionPage({ section }: { section?: SettingsSection }) {
   const params = useParams();
   const key = section ?? (params.section as SettingsSection);
-  if (key === "notification-settings") {
+  const real: Partial<Record<SettingsSection, ReactNode>> = {
+    "notification-settings": <NotificationSettingsSection />,
+    pricing: <PricingSettings />,
+    "account-status": <AccountStatusSettings />,
+    "payment-settings": <PaymentSettings />,
+  };
+  if (real[key]) {
     return (
-      <section className="settings-section" data-testid="settings-notification">
+      <section className="settings-section" data-testid={`settings-${key}`}>
         <h1>{th.pages.settings[key]}</h1>
-        <NotificationSettingsSection />
+        {real[key]}
       </section>
     );
   }

@@ -1,0 +1,60 @@
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { getClient } from "@/lib/clients";
+import { errorMessage } from "@/lib/errors";
+import { SubscriptionService } from "@/gen/subscription/v1/subscription_pb";
+import { toast } from "@/stores/toast-store";
+
+const subs = () => getClient(SubscriptionService);
+
+/** Query keys of this feature, in one place. */
+export const paymentKeys = {
+  all: ["subscription"] as const,
+  mine: ["subscription", "mine"] as const,
+  payments: ["subscription", "payments"] as const,
+  local: (id: string) => ["subscription", "local", id] as const,
+};
+
+/** SPEC §4: the client refetches the subscription when older than 5 minutes. */
+export const SUBSCRIPTION_STALE_MS = 5 * 60_000;
+
+/** The plan in force; fresh = read it again now (after a payment). */
+export function useMySubscription(opts: { fresh?: boolean } = {}) {
+  return useQuery({
+    queryKey: paymentKeys.mine,
+    queryFn: ({ signal }) => subs().getMySubscription({}, { signal }),
+    staleTime: SUBSCRIPTION_STALE_MS,
+    refetchOnMount: opts.fresh ? "always" : true,
+  });
+}
+
+export function usePayments() {
+  return useQuery({ queryKey: paymentKeys.payments, queryFn: ({ signal }) => subs().listPayments({}, { signal }) });
+}
+
+export type Order = { tier: string; period: "monthly" | "yearly"; method: "card" | "promptpay"; key: string };
+
+/** Starts a checkout; the Idempotency-Key makes a double click one session. */
+export function useCheckout() {
+  return useMutation({
+    mutationFn: (o: Order) =>
+      subs().createCheckout({ tier: o.tier, period: o.period, method: o.method }, { headers: { "Idempotency-Key": o.key } }),
+    onError: (err) => toast.error(errorMessage(err, "Failed to start the payment")),
+  });
+}
+
+export function useLocalCheckout(id: string) {
+  return useQuery({
+    queryKey: paymentKeys.local(id),
+    queryFn: async ({ signal }) => (await subs().getLocalCheckout({ sessionId: id }, { signal })).checkout,
+    retry: false,
+  });
+}
+
+export function useCompleteLocal(id: string) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (outcome: "paid" | "failed") => subs().completeLocalCheckout({ sessionId: id, outcome }),
+    onSuccess: () => qc.invalidateQueries({ queryKey: paymentKeys.all }),
+    onError: (err) => toast.error(errorMessage(err, "Failed to start the payment")),
+  });
+}

@@ -1,0 +1,133 @@
+import { Link } from "react-router";
+import { timestampDate } from "@bufbuild/protobuf/wkt";
+import { th } from "@/i18n/th";
+import { formatBaht, formatIsoDateBE, formatNumber, formatThaiDate } from "@/lib/format";
+import { TierCard, useTiers } from "@/features/home";
+import { useMySubscription, usePayments } from "../api/payment-api";
+import "../payment.css";
+
+const t = th.payment;
+const s = th.paymentSettings;
+
+/** /user-settings/pricing: every tier, the current one marked, upgrade buttons. */
+export function PricingSettings() {
+  const tiers = useTiers();
+  const mine = useMySubscription();
+  const current = mine.data?.tier ?? "free";
+  return (
+    <div className="tiers settings-tiers" data-testid="settings-pricing">
+      {(tiers.data ?? []).map((x) => (
+        <TierCard key={x.tier} tier={x} current={x.tier === current} />
+      ))}
+    </div>
+  );
+}
+
+function used(n: number, limit: number | undefined) {
+  if (limit === undefined) return formatNumber(n);
+  if (limit < 0) return `${formatNumber(n)} / ${th.common.unlimited}`;
+  return `${formatNumber(n)} / ${formatNumber(limit)}`;
+}
+
+/** /user-settings/account-status: plan, dates and usage against each limit. */
+export function AccountStatusSettings() {
+  const q = useMySubscription();
+  const d = q.data;
+  if (!d) return <p className="muted">…</p>;
+  const l = d.combinationLimits;
+  const u = d.usage;
+  const rows: Array<[string, string]> = [
+    [s.usageSearchToday, used(u?.searchCombinationToday ?? 0, l?.searchCombination)],
+    [s.usageSearchMonth, used(u?.searchCombinationMonth ?? 0, l?.searchCombinationMonth)],
+    [s.usageFilterToday, used(u?.databaseFilterSearchToday ?? 0, l?.databaseFilterSearch)],
+    [s.usageOvernight, used(u?.overnightSearchSave ?? 0, l?.overnightSearchSave)],
+    [s.usageLiveToday, used(u?.exploreLiveSearchToday ?? 0, l?.exploreLiveSearch)],
+  ];
+  const sub = d.subscription;
+  return (
+    <div data-testid="settings-account-status">
+      <dl className="payment-order">
+        <dt>{t.plan}</dt>
+        <dd data-testid="status-tier">{d.tierLabel}</dd>
+        {sub && sub.status !== "none" && (
+          <>
+            <dt>{s.start}</dt>
+            <dd>{formatIsoDateBE(sub.startDate)}</dd>
+            <dt>{s.end}</dt>
+            <dd>{sub.endDate ? formatIsoDateBE(sub.endDate) : "–"}</dd>
+            <dt>{s.daysLeft}</dt>
+            <dd data-testid="status-days">{formatNumber(d.daysRemaining)}</dd>
+            {sub.lastPaymentDate && (
+              <>
+                <dt>{s.lastPayment}</dt>
+                <dd>
+                  {formatIsoDateBE(sub.lastPaymentDate)} · {formatBaht(sub.lastPaymentAmount ?? 0)}
+                </dd>
+              </>
+            )}
+          </>
+        )}
+      </dl>
+      <h2 className="settings-subtitle">{s.usage}</h2>
+      <table className="usage-table">
+        <tbody>
+          {rows.map(([k, v]) => (
+            <tr key={k}>
+              <th scope="row">{k}</th>
+              <td>{v}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {d.tier !== "enterprise" && (
+        <Link to="/user-settings/pricing" className="btn btn-primary btn-md">
+          {s.upgrade}
+        </Link>
+      )}
+    </div>
+  );
+}
+
+/** /user-settings/payment-settings: the payment history with receipt numbers. */
+export function PaymentSettings() {
+  const q = usePayments();
+  const list = q.data?.payments ?? [];
+  return (
+    <div data-testid="settings-payments">
+      <h2 className="settings-subtitle">{s.history}</h2>
+      {list.length === 0 ? (
+        <p className="muted">{q.isPending ? "…" : s.noPayments}</p>
+      ) : (
+        <div className="table-scroll">
+          <table className="usage-table">
+            <thead>
+              <tr>
+                <th scope="col">{s.date}</th>
+                <th scope="col">{t.plan}</th>
+                <th scope="col">{t.total}</th>
+                <th scope="col">{s.status}</th>
+                <th scope="col">{s.receipt}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {list.map((p) => (
+                <tr key={p.paymentId} data-testid="payment-row">
+                  <td>{p.createdAt ? formatThaiDate(timestampDate(p.createdAt)) : "–"}</td>
+                  <td>
+                    {p.tier} · {p.period === "yearly" ? t.yearly : t.monthly}
+                  </td>
+                  <td>{formatBaht(p.amount)}</td>
+                  <td>{p.status === "succeeded" ? t.statusPaid : t.statusFailed}</td>
+                  <td>{p.receiptNo !== undefined ? s.receiptNo(p.receiptNo.toString()) : "–"}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <Link to="/payment" className="btn btn-primary btn-md">
+        {s.buy}
+      </Link>
+    </div>
+  );
+}

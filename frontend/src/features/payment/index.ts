@@ -1,0 +1,2 @@
+/** The payment feature's public API. */
+export { AccountStatusSettings, PaymentSettings, PricingSettings } from "./components/settings-sections";
