@@ -2,8 +2,12 @@ package stack_test
 
 import (
 	"encoding/base64"
+	"encoding/json"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -197,5 +201,68 @@ func readSocketUntil(t *testing.T, ws interface {
 		if m["type"] == kind {
 			return m
 		}
+	}
+}
+
+// TestAlertsByEmailAndLINE: a user who chose instant e-mail and LINE gets
+// the alert of a saved search by both, once each, in Thai.
+func TestAlertsByEmailAndLINE(t *testing.T) {
+	var mu sync.Mutex
+	var pushes []string
+	line := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var body struct {
+			To       string `json:"to"`
+			Messages []struct{ Text string } `json:"messages"`
+		}
+		_ = json.NewDecoder(r.Body).Decode(&body)
+		mu.Lock()
+		pushes = append(pushes, body.To+"|"+r.Header.Get("X-Line-Retry-Key")+"|"+body.Messages[0].Text)
+		mu.Unlock()
+		_, _ = w.Write([]byte("{}"))
+	}))
+	defer line.Close()
+	e := startStack(t, map[string]string{"ADMIN_EMAILS": "@ops.bidradar.test", "LINE_CHANNEL_ACCESS_TOKEN": "tok", "LINE_API_BASE": line.URL})
+	admin := bearer(e.registerVerified("ops", "ops@ops.bidradar.test", "long enough pass").str("access_token"))
+	a := bearer(e.registerVerified("ann", "ann@example.com", "long enough pass").str("access_token"))
+	lineID := "U" + strings.Repeat("ab", 16)
+	set := map[string]any{"bell_enabled": true, "email_enabled": true, "email_digest": "instant", "line_enabled": true, "line_user_id": lineID,
+		"notify_announcements": true, "notify_search_matches": true, "notify_payments": true}
+	expect(t, e.call("PUT", "/notification-settings", set, a...), 200, "settings")
+	got := e.call("GET", "/notification-settings", nil, a...)
+	if s := got.Body["settings"].(map[string]any); s["email_digest"] != "instant" || s["line_user_id"] != lineID {
+		t.Fatalf("settings: %s", got.Raw)
+	}
+	bad := map[string]any{"email_digest": "weekly"}
+	expectDetail(t, e.call("PUT", "/notification-settings", bad, a...), 400, "email_digest")
+
+	expect(t, e.call("POST", "/to_do_search", map[string]any{"keyWord_Incl_And": []string{"ประตูระบายน้ำ"}}, a...), 200, "save search")
+	r := e.call("POST", "/admin/ingest", map[string]string{"source": "ocds",
+		"content": base64.StdEncoding.EncodeToString([]byte(ocdsPackage("69333333333", "จ้างก่อสร้างประตูระบายน้ำ คลองสาม", "tender")))}, admin...)
+	expect(t, r, 200, "ingest")
+
+	m, err := e.mail.WaitFor("ann@example.com", 15*time.Second)
+	for err == nil && !strings.Contains(m.Subject, "ประตูระบายน้ำ") && !strings.Contains(m.Text, "ประตูระบายน้ำ") {
+		m, err = e.mail.WaitFor("ann@example.com", 15*time.Second) // skip the sign-up mail
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(m.Text, "/project-details/69333333333") {
+		t.Fatalf("alert e-mail: %s\n%s", m.Subject, m.Text)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		mu.Lock()
+		n := len(pushes)
+		mu.Unlock()
+		if n > 0 || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(pushes) != 1 || !strings.HasPrefix(pushes[0], lineID+"|") || !strings.Contains(pushes[0], "ประตูระบายน้ำ") {
+		t.Fatalf("LINE pushes: %v", pushes)
 	}
 }

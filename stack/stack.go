@@ -6,6 +6,8 @@ package stack
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -97,6 +99,13 @@ func Start(ctx context.Context, opts Options) (*Stack, error) {
 
 	// Bind every listener first so each service knows its peers' addresses.
 	overlay := map[string]string{"DATABASE_URL": s.DatabaseURL, "NATS_URL": s.NatsURL}
+	// Service-to-service user lookups (notification → auth) share a secret;
+	// one is made up per start when none is configured.
+	if base("AUTH_INTERNAL_TOKEN") == "" {
+		var b [24]byte
+		_, _ = rand.Read(b[:])
+		overlay["AUTH_INTERNAL_TOKEN"] = hex.EncodeToString(b[:])
+	}
 	services := services(opts)
 	listeners := make([]net.Listener, len(services))
 	for i, svc := range services {

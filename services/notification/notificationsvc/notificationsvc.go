@@ -7,14 +7,19 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"bidradar/gen/notification/v1/notificationv1connect"
 	"bidradar/pkg/authn"
 	"bidradar/pkg/events"
+	"bidradar/pkg/mail"
 	"bidradar/pkg/outbox"
 	"bidradar/pkg/runner"
+	"bidradar/pkg/server"
+	"bidradar/services/notification/internal/adapters/authcontacts"
+	"bidradar/services/notification/internal/adapters/linepush"
 	"bidradar/services/notification/internal/adapters/postgres"
 	"bidradar/services/notification/internal/app"
 	"bidradar/services/notification/internal/ports"
@@ -79,7 +84,13 @@ func Build(ctx context.Context, getenv runner.Getenv, log *slog.Logger) (runner.
 	}
 	srv.OnClose(pool.Close)
 	srv.Readiness("postgres", pool.Ping)
-	a := app.New(postgres.New(pool), nil)
+	ch, err := channels(getenv, log)
+	if err != nil {
+		pool.Close()
+		return nil, err
+	}
+	a := app.New(postgres.New(pool), nil).WithChannels(ch)
+	startChannelJobs(srv, a, log)
 	if url := getenv("NATS_URL"); url != "" {
 		if err := connectEvents(ctx, srv, pool, url, a, log); err != nil {
 			pool.Close()
@@ -95,6 +106,74 @@ func Build(ctx context.Context, getenv runner.Getenv, log *slog.Logger) (runner.
 	}
 	srv.Mount(notificationv1connect.NewNotificationServiceHandler(ports.NewHandler(a), opts...))
 	return srv, nil
+}
+
+// channels reads the ways out besides the bell: e-mail through SMTP_* (the
+// development sender without SMTP_HOST), LINE when LINE_CHANNEL_ACCESS_TOKEN
+// is set (LINE_API_BASE points tests at a fake), addresses from the auth
+// service (AUTH_TARGET with AUTH_INTERNAL_TOKEN), links on PUBLIC_URL.
+func channels(getenv runner.Getenv, log *slog.Logger) (app.Channels, error) {
+	var c app.Channels
+	c.PublicURL = getenv("PUBLIC_URL")
+	if target, token := getenv("AUTH_TARGET"), getenv("AUTH_INTERNAL_TOKEN"); target != "" && token != "" {
+		c.Contacts = authcontacts.New(server.H2CClient(), target, token)
+	} else {
+		log.Warn("AUTH_INTERNAL_TOKEN unset: alerts reach the bell only (no e-mail, no LINE)")
+	}
+	sender, err := mail.NewFromEnv(getenv, log)
+	if err != nil {
+		return c, err
+	}
+	c.Mail = mailer{sender}
+	if tok := getenv("LINE_CHANNEL_ACCESS_TOKEN"); tok != "" {
+		c.Line = linepush.New(getenv("LINE_API_BASE"), tok)
+	}
+	return c, nil
+}
+
+type mailer struct{ s mail.Sender }
+
+func (m mailer) Mail(ctx context.Context, to, subject, text string) error {
+	return m.s.Send(ctx, mail.Message{To: to, Subject: subject, Text: text})
+}
+
+// startChannelJobs sends due deliveries every few seconds and the daily
+// digest once its hour has come (both safe on every replica).
+func startChannelJobs(srv *runner.RPCServer, a *app.App, log *slog.Logger) {
+	srv.Background(func(ctx context.Context) {
+		tick := time.NewTicker(2 * time.Second)
+		defer tick.Stop()
+		for {
+			for {
+				n, err := a.Deliver(ctx, 50)
+				if err != nil && ctx.Err() == nil {
+					log.WarnContext(ctx, "deliveries", "err", err)
+				}
+				if n < 50 || err != nil {
+					break
+				}
+			}
+			select {
+			case <-ctx.Done():
+				return
+			case <-tick.C:
+			}
+		}
+	})
+	srv.Background(func(ctx context.Context) {
+		tick := time.NewTicker(5 * time.Minute)
+		defer tick.Stop()
+		for {
+			if _, err := a.Digest(ctx); err != nil && ctx.Err() == nil {
+				log.WarnContext(ctx, "daily digest", "err", err)
+			}
+			select {
+			case <-ctx.Done():
+				return
+			case <-tick.C:
+			}
+		}
+	})
 }
 
 // connectEvents starts the outbox relay and the durable consumers.

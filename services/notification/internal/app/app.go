@@ -15,6 +15,15 @@ import (
 type App struct {
 	store domain.Store
 	now   func() time.Time
+	ch    Channels
+}
+
+// Channels are the ways out besides the bell; a nil part is not configured.
+type Channels struct {
+	Contacts  domain.Contacts
+	Mail      domain.Mailer
+	Line      domain.LinePusher
+	PublicURL string // the app's origin, for links in messages
 }
 
 // New returns the use cases; now may be nil (time.Now).
@@ -23,6 +32,12 @@ func New(store domain.Store, now func() time.Time) *App {
 		now = time.Now
 	}
 	return &App{store: store, now: now}
+}
+
+// WithChannels sets the e-mail and LINE channels.
+func (a *App) WithChannels(c Channels) *App {
+	a.ch = c
+	return a
 }
 
 // List is one page of the bell with the total of the filter and the unread count.
@@ -148,6 +163,9 @@ func (a *App) CriteriaMatched(ctx context.Context, eventID, userID, criteriaID, 
 			}
 		}
 	}
+	for i := range drafts {
+		drafts[i].Channels = set[userID].Channels(drafts[i].Category)
+	}
 	_, err = a.store.Create(ctx, ConsumerMatches, eventID, drafts, a.now())
 	return err
 }
@@ -165,7 +183,9 @@ func (a *App) AnnouncementAdded(ctx context.Context, eventID, projectID, project
 	drafts := make([]domain.Draft, 0, len(followers))
 	for _, u := range followers {
 		if set[u].Wants(domain.CategoryProjectUpdate) {
-			drafts = append(drafts, domain.Announcement(u, eventID, projectID, projectName, typeName, date))
+			d := domain.Announcement(u, eventID, projectID, projectName, typeName, date)
+			d.Channels = set[u].Channels(d.Category)
+			drafts = append(drafts, d)
 		}
 	}
 	_, err = a.store.Create(ctx, ConsumerAnnouncements, eventID, drafts, a.now())

@@ -91,6 +91,7 @@ type Draft struct {
 	Category, Priority string
 	Title, Message     string
 	ProjectID, Link    string
+	Channels           []string // e-mail / LINE deliveries written with it
 }
 
 // Page asks for one page.
@@ -158,9 +159,6 @@ func (s Settings) Validate() error {
 	if s.LineUserID != "" && !lineUserRe.MatchString(s.LineUserID) {
 		return apperr.New(apperr.InvalidArgument, ErrInvalidSettings.Slug, "line_user_id must be a LINE user id (U followed by 32 hex digits)")
 	}
-	if s.LineEnabled && s.LineUserID == "" {
-		return apperr.New(apperr.InvalidArgument, ErrInvalidSettings.Slug, "LINE needs a linked LINE account")
-	}
 	return nil
 }
 
@@ -203,6 +201,20 @@ type Store interface {
 	// SettingsOf returns each user's settings (defaults for users without a row).
 	SettingsOf(ctx context.Context, userIDs []string) (map[string]Settings, error)
 	PutSettings(ctx context.Context, userID string, s Settings, now time.Time) error
+
+	// ClaimDeliveries leases up to limit due deliveries (one replica each)
+	// and counts the attempt.
+	ClaimDeliveries(ctx context.Context, now time.Time, limit int, lease time.Duration) ([]Delivery, error)
+	// DeliveryDone records a sent delivery; DeliveryFailed records an error
+	// and the next attempt (nil: given up).
+	DeliveryDone(ctx context.Context, id int64, now time.Time) error
+	DeliveryFailed(ctx context.Context, id int64, cause string, next *time.Time, now time.Time) error
+	// DigestDue returns, per user who chose the daily e-mail and has no
+	// digest for day yet, the notifications created in [from, to).
+	DigestDue(ctx context.Context, day, from, to time.Time) (map[string][]Notification, error)
+	// ClaimDigest records the user's digest of day; false when another
+	// replica (or an earlier run) already did.
+	ClaimDigest(ctx context.Context, userID string, day time.Time, count int, now time.Time) (bool, error)
 }
 
 // Thai text of the alerts.

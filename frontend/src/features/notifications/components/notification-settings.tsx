@@ -1,4 +1,6 @@
 import { useEffect, useState } from "react";
+import { Link } from "react-router";
+import { useAuthStore } from "@/stores/auth-store";
 import { create } from "@bufbuild/protobuf";
 import { th } from "@/i18n/th";
 import { NotificationSettingsSchema, type NotificationSettings } from "@/gen/notification/v1/notification_pb";
@@ -6,13 +8,14 @@ import { useNotificationSettings, useSaveNotificationSettings } from "../api/not
 import "../notifications.css";
 
 const t = th.notifications;
-type Toggle = "bellEnabled" | "notifySearchMatches" | "notifyAnnouncements" | "notifyPayments";
+type Toggle = "bellEnabled" | "notifySearchMatches" | "notifyAnnouncements" | "notifyPayments" | "emailEnabled" | "lineEnabled";
 
 /** /user-settings/notification-settings: which alerts reach the bell. */
 export function NotificationSettingsSection() {
   const q = useNotificationSettings();
   const save = useSaveNotificationSettings();
   const [draft, setDraft] = useState<NotificationSettings | null>(null);
+  const lineLinked = !!useAuthStore((st) => st.user?.lineId1);
   useEffect(() => {
     if (q.data) setDraft(q.data);
   }, [q.data]);
@@ -38,6 +41,33 @@ export function NotificationSettingsSection() {
         {toggle("notifySearchMatches", t.notifySearchMatches)}
         {toggle("notifyAnnouncements", t.notifyAnnouncements)}
         {toggle("notifyPayments", t.notifyPayments)}
+      </fieldset>
+      <fieldset>
+        <legend>{t.settingsChannels}</legend>
+        {toggle("emailEnabled", t.emailEnabled)}
+        {draft.emailEnabled && (
+          <div className="settings-radios" role="radiogroup" aria-label={t.emailEnabled}>
+            {(["instant", "daily"] as const).map((v) => (
+              <label key={v} className="settings-toggle">
+                <input
+                  type="radio"
+                  name="email-digest"
+                  checked={draft.emailDigest === v}
+                  onChange={() => setDraft({ ...draft, emailDigest: v })}
+                  data-testid={`setting-email-${v}`}
+                />
+                <span>{v === "instant" ? t.emailInstant : t.emailDaily}</span>
+              </label>
+            ))}
+          </div>
+        )}
+        {lineLinked ? (
+          toggle("lineEnabled", t.lineEnabled)
+        ) : (
+          <p className="muted">
+            {t.lineNotLinked} <Link to="/user-settings/line-api">{t.lineLink}</Link>
+          </p>
+        )}
       </fieldset>
       <button type="submit" className="btn btn-primary btn-md" disabled={save.isPending} data-testid="settings-save">
         {t.save}

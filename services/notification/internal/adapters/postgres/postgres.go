@@ -242,6 +242,12 @@ func (s *Store) Create(ctx context.Context, consumer, eventID string, drafts []d
 			}
 			byUser[d.UserID] = append(byUser[d.UserID], n)
 			created = append(created, n)
+			for _, ch := range d.Channels {
+				if _, err := tx.Exec(ctx, `INSERT INTO deliveries (notification_id, user_id, channel, retry_key, next_attempt_at)
+					VALUES ($1, $2, $3, gen_random_uuid(), $4) ON CONFLICT DO NOTHING`, n.ID, d.UserID, ch, now); err != nil {
+					return fmt.Errorf("queue %s delivery: %w", ch, err)
+				}
+			}
 		}
 		for _, u := range users {
 			if len(byUser[u]) == 0 {

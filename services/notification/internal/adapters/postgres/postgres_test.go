@@ -2,6 +2,8 @@ package postgres_test
 
 import (
 	"context"
+	"errors"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -115,7 +117,7 @@ func TestSettingsGateAlerts(t *testing.T) {
 	if n := count(t, pool, `SELECT count(*) FROM notifications`); n != 0 {
 		t.Fatalf("%d rows for a user who turned search alerts off", n)
 	}
-	for _, bad := range []domain.Settings{{EmailDigest: "weekly"}, {EmailDigest: "daily", LineEnabled: true}, {EmailDigest: "daily", LineUserID: "abc"}} {
+	for _, bad := range []domain.Settings{{EmailDigest: "weekly"}, {EmailDigest: ""}, {EmailDigest: "daily", LineUserID: "abc"}} {
 		if _, err := a.PutSettings(ctx, ann, bad); err == nil {
 			t.Fatalf("accepted %+v", bad)
 		}
@@ -123,3 +125,102 @@ func TestSettingsGateAlerts(t *testing.T) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+type fakeContacts struct{}
+
+func (fakeContacts) Contact(_ context.Context, id string) (domain.Contact, error) {
+	return domain.Contact{Email: id[:4] + "@example.com", LineID: "U" + strings.Repeat("0", 32)}, nil
+}
+
+type flakyMail struct {
+	fails int
+	sent  []string
+}
+
+func (m *flakyMail) Mail(_ context.Context, to, subject, _ string) error {
+	if m.fails > 0 {
+		m.fails--
+		return errors.New("smtp down")
+	}
+	m.sent = append(m.sent, to+" "+subject)
+	return nil
+}
+
+// An instant e-mail that fails is retried after the backoff and sent once;
+// a LINE message without a LINE channel is given up, not retried forever.
+func TestDeliveriesRetryThenSend(t *testing.T) {
+	pool, err := notificationsvc.Open(context.Background(), pgtest.NewDatabase(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(pool.Close)
+	now := time.Date(2026, 11, 25, 3, 0, 0, 0, time.UTC)
+	clock := func() time.Time { return now }
+	mail := &flakyMail{fails: 1}
+	a := app.New(postgres.New(pool), clock).WithChannels(app.Channels{Contacts: fakeContacts{}, Mail: mail, PublicURL: "https://app.example"})
+	ctx := context.Background()
+	s := domain.DefaultSettings
+	s.EmailEnabled, s.EmailDigest, s.LineEnabled, s.LineUserID = true, "instant", true, "U"+strings.Repeat("1", 32)
+	if _, err := a.PutSettings(ctx, ann, s); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.CriteriaMatched(ctx, "ev-m", ann, "c1", "ถนน", "", []domain.MatchedProject{{ID: "69222222222", Name: "ถนนลาดยาง"}}); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := a.Deliver(ctx, 10); err != nil || n != 0 || len(mail.sent) != 0 {
+		t.Fatalf("first run: %d %v %v", n, err, mail.sent)
+	}
+	if n, _ := a.Deliver(ctx, 10); n != 0 {
+		t.Fatal("retried before its backoff")
+	}
+	now = now.Add(domain.DeliveryRetries[0] + time.Second)
+	if n, err := a.Deliver(ctx, 10); err != nil || n != 1 || len(mail.sent) != 1 || !strings.Contains(mail.sent[0], "ถนน") {
+		t.Fatalf("retry: %d %v %v", n, err, mail.sent)
+	}
+	var sent, failed int
+	_ = pool.QueryRow(ctx, `SELECT count(*) FILTER (WHERE sent_at IS NOT NULL), count(*) FILTER (WHERE failed_at IS NOT NULL) FROM deliveries`).Scan(&sent, &failed)
+	if sent != 1 || failed != 1 { // e-mail sent; LINE given up (no LINE channel configured)
+		t.Fatalf("sent %d failed %d", sent, failed)
+	}
+	now = now.Add(24 * time.Hour)
+	if n, _ := a.Deliver(ctx, 10); n != 0 || len(mail.sent) != 1 {
+		t.Fatal("sent twice")
+	}
+}
+
+// The daily digest: one e-mail per user and day naming every alert, never two.
+func TestDailyDigestOncePerDay(t *testing.T) {
+	pool, err := notificationsvc.Open(context.Background(), pgtest.NewDatabase(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(pool.Close)
+	now := time.Date(2026, 11, 24, 5, 0, 0, 0, time.UTC) // 12:00 Bangkok
+	mail := &flakyMail{}
+	a := app.New(postgres.New(pool), func() time.Time { return now }).WithChannels(app.Channels{Contacts: fakeContacts{}, Mail: mail})
+	ctx := context.Background()
+	s := domain.DefaultSettings
+	s.EmailEnabled, s.EmailDigest = true, "daily"
+	if _, err := a.PutSettings(ctx, ann, s); err != nil {
+		t.Fatal(err)
+	}
+	for i, id := range []string{"69222222221", "69222222222", "69222222223"} {
+		if err := a.CriteriaMatched(ctx, "ev-"+id, ann, "c1", "ถนน", "", []domain.MatchedProject{{ID: id, Name: "ถนนสาย " + string(rune('ก'+i))}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	now = time.Date(2026, 11, 25, 0, 30, 0, 0, time.UTC) // 07:30 Bangkok the next day
+	for range 3 {
+		if _, err := a.Digest(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(mail.sent) != 1 || !strings.Contains(mail.sent[0], "3 รายการ") {
+		t.Fatalf("digests %v", mail.sent)
+	}
+	var n int
+	_ = pool.QueryRow(ctx, `SELECT count(*) FROM deliveries`).Scan(&n)
+	if n != 0 {
+		t.Fatalf("a daily-digest user got %d instant deliveries", n)
+	}
+}

@@ -1,0 +1,153 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"bidradar/services/notification/internal/domain"
+)
+
+// DeliveryLease is how long a claimed delivery is left to its replica.
+const DeliveryLease = 2 * time.Minute
+
+var (
+	errNoMail    = errors.New("e-mail is not configured")
+	errNoLine    = errors.New("LINE is not configured")
+	errNoContact = errors.New("no address for this channel")
+)
+
+// Deliver sends the due e-mail and LINE messages (up to limit) and returns
+// how many were sent. A failure is retried later (domain.DeliveryRetries);
+// a message that cannot be sent at all (no address, channel off) is given
+// up at once.
+func (a *App) Deliver(ctx context.Context, limit int) (int, error) {
+	now := a.now()
+	ds, err := a.store.ClaimDeliveries(ctx, now, limit, DeliveryLease)
+	if err != nil {
+		return 0, err
+	}
+	sent := 0
+	for _, d := range ds {
+		err := a.send(ctx, d)
+		switch {
+		case err == nil:
+			sent++
+			err = a.store.DeliveryDone(ctx, d.ID, a.now())
+		case errors.Is(err, errNoMail), errors.Is(err, errNoLine), errors.Is(err, errNoContact):
+			err = a.store.DeliveryFailed(ctx, d.ID, err.Error(), nil, a.now())
+		default:
+			var next *time.Time
+			if t, ok := domain.NextAttempt(d.Attempts, a.now()); ok {
+				next = &t
+			}
+			err = a.store.DeliveryFailed(ctx, d.ID, err.Error(), next, a.now())
+		}
+		if err != nil {
+			return sent, err
+		}
+	}
+	return sent, nil
+}
+
+func (a *App) send(ctx context.Context, d domain.Delivery) error {
+	if a.ch.Contacts == nil {
+		return errNoContact
+	}
+	switch d.Channel {
+	case domain.ChannelEmail:
+		if a.ch.Mail == nil {
+			return errNoMail
+		}
+		c, err := a.ch.Contacts.Contact(ctx, d.UserID)
+		if err != nil {
+			return err
+		}
+		if c.Email == "" {
+			return errNoContact
+		}
+		subject, text := domain.Email(d.Notification, a.ch.PublicURL)
+		return a.ch.Mail.Mail(ctx, c.Email, subject, text)
+	case domain.ChannelLine:
+		if a.ch.Line == nil {
+			return errNoLine
+		}
+		to, err := a.lineID(ctx, d.UserID)
+		if err != nil {
+			return err
+		}
+		return a.ch.Line.Push(ctx, to, domain.LineText(d.Notification, a.ch.PublicURL), d.RetryKey)
+	}
+	return errNoContact
+}
+
+// lineID is the LINE user to push to: the one saved in the settings, else
+// the one the user signed in with (line_id1).
+func (a *App) lineID(ctx context.Context, userID string) (string, error) {
+	set, err := a.store.SettingsOf(ctx, []string{userID})
+	if err != nil {
+		return "", err
+	}
+	if id := set[userID].LineUserID; id != "" {
+		return id, nil
+	}
+	c, err := a.ch.Contacts.Contact(ctx, userID)
+	if err != nil {
+		return "", err
+	}
+	if c.LineID == "" {
+		return "", errNoContact
+	}
+	return c.LineID, nil
+}
+
+// DigestHour is when the daily e-mail goes out (Asia/Bangkok).
+const DigestHour = 7
+
+// Bangkok is where our users' days begin.
+var Bangkok = time.FixedZone("Asia/Bangkok", 7*3600)
+
+// DigestWindow is the digest due at now: the day of the last 07:00 in
+// Bangkok and the 24 hours before it.
+func DigestWindow(now time.Time) (day, from, to time.Time) {
+	l := now.In(Bangkok)
+	to = time.Date(l.Year(), l.Month(), l.Day(), DigestHour, 0, 0, 0, Bangkok)
+	if l.Before(to) {
+		to = to.AddDate(0, 0, -1)
+	}
+	return time.Date(to.Year(), to.Month(), to.Day(), 0, 0, 0, 0, time.UTC), to.Add(-24 * time.Hour), to
+}
+
+// Digest sends the daily e-mail due at now to every user who chose it: one
+// message however many notifications, once per user and day across
+// replicas and restarts. It returns how many were sent.
+func (a *App) Digest(ctx context.Context) (int, error) {
+	if a.ch.Mail == nil || a.ch.Contacts == nil {
+		return 0, nil
+	}
+	day, from, to := DigestWindow(a.now())
+	due, err := a.store.DigestDue(ctx, day, from, to)
+	if err != nil {
+		return 0, err
+	}
+	sent := 0
+	for user, ns := range due {
+		c, err := a.ch.Contacts.Contact(ctx, user)
+		if err != nil || c.Email == "" {
+			continue // tried again on the next run of the day
+		}
+		ok, err := a.store.ClaimDigest(ctx, user, day, len(ns), a.now())
+		if err != nil {
+			return sent, err
+		}
+		if !ok {
+			continue
+		}
+		subject, text := domain.DigestEmail(ns, day, a.ch.PublicURL)
+		if err := a.ch.Mail.Mail(ctx, c.Email, subject, text); err != nil {
+			return sent, err
+		}
+		sent++
+	}
+	return sent, nil
+}

@@ -1,0 +1,116 @@
+package domain
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// Channels beyond the bell.
+const (
+	ChannelEmail = "email"
+	ChannelLine  = "line"
+)
+
+// Channels are where an alert of category goes besides the bell: e-mail
+// when the user chose instant e-mail, LINE when linked and turned on. A
+// daily digest is sent by its own job, not per alert.
+func (s Settings) Channels(category string) []string {
+	if category == CategorySystemAlert || !s.Wants(category) {
+		return nil
+	}
+	var out []string
+	if s.EmailEnabled && s.EmailDigest == "instant" {
+		out = append(out, ChannelEmail)
+	}
+	if s.LineEnabled {
+		out = append(out, ChannelLine)
+	}
+	return out
+}
+
+// Delivery is one e-mail or LINE message of a notification.
+type Delivery struct {
+	ID           int64
+	UserID       string
+	Channel      string
+	RetryKey     string
+	Attempts     int
+	Notification Notification
+}
+
+// DeliveryRetries are the waits after each failed attempt; after the last
+// the delivery is given up (and stays recorded with its error).
+var DeliveryRetries = []time.Duration{time.Minute, 5 * time.Minute, 15 * time.Minute, time.Hour, 3 * time.Hour}
+
+// NextAttempt is when to retry after attempts failures, ok = false when
+// the delivery is given up.
+func NextAttempt(attempts int, now time.Time) (time.Time, bool) {
+	if attempts < 1 || attempts > len(DeliveryRetries) {
+		return time.Time{}, false
+	}
+	return now.Add(DeliveryRetries[attempts-1]), true
+}
+
+// Contact is where a user's messages go (from the auth service).
+type Contact struct {
+	Email  string
+	LineID string // LINE user id from LINE login (line_id1)
+}
+
+// Contacts looks users up.
+type Contacts interface {
+	Contact(ctx context.Context, userID string) (Contact, error)
+}
+
+// Mailer sends one e-mail.
+type Mailer interface {
+	Mail(ctx context.Context, to, subject, text string) error
+}
+
+// LinePusher sends one LINE Messaging API push; the same retryKey on every
+// attempt makes LINE accept it once.
+type LinePusher interface {
+	Push(ctx context.Context, to, text, retryKey string) error
+}
+
+// URL is a link of the app made absolute with its public origin.
+func URL(publicURL, link string) string {
+	if link == "" {
+		return strings.TrimRight(publicURL, "/") + "/notifications"
+	}
+	if strings.HasPrefix(link, "http://") || strings.HasPrefix(link, "https://") {
+		return link
+	}
+	return strings.TrimRight(publicURL, "/") + link
+}
+
+// Email is the Thai e-mail of one notification.
+func Email(n Notification, publicURL string) (subject, text string) {
+	subject = "BidRadar: " + n.Title
+	text = fmt.Sprintf("%s\n\n%s\n\nดูรายละเอียด: %s\n\n—\nคุณได้รับอีเมลนี้เพราะเปิดการแจ้งเตือนทางอีเมลไว้ เปลี่ยนได้ที่ %s\n",
+		n.Title, n.Message, URL(publicURL, n.Link), URL(publicURL, "/user-settings/notification-settings"))
+	return subject, text
+}
+
+// LineText is the LINE message of one notification (LINE caps text at 5,000).
+func LineText(n Notification, publicURL string) string {
+	t := fmt.Sprintf("🔔 %s\n%s\n%s", n.Title, n.Message, URL(publicURL, n.Link))
+	if r := []rune(t); len(r) > 4900 {
+		t = string(r[:4900]) + "…"
+	}
+	return t
+}
+
+// DigestEmail is the one daily e-mail naming every notification of the day.
+func DigestEmail(ns []Notification, day time.Time, publicURL string) (subject, text string) {
+	subject = fmt.Sprintf("BidRadar: สรุปการแจ้งเตือนประจำวันที่ %s (%d รายการ)", ThaiDate(day.Format(time.DateOnly)), len(ns))
+	var b strings.Builder
+	fmt.Fprintf(&b, "การแจ้งเตือน %d รายการในรอบ 24 ชั่วโมงที่ผ่านมา\n\n", len(ns))
+	for i, n := range ns {
+		fmt.Fprintf(&b, "%d. %s\n   %s\n   %s\n\n", i+1, n.Title, n.Message, URL(publicURL, n.Link))
+	}
+	fmt.Fprintf(&b, "—\nเปลี่ยนการตั้งค่าได้ที่ %s\n", URL(publicURL, "/user-settings/notification-settings"))
+	return subject, b.String()
+}
