@@ -10,7 +10,7 @@ import { Button } from "@/components/ui/button";
 import { IconAlert, IconSearch } from "@/components/ui/icons";
 import { isNotFound, useProject } from "../api/projects-api";
 import { ProjectView } from "./project-view";
-import { InterestPanel } from "@/features/interests/components/details";
+import { InterestPanel } from "@/features/interests";
 import "../projects.css";
 
 const t = th.projectDetails;
