@@ -101,7 +101,7 @@ export function ForgotPasswordPage() {
             throw new Error(errorMessage(e, "Failed to reset password. Please try again."));
           }
           toast.success(th.auth.resetDone);
-          navigate(returnTo, { replace: true, state: { username: email.trim() } });
+          void navigate(returnTo, { replace: true, state: { username: email.trim() } });
         }}
         onResend={async () => {
           try {

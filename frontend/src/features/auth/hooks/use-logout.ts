@@ -17,7 +17,7 @@ export function useLogout() {
       // Drop the user's cached data; the start-up session entry stays.
       qc.removeQueries({ predicate: (q) => !partialMatchKey(q.queryKey, queryKeys.session.all) });
       toast.success(msg("Logged out successfully."));
-      setTimeout(() => navigate("/login", { replace: true }), LOGOUT_REDIRECT_MS);
+      setTimeout(() => void navigate("/login", { replace: true }), LOGOUT_REDIRECT_MS);
     },
     onError: () => toast.error(msg("Logout failed, please try again.")),
   });

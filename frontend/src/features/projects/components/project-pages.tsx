@@ -55,7 +55,7 @@ function Lookup({ initial = "", invalid = false }: { initial?: string; invalid?:
       setError(t.lookupInvalid);
       return;
     }
-    navigate(`/project-details/${id}`);
+    void navigate(`/project-details/${id}`);
   };
   return (
     <div className="card pd-lookup" data-testid="pd-lookup">

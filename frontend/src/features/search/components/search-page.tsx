@@ -51,7 +51,7 @@ export function SearchPage() {
   const onSave = (c: Criteria) => {
     if (!user) {
       toast.info(th.search.saveLoginHint);
-      navigate("/login", { state: { from: `${location.pathname}${location.search}` } });
+      void navigate("/login", { state: { from: `${location.pathname}${location.search}` } });
       return;
     }
     setSaveFor(c);
