@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { useEffect, useEffectEvent, useState } from "react";
 import { Navigate, useLocation, useNavigate, useSearchParams } from "react-router";
 import { Avatar } from "@/components/ui/avatar";
 import { Button } from "@/components/ui/button";
@@ -66,12 +66,17 @@ export function LineSuccessPage() {
   const state = location.state as { redirectTo?: string; linked?: boolean } | null;
   const target = safeRedirect(state?.redirectTo, "/");
 
-  useEffect(() => {
-    if (!user) return;
+  // Once, on arrival: the welcome toast and the timer on to the target. An
+  // effect event reads user, state and target without making the effect
+  // re-run, so no later render toasts again or restarts the timer.
+  const arrive = useEffectEvent(() => {
+    if (!user) return undefined;
     if (state?.linked) toast.success(th.auth.lineLinkedToast);
-    const id = setTimeout(() => navigate(target, { replace: true }), 1500);
+    return setTimeout(() => void navigate(target, { replace: true }), 1500);
+  });
+  useEffect(() => {
+    const id = arrive();
     return () => clearTimeout(id);
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
   if (!user) return <Navigate to="/login" replace />;
