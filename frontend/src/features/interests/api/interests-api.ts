@@ -62,7 +62,7 @@ function applyEverywhere(qc: QueryClient, projectId: string, p: MarkPatch) {
   );
   qc.setQueriesData<ListProjectsResponse>({ queryKey: queryKeys.projects.lists() }, (old) =>
     old
-      ? ({
+      ? {
           ...old,
           data: old.data.map((row) =>
             row.projectId !== projectId
@@ -76,7 +76,7 @@ function applyEverywhere(qc: QueryClient, projectId: string, p: MarkPatch) {
                   isArchived: p.archived ?? row.isArchived,
                 },
           ),
-        } as ListProjectsResponse)
+        }
       : old,
   );
 }
