@@ -81,6 +81,7 @@ export function ForgotPasswordPage() {
               value={pw.password}
               onChange={(e) => setPw((s) => ({ ...s, password: e.target.value }))}
               error={pwErrors.password}
+              // eslint-disable-next-line jsx-a11y/no-autofocus -- this step replaces the e-mail form the user just sent; focus follows into it instead of dropping to <body>
               autoFocus
             />
             <TextField
