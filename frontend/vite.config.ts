@@ -32,6 +32,17 @@ export default defineConfig({
     outDir: "dist",
     sourcemap: false,
     chunkSizeWarningLimit: 600,
+    rolldownOptions: {
+      treeshake: {
+        // A feature's index.ts re-exports its public API. Its modules run no
+        // code on import beyond their CSS, so a page that uses one export of
+        // another feature gets only that, not every re-exported component.
+        moduleSideEffects: [
+          { test: /\/src\/features\/.*\.css$/, sideEffects: true },
+          { test: /\/src\/features\//, sideEffects: false, external: false },
+        ],
+      },
+    },
   },
   test: {
     environment: "jsdom",

@@ -56,6 +56,7 @@ fuzz ./services/realtime/internal/hub FuzzFirstMessage 2000x
 if [ -f frontend/package.json ] && grep -q '"test"' frontend/package.json; then
   step frontend-deps make -s frontend-deps
   step frontend-typecheck bash -c 'cd frontend && npm run -s typecheck'
+  step frontend-lint bash -c 'cd frontend && npm run -s lint'
   echo "=== vitest"
   (cd frontend && NO_COLOR=1 FORCE_COLOR=0 npx vitest run) > "$logs/vitest.log" 2>&1; rc=$?
   tests_line=$(grep -E '^ *Tests ' "$logs/vitest.log" | tail -1)

@@ -15,7 +15,7 @@ async function signUp(page, u, name) {
 }
 
 /** After verification the app goes home with a user, or to /login without one (SPEC §2). */
-async function landSignedIn(page, u) {
+async function landSignedIn(page) {
   await page.waitForURL((x) => x.pathname === "/" || x.pathname === "/login");
   if (new URL(page.url()).pathname === "/login") {
     await page.getByLabel("รหัสผ่าน", { exact: true }).fill(PASSWORD);
@@ -42,7 +42,7 @@ export default [
       await visible(page.getByTestId("otp-error").filter({ hasText: "รหัสยืนยันไม่ถูกต้อง" }));
       await ctx.shot(page, "11-verify-wrong-code");
       await typeCode(page, code);
-      await landSignedIn(page, u);
+      await landSignedIn(page);
       await page.getByTestId("user-menu-button").click();
       assert.equal(await page.getByTestId("user-menu-name").innerText(), "สมชาย ใจดี");
       assert.equal(await page.getByTestId("user-menu-email").innerText(), u.email);
@@ -57,7 +57,7 @@ export default [
       await signUp(page, u, "มาลี มีสุข");
       const code = await ctx.mail.codeFor(u.email, { after: 0 });
       await pasteCode(page, code);
-      await landSignedIn(page, u);
+      await landSignedIn(page);
     },
   },
   {
@@ -79,7 +79,7 @@ export default [
       const n = ctx.mail.countFor(u.email);
       const code = await ctx.mail.codeFor(u.email, { after: n - 1 });
       await typeCode(page, code);
-      await landSignedIn(page, u);
+      await landSignedIn(page);
     },
   },
   {

@@ -6,6 +6,7 @@ import { Toaster } from "@/components/ui/toaster";
 import { restoreSession } from "@/features/auth/api/auth-api";
 import { BellLive } from "@/features/notifications";
 import { errorMessage, SESSION_EXPIRED } from "@/lib/errors";
+import { queryKeys } from "@/lib/query-keys";
 import { configureSession } from "@/lib/session";
 import { msg } from "@/i18n/th";
 import { useAuthStore } from "@/stores/auth-store";
@@ -29,8 +30,6 @@ function isRetryable(err: unknown): boolean {
   return code !== Code.Unauthenticated && code !== Code.PermissionDenied && code !== Code.NotFound;
 }
 
-export const sessionQueryKey = ["session", "restore"] as const;
-
 /**
  * Rendering waits for persisted state (≤ 5000 ms), then for the session
  * restore; the skeleton page shows meanwhile.
@@ -46,7 +45,7 @@ export function StartupGate({ children, timeoutMs = PERSIST_TIMEOUT_MS }: { chil
   }, [timeoutMs]);
 
   const session = useQuery({
-    queryKey: sessionQueryKey,
+    queryKey: queryKeys.session.restore(),
     queryFn: restoreSession,
     enabled: hydrated,
     retry: (failures, err) => failures < SESSION_RETRIES && isRetryable(err),

@@ -9,7 +9,7 @@ const cache = new WeakMap<AppTransport, Map<string, unknown>>();
 export function getClient<S extends DescService>(service: S): Client<S> {
   const t = getAppTransport();
   let m = cache.get(t);
-  if (!m) cache.set(t, (m = new Map()));
+  if (!m) cache.set(t, (m = new Map<string, unknown>()));
   let c = m.get(service.typeName) as Client<S> | undefined;
   if (!c) m.set(service.typeName, (c = createClient(service, t.transport)));
   return c;

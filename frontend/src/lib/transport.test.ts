@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createClient } from "@connectrpc/connect";
+import { ConnectError, createClient } from "@connectrpc/connect";
 import { AuthService } from "@/gen/auth/v1/auth_pb";
 import { SubscriptionService } from "@/gen/subscription/v1/subscription_pb";
 import { connectError, createFakeBackend, testUser } from "@/testing/fake-backend";
@@ -91,7 +91,9 @@ describe("transport", () => {
     const results = await Promise.allSettled(Array.from({ length: 5 }, () => client.getMe({})));
     for (const r of results) {
       expect(r.status).toBe("rejected");
-      expect((r as PromiseRejectedResult).reason.rawMessage).toBe("Your session has expired. Please login again.");
+      const reason: unknown = (r as PromiseRejectedResult).reason;
+      expect(reason).toBeInstanceOf(ConnectError);
+      expect((reason as ConnectError).rawMessage).toBe("Your session has expired. Please login again.");
     }
     expect(be.calls.filter((c) => c.method === "RefreshToken")).toHaveLength(1);
     expect(getAccessToken()).toBeNull();

@@ -12,7 +12,7 @@ describe("auth store", () => {
     const raw = localStorage.getItem(AUTH_STORAGE_KEY)!;
     expect(raw).toContain("somchai@example.co.th");
     expect(raw).not.toContain("secret-token");
-    const persisted = JSON.parse(raw).state;
+    const persisted = (JSON.parse(raw) as { state: Record<string, unknown> }).state;
     expect(Object.keys(persisted).sort()).toEqual(["email", "filterParams", "otpExpiresIn", "otpRequired", "provider", "user"]);
   });
 
@@ -36,7 +36,8 @@ describe("bids store", () => {
   it("persists under the key projectBids", () => {
     useBidsStore.getState().setBidPrice("66019123456", 1_250_000);
     useBidsStore.getState().setReductionPercent("66019123456", 3.5);
-    const saved = JSON.parse(localStorage.getItem(BIDS_STORAGE_KEY)!).state.bids["66019123456"];
+    const stored = JSON.parse(localStorage.getItem(BIDS_STORAGE_KEY)!) as { state: { bids: Record<string, { lastUpdated?: unknown }> } };
+    const saved = stored.state.bids["66019123456"];
     expect(saved).toMatchObject({ bidPrice: 1_250_000, reductionPercent: 3.5 });
     expect(typeof saved.lastUpdated).toBe("string");
   });

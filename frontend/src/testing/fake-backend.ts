@@ -33,7 +33,7 @@ export function createFakeBackend(handlers: Record<string, Handler>) {
     const [, fullService, method] = url.pathname.split("/");
     const service = fullService.split(".").pop()!;
     const text = typeof init.body === "string" ? init.body : init.body ? new TextDecoder().decode(init.body as Uint8Array) : "{}";
-    const call: Call = { service, method, body: JSON.parse(text || "{}"), headers: new Headers(init.headers), init };
+    const call: Call = { service, method, body: JSON.parse(text || "{}") as Record<string, unknown>, headers: new Headers(init.headers), init };
     calls.push(call);
     const h = handlers[`${service}/${method}`];
     if (!h) {

@@ -8,7 +8,7 @@ import { useToastStore } from "@/stores/toast-store";
 
 // jsdom lacks these; the header and the hash scroll use them.
 if (!window.matchMedia) {
-  window.matchMedia = ((query: string) => ({
+  window.matchMedia = (query: string) => ({
     matches: false,
     media: query,
     onchange: null,
@@ -17,9 +17,9 @@ if (!window.matchMedia) {
     addListener: () => {},
     removeListener: () => {},
     dispatchEvent: () => false,
-  })) as unknown as typeof window.matchMedia;
+  });
 }
-window.scrollTo = (() => {}) as typeof window.scrollTo;
+window.scrollTo = () => {};
 Element.prototype.scrollIntoView = function () {};
 
 /** bulletproof's zustand reset: every test starts from a clean state. */

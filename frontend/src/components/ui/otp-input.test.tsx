@@ -10,7 +10,7 @@ function Harness({ onComplete }: { onComplete: (c: string) => void }) {
   return <OtpInput value={v} onChange={setV} onComplete={onComplete} />;
 }
 
-const boxes = () => screen.getAllByRole("textbox") as HTMLInputElement[];
+const boxes = () => screen.getAllByRole<HTMLInputElement>("textbox");
 
 describe("OtpInput", () => {
   it("six one-digit boxes that auto-advance and submit when full", () => {
@@ -62,7 +62,7 @@ describe("OtpPanel countdown", () => {
     const onResend = vi.fn(async () => 300);
     render(<OtpPanel expiresIn={65} onVerify={async () => {}} onResend={onResend} />);
     expect(screen.getByTestId("otp-timer").textContent).toBe("01:05");
-    expect((screen.getByTestId("otp-resend") as HTMLButtonElement).disabled).toBe(true);
+    expect(screen.getByTestId<HTMLButtonElement>("otp-resend").disabled).toBe(true);
     await act(async () => {
       await vi.advanceTimersByTimeAsync(6000);
     });
@@ -73,8 +73,8 @@ describe("OtpPanel countdown", () => {
     expect(screen.queryByTestId("otp-timer")).toBeNull();
     expect(screen.getByRole("alert").textContent).toBe(msg("OTP has expired. Please request a new one."));
     expect(boxes().every((b) => b.disabled)).toBe(true);
-    expect((screen.getByRole("button", { name: /ยืนยันรหัส/ }) as HTMLButtonElement).disabled).toBe(true);
-    const resend = screen.getByTestId("otp-resend") as HTMLButtonElement;
+    expect(screen.getByRole<HTMLButtonElement>("button", { name: /ยืนยันรหัส/ }).disabled).toBe(true);
+    const resend = screen.getByTestId<HTMLButtonElement>("otp-resend");
     expect(resend.disabled).toBe(false);
     await act(async () => {
       fireEvent.click(resend);

@@ -1,4 +1,4 @@
-import { useEffect, useRef, type ClipboardEvent, type KeyboardEvent } from "react";
+import { useEffect, useEffectEvent, useRef, type ClipboardEvent, type KeyboardEvent } from "react";
 import { th } from "@/i18n/th";
 
 export const OTP_LENGTH = 6;
@@ -22,10 +22,16 @@ type Props = {
 export function OtpInput({ value, onChange, onComplete, disabled, invalid, autoFocus = true }: Props) {
   const refs = useRef<Array<HTMLInputElement | null>>([]);
 
+  // Focus the first empty box on mount and when the boxes are re-enabled,
+  // not on every keystroke (typing moves the focus itself): value and
+  // autoFocus are read, not reacted to.
+  const focusFirstEmpty = useEffectEvent(() => {
+    if (!autoFocus) return;
+    const i = value.findIndex((d) => d === "");
+    refs.current[i === -1 ? 0 : i]?.focus();
+  });
   useEffect(() => {
-    if (autoFocus && !disabled) refs.current[value.findIndex((d) => d === "") === -1 ? 0 : value.findIndex((d) => d === "")]?.focus();
-    // focus only on mount / when re-enabled
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    if (!disabled) focusFirstEmpty();
   }, [disabled]);
 
   const focus = (i: number) => {

@@ -81,6 +81,7 @@ export function ForgotPasswordPage() {
               value={pw.password}
               onChange={(e) => setPw((s) => ({ ...s, password: e.target.value }))}
               error={pwErrors.password}
+              // eslint-disable-next-line jsx-a11y/no-autofocus -- this step replaces the e-mail form the user just sent; focus follows into it instead of dropping to <body>
               autoFocus
             />
             <TextField
@@ -101,7 +102,7 @@ export function ForgotPasswordPage() {
             throw new Error(errorMessage(e, "Failed to reset password. Please try again."));
           }
           toast.success(th.auth.resetDone);
-          navigate(returnTo, { replace: true, state: { username: email.trim() } });
+          void navigate(returnTo, { replace: true, state: { username: email.trim() } });
         }}
         onResend={async () => {
           try {

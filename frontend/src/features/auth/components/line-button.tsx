@@ -9,6 +9,16 @@ import { lineAuthorize } from "../api/auth-api";
 /** Starts LINE Login v2.1: the server builds the authorize URL (state, nonce, PKCE). */
 export function LineButton({ redirectTo }: { redirectTo: string }) {
   const [busy, setBusy] = useState(false);
+  const start = async () => {
+    setBusy(true);
+    try {
+      const url = await lineAuthorize(redirectTo);
+      window.location.assign(url);
+    } catch (e) {
+      toast.error(errorMessage(e, "Login failed.", { login: true }));
+      setBusy(false);
+    }
+  };
   return (
     <Button
       type="button"
@@ -18,16 +28,7 @@ export function LineButton({ redirectTo }: { redirectTo: string }) {
       icon={<IconLine size={22} />}
       loading={busy}
       data-testid="line-login"
-      onClick={async () => {
-        setBusy(true);
-        try {
-          const url = await lineAuthorize(redirectTo);
-          window.location.assign(url);
-        } catch (e) {
-          toast.error(errorMessage(e, "Login failed.", { login: true }));
-          setBusy(false);
-        }
-      }}
+      onClick={() => void start()}
     >
       {busy ? th.auth.lineRedirecting : th.auth.lineButton}
     </Button>

@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { useEffect, useEffectEvent, useState } from "react";
 import { Navigate, useLocation, useNavigate, useSearchParams } from "react-router";
 import { Avatar } from "@/components/ui/avatar";
 import { Button } from "@/components/ui/button";
@@ -24,7 +24,7 @@ export function LineCallbackPage() {
     const error = params.get("error") ?? "";
     if (error) {
       toast.info(th.auth.lineCancelled);
-      navigate("/login", { replace: true });
+      void navigate("/login", { replace: true });
       return;
     }
     let cancelled = false;
@@ -36,13 +36,13 @@ export function LineCallbackPage() {
     }).then(
       (res) => {
         if (cancelled) return;
-        if (res.kind === "link-required") navigate("/auth/line/success/verify-otp", { replace: true });
-        else navigate("/auth/line/success", { replace: true, state: { redirectTo: res.redirectTo, linked: res.linked } });
+        if (res.kind === "link-required") void navigate("/auth/line/success/verify-otp", { replace: true });
+        else void navigate("/auth/line/success", { replace: true, state: { redirectTo: res.redirectTo, linked: res.linked } });
       },
       (e) => {
         if (cancelled) return;
         toast.error(errorMessage(e, "Login failed.", { login: true }));
-        navigate("/login", { replace: true });
+        void navigate("/login", { replace: true });
       },
     );
     return () => {
@@ -66,12 +66,17 @@ export function LineSuccessPage() {
   const state = location.state as { redirectTo?: string; linked?: boolean } | null;
   const target = safeRedirect(state?.redirectTo, "/");
 
-  useEffect(() => {
-    if (!user) return;
+  // Once, on arrival: the welcome toast and the timer on to the target. An
+  // effect event reads user, state and target without making the effect
+  // re-run, so no later render toasts again or restarts the timer.
+  const arrive = useEffectEvent(() => {
+    if (!user) return undefined;
     if (state?.linked) toast.success(th.auth.lineLinkedToast);
-    const id = setTimeout(() => navigate(target, { replace: true }), 1500);
+    return setTimeout(() => void navigate(target, { replace: true }), 1500);
+  });
+  useEffect(() => {
+    const id = arrive();
     return () => clearTimeout(id);
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
   if (!user) return <Navigate to="/login" replace />;
@@ -81,7 +86,7 @@ export function LineSuccessPage() {
       <div className="line-success" data-testid="line-success">
         <Avatar name={user.name} username={user.username} pictureUrl={user.pictureUrl} size={64} />
         <p className="auth-lead">{th.auth.lineSuccessLead(name)}</p>
-        <Button block size="lg" onClick={() => navigate(target, { replace: true })}>
+        <Button block size="lg" onClick={() => void navigate(target, { replace: true })}>
           {th.auth.lineContinue}
         </Button>
       </div>
@@ -139,7 +144,7 @@ export function LineVerifyOtpPage() {
           } catch (e) {
             throw new Error(errorMessage(e, "Verification failed. Please try again."));
           }
-          navigate("/auth/line/success", { replace: true, state: { redirectTo: link.redirectTo, linked: true } });
+          void navigate("/auth/line/success", { replace: true, state: { redirectTo: link.redirectTo, linked: true } });
         }}
         onResend={async () => {
           try {

@@ -25,7 +25,7 @@ export function LoginOtpStep({ email, redirectTo, onBack }: { email: string; red
             throw new Error(errorMessage(e, "OTP verification failed."));
           }
           toast.success(msg("Login successful."));
-          navigate(redirectTo, { replace: true });
+          void navigate(redirectTo, { replace: true });
         }}
         onResend={async () => {
           try {

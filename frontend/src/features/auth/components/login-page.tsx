@@ -48,7 +48,7 @@ export function LoginPage() {
       if (res.kind === "done") {
         setDone(true);
         toast.success(msg("Login successful."));
-        navigate(redirectTo, { replace: true });
+        void navigate(redirectTo, { replace: true });
       }
     } catch (err) {
       if (isInactiveError(err)) {
@@ -56,9 +56,9 @@ export function LoginPage() {
         const email = username.includes("@") ? username.trim() : "";
         if (email) {
           rememberVerifyEmail(email);
-          navigate("/verify-registration?inactive=true", { state: { email } });
+          void navigate("/verify-registration?inactive=true", { state: { email } });
         } else {
-          navigate("/verify-account/register-otp?inactive=true");
+          void navigate("/verify-account/register-otp?inactive=true");
         }
         return;
       }
@@ -78,7 +78,7 @@ export function LoginPage() {
 
   return (
     <AuthCard title={th.auth.loginTitle} lead={th.auth.loginLead}>
-      <form className="form" onSubmit={onSubmit} noValidate data-testid="login-form">
+      <form className="form" onSubmit={(e) => void onSubmit(e)} noValidate data-testid="login-form">
         <TextField
           label={th.auth.usernameOrEmail}
           name="username"
@@ -86,6 +86,7 @@ export function LoginPage() {
           value={username}
           onChange={(e) => setUsername(e.target.value)}
           error={errors.username}
+          // eslint-disable-next-line jsx-a11y/no-autofocus -- the sign-in page is this form alone: focus starts in its first field
           autoFocus
         />
         <TextField

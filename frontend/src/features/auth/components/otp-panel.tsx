@@ -84,6 +84,7 @@ export function OtpPanel({ expiresIn, onVerify, onResend, submitLabel = th.auth.
       }}
     >
       {before}
+      {/* eslint-disable-next-line jsx-a11y/no-autofocus -- the code boxes replace the form the user just sent; focus follows into them instead of dropping to <body> */}
       <OtpInput value={digits} onChange={setDigits} onComplete={(c) => void submit(c)} disabled={expired || verifying} invalid={!!error} autoFocus={!before} />
       <div className={`countdown${expired ? " expired" : ""}`} aria-live="polite" data-testid="otp-countdown">
         {expired ? (

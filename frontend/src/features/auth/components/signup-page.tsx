@@ -55,7 +55,7 @@ export function SignupPage() {
     try {
       await register({ username: f.username.trim(), email, password: f.password, name: f.name.trim() });
       toast.success(th.auth.signupSent);
-      navigate("/verify-registration", { state: { email } });
+      void navigate("/verify-registration", { state: { email } });
     } catch (err) {
       toast.error(errorMessage(err, "Registration failed."));
     } finally {
@@ -65,7 +65,7 @@ export function SignupPage() {
 
   return (
     <AuthCard title={th.auth.signupTitle} lead={th.auth.signupLead}>
-      <form className="form" onSubmit={onSubmit} noValidate data-testid="signup-form">
+      <form className="form" onSubmit={(e) => void onSubmit(e)} noValidate data-testid="signup-form">
         <TextField label={th.auth.name} autoComplete="name" optional {...bind("name")} />
         <TextField label={th.auth.username} autoComplete="username" hint={th.auth.usernameHint} {...bind("username")} />
         <TextField label={th.auth.email} type="email" autoComplete="email" inputMode="email" {...bind("email")} />

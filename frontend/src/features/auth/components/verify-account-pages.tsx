@@ -26,7 +26,7 @@ export function VerifyAccountOtpPage() {
         redirectTo={redirectTo}
         onBack={() => {
           setAuth({ otpRequired: false });
-          navigate("/login");
+          void navigate("/login");
         }}
       />
     </AuthCard>
@@ -48,7 +48,7 @@ export function VerifyAccountRegisterOtpPage() {
           await resendRegistrationOtp(v);
           rememberVerifyEmail(v);
           toast.success(th.auth.otp.resent);
-          navigate("/verify-registration", { state: { email: v } });
+          void navigate("/verify-registration", { state: { email: v } });
         }}
       />
     </AuthCard>

@@ -34,6 +34,26 @@ export function VerifyRegistrationPage() {
   if (!email) return <Navigate to="/signup" replace />;
 
   if (inactive) {
+    const activate = async () => {
+      setActivating(true);
+      try {
+        await resendRegistrationOtp(email);
+        toast.success(th.auth.otp.resent);
+        setInactive(false);
+        setRound((r) => r + 1);
+      } catch (e) {
+        if (isResendTooSoon(e)) {
+          // A code went out moments ago (e.g. at registration): use that one.
+          toast.info(errorMessage(e, "Failed to send OTP. Please try again."));
+          setInactive(false);
+          setRound((r) => r + 1);
+        } else {
+          toast.error(errorMessage(e, "Failed to send OTP. Please try again."));
+        }
+      } finally {
+        setActivating(false);
+      }
+    };
     return (
       <AuthCard title={th.auth.activateTitle} icon={<IconUser size={28} />} lead={th.auth.activateLead(email)}>
         <Button
@@ -41,26 +61,7 @@ export function VerifyRegistrationPage() {
           size="lg"
           loading={activating}
           data-testid="activate-account"
-          onClick={async () => {
-            setActivating(true);
-            try {
-              await resendRegistrationOtp(email);
-              toast.success(th.auth.otp.resent);
-              setInactive(false);
-              setRound((r) => r + 1);
-            } catch (e) {
-              if (isResendTooSoon(e)) {
-                // A code went out moments ago (e.g. at registration): use that one.
-                toast.info(errorMessage(e, "Failed to send OTP. Please try again."));
-                setInactive(false);
-                setRound((r) => r + 1);
-              } else {
-                toast.error(errorMessage(e, "Failed to send OTP. Please try again."));
-              }
-            } finally {
-              setActivating(false);
-            }
-          }}
+          onClick={() => void activate()}
         >
           {activating ? th.auth.activating : th.auth.activateButton}
         </Button>
@@ -90,10 +91,10 @@ export function VerifyRegistrationPage() {
           // SPEC §2: / when a user is present, otherwise /login.
           if (user) {
             toast.success(th.auth.verifiedToast);
-            navigate("/", { replace: true });
+            void navigate("/", { replace: true });
           } else {
             toast.success(th.auth.verifiedLoginToast);
-            navigate("/login", { replace: true, state: { username: email } });
+            void navigate("/login", { replace: true, state: { username: email } });
           }
         }}
         onResend={async () => {

@@ -1,6 +1,7 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { SubscriptionService, type Tier } from "@/gen/subscription/v1/subscription_pb";
 import { getClient } from "@/lib/clients";
+import { queryKeys } from "@/lib/query-keys";
 
 /** GET /subscription-tiers through subscription.v1 ListTiers (public; DESIGN §6 tiers are data). */
 export async function getTiers(): Promise<Tier[]> {
@@ -10,7 +11,7 @@ export async function getTiers(): Promise<Tier[]> {
 
 export const tiersQueryOptions = () =>
   queryOptions({
-    queryKey: ["subscription.v1.SubscriptionService", "ListTiers", { includeAll: true }],
+    queryKey: queryKeys.subscription.tiers(),
     queryFn: getTiers,
     staleTime: 5 * 60_000,
   });

@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient, type QueryClient } from "@tanstack/react-query";
 import { timestampDate } from "@bufbuild/protobuf/wkt";
 import { getClient } from "@/lib/clients";
+import { queryKeys } from "@/lib/query-keys";
 import { errorMessage } from "@/lib/errors";
 import { InterestsService, type UserInterest } from "@/gen/interests/v1/interests_pb";
 import type { ListProjectsResponse } from "@/gen/projects/v1/projects_pb";
@@ -8,14 +9,6 @@ import type { MessageKey } from "@/i18n/th";
 import { toast } from "@/stores/toast-store";
 
 const interests = () => getClient(InterestsService);
-
-/** Query keys of this feature, in one place. */
-export const interestKeys = {
-  all: ["interests"] as const,
-  one: (projectId: string) => ["interests", "one", projectId] as const,
-  list: (archived: boolean) => ["interests", "list", archived ? "archived" : "active"] as const,
-  comments: (projectId: string) => ["interests", "comments", projectId] as const,
-};
 
 /** The marks a user sets on a project (SPEC §3 "user interest"). */
 export type Marks = { like: boolean; follow: boolean; fill20: boolean; bid: boolean; archived: boolean };
@@ -33,7 +26,7 @@ export function marksOf(i: Pick<UserInterest, "isUserLike" | "isInterestToStepCh
 /** SPEC §4 lookup for one project: active, else archived, else all false. */
 export function useInterest(projectId: string | null) {
   return useQuery({
-    queryKey: interestKeys.one(projectId ?? ""),
+    queryKey: queryKeys.interests.one(projectId ?? ""),
     queryFn: async ({ signal }) => (await interests().getInterest({ projectId: projectId! }, { signal })).data,
     enabled: !!projectId,
     staleTime: 30_000,
@@ -55,7 +48,7 @@ function patchRequest(projectId: string, p: MarkPatch) {
 
 /** Apply a patch to every cached copy of the project's marks: the lookup and the search rows. */
 function applyEverywhere(qc: QueryClient, projectId: string, p: MarkPatch) {
-  qc.setQueryData<UserInterest>(interestKeys.one(projectId), (old) =>
+  qc.setQueryData<UserInterest>(queryKeys.interests.one(projectId), (old) =>
     old
       ? {
           ...old,
@@ -67,9 +60,9 @@ function applyEverywhere(qc: QueryClient, projectId: string, p: MarkPatch) {
         }
       : old,
   );
-  qc.setQueriesData<ListProjectsResponse>({ queryKey: ["projects", "list"] }, (old) =>
+  qc.setQueriesData<ListProjectsResponse>({ queryKey: queryKeys.projects.lists() }, (old) =>
     old
-      ? ({
+      ? {
           ...old,
           data: old.data.map((row) =>
             row.projectId !== projectId
@@ -83,7 +76,7 @@ function applyEverywhere(qc: QueryClient, projectId: string, p: MarkPatch) {
                   isArchived: p.archived ?? row.isArchived,
                 },
           ),
-        } as ListProjectsResponse)
+        }
       : old,
   );
 }
@@ -97,25 +90,25 @@ export function useSetMarks(projectId: string) {
   return useMutation({
     mutationFn: (p: MarkPatch) => interests().updateInterest(patchRequest(projectId, p)),
     onMutate: async (p) => {
-      await qc.cancelQueries({ queryKey: interestKeys.one(projectId) });
-      const one = qc.getQueryData(interestKeys.one(projectId));
-      const lists = qc.getQueriesData({ queryKey: ["projects", "list"] });
+      await qc.cancelQueries({ queryKey: queryKeys.interests.one(projectId) });
+      const one = qc.getQueryData(queryKeys.interests.one(projectId));
+      const lists = qc.getQueriesData({ queryKey: queryKeys.projects.lists() });
       applyEverywhere(qc, projectId, p);
       return { one, lists };
     },
     onError: (err, _p, ctx) => {
       if (ctx) {
-        qc.setQueryData(interestKeys.one(projectId), ctx.one);
+        qc.setQueryData(queryKeys.interests.one(projectId), ctx.one);
         for (const [key, data] of ctx.lists) qc.setQueryData(key, data);
       }
       toast.error(errorMessage(err, "Failed to save your mark"));
     },
     onSuccess: (res) => {
-      if (res.data) qc.setQueryData(interestKeys.one(projectId), res.data);
+      if (res.data) qc.setQueryData(queryKeys.interests.one(projectId), res.data);
     },
     onSettled: () => {
-      void qc.invalidateQueries({ queryKey: ["interests", "list"] });
-      void qc.invalidateQueries({ queryKey: ["projects", "list"] });
+      void qc.invalidateQueries({ queryKey: queryKeys.interests.lists() });
+      void qc.invalidateQueries({ queryKey: queryKeys.projects.lists() });
     },
   });
 }
@@ -131,8 +124,8 @@ export function useSaveBid(projectId: string) {
       toast.error(errorMessage(err, fallback));
     },
     onSuccess: (res) => {
-      if (res.data) qc.setQueryData(interestKeys.one(projectId), res.data);
-      void qc.invalidateQueries({ queryKey: ["interests", "list"] });
+      if (res.data) qc.setQueryData(queryKeys.interests.one(projectId), res.data);
+      void qc.invalidateQueries({ queryKey: queryKeys.interests.lists() });
     },
   });
 }
@@ -140,7 +133,7 @@ export function useSaveBid(projectId: string) {
 /** GET /userInterests/active or /archived (the app asks page 1, size 100). */
 export function useInterestList(archived: boolean) {
   return useQuery({
-    queryKey: interestKeys.list(archived),
+    queryKey: queryKeys.interests.list(archived),
     queryFn: async ({ signal }) =>
       archived
         ? await interests().listArchivedInterests({ page: 1, perPage: 100 }, { signal })
@@ -156,7 +149,7 @@ export function useInterestList(archived: boolean) {
  */
 export function useComments(projectId: string, commentCount: number | undefined) {
   return useQuery({
-    queryKey: interestKeys.comments(projectId),
+    queryKey: queryKeys.interests.comments(projectId),
     queryFn: async ({ signal }) => (await interests().listComments({ id: projectId }, { signal })).comments,
     enabled: (commentCount ?? 0) > 0,
   });
@@ -165,9 +158,9 @@ export function useComments(projectId: string, commentCount: number | undefined)
 export function useCommentActions(projectId: string) {
   const qc = useQueryClient();
   const done = () => {
-    void qc.invalidateQueries({ queryKey: interestKeys.comments(projectId) });
-    void qc.invalidateQueries({ queryKey: interestKeys.one(projectId) });
-    void qc.invalidateQueries({ queryKey: ["interests", "list"] });
+    void qc.invalidateQueries({ queryKey: queryKeys.interests.comments(projectId) });
+    void qc.invalidateQueries({ queryKey: queryKeys.interests.one(projectId) });
+    void qc.invalidateQueries({ queryKey: queryKeys.interests.lists() });
   };
   const fail = (err: unknown) => toast.error(errorMessage(err, "Failed to save your comment"));
   return {

@@ -55,7 +55,7 @@ export function MyProjectsPage() {
   const c = q.data?.counts;
   const all = [...(active.data?.data ?? []), ...(stored.data?.data ?? [])];
   const stamp = new Date().toISOString().slice(0, 10);
-  const exportAs = (kind: "csv" | "xlsx" | "ics") => async () => {
+  const exportAs = async (kind: "csv" | "xlsx" | "ics") => {
     try {
       if (kind === "csv") download(new Blob([await toCsv(all)], { type: "text/csv;charset=utf-8" }), `bidradar-projects-${stamp}.csv`);
       else if (kind === "xlsx") download(await toXlsx(all), `bidradar-projects-${stamp}.xlsx`);
@@ -87,13 +87,13 @@ export function MyProjectsPage() {
       </div>
       {all.length > 0 && (
         <div className="my-export" role="group" aria-label={t.exportLabel}>
-          <Button size="sm" variant="secondary" onClick={exportAs("csv")} data-testid="export-csv">
+          <Button size="sm" variant="secondary" onClick={() => void exportAs("csv")} data-testid="export-csv">
             {t.exportCsv}
           </Button>
-          <Button size="sm" variant="secondary" onClick={exportAs("xlsx")} data-testid="export-xlsx">
+          <Button size="sm" variant="secondary" onClick={() => void exportAs("xlsx")} data-testid="export-xlsx">
             {t.exportXlsx}
           </Button>
-          <Button size="sm" variant="secondary" onClick={exportAs("ics")} data-testid="export-ics">
+          <Button size="sm" variant="secondary" onClick={() => void exportAs("ics")} data-testid="export-ics">
             {t.exportIcs}
           </Button>
         </div>

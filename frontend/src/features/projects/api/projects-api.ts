@@ -1,12 +1,13 @@
 import { useQuery } from "@tanstack/react-query";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { getClient } from "@/lib/clients";
+import { queryKeys } from "@/lib/query-keys";
 import { ProjectsService } from "@/gen/projects/v1/projects_pb";
 
 /** GetProject (login required): the project with its announcement steps and contracts. */
 export function useProject(projectId: string | null) {
   return useQuery({
-    queryKey: ["projects", "detail", projectId],
+    queryKey: queryKeys.projects.detail(projectId),
     queryFn: async ({ signal }) => {
       const res = await getClient(ProjectsService).getProject({ projectId: projectId! }, { signal });
       if (!res.project) throw new ConnectError("Project not found", Code.NotFound);

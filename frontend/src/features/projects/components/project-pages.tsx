@@ -10,7 +10,7 @@ import { Button } from "@/components/ui/button";
 import { IconAlert, IconSearch } from "@/components/ui/icons";
 import { isNotFound, useProject } from "../api/projects-api";
 import { ProjectView } from "./project-view";
-import { InterestPanel } from "@/features/interests/components/details";
+import { InterestPanel } from "@/features/interests";
 import "../projects.css";
 
 const t = th.projectDetails;
@@ -55,7 +55,7 @@ function Lookup({ initial = "", invalid = false }: { initial?: string; invalid?:
       setError(t.lookupInvalid);
       return;
     }
-    navigate(`/project-details/${id}`);
+    void navigate(`/project-details/${id}`);
   };
   return (
     <div className="card pd-lookup" data-testid="pd-lookup">

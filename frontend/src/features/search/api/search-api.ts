@@ -1,6 +1,7 @@
 import { keepPreviousData, useMutation, useQuery } from "@tanstack/react-query";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { getClient } from "@/lib/clients";
+import { queryKeys } from "@/lib/query-keys";
 import { translateDetail } from "@/lib/errors";
 import { ProjectsService } from "@/gen/projects/v1/projects_pb";
 import { msg } from "@/i18n/th";
@@ -12,7 +13,7 @@ const projects = () => getClient(ProjectsService);
 /** GetDropdownData: every list of the criteria form; entries with an empty value or label dropped (SPEC §3). */
 export function useDropdownData() {
   return useQuery({
-    queryKey: ["projects", "dropdown-data"],
+    queryKey: queryKeys.projects.dropdownData(),
     queryFn: async () => {
       const res = await projects().getDropdownData({});
       const clean = (xs: { value: string; label: string }[]) =>
@@ -42,7 +43,7 @@ export type Option = { value: string; label: string };
 export function useProjectSearch(state: SearchState, signedIn = false) {
   const req = toListRequest(state, signedIn);
   return useQuery({
-    queryKey: ["projects", "list", req],
+    queryKey: queryKeys.projects.list(req),
     queryFn: ({ signal }) => projects().listProjects(req, { signal }),
     placeholderData: keepPreviousData,
     staleTime: 30_000,

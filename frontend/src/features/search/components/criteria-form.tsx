@@ -1,4 +1,4 @@
-import { useEffect, useState, type FormEvent } from "react";
+import { useEffect, useEffectEvent, useState, type FormEvent } from "react";
 import { th } from "@/i18n/th";
 import { Button } from "@/components/ui/button";
 import { IconFilter, IconSearch } from "@/components/ui/icons";
@@ -64,13 +64,18 @@ export function CriteriaForm({ applied, dropdowns, dropdownsLoading, onSubmit, o
   const [errors, setErrors] = useState<{ date?: string; money?: string }>({});
 
   // Back/forward and pasted links change the applied criteria: the form follows.
+  // Any change of the URL (page, sort, ...) parses a new criteria object:
+  // the form follows the criteria's value (appliedKey), not the object, so
+  // paging or sorting leaves a half-edited form alone.
   const appliedKey = JSON.stringify(applied);
-  useEffect(() => {
+  const followApplied = useEffectEvent(() => {
     setDraft(applied);
     setDrafts(noDrafts());
     setErrors({});
     if (advancedCount(applied) > 0) setShowAdvanced(true);
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+  });
+  useEffect(() => {
+    followApplied();
   }, [appliedKey]);
 
   const set = <K extends keyof Criteria>(k: K, v: Criteria[K]) => setDraft((d) => ({ ...d, [k]: v }));

@@ -48,6 +48,7 @@ export function MultiSelect({ label, options, values, onChange, loading, testId 
     values.length === 0 ? th.search.selectAny : values.length === 1 ? (labelOf.get(values[0]) ?? values[0]) : th.search.selectedCount(values.length);
 
   return (
+    // eslint-disable-next-line jsx-a11y/no-static-element-interactions -- catches Escape bubbling from the button and the panel's controls (all focusable natives) to close the panel; no role fits a wrapper
     <div
       className={`field ms${open ? " ms-open" : ""}`}
       ref={rootRef}

@@ -6,7 +6,7 @@ import { IconArrowRight } from "@/components/ui/icons";
 import type { View } from "../lib/criteria";
 import { Highlight } from "./highlight";
 import { StatusBadge } from "@/components/ui/status-badge";
-import { MarkBar } from "@/features/interests/components/marks";
+import { MarkBar } from "@/features/interests";
 
 type RowProps = { p: ProjectSummary; view: View; fallbackKeywords: string[]; loggedIn: boolean };
 

@@ -28,6 +28,7 @@ export function SaveCriteriaDialog({ open, saving, onClose, onConfirm }: Props) 
 
   if (!open) return null;
   return (
+    // eslint-disable-next-line jsx-a11y/no-static-element-interactions -- a press on the backdrop closes the dialog, for the mouse; keyboards have Escape and the close button
     <div className="modal-backdrop" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
       <div className="modal card" role="dialog" aria-modal="true" aria-labelledby={`${id}-title`} data-testid="save-dialog">
         <div className="modal-head">

@@ -96,12 +96,12 @@ describe("/search: criteria form ↔ URL", () => {
       budgetYearUser: ["2569"],
     });
     // Shown in Thai: B.E. dates, grouped baht, Thai labels.
-    expect((screen.getByTestId("date-from") as HTMLInputElement).value).toBe("1 ต.ค. 2569");
-    expect((screen.getByTestId("date-to") as HTMLInputElement).value).toBe("21 พ.ย. 2569");
-    expect((screen.getByTestId("money-min") as HTMLInputElement).value).toBe("500,000");
+    expect(screen.getByTestId<HTMLInputElement>("date-from").value).toBe("1 ต.ค. 2569");
+    expect(screen.getByTestId<HTMLInputElement>("date-to").value).toBe("21 พ.ย. 2569");
+    expect(screen.getByTestId<HTMLInputElement>("money-min").value).toBe("500,000");
     await waitFor(() => expect(within(screen.getByTestId("ms-provinces")).getAllByText("อุดรธานี").length).toBeGreaterThan(0));
     expect(within(screen.getByTestId("kw-or")).getByText("ถนน")).toBeTruthy();
-    expect((screen.getByTestId("sort-select") as HTMLSelectElement).value).toBe("budget");
+    expect(screen.getByTestId<HTMLSelectElement>("sort-select").value).toBe("budget");
     expect(screen.getByTestId("view-long").getAttribute("aria-pressed")).toBe("true");
   });
 
@@ -116,9 +116,9 @@ describe("/search: criteria form ↔ URL", () => {
     fireEvent.click(screen.getByTestId("advanced-toggle"));
     fireEvent.change(screen.getByTestId("date-from"), { target: { value: "1/10/2569" } });
     fireEvent.blur(screen.getByTestId("date-from"));
-    expect((screen.getByTestId("date-from") as HTMLInputElement).value).toBe("1 ต.ค. 2569");
+    expect(screen.getByTestId<HTMLInputElement>("date-from").value).toBe("1 ต.ค. 2569");
     fireEvent.change(screen.getByTestId("money-max"), { target: { value: "12500000" } });
-    expect((screen.getByTestId("money-max") as HTMLInputElement).value).toBe("12,500,000");
+    expect(screen.getByTestId<HTMLInputElement>("money-max").value).toBe("12,500,000");
     fireEvent.click(within(screen.getByTestId("ms-provinces")).getByRole("button", { expanded: false }));
     // type-to-filter with the search's folding; entries with an empty value are dropped
     const filter = screen.getByPlaceholderText(th.search.filterPlaceholder);
@@ -143,7 +143,7 @@ describe("/search: criteria form ↔ URL", () => {
     });
     await waitFor(() => expect(router.state.location.search).toBe(""));
     await waitFor(() => expect(within(screen.getByTestId("kw-or")).queryByText("คอมพิว")).toBeNull());
-    expect((screen.getByTestId("date-from") as HTMLInputElement).value).toBe("");
+    expect(screen.getByTestId<HTMLInputElement>("date-from").value).toBe("");
     await act(async () => {
       await router.navigate(1);
     });

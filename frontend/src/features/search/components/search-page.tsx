@@ -26,8 +26,7 @@ import { CriteriaForm } from "./criteria-form";
 import { Pagination } from "./pagination";
 import { ResultRow, ResultsSkeleton, totalLabel } from "./results";
 import { SaveCriteriaDialog } from "./save-dialog";
-import { ListingFilterBar } from "@/features/interests/components/marks";
-import { toggleFilter } from "@/features/interests/lib/filters";
+import { ListingFilterBar, toggleFilter } from "@/features/interests";
 import "../search.css";
 
 /** /search, open to visitors (SPEC §2): criteria form, results, pagination; all state in the URL. */
@@ -52,7 +51,7 @@ export function SearchPage() {
   const onSave = (c: Criteria) => {
     if (!user) {
       toast.info(th.search.saveLoginHint);
-      navigate("/login", { state: { from: `${location.pathname}${location.search}` } });
+      void navigate("/login", { state: { from: `${location.pathname}${location.search}` } });
       return;
     }
     setSaveFor(c);

@@ -1,4 +1,4 @@
-import { filtersFromParams, filtersToParams, filtersToRequest, noFilters, type ListingFilters } from "@/features/interests/lib/filters";
+import { filtersFromParams, filtersToParams, filtersToRequest, noFilters, type ListingFilters } from "@/features/interests";
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import type { ListProjectsRequestSchema, ToDoSearchRequestSchema, GetDropdownDataResponse } from "@/gen/projects/v1/projects_pb";
 import { thaiDigitsToAscii } from "@/lib/format";

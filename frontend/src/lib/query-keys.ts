@@ -1,0 +1,42 @@
+import type { MessageInitShape } from "@bufbuild/protobuf";
+import type { ListProjectsRequestSchema } from "@/gen/projects/v1/projects_pb";
+
+/**
+ * Every TanStack Query key of the app, from one factory. Each group has an
+ * `all` prefix; a narrower key always starts with the broader one, so
+ * `invalidateQueries({ queryKey: queryKeys.projects.lists() })` reaches every
+ * `queryKeys.projects.list(req)`, and `queryKeys.interests.all` every
+ * interests query. Use these functions for reading, writing, cancelling and
+ * invalidating alike; never spell a key inline.
+ */
+export const queryKeys = {
+  /** The start-up session restore: kept across logout (see useLogout). */
+  session: {
+    all: ["session"] as const,
+    restore: () => ["session", "restore"] as const,
+  },
+
+  projects: {
+    all: ["projects"] as const,
+    /** Prefix of every ListProjects page (search results, whatever the request). */
+    lists: () => ["projects", "list"] as const,
+    list: (req: MessageInitShape<typeof ListProjectsRequestSchema>) => ["projects", "list", req] as const,
+    detail: (projectId: string | null) => ["projects", "detail", projectId] as const,
+    dropdownData: () => ["projects", "dropdown-data"] as const,
+  },
+
+  interests: {
+    all: ["interests"] as const,
+    /** The signed-in user's interest in one project (marks, bid). */
+    one: (projectId: string) => ["interests", "one", projectId] as const,
+    /** Prefix of the active and the archived "my projects" lists. */
+    lists: () => ["interests", "list"] as const,
+    list: (archived: boolean) => ["interests", "list", archived ? "archived" : "active"] as const,
+    comments: (projectId: string) => ["interests", "comments", projectId] as const,
+  },
+
+  subscription: {
+    all: ["subscription.v1.SubscriptionService"] as const,
+    tiers: () => ["subscription.v1.SubscriptionService", "ListTiers", { includeAll: true }] as const,
+  },
+};
