@@ -38,5 +38,18 @@ export const queryKeys = {
   subscription: {
     all: ["subscription.v1.SubscriptionService"] as const,
     tiers: () => ["subscription.v1.SubscriptionService", "ListTiers", { includeAll: true }] as const,
+    /** The signed-in user's plan in force (refetched when older than 5 minutes). */
+    mine: () => ["subscription.v1.SubscriptionService", "GetMySubscription"] as const,
+    payments: () => ["subscription.v1.SubscriptionService", "ListPayments"] as const,
+    localCheckout: (sessionId: string) => ["subscription.v1.SubscriptionService", "GetLocalCheckout", sessionId] as const,
+  },
+
+  notifications: {
+    all: ["notifications"] as const,
+    unread: () => ["notifications", "unread"] as const,
+    /** Prefix of every page of the bell, whatever the filter. */
+    lists: () => ["notifications", "list"] as const,
+    list: (f: { page: number; perPage: number; category: string; isRead?: boolean }) => ["notifications", "list", f] as const,
+    settings: () => ["notifications", "settings"] as const,
   },
 };

@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { timestampDate } from "@bufbuild/protobuf/wkt";
 import { getClient } from "@/lib/clients";
+import { queryKeys } from "@/lib/query-keys";
 import { errorMessage } from "@/lib/errors";
 import {
   NotificationService,
@@ -12,20 +13,14 @@ import { th, type MessageKey } from "@/i18n/th";
 
 const bell = () => getClient(NotificationService);
 
-/** Query keys of this feature, in one place. */
-export const notificationKeys = {
-  all: ["notifications"] as const,
-  unread: ["notifications", "unread"] as const,
-  list: (f: ListFilter) => ["notifications", "list", f] as const,
-  settings: ["notifications", "settings"] as const,
-};
+const keys = queryKeys.notifications;
 
 export type ListFilter = { page: number; perPage: number; category: string; isRead?: boolean };
 
 /** The unread count of the bell (always computed by the server from the rows). */
 export function useUnreadCount(enabled: boolean) {
   return useQuery({
-    queryKey: notificationKeys.unread,
+    queryKey: keys.unread(),
     queryFn: async ({ signal }) => (await bell().getUnreadCount({}, { signal })).unreadCount,
     enabled,
     staleTime: 30_000,
@@ -34,7 +29,7 @@ export function useUnreadCount(enabled: boolean) {
 
 export function useNotifications(f: ListFilter, enabled = true) {
   return useQuery({
-    queryKey: notificationKeys.list(f),
+    queryKey: keys.list(f),
     queryFn: async ({ signal }) =>
       bell().listNotifications({ page: f.page, perPage: f.perPage, category: f.category, isRead: f.isRead }, { signal }),
     enabled,
@@ -52,7 +47,7 @@ function useBellMutation<V>(fn: (v: V) => Promise<unknown>, failure: MessageKey)
   return useMutation({
     mutationFn: fn,
     onError: (err) => toast.error(errorMessage(err, failure)),
-    onSettled: () => qc.invalidateQueries({ queryKey: notificationKeys.all }),
+    onSettled: () => qc.invalidateQueries({ queryKey: keys.all }),
   });
 }
 
@@ -60,7 +55,7 @@ export function useMarkRead() {
   const qc = useQueryClient();
   return useBellMutation(async (id: string) => {
     const r = await bell().markRead({ id });
-    qc.setQueryData(notificationKeys.unread, r.unreadCount);
+    qc.setQueryData(keys.unread(), r.unreadCount);
     return r;
   }, "Failed to mark notification as read");
 }
@@ -87,7 +82,7 @@ export function useCreateTestNotification() {
 
 export function useNotificationSettings() {
   return useQuery({
-    queryKey: notificationKeys.settings,
+    queryKey: keys.settings(),
     queryFn: async ({ signal }) => (await bell().getNotificationSettings({}, { signal })).settings,
   });
 }
@@ -97,7 +92,7 @@ export function useSaveNotificationSettings() {
   return useMutation({
     mutationFn: async (s: NotificationSettings) => (await bell().updateNotificationSettings({ settings: s })).settings,
     onSuccess: (s) => {
-      qc.setQueryData(notificationKeys.settings, s);
+      qc.setQueryData(keys.settings(), s);
       toast.success(th.notifications.settingsSaved);
     },
     onError: (err) => toast.error(errorMessage(err, "Failed to save notification settings")),

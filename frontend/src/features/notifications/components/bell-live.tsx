@@ -4,7 +4,8 @@ import { getAccessToken, onAccessTokenChange } from "@/lib/session";
 import { msg } from "@/i18n/th";
 import { useAuthStore } from "@/stores/auth-store";
 import { toast, useToastStore } from "@/stores/toast-store";
-import { notificationKeys, useUnreadCount } from "../api/notifications-api";
+import { queryKeys } from "@/lib/query-keys";
+import { useUnreadCount } from "../api/notifications-api";
 import { NotificationSocket, socketURL } from "../lib/socket";
 
 /** SPEC §9: bell toasts stay 5000 ms. */
@@ -35,12 +36,12 @@ export function BellLive() {
       },
       onFrame: (f) => {
         if (f.type === "auth_success" || f.type === "auth_error" || f.type === "error") return;
-        if (typeof f.unread_count === "number") qc.setQueryData(notificationKeys.unread, f.unread_count);
+        if (typeof f.unread_count === "number") qc.setQueryData(queryKeys.notifications.unread(), f.unread_count);
         if ((f.type === "bell_notification" || f.type === "notification") && f.data) {
           useToastStore.getState().push("info", `${f.data.title}: ${f.data.message}`, BELL_TOAST_MS);
         }
         clearTimeout(reload);
-        reload = setTimeout(() => void qc.invalidateQueries({ queryKey: [...notificationKeys.all, "list"] }), RELOAD_AFTER_EVENT_MS);
+        reload = setTimeout(() => void qc.invalidateQueries({ queryKey: queryKeys.notifications.lists() }), RELOAD_AFTER_EVENT_MS);
       },
       onError: (e) => {
         // One warning per outage, then the final one when it gives up.

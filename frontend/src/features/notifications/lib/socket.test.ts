@@ -34,7 +34,7 @@ function harness() {
     create: (url) => {
       const ws = new FakeWS(url);
       sockets.push(ws);
-      return ws as never;
+      return ws;
     },
     setTimer: (fn, ms) => {
       timers.push({ fn, ms });
@@ -98,7 +98,7 @@ describe("NotificationSocket", () => {
     h.s.setToken("tok-2");
     expect(h.sockets[0].closed).toBe(1000);
     h.sockets[1].serverOpen();
-    expect(JSON.parse(h.sockets[1].sent[0]).token).toBe("tok-2");
+    expect((JSON.parse(h.sockets[1].sent[0]) as { token: string }).token).toBe("tok-2");
     h.s.stop();
     expect(h.sockets[1].closed).toBe(1000);
     expect(h.timers).toHaveLength(0);

@@ -1,18 +1,13 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { getClient } from "@/lib/clients";
+import { queryKeys } from "@/lib/query-keys";
 import { errorMessage } from "@/lib/errors";
 import { SubscriptionService } from "@/gen/subscription/v1/subscription_pb";
 import { toast } from "@/stores/toast-store";
 
 const subs = () => getClient(SubscriptionService);
 
-/** Query keys of this feature, in one place. */
-export const paymentKeys = {
-  all: ["subscription"] as const,
-  mine: ["subscription", "mine"] as const,
-  payments: ["subscription", "payments"] as const,
-  local: (id: string) => ["subscription", "local", id] as const,
-};
+const keys = queryKeys.subscription;
 
 /** SPEC §4: the client refetches the subscription when older than 5 minutes. */
 export const SUBSCRIPTION_STALE_MS = 5 * 60_000;
@@ -20,7 +15,7 @@ export const SUBSCRIPTION_STALE_MS = 5 * 60_000;
 /** The plan in force; fresh = read it again now (after a payment). */
 export function useMySubscription(opts: { fresh?: boolean } = {}) {
   return useQuery({
-    queryKey: paymentKeys.mine,
+    queryKey: keys.mine(),
     queryFn: ({ signal }) => subs().getMySubscription({}, { signal }),
     staleTime: SUBSCRIPTION_STALE_MS,
     refetchOnMount: opts.fresh ? "always" : true,
@@ -28,7 +23,7 @@ export function useMySubscription(opts: { fresh?: boolean } = {}) {
 }
 
 export function usePayments() {
-  return useQuery({ queryKey: paymentKeys.payments, queryFn: ({ signal }) => subs().listPayments({}, { signal }) });
+  return useQuery({ queryKey: keys.payments(), queryFn: ({ signal }) => subs().listPayments({}, { signal }) });
 }
 
 export type Order = { tier: string; period: "monthly" | "yearly"; method: "card" | "promptpay"; key: string };
@@ -44,7 +39,7 @@ export function useCheckout() {
 
 export function useLocalCheckout(id: string) {
   return useQuery({
-    queryKey: paymentKeys.local(id),
+    queryKey: keys.localCheckout(id),
     queryFn: async ({ signal }) => (await subs().getLocalCheckout({ sessionId: id }, { signal })).checkout,
     retry: false,
   });
@@ -54,7 +49,7 @@ export function useCompleteLocal(id: string) {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: (outcome: "paid" | "failed") => subs().completeLocalCheckout({ sessionId: id, outcome }),
-    onSuccess: () => qc.invalidateQueries({ queryKey: paymentKeys.all }),
+    onSuccess: () => qc.invalidateQueries({ queryKey: keys.all }),
     onError: (err) => toast.error(errorMessage(err, "Failed to start the payment")),
   });
 }

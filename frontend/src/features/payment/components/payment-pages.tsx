@@ -35,7 +35,7 @@ export function PaymentPage() {
   const pay = async () => {
     if (!chosen) return;
     const r = await checkout.mutateAsync({ tier: chosen.tier, period, method, key });
-    if (r.checkoutUrl.startsWith("/")) navigate(r.checkoutUrl);
+    if (r.checkoutUrl.startsWith("/")) void navigate(r.checkoutUrl);
     else window.location.assign(r.checkoutUrl);
   };
 
@@ -118,7 +118,7 @@ export function LocalCheckoutPage() {
   }
   const finish = async (outcome: "paid" | "failed") => {
     await complete.mutateAsync(outcome);
-    if (outcome === "paid") navigate(`/payment/tier/success?session_id=${encodeURIComponent(sessionId)}`);
+    if (outcome === "paid") void navigate(`/payment/tier/success?session_id=${encodeURIComponent(sessionId)}`);
   };
   return (
     <section className="container payment-page" data-testid="local-checkout">
