@@ -1,6 +1,8 @@
 package gw
 
 import (
+	"go.opentelemetry.io/contrib/instrumentation/net/http/otelhttp"
+
 	"log/slog"
 	"net"
 	"net/http"
@@ -41,7 +43,8 @@ func newConnectProxy(target string, log *slog.Logger) http.Handler {
 			pr.SetURL(&url.URL{Scheme: "http", Host: target})
 			pr.SetXForwarded()
 		},
-		Transport:     tr,
+		// The instrumented transport continues the browser's trace into the service.
+		Transport:     otelhttp.NewTransport(tr),
 		FlushInterval: -1,
 		ErrorHandler: func(w http.ResponseWriter, r *http.Request, err error) {
 			log.WarnContext(r.Context(), "upstream unavailable", "target", target, "path", r.URL.Path, "err", err)

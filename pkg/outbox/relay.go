@@ -11,6 +11,13 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
+	"go.opentelemetry.io/otel"
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/codes"
+	"go.opentelemetry.io/otel/propagation"
+	"go.opentelemetry.io/otel/trace"
+
+	"bidradar/pkg/events"
 )
 
 // RelayOptions tunes a Relay. Zero values take the defaults.
@@ -200,11 +207,43 @@ func (r *Relay) publish(ctx context.Context, x row) error {
 	if x.batch {
 		return r.publishEvents(ctx, x)
 	}
+	headers, span := producerSpan(x.subject, x.headers, 1)
+	defer span.End()
 	pctx, cancel := context.WithTimeout(ctx, publishTimeout)
 	defer cancel()
-	_, err := r.js.PublishMsg(pctx, r.message(x.subject, x.payload, x.headers), jetstream.WithMsgID(x.eventID))
+	_, err := r.js.PublishMsg(pctx, r.message(x.subject, x.payload, headers), jetstream.WithMsgID(x.eventID))
+	if err != nil {
+		span.RecordError(err)
+		span.SetStatus(codes.Error, err.Error())
+	}
 	return err
 }
+
+// producerSpan continues the trace of the transaction that wrote the row
+// (its headers) with a producer span for the publication, and returns the
+// headers carrying that span, so the consumer's span is its child. A row
+// written outside any trace gets no span.
+func producerSpan(subject string, headers map[string]string, n int) (map[string]string, trace.Span) {
+	parent := events.Propagator.Extract(context.Background(), propagation.MapCarrier(headers))
+	if !trace.SpanContextFromContext(parent).IsValid() {
+		return headers, trace.SpanFromContext(context.Background())
+	}
+	ctx, span := otel.Tracer(tracerName).Start(parent, "publish "+subject,
+		trace.WithSpanKind(trace.SpanKindProducer),
+		trace.WithAttributes(
+			attribute.String("messaging.system", "nats"),
+			attribute.String("messaging.destination.name", subject),
+			attribute.Int("messaging.batch.message_count", n),
+		))
+	out := make(map[string]string, len(headers)+1)
+	for k, v := range headers {
+		out[k] = v
+	}
+	events.Propagator.Inject(ctx, propagation.MapCarrier(out))
+	return out, span
+}
+
+const tracerName = "bidradar/pkg/outbox"
 
 func (r *Relay) message(subject string, payload []byte, headers map[string]string) *nats.Msg {
 	msg := nats.NewMsg(subject)
@@ -226,6 +265,10 @@ func (r *Relay) publishEvents(ctx context.Context, x row) error {
 	if err != nil {
 		return err
 	}
+	// One span for the batch (an import publishes thousands of events).
+	headers, span := producerSpan("batch", x.headers, len(evs))
+	defer span.End()
+	x.headers = headers
 	for start := 0; start < len(evs); start += asyncWindow {
 		window := evs[start:min(start+asyncWindow, len(evs))]
 		futures := make([]jetstream.PubAckFuture, 0, len(window))

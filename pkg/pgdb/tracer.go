@@ -24,7 +24,10 @@ type Tracer struct {
 	tracer trace.Tracer
 }
 
-var _ pgx.QueryTracer = (*Tracer)(nil)
+var (
+	_ pgx.QueryTracer    = (*Tracer)(nil)
+	_ pgx.CopyFromTracer = (*Tracer)(nil)
+)
 
 // NewTracer returns a Tracer using the global OpenTelemetry tracer provider.
 func NewTracer() *Tracer {
@@ -50,6 +53,32 @@ func (t *Tracer) TraceQueryStart(ctx context.Context, conn *pgx.Conn, data pgx.T
 
 // TraceQueryEnd ends the query span, recording an error if there was one.
 func (t *Tracer) TraceQueryEnd(ctx context.Context, _ *pgx.Conn, data pgx.TraceQueryEndData) {
+	span := trace.SpanFromContext(ctx)
+	if data.Err != nil {
+		span.RecordError(data.Err)
+		span.SetStatus(codes.Error, data.Err.Error())
+	} else {
+		span.SetAttributes(attribute.Int64("db.rows_affected", data.CommandTag.RowsAffected()))
+	}
+	span.End()
+}
+
+// TraceCopyFromStart starts the span of a COPY FROM (bulk ingestion writes
+// with COPY; without this its time was missing from the trace).
+func (t *Tracer) TraceCopyFromStart(ctx context.Context, _ *pgx.Conn, data pgx.TraceCopyFromStartData) context.Context {
+	ctx, _ = t.tracer.Start(ctx, "COPY",
+		trace.WithSpanKind(trace.SpanKindClient),
+		trace.WithAttributes(
+			attribute.String("db.system", "postgresql"),
+			attribute.String("db.operation", "COPY"),
+			attribute.String("db.sql.table", data.TableName.Sanitize()),
+			attribute.StringSlice("db.copy.columns", data.ColumnNames),
+		))
+	return ctx
+}
+
+// TraceCopyFromEnd ends the COPY span with the rows copied or the error.
+func (t *Tracer) TraceCopyFromEnd(ctx context.Context, _ *pgx.Conn, data pgx.TraceCopyFromEndData) {
 	span := trace.SpanFromContext(ctx)
 	if data.Err != nil {
 		span.RecordError(data.Err)

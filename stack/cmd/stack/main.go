@@ -12,6 +12,7 @@ import (
 	"syscall"
 
 	"bidradar/pkg/logging"
+	"bidradar/pkg/telemetry"
 	"bidradar/stack"
 )
 
@@ -28,6 +29,14 @@ func main() {
 		}
 		return ""
 	}
+	// One process, one tracer provider: with OTEL_EXPORTER_OTLP_ENDPOINT set,
+	// every service's spans go to the collector as "bidradar" (README: Traces).
+	shutdown, err := telemetry.Setup(ctx, "bidradar")
+	if err != nil {
+		log.Error("telemetry", "err", err)
+		os.Exit(1)
+	}
+	defer func() { _ = shutdown(context.Background()) }()
 	s, err := stack.Start(ctx, stack.Options{Getenv: getenv})
 	if err != nil {
 		log.Error("stack failed to start", "err", err)
