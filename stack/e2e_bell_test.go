@@ -211,7 +211,7 @@ func TestAlertsByEmailAndLINE(t *testing.T) {
 	var pushes []string
 	line := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		var body struct {
-			To       string `json:"to"`
+			To       string                  `json:"to"`
 			Messages []struct{ Text string } `json:"messages"`
 		}
 		_ = json.NewDecoder(r.Body).Decode(&body)
