@@ -4,7 +4,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 mkdir -p .data/test-logs
 logs=.data/test-logs
-passed=0; failed=0; broken=()
+passed=0; failed=0; skipped=0; broken=()
 
 count() { # $1 = passed, $2 = failed
   passed=$((passed + $1)); failed=$((failed + $2))
@@ -33,6 +33,8 @@ go test -count=1 -v -timeout 20m $mods > "$logs/go.log" 2>&1; rc=$?
 grep -E '^(ok|FAIL|---|panic:)\s' "$logs/go.log" | grep -vE '^--- (PASS|SKIP)' | grep -v '^ok ' || true
 grep -E '^ok\s' "$logs/go.log"
 gp=$(grep -cE '^\s*--- PASS' "$logs/go.log"); gf=$(grep -cE '^\s*--- FAIL' "$logs/go.log")
+gs=$(grep -cE '^\s*--- SKIP' "$logs/go.log"); skipped=$((skipped + gs))
+grep -E '^\s*--- SKIP' "$logs/go.log" || true
 if [ $rc -ne 0 ] && [ "$gf" -eq 0 ]; then gf=1; fi   # build failure or panic outside a test
 count "$gp" "$gf"; [ $rc -eq 0 ] || broken+=("go")
 echo "go: $gp passed, $gf failed"
@@ -61,6 +63,7 @@ if [ -f frontend/package.json ] && grep -q '"test"' frontend/package.json; then
   (cd frontend && NO_COLOR=1 FORCE_COLOR=0 npx vitest run) > "$logs/vitest.log" 2>&1; rc=$?
   tests_line=$(grep -E '^ *Tests ' "$logs/vitest.log" | tail -1)
   vp=$(grep -oE '[0-9]+ passed' <<<"$tests_line" | grep -oE '[0-9]+'); vf=$(grep -oE '[0-9]+ failed' <<<"$tests_line" | grep -oE '[0-9]+')
+  vs=$(grep -oE '[0-9]+ skipped' <<<"$tests_line" | grep -oE '[0-9]+'); skipped=$((skipped + ${vs:-0}))
   vp=${vp:-0}; vf=${vf:-0}; if [ $rc -ne 0 ] && [ "$vf" -eq 0 ]; then vf=1; tail -40 "$logs/vitest.log"; fi
   count "$vp" "$vf"; [ $rc -eq 0 ] || broken+=("vitest"); echo "vitest: $vp passed, $vf failed"
   step frontend-build make -s frontend-build
@@ -77,7 +80,13 @@ if [ -f frontend/package.json ] && grep -q '"test"' frontend/package.json; then
   fi
 fi
 
+# Under CI a skipped test is a test that did not run (a missing service, a
+# missing tool): it fails the run instead of passing unnoticed.
+if [ "$skipped" -gt 0 ] && [ -n "$CI" ]; then
+  echo "$skipped test(s) skipped under CI=true: every test must run"; broken+=("skipped-tests"); failed=$((failed + skipped))
+fi
+
 echo
 [ ${#broken[@]} -eq 0 ] || echo "failing suites: ${broken[*]} (logs in $logs/)"
-echo "$passed passed, $failed failed"
+echo "$passed passed, $failed failed, $skipped skipped"
 [ ${#broken[@]} -eq 0 ]

@@ -2,6 +2,11 @@ import { describe, expect, it } from "vitest";
 import { ConnectError, createClient } from "@connectrpc/connect";
 import { AuthService } from "@/gen/auth/v1/auth_pb";
 import { SubscriptionService } from "@/gen/subscription/v1/subscription_pb";
+import { getOption } from "@bufbuild/protobuf";
+import { Audience, rule } from "@/gen/access/v1/access_pb";
+import { InterestsService } from "@/gen/interests/v1/interests_pb";
+import { NotificationService } from "@/gen/notification/v1/notification_pb";
+import { ProjectsService } from "@/gen/projects/v1/projects_pb";
 import { connectError, createFakeBackend, testUser } from "@/testing/fake-backend";
 import { getAccessToken, setAccessToken } from "./session";
 import { requiresAuth, REQUEST_TIMEOUT_MS } from "./transport";
@@ -116,12 +121,16 @@ describe("transport", () => {
     expect(be.calls[0].headers.get("authorization")).toBeNull();
   });
 
-  it("knows which methods need a user", () => {
-    expect(requiresAuth("auth.v1.AuthService", "Login")).toBe(false);
-    expect(requiresAuth("auth.v1.AuthService", "GetMe")).toBe(true);
-    expect(requiresAuth("subscription.v1.SubscriptionService", "ListTiers")).toBe(false);
-    expect(requiresAuth("subscription.v1.SubscriptionService", "GetMySubscription")).toBe(true);
-    expect(requiresAuth("projects.v1.ProjectsService", "ListProjects")).toBe(false);
-    expect(requiresAuth("interests.v1.InterestsService", "ListActiveInterests")).toBe(true);
+  it("knows which methods need a user from the access rules in the protos", () => {
+    expect(requiresAuth(AuthService.method.login)).toBe(false);
+    expect(requiresAuth(AuthService.method.getMe)).toBe(true);
+    expect(requiresAuth(SubscriptionService.method.listTiers)).toBe(false);
+    expect(requiresAuth(SubscriptionService.method.getMySubscription)).toBe(true);
+    expect(requiresAuth(ProjectsService.method.listProjects)).toBe(false);
+    expect(requiresAuth(InterestsService.method.listActiveInterests)).toBe(true);
+    // Every method of every service declares a rule.
+    for (const svc of [AuthService, SubscriptionService, ProjectsService, InterestsService, NotificationService]) {
+      for (const m of svc.methods) expect(getOption(m, rule).audience, `${svc.typeName}/${m.name}`).not.toBe(Audience.UNSPECIFIED);
+    }
   });
 });

@@ -7,6 +7,8 @@ import {
   type Transport,
 } from "@connectrpc/connect";
 import { createConnectTransport } from "@connectrpc/connect-web";
+import { getOption, type DescMethod } from "@bufbuild/protobuf";
+import { Audience, rule } from "@/gen/access/v1/access_pb";
 import { AuthService } from "@/gen/auth/v1/auth_pb";
 import { AUTH_REQUIRED, SESSION_EXPIRED } from "./errors";
 import { clearCredentials, getAccessToken, getProvider, setAccessToken } from "./session";
@@ -25,20 +27,13 @@ export const CSRF_VALUE = "BidRadar";
 export type AuthMode = "auto" | "required" | "optional";
 export const AUTH_MODE = createContextKey<AuthMode>("auto", { description: "bidradar auth mode" });
 
-/** AuthService methods that need a signed-in user; the rest (login, register, ...) are public. */
-const AUTHENTICATED_AUTH_METHODS = new Set(["GetMe", "GetSecuritySettings", "UpdateTwoStep", "ChangePassword"]);
-
-/** Methods of other services open to visitors (SPEC §6: /search and the home pricing). */
-const PUBLIC_METHODS = new Set<string>([
-  "subscription.v1.SubscriptionService/ListTiers",
-  "projects.v1.ProjectsService/ListProjects",
-  "projects.v1.ProjectsService/GetDropdownData",
-  "projects.v1.ProjectsService/ListStatusIndicators",
-]);
-
-export function requiresAuth(serviceTypeName: string, methodName: string): boolean {
-  if (serviceTypeName === "auth.v1.AuthService") return AUTHENTICATED_AUTH_METHODS.has(methodName);
-  return !PUBLIC_METHODS.has(`${serviceTypeName}/${methodName}`);
+/**
+ * Whether a method needs a signed-in user: read from the access rule every
+ * RPC declares in its proto (access.v1.rule), the same rule the services and
+ * the gateway enforce. Only AUDIENCE_PUBLIC methods are open to visitors.
+ */
+export function requiresAuth(method: DescMethod): boolean {
+  return getOption(method, rule).audience !== Audience.PUBLIC;
 }
 
 export type AppTransportOptions = {
@@ -112,7 +107,7 @@ export function createAppTransport(opts: AppTransportOptions) {
   const authInterceptor: Interceptor = (next) => async (req) => {
     req.header.set(CSRF_HEADER, CSRF_VALUE);
     const mode = req.contextValues.get(AUTH_MODE);
-    const needsAuth = mode === "required" || (mode === "auto" && requiresAuth(req.service.typeName, req.method.name));
+    const needsAuth = mode === "required" || (mode === "auto" && requiresAuth(req.method));
     const token = getAccessToken();
     if (needsAuth && !token) throw new ConnectError(AUTH_REQUIRED, Code.Unauthenticated);
     if (token) req.header.set("Authorization", `Bearer ${token}`);
