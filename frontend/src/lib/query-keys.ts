@@ -14,6 +14,8 @@ export const queryKeys = {
   session: {
     all: ["session"] as const,
     restore: () => ["session", "restore"] as const,
+    /** Two-step state, password age, LINE link (GetSecuritySettings). */
+    security: () => ["session", "security"] as const,
   },
 
   projects: {
@@ -23,6 +25,8 @@ export const queryKeys = {
     list: (req: MessageInitShape<typeof ListProjectsRequestSchema>) => ["projects", "list", req] as const,
     detail: (projectId: string | null) => ["projects", "detail", projectId] as const,
     dropdownData: () => ["projects", "dropdown-data"] as const,
+    /** The signed-in user's saved searches (RecallSaveCriteria without an id). */
+    savedCriteria: () => ["projects", "saved-criteria"] as const,
   },
 
   interests: {

@@ -1,37 +1,49 @@
+import type { ReactNode } from "react";
 import { useParams } from "react-router";
-import { PlaceholderPage } from "@/components/ui/placeholder-page";
 import { th } from "@/i18n/th";
+import { usePageTitle } from "@/hooks/use-page-title";
 import { NotificationSettingsSection } from "@/features/notifications";
 import { AccountStatusSettings, PaymentSettings, PricingSettings } from "@/features/payment";
-import type { ReactNode } from "react";
-
+import { NotFoundSection } from "./not-found-section";
+import { AdvancedFeaturesSection, LineSection, SearchCriteriaSection, SecuritySection, UserInfoSection } from "./account-sections";
 import type { SettingsSection } from "../sections";
 
+const SECTIONS: Record<Exclude<SettingsSection, "contact-us">, () => ReactNode> = {
+  "user-info": () => <UserInfoSection />,
+  "account-status": () => <AccountStatusSettings />,
+  pricing: () => <PricingSettings />,
+  "payment-settings": () => <PaymentSettings />,
+  "notification-settings": () => <NotificationSettingsSection />,
+  "advanced-features": () => <AdvancedFeaturesSection />,
+  "security-settings": () => <SecuritySection />,
+  "search-criteria": () => <SearchCriteriaSection />,
+  "line-api": () => <LineSection />,
+};
+
+/** One settings page of SPEC §2 (every one does its job). */
 export function SettingsSectionPage({ section }: { section?: SettingsSection }) {
   const params = useParams();
-  const key = section ?? (params.section as SettingsSection);
-  const real: Partial<Record<SettingsSection, ReactNode>> = {
-    "notification-settings": <NotificationSettingsSection />,
-    pricing: <PricingSettings />,
-    "account-status": <AccountStatusSettings />,
-    "payment-settings": <PaymentSettings />,
-  };
-  if (real[key]) {
-    return (
-      <section className="settings-section" data-testid={`settings-${key}`}>
-        <h1>{th.pages.settings[key]}</h1>
-        {real[key]}
-      </section>
-    );
-  }
-  return <PlaceholderPage title={th.pages.settings[key] ?? th.pages.settingsTitle} />;
+  const key = (section ?? params.section) as Exclude<SettingsSection, "contact-us">;
+  const title = th.pages.settings[key] ?? th.pages.settingsTitle;
+  usePageTitle(title);
+  const render = SECTIONS[key];
+  if (!render) return <NotFoundSection />;
+  return (
+    <section className="settings-section" data-testid={`settings-${key}`}>
+      <h1>{title}</h1>
+      {render()}
+    </section>
+  );
 }
 
 export function ContactUsPage() {
+  usePageTitle(th.pages.settings["contact-us"]);
   return (
-    <PlaceholderPage title={th.pages.settings["contact-us"]} lead={th.pages.contactLead} soon={false}>
+    <section className="settings-section" data-testid="settings-contact-us">
+      <h1>{th.pages.settings["contact-us"]}</h1>
+      <p className="lead">{th.pages.contactLead}</p>
       <p>{th.pages.contactEmail}</p>
       <p className="muted">{th.pages.contactHours}</p>
-    </PlaceholderPage>
+    </section>
   );
 }

@@ -1,0 +1,249 @@
+import { useState, type FormEvent } from "react";
+import { Link } from "react-router";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { timestampDate } from "@bufbuild/protobuf/wkt";
+import { th } from "@/i18n/th";
+import { authClient, getClient } from "@/lib/clients";
+import { errorMessage } from "@/lib/errors";
+import { formatNumber, formatThaiDate } from "@/lib/format";
+import { queryKeys } from "@/lib/query-keys";
+import { Avatar } from "@/components/ui/avatar";
+import { ProjectsService } from "@/gen/projects/v1/projects_pb";
+import { SubscriptionService } from "@/gen/subscription/v1/subscription_pb";
+import { useAuthStore } from "@/stores/auth-store";
+import { toast } from "@/stores/toast-store";
+import "../settings.css";
+
+const t = th.settingsPages;
+
+/** /user-settings/user-info: who is signed in. */
+export function UserInfoSection() {
+  const user = useAuthStore((s) => s.user);
+  if (!user) return null;
+  return (
+    <div className="settings-card" data-testid="settings-user">
+      <Avatar name={user.name} username={user.username} pictureUrl={user.pictureUrl} size={64} />
+      <dl className="settings-dl">
+        <dt>{t.name}</dt>
+        <dd>{user.name || "–"}</dd>
+        <dt>{t.username}</dt>
+        <dd>{user.username || "–"}</dd>
+        <dt>{t.email}</dt>
+        <dd data-testid="user-email">{user.email || "–"}</dd>
+        <dt>{t.line}</dt>
+        <dd>{user.lineId1 ? t.lineLinked : t.lineNotLinked}</dd>
+      </dl>
+    </div>
+  );
+}
+
+function useSecurity() {
+  return useQuery({ queryKey: queryKeys.session.security(), queryFn: () => authClient().getSecuritySettings({}) });
+}
+
+/** /user-settings/security-settings: two-step verification and the password. */
+export function SecuritySection() {
+  const qc = useQueryClient();
+  const sec = useSecurity();
+  const [current, setCurrent] = useState("");
+  const [next, setNext] = useState("");
+  const [confirm, setConfirm] = useState("");
+  const [offPassword, setOffPassword] = useState("");
+  const twoStep = sec.data?.twoStepVerification === "enabled";
+
+  const toggle = useMutation({
+    mutationFn: (enabled: boolean) => authClient().updateTwoStep({ enabled, currentPassword: enabled ? "" : offPassword }),
+    onSuccess: () => {
+      setOffPassword("");
+      toast.success(t.saved);
+      void qc.invalidateQueries({ queryKey: queryKeys.session.all });
+    },
+    onError: (err) => toast.error(errorMessage(err, "Verification failed. Please try again.")),
+  });
+  const change = useMutation({
+    mutationFn: () => authClient().changePassword({ currentPassword: current, newPassword: next }),
+    onSuccess: () => {
+      setCurrent("");
+      setNext("");
+      setConfirm("");
+      toast.success(t.passwordChanged);
+    },
+    onError: (err) => toast.error(errorMessage(err, "Failed to reset password. Please try again.")),
+  });
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    if (next !== confirm) {
+      toast.error(t.passwordsDiffer);
+      return;
+    }
+    change.mutate();
+  };
+  if (!sec.data) return <p className="muted">…</p>;
+  return (
+    <div data-testid="settings-security">
+      <section className="settings-card">
+        <h2 className="settings-subtitle">{t.twoStep}</h2>
+        <p data-testid="two-step-state">{twoStep ? t.twoStepOn : t.twoStepOff}</p>
+        {twoStep ? (
+          <div className="settings-row">
+            {sec.data.hasPassword && (
+              <label className="settings-field">
+                {t.currentPassword}
+                <input type="password" autoComplete="current-password" value={offPassword} onChange={(e) => setOffPassword(e.target.value)} data-testid="two-step-password" />
+              </label>
+            )}
+            <button type="button" className="btn btn-ghost btn-md" disabled={toggle.isPending} onClick={() => toggle.mutate(false)} data-testid="two-step-off">
+              {t.turnOff}
+            </button>
+          </div>
+        ) : (
+          <button type="button" className="btn btn-primary btn-md" disabled={toggle.isPending} onClick={() => toggle.mutate(true)} data-testid="two-step-on">
+            {t.turnOn}
+          </button>
+        )}
+      </section>
+      {sec.data.hasPassword && (
+        <form className="settings-card" onSubmit={submit}>
+          <h2 className="settings-subtitle">{t.changePassword}</h2>
+          {sec.data.passwordChangedAt && <p className="muted">{t.passwordChangedAt(formatThaiDate(timestampDate(sec.data.passwordChangedAt)))}</p>}
+          <label className="settings-field">
+            {t.currentPassword}
+            <input type="password" autoComplete="current-password" required value={current} onChange={(e) => setCurrent(e.target.value)} />
+          </label>
+          <label className="settings-field">
+            {t.newPassword}
+            <input type="password" autoComplete="new-password" required minLength={8} maxLength={128} value={next} onChange={(e) => setNext(e.target.value)} />
+          </label>
+          <label className="settings-field">
+            {t.confirmPassword}
+            <input type="password" autoComplete="new-password" required value={confirm} onChange={(e) => setConfirm(e.target.value)} />
+          </label>
+          <button type="submit" className="btn btn-primary btn-md" disabled={change.isPending}>
+            {t.changePassword}
+          </button>
+        </form>
+      )}
+    </div>
+  );
+}
+
+const projects = () => getClient(ProjectsService);
+
+/** /user-settings/search-criteria: the saved searches; run or delete each. */
+export function SearchCriteriaSection() {
+  const qc = useQueryClient();
+  const key = queryKeys.projects.savedCriteria();
+  const list = useQuery({ queryKey: key, queryFn: () => projects().recallSaveCriteria({}) });
+  const [ran, setRan] = useState<{ id: string; total: number; rows: { id: string; name: string }[] } | null>(null);
+  const run = useMutation({
+    mutationFn: (id: string) => projects().recallSaveCriteria({ criteriaId: id }),
+    onSuccess: (r, id) =>
+      setRan({ id, total: Number(r.pagination?.total ?? r.data.length), rows: r.data.slice(0, 10).map((p) => ({ id: p.projectId, name: p.projectName })) }),
+    onError: (err) => toast.error(errorMessage(err, "Failed to fetch data")),
+  });
+  const del = useMutation({
+    mutationFn: (id: string) => projects().deleteSearchCriteria({ criteriaId: id }),
+    onSuccess: () => {
+      toast.success(t.deleted);
+      setRan(null);
+      void qc.invalidateQueries({ queryKey: key });
+    },
+    onError: (err) => toast.error(errorMessage(err, "Failed to fetch data")),
+  });
+  const items = list.data?.criteria ?? [];
+  return (
+    <div data-testid="settings-criteria">
+      {items.length === 0 ? (
+        <p className="muted">
+          {list.isPending ? "…" : t.noCriteria} <Link to="/search">{t.goSearch}</Link>
+        </p>
+      ) : (
+        <ul className="criteria-list">
+          {items.map((c) => (
+            <li key={c.criteriaId} className="settings-card" data-testid="criteria-row">
+              <p className="criteria-name">
+                {c.name || t.unnamed} <span className="chip">{c.searchType === "overnight" ? t.overnight : t.normal}</span>
+              </p>
+              <p className="muted">
+                {c.createdAt && t.savedOn(formatThaiDate(timestampDate(c.createdAt)))}
+                {c.lastRunAt && ` · ${t.lastRun(formatThaiDate(timestampDate(c.lastRunAt)), formatNumber(Number(c.lastMatchCount)))}`}
+              </p>
+              <div className="settings-row">
+                <button type="button" className="btn btn-ghost btn-sm" onClick={() => run.mutate(c.criteriaId)} data-testid="criteria-run">
+                  {t.run}
+                </button>
+                <button type="button" className="btn btn-ghost btn-sm" onClick={() => window.confirm(t.confirmDelete) && del.mutate(c.criteriaId)} data-testid="criteria-delete">
+                  {t.delete}
+                </button>
+              </div>
+              {ran?.id === c.criteriaId && (
+                <div data-testid="criteria-results">
+                  <p>{t.found(formatNumber(ran.total))}</p>
+                  <ul>
+                    {ran.rows.map((r) => (
+                      <li key={r.id}>
+                        <Link to={`/project-details/${r.id}`}>{r.name || r.id}</Link>
+                      </li>
+                    ))}
+                  </ul>
+                </div>
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
+/** /user-settings/advanced-features: what the plan unlocks, and what it does not. */
+export function AdvancedFeaturesSection() {
+  const q = useQuery({
+    queryKey: queryKeys.subscription.mine(),
+    queryFn: ({ signal }) => getClient(SubscriptionService).getMySubscription({}, { signal }),
+    staleTime: 5 * 60_000,
+  });
+  const d = q.data;
+  if (!d) return <p className="muted">…</p>;
+  const buttons = Object.entries(d.buttonStatusExamples).sort(([a], [b]) => a.localeCompare(b));
+  return (
+    <div data-testid="settings-advanced">
+      <p>{t.planFeatures(d.tierLabel)}</p>
+      <ul className="feature-list">
+        {d.features.map((f) => (
+          <li key={f}>{f}</li>
+        ))}
+      </ul>
+      <table className="usage-table">
+        <tbody>
+          {buttons.map(([k, v]) => (
+            <tr key={k}>
+              <th scope="row">{th.home.limits[k] ?? k}</th>
+              <td data-testid={`feature-${k}`}>{v === "enabled" ? t.enabled : t.locked}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {buttons.some(([, v]) => v !== "enabled") && (
+        <Link to="/user-settings/pricing" className="btn btn-primary btn-md">
+          {t.unlock}
+        </Link>
+      )}
+    </div>
+  );
+}
+
+/** /user-settings/line-api: the LINE account alerts go to. */
+export function LineSection() {
+  const user = useAuthStore((s) => s.user);
+  const linked = !!user?.lineId1;
+  return (
+    <div className="settings-card" data-testid="settings-line">
+      <p data-testid="line-state">{linked ? t.lineLinked : t.lineNotLinked}</p>
+      <p className="muted">{linked ? t.lineLinkedHelp : t.lineHowTo}</p>
+      <Link to="/user-settings/notification-settings" className="btn btn-primary btn-md">
+        {t.lineAlerts}
+      </Link>
+    </div>
+  );
+}
