@@ -64,11 +64,21 @@ func (k Kind) String() string {
 }
 
 // Metadata keys set on every mapped error. The gateway reads MetaHTTPCode
-// from the gRPC trailers to pick the REST status; clients may read
-// MetaReason to choose a localised message.
+// from the gRPC trailers to pick the REST status and passes MetaKind and
+// MetaReason on as the REST body's "kind" and "reason"; clients choose their
+// localised message by the reason, never by the English message.
 const (
 	MetaHTTPCode = "x-http-code"
+	MetaKind     = "x-error-kind"
 	MetaReason   = "x-error-reason"
+)
+
+// Reasons of the errors ToConnect makes itself.
+const (
+	ReasonInternal         = "internal"
+	ReasonDependencyDown   = "dependency-unavailable"
+	ReasonCanceled         = "canceled"
+	ReasonDeadlineExceeded = "deadline-exceeded"
 )
 
 // Error is a domain error. Message is user-facing (it becomes the REST
@@ -148,6 +158,40 @@ func HTTPStatus(k Kind) int {
 	}
 }
 
+// KindOfCode returns the kind a bare Connect (or gRPC) code stands for, for
+// errors that carry no kind of their own (a peer's default "unimplemented",
+// a transport failure).
+func KindOfCode(c connect.Code) Kind {
+	switch c {
+	case connect.CodeInvalidArgument, connect.CodeOutOfRange:
+		return InvalidArgument
+	case connect.CodeFailedPrecondition:
+		return FailedPrecondition
+	case connect.CodeNotFound:
+		return NotFound
+	case connect.CodeAlreadyExists:
+		return AlreadyExists
+	case connect.CodeAborted:
+		return Aborted
+	case connect.CodeUnauthenticated:
+		return Unauthenticated
+	case connect.CodePermissionDenied:
+		return PermissionDenied
+	case connect.CodeResourceExhausted:
+		return ResourceExhausted
+	case connect.CodeUnavailable, connect.CodeDeadlineExceeded, connect.CodeCanceled:
+		return Unavailable
+	case connect.CodeUnimplemented:
+		return Unimplemented
+	default:
+		return Internal
+	}
+}
+
+// DefaultReason is the reason of an error that has no slug: its kind's name
+// in slug form (not_found → not-found).
+func DefaultReason(k Kind) string { return strings.ReplaceAll(k.String(), "_", "-") }
+
 // ConnectCode returns the Connect (and gRPC) code for a kind.
 func ConnectCode(k Kind) connect.Code {
 	switch k {
@@ -181,9 +225,10 @@ const InternalMessage = "internal error"
 
 // ToConnect converts any error into a *connect.Error safe to send to a
 // client. A *connect.Error (not wrapped) is returned unchanged; an *Error keeps its Message
-// and gets the x-http-code and x-error-reason metadata; context cancellation
-// and deadlines keep their own codes; everything else becomes CodeInternal
-// "internal error" so that causes never leak. ToConnect(nil) is nil.
+// and gets the x-http-code, x-error-kind and x-error-reason metadata (an
+// empty slug becomes DefaultReason); context cancellation and deadlines keep
+// their own codes; everything else becomes CodeInternal "internal error" so
+// that causes never leak. ToConnect(nil) is nil.
 func ToConnect(err error) *connect.Error {
 	if err == nil {
 		return nil
@@ -194,26 +239,40 @@ func ToConnect(err error) *connect.Error {
 	var ae *Error
 	if errors.As(err, &ae) {
 		ce := connect.NewError(ConnectCode(ae.Kind), errors.New(ae.Message))
-		ce.Meta().Set(MetaHTTPCode, strconv.Itoa(HTTPStatus(ae.Kind)))
-		if ae.Slug != "" {
-			ce.Meta().Set(MetaReason, ae.Slug)
+		reason := ae.Slug
+		if reason == "" {
+			reason = DefaultReason(ae.Kind)
 		}
+		setMeta(ce, HTTPStatus(ae.Kind), ae.Kind, reason)
 		return ce
 	}
 	switch {
 	case errors.Is(err, context.Canceled):
-		return connect.NewError(connect.CodeCanceled, context.Canceled)
+		ce := connect.NewError(connect.CodeCanceled, context.Canceled)
+		setMeta(ce, 0, Unavailable, ReasonCanceled)
+		return ce
 	case errors.Is(err, context.DeadlineExceeded):
-		return connect.NewError(connect.CodeDeadlineExceeded, context.DeadlineExceeded)
+		ce := connect.NewError(connect.CodeDeadlineExceeded, context.DeadlineExceeded)
+		setMeta(ce, 0, Unavailable, ReasonDeadlineExceeded)
+		return ce
 	}
 	if DependencyDown(err) {
-		return ToConnect(Wrap(err, Unavailable, "dependency-unavailable", UnavailableMessage))
+		return ToConnect(Wrap(err, Unavailable, ReasonDependencyDown, UnavailableMessage))
 	}
 	// Wrapped peer errors land here too: their text may name hosts or
 	// queries, so adapters must translate them into *Error to expose them.
 	ce := connect.NewError(connect.CodeInternal, errors.New(InternalMessage))
-	ce.Meta().Set(MetaHTTPCode, strconv.Itoa(http.StatusInternalServerError))
+	setMeta(ce, http.StatusInternalServerError, Internal, ReasonInternal)
 	return ce
+}
+
+// setMeta puts the REST status (when there is one), kind and reason on ce.
+func setMeta(ce *connect.Error, httpCode int, k Kind, reason string) {
+	if httpCode != 0 {
+		ce.Meta().Set(MetaHTTPCode, strconv.Itoa(httpCode))
+	}
+	ce.Meta().Set(MetaKind, k.String())
+	ce.Meta().Set(MetaReason, reason)
 }
 
 // UnavailableMessage is SPEC §8's text for a dependency that does not answer.

@@ -118,6 +118,9 @@ func TestToConnectTable(t *testing.T) {
 			if got := ce.Meta().Get(apperr.MetaReason); got != "some-slug" {
 				t.Errorf("x-error-reason = %q", got)
 			}
+			if got := ce.Meta().Get(apperr.MetaKind); got != tt.kind.String() {
+				t.Errorf("x-error-kind = %q, want %q", got, tt.kind.String())
+			}
 			if strings.Contains(ce.Error(), "secret cause") {
 				t.Errorf("cause leaked: %q", ce.Error())
 			}
@@ -129,21 +132,23 @@ func TestToConnectOtherErrors(t *testing.T) {
 	t.Parallel()
 	passthrough := connect.NewError(connect.CodeNotFound, errors.New("as is"))
 	tests := []struct {
-		name    string
-		err     error
-		code    connect.Code
-		message string
+		name         string
+		err          error
+		code         connect.Code
+		message      string
+		kind, reason string
 	}{
-		{"unknown error hides cause", errors.New("pq: password authentication failed for user app"), connect.CodeInternal, "internal error"},
-		{"wrapped connect error is not trusted", fmt.Errorf("call: %w", connect.NewError(connect.CodeFailedPrecondition, errors.New("dial tcp 10.0.0.5:9001"))), connect.CodeInternal, "internal error"},
-		{"an unavailable peer is 503 without its text", fmt.Errorf("call: %w", connect.NewError(connect.CodeUnavailable, errors.New("dial tcp 10.0.0.5:9001"))), connect.CodeUnavailable, apperr.UnavailableMessage},
-		{"database refusing connections is 503", fmt.Errorf("query: %w", &net.OpError{Op: "dial", Err: syscall.ECONNREFUSED}), connect.CodeUnavailable, apperr.UnavailableMessage},
-		{"database shutting down is 503", fmt.Errorf("query: %w", &pgconn.PgError{Code: "57P01", Message: "terminating connection due to administrator command"}), connect.CodeUnavailable, apperr.UnavailableMessage},
-		{"connection lost mid-query is 503", fmt.Errorf("query: %w", io.ErrUnexpectedEOF), connect.CodeUnavailable, apperr.UnavailableMessage},
-		{"a constraint violation stays internal", fmt.Errorf("insert: %w", &pgconn.PgError{Code: "23505", Message: "duplicate key"}), connect.CodeInternal, "internal error"},
-		{"canceled", fmt.Errorf("query: %w", context.Canceled), connect.CodeCanceled, context.Canceled.Error()},
-		{"deadline", context.DeadlineExceeded, connect.CodeDeadlineExceeded, context.DeadlineExceeded.Error()},
-		{"connect error as is", passthrough, connect.CodeNotFound, "as is"},
+		{"unknown error hides cause", errors.New("pq: password authentication failed for user app"), connect.CodeInternal, "internal error", "internal", "internal"},
+		{"wrapped connect error is not trusted", fmt.Errorf("call: %w", connect.NewError(connect.CodeFailedPrecondition, errors.New("dial tcp 10.0.0.5:9001"))), connect.CodeInternal, "internal error", "internal", "internal"},
+		{"an unavailable peer is 503 without its text", fmt.Errorf("call: %w", connect.NewError(connect.CodeUnavailable, errors.New("dial tcp 10.0.0.5:9001"))), connect.CodeUnavailable, apperr.UnavailableMessage, "unavailable", "dependency-unavailable"},
+		{"database refusing connections is 503", fmt.Errorf("query: %w", &net.OpError{Op: "dial", Err: syscall.ECONNREFUSED}), connect.CodeUnavailable, apperr.UnavailableMessage, "unavailable", "dependency-unavailable"},
+		{"database shutting down is 503", fmt.Errorf("query: %w", &pgconn.PgError{Code: "57P01", Message: "terminating connection due to administrator command"}), connect.CodeUnavailable, apperr.UnavailableMessage, "unavailable", "dependency-unavailable"},
+		{"connection lost mid-query is 503", fmt.Errorf("query: %w", io.ErrUnexpectedEOF), connect.CodeUnavailable, apperr.UnavailableMessage, "unavailable", "dependency-unavailable"},
+		{"a constraint violation stays internal", fmt.Errorf("insert: %w", &pgconn.PgError{Code: "23505", Message: "duplicate key"}), connect.CodeInternal, "internal error", "internal", "internal"},
+		{"canceled", fmt.Errorf("query: %w", context.Canceled), connect.CodeCanceled, context.Canceled.Error(), "unavailable", "canceled"},
+		{"deadline", context.DeadlineExceeded, connect.CodeDeadlineExceeded, context.DeadlineExceeded.Error(), "unavailable", "deadline-exceeded"},
+		{"an error without a slug gets its kind's", apperr.New(apperr.NotFound, "", "gone"), connect.CodeNotFound, "gone", "not_found", "not-found"},
+		{"connect error as is", passthrough, connect.CodeNotFound, "as is", "", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -152,6 +157,9 @@ func TestToConnectOtherErrors(t *testing.T) {
 			if ce.Code() != tt.code || ce.Message() != tt.message {
 				t.Fatalf("got %v %q, want %v %q", ce.Code(), ce.Message(), tt.code, tt.message)
 			}
+			if k, r := ce.Meta().Get(apperr.MetaKind), ce.Meta().Get(apperr.MetaReason); k != tt.kind || r != tt.reason {
+				t.Fatalf("kind, reason = %q, %q; want %q, %q", k, r, tt.kind, tt.reason)
+			}
 		})
 	}
 	if apperr.ToConnect(passthrough) != passthrough {
@@ -159,5 +167,25 @@ func TestToConnectOtherErrors(t *testing.T) {
 	}
 	if apperr.ToConnect(nil) != nil {
 		t.Fatal("ToConnect(nil) != nil")
+	}
+}
+
+func TestKindOfCodeRoundTrips(t *testing.T) {
+	t.Parallel()
+	// Every kind but Validation (which shares invalid_argument) comes back
+	// from its own code.
+	for k := apperr.Internal; k <= apperr.Unimplemented; k++ {
+		if k == apperr.Validation {
+			continue
+		}
+		if got := apperr.KindOfCode(apperr.ConnectCode(k)); got != k {
+			t.Errorf("KindOfCode(ConnectCode(%v)) = %v", k, got)
+		}
+	}
+	if got := apperr.KindOfCode(connect.CodeDeadlineExceeded); got != apperr.Unavailable {
+		t.Errorf("deadline exceeded = %v, want unavailable", got)
+	}
+	if got := apperr.DefaultReason(apperr.ResourceExhausted); got != "resource-exhausted" {
+		t.Errorf("DefaultReason = %q", got)
 	}
 }

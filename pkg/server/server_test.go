@@ -149,15 +149,16 @@ var rpcCases = []struct {
 	code     connect.Code
 	message  string
 	httpCode string
+	kind     string
 	reason   string
 }{
-	{"hello", 0, "echo:hello", "", ""},
-	{"notfound", connect.CodeNotFound, "ไม่พบข้อมูล", "404", "thing-not-found"},
-	{"validation", connect.CodeInvalidArgument, "Invalid email", "422", "bad-email"},
-	{"aborted", connect.CodeAborted, "Try again", "409", "conflict"},
-	{"boom", connect.CodeInternal, "internal error", "500", ""},
-	{"connect-internal", connect.CodeInternal, "internal error", "500", ""},
-	{"panic", connect.CodeInternal, "internal error", "500", ""},
+	{"hello", 0, "echo:hello", "", "", ""},
+	{"notfound", connect.CodeNotFound, "ไม่พบข้อมูล", "404", "not_found", "thing-not-found"},
+	{"validation", connect.CodeInvalidArgument, "Invalid email", "422", "validation", "bad-email"},
+	{"aborted", connect.CodeAborted, "Try again", "409", "aborted", "conflict"},
+	{"boom", connect.CodeInternal, "internal error", "500", "internal", "internal"},
+	{"connect-internal", connect.CodeInternal, "internal error", "500", "internal", "internal"},
+	{"panic", connect.CodeInternal, "internal error", "500", "internal", "internal"},
 }
 
 func TestRPCOverConnect(t *testing.T) {
@@ -186,6 +187,9 @@ func TestRPCOverConnect(t *testing.T) {
 			}
 			if got := ce.Meta().Get(apperr.MetaReason); got != tt.reason {
 				t.Fatalf("x-error-reason = %q, want %q", got, tt.reason)
+			}
+			if got := ce.Meta().Get(apperr.MetaKind); got != tt.kind {
+				t.Fatalf("x-error-kind = %q, want %q", got, tt.kind)
 			}
 		})
 	}
@@ -218,6 +222,9 @@ func TestRPCOverGRPC(t *testing.T) {
 			}
 			if got := strings.Join(trailer.Get(apperr.MetaReason), ","); got != tt.reason {
 				t.Fatalf("trailer x-error-reason = %q, want %q", got, tt.reason)
+			}
+			if got := strings.Join(trailer.Get(apperr.MetaKind), ","); got != tt.kind {
+				t.Fatalf("trailer x-error-kind = %q, want %q", got, tt.kind)
 			}
 		})
 	}
@@ -403,7 +410,8 @@ func TestExtraInterceptorErrorsAreMapped(t *testing.T) {
 	_, err = client.CallUnary(context.Background(), connect.NewRequest(wrapperspb.String("hello")))
 	var ce *connect.Error
 	if !errors.As(err, &ce) || ce.Code() != connect.CodePermissionDenied || ce.Message() != "User is inactive" ||
-		ce.Meta().Get(apperr.MetaHTTPCode) != "403" {
+		ce.Meta().Get(apperr.MetaHTTPCode) != "403" || ce.Meta().Get(apperr.MetaKind) != "permission_denied" ||
+		ce.Meta().Get(apperr.MetaReason) != "inactive" {
 		t.Fatalf("err = %v", err)
 	}
 }
