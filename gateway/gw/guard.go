@@ -40,7 +40,7 @@ func guardInput(maxBody int64, next http.Handler) http.Handler {
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if badText(r.URL.Path) || badQuery(r.URL.RawQuery) {
-			writeJSON(w, http.StatusBadRequest, map[string]string{"detail": "The request URL contains invalid characters (invalid UTF-8 or NUL)"})
+			gatewayError(w, r, http.StatusBadRequest, reasonInvalidCharacters, "The request URL contains invalid characters (invalid UTF-8 or NUL)")
 			return
 		}
 		limit := maxBody
@@ -48,7 +48,7 @@ func guardInput(maxBody int64, next http.Handler) http.Handler {
 			limit = UploadMaxBody
 		}
 		if r.ContentLength > limit {
-			writeJSON(w, http.StatusRequestEntityTooLarge, map[string]string{"detail": "Request body too large"})
+			gatewayError(w, r, http.StatusRequestEntityTooLarge, reasonBodyTooLarge, "Request body too large")
 			return
 		}
 		if r.Body == nil || r.Body == http.NoBody || safeMethod(r.Method) && r.ContentLength == 0 {
@@ -68,15 +68,15 @@ func guardInput(maxBody int64, next http.Handler) http.Handler {
 			var tooBig *http.MaxBytesError
 			switch {
 			case errors.As(err, &tooBig):
-				writeJSON(w, http.StatusRequestEntityTooLarge, map[string]string{"detail": "Request body too large"})
+				gatewayError(w, r, http.StatusRequestEntityTooLarge, reasonBodyTooLarge, "Request body too large")
 			default:
 				w.Header().Set("Connection", "close")
-				writeJSON(w, http.StatusRequestTimeout, map[string]string{"detail": "The request body was not received in time"})
+				gatewayError(w, r, http.StatusRequestTimeout, reasonBodyTimeout, "The request body was not received in time")
 			}
 			return
 		}
 		if isJSON(r.Header.Get("Content-Type")) && (!utf8.Valid(body) || bytes.IndexByte(body, 0) >= 0 || hasEscapedNUL(body)) {
-			writeJSON(w, http.StatusBadRequest, map[string]string{"detail": "The request body contains invalid characters (invalid UTF-8 or NUL)"})
+			gatewayError(w, r, http.StatusBadRequest, reasonInvalidCharacters, "The request body contains invalid characters (invalid UTF-8 or NUL)")
 			return
 		}
 		r.Body = io.NopCloser(bytes.NewReader(body))

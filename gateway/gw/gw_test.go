@@ -3,6 +3,7 @@ package gw_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -54,7 +55,13 @@ func newGateway(t *testing.T, webDir string) *httptest.Server {
 	mux.Handle(authv1connect.NewAuthServiceHandler(fakeAuth{}, server.HandlerOptions(log)...))
 	upstream := httptest.NewServer(h2c.NewHandler(mux, &http2.Server{}))
 	t.Cleanup(upstream.Close)
-	target := strings.TrimPrefix(upstream.URL, "http://")
+	return newGatewayTo(t, webDir, strings.TrimPrefix(upstream.URL, "http://"))
+}
+
+// newGatewayTo is a gateway whose every service is at target.
+func newGatewayTo(t *testing.T, webDir, target string) *httptest.Server {
+	t.Helper()
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	cfg := gw.Config{AuthTarget: target, ProjectsTarget: target, InterestsTarget: target, SubscriptionTarget: target,
 		NotificationTarget: target, RealtimeTarget: target, WebDir: webDir, RequestTimeout: 5e9}
 	g, err := gw.New(context.Background(), cfg, log)
@@ -90,14 +97,15 @@ func TestRESTAnswers(t *testing.T) {
 	cases := []struct {
 		name, method, path, body string
 		status                   int
-		detail                   string
+		detail, kind, reason     string
 	}{
-		{"inactive is 403 with the service's detail", "POST", "/login", `{"username":"inactive","password":"x"}`, 403, "Account is inactive."},
-		{"validation is 422", "POST", "/login", `{"username":"invalid"}`, 422, "username is required"},
-		{"broken JSON is 400", "POST", "/login", `{"username":`, 400, ""},
-		{"unknown path is 404", "GET", "/nope", "", 404, "Not Found"},
-		{"wrong method is 405", "DELETE", "/login", "", 405, "Method Not Allowed"},
-		{"unimplemented is 501", "POST", "/logout", `{}`, 501, ""},
+		{"inactive is 403 with the service's detail", "POST", "/login", `{"username":"inactive","password":"x"}`, 403, "Account is inactive.", "permission_denied", "account-inactive"},
+		{"validation is 422", "POST", "/login", `{"username":"invalid"}`, 422, "username is required", "validation", "invalid"},
+		{"broken JSON is 400", "POST", "/login", `{"username":`, 400, "", "invalid_argument", "invalid-json"},
+		{"unknown path is 404", "GET", "/nope", "", 404, "Not Found", "not_found", "not-found"},
+		{"wrong method is 405", "DELETE", "/login", "", 405, "Method Not Allowed", "invalid_argument", "method-not-allowed"},
+		{"unimplemented is 501", "POST", "/logout", `{}`, 501, "", "unimplemented", "unimplemented"},
+		{"a query value of the wrong type is 400", "GET", "/gen-infor?page=abc", "", 400, "Invalid value for parameter page", "invalid_argument", "invalid-parameter"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -108,6 +116,9 @@ func TestRESTAnswers(t *testing.T) {
 			d, _ := body["detail"].(string)
 			if d == "" || (c.detail != "" && d != c.detail) {
 				t.Fatalf("detail %q, want %q", d, c.detail)
+			}
+			if body["kind"] != c.kind || body["reason"] != c.reason {
+				t.Fatalf("kind, reason = %v, %v; want %s, %s", body["kind"], body["reason"], c.kind, c.reason)
 			}
 			if ct := resp.Header.Get("Content-Type"); ct != "application/json" {
 				t.Fatalf("content type %q", ct)
@@ -152,6 +163,94 @@ func TestConnectForwardingAndInternalRPCs(t *testing.T) {
 	}
 	if _, err := client.GetPublicKeys(context.Background(), connect.NewRequest(&authv1.GetPublicKeysRequest{})); connect.CodeOf(err) != connect.CodeNotFound && connect.CodeOf(err) != connect.CodeUnimplemented {
 		t.Fatalf("internal RPC reachable through the gateway: %v", err)
+	}
+}
+
+// Connect clients read the kind and reason from the error's metadata, for
+// the services' errors and the gateway's own alike.
+func TestConnectErrorsCarryReasons(t *testing.T) {
+	srv := newGateway(t, "")
+	client := authv1connect.NewAuthServiceClient(http.DefaultClient, srv.URL)
+	check := func(name string, err error, code connect.Code, message, kind, reason string) {
+		t.Helper()
+		var ce *connect.Error
+		if !errors.As(err, &ce) {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if ce.Code() != code || ce.Message() != message {
+			t.Fatalf("%s: %v %q, want %v %q", name, ce.Code(), ce.Message(), code, message)
+		}
+		if k, r := ce.Meta().Get(apperr.MetaKind), ce.Meta().Get(apperr.MetaReason); k != kind || r != reason {
+			t.Fatalf("%s: kind, reason = %q, %q; want %q, %q", name, k, r, kind, reason)
+		}
+	}
+	_, err := client.Login(context.Background(), connect.NewRequest(&authv1.LoginRequest{Username: "inactive"}))
+	check("service error", err, connect.CodePermissionDenied, "Account is inactive.", "permission_denied", "account-inactive")
+	_, err = client.GetPublicKeys(context.Background(), connect.NewRequest(&authv1.GetPublicKeysRequest{}))
+	check("internal RPC", err, connect.CodeNotFound, "Not Found", "not_found", "not-found")
+	evil := authv1connect.NewAuthServiceClient(&http.Client{Transport: headerTransport{"Origin": "https://evil.example"}}, srv.URL)
+	_, err = evil.Login(context.Background(), connect.NewRequest(&authv1.LoginRequest{Username: "somchai"}))
+	check("CSRF", err, connect.CodePermissionDenied, "CSRF check failed", "permission_denied", "csrf")
+
+	down := newGatewayTo(t, "", "127.0.0.1:1")
+	_, err = authv1connect.NewAuthServiceClient(http.DefaultClient, down.URL).Login(context.Background(),
+		connect.NewRequest(&authv1.LoginRequest{Username: "somchai"}))
+	check("service down", err, connect.CodeUnavailable, gw.UnavailableMessage, "unavailable", "unavailable")
+}
+
+// headerTransport adds headers to every request.
+type headerTransport map[string]string
+
+func (h headerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	for k, v := range h {
+		r.Header.Set(k, v)
+	}
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+// Every error the gateway raises itself has its own stable reason, in the
+// REST body and in the X-Error-Reason header.
+func TestGatewayErrorsCarryReasons(t *testing.T) {
+	srv := newGateway(t, "")
+	down := newGatewayTo(t, "", "127.0.0.1:1")
+	api := srv.URL + "/app/backend/api/v1"
+	big := `{"username":"` + strings.Repeat("a", gw.DefaultMaxBody) + `"}`
+	cases := []struct {
+		name, method, url, body string
+		hdr                     []string
+		status                  int
+		detail, kind, reason    string
+	}{
+		{"URL with invalid UTF-8", "GET", api + "/gen-infor?keyword=%FF", "", nil, 400,
+			"The request URL contains invalid characters (invalid UTF-8 or NUL)", "invalid_argument", "invalid-characters"},
+		{"body with NUL", "POST", api + "/login", `{"username":"\u0000"}`, nil, 400,
+			"The request body contains invalid characters (invalid UTF-8 or NUL)", "invalid_argument", "invalid-characters"},
+		{"body too large", "POST", api + "/login", big, nil, 413, "Request body too large", "invalid_argument", "body-too-large"},
+		{"not JSON", "POST", api + "/login", "x", []string{"Content-Type", "text/plain"}, 415,
+			"Content-Type must be application/json", "invalid_argument", "unsupported-media-type"},
+		{"CSRF", "POST", api + "/login", `{}`, []string{"Origin", "https://evil.example"}, 403, "CSRF check failed", "permission_denied", "csrf"},
+		{"internal RPC", "POST", srv.URL + "/auth.v1.AuthService/GetPublicKeys", `{}`, nil, 404, "Not Found", "not_found", "not-found"},
+		{"no frontend", "GET", srv.URL + "/search", "", nil, 404, "Not Found", "not_found", "not-found"},
+		{"write to a page", "PUT", srv.URL + "/search", "", nil, 405, "Method Not Allowed", "invalid_argument", "method-not-allowed"},
+		{"other WebSocket path", "GET", srv.URL + "/ws/other", "", nil, 404, "Not Found", "not_found", "not-found"},
+		{"webhook without signature", "POST", srv.URL + "/app/backend/api/v1/payment/webhook/stripe", `{}`, nil, 400,
+			"Missing Stripe-Signature header", "invalid_argument", "webhook-signature-missing"},
+		{"service down over REST", "POST", down.URL + "/app/backend/api/v1/login", `{"username":"a","password":"b"}`, nil, 503,
+			gw.UnavailableMessage, "unavailable", "unavailable"},
+		{"service down over Connect's proxy", "POST", down.URL + "/auth.v1.AuthService/Login", `{}`, nil, 503,
+			gw.UnavailableMessage, "unavailable", "unavailable"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			resp, body := do(t, c.method, c.url, c.body, c.hdr...)
+			if resp.StatusCode != c.status || body["detail"] != c.detail || body["kind"] != c.kind || body["reason"] != c.reason {
+				t.Fatalf("got %d %v, want %d %q %s %s", resp.StatusCode, body, c.status, c.detail, c.kind, c.reason)
+			}
+			if resp.Header.Get("X-Error-Reason") != c.reason || resp.Header.Get("X-Error-Kind") != c.kind {
+				t.Fatalf("headers %v", resp.Header)
+			}
+		})
 	}
 }
 

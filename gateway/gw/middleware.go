@@ -31,7 +31,7 @@ func csrf(allowed []string, publicURL string, next http.Handler) http.Handler {
 			return
 		}
 		if strings.HasPrefix(r.URL.Path, apiPrefix) && r.ContentLength != 0 && !isJSON(r.Header.Get("Content-Type")) {
-			writeJSON(w, http.StatusUnsupportedMediaType, map[string]string{"detail": "Content-Type must be application/json"})
+			gatewayError(w, r, http.StatusUnsupportedMediaType, reasonUnsupportedMediaType, "Content-Type must be application/json")
 			return
 		}
 		if strings.HasPrefix(r.Header.Get("Authorization"), "Bearer ") {
@@ -47,11 +47,11 @@ func csrf(allowed []string, publicURL string, next http.Handler) http.Handler {
 		}
 		ours := origin != "" && originAllowed(r, origin, publicURL, allowed)
 		if (origin != "" && !ours) || (site == "cross-site" && !ours) {
-			writeJSON(w, http.StatusForbidden, map[string]string{"detail": "CSRF check failed"})
+			gatewayError(w, r, http.StatusForbidden, reasonCSRF, "CSRF check failed")
 			return
 		}
 		if hasSessionCookie(r) && r.Header.Get(CSRFHeader) == "" {
-			writeJSON(w, http.StatusForbidden, map[string]string{"detail": "CSRF check failed"})
+			gatewayError(w, r, http.StatusForbidden, reasonCSRF, "CSRF check failed")
 			return
 		}
 		next.ServeHTTP(w, r)

@@ -48,12 +48,12 @@ func newConnectProxy(target string, log *slog.Logger) http.Handler {
 		FlushInterval: -1,
 		ErrorHandler: func(w http.ResponseWriter, r *http.Request, err error) {
 			log.WarnContext(r.Context(), "upstream unavailable", "target", target, "path", r.URL.Path, "err", err)
-			writeJSON(w, http.StatusServiceUnavailable, map[string]string{"detail": "Service is currently unavailable. Please try again later."})
+			gatewayError(w, r, http.StatusServiceUnavailable, reasonUnavailable, UnavailableMessage)
 		},
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if internalProcedures[r.URL.Path] {
-			writeJSON(w, http.StatusNotFound, map[string]string{"detail": "Not Found"})
+			gatewayError(w, r, http.StatusNotFound, reasonNotFound, "Not Found")
 			return
 		}
 		rp.ServeHTTP(w, r)
@@ -71,12 +71,12 @@ func newWebSocketProxy(target string, log *slog.Logger) http.Handler {
 		},
 		ErrorHandler: func(w http.ResponseWriter, r *http.Request, err error) {
 			log.WarnContext(r.Context(), "realtime unavailable", "err", err)
-			writeJSON(w, http.StatusServiceUnavailable, map[string]string{"detail": "Service is currently unavailable. Please try again later."})
+			gatewayError(w, r, http.StatusServiceUnavailable, reasonUnavailable, UnavailableMessage)
 		},
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if !strings.HasPrefix(r.URL.Path, "/ws/notifications/") {
-			writeJSON(w, http.StatusNotFound, map[string]string{"detail": "Not Found"})
+			gatewayError(w, r, http.StatusNotFound, reasonNotFound, "Not Found")
 			return
 		}
 		rp.ServeHTTP(w, r)

@@ -3,6 +3,7 @@ package gw
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/textproto"
@@ -11,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"connectrpc.com/connect"
 	"github.com/grpc-ecosystem/grpc-gateway/v2/runtime"
 	"go.opentelemetry.io/contrib/instrumentation/google.golang.org/grpc/otelgrpc"
 	"google.golang.org/grpc"
@@ -26,6 +28,7 @@ import (
 	notificationv1 "bidradar/gen/notification/v1"
 	projectsv1 "bidradar/gen/projects/v1"
 	subscriptionv1 "bidradar/gen/subscription/v1"
+	"bidradar/pkg/apperr"
 )
 
 // httpCodeKey is the metadata key a service sets to choose the REST status
@@ -77,38 +80,46 @@ func newREST(ctx context.Context, cfg Config, shed grpc.UnaryClientInterceptor) 
 	return mux, closers, nil
 }
 
-// restError writes {"detail": message} with the status the service chose, or the
-// standard gRPC→HTTP mapping. Errors the gateway itself raised (a body that
-// does not decode, a query value of the wrong type) or its transport raised
-// (a service down or too slow) never show their internal text.
-func restError(ctx context.Context, _ *runtime.ServeMux, _ runtime.Marshaler, w http.ResponseWriter, _ *http.Request, err error) {
+// restError writes {"detail", "kind", "reason"} with the status, kind and
+// reason the service chose (its x-http-code, x-error-kind and
+// x-error-reason trailers), or the standard gRPC→HTTP mapping. Errors the
+// gateway itself raised (a body that does not decode, a query value of the
+// wrong type) or its transport raised (a service down or too slow) never
+// show their internal text.
+func restError(ctx context.Context, _ *runtime.ServeMux, _ runtime.Marshaler, w http.ResponseWriter, r *http.Request, err error) {
 	st := status.Convert(err)
 	code := runtime.HTTPStatusFromCode(st.Code())
 	fromService := false
+	kind, reason := apperr.KindOfCode(connect.Code(st.Code())), ""
 	md, ok := runtime.ServerMetadataFromContext(ctx)
 	if ok {
-		for _, v := range append(md.TrailerMD.Get(httpCodeKey), md.HeaderMD.Get(httpCodeKey)...) {
+		for _, v := range mdValues(md, httpCodeKey) {
 			if c, e := strconv.Atoi(v); e == nil && c >= 400 && c <= 599 {
 				code, fromService = c, true
 				break
 			}
 		}
+		if v := mdValues(md, apperr.MetaKind); len(v) > 0 {
+			if k, known := apperr.ParseKind(v[0]); known {
+				kind = k
+			}
+		}
+		if v := mdValues(md, apperr.MetaReason); len(v) > 0 {
+			reason = v[0]
+		}
 		forwardCookies(w, md.HeaderMD.Get("set-cookie"))
 	}
 	msg := st.Message()
 	if !fromService {
-		code, msg = publicError(st.Code(), code, msg)
-	}
-	if msg == "" {
-		msg = http.StatusText(code)
+		code, kind, reason, msg = publicError(err, code)
 	}
 	if code == http.StatusTooManyRequests && w.Header().Get("Retry-After") == "" {
 		retry := "60"
-		if msg == shedMessage {
+		if errors.Is(err, errShed) {
 			retry = "1"
 		}
 		if ok {
-			for _, v := range append(md.TrailerMD.Get("retry-after"), md.HeaderMD.Get("retry-after")...) {
+			for _, v := range mdValues(md, "retry-after") {
 				if n, e := strconv.Atoi(v); e == nil && n > 0 {
 					retry = v
 				}
@@ -117,40 +128,57 @@ func restError(ctx context.Context, _ *runtime.ServeMux, _ runtime.Marshaler, w 
 		w.Header().Set("Retry-After", retry)
 	}
 	w.Header().Del("Trailer")
-	writeJSON(w, code, map[string]string{"detail": msg})
+	writeError(w, r, code, kind, reason, msg)
+}
+
+// mdValues are a key's values in the trailers, then the headers.
+func mdValues(md runtime.ServerMetadata, key string) []string {
+	return append(md.TrailerMD.Get(key), md.HeaderMD.Get(key)...)
 }
 
 // UnavailableMessage is SPEC §8's text for a service that does not answer.
-const UnavailableMessage = "Service is currently unavailable. Please try again later."
+const UnavailableMessage = apperr.UnavailableMessage
 
-var badParameter = regexp.MustCompile(`parameter: ([A-Za-z0-9_.]+)`)
+// badParameter finds the query parameter in grpc-gateway's parse errors
+// ("parsing field \"page\": ..."; older releases said "parameter: page").
+var badParameter = regexp.MustCompile(`(?:parameter: |parsing (?:field|list|map key|map value) ")([A-Za-z0-9_.]+)`)
 
 // publicError turns an error the gateway or its transport raised into a
-// status and a message fit for users.
-func publicError(c codes.Code, status int, msg string) (int, string) {
-	switch c {
-	case codes.Unavailable, codes.DeadlineExceeded:
-		return http.StatusServiceUnavailable, UnavailableMessage
-	case codes.InvalidArgument:
+// status, kind, reason and message fit for users.
+func publicError(err error, httpStatus int) (int, apperr.Kind, string, string) {
+	st := status.Convert(err)
+	msg := st.Message()
+	switch c := st.Code(); {
+	case errors.Is(err, errShed):
+		return http.StatusTooManyRequests, apperr.ResourceExhausted, reasonShed, shedMessage
+	case c == codes.Unavailable, c == codes.DeadlineExceeded:
+		return http.StatusServiceUnavailable, apperr.Unavailable, reasonUnavailable, UnavailableMessage
+	case c == codes.InvalidArgument:
 		if m := badParameter.FindStringSubmatch(msg); m != nil {
-			return http.StatusBadRequest, "Invalid value for parameter " + m[1]
+			return http.StatusBadRequest, apperr.InvalidArgument, reasonInvalidParameter, "Invalid value for parameter " + m[1]
 		}
 		if strings.Contains(msg, "proto:") || strings.Contains(msg, "json") || strings.Contains(msg, "EOF") || strings.Contains(msg, "unexpected") {
-			return http.StatusBadRequest, "The request body is not valid JSON for this call"
+			return http.StatusBadRequest, apperr.InvalidArgument, reasonInvalidJSON, "The request body is not valid JSON for this call"
 		}
-		return http.StatusBadRequest, "Invalid request"
-	case codes.Internal, codes.Unknown:
-		return http.StatusInternalServerError, "internal error"
+		return http.StatusBadRequest, apperr.InvalidArgument, reasonInvalidRequest, "Invalid request"
+	case c == codes.Internal, c == codes.Unknown:
+		return http.StatusInternalServerError, apperr.Internal, reasonInternal, apperr.InternalMessage
+	default:
+		k := apperr.KindOfCode(connect.Code(c))
+		return httpStatus, k, apperr.DefaultReason(k), msg
 	}
-	return status, msg
 }
 
-func routingError(_ context.Context, _ *runtime.ServeMux, _ runtime.Marshaler, w http.ResponseWriter, _ *http.Request, httpStatus int) {
+func routingError(_ context.Context, _ *runtime.ServeMux, _ runtime.Marshaler, w http.ResponseWriter, r *http.Request, httpStatus int) {
 	// grpc-gateway reports a wrong method as 501 by default; FastAPI answers 405.
-	if httpStatus == http.StatusNotImplemented {
-		httpStatus = http.StatusMethodNotAllowed
+	reason := reasonNotFound
+	switch httpStatus {
+	case http.StatusNotImplemented, http.StatusMethodNotAllowed:
+		httpStatus, reason = http.StatusMethodNotAllowed, reasonMethodNotAllowed
+	case http.StatusBadRequest:
+		reason = reasonInvalidRequest
 	}
-	writeJSON(w, httpStatus, map[string]string{"detail": http.StatusText(httpStatus)})
+	gatewayError(w, r, httpStatus, reason, http.StatusText(httpStatus))
 }
 
 // successStatus applies a non-200 success status chosen by the service.

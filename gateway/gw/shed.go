@@ -19,6 +19,9 @@ import (
 // shedMessage answers a password call refused at the edge.
 const shedMessage = "Too many login attempts. Please try again shortly."
 
+// errShed is a REST password call refused at the edge (restError knows it).
+var errShed = status.Error(codes.ResourceExhausted, shedMessage)
+
 // passwordProcedures are the RPCs whose proto says they cost an argon2id
 // hash (access rule password_hash).
 var passwordProcedures = func() map[string]bool {
@@ -89,7 +92,7 @@ func (p *passwordSlots) connect(next http.Handler) http.Handler {
 		release, ok := p.acquire(remoteIP(r.RemoteAddr))
 		if !ok {
 			w.Header().Set("Retry-After", "1")
-			writeJSON(w, http.StatusTooManyRequests, map[string]string{"detail": shedMessage})
+			gatewayError(w, r, http.StatusTooManyRequests, reasonShed, shedMessage)
 			return
 		}
 		defer release()
@@ -113,7 +116,7 @@ func (p *passwordSlots) unary(ctx context.Context, method string, req, reply any
 	}
 	release, ok := p.acquire(client)
 	if !ok {
-		return status.Error(codes.ResourceExhausted, shedMessage)
+		return errShed
 	}
 	defer release()
 	return invoker(ctx, method, req, reply, cc, opts...)

@@ -15,11 +15,11 @@ import (
 func newStatic(dir string) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodGet && r.Method != http.MethodHead {
-			writeJSON(w, http.StatusMethodNotAllowed, map[string]string{"detail": "Method Not Allowed"})
+			gatewayError(w, r, http.StatusMethodNotAllowed, reasonMethodNotAllowed, "Method Not Allowed")
 			return
 		}
 		if dir == "" {
-			writeJSON(w, http.StatusNotFound, map[string]string{"detail": "Not Found"})
+			gatewayError(w, r, http.StatusNotFound, reasonNotFound, "Not Found")
 			return
 		}
 		clean := path.Clean("/" + r.URL.Path)
@@ -33,7 +33,7 @@ func newStatic(dir string) http.Handler {
 			return
 		}
 		if strings.HasPrefix(clean, "/assets/") || staticExt[path.Ext(clean)] {
-			writeJSON(w, http.StatusNotFound, map[string]string{"detail": "Not Found"})
+			gatewayError(w, r, http.StatusNotFound, reasonNotFound, "Not Found")
 			return
 		}
 		w.Header().Set("Cache-Control", "no-cache")
@@ -41,7 +41,7 @@ func newStatic(dir string) http.Handler {
 			// The app shows its Thai 404 page; the status says so too.
 			page, err := os.ReadFile(filepath.Join(dir, "index.html"))
 			if err != nil {
-				writeJSON(w, http.StatusNotFound, map[string]string{"detail": "Not Found"})
+				gatewayError(w, r, http.StatusNotFound, reasonNotFound, "Not Found")
 				return
 			}
 			w.Header().Set("Content-Type", "text/html; charset=utf-8")

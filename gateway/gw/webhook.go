@@ -9,6 +9,7 @@ import (
 
 	subscriptionv1 "bidradar/gen/subscription/v1"
 	"bidradar/gen/subscription/v1/subscriptionv1connect"
+	"bidradar/pkg/apperr"
 	"bidradar/pkg/server"
 )
 
@@ -27,32 +28,31 @@ func newStripeWebhook(subscriptionTarget string) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, err := io.ReadAll(io.LimitReader(r.Body, maxWebhookBody+1))
 		if err != nil {
-			writeJSON(w, http.StatusBadRequest, map[string]string{"detail": "The request body could not be read"})
+			gatewayError(w, r, http.StatusBadRequest, reasonBodyUnreadable, "The request body could not be read")
 			return
 		}
 		if len(body) > maxWebhookBody {
-			writeJSON(w, http.StatusRequestEntityTooLarge, map[string]string{"detail": "Request body too large"})
+			gatewayError(w, r, http.StatusRequestEntityTooLarge, reasonBodyTooLarge, "Request body too large")
 			return
 		}
 		sig := r.Header.Get("Stripe-Signature")
 		if sig == "" {
-			writeJSON(w, http.StatusBadRequest, map[string]string{"detail": "Missing Stripe-Signature header"})
+			gatewayError(w, r, http.StatusBadRequest, reasonWebhookSignature, "Missing Stripe-Signature header")
 			return
 		}
 		_, err = client.HandleProviderEvent(r.Context(), connect.NewRequest(&subscriptionv1.HandleProviderEventRequest{Payload: body, Signature: sig}))
 		if err != nil {
 			var ce *connect.Error
-			status, detail := http.StatusServiceUnavailable, "Service is currently unavailable. Please try again later."
-			if errors.As(err, &ce) {
-				switch ce.Code() {
-				case connect.CodeInvalidArgument:
-					status, detail = http.StatusBadRequest, ce.Message()
-				case connect.CodeNotFound:
-					status, detail = http.StatusNotFound, ce.Message()
+			if errors.As(err, &ce) && (ce.Code() == connect.CodeInvalidArgument || ce.Code() == connect.CodeNotFound) {
+				kind := apperr.KindOfCode(ce.Code())
+				if k, ok := apperr.ParseKind(ce.Meta().Get(apperr.MetaKind)); ok {
+					kind = k
 				}
+				writeError(w, r, apperr.HTTPStatus(apperr.KindOfCode(ce.Code())), kind, ce.Meta().Get(apperr.MetaReason), ce.Message())
+				return
 			}
 			// Any other failure is 503: Stripe retries the event later.
-			writeJSON(w, status, map[string]string{"detail": detail})
+			gatewayError(w, r, http.StatusServiceUnavailable, reasonUnavailable, UnavailableMessage)
 			return
 		}
 		writeJSON(w, http.StatusOK, map[string]bool{"received": true})

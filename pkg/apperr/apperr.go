@@ -55,7 +55,17 @@ var kindNames = [...]string{
 	Unimplemented:      "unimplemented",
 }
 
-// String returns the snake_case name of the kind, for logs.
+// ParseKind returns the kind named name (as String spells it).
+func ParseKind(name string) (Kind, bool) {
+	for k, n := range kindNames {
+		if n == name {
+			return Kind(k), true
+		}
+	}
+	return Internal, false
+}
+
+// String returns the snake_case name of the kind, for logs and the wire.
 func (k Kind) String() string {
 	if k >= 0 && int(k) < len(kindNames) {
 		return kindNames[k]

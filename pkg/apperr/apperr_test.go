@@ -185,6 +185,14 @@ func TestKindOfCodeRoundTrips(t *testing.T) {
 	if got := apperr.KindOfCode(connect.CodeDeadlineExceeded); got != apperr.Unavailable {
 		t.Errorf("deadline exceeded = %v, want unavailable", got)
 	}
+	for k := apperr.Internal; k <= apperr.Unimplemented; k++ {
+		if got, ok := apperr.ParseKind(k.String()); !ok || got != k {
+			t.Errorf("ParseKind(%q) = %v, %v", k.String(), got, ok)
+		}
+	}
+	if _, ok := apperr.ParseKind("teapot"); ok {
+		t.Error("ParseKind accepted an unknown name")
+	}
 	if got := apperr.DefaultReason(apperr.ResourceExhausted); got != "resource-exhausted" {
 		t.Errorf("DefaultReason = %q", got)
 	}

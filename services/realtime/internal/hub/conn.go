@@ -122,7 +122,9 @@ func sameOrigin(r *http.Request) bool {
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	userID := strings.TrimPrefix(r.URL.Path, "/ws/notifications/")
 	if userID == "" || strings.Contains(userID, "/") || strings.ContainsAny(userID, ".*> ") {
-		http.Error(w, `{"detail":"Not Found"}`, http.StatusNotFound)
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusNotFound)
+		_, _ = w.Write([]byte(`{"detail":"Not Found","kind":"not_found","reason":"not-found"}` + "\n"))
 		return
 	}
 	ws, err := h.upgrader.Upgrade(w, r, nil)
