@@ -61,7 +61,7 @@ describe("start-up (SPEC §2)", () => {
   });
 
   it("an expired session is not retried: the user is logged out with 'Your session has expired'", async () => {
-    const be = createFakeBackend({ "AuthService/RefreshToken": () => connectError(401, "refresh token expired") });
+    const be = createFakeBackend({ "AuthService/RefreshToken": () => connectError(401, "Invalid refresh token", "refresh-token-invalid") });
     be.install();
     useAuthStore.setState({ user: testUser });
     renderGate();
@@ -74,7 +74,7 @@ describe("start-up (SPEC §2)", () => {
   it("'User not found' on GetMe clears credentials: 'User not found. Your session is invalid.'", async () => {
     const be = createFakeBackend({
       "AuthService/RefreshToken": () => ({ json: { accessToken: "t" } }),
-      "AuthService/GetMe": () => connectError(404, "User not found"),
+      "AuthService/GetMe": () => connectError(404, "User not found", "user-not-found"),
     });
     be.install();
     useAuthStore.setState({ user: testUser });

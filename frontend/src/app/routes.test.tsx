@@ -101,7 +101,7 @@ describe("login with two-step verification", () => {
     const be = createFakeBackend({
       "AuthService/Login": () => ({ json: { message: "otp sent", twoStepVerification: "enabled", email: testUser.email, expiresIn: 300 } }),
       "AuthService/VerifyLoginOtp": (c) =>
-        c.body.otp === "123456" ? { json: { message: "Login successful.", accessToken: "tok", user: testUser } } : connectError(400, "invalid code"),
+        c.body.otp === "123456" ? { json: { message: "Login successful.", accessToken: "tok", user: testUser } } : connectError(400, "Invalid verification code", "otp-invalid"),
       ...tiers,
     });
     be.install();
@@ -127,7 +127,7 @@ describe("login with two-step verification", () => {
   });
 
   it("an inactive account is not toasted and goes to 'Activate Your Account'", async () => {
-    const be = createFakeBackend({ "AuthService/Login": () => connectError(403, "account is inactive") });
+    const be = createFakeBackend({ "AuthService/Login": () => connectError(403, "Account is inactive. Please verify your email to activate your account.", "account-inactive") });
     be.install();
     const { router } = renderApp("/login");
     fireEvent.change(await screen.findByLabelText(th.auth.usernameOrEmail), { target: { value: "new@example.co.th" } });

@@ -72,54 +72,6 @@ export function msg(key: MessageKey): string {
   return messages[key];
 }
 
-/**
- * Known server details (English, from the services) shown in Thai. Anything
- * already in Thai is shown as is; anything else falls back to the caller's
- * specification message.
- */
-export const serverDetails: Array<[RegExp, string | ((m: RegExpExecArray) => string)]> = [
-  [/incorrect username or password|invalid credentials/i, "ชื่อผู้ใช้หรือรหัสผ่านไม่ถูกต้อง"],
-  [/username already taken/i, "ชื่อผู้ใช้นี้ถูกใช้งานแล้ว กรุณาเลือกชื่ออื่น"],
-  [/email already registered/i, "อีเมลนี้ลงทะเบียนไว้แล้ว"],
-  [/invalid verification code|invalid (otp|code)/i, "รหัสยืนยันไม่ถูกต้อง กรุณาตรวจสอบแล้วลองอีกครั้ง"],
-  [/too many attempts/i, "กรอกรหัสผิดเกินจำนวนครั้งที่กำหนด กรุณาขอรหัสใหม่"],
-  [/too many failed attempts today/i, "กรอกรหัสผิดเกินจำนวนครั้งต่อวัน กรุณาลองใหม่พรุ่งนี้"],
-  [/wait (\d+) seconds? before requesting/i, (m) => `เพิ่งส่งรหัสไปเมื่อสักครู่ กรุณารอ ${m[1]} วินาทีก่อนขอรหัสใหม่`],
-  [/wait before requesting a new code/i, "เพิ่งส่งรหัสไปเมื่อสักครู่ กรุณารอสักครู่ก่อนขอรหัสใหม่"],
-  [/too many codes requested/i, "ขอรหัสบ่อยเกินไป กรุณาลองใหม่ภายหลัง"],
-  [/account is inactive/i, "บัญชียังไม่ได้เปิดใช้งาน กรุณายืนยันอีเมลเพื่อเปิดใช้งานบัญชี"],
-  [/too many login attempts|server is busy/i, "ขณะนี้มีผู้ใช้งานจำนวนมาก กรุณาลองใหม่อีกครั้งในอีกสักครู่"],
-  [/refresh token|session has ended/i, "เซสชันสิ้นสุดแล้ว กรุณาเข้าสู่ระบบอีกครั้ง"],
-  [/password must be at least/i, "รหัสผ่านต้องมีอย่างน้อย 8 ตัวอักษร"],
-  [/password must be at most/i, "รหัสผ่านต้องไม่เกิน 128 ตัวอักษร"],
-  [/password is too common/i, "รหัสผ่านนี้คาดเดาง่ายเกินไป กรุณาเลือกรหัสผ่านอื่น"],
-  [/same as your username or email/i, "รหัสผ่านต้องไม่ซ้ำกับชื่อผู้ใช้หรืออีเมล"],
-  [/must be different from the current password/i, "รหัสผ่านใหม่ต้องไม่ซ้ำกับรหัสผ่านเดิม"],
-  [/username must be/i, "ชื่อผู้ใช้ต้องมี 3–32 ตัวอักษร และใช้ได้เฉพาะ a-z, 0-9, . _ -"],
-  [/valid email|email is required/i, "กรุณากรอกอีเมลให้ถูกต้อง"],
-  [/name must be at most/i, "ชื่อต้องไม่เกิน 100 ตัวอักษร"],
-  [/username and password are required/i, "กรุณากรอกชื่อผู้ใช้และรหัสผ่าน"],
-  [/line login was cancelled/i, "ยกเลิกการเข้าสู่ระบบด้วย LINE แล้ว"],
-  [/invalid or expired line login request/i, "คำขอเข้าสู่ระบบด้วย LINE หมดอายุ กรุณาลองใหม่อีกครั้ง"],
-  [/line login failed/i, "เข้าสู่ระบบด้วย LINE ไม่สำเร็จ กรุณาลองอีกครั้ง"],
-  [/line link session expired/i, "ข้อมูล LINE หมดอายุแล้ว กรุณาเข้าสู่ระบบด้วย LINE อีกครั้ง"],
-  [/line account is already linked to another user/i, "บัญชี LINE นี้เชื่อมกับผู้ใช้อื่นอยู่แล้ว"],
-  [/already linked to another line account/i, "บัญชีนี้เชื่อมกับบัญชี LINE อื่นอยู่แล้ว"],
-  [/needs an e-mail address/i, "ต้องมีอีเมลในบัญชีก่อนเปิดการยืนยันตัวตนสองขั้นตอน"],
-  [/too many failed login attempts\. please try again in (\d+) seconds/i, (m) => `ใส่รหัสผ่านผิดหลายครั้ง กรุณาลองใหม่ในอีก ${m[1]} วินาที`],
-  [/too many failed login attempts/i, "ใส่รหัสผ่านผิดหลายครั้ง กรุณาลองใหม่ภายหลัง"],
-  [/bidPrice is above the reference price/i, "ราคาเสนอสูงกว่าราคากลาง (หรืองบประมาณ) ของโครงการ"],
-  [/bidPrice must be greater than 0/i, "ราคาเสนอต้องมากกว่า 0 และมีทศนิยมไม่เกิน 2 ตำแหน่ง"],
-  [/reductionPercent must be/i, "เปอร์เซ็นต์ส่วนลดต้องอยู่ระหว่าง 0 ถึงน้อยกว่า 100 และมีทศนิยมไม่เกิน 2 ตำแหน่ง"],
-  [/leaves a bid price of 0/i, "เปอร์เซ็นต์ส่วนลดสูงเกินไป ราคาเสนอจะเป็น 0"],
-  [/comment_text must not be empty/i, "กรุณาพิมพ์ความคิดเห็น"],
-  [/comment_text must be at most/i, "ความคิดเห็นยาวได้ไม่เกิน 2,000 ตัวอักษร"],
-  [/comment_text must not contain control characters/i, "ความคิดเห็นมีอักขระที่ใช้ไม่ได้"],
-  [/comment not found/i, "ไม่พบความคิดเห็นนี้"],
-  [/project not found/i, "ไม่พบโครงการนี้"],
-  [/invalid project id/i, "รหัสโครงการไม่ถูกต้อง ต้องเป็นตัวเลข 11 หลัก"],
-];
-
 export const th = {
   settingsPages: {
     name: "ชื่อ",

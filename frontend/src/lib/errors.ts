@@ -1,60 +1,86 @@
 import { Code, ConnectError } from "@connectrpc/connect";
-import { isMessageKey, msg, serverDetails, type MessageKey } from "@/i18n/th";
+import { isMessageKey, msg, type MessageKey } from "@/i18n/th";
+import { reasonMessage } from "@/i18n/reasons";
 
 /** Messages the transport raises itself (SPEC §5, §8), as ConnectError raw messages. */
 export const AUTH_REQUIRED: MessageKey = "Authentication required";
 export const SESSION_EXPIRED: MessageKey = "Your session has expired. Please login again.";
 export const USER_NOT_FOUND: MessageKey = "User not found. Your session is invalid.";
 
+/**
+ * Metadata every server error carries (pkg/apperr, the gateway): the stable
+ * reason the app chooses its message by, the error's kind (an apperr kind
+ * name such as not_found), and for rate limits the seconds to wait.
+ */
+export const REASON_KEY = "x-error-reason";
+export const KIND_KEY = "x-error-kind";
+export const RETRY_AFTER_KEY = "retry-after";
+
 export function asConnectError(err: unknown): ConnectError {
   return ConnectError.from(err);
 }
 
+/** The server's reason for err (e.g. "account-inactive"), or "" when it sent none. */
+export function errorReason(err: unknown): string {
+  return asConnectError(err).metadata.get(REASON_KEY) ?? "";
+}
+
+/** The server's kind for err (e.g. "permission_denied"), or "" when it sent none. */
+export function errorKind(err: unknown): string {
+  return asConnectError(err).metadata.get(KIND_KEY) ?? "";
+}
+
+/** Seconds the server asks to wait (retry-after), or undefined. */
+export function retryAfter(err: unknown): number | undefined {
+  const n = Number(asConnectError(err).metadata.get(RETRY_AFTER_KEY));
+  return Number.isFinite(n) && n > 0 ? n : undefined;
+}
+
 /** fetch() rejected: no HTTP answer at all (offline, DNS, CORS, connection refused). */
 export function isNetworkError(err: unknown): boolean {
-  const e = asConnectError(err);
-  if (e.cause instanceof TypeError) return true;
-  return (
-    (e.code === Code.Unknown || e.code === Code.Unavailable) &&
-    /failed to fetch|networkerror|load failed|network request failed/i.test(e.rawMessage)
-  );
+  return asConnectError(err).cause instanceof TypeError;
 }
 
-/** 403 whose detail mentions 'inactive': the account needs activation (SPEC §6). */
+/** The account needs activation (SPEC §6: leads to the activation flow, not a toast). */
 export function isInactiveError(err: unknown): boolean {
-  const e = asConnectError(err);
-  return /inactive/i.test(e.rawMessage) && (e.code === Code.PermissionDenied || e.code === Code.Unauthenticated || e.code === Code.FailedPrecondition);
+  return errorReason(err) === "account-inactive";
 }
 
-/** 429 for a new code requested within the minimum interval (DESIGN §4: 60 s). */
+/** A new code was asked for within the minimum interval (DESIGN §4: 60 s). */
 export function isResendTooSoon(err: unknown): boolean {
-  const e = asConnectError(err);
-  return e.code === Code.ResourceExhausted && /wait\b.*before requesting/i.test(e.rawMessage);
+  return errorReason(err) === "otp-resend-too-soon";
 }
 
+/** SPEC §8: the signed-in user no longer exists. */
 export function isUserNotFound(err: unknown): boolean {
   const e = asConnectError(err);
-  return e.code === Code.NotFound && /user not found/i.test(e.rawMessage);
+  return e.code === Code.NotFound && errorReason(e) === "user-not-found";
 }
 
-const THAI = /[\u0E00-\u0E7F]/;
+/** A search-save refused by the plan's limits (SPEC §8 'Limit reached'). */
+export function isLimitReached(err: unknown): boolean {
+  return errorReason(err) === "limit-reached";
+}
 
-/** A server detail in Thai: as is, a known English detail: translated, else null. */
-export function translateDetail(detail: string): string | null {
-  const d = detail.trim();
-  if (!d) return null;
-  if (isMessageKey(d)) return msg(d);
-  if (THAI.test(d)) return d;
-  for (const [re, thai] of serverDetails) {
-    const m = re.exec(d);
-    if (m) return typeof thai === "function" ? thai(m) : thai;
+/**
+ * The Thai text of a server error: by its reason; else, for an error the
+ * app raised itself with a SPEC message as its text, that message's Thai;
+ * else null.
+ */
+export function serverMessage(err: unknown): string | null {
+  const e = asConnectError(err);
+  const reason = errorReason(e);
+  if (reason) {
+    const thai = reasonMessage(reason, { retryAfter: retryAfter(e) });
+    if (thai) return thai;
   }
-  return null;
+  const raw = e.rawMessage.trim();
+  return isMessageKey(raw) ? msg(raw) : null;
 }
 
 /**
  * The Thai message for a failed call (SPEC §8): network and availability
- * problems first, then the server's detail, then the operation's fallback.
+ * problems first, then the server's reason, then the operation's fallback.
  */
 export function errorMessage(err: unknown, fallback: MessageKey, opts: { login?: boolean } = {}): string {
   const e = asConnectError(err);
@@ -64,10 +90,12 @@ export function errorMessage(err: unknown, fallback: MessageKey, opts: { login?:
       ? msg("No response from server. Please check your connection.")
       : msg("Service is currently unavailable. Please try again later.");
   }
-  if (e.code === Code.Unavailable) return msg("Service is currently unavailable. Please try again later.");
   if (isUserNotFound(e)) return msg(USER_NOT_FOUND);
-  if (opts.login && e.code === Code.PermissionDenied && !/inactive/i.test(e.rawMessage)) {
+  if (opts.login && e.code === Code.PermissionDenied && !isInactiveError(e)) {
     return msg("Access denied. Please check your credentials.");
   }
-  return translateDetail(e.rawMessage) ?? msg(fallback);
+  const known = serverMessage(e);
+  if (known) return known;
+  if (e.code === Code.Unavailable) return msg("Service is currently unavailable. Please try again later.");
+  return msg(fallback);
 }

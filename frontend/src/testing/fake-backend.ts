@@ -3,7 +3,8 @@ import { createAppTransport, setAppTransport, type AppTransport } from "@/lib/tr
 /** A recorded Connect call. */
 export type Call = { service: string; method: string; body: Record<string, unknown>; headers: Headers; init: RequestInit };
 
-export type Reply = { status?: number; json: unknown } | Promise<{ status?: number; json: unknown }>;
+type Answer = { status?: number; json: unknown; headers?: Record<string, string> };
+export type Reply = Answer | Promise<Answer>;
 export type Handler = (call: Call) => Reply;
 
 const CONNECT_CODES: Record<number, string> = {
@@ -16,9 +17,21 @@ const CONNECT_CODES: Record<number, string> = {
   503: "unavailable",
 };
 
-/** A Connect error body as connect-go writes it. */
-export function connectError(status: number, message: string): { status: number; json: unknown } {
-  return { status, json: { code: CONNECT_CODES[status] ?? "unknown", message } };
+/**
+ * A Connect error as a BidRadar service answers it: connect-go's body, and
+ * the reason (x-error-reason) and kind (x-error-kind) as headers, which the
+ * client reads as the error's metadata.
+ */
+export function connectError(
+  status: number,
+  message: string,
+  reason = "",
+  headers: Record<string, string> = {},
+): { status: number; json: unknown; headers: Record<string, string> } {
+  const code = CONNECT_CODES[status] ?? "unknown";
+  const meta: Record<string, string> = { ...headers };
+  if (reason) Object.assign(meta, { "x-error-reason": reason, "x-error-kind": code });
+  return { status, json: { code, message }, headers: meta };
 }
 
 /**
@@ -43,7 +56,10 @@ export function createFakeBackend(handlers: Record<string, Handler>) {
       });
     }
     const r = await h(call);
-    return new Response(JSON.stringify(r.json), { status: r.status ?? 200, headers: { "content-type": "application/json" } });
+    return new Response(JSON.stringify(r.json), {
+      status: r.status ?? 200,
+      headers: { ...r.headers, "content-type": "application/json" },
+    });
   };
   const transport: AppTransport = createAppTransport({ baseUrl: "http://127.0.0.1:9", fetch: fetchImpl });
   return { calls, fetch: fetchImpl, transport, install: () => setAppTransport(transport) };

@@ -118,7 +118,7 @@ export async function verifyRegistration(email: string, otp: string): Promise<Ap
   } catch {
     /* ignore */
   }
-  if (/user verified/i.test(res.message) && res.accessToken) {
+  if (res.message.includes("User verified") && res.accessToken) {
     setAccessToken(res.accessToken);
     store().set({ provider: "password" });
     const user = toAppUser(res.user) ?? (await fetchMe());

@@ -85,7 +85,7 @@ describe("/project-details/:projectId", () => {
 
   it("not found", async () => {
     signIn();
-    createFakeBackend({ "ProjectsService/GetProject": () => connectError(404, "Project not found") }).install();
+    createFakeBackend({ "ProjectsService/GetProject": () => connectError(404, "Project not found", "project-not-found") }).install();
     renderApp("/project-details/00000000000");
     expect((await screen.findByTestId("pd-not-found", {}, { timeout: 5000 })).textContent).toContain(th.projectDetails.notFoundLead("00000000000"));
   });

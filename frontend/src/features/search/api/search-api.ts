@@ -2,7 +2,7 @@ import { keepPreviousData, useMutation, useQuery } from "@tanstack/react-query";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { getClient } from "@/lib/clients";
 import { queryKeys } from "@/lib/query-keys";
-import { translateDetail } from "@/lib/errors";
+import { isLimitReached, serverMessage } from "@/lib/errors";
 import { ProjectsService } from "@/gen/projects/v1/projects_pb";
 import { msg } from "@/i18n/th";
 import { toast } from "@/stores/toast-store";
@@ -52,9 +52,9 @@ export function useProjectSearch(state: SearchState, signedIn = false) {
 
 export const LIMIT_INFO_DELAY_MS = 2000;
 
-/** SPEC §8, search submit: the toasts for a ToDoSearch answer. */
+/** SPEC §8, search submit: the toasts for a ToDoSearch answer ('Limit reached' is SPEC's own text). */
 export function notifySaved(res: { message: string; criteriaId: string; detail: string }): void {
-  if (/limit reached/i.test(res.detail) && !res.criteriaId) {
+  if (res.detail.includes("Limit reached") && !res.criteriaId) {
     notifyLimit(res.detail);
     return;
   }
@@ -69,20 +69,21 @@ function notifyLimit(detail: string): void {
   );
 }
 
-/** SPEC §8: 'Limit reached' → warning then info after 2 s; 409 → the server detail; else the generic failure. */
+/**
+ * SPEC §8: 'Limit reached' (reason limit-reached) → warning with the server's
+ * detail (the subscription service writes it for users: which limit, in
+ * Thai), then info after 2 s; another 409 → its message; else the generic
+ * failure.
+ */
 export function notifySaveError(err: unknown): void {
   const e = ConnectError.from(err);
-  const detail = e.rawMessage;
-  if (/limit reached/i.test(detail)) {
-    notifyLimit(detail);
+  if (isLimitReached(e)) {
+    notifyLimit(e.rawMessage.trim() || (serverMessage(e) ?? ""));
     return;
   }
   // Connect maps HTTP 409 to already_exists (and aborted).
-  if ((e.code === Code.AlreadyExists || e.code === Code.Aborted) && detail.trim()) {
-    toast.error(translateDetail(detail) ?? detail);
-    return;
-  }
-  toast.error(msg("❌ Failed to save search criteria. Please try again."));
+  const known = e.code === Code.AlreadyExists || e.code === Code.Aborted ? serverMessage(e) : null;
+  toast.error(known ?? msg("❌ Failed to save search criteria. Please try again."));
 }
 
 export function useSaveCriteria() {

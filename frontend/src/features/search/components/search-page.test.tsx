@@ -5,6 +5,7 @@ import { connectError, createFakeBackend, testUser, type Call } from "@/testing/
 import { setAccessToken } from "@/lib/session";
 import { useAuthStore } from "@/stores/auth-store";
 import { msg, th } from "@/i18n/th";
+import { reasons } from "@/i18n/reasons";
 
 const dropdowns = {
   announceTypes: [
@@ -284,16 +285,17 @@ describe("/search: save criteria (ToDoSearch, SPEC §8 toasts)", () => {
     expect(screen.queryByTestId("save-dialog")).toBeNull();
   });
 
-  it("409: the server detail", async () => {
+  it("409: the reason's message, never the English detail", async () => {
     signIn();
-    await saveWith(() => connectError(409, "These criteria are already saved"));
-    await waitFor(() => expect(toasts()).toContain("These criteria are already saved"));
+    await saveWith(() => connectError(409, "Search criteria not found", "search-criteria-not-found"));
+    await waitFor(() => expect(toasts()).toContain(reasons["search-criteria-not-found"]));
+    expect(toasts()).not.toContain("Search criteria not found");
   });
 
   it("'Limit reached': '⚠️ {detail}', then after 2 s the limit info", async () => {
     signIn();
     vi.useFakeTimers({ shouldAdvanceTime: true });
-    await saveWith(() => connectError(409, "Limit reached: 3 searches per day"));
+    await saveWith(() => connectError(409, "Limit reached: 3 searches per day", "limit-reached"));
     await waitFor(() => expect(toasts()).toContain("⚠️ Limit reached: 3 searches per day"));
     const info = msg("Your search limit has been reached. Please try again tomorrow or consider upgrading your plan.");
     expect(toasts()).not.toContain(info);

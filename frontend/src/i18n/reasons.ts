@@ -1,0 +1,187 @@
+/**
+ * The Thai message for every error reason the server sends (the services'
+ * apperr slugs, the gateway's own reasons: x-error-reason in a Connect
+ * error's metadata, "reason" in a REST error body). The server's English
+ * detail is never parsed: numbers a message needs (seconds to wait) come as
+ * metadata (retry-after).
+ *
+ * A Go test (stack/reasons_test.go) fails when a reason the server can send
+ * has no entry here: it reads this object's keys, one entry a line.
+ */
+import { messages } from "./th";
+
+/** What a message may use besides its reason. */
+export type ReasonContext = {
+  /** Seconds from the retry-after metadata, when the server sent one. */
+  retryAfter?: number;
+};
+
+type ReasonMessage = string | ((ctx: ReasonContext) => string);
+
+const unavailable = messages["Service is currently unavailable. Please try again later."];
+const tryLater = "คำขอไม่ถูกต้อง กรุณาลองใหม่อีกครั้ง";
+const busy = "ขณะนี้มีผู้ใช้งานจำนวนมาก กรุณาลองใหม่อีกครั้งในอีกสักครู่";
+
+function waitSeconds(ctx: ReasonContext, withSeconds: (n: number) => string, without: string): string {
+  return ctx.retryAfter && ctx.retryAfter > 0 ? withSeconds(Math.ceil(ctx.retryAfter)) : without;
+}
+
+export const reasons = {
+  // ---- auth: sign-up and profile fields
+  "otp-format": messages["Please enter a valid 6-digit verification code"],
+  "email-required": "กรุณากรอกอีเมล",
+  "email-invalid": "กรุณากรอกอีเมลให้ถูกต้อง",
+  "username-invalid": "ชื่อผู้ใช้ต้องมี 3–32 ตัวอักษร และใช้ได้เฉพาะ a-z, 0-9, . _ -",
+  "name-invalid": "ชื่อต้องไม่เกิน 100 ตัวอักษร และไม่มีอักขระควบคุม",
+  "password-too-short": "รหัสผ่านต้องมีอย่างน้อย 8 ตัวอักษร",
+  "password-too-long": "รหัสผ่านต้องไม่เกิน 128 ตัวอักษร",
+  "password-invalid": "รหัสผ่านมีอักขระที่ใช้ไม่ได้",
+  "password-common": "รหัสผ่านนี้คาดเดาง่ายเกินไป กรุณาเลือกรหัสผ่านอื่น",
+  "password-like-identity": "รหัสผ่านต้องไม่ซ้ำกับชื่อผู้ใช้หรืออีเมล",
+  "password-unchanged": "รหัสผ่านใหม่ต้องไม่ซ้ำกับรหัสผ่านเดิม",
+  "current-password-incorrect": "รหัสผ่านปัจจุบันไม่ถูกต้อง",
+  "credentials-required": "กรุณากรอกชื่อผู้ใช้และรหัสผ่าน",
+  "field-too-long": "ข้อมูลบางช่องยาวเกินไป",
+  "username-taken": "ชื่อผู้ใช้นี้ถูกใช้งานแล้ว กรุณาเลือกชื่ออื่น",
+  "email-taken": "อีเมลนี้ลงทะเบียนไว้แล้ว",
+  "user-id-invalid": "รหัสผู้ใช้ไม่ถูกต้อง",
+  "two-step-enabled-required": "กรุณาเลือกเปิดหรือปิดการยืนยันตัวตนสองขั้นตอน",
+  "redirect-invalid": "ลิงก์ปลายทางไม่ถูกต้อง",
+  // ---- auth: one-time codes
+  "otp-invalid": "รหัสยืนยันไม่ถูกต้อง กรุณาตรวจสอบแล้วลองอีกครั้ง",
+  "otp-expired": messages["OTP has expired. Please request a new one."],
+  "otp-too-many-attempts": "กรอกรหัสผิดเกินจำนวนครั้งที่กำหนด กรุณาขอรหัสใหม่",
+  "otp-daily-limit": "กรอกรหัสผิดเกินจำนวนครั้งต่อวัน กรุณาลองใหม่พรุ่งนี้",
+  "otp-resend-too-soon": (ctx: ReasonContext) =>
+    waitSeconds(
+      ctx,
+      (n) => `เพิ่งส่งรหัสไปเมื่อสักครู่ กรุณารอ ${n} วินาทีก่อนขอรหัสใหม่`,
+      "เพิ่งส่งรหัสไปเมื่อสักครู่ กรุณารอสักครู่ก่อนขอรหัสใหม่",
+    ),
+  "otp-resend-limit": (ctx: ReasonContext) =>
+    ctx.retryAfter && ctx.retryAfter > 0
+      ? `ขอรหัสบ่อยเกินไป กรุณาลองใหม่ในอีก ${Math.ceil(ctx.retryAfter / 60)} นาที`
+      : "ขอรหัสบ่อยเกินไป กรุณาลองใหม่ภายหลัง",
+  "mail-unavailable": "ส่งอีเมลไม่สำเร็จ กรุณาลองใหม่ภายหลัง",
+  // ---- auth: signing in and sessions
+  "bad-credentials": "ชื่อผู้ใช้หรือรหัสผ่านไม่ถูกต้อง",
+  "account-inactive": "บัญชียังไม่ได้เปิดใช้งาน กรุณายืนยันอีเมลเพื่อเปิดใช้งานบัญชี",
+  "login-throttled": (ctx: ReasonContext) =>
+    waitSeconds(
+      ctx,
+      (n) => `ใส่รหัสผ่านผิดหลายครั้ง กรุณาลองใหม่ในอีก ${n} วินาที`,
+      "ใส่รหัสผ่านผิดหลายครั้ง กรุณาลองใหม่ภายหลัง",
+    ),
+  "login-busy": busy,
+  busy,
+  "refresh-token-missing": messages["Your session has expired. Please login again."],
+  "refresh-token-invalid": messages["Your session has expired. Please login again."],
+  "refresh-token-reused": "เซสชันสิ้นสุดแล้ว กรุณาเข้าสู่ระบบอีกครั้ง",
+  "session-expired": messages["Your session has expired. Please login again."],
+  "session-revoked": "เซสชันสิ้นสุดแล้ว กรุณาเข้าสู่ระบบอีกครั้ง",
+  "user-not-found": messages["User not found. Your session is invalid."],
+  "permission-denied": "คุณไม่มีสิทธิ์ดูข้อมูลผู้ใช้นี้",
+  "authentication-required": messages["Authentication required"],
+  "invalid-credentials": messages["Your session has expired. Please login again."],
+  "admin-only": "สำหรับผู้ดูแลระบบเท่านั้น",
+  "no-access-rule": "ไม่มีสิทธิ์เข้าถึง",
+  // ---- auth: LINE
+  "line-not-configured": "ยังไม่เปิดให้เข้าสู่ระบบด้วย LINE",
+  "line-cancelled": "ยกเลิกการเข้าสู่ระบบด้วย LINE แล้ว",
+  "line-state-invalid": "คำขอเข้าสู่ระบบด้วย LINE หมดอายุ กรุณาลองใหม่อีกครั้ง",
+  "line-code-required": "คำขอเข้าสู่ระบบด้วย LINE ไม่ครบถ้วน กรุณาลองใหม่อีกครั้ง",
+  "line-failed": "เข้าสู่ระบบด้วย LINE ไม่สำเร็จ กรุณาลองอีกครั้ง",
+  "line-unavailable": "ติดต่อ LINE ไม่ได้ในขณะนี้ กรุณาลองใหม่ภายหลัง",
+  "line-link-expired": "ข้อมูล LINE หมดอายุแล้ว กรุณาเข้าสู่ระบบด้วย LINE อีกครั้ง",
+  "line-linked-elsewhere": "บัญชี LINE นี้เชื่อมกับผู้ใช้อื่นอยู่แล้ว",
+  "user-has-line": "บัญชีนี้เชื่อมกับบัญชี LINE อื่นอยู่แล้ว",
+  // ---- projects and search
+  "project-not-found": "ไม่พบโครงการนี้",
+  "invalid-project-id": "รหัสโครงการไม่ถูกต้อง ต้องเป็นตัวเลข 11 หลัก",
+  "project-ids-required": "กรุณาระบุรหัสโครงการอย่างน้อยหนึ่งรายการ",
+  "too-many-project-ids": "ระบุรหัสโครงการมากเกินไปในครั้งเดียว",
+  "too-many-ids": "เลือกรายการมากเกินไปในครั้งเดียว",
+  "invalid-page": "หมายเลขหน้าหรือจำนวนต่อหน้าไม่ถูกต้อง",
+  "invalid-criteria": "เงื่อนไขการค้นหาไม่ถูกต้อง กรุณาตรวจสอบอีกครั้ง",
+  "unusable-criteria": "ใช้เงื่อนไขการค้นหานี้ไม่ได้ กรุณาระบุอย่างน้อยหนึ่งเงื่อนไข และตรวจสอบช่วงงบประมาณและวันที่",
+  "invalid-search-type": "ประเภทการค้นหาไม่ถูกต้อง",
+  "criteria-name-too-long": "ชื่อการค้นหายาวได้ไม่เกิน 200 ตัวอักษร",
+  "search-criteria-not-found": "ไม่พบเงื่อนไขการค้นหานี้",
+  "limit-reached": messages["Your search limit has been reached. Please try again tomorrow or consider upgrading your plan."],
+  "invalid-user-action": "คำขอตรวจสอบสถานะไม่ถูกต้อง",
+  "subscription-unavailable": unavailable,
+  "interests-unavailable": unavailable,
+  "source-unavailable": unavailable,
+  "ingest-url-not-allowed": "ที่อยู่นี้ไม่ใช่แหล่งข้อมูล e-GP ที่อนุญาต",
+  "url-required": "กรุณาระบุที่อยู่ของแหล่งข้อมูล",
+  "bad-source": "ประเภทแหล่งข้อมูลไม่ถูกต้อง",
+  // ---- interests
+  "projects-unavailable": unavailable,
+  "user-id-required": "กรุณาระบุผู้ใช้",
+  "user-id-mismatch": "ทำรายการแทนผู้ใช้อื่นไม่ได้",
+  "no-interest-record": messages["No user interest record found for comments"],
+  "comment-not-found": "ไม่พบความคิดเห็นนี้",
+  "empty-update": "ไม่มีข้อมูลที่ต้องบันทึก",
+  "invalid-bid-price": "ราคาเสนอต้องมากกว่า 0 และมีทศนิยมไม่เกิน 2 ตำแหน่ง",
+  "invalid-reduction-percent": "เปอร์เซ็นต์ส่วนลดต้องอยู่ระหว่าง 0 ถึงน้อยกว่า 100 และมีทศนิยมไม่เกิน 2 ตำแหน่ง",
+  "bid-above-reference": "ราคาเสนอสูงกว่าราคากลาง (หรืองบประมาณ) ของโครงการ",
+  "bid-too-small": "เปอร์เซ็นต์ส่วนลดสูงเกินไป ราคาเสนอจะเป็น 0",
+  "fill20-needs-follow": "ต้องติดตามประกาศก่อนจึงจะเลือกติดตามการกรอกราคาได้",
+  "comment-empty": "กรุณาพิมพ์ความคิดเห็น",
+  "comment-too-long": "ความคิดเห็นยาวได้ไม่เกิน 2,000 ตัวอักษร",
+  "comment-control-characters": "ความคิดเห็นมีอักขระที่ใช้ไม่ได้",
+  "invalid-flag": "ตัวกรองรายการไม่ถูกต้อง",
+  // ---- notifications
+  "notification-not-found": "ไม่พบการแจ้งเตือนนี้",
+  "invalid-notification-id": "รหัสการแจ้งเตือนไม่ถูกต้อง",
+  "invalid-category": "หมวดการแจ้งเตือนไม่ถูกต้อง",
+  "invalid-count": "จำนวนการแจ้งเตือนทดสอบไม่ถูกต้อง",
+  "invalid-older-than-days": "จำนวนวันไม่ถูกต้อง",
+  "invalid-settings": "การตั้งค่าการแจ้งเตือนไม่ถูกต้อง",
+  // ---- subscription and payments
+  "checkout-tier": "แพ็กเกจที่เลือกไม่ถูกต้อง",
+  "checkout-period": "รอบการชำระเงินไม่ถูกต้อง",
+  "checkout-method": "วิธีชำระเงินไม่ถูกต้อง",
+  "checkout-not-found": "ไม่พบรายการชำระเงินนี้",
+  "checkout-done": "รายการชำระเงินนี้เสร็จสิ้นแล้ว",
+  "payments-unavailable": unavailable,
+  "webhook-signature": tryLater,
+  "webhook-event": tryLater,
+  "idempotency-key": tryLater,
+  "local-outcome": tryLater,
+  "quota-other-user": "ใช้สิทธิ์ของผู้ใช้อื่นไม่ได้",
+  "quota-amount": tryLater,
+  "quota-kind": tryLater,
+  // ---- made by pkg/apperr itself
+  internal: "เกิดข้อผิดพลาดในระบบ กรุณาลองใหม่อีกครั้ง",
+  "dependency-unavailable": unavailable,
+  "deadline-exceeded": unavailable,
+  canceled: unavailable,
+  // ---- the gateway's own
+  "body-too-large": "ข้อมูลที่ส่งมีขนาดใหญ่เกินไป",
+  "body-timeout": messages["No response from server. Please check your connection."],
+  "body-unreadable": tryLater,
+  "invalid-characters": "ข้อมูลมีอักขระที่ใช้ไม่ได้",
+  "unsupported-media-type": tryLater,
+  csrf: "คำขอถูกปฏิเสธเพื่อความปลอดภัย กรุณาโหลดหน้าใหม่แล้วลองอีกครั้ง",
+  "not-found": "ไม่พบข้อมูลที่ต้องการ",
+  "method-not-allowed": tryLater,
+  "invalid-json": tryLater,
+  "invalid-parameter": tryLater,
+  "invalid-request": tryLater,
+  unavailable,
+  "webhook-signature-missing": tryLater,
+} satisfies Record<string, ReasonMessage>;
+
+export type Reason = keyof typeof reasons;
+
+export function isReason(s: string): s is Reason {
+  return Object.prototype.hasOwnProperty.call(reasons, s);
+}
+
+/** The Thai message for a reason, or null for one this app does not know. */
+export function reasonMessage(reason: string, ctx: ReasonContext = {}): string | null {
+  if (!isReason(reason)) return null;
+  const m: ReasonMessage = reasons[reason];
+  return typeof m === "function" ? m(ctx) : m;
+}
