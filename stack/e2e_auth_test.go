@@ -3,6 +3,7 @@ package stack_test
 import (
 	"fmt"
 	"net/url"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -25,7 +26,9 @@ func TestAuthJourneyREST(t *testing.T) {
 	}
 
 	// Not verified yet: login is refused as inactive (SPEC §6).
-	expectDetail(t, e.call("POST", "/login", map[string]string{"username": "somchai", "password": pw}), 403, "inactive")
+	inactive := e.call("POST", "/login", map[string]string{"username": "somchai", "password": pw})
+	expectDetail(t, inactive, 403, "inactive")
+	expectReason(t, inactive, 403, "permission_denied", "account-inactive")
 
 	code := e.code("somchai@example.co.th")
 	ver := e.call("POST", "/verify-otp/?email="+url.QueryEscape("somchai@example.co.th")+"&otp="+code, nil)
@@ -99,7 +102,12 @@ func TestAuthJourneyREST(t *testing.T) {
 		t.Fatalf("login/verify: %s", lv.Raw)
 	}
 	// Resend is throttled: another code within 60 s is refused with 429.
-	expect(t, e.call("POST", "/login/resend-otp?email=somchai@example.co.th", nil), 429, "resend right away")
+	// The wait travels as Retry-After, so clients need not read the English.
+	soon := e.call("POST", "/login/resend-otp?email=somchai@example.co.th", nil)
+	expectReason(t, soon, 429, "resource_exhausted", "otp-resend-too-soon")
+	if n, err := strconv.Atoi(soon.Header.Get("Retry-After")); err != nil || n < 1 || n > 60 || !strings.Contains(soon.detail(), soon.Header.Get("Retry-After")+" seconds") {
+		t.Fatalf("resend too soon: Retry-After %q, detail %q", soon.Header.Get("Retry-After"), soon.detail())
+	}
 
 	// Logout revokes the session's refresh family.
 	out := e.call("POST", "/logout", map[string]string{"refresh_token": lv.str("refresh_token")}, bearer(lv.str("access_token"))...)
@@ -201,23 +209,24 @@ func TestBadInputREST(t *testing.T) {
 		method, path string
 		body         any
 		want         int
+		reason       string // "": any, but one there must be
 	}{
-		{"POST", "/login", `{"username":`, 400},
-		{"POST", "/login", `[]`, 400},
-		{"POST", "/login", map[string]string{}, 422},
-		{"POST", "/login", map[string]any{"username": 5, "password": true}, 400},
-		{"POST", "/register", map[string]string{"username": "a", "email": "not-an-email", "password": "x"}, 422},
-		{"POST", "/register", map[string]string{"username": "okname", "email": "ok@example.com", "password": "password"}, 422},
-		{"POST", "/verify-otp?email=&otp=", nil, 422},
-		{"POST", "/verify-otp?email=x@example.com&otp=abcdef", nil, 422},
-		{"POST", "/login/verify", nil, 422},
-		{"POST", "/users/reset-password", map[string]string{"email": "x@example.com", "otp": "1", "newPassword": ""}, 422},
-		{"POST", "/refresh-token", map[string]string{"refresh_token": "garbage"}, 401},
-		{"POST", "/refresh-token", nil, 401},
-		{"GET", "/users/me", nil, 401},
-		{"GET", "/no/such/route", nil, 404},
-		{"DELETE", "/login", nil, 405},
-		{"GET", "/gen-infor?page=abc", nil, 400},
+		{"POST", "/login", `{"username":`, 400, "invalid-json"},
+		{"POST", "/login", `[]`, 400, "invalid-json"},
+		{"POST", "/login", map[string]string{}, 422, "credentials-required"},
+		{"POST", "/login", map[string]any{"username": 5, "password": true}, 400, "invalid-json"},
+		{"POST", "/register", map[string]string{"username": "a", "email": "not-an-email", "password": "x"}, 422, ""},
+		{"POST", "/register", map[string]string{"username": "okname", "email": "ok@example.com", "password": "password"}, 422, ""},
+		{"POST", "/verify-otp?email=&otp=", nil, 422, ""},
+		{"POST", "/verify-otp?email=x@example.com&otp=abcdef", nil, 422, "otp-format"},
+		{"POST", "/login/verify", nil, 422, ""},
+		{"POST", "/users/reset-password", map[string]string{"email": "x@example.com", "otp": "1", "newPassword": ""}, 422, ""},
+		{"POST", "/refresh-token", map[string]string{"refresh_token": "garbage"}, 401, ""},
+		{"POST", "/refresh-token", nil, 401, "refresh-token-missing"},
+		{"GET", "/users/me", nil, 401, "authentication-required"},
+		{"GET", "/no/such/route", nil, 404, "not-found"},
+		{"DELETE", "/login", nil, 405, "method-not-allowed"},
+		{"GET", "/gen-infor?page=abc", nil, 400, "invalid-parameter"},
 	}
 	for _, c := range cases {
 		r := e.call(c.method, c.path, c.body)
@@ -230,6 +239,9 @@ func TestBadInputREST(t *testing.T) {
 		}
 		if r.Status != c.want {
 			t.Errorf("%s %s: status %d, want %d (%s)", c.method, c.path, r.Status, c.want, r.Raw)
+		}
+		if r.str("kind") == "" || r.str("reason") == "" || (c.reason != "" && r.str("reason") != c.reason) {
+			t.Errorf("%s %s: kind %q, reason %q, want reason %q", c.method, c.path, r.str("kind"), r.str("reason"), c.reason)
 		}
 	}
 }

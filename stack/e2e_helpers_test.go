@@ -148,6 +148,19 @@ func expectDetail(t *testing.T, r reply, status int, contains string) {
 	if !strings.Contains(r.detail(), contains) {
 		t.Fatalf("detail %q does not contain %q (body %s)", r.detail(), contains, r.Raw)
 	}
+	if r.str("kind") == "" || r.str("reason") == "" {
+		t.Fatalf("error without kind and reason: %s", r.Raw)
+	}
+}
+
+// expectReason checks an error's status and its machine kind and reason
+// (what the app chooses its Thai message by).
+func expectReason(t *testing.T, r reply, status int, kind, reason string) {
+	t.Helper()
+	expect(t, r, status, reason)
+	if r.str("kind") != kind || r.str("reason") != reason {
+		t.Fatalf("kind, reason = %q, %q; want %q, %q (body %s)", r.str("kind"), r.str("reason"), kind, reason, r.Raw)
+	}
 }
 
 // registerVerified creates an active account and returns its tokens.
