@@ -25,6 +25,8 @@ type env struct {
 	url  string
 	mail *smtptest.Server
 	http *http.Client
+	// db is the stack's DATABASE_URL, for tests that check what is stored.
+	db string
 }
 
 // startStack runs the whole stack in-process on a fresh database, an embedded
@@ -59,7 +61,7 @@ func startStack(t *testing.T, extra map[string]string, clock ...func() time.Time
 		t.Fatalf("start stack: %v", err)
 	}
 	t.Cleanup(s.Close)
-	return &env{t: t, url: s.URL, mail: mail, http: &http.Client{Timeout: 30 * time.Second}}
+	return &env{t: t, url: s.URL, mail: mail, http: &http.Client{Timeout: 30 * time.Second}, db: vars["DATABASE_URL"]}
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }

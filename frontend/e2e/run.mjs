@@ -60,6 +60,7 @@ async function main() {
         LINE_AUTHORIZE_URL: line.authorizeUrl,
         LINE_TOKEN_URL: line.tokenUrl,
         ADMIN_EMAILS: "@ops.bidradar.test",
+        SUPPORT_EMAIL: "support@bidradar.test",
       },
     });
     cleanups.push(() => stack.stop());

@@ -213,8 +213,12 @@ func forwardCookies(w http.ResponseWriter, cookies []string) {
 // incomingHeader forwards the standard set plus the headers services rely on.
 func incomingHeader(key string) (string, bool) {
 	switch textproto.CanonicalMIMEHeaderKey(key) {
-	case "X-Forwarded-For", "X-Real-Ip", "User-Agent", "Accept-Language", "X-Request-Id", "Idempotency-Key":
+	case "X-Forwarded-For", "X-Real-Ip", "Accept-Language", "X-Request-Id", "Idempotency-Key":
 		return strings.ToLower(key), true
+	case "User-Agent":
+		// gRPC replaces a user-agent entry with its own: the browser's
+		// travels under grpc-gateway's usual prefix (auth labels sessions by it).
+		return "grpcgateway-user-agent", true
 	}
 	return runtime.DefaultHeaderMatcher(key)
 }

@@ -143,23 +143,37 @@ func (l blockingLock) SessionUnlock(ctx context.Context, conn *sql.Conn) error {
 // same lock key so a concurrent replica sees either neither or both.
 func adoptLegacyHistory(ctx context.Context, pool *pgxpool.Pool, schema string) error {
 	s := pgx.Identifier{schema}.Sanitize()
-	return pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error {
-		if _, err := tx.Exec(ctx, "CREATE SCHEMA IF NOT EXISTS "+s); err != nil && !hasCode(err, codeDuplicateSchema) && !hasCode(err, codeUniqueViolation) {
-			return err
-		}
+	if _, err := pool.Exec(ctx, "CREATE SCHEMA IF NOT EXISTS "+s); err != nil && !hasCode(err, codeDuplicateSchema) && !hasCode(err, codeUniqueViolation) {
+		return err
+	}
+	needed := func(q interface {
+		QueryRow(context.Context, string, ...any) pgx.Row
+	}) (bool, error) {
 		var legacy, adopted bool
-		if err := tx.QueryRow(ctx, `SELECT to_regclass($1) IS NOT NULL, to_regclass($2) IS NOT NULL`,
-			s+".schema_migrations", s+"."+VersionTable).Scan(&legacy, &adopted); err != nil {
-			return err
-		}
-		if !legacy || adopted {
-			return nil
-		}
-		if _, err := tx.Exec(ctx, "SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", lockKey(schema)); err != nil {
-			return err
-		}
-		// Re-check under the lock: another replica may have adopted meanwhile.
-		if err := tx.QueryRow(ctx, `SELECT to_regclass($1) IS NOT NULL`, s+"."+VersionTable).Scan(&adopted); err != nil || adopted {
+		err := q.QueryRow(ctx, `SELECT to_regclass($1) IS NOT NULL, to_regclass($2) IS NOT NULL`,
+			s+".schema_migrations", s+"."+VersionTable).Scan(&legacy, &adopted)
+		return legacy && !adopted, err
+	}
+	if ok, err := needed(pool); err != nil || !ok {
+		return err
+	}
+	// The lock is a session lock taken before the transaction that checks
+	// again: a transaction that waited on an advisory lock keeps the catalog
+	// view it started with, and would not see the table another replica
+	// created meanwhile.
+	conn, err := pool.Acquire(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Release()
+	if _, err := conn.Exec(ctx, "SELECT pg_advisory_lock(hashtextextended($1, 0))", lockKey(schema)); err != nil {
+		return err
+	}
+	defer func() {
+		_, _ = conn.Exec(context.WithoutCancel(ctx), "SELECT pg_advisory_unlock(hashtextextended($1, 0))", lockKey(schema))
+	}()
+	return pgx.BeginFunc(ctx, conn, func(tx pgx.Tx) error {
+		if ok, err := needed(tx); err != nil || !ok {
 			return err
 		}
 		// goose's own DDL for its Postgres table, and its version-0 row.

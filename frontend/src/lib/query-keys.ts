@@ -16,6 +16,8 @@ export const queryKeys = {
     restore: () => ["session", "restore"] as const,
     /** Two-step state, password age, LINE link (GetSecuritySettings). */
     security: () => ["session", "security"] as const,
+    /** The devices signed in (ListSessions). */
+    devices: () => ["session", "devices"] as const,
   },
 
   projects: {

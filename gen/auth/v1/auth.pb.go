@@ -2576,6 +2576,755 @@ func (x *GetUserResponse) GetUser() *User {
 	return nil
 }
 
+type ListSessionsRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ListSessionsRequest) Reset() {
+	*x = ListSessionsRequest{}
+	mi := &file_auth_v1_auth_proto_msgTypes[44]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListSessionsRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListSessionsRequest) ProtoMessage() {}
+
+func (x *ListSessionsRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_auth_v1_auth_proto_msgTypes[44]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListSessionsRequest.ProtoReflect.Descriptor instead.
+func (*ListSessionsRequest) Descriptor() ([]byte, []int) {
+	return file_auth_v1_auth_proto_rawDescGZIP(), []int{44}
+}
+
+// Session is one signed-in device.
+type Session struct {
+	state     protoimpl.MessageState `protogen:"open.v1"`
+	SessionId string                 `protobuf:"bytes,1,opt,name=session_id,json=sessionId,proto3" json:"session_id,omitempty"`
+	// "password" or "line".
+	Provider string `protobuf:"bytes,2,opt,name=provider,proto3" json:"provider,omitempty"`
+	// A short label from the browser's User-Agent, e.g. "Chrome · Windows".
+	Device     string                 `protobuf:"bytes,3,opt,name=device,proto3" json:"device,omitempty"`
+	CreatedAt  *timestamppb.Timestamp `protobuf:"bytes,4,opt,name=created_at,json=createdAt,proto3" json:"created_at,omitempty"`
+	LastUsedAt *timestamppb.Timestamp `protobuf:"bytes,5,opt,name=last_used_at,json=lastUsedAt,proto3" json:"last_used_at,omitempty"`
+	ExpiresAt  *timestamppb.Timestamp `protobuf:"bytes,6,opt,name=expires_at,json=expiresAt,proto3" json:"expires_at,omitempty"`
+	// The session of this request.
+	Current       bool `protobuf:"varint,7,opt,name=current,proto3" json:"current,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Session) Reset() {
+	*x = Session{}
+	mi := &file_auth_v1_auth_proto_msgTypes[45]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Session) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Session) ProtoMessage() {}
+
+func (x *Session) ProtoReflect() protoreflect.Message {
+	mi := &file_auth_v1_auth_proto_msgTypes[45]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Session.ProtoReflect.Descriptor instead.
+func (*Session) Descriptor() ([]byte, []int) {
+	return file_auth_v1_auth_proto_rawDescGZIP(), []int{45}
+}
+
+func (x *Session) GetSessionId() string {
+	if x != nil {
+		return x.SessionId
+	}
+	return ""
+}
+
+func (x *Session) GetProvider() string {
+	if x != nil {
+		return x.Provider
+	}
+	return ""
+}
+
+func (x *Session) GetDevice() string {
+	if x != nil {
+		return x.Device
+	}
+	return ""
+}
+
+func (x *Session) GetCreatedAt() *timestamppb.Timestamp {
+	if x != nil {
+		return x.CreatedAt
+	}
+	return nil
+}
+
+func (x *Session) GetLastUsedAt() *timestamppb.Timestamp {
+	if x != nil {
+		return x.LastUsedAt
+	}
+	return nil
+}
+
+func (x *Session) GetExpiresAt() *timestamppb.Timestamp {
+	if x != nil {
+		return x.ExpiresAt
+	}
+	return nil
+}
+
+func (x *Session) GetCurrent() bool {
+	if x != nil {
+		return x.Current
+	}
+	return false
+}
+
+type ListSessionsResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Sessions      []*Session             `protobuf:"bytes,1,rep,name=sessions,proto3" json:"sessions,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ListSessionsResponse) Reset() {
+	*x = ListSessionsResponse{}
+	mi := &file_auth_v1_auth_proto_msgTypes[46]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListSessionsResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListSessionsResponse) ProtoMessage() {}
+
+func (x *ListSessionsResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_auth_v1_auth_proto_msgTypes[46]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListSessionsResponse.ProtoReflect.Descriptor instead.
+func (*ListSessionsResponse) Descriptor() ([]byte, []int) {
+	return file_auth_v1_auth_proto_rawDescGZIP(), []int{46}
+}
+
+func (x *ListSessionsResponse) GetSessions() []*Session {
+	if x != nil {
+		return x.Sessions
+	}
+	return nil
+}
+
+type EndSessionRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	SessionId     string                 `protobuf:"bytes,1,opt,name=session_id,json=sessionId,proto3" json:"session_id,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *EndSessionRequest) Reset() {
+	*x = EndSessionRequest{}
+	mi := &file_auth_v1_auth_proto_msgTypes[47]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *EndSessionRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*EndSessionRequest) ProtoMessage() {}
+
+func (x *EndSessionRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_auth_v1_auth_proto_msgTypes[47]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use EndSessionRequest.ProtoReflect.Descriptor instead.
+func (*EndSessionRequest) Descriptor() ([]byte, []int) {
+	return file_auth_v1_auth_proto_rawDescGZIP(), []int{47}
+}
+
+func (x *EndSessionRequest) GetSessionId() string {
+	if x != nil {
+		return x.SessionId
+	}
+	return ""
+}
+
+type EndSessionResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Message       string                 `protobuf:"bytes,1,opt,name=message,proto3" json:"message,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *EndSessionResponse) Reset() {
+	*x = EndSessionResponse{}
+	mi := &file_auth_v1_auth_proto_msgTypes[48]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *EndSessionResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*EndSessionResponse) ProtoMessage() {}
+
+func (x *EndSessionResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_auth_v1_auth_proto_msgTypes[48]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use EndSessionResponse.ProtoReflect.Descriptor instead.
+func (*EndSessionResponse) Descriptor() ([]byte, []int) {
+	return file_auth_v1_auth_proto_rawDescGZIP(), []int{48}
+}
+
+func (x *EndSessionResponse) GetMessage() string {
+	if x != nil {
+		return x.Message
+	}
+	return ""
+}
+
+type EndAllSessionsRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Keep the session of this request signed in.
+	KeepCurrent   bool `protobuf:"varint,1,opt,name=keep_current,json=keepCurrent,proto3" json:"keep_current,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *EndAllSessionsRequest) Reset() {
+	*x = EndAllSessionsRequest{}
+	mi := &file_auth_v1_auth_proto_msgTypes[49]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *EndAllSessionsRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*EndAllSessionsRequest) ProtoMessage() {}
+
+func (x *EndAllSessionsRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_auth_v1_auth_proto_msgTypes[49]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use EndAllSessionsRequest.ProtoReflect.Descriptor instead.
+func (*EndAllSessionsRequest) Descriptor() ([]byte, []int) {
+	return file_auth_v1_auth_proto_rawDescGZIP(), []int{49}
+}
+
+func (x *EndAllSessionsRequest) GetKeepCurrent() bool {
+	if x != nil {
+		return x.KeepCurrent
+	}
+	return false
+}
+
+type EndAllSessionsResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Message       string                 `protobuf:"bytes,1,opt,name=message,proto3" json:"message,omitempty"`
+	Ended         int32                  `protobuf:"varint,2,opt,name=ended,proto3" json:"ended,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *EndAllSessionsResponse) Reset() {
+	*x = EndAllSessionsResponse{}
+	mi := &file_auth_v1_auth_proto_msgTypes[50]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *EndAllSessionsResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*EndAllSessionsResponse) ProtoMessage() {}
+
+func (x *EndAllSessionsResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_auth_v1_auth_proto_msgTypes[50]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use EndAllSessionsResponse.ProtoReflect.Descriptor instead.
+func (*EndAllSessionsResponse) Descriptor() ([]byte, []int) {
+	return file_auth_v1_auth_proto_rawDescGZIP(), []int{50}
+}
+
+func (x *EndAllSessionsResponse) GetMessage() string {
+	if x != nil {
+		return x.Message
+	}
+	return ""
+}
+
+func (x *EndAllSessionsResponse) GetEnded() int32 {
+	if x != nil {
+		return x.Ended
+	}
+	return 0
+}
+
+type UpdateProfileRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The display name (at most 100 characters; "" clears it).
+	Name string `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
+	// Absent: unchanged; "": removed; else a data URL of a JPEG or PNG of at
+	// most 40 KB and 1024x1024 pixels.
+	PictureUrl    *string `protobuf:"bytes,2,opt,name=picture_url,json=pictureUrl,proto3,oneof" json:"picture_url,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *UpdateProfileRequest) Reset() {
+	*x = UpdateProfileRequest{}
+	mi := &file_auth_v1_auth_proto_msgTypes[51]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *UpdateProfileRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*UpdateProfileRequest) ProtoMessage() {}
+
+func (x *UpdateProfileRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_auth_v1_auth_proto_msgTypes[51]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use UpdateProfileRequest.ProtoReflect.Descriptor instead.
+func (*UpdateProfileRequest) Descriptor() ([]byte, []int) {
+	return file_auth_v1_auth_proto_rawDescGZIP(), []int{51}
+}
+
+func (x *UpdateProfileRequest) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *UpdateProfileRequest) GetPictureUrl() string {
+	if x != nil && x.PictureUrl != nil {
+		return *x.PictureUrl
+	}
+	return ""
+}
+
+type UpdateProfileResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Message       string                 `protobuf:"bytes,1,opt,name=message,proto3" json:"message,omitempty"`
+	User          *User                  `protobuf:"bytes,2,opt,name=user,proto3" json:"user,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *UpdateProfileResponse) Reset() {
+	*x = UpdateProfileResponse{}
+	mi := &file_auth_v1_auth_proto_msgTypes[52]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *UpdateProfileResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*UpdateProfileResponse) ProtoMessage() {}
+
+func (x *UpdateProfileResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_auth_v1_auth_proto_msgTypes[52]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use UpdateProfileResponse.ProtoReflect.Descriptor instead.
+func (*UpdateProfileResponse) Descriptor() ([]byte, []int) {
+	return file_auth_v1_auth_proto_rawDescGZIP(), []int{52}
+}
+
+func (x *UpdateProfileResponse) GetMessage() string {
+	if x != nil {
+		return x.Message
+	}
+	return ""
+}
+
+func (x *UpdateProfileResponse) GetUser() *User {
+	if x != nil {
+		return x.User
+	}
+	return nil
+}
+
+type RequestAccountDeletionRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *RequestAccountDeletionRequest) Reset() {
+	*x = RequestAccountDeletionRequest{}
+	mi := &file_auth_v1_auth_proto_msgTypes[53]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RequestAccountDeletionRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RequestAccountDeletionRequest) ProtoMessage() {}
+
+func (x *RequestAccountDeletionRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_auth_v1_auth_proto_msgTypes[53]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RequestAccountDeletionRequest.ProtoReflect.Descriptor instead.
+func (*RequestAccountDeletionRequest) Descriptor() ([]byte, []int) {
+	return file_auth_v1_auth_proto_rawDescGZIP(), []int{53}
+}
+
+type RequestAccountDeletionResponse struct {
+	state   protoimpl.MessageState `protogen:"open.v1"`
+	Message string                 `protobuf:"bytes,1,opt,name=message,proto3" json:"message,omitempty"`
+	// The address the code went to.
+	Email         string `protobuf:"bytes,2,opt,name=email,proto3" json:"email,omitempty"`
+	ExpiresIn     int32  `protobuf:"varint,3,opt,name=expires_in,json=expiresIn,proto3" json:"expires_in,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *RequestAccountDeletionResponse) Reset() {
+	*x = RequestAccountDeletionResponse{}
+	mi := &file_auth_v1_auth_proto_msgTypes[54]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RequestAccountDeletionResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RequestAccountDeletionResponse) ProtoMessage() {}
+
+func (x *RequestAccountDeletionResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_auth_v1_auth_proto_msgTypes[54]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RequestAccountDeletionResponse.ProtoReflect.Descriptor instead.
+func (*RequestAccountDeletionResponse) Descriptor() ([]byte, []int) {
+	return file_auth_v1_auth_proto_rawDescGZIP(), []int{54}
+}
+
+func (x *RequestAccountDeletionResponse) GetMessage() string {
+	if x != nil {
+		return x.Message
+	}
+	return ""
+}
+
+func (x *RequestAccountDeletionResponse) GetEmail() string {
+	if x != nil {
+		return x.Email
+	}
+	return ""
+}
+
+func (x *RequestAccountDeletionResponse) GetExpiresIn() int32 {
+	if x != nil {
+		return x.ExpiresIn
+	}
+	return 0
+}
+
+type DeleteAccountRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Otp           string                 `protobuf:"bytes,1,opt,name=otp,proto3" json:"otp,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *DeleteAccountRequest) Reset() {
+	*x = DeleteAccountRequest{}
+	mi := &file_auth_v1_auth_proto_msgTypes[55]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *DeleteAccountRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*DeleteAccountRequest) ProtoMessage() {}
+
+func (x *DeleteAccountRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_auth_v1_auth_proto_msgTypes[55]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use DeleteAccountRequest.ProtoReflect.Descriptor instead.
+func (*DeleteAccountRequest) Descriptor() ([]byte, []int) {
+	return file_auth_v1_auth_proto_rawDescGZIP(), []int{55}
+}
+
+func (x *DeleteAccountRequest) GetOtp() string {
+	if x != nil {
+		return x.Otp
+	}
+	return ""
+}
+
+type DeleteAccountResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Message       string                 `protobuf:"bytes,1,opt,name=message,proto3" json:"message,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *DeleteAccountResponse) Reset() {
+	*x = DeleteAccountResponse{}
+	mi := &file_auth_v1_auth_proto_msgTypes[56]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *DeleteAccountResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*DeleteAccountResponse) ProtoMessage() {}
+
+func (x *DeleteAccountResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_auth_v1_auth_proto_msgTypes[56]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use DeleteAccountResponse.ProtoReflect.Descriptor instead.
+func (*DeleteAccountResponse) Descriptor() ([]byte, []int) {
+	return file_auth_v1_auth_proto_rawDescGZIP(), []int{56}
+}
+
+func (x *DeleteAccountResponse) GetMessage() string {
+	if x != nil {
+		return x.Message
+	}
+	return ""
+}
+
+type SubmitContactRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Topic         string                 `protobuf:"bytes,1,opt,name=topic,proto3" json:"topic,omitempty"`
+	Message       string                 `protobuf:"bytes,2,opt,name=message,proto3" json:"message,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SubmitContactRequest) Reset() {
+	*x = SubmitContactRequest{}
+	mi := &file_auth_v1_auth_proto_msgTypes[57]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SubmitContactRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SubmitContactRequest) ProtoMessage() {}
+
+func (x *SubmitContactRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_auth_v1_auth_proto_msgTypes[57]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SubmitContactRequest.ProtoReflect.Descriptor instead.
+func (*SubmitContactRequest) Descriptor() ([]byte, []int) {
+	return file_auth_v1_auth_proto_rawDescGZIP(), []int{57}
+}
+
+func (x *SubmitContactRequest) GetTopic() string {
+	if x != nil {
+		return x.Topic
+	}
+	return ""
+}
+
+func (x *SubmitContactRequest) GetMessage() string {
+	if x != nil {
+		return x.Message
+	}
+	return ""
+}
+
+type SubmitContactResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Message       string                 `protobuf:"bytes,1,opt,name=message,proto3" json:"message,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SubmitContactResponse) Reset() {
+	*x = SubmitContactResponse{}
+	mi := &file_auth_v1_auth_proto_msgTypes[58]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SubmitContactResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SubmitContactResponse) ProtoMessage() {}
+
+func (x *SubmitContactResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_auth_v1_auth_proto_msgTypes[58]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SubmitContactResponse.ProtoReflect.Descriptor instead.
+func (*SubmitContactResponse) Descriptor() ([]byte, []int) {
+	return file_auth_v1_auth_proto_rawDescGZIP(), []int{58}
+}
+
+func (x *SubmitContactResponse) GetMessage() string {
+	if x != nil {
+		return x.Message
+	}
+	return ""
+}
+
 var File_auth_v1_auth_proto protoreflect.FileDescriptor
 
 const file_auth_v1_auth_proto_rawDesc = "" +
@@ -2775,7 +3524,55 @@ const file_auth_v1_auth_proto_rawDesc = "" +
 	"\x0eGetUserRequest\x12\x17\n" +
 	"\auser_id\x18\x01 \x01(\tR\x06userId\"4\n" +
 	"\x0fGetUserResponse\x12!\n" +
-	"\x04user\x18\x01 \x01(\v2\r.auth.v1.UserR\x04user2\xba\x0e\n" +
+	"\x04user\x18\x01 \x01(\v2\r.auth.v1.UserR\x04user\"\x15\n" +
+	"\x13ListSessionsRequest\"\xaa\x02\n" +
+	"\aSession\x12\x1d\n" +
+	"\n" +
+	"session_id\x18\x01 \x01(\tR\tsessionId\x12\x1a\n" +
+	"\bprovider\x18\x02 \x01(\tR\bprovider\x12\x16\n" +
+	"\x06device\x18\x03 \x01(\tR\x06device\x129\n" +
+	"\n" +
+	"created_at\x18\x04 \x01(\v2\x1a.google.protobuf.TimestampR\tcreatedAt\x12<\n" +
+	"\flast_used_at\x18\x05 \x01(\v2\x1a.google.protobuf.TimestampR\n" +
+	"lastUsedAt\x129\n" +
+	"\n" +
+	"expires_at\x18\x06 \x01(\v2\x1a.google.protobuf.TimestampR\texpiresAt\x12\x18\n" +
+	"\acurrent\x18\a \x01(\bR\acurrent\"D\n" +
+	"\x14ListSessionsResponse\x12,\n" +
+	"\bsessions\x18\x01 \x03(\v2\x10.auth.v1.SessionR\bsessions\"2\n" +
+	"\x11EndSessionRequest\x12\x1d\n" +
+	"\n" +
+	"session_id\x18\x01 \x01(\tR\tsessionId\".\n" +
+	"\x12EndSessionResponse\x12\x18\n" +
+	"\amessage\x18\x01 \x01(\tR\amessage\":\n" +
+	"\x15EndAllSessionsRequest\x12!\n" +
+	"\fkeep_current\x18\x01 \x01(\bR\vkeepCurrent\"H\n" +
+	"\x16EndAllSessionsResponse\x12\x18\n" +
+	"\amessage\x18\x01 \x01(\tR\amessage\x12\x14\n" +
+	"\x05ended\x18\x02 \x01(\x05R\x05ended\"`\n" +
+	"\x14UpdateProfileRequest\x12\x12\n" +
+	"\x04name\x18\x01 \x01(\tR\x04name\x12$\n" +
+	"\vpicture_url\x18\x02 \x01(\tH\x00R\n" +
+	"pictureUrl\x88\x01\x01B\x0e\n" +
+	"\f_picture_url\"T\n" +
+	"\x15UpdateProfileResponse\x12\x18\n" +
+	"\amessage\x18\x01 \x01(\tR\amessage\x12!\n" +
+	"\x04user\x18\x02 \x01(\v2\r.auth.v1.UserR\x04user\"\x1f\n" +
+	"\x1dRequestAccountDeletionRequest\"o\n" +
+	"\x1eRequestAccountDeletionResponse\x12\x18\n" +
+	"\amessage\x18\x01 \x01(\tR\amessage\x12\x14\n" +
+	"\x05email\x18\x02 \x01(\tR\x05email\x12\x1d\n" +
+	"\n" +
+	"expires_in\x18\x03 \x01(\x05R\texpiresIn\"(\n" +
+	"\x14DeleteAccountRequest\x12\x10\n" +
+	"\x03otp\x18\x01 \x01(\tR\x03otp\"1\n" +
+	"\x15DeleteAccountResponse\x12\x18\n" +
+	"\amessage\x18\x01 \x01(\tR\amessage\"F\n" +
+	"\x14SubmitContactRequest\x12\x14\n" +
+	"\x05topic\x18\x01 \x01(\tR\x05topic\x12\x18\n" +
+	"\amessage\x18\x02 \x01(\tR\amessage\"1\n" +
+	"\x15SubmitContactResponse\x12\x18\n" +
+	"\amessage\x18\x01 \x01(\tR\amessage2\xb4\x13\n" +
 	"\vAuthService\x12@\n" +
 	"\x05Login\x12\x15.auth.v1.LoginRequest\x1a\x16.auth.v1.LoginResponse\"\b\x8a\xb5\x18\x04\b\x01\x10\x01\x12Y\n" +
 	"\x0eVerifyLoginOtp\x12\x1e.auth.v1.VerifyLoginOtpRequest\x1a\x1f.auth.v1.VerifyLoginOtpResponse\"\x06\x8a\xb5\x18\x02\b\x01\x12Y\n" +
@@ -2795,7 +3592,15 @@ const file_auth_v1_auth_proto_rawDesc = "" +
 	"\rLineAuthorize\x12\x1d.auth.v1.LineAuthorizeRequest\x1a\x1e.auth.v1.LineAuthorizeResponse\"\x06\x8a\xb5\x18\x02\b\x01\x12S\n" +
 	"\fLineCallback\x12\x1c.auth.v1.LineCallbackRequest\x1a\x1d.auth.v1.LineCallbackResponse\"\x06\x8a\xb5\x18\x02\b\x01\x12\\\n" +
 	"\x0fLineLinkSendOtp\x12\x1f.auth.v1.LineLinkSendOtpRequest\x1a .auth.v1.LineLinkSendOtpResponse\"\x06\x8a\xb5\x18\x02\b\x01\x12Y\n" +
-	"\x0eLineLinkVerify\x12\x1e.auth.v1.LineLinkVerifyRequest\x1a\x1f.auth.v1.LineLinkVerifyResponse\"\x06\x8a\xb5\x18\x02\b\x01\x12V\n" +
+	"\x0eLineLinkVerify\x12\x1e.auth.v1.LineLinkVerifyRequest\x1a\x1f.auth.v1.LineLinkVerifyResponse\"\x06\x8a\xb5\x18\x02\b\x01\x12S\n" +
+	"\fListSessions\x12\x1c.auth.v1.ListSessionsRequest\x1a\x1d.auth.v1.ListSessionsResponse\"\x06\x8a\xb5\x18\x02\b\x02\x12M\n" +
+	"\n" +
+	"EndSession\x12\x1a.auth.v1.EndSessionRequest\x1a\x1b.auth.v1.EndSessionResponse\"\x06\x8a\xb5\x18\x02\b\x02\x12Y\n" +
+	"\x0eEndAllSessions\x12\x1e.auth.v1.EndAllSessionsRequest\x1a\x1f.auth.v1.EndAllSessionsResponse\"\x06\x8a\xb5\x18\x02\b\x02\x12V\n" +
+	"\rUpdateProfile\x12\x1d.auth.v1.UpdateProfileRequest\x1a\x1e.auth.v1.UpdateProfileResponse\"\x06\x8a\xb5\x18\x02\b\x02\x12q\n" +
+	"\x16RequestAccountDeletion\x12&.auth.v1.RequestAccountDeletionRequest\x1a'.auth.v1.RequestAccountDeletionResponse\"\x06\x8a\xb5\x18\x02\b\x02\x12V\n" +
+	"\rDeleteAccount\x12\x1d.auth.v1.DeleteAccountRequest\x1a\x1e.auth.v1.DeleteAccountResponse\"\x06\x8a\xb5\x18\x02\b\x02\x12V\n" +
+	"\rSubmitContact\x12\x1d.auth.v1.SubmitContactRequest\x1a\x1e.auth.v1.SubmitContactResponse\"\x06\x8a\xb5\x18\x02\b\x02\x12V\n" +
 	"\rGetPublicKeys\x12\x1d.auth.v1.GetPublicKeysRequest\x1a\x1e.auth.v1.GetPublicKeysResponse\"\x06\x8a\xb5\x18\x02\b\x03\x12D\n" +
 	"\aGetUser\x12\x17.auth.v1.GetUserRequest\x1a\x18.auth.v1.GetUserResponse\"\x06\x8a\xb5\x18\x02\b\x03Br\n" +
 	"\vcom.auth.v1B\tAuthProtoP\x01Z\x1bbidradar/gen/auth/v1;authv1\xa2\x02\x03AXX\xaa\x02\aAuth.V1\xca\x02\aAuth\\V1\xe2\x02\x13Auth\\V1\\GPBMetadata\xea\x02\bAuth::V1b\x06proto3"
@@ -2812,112 +3617,146 @@ func file_auth_v1_auth_proto_rawDescGZIP() []byte {
 	return file_auth_v1_auth_proto_rawDescData
 }
 
-var file_auth_v1_auth_proto_msgTypes = make([]protoimpl.MessageInfo, 44)
+var file_auth_v1_auth_proto_msgTypes = make([]protoimpl.MessageInfo, 59)
 var file_auth_v1_auth_proto_goTypes = []any{
-	(*User)(nil),                          // 0: auth.v1.User
-	(*LoginRequest)(nil),                  // 1: auth.v1.LoginRequest
-	(*LoginResponse)(nil),                 // 2: auth.v1.LoginResponse
-	(*VerifyLoginOtpRequest)(nil),         // 3: auth.v1.VerifyLoginOtpRequest
-	(*VerifyLoginOtpResponse)(nil),        // 4: auth.v1.VerifyLoginOtpResponse
-	(*ResendLoginOtpRequest)(nil),         // 5: auth.v1.ResendLoginOtpRequest
-	(*ResendLoginOtpResponse)(nil),        // 6: auth.v1.ResendLoginOtpResponse
-	(*RegisterRequest)(nil),               // 7: auth.v1.RegisterRequest
-	(*RegisterResponse)(nil),              // 8: auth.v1.RegisterResponse
-	(*VerifyRegistrationRequest)(nil),     // 9: auth.v1.VerifyRegistrationRequest
-	(*VerifyRegistrationResponse)(nil),    // 10: auth.v1.VerifyRegistrationResponse
-	(*ResendRegistrationOtpRequest)(nil),  // 11: auth.v1.ResendRegistrationOtpRequest
-	(*ResendRegistrationOtpResponse)(nil), // 12: auth.v1.ResendRegistrationOtpResponse
-	(*ForgotPasswordRequest)(nil),         // 13: auth.v1.ForgotPasswordRequest
-	(*ForgotPasswordResponse)(nil),        // 14: auth.v1.ForgotPasswordResponse
-	(*ResetPasswordRequest)(nil),          // 15: auth.v1.ResetPasswordRequest
-	(*ResetPasswordResponse)(nil),         // 16: auth.v1.ResetPasswordResponse
-	(*RefreshTokenRequest)(nil),           // 17: auth.v1.RefreshTokenRequest
-	(*RefreshTokenResponse)(nil),          // 18: auth.v1.RefreshTokenResponse
-	(*RefreshLineTokenRequest)(nil),       // 19: auth.v1.RefreshLineTokenRequest
-	(*RefreshLineTokenResponse)(nil),      // 20: auth.v1.RefreshLineTokenResponse
-	(*LogoutRequest)(nil),                 // 21: auth.v1.LogoutRequest
-	(*LogoutResponse)(nil),                // 22: auth.v1.LogoutResponse
-	(*GetMeRequest)(nil),                  // 23: auth.v1.GetMeRequest
-	(*GetMeResponse)(nil),                 // 24: auth.v1.GetMeResponse
-	(*GetSecuritySettingsRequest)(nil),    // 25: auth.v1.GetSecuritySettingsRequest
-	(*GetSecuritySettingsResponse)(nil),   // 26: auth.v1.GetSecuritySettingsResponse
-	(*UpdateTwoStepRequest)(nil),          // 27: auth.v1.UpdateTwoStepRequest
-	(*UpdateTwoStepResponse)(nil),         // 28: auth.v1.UpdateTwoStepResponse
-	(*ChangePasswordRequest)(nil),         // 29: auth.v1.ChangePasswordRequest
-	(*ChangePasswordResponse)(nil),        // 30: auth.v1.ChangePasswordResponse
-	(*LineAuthorizeRequest)(nil),          // 31: auth.v1.LineAuthorizeRequest
-	(*LineAuthorizeResponse)(nil),         // 32: auth.v1.LineAuthorizeResponse
-	(*LineCallbackRequest)(nil),           // 33: auth.v1.LineCallbackRequest
-	(*LineCallbackResponse)(nil),          // 34: auth.v1.LineCallbackResponse
-	(*LineLinkSendOtpRequest)(nil),        // 35: auth.v1.LineLinkSendOtpRequest
-	(*LineLinkSendOtpResponse)(nil),       // 36: auth.v1.LineLinkSendOtpResponse
-	(*LineLinkVerifyRequest)(nil),         // 37: auth.v1.LineLinkVerifyRequest
-	(*LineLinkVerifyResponse)(nil),        // 38: auth.v1.LineLinkVerifyResponse
-	(*GetPublicKeysRequest)(nil),          // 39: auth.v1.GetPublicKeysRequest
-	(*PublicKey)(nil),                     // 40: auth.v1.PublicKey
-	(*GetPublicKeysResponse)(nil),         // 41: auth.v1.GetPublicKeysResponse
-	(*GetUserRequest)(nil),                // 42: auth.v1.GetUserRequest
-	(*GetUserResponse)(nil),               // 43: auth.v1.GetUserResponse
-	(*timestamppb.Timestamp)(nil),         // 44: google.protobuf.Timestamp
+	(*User)(nil),                           // 0: auth.v1.User
+	(*LoginRequest)(nil),                   // 1: auth.v1.LoginRequest
+	(*LoginResponse)(nil),                  // 2: auth.v1.LoginResponse
+	(*VerifyLoginOtpRequest)(nil),          // 3: auth.v1.VerifyLoginOtpRequest
+	(*VerifyLoginOtpResponse)(nil),         // 4: auth.v1.VerifyLoginOtpResponse
+	(*ResendLoginOtpRequest)(nil),          // 5: auth.v1.ResendLoginOtpRequest
+	(*ResendLoginOtpResponse)(nil),         // 6: auth.v1.ResendLoginOtpResponse
+	(*RegisterRequest)(nil),                // 7: auth.v1.RegisterRequest
+	(*RegisterResponse)(nil),               // 8: auth.v1.RegisterResponse
+	(*VerifyRegistrationRequest)(nil),      // 9: auth.v1.VerifyRegistrationRequest
+	(*VerifyRegistrationResponse)(nil),     // 10: auth.v1.VerifyRegistrationResponse
+	(*ResendRegistrationOtpRequest)(nil),   // 11: auth.v1.ResendRegistrationOtpRequest
+	(*ResendRegistrationOtpResponse)(nil),  // 12: auth.v1.ResendRegistrationOtpResponse
+	(*ForgotPasswordRequest)(nil),          // 13: auth.v1.ForgotPasswordRequest
+	(*ForgotPasswordResponse)(nil),         // 14: auth.v1.ForgotPasswordResponse
+	(*ResetPasswordRequest)(nil),           // 15: auth.v1.ResetPasswordRequest
+	(*ResetPasswordResponse)(nil),          // 16: auth.v1.ResetPasswordResponse
+	(*RefreshTokenRequest)(nil),            // 17: auth.v1.RefreshTokenRequest
+	(*RefreshTokenResponse)(nil),           // 18: auth.v1.RefreshTokenResponse
+	(*RefreshLineTokenRequest)(nil),        // 19: auth.v1.RefreshLineTokenRequest
+	(*RefreshLineTokenResponse)(nil),       // 20: auth.v1.RefreshLineTokenResponse
+	(*LogoutRequest)(nil),                  // 21: auth.v1.LogoutRequest
+	(*LogoutResponse)(nil),                 // 22: auth.v1.LogoutResponse
+	(*GetMeRequest)(nil),                   // 23: auth.v1.GetMeRequest
+	(*GetMeResponse)(nil),                  // 24: auth.v1.GetMeResponse
+	(*GetSecuritySettingsRequest)(nil),     // 25: auth.v1.GetSecuritySettingsRequest
+	(*GetSecuritySettingsResponse)(nil),    // 26: auth.v1.GetSecuritySettingsResponse
+	(*UpdateTwoStepRequest)(nil),           // 27: auth.v1.UpdateTwoStepRequest
+	(*UpdateTwoStepResponse)(nil),          // 28: auth.v1.UpdateTwoStepResponse
+	(*ChangePasswordRequest)(nil),          // 29: auth.v1.ChangePasswordRequest
+	(*ChangePasswordResponse)(nil),         // 30: auth.v1.ChangePasswordResponse
+	(*LineAuthorizeRequest)(nil),           // 31: auth.v1.LineAuthorizeRequest
+	(*LineAuthorizeResponse)(nil),          // 32: auth.v1.LineAuthorizeResponse
+	(*LineCallbackRequest)(nil),            // 33: auth.v1.LineCallbackRequest
+	(*LineCallbackResponse)(nil),           // 34: auth.v1.LineCallbackResponse
+	(*LineLinkSendOtpRequest)(nil),         // 35: auth.v1.LineLinkSendOtpRequest
+	(*LineLinkSendOtpResponse)(nil),        // 36: auth.v1.LineLinkSendOtpResponse
+	(*LineLinkVerifyRequest)(nil),          // 37: auth.v1.LineLinkVerifyRequest
+	(*LineLinkVerifyResponse)(nil),         // 38: auth.v1.LineLinkVerifyResponse
+	(*GetPublicKeysRequest)(nil),           // 39: auth.v1.GetPublicKeysRequest
+	(*PublicKey)(nil),                      // 40: auth.v1.PublicKey
+	(*GetPublicKeysResponse)(nil),          // 41: auth.v1.GetPublicKeysResponse
+	(*GetUserRequest)(nil),                 // 42: auth.v1.GetUserRequest
+	(*GetUserResponse)(nil),                // 43: auth.v1.GetUserResponse
+	(*ListSessionsRequest)(nil),            // 44: auth.v1.ListSessionsRequest
+	(*Session)(nil),                        // 45: auth.v1.Session
+	(*ListSessionsResponse)(nil),           // 46: auth.v1.ListSessionsResponse
+	(*EndSessionRequest)(nil),              // 47: auth.v1.EndSessionRequest
+	(*EndSessionResponse)(nil),             // 48: auth.v1.EndSessionResponse
+	(*EndAllSessionsRequest)(nil),          // 49: auth.v1.EndAllSessionsRequest
+	(*EndAllSessionsResponse)(nil),         // 50: auth.v1.EndAllSessionsResponse
+	(*UpdateProfileRequest)(nil),           // 51: auth.v1.UpdateProfileRequest
+	(*UpdateProfileResponse)(nil),          // 52: auth.v1.UpdateProfileResponse
+	(*RequestAccountDeletionRequest)(nil),  // 53: auth.v1.RequestAccountDeletionRequest
+	(*RequestAccountDeletionResponse)(nil), // 54: auth.v1.RequestAccountDeletionResponse
+	(*DeleteAccountRequest)(nil),           // 55: auth.v1.DeleteAccountRequest
+	(*DeleteAccountResponse)(nil),          // 56: auth.v1.DeleteAccountResponse
+	(*SubmitContactRequest)(nil),           // 57: auth.v1.SubmitContactRequest
+	(*SubmitContactResponse)(nil),          // 58: auth.v1.SubmitContactResponse
+	(*timestamppb.Timestamp)(nil),          // 59: google.protobuf.Timestamp
 }
 var file_auth_v1_auth_proto_depIdxs = []int32{
-	44, // 0: auth.v1.User.created_at:type_name -> google.protobuf.Timestamp
+	59, // 0: auth.v1.User.created_at:type_name -> google.protobuf.Timestamp
 	0,  // 1: auth.v1.LoginResponse.user:type_name -> auth.v1.User
 	0,  // 2: auth.v1.VerifyLoginOtpResponse.user:type_name -> auth.v1.User
 	0,  // 3: auth.v1.VerifyRegistrationResponse.user:type_name -> auth.v1.User
 	0,  // 4: auth.v1.GetMeResponse.user:type_name -> auth.v1.User
-	44, // 5: auth.v1.GetSecuritySettingsResponse.password_changed_at:type_name -> google.protobuf.Timestamp
+	59, // 5: auth.v1.GetSecuritySettingsResponse.password_changed_at:type_name -> google.protobuf.Timestamp
 	0,  // 6: auth.v1.LineCallbackResponse.user:type_name -> auth.v1.User
 	0,  // 7: auth.v1.LineLinkVerifyResponse.user:type_name -> auth.v1.User
 	40, // 8: auth.v1.GetPublicKeysResponse.keys:type_name -> auth.v1.PublicKey
 	0,  // 9: auth.v1.GetUserResponse.user:type_name -> auth.v1.User
-	1,  // 10: auth.v1.AuthService.Login:input_type -> auth.v1.LoginRequest
-	3,  // 11: auth.v1.AuthService.VerifyLoginOtp:input_type -> auth.v1.VerifyLoginOtpRequest
-	5,  // 12: auth.v1.AuthService.ResendLoginOtp:input_type -> auth.v1.ResendLoginOtpRequest
-	7,  // 13: auth.v1.AuthService.Register:input_type -> auth.v1.RegisterRequest
-	9,  // 14: auth.v1.AuthService.VerifyRegistration:input_type -> auth.v1.VerifyRegistrationRequest
-	11, // 15: auth.v1.AuthService.ResendRegistrationOtp:input_type -> auth.v1.ResendRegistrationOtpRequest
-	13, // 16: auth.v1.AuthService.ForgotPassword:input_type -> auth.v1.ForgotPasswordRequest
-	15, // 17: auth.v1.AuthService.ResetPassword:input_type -> auth.v1.ResetPasswordRequest
-	17, // 18: auth.v1.AuthService.RefreshToken:input_type -> auth.v1.RefreshTokenRequest
-	19, // 19: auth.v1.AuthService.RefreshLineToken:input_type -> auth.v1.RefreshLineTokenRequest
-	21, // 20: auth.v1.AuthService.Logout:input_type -> auth.v1.LogoutRequest
-	23, // 21: auth.v1.AuthService.GetMe:input_type -> auth.v1.GetMeRequest
-	25, // 22: auth.v1.AuthService.GetSecuritySettings:input_type -> auth.v1.GetSecuritySettingsRequest
-	27, // 23: auth.v1.AuthService.UpdateTwoStep:input_type -> auth.v1.UpdateTwoStepRequest
-	29, // 24: auth.v1.AuthService.ChangePassword:input_type -> auth.v1.ChangePasswordRequest
-	31, // 25: auth.v1.AuthService.LineAuthorize:input_type -> auth.v1.LineAuthorizeRequest
-	33, // 26: auth.v1.AuthService.LineCallback:input_type -> auth.v1.LineCallbackRequest
-	35, // 27: auth.v1.AuthService.LineLinkSendOtp:input_type -> auth.v1.LineLinkSendOtpRequest
-	37, // 28: auth.v1.AuthService.LineLinkVerify:input_type -> auth.v1.LineLinkVerifyRequest
-	39, // 29: auth.v1.AuthService.GetPublicKeys:input_type -> auth.v1.GetPublicKeysRequest
-	42, // 30: auth.v1.AuthService.GetUser:input_type -> auth.v1.GetUserRequest
-	2,  // 31: auth.v1.AuthService.Login:output_type -> auth.v1.LoginResponse
-	4,  // 32: auth.v1.AuthService.VerifyLoginOtp:output_type -> auth.v1.VerifyLoginOtpResponse
-	6,  // 33: auth.v1.AuthService.ResendLoginOtp:output_type -> auth.v1.ResendLoginOtpResponse
-	8,  // 34: auth.v1.AuthService.Register:output_type -> auth.v1.RegisterResponse
-	10, // 35: auth.v1.AuthService.VerifyRegistration:output_type -> auth.v1.VerifyRegistrationResponse
-	12, // 36: auth.v1.AuthService.ResendRegistrationOtp:output_type -> auth.v1.ResendRegistrationOtpResponse
-	14, // 37: auth.v1.AuthService.ForgotPassword:output_type -> auth.v1.ForgotPasswordResponse
-	16, // 38: auth.v1.AuthService.ResetPassword:output_type -> auth.v1.ResetPasswordResponse
-	18, // 39: auth.v1.AuthService.RefreshToken:output_type -> auth.v1.RefreshTokenResponse
-	20, // 40: auth.v1.AuthService.RefreshLineToken:output_type -> auth.v1.RefreshLineTokenResponse
-	22, // 41: auth.v1.AuthService.Logout:output_type -> auth.v1.LogoutResponse
-	24, // 42: auth.v1.AuthService.GetMe:output_type -> auth.v1.GetMeResponse
-	26, // 43: auth.v1.AuthService.GetSecuritySettings:output_type -> auth.v1.GetSecuritySettingsResponse
-	28, // 44: auth.v1.AuthService.UpdateTwoStep:output_type -> auth.v1.UpdateTwoStepResponse
-	30, // 45: auth.v1.AuthService.ChangePassword:output_type -> auth.v1.ChangePasswordResponse
-	32, // 46: auth.v1.AuthService.LineAuthorize:output_type -> auth.v1.LineAuthorizeResponse
-	34, // 47: auth.v1.AuthService.LineCallback:output_type -> auth.v1.LineCallbackResponse
-	36, // 48: auth.v1.AuthService.LineLinkSendOtp:output_type -> auth.v1.LineLinkSendOtpResponse
-	38, // 49: auth.v1.AuthService.LineLinkVerify:output_type -> auth.v1.LineLinkVerifyResponse
-	41, // 50: auth.v1.AuthService.GetPublicKeys:output_type -> auth.v1.GetPublicKeysResponse
-	43, // 51: auth.v1.AuthService.GetUser:output_type -> auth.v1.GetUserResponse
-	31, // [31:52] is the sub-list for method output_type
-	10, // [10:31] is the sub-list for method input_type
-	10, // [10:10] is the sub-list for extension type_name
-	10, // [10:10] is the sub-list for extension extendee
-	0,  // [0:10] is the sub-list for field type_name
+	59, // 10: auth.v1.Session.created_at:type_name -> google.protobuf.Timestamp
+	59, // 11: auth.v1.Session.last_used_at:type_name -> google.protobuf.Timestamp
+	59, // 12: auth.v1.Session.expires_at:type_name -> google.protobuf.Timestamp
+	45, // 13: auth.v1.ListSessionsResponse.sessions:type_name -> auth.v1.Session
+	0,  // 14: auth.v1.UpdateProfileResponse.user:type_name -> auth.v1.User
+	1,  // 15: auth.v1.AuthService.Login:input_type -> auth.v1.LoginRequest
+	3,  // 16: auth.v1.AuthService.VerifyLoginOtp:input_type -> auth.v1.VerifyLoginOtpRequest
+	5,  // 17: auth.v1.AuthService.ResendLoginOtp:input_type -> auth.v1.ResendLoginOtpRequest
+	7,  // 18: auth.v1.AuthService.Register:input_type -> auth.v1.RegisterRequest
+	9,  // 19: auth.v1.AuthService.VerifyRegistration:input_type -> auth.v1.VerifyRegistrationRequest
+	11, // 20: auth.v1.AuthService.ResendRegistrationOtp:input_type -> auth.v1.ResendRegistrationOtpRequest
+	13, // 21: auth.v1.AuthService.ForgotPassword:input_type -> auth.v1.ForgotPasswordRequest
+	15, // 22: auth.v1.AuthService.ResetPassword:input_type -> auth.v1.ResetPasswordRequest
+	17, // 23: auth.v1.AuthService.RefreshToken:input_type -> auth.v1.RefreshTokenRequest
+	19, // 24: auth.v1.AuthService.RefreshLineToken:input_type -> auth.v1.RefreshLineTokenRequest
+	21, // 25: auth.v1.AuthService.Logout:input_type -> auth.v1.LogoutRequest
+	23, // 26: auth.v1.AuthService.GetMe:input_type -> auth.v1.GetMeRequest
+	25, // 27: auth.v1.AuthService.GetSecuritySettings:input_type -> auth.v1.GetSecuritySettingsRequest
+	27, // 28: auth.v1.AuthService.UpdateTwoStep:input_type -> auth.v1.UpdateTwoStepRequest
+	29, // 29: auth.v1.AuthService.ChangePassword:input_type -> auth.v1.ChangePasswordRequest
+	31, // 30: auth.v1.AuthService.LineAuthorize:input_type -> auth.v1.LineAuthorizeRequest
+	33, // 31: auth.v1.AuthService.LineCallback:input_type -> auth.v1.LineCallbackRequest
+	35, // 32: auth.v1.AuthService.LineLinkSendOtp:input_type -> auth.v1.LineLinkSendOtpRequest
+	37, // 33: auth.v1.AuthService.LineLinkVerify:input_type -> auth.v1.LineLinkVerifyRequest
+	44, // 34: auth.v1.AuthService.ListSessions:input_type -> auth.v1.ListSessionsRequest
+	47, // 35: auth.v1.AuthService.EndSession:input_type -> auth.v1.EndSessionRequest
+	49, // 36: auth.v1.AuthService.EndAllSessions:input_type -> auth.v1.EndAllSessionsRequest
+	51, // 37: auth.v1.AuthService.UpdateProfile:input_type -> auth.v1.UpdateProfileRequest
+	53, // 38: auth.v1.AuthService.RequestAccountDeletion:input_type -> auth.v1.RequestAccountDeletionRequest
+	55, // 39: auth.v1.AuthService.DeleteAccount:input_type -> auth.v1.DeleteAccountRequest
+	57, // 40: auth.v1.AuthService.SubmitContact:input_type -> auth.v1.SubmitContactRequest
+	39, // 41: auth.v1.AuthService.GetPublicKeys:input_type -> auth.v1.GetPublicKeysRequest
+	42, // 42: auth.v1.AuthService.GetUser:input_type -> auth.v1.GetUserRequest
+	2,  // 43: auth.v1.AuthService.Login:output_type -> auth.v1.LoginResponse
+	4,  // 44: auth.v1.AuthService.VerifyLoginOtp:output_type -> auth.v1.VerifyLoginOtpResponse
+	6,  // 45: auth.v1.AuthService.ResendLoginOtp:output_type -> auth.v1.ResendLoginOtpResponse
+	8,  // 46: auth.v1.AuthService.Register:output_type -> auth.v1.RegisterResponse
+	10, // 47: auth.v1.AuthService.VerifyRegistration:output_type -> auth.v1.VerifyRegistrationResponse
+	12, // 48: auth.v1.AuthService.ResendRegistrationOtp:output_type -> auth.v1.ResendRegistrationOtpResponse
+	14, // 49: auth.v1.AuthService.ForgotPassword:output_type -> auth.v1.ForgotPasswordResponse
+	16, // 50: auth.v1.AuthService.ResetPassword:output_type -> auth.v1.ResetPasswordResponse
+	18, // 51: auth.v1.AuthService.RefreshToken:output_type -> auth.v1.RefreshTokenResponse
+	20, // 52: auth.v1.AuthService.RefreshLineToken:output_type -> auth.v1.RefreshLineTokenResponse
+	22, // 53: auth.v1.AuthService.Logout:output_type -> auth.v1.LogoutResponse
+	24, // 54: auth.v1.AuthService.GetMe:output_type -> auth.v1.GetMeResponse
+	26, // 55: auth.v1.AuthService.GetSecuritySettings:output_type -> auth.v1.GetSecuritySettingsResponse
+	28, // 56: auth.v1.AuthService.UpdateTwoStep:output_type -> auth.v1.UpdateTwoStepResponse
+	30, // 57: auth.v1.AuthService.ChangePassword:output_type -> auth.v1.ChangePasswordResponse
+	32, // 58: auth.v1.AuthService.LineAuthorize:output_type -> auth.v1.LineAuthorizeResponse
+	34, // 59: auth.v1.AuthService.LineCallback:output_type -> auth.v1.LineCallbackResponse
+	36, // 60: auth.v1.AuthService.LineLinkSendOtp:output_type -> auth.v1.LineLinkSendOtpResponse
+	38, // 61: auth.v1.AuthService.LineLinkVerify:output_type -> auth.v1.LineLinkVerifyResponse
+	46, // 62: auth.v1.AuthService.ListSessions:output_type -> auth.v1.ListSessionsResponse
+	48, // 63: auth.v1.AuthService.EndSession:output_type -> auth.v1.EndSessionResponse
+	50, // 64: auth.v1.AuthService.EndAllSessions:output_type -> auth.v1.EndAllSessionsResponse
+	52, // 65: auth.v1.AuthService.UpdateProfile:output_type -> auth.v1.UpdateProfileResponse
+	54, // 66: auth.v1.AuthService.RequestAccountDeletion:output_type -> auth.v1.RequestAccountDeletionResponse
+	56, // 67: auth.v1.AuthService.DeleteAccount:output_type -> auth.v1.DeleteAccountResponse
+	58, // 68: auth.v1.AuthService.SubmitContact:output_type -> auth.v1.SubmitContactResponse
+	41, // 69: auth.v1.AuthService.GetPublicKeys:output_type -> auth.v1.GetPublicKeysResponse
+	43, // 70: auth.v1.AuthService.GetUser:output_type -> auth.v1.GetUserResponse
+	43, // [43:71] is the sub-list for method output_type
+	15, // [15:43] is the sub-list for method input_type
+	15, // [15:15] is the sub-list for extension type_name
+	15, // [15:15] is the sub-list for extension extendee
+	0,  // [0:15] is the sub-list for field type_name
 }
 
 func init() { file_auth_v1_auth_proto_init() }
@@ -2926,13 +3765,14 @@ func file_auth_v1_auth_proto_init() {
 		return
 	}
 	file_auth_v1_auth_proto_msgTypes[27].OneofWrappers = []any{}
+	file_auth_v1_auth_proto_msgTypes[51].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_auth_v1_auth_proto_rawDesc), len(file_auth_v1_auth_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   44,
+			NumMessages:   59,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -19,27 +19,34 @@ import (
 const _ = grpc.SupportPackageIsVersion9
 
 const (
-	AuthService_Login_FullMethodName                 = "/auth.v1.AuthService/Login"
-	AuthService_VerifyLoginOtp_FullMethodName        = "/auth.v1.AuthService/VerifyLoginOtp"
-	AuthService_ResendLoginOtp_FullMethodName        = "/auth.v1.AuthService/ResendLoginOtp"
-	AuthService_Register_FullMethodName              = "/auth.v1.AuthService/Register"
-	AuthService_VerifyRegistration_FullMethodName    = "/auth.v1.AuthService/VerifyRegistration"
-	AuthService_ResendRegistrationOtp_FullMethodName = "/auth.v1.AuthService/ResendRegistrationOtp"
-	AuthService_ForgotPassword_FullMethodName        = "/auth.v1.AuthService/ForgotPassword"
-	AuthService_ResetPassword_FullMethodName         = "/auth.v1.AuthService/ResetPassword"
-	AuthService_RefreshToken_FullMethodName          = "/auth.v1.AuthService/RefreshToken"
-	AuthService_RefreshLineToken_FullMethodName      = "/auth.v1.AuthService/RefreshLineToken"
-	AuthService_Logout_FullMethodName                = "/auth.v1.AuthService/Logout"
-	AuthService_GetMe_FullMethodName                 = "/auth.v1.AuthService/GetMe"
-	AuthService_GetSecuritySettings_FullMethodName   = "/auth.v1.AuthService/GetSecuritySettings"
-	AuthService_UpdateTwoStep_FullMethodName         = "/auth.v1.AuthService/UpdateTwoStep"
-	AuthService_ChangePassword_FullMethodName        = "/auth.v1.AuthService/ChangePassword"
-	AuthService_LineAuthorize_FullMethodName         = "/auth.v1.AuthService/LineAuthorize"
-	AuthService_LineCallback_FullMethodName          = "/auth.v1.AuthService/LineCallback"
-	AuthService_LineLinkSendOtp_FullMethodName       = "/auth.v1.AuthService/LineLinkSendOtp"
-	AuthService_LineLinkVerify_FullMethodName        = "/auth.v1.AuthService/LineLinkVerify"
-	AuthService_GetPublicKeys_FullMethodName         = "/auth.v1.AuthService/GetPublicKeys"
-	AuthService_GetUser_FullMethodName               = "/auth.v1.AuthService/GetUser"
+	AuthService_Login_FullMethodName                  = "/auth.v1.AuthService/Login"
+	AuthService_VerifyLoginOtp_FullMethodName         = "/auth.v1.AuthService/VerifyLoginOtp"
+	AuthService_ResendLoginOtp_FullMethodName         = "/auth.v1.AuthService/ResendLoginOtp"
+	AuthService_Register_FullMethodName               = "/auth.v1.AuthService/Register"
+	AuthService_VerifyRegistration_FullMethodName     = "/auth.v1.AuthService/VerifyRegistration"
+	AuthService_ResendRegistrationOtp_FullMethodName  = "/auth.v1.AuthService/ResendRegistrationOtp"
+	AuthService_ForgotPassword_FullMethodName         = "/auth.v1.AuthService/ForgotPassword"
+	AuthService_ResetPassword_FullMethodName          = "/auth.v1.AuthService/ResetPassword"
+	AuthService_RefreshToken_FullMethodName           = "/auth.v1.AuthService/RefreshToken"
+	AuthService_RefreshLineToken_FullMethodName       = "/auth.v1.AuthService/RefreshLineToken"
+	AuthService_Logout_FullMethodName                 = "/auth.v1.AuthService/Logout"
+	AuthService_GetMe_FullMethodName                  = "/auth.v1.AuthService/GetMe"
+	AuthService_GetSecuritySettings_FullMethodName    = "/auth.v1.AuthService/GetSecuritySettings"
+	AuthService_UpdateTwoStep_FullMethodName          = "/auth.v1.AuthService/UpdateTwoStep"
+	AuthService_ChangePassword_FullMethodName         = "/auth.v1.AuthService/ChangePassword"
+	AuthService_LineAuthorize_FullMethodName          = "/auth.v1.AuthService/LineAuthorize"
+	AuthService_LineCallback_FullMethodName           = "/auth.v1.AuthService/LineCallback"
+	AuthService_LineLinkSendOtp_FullMethodName        = "/auth.v1.AuthService/LineLinkSendOtp"
+	AuthService_LineLinkVerify_FullMethodName         = "/auth.v1.AuthService/LineLinkVerify"
+	AuthService_ListSessions_FullMethodName           = "/auth.v1.AuthService/ListSessions"
+	AuthService_EndSession_FullMethodName             = "/auth.v1.AuthService/EndSession"
+	AuthService_EndAllSessions_FullMethodName         = "/auth.v1.AuthService/EndAllSessions"
+	AuthService_UpdateProfile_FullMethodName          = "/auth.v1.AuthService/UpdateProfile"
+	AuthService_RequestAccountDeletion_FullMethodName = "/auth.v1.AuthService/RequestAccountDeletion"
+	AuthService_DeleteAccount_FullMethodName          = "/auth.v1.AuthService/DeleteAccount"
+	AuthService_SubmitContact_FullMethodName          = "/auth.v1.AuthService/SubmitContact"
+	AuthService_GetPublicKeys_FullMethodName          = "/auth.v1.AuthService/GetPublicKeys"
+	AuthService_GetUser_FullMethodName                = "/auth.v1.AuthService/GetUser"
 )
 
 // AuthServiceClient is the client API for AuthService service.
@@ -91,6 +98,21 @@ type AuthServiceClient interface {
 	LineLinkSendOtp(ctx context.Context, in *LineLinkSendOtpRequest, opts ...grpc.CallOption) (*LineLinkSendOtpResponse, error)
 	// LineLinkVerify links the LINE identity to the e-mail's account and signs in.
 	LineLinkVerify(ctx context.Context, in *LineLinkVerifyRequest, opts ...grpc.CallOption) (*LineLinkVerifyResponse, error)
+	// ListSessions lists the signed-in user's active sessions (one per signed-in device).
+	ListSessions(ctx context.Context, in *ListSessionsRequest, opts ...grpc.CallOption) (*ListSessionsResponse, error)
+	// EndSession signs one of the user's own sessions out (404 for any other).
+	EndSession(ctx context.Context, in *EndSessionRequest, opts ...grpc.CallOption) (*EndSessionResponse, error)
+	// EndAllSessions signs the user out everywhere (keep_current: all but this device).
+	EndAllSessions(ctx context.Context, in *EndAllSessionsRequest, opts ...grpc.CallOption) (*EndAllSessionsResponse, error)
+	// UpdateProfile changes the display name and the picture.
+	UpdateProfile(ctx context.Context, in *UpdateProfileRequest, opts ...grpc.CallOption) (*UpdateProfileResponse, error)
+	// RequestAccountDeletion e-mails the code that confirms deleting the account.
+	RequestAccountDeletion(ctx context.Context, in *RequestAccountDeletionRequest, opts ...grpc.CallOption) (*RequestAccountDeletionResponse, error)
+	// DeleteAccount erases the account and its personal data in every service
+	// (auth.v1.user.deactivated); payment records are kept as tax law requires.
+	DeleteAccount(ctx context.Context, in *DeleteAccountRequest, opts ...grpc.CallOption) (*DeleteAccountResponse, error)
+	// SubmitContact stores a contact-us message and mails it to support.
+	SubmitContact(ctx context.Context, in *SubmitContactRequest, opts ...grpc.CallOption) (*SubmitContactResponse, error)
 	// GetPublicKeys serves the access-token verification keys to the other services.
 	GetPublicKeys(ctx context.Context, in *GetPublicKeysRequest, opts ...grpc.CallOption) (*GetPublicKeysResponse, error)
 	// GetUser is an internal lookup used by other services (e-mail for notifications).
@@ -295,6 +317,76 @@ func (c *authServiceClient) LineLinkVerify(ctx context.Context, in *LineLinkVeri
 	return out, nil
 }
 
+func (c *authServiceClient) ListSessions(ctx context.Context, in *ListSessionsRequest, opts ...grpc.CallOption) (*ListSessionsResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(ListSessionsResponse)
+	err := c.cc.Invoke(ctx, AuthService_ListSessions_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *authServiceClient) EndSession(ctx context.Context, in *EndSessionRequest, opts ...grpc.CallOption) (*EndSessionResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(EndSessionResponse)
+	err := c.cc.Invoke(ctx, AuthService_EndSession_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *authServiceClient) EndAllSessions(ctx context.Context, in *EndAllSessionsRequest, opts ...grpc.CallOption) (*EndAllSessionsResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(EndAllSessionsResponse)
+	err := c.cc.Invoke(ctx, AuthService_EndAllSessions_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *authServiceClient) UpdateProfile(ctx context.Context, in *UpdateProfileRequest, opts ...grpc.CallOption) (*UpdateProfileResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(UpdateProfileResponse)
+	err := c.cc.Invoke(ctx, AuthService_UpdateProfile_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *authServiceClient) RequestAccountDeletion(ctx context.Context, in *RequestAccountDeletionRequest, opts ...grpc.CallOption) (*RequestAccountDeletionResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(RequestAccountDeletionResponse)
+	err := c.cc.Invoke(ctx, AuthService_RequestAccountDeletion_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *authServiceClient) DeleteAccount(ctx context.Context, in *DeleteAccountRequest, opts ...grpc.CallOption) (*DeleteAccountResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(DeleteAccountResponse)
+	err := c.cc.Invoke(ctx, AuthService_DeleteAccount_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *authServiceClient) SubmitContact(ctx context.Context, in *SubmitContactRequest, opts ...grpc.CallOption) (*SubmitContactResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(SubmitContactResponse)
+	err := c.cc.Invoke(ctx, AuthService_SubmitContact_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 func (c *authServiceClient) GetPublicKeys(ctx context.Context, in *GetPublicKeysRequest, opts ...grpc.CallOption) (*GetPublicKeysResponse, error) {
 	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
 	out := new(GetPublicKeysResponse)
@@ -364,6 +456,21 @@ type AuthServiceServer interface {
 	LineLinkSendOtp(context.Context, *LineLinkSendOtpRequest) (*LineLinkSendOtpResponse, error)
 	// LineLinkVerify links the LINE identity to the e-mail's account and signs in.
 	LineLinkVerify(context.Context, *LineLinkVerifyRequest) (*LineLinkVerifyResponse, error)
+	// ListSessions lists the signed-in user's active sessions (one per signed-in device).
+	ListSessions(context.Context, *ListSessionsRequest) (*ListSessionsResponse, error)
+	// EndSession signs one of the user's own sessions out (404 for any other).
+	EndSession(context.Context, *EndSessionRequest) (*EndSessionResponse, error)
+	// EndAllSessions signs the user out everywhere (keep_current: all but this device).
+	EndAllSessions(context.Context, *EndAllSessionsRequest) (*EndAllSessionsResponse, error)
+	// UpdateProfile changes the display name and the picture.
+	UpdateProfile(context.Context, *UpdateProfileRequest) (*UpdateProfileResponse, error)
+	// RequestAccountDeletion e-mails the code that confirms deleting the account.
+	RequestAccountDeletion(context.Context, *RequestAccountDeletionRequest) (*RequestAccountDeletionResponse, error)
+	// DeleteAccount erases the account and its personal data in every service
+	// (auth.v1.user.deactivated); payment records are kept as tax law requires.
+	DeleteAccount(context.Context, *DeleteAccountRequest) (*DeleteAccountResponse, error)
+	// SubmitContact stores a contact-us message and mails it to support.
+	SubmitContact(context.Context, *SubmitContactRequest) (*SubmitContactResponse, error)
 	// GetPublicKeys serves the access-token verification keys to the other services.
 	GetPublicKeys(context.Context, *GetPublicKeysRequest) (*GetPublicKeysResponse, error)
 	// GetUser is an internal lookup used by other services (e-mail for notifications).
@@ -434,6 +541,27 @@ func (UnimplementedAuthServiceServer) LineLinkSendOtp(context.Context, *LineLink
 }
 func (UnimplementedAuthServiceServer) LineLinkVerify(context.Context, *LineLinkVerifyRequest) (*LineLinkVerifyResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method LineLinkVerify not implemented")
+}
+func (UnimplementedAuthServiceServer) ListSessions(context.Context, *ListSessionsRequest) (*ListSessionsResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method ListSessions not implemented")
+}
+func (UnimplementedAuthServiceServer) EndSession(context.Context, *EndSessionRequest) (*EndSessionResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method EndSession not implemented")
+}
+func (UnimplementedAuthServiceServer) EndAllSessions(context.Context, *EndAllSessionsRequest) (*EndAllSessionsResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method EndAllSessions not implemented")
+}
+func (UnimplementedAuthServiceServer) UpdateProfile(context.Context, *UpdateProfileRequest) (*UpdateProfileResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method UpdateProfile not implemented")
+}
+func (UnimplementedAuthServiceServer) RequestAccountDeletion(context.Context, *RequestAccountDeletionRequest) (*RequestAccountDeletionResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method RequestAccountDeletion not implemented")
+}
+func (UnimplementedAuthServiceServer) DeleteAccount(context.Context, *DeleteAccountRequest) (*DeleteAccountResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method DeleteAccount not implemented")
+}
+func (UnimplementedAuthServiceServer) SubmitContact(context.Context, *SubmitContactRequest) (*SubmitContactResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method SubmitContact not implemented")
 }
 func (UnimplementedAuthServiceServer) GetPublicKeys(context.Context, *GetPublicKeysRequest) (*GetPublicKeysResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method GetPublicKeys not implemented")
@@ -804,6 +932,132 @@ func _AuthService_LineLinkVerify_Handler(srv interface{}, ctx context.Context, d
 	return interceptor(ctx, in, info, handler)
 }
 
+func _AuthService_ListSessions_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ListSessionsRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(AuthServiceServer).ListSessions(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: AuthService_ListSessions_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(AuthServiceServer).ListSessions(ctx, req.(*ListSessionsRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _AuthService_EndSession_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(EndSessionRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(AuthServiceServer).EndSession(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: AuthService_EndSession_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(AuthServiceServer).EndSession(ctx, req.(*EndSessionRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _AuthService_EndAllSessions_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(EndAllSessionsRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(AuthServiceServer).EndAllSessions(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: AuthService_EndAllSessions_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(AuthServiceServer).EndAllSessions(ctx, req.(*EndAllSessionsRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _AuthService_UpdateProfile_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(UpdateProfileRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(AuthServiceServer).UpdateProfile(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: AuthService_UpdateProfile_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(AuthServiceServer).UpdateProfile(ctx, req.(*UpdateProfileRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _AuthService_RequestAccountDeletion_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(RequestAccountDeletionRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(AuthServiceServer).RequestAccountDeletion(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: AuthService_RequestAccountDeletion_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(AuthServiceServer).RequestAccountDeletion(ctx, req.(*RequestAccountDeletionRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _AuthService_DeleteAccount_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(DeleteAccountRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(AuthServiceServer).DeleteAccount(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: AuthService_DeleteAccount_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(AuthServiceServer).DeleteAccount(ctx, req.(*DeleteAccountRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _AuthService_SubmitContact_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(SubmitContactRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(AuthServiceServer).SubmitContact(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: AuthService_SubmitContact_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(AuthServiceServer).SubmitContact(ctx, req.(*SubmitContactRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 func _AuthService_GetPublicKeys_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
 	in := new(GetPublicKeysRequest)
 	if err := dec(in); err != nil {
@@ -922,6 +1176,34 @@ var AuthService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "LineLinkVerify",
 			Handler:    _AuthService_LineLinkVerify_Handler,
+		},
+		{
+			MethodName: "ListSessions",
+			Handler:    _AuthService_ListSessions_Handler,
+		},
+		{
+			MethodName: "EndSession",
+			Handler:    _AuthService_EndSession_Handler,
+		},
+		{
+			MethodName: "EndAllSessions",
+			Handler:    _AuthService_EndAllSessions_Handler,
+		},
+		{
+			MethodName: "UpdateProfile",
+			Handler:    _AuthService_UpdateProfile_Handler,
+		},
+		{
+			MethodName: "RequestAccountDeletion",
+			Handler:    _AuthService_RequestAccountDeletion_Handler,
+		},
+		{
+			MethodName: "DeleteAccount",
+			Handler:    _AuthService_DeleteAccount_Handler,
+		},
+		{
+			MethodName: "SubmitContact",
+			Handler:    _AuthService_SubmitContact_Handler,
 		},
 		{
 			MethodName: "GetPublicKeys",

@@ -238,7 +238,8 @@ func (x *UserDeactivated) GetUserId() string {
 }
 
 // SessionEnded is published on auth.v1.session.ended when sessions end
-// (logout, password reset, refresh-token reuse): every service's token
+// (logout, sign-out everywhere, password reset, refresh-token reuse, account
+// deletion): every service's token
 // verifier refuses the access tokens of these families from then on, and
 // the realtime service closes their sockets.
 type SessionEnded struct {
@@ -248,7 +249,7 @@ type SessionEnded struct {
 	UserId     string                 `protobuf:"bytes,3,opt,name=user_id,json=userId,proto3" json:"user_id,omitempty"`
 	// The refresh-token families (an access token's jti is "<family>.<n>").
 	FamilyIds []string `protobuf:"bytes,4,rep,name=family_ids,json=familyIds,proto3" json:"family_ids,omitempty"`
-	// "logout", "password" or "reuse".
+	// "logout", "logout_all", "password", "reuse" or "deactivated".
 	Reason        string `protobuf:"bytes,5,opt,name=reason,proto3" json:"reason,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache

@@ -78,6 +78,7 @@ func Build(ctx context.Context, getenv runner.Getenv, log *slog.Logger) (runner.
 	}
 	srv.OnClose(pool.Close)
 	srv.Readiness("postgres", pool.Ping)
+	a := app.New(postgres.New(pool), projectsclient.New(projectsTarget, 5*time.Second), nil)
 	if url := getenv("NATS_URL"); url != "" {
 		nc, js, err := events.Connect(url, "interests")
 		if err != nil {
@@ -90,6 +91,10 @@ func Build(ctx context.Context, getenv runner.Getenv, log *slog.Logger) (runner.
 			return nil, err
 		}
 		srv.FollowEndedSessions(js)
+		if err := srv.OnUserDeactivated(ctx, js, "interests-forget-users", a.ForgetUser); err != nil {
+			pool.Close()
+			return nil, err
+		}
 		relay := outbox.NewRelay(pool, js, log, outbox.RelayOptions{})
 		srv.Background(func(ctx context.Context) {
 			if err := relay.Run(ctx); err != nil && ctx.Err() == nil {
@@ -99,7 +104,6 @@ func Build(ctx context.Context, getenv runner.Getenv, log *slog.Logger) (runner.
 	} else {
 		log.WarnContext(ctx, "NATS_URL unset: events wait in the outbox until a relay with NATS runs")
 	}
-	a := app.New(postgres.New(pool), projectsclient.New(projectsTarget, 5*time.Second), nil)
 	opts, err := srv.HandlerOptions(interestsv1connect.InterestsServiceName)
 	if err != nil {
 		pool.Close()

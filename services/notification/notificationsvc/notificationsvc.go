@@ -196,6 +196,9 @@ func connectEvents(ctx context.Context, srv *runner.RPCServer, pool *pgxpool.Poo
 		}
 	}
 	srv.FollowEndedSessions(js)
+	if err := srv.OnUserDeactivated(ctx, js, "notification-forget-users", a.ForgetUser); err != nil {
+		return err
+	}
 	relay := outbox.NewRelay(pool, js, log, outbox.RelayOptions{})
 	srv.Background(func(ctx context.Context) {
 		if err := relay.Run(ctx); err != nil && ctx.Err() == nil {

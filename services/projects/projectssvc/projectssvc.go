@@ -191,6 +191,10 @@ func Build(ctx context.Context, getenv runner.Getenv, log *slog.Logger) (runner.
 			return nil, err
 		}
 		srv.FollowEndedSessions(js)
+		if err := srv.OnUserDeactivated(ctx, js, "projects-forget-users", d.App.ForgetUser); err != nil {
+			pool.Close()
+			return nil, err
+		}
 		relay := outbox.NewRelay(pool, js, log, outbox.RelayOptions{})
 		srv.Background(func(ctx context.Context) {
 			if err := relay.Run(ctx); err != nil && ctx.Err() == nil {

@@ -86,6 +86,26 @@ const (
 	// AuthServiceLineLinkVerifyProcedure is the fully-qualified name of the AuthService's
 	// LineLinkVerify RPC.
 	AuthServiceLineLinkVerifyProcedure = "/auth.v1.AuthService/LineLinkVerify"
+	// AuthServiceListSessionsProcedure is the fully-qualified name of the AuthService's ListSessions
+	// RPC.
+	AuthServiceListSessionsProcedure = "/auth.v1.AuthService/ListSessions"
+	// AuthServiceEndSessionProcedure is the fully-qualified name of the AuthService's EndSession RPC.
+	AuthServiceEndSessionProcedure = "/auth.v1.AuthService/EndSession"
+	// AuthServiceEndAllSessionsProcedure is the fully-qualified name of the AuthService's
+	// EndAllSessions RPC.
+	AuthServiceEndAllSessionsProcedure = "/auth.v1.AuthService/EndAllSessions"
+	// AuthServiceUpdateProfileProcedure is the fully-qualified name of the AuthService's UpdateProfile
+	// RPC.
+	AuthServiceUpdateProfileProcedure = "/auth.v1.AuthService/UpdateProfile"
+	// AuthServiceRequestAccountDeletionProcedure is the fully-qualified name of the AuthService's
+	// RequestAccountDeletion RPC.
+	AuthServiceRequestAccountDeletionProcedure = "/auth.v1.AuthService/RequestAccountDeletion"
+	// AuthServiceDeleteAccountProcedure is the fully-qualified name of the AuthService's DeleteAccount
+	// RPC.
+	AuthServiceDeleteAccountProcedure = "/auth.v1.AuthService/DeleteAccount"
+	// AuthServiceSubmitContactProcedure is the fully-qualified name of the AuthService's SubmitContact
+	// RPC.
+	AuthServiceSubmitContactProcedure = "/auth.v1.AuthService/SubmitContact"
 	// AuthServiceGetPublicKeysProcedure is the fully-qualified name of the AuthService's GetPublicKeys
 	// RPC.
 	AuthServiceGetPublicKeysProcedure = "/auth.v1.AuthService/GetPublicKeys"
@@ -136,6 +156,21 @@ type AuthServiceClient interface {
 	LineLinkSendOtp(context.Context, *connect.Request[v1.LineLinkSendOtpRequest]) (*connect.Response[v1.LineLinkSendOtpResponse], error)
 	// LineLinkVerify links the LINE identity to the e-mail's account and signs in.
 	LineLinkVerify(context.Context, *connect.Request[v1.LineLinkVerifyRequest]) (*connect.Response[v1.LineLinkVerifyResponse], error)
+	// ListSessions lists the signed-in user's active sessions (one per signed-in device).
+	ListSessions(context.Context, *connect.Request[v1.ListSessionsRequest]) (*connect.Response[v1.ListSessionsResponse], error)
+	// EndSession signs one of the user's own sessions out (404 for any other).
+	EndSession(context.Context, *connect.Request[v1.EndSessionRequest]) (*connect.Response[v1.EndSessionResponse], error)
+	// EndAllSessions signs the user out everywhere (keep_current: all but this device).
+	EndAllSessions(context.Context, *connect.Request[v1.EndAllSessionsRequest]) (*connect.Response[v1.EndAllSessionsResponse], error)
+	// UpdateProfile changes the display name and the picture.
+	UpdateProfile(context.Context, *connect.Request[v1.UpdateProfileRequest]) (*connect.Response[v1.UpdateProfileResponse], error)
+	// RequestAccountDeletion e-mails the code that confirms deleting the account.
+	RequestAccountDeletion(context.Context, *connect.Request[v1.RequestAccountDeletionRequest]) (*connect.Response[v1.RequestAccountDeletionResponse], error)
+	// DeleteAccount erases the account and its personal data in every service
+	// (auth.v1.user.deactivated); payment records are kept as tax law requires.
+	DeleteAccount(context.Context, *connect.Request[v1.DeleteAccountRequest]) (*connect.Response[v1.DeleteAccountResponse], error)
+	// SubmitContact stores a contact-us message and mails it to support.
+	SubmitContact(context.Context, *connect.Request[v1.SubmitContactRequest]) (*connect.Response[v1.SubmitContactResponse], error)
 	// GetPublicKeys serves the access-token verification keys to the other services.
 	GetPublicKeys(context.Context, *connect.Request[v1.GetPublicKeysRequest]) (*connect.Response[v1.GetPublicKeysResponse], error)
 	// GetUser is an internal lookup used by other services (e-mail for notifications).
@@ -267,6 +302,48 @@ func NewAuthServiceClient(httpClient connect.HTTPClient, baseURL string, opts ..
 			connect.WithSchema(authServiceMethods.ByName("LineLinkVerify")),
 			connect.WithClientOptions(opts...),
 		),
+		listSessions: connect.NewClient[v1.ListSessionsRequest, v1.ListSessionsResponse](
+			httpClient,
+			baseURL+AuthServiceListSessionsProcedure,
+			connect.WithSchema(authServiceMethods.ByName("ListSessions")),
+			connect.WithClientOptions(opts...),
+		),
+		endSession: connect.NewClient[v1.EndSessionRequest, v1.EndSessionResponse](
+			httpClient,
+			baseURL+AuthServiceEndSessionProcedure,
+			connect.WithSchema(authServiceMethods.ByName("EndSession")),
+			connect.WithClientOptions(opts...),
+		),
+		endAllSessions: connect.NewClient[v1.EndAllSessionsRequest, v1.EndAllSessionsResponse](
+			httpClient,
+			baseURL+AuthServiceEndAllSessionsProcedure,
+			connect.WithSchema(authServiceMethods.ByName("EndAllSessions")),
+			connect.WithClientOptions(opts...),
+		),
+		updateProfile: connect.NewClient[v1.UpdateProfileRequest, v1.UpdateProfileResponse](
+			httpClient,
+			baseURL+AuthServiceUpdateProfileProcedure,
+			connect.WithSchema(authServiceMethods.ByName("UpdateProfile")),
+			connect.WithClientOptions(opts...),
+		),
+		requestAccountDeletion: connect.NewClient[v1.RequestAccountDeletionRequest, v1.RequestAccountDeletionResponse](
+			httpClient,
+			baseURL+AuthServiceRequestAccountDeletionProcedure,
+			connect.WithSchema(authServiceMethods.ByName("RequestAccountDeletion")),
+			connect.WithClientOptions(opts...),
+		),
+		deleteAccount: connect.NewClient[v1.DeleteAccountRequest, v1.DeleteAccountResponse](
+			httpClient,
+			baseURL+AuthServiceDeleteAccountProcedure,
+			connect.WithSchema(authServiceMethods.ByName("DeleteAccount")),
+			connect.WithClientOptions(opts...),
+		),
+		submitContact: connect.NewClient[v1.SubmitContactRequest, v1.SubmitContactResponse](
+			httpClient,
+			baseURL+AuthServiceSubmitContactProcedure,
+			connect.WithSchema(authServiceMethods.ByName("SubmitContact")),
+			connect.WithClientOptions(opts...),
+		),
 		getPublicKeys: connect.NewClient[v1.GetPublicKeysRequest, v1.GetPublicKeysResponse](
 			httpClient,
 			baseURL+AuthServiceGetPublicKeysProcedure,
@@ -284,27 +361,34 @@ func NewAuthServiceClient(httpClient connect.HTTPClient, baseURL string, opts ..
 
 // authServiceClient implements AuthServiceClient.
 type authServiceClient struct {
-	login                 *connect.Client[v1.LoginRequest, v1.LoginResponse]
-	verifyLoginOtp        *connect.Client[v1.VerifyLoginOtpRequest, v1.VerifyLoginOtpResponse]
-	resendLoginOtp        *connect.Client[v1.ResendLoginOtpRequest, v1.ResendLoginOtpResponse]
-	register              *connect.Client[v1.RegisterRequest, v1.RegisterResponse]
-	verifyRegistration    *connect.Client[v1.VerifyRegistrationRequest, v1.VerifyRegistrationResponse]
-	resendRegistrationOtp *connect.Client[v1.ResendRegistrationOtpRequest, v1.ResendRegistrationOtpResponse]
-	forgotPassword        *connect.Client[v1.ForgotPasswordRequest, v1.ForgotPasswordResponse]
-	resetPassword         *connect.Client[v1.ResetPasswordRequest, v1.ResetPasswordResponse]
-	refreshToken          *connect.Client[v1.RefreshTokenRequest, v1.RefreshTokenResponse]
-	refreshLineToken      *connect.Client[v1.RefreshLineTokenRequest, v1.RefreshLineTokenResponse]
-	logout                *connect.Client[v1.LogoutRequest, v1.LogoutResponse]
-	getMe                 *connect.Client[v1.GetMeRequest, v1.GetMeResponse]
-	getSecuritySettings   *connect.Client[v1.GetSecuritySettingsRequest, v1.GetSecuritySettingsResponse]
-	updateTwoStep         *connect.Client[v1.UpdateTwoStepRequest, v1.UpdateTwoStepResponse]
-	changePassword        *connect.Client[v1.ChangePasswordRequest, v1.ChangePasswordResponse]
-	lineAuthorize         *connect.Client[v1.LineAuthorizeRequest, v1.LineAuthorizeResponse]
-	lineCallback          *connect.Client[v1.LineCallbackRequest, v1.LineCallbackResponse]
-	lineLinkSendOtp       *connect.Client[v1.LineLinkSendOtpRequest, v1.LineLinkSendOtpResponse]
-	lineLinkVerify        *connect.Client[v1.LineLinkVerifyRequest, v1.LineLinkVerifyResponse]
-	getPublicKeys         *connect.Client[v1.GetPublicKeysRequest, v1.GetPublicKeysResponse]
-	getUser               *connect.Client[v1.GetUserRequest, v1.GetUserResponse]
+	login                  *connect.Client[v1.LoginRequest, v1.LoginResponse]
+	verifyLoginOtp         *connect.Client[v1.VerifyLoginOtpRequest, v1.VerifyLoginOtpResponse]
+	resendLoginOtp         *connect.Client[v1.ResendLoginOtpRequest, v1.ResendLoginOtpResponse]
+	register               *connect.Client[v1.RegisterRequest, v1.RegisterResponse]
+	verifyRegistration     *connect.Client[v1.VerifyRegistrationRequest, v1.VerifyRegistrationResponse]
+	resendRegistrationOtp  *connect.Client[v1.ResendRegistrationOtpRequest, v1.ResendRegistrationOtpResponse]
+	forgotPassword         *connect.Client[v1.ForgotPasswordRequest, v1.ForgotPasswordResponse]
+	resetPassword          *connect.Client[v1.ResetPasswordRequest, v1.ResetPasswordResponse]
+	refreshToken           *connect.Client[v1.RefreshTokenRequest, v1.RefreshTokenResponse]
+	refreshLineToken       *connect.Client[v1.RefreshLineTokenRequest, v1.RefreshLineTokenResponse]
+	logout                 *connect.Client[v1.LogoutRequest, v1.LogoutResponse]
+	getMe                  *connect.Client[v1.GetMeRequest, v1.GetMeResponse]
+	getSecuritySettings    *connect.Client[v1.GetSecuritySettingsRequest, v1.GetSecuritySettingsResponse]
+	updateTwoStep          *connect.Client[v1.UpdateTwoStepRequest, v1.UpdateTwoStepResponse]
+	changePassword         *connect.Client[v1.ChangePasswordRequest, v1.ChangePasswordResponse]
+	lineAuthorize          *connect.Client[v1.LineAuthorizeRequest, v1.LineAuthorizeResponse]
+	lineCallback           *connect.Client[v1.LineCallbackRequest, v1.LineCallbackResponse]
+	lineLinkSendOtp        *connect.Client[v1.LineLinkSendOtpRequest, v1.LineLinkSendOtpResponse]
+	lineLinkVerify         *connect.Client[v1.LineLinkVerifyRequest, v1.LineLinkVerifyResponse]
+	listSessions           *connect.Client[v1.ListSessionsRequest, v1.ListSessionsResponse]
+	endSession             *connect.Client[v1.EndSessionRequest, v1.EndSessionResponse]
+	endAllSessions         *connect.Client[v1.EndAllSessionsRequest, v1.EndAllSessionsResponse]
+	updateProfile          *connect.Client[v1.UpdateProfileRequest, v1.UpdateProfileResponse]
+	requestAccountDeletion *connect.Client[v1.RequestAccountDeletionRequest, v1.RequestAccountDeletionResponse]
+	deleteAccount          *connect.Client[v1.DeleteAccountRequest, v1.DeleteAccountResponse]
+	submitContact          *connect.Client[v1.SubmitContactRequest, v1.SubmitContactResponse]
+	getPublicKeys          *connect.Client[v1.GetPublicKeysRequest, v1.GetPublicKeysResponse]
+	getUser                *connect.Client[v1.GetUserRequest, v1.GetUserResponse]
 }
 
 // Login calls auth.v1.AuthService.Login.
@@ -402,6 +486,41 @@ func (c *authServiceClient) LineLinkVerify(ctx context.Context, req *connect.Req
 	return c.lineLinkVerify.CallUnary(ctx, req)
 }
 
+// ListSessions calls auth.v1.AuthService.ListSessions.
+func (c *authServiceClient) ListSessions(ctx context.Context, req *connect.Request[v1.ListSessionsRequest]) (*connect.Response[v1.ListSessionsResponse], error) {
+	return c.listSessions.CallUnary(ctx, req)
+}
+
+// EndSession calls auth.v1.AuthService.EndSession.
+func (c *authServiceClient) EndSession(ctx context.Context, req *connect.Request[v1.EndSessionRequest]) (*connect.Response[v1.EndSessionResponse], error) {
+	return c.endSession.CallUnary(ctx, req)
+}
+
+// EndAllSessions calls auth.v1.AuthService.EndAllSessions.
+func (c *authServiceClient) EndAllSessions(ctx context.Context, req *connect.Request[v1.EndAllSessionsRequest]) (*connect.Response[v1.EndAllSessionsResponse], error) {
+	return c.endAllSessions.CallUnary(ctx, req)
+}
+
+// UpdateProfile calls auth.v1.AuthService.UpdateProfile.
+func (c *authServiceClient) UpdateProfile(ctx context.Context, req *connect.Request[v1.UpdateProfileRequest]) (*connect.Response[v1.UpdateProfileResponse], error) {
+	return c.updateProfile.CallUnary(ctx, req)
+}
+
+// RequestAccountDeletion calls auth.v1.AuthService.RequestAccountDeletion.
+func (c *authServiceClient) RequestAccountDeletion(ctx context.Context, req *connect.Request[v1.RequestAccountDeletionRequest]) (*connect.Response[v1.RequestAccountDeletionResponse], error) {
+	return c.requestAccountDeletion.CallUnary(ctx, req)
+}
+
+// DeleteAccount calls auth.v1.AuthService.DeleteAccount.
+func (c *authServiceClient) DeleteAccount(ctx context.Context, req *connect.Request[v1.DeleteAccountRequest]) (*connect.Response[v1.DeleteAccountResponse], error) {
+	return c.deleteAccount.CallUnary(ctx, req)
+}
+
+// SubmitContact calls auth.v1.AuthService.SubmitContact.
+func (c *authServiceClient) SubmitContact(ctx context.Context, req *connect.Request[v1.SubmitContactRequest]) (*connect.Response[v1.SubmitContactResponse], error) {
+	return c.submitContact.CallUnary(ctx, req)
+}
+
 // GetPublicKeys calls auth.v1.AuthService.GetPublicKeys.
 func (c *authServiceClient) GetPublicKeys(ctx context.Context, req *connect.Request[v1.GetPublicKeysRequest]) (*connect.Response[v1.GetPublicKeysResponse], error) {
 	return c.getPublicKeys.CallUnary(ctx, req)
@@ -455,6 +574,21 @@ type AuthServiceHandler interface {
 	LineLinkSendOtp(context.Context, *connect.Request[v1.LineLinkSendOtpRequest]) (*connect.Response[v1.LineLinkSendOtpResponse], error)
 	// LineLinkVerify links the LINE identity to the e-mail's account and signs in.
 	LineLinkVerify(context.Context, *connect.Request[v1.LineLinkVerifyRequest]) (*connect.Response[v1.LineLinkVerifyResponse], error)
+	// ListSessions lists the signed-in user's active sessions (one per signed-in device).
+	ListSessions(context.Context, *connect.Request[v1.ListSessionsRequest]) (*connect.Response[v1.ListSessionsResponse], error)
+	// EndSession signs one of the user's own sessions out (404 for any other).
+	EndSession(context.Context, *connect.Request[v1.EndSessionRequest]) (*connect.Response[v1.EndSessionResponse], error)
+	// EndAllSessions signs the user out everywhere (keep_current: all but this device).
+	EndAllSessions(context.Context, *connect.Request[v1.EndAllSessionsRequest]) (*connect.Response[v1.EndAllSessionsResponse], error)
+	// UpdateProfile changes the display name and the picture.
+	UpdateProfile(context.Context, *connect.Request[v1.UpdateProfileRequest]) (*connect.Response[v1.UpdateProfileResponse], error)
+	// RequestAccountDeletion e-mails the code that confirms deleting the account.
+	RequestAccountDeletion(context.Context, *connect.Request[v1.RequestAccountDeletionRequest]) (*connect.Response[v1.RequestAccountDeletionResponse], error)
+	// DeleteAccount erases the account and its personal data in every service
+	// (auth.v1.user.deactivated); payment records are kept as tax law requires.
+	DeleteAccount(context.Context, *connect.Request[v1.DeleteAccountRequest]) (*connect.Response[v1.DeleteAccountResponse], error)
+	// SubmitContact stores a contact-us message and mails it to support.
+	SubmitContact(context.Context, *connect.Request[v1.SubmitContactRequest]) (*connect.Response[v1.SubmitContactResponse], error)
 	// GetPublicKeys serves the access-token verification keys to the other services.
 	GetPublicKeys(context.Context, *connect.Request[v1.GetPublicKeysRequest]) (*connect.Response[v1.GetPublicKeysResponse], error)
 	// GetUser is an internal lookup used by other services (e-mail for notifications).
@@ -582,6 +716,48 @@ func NewAuthServiceHandler(svc AuthServiceHandler, opts ...connect.HandlerOption
 		connect.WithSchema(authServiceMethods.ByName("LineLinkVerify")),
 		connect.WithHandlerOptions(opts...),
 	)
+	authServiceListSessionsHandler := connect.NewUnaryHandler(
+		AuthServiceListSessionsProcedure,
+		svc.ListSessions,
+		connect.WithSchema(authServiceMethods.ByName("ListSessions")),
+		connect.WithHandlerOptions(opts...),
+	)
+	authServiceEndSessionHandler := connect.NewUnaryHandler(
+		AuthServiceEndSessionProcedure,
+		svc.EndSession,
+		connect.WithSchema(authServiceMethods.ByName("EndSession")),
+		connect.WithHandlerOptions(opts...),
+	)
+	authServiceEndAllSessionsHandler := connect.NewUnaryHandler(
+		AuthServiceEndAllSessionsProcedure,
+		svc.EndAllSessions,
+		connect.WithSchema(authServiceMethods.ByName("EndAllSessions")),
+		connect.WithHandlerOptions(opts...),
+	)
+	authServiceUpdateProfileHandler := connect.NewUnaryHandler(
+		AuthServiceUpdateProfileProcedure,
+		svc.UpdateProfile,
+		connect.WithSchema(authServiceMethods.ByName("UpdateProfile")),
+		connect.WithHandlerOptions(opts...),
+	)
+	authServiceRequestAccountDeletionHandler := connect.NewUnaryHandler(
+		AuthServiceRequestAccountDeletionProcedure,
+		svc.RequestAccountDeletion,
+		connect.WithSchema(authServiceMethods.ByName("RequestAccountDeletion")),
+		connect.WithHandlerOptions(opts...),
+	)
+	authServiceDeleteAccountHandler := connect.NewUnaryHandler(
+		AuthServiceDeleteAccountProcedure,
+		svc.DeleteAccount,
+		connect.WithSchema(authServiceMethods.ByName("DeleteAccount")),
+		connect.WithHandlerOptions(opts...),
+	)
+	authServiceSubmitContactHandler := connect.NewUnaryHandler(
+		AuthServiceSubmitContactProcedure,
+		svc.SubmitContact,
+		connect.WithSchema(authServiceMethods.ByName("SubmitContact")),
+		connect.WithHandlerOptions(opts...),
+	)
 	authServiceGetPublicKeysHandler := connect.NewUnaryHandler(
 		AuthServiceGetPublicKeysProcedure,
 		svc.GetPublicKeys,
@@ -634,6 +810,20 @@ func NewAuthServiceHandler(svc AuthServiceHandler, opts ...connect.HandlerOption
 			authServiceLineLinkSendOtpHandler.ServeHTTP(w, r)
 		case AuthServiceLineLinkVerifyProcedure:
 			authServiceLineLinkVerifyHandler.ServeHTTP(w, r)
+		case AuthServiceListSessionsProcedure:
+			authServiceListSessionsHandler.ServeHTTP(w, r)
+		case AuthServiceEndSessionProcedure:
+			authServiceEndSessionHandler.ServeHTTP(w, r)
+		case AuthServiceEndAllSessionsProcedure:
+			authServiceEndAllSessionsHandler.ServeHTTP(w, r)
+		case AuthServiceUpdateProfileProcedure:
+			authServiceUpdateProfileHandler.ServeHTTP(w, r)
+		case AuthServiceRequestAccountDeletionProcedure:
+			authServiceRequestAccountDeletionHandler.ServeHTTP(w, r)
+		case AuthServiceDeleteAccountProcedure:
+			authServiceDeleteAccountHandler.ServeHTTP(w, r)
+		case AuthServiceSubmitContactProcedure:
+			authServiceSubmitContactHandler.ServeHTTP(w, r)
 		case AuthServiceGetPublicKeysProcedure:
 			authServiceGetPublicKeysHandler.ServeHTTP(w, r)
 		case AuthServiceGetUserProcedure:
@@ -721,6 +911,34 @@ func (UnimplementedAuthServiceHandler) LineLinkSendOtp(context.Context, *connect
 
 func (UnimplementedAuthServiceHandler) LineLinkVerify(context.Context, *connect.Request[v1.LineLinkVerifyRequest]) (*connect.Response[v1.LineLinkVerifyResponse], error) {
 	return nil, connect.NewError(connect.CodeUnimplemented, errors.New("auth.v1.AuthService.LineLinkVerify is not implemented"))
+}
+
+func (UnimplementedAuthServiceHandler) ListSessions(context.Context, *connect.Request[v1.ListSessionsRequest]) (*connect.Response[v1.ListSessionsResponse], error) {
+	return nil, connect.NewError(connect.CodeUnimplemented, errors.New("auth.v1.AuthService.ListSessions is not implemented"))
+}
+
+func (UnimplementedAuthServiceHandler) EndSession(context.Context, *connect.Request[v1.EndSessionRequest]) (*connect.Response[v1.EndSessionResponse], error) {
+	return nil, connect.NewError(connect.CodeUnimplemented, errors.New("auth.v1.AuthService.EndSession is not implemented"))
+}
+
+func (UnimplementedAuthServiceHandler) EndAllSessions(context.Context, *connect.Request[v1.EndAllSessionsRequest]) (*connect.Response[v1.EndAllSessionsResponse], error) {
+	return nil, connect.NewError(connect.CodeUnimplemented, errors.New("auth.v1.AuthService.EndAllSessions is not implemented"))
+}
+
+func (UnimplementedAuthServiceHandler) UpdateProfile(context.Context, *connect.Request[v1.UpdateProfileRequest]) (*connect.Response[v1.UpdateProfileResponse], error) {
+	return nil, connect.NewError(connect.CodeUnimplemented, errors.New("auth.v1.AuthService.UpdateProfile is not implemented"))
+}
+
+func (UnimplementedAuthServiceHandler) RequestAccountDeletion(context.Context, *connect.Request[v1.RequestAccountDeletionRequest]) (*connect.Response[v1.RequestAccountDeletionResponse], error) {
+	return nil, connect.NewError(connect.CodeUnimplemented, errors.New("auth.v1.AuthService.RequestAccountDeletion is not implemented"))
+}
+
+func (UnimplementedAuthServiceHandler) DeleteAccount(context.Context, *connect.Request[v1.DeleteAccountRequest]) (*connect.Response[v1.DeleteAccountResponse], error) {
+	return nil, connect.NewError(connect.CodeUnimplemented, errors.New("auth.v1.AuthService.DeleteAccount is not implemented"))
+}
+
+func (UnimplementedAuthServiceHandler) SubmitContact(context.Context, *connect.Request[v1.SubmitContactRequest]) (*connect.Response[v1.SubmitContactResponse], error) {
+	return nil, connect.NewError(connect.CodeUnimplemented, errors.New("auth.v1.AuthService.SubmitContact is not implemented"))
 }
 
 func (UnimplementedAuthServiceHandler) GetPublicKeys(context.Context, *connect.Request[v1.GetPublicKeysRequest]) (*connect.Response[v1.GetPublicKeysResponse], error) {

@@ -74,6 +74,9 @@ type Deps struct {
 	Log     *slog.Logger
 	// Now is the clock; time.Now when nil.
 	Now func() time.Time
+	// SupportEmail receives contact-us messages (SUPPORT_EMAIL); unset:
+	// they are only stored.
+	SupportEmail string
 }
 
 // App is the set of use cases.
@@ -96,6 +99,13 @@ type App struct {
 	LineCallback          LineCallbackHandler
 	LineLinkSendOTP       LineLinkSendOTPHandler
 	LineLinkVerify        LineLinkVerifyHandler
+	ListSessions          ListSessionsHandler
+	EndSession            EndSessionHandler
+	EndAllSessions        EndAllSessionsHandler
+	UpdateProfile         UpdateProfileHandler
+	RequestDeletion       RequestAccountDeletionHandler
+	DeleteAccount         DeleteAccountHandler
+	SubmitContact         SubmitContactHandler
 }
 
 // New wires the use cases; it rejects missing dependencies.
@@ -122,7 +132,7 @@ func New(d Deps) (*App, error) {
 	}
 	c := &core{
 		store: d.Store, hasher: d.Hasher, mailer: d.Mailer, signer: d.Signer, line: d.Line,
-		otp: d.OTP, rotator: d.Rotator, log: d.Log, now: d.Now,
+		otp: d.OTP, rotator: d.Rotator, log: d.Log, now: d.Now, supportEmail: d.SupportEmail,
 	}
 	return &App{
 		Register:              RegisterHandler{c},
@@ -143,6 +153,13 @@ func New(d Deps) (*App, error) {
 		LineCallback:          LineCallbackHandler{c},
 		LineLinkSendOTP:       LineLinkSendOTPHandler{c},
 		LineLinkVerify:        LineLinkVerifyHandler{c},
+		ListSessions:          ListSessionsHandler{c},
+		EndSession:            EndSessionHandler{c},
+		EndAllSessions:        EndAllSessionsHandler{c},
+		UpdateProfile:         UpdateProfileHandler{c},
+		RequestDeletion:       RequestAccountDeletionHandler{c},
+		DeleteAccount:         DeleteAccountHandler{c},
+		SubmitContact:         SubmitContactHandler{c},
 	}, nil
 }
 
@@ -157,6 +174,8 @@ type core struct {
 	rotator domain.Rotator
 	log     *slog.Logger
 	now     func() time.Time
+
+	supportEmail string
 }
 
 // Session is a signed-in result: the user and a token pair.
@@ -186,7 +205,7 @@ func (c *core) startSession(ctx context.Context, u domain.User, p domain.Provide
 	refresh := domain.NewRefreshToken()
 	fam, err := c.store.StartSession(ctx, domain.NewSession{
 		FamilyID: newID(), UserID: u.ID, Provider: p, TokenHash: domain.HashToken(refresh),
-		Now: now, ConsumeCodeID: consumeCodeID,
+		Now: now, ConsumeCodeID: consumeCodeID, Device: deviceFrom(ctx),
 	})
 	if err != nil {
 		return Session{}, err

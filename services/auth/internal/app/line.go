@@ -246,7 +246,7 @@ func (h LineLinkVerifyHandler) Handle(ctx context.Context, cmd LineLinkVerify) (
 				ID: newID(), Username: domain.UsernameFromSeed(seed) + "-" + randomSuffix(), Email: email,
 				Name: name, PictureURL: req.Identity.PictureURL, Active: true, CreatedAt: now, VerifiedAt: now,
 			},
-			Session:    domain.NewSession{FamilyID: newID(), Provider: domain.ProviderLine, TokenHash: domain.HashToken(refresh), Now: now},
+			Session:    domain.NewSession{FamilyID: newID(), Provider: domain.ProviderLine, TokenHash: domain.HashToken(refresh), Now: now, Device: deviceFrom(ctx)},
 			Registered: domain.UserRegistered{EventID: uuid.NewString(), OccurredAt: now, Email: email, Name: name},
 			Verified:   domain.UserVerified{EventID: uuid.NewString(), OccurredAt: now, Email: email},
 		}

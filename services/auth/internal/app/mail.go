@@ -28,6 +28,11 @@ var codeCopies = map[domain.Purpose]codeCopy{
 		subjectTH: "รหัสตั้งรหัสผ่านใหม่ BidRadar", subjectEN: "Your BidRadar password reset code",
 		leadTH: "รหัสสำหรับตั้งรหัสผ่านใหม่ของคุณคือ", leadEN: "Your password reset code is",
 	},
+	domain.PurposeAccountDelete: {
+		subjectTH: "รหัสยืนยันการลบบัญชี BidRadar", subjectEN: "Your BidRadar account deletion code",
+		leadTH: "มีคำขอลบบัญชี BidRadar ของคุณ หากเป็นคุณ ให้ใช้รหัสนี้เพื่อยืนยันการลบบัญชีและข้อมูลส่วนบุคคลทั้งหมด:",
+		leadEN: "Someone asked to delete your BidRadar account. If it was you, confirm with this code:",
+	},
 	domain.PurposeLineLink: {
 		subjectTH: "รหัสเชื่อมบัญชี LINE กับ BidRadar", subjectEN: "Your BidRadar LINE link code",
 		leadTH: "รหัสสำหรับเชื่อมบัญชี LINE กับ BidRadar ของคุณคือ", leadEN: "Your code to link LINE with BidRadar is",
@@ -103,6 +108,25 @@ var passwordChangedNotice = securityNotice{
 	subjectTH: "รหัสผ่าน BidRadar ของคุณถูกเปลี่ยน", subjectEN: "Your BidRadar password was changed",
 	whatTH: "รหัสผ่านของบัญชี BidRadar ของคุณเพิ่งถูกเปลี่ยน และอุปกรณ์อื่นที่เข้าสู่ระบบไว้ถูกออกจากระบบแล้ว",
 	whatEN: "The password of your BidRadar account was just changed, and your other devices were signed out.",
+}
+
+var signedOutEverywhereNotice = securityNotice{
+	subjectTH: "บัญชี BidRadar ของคุณออกจากระบบทุกอุปกรณ์แล้ว", subjectEN: "You were signed out of BidRadar on your devices",
+	whatTH: "มีการสั่งออกจากระบบทุกอุปกรณ์สำหรับบัญชี BidRadar ของคุณ", whatEN: "Your BidRadar account was just signed out on all its devices.",
+}
+
+var accountDeletedNotice = securityNotice{
+	subjectTH: "บัญชี BidRadar ของคุณถูกลบแล้ว", subjectEN: "Your BidRadar account was deleted",
+	whatTH: "บัญชี BidRadar ของคุณและข้อมูลส่วนบุคคลถูกลบแล้ว (เอกสารการชำระเงินเก็บไว้ตามที่กฎหมายภาษีกำหนด)",
+	whatEN: "Your BidRadar account and its personal data were deleted (payment records are kept as tax law requires).",
+}
+
+// contactMail forwards a contact-us message to support; replies go to the user.
+func contactMail(to string, u domain.User, m domain.ContactMessage) Mail {
+	text := "ข้อความจากหน้า ติดต่อเรา / Contact-us message\n\n" +
+		"ผู้ใช้ / User: " + u.Username + " <" + u.Email + "> (" + u.ID + ")\n" +
+		"เรื่อง / Topic: " + m.Topic + "\n\n" + m.Message + "\n"
+	return Mail{To: to, Subject: "[BidRadar ติดต่อเรา] " + m.Topic, Text: text}
 }
 
 func twoStepNotice(enabled bool) securityNotice {

@@ -44,7 +44,7 @@ const (
 // Valid reports whether p is one of the known purposes.
 func (p Purpose) Valid() bool {
 	switch p {
-	case PurposeRegistration, PurposeLogin, PurposePasswordReset, PurposeLineLink:
+	case PurposeRegistration, PurposeLogin, PurposePasswordReset, PurposeLineLink, PurposeAccountDelete:
 		return true
 	}
 	return false

@@ -33,6 +33,8 @@ type NewSession struct {
 	TokenHash     []byte
 	Now           time.Time
 	ConsumeCodeID int64
+	// Device is the client's User-Agent, shown in the user's session list.
+	Device string
 }
 
 // NewCode is a code to store. A nil HMAC records a send that carries no
@@ -93,6 +95,7 @@ type LineLinkCompletion struct {
 // their errors into the sentinels of this package.
 type Store interface {
 	LoginLimiter
+	AccountStore
 	// Users.
 	UserByID(ctx context.Context, id string) (User, error)
 	UserByEmail(ctx context.Context, email string) (User, error)

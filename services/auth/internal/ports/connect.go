@@ -190,6 +190,7 @@ func callerID(ctx context.Context) string {
 
 // Login implements authv1connect.AuthServiceHandler.
 func (s *Server) Login(ctx context.Context, req *connect.Request[authv1.LoginRequest]) (*connect.Response[authv1.LoginResponse], error) {
+	ctx = withDevice(ctx, req.Header())
 	r, err := s.app.Login.Handle(ctx, app.Login{Login: req.Msg.GetUsername(), Password: req.Msg.GetPassword(), Client: clientIP(req.Header(), req.Peer().Addr)})
 	if err != nil {
 		return nil, rpcErr(err)
@@ -210,6 +211,7 @@ func (s *Server) Login(ctx context.Context, req *connect.Request[authv1.LoginReq
 
 // VerifyLoginOtp implements authv1connect.AuthServiceHandler.
 func (s *Server) VerifyLoginOtp(ctx context.Context, req *connect.Request[authv1.VerifyLoginOtpRequest]) (*connect.Response[authv1.VerifyLoginOtpResponse], error) {
+	ctx = withDevice(ctx, req.Header())
 	sess, err := s.app.VerifyLoginOTP.Handle(ctx, app.VerifyLoginOTP{Email: req.Msg.GetEmail(), OTP: req.Msg.GetOtp()})
 	if err != nil {
 		return nil, rpcErr(err)
@@ -244,6 +246,7 @@ func (s *Server) Register(ctx context.Context, req *connect.Request[authv1.Regis
 
 // VerifyRegistration implements authv1connect.AuthServiceHandler.
 func (s *Server) VerifyRegistration(ctx context.Context, req *connect.Request[authv1.VerifyRegistrationRequest]) (*connect.Response[authv1.VerifyRegistrationResponse], error) {
+	ctx = withDevice(ctx, req.Header())
 	sess, err := s.app.VerifyRegistration.Handle(ctx, app.VerifyRegistration{Email: req.Msg.GetEmail(), OTP: req.Msg.GetOtp()})
 	if err != nil {
 		return nil, rpcErr(err)
@@ -423,6 +426,7 @@ func (s *Server) LineAuthorize(ctx context.Context, req *connect.Request[authv1.
 
 // LineCallback implements authv1connect.AuthServiceHandler.
 func (s *Server) LineCallback(ctx context.Context, req *connect.Request[authv1.LineCallbackRequest]) (*connect.Response[authv1.LineCallbackResponse], error) {
+	ctx = withDevice(ctx, req.Header())
 	r, err := s.app.LineCallback.Handle(ctx, app.LineCallback{
 		Code: req.Msg.GetCode(), State: req.Msg.GetState(), Error: req.Msg.GetError(), CallerUserID: callerID(ctx),
 	})
@@ -455,6 +459,7 @@ func (s *Server) LineLinkSendOtp(ctx context.Context, req *connect.Request[authv
 
 // LineLinkVerify implements authv1connect.AuthServiceHandler.
 func (s *Server) LineLinkVerify(ctx context.Context, req *connect.Request[authv1.LineLinkVerifyRequest]) (*connect.Response[authv1.LineLinkVerifyResponse], error) {
+	ctx = withDevice(ctx, req.Header())
 	sess, err := s.app.LineLinkVerify.Handle(ctx, app.LineLinkVerify{
 		LinkToken: req.Msg.GetLinkToken(), Email: req.Msg.GetEmail(), OTP: req.Msg.GetOtp(),
 	})
@@ -501,4 +506,125 @@ func (s *Server) internalCaller(h http.Header) bool {
 	got := h.Get(InternalTokenHeader)
 	return s.opts.InternalToken != "" && got != "" &&
 		subtle.ConstantTimeCompare([]byte(got), []byte(s.opts.InternalToken)) == 1
+}
+
+// withDevice passes the browser's User-Agent to a use case that may start a
+// session: REST calls carry it as grpc-gateway's metadata, Connect calls as is.
+func withDevice(ctx context.Context, h http.Header) context.Context {
+	ua := h.Get("Grpcgateway-User-Agent")
+	if ua == "" {
+		ua = h.Get("User-Agent")
+	}
+	return app.WithDevice(ctx, ua)
+}
+
+// ---- the account's self-service ----
+
+// ListSessions implements authv1connect.AuthServiceHandler.
+func (s *Server) ListSessions(ctx context.Context, _ *connect.Request[authv1.ListSessionsRequest]) (*connect.Response[authv1.ListSessionsResponse], error) {
+	c, err := authn.Require(ctx)
+	if err != nil {
+		return nil, err
+	}
+	list, err := s.app.ListSessions.Handle(ctx, c.UserID, authn.FamilyID(c))
+	if err != nil {
+		return nil, rpcErr(err)
+	}
+	res := &authv1.ListSessionsResponse{Sessions: make([]*authv1.Session, len(list))}
+	for i, v := range list {
+		res.Sessions[i] = &authv1.Session{
+			SessionId: v.ID, Provider: string(v.Provider), Device: v.Device, Current: v.Current,
+			CreatedAt: timestamppb.New(v.CreatedAt), LastUsedAt: timestamppb.New(v.LastUsedAt), ExpiresAt: timestamppb.New(v.ExpiresAt),
+		}
+	}
+	return connect.NewResponse(res), nil
+}
+
+// EndSession implements authv1connect.AuthServiceHandler.
+func (s *Server) EndSession(ctx context.Context, req *connect.Request[authv1.EndSessionRequest]) (*connect.Response[authv1.EndSessionResponse], error) {
+	c, err := authn.Require(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.app.EndSession.Handle(ctx, c.UserID, req.Msg.GetSessionId()); err != nil {
+		return nil, rpcErr(err)
+	}
+	res := connect.NewResponse(&authv1.EndSessionResponse{Message: "Session ended"})
+	if req.Msg.GetSessionId() == authn.FamilyID(c) {
+		s.clearCookies(res.Header())
+	}
+	return res, nil
+}
+
+// EndAllSessions implements authv1connect.AuthServiceHandler.
+func (s *Server) EndAllSessions(ctx context.Context, req *connect.Request[authv1.EndAllSessionsRequest]) (*connect.Response[authv1.EndAllSessionsResponse], error) {
+	c, err := authn.Require(ctx)
+	if err != nil {
+		return nil, err
+	}
+	n, err := s.app.EndAllSessions.Handle(ctx, c.UserID, authn.FamilyID(c), req.Msg.GetKeepCurrent())
+	if err != nil {
+		return nil, rpcErr(err)
+	}
+	res := connect.NewResponse(&authv1.EndAllSessionsResponse{Message: "Signed out of " + strconv.Itoa(n) + " sessions", Ended: int32(n)})
+	if !req.Msg.GetKeepCurrent() {
+		s.clearCookies(res.Header())
+	}
+	return res, nil
+}
+
+// UpdateProfile implements authv1connect.AuthServiceHandler.
+func (s *Server) UpdateProfile(ctx context.Context, req *connect.Request[authv1.UpdateProfileRequest]) (*connect.Response[authv1.UpdateProfileResponse], error) {
+	c, err := authn.Require(ctx)
+	if err != nil {
+		return nil, err
+	}
+	u, err := s.app.UpdateProfile.Handle(ctx, app.UpdateProfile{UserID: c.UserID, Name: req.Msg.GetName(), Picture: req.Msg.PictureUrl})
+	if err != nil {
+		return nil, rpcErr(err)
+	}
+	return connect.NewResponse(&authv1.UpdateProfileResponse{Message: "Profile updated", User: userPB(u)}), nil
+}
+
+// RequestAccountDeletion implements authv1connect.AuthServiceHandler.
+func (s *Server) RequestAccountDeletion(ctx context.Context, _ *connect.Request[authv1.RequestAccountDeletionRequest]) (*connect.Response[authv1.RequestAccountDeletionResponse], error) {
+	c, err := authn.Require(ctx)
+	if err != nil {
+		return nil, err
+	}
+	email, err := s.app.RequestDeletion.Handle(ctx, c.UserID)
+	if err != nil {
+		return nil, rpcErr(err)
+	}
+	return connect.NewResponse(&authv1.RequestAccountDeletionResponse{
+		Message: "A confirmation code has been sent to your email.", Email: email, ExpiresIn: int32(domain.OTPTTL / time.Second),
+	}), nil
+}
+
+// DeleteAccount implements authv1connect.AuthServiceHandler.
+func (s *Server) DeleteAccount(ctx context.Context, req *connect.Request[authv1.DeleteAccountRequest]) (*connect.Response[authv1.DeleteAccountResponse], error) {
+	c, err := authn.Require(ctx)
+	if err != nil {
+		return nil, err
+	}
+	msg, err := s.app.DeleteAccount.Handle(ctx, c.UserID, req.Msg.GetOtp())
+	if err != nil {
+		return nil, rpcErr(err)
+	}
+	res := connect.NewResponse(&authv1.DeleteAccountResponse{Message: msg})
+	s.clearCookies(res.Header())
+	return res, nil
+}
+
+// SubmitContact implements authv1connect.AuthServiceHandler.
+func (s *Server) SubmitContact(ctx context.Context, req *connect.Request[authv1.SubmitContactRequest]) (*connect.Response[authv1.SubmitContactResponse], error) {
+	c, err := authn.Require(ctx)
+	if err != nil {
+		return nil, err
+	}
+	msg, err := s.app.SubmitContact.Handle(ctx, c.UserID, req.Msg.GetTopic(), req.Msg.GetMessage())
+	if err != nil {
+		return nil, rpcErr(err)
+	}
+	return connect.NewResponse(&authv1.SubmitContactResponse{Message: msg}), nil
 }

@@ -57,6 +57,8 @@ type Config struct {
 	// InternalToken is AUTH_INTERNAL_TOKEN, the shared secret other
 	// services send in X-Internal-Token to call GetUser for any user.
 	InternalToken string
+	// SupportEmail is SUPPORT_EMAIL, where contact-us messages are mailed.
+	SupportEmail string
 
 	Mail mail.Config
 	// MailSender, when set, replaces the sender built from Mail (tests and
@@ -120,6 +122,7 @@ func ConfigFromEnv(getenv func(string) string) (Config, error) {
 		LogLevel:      l.String("LOG_LEVEL", "info"),
 		NATSURL:       l.String("NATS_URL", ""),
 		InternalToken: l.OptionalSecret("AUTH_INTERNAL_TOKEN"),
+		SupportEmail:  l.String("SUPPORT_EMAIL", ""),
 		Line: LineConfig{
 			ChannelID:     l.String("LINE_CHANNEL_ID", ""),
 			ChannelSecret: l.OptionalSecret("LINE_CHANNEL_SECRET"),

@@ -164,7 +164,7 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *Service, err err
 	})
 	a, err := app.New(app.Deps{
 		Store: s.store, Hasher: hasher, Mailer: mailer{s.mails}, Signer: s.signer, Line: lineClient,
-		OTP: otpHasher, Rotator: rotator, Log: log, Now: cfg.Now,
+		OTP: otpHasher, Rotator: rotator, Log: log, Now: cfg.Now, SupportEmail: cfg.SupportEmail,
 	})
 	if err != nil {
 		return nil, err

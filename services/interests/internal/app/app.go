@@ -254,3 +254,9 @@ func (a *App) DeleteComment(ctx context.Context, userID, projectID, commentID st
 	}
 	return a.records.DeleteComment(ctx, userID, projectID, commentID, a.now())
 }
+
+// ForgetUser erases a deleted account's records and comments (PDPA); run
+// again, it finds nothing left to erase.
+func (a *App) ForgetUser(ctx context.Context, userID string) error {
+	return a.records.DeleteUser(ctx, userID)
+}

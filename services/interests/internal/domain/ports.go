@@ -25,6 +25,8 @@ type Records interface {
 	AddComment(ctx context.Context, userID, projectID, text string, now time.Time) (Comment, Record, bool, error)
 	UpdateComment(ctx context.Context, userID, projectID, commentID, text string, now time.Time) (Comment, error)
 	DeleteComment(ctx context.Context, userID, projectID, commentID string, now time.Time) (Record, error)
+	// DeleteUser erases every record and comment of a user (account deleted).
+	DeleteUser(ctx context.Context, userID string) error
 }
 
 // Projects reads projects from their owner, the projects service.

@@ -198,6 +198,12 @@ func (a *App) InterestChanged(ctx context.Context, userID, projectID string, fol
 	return a.store.SetFollow(ctx, userID, projectID, follow && !archived, at)
 }
 
+// ForgetUser erases a deleted account's notifications, follows, settings
+// and pending deliveries (PDPA); run again, it finds nothing left.
+func (a *App) ForgetUser(ctx context.Context, userID string) error {
+	return a.store.DeleteUser(ctx, userID)
+}
+
 func newID() string {
 	var b [16]byte
 	_, _ = rand.Read(b[:])

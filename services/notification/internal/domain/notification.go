@@ -197,6 +197,9 @@ type Store interface {
 	// SetFollow records that userID follows (or stopped following)
 	// projectID as of at; an older change than the stored one is ignored.
 	SetFollow(ctx context.Context, userID, projectID string, following bool, at time.Time) error
+	// DeleteUser erases every notification, follow, setting and delivery of
+	// a user (account deleted).
+	DeleteUser(ctx context.Context, userID string) error
 	Followers(ctx context.Context, projectID string) ([]string, error)
 	// SettingsOf returns each user's settings (defaults for users without a row).
 	SettingsOf(ctx context.Context, userIDs []string) (map[string]Settings, error)

@@ -220,3 +220,12 @@ func (a *App) DeleteCriteria(ctx context.Context, caller domain.Caller, id strin
 	}
 	return nil
 }
+
+// ForgetUser erases a deleted account's saved searches (PDPA); run again,
+// it finds nothing left.
+func (a *App) ForgetUser(ctx context.Context, userID string) error {
+	if a.x.Criteria == nil {
+		return errQuotaDown
+	}
+	return a.x.Criteria.DeleteUserCriteria(ctx, userID)
+}

@@ -223,6 +223,8 @@ type SavedCriteriaRepository interface {
 	RecordCriteriaRun(ctx context.Context, userID, id string, at time.Time, matches int64) error
 	// DeleteCriteria removes the criteria and returns what it was.
 	DeleteCriteria(ctx context.Context, userID, id string) (SavedCriteria, error)
+	// DeleteUserCriteria removes every saved criteria of a user (account deleted).
+	DeleteUserCriteria(ctx context.Context, userID string) error
 }
 
 // Caller is the signed-in user of a request, with the access token the

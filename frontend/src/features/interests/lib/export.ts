@@ -8,6 +8,8 @@ import type { UserInterest } from "@/gen/interests/v1/interests_pb";
 import { formatIsoDateBE, formatThaiDate } from "@/lib/format";
 import { tsToDate } from "../api/interests-api";
 
+export { download } from "@/lib/download";
+
 export const EXPORT_HEADERS = [
   "รหัสโครงการ",
   "ชื่อโครงการ",
@@ -87,15 +89,4 @@ export async function toIcs(records: readonly UserInterest[], origin: string): P
   const { error, value } = createEvents(events);
   if (error || !value) throw error ?? new Error("ics");
   return value;
-}
-
-export function download(blob: Blob, fileName: string): void {
-  const url = URL.createObjectURL(blob);
-  const a = document.createElement("a");
-  a.href = url;
-  a.download = fileName;
-  document.body.appendChild(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
 }

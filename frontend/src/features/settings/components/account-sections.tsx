@@ -12,12 +12,25 @@ import { ProjectsService } from "@/gen/projects/v1/projects_pb";
 import { SubscriptionService } from "@/gen/subscription/v1/subscription_pb";
 import { useAuthStore } from "@/stores/auth-store";
 import { toast } from "@/stores/toast-store";
+import { PrivacySection, ProfileForm, SessionsSection } from "./self-service";
 import "../settings.css";
 
 const t = th.settingsPages;
 
-/** /user-settings/user-info: who is signed in. */
+/** /user-settings/user-info: who is signed in, the profile, and the user's data (PDPA). */
 export function UserInfoSection() {
+  const user = useAuthStore((s) => s.user);
+  if (!user) return null;
+  return (
+    <>
+      <AccountCard />
+      <ProfileForm />
+      <PrivacySection />
+    </>
+  );
+}
+
+function AccountCard() {
   const user = useAuthStore((s) => s.user);
   if (!user) return null;
   return (
@@ -123,6 +136,7 @@ export function SecuritySection() {
           </button>
         </form>
       )}
+      <SessionsSection />
     </div>
   );
 }

@@ -5,6 +5,7 @@ import { usePageTitle } from "@/hooks/use-page-title";
 import { NotificationSettingsSection } from "@/features/notifications";
 import { AccountStatusSettings, PaymentSettings, PricingSettings } from "@/features/payment";
 import { NotFoundSection } from "./not-found-section";
+import { ContactForm } from "./self-service";
 import { AdvancedFeaturesSection, LineSection, SearchCriteriaSection, SecuritySection, UserInfoSection } from "./account-sections";
 import type { SettingsSection } from "../sections";
 
@@ -42,6 +43,7 @@ export function ContactUsPage() {
     <section className="settings-section" data-testid="settings-contact-us">
       <h1>{th.pages.settings["contact-us"]}</h1>
       <p className="lead">{th.pages.contactLead}</p>
+      <ContactForm />
       <p>{th.pages.contactEmail}</p>
       <p className="muted">{th.pages.contactHours}</p>
     </section>

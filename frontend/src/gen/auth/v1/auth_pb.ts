@@ -13,7 +13,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file auth/v1/auth.proto.
  */
 export const file_auth_v1_auth: GenFile = /*@__PURE__*/
-  fileDesc("ChJhdXRoL3YxL2F1dGgucHJvdG8SB2F1dGgudjEi2wEKBFVzZXISDwoHaWRfdXNlchgBIAEoCRIKCgJpZBgCIAEoCRIMCgRuYW1lGAMgASgJEhAKCHVzZXJuYW1lGAQgASgJEg0KBWVtYWlsGAUgASgJEhMKC3BpY3R1cmVfdXJsGAYgASgJEhAKCGxpbmVfaWQxGAcgASgJEh0KFXR3b19zdGVwX3ZlcmlmaWNhdGlvbhgIIAEoCRIRCglpc19hY3RpdmUYCSABKAgSLgoKY3JlYXRlZF9hdBgKIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiMgoMTG9naW5SZXF1ZXN0EhAKCHVzZXJuYW1lGAEgASgJEhAKCHBhc3N3b3JkGAIgASgJIsABCg1Mb2dpblJlc3BvbnNlEg8KB21lc3NhZ2UYASABKAkSHQoVdHdvX3N0ZXBfdmVyaWZpY2F0aW9uGAIgASgJEhQKDGFjY2Vzc190b2tlbhgDIAEoCRIVCg1yZWZyZXNoX3Rva2VuGAQgASgJEhIKCnRva2VuX3R5cGUYBSABKAkSEgoKZXhwaXJlc19pbhgGIAEoBRINCgVlbWFpbBgHIAEoCRIbCgR1c2VyGAggASgLMg0uYXV0aC52MS5Vc2VyIjMKFVZlcmlmeUxvZ2luT3RwUmVxdWVzdBINCgVlbWFpbBgBIAEoCRILCgNvdHAYAiABKAkimwEKFlZlcmlmeUxvZ2luT3RwUmVzcG9uc2USDwoHbWVzc2FnZRgBIAEoCRIUCgxhY2Nlc3NfdG9rZW4YAiABKAkSFQoNcmVmcmVzaF90b2tlbhgDIAEoCRISCgp0b2tlbl90eXBlGAQgASgJEhIKCmV4cGlyZXNfaW4YBSABKAUSGwoEdXNlchgGIAEoCzINLmF1dGgudjEuVXNlciImChVSZXNlbmRMb2dpbk90cFJlcXVlc3QSDQoFZW1haWwYASABKAkiPQoWUmVzZW5kTG9naW5PdHBSZXNwb25zZRIPCgdtZXNzYWdlGAEgASgJEhIKCmV4cGlyZXNfaW4YAiABKAUiUgoPUmVnaXN0ZXJSZXF1ZXN0EhAKCHVzZXJuYW1lGAEgASgJEg0KBWVtYWlsGAIgASgJEhAKCHBhc3N3b3JkGAMgASgJEgwKBG5hbWUYBCABKAkiRgoQUmVnaXN0ZXJSZXNwb25zZRIPCgdtZXNzYWdlGAEgASgJEg0KBWVtYWlsGAIgASgJEhIKCmV4cGlyZXNfaW4YAyABKAUiNwoZVmVyaWZ5UmVnaXN0cmF0aW9uUmVxdWVzdBINCgVlbWFpbBgBIAEoCRILCgNvdHAYAiABKAkinwEKGlZlcmlmeVJlZ2lzdHJhdGlvblJlc3BvbnNlEg8KB21lc3NhZ2UYASABKAkSFAoMYWNjZXNzX3Rva2VuGAIgASgJEhUKDXJlZnJlc2hfdG9rZW4YAyABKAkSEgoKdG9rZW5fdHlwZRgEIAEoCRISCgpleHBpcmVzX2luGAUgASgFEhsKBHVzZXIYBiABKAsyDS5hdXRoLnYxLlVzZXIiLQocUmVzZW5kUmVnaXN0cmF0aW9uT3RwUmVxdWVzdBINCgVlbWFpbBgBIAEoCSJECh1SZXNlbmRSZWdpc3RyYXRpb25PdHBSZXNwb25zZRIPCgdtZXNzYWdlGAEgASgJEhIKCmV4cGlyZXNfaW4YAiABKAUiJgoVRm9yZ290UGFzc3dvcmRSZXF1ZXN0Eg0KBWVtYWlsGAEgASgJIj0KFkZvcmdvdFBhc3N3b3JkUmVzcG9uc2USDwoHbWVzc2FnZRgBIAEoCRISCgpleHBpcmVzX2luGAIgASgFIkcKFFJlc2V0UGFzc3dvcmRSZXF1ZXN0Eg0KBWVtYWlsGAEgASgJEgsKA290cBgCIAEoCRITCgtuZXdQYXNzd29yZBgDIAEoCSIoChVSZXNldFBhc3N3b3JkUmVzcG9uc2USDwoHbWVzc2FnZRgBIAEoCSIsChNSZWZyZXNoVG9rZW5SZXF1ZXN0EhUKDXJlZnJlc2hfdG9rZW4YASABKAkifAoUUmVmcmVzaFRva2VuUmVzcG9uc2USDwoHbWVzc2FnZRgBIAEoCRIUCgxhY2Nlc3NfdG9rZW4YAiABKAkSFQoNcmVmcmVzaF90b2tlbhgDIAEoCRISCgp0b2tlbl90eXBlGAQgASgJEhIKCmV4cGlyZXNfaW4YBSABKAUiMAoXUmVmcmVzaExpbmVUb2tlblJlcXVlc3QSFQoNcmVmcmVzaF90b2tlbhgBIAEoCSKAAQoYUmVmcmVzaExpbmVUb2tlblJlc3BvbnNlEg8KB21lc3NhZ2UYASABKAkSFAoMYWNjZXNzX3Rva2VuGAIgASgJEhUKDXJlZnJlc2hfdG9rZW4YAyABKAkSEgoKdG9rZW5fdHlwZRgEIAEoCRISCgpleHBpcmVzX2luGAUgASgFIiYKDUxvZ291dFJlcXVlc3QSFQoNcmVmcmVzaF90b2tlbhgBIAEoCSIhCg5Mb2dvdXRSZXNwb25zZRIPCgdtZXNzYWdlGAEgASgJIg4KDEdldE1lUmVxdWVzdCIsCg1HZXRNZVJlc3BvbnNlEhsKBHVzZXIYASABKAsyDS5hdXRoLnYxLlVzZXIiHAoaR2V0U2VjdXJpdHlTZXR0aW5nc1JlcXVlc3QioAEKG0dldFNlY3VyaXR5U2V0dGluZ3NSZXNwb25zZRIdChV0d29fc3RlcF92ZXJpZmljYXRpb24YASABKAkSFAoMaGFzX3Bhc3N3b3JkGAIgASgIEhMKC2xpbmVfbGlua2VkGAMgASgIEjcKE3Bhc3N3b3JkX2NoYW5nZWRfYXQYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIlIKFFVwZGF0ZVR3b1N0ZXBSZXF1ZXN0EhQKB2VuYWJsZWQYASABKAhIAIgBARIYChBjdXJyZW50X3Bhc3N3b3JkGAIgASgJQgoKCF9lbmFibGVkIkcKFVVwZGF0ZVR3b1N0ZXBSZXNwb25zZRIPCgdtZXNzYWdlGAEgASgJEh0KFXR3b19zdGVwX3ZlcmlmaWNhdGlvbhgCIAEoCSJHChVDaGFuZ2VQYXNzd29yZFJlcXVlc3QSGAoQY3VycmVudF9wYXNzd29yZBgBIAEoCRIUCgxuZXdfcGFzc3dvcmQYAiABKAkiKQoWQ2hhbmdlUGFzc3dvcmRSZXNwb25zZRIPCgdtZXNzYWdlGAEgASgJIisKFExpbmVBdXRob3JpemVSZXF1ZXN0EhMKC3JlZGlyZWN0X3RvGAEgASgJIj0KFUxpbmVBdXRob3JpemVSZXNwb25zZRIVCg1hdXRob3JpemVfdXJsGAEgASgJEg0KBXN0YXRlGAIgASgJIlwKE0xpbmVDYWxsYmFja1JlcXVlc3QSDAoEY29kZRgBIAEoCRINCgVzdGF0ZRgCIAEoCRINCgVlcnJvchgDIAEoCRIZChFlcnJvcl9kZXNjcmlwdGlvbhgEIAEoCSKOAgoUTGluZUNhbGxiYWNrUmVzcG9uc2USDwoHbWVzc2FnZRgBIAEoCRIOCgZzdGF0dXMYAiABKAkSFAoMYWNjZXNzX3Rva2VuGAMgASgJEhUKDXJlZnJlc2hfdG9rZW4YBCABKAkSEgoKdG9rZW5fdHlwZRgFIAEoCRISCgpleHBpcmVzX2luGAYgASgFEhsKBHVzZXIYByABKAsyDS5hdXRoLnYxLlVzZXISEgoKbGlua190b2tlbhgIIAEoCRINCgVlbWFpbBgJIAEoCRIRCglsaW5lX25hbWUYCiABKAkSGAoQbGluZV9waWN0dXJlX3VybBgLIAEoCRITCgtyZWRpcmVjdF90bxgMIAEoCSI7ChZMaW5lTGlua1NlbmRPdHBSZXF1ZXN0EhIKCmxpbmtfdG9rZW4YASABKAkSDQoFZW1haWwYAiABKAkiPgoXTGluZUxpbmtTZW5kT3RwUmVzcG9uc2USDwoHbWVzc2FnZRgBIAEoCRISCgpleHBpcmVzX2luGAIgASgFIkcKFUxpbmVMaW5rVmVyaWZ5UmVxdWVzdBISCgpsaW5rX3Rva2VuGAEgASgJEg0KBWVtYWlsGAIgASgJEgsKA290cBgDIAEoCSKbAQoWTGluZUxpbmtWZXJpZnlSZXNwb25zZRIPCgdtZXNzYWdlGAEgASgJEhQKDGFjY2Vzc190b2tlbhgCIAEoCRIVCg1yZWZyZXNoX3Rva2VuGAMgASgJEhIKCnRva2VuX3R5cGUYBCABKAkSEgoKZXhwaXJlc19pbhgFIAEoBRIbCgR1c2VyGAYgASgLMg0uYXV0aC52MS5Vc2VyIhYKFEdldFB1YmxpY0tleXNSZXF1ZXN0IiwKCVB1YmxpY0tleRILCgNraWQYASABKAkSEgoKcHVibGljX2tleRgCIAEoCSI5ChVHZXRQdWJsaWNLZXlzUmVzcG9uc2USIAoEa2V5cxgBIAMoCzISLmF1dGgudjEuUHVibGljS2V5IiEKDkdldFVzZXJSZXF1ZXN0Eg8KB3VzZXJfaWQYASABKAkiLgoPR2V0VXNlclJlc3BvbnNlEhsKBHVzZXIYASABKAsyDS5hdXRoLnYxLlVzZXIyug4KC0F1dGhTZXJ2aWNlEkAKBUxvZ2luEhUuYXV0aC52MS5Mb2dpblJlcXVlc3QaFi5hdXRoLnYxLkxvZ2luUmVzcG9uc2UiCIq1GAQIARABElkKDlZlcmlmeUxvZ2luT3RwEh4uYXV0aC52MS5WZXJpZnlMb2dpbk90cFJlcXVlc3QaHy5hdXRoLnYxLlZlcmlmeUxvZ2luT3RwUmVzcG9uc2UiBoq1GAIIARJZCg5SZXNlbmRMb2dpbk90cBIeLmF1dGgudjEuUmVzZW5kTG9naW5PdHBSZXF1ZXN0Gh8uYXV0aC52MS5SZXNlbmRMb2dpbk90cFJlc3BvbnNlIgaKtRgCCAESSQoIUmVnaXN0ZXISGC5hdXRoLnYxLlJlZ2lzdGVyUmVxdWVzdBoZLmF1dGgudjEuUmVnaXN0ZXJSZXNwb25zZSIIirUYBAgBEAESZQoSVmVyaWZ5UmVnaXN0cmF0aW9uEiIuYXV0aC52MS5WZXJpZnlSZWdpc3RyYXRpb25SZXF1ZXN0GiMuYXV0aC52MS5WZXJpZnlSZWdpc3RyYXRpb25SZXNwb25zZSIGirUYAggBEm4KFVJlc2VuZFJlZ2lzdHJhdGlvbk90cBIlLmF1dGgudjEuUmVzZW5kUmVnaXN0cmF0aW9uT3RwUmVxdWVzdBomLmF1dGgudjEuUmVzZW5kUmVnaXN0cmF0aW9uT3RwUmVzcG9uc2UiBoq1GAIIARJZCg5Gb3Jnb3RQYXNzd29yZBIeLmF1dGgudjEuRm9yZ290UGFzc3dvcmRSZXF1ZXN0Gh8uYXV0aC52MS5Gb3Jnb3RQYXNzd29yZFJlc3BvbnNlIgaKtRgCCAESWAoNUmVzZXRQYXNzd29yZBIdLmF1dGgudjEuUmVzZXRQYXNzd29yZFJlcXVlc3QaHi5hdXRoLnYxLlJlc2V0UGFzc3dvcmRSZXNwb25zZSIIirUYBAgBEAESUwoMUmVmcmVzaFRva2VuEhwuYXV0aC52MS5SZWZyZXNoVG9rZW5SZXF1ZXN0Gh0uYXV0aC52MS5SZWZyZXNoVG9rZW5SZXNwb25zZSIGirUYAggBEl8KEFJlZnJlc2hMaW5lVG9rZW4SIC5hdXRoLnYxLlJlZnJlc2hMaW5lVG9rZW5SZXF1ZXN0GiEuYXV0aC52MS5SZWZyZXNoTGluZVRva2VuUmVzcG9uc2UiBoq1GAIIARJBCgZMb2dvdXQSFi5hdXRoLnYxLkxvZ291dFJlcXVlc3QaFy5hdXRoLnYxLkxvZ291dFJlc3BvbnNlIgaKtRgCCAESPgoFR2V0TWUSFS5hdXRoLnYxLkdldE1lUmVxdWVzdBoWLmF1dGgudjEuR2V0TWVSZXNwb25zZSIGirUYAggCEmgKE0dldFNlY3VyaXR5U2V0dGluZ3MSIy5hdXRoLnYxLkdldFNlY3VyaXR5U2V0dGluZ3NSZXF1ZXN0GiQuYXV0aC52MS5HZXRTZWN1cml0eVNldHRpbmdzUmVzcG9uc2UiBoq1GAIIAhJYCg1VcGRhdGVUd29TdGVwEh0uYXV0aC52MS5VcGRhdGVUd29TdGVwUmVxdWVzdBoeLmF1dGgudjEuVXBkYXRlVHdvU3RlcFJlc3BvbnNlIgiKtRgECAIQARJbCg5DaGFuZ2VQYXNzd29yZBIeLmF1dGgudjEuQ2hhbmdlUGFzc3dvcmRSZXF1ZXN0Gh8uYXV0aC52MS5DaGFuZ2VQYXNzd29yZFJlc3BvbnNlIgiKtRgECAIQARJWCg1MaW5lQXV0aG9yaXplEh0uYXV0aC52MS5MaW5lQXV0aG9yaXplUmVxdWVzdBoeLmF1dGgudjEuTGluZUF1dGhvcml6ZVJlc3BvbnNlIgaKtRgCCAESUwoMTGluZUNhbGxiYWNrEhwuYXV0aC52MS5MaW5lQ2FsbGJhY2tSZXF1ZXN0Gh0uYXV0aC52MS5MaW5lQ2FsbGJhY2tSZXNwb25zZSIGirUYAggBElwKD0xpbmVMaW5rU2VuZE90cBIfLmF1dGgudjEuTGluZUxpbmtTZW5kT3RwUmVxdWVzdBogLmF1dGgudjEuTGluZUxpbmtTZW5kT3RwUmVzcG9uc2UiBoq1GAIIARJZCg5MaW5lTGlua1ZlcmlmeRIeLmF1dGgudjEuTGluZUxpbmtWZXJpZnlSZXF1ZXN0Gh8uYXV0aC52MS5MaW5lTGlua1ZlcmlmeVJlc3BvbnNlIgaKtRgCCAESVgoNR2V0UHVibGljS2V5cxIdLmF1dGgudjEuR2V0UHVibGljS2V5c1JlcXVlc3QaHi5hdXRoLnYxLkdldFB1YmxpY0tleXNSZXNwb25zZSIGirUYAggDEkQKB0dldFVzZXISFy5hdXRoLnYxLkdldFVzZXJSZXF1ZXN0GhguYXV0aC52MS5HZXRVc2VyUmVzcG9uc2UiBoq1GAIIA0JyCgtjb20uYXV0aC52MUIJQXV0aFByb3RvUAFaG2JpZHJhZGFyL2dlbi9hdXRoL3YxO2F1dGh2MaICA0FYWKoCB0F1dGguVjHKAgdBdXRoXFYx4gITQXV0aFxWMVxHUEJNZXRhZGF0YeoCCEF1dGg6OlYxYgZwcm90bzM", [file_access_v1_access, file_google_protobuf_timestamp]);
+  fileDesc("ChJhdXRoL3YxL2F1dGgucHJvdG8SB2F1dGgudjEi2wEKBFVzZXISDwoHaWRfdXNlchgBIAEoCRIKCgJpZBgCIAEoCRIMCgRuYW1lGAMgASgJEhAKCHVzZXJuYW1lGAQgASgJEg0KBWVtYWlsGAUgASgJEhMKC3BpY3R1cmVfdXJsGAYgASgJEhAKCGxpbmVfaWQxGAcgASgJEh0KFXR3b19zdGVwX3ZlcmlmaWNhdGlvbhgIIAEoCRIRCglpc19hY3RpdmUYCSABKAgSLgoKY3JlYXRlZF9hdBgKIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiMgoMTG9naW5SZXF1ZXN0EhAKCHVzZXJuYW1lGAEgASgJEhAKCHBhc3N3b3JkGAIgASgJIsABCg1Mb2dpblJlc3BvbnNlEg8KB21lc3NhZ2UYASABKAkSHQoVdHdvX3N0ZXBfdmVyaWZpY2F0aW9uGAIgASgJEhQKDGFjY2Vzc190b2tlbhgDIAEoCRIVCg1yZWZyZXNoX3Rva2VuGAQgASgJEhIKCnRva2VuX3R5cGUYBSABKAkSEgoKZXhwaXJlc19pbhgGIAEoBRINCgVlbWFpbBgHIAEoCRIbCgR1c2VyGAggASgLMg0uYXV0aC52MS5Vc2VyIjMKFVZlcmlmeUxvZ2luT3RwUmVxdWVzdBINCgVlbWFpbBgBIAEoCRILCgNvdHAYAiABKAkimwEKFlZlcmlmeUxvZ2luT3RwUmVzcG9uc2USDwoHbWVzc2FnZRgBIAEoCRIUCgxhY2Nlc3NfdG9rZW4YAiABKAkSFQoNcmVmcmVzaF90b2tlbhgDIAEoCRISCgp0b2tlbl90eXBlGAQgASgJEhIKCmV4cGlyZXNfaW4YBSABKAUSGwoEdXNlchgGIAEoCzINLmF1dGgudjEuVXNlciImChVSZXNlbmRMb2dpbk90cFJlcXVlc3QSDQoFZW1haWwYASABKAkiPQoWUmVzZW5kTG9naW5PdHBSZXNwb25zZRIPCgdtZXNzYWdlGAEgASgJEhIKCmV4cGlyZXNfaW4YAiABKAUiUgoPUmVnaXN0ZXJSZXF1ZXN0EhAKCHVzZXJuYW1lGAEgASgJEg0KBWVtYWlsGAIgASgJEhAKCHBhc3N3b3JkGAMgASgJEgwKBG5hbWUYBCABKAkiRgoQUmVnaXN0ZXJSZXNwb25zZRIPCgdtZXNzYWdlGAEgASgJEg0KBWVtYWlsGAIgASgJEhIKCmV4cGlyZXNfaW4YAyABKAUiNwoZVmVyaWZ5UmVnaXN0cmF0aW9uUmVxdWVzdBINCgVlbWFpbBgBIAEoCRILCgNvdHAYAiABKAkinwEKGlZlcmlmeVJlZ2lzdHJhdGlvblJlc3BvbnNlEg8KB21lc3NhZ2UYASABKAkSFAoMYWNjZXNzX3Rva2VuGAIgASgJEhUKDXJlZnJlc2hfdG9rZW4YAyABKAkSEgoKdG9rZW5fdHlwZRgEIAEoCRISCgpleHBpcmVzX2luGAUgASgFEhsKBHVzZXIYBiABKAsyDS5hdXRoLnYxLlVzZXIiLQocUmVzZW5kUmVnaXN0cmF0aW9uT3RwUmVxdWVzdBINCgVlbWFpbBgBIAEoCSJECh1SZXNlbmRSZWdpc3RyYXRpb25PdHBSZXNwb25zZRIPCgdtZXNzYWdlGAEgASgJEhIKCmV4cGlyZXNfaW4YAiABKAUiJgoVRm9yZ290UGFzc3dvcmRSZXF1ZXN0Eg0KBWVtYWlsGAEgASgJIj0KFkZvcmdvdFBhc3N3b3JkUmVzcG9uc2USDwoHbWVzc2FnZRgBIAEoCRISCgpleHBpcmVzX2luGAIgASgFIkcKFFJlc2V0UGFzc3dvcmRSZXF1ZXN0Eg0KBWVtYWlsGAEgASgJEgsKA290cBgCIAEoCRITCgtuZXdQYXNzd29yZBgDIAEoCSIoChVSZXNldFBhc3N3b3JkUmVzcG9uc2USDwoHbWVzc2FnZRgBIAEoCSIsChNSZWZyZXNoVG9rZW5SZXF1ZXN0EhUKDXJlZnJlc2hfdG9rZW4YASABKAkifAoUUmVmcmVzaFRva2VuUmVzcG9uc2USDwoHbWVzc2FnZRgBIAEoCRIUCgxhY2Nlc3NfdG9rZW4YAiABKAkSFQoNcmVmcmVzaF90b2tlbhgDIAEoCRISCgp0b2tlbl90eXBlGAQgASgJEhIKCmV4cGlyZXNfaW4YBSABKAUiMAoXUmVmcmVzaExpbmVUb2tlblJlcXVlc3QSFQoNcmVmcmVzaF90b2tlbhgBIAEoCSKAAQoYUmVmcmVzaExpbmVUb2tlblJlc3BvbnNlEg8KB21lc3NhZ2UYASABKAkSFAoMYWNjZXNzX3Rva2VuGAIgASgJEhUKDXJlZnJlc2hfdG9rZW4YAyABKAkSEgoKdG9rZW5fdHlwZRgEIAEoCRISCgpleHBpcmVzX2luGAUgASgFIiYKDUxvZ291dFJlcXVlc3QSFQoNcmVmcmVzaF90b2tlbhgBIAEoCSIhCg5Mb2dvdXRSZXNwb25zZRIPCgdtZXNzYWdlGAEgASgJIg4KDEdldE1lUmVxdWVzdCIsCg1HZXRNZVJlc3BvbnNlEhsKBHVzZXIYASABKAsyDS5hdXRoLnYxLlVzZXIiHAoaR2V0U2VjdXJpdHlTZXR0aW5nc1JlcXVlc3QioAEKG0dldFNlY3VyaXR5U2V0dGluZ3NSZXNwb25zZRIdChV0d29fc3RlcF92ZXJpZmljYXRpb24YASABKAkSFAoMaGFzX3Bhc3N3b3JkGAIgASgIEhMKC2xpbmVfbGlua2VkGAMgASgIEjcKE3Bhc3N3b3JkX2NoYW5nZWRfYXQYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIlIKFFVwZGF0ZVR3b1N0ZXBSZXF1ZXN0EhQKB2VuYWJsZWQYASABKAhIAIgBARIYChBjdXJyZW50X3Bhc3N3b3JkGAIgASgJQgoKCF9lbmFibGVkIkcKFVVwZGF0ZVR3b1N0ZXBSZXNwb25zZRIPCgdtZXNzYWdlGAEgASgJEh0KFXR3b19zdGVwX3ZlcmlmaWNhdGlvbhgCIAEoCSJHChVDaGFuZ2VQYXNzd29yZFJlcXVlc3QSGAoQY3VycmVudF9wYXNzd29yZBgBIAEoCRIUCgxuZXdfcGFzc3dvcmQYAiABKAkiKQoWQ2hhbmdlUGFzc3dvcmRSZXNwb25zZRIPCgdtZXNzYWdlGAEgASgJIisKFExpbmVBdXRob3JpemVSZXF1ZXN0EhMKC3JlZGlyZWN0X3RvGAEgASgJIj0KFUxpbmVBdXRob3JpemVSZXNwb25zZRIVCg1hdXRob3JpemVfdXJsGAEgASgJEg0KBXN0YXRlGAIgASgJIlwKE0xpbmVDYWxsYmFja1JlcXVlc3QSDAoEY29kZRgBIAEoCRINCgVzdGF0ZRgCIAEoCRINCgVlcnJvchgDIAEoCRIZChFlcnJvcl9kZXNjcmlwdGlvbhgEIAEoCSKOAgoUTGluZUNhbGxiYWNrUmVzcG9uc2USDwoHbWVzc2FnZRgBIAEoCRIOCgZzdGF0dXMYAiABKAkSFAoMYWNjZXNzX3Rva2VuGAMgASgJEhUKDXJlZnJlc2hfdG9rZW4YBCABKAkSEgoKdG9rZW5fdHlwZRgFIAEoCRISCgpleHBpcmVzX2luGAYgASgFEhsKBHVzZXIYByABKAsyDS5hdXRoLnYxLlVzZXISEgoKbGlua190b2tlbhgIIAEoCRINCgVlbWFpbBgJIAEoCRIRCglsaW5lX25hbWUYCiABKAkSGAoQbGluZV9waWN0dXJlX3VybBgLIAEoCRITCgtyZWRpcmVjdF90bxgMIAEoCSI7ChZMaW5lTGlua1NlbmRPdHBSZXF1ZXN0EhIKCmxpbmtfdG9rZW4YASABKAkSDQoFZW1haWwYAiABKAkiPgoXTGluZUxpbmtTZW5kT3RwUmVzcG9uc2USDwoHbWVzc2FnZRgBIAEoCRISCgpleHBpcmVzX2luGAIgASgFIkcKFUxpbmVMaW5rVmVyaWZ5UmVxdWVzdBISCgpsaW5rX3Rva2VuGAEgASgJEg0KBWVtYWlsGAIgASgJEgsKA290cBgDIAEoCSKbAQoWTGluZUxpbmtWZXJpZnlSZXNwb25zZRIPCgdtZXNzYWdlGAEgASgJEhQKDGFjY2Vzc190b2tlbhgCIAEoCRIVCg1yZWZyZXNoX3Rva2VuGAMgASgJEhIKCnRva2VuX3R5cGUYBCABKAkSEgoKZXhwaXJlc19pbhgFIAEoBRIbCgR1c2VyGAYgASgLMg0uYXV0aC52MS5Vc2VyIhYKFEdldFB1YmxpY0tleXNSZXF1ZXN0IiwKCVB1YmxpY0tleRILCgNraWQYASABKAkSEgoKcHVibGljX2tleRgCIAEoCSI5ChVHZXRQdWJsaWNLZXlzUmVzcG9uc2USIAoEa2V5cxgBIAMoCzISLmF1dGgudjEuUHVibGljS2V5IiEKDkdldFVzZXJSZXF1ZXN0Eg8KB3VzZXJfaWQYASABKAkiLgoPR2V0VXNlclJlc3BvbnNlEhsKBHVzZXIYASABKAsyDS5hdXRoLnYxLlVzZXIiFQoTTGlzdFNlc3Npb25zUmVxdWVzdCLiAQoHU2Vzc2lvbhISCgpzZXNzaW9uX2lkGAEgASgJEhAKCHByb3ZpZGVyGAIgASgJEg4KBmRldmljZRgDIAEoCRIuCgpjcmVhdGVkX2F0GAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIwCgxsYXN0X3VzZWRfYXQYBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi4KCmV4cGlyZXNfYXQYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEg8KB2N1cnJlbnQYByABKAgiOgoUTGlzdFNlc3Npb25zUmVzcG9uc2USIgoIc2Vzc2lvbnMYASADKAsyEC5hdXRoLnYxLlNlc3Npb24iJwoRRW5kU2Vzc2lvblJlcXVlc3QSEgoKc2Vzc2lvbl9pZBgBIAEoCSIlChJFbmRTZXNzaW9uUmVzcG9uc2USDwoHbWVzc2FnZRgBIAEoCSItChVFbmRBbGxTZXNzaW9uc1JlcXVlc3QSFAoMa2VlcF9jdXJyZW50GAEgASgIIjgKFkVuZEFsbFNlc3Npb25zUmVzcG9uc2USDwoHbWVzc2FnZRgBIAEoCRINCgVlbmRlZBgCIAEoBSJOChRVcGRhdGVQcm9maWxlUmVxdWVzdBIMCgRuYW1lGAEgASgJEhgKC3BpY3R1cmVfdXJsGAIgASgJSACIAQFCDgoMX3BpY3R1cmVfdXJsIkUKFVVwZGF0ZVByb2ZpbGVSZXNwb25zZRIPCgdtZXNzYWdlGAEgASgJEhsKBHVzZXIYAiABKAsyDS5hdXRoLnYxLlVzZXIiHwodUmVxdWVzdEFjY291bnREZWxldGlvblJlcXVlc3QiVAoeUmVxdWVzdEFjY291bnREZWxldGlvblJlc3BvbnNlEg8KB21lc3NhZ2UYASABKAkSDQoFZW1haWwYAiABKAkSEgoKZXhwaXJlc19pbhgDIAEoBSIjChREZWxldGVBY2NvdW50UmVxdWVzdBILCgNvdHAYASABKAkiKAoVRGVsZXRlQWNjb3VudFJlc3BvbnNlEg8KB21lc3NhZ2UYASABKAkiNgoUU3VibWl0Q29udGFjdFJlcXVlc3QSDQoFdG9waWMYASABKAkSDwoHbWVzc2FnZRgCIAEoCSIoChVTdWJtaXRDb250YWN0UmVzcG9uc2USDwoHbWVzc2FnZRgBIAEoCTK0EwoLQXV0aFNlcnZpY2USQAoFTG9naW4SFS5hdXRoLnYxLkxvZ2luUmVxdWVzdBoWLmF1dGgudjEuTG9naW5SZXNwb25zZSIIirUYBAgBEAESWQoOVmVyaWZ5TG9naW5PdHASHi5hdXRoLnYxLlZlcmlmeUxvZ2luT3RwUmVxdWVzdBofLmF1dGgudjEuVmVyaWZ5TG9naW5PdHBSZXNwb25zZSIGirUYAggBElkKDlJlc2VuZExvZ2luT3RwEh4uYXV0aC52MS5SZXNlbmRMb2dpbk90cFJlcXVlc3QaHy5hdXRoLnYxLlJlc2VuZExvZ2luT3RwUmVzcG9uc2UiBoq1GAIIARJJCghSZWdpc3RlchIYLmF1dGgudjEuUmVnaXN0ZXJSZXF1ZXN0GhkuYXV0aC52MS5SZWdpc3RlclJlc3BvbnNlIgiKtRgECAEQARJlChJWZXJpZnlSZWdpc3RyYXRpb24SIi5hdXRoLnYxLlZlcmlmeVJlZ2lzdHJhdGlvblJlcXVlc3QaIy5hdXRoLnYxLlZlcmlmeVJlZ2lzdHJhdGlvblJlc3BvbnNlIgaKtRgCCAESbgoVUmVzZW5kUmVnaXN0cmF0aW9uT3RwEiUuYXV0aC52MS5SZXNlbmRSZWdpc3RyYXRpb25PdHBSZXF1ZXN0GiYuYXV0aC52MS5SZXNlbmRSZWdpc3RyYXRpb25PdHBSZXNwb25zZSIGirUYAggBElkKDkZvcmdvdFBhc3N3b3JkEh4uYXV0aC52MS5Gb3Jnb3RQYXNzd29yZFJlcXVlc3QaHy5hdXRoLnYxLkZvcmdvdFBhc3N3b3JkUmVzcG9uc2UiBoq1GAIIARJYCg1SZXNldFBhc3N3b3JkEh0uYXV0aC52MS5SZXNldFBhc3N3b3JkUmVxdWVzdBoeLmF1dGgudjEuUmVzZXRQYXNzd29yZFJlc3BvbnNlIgiKtRgECAEQARJTCgxSZWZyZXNoVG9rZW4SHC5hdXRoLnYxLlJlZnJlc2hUb2tlblJlcXVlc3QaHS5hdXRoLnYxLlJlZnJlc2hUb2tlblJlc3BvbnNlIgaKtRgCCAESXwoQUmVmcmVzaExpbmVUb2tlbhIgLmF1dGgudjEuUmVmcmVzaExpbmVUb2tlblJlcXVlc3QaIS5hdXRoLnYxLlJlZnJlc2hMaW5lVG9rZW5SZXNwb25zZSIGirUYAggBEkEKBkxvZ291dBIWLmF1dGgudjEuTG9nb3V0UmVxdWVzdBoXLmF1dGgudjEuTG9nb3V0UmVzcG9uc2UiBoq1GAIIARI+CgVHZXRNZRIVLmF1dGgudjEuR2V0TWVSZXF1ZXN0GhYuYXV0aC52MS5HZXRNZVJlc3BvbnNlIgaKtRgCCAISaAoTR2V0U2VjdXJpdHlTZXR0aW5ncxIjLmF1dGgudjEuR2V0U2VjdXJpdHlTZXR0aW5nc1JlcXVlc3QaJC5hdXRoLnYxLkdldFNlY3VyaXR5U2V0dGluZ3NSZXNwb25zZSIGirUYAggCElgKDVVwZGF0ZVR3b1N0ZXASHS5hdXRoLnYxLlVwZGF0ZVR3b1N0ZXBSZXF1ZXN0Gh4uYXV0aC52MS5VcGRhdGVUd29TdGVwUmVzcG9uc2UiCIq1GAQIAhABElsKDkNoYW5nZVBhc3N3b3JkEh4uYXV0aC52MS5DaGFuZ2VQYXNzd29yZFJlcXVlc3QaHy5hdXRoLnYxLkNoYW5nZVBhc3N3b3JkUmVzcG9uc2UiCIq1GAQIAhABElYKDUxpbmVBdXRob3JpemUSHS5hdXRoLnYxLkxpbmVBdXRob3JpemVSZXF1ZXN0Gh4uYXV0aC52MS5MaW5lQXV0aG9yaXplUmVzcG9uc2UiBoq1GAIIARJTCgxMaW5lQ2FsbGJhY2sSHC5hdXRoLnYxLkxpbmVDYWxsYmFja1JlcXVlc3QaHS5hdXRoLnYxLkxpbmVDYWxsYmFja1Jlc3BvbnNlIgaKtRgCCAESXAoPTGluZUxpbmtTZW5kT3RwEh8uYXV0aC52MS5MaW5lTGlua1NlbmRPdHBSZXF1ZXN0GiAuYXV0aC52MS5MaW5lTGlua1NlbmRPdHBSZXNwb25zZSIGirUYAggBElkKDkxpbmVMaW5rVmVyaWZ5Eh4uYXV0aC52MS5MaW5lTGlua1ZlcmlmeVJlcXVlc3QaHy5hdXRoLnYxLkxpbmVMaW5rVmVyaWZ5UmVzcG9uc2UiBoq1GAIIARJTCgxMaXN0U2Vzc2lvbnMSHC5hdXRoLnYxLkxpc3RTZXNzaW9uc1JlcXVlc3QaHS5hdXRoLnYxLkxpc3RTZXNzaW9uc1Jlc3BvbnNlIgaKtRgCCAISTQoKRW5kU2Vzc2lvbhIaLmF1dGgudjEuRW5kU2Vzc2lvblJlcXVlc3QaGy5hdXRoLnYxLkVuZFNlc3Npb25SZXNwb25zZSIGirUYAggCElkKDkVuZEFsbFNlc3Npb25zEh4uYXV0aC52MS5FbmRBbGxTZXNzaW9uc1JlcXVlc3QaHy5hdXRoLnYxLkVuZEFsbFNlc3Npb25zUmVzcG9uc2UiBoq1GAIIAhJWCg1VcGRhdGVQcm9maWxlEh0uYXV0aC52MS5VcGRhdGVQcm9maWxlUmVxdWVzdBoeLmF1dGgudjEuVXBkYXRlUHJvZmlsZVJlc3BvbnNlIgaKtRgCCAIScQoWUmVxdWVzdEFjY291bnREZWxldGlvbhImLmF1dGgudjEuUmVxdWVzdEFjY291bnREZWxldGlvblJlcXVlc3QaJy5hdXRoLnYxLlJlcXVlc3RBY2NvdW50RGVsZXRpb25SZXNwb25zZSIGirUYAggCElYKDURlbGV0ZUFjY291bnQSHS5hdXRoLnYxLkRlbGV0ZUFjY291bnRSZXF1ZXN0Gh4uYXV0aC52MS5EZWxldGVBY2NvdW50UmVzcG9uc2UiBoq1GAIIAhJWCg1TdWJtaXRDb250YWN0Eh0uYXV0aC52MS5TdWJtaXRDb250YWN0UmVxdWVzdBoeLmF1dGgudjEuU3VibWl0Q29udGFjdFJlc3BvbnNlIgaKtRgCCAISVgoNR2V0UHVibGljS2V5cxIdLmF1dGgudjEuR2V0UHVibGljS2V5c1JlcXVlc3QaHi5hdXRoLnYxLkdldFB1YmxpY0tleXNSZXNwb25zZSIGirUYAggDEkQKB0dldFVzZXISFy5hdXRoLnYxLkdldFVzZXJSZXF1ZXN0GhguYXV0aC52MS5HZXRVc2VyUmVzcG9uc2UiBoq1GAIIA0JyCgtjb20uYXV0aC52MUIJQXV0aFByb3RvUAFaG2JpZHJhZGFyL2dlbi9hdXRoL3YxO2F1dGh2MaICA0FYWKoCB0F1dGguVjHKAgdBdXRoXFYx4gITQXV0aFxWMVxHUEJNZXRhZGF0YeoCCEF1dGg6OlYxYgZwcm90bzM", [file_access_v1_access, file_google_protobuf_timestamp]);
 
 /**
  * User is the public view of an account (SPEC §3).
@@ -1175,6 +1175,330 @@ export const GetUserResponseSchema: GenMessage<GetUserResponse> = /*@__PURE__*/
   messageDesc(file_auth_v1_auth, 43);
 
 /**
+ * @generated from message auth.v1.ListSessionsRequest
+ */
+export type ListSessionsRequest = Message<"auth.v1.ListSessionsRequest"> & {
+};
+
+/**
+ * Describes the message auth.v1.ListSessionsRequest.
+ * Use `create(ListSessionsRequestSchema)` to create a new message.
+ */
+export const ListSessionsRequestSchema: GenMessage<ListSessionsRequest> = /*@__PURE__*/
+  messageDesc(file_auth_v1_auth, 44);
+
+/**
+ * Session is one signed-in device.
+ *
+ * @generated from message auth.v1.Session
+ */
+export type Session = Message<"auth.v1.Session"> & {
+  /**
+   * @generated from field: string session_id = 1;
+   */
+  sessionId: string;
+
+  /**
+   * "password" or "line".
+   *
+   * @generated from field: string provider = 2;
+   */
+  provider: string;
+
+  /**
+   * A short label from the browser's User-Agent, e.g. "Chrome · Windows".
+   *
+   * @generated from field: string device = 3;
+   */
+  device: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp created_at = 4;
+   */
+  createdAt?: Timestamp | undefined;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp last_used_at = 5;
+   */
+  lastUsedAt?: Timestamp | undefined;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp expires_at = 6;
+   */
+  expiresAt?: Timestamp | undefined;
+
+  /**
+   * The session of this request.
+   *
+   * @generated from field: bool current = 7;
+   */
+  current: boolean;
+};
+
+/**
+ * Describes the message auth.v1.Session.
+ * Use `create(SessionSchema)` to create a new message.
+ */
+export const SessionSchema: GenMessage<Session> = /*@__PURE__*/
+  messageDesc(file_auth_v1_auth, 45);
+
+/**
+ * @generated from message auth.v1.ListSessionsResponse
+ */
+export type ListSessionsResponse = Message<"auth.v1.ListSessionsResponse"> & {
+  /**
+   * @generated from field: repeated auth.v1.Session sessions = 1;
+   */
+  sessions: Session[];
+};
+
+/**
+ * Describes the message auth.v1.ListSessionsResponse.
+ * Use `create(ListSessionsResponseSchema)` to create a new message.
+ */
+export const ListSessionsResponseSchema: GenMessage<ListSessionsResponse> = /*@__PURE__*/
+  messageDesc(file_auth_v1_auth, 46);
+
+/**
+ * @generated from message auth.v1.EndSessionRequest
+ */
+export type EndSessionRequest = Message<"auth.v1.EndSessionRequest"> & {
+  /**
+   * @generated from field: string session_id = 1;
+   */
+  sessionId: string;
+};
+
+/**
+ * Describes the message auth.v1.EndSessionRequest.
+ * Use `create(EndSessionRequestSchema)` to create a new message.
+ */
+export const EndSessionRequestSchema: GenMessage<EndSessionRequest> = /*@__PURE__*/
+  messageDesc(file_auth_v1_auth, 47);
+
+/**
+ * @generated from message auth.v1.EndSessionResponse
+ */
+export type EndSessionResponse = Message<"auth.v1.EndSessionResponse"> & {
+  /**
+   * @generated from field: string message = 1;
+   */
+  message: string;
+};
+
+/**
+ * Describes the message auth.v1.EndSessionResponse.
+ * Use `create(EndSessionResponseSchema)` to create a new message.
+ */
+export const EndSessionResponseSchema: GenMessage<EndSessionResponse> = /*@__PURE__*/
+  messageDesc(file_auth_v1_auth, 48);
+
+/**
+ * @generated from message auth.v1.EndAllSessionsRequest
+ */
+export type EndAllSessionsRequest = Message<"auth.v1.EndAllSessionsRequest"> & {
+  /**
+   * Keep the session of this request signed in.
+   *
+   * @generated from field: bool keep_current = 1;
+   */
+  keepCurrent: boolean;
+};
+
+/**
+ * Describes the message auth.v1.EndAllSessionsRequest.
+ * Use `create(EndAllSessionsRequestSchema)` to create a new message.
+ */
+export const EndAllSessionsRequestSchema: GenMessage<EndAllSessionsRequest> = /*@__PURE__*/
+  messageDesc(file_auth_v1_auth, 49);
+
+/**
+ * @generated from message auth.v1.EndAllSessionsResponse
+ */
+export type EndAllSessionsResponse = Message<"auth.v1.EndAllSessionsResponse"> & {
+  /**
+   * @generated from field: string message = 1;
+   */
+  message: string;
+
+  /**
+   * @generated from field: int32 ended = 2;
+   */
+  ended: number;
+};
+
+/**
+ * Describes the message auth.v1.EndAllSessionsResponse.
+ * Use `create(EndAllSessionsResponseSchema)` to create a new message.
+ */
+export const EndAllSessionsResponseSchema: GenMessage<EndAllSessionsResponse> = /*@__PURE__*/
+  messageDesc(file_auth_v1_auth, 50);
+
+/**
+ * @generated from message auth.v1.UpdateProfileRequest
+ */
+export type UpdateProfileRequest = Message<"auth.v1.UpdateProfileRequest"> & {
+  /**
+   * The display name (at most 100 characters; "" clears it).
+   *
+   * @generated from field: string name = 1;
+   */
+  name: string;
+
+  /**
+   * Absent: unchanged; "": removed; else a data URL of a JPEG or PNG of at
+   * most 40 KB and 1024x1024 pixels.
+   *
+   * @generated from field: optional string picture_url = 2;
+   */
+  pictureUrl?: string | undefined;
+};
+
+/**
+ * Describes the message auth.v1.UpdateProfileRequest.
+ * Use `create(UpdateProfileRequestSchema)` to create a new message.
+ */
+export const UpdateProfileRequestSchema: GenMessage<UpdateProfileRequest> = /*@__PURE__*/
+  messageDesc(file_auth_v1_auth, 51);
+
+/**
+ * @generated from message auth.v1.UpdateProfileResponse
+ */
+export type UpdateProfileResponse = Message<"auth.v1.UpdateProfileResponse"> & {
+  /**
+   * @generated from field: string message = 1;
+   */
+  message: string;
+
+  /**
+   * @generated from field: auth.v1.User user = 2;
+   */
+  user?: User | undefined;
+};
+
+/**
+ * Describes the message auth.v1.UpdateProfileResponse.
+ * Use `create(UpdateProfileResponseSchema)` to create a new message.
+ */
+export const UpdateProfileResponseSchema: GenMessage<UpdateProfileResponse> = /*@__PURE__*/
+  messageDesc(file_auth_v1_auth, 52);
+
+/**
+ * @generated from message auth.v1.RequestAccountDeletionRequest
+ */
+export type RequestAccountDeletionRequest = Message<"auth.v1.RequestAccountDeletionRequest"> & {
+};
+
+/**
+ * Describes the message auth.v1.RequestAccountDeletionRequest.
+ * Use `create(RequestAccountDeletionRequestSchema)` to create a new message.
+ */
+export const RequestAccountDeletionRequestSchema: GenMessage<RequestAccountDeletionRequest> = /*@__PURE__*/
+  messageDesc(file_auth_v1_auth, 53);
+
+/**
+ * @generated from message auth.v1.RequestAccountDeletionResponse
+ */
+export type RequestAccountDeletionResponse = Message<"auth.v1.RequestAccountDeletionResponse"> & {
+  /**
+   * @generated from field: string message = 1;
+   */
+  message: string;
+
+  /**
+   * The address the code went to.
+   *
+   * @generated from field: string email = 2;
+   */
+  email: string;
+
+  /**
+   * @generated from field: int32 expires_in = 3;
+   */
+  expiresIn: number;
+};
+
+/**
+ * Describes the message auth.v1.RequestAccountDeletionResponse.
+ * Use `create(RequestAccountDeletionResponseSchema)` to create a new message.
+ */
+export const RequestAccountDeletionResponseSchema: GenMessage<RequestAccountDeletionResponse> = /*@__PURE__*/
+  messageDesc(file_auth_v1_auth, 54);
+
+/**
+ * @generated from message auth.v1.DeleteAccountRequest
+ */
+export type DeleteAccountRequest = Message<"auth.v1.DeleteAccountRequest"> & {
+  /**
+   * @generated from field: string otp = 1;
+   */
+  otp: string;
+};
+
+/**
+ * Describes the message auth.v1.DeleteAccountRequest.
+ * Use `create(DeleteAccountRequestSchema)` to create a new message.
+ */
+export const DeleteAccountRequestSchema: GenMessage<DeleteAccountRequest> = /*@__PURE__*/
+  messageDesc(file_auth_v1_auth, 55);
+
+/**
+ * @generated from message auth.v1.DeleteAccountResponse
+ */
+export type DeleteAccountResponse = Message<"auth.v1.DeleteAccountResponse"> & {
+  /**
+   * @generated from field: string message = 1;
+   */
+  message: string;
+};
+
+/**
+ * Describes the message auth.v1.DeleteAccountResponse.
+ * Use `create(DeleteAccountResponseSchema)` to create a new message.
+ */
+export const DeleteAccountResponseSchema: GenMessage<DeleteAccountResponse> = /*@__PURE__*/
+  messageDesc(file_auth_v1_auth, 56);
+
+/**
+ * @generated from message auth.v1.SubmitContactRequest
+ */
+export type SubmitContactRequest = Message<"auth.v1.SubmitContactRequest"> & {
+  /**
+   * @generated from field: string topic = 1;
+   */
+  topic: string;
+
+  /**
+   * @generated from field: string message = 2;
+   */
+  message: string;
+};
+
+/**
+ * Describes the message auth.v1.SubmitContactRequest.
+ * Use `create(SubmitContactRequestSchema)` to create a new message.
+ */
+export const SubmitContactRequestSchema: GenMessage<SubmitContactRequest> = /*@__PURE__*/
+  messageDesc(file_auth_v1_auth, 57);
+
+/**
+ * @generated from message auth.v1.SubmitContactResponse
+ */
+export type SubmitContactResponse = Message<"auth.v1.SubmitContactResponse"> & {
+  /**
+   * @generated from field: string message = 1;
+   */
+  message: string;
+};
+
+/**
+ * Describes the message auth.v1.SubmitContactResponse.
+ * Use `create(SubmitContactResponseSchema)` to create a new message.
+ */
+export const SubmitContactResponseSchema: GenMessage<SubmitContactResponse> = /*@__PURE__*/
+  messageDesc(file_auth_v1_auth, 58);
+
+/**
  * AuthService owns users, credentials, one-time codes, refresh-token families,
  * LINE identities and the access-token signing keys (DESIGN §2, §4).
  * REST paths are mapped in gateway/http_rules.yaml; JSON names follow SPEC §7.
@@ -1374,6 +1698,77 @@ export const AuthService: GenService<{
     methodKind: "unary";
     input: typeof LineLinkVerifyRequestSchema;
     output: typeof LineLinkVerifyResponseSchema;
+  },
+  /**
+   * ListSessions lists the signed-in user's active sessions (one per signed-in device).
+   *
+   * @generated from rpc auth.v1.AuthService.ListSessions
+   */
+  listSessions: {
+    methodKind: "unary";
+    input: typeof ListSessionsRequestSchema;
+    output: typeof ListSessionsResponseSchema;
+  },
+  /**
+   * EndSession signs one of the user's own sessions out (404 for any other).
+   *
+   * @generated from rpc auth.v1.AuthService.EndSession
+   */
+  endSession: {
+    methodKind: "unary";
+    input: typeof EndSessionRequestSchema;
+    output: typeof EndSessionResponseSchema;
+  },
+  /**
+   * EndAllSessions signs the user out everywhere (keep_current: all but this device).
+   *
+   * @generated from rpc auth.v1.AuthService.EndAllSessions
+   */
+  endAllSessions: {
+    methodKind: "unary";
+    input: typeof EndAllSessionsRequestSchema;
+    output: typeof EndAllSessionsResponseSchema;
+  },
+  /**
+   * UpdateProfile changes the display name and the picture.
+   *
+   * @generated from rpc auth.v1.AuthService.UpdateProfile
+   */
+  updateProfile: {
+    methodKind: "unary";
+    input: typeof UpdateProfileRequestSchema;
+    output: typeof UpdateProfileResponseSchema;
+  },
+  /**
+   * RequestAccountDeletion e-mails the code that confirms deleting the account.
+   *
+   * @generated from rpc auth.v1.AuthService.RequestAccountDeletion
+   */
+  requestAccountDeletion: {
+    methodKind: "unary";
+    input: typeof RequestAccountDeletionRequestSchema;
+    output: typeof RequestAccountDeletionResponseSchema;
+  },
+  /**
+   * DeleteAccount erases the account and its personal data in every service
+   * (auth.v1.user.deactivated); payment records are kept as tax law requires.
+   *
+   * @generated from rpc auth.v1.AuthService.DeleteAccount
+   */
+  deleteAccount: {
+    methodKind: "unary";
+    input: typeof DeleteAccountRequestSchema;
+    output: typeof DeleteAccountResponseSchema;
+  },
+  /**
+   * SubmitContact stores a contact-us message and mails it to support.
+   *
+   * @generated from rpc auth.v1.AuthService.SubmitContact
+   */
+  submitContact: {
+    methodKind: "unary";
+    input: typeof SubmitContactRequestSchema;
+    output: typeof SubmitContactResponseSchema;
   },
   /**
    * GetPublicKeys serves the access-token verification keys to the other services.

@@ -123,7 +123,8 @@ export const UserDeactivatedSchema: GenMessage<UserDeactivated> = /*@__PURE__*/
 
 /**
  * SessionEnded is published on auth.v1.session.ended when sessions end
- * (logout, password reset, refresh-token reuse): every service's token
+ * (logout, sign-out everywhere, password reset, refresh-token reuse, account
+ * deletion): every service's token
  * verifier refuses the access tokens of these families from then on, and
  * the realtime service closes their sockets.
  *
@@ -153,7 +154,7 @@ export type SessionEnded = Message<"auth.v1.SessionEnded"> & {
   familyIds: string[];
 
   /**
-   * "logout", "password" or "reuse".
+   * "logout", "logout_all", "password", "reuse" or "deactivated".
    *
    * @generated from field: string reason = 5;
    */

@@ -31,8 +31,8 @@ func (s *Store) StartSession(ctx context.Context, ns domain.NewSession) (domain.
 func startSession(ctx context.Context, tx pgx.Tx, ns domain.NewSession) (domain.Family, error) {
 	f := domain.Family{ID: ns.FamilyID, UserID: ns.UserID, Provider: ns.Provider, CreatedAt: ns.Now,
 		ExpiresAt: ns.Now.Add(domain.FamilyLifetime)}
-	if _, err := tx.Exec(ctx, `INSERT INTO token_families (id, user_id, provider, created_at, expires_at)
-		VALUES ($1, $2, $3, $4, $5)`, f.ID, f.UserID, f.Provider, f.CreatedAt, f.ExpiresAt); err != nil {
+	if _, err := tx.Exec(ctx, `INSERT INTO token_families (id, user_id, provider, created_at, expires_at, device, last_used_at)
+		VALUES ($1, $2, $3, $4, $5, $6, $4)`, f.ID, f.UserID, f.Provider, f.CreatedAt, f.ExpiresAt, domain.DescribeDevice(ns.Device)); err != nil {
 		return domain.Family{}, err
 	}
 	if _, err := tx.Exec(ctx, `INSERT INTO refresh_tokens (token_hash, family_id, created_at) VALUES ($1, $2, $3)`,
@@ -91,8 +91,11 @@ func (s *Store) Refresh(ctx context.Context, token string, rot domain.Rotator, n
 				domain.HashToken(child), fam.ID, now); err != nil {
 				return err
 			}
-			_, err := tx.Exec(ctx, `UPDATE refresh_tokens SET rotated_at = $2, child_hash = $3 WHERE token_hash = $1`,
-				hash, now, domain.HashToken(child))
+			if _, err := tx.Exec(ctx, `UPDATE refresh_tokens SET rotated_at = $2, child_hash = $3 WHERE token_hash = $1`,
+				hash, now, domain.HashToken(child)); err != nil {
+				return err
+			}
+			_, err := tx.Exec(ctx, `UPDATE token_families SET last_used_at = $2 WHERE id = $1`, fam.ID, now)
 			return err
 		case domain.RefreshGraceReplay:
 			child = rot.Child(token)

@@ -90,7 +90,7 @@ func userByID(ctx context.Context, q querier, id string, forUpdate bool) (domain
 	if _, err := uuid.Parse(id); err != nil {
 		return domain.User{}, domain.ErrUserNotFound
 	}
-	sql := `SELECT ` + userColumns + ` FROM users WHERE id = $1`
+	sql := `SELECT ` + userColumns + ` FROM users WHERE id = $1 AND deleted_at IS NULL`
 	if forUpdate {
 		sql += ` FOR UPDATE`
 	}

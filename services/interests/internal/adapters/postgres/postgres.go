@@ -305,3 +305,11 @@ func (r *Repo) DeleteComment(ctx context.Context, userID, projectID, commentID s
 	})
 	return rec, err
 }
+
+// DeleteUser implements domain.Records; comments go with their records.
+func (r *Repo) DeleteUser(ctx context.Context, userID string) error {
+	if _, err := r.pool.Exec(ctx, `DELETE FROM interests WHERE user_id = $1`, userID); err != nil {
+		return fmt.Errorf("delete user's records: %w", err)
+	}
+	return nil
+}

@@ -340,3 +340,18 @@ func enqueue(ctx context.Context, tx pgx.Tx, subject string, ev interface {
 	}
 	return outbox.Enqueue(ctx, tx, subject, ev.GetEventId(), b)
 }
+
+// DeleteUser implements domain.Store, in one transaction.
+func (s *Store) DeleteUser(ctx context.Context, userID string) error {
+	if !domain.ValidID(userID) {
+		return nil
+	}
+	return pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		for _, table := range []string{"deliveries", "digests", "notifications", "follows", "settings"} {
+			if _, err := tx.Exec(ctx, `DELETE FROM `+table+` WHERE user_id = $1`, userID); err != nil {
+				return fmt.Errorf("delete user's %s: %w", table, err)
+			}
+		}
+		return nil
+	})
+}

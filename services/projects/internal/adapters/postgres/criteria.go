@@ -114,6 +114,15 @@ func (s *CriteriaStore) DeleteCriteria(ctx context.Context, userID, id string) (
 	return c, notFound(err, id)
 }
 
+// DeleteUserCriteria implements domain.SavedCriteriaRepository; the
+// searches' alert history goes with them.
+func (s *CriteriaStore) DeleteUserCriteria(ctx context.Context, userID string) error {
+	if _, err := s.pool.Exec(ctx, `DELETE FROM search_criteria WHERE user_id = $1`, userID); err != nil {
+		return fmt.Errorf("delete user's criteria: %w", err)
+	}
+	return nil
+}
+
 // Claim implements domain.CooldownStore. The row is inserted or locked in
 // one transaction, so concurrent replicas cannot both win.
 func (s *CriteriaStore) Claim(ctx context.Context, id string, now time.Time, cooldown time.Duration) (won bool, last, prev time.Time, err error) {
