@@ -27,6 +27,13 @@ function waitSeconds(ctx: ReasonContext, withSeconds: (n: number) => string, wit
 }
 
 export const reasons = {
+  // ---- auth: the account's self-service
+  "picture-invalid": "รูปโปรไฟล์ต้องเป็นไฟล์ JPEG หรือ PNG ขนาดไม่เกิน 40 KB และไม่เกิน 1024×1024 พิกเซล",
+  "session-not-found": "ไม่พบอุปกรณ์นี้ หรืออุปกรณ์นี้ออกจากระบบไปแล้ว",
+  "session-id-invalid": "ไม่พบอุปกรณ์นี้ หรืออุปกรณ์นี้ออกจากระบบไปแล้ว",
+  "contact-topic-invalid": "กรุณากรอกเรื่อง ไม่เกิน 100 ตัวอักษร",
+  "contact-message-invalid": "กรุณากรอกข้อความ ไม่เกิน 4,000 ตัวอักษร",
+  "delete-needs-email": "บัญชีนี้ยังไม่มีอีเมลสำหรับรับรหัสยืนยัน กรุณาติดต่อเรา",
   // ---- auth: sign-up and profile fields
   "otp-format": messages["Please enter a valid 6-digit verification code"],
   "email-required": "กรุณากรอกอีเมล",
