@@ -22,6 +22,7 @@ import (
 	"bidradar/pkg/logging"
 	"bidradar/pkg/runner"
 	"bidradar/pkg/server"
+	"bidradar/services/auth/authsvc"
 	"bidradar/services/interests/interestssvc"
 	"bidradar/services/notification/notificationsvc"
 	"bidradar/services/projects/projectssvc"
@@ -38,7 +39,7 @@ func services(opts Options) []struct {
 		spec      runner.Spec
 		targetEnv string
 	}{
-		{authSpec(opts.AuthClock), "AUTH_TARGET"},
+		{authsvc.NewSpec(authsvc.Options{Now: opts.AuthClock}), "AUTH_TARGET"},
 		{projectssvc.Spec, "PROJECTS_TARGET"},
 		{interestssvc.Spec, "INTERESTS_TARGET"},
 		{subscriptionsvc.Spec, "SUBSCRIPTION_TARGET"},

@@ -1,11 +1,11 @@
-package service_test
+package authsvc_test
 
 import (
 	"encoding/base64"
 	"strings"
 	"testing"
 
-	"bidradar/services/auth/internal/service"
+	"bidradar/services/auth/authsvc"
 )
 
 func envOf(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
@@ -48,7 +48,7 @@ func TestConfigFromEnv(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			c, err := service.ConfigFromEnv(envOf(tt.env))
+			c, err := authsvc.ConfigFromEnv(envOf(tt.env))
 			if tt.wantErr == "" {
 				if err != nil {
 					t.Fatal(err)
@@ -60,7 +60,7 @@ func TestConfigFromEnv(t *testing.T) {
 			}
 		})
 	}
-	c, err := service.ConfigFromEnv(envOf(prod))
+	c, err := authsvc.ConfigFromEnv(envOf(prod))
 	if err != nil {
 		t.Fatal(err)
 	}
