@@ -2,6 +2,7 @@ package authsvc_test
 
 import (
 	"encoding/base64"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -59,6 +60,15 @@ func TestConfigFromEnv(t *testing.T) {
 				t.Fatalf("err %v, want %q (config %v)", err, tt.wantErr, c)
 			}
 		})
+	}
+	// Every problem at once, each named once.
+	_, err := authsvc.ConfigFromEnv(envOf(map[string]string{
+		"APP_ENV": "production", "SMTP_TLS": "ssl", "LOGIN_CONCURRENCY": "0", "LINE_CHANNEL_ID": "1", "AUTH_ARGON2_THREADS": "x",
+	}))
+	for _, want := range []string{"DATABASE_URL", "NATS_URL", "AUTH_SIGNING_KEY", "OTP_HMAC_KEY", "SMTP_TLS", "SMTP_HOST", "LOGIN_CONCURRENCY", "LINE_CHANNEL_SECRET", "AUTH_ARGON2_THREADS"} {
+		if err == nil || strings.Count(err.Error(), want) != 1 {
+			t.Errorf("%s named %d times in %v", want, strings.Count(fmt.Sprint(err), want), err)
+		}
 	}
 	c, err := authsvc.ConfigFromEnv(envOf(prod))
 	if err != nil {

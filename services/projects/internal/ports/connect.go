@@ -19,7 +19,6 @@ import (
 	"bidradar/gen/projects/v1/projectsv1connect"
 	"bidradar/pkg/apperr"
 	"bidradar/pkg/authn"
-	"bidradar/services/projects/internal/adapters/ocds"
 	"bidradar/services/projects/internal/app"
 	"bidradar/services/projects/internal/domain"
 )
@@ -31,6 +30,7 @@ type Handler struct {
 	projectsv1connect.UnimplementedProjectsServiceHandler
 	app     *app.App
 	sources IngestSources
+	release OCDSRelease
 }
 
 // IngestSources opens the source of an admin ingest: "rss" reads url,
@@ -40,9 +40,14 @@ type IngestSources interface {
 	Open(kind, url string, content []byte) (domain.ObservationSource, error)
 }
 
-// NewHandler returns the handler.
-func NewHandler(a *app.App, sources IngestSources) *Handler {
-	return &Handler{app: a, sources: sources}
+// OCDSRelease renders a project as an OCDS 1.1 release; the service's
+// assembly passes the OCDS adapter's encoder.
+type OCDSRelease func(domain.Project) any
+
+// NewHandler returns the handler; a nil release leaves ExportOcds
+// unimplemented.
+func NewHandler(a *app.App, sources IngestSources, release OCDSRelease) *Handler {
+	return &Handler{app: a, sources: sources, release: release}
 }
 
 var (
@@ -280,11 +285,14 @@ func (h *Handler) GetProject(ctx context.Context, req *connect.Request[projectsv
 
 // ExportOcds exports one project as an OCDS 1.1 release.
 func (h *Handler) ExportOcds(ctx context.Context, req *connect.Request[projectsv1.ExportOcdsRequest]) (*connect.Response[projectsv1.ExportOcdsResponse], error) {
+	if h.release == nil {
+		return nil, connect.NewError(connect.CodeUnimplemented, errors.New("OCDS export is not configured"))
+	}
 	p, err := h.app.Get(ctx, strings.TrimSpace(req.Msg.ProjectId))
 	if err != nil {
 		return nil, mapErr(err)
 	}
-	b, err := json.Marshal(ocds.FromProject(p, ""))
+	b, err := json.Marshal(h.release(p))
 	if err != nil {
 		return nil, err
 	}
