@@ -26,7 +26,7 @@ import (
 	"bidradar/pkg/testutil/pgtest"
 	"bidradar/pkg/testutil/smtptest"
 	"bidradar/services/auth/authsvc"
-	"bidradar/services/auth/internal/adapters/line/linetest"
+	"bidradar/services/auth/linetest"
 )
 
 // clock is the service's clock: real time plus an offset tests advance.
