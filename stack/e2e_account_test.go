@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"bidradar/stack"
 )
 
 // TestActivationREST: POST /resend-otp and its alias /activate-account as the
@@ -12,7 +14,7 @@ import (
 // auth clock is moved, nobody waits), a fresh code that activates, the same
 // answer for unknown e-mails, 422 for a bad one.
 func TestActivationREST(t *testing.T) {
-	clock := &fakeClock{}
+	clock := &stack.Clock{}
 	e := startStack(t, nil, clock.Now)
 	const email = "kanya@example.co.th"
 	expect(t, e.call("POST", "/register", map[string]string{"username": "kanya", "email": email, "password": "ประมูลงานรัฐ-2569", "name": "กัญญา"}), 200, "register")
