@@ -50,28 +50,6 @@ func NewHandler(a *app.App, sources IngestSources, release OCDSRelease) *Handler
 	return &Handler{app: a, sources: sources, release: release}
 }
 
-var (
-	errBadCriteria = func(err error) error {
-		return apperr.Wrap(err, apperr.InvalidArgument, "invalid-criteria", strings.TrimPrefix(err.Error(), "invalid criteria: "))
-	}
-)
-
-func mapErr(err error) error {
-	switch {
-	case err == nil:
-		return nil
-	case errors.Is(err, domain.ErrInvalidCriteria), errors.Is(err, domain.ErrInvalidProjectID):
-		return errBadCriteria(err)
-	case errors.Is(err, domain.ErrFlagsNeedUser):
-		return apperr.Wrap(err, apperr.Unauthenticated, "authentication-required", "Authentication required")
-	case errors.Is(err, domain.ErrInterestsUnavailable):
-		return apperr.Wrap(err, apperr.Unavailable, "interests-unavailable", "Service is currently unavailable. Please try again later.")
-	case errors.Is(err, domain.ErrProjectNotFound):
-		return apperr.Wrap(err, apperr.NotFound, "project-not-found", "Project not found")
-	}
-	return err
-}
-
 func baht(v *float64) *domain.Money {
 	if v == nil {
 		return nil
@@ -86,7 +64,7 @@ func date(s string) (*time.Time, error) {
 	}
 	d, ok, err := domain.ParseThaiDate(s)
 	if err != nil || !ok {
-		return nil, errBadCriteria(errors.New("invalid date " + strconv.Quote(s)))
+		return nil, domain.InvalidCriteria("invalid date %q", s)
 	}
 	return &d, nil
 }
@@ -104,7 +82,7 @@ func criteria(r *projectsv1.ListProjectsRequest) (domain.Criteria, error) {
 	for _, y := range r.BudgetYear_User {
 		n, err := strconv.Atoi(strings.TrimSpace(y))
 		if err != nil {
-			return c, errBadCriteria(errors.New("invalid budget year " + strconv.Quote(y)))
+			return c, domain.InvalidCriteria("invalid budget year %q", y)
 		}
 		c.BudgetYears = append(c.BudgetYears, n)
 	}
@@ -115,10 +93,7 @@ func criteria(r *projectsv1.ListProjectsRequest) (domain.Criteria, error) {
 	if c.To, err = date(r.AnnouEDate_User); err != nil {
 		return c, err
 	}
-	if err := c.Validate(); err != nil {
-		return c, errBadCriteria(err)
-	}
-	return c, nil
+	return c, c.Validate()
 }
 
 func f64(m *domain.Money) *float64 {
@@ -197,7 +172,7 @@ func (h *Handler) ListProjects(ctx context.Context, req *connect.Request[project
 	}
 	res, err := h.app.List(ctx, user, flags, c, page)
 	if err != nil {
-		return nil, mapErr(err)
+		return nil, err
 	}
 	terms := c.Terms().Positive()
 	out := &projectsv1.ListProjectsResponse{Data: make([]*projectsv1.ProjectSummary, 0, len(res.Items))}
@@ -261,7 +236,7 @@ func dateStr(t *time.Time) string {
 func (h *Handler) GetProject(ctx context.Context, req *connect.Request[projectsv1.GetProjectRequest]) (*connect.Response[projectsv1.GetProjectResponse], error) {
 	p, err := h.app.Get(ctx, strings.TrimSpace(req.Msg.ProjectId))
 	if err != nil {
-		return nil, mapErr(err)
+		return nil, err
 	}
 	d := &projectsv1.ProjectDetail{
 		Summary: summary(&p, nil), DeptSubCode: p.SubAgencyCode, MinistryCode: p.MinistryCode, Source: p.Source,
@@ -290,7 +265,7 @@ func (h *Handler) ExportOcds(ctx context.Context, req *connect.Request[projectsv
 	}
 	p, err := h.app.Get(ctx, strings.TrimSpace(req.Msg.ProjectId))
 	if err != nil {
-		return nil, mapErr(err)
+		return nil, err
 	}
 	b, err := json.Marshal(h.release(p))
 	if err != nil {
@@ -314,7 +289,7 @@ func (h *Handler) GetProjectSummaries(ctx context.Context, req *connect.Request[
 	}
 	ps, err := h.app.GetMany(ctx, req.Msg.ProjectIds)
 	if err != nil {
-		return nil, mapErr(err)
+		return nil, err
 	}
 	out := &projectsv1.GetProjectSummariesResponse{Projects: make([]*projectsv1.ProjectSummary, 0, len(ps))}
 	for i := range ps {
