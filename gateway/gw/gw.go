@@ -68,18 +68,21 @@ func ConfigFromEnv(getenv Getenv) (Config, error) {
 		PasswordInFlight:   env.IntIn("GATEWAY_PASSWORD_INFLIGHT", 0, 1, math.MaxInt),
 		AllowedOrigins:     env.List("ALLOWED_ORIGINS", nil),
 	}
-	return c, errors.Join(env.Err(), c.Validate())
+	if err := errors.Join(env.Err(), c.Validate()); err != nil {
+		return c, fmt.Errorf("gateway config: %w", err)
+	}
+	return c, nil
 }
 
 // Validate checks that every target is a host:port and every origin a URL.
 func (c Config) Validate() error {
 	var errs []error
-	for name, t := range map[string]string{
-		"AUTH_TARGET": c.AuthTarget, "PROJECTS_TARGET": c.ProjectsTarget, "INTERESTS_TARGET": c.InterestsTarget,
-		"SUBSCRIPTION_TARGET": c.SubscriptionTarget, "NOTIFICATION_TARGET": c.NotificationTarget, "REALTIME_TARGET": c.RealtimeTarget,
+	for _, t := range []struct{ name, value string }{
+		{"AUTH_TARGET", c.AuthTarget}, {"PROJECTS_TARGET", c.ProjectsTarget}, {"INTERESTS_TARGET", c.InterestsTarget},
+		{"SUBSCRIPTION_TARGET", c.SubscriptionTarget}, {"NOTIFICATION_TARGET", c.NotificationTarget}, {"REALTIME_TARGET", c.RealtimeTarget},
 	} {
-		if t == "" || strings.Contains(t, "/") || !strings.Contains(t, ":") {
-			errs = append(errs, fmt.Errorf("%s must be host:port, got %q", name, t))
+		if t.value == "" || strings.Contains(t.value, "/") || !strings.Contains(t.value, ":") {
+			errs = append(errs, fmt.Errorf("%s: must be host:port, got %q", t.name, t.value))
 		}
 	}
 	for _, o := range c.AllowedOrigins {

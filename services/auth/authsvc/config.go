@@ -187,7 +187,7 @@ func decodeKey(s string) ([]byte, error) {
 func (c Config) validate() error {
 	var errs []error
 	if c.DatabaseURL == "" {
-		errs = append(errs, errors.New("DATABASE_URL: required"))
+		errs = append(errs, errors.New("DATABASE_URL: required but not set"))
 	}
 	if c.LoginConcurrency < 1 {
 		errs = append(errs, errors.New("LOGIN_CONCURRENCY: must be at least 1"))
