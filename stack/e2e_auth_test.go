@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"bidradar/pkg/access"
+
+	"bidradar/stack"
 )
 
 // TestAuthJourneyREST drives SPEC §7's auth calls through the gateway, as a
@@ -131,7 +133,7 @@ func TestAuthJourneyREST(t *testing.T) {
 // TestRefreshReuseOutsideGraceRevokesFamily: a stolen, already-rotated token
 // used after the grace window kills the whole family.
 func TestRefreshReuseOutsideGraceRevokesFamily(t *testing.T) {
-	clock := &fakeClock{}
+	clock := &stack.Clock{}
 	e := startStack(t, nil, clock.Now)
 	e.registerVerified("malee", "malee@example.com", "correct horse battery")
 	l := e.login("malee", "correct horse battery")
@@ -174,7 +176,7 @@ func TestWrongCodes(t *testing.T) {
 
 // TestExpiredCode: an expired code gives SPEC §5's message.
 func TestExpiredCode(t *testing.T) {
-	clock := &fakeClock{}
+	clock := &stack.Clock{}
 	e := startStack(t, nil, clock.Now)
 	expect(t, e.call("POST", "/register", map[string]string{"username": "dara", "email": "dara@example.com", "password": "long enough pass"}), 200, "register")
 	c := e.code("dara@example.com")

@@ -9,7 +9,6 @@ import (
 	"os"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -180,22 +179,4 @@ func (e *env) login(username, password string) reply {
 	r := e.call("POST", "/login", map[string]string{"username": username, "password": password})
 	expect(e.t, r, 200, "login "+username)
 	return r
-}
-
-// fakeClock is the auth service's clock in tests that cross expiry windows.
-type fakeClock struct {
-	mu     sync.Mutex
-	offset time.Duration
-}
-
-func (c *fakeClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return time.Now().Add(c.offset)
-}
-
-func (c *fakeClock) Advance(d time.Duration) {
-	c.mu.Lock()
-	c.offset += d
-	c.mu.Unlock()
 }

@@ -19,9 +19,11 @@ import (
 	"time"
 
 	"bidradar/gateway/gw"
+	"bidradar/pkg/config"
 	"bidradar/pkg/logging"
 	"bidradar/pkg/runner"
 	"bidradar/pkg/server"
+	"bidradar/services/auth/authsvc"
 	"bidradar/services/interests/interestssvc"
 	"bidradar/services/notification/notificationsvc"
 	"bidradar/services/projects/projectssvc"
@@ -38,7 +40,7 @@ func services(opts Options) []struct {
 		spec      runner.Spec
 		targetEnv string
 	}{
-		{authSpec(opts.AuthClock), "AUTH_TARGET"},
+		{authsvc.NewSpec(authsvc.Options{Now: opts.AuthClock}), "AUTH_TARGET"},
 		{projectssvc.Spec, "PROJECTS_TARGET"},
 		{interestssvc.Spec, "INTERESTS_TARGET"},
 		{subscriptionsvc.Spec, "SUBSCRIPTION_TARGET"},
@@ -77,6 +79,9 @@ func Start(ctx context.Context, opts Options) (*Stack, error) {
 	if base == nil {
 		base = os.Getenv
 	}
+	// The launcher reads what it sets up itself; everything else passes
+	// through to the services, which read it with pkg/config too.
+	env := config.FromGetenv(base)
 	dataDir := opts.DataDir
 	if dataDir == "" {
 		dataDir = ".data"
@@ -88,11 +93,11 @@ func Start(ctx context.Context, opts Options) (*Stack, error) {
 	fail := func(err error) (*Stack, error) { s.Close(); return nil, err }
 
 	var err error
-	if s.DatabaseURL, err = resolveDatabase(ctx, base("DATABASE_URL"), dataDir); err != nil {
+	if s.DatabaseURL, err = resolveDatabase(ctx, env.String("DATABASE_URL", ""), dataDir); err != nil {
 		return fail(err)
 	}
 	var stopNATS func()
-	if s.NatsURL, stopNATS, err = startNATS(base("NATS_URL"), dataDir); err != nil {
+	if s.NatsURL, stopNATS, err = startNATS(env.String("NATS_URL", ""), dataDir); err != nil {
 		return fail(err)
 	}
 	s.cleanup = append(s.cleanup, stopNATS)
@@ -101,7 +106,7 @@ func Start(ctx context.Context, opts Options) (*Stack, error) {
 	overlay := map[string]string{"DATABASE_URL": s.DatabaseURL, "NATS_URL": s.NatsURL}
 	// Service-to-service user lookups (notification → auth) share a secret;
 	// one is made up per start when none is configured.
-	if base("AUTH_INTERNAL_TOKEN") == "" {
+	if env.OptionalSecret("AUTH_INTERNAL_TOKEN") == "" {
 		var b [24]byte
 		_, _ = rand.Read(b[:])
 		overlay["AUTH_INTERNAL_TOKEN"] = hex.EncodeToString(b[:])
@@ -109,31 +114,26 @@ func Start(ctx context.Context, opts Options) (*Stack, error) {
 	services := services(opts)
 	listeners := make([]net.Listener, len(services))
 	for i, svc := range services {
-		addr := base(svc.spec.AddrEnv)
-		if addr == "" {
-			addr = "127.0.0.1:0"
-		}
-		if listeners[i], err = server.Listen(addr); err != nil {
+		if listeners[i], err = server.Listen(env.String(svc.spec.AddrEnv, "127.0.0.1:0")); err != nil {
 			return fail(fmt.Errorf("%s: %w", svc.spec.Name, err))
 		}
 		overlay[svc.targetEnv] = listeners[i].Addr().String()
 	}
-	httpAddr := base("HTTP_ADDR")
-	if httpAddr == "" {
-		httpAddr = gw.Spec.DefaultAddr
-	}
-	gwLn, err := server.Listen(httpAddr)
+	gwLn, err := server.Listen(env.String(gw.Spec.AddrEnv, gw.Spec.DefaultAddr))
 	if err != nil {
 		return fail(fmt.Errorf("gateway: %w", err))
 	}
 	s.URL = "http://" + gwLn.Addr().String()
-	if base("WEB_DIR") == "" {
+	if env.String("WEB_DIR", "") == "" {
 		if dist, err := findUp("frontend/dist"); err == nil {
 			overlay["WEB_DIR"] = dist
 		}
 	}
-	if base("PUBLIC_URL") == "" {
+	if env.String("PUBLIC_URL", "") == "" {
 		overlay["PUBLIC_URL"] = s.URL
+	}
+	if err := env.Err(); err != nil {
+		return fail(err)
 	}
 	getenv := func(k string) string {
 		if v, ok := overlay[k]; ok {

@@ -14,7 +14,7 @@ import { chromium } from "playwright-core";
 import { startMailCatcher } from "./support/mail.mjs";
 import { startFakeLine } from "./support/fake-line.mjs";
 import { ensureFrontendBuilt, freePort, frontendDir, startStack } from "./support/stack.mjs";
-import { CHROMIUM, CHROMIUM_ARGS, createContext } from "./support/harness.mjs";
+import { CHROMIUM, CHROMIUM_ARGS, createContext, serverClockAt } from "./support/harness.mjs";
 
 const filters = process.argv.slice(2).map((f) => f.toLowerCase());
 const artifactsDir = path.resolve(process.env.E2E_ARTIFACTS_DIR ?? path.join(frontendDir, "e2e-artifacts"));
@@ -45,6 +45,7 @@ async function main() {
     const line = await startFakeLine({ channelId, channelSecret });
     cleanups.push(() => line.close());
     const port = await freePort();
+    const clockPort = await freePort();
     const stack = await startStack({
       artifactsDir,
       log,
@@ -61,6 +62,8 @@ async function main() {
         LINE_TOKEN_URL: line.tokenUrl,
         ADMIN_EMAILS: "@ops.bidradar.test",
         SUPPORT_EMAIL: "support@bidradar.test",
+        // The auth service's clock, moved by tests instead of waiting.
+        STACK_TEST_CLOCK_ADDR: `127.0.0.1:${clockPort}`,
       },
     });
     cleanups.push(() => stack.stop());
@@ -68,7 +71,8 @@ async function main() {
     const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
     cleanups.push(() => browser.close());
     log(`Chromium ${browser.version()}`);
-    const ctx = createContext({ browser, baseURL: stack.url, artifactsDir, mail, line });
+    const serverClock = serverClockAt(`http://127.0.0.1:${clockPort}`);
+    const ctx = createContext({ browser, baseURL: stack.url, artifactsDir, mail, line, serverClock });
 
     const specDir = path.join(frontendDir, "e2e/specs");
     for (const file of fs.readdirSync(specDir).filter((f) => f.endsWith(".spec.mjs")).sort()) {
@@ -98,6 +102,7 @@ async function main() {
             }
           }
         } finally {
+          await serverClock.set("0s").catch((e) => log(`resetting the server clock: ${e}`));
           await ctx.closeAll();
         }
       }

@@ -9,13 +9,15 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math"
 	"net/http"
 	"net/url"
-	"strconv"
 	"strings"
 	"time"
 
 	"go.opentelemetry.io/contrib/instrumentation/net/http/otelhttp"
+
+	"bidradar/pkg/config"
 )
 
 // Config is the gateway's runtime configuration (environment, DESIGN §3).
@@ -50,50 +52,37 @@ type Getenv func(string) string
 
 // ConfigFromEnv reads the gateway's configuration and reports every problem at once.
 func ConfigFromEnv(getenv Getenv) (Config, error) {
+	env := config.FromGetenv(getenv)
 	c := Config{
-		AuthTarget:         getenv("AUTH_TARGET"),
-		ProjectsTarget:     getenv("PROJECTS_TARGET"),
-		InterestsTarget:    getenv("INTERESTS_TARGET"),
-		SubscriptionTarget: getenv("SUBSCRIPTION_TARGET"),
-		NotificationTarget: getenv("NOTIFICATION_TARGET"),
-		RealtimeTarget:     getenv("REALTIME_TARGET"),
-		WebDir:             getenv("WEB_DIR"),
+		AuthTarget:         env.String("AUTH_TARGET", ""),
+		ProjectsTarget:     env.String("PROJECTS_TARGET", ""),
+		InterestsTarget:    env.String("INTERESTS_TARGET", ""),
+		SubscriptionTarget: env.String("SUBSCRIPTION_TARGET", ""),
+		NotificationTarget: env.String("NOTIFICATION_TARGET", ""),
+		RealtimeTarget:     env.String("REALTIME_TARGET", ""),
+		WebDir:             env.String("WEB_DIR", ""),
 		RequestTimeout:     15 * time.Second,
-		Production:         getenv("APP_ENV") == "production",
-		PublicURL:          strings.TrimRight(getenv("PUBLIC_URL"), "/"),
-		MaxBody:            DefaultMaxBody,
+		Production:         env.String("APP_ENV", "development") == "production",
+		PublicURL:          strings.TrimRight(env.String("PUBLIC_URL", ""), "/"),
+		MaxBody:            int64(env.IntIn("GATEWAY_MAX_BODY", DefaultMaxBody, 1024, math.MaxInt)),
+		PasswordInFlight:   env.IntIn("GATEWAY_PASSWORD_INFLIGHT", 0, 1, math.MaxInt),
+		AllowedOrigins:     env.List("ALLOWED_ORIGINS", nil),
 	}
-	if v := getenv("GATEWAY_MAX_BODY"); v != "" {
-		n, err := strconv.ParseInt(v, 10, 64)
-		if err != nil || n < 1024 {
-			return c, fmt.Errorf("GATEWAY_MAX_BODY must be an integer of at least 1024 (bytes), got %q", v)
-		}
-		c.MaxBody = n
+	if err := errors.Join(env.Err(), c.Validate()); err != nil {
+		return c, fmt.Errorf("gateway config: %w", err)
 	}
-	if v := getenv("GATEWAY_PASSWORD_INFLIGHT"); v != "" {
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 1 {
-			return c, fmt.Errorf("GATEWAY_PASSWORD_INFLIGHT must be a positive integer, got %q", v)
-		}
-		c.PasswordInFlight = n
-	}
-	for _, o := range strings.Split(getenv("ALLOWED_ORIGINS"), ",") {
-		if o = strings.TrimSpace(o); o != "" {
-			c.AllowedOrigins = append(c.AllowedOrigins, o)
-		}
-	}
-	return c, c.Validate()
+	return c, nil
 }
 
 // Validate checks that every target is a host:port and every origin a URL.
 func (c Config) Validate() error {
 	var errs []error
-	for name, t := range map[string]string{
-		"AUTH_TARGET": c.AuthTarget, "PROJECTS_TARGET": c.ProjectsTarget, "INTERESTS_TARGET": c.InterestsTarget,
-		"SUBSCRIPTION_TARGET": c.SubscriptionTarget, "NOTIFICATION_TARGET": c.NotificationTarget, "REALTIME_TARGET": c.RealtimeTarget,
+	for _, t := range []struct{ name, value string }{
+		{"AUTH_TARGET", c.AuthTarget}, {"PROJECTS_TARGET", c.ProjectsTarget}, {"INTERESTS_TARGET", c.InterestsTarget},
+		{"SUBSCRIPTION_TARGET", c.SubscriptionTarget}, {"NOTIFICATION_TARGET", c.NotificationTarget}, {"REALTIME_TARGET", c.RealtimeTarget},
 	} {
-		if t == "" || strings.Contains(t, "/") || !strings.Contains(t, ":") {
-			errs = append(errs, fmt.Errorf("%s must be host:port, got %q", name, t))
+		if t.value == "" || strings.Contains(t.value, "/") || !strings.Contains(t.value, ":") {
+			errs = append(errs, fmt.Errorf("%s: must be host:port, got %q", t.name, t.value))
 		}
 	}
 	for _, o := range c.AllowedOrigins {

@@ -1,9 +1,10 @@
 // Package config reads service configuration from the environment only.
+// It is the one way every service, the gateway and the stack read theirs.
 //
 // A Loader collects every problem instead of stopping at the first, so a
 // misconfigured deployment fails once with the full list:
 //
-//	l := config.FromEnv()
+//	l := config.FromGetenv(getenv) // or FromEnv()
 //	addr := l.String("AUTH_ADDR", "127.0.0.1:9001")
 //	db := l.Required("DATABASE_URL")
 //	ttl := l.Duration("OTP_TTL", 5*time.Minute)
@@ -20,6 +21,7 @@ package config
 import (
 	"errors"
 	"fmt"
+	"math"
 	"net/url"
 	"os"
 	"slices"
@@ -44,6 +46,16 @@ type Loader struct {
 
 // FromEnv returns a Loader over the process environment.
 func FromEnv() *Loader { return FromLookup(os.LookupEnv) }
+
+// FromGetenv returns a Loader over a function with the signature of
+// os.Getenv (the runner's getenv: the process environment or the
+// launcher's overlay).
+func FromGetenv(getenv func(string) string) *Loader {
+	return FromLookup(func(k string) (string, bool) {
+		v := getenv(k)
+		return v, v != ""
+	})
+}
 
 // FromMap returns a Loader over a fixed map, for tests.
 func FromMap(m map[string]string) *Loader {
@@ -178,6 +190,61 @@ func (l *Loader) Duration(key string, def time.Duration) time.Duration {
 		return def
 	}
 	return d
+}
+
+// IntIn is Int for values that must lie in [min, max].
+func (l *Loader) IntIn(key string, def, min, max int) int {
+	n := l.Int(key, def)
+	if !l.parsed(key, func(v string) error { _, err := strconv.Atoi(v); return err }) {
+		return n // not set, or already reported as not an integer
+	}
+	if n < min || n > max {
+		if max == math.MaxInt {
+			l.fail("%s: %d is less than %d", key, n, min)
+		} else {
+			l.fail("%s: %d is not between %d and %d", key, n, min, max)
+		}
+	}
+	return n
+}
+
+// PositiveDuration is Duration for values that must be above zero.
+func (l *Loader) PositiveDuration(key string, def time.Duration) time.Duration {
+	d := l.Duration(key, def)
+	if l.parsed(key, func(v string) error { _, err := time.ParseDuration(v); return err }) && d == 0 {
+		l.fail("%s: must be above zero", key)
+	}
+	return d
+}
+
+// parsed reports whether key is set and parse accepts its trimmed value.
+func (l *Loader) parsed(key string, parse func(string) error) bool {
+	v, ok := l.get(key)
+	return ok && parse(strings.TrimSpace(v)) == nil
+}
+
+// List returns a comma-separated variable as its trimmed, non-empty items,
+// or def when unset.
+func (l *Loader) List(key string, def []string) []string {
+	v, ok := l.get(key)
+	if !ok {
+		l.record(key, strings.Join(def, ","))
+		return def
+	}
+	l.record(key, v)
+	var out []string
+	for _, item := range strings.Split(v, ",") {
+		if item = strings.TrimSpace(item); item != "" {
+			out = append(out, item)
+		}
+	}
+	return out
+}
+
+// Invalid records a problem with key that the typed readers cannot see
+// (a rule across variables, a value out of range): "KEY: why".
+func (l *Loader) Invalid(key, why string) {
+	l.fail("%s: %s", key, why)
 }
 
 // Err returns every problem found so far, joined, or nil.

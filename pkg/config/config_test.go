@@ -1,6 +1,7 @@
 package config_test
 
 import (
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -142,5 +143,69 @@ func TestFromEnv(t *testing.T) {
 	t.Setenv("BIDRADAR_TEST_VAR", "ok")
 	if got := config.FromEnv().Required("BIDRADAR_TEST_VAR"); got != "ok" {
 		t.Fatalf("got %q", got)
+	}
+}
+
+// TestRulesTable: each reader with its value gives the result and exactly
+// the problems the operator needs, by name.
+func TestRulesTable(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name    string
+		env     map[string]string
+		read    func(l *config.Loader) any
+		want    any
+		problem string // "" = none
+	}{
+		{"int in range", map[string]string{"N": "4"}, func(l *config.Loader) any { return l.IntIn("N", 1, 1, 32) }, 4, ""},
+		{"int in range default", nil, func(l *config.Loader) any { return l.IntIn("N", 4, 1, 32) }, 4, ""},
+		{"int above range", map[string]string{"N": "33"}, func(l *config.Loader) any { return l.IntIn("N", 4, 1, 32) }, 33, "N: 33 is not between 1 and 32"},
+		{"int below open range", map[string]string{"N": "-1"}, func(l *config.Loader) any { return l.IntIn("N", 0, 0, math.MaxInt) }, -1, "N: -1 is less than 0"},
+		{"int in range not a number", map[string]string{"N": "x"}, func(l *config.Loader) any { return l.IntIn("N", 4, 1, 32) }, 4, `N: "x" is not an integer`},
+		{"positive duration", map[string]string{"D": "10m"}, func(l *config.Loader) any { return l.PositiveDuration("D", time.Second) }, 10 * time.Minute, ""},
+		{"positive duration zero", map[string]string{"D": "0s"}, func(l *config.Loader) any { return l.PositiveDuration("D", time.Second) }, time.Duration(0), "D: must be above zero"},
+		{"positive duration default zero", nil, func(l *config.Loader) any { return l.PositiveDuration("D", 0) }, time.Duration(0), ""},
+		{"positive duration garbage", map[string]string{"D": "soon"}, func(l *config.Loader) any { return l.PositiveDuration("D", 0) }, time.Duration(0), `D: "soon" is not a non-negative duration`},
+		{"list", map[string]string{"L": " a, b,,c "}, func(l *config.Loader) any { return strings.Join(l.List("L", nil), "|") }, "a|b|c", ""},
+		{"list default", nil, func(l *config.Loader) any { return strings.Join(l.List("L", []string{"x", "y"}), "|") }, "x|y", ""},
+		{"invalid", nil, func(l *config.Loader) any { l.Invalid("K", "needs J"); return nil }, nil, "K: needs J"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			l := config.FromMap(tt.env)
+			if got := tt.read(l); got != tt.want {
+				t.Errorf("got %v, want %v", got, tt.want)
+			}
+			err := l.Err()
+			switch {
+			case tt.problem == "" && err != nil:
+				t.Errorf("unexpected problem %v", err)
+			case tt.problem != "" && (err == nil || !strings.Contains(err.Error(), tt.problem)):
+				t.Errorf("problems %v, want %q", err, tt.problem)
+			case tt.problem != "" && strings.Count(err.Error(), "\n") != 0:
+				t.Errorf("one bad value gave several problems: %v", err)
+			}
+		})
+	}
+}
+
+// TestFromGetenvTreatsEmptyAsUnset: the launcher's overlay answers "" for
+// what it does not set, as os.Getenv does.
+func TestFromGetenvTreatsEmptyAsUnset(t *testing.T) {
+	t.Parallel()
+	env := map[string]string{"SET": "v", "EMPTY": ""}
+	l := config.FromGetenv(func(k string) string { return env[k] })
+	if got := l.String("SET", "d"); got != "v" {
+		t.Errorf("SET = %q", got)
+	}
+	if got := l.String("EMPTY", "d"); got != "d" {
+		t.Errorf("EMPTY = %q, want the default", got)
+	}
+	l.Required("EMPTY")
+	l.Required("ABSENT")
+	err := l.Err()
+	if err == nil || !strings.Contains(err.Error(), "EMPTY: required") || !strings.Contains(err.Error(), "ABSENT: required") {
+		t.Fatalf("Err = %v, want both required problems", err)
 	}
 }

@@ -9,9 +9,10 @@ import (
 	"fmt"
 	"log/slog"
 	"net/mail"
-	"strconv"
 	"strings"
 	"time"
+
+	"bidradar/pkg/config"
 )
 
 // Message is one e-mail to a single recipient. Text is required; HTML is
@@ -68,18 +69,26 @@ func (c Config) String() string {
 }
 
 // ConfigFromEnv reads and validates the mail configuration through getenv
-// (os.Getenv in production).
+// (os.Getenv in production), every problem at once.
 func ConfigFromEnv(getenv func(string) string) (Config, error) {
-	c := Config{
-		Host:     strings.TrimSpace(getenv("SMTP_HOST")),
-		Username: getenv("SMTP_USERNAME"),
-		Password: getenv("SMTP_PASSWORD"),
-		TLS:      strings.ToLower(strings.TrimSpace(getenv("SMTP_TLS"))),
-		From:     strings.TrimSpace(getenv("MAIL_FROM")),
-		Dir:      strings.TrimSpace(getenv("MAIL_DIR")),
+	l := config.FromGetenv(getenv)
+	c := ConfigFrom(l)
+	if err := l.Err(); err != nil {
+		return Config{}, fmt.Errorf("mail: %w", err)
 	}
-	if c.TLS == "" {
-		c.TLS = TLSAuto
+	return c, nil
+}
+
+// ConfigFrom reads the mail configuration through l, which collects the
+// problems with the rest of a service's configuration.
+func ConfigFrom(l *config.Loader) Config {
+	c := Config{
+		Host:     strings.TrimSpace(l.String("SMTP_HOST", "")),
+		Username: l.String("SMTP_USERNAME", ""),
+		Password: l.OptionalSecret("SMTP_PASSWORD"),
+		TLS:      strings.ToLower(strings.TrimSpace(l.String("SMTP_TLS", TLSAuto))),
+		From:     strings.TrimSpace(l.String("MAIL_FROM", DefaultFrom)),
+		Dir:      strings.TrimSpace(l.String("MAIL_DIR", DefaultDir)),
 	}
 	switch c.TLS {
 	case TLSAuto:
@@ -95,15 +104,9 @@ func ConfigFromEnv(getenv func(string) string) (Config, error) {
 	case TLSImplicit:
 		c.Port = 465
 	default:
-		return Config{}, fmt.Errorf("mail: SMTP_TLS=%q: want none, starttls or tls", c.TLS)
+		l.Invalid("SMTP_TLS", fmt.Sprintf("%q: want none, starttls or tls", c.TLS))
 	}
-	if p := strings.TrimSpace(getenv("SMTP_PORT")); p != "" {
-		n, err := strconv.Atoi(p)
-		if err != nil || n < 1 || n > 65535 {
-			return Config{}, fmt.Errorf("mail: SMTP_PORT=%q is not a port number", p)
-		}
-		c.Port = n
-	}
+	c.Port = l.IntIn("SMTP_PORT", c.Port, 1, 65535)
 	if c.TLS == TLSAuto && c.Port == 465 {
 		c.TLS = TLSImplicit
 	}
@@ -111,15 +114,15 @@ func ConfigFromEnv(getenv func(string) string) (Config, error) {
 		c.From = DefaultFrom
 	}
 	if _, err := mail.ParseAddress(c.From); err != nil {
-		return Config{}, fmt.Errorf("mail: MAIL_FROM=%q: %w", c.From, err)
+		l.Invalid("MAIL_FROM", fmt.Sprintf("%q: %v", c.From, err))
 	}
 	if c.Dir == "" {
 		c.Dir = DefaultDir
 	}
 	if c.Password != "" && c.Username == "" {
-		return Config{}, errors.New("mail: SMTP_PASSWORD is set without SMTP_USERNAME")
+		l.Invalid("SMTP_PASSWORD", "set without SMTP_USERNAME")
 	}
-	return c, nil
+	return c
 }
 
 // NewFromEnv returns the SMTP sender when SMTP_HOST is set, otherwise the

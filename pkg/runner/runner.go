@@ -21,6 +21,7 @@ import (
 	"bidradar/pkg/access"
 	"bidradar/pkg/authkeys"
 	"bidradar/pkg/authn"
+	"bidradar/pkg/config"
 	"bidradar/pkg/logging"
 	"bidradar/pkg/server"
 	"bidradar/pkg/telemetry"
@@ -77,10 +78,7 @@ func run(ctx context.Context, spec Spec, log *slog.Logger) error {
 		return err
 	}
 	defer func() { _ = shutdown(context.WithoutCancel(ctx)) }()
-	addr := os.Getenv(spec.AddrEnv)
-	if addr == "" {
-		addr = spec.DefaultAddr
-	}
+	addr := config.FromEnv().String(spec.AddrEnv, spec.DefaultAddr)
 	comp, err := spec.Build(ctx, os.Getenv, log)
 	if err != nil {
 		return err

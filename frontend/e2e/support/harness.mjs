@@ -25,7 +25,22 @@ export function uniq(prefix, domain = "example.co.th") {
   return { username: `${prefix}_${id}`, email: `${prefix}.${id}@${domain}` };
 }
 
-export function createContext({ browser, baseURL, artifactsDir, mail, line }) {
+/**
+ * The auth service's clock in the stack under test (STACK_TEST_CLOCK_ADDR):
+ * set("61s") makes it run 61 s ahead, set("0s") brings it back. Tests cross
+ * the resend interval this way instead of waiting; the runner resets it
+ * after every test.
+ */
+export function serverClockAt(controlURL) {
+  return {
+    async set(offset) {
+      const r = await fetch(`${controlURL}/?offset=${encodeURIComponent(offset)}`, { method: "PUT" });
+      if (r.status !== 200) throw new Error(`server clock ${offset}: ${r.status} ${await r.text()}`);
+    },
+  };
+}
+
+export function createContext({ browser, baseURL, artifactsDir, mail, line, serverClock }) {
   const pages = [];
   /** @type {Array<{text:string, allowed:RegExp[]}>} */
   const problems = [];
@@ -95,7 +110,7 @@ export function createContext({ browser, baseURL, artifactsDir, mail, line }) {
     for (const c of pages.splice(0)) await c.close().catch(() => {});
   }
 
-  return { baseURL, mail, line, newPage, shot, api, createUser, takeProblems, closeAll, artifactsDir };
+  return { baseURL, mail, line, serverClock, newPage, shot, api, createUser, takeProblems, closeAll, artifactsDir };
 }
 
 // ---- small assertions over Playwright locators ----

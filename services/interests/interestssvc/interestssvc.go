@@ -4,7 +4,7 @@ package interestssvc
 
 import (
 	"context"
-	"errors"
+	"fmt"
 	"log/slog"
 	"time"
 
@@ -12,6 +12,7 @@ import (
 
 	"bidradar/gen/interests/v1/interestsv1connect"
 	"bidradar/pkg/authn"
+	"bidradar/pkg/config"
 	"bidradar/pkg/events"
 	"bidradar/pkg/outbox"
 	"bidradar/pkg/runner"
@@ -45,7 +46,12 @@ func Open(ctx context.Context, url string) (*pgxpool.Pool, error) {
 
 // Migrate applies the schema migrations.
 func Migrate(ctx context.Context, getenv runner.Getenv, _ *slog.Logger) error {
-	pool, err := Open(ctx, getenv("DATABASE_URL"))
+	env := config.FromGetenv(getenv)
+	url := env.Required("DATABASE_URL")
+	if err := env.Err(); err != nil {
+		return err
+	}
+	pool, err := Open(ctx, url)
 	if err != nil {
 		return err
 	}
@@ -57,30 +63,28 @@ func Migrate(ctx context.Context, getenv runner.Getenv, _ *slog.Logger) error {
 // (host:port of the projects service, h2c) are required; AUTH_TARGET;
 // NATS_URL (outbox relay; unset keeps events in the outbox).
 func Build(ctx context.Context, getenv runner.Getenv, log *slog.Logger) (runner.Component, error) {
-	var problems []error
-	if getenv("DATABASE_URL") == "" {
-		problems = append(problems, errors.New("interests: DATABASE_URL is required"))
+	env := config.FromGetenv(getenv)
+	dbURL := env.Required("DATABASE_URL")
+	projectsTarget := env.Required("PROJECTS_TARGET")
+	authTarget := env.Required("AUTH_TARGET")
+	admins := authn.ParseAdmins(env.String("ADMIN_EMAILS", ""))
+	natsURL := env.String("NATS_URL", "")
+	if err := env.Err(); err != nil {
+		return nil, fmt.Errorf("interests config: %w", err)
 	}
-	projectsTarget := getenv("PROJECTS_TARGET")
-	if projectsTarget == "" {
-		problems = append(problems, errors.New("interests: PROJECTS_TARGET is required (the projects service's host:port)"))
-	}
-	srv, err := runner.NewRPCServer(log, getenv("AUTH_TARGET"), authn.ParseAdmins(getenv("ADMIN_EMAILS")))
+	srv, err := runner.NewRPCServer(log, authTarget, admins)
 	if err != nil {
-		problems = append(problems, err)
+		return nil, err
 	}
-	if len(problems) > 0 {
-		return nil, errors.Join(problems...)
-	}
-	pool, err := Open(ctx, getenv("DATABASE_URL"))
+	pool, err := Open(ctx, dbURL)
 	if err != nil {
 		return nil, err
 	}
 	srv.OnClose(pool.Close)
 	srv.Readiness("postgres", pool.Ping)
 	a := app.New(postgres.New(pool), projectsclient.New(projectsTarget, 5*time.Second), nil)
-	if url := getenv("NATS_URL"); url != "" {
-		nc, js, err := events.Connect(url, "interests")
+	if natsURL != "" {
+		nc, js, err := events.Connect(natsURL, "interests")
 		if err != nil {
 			pool.Close()
 			return nil, err

@@ -5,7 +5,7 @@ package notificationsvc
 
 import (
 	"context"
-	"errors"
+	"fmt"
 	"log/slog"
 	"time"
 
@@ -13,6 +13,7 @@ import (
 
 	"bidradar/gen/notification/v1/notificationv1connect"
 	"bidradar/pkg/authn"
+	"bidradar/pkg/config"
 	"bidradar/pkg/events"
 	"bidradar/pkg/mail"
 	"bidradar/pkg/outbox"
@@ -54,7 +55,12 @@ func Open(ctx context.Context, url string) (*pgxpool.Pool, error) {
 
 // Migrate applies the schema migrations.
 func Migrate(ctx context.Context, getenv runner.Getenv, _ *slog.Logger) error {
-	pool, err := Open(ctx, getenv("DATABASE_URL"))
+	env := config.FromGetenv(getenv)
+	url := env.Required("DATABASE_URL")
+	if err := env.Err(); err != nil {
+		return err
+	}
+	pool, err := Open(ctx, url)
 	if err != nil {
 		return err
 	}
@@ -67,32 +73,34 @@ func Migrate(ctx context.Context, getenv runner.Getenv, _ *slog.Logger) error {
 // per-user events the realtime service pushes; unset, the bell still works
 // but nothing arrives live and no alert is written).
 func Build(ctx context.Context, getenv runner.Getenv, log *slog.Logger) (runner.Component, error) {
-	var problems []error
-	if getenv("DATABASE_URL") == "" {
-		problems = append(problems, errors.New("notification: DATABASE_URL is required"))
+	env := config.FromGetenv(getenv)
+	dbURL := env.Required("DATABASE_URL")
+	authTarget := env.Required("AUTH_TARGET")
+	admins := authn.ParseAdmins(env.String("ADMIN_EMAILS", ""))
+	natsURL := env.String("NATS_URL", "")
+	ch := readChannels(env)
+	if err := env.Err(); err != nil {
+		return nil, fmt.Errorf("notification config: %w", err)
 	}
-	srv, err := runner.NewRPCServer(log, getenv("AUTH_TARGET"), authn.ParseAdmins(getenv("ADMIN_EMAILS")))
+	srv, err := runner.NewRPCServer(log, authTarget, admins)
 	if err != nil {
-		problems = append(problems, err)
+		return nil, err
 	}
-	if len(problems) > 0 {
-		return nil, errors.Join(problems...)
-	}
-	pool, err := Open(ctx, getenv("DATABASE_URL"))
+	pool, err := Open(ctx, dbURL)
 	if err != nil {
 		return nil, err
 	}
 	srv.OnClose(pool.Close)
 	srv.Readiness("postgres", pool.Ping)
-	ch, err := channels(getenv, log)
+	c, err := ch.build(log)
 	if err != nil {
 		pool.Close()
 		return nil, err
 	}
-	a := app.New(postgres.New(pool), nil).WithChannels(ch)
+	a := app.New(postgres.New(pool), nil).WithChannels(c)
 	startChannelJobs(srv, a, log)
-	if url := getenv("NATS_URL"); url != "" {
-		if err := connectEvents(ctx, srv, pool, url, a, log); err != nil {
+	if natsURL != "" {
+		if err := connectEvents(ctx, srv, pool, natsURL, a, log); err != nil {
 			pool.Close()
 			return nil, err
 		}
@@ -108,25 +116,42 @@ func Build(ctx context.Context, getenv runner.Getenv, log *slog.Logger) (runner.
 	return srv, nil
 }
 
-// channels reads the ways out besides the bell: e-mail through SMTP_* (the
+// channelConfig is the ways out besides the bell: e-mail through SMTP_* (the
 // development sender without SMTP_HOST), LINE when LINE_CHANNEL_ACCESS_TOKEN
 // is set (LINE_API_BASE points tests at a fake), addresses from the auth
 // service (AUTH_TARGET with AUTH_INTERNAL_TOKEN), links on PUBLIC_URL.
-func channels(getenv runner.Getenv, log *slog.Logger) (app.Channels, error) {
+type channelConfig struct {
+	publicURL, authTarget, internalToken string
+	mail                                 mail.Config
+	lineToken, lineAPIBase               string
+}
+
+func readChannels(env *config.Loader) channelConfig {
+	return channelConfig{
+		publicURL:     env.String("PUBLIC_URL", ""),
+		authTarget:    env.String("AUTH_TARGET", ""),
+		internalToken: env.OptionalSecret("AUTH_INTERNAL_TOKEN"),
+		mail:          mail.ConfigFrom(env),
+		lineToken:     env.OptionalSecret("LINE_CHANNEL_ACCESS_TOKEN"),
+		lineAPIBase:   env.String("LINE_API_BASE", ""),
+	}
+}
+
+func (cc channelConfig) build(log *slog.Logger) (app.Channels, error) {
 	var c app.Channels
-	c.PublicURL = getenv("PUBLIC_URL")
-	if target, token := getenv("AUTH_TARGET"), getenv("AUTH_INTERNAL_TOKEN"); target != "" && token != "" {
-		c.Contacts = authcontacts.New(server.H2CClient(), target, token)
+	c.PublicURL = cc.publicURL
+	if cc.authTarget != "" && cc.internalToken != "" {
+		c.Contacts = authcontacts.New(server.H2CClient(), cc.authTarget, cc.internalToken)
 	} else {
 		log.Warn("AUTH_INTERNAL_TOKEN unset: alerts reach the bell only (no e-mail, no LINE)")
 	}
-	sender, err := mail.NewFromEnv(getenv, log)
+	sender, err := mail.New(cc.mail, log)
 	if err != nil {
 		return c, err
 	}
 	c.Mail = mailer{sender}
-	if tok := getenv("LINE_CHANNEL_ACCESS_TOKEN"); tok != "" {
-		c.Line = linepush.New(getenv("LINE_API_BASE"), tok)
+	if cc.lineToken != "" {
+		c.Line = linepush.New(cc.lineAPIBase, cc.lineToken)
 	}
 	return c, nil
 }

@@ -134,7 +134,7 @@ func HandlerWithInterests(pool *pgxpool.Pool, log *slog.Logger, interestsTarget 
 		d.App.SetInterests(interestsclient.New(interestsTarget, 5*time.Second))
 	}
 	mux := http.NewServeMux()
-	mux.Handle(projectsv1connect.NewProjectsServiceHandler(ports.NewHandler(d.App, nil)))
+	mux.Handle(projectsv1connect.NewProjectsServiceHandler(ports.NewHandler(d.App, nil, nil)))
 	return mux, nil
 }
 

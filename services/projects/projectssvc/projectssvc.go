@@ -4,16 +4,16 @@ package projectssvc
 
 import (
 	"context"
-	"errors"
+	"fmt"
 	"log/slog"
-	"strconv"
-	"strings"
+	"math"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"bidradar/gen/projects/v1/projectsv1connect"
 	"bidradar/pkg/authn"
+	"bidradar/pkg/config"
 	"bidradar/pkg/events"
 	"bidradar/pkg/outbox"
 	"bidradar/pkg/runner"
@@ -21,6 +21,7 @@ import (
 	"bidradar/services/projects/internal/adapters/egpsource"
 	"bidradar/services/projects/internal/adapters/eventproto"
 	"bidradar/services/projects/internal/adapters/interestsclient"
+	"bidradar/services/projects/internal/adapters/ocds"
 	"bidradar/services/projects/internal/adapters/postgres"
 	"bidradar/services/projects/internal/adapters/quotaclient"
 	"bidradar/services/projects/internal/app"
@@ -57,7 +58,12 @@ func Open(ctx context.Context, url string) (*pgxpool.Pool, error) {
 
 // Migrate applies the schema migrations.
 func Migrate(ctx context.Context, getenv runner.Getenv, _ *slog.Logger) error {
-	pool, err := Open(ctx, getenv("DATABASE_URL"))
+	env := config.FromGetenv(getenv)
+	url := env.Required("DATABASE_URL")
+	if err := env.Err(); err != nil {
+		return err
+	}
+	pool, err := Open(ctx, url)
 	if err != nil {
 		return err
 	}
@@ -128,33 +134,27 @@ func SeedDemo(ctx context.Context, d *Deps, n int, log *slog.Logger) error {
 // INTERESTS_TARGET (host:port of the interests service: the users' marks on
 // listing rows and the listing flags).
 func Build(ctx context.Context, getenv runner.Getenv, log *slog.Logger) (runner.Component, error) {
-	srv, err := runner.NewRPCServer(log, getenv("AUTH_TARGET"), authn.ParseAdmins(getenv("ADMIN_EMAILS")))
+	env := config.FromGetenv(getenv)
+	dbURL := env.Required("DATABASE_URL")
+	authTarget := env.Required("AUTH_TARGET")
+	admins := authn.ParseAdmins(env.String("ADMIN_EMAILS", ""))
+	natsURL := env.String("NATS_URL", "")
+	interestsTarget := env.String("INTERESTS_TARGET", "")
+	demoN := env.IntIn("DEMO_DATA", DefaultDemoData, 0, math.MaxInt)
+	opts := postgres.Options{TotalCap: env.Int("SEARCH_TOTAL_CAP", 0)}
+	rssBase := env.String("EGP_RSS_URL", "")
+	agencies := env.List("EGP_RSS_AGENCIES", nil)
+	interval := env.PositiveDuration("EGP_RSS_INTERVAL", 15*time.Minute)
+	hosts := env.List("INGEST_ALLOWED_HOSTS", DefaultIngestHosts)
+	x := extras(env)
+	if err := env.Err(); err != nil {
+		return nil, fmt.Errorf("projects config: %w", err)
+	}
+	srv, err := runner.NewRPCServer(log, authTarget, admins)
 	if err != nil {
 		return nil, err
 	}
-	demoN := DefaultDemoData
-	if v := getenv("DEMO_DATA"); v != "" {
-		if demoN, err = strconv.Atoi(v); err != nil || demoN < 0 {
-			return nil, errors.New("projects: DEMO_DATA must be a non-negative integer")
-		}
-	}
-	opts := postgres.Options{}
-	if v := getenv("SEARCH_TOTAL_CAP"); v != "" {
-		if opts.TotalCap, err = strconv.Atoi(v); err != nil {
-			return nil, errors.New("projects: SEARCH_TOTAL_CAP must be an integer")
-		}
-	}
-	interval := 15 * time.Minute
-	if v := getenv("EGP_RSS_INTERVAL"); v != "" {
-		if interval, err = time.ParseDuration(v); err != nil {
-			return nil, errors.New("projects: EGP_RSS_INTERVAL must be a duration")
-		}
-	}
-	x, err := extras(getenv)
-	if err != nil {
-		return nil, err
-	}
-	pool, err := Open(ctx, getenv("DATABASE_URL"))
+	pool, err := Open(ctx, dbURL)
 	if err != nil {
 		return nil, err
 	}
@@ -165,8 +165,8 @@ func Build(ctx context.Context, getenv runner.Getenv, log *slog.Logger) (runner.
 		pool.Close()
 		return nil, err
 	}
-	if t := getenv("INTERESTS_TARGET"); t != "" {
-		d.App.SetInterests(interestsclient.New(t, 3*time.Second))
+	if interestsTarget != "" {
+		d.App.SetInterests(interestsclient.New(interestsTarget, 3*time.Second))
 	} else {
 		log.WarnContext(ctx, "INTERESTS_TARGET unset: listings carry no marks and the listing flags answer 503")
 	}
@@ -179,8 +179,8 @@ func Build(ctx context.Context, getenv runner.Getenv, log *slog.Logger) (runner.
 			return nil, err
 		}
 	}
-	if url := getenv("NATS_URL"); url != "" {
-		nc, js, err := events.Connect(url, "projects")
+	if natsURL != "" {
+		nc, js, err := events.Connect(natsURL, "projects")
 		if err != nil {
 			pool.Close()
 			return nil, err
@@ -211,11 +211,10 @@ func Build(ctx context.Context, getenv runner.Getenv, log *slog.Logger) (runner.
 	} else {
 		log.WarnContext(ctx, "NATS_URL unset: events wait in the outbox until a relay with NATS runs")
 	}
-	rssBase := getenv("EGP_RSS_URL")
-	if agencies := getenv("EGP_RSS_AGENCIES"); agencies != "" {
+	if len(agencies) > 0 {
 		client := egprss.NewClient(rssBase)
 		p := &egprss.Poller{
-			Client: client, Agencies: strings.Split(agencies, ","), Pace: 1500 * time.Millisecond, Interval: interval,
+			Client: client, Agencies: agencies, Pace: 1500 * time.Millisecond, Interval: interval,
 			Handle: func(ctx context.Context, q egprss.Query, f egprss.Feed) error {
 				_, err := d.App.Ingest(ctx, feedSource{f}, client.BaseURL+"?deptId="+q.DeptID+"&anounceType="+q.AnounceType, nil)
 				return err
@@ -232,17 +231,8 @@ func Build(ctx context.Context, getenv runner.Getenv, log *slog.Logger) (runner.
 		pool.Close()
 		return nil, err
 	}
-	srv.Mount(projectsv1connect.NewProjectsServiceHandler(ports.NewHandler(d.App, newIngestSources(rssBase, ingestHosts(getenv))), handlerOpts...))
+	srv.Mount(projectsv1connect.NewProjectsServiceHandler(ports.NewHandler(d.App, newIngestSources(rssBase, hosts), func(p domain.Project) any { return ocds.FromProject(p, "") }), handlerOpts...))
 	return srv, nil
-}
-
-// ingestHosts reads INGEST_ALLOWED_HOSTS (comma-separated host names an
-// admin ingest may fetch from; default DefaultIngestHosts).
-func ingestHosts(getenv runner.Getenv) []string {
-	if v := getenv("INGEST_ALLOWED_HOSTS"); v != "" {
-		return strings.Split(v, ",")
-	}
-	return DefaultIngestHosts
 }
 
 // feedSource adapts an already fetched feed to the ingestion port.
@@ -264,33 +254,16 @@ func (s feedSource) Each(_ context.Context, fn func(domain.Project) error, onErr
 
 // extras reads the configuration of scrape, update-project-smart and saved
 // criteria (the stores are added once the pool is open).
-func extras(getenv runner.Getenv) (app.Extras, error) {
-	x := app.Extras{Source: egpsource.New(getenv("EGP_PROJECT_URL"))}
-	var err error
-	if v := getenv("EGP_PROJECT_CONCURRENCY"); v != "" {
-		if x.Concurrency, err = strconv.Atoi(v); err != nil || x.Concurrency < 1 || x.Concurrency > 32 {
-			return x, errors.New("projects: EGP_PROJECT_CONCURRENCY must be an integer from 1 to 32")
-		}
+func extras(env *config.Loader) app.Extras {
+	x := app.Extras{
+		Source:      egpsource.New(env.String("EGP_PROJECT_URL", "")),
+		Concurrency: env.IntIn("EGP_PROJECT_CONCURRENCY", 0, 1, 32), // 0: the app's default
+		Pace:        env.Duration("EGP_PROJECT_PACE", 250*time.Millisecond),
+		Cooldown:    env.PositiveDuration("PROJECT_REFRESH_COOLDOWN", 0), // 0: the app's default
 	}
-	x.Pace = 250 * time.Millisecond
-	if v := getenv("EGP_PROJECT_PACE"); v != "" {
-		if x.Pace, err = time.ParseDuration(v); err != nil || x.Pace < 0 {
-			return x, errors.New("projects: EGP_PROJECT_PACE must be a non-negative duration")
-		}
-	}
-	if v := getenv("PROJECT_REFRESH_COOLDOWN"); v != "" {
-		if x.Cooldown, err = time.ParseDuration(v); err != nil || x.Cooldown <= 0 {
-			return x, errors.New("projects: PROJECT_REFRESH_COOLDOWN must be a positive duration")
-		}
-	}
-	timeout := 5 * time.Second
-	if v := getenv("SUBSCRIPTION_TIMEOUT"); v != "" {
-		if timeout, err = time.ParseDuration(v); err != nil || timeout <= 0 {
-			return x, errors.New("projects: SUBSCRIPTION_TIMEOUT must be a positive duration")
-		}
-	}
-	if t := getenv("SUBSCRIPTION_TARGET"); t != "" {
+	timeout := env.PositiveDuration("SUBSCRIPTION_TIMEOUT", 5*time.Second)
+	if t := env.String("SUBSCRIPTION_TARGET", ""); t != "" {
 		x.Quota = quotaclient.New(t, timeout)
 	}
-	return x, nil
+	return x
 }

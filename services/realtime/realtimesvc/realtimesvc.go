@@ -4,9 +4,11 @@ package realtimesvc
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 
 	"bidradar/pkg/authn"
+	"bidradar/pkg/config"
 	"bidradar/pkg/events"
 	"bidradar/pkg/runner"
 	"bidradar/services/realtime/internal/hub"
@@ -22,11 +24,13 @@ var Spec = runner.Spec{
 
 // Build connects to NATS (NATS_URL) and serves /ws/notifications/{userId}.
 func Build(_ context.Context, getenv runner.Getenv, log *slog.Logger) (runner.Component, error) {
-	natsURL := getenv("NATS_URL")
-	if natsURL == "" {
-		return nil, errors.New("NATS_URL is required")
+	env := config.FromGetenv(getenv)
+	natsURL := env.Required("NATS_URL")
+	authTarget := env.Required("AUTH_TARGET")
+	if err := env.Err(); err != nil {
+		return nil, fmt.Errorf("realtime config: %w", err)
 	}
-	srv, err := runner.NewRPCServer(log, getenv("AUTH_TARGET"), authn.Admins{})
+	srv, err := runner.NewRPCServer(log, authTarget, authn.Admins{})
 	if err != nil {
 		return nil, err
 	}

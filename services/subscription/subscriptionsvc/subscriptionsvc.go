@@ -4,13 +4,14 @@ package subscriptionsvc
 
 import (
 	"context"
-	"errors"
+	"fmt"
 	"log/slog"
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"bidradar/gen/subscription/v1/subscriptionv1connect"
 	"bidradar/pkg/authn"
+	"bidradar/pkg/config"
 	"bidradar/pkg/events"
 	"bidradar/pkg/outbox"
 	"bidradar/pkg/runner"
@@ -45,7 +46,12 @@ func Open(ctx context.Context, url string) (*pgxpool.Pool, error) {
 
 // Migrate applies the schema migrations.
 func Migrate(ctx context.Context, getenv runner.Getenv, _ *slog.Logger) error {
-	pool, err := Open(ctx, getenv("DATABASE_URL"))
+	env := config.FromGetenv(getenv)
+	url := env.Required("DATABASE_URL")
+	if err := env.Err(); err != nil {
+		return err
+	}
+	pool, err := Open(ctx, url)
 	if err != nil {
 		return err
 	}
@@ -53,50 +59,50 @@ func Migrate(ctx context.Context, getenv runner.Getenv, _ *slog.Logger) error {
 	return nil
 }
 
-// Provider chooses the payment provider: Stripe when STRIPE_SECRET_KEY is
+// provider chooses the payment provider: Stripe when STRIPE_SECRET_KEY is
 // set (STRIPE_WEBHOOK_SECRET then required; STRIPE_API_BASE points at
 // stripe-mock in tests), else the local provider of `make run` — refused in
 // production (APP_ENV=production), where nobody may upgrade for free.
-func Provider(getenv runner.Getenv) (app.Provider, error) {
-	key, secret := getenv("STRIPE_SECRET_KEY"), getenv("STRIPE_WEBHOOK_SECRET")
+func provider(env *config.Loader) app.Provider {
+	key, secret := env.OptionalSecret("STRIPE_SECRET_KEY"), env.OptionalSecret("STRIPE_WEBHOOK_SECRET")
+	apiBase, publicURL := env.String("STRIPE_API_BASE", ""), env.String("PUBLIC_URL", "")
 	switch {
 	case key != "" && secret == "":
-		return nil, errors.New("subscription: STRIPE_WEBHOOK_SECRET is required with STRIPE_SECRET_KEY")
+		env.Invalid("STRIPE_WEBHOOK_SECRET", "required with STRIPE_SECRET_KEY")
+		return nil
 	case key != "":
-		return stripepay.New(key, secret, getenv("STRIPE_API_BASE"), getenv("PUBLIC_URL")), nil
-	case getenv("APP_ENV") == "production":
-		return nil, nil // payments off rather than free upgrades
+		return stripepay.New(key, secret, apiBase, publicURL)
+	case env.String("APP_ENV", "development") == "production":
+		return nil // payments off rather than free upgrades
 	}
-	return localpay.Provider{}, nil
+	return localpay.Provider{}
 }
 
 // Build assembles the service. Environment: DATABASE_URL (required),
 // AUTH_TARGET, NATS_URL (outbox relay), the Stripe settings of Provider,
 // PUBLIC_URL (the app's origin for Stripe's return pages).
 func Build(ctx context.Context, getenv runner.Getenv, log *slog.Logger) (runner.Component, error) {
-	var problems []error
-	if getenv("DATABASE_URL") == "" {
-		problems = append(problems, errors.New("subscription: DATABASE_URL is required"))
+	env := config.FromGetenv(getenv)
+	dbURL := env.Required("DATABASE_URL")
+	authTarget := env.Required("AUTH_TARGET")
+	admins := authn.ParseAdmins(env.String("ADMIN_EMAILS", ""))
+	natsURL := env.String("NATS_URL", "")
+	provider := provider(env)
+	if err := env.Err(); err != nil {
+		return nil, fmt.Errorf("subscription config: %w", err)
 	}
-	provider, err := Provider(getenv)
+	srv, err := runner.NewRPCServer(log, authTarget, admins)
 	if err != nil {
-		problems = append(problems, err)
+		return nil, err
 	}
-	srv, err := runner.NewRPCServer(log, getenv("AUTH_TARGET"), authn.ParseAdmins(getenv("ADMIN_EMAILS")))
-	if err != nil {
-		problems = append(problems, err)
-	}
-	if len(problems) > 0 {
-		return nil, errors.Join(problems...)
-	}
-	pool, err := Open(ctx, getenv("DATABASE_URL"))
+	pool, err := Open(ctx, dbURL)
 	if err != nil {
 		return nil, err
 	}
 	srv.OnClose(pool.Close)
 	srv.Readiness("postgres", pool.Ping)
-	if url := getenv("NATS_URL"); url != "" {
-		nc, js, err := events.Connect(url, "subscription")
+	if natsURL != "" {
+		nc, js, err := events.Connect(natsURL, "subscription")
 		if err != nil {
 			pool.Close()
 			return nil, err

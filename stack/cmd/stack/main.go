@@ -4,13 +4,18 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
+	"net"
+	"net/http"
 	"net/url"
 	"os"
 	"os/signal"
 	"syscall"
+	"time"
 
+	"bidradar/pkg/config"
 	"bidradar/pkg/logging"
 	"bidradar/pkg/telemetry"
 	"bidradar/stack"
@@ -37,7 +42,18 @@ func main() {
 		os.Exit(1)
 	}
 	defer func() { _ = shutdown(context.Background()) }()
-	s, err := stack.Start(ctx, stack.Options{Getenv: getenv})
+	opts := stack.Options{Getenv: getenv}
+	env := config.FromGetenv(getenv)
+	if addr := env.String("STACK_TEST_CLOCK_ADDR", ""); addr != "" {
+		stopClock, err := serveTestClock(addr, env.String("APP_ENV", "development"), &opts)
+		if err != nil {
+			log.Error("test clock", "err", err)
+			os.Exit(1)
+		}
+		defer stopClock()
+		log.Warn("the auth service's clock is moved by tests", "control", "http://"+addr)
+	}
+	s, err := stack.Start(ctx, opts)
 	if err != nil {
 		log.Error("stack failed to start", "err", err)
 		os.Exit(1)
@@ -51,6 +67,28 @@ func main() {
 		log.Error("stack stopped with errors", "err", err)
 		os.Exit(1)
 	}
+}
+
+// serveTestClock gives the auth service a clock the browser tests move
+// (PUT http://addr/?offset=61s), so they cross the resend interval and code
+// expiry without waiting. Loopback only, and never in production.
+func serveTestClock(addr, appEnv string, opts *stack.Options) (func(), error) {
+	if appEnv == "production" {
+		return nil, errors.New("STACK_TEST_CLOCK_ADDR is for tests: refused with APP_ENV=production")
+	}
+	host, _, err := net.SplitHostPort(addr)
+	if ip := net.ParseIP(host); err != nil || ip == nil || !ip.IsLoopback() {
+		return nil, fmt.Errorf("STACK_TEST_CLOCK_ADDR: %q is not a loopback host:port", addr)
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, err
+	}
+	clock := &stack.Clock{}
+	opts.AuthClock = clock.Now
+	srv := &http.Server{Handler: clock, ReadHeaderTimeout: 5 * time.Second}
+	go func() { _ = srv.Serve(ln) }()
+	return func() { _ = srv.Close() }, nil
 }
 
 // redact hides a password in the database URL.

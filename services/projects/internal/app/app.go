@@ -190,7 +190,7 @@ func (a *App) Search(ctx context.Context, c domain.Criteria, p domain.PageReques
 // Get returns one project.
 func (a *App) Get(ctx context.Context, id string) (domain.Project, error) {
 	if !domain.ValidProjectID(id) {
-		return domain.Project{}, fmt.Errorf("%w: %q", domain.ErrInvalidProjectID, id)
+		return domain.Project{}, domain.InvalidProjectID(id)
 	}
 	return a.repo.Get(ctx, id)
 }

@@ -60,7 +60,7 @@ func CleanForm(f domain.SearchForm) (domain.SearchForm, error) {
 	case errors.Is(err, domain.ErrUnusableCriteria):
 		return out, apperr.Wrap(err, apperr.Validation, "unusable-criteria", strings.TrimPrefix(err.Error(), domain.ErrUnusableCriteria.Error()+": "))
 	default:
-		return out, apperr.Wrap(err, apperr.InvalidArgument, "invalid-criteria", strings.TrimPrefix(err.Error(), domain.ErrInvalidCriteria.Error()+": "))
+		return out, err // domain.InvalidCriteria, already a kind
 	}
 }
 

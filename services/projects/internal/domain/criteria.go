@@ -1,13 +1,14 @@
 package domain
 
 import (
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
 	"time"
 
 	"bidradar/services/projects/internal/domain/thaitext"
+
+	"bidradar/pkg/apperr"
 )
 
 // SortOrder is the order of search results. Every order ends with the
@@ -45,8 +46,15 @@ type Criteria struct {
 	Sort              SortOrder
 }
 
-// ErrInvalidCriteria reports criteria that cannot be run.
-var ErrInvalidCriteria = errors.New("invalid criteria")
+// ErrInvalidCriteria reports criteria that cannot be run (a 400);
+// InvalidCriteria makes one whose message is the reason.
+var ErrInvalidCriteria = apperr.New(apperr.InvalidArgument, "invalid-criteria", "Invalid search criteria")
+
+// InvalidCriteria is ErrInvalidCriteria (errors.Is matches) with the reason
+// as its message, e.g. "at most 50 keywords".
+func InvalidCriteria(format string, args ...any) error {
+	return &apperr.Error{Kind: ErrInvalidCriteria.Kind, Slug: ErrInvalidCriteria.Slug, Message: fmt.Sprintf(format, args...)}
+}
 
 // Terms are the normalised keyword lists of a criteria.
 type Terms struct {
@@ -85,22 +93,22 @@ func (t Terms) Positive() []string {
 func (c Criteria) Validate() error {
 	for _, id := range c.ProjectIDs {
 		if !ValidProjectID(strings.TrimSpace(id)) {
-			return fmt.Errorf("%w: project id %q must be 11 digits", ErrInvalidCriteria, id)
+			return InvalidCriteria("project id %q must be 11 digits", id)
 		}
 	}
 	if len(c.AnyOf)+len(c.AllOf)+len(c.NoneOf) > 50 {
-		return fmt.Errorf("%w: at most 50 keywords", ErrInvalidCriteria)
+		return InvalidCriteria("at most 50 keywords")
 	}
 	if c.From != nil && c.To != nil && c.To.Before(*c.From) {
-		return fmt.Errorf("%w: end date before start date", ErrInvalidCriteria)
+		return InvalidCriteria("end date before start date")
 	}
 	if c.MinBudget != nil && c.MaxBudget != nil && *c.MaxBudget < *c.MinBudget {
-		return fmt.Errorf("%w: max budget below min budget", ErrInvalidCriteria)
+		return InvalidCriteria("max budget below min budget")
 	}
 	switch c.Sort {
 	case "", SortDate, SortBudget, SortRelevance:
 	default:
-		return fmt.Errorf("%w: sort %q", ErrInvalidCriteria, c.Sort)
+		return InvalidCriteria("sort %q", c.Sort)
 	}
 	return nil
 }

@@ -2,7 +2,8 @@ package domain
 
 import (
 	"context"
-	"errors"
+
+	"bidradar/pkg/apperr"
 )
 
 // Marks are a user's marks on one project, owned by the interests service.
@@ -39,8 +40,8 @@ type Interests interface {
 	ProjectIDs(ctx context.Context, userID, flag string) ([]string, error)
 }
 
-// ErrInterestsUnavailable: the interests service did not answer.
-var ErrInterestsUnavailable = errors.New("interests service unavailable")
+// ErrInterestsUnavailable: the interests service did not answer (SPEC §8's 503).
+var ErrInterestsUnavailable = apperr.New(apperr.Unavailable, "interests-unavailable", "Service is currently unavailable. Please try again later.")
 
 // ErrFlagsNeedUser: listing flags are for signed-in users.
-var ErrFlagsNeedUser = errors.New("listing flags need a signed-in user")
+var ErrFlagsNeedUser = apperr.New(apperr.Unauthenticated, "authentication-required", "Authentication required")

@@ -2,12 +2,13 @@ package domain
 
 import (
 	"context"
-	"errors"
 	"time"
+
+	"bidradar/pkg/apperr"
 )
 
 // ErrProjectNotFound is returned for an unknown project id.
-var ErrProjectNotFound = errors.New("project not found")
+var ErrProjectNotFound = apperr.New(apperr.NotFound, "project-not-found", "Project not found")
 
 // Event kinds published through the outbox.
 const (

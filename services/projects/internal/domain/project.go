@@ -1,7 +1,6 @@
 package domain
 
 import (
-	"errors"
 	"fmt"
 	"net/url"
 	"regexp"
@@ -9,6 +8,8 @@ import (
 	"time"
 
 	"bidradar/services/projects/internal/domain/thaitext"
+
+	"bidradar/pkg/apperr"
 )
 
 // Status is the derived lifecycle status of a project.
@@ -126,8 +127,15 @@ type Project struct {
 
 var projectIDRe = regexp.MustCompile(`^\d{11}$`)
 
-// ErrInvalidProjectID reports an id that is not 11 ASCII digits.
-var ErrInvalidProjectID = errors.New("invalid project id")
+// ErrInvalidProjectID reports an id that is not 11 ASCII digits (a 400);
+// InvalidProjectID names the id.
+var ErrInvalidProjectID = apperr.New(apperr.InvalidArgument, "invalid-project-id", "Invalid project id: it must be 11 digits")
+
+// InvalidProjectID is ErrInvalidProjectID for id.
+func InvalidProjectID(id string) error {
+	return &apperr.Error{Kind: ErrInvalidProjectID.Kind, Slug: ErrInvalidProjectID.Slug,
+		Message: fmt.Sprintf("Invalid project id %q: it must be 11 digits", id)}
+}
 
 // ValidProjectID reports whether id is an 11-digit e-GP project id.
 func ValidProjectID(id string) bool { return projectIDRe.MatchString(id) }
@@ -135,7 +143,7 @@ func ValidProjectID(id string) bool { return projectIDRe.MatchString(id) }
 // CheckID validates the id of p.
 func (p *Project) CheckID() error {
 	if !ValidProjectID(p.ID) {
-		return fmt.Errorf("%w: %q", ErrInvalidProjectID, p.ID)
+		return InvalidProjectID(p.ID)
 	}
 	return nil
 }

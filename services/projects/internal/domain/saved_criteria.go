@@ -75,7 +75,7 @@ func isoDate(field, s string) (string, *time.Time, error) {
 	}
 	t, err := time.ParseInLocation(time.DateOnly, s, Bangkok)
 	if err != nil {
-		return "", nil, fmt.Errorf("%w: %s must be an ISO date YYYY-MM-DD (Gregorian), got %q", ErrInvalidCriteria, field, s)
+		return "", nil, InvalidCriteria("%s must be an ISO date YYYY-MM-DD (Gregorian), got %q", field, s)
 	}
 	return s, &t, nil
 }
@@ -95,7 +95,7 @@ func (f SearchForm) Clean() (SearchForm, error) {
 	for _, raw := range cleanList(f.ProjectIDs) {
 		id, ok := NormalizeProjectID(raw)
 		if !ok {
-			return out, fmt.Errorf("%w: project id %q in project_id_User must be exactly 11 digits", ErrInvalidCriteria, raw)
+			return out, InvalidCriteria("project id %q in project_id_User must be exactly 11 digits", raw)
 		}
 		if !slices.Contains(out.ProjectIDs, id) {
 			out.ProjectIDs = append(out.ProjectIDs, id)
@@ -103,17 +103,17 @@ func (f SearchForm) Clean() (SearchForm, error) {
 	}
 	for _, t := range out.AnnouncementTypes {
 		if !AnnouncementType(t).Valid() {
-			return out, fmt.Errorf("%w: unknown announcement type %q in annouType_User_required (P0, 15, B0, D0, D1, D2, W0, W1, W2)", ErrInvalidCriteria, t)
+			return out, InvalidCriteria("unknown announcement type %q in annouType_User_required (P0, 15, B0, D0, D1, D2, W0, W1, W2)", t)
 		}
 	}
 	for _, s := range out.Statuses {
 		if !slices.ContainsFunc(Statuses, func(c Code) bool { return c.Code == s }) {
-			return out, fmt.Errorf("%w: unknown status %q in projectStatus_User", ErrInvalidCriteria, s)
+			return out, InvalidCriteria("unknown status %q in projectStatus_User", s)
 		}
 	}
 	for _, y := range f.BudgetYears {
 		if y < 2400 || y > 2800 {
-			return out, fmt.Errorf("%w: budget year %d in budgetYear_User must be a Buddhist-era year such as 2569", ErrInvalidCriteria, y)
+			return out, InvalidCriteria("budget year %d in budgetYear_User must be a Buddhist-era year such as 2569", y)
 		}
 		if !slices.Contains(out.BudgetYears, y) {
 			out.BudgetYears = append(out.BudgetYears, y)
@@ -128,7 +128,7 @@ func (f SearchForm) Clean() (SearchForm, error) {
 		return out, err
 	}
 	if (out.MinBudget != nil && *out.MinBudget < 0) || (out.MaxBudget != nil && *out.MaxBudget < 0) {
-		return out, fmt.Errorf("%w: projectMoneyS_User and projectMoneyE_User must not be negative", ErrInvalidCriteria)
+		return out, InvalidCriteria("projectMoneyS_User and projectMoneyE_User must not be negative")
 	}
 	if len(out.AnyOf)+len(out.AllOf)+len(out.NoneOf) > 50 {
 		return out, fmt.Errorf("%w: at most 50 keywords", ErrUnusableCriteria)

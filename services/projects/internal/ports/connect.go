@@ -19,7 +19,6 @@ import (
 	"bidradar/gen/projects/v1/projectsv1connect"
 	"bidradar/pkg/apperr"
 	"bidradar/pkg/authn"
-	"bidradar/services/projects/internal/adapters/ocds"
 	"bidradar/services/projects/internal/app"
 	"bidradar/services/projects/internal/domain"
 )
@@ -31,6 +30,7 @@ type Handler struct {
 	projectsv1connect.UnimplementedProjectsServiceHandler
 	app     *app.App
 	sources IngestSources
+	release OCDSRelease
 }
 
 // IngestSources opens the source of an admin ingest: "rss" reads url,
@@ -40,31 +40,14 @@ type IngestSources interface {
 	Open(kind, url string, content []byte) (domain.ObservationSource, error)
 }
 
-// NewHandler returns the handler.
-func NewHandler(a *app.App, sources IngestSources) *Handler {
-	return &Handler{app: a, sources: sources}
-}
+// OCDSRelease renders a project as an OCDS 1.1 release; the service's
+// assembly passes the OCDS adapter's encoder.
+type OCDSRelease func(domain.Project) any
 
-var (
-	errBadCriteria = func(err error) error {
-		return apperr.Wrap(err, apperr.InvalidArgument, "invalid-criteria", strings.TrimPrefix(err.Error(), "invalid criteria: "))
-	}
-)
-
-func mapErr(err error) error {
-	switch {
-	case err == nil:
-		return nil
-	case errors.Is(err, domain.ErrInvalidCriteria), errors.Is(err, domain.ErrInvalidProjectID):
-		return errBadCriteria(err)
-	case errors.Is(err, domain.ErrFlagsNeedUser):
-		return apperr.Wrap(err, apperr.Unauthenticated, "authentication-required", "Authentication required")
-	case errors.Is(err, domain.ErrInterestsUnavailable):
-		return apperr.Wrap(err, apperr.Unavailable, "interests-unavailable", "Service is currently unavailable. Please try again later.")
-	case errors.Is(err, domain.ErrProjectNotFound):
-		return apperr.Wrap(err, apperr.NotFound, "project-not-found", "Project not found")
-	}
-	return err
+// NewHandler returns the handler; a nil release leaves ExportOcds
+// unimplemented.
+func NewHandler(a *app.App, sources IngestSources, release OCDSRelease) *Handler {
+	return &Handler{app: a, sources: sources, release: release}
 }
 
 func baht(v *float64) *domain.Money {
@@ -81,7 +64,7 @@ func date(s string) (*time.Time, error) {
 	}
 	d, ok, err := domain.ParseThaiDate(s)
 	if err != nil || !ok {
-		return nil, errBadCriteria(errors.New("invalid date " + strconv.Quote(s)))
+		return nil, domain.InvalidCriteria("invalid date %q", s)
 	}
 	return &d, nil
 }
@@ -99,7 +82,7 @@ func criteria(r *projectsv1.ListProjectsRequest) (domain.Criteria, error) {
 	for _, y := range r.BudgetYear_User {
 		n, err := strconv.Atoi(strings.TrimSpace(y))
 		if err != nil {
-			return c, errBadCriteria(errors.New("invalid budget year " + strconv.Quote(y)))
+			return c, domain.InvalidCriteria("invalid budget year %q", y)
 		}
 		c.BudgetYears = append(c.BudgetYears, n)
 	}
@@ -110,10 +93,7 @@ func criteria(r *projectsv1.ListProjectsRequest) (domain.Criteria, error) {
 	if c.To, err = date(r.AnnouEDate_User); err != nil {
 		return c, err
 	}
-	if err := c.Validate(); err != nil {
-		return c, errBadCriteria(err)
-	}
-	return c, nil
+	return c, c.Validate()
 }
 
 func f64(m *domain.Money) *float64 {
@@ -192,7 +172,7 @@ func (h *Handler) ListProjects(ctx context.Context, req *connect.Request[project
 	}
 	res, err := h.app.List(ctx, user, flags, c, page)
 	if err != nil {
-		return nil, mapErr(err)
+		return nil, err
 	}
 	terms := c.Terms().Positive()
 	out := &projectsv1.ListProjectsResponse{Data: make([]*projectsv1.ProjectSummary, 0, len(res.Items))}
@@ -256,7 +236,7 @@ func dateStr(t *time.Time) string {
 func (h *Handler) GetProject(ctx context.Context, req *connect.Request[projectsv1.GetProjectRequest]) (*connect.Response[projectsv1.GetProjectResponse], error) {
 	p, err := h.app.Get(ctx, strings.TrimSpace(req.Msg.ProjectId))
 	if err != nil {
-		return nil, mapErr(err)
+		return nil, err
 	}
 	d := &projectsv1.ProjectDetail{
 		Summary: summary(&p, nil), DeptSubCode: p.SubAgencyCode, MinistryCode: p.MinistryCode, Source: p.Source,
@@ -280,11 +260,14 @@ func (h *Handler) GetProject(ctx context.Context, req *connect.Request[projectsv
 
 // ExportOcds exports one project as an OCDS 1.1 release.
 func (h *Handler) ExportOcds(ctx context.Context, req *connect.Request[projectsv1.ExportOcdsRequest]) (*connect.Response[projectsv1.ExportOcdsResponse], error) {
+	if h.release == nil {
+		return nil, connect.NewError(connect.CodeUnimplemented, errors.New("OCDS export is not configured"))
+	}
 	p, err := h.app.Get(ctx, strings.TrimSpace(req.Msg.ProjectId))
 	if err != nil {
-		return nil, mapErr(err)
+		return nil, err
 	}
-	b, err := json.Marshal(ocds.FromProject(p, ""))
+	b, err := json.Marshal(h.release(p))
 	if err != nil {
 		return nil, err
 	}
@@ -306,7 +289,7 @@ func (h *Handler) GetProjectSummaries(ctx context.Context, req *connect.Request[
 	}
 	ps, err := h.app.GetMany(ctx, req.Msg.ProjectIds)
 	if err != nil {
-		return nil, mapErr(err)
+		return nil, err
 	}
 	out := &projectsv1.GetProjectSummariesResponse{Projects: make([]*projectsv1.ProjectSummary, 0, len(ps))}
 	for i := range ps {

@@ -159,7 +159,7 @@ func setup(t *testing.T) *fixtureEnv {
 		store := postgres.NewCriteriaStore(pool)
 		a.Configure(app.Extras{Source: src, Cooldowns: store, Criteria: store, Quota: quotaclient.New(target, 2*time.Second), Concurrency: 3})
 		a.SetClock(func() time.Time { return *e.clock })
-		return ports.NewHandler(a, nil), a
+		return ports.NewHandler(a, nil, nil), a
 	}
 	e.h, e.app = e.build(strings.TrimPrefix(qSrv.URL, "http://"))
 	return e
@@ -516,7 +516,7 @@ func TestQuotaUnreachable(t *testing.T) {
 
 func TestStatusIndicatorsList(t *testing.T) {
 	t.Parallel()
-	h := ports.NewHandler(nil, nil)
+	h := ports.NewHandler(nil, nil, nil)
 	res, err := h.ListStatusIndicators(context.Background(), connect.NewRequest(&projectsv1.ListStatusIndicatorsRequest{}))
 	if err != nil {
 		t.Fatal(err)

@@ -35,8 +35,7 @@ func budgetYears(in []string) ([]int, error) {
 			}
 			n, err := strconv.Atoi(s)
 			if err != nil {
-				return nil, apperr.New(apperr.InvalidArgument, "invalid-criteria",
-					fmt.Sprintf("budget year %q in budgetYear_User must be a Buddhist-era year such as 2569", s))
+				return nil, domain.InvalidCriteria("budget year %q in budgetYear_User must be a Buddhist-era year such as 2569", s)
 			}
 			out = append(out, n)
 		}
@@ -132,7 +131,7 @@ func (h *Handler) RecallSaveCriteria(ctx context.Context, req *connect.Request[p
 	}
 	c, page, err := h.app.RunCriteria(ctx, who.UserID, id, domain.PageRequest{Page: int(req.Msg.Page), PerPage: int(req.Msg.PerPage)})
 	if err != nil {
-		return nil, mapErr(err)
+		return nil, err
 	}
 	terms := c.Form.Criteria().Terms().Positive()
 	out := &projectsv1.RecallSaveCriteriaResponse{

@@ -30,11 +30,11 @@ func FuzzCriteriaJSON(f *testing.F) {
 		}
 		c, err := criteria(&req)
 		if err != nil {
-			if ce := apperr.ToConnect(mapErr(err)); ce.Code() == connect.CodeInternal {
+			if ce := apperr.ToConnect(err); ce.Code() == connect.CodeInternal {
 				t.Fatalf("%s: internal error %v", body, err)
 			}
 			var ae *apperr.Error
-			if !errors.As(mapErr(err), &ae) {
+			if !errors.As(err, &ae) {
 				t.Fatalf("%s: untyped error %v", body, err)
 			}
 			return

@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"bidradar/services/auth/internal/adapters/line"
-	"bidradar/services/auth/internal/adapters/line/linetest"
 	"bidradar/services/auth/internal/domain"
+	"bidradar/services/auth/linetest"
 )
 
 const (

@@ -90,7 +90,7 @@ func New(endpoint string) *Client {
 // FetchProject implements domain.ProjectSource.
 func (c *Client) FetchProject(ctx context.Context, id string) (domain.Project, error) {
 	if !domain.ValidProjectID(id) {
-		return domain.Project{}, fmt.Errorf("%w: %q", domain.ErrInvalidProjectID, id)
+		return domain.Project{}, domain.InvalidProjectID(id)
 	}
 	u, err := url.Parse(c.URL)
 	if err != nil {

@@ -183,7 +183,7 @@ func decodeCursor(s string) (cursor, error) {
 		err = json.Unmarshal(b, &c)
 	}
 	if err != nil || !domain.ValidProjectID(c.ID) {
-		return c, fmt.Errorf("%w: bad cursor", domain.ErrInvalidCriteria)
+		return c, domain.InvalidCriteria("bad cursor")
 	}
 	return c, nil
 }

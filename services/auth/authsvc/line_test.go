@@ -1,4 +1,4 @@
-package service_test
+package authsvc_test
 
 import (
 	"net/http"
@@ -7,7 +7,7 @@ import (
 
 	authv1 "bidradar/gen/auth/v1"
 	"bidradar/gen/auth/v1/authv1connect"
-	"bidradar/services/auth/internal/adapters/line/linetest"
+	"bidradar/services/auth/linetest"
 )
 
 func (cl *client) lineAuthorize(t *testing.T, h http.Header, redirect string) (*authv1.LineAuthorizeResponse, *rpcErr) {

@@ -1,6 +1,7 @@
-// Package service wires the auth service: PostgreSQL, NATS and the outbox
-// relay, mail, keys, the use cases and the Connect handler.
-package service
+package authsvc
+
+// The wiring: PostgreSQL, NATS and the outbox relay, mail, keys, the use
+// cases and the Connect handler.
 
 import (
 	"context"
@@ -55,8 +56,8 @@ type Service struct {
 	closeOnce sync.Once
 }
 
-// Migrate applies the auth schema's migrations to the database of cfg.
-func Migrate(ctx context.Context, cfg Config) error {
+// migrate applies the auth schema's migrations to the database of cfg.
+func migrate(ctx context.Context, cfg Config) error {
 	pool, err := open(ctx, cfg)
 	if err != nil {
 		return err

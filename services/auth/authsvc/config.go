@@ -1,4 +1,4 @@
-package service
+package authsvc
 
 import (
 	"crypto/ed25519"
@@ -112,10 +112,7 @@ func redactURL(s string) string {
 // invalid value; production requires DATABASE_URL, NATS_URL,
 // AUTH_SIGNING_KEY, OTP_HMAC_KEY and SMTP_HOST.
 func ConfigFromEnv(getenv func(string) string) (Config, error) {
-	l := config.FromLookup(func(k string) (string, bool) {
-		v := getenv(k)
-		return v, v != ""
-	})
+	l := config.FromGetenv(getenv)
 	c := Config{
 		Addr:          l.String("AUTH_ADDR", DefaultAddr),
 		AppEnv:        l.String("APP_ENV", "development"),
@@ -142,47 +139,39 @@ func ConfigFromEnv(getenv func(string) string) (Config, error) {
 	}
 	prod := c.AppEnv == "production"
 	if prod {
-		c.DatabaseURL = l.Required("DATABASE_URL")
+		c.DatabaseURL = l.String("DATABASE_URL", "") // validate requires it
 		c.NATSURL = l.Required("NATS_URL")
 	} else {
 		c.DatabaseURL = l.String("DATABASE_URL", DefaultDatabaseURL)
 	}
-	var errs []error
 	signing, otpKey := l.OptionalSecret("AUTH_SIGNING_KEY"), l.OptionalSecret("OTP_HMAC_KEY")
-	if err := l.Err(); err != nil {
-		errs = append(errs, err)
-	}
 	if signing != "" {
 		seed, err := decodeKey(signing)
 		if err != nil || len(seed) != ed25519.SeedSize {
-			errs = append(errs, errors.New("AUTH_SIGNING_KEY: want the base64 of a 32-byte Ed25519 seed"))
+			l.Invalid("AUTH_SIGNING_KEY", "want the base64 of a 32-byte Ed25519 seed")
+		} else {
+			c.SigningKeySeed = seed
 		}
-		c.SigningKeySeed = seed
 	} else if prod {
-		errs = append(errs, errors.New("AUTH_SIGNING_KEY: required in production"))
+		l.Invalid("AUTH_SIGNING_KEY", "required in production")
 	}
 	if otpKey != "" {
 		key, err := decodeKey(otpKey)
 		if err != nil || len(key) < 32 {
-			errs = append(errs, errors.New("OTP_HMAC_KEY: want the base64 of at least 32 random bytes"))
+			l.Invalid("OTP_HMAC_KEY", "want the base64 of at least 32 random bytes")
+		} else {
+			c.ServerSecret = key
 		}
-		c.ServerSecret = key
 	} else if prod {
-		errs = append(errs, errors.New("OTP_HMAC_KEY: required in production"))
+		l.Invalid("OTP_HMAC_KEY", "required in production")
 	}
-	mc, err := mail.ConfigFromEnv(getenv)
-	if err != nil {
-		errs = append(errs, err)
+	c.Mail = mail.ConfigFrom(l)
+	if prod && c.Mail.Host == "" {
+		l.Invalid("SMTP_HOST", "required in production")
 	}
-	c.Mail = mc
-	if prod && mc.Host == "" {
-		errs = append(errs, errors.New("SMTP_HOST: required in production"))
-	}
-	if err := c.validate(); err != nil {
-		errs = append(errs, err)
-	}
-	if len(errs) > 0 {
-		return Config{}, fmt.Errorf("auth config: %w", errors.Join(errs...))
+	// validate holds the rules New also checks on a Config built in code.
+	if err := errors.Join(l.Err(), c.validate()); err != nil {
+		return Config{}, fmt.Errorf("auth config: %w", err)
 	}
 	return c, nil
 }
@@ -201,7 +190,7 @@ func decodeKey(s string) ([]byte, error) {
 func (c Config) validate() error {
 	var errs []error
 	if c.DatabaseURL == "" {
-		errs = append(errs, errors.New("DATABASE_URL: required"))
+		errs = append(errs, errors.New("DATABASE_URL: required but not set"))
 	}
 	if c.LoginConcurrency < 1 {
 		errs = append(errs, errors.New("LOGIN_CONCURRENCY: must be at least 1"))

@@ -1,11 +1,12 @@
-package service_test
+package authsvc_test
 
 import (
 	"encoding/base64"
+	"fmt"
 	"strings"
 	"testing"
 
-	"bidradar/services/auth/internal/service"
+	"bidradar/services/auth/authsvc"
 )
 
 func envOf(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
@@ -48,7 +49,7 @@ func TestConfigFromEnv(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			c, err := service.ConfigFromEnv(envOf(tt.env))
+			c, err := authsvc.ConfigFromEnv(envOf(tt.env))
 			if tt.wantErr == "" {
 				if err != nil {
 					t.Fatal(err)
@@ -60,7 +61,16 @@ func TestConfigFromEnv(t *testing.T) {
 			}
 		})
 	}
-	c, err := service.ConfigFromEnv(envOf(prod))
+	// Every problem at once, each named once.
+	_, err := authsvc.ConfigFromEnv(envOf(map[string]string{
+		"APP_ENV": "production", "SMTP_TLS": "ssl", "LOGIN_CONCURRENCY": "0", "LINE_CHANNEL_ID": "1", "AUTH_ARGON2_THREADS": "x",
+	}))
+	for _, want := range []string{"DATABASE_URL", "NATS_URL", "AUTH_SIGNING_KEY", "OTP_HMAC_KEY", "SMTP_TLS", "SMTP_HOST", "LOGIN_CONCURRENCY", "LINE_CHANNEL_SECRET", "AUTH_ARGON2_THREADS"} {
+		if err == nil || strings.Count(err.Error(), want) != 1 {
+			t.Errorf("%s named %d times in %v", want, strings.Count(fmt.Sprint(err), want), err)
+		}
+	}
+	c, err := authsvc.ConfigFromEnv(envOf(prod))
 	if err != nil {
 		t.Fatal(err)
 	}

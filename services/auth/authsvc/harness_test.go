@@ -1,4 +1,4 @@
-package service_test
+package authsvc_test
 
 import (
 	"context"
@@ -25,8 +25,8 @@ import (
 	"bidradar/pkg/testutil/natstest"
 	"bidradar/pkg/testutil/pgtest"
 	"bidradar/pkg/testutil/smtptest"
-	"bidradar/services/auth/internal/adapters/line/linetest"
-	"bidradar/services/auth/internal/service"
+	"bidradar/services/auth/authsvc"
+	"bidradar/services/auth/linetest"
 )
 
 // clock is the service's clock: real time plus an offset tests advance.
@@ -44,7 +44,7 @@ type env struct {
 	clock   *clock
 	connect *client
 	grpc    *client
-	cfg     service.Config
+	cfg     authsvc.Config
 }
 
 const (
@@ -54,7 +54,7 @@ const (
 	internalTok  = "internal-token-for-tests"
 )
 
-func start(t testing.TB, edit ...func(*service.Config)) *env {
+func start(t testing.TB, edit ...func(*authsvc.Config)) *env {
 	t.Helper()
 	e := &env{
 		natsURL: natstest.Start(t),
@@ -62,19 +62,19 @@ func start(t testing.TB, edit ...func(*service.Config)) *env {
 		line:    linetest.Start(t, lineChannel, lineSecret, lineRedirect),
 		clock:   &clock{},
 	}
-	cfg := service.Config{
+	cfg := authsvc.Config{
 		Addr:        "127.0.0.1:0",
 		DatabaseURL: pgtest.NewDatabase(t),
 		NATSURL:     e.natsURL,
 		AppEnv:      "development",
 		Mail: mail.Config{Host: e.smtp.Host(), Port: e.smtp.Port(), TLS: mail.TLSNone,
 			From: "BidRadar <no-reply@bidradar.test>"},
-		Line: service.LineConfig{ChannelID: lineChannel, ChannelSecret: lineSecret, RedirectURI: lineRedirect,
+		Line: authsvc.LineConfig{ChannelID: lineChannel, ChannelSecret: lineSecret, RedirectURI: lineRedirect,
 			AuthorizeURL: e.line.AuthorizeURL(), TokenURL: e.line.TokenURL(), ProfileURL: e.line.ProfileURL()},
 		InternalToken:    internalTok,
 		LoginConcurrency: 4,
 		// Cheap hashing for tests; production uses m=19 MiB, t=2.
-		Argon2: service.Argon2Config{MemoryKiB: 64, Iterations: 1, Threads: 1},
+		Argon2: authsvc.Argon2Config{MemoryKiB: 64, Iterations: 1, Threads: 1},
 		Now:    e.clock.Now,
 	}
 	for _, f := range edit {
@@ -83,7 +83,7 @@ func start(t testing.TB, edit ...func(*service.Config)) *env {
 	e.cfg = cfg
 	ctx, cancel := context.WithCancel(context.Background())
 	log := slog.New(slog.NewTextHandler(testWriter{t}, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	svc, err := service.New(ctx, cfg, log)
+	svc, err := authsvc.New(ctx, cfg, log)
 	if err != nil {
 		cancel()
 		t.Fatal(err)
@@ -335,8 +335,8 @@ func (e *env) registerVerified(t *testing.T, cl *client, username, email, passwo
 
 type (
 	smtpMessage       = smtptest.Message
-	serviceConfig     = service.Config
-	serviceLineConfig = service.LineConfig
+	serviceConfig     = authsvc.Config
+	serviceLineConfig = authsvc.LineConfig
 )
 
 var smtpCode = smtptest.ExtractCode

@@ -1,4 +1,4 @@
-package service_test
+package authsvc_test
 
 import (
 	"context"
