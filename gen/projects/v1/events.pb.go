@@ -306,7 +306,10 @@ type CriteriaMatched struct {
 	// The projects found, with what an alert shows (same order as project_ids).
 	Projects []*MatchedProject `protobuf:"bytes,7,rep,name=projects,proto3" json:"projects,omitempty"`
 	// Set for an overnight run (one digest per search and run); empty for an instant match.
-	RunKey        string `protobuf:"bytes,8,opt,name=run_key,json=runKey,proto3" json:"run_key,omitempty"`
+	// The overnight run's key is its Bangkok date (YYYY-MM-DD).
+	RunKey string `protobuf:"bytes,8,opt,name=run_key,json=runKey,proto3" json:"run_key,omitempty"`
+	// How many projects an overnight run found for the search; projects names at most the first 50.
+	ProjectCount  int32 `protobuf:"varint,9,opt,name=project_count,json=projectCount,proto3" json:"project_count,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -395,6 +398,13 @@ func (x *CriteriaMatched) GetRunKey() string {
 		return x.RunKey
 	}
 	return ""
+}
+
+func (x *CriteriaMatched) GetProjectCount() int32 {
+	if x != nil {
+		return x.ProjectCount
+	}
+	return 0
 }
 
 // MatchedProject is a project as an alert names it.
@@ -499,7 +509,7 @@ const file_projects_v1_events_proto_rawDesc = "" +
 	"\ttype_code\x18\x05 \x01(\tR\btypeCode\x12\x1b\n" +
 	"\ttype_name\x18\x06 \x01(\tR\btypeName\x12\x12\n" +
 	"\x04date\x18\a \x01(\tR\x04date\x12\x12\n" +
-	"\x04link\x18\b \x01(\tR\x04link\"\xbb\x02\n" +
+	"\x04link\x18\b \x01(\tR\x04link\"\xe0\x02\n" +
 	"\x0fCriteriaMatched\x12\x19\n" +
 	"\bevent_id\x18\x01 \x01(\tR\aeventId\x12;\n" +
 	"\voccurred_at\x18\x02 \x01(\v2\x1a.google.protobuf.TimestampR\n" +
@@ -511,7 +521,8 @@ const file_projects_v1_events_proto_rawDesc = "" +
 	"\vproject_ids\x18\x06 \x03(\tR\n" +
 	"projectIds\x127\n" +
 	"\bprojects\x18\a \x03(\v2\x1b.projects.v1.MatchedProjectR\bprojects\x12\x17\n" +
-	"\arun_key\x18\b \x01(\tR\x06runKey\"\xaf\x01\n" +
+	"\arun_key\x18\b \x01(\tR\x06runKey\x12#\n" +
+	"\rproject_count\x18\t \x01(\x05R\fprojectCount\"\xaf\x01\n" +
 	"\x0eMatchedProject\x12\x1d\n" +
 	"\n" +
 	"project_id\x18\x01 \x01(\tR\tprojectId\x12!\n" +

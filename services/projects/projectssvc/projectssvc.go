@@ -228,7 +228,13 @@ func Build(ctx context.Context, getenv runner.Getenv, log *slog.Logger) (runner.
 		pool.Close()
 		return nil, err
 	}
-	srv.Mount(projectsv1connect.NewProjectsServiceHandler(ports.NewHandler(d.App, newIngestSources(rssBase, ingestHosts(getenv))), handlerOpts...))
+	// Overnight searches: at 02:00 Bangkok, once across replicas (a leased
+	// run per date, resumed after a crash); admins may run it now.
+	overnight := app.NewOvernight(d.Repo, log, nil)
+	srv.Background(func(ctx context.Context) { overnight.Schedule(ctx, time.Minute) })
+	h := ports.NewHandler(d.App, newIngestSources(rssBase, ingestHosts(getenv)))
+	h.SetOvernight(overnight)
+	srv.Mount(projectsv1connect.NewProjectsServiceHandler(h, handlerOpts...))
 	return srv, nil
 }
 

@@ -145,7 +145,8 @@ const (
 // CriteriaMatched: a saved search found projects. An instant search makes
 // one alert per project (never two for the same search and project); an
 // overnight run makes one digest per search and run.
-func (a *App) CriteriaMatched(ctx context.Context, eventID, userID, criteriaID, criteriaName, runKey string, projects []domain.MatchedProject) error {
+// total is how many projects an overnight run found (projects may name fewer).
+func (a *App) CriteriaMatched(ctx context.Context, eventID, userID, criteriaID, criteriaName, runKey string, projects []domain.MatchedProject, total int) error {
 	if len(projects) == 0 {
 		return nil
 	}
@@ -156,7 +157,7 @@ func (a *App) CriteriaMatched(ctx context.Context, eventID, userID, criteriaID, 
 	var drafts []domain.Draft
 	if set[userID].Wants(domain.CategorySearchMatch) {
 		if runKey != "" {
-			drafts = append(drafts, domain.Digest(userID, criteriaID, criteriaName, runKey, projects))
+			drafts = append(drafts, domain.Digest(userID, criteriaID, criteriaName, runKey, projects, total))
 		} else {
 			for _, p := range projects {
 				drafts = append(drafts, domain.SearchMatch(userID, criteriaID, criteriaName, p))

@@ -271,27 +271,31 @@ func SearchMatch(userID, criteriaID, criteriaName string, p MatchedProject) Draf
 	}
 }
 
-// Digest is the one alert of an overnight search naming all its projects.
-func Digest(userID, criteriaID, criteriaName, runKey string, ps []MatchedProject) Draft {
+// Digest is the one alert of an overnight search naming its projects: the
+// first few by name and id, the count of all (total, at least len(ps)).
+func Digest(userID, criteriaID, criteriaName, runKey string, ps []MatchedProject, total int) Draft {
 	name := strings.TrimSpace(criteriaName)
 	if name == "" {
 		name = "การค้นหาข้ามคืน"
 	}
-	names := make([]string, 0, min(len(ps), 5))
-	for _, p := range ps[:min(len(ps), 5)] {
-		names = append(names, p.Name)
+	total = max(total, len(ps))
+	const named = 5
+	names := make([]string, 0, min(len(ps), named))
+	for _, p := range ps[:min(len(ps), named)] {
+		names = append(names, p.Name+" ("+p.ID+")")
 	}
 	msg := strings.Join(names, ", ")
-	if len(ps) > 5 {
-		msg += fmt.Sprintf(" และอีก %d โครงการ", len(ps)-5)
+	if total > len(names) {
+		msg += fmt.Sprintf(" และอีก %d โครงการ", total-len(names))
 	}
 	d := Draft{
 		UserID: userID, DedupKey: "digest:" + criteriaID + ":" + runKey,
 		Category: CategorySearchMatch, Priority: PriorityNormal,
-		Title:   fmt.Sprintf("พบโครงการใหม่ %d โครงการจาก \"%s\"", len(ps), name),
+		Title:   fmt.Sprintf("การค้นหาข้ามคืน \"%s\" พบโครงการใหม่ %d โครงการ", name, total),
 		Message: msg, Link: "/search",
 	}
-	if len(ps) == 1 {
+	if len(ps) > 0 {
+		// The first project's page; the message names the others.
 		d.ProjectID, d.Link = ps[0].ID, ProjectLink(ps[0].ID)
 	}
 	return d

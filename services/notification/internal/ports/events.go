@@ -56,7 +56,7 @@ func (e *Events) Projects(ctx context.Context, subject, eventID string, data []b
 		if !domain.ValidID(ev.GetUserId()) {
 			return fmt.Errorf("criteria.matched: %w: user %q", events.ErrPermanent, ev.GetUserId())
 		}
-		return e.app.CriteriaMatched(ctx, eventID, ev.GetUserId(), ev.GetCriteriaId(), ev.GetCriteriaName(), ev.GetRunKey(), ps)
+		return e.app.CriteriaMatched(ctx, eventID, ev.GetUserId(), ev.GetCriteriaId(), ev.GetCriteriaName(), ev.GetRunKey(), ps, int(ev.GetProjectCount()))
 	case SubjectAnnouncementAdded:
 		var ev projectsv1.AnnouncementAdded
 		if err := decode(data, &ev); err != nil {

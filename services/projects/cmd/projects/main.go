@@ -4,6 +4,7 @@
 //	projects migrate                      apply migrations
 //	projects ingest --rss URL | --csv FILE | --ocds FILE
 //	projects seed-demo N                  insert N generated demo projects
+//	projects overnight-run                run today's overnight searches now
 package main
 
 import (
@@ -27,12 +28,13 @@ import (
 	"bidradar/services/projects/internal/adapters/ocds"
 	"bidradar/services/projects/internal/adapters/opendatacsv"
 	"bidradar/services/projects/internal/adapters/postgres"
+	"bidradar/services/projects/internal/app"
 	"bidradar/services/projects/internal/domain"
 	"bidradar/services/projects/projectssvc"
 )
 
 func main() {
-	if len(os.Args) > 1 && (os.Args[1] == "ingest" || os.Args[1] == "seed-demo") {
+	if len(os.Args) > 1 && (os.Args[1] == "ingest" || os.Args[1] == "seed-demo" || os.Args[1] == "overnight-run") {
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 		defer stop()
 		log := logging.New("projects", os.Getenv("LOG_LEVEL"))
@@ -65,6 +67,19 @@ func cli(ctx context.Context, cmd string, args []string, log *slog.Logger) error
 	d, err := projectssvc.NewDeps(pool, log, postgres.Options{})
 	if err != nil {
 		return err
+	}
+	if cmd == "overnight-run" {
+		if len(args) != 0 {
+			return errors.New("usage: projects overnight-run")
+		}
+		// The digests' events wait in the outbox for the service's relay.
+		st, err := app.NewOvernight(d.Repo, log, nil).RunNow(ctx)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(os.Stderr, "overnight run %s: %d searches over %d projects first seen %s – %s, %d digests\n",
+			st.Day.Format(time.DateOnly), st.Criteria, st.ProjectsSeen, st.From.Format(time.RFC3339), st.To.Format(time.RFC3339), st.Digests)
+		return nil
 	}
 	if cmd == "seed-demo" {
 		if len(args) != 1 {

@@ -50,13 +50,13 @@ func TestEventsWriteOnce(t *testing.T) {
 	var wg sync.WaitGroup
 	for range 20 {
 		wg.Go(func() {
-			if err := a.CriteriaMatched(ctx, "ev-1", ann, "c1", "ถนน", "", p); err != nil {
+			if err := a.CriteriaMatched(ctx, "ev-1", ann, "c1", "ถนน", "", p, 0); err != nil {
 				t.Error(err)
 			}
 		})
 	}
 	wg.Wait()
-	if err := a.CriteriaMatched(ctx, "ev-2", ann, "c1", "ถนน", "", p); err != nil {
+	if err := a.CriteriaMatched(ctx, "ev-2", ann, "c1", "ถนน", "", p, 0); err != nil {
 		t.Fatal(err)
 	}
 	if n := count(t, pool, `SELECT count(*) FROM notifications WHERE user_id = $1`, ann); n != 1 {
@@ -111,7 +111,7 @@ func TestSettingsGateAlerts(t *testing.T) {
 	if _, err := a.PutSettings(ctx, ann, s); err != nil {
 		t.Fatal(err)
 	}
-	if err := a.CriteriaMatched(ctx, "ev-9", ann, "c1", "", "", []domain.MatchedProject{{ID: "69222222222", Name: "x"}}); err != nil {
+	if err := a.CriteriaMatched(ctx, "ev-9", ann, "c1", "", "", []domain.MatchedProject{{ID: "69222222222", Name: "x"}}, 0); err != nil {
 		t.Fatal(err)
 	}
 	if n := count(t, pool, `SELECT count(*) FROM notifications`); n != 0 {
@@ -164,7 +164,7 @@ func TestDeliveriesRetryThenSend(t *testing.T) {
 	if _, err := a.PutSettings(ctx, ann, s); err != nil {
 		t.Fatal(err)
 	}
-	if err := a.CriteriaMatched(ctx, "ev-m", ann, "c1", "ถนน", "", []domain.MatchedProject{{ID: "69222222222", Name: "ถนนลาดยาง"}}); err != nil {
+	if err := a.CriteriaMatched(ctx, "ev-m", ann, "c1", "ถนน", "", []domain.MatchedProject{{ID: "69222222222", Name: "ถนนลาดยาง"}}, 0); err != nil {
 		t.Fatal(err)
 	}
 	if n, err := a.Deliver(ctx, 10); err != nil || n != 0 || len(mail.sent) != 0 {
@@ -205,7 +205,7 @@ func TestDailyDigestOncePerDay(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i, id := range []string{"69222222221", "69222222222", "69222222223"} {
-		if err := a.CriteriaMatched(ctx, "ev-"+id, ann, "c1", "ถนน", "", []domain.MatchedProject{{ID: id, Name: "ถนนสาย " + string(rune('ก'+i))}}); err != nil {
+		if err := a.CriteriaMatched(ctx, "ev-"+id, ann, "c1", "ถนน", "", []domain.MatchedProject{{ID: id, Name: "ถนนสาย " + string(rune('ก'+i))}}, 0); err != nil {
 			t.Fatal(err)
 		}
 	}
