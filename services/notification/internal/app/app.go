@@ -173,6 +173,11 @@ func (a *App) CriteriaMatched(ctx context.Context, eventID, userID, criteriaID, 
 
 // AnnouncementAdded: a project got a new step; each follower is told.
 func (a *App) AnnouncementAdded(ctx context.Context, eventID, projectID, projectName, typeName, date string) error {
+	// Kept for the digests of fill20 followers (idempotent on the event).
+	if err := a.store.RecordStep(ctx, domain.Step{EventID: eventID, ProjectID: projectID, ProjectName: projectName,
+		TypeName: typeName, Day: date, SeenAt: a.now()}); err != nil {
+		return err
+	}
 	followers, err := a.store.Followers(ctx, projectID)
 	if err != nil || len(followers) == 0 {
 		return err
@@ -194,9 +199,11 @@ func (a *App) AnnouncementAdded(ctx context.Context, eventID, projectID, project
 }
 
 // InterestChanged keeps the follower list: an active record with
-// is_interestToStepChk follows its project.
-func (a *App) InterestChanged(ctx context.Context, userID, projectID string, follow, archived bool, at time.Time) error {
-	return a.store.SetFollow(ctx, userID, projectID, follow && !archived, at)
+// is_interestToStepChk follows its project (is_fill20: with its recent
+// steps in the daily digest).
+func (a *App) InterestChanged(ctx context.Context, userID, projectID string, follow, fill20, archived bool, at time.Time) error {
+	following := follow && !archived
+	return a.store.SetFollow(ctx, userID, projectID, following, following && fill20, at)
 }
 
 func newID() string {

@@ -130,6 +130,19 @@ func (a *App) Digest(ctx context.Context) (int, error) {
 	if err != nil {
 		return 0, err
 	}
+	users := make([]string, 0, len(due))
+	for u := range due {
+		users = append(users, u)
+	}
+	since := day.AddDate(0, 0, -domain.Fill20Days)
+	steps, err := a.store.Fill20Steps(ctx, users, since)
+	if err != nil {
+		return 0, err
+	}
+	// Steps older than any digest will ask for (a margin for late digests).
+	if err := a.store.PruneSteps(ctx, since.AddDate(0, 0, -10)); err != nil {
+		return 0, err
+	}
 	sent := 0
 	for user, ns := range due {
 		c, err := a.ch.Contacts.Contact(ctx, user)
@@ -143,7 +156,7 @@ func (a *App) Digest(ctx context.Context) (int, error) {
 		if !ok {
 			continue
 		}
-		subject, text := domain.DigestEmail(ns, day, a.ch.PublicURL)
+		subject, text := domain.DigestEmail(ns, steps[user], day, a.ch.PublicURL)
 		if err := a.ch.Mail.Mail(ctx, c.Email, subject, text); err != nil {
 			return sent, err
 		}

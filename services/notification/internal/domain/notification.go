@@ -195,8 +195,9 @@ type Store interface {
 	Create(ctx context.Context, consumer, eventID string, drafts []Draft, now time.Time) ([]Notification, error)
 
 	// SetFollow records that userID follows (or stopped following)
-	// projectID as of at; an older change than the stored one is ignored.
-	SetFollow(ctx context.Context, userID, projectID string, following bool, at time.Time) error
+	// projectID, with or without fill20, as of at; an older change than the
+	// stored one is ignored.
+	SetFollow(ctx context.Context, userID, projectID string, following, fill20 bool, at time.Time) error
 	Followers(ctx context.Context, projectID string) ([]string, error)
 	// SettingsOf returns each user's settings (defaults for users without a row).
 	SettingsOf(ctx context.Context, userIDs []string) (map[string]Settings, error)
@@ -215,6 +216,13 @@ type Store interface {
 	// ClaimDigest records the user's digest of day; false when another
 	// replica (or an earlier run) already did.
 	ClaimDigest(ctx context.Context, userID string, day time.Time, count int, now time.Time) (bool, error)
+	// RecordStep keeps a project's new step (once per event).
+	RecordStep(ctx context.Context, s Step) error
+	// Fill20Steps returns, per user among userIDs, the steps dated on or
+	// after since of the projects they follow with fill20.
+	Fill20Steps(ctx context.Context, userIDs []string, since time.Time) (map[string][]Step, error)
+	// PruneSteps drops the steps seen before.
+	PruneSteps(ctx context.Context, before time.Time) error
 }
 
 // Thai text of the alerts.

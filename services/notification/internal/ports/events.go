@@ -79,5 +79,5 @@ func (e *Events) Interests(ctx context.Context, subject, _ string, data []byte) 
 	if !domain.ValidID(ev.GetUserId()) || ev.GetProjectId() == "" {
 		return fmt.Errorf("interest.changed: %w: user %q project %q", events.ErrPermanent, ev.GetUserId(), ev.GetProjectId())
 	}
-	return e.app.InterestChanged(ctx, ev.GetUserId(), ev.GetProjectId(), ev.GetIsInterestToStepChk(), ev.GetArchived(), ev.GetOccurredAt().AsTime())
+	return e.app.InterestChanged(ctx, ev.GetUserId(), ev.GetProjectId(), ev.GetIsInterestToStepChk(), ev.GetIsFill20(), ev.GetArchived(), ev.GetOccurredAt().AsTime())
 }

@@ -273,10 +273,10 @@ func (s *Store) Create(ctx context.Context, consumer, eventID string, drafts []d
 }
 
 // SetFollow implements domain.Store.
-func (s *Store) SetFollow(ctx context.Context, userID, projectID string, following bool, at time.Time) error {
-	_, err := s.pool.Exec(ctx, `INSERT INTO follows (user_id, project_id, following, changed_at) VALUES ($1, $2, $3, $4)
-		ON CONFLICT (project_id, user_id) DO UPDATE SET following = EXCLUDED.following, changed_at = EXCLUDED.changed_at
-		WHERE follows.changed_at <= EXCLUDED.changed_at`, userID, projectID, following, at)
+func (s *Store) SetFollow(ctx context.Context, userID, projectID string, following, fill20 bool, at time.Time) error {
+	_, err := s.pool.Exec(ctx, `INSERT INTO follows (user_id, project_id, following, fill20, changed_at) VALUES ($1, $2, $3, $4, $5)
+		ON CONFLICT (project_id, user_id) DO UPDATE SET following = EXCLUDED.following, fill20 = EXCLUDED.fill20, changed_at = EXCLUDED.changed_at
+		WHERE follows.changed_at <= EXCLUDED.changed_at`, userID, projectID, following, fill20, at)
 	if err != nil {
 		return fmt.Errorf("set follow: %w", err)
 	}

@@ -82,10 +82,10 @@ func TestFollowersAndSteps(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	must(a.InterestChanged(ctx, ann, "69222222222", true, false, t0.Add(2*time.Minute)))
-	must(a.InterestChanged(ctx, ann, "69222222222", false, false, t0)) // late and older: ignored
-	must(a.InterestChanged(ctx, bob, "69222222222", true, false, t0))
-	must(a.InterestChanged(ctx, bob, "69222222222", true, true, t0.Add(time.Minute))) // archived: no longer follows
+	must(a.InterestChanged(ctx, ann, "69222222222", true, false, false, t0.Add(2*time.Minute)))
+	must(a.InterestChanged(ctx, ann, "69222222222", false, false, false, t0)) // late and older: ignored
+	must(a.InterestChanged(ctx, bob, "69222222222", true, false, false, t0))
+	must(a.InterestChanged(ctx, bob, "69222222222", true, false, true, t0.Add(time.Minute))) // archived: no longer follows
 	for range 2 {
 		must(a.AnnouncementAdded(ctx, "step-1", "69222222222", "สะพาน", "ประกาศผู้ชนะ", "2026-11-20"))
 	}
@@ -222,5 +222,77 @@ func TestDailyDigestOncePerDay(t *testing.T) {
 	_ = pool.QueryRow(ctx, `SELECT count(*) FROM deliveries`).Scan(&n)
 	if n != 0 {
 		t.Fatalf("a daily-digest user got %d instant deliveries", n)
+	}
+}
+
+type textMail struct{ sent map[string]string }
+
+func (m *textMail) Mail(_ context.Context, to, _, text string) error {
+	m.sent[to] += text
+	return nil
+}
+
+// A follower with is_fill20 finds in the daily digest the steps of the
+// last 20 days of the projects so followed (by announcement date: an old
+// step ingested late is not a change); other followers do not.
+func TestDigestListsFill20Steps(t *testing.T) {
+	pool, err := notificationsvc.Open(context.Background(), pgtest.NewDatabase(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(pool.Close)
+	now := time.Date(2026, 11, 24, 5, 0, 0, 0, time.UTC) // 12:00 Bangkok
+	mail := &textMail{sent: map[string]string{}}
+	a := app.New(postgres.New(pool), func() time.Time { return now }).WithChannels(app.Channels{Contacts: fakeContacts{}, Mail: mail})
+	ctx := context.Background()
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	s := domain.DefaultSettings
+	s.EmailEnabled, s.EmailDigest = true, "daily"
+	for _, u := range []string{ann, bob} {
+		_, err := a.PutSettings(ctx, u, s)
+		must(err)
+	}
+	must(a.InterestChanged(ctx, ann, "69000000001", true, true, false, now.Add(-48*time.Hour)))
+	must(a.InterestChanged(ctx, ann, "69000000002", true, false, false, now.Add(-48*time.Hour)))
+	must(a.InterestChanged(ctx, bob, "69000000001", true, false, false, now.Add(-48*time.Hour)))
+	must(a.AnnouncementAdded(ctx, "s1", "69000000001", "ก่อสร้างสะพานคอนกรีต", "ประกาศราคากลาง", "2026-11-14"))
+	must(a.AnnouncementAdded(ctx, "s1", "69000000001", "ก่อสร้างสะพานคอนกรีต", "ประกาศราคากลาง", "2026-11-14")) // redelivered
+	must(a.AnnouncementAdded(ctx, "s2", "69000000001", "ก่อสร้างสะพานคอนกรีต", "แผนการจัดซื้อจัดจ้าง", "2026-10-20"))
+	must(a.AnnouncementAdded(ctx, "s3", "69000000001", "ก่อสร้างสะพานคอนกรีต", "ประกาศเชิญชวน", "2026-11-24"))
+	must(a.AnnouncementAdded(ctx, "s4", "69000000002", "ซื้อรถบรรทุกน้ำ", "ประกาศเชิญชวน", "2026-11-23"))
+	must(a.AnnouncementAdded(ctx, "s5", "69000000003", "โครงการที่ไม่มีใครติดตาม", "ประกาศเชิญชวน", "2026-11-23"))
+
+	now = time.Date(2026, 11, 25, 0, 30, 0, 0, time.UTC) // 07:30 Bangkok the next day
+	sent, err := a.Digest(ctx)
+	must(err)
+	if sent != 2 {
+		t.Fatalf("%d digests", sent)
+	}
+	const header = "ความเคลื่อนไหวของโครงการที่ติดตาม (20 วันล่าสุด)"
+	annText := mail.sent[ann[:4]+"@example.com"]
+	_, section, ok := strings.Cut(annText, header)
+	if !ok {
+		t.Fatalf("ann's digest has no fill20 section:\n%s", annText)
+	}
+	for _, want := range []string{"ก่อสร้างสะพานคอนกรีต (69000000001)", "/project-details/69000000001", "14 พ.ย. 2569: ประกาศราคากลาง", "24 พ.ย. 2569: ประกาศเชิญชวน"} {
+		if !strings.Contains(section, want) {
+			t.Errorf("fill20 section lacks %q:\n%s", want, section)
+		}
+	}
+	for _, not := range []string{"แผนการจัดซื้อจัดจ้าง", "ซื้อรถบรรทุกน้ำ", "โครงการที่ไม่มีใครติดตาม"} {
+		if strings.Contains(section, not) {
+			t.Errorf("fill20 section names %q:\n%s", not, section)
+		}
+	}
+	if strings.Count(section, "ประกาศราคากลาง") != 1 {
+		t.Errorf("a redelivered step listed twice:\n%s", section)
+	}
+	if bobText := mail.sent[bob[:4]+"@example.com"]; bobText == "" || strings.Contains(bobText, header) {
+		t.Fatalf("bob (following without fill20):\n%s", bobText)
 	}
 }
