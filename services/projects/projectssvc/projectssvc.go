@@ -232,6 +232,10 @@ func Build(ctx context.Context, getenv runner.Getenv, log *slog.Logger) (runner.
 	// run per date, resumed after a crash); admins may run it now.
 	overnight := app.NewOvernight(d.Repo, log, nil)
 	srv.Background(func(ctx context.Context) { overnight.Schedule(ctx, time.Minute) })
+	// Deadline reminders, the day before from 08:00 Bangkok: every replica
+	// may run the job, each reminder is written once.
+	deadlines := app.NewDeadlines(d.Repo, log, nil)
+	srv.Background(func(ctx context.Context) { deadlines.Schedule(ctx, 5*time.Minute) })
 	h := ports.NewHandler(d.App, newIngestSources(rssBase, ingestHosts(getenv)))
 	h.SetOvernight(overnight)
 	srv.Mount(projectsv1connect.NewProjectsServiceHandler(h, handlerOpts...))

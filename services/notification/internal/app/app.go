@@ -140,6 +140,7 @@ func (a *App) PutSettings(ctx context.Context, userID string, s domain.Settings)
 const (
 	ConsumerMatches       = "notification-matches"
 	ConsumerAnnouncements = "notification-announcements"
+	ConsumerDeadlines     = "notification-deadlines"
 )
 
 // CriteriaMatched: a saved search found projects. An instant search makes
@@ -195,6 +196,30 @@ func (a *App) AnnouncementAdded(ctx context.Context, eventID, projectID, project
 		}
 	}
 	_, err = a.store.Create(ctx, ConsumerAnnouncements, eventID, drafts, a.now())
+	return err
+}
+
+// DeadlineApproaching: tomorrow is a followed project's bid submission or
+// hearing date; each follower is reminded once per project, kind and date
+// (the dedup key), however often the reminder is published.
+func (a *App) DeadlineApproaching(ctx context.Context, eventID, projectID, projectName, kind, date string) error {
+	followers, err := a.store.Followers(ctx, projectID)
+	if err != nil || len(followers) == 0 {
+		return err
+	}
+	set, err := a.store.SettingsOf(ctx, followers)
+	if err != nil {
+		return err
+	}
+	drafts := make([]domain.Draft, 0, len(followers))
+	for _, u := range followers {
+		if set[u].Wants(domain.CategoryDeadline) {
+			d := domain.DeadlineReminder(u, projectID, projectName, kind, date)
+			d.Channels = set[u].Channels(d.Category)
+			drafts = append(drafts, d)
+		}
+	}
+	_, err = a.store.Create(ctx, ConsumerDeadlines, eventID, drafts, a.now())
 	return err
 }
 

@@ -326,6 +326,31 @@ func Announcement(userID, eventID, projectID, projectName, typeName, date string
 	}
 }
 
+// Deadline kinds (projects.v1.deadline.approaching).
+const (
+	DeadlineSubmission = "submission"
+	DeadlineHearing    = "hearing"
+)
+
+// DeadlineReminder is the alert to a follower the day before a project's
+// bid submission or hearing date; one per project, kind and date.
+func DeadlineReminder(userID, projectID, projectName, kind, date string) Draft {
+	what := "วันสุดท้ายของการยื่นข้อเสนอ"
+	if kind == DeadlineHearing {
+		what = "วันสุดท้ายของการรับฟังคำวิจารณ์ร่างเอกสารและราคากลาง"
+	}
+	msg := projectName
+	if d := ThaiDate(date); d != "" {
+		msg += " — " + what + " " + d
+	}
+	return Draft{
+		UserID: userID, DedupKey: "deadline:" + projectID + ":" + kind + ":" + date,
+		Category: CategoryDeadline, Priority: PriorityHigh,
+		Title: "พรุ่งนี้เป็น" + what, Message: msg,
+		ProjectID: projectID, Link: ProjectLink(projectID),
+	}
+}
+
 // Test is the notification of POST /bell/notifications/test (SPEC §3:
 // category system_alert, priority normal).
 func Test(userID, key string, n int) Draft {

@@ -17,6 +17,7 @@ import (
 const (
 	SubjectCriteriaMatched   = "projects.v1.criteria.matched"
 	SubjectAnnouncementAdded = "projects.v1.announcement.added"
+	SubjectDeadline          = "projects.v1.deadline.approaching"
 	SubjectInterestChanged   = "interests.v1.interest.changed"
 )
 
@@ -35,7 +36,7 @@ func decode(data []byte, m proto.Message) error {
 	return nil
 }
 
-// Projects handles projects.v1.criteria.matched and .announcement.added.
+// Projects handles projects.v1.criteria.matched, .announcement.added and .deadline.approaching.
 func (e *Events) Projects(ctx context.Context, subject, eventID string, data []byte) error {
 	switch subject {
 	case SubjectCriteriaMatched:
@@ -63,6 +64,15 @@ func (e *Events) Projects(ctx context.Context, subject, eventID string, data []b
 			return err
 		}
 		return e.app.AnnouncementAdded(ctx, eventID, ev.GetProjectId(), ev.GetProjectName(), ev.GetTypeName(), ev.GetDate())
+	case SubjectDeadline:
+		var ev projectsv1.DeadlineApproaching
+		if err := decode(data, &ev); err != nil {
+			return err
+		}
+		if ev.GetKind() != domain.DeadlineSubmission && ev.GetKind() != domain.DeadlineHearing {
+			return fmt.Errorf("deadline.approaching: %w: kind %q", events.ErrPermanent, ev.GetKind())
+		}
+		return e.app.DeadlineApproaching(ctx, eventID, ev.GetProjectId(), ev.GetProjectName(), ev.GetKind(), ev.GetDate())
 	}
 	return nil
 }

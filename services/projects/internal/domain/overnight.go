@@ -34,8 +34,14 @@ func OvernightDay(now time.Time) (day time.Time, due bool) {
 // every run of that day, so the outbox, JetStream and the notification
 // service all keep one.
 func OvernightEventID(criteriaID string, day time.Time) string {
-	h := sha256.Sum256([]byte("overnight:" + criteriaID + ":" + day.Format(time.DateOnly)))
-	h[6] = h[6]&0x0f | 0x50 // a name-based UUID (version 5 layout)
+	return nameID("overnight:" + criteriaID + ":" + day.Format(time.DateOnly))
+}
+
+// nameID is a UUID derived from name (the version 5 layout, SHA-256): an
+// event id that every writer of the same event computes alike.
+func nameID(name string) string {
+	h := sha256.Sum256([]byte(name))
+	h[6] = h[6]&0x0f | 0x50
 	h[8] = h[8]&0x3f | 0x80
 	x := hex.EncodeToString(h[:16])
 	return x[:8] + "-" + x[8:12] + "-" + x[12:16] + "-" + x[16:20] + "-" + x[20:]

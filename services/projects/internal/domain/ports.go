@@ -26,6 +26,7 @@ type Event struct {
 	RunID        int64
 	Match        *CriteriaMatch   // EventCriteriaMatched, instant
 	Digest       *OvernightDigest // EventCriteriaMatched, an overnight run's digest
+	Deadline     *Deadline        // EventDeadlineApproaching
 }
 
 // EventEncoder turns an event into an outbox message (subject, payload).

@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file projects/v1/events.proto.
  */
 export const file_projects_v1_events: GenFile = /*@__PURE__*/
-  fileDesc("Chhwcm9qZWN0cy92MS9ldmVudHMucHJvdG8SC3Byb2plY3RzLnYxIp0BCg5Qcm9qZWN0Q3JlYXRlZBIQCghldmVudF9pZBgBIAEoCRIvCgtvY2N1cnJlZF9hdBgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASEgoKcHJvamVjdF9pZBgDIAEoCRIUCgxwcm9qZWN0X25hbWUYBCABKAkSDgoGc3RhdHVzGAUgASgJEg4KBnNvdXJjZRgGIAEoCSKlAQoOUHJvamVjdFVwZGF0ZWQSEAoIZXZlbnRfaWQYASABKAkSLwoLb2NjdXJyZWRfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhIKCnByb2plY3RfaWQYAyABKAkSFAoMcHJvamVjdF9uYW1lGAQgASgJEg4KBnN0YXR1cxgFIAEoCRIWCg5jaGFuZ2VkX2ZpZWxkcxgGIAMoCSLCAQoRQW5ub3VuY2VtZW50QWRkZWQSEAoIZXZlbnRfaWQYASABKAkSLwoLb2NjdXJyZWRfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhIKCnByb2plY3RfaWQYAyABKAkSFAoMcHJvamVjdF9uYW1lGAQgASgJEhEKCXR5cGVfY29kZRgFIAEoCRIRCgl0eXBlX25hbWUYBiABKAkSDAoEZGF0ZRgHIAEoCRIMCgRsaW5rGAggASgJIv0BCg9Dcml0ZXJpYU1hdGNoZWQSEAoIZXZlbnRfaWQYASABKAkSLwoLb2NjdXJyZWRfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEg8KB3VzZXJfaWQYAyABKAkSEwoLY3JpdGVyaWFfaWQYBCABKAkSFQoNY3JpdGVyaWFfbmFtZRgFIAEoCRITCgtwcm9qZWN0X2lkcxgGIAMoCRItCghwcm9qZWN0cxgHIAMoCzIbLnByb2plY3RzLnYxLk1hdGNoZWRQcm9qZWN0Eg8KB3J1bl9rZXkYCCABKAkSFQoNcHJvamVjdF9jb3VudBgJIAEoBSJ9Cg5NYXRjaGVkUHJvamVjdBISCgpwcm9qZWN0X2lkGAEgASgJEhQKDHByb2plY3RfbmFtZRgCIAEoCRITCgthZ2VuY3lfbmFtZRgDIAEoCRIaCg1idWRnZXRfc2F0YW5nGAQgASgDSACIAQFCEAoOX2J1ZGdldF9zYXRhbmdCkAEKD2NvbS5wcm9qZWN0cy52MUILRXZlbnRzUHJvdG9QAVojYmlkcmFkYXIvZ2VuL3Byb2plY3RzL3YxO3Byb2plY3RzdjGiAgNQWFiqAgtQcm9qZWN0cy5WMcoCC1Byb2plY3RzXFYx4gIXUHJvamVjdHNcVjFcR1BCTWV0YWRhdGHqAgxQcm9qZWN0czo6VjFiBnByb3RvMw", [file_google_protobuf_timestamp]);
+  fileDesc("Chhwcm9qZWN0cy92MS9ldmVudHMucHJvdG8SC3Byb2plY3RzLnYxIp0BCg5Qcm9qZWN0Q3JlYXRlZBIQCghldmVudF9pZBgBIAEoCRIvCgtvY2N1cnJlZF9hdBgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASEgoKcHJvamVjdF9pZBgDIAEoCRIUCgxwcm9qZWN0X25hbWUYBCABKAkSDgoGc3RhdHVzGAUgASgJEg4KBnNvdXJjZRgGIAEoCSKlAQoOUHJvamVjdFVwZGF0ZWQSEAoIZXZlbnRfaWQYASABKAkSLwoLb2NjdXJyZWRfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhIKCnByb2plY3RfaWQYAyABKAkSFAoMcHJvamVjdF9uYW1lGAQgASgJEg4KBnN0YXR1cxgFIAEoCRIWCg5jaGFuZ2VkX2ZpZWxkcxgGIAMoCSLCAQoRQW5ub3VuY2VtZW50QWRkZWQSEAoIZXZlbnRfaWQYASABKAkSLwoLb2NjdXJyZWRfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhIKCnByb2plY3RfaWQYAyABKAkSFAoMcHJvamVjdF9uYW1lGAQgASgJEhEKCXR5cGVfY29kZRgFIAEoCRIRCgl0eXBlX25hbWUYBiABKAkSDAoEZGF0ZRgHIAEoCRIMCgRsaW5rGAggASgJIv0BCg9Dcml0ZXJpYU1hdGNoZWQSEAoIZXZlbnRfaWQYASABKAkSLwoLb2NjdXJyZWRfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEg8KB3VzZXJfaWQYAyABKAkSEwoLY3JpdGVyaWFfaWQYBCABKAkSFQoNY3JpdGVyaWFfbmFtZRgFIAEoCRITCgtwcm9qZWN0X2lkcxgGIAMoCRItCghwcm9qZWN0cxgHIAMoCzIbLnByb2plY3RzLnYxLk1hdGNoZWRQcm9qZWN0Eg8KB3J1bl9rZXkYCCABKAkSFQoNcHJvamVjdF9jb3VudBgJIAEoBSJ9Cg5NYXRjaGVkUHJvamVjdBISCgpwcm9qZWN0X2lkGAEgASgJEhQKDHByb2plY3RfbmFtZRgCIAEoCRITCgthZ2VuY3lfbmFtZRgDIAEoCRIaCg1idWRnZXRfc2F0YW5nGAQgASgDSACIAQFCEAoOX2J1ZGdldF9zYXRhbmcingEKE0RlYWRsaW5lQXBwcm9hY2hpbmcSEAoIZXZlbnRfaWQYASABKAkSLwoLb2NjdXJyZWRfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhIKCnByb2plY3RfaWQYAyABKAkSFAoMcHJvamVjdF9uYW1lGAQgASgJEgwKBGtpbmQYBSABKAkSDAoEZGF0ZRgGIAEoCUKQAQoPY29tLnByb2plY3RzLnYxQgtFdmVudHNQcm90b1ABWiNiaWRyYWRhci9nZW4vcHJvamVjdHMvdjE7cHJvamVjdHN2MaICA1BYWKoCC1Byb2plY3RzLlYxygILUHJvamVjdHNcVjHiAhdQcm9qZWN0c1xWMVxHUEJNZXRhZGF0YeoCDFByb2plY3RzOjpWMWIGcHJvdG8z", [file_google_protobuf_timestamp]);
 
 /**
  * ProjectCreated is published on projects.v1.project.created.
@@ -256,4 +256,53 @@ export type MatchedProject = Message<"projects.v1.MatchedProject"> & {
  */
 export const MatchedProjectSchema: GenMessage<MatchedProject> = /*@__PURE__*/
   messageDesc(file_projects_v1_events, 4);
+
+/**
+ * DeadlineApproaching is published on projects.v1.deadline.approaching the day before (Asia/Bangkok)
+ * a project's bid submission or price-hearing date, once per project, kind and date.
+ *
+ * @generated from message projects.v1.DeadlineApproaching
+ */
+export type DeadlineApproaching = Message<"projects.v1.DeadlineApproaching"> & {
+  /**
+   * @generated from field: string event_id = 1;
+   */
+  eventId: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp occurred_at = 2;
+   */
+  occurredAt?: Timestamp | undefined;
+
+  /**
+   * @generated from field: string project_id = 3;
+   */
+  projectId: string;
+
+  /**
+   * @generated from field: string project_name = 4;
+   */
+  projectName: string;
+
+  /**
+   * "submission" (the last day to submit bids) or "hearing" (the last day of the price / draft hearing).
+   *
+   * @generated from field: string kind = 5;
+   */
+  kind: string;
+
+  /**
+   * The deadline, ISO date (YYYY-MM-DD, Bangkok).
+   *
+   * @generated from field: string date = 6;
+   */
+  date: string;
+};
+
+/**
+ * Describes the message projects.v1.DeadlineApproaching.
+ * Use `create(DeadlineApproachingSchema)` to create a new message.
+ */
+export const DeadlineApproachingSchema: GenMessage<DeadlineApproaching> = /*@__PURE__*/
+  messageDesc(file_projects_v1_events, 5);
 

@@ -102,6 +102,45 @@ func TestFollowersAndSteps(t *testing.T) {
 	}
 }
 
+// A deadline reminder reaches each follower once per project, kind and
+// date, even when published again under another event id; non-followers
+// and followers who turned project alerts off get none.
+func TestDeadlineRemindersOncePerFollower(t *testing.T) {
+	a, pool := newApp(t)
+	ctx := context.Background()
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	carl := "33333333-3333-4333-8333-333333333333"
+	t0 := time.Date(2026, 11, 20, 9, 0, 0, 0, time.UTC)
+	must(a.InterestChanged(ctx, ann, "69222222222", true, false, false, t0))
+	must(a.InterestChanged(ctx, carl, "69222222222", true, false, false, t0))
+	off := domain.DefaultSettings
+	off.NotifyAnnouncements = false
+	_, err := a.PutSettings(ctx, carl, off)
+	must(err)
+	for _, ev := range []string{"d-1", "d-1", "d-1-republished"} {
+		must(a.DeadlineApproaching(ctx, ev, "69222222222", "ก่อสร้างสะพาน", domain.DeadlineSubmission, "2026-11-26"))
+	}
+	must(a.DeadlineApproaching(ctx, "d-2", "69222222222", "ก่อสร้างสะพาน", domain.DeadlineHearing, "2026-11-27"))
+	l, err := a.List(ctx, ann, domain.ListFilter{Category: domain.CategoryDeadline}, domain.Page{})
+	must(err)
+	if l.Total != 2 {
+		t.Fatalf("ann: %d deadline reminders, want 2: %+v", l.Total, l.Items)
+	}
+	sub := l.Items[1]
+	if sub.Title != "พรุ่งนี้เป็นวันสุดท้ายของการยื่นข้อเสนอ" || sub.Message != "ก่อสร้างสะพาน — วันสุดท้ายของการยื่นข้อเสนอ 26 พ.ย. 2569" ||
+		sub.Priority != domain.PriorityHigh || sub.Link != "/project-details/69222222222" {
+		t.Fatalf("reminder %+v", sub)
+	}
+	if n := count(t, pool, `SELECT count(*) FROM notifications WHERE user_id <> $1`, ann); n != 0 {
+		t.Fatalf("%d reminders for others", n)
+	}
+}
+
 // Settings: a user who turned search alerts off gets none; bad values are refused.
 func TestSettingsGateAlerts(t *testing.T) {
 	a, pool := newApp(t)

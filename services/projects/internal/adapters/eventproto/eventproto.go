@@ -22,6 +22,7 @@ const (
 	SubjectProjectUpdated    = "projects.v1.project.updated"
 	SubjectAnnouncementAdded = "projects.v1.announcement.added"
 	SubjectCriteriaMatched   = "projects.v1.criteria.matched"
+	SubjectDeadline          = "projects.v1.deadline.approaching"
 )
 
 // Encode implements domain.EventEncoder.
@@ -71,6 +72,11 @@ func (Encoder) Encode(e domain.Event) (string, []byte, error) {
 		msg = &projectsv1.CriteriaMatched{EventId: e.ID, OccurredAt: at, UserId: m.Criteria.UserID,
 			CriteriaId: m.Criteria.ID, CriteriaName: m.Criteria.Name, ProjectIds: []string{m.Project.ID},
 			Projects: []*projectsv1.MatchedProject{mp}}
+	case domain.EventDeadlineApproaching:
+		subject = SubjectDeadline
+		d := e.Deadline
+		msg = &projectsv1.DeadlineApproaching{EventId: e.ID, OccurredAt: at, ProjectId: d.ProjectID,
+			ProjectName: d.ProjectName, Kind: d.Kind, Date: d.Day.Format(time.DateOnly)}
 	default:
 		return "", nil, fmt.Errorf("unknown event kind %q", e.Kind)
 	}
