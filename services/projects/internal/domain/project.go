@@ -109,8 +109,8 @@ type Project struct {
 	ContractSigned  *time.Time
 	ContractEnd     *time.Time
 	ContractValue   *Money
-	ContractStatus  string // สถานะสัญญา
-	Location        string // พิกัดของโครงการ (WKT)
+	ContractStatus  string     // สถานะสัญญา
+	Location        string     // พิกัดของโครงการ (WKT)
 	SubmissionDue   *time.Time // the last day to submit bids (วันยื่นข้อเสนอ), Bangkok date
 	HearingDue      *time.Time // the last day of the price / draft hearing (รับฟังคำวิจารณ์), Bangkok date
 	FirstSeen       time.Time
