@@ -21,6 +21,7 @@ import (
 	"bidradar/services/notification/internal/adapters/authcontacts"
 	"bidradar/services/notification/internal/adapters/linepush"
 	"bidradar/services/notification/internal/adapters/postgres"
+	"bidradar/services/notification/internal/adapters/webhookpost"
 	"bidradar/services/notification/internal/app"
 	"bidradar/services/notification/internal/ports"
 	"bidradar/services/notification/migrations"
@@ -111,7 +112,8 @@ func Build(ctx context.Context, getenv runner.Getenv, log *slog.Logger) (runner.
 // channels reads the ways out besides the bell: e-mail through SMTP_* (the
 // development sender without SMTP_HOST), LINE when LINE_CHANNEL_ACCESS_TOKEN
 // is set (LINE_API_BASE points tests at a fake), addresses from the auth
-// service (AUTH_TARGET with AUTH_INTERNAL_TOKEN), links on PUBLIC_URL.
+// service (AUTH_TARGET with AUTH_INTERNAL_TOKEN), links on PUBLIC_URL;
+// outgoing webhooks always (APP_ENV=production: https to public addresses only).
 func channels(getenv runner.Getenv, log *slog.Logger) (app.Channels, error) {
 	var c app.Channels
 	c.PublicURL = getenv("PUBLIC_URL")
@@ -128,6 +130,9 @@ func channels(getenv runner.Getenv, log *slog.Logger) (app.Channels, error) {
 	if tok := getenv("LINE_CHANNEL_ACCESS_TOKEN"); tok != "" {
 		c.Line = linepush.New(getenv("LINE_API_BASE"), tok)
 	}
+	// Outgoing webhooks: https to public addresses only in production.
+	c.Production = getenv("APP_ENV") == "production"
+	c.Webhook = webhookpost.New(c.Production)
 	return c, nil
 }
 

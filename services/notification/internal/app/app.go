@@ -5,6 +5,7 @@ package app
 import (
 	"context"
 	"crypto/rand"
+	"encoding/base64"
 	"fmt"
 	"time"
 
@@ -23,7 +24,10 @@ type Channels struct {
 	Contacts  domain.Contacts
 	Mail      domain.Mailer
 	Line      domain.LinePusher
+	Webhook   domain.WebhookPoster
 	PublicURL string // the app's origin, for links in messages
+	// Production: webhooks must be https (elsewhere http to the loopback too).
+	Production bool
 }
 
 // New returns the use cases; now may be nil (time.Now).
@@ -131,6 +135,40 @@ func (a *App) PutSettings(ctx context.Context, userID string, s domain.Settings)
 		return domain.Settings{}, err
 	}
 	return s, a.store.PutSettings(ctx, userID, s, a.now())
+}
+
+// WebhookLogSize is how many deliveries the settings page lists.
+const WebhookLogSize = 50
+
+// SetWebhook sets the user's webhook with a new signing secret, returned
+// this once (only its hint is shown again).
+func (a *App) SetWebhook(ctx context.Context, userID, rawURL string) (domain.Webhook, error) {
+	u, err := domain.CleanWebhookURL(rawURL, a.ch.Production)
+	if err != nil {
+		return domain.Webhook{}, err
+	}
+	var b [32]byte
+	_, _ = rand.Read(b[:])
+	w := domain.Webhook{UserID: userID, URL: u, Secret: "whsec_" + base64.RawURLEncoding.EncodeToString(b[:]), CreatedAt: a.now()}
+	return w, a.store.PutWebhook(ctx, w, w.CreatedAt)
+}
+
+// DeleteWebhook removes the user's webhook.
+func (a *App) DeleteWebhook(ctx context.Context, userID string) error {
+	found, err := a.store.DeleteWebhook(ctx, userID, a.now())
+	if err == nil && !found {
+		err = domain.ErrWebhookNotFound
+	}
+	return err
+}
+
+// Webhook returns the user's webhook (ok false when none) and its recent deliveries.
+func (a *App) Webhook(ctx context.Context, userID string) (w domain.Webhook, ok bool, log []domain.WebhookDelivery, err error) {
+	if w, ok, err = a.store.GetWebhook(ctx, userID); err != nil {
+		return w, false, nil, err
+	}
+	log, err = a.store.WebhookDeliveries(ctx, userID, WebhookLogSize)
+	return w, ok, log, err
 }
 
 // Events. Each handler is idempotent on the event id: the consumer name and

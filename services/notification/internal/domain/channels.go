@@ -14,7 +14,8 @@ const (
 )
 
 // Channels are where an alert of category goes besides the bell: e-mail
-// when the user chose instant e-mail, LINE when linked and turned on. A
+// when the user chose instant e-mail, LINE when linked and turned on, the
+// webhook when one is set. A
 // daily digest is sent by its own job, not per alert.
 func (s Settings) Channels(category string) []string {
 	if category == CategorySystemAlert || !s.Wants(category) {
@@ -26,6 +27,9 @@ func (s Settings) Channels(category string) []string {
 	}
 	if s.LineEnabled {
 		out = append(out, ChannelLine)
+	}
+	if s.Webhook {
+		out = append(out, ChannelWebhook)
 	}
 	return out
 }

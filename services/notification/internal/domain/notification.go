@@ -138,6 +138,8 @@ type Settings struct {
 	EmailDigest                                              string // instant | daily | off
 	LineUserID                                               string
 	NotifyAnnouncements, NotifySearchMatches, NotifyPayments bool
+	// Webhook: the user has an outgoing webhook (set apart from the rest).
+	Webhook bool
 }
 
 // DefaultSettings: the bell on for every kind of alert, other channels off
@@ -223,6 +225,17 @@ type Store interface {
 	Fill20Steps(ctx context.Context, userIDs []string, since time.Time) (map[string][]Step, error)
 	// PruneSteps drops the steps seen before.
 	PruneSteps(ctx context.Context, before time.Time) error
+
+	// PutWebhook sets the user's webhook (replacing one).
+	PutWebhook(ctx context.Context, w Webhook, now time.Time) error
+	// DeleteWebhook removes it and gives up its pending deliveries; false
+	// when there was none.
+	DeleteWebhook(ctx context.Context, userID string, now time.Time) (bool, error)
+	GetWebhook(ctx context.Context, userID string) (Webhook, bool, error)
+	// WebhookDeliveries is the user's delivery log, newest first.
+	WebhookDeliveries(ctx context.Context, userID string, limit int) ([]WebhookDelivery, error)
+	// DeliveryStatus records the HTTP status of a delivery's last attempt.
+	DeliveryStatus(ctx context.Context, id int64, status int) error
 }
 
 // Thai text of the alerts.

@@ -1,6 +1,7 @@
 package domain_test
 
 import (
+	"strings"
 	"testing"
 
 	"bidradar/services/notification/internal/domain"
@@ -59,5 +60,31 @@ func TestDigestNamesItsProjects(t *testing.T) {
 				t.Fatalf("%+v", d)
 			}
 		})
+	}
+}
+
+func TestCleanWebhookURL(t *testing.T) {
+	for _, c := range []struct {
+		url        string
+		production bool
+		ok         bool
+	}{
+		{"https://hooks.example.com/bidradar", true, true},
+		{"  https://hooks.example.com:8443/x?team=1  ", true, true},
+		{"http://127.0.0.1:9000/hook", false, true},
+		{"http://localhost/hook", false, true},
+		{"http://127.0.0.1:9000/hook", true, false},
+		{"http://hooks.example.com/x", false, false},
+		{"https://user:pw@hooks.example.com/", true, false},
+		{"https://hooks.example.com/#frag", true, false},
+		{"ftp://hooks.example.com/", false, false},
+		{"https://", true, false},
+		{"", false, false},
+		{"https://hooks.example.com/" + strings.Repeat("a", 2048), true, false},
+	} {
+		_, err := domain.CleanWebhookURL(c.url, c.production)
+		if (err == nil) != c.ok {
+			t.Errorf("CleanWebhookURL(%q, production %v): %v", c.url, c.production, err)
+		}
 	}
 }

@@ -313,7 +313,23 @@ func (s *Store) SettingsOf(ctx context.Context, userIDs []string) (map[string]do
 		}
 		out[u] = st
 	}
-	return out, rows.Err()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	hooks, err := s.pool.Query(ctx, `SELECT user_id::text FROM webhooks WHERE user_id = ANY($1::uuid[])`, userIDs)
+	if err != nil {
+		return nil, fmt.Errorf("settings: webhooks: %w", err)
+	}
+	with, err := pgx.CollectRows(hooks, pgx.RowTo[string])
+	if err != nil {
+		return nil, err
+	}
+	for _, u := range with {
+		st := out[u]
+		st.Webhook = true
+		out[u] = st
+	}
+	return out, nil
 }
 
 // PutSettings implements domain.Store.
