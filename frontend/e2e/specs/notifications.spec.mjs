@@ -91,8 +91,19 @@ export default [
       await visible(page.getByTestId("setting-notifySearchMatches"));
       assert.equal(await page.getByTestId("setting-notifySearchMatches").isChecked(), false);
 
-      // Phone width: nothing scrolls sideways on the bell's screens.
+      // A team's webhook at phone width: the secret shows once, a long
+      // address and the secret wrap instead of scrolling sideways.
       await page.setViewportSize({ width: 360, height: 740 });
+      await page.getByTestId("webhook-url").fill("http://127.0.0.1:9/" + "hooks/bidradar-alerts-".repeat(6));
+      await page.getByTestId("webhook-save").click();
+      await visible(page.getByTestId("webhook-secret"));
+      assert.match(await page.getByTestId("webhook-secret").innerText(), /whsec_/);
+      await visible(page.getByTestId("webhook-current"));
+      const wideHook = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      assert.ok(wideHook <= 0, `the webhook settings scroll sideways by ${wideHook}px at 360 px`);
+      await ctx.shot(page, "61-webhook-phone");
+
+      // Phone width: nothing scrolls sideways on the bell's screens.
       for (const path of ["/notifications", "/user-settings/notification-settings"]) {
         await page.goto(path);
         await visible(page.getByTestId("bell-button"));

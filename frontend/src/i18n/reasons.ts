@@ -27,6 +27,11 @@ function waitSeconds(ctx: ReasonContext, withSeconds: (n: number) => string, wit
 }
 
 export const reasons = {
+  // ---- alerts: overnight searches and outgoing webhooks
+  "overnight-run-in-progress": "กำลังค้นหาข้ามคืนอยู่ กรุณาลองใหม่ในอีกสักครู่",
+  "overnight-unavailable": unavailable,
+  "invalid-webhook-url": "ที่อยู่ webhook ไม่ถูกต้อง ต้องเป็น https:// ที่เข้าถึงได้จากอินเทอร์เน็ต",
+  "webhook-not-found": "ยังไม่ได้ตั้งค่า webhook",
   // ---- auth: the account's self-service
   "picture-invalid": "รูปโปรไฟล์ต้องเป็นไฟล์ JPEG หรือ PNG ขนาดไม่เกิน 40 KB และไม่เกิน 1024×1024 พิกเซล",
   "session-not-found": "ไม่พบอุปกรณ์นี้ หรืออุปกรณ์นี้ออกจากระบบไปแล้ว",

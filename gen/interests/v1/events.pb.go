@@ -33,8 +33,10 @@ type InterestChanged struct {
 	IsInterestToStepChk bool                   `protobuf:"varint,6,opt,name=is_interestToStepChk,json=isInterestToStepChk,proto3" json:"is_interestToStepChk,omitempty"`
 	Is_InterestToBid    bool                   `protobuf:"varint,7,opt,name=is_InterestToBid,json=isInterestToBid,proto3" json:"is_InterestToBid,omitempty"`
 	Archived            bool                   `protobuf:"varint,8,opt,name=archived,proto3" json:"archived,omitempty"`
-	unknownFields       protoimpl.UnknownFields
-	sizeCache           protoimpl.SizeCache
+	// Following plus the step changes of the last 20 days in the daily digest.
+	IsFill20      bool `protobuf:"varint,9,opt,name=is_fill20,json=isFill20,proto3" json:"is_fill20,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *InterestChanged) Reset() {
@@ -123,6 +125,13 @@ func (x *InterestChanged) GetArchived() bool {
 	return false
 }
 
+func (x *InterestChanged) GetIsFill20() bool {
+	if x != nil {
+		return x.IsFill20
+	}
+	return false
+}
+
 // CommentAdded is published on interests.v1.comment.added.
 type CommentAdded struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
@@ -204,7 +213,7 @@ var File_interests_v1_events_proto protoreflect.FileDescriptor
 
 const file_interests_v1_events_proto_rawDesc = "" +
 	"\n" +
-	"\x19interests/v1/events.proto\x12\finterests.v1\x1a\x1fgoogle/protobuf/timestamp.proto\"\xbc\x02\n" +
+	"\x19interests/v1/events.proto\x12\finterests.v1\x1a\x1fgoogle/protobuf/timestamp.proto\"\xd9\x02\n" +
 	"\x0fInterestChanged\x12\x19\n" +
 	"\bevent_id\x18\x01 \x01(\tR\aeventId\x12;\n" +
 	"\voccurred_at\x18\x02 \x01(\v2\x1a.google.protobuf.TimestampR\n" +
@@ -216,7 +225,8 @@ const file_interests_v1_events_proto_rawDesc = "" +
 	"isUserLike\x121\n" +
 	"\x14is_interestToStepChk\x18\x06 \x01(\bR\x13isInterestToStepChk\x12)\n" +
 	"\x10is_InterestToBid\x18\a \x01(\bR\x0fisInterestToBid\x12\x1a\n" +
-	"\barchived\x18\b \x01(\bR\barchived\"\xbd\x01\n" +
+	"\barchived\x18\b \x01(\bR\barchived\x12\x1b\n" +
+	"\tis_fill20\x18\t \x01(\bR\bisFill20\"\xbd\x01\n" +
 	"\fCommentAdded\x12\x19\n" +
 	"\bevent_id\x18\x01 \x01(\tR\aeventId\x12;\n" +
 	"\voccurred_at\x18\x02 \x01(\v2\x1a.google.protobuf.TimestampR\n" +

@@ -1230,6 +1230,456 @@ func (x *UpdateNotificationSettingsResponse) GetSettings() *NotificationSettings
 	return nil
 }
 
+// Webhook is a user's outgoing webhook. Each alert is POSTed as JSON with the headers
+// X-BidRadar-Delivery (one id per alert, the same on every retry), X-BidRadar-Timestamp
+// (Unix seconds) and X-BidRadar-Signature: "v1=" + hex HMAC-SHA256(secret, timestamp + "." + body).
+type Webhook struct {
+	state     protoimpl.MessageState `protogen:"open.v1"`
+	Url       string                 `protobuf:"bytes,1,opt,name=url,proto3" json:"url,omitempty"`
+	CreatedAt *timestamppb.Timestamp `protobuf:"bytes,2,opt,name=created_at,json=createdAt,proto3" json:"created_at,omitempty"`
+	// The last four characters of the secret, to tell secrets apart.
+	SecretHint    string `protobuf:"bytes,3,opt,name=secret_hint,json=secretHint,proto3" json:"secret_hint,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Webhook) Reset() {
+	*x = Webhook{}
+	mi := &file_notification_v1_notification_proto_msgTypes[22]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Webhook) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Webhook) ProtoMessage() {}
+
+func (x *Webhook) ProtoReflect() protoreflect.Message {
+	mi := &file_notification_v1_notification_proto_msgTypes[22]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Webhook.ProtoReflect.Descriptor instead.
+func (*Webhook) Descriptor() ([]byte, []int) {
+	return file_notification_v1_notification_proto_rawDescGZIP(), []int{22}
+}
+
+func (x *Webhook) GetUrl() string {
+	if x != nil {
+		return x.Url
+	}
+	return ""
+}
+
+func (x *Webhook) GetCreatedAt() *timestamppb.Timestamp {
+	if x != nil {
+		return x.CreatedAt
+	}
+	return nil
+}
+
+func (x *Webhook) GetSecretHint() string {
+	if x != nil {
+		return x.SecretHint
+	}
+	return ""
+}
+
+// WebhookDelivery is one alert sent (or being sent) to the webhook.
+type WebhookDelivery struct {
+	state          protoimpl.MessageState `protogen:"open.v1"`
+	DeliveryId     string                 `protobuf:"bytes,1,opt,name=delivery_id,json=deliveryId,proto3" json:"delivery_id,omitempty"`
+	NotificationId string                 `protobuf:"bytes,2,opt,name=notification_id,json=notificationId,proto3" json:"notification_id,omitempty"`
+	Title          string                 `protobuf:"bytes,3,opt,name=title,proto3" json:"title,omitempty"`
+	// "pending" (waiting for its next attempt), "sent" or "failed" (given up).
+	Status   string `protobuf:"bytes,4,opt,name=status,proto3" json:"status,omitempty"`
+	Attempts int32  `protobuf:"varint,5,opt,name=attempts,proto3" json:"attempts,omitempty"`
+	// The HTTP status of the last attempt (0 when none answered).
+	LastStatusCode int32                  `protobuf:"varint,6,opt,name=last_status_code,json=lastStatusCode,proto3" json:"last_status_code,omitempty"`
+	LastError      string                 `protobuf:"bytes,7,opt,name=last_error,json=lastError,proto3" json:"last_error,omitempty"`
+	CreatedAt      *timestamppb.Timestamp `protobuf:"bytes,8,opt,name=created_at,json=createdAt,proto3" json:"created_at,omitempty"`
+	NextAttemptAt  *timestamppb.Timestamp `protobuf:"bytes,9,opt,name=next_attempt_at,json=nextAttemptAt,proto3" json:"next_attempt_at,omitempty"`
+	SentAt         *timestamppb.Timestamp `protobuf:"bytes,10,opt,name=sent_at,json=sentAt,proto3" json:"sent_at,omitempty"`
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
+}
+
+func (x *WebhookDelivery) Reset() {
+	*x = WebhookDelivery{}
+	mi := &file_notification_v1_notification_proto_msgTypes[23]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *WebhookDelivery) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*WebhookDelivery) ProtoMessage() {}
+
+func (x *WebhookDelivery) ProtoReflect() protoreflect.Message {
+	mi := &file_notification_v1_notification_proto_msgTypes[23]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use WebhookDelivery.ProtoReflect.Descriptor instead.
+func (*WebhookDelivery) Descriptor() ([]byte, []int) {
+	return file_notification_v1_notification_proto_rawDescGZIP(), []int{23}
+}
+
+func (x *WebhookDelivery) GetDeliveryId() string {
+	if x != nil {
+		return x.DeliveryId
+	}
+	return ""
+}
+
+func (x *WebhookDelivery) GetNotificationId() string {
+	if x != nil {
+		return x.NotificationId
+	}
+	return ""
+}
+
+func (x *WebhookDelivery) GetTitle() string {
+	if x != nil {
+		return x.Title
+	}
+	return ""
+}
+
+func (x *WebhookDelivery) GetStatus() string {
+	if x != nil {
+		return x.Status
+	}
+	return ""
+}
+
+func (x *WebhookDelivery) GetAttempts() int32 {
+	if x != nil {
+		return x.Attempts
+	}
+	return 0
+}
+
+func (x *WebhookDelivery) GetLastStatusCode() int32 {
+	if x != nil {
+		return x.LastStatusCode
+	}
+	return 0
+}
+
+func (x *WebhookDelivery) GetLastError() string {
+	if x != nil {
+		return x.LastError
+	}
+	return ""
+}
+
+func (x *WebhookDelivery) GetCreatedAt() *timestamppb.Timestamp {
+	if x != nil {
+		return x.CreatedAt
+	}
+	return nil
+}
+
+func (x *WebhookDelivery) GetNextAttemptAt() *timestamppb.Timestamp {
+	if x != nil {
+		return x.NextAttemptAt
+	}
+	return nil
+}
+
+func (x *WebhookDelivery) GetSentAt() *timestamppb.Timestamp {
+	if x != nil {
+		return x.SentAt
+	}
+	return nil
+}
+
+type SetWebhookRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Url           string                 `protobuf:"bytes,1,opt,name=url,proto3" json:"url,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SetWebhookRequest) Reset() {
+	*x = SetWebhookRequest{}
+	mi := &file_notification_v1_notification_proto_msgTypes[24]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SetWebhookRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SetWebhookRequest) ProtoMessage() {}
+
+func (x *SetWebhookRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_notification_v1_notification_proto_msgTypes[24]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SetWebhookRequest.ProtoReflect.Descriptor instead.
+func (*SetWebhookRequest) Descriptor() ([]byte, []int) {
+	return file_notification_v1_notification_proto_rawDescGZIP(), []int{24}
+}
+
+func (x *SetWebhookRequest) GetUrl() string {
+	if x != nil {
+		return x.Url
+	}
+	return ""
+}
+
+type SetWebhookResponse struct {
+	state   protoimpl.MessageState `protogen:"open.v1"`
+	Webhook *Webhook               `protobuf:"bytes,1,opt,name=webhook,proto3" json:"webhook,omitempty"`
+	// The signing secret, shown this once.
+	Secret        string `protobuf:"bytes,2,opt,name=secret,proto3" json:"secret,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SetWebhookResponse) Reset() {
+	*x = SetWebhookResponse{}
+	mi := &file_notification_v1_notification_proto_msgTypes[25]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SetWebhookResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SetWebhookResponse) ProtoMessage() {}
+
+func (x *SetWebhookResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_notification_v1_notification_proto_msgTypes[25]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SetWebhookResponse.ProtoReflect.Descriptor instead.
+func (*SetWebhookResponse) Descriptor() ([]byte, []int) {
+	return file_notification_v1_notification_proto_rawDescGZIP(), []int{25}
+}
+
+func (x *SetWebhookResponse) GetWebhook() *Webhook {
+	if x != nil {
+		return x.Webhook
+	}
+	return nil
+}
+
+func (x *SetWebhookResponse) GetSecret() string {
+	if x != nil {
+		return x.Secret
+	}
+	return ""
+}
+
+type DeleteWebhookRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *DeleteWebhookRequest) Reset() {
+	*x = DeleteWebhookRequest{}
+	mi := &file_notification_v1_notification_proto_msgTypes[26]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *DeleteWebhookRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*DeleteWebhookRequest) ProtoMessage() {}
+
+func (x *DeleteWebhookRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_notification_v1_notification_proto_msgTypes[26]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use DeleteWebhookRequest.ProtoReflect.Descriptor instead.
+func (*DeleteWebhookRequest) Descriptor() ([]byte, []int) {
+	return file_notification_v1_notification_proto_rawDescGZIP(), []int{26}
+}
+
+type DeleteWebhookResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Message       string                 `protobuf:"bytes,1,opt,name=message,proto3" json:"message,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *DeleteWebhookResponse) Reset() {
+	*x = DeleteWebhookResponse{}
+	mi := &file_notification_v1_notification_proto_msgTypes[27]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *DeleteWebhookResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*DeleteWebhookResponse) ProtoMessage() {}
+
+func (x *DeleteWebhookResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_notification_v1_notification_proto_msgTypes[27]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use DeleteWebhookResponse.ProtoReflect.Descriptor instead.
+func (*DeleteWebhookResponse) Descriptor() ([]byte, []int) {
+	return file_notification_v1_notification_proto_rawDescGZIP(), []int{27}
+}
+
+func (x *DeleteWebhookResponse) GetMessage() string {
+	if x != nil {
+		return x.Message
+	}
+	return ""
+}
+
+type GetWebhookRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GetWebhookRequest) Reset() {
+	*x = GetWebhookRequest{}
+	mi := &file_notification_v1_notification_proto_msgTypes[28]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetWebhookRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetWebhookRequest) ProtoMessage() {}
+
+func (x *GetWebhookRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_notification_v1_notification_proto_msgTypes[28]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetWebhookRequest.ProtoReflect.Descriptor instead.
+func (*GetWebhookRequest) Descriptor() ([]byte, []int) {
+	return file_notification_v1_notification_proto_rawDescGZIP(), []int{28}
+}
+
+type GetWebhookResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Unset when the user has no webhook.
+	Webhook *Webhook `protobuf:"bytes,1,opt,name=webhook,proto3" json:"webhook,omitempty"`
+	// The 50 most recent deliveries, newest first.
+	Deliveries    []*WebhookDelivery `protobuf:"bytes,2,rep,name=deliveries,proto3" json:"deliveries,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GetWebhookResponse) Reset() {
+	*x = GetWebhookResponse{}
+	mi := &file_notification_v1_notification_proto_msgTypes[29]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetWebhookResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetWebhookResponse) ProtoMessage() {}
+
+func (x *GetWebhookResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_notification_v1_notification_proto_msgTypes[29]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetWebhookResponse.ProtoReflect.Descriptor instead.
+func (*GetWebhookResponse) Descriptor() ([]byte, []int) {
+	return file_notification_v1_notification_proto_rawDescGZIP(), []int{29}
+}
+
+func (x *GetWebhookResponse) GetWebhook() *Webhook {
+	if x != nil {
+		return x.Webhook
+	}
+	return nil
+}
+
+func (x *GetWebhookResponse) GetDeliveries() []*WebhookDelivery {
+	if x != nil {
+		return x.Deliveries
+	}
+	return nil
+}
+
 var File_notification_v1_notification_proto protoreflect.FileDescriptor
 
 const file_notification_v1_notification_proto_rawDesc = "" +
@@ -1317,7 +1767,42 @@ const file_notification_v1_notification_proto_rawDesc = "" +
 	"\bsettings\x18\x01 \x01(\v2%.notification.v1.NotificationSettingsR\bsettings\"\x81\x01\n" +
 	"\"UpdateNotificationSettingsResponse\x12\x18\n" +
 	"\amessage\x18\x01 \x01(\tR\amessage\x12A\n" +
-	"\bsettings\x18\x02 \x01(\v2%.notification.v1.NotificationSettingsR\bsettings2\xbf\t\n" +
+	"\bsettings\x18\x02 \x01(\v2%.notification.v1.NotificationSettingsR\bsettings\"w\n" +
+	"\aWebhook\x12\x10\n" +
+	"\x03url\x18\x01 \x01(\tR\x03url\x129\n" +
+	"\n" +
+	"created_at\x18\x02 \x01(\v2\x1a.google.protobuf.TimestampR\tcreatedAt\x12\x1f\n" +
+	"\vsecret_hint\x18\x03 \x01(\tR\n" +
+	"secretHint\"\xa2\x03\n" +
+	"\x0fWebhookDelivery\x12\x1f\n" +
+	"\vdelivery_id\x18\x01 \x01(\tR\n" +
+	"deliveryId\x12'\n" +
+	"\x0fnotification_id\x18\x02 \x01(\tR\x0enotificationId\x12\x14\n" +
+	"\x05title\x18\x03 \x01(\tR\x05title\x12\x16\n" +
+	"\x06status\x18\x04 \x01(\tR\x06status\x12\x1a\n" +
+	"\battempts\x18\x05 \x01(\x05R\battempts\x12(\n" +
+	"\x10last_status_code\x18\x06 \x01(\x05R\x0elastStatusCode\x12\x1d\n" +
+	"\n" +
+	"last_error\x18\a \x01(\tR\tlastError\x129\n" +
+	"\n" +
+	"created_at\x18\b \x01(\v2\x1a.google.protobuf.TimestampR\tcreatedAt\x12B\n" +
+	"\x0fnext_attempt_at\x18\t \x01(\v2\x1a.google.protobuf.TimestampR\rnextAttemptAt\x123\n" +
+	"\asent_at\x18\n" +
+	" \x01(\v2\x1a.google.protobuf.TimestampR\x06sentAt\"%\n" +
+	"\x11SetWebhookRequest\x12\x10\n" +
+	"\x03url\x18\x01 \x01(\tR\x03url\"`\n" +
+	"\x12SetWebhookResponse\x122\n" +
+	"\awebhook\x18\x01 \x01(\v2\x18.notification.v1.WebhookR\awebhook\x12\x16\n" +
+	"\x06secret\x18\x02 \x01(\tR\x06secret\"\x16\n" +
+	"\x14DeleteWebhookRequest\"1\n" +
+	"\x15DeleteWebhookResponse\x12\x18\n" +
+	"\amessage\x18\x01 \x01(\tR\amessage\"\x13\n" +
+	"\x11GetWebhookRequest\"\x8a\x01\n" +
+	"\x12GetWebhookResponse\x122\n" +
+	"\awebhook\x18\x01 \x01(\v2\x18.notification.v1.WebhookR\awebhook\x12@\n" +
+	"\n" +
+	"deliveries\x18\x02 \x03(\v2 .notification.v1.WebhookDeliveryR\n" +
+	"deliveries2\xe5\v\n" +
 	"\x13NotificationService\x12r\n" +
 	"\x11ListNotifications\x12).notification.v1.ListNotificationsRequest\x1a*.notification.v1.ListNotificationsResponse\"\x06\x8a\xb5\x18\x02\b\x02\x12i\n" +
 	"\x0eGetUnreadCount\x12&.notification.v1.GetUnreadCountRequest\x1a'.notification.v1.GetUnreadCountResponse\"\x06\x8a\xb5\x18\x02\b\x02\x12W\n" +
@@ -1328,7 +1813,12 @@ const file_notification_v1_notification_proto_rawDesc = "" +
 	"\x16CreateTestNotification\x12..notification.v1.CreateTestNotificationRequest\x1a/.notification.v1.CreateTestNotificationResponse\"\x06\x8a\xb5\x18\x02\b\x02\x12\x84\x01\n" +
 	"\x17CreateTestNotifications\x12/.notification.v1.CreateTestNotificationsRequest\x1a0.notification.v1.CreateTestNotificationsResponse\"\x06\x8a\xb5\x18\x02\b\x02\x12\x84\x01\n" +
 	"\x17GetNotificationSettings\x12/.notification.v1.GetNotificationSettingsRequest\x1a0.notification.v1.GetNotificationSettingsResponse\"\x06\x8a\xb5\x18\x02\b\x02\x12\x8d\x01\n" +
-	"\x1aUpdateNotificationSettings\x122.notification.v1.UpdateNotificationSettingsRequest\x1a3.notification.v1.UpdateNotificationSettingsResponse\"\x06\x8a\xb5\x18\x02\b\x02B\xb2\x01\n" +
+	"\x1aUpdateNotificationSettings\x122.notification.v1.UpdateNotificationSettingsRequest\x1a3.notification.v1.UpdateNotificationSettingsResponse\"\x06\x8a\xb5\x18\x02\b\x02\x12]\n" +
+	"\n" +
+	"SetWebhook\x12\".notification.v1.SetWebhookRequest\x1a#.notification.v1.SetWebhookResponse\"\x06\x8a\xb5\x18\x02\b\x02\x12f\n" +
+	"\rDeleteWebhook\x12%.notification.v1.DeleteWebhookRequest\x1a&.notification.v1.DeleteWebhookResponse\"\x06\x8a\xb5\x18\x02\b\x02\x12]\n" +
+	"\n" +
+	"GetWebhook\x12\".notification.v1.GetWebhookRequest\x1a#.notification.v1.GetWebhookResponse\"\x06\x8a\xb5\x18\x02\b\x02B\xb2\x01\n" +
 	"\x13com.notification.v1B\x11NotificationProtoP\x01Z+bidradar/gen/notification/v1;notificationv1\xa2\x02\x03NXX\xaa\x02\x0fNotification.V1\xca\x02\x0fNotification\\V1\xe2\x02\x1bNotification\\V1\\GPBMetadata\xea\x02\x10Notification::V1b\x06proto3"
 
 var (
@@ -1343,7 +1833,7 @@ func file_notification_v1_notification_proto_rawDescGZIP() []byte {
 	return file_notification_v1_notification_proto_rawDescData
 }
 
-var file_notification_v1_notification_proto_msgTypes = make([]protoimpl.MessageInfo, 22)
+var file_notification_v1_notification_proto_msgTypes = make([]protoimpl.MessageInfo, 30)
 var file_notification_v1_notification_proto_goTypes = []any{
 	(*Notification)(nil),                       // 0: notification.v1.Notification
 	(*ListNotificationsRequest)(nil),           // 1: notification.v1.ListNotificationsRequest
@@ -1367,11 +1857,19 @@ var file_notification_v1_notification_proto_goTypes = []any{
 	(*GetNotificationSettingsResponse)(nil),    // 19: notification.v1.GetNotificationSettingsResponse
 	(*UpdateNotificationSettingsRequest)(nil),  // 20: notification.v1.UpdateNotificationSettingsRequest
 	(*UpdateNotificationSettingsResponse)(nil), // 21: notification.v1.UpdateNotificationSettingsResponse
-	(*timestamppb.Timestamp)(nil),              // 22: google.protobuf.Timestamp
+	(*Webhook)(nil),                            // 22: notification.v1.Webhook
+	(*WebhookDelivery)(nil),                    // 23: notification.v1.WebhookDelivery
+	(*SetWebhookRequest)(nil),                  // 24: notification.v1.SetWebhookRequest
+	(*SetWebhookResponse)(nil),                 // 25: notification.v1.SetWebhookResponse
+	(*DeleteWebhookRequest)(nil),               // 26: notification.v1.DeleteWebhookRequest
+	(*DeleteWebhookResponse)(nil),              // 27: notification.v1.DeleteWebhookResponse
+	(*GetWebhookRequest)(nil),                  // 28: notification.v1.GetWebhookRequest
+	(*GetWebhookResponse)(nil),                 // 29: notification.v1.GetWebhookResponse
+	(*timestamppb.Timestamp)(nil),              // 30: google.protobuf.Timestamp
 }
 var file_notification_v1_notification_proto_depIdxs = []int32{
-	22, // 0: notification.v1.Notification.created_at:type_name -> google.protobuf.Timestamp
-	22, // 1: notification.v1.Notification.read_at:type_name -> google.protobuf.Timestamp
+	30, // 0: notification.v1.Notification.created_at:type_name -> google.protobuf.Timestamp
+	30, // 1: notification.v1.Notification.read_at:type_name -> google.protobuf.Timestamp
 	0,  // 2: notification.v1.ListNotificationsResponse.notifications:type_name -> notification.v1.Notification
 	0,  // 3: notification.v1.MarkReadResponse.notification:type_name -> notification.v1.Notification
 	0,  // 4: notification.v1.CreateTestNotificationResponse.notification:type_name -> notification.v1.Notification
@@ -1379,31 +1877,44 @@ var file_notification_v1_notification_proto_depIdxs = []int32{
 	17, // 6: notification.v1.GetNotificationSettingsResponse.settings:type_name -> notification.v1.NotificationSettings
 	17, // 7: notification.v1.UpdateNotificationSettingsRequest.settings:type_name -> notification.v1.NotificationSettings
 	17, // 8: notification.v1.UpdateNotificationSettingsResponse.settings:type_name -> notification.v1.NotificationSettings
-	1,  // 9: notification.v1.NotificationService.ListNotifications:input_type -> notification.v1.ListNotificationsRequest
-	3,  // 10: notification.v1.NotificationService.GetUnreadCount:input_type -> notification.v1.GetUnreadCountRequest
-	5,  // 11: notification.v1.NotificationService.MarkRead:input_type -> notification.v1.MarkReadRequest
-	7,  // 12: notification.v1.NotificationService.MarkAllRead:input_type -> notification.v1.MarkAllReadRequest
-	9,  // 13: notification.v1.NotificationService.DeleteNotification:input_type -> notification.v1.DeleteNotificationRequest
-	11, // 14: notification.v1.NotificationService.ClearNotifications:input_type -> notification.v1.ClearNotificationsRequest
-	13, // 15: notification.v1.NotificationService.CreateTestNotification:input_type -> notification.v1.CreateTestNotificationRequest
-	15, // 16: notification.v1.NotificationService.CreateTestNotifications:input_type -> notification.v1.CreateTestNotificationsRequest
-	18, // 17: notification.v1.NotificationService.GetNotificationSettings:input_type -> notification.v1.GetNotificationSettingsRequest
-	20, // 18: notification.v1.NotificationService.UpdateNotificationSettings:input_type -> notification.v1.UpdateNotificationSettingsRequest
-	2,  // 19: notification.v1.NotificationService.ListNotifications:output_type -> notification.v1.ListNotificationsResponse
-	4,  // 20: notification.v1.NotificationService.GetUnreadCount:output_type -> notification.v1.GetUnreadCountResponse
-	6,  // 21: notification.v1.NotificationService.MarkRead:output_type -> notification.v1.MarkReadResponse
-	8,  // 22: notification.v1.NotificationService.MarkAllRead:output_type -> notification.v1.MarkAllReadResponse
-	10, // 23: notification.v1.NotificationService.DeleteNotification:output_type -> notification.v1.DeleteNotificationResponse
-	12, // 24: notification.v1.NotificationService.ClearNotifications:output_type -> notification.v1.ClearNotificationsResponse
-	14, // 25: notification.v1.NotificationService.CreateTestNotification:output_type -> notification.v1.CreateTestNotificationResponse
-	16, // 26: notification.v1.NotificationService.CreateTestNotifications:output_type -> notification.v1.CreateTestNotificationsResponse
-	19, // 27: notification.v1.NotificationService.GetNotificationSettings:output_type -> notification.v1.GetNotificationSettingsResponse
-	21, // 28: notification.v1.NotificationService.UpdateNotificationSettings:output_type -> notification.v1.UpdateNotificationSettingsResponse
-	19, // [19:29] is the sub-list for method output_type
-	9,  // [9:19] is the sub-list for method input_type
-	9,  // [9:9] is the sub-list for extension type_name
-	9,  // [9:9] is the sub-list for extension extendee
-	0,  // [0:9] is the sub-list for field type_name
+	30, // 9: notification.v1.Webhook.created_at:type_name -> google.protobuf.Timestamp
+	30, // 10: notification.v1.WebhookDelivery.created_at:type_name -> google.protobuf.Timestamp
+	30, // 11: notification.v1.WebhookDelivery.next_attempt_at:type_name -> google.protobuf.Timestamp
+	30, // 12: notification.v1.WebhookDelivery.sent_at:type_name -> google.protobuf.Timestamp
+	22, // 13: notification.v1.SetWebhookResponse.webhook:type_name -> notification.v1.Webhook
+	22, // 14: notification.v1.GetWebhookResponse.webhook:type_name -> notification.v1.Webhook
+	23, // 15: notification.v1.GetWebhookResponse.deliveries:type_name -> notification.v1.WebhookDelivery
+	1,  // 16: notification.v1.NotificationService.ListNotifications:input_type -> notification.v1.ListNotificationsRequest
+	3,  // 17: notification.v1.NotificationService.GetUnreadCount:input_type -> notification.v1.GetUnreadCountRequest
+	5,  // 18: notification.v1.NotificationService.MarkRead:input_type -> notification.v1.MarkReadRequest
+	7,  // 19: notification.v1.NotificationService.MarkAllRead:input_type -> notification.v1.MarkAllReadRequest
+	9,  // 20: notification.v1.NotificationService.DeleteNotification:input_type -> notification.v1.DeleteNotificationRequest
+	11, // 21: notification.v1.NotificationService.ClearNotifications:input_type -> notification.v1.ClearNotificationsRequest
+	13, // 22: notification.v1.NotificationService.CreateTestNotification:input_type -> notification.v1.CreateTestNotificationRequest
+	15, // 23: notification.v1.NotificationService.CreateTestNotifications:input_type -> notification.v1.CreateTestNotificationsRequest
+	18, // 24: notification.v1.NotificationService.GetNotificationSettings:input_type -> notification.v1.GetNotificationSettingsRequest
+	20, // 25: notification.v1.NotificationService.UpdateNotificationSettings:input_type -> notification.v1.UpdateNotificationSettingsRequest
+	24, // 26: notification.v1.NotificationService.SetWebhook:input_type -> notification.v1.SetWebhookRequest
+	26, // 27: notification.v1.NotificationService.DeleteWebhook:input_type -> notification.v1.DeleteWebhookRequest
+	28, // 28: notification.v1.NotificationService.GetWebhook:input_type -> notification.v1.GetWebhookRequest
+	2,  // 29: notification.v1.NotificationService.ListNotifications:output_type -> notification.v1.ListNotificationsResponse
+	4,  // 30: notification.v1.NotificationService.GetUnreadCount:output_type -> notification.v1.GetUnreadCountResponse
+	6,  // 31: notification.v1.NotificationService.MarkRead:output_type -> notification.v1.MarkReadResponse
+	8,  // 32: notification.v1.NotificationService.MarkAllRead:output_type -> notification.v1.MarkAllReadResponse
+	10, // 33: notification.v1.NotificationService.DeleteNotification:output_type -> notification.v1.DeleteNotificationResponse
+	12, // 34: notification.v1.NotificationService.ClearNotifications:output_type -> notification.v1.ClearNotificationsResponse
+	14, // 35: notification.v1.NotificationService.CreateTestNotification:output_type -> notification.v1.CreateTestNotificationResponse
+	16, // 36: notification.v1.NotificationService.CreateTestNotifications:output_type -> notification.v1.CreateTestNotificationsResponse
+	19, // 37: notification.v1.NotificationService.GetNotificationSettings:output_type -> notification.v1.GetNotificationSettingsResponse
+	21, // 38: notification.v1.NotificationService.UpdateNotificationSettings:output_type -> notification.v1.UpdateNotificationSettingsResponse
+	25, // 39: notification.v1.NotificationService.SetWebhook:output_type -> notification.v1.SetWebhookResponse
+	27, // 40: notification.v1.NotificationService.DeleteWebhook:output_type -> notification.v1.DeleteWebhookResponse
+	29, // 41: notification.v1.NotificationService.GetWebhook:output_type -> notification.v1.GetWebhookResponse
+	29, // [29:42] is the sub-list for method output_type
+	16, // [16:29] is the sub-list for method input_type
+	16, // [16:16] is the sub-list for extension type_name
+	16, // [16:16] is the sub-list for extension extendee
+	0,  // [0:16] is the sub-list for field type_name
 }
 
 func init() { file_notification_v1_notification_proto_init() }
@@ -1419,7 +1930,7 @@ func file_notification_v1_notification_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_notification_v1_notification_proto_rawDesc), len(file_notification_v1_notification_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   22,
+			NumMessages:   30,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -29,6 +29,9 @@ const (
 	NotificationService_CreateTestNotifications_FullMethodName    = "/notification.v1.NotificationService/CreateTestNotifications"
 	NotificationService_GetNotificationSettings_FullMethodName    = "/notification.v1.NotificationService/GetNotificationSettings"
 	NotificationService_UpdateNotificationSettings_FullMethodName = "/notification.v1.NotificationService/UpdateNotificationSettings"
+	NotificationService_SetWebhook_FullMethodName                 = "/notification.v1.NotificationService/SetWebhook"
+	NotificationService_DeleteWebhook_FullMethodName              = "/notification.v1.NotificationService/DeleteWebhook"
+	NotificationService_GetWebhook_FullMethodName                 = "/notification.v1.NotificationService/GetWebhook"
 )
 
 // NotificationServiceClient is the client API for NotificationService service.
@@ -57,6 +60,13 @@ type NotificationServiceClient interface {
 	GetNotificationSettings(ctx context.Context, in *GetNotificationSettingsRequest, opts ...grpc.CallOption) (*GetNotificationSettingsResponse, error)
 	// UpdateNotificationSettings changes the user's channel settings.
 	UpdateNotificationSettings(ctx context.Context, in *UpdateNotificationSettingsRequest, opts ...grpc.CallOption) (*UpdateNotificationSettingsResponse, error)
+	// SetWebhook sets the user's outgoing webhook: every alert is POSTed to url, signed with a new
+	// secret that this answer shows once (https only in production).
+	SetWebhook(ctx context.Context, in *SetWebhookRequest, opts ...grpc.CallOption) (*SetWebhookResponse, error)
+	// DeleteWebhook removes the user's outgoing webhook (pending deliveries are given up).
+	DeleteWebhook(ctx context.Context, in *DeleteWebhookRequest, opts ...grpc.CallOption) (*DeleteWebhookResponse, error)
+	// GetWebhook returns the user's outgoing webhook (never its secret) and its recent deliveries.
+	GetWebhook(ctx context.Context, in *GetWebhookRequest, opts ...grpc.CallOption) (*GetWebhookResponse, error)
 }
 
 type notificationServiceClient struct {
@@ -167,6 +177,36 @@ func (c *notificationServiceClient) UpdateNotificationSettings(ctx context.Conte
 	return out, nil
 }
 
+func (c *notificationServiceClient) SetWebhook(ctx context.Context, in *SetWebhookRequest, opts ...grpc.CallOption) (*SetWebhookResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(SetWebhookResponse)
+	err := c.cc.Invoke(ctx, NotificationService_SetWebhook_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *notificationServiceClient) DeleteWebhook(ctx context.Context, in *DeleteWebhookRequest, opts ...grpc.CallOption) (*DeleteWebhookResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(DeleteWebhookResponse)
+	err := c.cc.Invoke(ctx, NotificationService_DeleteWebhook_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *notificationServiceClient) GetWebhook(ctx context.Context, in *GetWebhookRequest, opts ...grpc.CallOption) (*GetWebhookResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(GetWebhookResponse)
+	err := c.cc.Invoke(ctx, NotificationService_GetWebhook_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // NotificationServiceServer is the server API for NotificationService service.
 // All implementations must embed UnimplementedNotificationServiceServer
 // for forward compatibility.
@@ -193,6 +233,13 @@ type NotificationServiceServer interface {
 	GetNotificationSettings(context.Context, *GetNotificationSettingsRequest) (*GetNotificationSettingsResponse, error)
 	// UpdateNotificationSettings changes the user's channel settings.
 	UpdateNotificationSettings(context.Context, *UpdateNotificationSettingsRequest) (*UpdateNotificationSettingsResponse, error)
+	// SetWebhook sets the user's outgoing webhook: every alert is POSTed to url, signed with a new
+	// secret that this answer shows once (https only in production).
+	SetWebhook(context.Context, *SetWebhookRequest) (*SetWebhookResponse, error)
+	// DeleteWebhook removes the user's outgoing webhook (pending deliveries are given up).
+	DeleteWebhook(context.Context, *DeleteWebhookRequest) (*DeleteWebhookResponse, error)
+	// GetWebhook returns the user's outgoing webhook (never its secret) and its recent deliveries.
+	GetWebhook(context.Context, *GetWebhookRequest) (*GetWebhookResponse, error)
 	mustEmbedUnimplementedNotificationServiceServer()
 }
 
@@ -232,6 +279,15 @@ func (UnimplementedNotificationServiceServer) GetNotificationSettings(context.Co
 }
 func (UnimplementedNotificationServiceServer) UpdateNotificationSettings(context.Context, *UpdateNotificationSettingsRequest) (*UpdateNotificationSettingsResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method UpdateNotificationSettings not implemented")
+}
+func (UnimplementedNotificationServiceServer) SetWebhook(context.Context, *SetWebhookRequest) (*SetWebhookResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method SetWebhook not implemented")
+}
+func (UnimplementedNotificationServiceServer) DeleteWebhook(context.Context, *DeleteWebhookRequest) (*DeleteWebhookResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method DeleteWebhook not implemented")
+}
+func (UnimplementedNotificationServiceServer) GetWebhook(context.Context, *GetWebhookRequest) (*GetWebhookResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method GetWebhook not implemented")
 }
 func (UnimplementedNotificationServiceServer) mustEmbedUnimplementedNotificationServiceServer() {}
 func (UnimplementedNotificationServiceServer) testEmbeddedByValue()                             {}
@@ -434,6 +490,60 @@ func _NotificationService_UpdateNotificationSettings_Handler(srv interface{}, ct
 	return interceptor(ctx, in, info, handler)
 }
 
+func _NotificationService_SetWebhook_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(SetWebhookRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(NotificationServiceServer).SetWebhook(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: NotificationService_SetWebhook_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(NotificationServiceServer).SetWebhook(ctx, req.(*SetWebhookRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _NotificationService_DeleteWebhook_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(DeleteWebhookRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(NotificationServiceServer).DeleteWebhook(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: NotificationService_DeleteWebhook_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(NotificationServiceServer).DeleteWebhook(ctx, req.(*DeleteWebhookRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _NotificationService_GetWebhook_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(GetWebhookRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(NotificationServiceServer).GetWebhook(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: NotificationService_GetWebhook_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(NotificationServiceServer).GetWebhook(ctx, req.(*GetWebhookRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // NotificationService_ServiceDesc is the grpc.ServiceDesc for NotificationService service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -480,6 +590,18 @@ var NotificationService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "UpdateNotificationSettings",
 			Handler:    _NotificationService_UpdateNotificationSettings_Handler,
+		},
+		{
+			MethodName: "SetWebhook",
+			Handler:    _NotificationService_SetWebhook_Handler,
+		},
+		{
+			MethodName: "DeleteWebhook",
+			Handler:    _NotificationService_DeleteWebhook_Handler,
+		},
+		{
+			MethodName: "GetWebhook",
+			Handler:    _NotificationService_GetWebhook_Handler,
 		},
 	},
 	Streams:  []grpc.StreamDesc{},

@@ -306,7 +306,10 @@ type CriteriaMatched struct {
 	// The projects found, with what an alert shows (same order as project_ids).
 	Projects []*MatchedProject `protobuf:"bytes,7,rep,name=projects,proto3" json:"projects,omitempty"`
 	// Set for an overnight run (one digest per search and run); empty for an instant match.
-	RunKey        string `protobuf:"bytes,8,opt,name=run_key,json=runKey,proto3" json:"run_key,omitempty"`
+	// The overnight run's key is its Bangkok date (YYYY-MM-DD).
+	RunKey string `protobuf:"bytes,8,opt,name=run_key,json=runKey,proto3" json:"run_key,omitempty"`
+	// How many projects an overnight run found for the search; projects names at most the first 50.
+	ProjectCount  int32 `protobuf:"varint,9,opt,name=project_count,json=projectCount,proto3" json:"project_count,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -397,6 +400,13 @@ func (x *CriteriaMatched) GetRunKey() string {
 	return ""
 }
 
+func (x *CriteriaMatched) GetProjectCount() int32 {
+	if x != nil {
+		return x.ProjectCount
+	}
+	return 0
+}
+
 // MatchedProject is a project as an alert names it.
 type MatchedProject struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
@@ -466,6 +476,94 @@ func (x *MatchedProject) GetBudgetSatang() int64 {
 	return 0
 }
 
+// DeadlineApproaching is published on projects.v1.deadline.approaching the day before (Asia/Bangkok)
+// a project's bid submission or price-hearing date, once per project, kind and date.
+type DeadlineApproaching struct {
+	state       protoimpl.MessageState `protogen:"open.v1"`
+	EventId     string                 `protobuf:"bytes,1,opt,name=event_id,json=eventId,proto3" json:"event_id,omitempty"`
+	OccurredAt  *timestamppb.Timestamp `protobuf:"bytes,2,opt,name=occurred_at,json=occurredAt,proto3" json:"occurred_at,omitempty"`
+	ProjectId   string                 `protobuf:"bytes,3,opt,name=project_id,json=projectId,proto3" json:"project_id,omitempty"`
+	ProjectName string                 `protobuf:"bytes,4,opt,name=project_name,json=projectName,proto3" json:"project_name,omitempty"`
+	// "submission" (the last day to submit bids) or "hearing" (the last day of the price / draft hearing).
+	Kind string `protobuf:"bytes,5,opt,name=kind,proto3" json:"kind,omitempty"`
+	// The deadline, ISO date (YYYY-MM-DD, Bangkok).
+	Date          string `protobuf:"bytes,6,opt,name=date,proto3" json:"date,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *DeadlineApproaching) Reset() {
+	*x = DeadlineApproaching{}
+	mi := &file_projects_v1_events_proto_msgTypes[5]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *DeadlineApproaching) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*DeadlineApproaching) ProtoMessage() {}
+
+func (x *DeadlineApproaching) ProtoReflect() protoreflect.Message {
+	mi := &file_projects_v1_events_proto_msgTypes[5]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use DeadlineApproaching.ProtoReflect.Descriptor instead.
+func (*DeadlineApproaching) Descriptor() ([]byte, []int) {
+	return file_projects_v1_events_proto_rawDescGZIP(), []int{5}
+}
+
+func (x *DeadlineApproaching) GetEventId() string {
+	if x != nil {
+		return x.EventId
+	}
+	return ""
+}
+
+func (x *DeadlineApproaching) GetOccurredAt() *timestamppb.Timestamp {
+	if x != nil {
+		return x.OccurredAt
+	}
+	return nil
+}
+
+func (x *DeadlineApproaching) GetProjectId() string {
+	if x != nil {
+		return x.ProjectId
+	}
+	return ""
+}
+
+func (x *DeadlineApproaching) GetProjectName() string {
+	if x != nil {
+		return x.ProjectName
+	}
+	return ""
+}
+
+func (x *DeadlineApproaching) GetKind() string {
+	if x != nil {
+		return x.Kind
+	}
+	return ""
+}
+
+func (x *DeadlineApproaching) GetDate() string {
+	if x != nil {
+		return x.Date
+	}
+	return ""
+}
+
 var File_projects_v1_events_proto protoreflect.FileDescriptor
 
 const file_projects_v1_events_proto_rawDesc = "" +
@@ -499,7 +597,7 @@ const file_projects_v1_events_proto_rawDesc = "" +
 	"\ttype_code\x18\x05 \x01(\tR\btypeCode\x12\x1b\n" +
 	"\ttype_name\x18\x06 \x01(\tR\btypeName\x12\x12\n" +
 	"\x04date\x18\a \x01(\tR\x04date\x12\x12\n" +
-	"\x04link\x18\b \x01(\tR\x04link\"\xbb\x02\n" +
+	"\x04link\x18\b \x01(\tR\x04link\"\xe0\x02\n" +
 	"\x0fCriteriaMatched\x12\x19\n" +
 	"\bevent_id\x18\x01 \x01(\tR\aeventId\x12;\n" +
 	"\voccurred_at\x18\x02 \x01(\v2\x1a.google.protobuf.TimestampR\n" +
@@ -511,7 +609,8 @@ const file_projects_v1_events_proto_rawDesc = "" +
 	"\vproject_ids\x18\x06 \x03(\tR\n" +
 	"projectIds\x127\n" +
 	"\bprojects\x18\a \x03(\v2\x1b.projects.v1.MatchedProjectR\bprojects\x12\x17\n" +
-	"\arun_key\x18\b \x01(\tR\x06runKey\"\xaf\x01\n" +
+	"\arun_key\x18\b \x01(\tR\x06runKey\x12#\n" +
+	"\rproject_count\x18\t \x01(\x05R\fprojectCount\"\xaf\x01\n" +
 	"\x0eMatchedProject\x12\x1d\n" +
 	"\n" +
 	"project_id\x18\x01 \x01(\tR\tprojectId\x12!\n" +
@@ -519,7 +618,16 @@ const file_projects_v1_events_proto_rawDesc = "" +
 	"\vagency_name\x18\x03 \x01(\tR\n" +
 	"agencyName\x12(\n" +
 	"\rbudget_satang\x18\x04 \x01(\x03H\x00R\fbudgetSatang\x88\x01\x01B\x10\n" +
-	"\x0e_budget_satangB\x90\x01\n" +
+	"\x0e_budget_satang\"\xd7\x01\n" +
+	"\x13DeadlineApproaching\x12\x19\n" +
+	"\bevent_id\x18\x01 \x01(\tR\aeventId\x12;\n" +
+	"\voccurred_at\x18\x02 \x01(\v2\x1a.google.protobuf.TimestampR\n" +
+	"occurredAt\x12\x1d\n" +
+	"\n" +
+	"project_id\x18\x03 \x01(\tR\tprojectId\x12!\n" +
+	"\fproject_name\x18\x04 \x01(\tR\vprojectName\x12\x12\n" +
+	"\x04kind\x18\x05 \x01(\tR\x04kind\x12\x12\n" +
+	"\x04date\x18\x06 \x01(\tR\x04dateB\x90\x01\n" +
 	"\x0fcom.projects.v1B\vEventsProtoP\x01Z#bidradar/gen/projects/v1;projectsv1\xa2\x02\x03PXX\xaa\x02\vProjects.V1\xca\x02\vProjects\\V1\xe2\x02\x17Projects\\V1\\GPBMetadata\xea\x02\fProjects::V1b\x06proto3"
 
 var (
@@ -534,26 +642,28 @@ func file_projects_v1_events_proto_rawDescGZIP() []byte {
 	return file_projects_v1_events_proto_rawDescData
 }
 
-var file_projects_v1_events_proto_msgTypes = make([]protoimpl.MessageInfo, 5)
+var file_projects_v1_events_proto_msgTypes = make([]protoimpl.MessageInfo, 6)
 var file_projects_v1_events_proto_goTypes = []any{
 	(*ProjectCreated)(nil),        // 0: projects.v1.ProjectCreated
 	(*ProjectUpdated)(nil),        // 1: projects.v1.ProjectUpdated
 	(*AnnouncementAdded)(nil),     // 2: projects.v1.AnnouncementAdded
 	(*CriteriaMatched)(nil),       // 3: projects.v1.CriteriaMatched
 	(*MatchedProject)(nil),        // 4: projects.v1.MatchedProject
-	(*timestamppb.Timestamp)(nil), // 5: google.protobuf.Timestamp
+	(*DeadlineApproaching)(nil),   // 5: projects.v1.DeadlineApproaching
+	(*timestamppb.Timestamp)(nil), // 6: google.protobuf.Timestamp
 }
 var file_projects_v1_events_proto_depIdxs = []int32{
-	5, // 0: projects.v1.ProjectCreated.occurred_at:type_name -> google.protobuf.Timestamp
-	5, // 1: projects.v1.ProjectUpdated.occurred_at:type_name -> google.protobuf.Timestamp
-	5, // 2: projects.v1.AnnouncementAdded.occurred_at:type_name -> google.protobuf.Timestamp
-	5, // 3: projects.v1.CriteriaMatched.occurred_at:type_name -> google.protobuf.Timestamp
+	6, // 0: projects.v1.ProjectCreated.occurred_at:type_name -> google.protobuf.Timestamp
+	6, // 1: projects.v1.ProjectUpdated.occurred_at:type_name -> google.protobuf.Timestamp
+	6, // 2: projects.v1.AnnouncementAdded.occurred_at:type_name -> google.protobuf.Timestamp
+	6, // 3: projects.v1.CriteriaMatched.occurred_at:type_name -> google.protobuf.Timestamp
 	4, // 4: projects.v1.CriteriaMatched.projects:type_name -> projects.v1.MatchedProject
-	5, // [5:5] is the sub-list for method output_type
-	5, // [5:5] is the sub-list for method input_type
-	5, // [5:5] is the sub-list for extension type_name
-	5, // [5:5] is the sub-list for extension extendee
-	0, // [0:5] is the sub-list for field type_name
+	6, // 5: projects.v1.DeadlineApproaching.occurred_at:type_name -> google.protobuf.Timestamp
+	6, // [6:6] is the sub-list for method output_type
+	6, // [6:6] is the sub-list for method input_type
+	6, // [6:6] is the sub-list for extension type_name
+	6, // [6:6] is the sub-list for extension extendee
+	0, // [0:6] is the sub-list for field type_name
 }
 
 func init() { file_projects_v1_events_proto_init() }
@@ -568,7 +678,7 @@ func file_projects_v1_events_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_projects_v1_events_proto_rawDesc), len(file_projects_v1_events_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   5,
+			NumMessages:   6,
 			NumExtensions: 0,
 			NumServices:   0,
 		},

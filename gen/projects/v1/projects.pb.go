@@ -3246,6 +3246,139 @@ func (x *ListIngestionRunsResponse) GetRuns() []*IngestionRun {
 	return nil
 }
 
+type RunOvernightRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *RunOvernightRequest) Reset() {
+	*x = RunOvernightRequest{}
+	mi := &file_projects_v1_projects_proto_msgTypes[40]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RunOvernightRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RunOvernightRequest) ProtoMessage() {}
+
+func (x *RunOvernightRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_projects_v1_projects_proto_msgTypes[40]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RunOvernightRequest.ProtoReflect.Descriptor instead.
+func (*RunOvernightRequest) Descriptor() ([]byte, []int) {
+	return file_projects_v1_projects_proto_rawDescGZIP(), []int{40}
+}
+
+type RunOvernightResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The run's Bangkok date (YYYY-MM-DD).
+	Day string `protobuf:"bytes,1,opt,name=day,proto3" json:"day,omitempty"`
+	// Projects first seen in [window_from, window_to) were searched.
+	WindowFrom *timestamppb.Timestamp `protobuf:"bytes,2,opt,name=window_from,json=windowFrom,proto3" json:"window_from,omitempty"`
+	WindowTo   *timestamppb.Timestamp `protobuf:"bytes,3,opt,name=window_to,json=windowTo,proto3" json:"window_to,omitempty"`
+	// Overnight searches evaluated.
+	Criteria int64 `protobuf:"varint,4,opt,name=criteria,proto3" json:"criteria,omitempty"`
+	// Projects first seen in the window.
+	ProjectsSeen int64 `protobuf:"varint,5,opt,name=projects_seen,json=projectsSeen,proto3" json:"projects_seen,omitempty"`
+	// Digests this run wrote (a search already told today is not told again).
+	Digests       int64                  `protobuf:"varint,6,opt,name=digests,proto3" json:"digests,omitempty"`
+	FinishedAt    *timestamppb.Timestamp `protobuf:"bytes,7,opt,name=finished_at,json=finishedAt,proto3" json:"finished_at,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *RunOvernightResponse) Reset() {
+	*x = RunOvernightResponse{}
+	mi := &file_projects_v1_projects_proto_msgTypes[41]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RunOvernightResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RunOvernightResponse) ProtoMessage() {}
+
+func (x *RunOvernightResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_projects_v1_projects_proto_msgTypes[41]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RunOvernightResponse.ProtoReflect.Descriptor instead.
+func (*RunOvernightResponse) Descriptor() ([]byte, []int) {
+	return file_projects_v1_projects_proto_rawDescGZIP(), []int{41}
+}
+
+func (x *RunOvernightResponse) GetDay() string {
+	if x != nil {
+		return x.Day
+	}
+	return ""
+}
+
+func (x *RunOvernightResponse) GetWindowFrom() *timestamppb.Timestamp {
+	if x != nil {
+		return x.WindowFrom
+	}
+	return nil
+}
+
+func (x *RunOvernightResponse) GetWindowTo() *timestamppb.Timestamp {
+	if x != nil {
+		return x.WindowTo
+	}
+	return nil
+}
+
+func (x *RunOvernightResponse) GetCriteria() int64 {
+	if x != nil {
+		return x.Criteria
+	}
+	return 0
+}
+
+func (x *RunOvernightResponse) GetProjectsSeen() int64 {
+	if x != nil {
+		return x.ProjectsSeen
+	}
+	return 0
+}
+
+func (x *RunOvernightResponse) GetDigests() int64 {
+	if x != nil {
+		return x.Digests
+	}
+	return 0
+}
+
+func (x *RunOvernightResponse) GetFinishedAt() *timestamppb.Timestamp {
+	if x != nil {
+		return x.FinishedAt
+	}
+	return nil
+}
+
 var File_projects_v1_projects_proto protoreflect.FileDescriptor
 
 const file_projects_v1_projects_proto_rawDesc = "" +
@@ -3578,7 +3711,18 @@ const file_projects_v1_projects_proto_rawDesc = "" +
 	"\x18ListIngestionRunsRequest\x12\x14\n" +
 	"\x05limit\x18\x01 \x01(\x05R\x05limit\"J\n" +
 	"\x19ListIngestionRunsResponse\x12-\n" +
-	"\x04runs\x18\x01 \x03(\v2\x19.projects.v1.IngestionRunR\x04runs2\x8a\v\n" +
+	"\x04runs\x18\x01 \x03(\v2\x19.projects.v1.IngestionRunR\x04runs\"\x15\n" +
+	"\x13RunOvernightRequest\"\xb6\x02\n" +
+	"\x14RunOvernightResponse\x12\x10\n" +
+	"\x03day\x18\x01 \x01(\tR\x03day\x12;\n" +
+	"\vwindow_from\x18\x02 \x01(\v2\x1a.google.protobuf.TimestampR\n" +
+	"windowFrom\x127\n" +
+	"\twindow_to\x18\x03 \x01(\v2\x1a.google.protobuf.TimestampR\bwindowTo\x12\x1a\n" +
+	"\bcriteria\x18\x04 \x01(\x03R\bcriteria\x12#\n" +
+	"\rprojects_seen\x18\x05 \x01(\x03R\fprojectsSeen\x12\x18\n" +
+	"\adigests\x18\x06 \x01(\x03R\adigests\x12;\n" +
+	"\vfinished_at\x18\a \x01(\v2\x1a.google.protobuf.TimestampR\n" +
+	"finishedAt2\xe7\v\n" +
 	"\x0fProjectsService\x12[\n" +
 	"\fListProjects\x12 .projects.v1.ListProjectsRequest\x1a!.projects.v1.ListProjectsResponse\"\x06\x8a\xb5\x18\x02\b\x01\x12d\n" +
 	"\x0fGetDropdownData\x12#.projects.v1.GetDropdownDataRequest\x1a$.projects.v1.GetDropdownDataResponse\"\x06\x8a\xb5\x18\x02\b\x01\x12U\n" +
@@ -3596,7 +3740,8 @@ const file_projects_v1_projects_proto_rawDesc = "" +
 	"\x14ListStatusIndicators\x12(.projects.v1.ListStatusIndicatorsRequest\x1a).projects.v1.ListStatusIndicatorsResponse\"\x06\x8a\xb5\x18\x02\b\x01\x12s\n" +
 	"\x14CheckStatusIndicator\x12(.projects.v1.CheckStatusIndicatorRequest\x1a).projects.v1.CheckStatusIndicatorResponse\"\x06\x8a\xb5\x18\x02\b\x02\x12I\n" +
 	"\x06Ingest\x12\x1a.projects.v1.IngestRequest\x1a\x1b.projects.v1.IngestResponse\"\x06\x8a\xb5\x18\x02\b\x04\x12j\n" +
-	"\x11ListIngestionRuns\x12%.projects.v1.ListIngestionRunsRequest\x1a&.projects.v1.ListIngestionRunsResponse\"\x06\x8a\xb5\x18\x02\b\x04B\x92\x01\n" +
+	"\x11ListIngestionRuns\x12%.projects.v1.ListIngestionRunsRequest\x1a&.projects.v1.ListIngestionRunsResponse\"\x06\x8a\xb5\x18\x02\b\x04\x12[\n" +
+	"\fRunOvernight\x12 .projects.v1.RunOvernightRequest\x1a!.projects.v1.RunOvernightResponse\"\x06\x8a\xb5\x18\x02\b\x04B\x92\x01\n" +
 	"\x0fcom.projects.v1B\rProjectsProtoP\x01Z#bidradar/gen/projects/v1;projectsv1\xa2\x02\x03PXX\xaa\x02\vProjects.V1\xca\x02\vProjects\\V1\xe2\x02\x17Projects\\V1\\GPBMetadata\xea\x02\fProjects::V1b\x06proto3"
 
 var (
@@ -3611,7 +3756,7 @@ func file_projects_v1_projects_proto_rawDescGZIP() []byte {
 	return file_projects_v1_projects_proto_rawDescData
 }
 
-var file_projects_v1_projects_proto_msgTypes = make([]protoimpl.MessageInfo, 40)
+var file_projects_v1_projects_proto_msgTypes = make([]protoimpl.MessageInfo, 42)
 var file_projects_v1_projects_proto_goTypes = []any{
 	(*Option)(nil),                       // 0: projects.v1.Option
 	(*Criteria)(nil),                     // 1: projects.v1.Criteria
@@ -3653,8 +3798,10 @@ var file_projects_v1_projects_proto_goTypes = []any{
 	(*IngestResponse)(nil),               // 37: projects.v1.IngestResponse
 	(*ListIngestionRunsRequest)(nil),     // 38: projects.v1.ListIngestionRunsRequest
 	(*ListIngestionRunsResponse)(nil),    // 39: projects.v1.ListIngestionRunsResponse
-	(*timestamppb.Timestamp)(nil),        // 40: google.protobuf.Timestamp
-	(*structpb.Struct)(nil),              // 41: google.protobuf.Struct
+	(*RunOvernightRequest)(nil),          // 40: projects.v1.RunOvernightRequest
+	(*RunOvernightResponse)(nil),         // 41: projects.v1.RunOvernightResponse
+	(*timestamppb.Timestamp)(nil),        // 42: google.protobuf.Timestamp
+	(*structpb.Struct)(nil),              // 43: google.protobuf.Struct
 }
 var file_projects_v1_projects_proto_depIdxs = []int32{
 	2,  // 0: projects.v1.ListProjectsResponse.data:type_name -> projects.v1.ProjectSummary
@@ -3669,62 +3816,67 @@ var file_projects_v1_projects_proto_depIdxs = []int32{
 	0,  // 9: projects.v1.GetDropdownDataResponse.strategies:type_name -> projects.v1.Option
 	0,  // 10: projects.v1.GetDropdownDataResponse.categories:type_name -> projects.v1.Option
 	0,  // 11: projects.v1.GetDropdownDataResponse.budget_years:type_name -> projects.v1.Option
-	40, // 12: projects.v1.Announcement.first_seen_at:type_name -> google.protobuf.Timestamp
+	42, // 12: projects.v1.Announcement.first_seen_at:type_name -> google.protobuf.Timestamp
 	2,  // 13: projects.v1.ProjectDetail.summary:type_name -> projects.v1.ProjectSummary
 	8,  // 14: projects.v1.ProjectDetail.announcements:type_name -> projects.v1.Announcement
 	9,  // 15: projects.v1.ProjectDetail.contracts:type_name -> projects.v1.Contract
-	40, // 16: projects.v1.ProjectDetail.first_seen_at:type_name -> google.protobuf.Timestamp
-	40, // 17: projects.v1.ProjectDetail.last_seen_at:type_name -> google.protobuf.Timestamp
-	40, // 18: projects.v1.ProjectDetail.updated_at:type_name -> google.protobuf.Timestamp
+	42, // 16: projects.v1.ProjectDetail.first_seen_at:type_name -> google.protobuf.Timestamp
+	42, // 17: projects.v1.ProjectDetail.last_seen_at:type_name -> google.protobuf.Timestamp
+	42, // 18: projects.v1.ProjectDetail.updated_at:type_name -> google.protobuf.Timestamp
 	10, // 19: projects.v1.GetProjectResponse.project:type_name -> projects.v1.ProjectDetail
 	2,  // 20: projects.v1.GetProjectSummariesResponse.projects:type_name -> projects.v1.ProjectSummary
 	16, // 21: projects.v1.ScrapeResponse.results:type_name -> projects.v1.ScrapeResult
 	19, // 22: projects.v1.UpdateProjectSmartResponse.data:type_name -> projects.v1.UpdateProjectSmartData
-	41, // 23: projects.v1.ExportOcdsResponse.release:type_name -> google.protobuf.Struct
+	43, // 23: projects.v1.ExportOcdsResponse.release:type_name -> google.protobuf.Struct
 	1,  // 24: projects.v1.SavedCriteria.criteria:type_name -> projects.v1.Criteria
-	40, // 25: projects.v1.SavedCriteria.created_at:type_name -> google.protobuf.Timestamp
-	40, // 26: projects.v1.SavedCriteria.last_run_at:type_name -> google.protobuf.Timestamp
+	42, // 25: projects.v1.SavedCriteria.created_at:type_name -> google.protobuf.Timestamp
+	42, // 26: projects.v1.SavedCriteria.last_run_at:type_name -> google.protobuf.Timestamp
 	25, // 27: projects.v1.RecallSaveCriteriaResponse.criteria:type_name -> projects.v1.SavedCriteria
 	2,  // 28: projects.v1.RecallSaveCriteriaResponse.data:type_name -> projects.v1.ProjectSummary
 	3,  // 29: projects.v1.RecallSaveCriteriaResponse.pagination:type_name -> projects.v1.Pagination
 	30, // 30: projects.v1.ListStatusIndicatorsResponse.status_codes:type_name -> projects.v1.StatusIndicator
-	40, // 31: projects.v1.IngestionRun.started_at:type_name -> google.protobuf.Timestamp
-	40, // 32: projects.v1.IngestionRun.finished_at:type_name -> google.protobuf.Timestamp
+	42, // 31: projects.v1.IngestionRun.started_at:type_name -> google.protobuf.Timestamp
+	42, // 32: projects.v1.IngestionRun.finished_at:type_name -> google.protobuf.Timestamp
 	36, // 33: projects.v1.IngestResponse.run:type_name -> projects.v1.IngestionRun
 	36, // 34: projects.v1.ListIngestionRunsResponse.runs:type_name -> projects.v1.IngestionRun
-	4,  // 35: projects.v1.ProjectsService.ListProjects:input_type -> projects.v1.ListProjectsRequest
-	6,  // 36: projects.v1.ProjectsService.GetDropdownData:input_type -> projects.v1.GetDropdownDataRequest
-	11, // 37: projects.v1.ProjectsService.GetProject:input_type -> projects.v1.GetProjectRequest
-	13, // 38: projects.v1.ProjectsService.GetProjectSummaries:input_type -> projects.v1.GetProjectSummariesRequest
-	15, // 39: projects.v1.ProjectsService.Scrape:input_type -> projects.v1.ScrapeRequest
-	18, // 40: projects.v1.ProjectsService.UpdateProjectSmart:input_type -> projects.v1.UpdateProjectSmartRequest
-	21, // 41: projects.v1.ProjectsService.ExportOcds:input_type -> projects.v1.ExportOcdsRequest
-	23, // 42: projects.v1.ProjectsService.ToDoSearch:input_type -> projects.v1.ToDoSearchRequest
-	26, // 43: projects.v1.ProjectsService.RecallSaveCriteria:input_type -> projects.v1.RecallSaveCriteriaRequest
-	28, // 44: projects.v1.ProjectsService.DeleteSearchCriteria:input_type -> projects.v1.DeleteSearchCriteriaRequest
-	31, // 45: projects.v1.ProjectsService.ListStatusIndicators:input_type -> projects.v1.ListStatusIndicatorsRequest
-	33, // 46: projects.v1.ProjectsService.CheckStatusIndicator:input_type -> projects.v1.CheckStatusIndicatorRequest
-	35, // 47: projects.v1.ProjectsService.Ingest:input_type -> projects.v1.IngestRequest
-	38, // 48: projects.v1.ProjectsService.ListIngestionRuns:input_type -> projects.v1.ListIngestionRunsRequest
-	5,  // 49: projects.v1.ProjectsService.ListProjects:output_type -> projects.v1.ListProjectsResponse
-	7,  // 50: projects.v1.ProjectsService.GetDropdownData:output_type -> projects.v1.GetDropdownDataResponse
-	12, // 51: projects.v1.ProjectsService.GetProject:output_type -> projects.v1.GetProjectResponse
-	14, // 52: projects.v1.ProjectsService.GetProjectSummaries:output_type -> projects.v1.GetProjectSummariesResponse
-	17, // 53: projects.v1.ProjectsService.Scrape:output_type -> projects.v1.ScrapeResponse
-	20, // 54: projects.v1.ProjectsService.UpdateProjectSmart:output_type -> projects.v1.UpdateProjectSmartResponse
-	22, // 55: projects.v1.ProjectsService.ExportOcds:output_type -> projects.v1.ExportOcdsResponse
-	24, // 56: projects.v1.ProjectsService.ToDoSearch:output_type -> projects.v1.ToDoSearchResponse
-	27, // 57: projects.v1.ProjectsService.RecallSaveCriteria:output_type -> projects.v1.RecallSaveCriteriaResponse
-	29, // 58: projects.v1.ProjectsService.DeleteSearchCriteria:output_type -> projects.v1.DeleteSearchCriteriaResponse
-	32, // 59: projects.v1.ProjectsService.ListStatusIndicators:output_type -> projects.v1.ListStatusIndicatorsResponse
-	34, // 60: projects.v1.ProjectsService.CheckStatusIndicator:output_type -> projects.v1.CheckStatusIndicatorResponse
-	37, // 61: projects.v1.ProjectsService.Ingest:output_type -> projects.v1.IngestResponse
-	39, // 62: projects.v1.ProjectsService.ListIngestionRuns:output_type -> projects.v1.ListIngestionRunsResponse
-	49, // [49:63] is the sub-list for method output_type
-	35, // [35:49] is the sub-list for method input_type
-	35, // [35:35] is the sub-list for extension type_name
-	35, // [35:35] is the sub-list for extension extendee
-	0,  // [0:35] is the sub-list for field type_name
+	42, // 35: projects.v1.RunOvernightResponse.window_from:type_name -> google.protobuf.Timestamp
+	42, // 36: projects.v1.RunOvernightResponse.window_to:type_name -> google.protobuf.Timestamp
+	42, // 37: projects.v1.RunOvernightResponse.finished_at:type_name -> google.protobuf.Timestamp
+	4,  // 38: projects.v1.ProjectsService.ListProjects:input_type -> projects.v1.ListProjectsRequest
+	6,  // 39: projects.v1.ProjectsService.GetDropdownData:input_type -> projects.v1.GetDropdownDataRequest
+	11, // 40: projects.v1.ProjectsService.GetProject:input_type -> projects.v1.GetProjectRequest
+	13, // 41: projects.v1.ProjectsService.GetProjectSummaries:input_type -> projects.v1.GetProjectSummariesRequest
+	15, // 42: projects.v1.ProjectsService.Scrape:input_type -> projects.v1.ScrapeRequest
+	18, // 43: projects.v1.ProjectsService.UpdateProjectSmart:input_type -> projects.v1.UpdateProjectSmartRequest
+	21, // 44: projects.v1.ProjectsService.ExportOcds:input_type -> projects.v1.ExportOcdsRequest
+	23, // 45: projects.v1.ProjectsService.ToDoSearch:input_type -> projects.v1.ToDoSearchRequest
+	26, // 46: projects.v1.ProjectsService.RecallSaveCriteria:input_type -> projects.v1.RecallSaveCriteriaRequest
+	28, // 47: projects.v1.ProjectsService.DeleteSearchCriteria:input_type -> projects.v1.DeleteSearchCriteriaRequest
+	31, // 48: projects.v1.ProjectsService.ListStatusIndicators:input_type -> projects.v1.ListStatusIndicatorsRequest
+	33, // 49: projects.v1.ProjectsService.CheckStatusIndicator:input_type -> projects.v1.CheckStatusIndicatorRequest
+	35, // 50: projects.v1.ProjectsService.Ingest:input_type -> projects.v1.IngestRequest
+	38, // 51: projects.v1.ProjectsService.ListIngestionRuns:input_type -> projects.v1.ListIngestionRunsRequest
+	40, // 52: projects.v1.ProjectsService.RunOvernight:input_type -> projects.v1.RunOvernightRequest
+	5,  // 53: projects.v1.ProjectsService.ListProjects:output_type -> projects.v1.ListProjectsResponse
+	7,  // 54: projects.v1.ProjectsService.GetDropdownData:output_type -> projects.v1.GetDropdownDataResponse
+	12, // 55: projects.v1.ProjectsService.GetProject:output_type -> projects.v1.GetProjectResponse
+	14, // 56: projects.v1.ProjectsService.GetProjectSummaries:output_type -> projects.v1.GetProjectSummariesResponse
+	17, // 57: projects.v1.ProjectsService.Scrape:output_type -> projects.v1.ScrapeResponse
+	20, // 58: projects.v1.ProjectsService.UpdateProjectSmart:output_type -> projects.v1.UpdateProjectSmartResponse
+	22, // 59: projects.v1.ProjectsService.ExportOcds:output_type -> projects.v1.ExportOcdsResponse
+	24, // 60: projects.v1.ProjectsService.ToDoSearch:output_type -> projects.v1.ToDoSearchResponse
+	27, // 61: projects.v1.ProjectsService.RecallSaveCriteria:output_type -> projects.v1.RecallSaveCriteriaResponse
+	29, // 62: projects.v1.ProjectsService.DeleteSearchCriteria:output_type -> projects.v1.DeleteSearchCriteriaResponse
+	32, // 63: projects.v1.ProjectsService.ListStatusIndicators:output_type -> projects.v1.ListStatusIndicatorsResponse
+	34, // 64: projects.v1.ProjectsService.CheckStatusIndicator:output_type -> projects.v1.CheckStatusIndicatorResponse
+	37, // 65: projects.v1.ProjectsService.Ingest:output_type -> projects.v1.IngestResponse
+	39, // 66: projects.v1.ProjectsService.ListIngestionRuns:output_type -> projects.v1.ListIngestionRunsResponse
+	41, // 67: projects.v1.ProjectsService.RunOvernight:output_type -> projects.v1.RunOvernightResponse
+	53, // [53:68] is the sub-list for method output_type
+	38, // [38:53] is the sub-list for method input_type
+	38, // [38:38] is the sub-list for extension type_name
+	38, // [38:38] is the sub-list for extension extendee
+	0,  // [0:38] is the sub-list for field type_name
 }
 
 func init() { file_projects_v1_projects_proto_init() }
@@ -3742,7 +3894,7 @@ func file_projects_v1_projects_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_projects_v1_projects_proto_rawDesc), len(file_projects_v1_projects_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   40,
+			NumMessages:   42,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -446,6 +446,33 @@ func local_request_ProjectsService_ListIngestionRuns_0(ctx context.Context, mars
 	return msg, metadata, err
 }
 
+func request_ProjectsService_RunOvernight_0(ctx context.Context, marshaler runtime.Marshaler, client ProjectsServiceClient, req *http.Request, pathParams map[string]string) (proto.Message, runtime.ServerMetadata, error) {
+	var (
+		protoReq RunOvernightRequest
+		metadata runtime.ServerMetadata
+	)
+	if err := marshaler.NewDecoder(req.Body).Decode(&protoReq); err != nil && !errors.Is(err, io.EOF) {
+		return nil, metadata, status.Errorf(codes.InvalidArgument, "%v", err)
+	}
+	if req.Body != nil {
+		_, _ = io.Copy(io.Discard, req.Body)
+	}
+	msg, err := client.RunOvernight(ctx, &protoReq, grpc.Header(&metadata.HeaderMD), grpc.Trailer(&metadata.TrailerMD))
+	return msg, metadata, err
+}
+
+func local_request_ProjectsService_RunOvernight_0(ctx context.Context, marshaler runtime.Marshaler, server ProjectsServiceServer, req *http.Request, pathParams map[string]string) (proto.Message, runtime.ServerMetadata, error) {
+	var (
+		protoReq RunOvernightRequest
+		metadata runtime.ServerMetadata
+	)
+	if err := marshaler.NewDecoder(req.Body).Decode(&protoReq); err != nil && !errors.Is(err, io.EOF) {
+		return nil, metadata, status.Errorf(codes.InvalidArgument, "%v", err)
+	}
+	msg, err := server.RunOvernight(ctx, &protoReq)
+	return msg, metadata, err
+}
+
 // RegisterProjectsServiceHandlerServer registers the http handlers for service ProjectsService to "mux".
 // UnaryRPC     :call ProjectsServiceServer directly.
 // StreamingRPC :currently unsupported pending https://github.com/grpc/grpc-go/issues/906.
@@ -712,6 +739,26 @@ func RegisterProjectsServiceHandlerServer(ctx context.Context, mux *runtime.Serv
 		}
 		forward_ProjectsService_ListIngestionRuns_0(annotatedContext, mux, outboundMarshaler, w, req, resp, mux.GetForwardResponseOptions()...)
 	})
+	mux.Handle(http.MethodPost, pattern_ProjectsService_RunOvernight_0, func(w http.ResponseWriter, req *http.Request, pathParams map[string]string) {
+		ctx, cancel := context.WithCancel(req.Context())
+		defer cancel()
+		var stream runtime.ServerTransportStream
+		ctx = grpc.NewContextWithServerTransportStream(ctx, &stream)
+		inboundMarshaler, outboundMarshaler := runtime.MarshalerForRequest(mux, req)
+		annotatedContext, err := runtime.AnnotateIncomingContext(ctx, mux, req, "/projects.v1.ProjectsService/RunOvernight", runtime.WithHTTPPathPattern("/app/backend/api/v1/admin/overnight-run"))
+		if err != nil {
+			runtime.HTTPError(ctx, mux, outboundMarshaler, w, req, err)
+			return
+		}
+		resp, md, err := local_request_ProjectsService_RunOvernight_0(annotatedContext, inboundMarshaler, server, req, pathParams)
+		md.HeaderMD, md.TrailerMD = metadata.Join(md.HeaderMD, stream.Header()), metadata.Join(md.TrailerMD, stream.Trailer())
+		annotatedContext = runtime.NewServerMetadataContext(annotatedContext, md)
+		if err != nil {
+			runtime.HTTPError(annotatedContext, mux, outboundMarshaler, w, req, err)
+			return
+		}
+		forward_ProjectsService_RunOvernight_0(annotatedContext, mux, outboundMarshaler, w, req, resp, mux.GetForwardResponseOptions()...)
+	})
 
 	return nil
 }
@@ -973,6 +1020,23 @@ func RegisterProjectsServiceHandlerClient(ctx context.Context, mux *runtime.Serv
 		}
 		forward_ProjectsService_ListIngestionRuns_0(annotatedContext, mux, outboundMarshaler, w, req, resp, mux.GetForwardResponseOptions()...)
 	})
+	mux.Handle(http.MethodPost, pattern_ProjectsService_RunOvernight_0, func(w http.ResponseWriter, req *http.Request, pathParams map[string]string) {
+		ctx, cancel := context.WithCancel(req.Context())
+		defer cancel()
+		inboundMarshaler, outboundMarshaler := runtime.MarshalerForRequest(mux, req)
+		annotatedContext, err := runtime.AnnotateContext(ctx, mux, req, "/projects.v1.ProjectsService/RunOvernight", runtime.WithHTTPPathPattern("/app/backend/api/v1/admin/overnight-run"))
+		if err != nil {
+			runtime.HTTPError(ctx, mux, outboundMarshaler, w, req, err)
+			return
+		}
+		resp, md, err := request_ProjectsService_RunOvernight_0(annotatedContext, inboundMarshaler, client, req, pathParams)
+		annotatedContext = runtime.NewServerMetadataContext(annotatedContext, md)
+		if err != nil {
+			runtime.HTTPError(annotatedContext, mux, outboundMarshaler, w, req, err)
+			return
+		}
+		forward_ProjectsService_RunOvernight_0(annotatedContext, mux, outboundMarshaler, w, req, resp, mux.GetForwardResponseOptions()...)
+	})
 	return nil
 }
 
@@ -1008,6 +1072,7 @@ var (
 	pattern_ProjectsService_CheckStatusIndicator_0 = runtime.MustPattern(runtime.NewPattern(1, []int{2, 0, 2, 1, 2, 2, 2, 3, 2, 4}, []string{"app", "backend", "api", "v1", "status_indicator"}, ""))
 	pattern_ProjectsService_Ingest_0               = runtime.MustPattern(runtime.NewPattern(1, []int{2, 0, 2, 1, 2, 2, 2, 3, 2, 4, 2, 5}, []string{"app", "backend", "api", "v1", "admin", "ingest"}, ""))
 	pattern_ProjectsService_ListIngestionRuns_0    = runtime.MustPattern(runtime.NewPattern(1, []int{2, 0, 2, 1, 2, 2, 2, 3, 2, 4, 2, 5}, []string{"app", "backend", "api", "v1", "admin", "ingestion-runs"}, ""))
+	pattern_ProjectsService_RunOvernight_0         = runtime.MustPattern(runtime.NewPattern(1, []int{2, 0, 2, 1, 2, 2, 2, 3, 2, 4, 2, 5}, []string{"app", "backend", "api", "v1", "admin", "overnight-run"}, ""))
 )
 
 var (
@@ -1024,4 +1089,5 @@ var (
 	forward_ProjectsService_CheckStatusIndicator_0 = runtime.ForwardResponseMessage
 	forward_ProjectsService_Ingest_0               = runtime.ForwardResponseMessage
 	forward_ProjectsService_ListIngestionRuns_0    = runtime.ForwardResponseMessage
+	forward_ProjectsService_RunOvernight_0         = runtime.ForwardResponseMessage
 )

@@ -33,6 +33,7 @@ const (
 	ProjectsService_CheckStatusIndicator_FullMethodName = "/projects.v1.ProjectsService/CheckStatusIndicator"
 	ProjectsService_Ingest_FullMethodName               = "/projects.v1.ProjectsService/Ingest"
 	ProjectsService_ListIngestionRuns_FullMethodName    = "/projects.v1.ProjectsService/ListIngestionRuns"
+	ProjectsService_RunOvernight_FullMethodName         = "/projects.v1.ProjectsService/RunOvernight"
 )
 
 // ProjectsServiceClient is the client API for ProjectsService service.
@@ -71,6 +72,10 @@ type ProjectsServiceClient interface {
 	Ingest(ctx context.Context, in *IngestRequest, opts ...grpc.CallOption) (*IngestResponse, error)
 	// ListIngestionRuns lists recent ingestion runs (admin).
 	ListIngestionRuns(ctx context.Context, in *ListIngestionRunsRequest, opts ...grpc.CallOption) (*ListIngestionRunsResponse, error)
+	// RunOvernight runs today's overnight searches now (admin; the service also runs them at 02:00
+	// Asia/Bangkok): each overnight search finding projects first seen in the last 24 hours gets one
+	// digest notification, once per search and Bangkok date however often it runs.
+	RunOvernight(ctx context.Context, in *RunOvernightRequest, opts ...grpc.CallOption) (*RunOvernightResponse, error)
 }
 
 type projectsServiceClient struct {
@@ -221,6 +226,16 @@ func (c *projectsServiceClient) ListIngestionRuns(ctx context.Context, in *ListI
 	return out, nil
 }
 
+func (c *projectsServiceClient) RunOvernight(ctx context.Context, in *RunOvernightRequest, opts ...grpc.CallOption) (*RunOvernightResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(RunOvernightResponse)
+	err := c.cc.Invoke(ctx, ProjectsService_RunOvernight_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // ProjectsServiceServer is the server API for ProjectsService service.
 // All implementations must embed UnimplementedProjectsServiceServer
 // for forward compatibility.
@@ -257,6 +272,10 @@ type ProjectsServiceServer interface {
 	Ingest(context.Context, *IngestRequest) (*IngestResponse, error)
 	// ListIngestionRuns lists recent ingestion runs (admin).
 	ListIngestionRuns(context.Context, *ListIngestionRunsRequest) (*ListIngestionRunsResponse, error)
+	// RunOvernight runs today's overnight searches now (admin; the service also runs them at 02:00
+	// Asia/Bangkok): each overnight search finding projects first seen in the last 24 hours gets one
+	// digest notification, once per search and Bangkok date however often it runs.
+	RunOvernight(context.Context, *RunOvernightRequest) (*RunOvernightResponse, error)
 	mustEmbedUnimplementedProjectsServiceServer()
 }
 
@@ -308,6 +327,9 @@ func (UnimplementedProjectsServiceServer) Ingest(context.Context, *IngestRequest
 }
 func (UnimplementedProjectsServiceServer) ListIngestionRuns(context.Context, *ListIngestionRunsRequest) (*ListIngestionRunsResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method ListIngestionRuns not implemented")
+}
+func (UnimplementedProjectsServiceServer) RunOvernight(context.Context, *RunOvernightRequest) (*RunOvernightResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method RunOvernight not implemented")
 }
 func (UnimplementedProjectsServiceServer) mustEmbedUnimplementedProjectsServiceServer() {}
 func (UnimplementedProjectsServiceServer) testEmbeddedByValue()                         {}
@@ -582,6 +604,24 @@ func _ProjectsService_ListIngestionRuns_Handler(srv interface{}, ctx context.Con
 	return interceptor(ctx, in, info, handler)
 }
 
+func _ProjectsService_RunOvernight_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(RunOvernightRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(ProjectsServiceServer).RunOvernight(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: ProjectsService_RunOvernight_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(ProjectsServiceServer).RunOvernight(ctx, req.(*RunOvernightRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // ProjectsService_ServiceDesc is the grpc.ServiceDesc for ProjectsService service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -644,6 +684,10 @@ var ProjectsService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "ListIngestionRuns",
 			Handler:    _ProjectsService_ListIngestionRuns_Handler,
+		},
+		{
+			MethodName: "RunOvernight",
+			Handler:    _ProjectsService_RunOvernight_Handler,
 		},
 	},
 	Streams:  []grpc.StreamDesc{},

@@ -22,6 +22,7 @@ import (
 	"bidradar/services/notification/internal/adapters/authcontacts"
 	"bidradar/services/notification/internal/adapters/linepush"
 	"bidradar/services/notification/internal/adapters/postgres"
+	"bidradar/services/notification/internal/adapters/webhookpost"
 	"bidradar/services/notification/internal/app"
 	"bidradar/services/notification/internal/ports"
 	"bidradar/services/notification/migrations"
@@ -119,11 +120,13 @@ func Build(ctx context.Context, getenv runner.Getenv, log *slog.Logger) (runner.
 // channelConfig is the ways out besides the bell: e-mail through SMTP_* (the
 // development sender without SMTP_HOST), LINE when LINE_CHANNEL_ACCESS_TOKEN
 // is set (LINE_API_BASE points tests at a fake), addresses from the auth
-// service (AUTH_TARGET with AUTH_INTERNAL_TOKEN), links on PUBLIC_URL.
+// service (AUTH_TARGET with AUTH_INTERNAL_TOKEN), links on PUBLIC_URL;
+// outgoing webhooks always (APP_ENV=production: https to public addresses only).
 type channelConfig struct {
 	publicURL, authTarget, internalToken string
 	mail                                 mail.Config
 	lineToken, lineAPIBase               string
+	production                           bool
 }
 
 func readChannels(env *config.Loader) channelConfig {
@@ -134,6 +137,7 @@ func readChannels(env *config.Loader) channelConfig {
 		mail:          mail.ConfigFrom(env),
 		lineToken:     env.OptionalSecret("LINE_CHANNEL_ACCESS_TOKEN"),
 		lineAPIBase:   env.String("LINE_API_BASE", ""),
+		production:    env.String("APP_ENV", "development") == "production",
 	}
 }
 
@@ -153,6 +157,9 @@ func (cc channelConfig) build(log *slog.Logger) (app.Channels, error) {
 	if cc.lineToken != "" {
 		c.Line = linepush.New(cc.lineAPIBase, cc.lineToken)
 	}
+	// Outgoing webhooks: https to public addresses only in production.
+	c.Production = cc.production
+	c.Webhook = webhookpost.New(c.Production)
 	return c, nil
 }
 
@@ -236,7 +243,7 @@ func connectEvents(ctx context.Context, srv *runner.RPCServer, pool *pgxpool.Poo
 		subjects        []string
 		handle          events.Handler
 	}{
-		{events.StreamProjects, "notification-projects", []string{ports.SubjectCriteriaMatched, ports.SubjectAnnouncementAdded}, h.Projects},
+		{events.StreamProjects, "notification-projects", []string{ports.SubjectCriteriaMatched, ports.SubjectAnnouncementAdded, ports.SubjectDeadline}, h.Projects},
 		{events.StreamInterests, "notification-follows", []string{ports.SubjectInterestChanged}, h.Interests},
 	}
 	for _, c := range consumers {

@@ -18,11 +18,12 @@ import (
 	"bidradar/services/projects/internal/adapters/ocds"
 	"bidradar/services/projects/internal/adapters/opendatacsv"
 	"bidradar/services/projects/internal/adapters/postgres"
+	"bidradar/services/projects/internal/app"
 	"bidradar/services/projects/internal/domain"
 )
 
-// Command runs the batch commands of the projects binary: "seed-demo N"
-// and "ingest --rss URL | --csv FILE | --ocds FILE", on DATABASE_URL (the
+// Command runs the batch commands of the projects binary: "seed-demo N",
+// "overnight-run" (today's overnight searches, now) and "ingest --rss URL | --csv FILE | --ocds FILE", on DATABASE_URL (the
 // local database by default) with EGP_RSS_URL for --rss.
 func Command(ctx context.Context, cmd string, args []string, getenv runner.Getenv, log *slog.Logger) error {
 	env := config.FromGetenv(getenv)
@@ -39,6 +40,19 @@ func Command(ctx context.Context, cmd string, args []string, getenv runner.Geten
 	d, err := NewDeps(pool, log, postgres.Options{})
 	if err != nil {
 		return err
+	}
+	if cmd == "overnight-run" {
+		if len(args) != 0 {
+			return errors.New("usage: projects overnight-run")
+		}
+		// The digests' events wait in the outbox for the service's relay.
+		st, err := app.NewOvernight(d.Repo, log, nil).RunNow(ctx)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(os.Stderr, "overnight run %s: %d searches over %d projects first seen %s – %s, %d digests\n",
+			st.Day.Format(time.DateOnly), st.Criteria, st.ProjectsSeen, st.From.Format(time.RFC3339), st.To.Format(time.RFC3339), st.Digests)
+		return nil
 	}
 	if cmd == "seed-demo" {
 		if len(args) != 1 {

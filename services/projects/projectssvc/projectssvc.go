@@ -231,7 +231,17 @@ func Build(ctx context.Context, getenv runner.Getenv, log *slog.Logger) (runner.
 		pool.Close()
 		return nil, err
 	}
-	srv.Mount(projectsv1connect.NewProjectsServiceHandler(ports.NewHandler(d.App, newIngestSources(rssBase, hosts), func(p domain.Project) any { return ocds.FromProject(p, "") }), handlerOpts...))
+	// Overnight searches: at 02:00 Bangkok, once across replicas (a leased
+	// run per date, resumed after a crash); admins may run it now.
+	overnight := app.NewOvernight(d.Repo, log, nil)
+	srv.Background(func(ctx context.Context) { overnight.Schedule(ctx, time.Minute) })
+	// Deadline reminders, the day before from 08:00 Bangkok: every replica
+	// may run the job, each reminder is written once.
+	deadlines := app.NewDeadlines(d.Repo, log, nil)
+	srv.Background(func(ctx context.Context) { deadlines.Schedule(ctx, 5*time.Minute) })
+	h := ports.NewHandler(d.App, newIngestSources(rssBase, hosts), func(p domain.Project) any { return ocds.FromProject(p, "") })
+	h.SetOvernight(overnight)
+	srv.Mount(projectsv1connect.NewProjectsServiceHandler(h, handlerOpts...))
 	return srv, nil
 }
 

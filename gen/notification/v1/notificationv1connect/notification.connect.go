@@ -63,6 +63,15 @@ const (
 	// NotificationServiceUpdateNotificationSettingsProcedure is the fully-qualified name of the
 	// NotificationService's UpdateNotificationSettings RPC.
 	NotificationServiceUpdateNotificationSettingsProcedure = "/notification.v1.NotificationService/UpdateNotificationSettings"
+	// NotificationServiceSetWebhookProcedure is the fully-qualified name of the NotificationService's
+	// SetWebhook RPC.
+	NotificationServiceSetWebhookProcedure = "/notification.v1.NotificationService/SetWebhook"
+	// NotificationServiceDeleteWebhookProcedure is the fully-qualified name of the
+	// NotificationService's DeleteWebhook RPC.
+	NotificationServiceDeleteWebhookProcedure = "/notification.v1.NotificationService/DeleteWebhook"
+	// NotificationServiceGetWebhookProcedure is the fully-qualified name of the NotificationService's
+	// GetWebhook RPC.
+	NotificationServiceGetWebhookProcedure = "/notification.v1.NotificationService/GetWebhook"
 )
 
 // NotificationServiceClient is a client for the notification.v1.NotificationService service.
@@ -87,6 +96,13 @@ type NotificationServiceClient interface {
 	GetNotificationSettings(context.Context, *connect.Request[v1.GetNotificationSettingsRequest]) (*connect.Response[v1.GetNotificationSettingsResponse], error)
 	// UpdateNotificationSettings changes the user's channel settings.
 	UpdateNotificationSettings(context.Context, *connect.Request[v1.UpdateNotificationSettingsRequest]) (*connect.Response[v1.UpdateNotificationSettingsResponse], error)
+	// SetWebhook sets the user's outgoing webhook: every alert is POSTed to url, signed with a new
+	// secret that this answer shows once (https only in production).
+	SetWebhook(context.Context, *connect.Request[v1.SetWebhookRequest]) (*connect.Response[v1.SetWebhookResponse], error)
+	// DeleteWebhook removes the user's outgoing webhook (pending deliveries are given up).
+	DeleteWebhook(context.Context, *connect.Request[v1.DeleteWebhookRequest]) (*connect.Response[v1.DeleteWebhookResponse], error)
+	// GetWebhook returns the user's outgoing webhook (never its secret) and its recent deliveries.
+	GetWebhook(context.Context, *connect.Request[v1.GetWebhookRequest]) (*connect.Response[v1.GetWebhookResponse], error)
 }
 
 // NewNotificationServiceClient constructs a client for the notification.v1.NotificationService
@@ -160,6 +176,24 @@ func NewNotificationServiceClient(httpClient connect.HTTPClient, baseURL string,
 			connect.WithSchema(notificationServiceMethods.ByName("UpdateNotificationSettings")),
 			connect.WithClientOptions(opts...),
 		),
+		setWebhook: connect.NewClient[v1.SetWebhookRequest, v1.SetWebhookResponse](
+			httpClient,
+			baseURL+NotificationServiceSetWebhookProcedure,
+			connect.WithSchema(notificationServiceMethods.ByName("SetWebhook")),
+			connect.WithClientOptions(opts...),
+		),
+		deleteWebhook: connect.NewClient[v1.DeleteWebhookRequest, v1.DeleteWebhookResponse](
+			httpClient,
+			baseURL+NotificationServiceDeleteWebhookProcedure,
+			connect.WithSchema(notificationServiceMethods.ByName("DeleteWebhook")),
+			connect.WithClientOptions(opts...),
+		),
+		getWebhook: connect.NewClient[v1.GetWebhookRequest, v1.GetWebhookResponse](
+			httpClient,
+			baseURL+NotificationServiceGetWebhookProcedure,
+			connect.WithSchema(notificationServiceMethods.ByName("GetWebhook")),
+			connect.WithClientOptions(opts...),
+		),
 	}
 }
 
@@ -175,6 +209,9 @@ type notificationServiceClient struct {
 	createTestNotifications    *connect.Client[v1.CreateTestNotificationsRequest, v1.CreateTestNotificationsResponse]
 	getNotificationSettings    *connect.Client[v1.GetNotificationSettingsRequest, v1.GetNotificationSettingsResponse]
 	updateNotificationSettings *connect.Client[v1.UpdateNotificationSettingsRequest, v1.UpdateNotificationSettingsResponse]
+	setWebhook                 *connect.Client[v1.SetWebhookRequest, v1.SetWebhookResponse]
+	deleteWebhook              *connect.Client[v1.DeleteWebhookRequest, v1.DeleteWebhookResponse]
+	getWebhook                 *connect.Client[v1.GetWebhookRequest, v1.GetWebhookResponse]
 }
 
 // ListNotifications calls notification.v1.NotificationService.ListNotifications.
@@ -227,6 +264,21 @@ func (c *notificationServiceClient) UpdateNotificationSettings(ctx context.Conte
 	return c.updateNotificationSettings.CallUnary(ctx, req)
 }
 
+// SetWebhook calls notification.v1.NotificationService.SetWebhook.
+func (c *notificationServiceClient) SetWebhook(ctx context.Context, req *connect.Request[v1.SetWebhookRequest]) (*connect.Response[v1.SetWebhookResponse], error) {
+	return c.setWebhook.CallUnary(ctx, req)
+}
+
+// DeleteWebhook calls notification.v1.NotificationService.DeleteWebhook.
+func (c *notificationServiceClient) DeleteWebhook(ctx context.Context, req *connect.Request[v1.DeleteWebhookRequest]) (*connect.Response[v1.DeleteWebhookResponse], error) {
+	return c.deleteWebhook.CallUnary(ctx, req)
+}
+
+// GetWebhook calls notification.v1.NotificationService.GetWebhook.
+func (c *notificationServiceClient) GetWebhook(ctx context.Context, req *connect.Request[v1.GetWebhookRequest]) (*connect.Response[v1.GetWebhookResponse], error) {
+	return c.getWebhook.CallUnary(ctx, req)
+}
+
 // NotificationServiceHandler is an implementation of the notification.v1.NotificationService
 // service.
 type NotificationServiceHandler interface {
@@ -250,6 +302,13 @@ type NotificationServiceHandler interface {
 	GetNotificationSettings(context.Context, *connect.Request[v1.GetNotificationSettingsRequest]) (*connect.Response[v1.GetNotificationSettingsResponse], error)
 	// UpdateNotificationSettings changes the user's channel settings.
 	UpdateNotificationSettings(context.Context, *connect.Request[v1.UpdateNotificationSettingsRequest]) (*connect.Response[v1.UpdateNotificationSettingsResponse], error)
+	// SetWebhook sets the user's outgoing webhook: every alert is POSTed to url, signed with a new
+	// secret that this answer shows once (https only in production).
+	SetWebhook(context.Context, *connect.Request[v1.SetWebhookRequest]) (*connect.Response[v1.SetWebhookResponse], error)
+	// DeleteWebhook removes the user's outgoing webhook (pending deliveries are given up).
+	DeleteWebhook(context.Context, *connect.Request[v1.DeleteWebhookRequest]) (*connect.Response[v1.DeleteWebhookResponse], error)
+	// GetWebhook returns the user's outgoing webhook (never its secret) and its recent deliveries.
+	GetWebhook(context.Context, *connect.Request[v1.GetWebhookRequest]) (*connect.Response[v1.GetWebhookResponse], error)
 }
 
 // NewNotificationServiceHandler builds an HTTP handler from the service implementation. It returns
@@ -319,6 +378,24 @@ func NewNotificationServiceHandler(svc NotificationServiceHandler, opts ...conne
 		connect.WithSchema(notificationServiceMethods.ByName("UpdateNotificationSettings")),
 		connect.WithHandlerOptions(opts...),
 	)
+	notificationServiceSetWebhookHandler := connect.NewUnaryHandler(
+		NotificationServiceSetWebhookProcedure,
+		svc.SetWebhook,
+		connect.WithSchema(notificationServiceMethods.ByName("SetWebhook")),
+		connect.WithHandlerOptions(opts...),
+	)
+	notificationServiceDeleteWebhookHandler := connect.NewUnaryHandler(
+		NotificationServiceDeleteWebhookProcedure,
+		svc.DeleteWebhook,
+		connect.WithSchema(notificationServiceMethods.ByName("DeleteWebhook")),
+		connect.WithHandlerOptions(opts...),
+	)
+	notificationServiceGetWebhookHandler := connect.NewUnaryHandler(
+		NotificationServiceGetWebhookProcedure,
+		svc.GetWebhook,
+		connect.WithSchema(notificationServiceMethods.ByName("GetWebhook")),
+		connect.WithHandlerOptions(opts...),
+	)
 	return "/notification.v1.NotificationService/", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch r.URL.Path {
 		case NotificationServiceListNotificationsProcedure:
@@ -341,6 +418,12 @@ func NewNotificationServiceHandler(svc NotificationServiceHandler, opts ...conne
 			notificationServiceGetNotificationSettingsHandler.ServeHTTP(w, r)
 		case NotificationServiceUpdateNotificationSettingsProcedure:
 			notificationServiceUpdateNotificationSettingsHandler.ServeHTTP(w, r)
+		case NotificationServiceSetWebhookProcedure:
+			notificationServiceSetWebhookHandler.ServeHTTP(w, r)
+		case NotificationServiceDeleteWebhookProcedure:
+			notificationServiceDeleteWebhookHandler.ServeHTTP(w, r)
+		case NotificationServiceGetWebhookProcedure:
+			notificationServiceGetWebhookHandler.ServeHTTP(w, r)
 		default:
 			http.NotFound(w, r)
 		}
@@ -388,4 +471,16 @@ func (UnimplementedNotificationServiceHandler) GetNotificationSettings(context.C
 
 func (UnimplementedNotificationServiceHandler) UpdateNotificationSettings(context.Context, *connect.Request[v1.UpdateNotificationSettingsRequest]) (*connect.Response[v1.UpdateNotificationSettingsResponse], error) {
 	return nil, connect.NewError(connect.CodeUnimplemented, errors.New("notification.v1.NotificationService.UpdateNotificationSettings is not implemented"))
+}
+
+func (UnimplementedNotificationServiceHandler) SetWebhook(context.Context, *connect.Request[v1.SetWebhookRequest]) (*connect.Response[v1.SetWebhookResponse], error) {
+	return nil, connect.NewError(connect.CodeUnimplemented, errors.New("notification.v1.NotificationService.SetWebhook is not implemented"))
+}
+
+func (UnimplementedNotificationServiceHandler) DeleteWebhook(context.Context, *connect.Request[v1.DeleteWebhookRequest]) (*connect.Response[v1.DeleteWebhookResponse], error) {
+	return nil, connect.NewError(connect.CodeUnimplemented, errors.New("notification.v1.NotificationService.DeleteWebhook is not implemented"))
+}
+
+func (UnimplementedNotificationServiceHandler) GetWebhook(context.Context, *connect.Request[v1.GetWebhookRequest]) (*connect.Response[v1.GetWebhookResponse], error) {
+	return nil, connect.NewError(connect.CodeUnimplemented, errors.New("notification.v1.NotificationService.GetWebhook is not implemented"))
 }

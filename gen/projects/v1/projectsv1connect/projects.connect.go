@@ -73,6 +73,9 @@ const (
 	// ProjectsServiceListIngestionRunsProcedure is the fully-qualified name of the ProjectsService's
 	// ListIngestionRuns RPC.
 	ProjectsServiceListIngestionRunsProcedure = "/projects.v1.ProjectsService/ListIngestionRuns"
+	// ProjectsServiceRunOvernightProcedure is the fully-qualified name of the ProjectsService's
+	// RunOvernight RPC.
+	ProjectsServiceRunOvernightProcedure = "/projects.v1.ProjectsService/RunOvernight"
 )
 
 // ProjectsServiceClient is a client for the projects.v1.ProjectsService service.
@@ -106,6 +109,10 @@ type ProjectsServiceClient interface {
 	Ingest(context.Context, *connect.Request[v1.IngestRequest]) (*connect.Response[v1.IngestResponse], error)
 	// ListIngestionRuns lists recent ingestion runs (admin).
 	ListIngestionRuns(context.Context, *connect.Request[v1.ListIngestionRunsRequest]) (*connect.Response[v1.ListIngestionRunsResponse], error)
+	// RunOvernight runs today's overnight searches now (admin; the service also runs them at 02:00
+	// Asia/Bangkok): each overnight search finding projects first seen in the last 24 hours gets one
+	// digest notification, once per search and Bangkok date however often it runs.
+	RunOvernight(context.Context, *connect.Request[v1.RunOvernightRequest]) (*connect.Response[v1.RunOvernightResponse], error)
 }
 
 // NewProjectsServiceClient constructs a client for the projects.v1.ProjectsService service. By
@@ -203,6 +210,12 @@ func NewProjectsServiceClient(httpClient connect.HTTPClient, baseURL string, opt
 			connect.WithSchema(projectsServiceMethods.ByName("ListIngestionRuns")),
 			connect.WithClientOptions(opts...),
 		),
+		runOvernight: connect.NewClient[v1.RunOvernightRequest, v1.RunOvernightResponse](
+			httpClient,
+			baseURL+ProjectsServiceRunOvernightProcedure,
+			connect.WithSchema(projectsServiceMethods.ByName("RunOvernight")),
+			connect.WithClientOptions(opts...),
+		),
 	}
 }
 
@@ -222,6 +235,7 @@ type projectsServiceClient struct {
 	checkStatusIndicator *connect.Client[v1.CheckStatusIndicatorRequest, v1.CheckStatusIndicatorResponse]
 	ingest               *connect.Client[v1.IngestRequest, v1.IngestResponse]
 	listIngestionRuns    *connect.Client[v1.ListIngestionRunsRequest, v1.ListIngestionRunsResponse]
+	runOvernight         *connect.Client[v1.RunOvernightRequest, v1.RunOvernightResponse]
 }
 
 // ListProjects calls projects.v1.ProjectsService.ListProjects.
@@ -294,6 +308,11 @@ func (c *projectsServiceClient) ListIngestionRuns(ctx context.Context, req *conn
 	return c.listIngestionRuns.CallUnary(ctx, req)
 }
 
+// RunOvernight calls projects.v1.ProjectsService.RunOvernight.
+func (c *projectsServiceClient) RunOvernight(ctx context.Context, req *connect.Request[v1.RunOvernightRequest]) (*connect.Response[v1.RunOvernightResponse], error) {
+	return c.runOvernight.CallUnary(ctx, req)
+}
+
 // ProjectsServiceHandler is an implementation of the projects.v1.ProjectsService service.
 type ProjectsServiceHandler interface {
 	// ListProjects is GET /gen-infor: Thai substring search with every criteria filter.
@@ -325,6 +344,10 @@ type ProjectsServiceHandler interface {
 	Ingest(context.Context, *connect.Request[v1.IngestRequest]) (*connect.Response[v1.IngestResponse], error)
 	// ListIngestionRuns lists recent ingestion runs (admin).
 	ListIngestionRuns(context.Context, *connect.Request[v1.ListIngestionRunsRequest]) (*connect.Response[v1.ListIngestionRunsResponse], error)
+	// RunOvernight runs today's overnight searches now (admin; the service also runs them at 02:00
+	// Asia/Bangkok): each overnight search finding projects first seen in the last 24 hours gets one
+	// digest notification, once per search and Bangkok date however often it runs.
+	RunOvernight(context.Context, *connect.Request[v1.RunOvernightRequest]) (*connect.Response[v1.RunOvernightResponse], error)
 }
 
 // NewProjectsServiceHandler builds an HTTP handler from the service implementation. It returns the
@@ -418,6 +441,12 @@ func NewProjectsServiceHandler(svc ProjectsServiceHandler, opts ...connect.Handl
 		connect.WithSchema(projectsServiceMethods.ByName("ListIngestionRuns")),
 		connect.WithHandlerOptions(opts...),
 	)
+	projectsServiceRunOvernightHandler := connect.NewUnaryHandler(
+		ProjectsServiceRunOvernightProcedure,
+		svc.RunOvernight,
+		connect.WithSchema(projectsServiceMethods.ByName("RunOvernight")),
+		connect.WithHandlerOptions(opts...),
+	)
 	return "/projects.v1.ProjectsService/", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch r.URL.Path {
 		case ProjectsServiceListProjectsProcedure:
@@ -448,6 +477,8 @@ func NewProjectsServiceHandler(svc ProjectsServiceHandler, opts ...connect.Handl
 			projectsServiceIngestHandler.ServeHTTP(w, r)
 		case ProjectsServiceListIngestionRunsProcedure:
 			projectsServiceListIngestionRunsHandler.ServeHTTP(w, r)
+		case ProjectsServiceRunOvernightProcedure:
+			projectsServiceRunOvernightHandler.ServeHTTP(w, r)
 		default:
 			http.NotFound(w, r)
 		}
@@ -511,4 +542,8 @@ func (UnimplementedProjectsServiceHandler) Ingest(context.Context, *connect.Requ
 
 func (UnimplementedProjectsServiceHandler) ListIngestionRuns(context.Context, *connect.Request[v1.ListIngestionRunsRequest]) (*connect.Response[v1.ListIngestionRunsResponse], error) {
 	return nil, connect.NewError(connect.CodeUnimplemented, errors.New("projects.v1.ProjectsService.ListIngestionRuns is not implemented"))
+}
+
+func (UnimplementedProjectsServiceHandler) RunOvernight(context.Context, *connect.Request[v1.RunOvernightRequest]) (*connect.Response[v1.RunOvernightResponse], error) {
+	return nil, connect.NewError(connect.CodeUnimplemented, errors.New("projects.v1.ProjectsService.RunOvernight is not implemented"))
 }

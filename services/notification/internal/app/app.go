@@ -5,6 +5,7 @@ package app
 import (
 	"context"
 	"crypto/rand"
+	"encoding/base64"
 	"fmt"
 	"time"
 
@@ -23,7 +24,10 @@ type Channels struct {
 	Contacts  domain.Contacts
 	Mail      domain.Mailer
 	Line      domain.LinePusher
+	Webhook   domain.WebhookPoster
 	PublicURL string // the app's origin, for links in messages
+	// Production: webhooks must be https (elsewhere http to the loopback too).
+	Production bool
 }
 
 // New returns the use cases; now may be nil (time.Now).
@@ -133,6 +137,40 @@ func (a *App) PutSettings(ctx context.Context, userID string, s domain.Settings)
 	return s, a.store.PutSettings(ctx, userID, s, a.now())
 }
 
+// WebhookLogSize is how many deliveries the settings page lists.
+const WebhookLogSize = 50
+
+// SetWebhook sets the user's webhook with a new signing secret, returned
+// this once (only its hint is shown again).
+func (a *App) SetWebhook(ctx context.Context, userID, rawURL string) (domain.Webhook, error) {
+	u, err := domain.CleanWebhookURL(rawURL, a.ch.Production)
+	if err != nil {
+		return domain.Webhook{}, err
+	}
+	var b [32]byte
+	_, _ = rand.Read(b[:])
+	w := domain.Webhook{UserID: userID, URL: u, Secret: "whsec_" + base64.RawURLEncoding.EncodeToString(b[:]), CreatedAt: a.now()}
+	return w, a.store.PutWebhook(ctx, w, w.CreatedAt)
+}
+
+// DeleteWebhook removes the user's webhook.
+func (a *App) DeleteWebhook(ctx context.Context, userID string) error {
+	found, err := a.store.DeleteWebhook(ctx, userID, a.now())
+	if err == nil && !found {
+		err = domain.ErrWebhookNotFound
+	}
+	return err
+}
+
+// Webhook returns the user's webhook (ok false when none) and its recent deliveries.
+func (a *App) Webhook(ctx context.Context, userID string) (w domain.Webhook, ok bool, log []domain.WebhookDelivery, err error) {
+	if w, ok, err = a.store.GetWebhook(ctx, userID); err != nil {
+		return w, false, nil, err
+	}
+	log, err = a.store.WebhookDeliveries(ctx, userID, WebhookLogSize)
+	return w, ok, log, err
+}
+
 // Events. Each handler is idempotent on the event id: the consumer name and
 // the id are recorded with the rows they write, in one transaction.
 
@@ -140,12 +178,14 @@ func (a *App) PutSettings(ctx context.Context, userID string, s domain.Settings)
 const (
 	ConsumerMatches       = "notification-matches"
 	ConsumerAnnouncements = "notification-announcements"
+	ConsumerDeadlines     = "notification-deadlines"
 )
 
 // CriteriaMatched: a saved search found projects. An instant search makes
 // one alert per project (never two for the same search and project); an
 // overnight run makes one digest per search and run.
-func (a *App) CriteriaMatched(ctx context.Context, eventID, userID, criteriaID, criteriaName, runKey string, projects []domain.MatchedProject) error {
+// total is how many projects an overnight run found (projects may name fewer).
+func (a *App) CriteriaMatched(ctx context.Context, eventID, userID, criteriaID, criteriaName, runKey string, projects []domain.MatchedProject, total int) error {
 	if len(projects) == 0 {
 		return nil
 	}
@@ -156,7 +196,7 @@ func (a *App) CriteriaMatched(ctx context.Context, eventID, userID, criteriaID, 
 	var drafts []domain.Draft
 	if set[userID].Wants(domain.CategorySearchMatch) {
 		if runKey != "" {
-			drafts = append(drafts, domain.Digest(userID, criteriaID, criteriaName, runKey, projects))
+			drafts = append(drafts, domain.Digest(userID, criteriaID, criteriaName, runKey, projects, total))
 		} else {
 			for _, p := range projects {
 				drafts = append(drafts, domain.SearchMatch(userID, criteriaID, criteriaName, p))
@@ -172,6 +212,11 @@ func (a *App) CriteriaMatched(ctx context.Context, eventID, userID, criteriaID, 
 
 // AnnouncementAdded: a project got a new step; each follower is told.
 func (a *App) AnnouncementAdded(ctx context.Context, eventID, projectID, projectName, typeName, date string) error {
+	// Kept for the digests of fill20 followers (idempotent on the event).
+	if err := a.store.RecordStep(ctx, domain.Step{EventID: eventID, ProjectID: projectID, ProjectName: projectName,
+		TypeName: typeName, Day: date, SeenAt: a.now()}); err != nil {
+		return err
+	}
 	followers, err := a.store.Followers(ctx, projectID)
 	if err != nil || len(followers) == 0 {
 		return err
@@ -192,10 +237,36 @@ func (a *App) AnnouncementAdded(ctx context.Context, eventID, projectID, project
 	return err
 }
 
+// DeadlineApproaching: tomorrow is a followed project's bid submission or
+// hearing date; each follower is reminded once per project, kind and date
+// (the dedup key), however often the reminder is published.
+func (a *App) DeadlineApproaching(ctx context.Context, eventID, projectID, projectName, kind, date string) error {
+	followers, err := a.store.Followers(ctx, projectID)
+	if err != nil || len(followers) == 0 {
+		return err
+	}
+	set, err := a.store.SettingsOf(ctx, followers)
+	if err != nil {
+		return err
+	}
+	drafts := make([]domain.Draft, 0, len(followers))
+	for _, u := range followers {
+		if set[u].Wants(domain.CategoryDeadline) {
+			d := domain.DeadlineReminder(u, projectID, projectName, kind, date)
+			d.Channels = set[u].Channels(d.Category)
+			drafts = append(drafts, d)
+		}
+	}
+	_, err = a.store.Create(ctx, ConsumerDeadlines, eventID, drafts, a.now())
+	return err
+}
+
 // InterestChanged keeps the follower list: an active record with
-// is_interestToStepChk follows its project.
-func (a *App) InterestChanged(ctx context.Context, userID, projectID string, follow, archived bool, at time.Time) error {
-	return a.store.SetFollow(ctx, userID, projectID, follow && !archived, at)
+// is_interestToStepChk follows its project (is_fill20: with its recent
+// steps in the daily digest).
+func (a *App) InterestChanged(ctx context.Context, userID, projectID string, follow, fill20, archived bool, at time.Time) error {
+	following := follow && !archived
+	return a.store.SetFollow(ctx, userID, projectID, following, following && fill20, at)
 }
 
 // ForgetUser erases a deleted account's notifications, follows, settings

@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"errors"
+	"strconv"
 	"time"
 
 	"bidradar/services/notification/internal/domain"
@@ -14,6 +15,7 @@ const DeliveryLease = 2 * time.Minute
 var (
 	errNoMail    = errors.New("e-mail is not configured")
 	errNoLine    = errors.New("LINE is not configured")
+	errNoWebhook = errors.New("webhooks are not configured")
 	errNoContact = errors.New("no address for this channel")
 )
 
@@ -34,7 +36,7 @@ func (a *App) Deliver(ctx context.Context, limit int) (int, error) {
 		case err == nil:
 			sent++
 			err = a.store.DeliveryDone(ctx, d.ID, a.now())
-		case errors.Is(err, errNoMail), errors.Is(err, errNoLine), errors.Is(err, errNoContact):
+		case errors.Is(err, errNoMail), errors.Is(err, errNoLine), errors.Is(err, errNoWebhook), errors.Is(err, errNoContact):
 			err = a.store.DeliveryFailed(ctx, d.ID, err.Error(), nil, a.now())
 		default:
 			var next *time.Time
@@ -51,6 +53,9 @@ func (a *App) Deliver(ctx context.Context, limit int) (int, error) {
 }
 
 func (a *App) send(ctx context.Context, d domain.Delivery) error {
+	if d.Channel == domain.ChannelWebhook {
+		return a.sendWebhook(ctx, d)
+	}
 	if a.ch.Contacts == nil {
 		return errNoContact
 	}
@@ -79,6 +84,36 @@ func (a *App) send(ctx context.Context, d domain.Delivery) error {
 		return a.ch.Line.Push(ctx, to, domain.LineText(d.Notification, a.ch.PublicURL), d.RetryKey)
 	}
 	return errNoContact
+}
+
+// sendWebhook POSTs the notification to the user's webhook, signed with
+// its current secret; the delivery's retry key is the id header, the same
+// on every attempt, so a receiver can drop a retry it already took.
+func (a *App) sendWebhook(ctx context.Context, d domain.Delivery) error {
+	if a.ch.Webhook == nil {
+		return errNoWebhook
+	}
+	w, ok, err := a.store.GetWebhook(ctx, d.UserID)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return errNoContact
+	}
+	body, err := domain.WebhookBody(d.Notification, a.ch.PublicURL)
+	if err != nil {
+		return err
+	}
+	ts := a.now().Unix()
+	status, err := a.ch.Webhook.Post(ctx, w.URL, map[string]string{
+		domain.HeaderWebhookDelivery:  d.RetryKey,
+		domain.HeaderWebhookTimestamp: strconv.FormatInt(ts, 10),
+		domain.HeaderWebhookSignature: domain.SignWebhook(w.Secret, ts, body),
+	}, body)
+	if serr := a.store.DeliveryStatus(ctx, d.ID, status); serr != nil && err == nil {
+		err = serr
+	}
+	return err
 }
 
 // lineID is the LINE user to push to: the one saved in the settings, else
@@ -130,6 +165,19 @@ func (a *App) Digest(ctx context.Context) (int, error) {
 	if err != nil {
 		return 0, err
 	}
+	users := make([]string, 0, len(due))
+	for u := range due {
+		users = append(users, u)
+	}
+	since := day.AddDate(0, 0, -domain.Fill20Days)
+	steps, err := a.store.Fill20Steps(ctx, users, since)
+	if err != nil {
+		return 0, err
+	}
+	// Steps older than any digest will ask for (a margin for late digests).
+	if err := a.store.PruneSteps(ctx, since.AddDate(0, 0, -10)); err != nil {
+		return 0, err
+	}
 	sent := 0
 	for user, ns := range due {
 		c, err := a.ch.Contacts.Contact(ctx, user)
@@ -143,7 +191,7 @@ func (a *App) Digest(ctx context.Context) (int, error) {
 		if !ok {
 			continue
 		}
-		subject, text := domain.DigestEmail(ns, day, a.ch.PublicURL)
+		subject, text := domain.DigestEmail(ns, steps[user], day, a.ch.PublicURL)
 		if err := a.ch.Mail.Mail(ctx, c.Email, subject, text); err != nil {
 			return sent, err
 		}

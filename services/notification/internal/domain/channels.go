@@ -14,7 +14,8 @@ const (
 )
 
 // Channels are where an alert of category goes besides the bell: e-mail
-// when the user chose instant e-mail, LINE when linked and turned on. A
+// when the user chose instant e-mail, LINE when linked and turned on, the
+// webhook when one is set. A
 // daily digest is sent by its own job, not per alert.
 func (s Settings) Channels(category string) []string {
 	if category == CategorySystemAlert || !s.Wants(category) {
@@ -26,6 +27,9 @@ func (s Settings) Channels(category string) []string {
 	}
 	if s.LineEnabled {
 		out = append(out, ChannelLine)
+	}
+	if s.Webhook {
+		out = append(out, ChannelWebhook)
 	}
 	return out
 }
@@ -103,13 +107,38 @@ func LineText(n Notification, publicURL string) string {
 	return t
 }
 
-// DigestEmail is the one daily e-mail naming every notification of the day.
-func DigestEmail(ns []Notification, day time.Time, publicURL string) (subject, text string) {
+// Fill20Days is how far back a fill20 follower's digest lists step changes.
+const Fill20Days = 20
+
+// Step is one announcement step of a project.
+type Step struct {
+	EventID, ProjectID, ProjectName, TypeName string
+	Day                                       string // ISO date of the announcement, "" when unknown
+	SeenAt                                    time.Time
+}
+
+// DigestEmail is the one daily e-mail naming every notification of the day
+// and, for projects followed with fill20, their steps of the last 20 days.
+func DigestEmail(ns []Notification, steps []Step, day time.Time, publicURL string) (subject, text string) {
 	subject = fmt.Sprintf("BidRadar: สรุปการแจ้งเตือนประจำวันที่ %s (%d รายการ)", ThaiDate(day.Format(time.DateOnly)), len(ns))
 	var b strings.Builder
 	fmt.Fprintf(&b, "การแจ้งเตือน %d รายการในรอบ 24 ชั่วโมงที่ผ่านมา\n\n", len(ns))
 	for i, n := range ns {
 		fmt.Fprintf(&b, "%d. %s\n   %s\n   %s\n\n", i+1, n.Title, n.Message, URL(publicURL, n.Link))
+	}
+	if len(steps) > 0 {
+		fmt.Fprintf(&b, "ความเคลื่อนไหวของโครงการที่ติดตาม (%d วันล่าสุด)\n\n", Fill20Days)
+		for i, s := range steps {
+			if i == 0 || steps[i-1].ProjectID != s.ProjectID {
+				fmt.Fprintf(&b, "• %s (%s)\n  %s\n", s.ProjectName, s.ProjectID, URL(publicURL, ProjectLink(s.ProjectID)))
+			}
+			when := ThaiDate(s.Day)
+			if when == "" {
+				when = ThaiDate(s.SeenAt.In(time.FixedZone("ICT", 7*3600)).Format(time.DateOnly))
+			}
+			fmt.Fprintf(&b, "  - %s: %s\n", when, s.TypeName)
+		}
+		b.WriteString("\n")
 	}
 	fmt.Fprintf(&b, "—\nเปลี่ยนการตั้งค่าได้ที่ %s\n", URL(publicURL, "/user-settings/notification-settings"))
 	return subject, b.String()

@@ -138,6 +138,8 @@ type Settings struct {
 	EmailDigest                                              string // instant | daily | off
 	LineUserID                                               string
 	NotifyAnnouncements, NotifySearchMatches, NotifyPayments bool
+	// Webhook: the user has an outgoing webhook (set apart from the rest).
+	Webhook bool
 }
 
 // DefaultSettings: the bell on for every kind of alert, other channels off
@@ -195,10 +197,11 @@ type Store interface {
 	Create(ctx context.Context, consumer, eventID string, drafts []Draft, now time.Time) ([]Notification, error)
 
 	// SetFollow records that userID follows (or stopped following)
-	// projectID as of at; an older change than the stored one is ignored.
-	SetFollow(ctx context.Context, userID, projectID string, following bool, at time.Time) error
-	// DeleteUser erases every notification, follow, setting and delivery of
-	// a user (account deleted).
+	// projectID, with or without fill20, as of at; an older change than the
+	// stored one is ignored.
+	SetFollow(ctx context.Context, userID, projectID string, following, fill20 bool, at time.Time) error
+	// DeleteUser erases every notification, follow, setting, delivery and
+	// webhook of a user (account deleted).
 	DeleteUser(ctx context.Context, userID string) error
 	Followers(ctx context.Context, projectID string) ([]string, error)
 	// SettingsOf returns each user's settings (defaults for users without a row).
@@ -218,6 +221,24 @@ type Store interface {
 	// ClaimDigest records the user's digest of day; false when another
 	// replica (or an earlier run) already did.
 	ClaimDigest(ctx context.Context, userID string, day time.Time, count int, now time.Time) (bool, error)
+	// RecordStep keeps a project's new step (once per event).
+	RecordStep(ctx context.Context, s Step) error
+	// Fill20Steps returns, per user among userIDs, the steps dated on or
+	// after since of the projects they follow with fill20.
+	Fill20Steps(ctx context.Context, userIDs []string, since time.Time) (map[string][]Step, error)
+	// PruneSteps drops the steps seen before.
+	PruneSteps(ctx context.Context, before time.Time) error
+
+	// PutWebhook sets the user's webhook (replacing one).
+	PutWebhook(ctx context.Context, w Webhook, now time.Time) error
+	// DeleteWebhook removes it and gives up its pending deliveries; false
+	// when there was none.
+	DeleteWebhook(ctx context.Context, userID string, now time.Time) (bool, error)
+	GetWebhook(ctx context.Context, userID string) (Webhook, bool, error)
+	// WebhookDeliveries is the user's delivery log, newest first.
+	WebhookDeliveries(ctx context.Context, userID string, limit int) ([]WebhookDelivery, error)
+	// DeliveryStatus records the HTTP status of a delivery's last attempt.
+	DeliveryStatus(ctx context.Context, id int64, status int) error
 }
 
 // Thai text of the alerts.
@@ -274,27 +295,31 @@ func SearchMatch(userID, criteriaID, criteriaName string, p MatchedProject) Draf
 	}
 }
 
-// Digest is the one alert of an overnight search naming all its projects.
-func Digest(userID, criteriaID, criteriaName, runKey string, ps []MatchedProject) Draft {
+// Digest is the one alert of an overnight search naming its projects: the
+// first few by name and id, the count of all (total, at least len(ps)).
+func Digest(userID, criteriaID, criteriaName, runKey string, ps []MatchedProject, total int) Draft {
 	name := strings.TrimSpace(criteriaName)
 	if name == "" {
 		name = "การค้นหาข้ามคืน"
 	}
-	names := make([]string, 0, min(len(ps), 5))
-	for _, p := range ps[:min(len(ps), 5)] {
-		names = append(names, p.Name)
+	total = max(total, len(ps))
+	const named = 5
+	names := make([]string, 0, min(len(ps), named))
+	for _, p := range ps[:min(len(ps), named)] {
+		names = append(names, p.Name+" ("+p.ID+")")
 	}
 	msg := strings.Join(names, ", ")
-	if len(ps) > 5 {
-		msg += fmt.Sprintf(" และอีก %d โครงการ", len(ps)-5)
+	if total > len(names) {
+		msg += fmt.Sprintf(" และอีก %d โครงการ", total-len(names))
 	}
 	d := Draft{
 		UserID: userID, DedupKey: "digest:" + criteriaID + ":" + runKey,
 		Category: CategorySearchMatch, Priority: PriorityNormal,
-		Title:   fmt.Sprintf("พบโครงการใหม่ %d โครงการจาก \"%s\"", len(ps), name),
+		Title:   fmt.Sprintf("การค้นหาข้ามคืน \"%s\" พบโครงการใหม่ %d โครงการ", name, total),
 		Message: msg, Link: "/search",
 	}
-	if len(ps) == 1 {
+	if len(ps) > 0 {
+		// The first project's page; the message names the others.
 		d.ProjectID, d.Link = ps[0].ID, ProjectLink(ps[0].ID)
 	}
 	return d
@@ -313,6 +338,31 @@ func Announcement(userID, eventID, projectID, projectName, typeName, date string
 		UserID: userID, DedupKey: "step:" + eventID,
 		Category: CategoryProjectUpdate, Priority: PriorityHigh,
 		Title: "โครงการที่ติดตามมีประกาศใหม่", Message: msg,
+		ProjectID: projectID, Link: ProjectLink(projectID),
+	}
+}
+
+// Deadline kinds (projects.v1.deadline.approaching).
+const (
+	DeadlineSubmission = "submission"
+	DeadlineHearing    = "hearing"
+)
+
+// DeadlineReminder is the alert to a follower the day before a project's
+// bid submission or hearing date; one per project, kind and date.
+func DeadlineReminder(userID, projectID, projectName, kind, date string) Draft {
+	what := "วันสุดท้ายของการยื่นข้อเสนอ"
+	if kind == DeadlineHearing {
+		what = "วันสุดท้ายของการรับฟังคำวิจารณ์ร่างเอกสารและราคากลาง"
+	}
+	msg := projectName
+	if d := ThaiDate(date); d != "" {
+		msg += " — " + what + " " + d
+	}
+	return Draft{
+		UserID: userID, DedupKey: "deadline:" + projectID + ":" + kind + ":" + date,
+		Category: CategoryDeadline, Priority: PriorityHigh,
+		Title: "พรุ่งนี้เป็น" + what, Message: msg,
 		ProjectID: projectID, Link: ProjectLink(projectID),
 	}
 }

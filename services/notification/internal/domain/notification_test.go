@@ -1,6 +1,7 @@
 package domain_test
 
 import (
+	"strings"
 	"testing"
 
 	"bidradar/services/notification/internal/domain"
@@ -31,6 +32,59 @@ func TestClearFilterValidate(t *testing.T) {
 	for _, f := range bad {
 		if f.Validate() == nil {
 			t.Errorf("%+v accepted", f)
+		}
+	}
+}
+
+func TestDigestNamesItsProjects(t *testing.T) {
+	p := func(id, name string) domain.MatchedProject { return domain.MatchedProject{ID: id, Name: name} }
+	for _, c := range []struct {
+		name           string
+		ps             []domain.MatchedProject
+		total          int
+		title, message string
+		link           string
+	}{
+		{"one", []domain.MatchedProject{p("69000000001", "สะพาน")}, 1,
+			`การค้นหาข้ามคืน "สะพาน" พบโครงการใหม่ 1 โครงการ`, "สะพาน (69000000001)", "/project-details/69000000001"},
+		{"two", []domain.MatchedProject{p("69000000001", "ก"), p("69000000002", "ข")}, 2,
+			`การค้นหาข้ามคืน "สะพาน" พบโครงการใหม่ 2 โครงการ`, "ก (69000000001), ข (69000000002)", "/project-details/69000000001"},
+		{"more than named", []domain.MatchedProject{p("1", "a"), p("2", "b"), p("3", "c"), p("4", "d"), p("5", "e"), p("6", "f")}, 80,
+			`การค้นหาข้ามคืน "สะพาน" พบโครงการใหม่ 80 โครงการ`, "a (1), b (2), c (3), d (4), e (5) และอีก 75 โครงการ", "/project-details/1"},
+		{"total missing", []domain.MatchedProject{p("1", "a"), p("2", "b")}, 0,
+			`การค้นหาข้ามคืน "สะพาน" พบโครงการใหม่ 2 โครงการ`, "a (1), b (2)", "/project-details/1"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			d := domain.Digest("u", "c1", " สะพาน ", "2026-11-25", c.ps, c.total)
+			if d.Title != c.title || d.Message != c.message || d.Link != c.link || d.DedupKey != "digest:c1:2026-11-25" || d.Category != domain.CategorySearchMatch {
+				t.Fatalf("%+v", d)
+			}
+		})
+	}
+}
+
+func TestCleanWebhookURL(t *testing.T) {
+	for _, c := range []struct {
+		url        string
+		production bool
+		ok         bool
+	}{
+		{"https://hooks.example.com/bidradar", true, true},
+		{"  https://hooks.example.com:8443/x?team=1  ", true, true},
+		{"http://127.0.0.1:9000/hook", false, true},
+		{"http://localhost/hook", false, true},
+		{"http://127.0.0.1:9000/hook", true, false},
+		{"http://hooks.example.com/x", false, false},
+		{"https://user:pw@hooks.example.com/", true, false},
+		{"https://hooks.example.com/#frag", true, false},
+		{"ftp://hooks.example.com/", false, false},
+		{"https://", true, false},
+		{"", false, false},
+		{"https://hooks.example.com/" + strings.Repeat("a", 2048), true, false},
+	} {
+		_, err := domain.CleanWebhookURL(c.url, c.production)
+		if (err == nil) != c.ok {
+			t.Errorf("CleanWebhookURL(%q, production %v): %v", c.url, c.production, err)
 		}
 	}
 }

@@ -4,8 +4,10 @@ package ports
 
 import (
 	"context"
+	"strconv"
 
 	"connectrpc.com/connect"
+	"google.golang.org/protobuf/types/known/timestamppb"
 
 	notificationv1 "bidradar/gen/notification/v1"
 	"bidradar/gen/notification/v1/notificationv1connect"
@@ -198,4 +200,64 @@ func (h *Handler) UpdateNotificationSettings(ctx context.Context, req *connect.R
 		return nil, err
 	}
 	return connect.NewResponse(&notificationv1.UpdateNotificationSettingsResponse{Message: "Notification settings updated", Settings: settingsPB(s)}), nil
+}
+
+func webhookPB(w domain.Webhook) *notificationv1.Webhook {
+	return &notificationv1.Webhook{Url: w.URL, CreatedAt: timestamppb.New(w.CreatedAt), SecretHint: w.SecretHint()}
+}
+
+// SetWebhook is PUT /notification-settings/webhook.
+func (h *Handler) SetWebhook(ctx context.Context, req *connect.Request[notificationv1.SetWebhookRequest]) (*connect.Response[notificationv1.SetWebhookResponse], error) {
+	uid, err := caller(ctx)
+	if err != nil {
+		return nil, err
+	}
+	w, err := h.app.SetWebhook(ctx, uid, req.Msg.GetUrl())
+	if err != nil {
+		return nil, err
+	}
+	return connect.NewResponse(&notificationv1.SetWebhookResponse{Webhook: webhookPB(w), Secret: w.Secret}), nil
+}
+
+// DeleteWebhook is DELETE /notification-settings/webhook.
+func (h *Handler) DeleteWebhook(ctx context.Context, _ *connect.Request[notificationv1.DeleteWebhookRequest]) (*connect.Response[notificationv1.DeleteWebhookResponse], error) {
+	uid, err := caller(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if err := h.app.DeleteWebhook(ctx, uid); err != nil {
+		return nil, err
+	}
+	return connect.NewResponse(&notificationv1.DeleteWebhookResponse{Message: "Webhook removed"}), nil
+}
+
+// GetWebhook is GET /notification-settings/webhook: the webhook and its delivery log.
+func (h *Handler) GetWebhook(ctx context.Context, _ *connect.Request[notificationv1.GetWebhookRequest]) (*connect.Response[notificationv1.GetWebhookResponse], error) {
+	uid, err := caller(ctx)
+	if err != nil {
+		return nil, err
+	}
+	w, ok, log, err := h.app.Webhook(ctx, uid)
+	if err != nil {
+		return nil, err
+	}
+	out := &notificationv1.GetWebhookResponse{Deliveries: make([]*notificationv1.WebhookDelivery, 0, len(log))}
+	if ok {
+		out.Webhook = webhookPB(w)
+	}
+	for _, d := range log {
+		pd := &notificationv1.WebhookDelivery{
+			DeliveryId: strconv.FormatInt(d.ID, 10), NotificationId: d.NotificationID, Title: d.Title, Status: d.Status,
+			Attempts: int32(d.Attempts), LastStatusCode: int32(d.LastStatusCode), LastError: d.LastError,
+			CreatedAt: timestamppb.New(d.CreatedAt),
+		}
+		if d.Status == "pending" {
+			pd.NextAttemptAt = timestamppb.New(d.NextAttemptAt)
+		}
+		if d.SentAt != nil {
+			pd.SentAt = timestamppb.New(*d.SentAt)
+		}
+		out.Deliveries = append(out.Deliveries, pd)
+	}
+	return connect.NewResponse(out), nil
 }

@@ -17,6 +17,7 @@ import (
 const (
 	SubjectCriteriaMatched   = "projects.v1.criteria.matched"
 	SubjectAnnouncementAdded = "projects.v1.announcement.added"
+	SubjectDeadline          = "projects.v1.deadline.approaching"
 	SubjectInterestChanged   = "interests.v1.interest.changed"
 )
 
@@ -35,7 +36,7 @@ func decode(data []byte, m proto.Message) error {
 	return nil
 }
 
-// Projects handles projects.v1.criteria.matched and .announcement.added.
+// Projects handles projects.v1.criteria.matched, .announcement.added and .deadline.approaching.
 func (e *Events) Projects(ctx context.Context, subject, eventID string, data []byte) error {
 	switch subject {
 	case SubjectCriteriaMatched:
@@ -56,13 +57,22 @@ func (e *Events) Projects(ctx context.Context, subject, eventID string, data []b
 		if !domain.ValidID(ev.GetUserId()) {
 			return fmt.Errorf("criteria.matched: %w: user %q", events.ErrPermanent, ev.GetUserId())
 		}
-		return e.app.CriteriaMatched(ctx, eventID, ev.GetUserId(), ev.GetCriteriaId(), ev.GetCriteriaName(), ev.GetRunKey(), ps)
+		return e.app.CriteriaMatched(ctx, eventID, ev.GetUserId(), ev.GetCriteriaId(), ev.GetCriteriaName(), ev.GetRunKey(), ps, int(ev.GetProjectCount()))
 	case SubjectAnnouncementAdded:
 		var ev projectsv1.AnnouncementAdded
 		if err := decode(data, &ev); err != nil {
 			return err
 		}
 		return e.app.AnnouncementAdded(ctx, eventID, ev.GetProjectId(), ev.GetProjectName(), ev.GetTypeName(), ev.GetDate())
+	case SubjectDeadline:
+		var ev projectsv1.DeadlineApproaching
+		if err := decode(data, &ev); err != nil {
+			return err
+		}
+		if ev.GetKind() != domain.DeadlineSubmission && ev.GetKind() != domain.DeadlineHearing {
+			return fmt.Errorf("deadline.approaching: %w: kind %q", events.ErrPermanent, ev.GetKind())
+		}
+		return e.app.DeadlineApproaching(ctx, eventID, ev.GetProjectId(), ev.GetProjectName(), ev.GetKind(), ev.GetDate())
 	}
 	return nil
 }
@@ -79,5 +89,5 @@ func (e *Events) Interests(ctx context.Context, subject, _ string, data []byte) 
 	if !domain.ValidID(ev.GetUserId()) || ev.GetProjectId() == "" {
 		return fmt.Errorf("interest.changed: %w: user %q project %q", events.ErrPermanent, ev.GetUserId(), ev.GetProjectId())
 	}
-	return e.app.InterestChanged(ctx, ev.GetUserId(), ev.GetProjectId(), ev.GetIsInterestToStepChk(), ev.GetArchived(), ev.GetOccurredAt().AsTime())
+	return e.app.InterestChanged(ctx, ev.GetUserId(), ev.GetProjectId(), ev.GetIsInterestToStepChk(), ev.GetIsFill20(), ev.GetArchived(), ev.GetOccurredAt().AsTime())
 }

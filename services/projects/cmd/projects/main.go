@@ -4,6 +4,7 @@
 //	projects migrate                      apply migrations
 //	projects ingest --rss URL | --csv FILE | --ocds FILE
 //	projects seed-demo N                  insert N generated demo projects
+//	projects overnight-run                run today's overnight searches now
 package main
 
 import (
@@ -20,7 +21,7 @@ import (
 )
 
 func main() {
-	if len(os.Args) > 1 && (os.Args[1] == "ingest" || os.Args[1] == "seed-demo") {
+	if len(os.Args) > 1 && (os.Args[1] == "ingest" || os.Args[1] == "seed-demo" || os.Args[1] == "overnight-run") {
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 		defer stop()
 		log := logging.New("projects", os.Getenv("LOG_LEVEL"))

@@ -35,11 +35,16 @@ type entry struct {
 
 // NewCriteriaIndex indexes the normal searches among saved (overnight
 // searches never alert instantly).
-func NewCriteriaIndex(saved []SavedCriteria) *CriteriaIndex {
+func NewCriteriaIndex(saved []SavedCriteria) *CriteriaIndex { return newIndex(saved, SearchNormal) }
+
+// NewOvernightIndex indexes the overnight searches among saved.
+func NewOvernightIndex(saved []SavedCriteria) *CriteriaIndex { return newIndex(saved, SearchOvernight) }
+
+func newIndex(saved []SavedCriteria, searchType string) *CriteriaIndex {
 	ix := &CriteriaIndex{anchored: map[string][]entry{}}
 	for i := range saved {
 		s := &saved[i]
-		if s.SearchType != SearchNormal {
+		if s.SearchType != searchType {
 			continue
 		}
 		c := s.Form.Criteria()

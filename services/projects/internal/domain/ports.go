@@ -25,7 +25,9 @@ type Event struct {
 	Project      *Project
 	Announcement *Announcement
 	RunID        int64
-	Match        *CriteriaMatch // EventCriteriaMatched
+	Match        *CriteriaMatch   // EventCriteriaMatched, instant
+	Digest       *OvernightDigest // EventCriteriaMatched, an overnight run's digest
+	Deadline     *Deadline        // EventDeadlineApproaching
 }
 
 // EventEncoder turns an event into an outbox message (subject, payload).

@@ -110,8 +110,10 @@ type Project struct {
 	ContractSigned  *time.Time
 	ContractEnd     *time.Time
 	ContractValue   *Money
-	ContractStatus  string // สถานะสัญญา
-	Location        string // พิกัดของโครงการ (WKT)
+	ContractStatus  string     // สถานะสัญญา
+	Location        string     // พิกัดของโครงการ (WKT)
+	SubmissionDue   *time.Time // the last day to submit bids (วันยื่นข้อเสนอ), Bangkok date
+	HearingDue      *time.Time // the last day of the price / draft hearing (รับฟังคำวิจารณ์), Bangkok date
 	FirstSeen       time.Time
 	LastSeen        time.Time
 	Source          string
@@ -292,6 +294,8 @@ func Merge(existing *Project, in Project, now time.Time) (Project, bool, []Annou
 	setM(&p.ContractValue, in.ContractValue)
 	setS(&p.ContractStatus, in.ContractStatus)
 	setS(&p.Location, in.Location)
+	setT(&p.SubmissionDue, in.SubmissionDue)
+	setT(&p.HearingDue, in.HearingDue)
 	setS(&p.Source, in.Source)
 	before := len(p.Announcements)
 	p.Announcements = dedupSteps(p.Announcements, in.Announcements)
@@ -350,8 +354,9 @@ func deref(p Project) []any {
 	}
 	b, r, ag, cv := m(p.Budget), m(p.ReferencePrice), m(p.AgreedPrice), m(p.ContractValue)
 	cs, ce := t(p.ContractSigned), t(p.ContractEnd)
+	sd, hd := t(p.SubmissionDue), t(p.HearingDue)
 	p.Budget, p.ReferencePrice, p.AgreedPrice, p.ContractValue = nil, nil, nil, nil
-	p.ContractSigned, p.ContractEnd = nil, nil
+	p.ContractSigned, p.ContractEnd, p.SubmissionDue, p.HearingDue = nil, nil, nil, nil
 	p.Announcements = nil
-	return []any{p, b, r, ag, cv, cs, ce, steps}
+	return []any{p, b, r, ag, cv, cs, ce, sd, hd, steps}
 }

@@ -28,10 +28,14 @@ import (
 // refresh.go and criteria.go).
 type Handler struct {
 	projectsv1connect.UnimplementedProjectsServiceHandler
-	app     *app.App
-	sources IngestSources
-	release OCDSRelease
+	app       *app.App
+	sources   IngestSources
+	release   OCDSRelease
+	overnight *app.Overnight
 }
+
+// SetOvernight sets the overnight searches' runner (admin "run now").
+func (h *Handler) SetOvernight(o *app.Overnight) { h.overnight = o }
 
 // IngestSources opens the source of an admin ingest: "rss" reads url,
 // "csv" and "ocds" read content. The service's assembly chooses the
@@ -336,4 +340,20 @@ func (h *Handler) ListIngestionRuns(ctx context.Context, req *connect.Request[pr
 		out.Runs = append(out.Runs, runPB(r))
 	}
 	return connect.NewResponse(out), nil
+}
+
+// RunOvernight runs today's overnight searches now.
+func (h *Handler) RunOvernight(ctx context.Context, _ *connect.Request[projectsv1.RunOvernightRequest]) (*connect.Response[projectsv1.RunOvernightResponse], error) {
+	if h.overnight == nil {
+		return nil, apperr.New(apperr.Unavailable, "overnight-unavailable", "Overnight searches are not configured")
+	}
+	st, err := h.overnight.RunNow(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return connect.NewResponse(&projectsv1.RunOvernightResponse{
+		Day: st.Day.Format(time.DateOnly), WindowFrom: timestamppb.New(st.From), WindowTo: timestamppb.New(st.To),
+		Criteria: int64(st.Criteria), ProjectsSeen: int64(st.ProjectsSeen), Digests: int64(st.Digests),
+		FinishedAt: timestamppb.New(st.FinishedAt),
+	}), nil
 }

@@ -98,3 +98,33 @@ export function useSaveNotificationSettings() {
     onError: (err) => toast.error(errorMessage(err, "Failed to save notification settings")),
   });
 }
+
+/** The webhook's key: under the settings, so a settings reload refreshes it too. */
+const webhookKey = () => [...keys.settings(), "webhook"] as const;
+
+/** The user's outgoing webhook (never its secret) and its delivery log. */
+export function useWebhook() {
+  return useQuery({
+    queryKey: webhookKey(),
+    queryFn: ({ signal }) => bell().getWebhook({}, { signal }),
+    refetchInterval: 15_000, // the log moves as retries happen
+  });
+}
+
+/** Sets the webhook; the answer carries the secret, shown once. */
+export function useSetWebhook() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (url: string) => bell().setWebhook({ url }),
+    onSettled: () => qc.invalidateQueries({ queryKey: webhookKey() }),
+  });
+}
+
+export function useDeleteWebhook() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: () => bell().deleteWebhook({}),
+    onSettled: () => qc.invalidateQueries({ queryKey: webhookKey() }),
+    onError: (err) => toast.error(errorMessage(err, "Failed to save notification settings")),
+  });
+}

@@ -5,6 +5,7 @@ import { create } from "@bufbuild/protobuf";
 import { th } from "@/i18n/th";
 import { NotificationSettingsSchema, type NotificationSettings } from "@/gen/notification/v1/notification_pb";
 import { useNotificationSettings, useSaveNotificationSettings } from "../api/notifications-api";
+import { WebhookSection } from "./webhook-settings";
 import "../notifications.css";
 
 const t = th.notifications;
@@ -27,51 +28,54 @@ export function NotificationSettingsSection() {
     </label>
   );
   return (
-    <form
-      className="notification-settings"
-      onSubmit={(e) => {
-        e.preventDefault();
-        save.mutate(create(NotificationSettingsSchema, draft));
-      }}
-    >
-      <p className="muted">{t.settingsLead}</p>
-      <fieldset>
-        <legend>{t.settingsKinds}</legend>
-        {toggle("bellEnabled", t.bellEnabled)}
-        {toggle("notifySearchMatches", t.notifySearchMatches)}
-        {toggle("notifyAnnouncements", t.notifyAnnouncements)}
-        {toggle("notifyPayments", t.notifyPayments)}
-      </fieldset>
-      <fieldset>
-        <legend>{t.settingsChannels}</legend>
-        {toggle("emailEnabled", t.emailEnabled)}
-        {draft.emailEnabled && (
-          <div className="settings-radios" role="radiogroup" aria-label={t.emailEnabled}>
-            {(["instant", "daily"] as const).map((v) => (
-              <label key={v} className="settings-toggle">
-                <input
-                  type="radio"
-                  name="email-digest"
-                  checked={draft.emailDigest === v}
-                  onChange={() => setDraft({ ...draft, emailDigest: v })}
-                  data-testid={`setting-email-${v}`}
-                />
-                <span>{v === "instant" ? t.emailInstant : t.emailDaily}</span>
-              </label>
-            ))}
-          </div>
-        )}
-        {lineLinked ? (
-          toggle("lineEnabled", t.lineEnabled)
-        ) : (
-          <p className="muted">
-            {t.lineNotLinked} <Link to="/user-settings/line-api">{t.lineLink}</Link>
-          </p>
-        )}
-      </fieldset>
-      <button type="submit" className="btn btn-primary btn-md" disabled={save.isPending} data-testid="settings-save">
-        {t.save}
-      </button>
-    </form>
+    <>
+      <form
+        className="notification-settings"
+        onSubmit={(e) => {
+          e.preventDefault();
+          save.mutate(create(NotificationSettingsSchema, draft));
+        }}
+      >
+        <p className="muted">{t.settingsLead}</p>
+        <fieldset>
+          <legend>{t.settingsKinds}</legend>
+          {toggle("bellEnabled", t.bellEnabled)}
+          {toggle("notifySearchMatches", t.notifySearchMatches)}
+          {toggle("notifyAnnouncements", t.notifyAnnouncements)}
+          {toggle("notifyPayments", t.notifyPayments)}
+        </fieldset>
+        <fieldset>
+          <legend>{t.settingsChannels}</legend>
+          {toggle("emailEnabled", t.emailEnabled)}
+          {draft.emailEnabled && (
+            <div className="settings-radios" role="radiogroup" aria-label={t.emailEnabled}>
+              {(["instant", "daily"] as const).map((v) => (
+                <label key={v} className="settings-toggle">
+                  <input
+                    type="radio"
+                    name="email-digest"
+                    checked={draft.emailDigest === v}
+                    onChange={() => setDraft({ ...draft, emailDigest: v })}
+                    data-testid={`setting-email-${v}`}
+                  />
+                  <span>{v === "instant" ? t.emailInstant : t.emailDaily}</span>
+                </label>
+              ))}
+            </div>
+          )}
+          {lineLinked ? (
+            toggle("lineEnabled", t.lineEnabled)
+          ) : (
+            <p className="muted">
+              {t.lineNotLinked} <Link to="/user-settings/line-api">{t.lineLink}</Link>
+            </p>
+          )}
+        </fieldset>
+        <button type="submit" className="btn btn-primary btn-md" disabled={save.isPending} data-testid="settings-save">
+          {t.save}
+        </button>
+      </form>
+      <WebhookSection />
+    </>
   );
 }

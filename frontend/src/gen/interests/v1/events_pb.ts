@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file interests/v1/events.proto.
  */
 export const file_interests_v1_events: GenFile = /*@__PURE__*/
-  fileDesc("ChlpbnRlcmVzdHMvdjEvZXZlbnRzLnByb3RvEgxpbnRlcmVzdHMudjEi2AEKD0ludGVyZXN0Q2hhbmdlZBIQCghldmVudF9pZBgBIAEoCRIvCgtvY2N1cnJlZF9hdBgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASDwoHdXNlcl9pZBgDIAEoCRISCgpwcm9qZWN0X2lkGAQgASgJEhMKC2lzX3VzZXJMaWtlGAUgASgIEhwKFGlzX2ludGVyZXN0VG9TdGVwQ2hrGAYgASgIEhgKEGlzX0ludGVyZXN0VG9CaWQYByABKAgSEAoIYXJjaGl2ZWQYCCABKAgiigEKDENvbW1lbnRBZGRlZBIQCghldmVudF9pZBgBIAEoCRIvCgtvY2N1cnJlZF9hdBgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASDwoHdXNlcl9pZBgDIAEoCRISCgpwcm9qZWN0X2lkGAQgASgJEhIKCmNvbW1lbnRfaWQYBSABKAlClwEKEGNvbS5pbnRlcmVzdHMudjFCC0V2ZW50c1Byb3RvUAFaJWJpZHJhZGFyL2dlbi9pbnRlcmVzdHMvdjE7aW50ZXJlc3RzdjGiAgNJWFiqAgxJbnRlcmVzdHMuVjHKAgxJbnRlcmVzdHNcVjHiAhhJbnRlcmVzdHNcVjFcR1BCTWV0YWRhdGHqAg1JbnRlcmVzdHM6OlYxYgZwcm90bzM", [file_google_protobuf_timestamp]);
+  fileDesc("ChlpbnRlcmVzdHMvdjEvZXZlbnRzLnByb3RvEgxpbnRlcmVzdHMudjEi6wEKD0ludGVyZXN0Q2hhbmdlZBIQCghldmVudF9pZBgBIAEoCRIvCgtvY2N1cnJlZF9hdBgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASDwoHdXNlcl9pZBgDIAEoCRISCgpwcm9qZWN0X2lkGAQgASgJEhMKC2lzX3VzZXJMaWtlGAUgASgIEhwKFGlzX2ludGVyZXN0VG9TdGVwQ2hrGAYgASgIEhgKEGlzX0ludGVyZXN0VG9CaWQYByABKAgSEAoIYXJjaGl2ZWQYCCABKAgSEQoJaXNfZmlsbDIwGAkgASgIIooBCgxDb21tZW50QWRkZWQSEAoIZXZlbnRfaWQYASABKAkSLwoLb2NjdXJyZWRfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEg8KB3VzZXJfaWQYAyABKAkSEgoKcHJvamVjdF9pZBgEIAEoCRISCgpjb21tZW50X2lkGAUgASgJQpcBChBjb20uaW50ZXJlc3RzLnYxQgtFdmVudHNQcm90b1ABWiViaWRyYWRhci9nZW4vaW50ZXJlc3RzL3YxO2ludGVyZXN0c3YxogIDSVhYqgIMSW50ZXJlc3RzLlYxygIMSW50ZXJlc3RzXFYx4gIYSW50ZXJlc3RzXFYxXEdQQk1ldGFkYXRh6gINSW50ZXJlc3RzOjpWMWIGcHJvdG8z", [file_google_protobuf_timestamp]);
 
 /**
  * InterestChanged is published on interests.v1.interest.changed.
@@ -59,6 +59,13 @@ export type InterestChanged = Message<"interests.v1.InterestChanged"> & {
    * @generated from field: bool archived = 8;
    */
   archived: boolean;
+
+  /**
+   * Following plus the step changes of the last 20 days in the daily digest.
+   *
+   * @generated from field: bool is_fill20 = 9;
+   */
+  isFill20: boolean;
 };
 
 /**

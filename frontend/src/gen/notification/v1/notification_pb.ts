@@ -13,7 +13,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file notification/v1/notification.proto.
  */
 export const file_notification_v1_notification: GenFile = /*@__PURE__*/
-  fileDesc("CiJub3RpZmljYXRpb24vdjEvbm90aWZpY2F0aW9uLnByb3RvEg9ub3RpZmljYXRpb24udjEi/AEKDE5vdGlmaWNhdGlvbhIKCgJpZBgBIAEoCRINCgV0aXRsZRgCIAEoCRIPCgdtZXNzYWdlGAMgASgJEhAKCGNhdGVnb3J5GAQgASgJEhAKCHByaW9yaXR5GAUgASgJEg8KB2lzX3JlYWQYBiABKAgSDAoEdHlwZRgHIAEoCRISCgpwcm9qZWN0X2lkGAggASgJEgwKBGxpbmsYCSABKAkSLgoKY3JlYXRlZF9hdBgKIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASKwoHcmVhZF9hdBgLIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAibgoYTGlzdE5vdGlmaWNhdGlvbnNSZXF1ZXN0EgwKBHBhZ2UYASABKAUSEAoIcGVyX3BhZ2UYAiABKAUSFAoHaXNfcmVhZBgDIAEoCEgAiAEBEhAKCGNhdGVnb3J5GAQgASgJQgoKCF9pc19yZWFkInYKGUxpc3ROb3RpZmljYXRpb25zUmVzcG9uc2USNAoNbm90aWZpY2F0aW9ucxgBIAMoCzIdLm5vdGlmaWNhdGlvbi52MS5Ob3RpZmljYXRpb24SDQoFdG90YWwYAiABKAUSFAoMdW5yZWFkX2NvdW50GAMgASgFIhcKFUdldFVucmVhZENvdW50UmVxdWVzdCIuChZHZXRVbnJlYWRDb3VudFJlc3BvbnNlEhQKDHVucmVhZF9jb3VudBgBIAEoBSIdCg9NYXJrUmVhZFJlcXVlc3QSCgoCaWQYASABKAkibgoQTWFya1JlYWRSZXNwb25zZRIPCgdtZXNzYWdlGAEgASgJEjMKDG5vdGlmaWNhdGlvbhgCIAEoCzIdLm5vdGlmaWNhdGlvbi52MS5Ob3RpZmljYXRpb24SFAoMdW5yZWFkX2NvdW50GAMgASgFIhQKEk1hcmtBbGxSZWFkUmVxdWVzdCI9ChNNYXJrQWxsUmVhZFJlc3BvbnNlEg8KB21lc3NhZ2UYASABKAkSFQoNdXBkYXRlZF9jb3VudBgCIAEoBSInChlEZWxldGVOb3RpZmljYXRpb25SZXF1ZXN0EgoKAmlkGAEgASgJIi0KGkRlbGV0ZU5vdGlmaWNhdGlvblJlc3BvbnNlEg8KB21lc3NhZ2UYASABKAkisAEKGUNsZWFyTm90aWZpY2F0aW9uc1JlcXVlc3QSEwoLYXJjaGl2ZV9hbGwYASABKAgSGAoQbm90aWZpY2F0aW9uX2lkcxgCIAMoCRIQCghjYXRlZ29yeRgDIAEoCRIUCgdpc19yZWFkGAQgASgISACIAQESHAoPb2xkZXJfdGhhbl9kYXlzGAUgASgFSAGIAQFCCgoIX2lzX3JlYWRCEgoQX29sZGVyX3RoYW5fZGF5cyJEChpDbGVhck5vdGlmaWNhdGlvbnNSZXNwb25zZRIPCgdtZXNzYWdlGAEgASgJEhUKDWRlbGV0ZWRfY291bnQYAiABKAUiHwodQ3JlYXRlVGVzdE5vdGlmaWNhdGlvblJlcXVlc3QiZgoeQ3JlYXRlVGVzdE5vdGlmaWNhdGlvblJlc3BvbnNlEg8KB21lc3NhZ2UYASABKAkSMwoMbm90aWZpY2F0aW9uGAIgASgLMh0ubm90aWZpY2F0aW9uLnYxLk5vdGlmaWNhdGlvbiIvCh5DcmVhdGVUZXN0Tm90aWZpY2F0aW9uc1JlcXVlc3QSDQoFY291bnQYASABKAUiaAofQ3JlYXRlVGVzdE5vdGlmaWNhdGlvbnNSZXNwb25zZRIPCgdtZXNzYWdlGAEgASgJEjQKDW5vdGlmaWNhdGlvbnMYAiADKAsyHS5ub3RpZmljYXRpb24udjEuTm90aWZpY2F0aW9uItsBChROb3RpZmljYXRpb25TZXR0aW5ncxIUCgxiZWxsX2VuYWJsZWQYASABKAgSFQoNZW1haWxfZW5hYmxlZBgCIAEoCBIUCgxlbWFpbF9kaWdlc3QYAyABKAkSFAoMbGluZV9lbmFibGVkGAQgASgIEhQKDGxpbmVfdXNlcl9pZBgFIAEoCRIcChRub3RpZnlfYW5ub3VuY2VtZW50cxgGIAEoCBIdChVub3RpZnlfc2VhcmNoX21hdGNoZXMYByABKAgSFwoPbm90aWZ5X3BheW1lbnRzGAggASgIIiAKHkdldE5vdGlmaWNhdGlvblNldHRpbmdzUmVxdWVzdCJaCh9HZXROb3RpZmljYXRpb25TZXR0aW5nc1Jlc3BvbnNlEjcKCHNldHRpbmdzGAEgASgLMiUubm90aWZpY2F0aW9uLnYxLk5vdGlmaWNhdGlvblNldHRpbmdzIlwKIVVwZGF0ZU5vdGlmaWNhdGlvblNldHRpbmdzUmVxdWVzdBI3CghzZXR0aW5ncxgBIAEoCzIlLm5vdGlmaWNhdGlvbi52MS5Ob3RpZmljYXRpb25TZXR0aW5ncyJuCiJVcGRhdGVOb3RpZmljYXRpb25TZXR0aW5nc1Jlc3BvbnNlEg8KB21lc3NhZ2UYASABKAkSNwoIc2V0dGluZ3MYAiABKAsyJS5ub3RpZmljYXRpb24udjEuTm90aWZpY2F0aW9uU2V0dGluZ3MyvwkKE05vdGlmaWNhdGlvblNlcnZpY2UScgoRTGlzdE5vdGlmaWNhdGlvbnMSKS5ub3RpZmljYXRpb24udjEuTGlzdE5vdGlmaWNhdGlvbnNSZXF1ZXN0Gioubm90aWZpY2F0aW9uLnYxLkxpc3ROb3RpZmljYXRpb25zUmVzcG9uc2UiBoq1GAIIAhJpCg5HZXRVbnJlYWRDb3VudBImLm5vdGlmaWNhdGlvbi52MS5HZXRVbnJlYWRDb3VudFJlcXVlc3QaJy5ub3RpZmljYXRpb24udjEuR2V0VW5yZWFkQ291bnRSZXNwb25zZSIGirUYAggCElcKCE1hcmtSZWFkEiAubm90aWZpY2F0aW9uLnYxLk1hcmtSZWFkUmVxdWVzdBohLm5vdGlmaWNhdGlvbi52MS5NYXJrUmVhZFJlc3BvbnNlIgaKtRgCCAISYAoLTWFya0FsbFJlYWQSIy5ub3RpZmljYXRpb24udjEuTWFya0FsbFJlYWRSZXF1ZXN0GiQubm90aWZpY2F0aW9uLnYxLk1hcmtBbGxSZWFkUmVzcG9uc2UiBoq1GAIIAhJ1ChJEZWxldGVOb3RpZmljYXRpb24SKi5ub3RpZmljYXRpb24udjEuRGVsZXRlTm90aWZpY2F0aW9uUmVxdWVzdBorLm5vdGlmaWNhdGlvbi52MS5EZWxldGVOb3RpZmljYXRpb25SZXNwb25zZSIGirUYAggCEnUKEkNsZWFyTm90aWZpY2F0aW9ucxIqLm5vdGlmaWNhdGlvbi52MS5DbGVhck5vdGlmaWNhdGlvbnNSZXF1ZXN0Gisubm90aWZpY2F0aW9uLnYxLkNsZWFyTm90aWZpY2F0aW9uc1Jlc3BvbnNlIgaKtRgCCAISgQEKFkNyZWF0ZVRlc3ROb3RpZmljYXRpb24SLi5ub3RpZmljYXRpb24udjEuQ3JlYXRlVGVzdE5vdGlmaWNhdGlvblJlcXVlc3QaLy5ub3RpZmljYXRpb24udjEuQ3JlYXRlVGVzdE5vdGlmaWNhdGlvblJlc3BvbnNlIgaKtRgCCAIShAEKF0NyZWF0ZVRlc3ROb3RpZmljYXRpb25zEi8ubm90aWZpY2F0aW9uLnYxLkNyZWF0ZVRlc3ROb3RpZmljYXRpb25zUmVxdWVzdBowLm5vdGlmaWNhdGlvbi52MS5DcmVhdGVUZXN0Tm90aWZpY2F0aW9uc1Jlc3BvbnNlIgaKtRgCCAIShAEKF0dldE5vdGlmaWNhdGlvblNldHRpbmdzEi8ubm90aWZpY2F0aW9uLnYxLkdldE5vdGlmaWNhdGlvblNldHRpbmdzUmVxdWVzdBowLm5vdGlmaWNhdGlvbi52MS5HZXROb3RpZmljYXRpb25TZXR0aW5nc1Jlc3BvbnNlIgaKtRgCCAISjQEKGlVwZGF0ZU5vdGlmaWNhdGlvblNldHRpbmdzEjIubm90aWZpY2F0aW9uLnYxLlVwZGF0ZU5vdGlmaWNhdGlvblNldHRpbmdzUmVxdWVzdBozLm5vdGlmaWNhdGlvbi52MS5VcGRhdGVOb3RpZmljYXRpb25TZXR0aW5nc1Jlc3BvbnNlIgaKtRgCCAJCsgEKE2NvbS5ub3RpZmljYXRpb24udjFCEU5vdGlmaWNhdGlvblByb3RvUAFaK2JpZHJhZGFyL2dlbi9ub3RpZmljYXRpb24vdjE7bm90aWZpY2F0aW9udjGiAgNOWFiqAg9Ob3RpZmljYXRpb24uVjHKAg9Ob3RpZmljYXRpb25cVjHiAhtOb3RpZmljYXRpb25cVjFcR1BCTWV0YWRhdGHqAhBOb3RpZmljYXRpb246OlYxYgZwcm90bzM", [file_access_v1_access, file_google_protobuf_timestamp]);
+  fileDesc("CiJub3RpZmljYXRpb24vdjEvbm90aWZpY2F0aW9uLnByb3RvEg9ub3RpZmljYXRpb24udjEi/AEKDE5vdGlmaWNhdGlvbhIKCgJpZBgBIAEoCRINCgV0aXRsZRgCIAEoCRIPCgdtZXNzYWdlGAMgASgJEhAKCGNhdGVnb3J5GAQgASgJEhAKCHByaW9yaXR5GAUgASgJEg8KB2lzX3JlYWQYBiABKAgSDAoEdHlwZRgHIAEoCRISCgpwcm9qZWN0X2lkGAggASgJEgwKBGxpbmsYCSABKAkSLgoKY3JlYXRlZF9hdBgKIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASKwoHcmVhZF9hdBgLIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAibgoYTGlzdE5vdGlmaWNhdGlvbnNSZXF1ZXN0EgwKBHBhZ2UYASABKAUSEAoIcGVyX3BhZ2UYAiABKAUSFAoHaXNfcmVhZBgDIAEoCEgAiAEBEhAKCGNhdGVnb3J5GAQgASgJQgoKCF9pc19yZWFkInYKGUxpc3ROb3RpZmljYXRpb25zUmVzcG9uc2USNAoNbm90aWZpY2F0aW9ucxgBIAMoCzIdLm5vdGlmaWNhdGlvbi52MS5Ob3RpZmljYXRpb24SDQoFdG90YWwYAiABKAUSFAoMdW5yZWFkX2NvdW50GAMgASgFIhcKFUdldFVucmVhZENvdW50UmVxdWVzdCIuChZHZXRVbnJlYWRDb3VudFJlc3BvbnNlEhQKDHVucmVhZF9jb3VudBgBIAEoBSIdCg9NYXJrUmVhZFJlcXVlc3QSCgoCaWQYASABKAkibgoQTWFya1JlYWRSZXNwb25zZRIPCgdtZXNzYWdlGAEgASgJEjMKDG5vdGlmaWNhdGlvbhgCIAEoCzIdLm5vdGlmaWNhdGlvbi52MS5Ob3RpZmljYXRpb24SFAoMdW5yZWFkX2NvdW50GAMgASgFIhQKEk1hcmtBbGxSZWFkUmVxdWVzdCI9ChNNYXJrQWxsUmVhZFJlc3BvbnNlEg8KB21lc3NhZ2UYASABKAkSFQoNdXBkYXRlZF9jb3VudBgCIAEoBSInChlEZWxldGVOb3RpZmljYXRpb25SZXF1ZXN0EgoKAmlkGAEgASgJIi0KGkRlbGV0ZU5vdGlmaWNhdGlvblJlc3BvbnNlEg8KB21lc3NhZ2UYASABKAkisAEKGUNsZWFyTm90aWZpY2F0aW9uc1JlcXVlc3QSEwoLYXJjaGl2ZV9hbGwYASABKAgSGAoQbm90aWZpY2F0aW9uX2lkcxgCIAMoCRIQCghjYXRlZ29yeRgDIAEoCRIUCgdpc19yZWFkGAQgASgISACIAQESHAoPb2xkZXJfdGhhbl9kYXlzGAUgASgFSAGIAQFCCgoIX2lzX3JlYWRCEgoQX29sZGVyX3RoYW5fZGF5cyJEChpDbGVhck5vdGlmaWNhdGlvbnNSZXNwb25zZRIPCgdtZXNzYWdlGAEgASgJEhUKDWRlbGV0ZWRfY291bnQYAiABKAUiHwodQ3JlYXRlVGVzdE5vdGlmaWNhdGlvblJlcXVlc3QiZgoeQ3JlYXRlVGVzdE5vdGlmaWNhdGlvblJlc3BvbnNlEg8KB21lc3NhZ2UYASABKAkSMwoMbm90aWZpY2F0aW9uGAIgASgLMh0ubm90aWZpY2F0aW9uLnYxLk5vdGlmaWNhdGlvbiIvCh5DcmVhdGVUZXN0Tm90aWZpY2F0aW9uc1JlcXVlc3QSDQoFY291bnQYASABKAUiaAofQ3JlYXRlVGVzdE5vdGlmaWNhdGlvbnNSZXNwb25zZRIPCgdtZXNzYWdlGAEgASgJEjQKDW5vdGlmaWNhdGlvbnMYAiADKAsyHS5ub3RpZmljYXRpb24udjEuTm90aWZpY2F0aW9uItsBChROb3RpZmljYXRpb25TZXR0aW5ncxIUCgxiZWxsX2VuYWJsZWQYASABKAgSFQoNZW1haWxfZW5hYmxlZBgCIAEoCBIUCgxlbWFpbF9kaWdlc3QYAyABKAkSFAoMbGluZV9lbmFibGVkGAQgASgIEhQKDGxpbmVfdXNlcl9pZBgFIAEoCRIcChRub3RpZnlfYW5ub3VuY2VtZW50cxgGIAEoCBIdChVub3RpZnlfc2VhcmNoX21hdGNoZXMYByABKAgSFwoPbm90aWZ5X3BheW1lbnRzGAggASgIIiAKHkdldE5vdGlmaWNhdGlvblNldHRpbmdzUmVxdWVzdCJaCh9HZXROb3RpZmljYXRpb25TZXR0aW5nc1Jlc3BvbnNlEjcKCHNldHRpbmdzGAEgASgLMiUubm90aWZpY2F0aW9uLnYxLk5vdGlmaWNhdGlvblNldHRpbmdzIlwKIVVwZGF0ZU5vdGlmaWNhdGlvblNldHRpbmdzUmVxdWVzdBI3CghzZXR0aW5ncxgBIAEoCzIlLm5vdGlmaWNhdGlvbi52MS5Ob3RpZmljYXRpb25TZXR0aW5ncyJuCiJVcGRhdGVOb3RpZmljYXRpb25TZXR0aW5nc1Jlc3BvbnNlEg8KB21lc3NhZ2UYASABKAkSNwoIc2V0dGluZ3MYAiABKAsyJS5ub3RpZmljYXRpb24udjEuTm90aWZpY2F0aW9uU2V0dGluZ3MiWwoHV2ViaG9vaxILCgN1cmwYASABKAkSLgoKY3JlYXRlZF9hdBgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASEwoLc2VjcmV0X2hpbnQYAyABKAkisAIKD1dlYmhvb2tEZWxpdmVyeRITCgtkZWxpdmVyeV9pZBgBIAEoCRIXCg9ub3RpZmljYXRpb25faWQYAiABKAkSDQoFdGl0bGUYAyABKAkSDgoGc3RhdHVzGAQgASgJEhAKCGF0dGVtcHRzGAUgASgFEhgKEGxhc3Rfc3RhdHVzX2NvZGUYBiABKAUSEgoKbGFzdF9lcnJvchgHIAEoCRIuCgpjcmVhdGVkX2F0GAggASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIzCg9uZXh0X2F0dGVtcHRfYXQYCSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEisKB3NlbnRfYXQYCiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIiAKEVNldFdlYmhvb2tSZXF1ZXN0EgsKA3VybBgBIAEoCSJPChJTZXRXZWJob29rUmVzcG9uc2USKQoHd2ViaG9vaxgBIAEoCzIYLm5vdGlmaWNhdGlvbi52MS5XZWJob29rEg4KBnNlY3JldBgCIAEoCSIWChREZWxldGVXZWJob29rUmVxdWVzdCIoChVEZWxldGVXZWJob29rUmVzcG9uc2USDwoHbWVzc2FnZRgBIAEoCSITChFHZXRXZWJob29rUmVxdWVzdCJ1ChJHZXRXZWJob29rUmVzcG9uc2USKQoHd2ViaG9vaxgBIAEoCzIYLm5vdGlmaWNhdGlvbi52MS5XZWJob29rEjQKCmRlbGl2ZXJpZXMYAiADKAsyIC5ub3RpZmljYXRpb24udjEuV2ViaG9va0RlbGl2ZXJ5MuULChNOb3RpZmljYXRpb25TZXJ2aWNlEnIKEUxpc3ROb3RpZmljYXRpb25zEikubm90aWZpY2F0aW9uLnYxLkxpc3ROb3RpZmljYXRpb25zUmVxdWVzdBoqLm5vdGlmaWNhdGlvbi52MS5MaXN0Tm90aWZpY2F0aW9uc1Jlc3BvbnNlIgaKtRgCCAISaQoOR2V0VW5yZWFkQ291bnQSJi5ub3RpZmljYXRpb24udjEuR2V0VW5yZWFkQ291bnRSZXF1ZXN0Gicubm90aWZpY2F0aW9uLnYxLkdldFVucmVhZENvdW50UmVzcG9uc2UiBoq1GAIIAhJXCghNYXJrUmVhZBIgLm5vdGlmaWNhdGlvbi52MS5NYXJrUmVhZFJlcXVlc3QaIS5ub3RpZmljYXRpb24udjEuTWFya1JlYWRSZXNwb25zZSIGirUYAggCEmAKC01hcmtBbGxSZWFkEiMubm90aWZpY2F0aW9uLnYxLk1hcmtBbGxSZWFkUmVxdWVzdBokLm5vdGlmaWNhdGlvbi52MS5NYXJrQWxsUmVhZFJlc3BvbnNlIgaKtRgCCAISdQoSRGVsZXRlTm90aWZpY2F0aW9uEioubm90aWZpY2F0aW9uLnYxLkRlbGV0ZU5vdGlmaWNhdGlvblJlcXVlc3QaKy5ub3RpZmljYXRpb24udjEuRGVsZXRlTm90aWZpY2F0aW9uUmVzcG9uc2UiBoq1GAIIAhJ1ChJDbGVhck5vdGlmaWNhdGlvbnMSKi5ub3RpZmljYXRpb24udjEuQ2xlYXJOb3RpZmljYXRpb25zUmVxdWVzdBorLm5vdGlmaWNhdGlvbi52MS5DbGVhck5vdGlmaWNhdGlvbnNSZXNwb25zZSIGirUYAggCEoEBChZDcmVhdGVUZXN0Tm90aWZpY2F0aW9uEi4ubm90aWZpY2F0aW9uLnYxLkNyZWF0ZVRlc3ROb3RpZmljYXRpb25SZXF1ZXN0Gi8ubm90aWZpY2F0aW9uLnYxLkNyZWF0ZVRlc3ROb3RpZmljYXRpb25SZXNwb25zZSIGirUYAggCEoQBChdDcmVhdGVUZXN0Tm90aWZpY2F0aW9ucxIvLm5vdGlmaWNhdGlvbi52MS5DcmVhdGVUZXN0Tm90aWZpY2F0aW9uc1JlcXVlc3QaMC5ub3RpZmljYXRpb24udjEuQ3JlYXRlVGVzdE5vdGlmaWNhdGlvbnNSZXNwb25zZSIGirUYAggCEoQBChdHZXROb3RpZmljYXRpb25TZXR0aW5ncxIvLm5vdGlmaWNhdGlvbi52MS5HZXROb3RpZmljYXRpb25TZXR0aW5nc1JlcXVlc3QaMC5ub3RpZmljYXRpb24udjEuR2V0Tm90aWZpY2F0aW9uU2V0dGluZ3NSZXNwb25zZSIGirUYAggCEo0BChpVcGRhdGVOb3RpZmljYXRpb25TZXR0aW5ncxIyLm5vdGlmaWNhdGlvbi52MS5VcGRhdGVOb3RpZmljYXRpb25TZXR0aW5nc1JlcXVlc3QaMy5ub3RpZmljYXRpb24udjEuVXBkYXRlTm90aWZpY2F0aW9uU2V0dGluZ3NSZXNwb25zZSIGirUYAggCEl0KClNldFdlYmhvb2sSIi5ub3RpZmljYXRpb24udjEuU2V0V2ViaG9va1JlcXVlc3QaIy5ub3RpZmljYXRpb24udjEuU2V0V2ViaG9va1Jlc3BvbnNlIgaKtRgCCAISZgoNRGVsZXRlV2ViaG9vaxIlLm5vdGlmaWNhdGlvbi52MS5EZWxldGVXZWJob29rUmVxdWVzdBomLm5vdGlmaWNhdGlvbi52MS5EZWxldGVXZWJob29rUmVzcG9uc2UiBoq1GAIIAhJdCgpHZXRXZWJob29rEiIubm90aWZpY2F0aW9uLnYxLkdldFdlYmhvb2tSZXF1ZXN0GiMubm90aWZpY2F0aW9uLnYxLkdldFdlYmhvb2tSZXNwb25zZSIGirUYAggCQrIBChNjb20ubm90aWZpY2F0aW9uLnYxQhFOb3RpZmljYXRpb25Qcm90b1ABWitiaWRyYWRhci9nZW4vbm90aWZpY2F0aW9uL3YxO25vdGlmaWNhdGlvbnYxogIDTlhYqgIPTm90aWZpY2F0aW9uLlYxygIPTm90aWZpY2F0aW9uXFYx4gIbTm90aWZpY2F0aW9uXFYxXEdQQk1ldGFkYXRh6gIQTm90aWZpY2F0aW9uOjpWMWIGcHJvdG8z", [file_access_v1_access, file_google_protobuf_timestamp]);
 
 /**
  * Notification is one bell notification (SPEC §3).
@@ -553,6 +553,217 @@ export const UpdateNotificationSettingsResponseSchema: GenMessage<UpdateNotifica
   messageDesc(file_notification_v1_notification, 21);
 
 /**
+ * Webhook is a user's outgoing webhook. Each alert is POSTed as JSON with the headers
+ * X-BidRadar-Delivery (one id per alert, the same on every retry), X-BidRadar-Timestamp
+ * (Unix seconds) and X-BidRadar-Signature: "v1=" + hex HMAC-SHA256(secret, timestamp + "." + body).
+ *
+ * @generated from message notification.v1.Webhook
+ */
+export type Webhook = Message<"notification.v1.Webhook"> & {
+  /**
+   * @generated from field: string url = 1;
+   */
+  url: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp created_at = 2;
+   */
+  createdAt?: Timestamp | undefined;
+
+  /**
+   * The last four characters of the secret, to tell secrets apart.
+   *
+   * @generated from field: string secret_hint = 3;
+   */
+  secretHint: string;
+};
+
+/**
+ * Describes the message notification.v1.Webhook.
+ * Use `create(WebhookSchema)` to create a new message.
+ */
+export const WebhookSchema: GenMessage<Webhook> = /*@__PURE__*/
+  messageDesc(file_notification_v1_notification, 22);
+
+/**
+ * WebhookDelivery is one alert sent (or being sent) to the webhook.
+ *
+ * @generated from message notification.v1.WebhookDelivery
+ */
+export type WebhookDelivery = Message<"notification.v1.WebhookDelivery"> & {
+  /**
+   * @generated from field: string delivery_id = 1;
+   */
+  deliveryId: string;
+
+  /**
+   * @generated from field: string notification_id = 2;
+   */
+  notificationId: string;
+
+  /**
+   * @generated from field: string title = 3;
+   */
+  title: string;
+
+  /**
+   * "pending" (waiting for its next attempt), "sent" or "failed" (given up).
+   *
+   * @generated from field: string status = 4;
+   */
+  status: string;
+
+  /**
+   * @generated from field: int32 attempts = 5;
+   */
+  attempts: number;
+
+  /**
+   * The HTTP status of the last attempt (0 when none answered).
+   *
+   * @generated from field: int32 last_status_code = 6;
+   */
+  lastStatusCode: number;
+
+  /**
+   * @generated from field: string last_error = 7;
+   */
+  lastError: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp created_at = 8;
+   */
+  createdAt?: Timestamp | undefined;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp next_attempt_at = 9;
+   */
+  nextAttemptAt?: Timestamp | undefined;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp sent_at = 10;
+   */
+  sentAt?: Timestamp | undefined;
+};
+
+/**
+ * Describes the message notification.v1.WebhookDelivery.
+ * Use `create(WebhookDeliverySchema)` to create a new message.
+ */
+export const WebhookDeliverySchema: GenMessage<WebhookDelivery> = /*@__PURE__*/
+  messageDesc(file_notification_v1_notification, 23);
+
+/**
+ * @generated from message notification.v1.SetWebhookRequest
+ */
+export type SetWebhookRequest = Message<"notification.v1.SetWebhookRequest"> & {
+  /**
+   * @generated from field: string url = 1;
+   */
+  url: string;
+};
+
+/**
+ * Describes the message notification.v1.SetWebhookRequest.
+ * Use `create(SetWebhookRequestSchema)` to create a new message.
+ */
+export const SetWebhookRequestSchema: GenMessage<SetWebhookRequest> = /*@__PURE__*/
+  messageDesc(file_notification_v1_notification, 24);
+
+/**
+ * @generated from message notification.v1.SetWebhookResponse
+ */
+export type SetWebhookResponse = Message<"notification.v1.SetWebhookResponse"> & {
+  /**
+   * @generated from field: notification.v1.Webhook webhook = 1;
+   */
+  webhook?: Webhook | undefined;
+
+  /**
+   * The signing secret, shown this once.
+   *
+   * @generated from field: string secret = 2;
+   */
+  secret: string;
+};
+
+/**
+ * Describes the message notification.v1.SetWebhookResponse.
+ * Use `create(SetWebhookResponseSchema)` to create a new message.
+ */
+export const SetWebhookResponseSchema: GenMessage<SetWebhookResponse> = /*@__PURE__*/
+  messageDesc(file_notification_v1_notification, 25);
+
+/**
+ * @generated from message notification.v1.DeleteWebhookRequest
+ */
+export type DeleteWebhookRequest = Message<"notification.v1.DeleteWebhookRequest"> & {
+};
+
+/**
+ * Describes the message notification.v1.DeleteWebhookRequest.
+ * Use `create(DeleteWebhookRequestSchema)` to create a new message.
+ */
+export const DeleteWebhookRequestSchema: GenMessage<DeleteWebhookRequest> = /*@__PURE__*/
+  messageDesc(file_notification_v1_notification, 26);
+
+/**
+ * @generated from message notification.v1.DeleteWebhookResponse
+ */
+export type DeleteWebhookResponse = Message<"notification.v1.DeleteWebhookResponse"> & {
+  /**
+   * @generated from field: string message = 1;
+   */
+  message: string;
+};
+
+/**
+ * Describes the message notification.v1.DeleteWebhookResponse.
+ * Use `create(DeleteWebhookResponseSchema)` to create a new message.
+ */
+export const DeleteWebhookResponseSchema: GenMessage<DeleteWebhookResponse> = /*@__PURE__*/
+  messageDesc(file_notification_v1_notification, 27);
+
+/**
+ * @generated from message notification.v1.GetWebhookRequest
+ */
+export type GetWebhookRequest = Message<"notification.v1.GetWebhookRequest"> & {
+};
+
+/**
+ * Describes the message notification.v1.GetWebhookRequest.
+ * Use `create(GetWebhookRequestSchema)` to create a new message.
+ */
+export const GetWebhookRequestSchema: GenMessage<GetWebhookRequest> = /*@__PURE__*/
+  messageDesc(file_notification_v1_notification, 28);
+
+/**
+ * @generated from message notification.v1.GetWebhookResponse
+ */
+export type GetWebhookResponse = Message<"notification.v1.GetWebhookResponse"> & {
+  /**
+   * Unset when the user has no webhook.
+   *
+   * @generated from field: notification.v1.Webhook webhook = 1;
+   */
+  webhook?: Webhook | undefined;
+
+  /**
+   * The 50 most recent deliveries, newest first.
+   *
+   * @generated from field: repeated notification.v1.WebhookDelivery deliveries = 2;
+   */
+  deliveries: WebhookDelivery[];
+};
+
+/**
+ * Describes the message notification.v1.GetWebhookResponse.
+ * Use `create(GetWebhookResponseSchema)` to create a new message.
+ */
+export const GetWebhookResponseSchema: GenMessage<GetWebhookResponse> = /*@__PURE__*/
+  messageDesc(file_notification_v1_notification, 29);
+
+/**
  * NotificationService owns bell notifications and channel settings (DESIGN §7).
  *
  * @generated from service notification.v1.NotificationService
@@ -657,6 +868,37 @@ export const NotificationService: GenService<{
     methodKind: "unary";
     input: typeof UpdateNotificationSettingsRequestSchema;
     output: typeof UpdateNotificationSettingsResponseSchema;
+  },
+  /**
+   * SetWebhook sets the user's outgoing webhook: every alert is POSTed to url, signed with a new
+   * secret that this answer shows once (https only in production).
+   *
+   * @generated from rpc notification.v1.NotificationService.SetWebhook
+   */
+  setWebhook: {
+    methodKind: "unary";
+    input: typeof SetWebhookRequestSchema;
+    output: typeof SetWebhookResponseSchema;
+  },
+  /**
+   * DeleteWebhook removes the user's outgoing webhook (pending deliveries are given up).
+   *
+   * @generated from rpc notification.v1.NotificationService.DeleteWebhook
+   */
+  deleteWebhook: {
+    methodKind: "unary";
+    input: typeof DeleteWebhookRequestSchema;
+    output: typeof DeleteWebhookResponseSchema;
+  },
+  /**
+   * GetWebhook returns the user's outgoing webhook (never its secret) and its recent deliveries.
+   *
+   * @generated from rpc notification.v1.NotificationService.GetWebhook
+   */
+  getWebhook: {
+    methodKind: "unary";
+    input: typeof GetWebhookRequestSchema;
+    output: typeof GetWebhookResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_notification_v1_notification, 0);

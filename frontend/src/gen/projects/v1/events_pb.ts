@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file projects/v1/events.proto.
  */
 export const file_projects_v1_events: GenFile = /*@__PURE__*/
-  fileDesc("Chhwcm9qZWN0cy92MS9ldmVudHMucHJvdG8SC3Byb2plY3RzLnYxIp0BCg5Qcm9qZWN0Q3JlYXRlZBIQCghldmVudF9pZBgBIAEoCRIvCgtvY2N1cnJlZF9hdBgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASEgoKcHJvamVjdF9pZBgDIAEoCRIUCgxwcm9qZWN0X25hbWUYBCABKAkSDgoGc3RhdHVzGAUgASgJEg4KBnNvdXJjZRgGIAEoCSKlAQoOUHJvamVjdFVwZGF0ZWQSEAoIZXZlbnRfaWQYASABKAkSLwoLb2NjdXJyZWRfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhIKCnByb2plY3RfaWQYAyABKAkSFAoMcHJvamVjdF9uYW1lGAQgASgJEg4KBnN0YXR1cxgFIAEoCRIWCg5jaGFuZ2VkX2ZpZWxkcxgGIAMoCSLCAQoRQW5ub3VuY2VtZW50QWRkZWQSEAoIZXZlbnRfaWQYASABKAkSLwoLb2NjdXJyZWRfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhIKCnByb2plY3RfaWQYAyABKAkSFAoMcHJvamVjdF9uYW1lGAQgASgJEhEKCXR5cGVfY29kZRgFIAEoCRIRCgl0eXBlX25hbWUYBiABKAkSDAoEZGF0ZRgHIAEoCRIMCgRsaW5rGAggASgJIuYBCg9Dcml0ZXJpYU1hdGNoZWQSEAoIZXZlbnRfaWQYASABKAkSLwoLb2NjdXJyZWRfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEg8KB3VzZXJfaWQYAyABKAkSEwoLY3JpdGVyaWFfaWQYBCABKAkSFQoNY3JpdGVyaWFfbmFtZRgFIAEoCRITCgtwcm9qZWN0X2lkcxgGIAMoCRItCghwcm9qZWN0cxgHIAMoCzIbLnByb2plY3RzLnYxLk1hdGNoZWRQcm9qZWN0Eg8KB3J1bl9rZXkYCCABKAkifQoOTWF0Y2hlZFByb2plY3QSEgoKcHJvamVjdF9pZBgBIAEoCRIUCgxwcm9qZWN0X25hbWUYAiABKAkSEwoLYWdlbmN5X25hbWUYAyABKAkSGgoNYnVkZ2V0X3NhdGFuZxgEIAEoA0gAiAEBQhAKDl9idWRnZXRfc2F0YW5nQpABCg9jb20ucHJvamVjdHMudjFCC0V2ZW50c1Byb3RvUAFaI2JpZHJhZGFyL2dlbi9wcm9qZWN0cy92MTtwcm9qZWN0c3YxogIDUFhYqgILUHJvamVjdHMuVjHKAgtQcm9qZWN0c1xWMeICF1Byb2plY3RzXFYxXEdQQk1ldGFkYXRh6gIMUHJvamVjdHM6OlYxYgZwcm90bzM", [file_google_protobuf_timestamp]);
+  fileDesc("Chhwcm9qZWN0cy92MS9ldmVudHMucHJvdG8SC3Byb2plY3RzLnYxIp0BCg5Qcm9qZWN0Q3JlYXRlZBIQCghldmVudF9pZBgBIAEoCRIvCgtvY2N1cnJlZF9hdBgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASEgoKcHJvamVjdF9pZBgDIAEoCRIUCgxwcm9qZWN0X25hbWUYBCABKAkSDgoGc3RhdHVzGAUgASgJEg4KBnNvdXJjZRgGIAEoCSKlAQoOUHJvamVjdFVwZGF0ZWQSEAoIZXZlbnRfaWQYASABKAkSLwoLb2NjdXJyZWRfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhIKCnByb2plY3RfaWQYAyABKAkSFAoMcHJvamVjdF9uYW1lGAQgASgJEg4KBnN0YXR1cxgFIAEoCRIWCg5jaGFuZ2VkX2ZpZWxkcxgGIAMoCSLCAQoRQW5ub3VuY2VtZW50QWRkZWQSEAoIZXZlbnRfaWQYASABKAkSLwoLb2NjdXJyZWRfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhIKCnByb2plY3RfaWQYAyABKAkSFAoMcHJvamVjdF9uYW1lGAQgASgJEhEKCXR5cGVfY29kZRgFIAEoCRIRCgl0eXBlX25hbWUYBiABKAkSDAoEZGF0ZRgHIAEoCRIMCgRsaW5rGAggASgJIv0BCg9Dcml0ZXJpYU1hdGNoZWQSEAoIZXZlbnRfaWQYASABKAkSLwoLb2NjdXJyZWRfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEg8KB3VzZXJfaWQYAyABKAkSEwoLY3JpdGVyaWFfaWQYBCABKAkSFQoNY3JpdGVyaWFfbmFtZRgFIAEoCRITCgtwcm9qZWN0X2lkcxgGIAMoCRItCghwcm9qZWN0cxgHIAMoCzIbLnByb2plY3RzLnYxLk1hdGNoZWRQcm9qZWN0Eg8KB3J1bl9rZXkYCCABKAkSFQoNcHJvamVjdF9jb3VudBgJIAEoBSJ9Cg5NYXRjaGVkUHJvamVjdBISCgpwcm9qZWN0X2lkGAEgASgJEhQKDHByb2plY3RfbmFtZRgCIAEoCRITCgthZ2VuY3lfbmFtZRgDIAEoCRIaCg1idWRnZXRfc2F0YW5nGAQgASgDSACIAQFCEAoOX2J1ZGdldF9zYXRhbmcingEKE0RlYWRsaW5lQXBwcm9hY2hpbmcSEAoIZXZlbnRfaWQYASABKAkSLwoLb2NjdXJyZWRfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhIKCnByb2plY3RfaWQYAyABKAkSFAoMcHJvamVjdF9uYW1lGAQgASgJEgwKBGtpbmQYBSABKAkSDAoEZGF0ZRgGIAEoCUKQAQoPY29tLnByb2plY3RzLnYxQgtFdmVudHNQcm90b1ABWiNiaWRyYWRhci9nZW4vcHJvamVjdHMvdjE7cHJvamVjdHN2MaICA1BYWKoCC1Byb2plY3RzLlYxygILUHJvamVjdHNcVjHiAhdQcm9qZWN0c1xWMVxHUEJNZXRhZGF0YeoCDFByb2plY3RzOjpWMWIGcHJvdG8z", [file_google_protobuf_timestamp]);
 
 /**
  * ProjectCreated is published on projects.v1.project.created.
@@ -202,10 +202,18 @@ export type CriteriaMatched = Message<"projects.v1.CriteriaMatched"> & {
 
   /**
    * Set for an overnight run (one digest per search and run); empty for an instant match.
+   * The overnight run's key is its Bangkok date (YYYY-MM-DD).
    *
    * @generated from field: string run_key = 8;
    */
   runKey: string;
+
+  /**
+   * How many projects an overnight run found for the search; projects names at most the first 50.
+   *
+   * @generated from field: int32 project_count = 9;
+   */
+  projectCount: number;
 };
 
 /**
@@ -248,4 +256,53 @@ export type MatchedProject = Message<"projects.v1.MatchedProject"> & {
  */
 export const MatchedProjectSchema: GenMessage<MatchedProject> = /*@__PURE__*/
   messageDesc(file_projects_v1_events, 4);
+
+/**
+ * DeadlineApproaching is published on projects.v1.deadline.approaching the day before (Asia/Bangkok)
+ * a project's bid submission or price-hearing date, once per project, kind and date.
+ *
+ * @generated from message projects.v1.DeadlineApproaching
+ */
+export type DeadlineApproaching = Message<"projects.v1.DeadlineApproaching"> & {
+  /**
+   * @generated from field: string event_id = 1;
+   */
+  eventId: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp occurred_at = 2;
+   */
+  occurredAt?: Timestamp | undefined;
+
+  /**
+   * @generated from field: string project_id = 3;
+   */
+  projectId: string;
+
+  /**
+   * @generated from field: string project_name = 4;
+   */
+  projectName: string;
+
+  /**
+   * "submission" (the last day to submit bids) or "hearing" (the last day of the price / draft hearing).
+   *
+   * @generated from field: string kind = 5;
+   */
+  kind: string;
+
+  /**
+   * The deadline, ISO date (YYYY-MM-DD, Bangkok).
+   *
+   * @generated from field: string date = 6;
+   */
+  date: string;
+};
+
+/**
+ * Describes the message projects.v1.DeadlineApproaching.
+ * Use `create(DeadlineApproachingSchema)` to create a new message.
+ */
+export const DeadlineApproachingSchema: GenMessage<DeadlineApproaching> = /*@__PURE__*/
+  messageDesc(file_projects_v1_events, 5);
 

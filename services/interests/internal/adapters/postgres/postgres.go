@@ -113,6 +113,7 @@ func changed(rec domain.Record, now time.Time) *interestsv1.InterestChanged {
 	return &interestsv1.InterestChanged{
 		EventId: uuid.NewString(), OccurredAt: timestamppb.New(now), UserId: rec.UserID, ProjectId: rec.ProjectID,
 		IsUserLike: rec.Like, IsInterestToStepChk: rec.Follow, Is_InterestToBid: rec.Bid, Archived: rec.Archived,
+		IsFill20: rec.Fill20,
 	}
 }
 

@@ -83,3 +83,54 @@ func (s *Store) ClaimDigest(ctx context.Context, userID string, day time.Time, c
 	}
 	return tag.RowsAffected() == 1, nil
 }
+
+// RecordStep implements domain.Store.
+func (s *Store) RecordStep(ctx context.Context, st domain.Step) error {
+	var day *time.Time
+	if d, err := time.Parse(time.DateOnly, st.Day); err == nil {
+		day = &d
+	}
+	_, err := s.pool.Exec(ctx, `INSERT INTO project_steps (event_id, project_id, project_name, type_name, day, seen_at)
+		VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING`, st.EventID, st.ProjectID, st.ProjectName, st.TypeName, day, st.SeenAt)
+	if err != nil {
+		return fmt.Errorf("record step: %w", err)
+	}
+	return nil
+}
+
+// Fill20Steps implements domain.Store: a step counts from its announcement
+// date (an old step ingested late is not a change), else from when it was seen.
+func (s *Store) Fill20Steps(ctx context.Context, userIDs []string, since time.Time) (map[string][]domain.Step, error) {
+	out := map[string][]domain.Step{}
+	if len(userIDs) == 0 {
+		return out, nil
+	}
+	rows, err := s.pool.Query(ctx, `SELECT f.user_id::text, p.event_id, p.project_id, p.project_name, p.type_name, p.day, p.seen_at
+		FROM follows f JOIN project_steps p ON p.project_id = f.project_id
+		WHERE f.user_id = ANY($1::uuid[]) AND f.following AND f.fill20
+		AND coalesce(p.day, (p.seen_at AT TIME ZONE 'Asia/Bangkok')::date) >= $2::date
+		ORDER BY f.user_id, p.project_id, coalesce(p.day, (p.seen_at AT TIME ZONE 'Asia/Bangkok')::date), p.seen_at`, userIDs, since)
+	if err != nil {
+		return nil, fmt.Errorf("fill20 steps: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var u string
+		var st domain.Step
+		var day *time.Time
+		if err := rows.Scan(&u, &st.EventID, &st.ProjectID, &st.ProjectName, &st.TypeName, &day, &st.SeenAt); err != nil {
+			return nil, err
+		}
+		if day != nil {
+			st.Day = day.Format(time.DateOnly)
+		}
+		out[u] = append(out[u], st)
+	}
+	return out, rows.Err()
+}
+
+// PruneSteps implements domain.Store.
+func (s *Store) PruneSteps(ctx context.Context, before time.Time) error {
+	_, err := s.pool.Exec(ctx, `DELETE FROM project_steps WHERE seen_at < $1 AND (day IS NULL OR day < $1::date)`, before)
+	return err
+}

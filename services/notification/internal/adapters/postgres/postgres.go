@@ -273,10 +273,10 @@ func (s *Store) Create(ctx context.Context, consumer, eventID string, drafts []d
 }
 
 // SetFollow implements domain.Store.
-func (s *Store) SetFollow(ctx context.Context, userID, projectID string, following bool, at time.Time) error {
-	_, err := s.pool.Exec(ctx, `INSERT INTO follows (user_id, project_id, following, changed_at) VALUES ($1, $2, $3, $4)
-		ON CONFLICT (project_id, user_id) DO UPDATE SET following = EXCLUDED.following, changed_at = EXCLUDED.changed_at
-		WHERE follows.changed_at <= EXCLUDED.changed_at`, userID, projectID, following, at)
+func (s *Store) SetFollow(ctx context.Context, userID, projectID string, following, fill20 bool, at time.Time) error {
+	_, err := s.pool.Exec(ctx, `INSERT INTO follows (user_id, project_id, following, fill20, changed_at) VALUES ($1, $2, $3, $4, $5)
+		ON CONFLICT (project_id, user_id) DO UPDATE SET following = EXCLUDED.following, fill20 = EXCLUDED.fill20, changed_at = EXCLUDED.changed_at
+		WHERE follows.changed_at <= EXCLUDED.changed_at`, userID, projectID, following, fill20, at)
 	if err != nil {
 		return fmt.Errorf("set follow: %w", err)
 	}
@@ -313,7 +313,23 @@ func (s *Store) SettingsOf(ctx context.Context, userIDs []string) (map[string]do
 		}
 		out[u] = st
 	}
-	return out, rows.Err()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	hooks, err := s.pool.Query(ctx, `SELECT user_id::text FROM webhooks WHERE user_id = ANY($1::uuid[])`, userIDs)
+	if err != nil {
+		return nil, fmt.Errorf("settings: webhooks: %w", err)
+	}
+	with, err := pgx.CollectRows(hooks, pgx.RowTo[string])
+	if err != nil {
+		return nil, err
+	}
+	for _, u := range with {
+		st := out[u]
+		st.Webhook = true
+		out[u] = st
+	}
+	return out, nil
 }
 
 // PutSettings implements domain.Store.
@@ -347,7 +363,7 @@ func (s *Store) DeleteUser(ctx context.Context, userID string) error {
 		return nil
 	}
 	return pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
-		for _, table := range []string{"deliveries", "digests", "notifications", "follows", "settings"} {
+		for _, table := range []string{"deliveries", "digests", "notifications", "follows", "settings", "webhooks"} {
 			if _, err := tx.Exec(ctx, `DELETE FROM `+table+` WHERE user_id = $1`, userID); err != nil {
 				return fmt.Errorf("delete user's %s: %w", table, err)
 			}

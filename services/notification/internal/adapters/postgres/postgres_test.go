@@ -50,13 +50,13 @@ func TestEventsWriteOnce(t *testing.T) {
 	var wg sync.WaitGroup
 	for range 20 {
 		wg.Go(func() {
-			if err := a.CriteriaMatched(ctx, "ev-1", ann, "c1", "ถนน", "", p); err != nil {
+			if err := a.CriteriaMatched(ctx, "ev-1", ann, "c1", "ถนน", "", p, 0); err != nil {
 				t.Error(err)
 			}
 		})
 	}
 	wg.Wait()
-	if err := a.CriteriaMatched(ctx, "ev-2", ann, "c1", "ถนน", "", p); err != nil {
+	if err := a.CriteriaMatched(ctx, "ev-2", ann, "c1", "ถนน", "", p, 0); err != nil {
 		t.Fatal(err)
 	}
 	if n := count(t, pool, `SELECT count(*) FROM notifications WHERE user_id = $1`, ann); n != 1 {
@@ -82,10 +82,10 @@ func TestFollowersAndSteps(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	must(a.InterestChanged(ctx, ann, "69222222222", true, false, t0.Add(2*time.Minute)))
-	must(a.InterestChanged(ctx, ann, "69222222222", false, false, t0)) // late and older: ignored
-	must(a.InterestChanged(ctx, bob, "69222222222", true, false, t0))
-	must(a.InterestChanged(ctx, bob, "69222222222", true, true, t0.Add(time.Minute))) // archived: no longer follows
+	must(a.InterestChanged(ctx, ann, "69222222222", true, false, false, t0.Add(2*time.Minute)))
+	must(a.InterestChanged(ctx, ann, "69222222222", false, false, false, t0)) // late and older: ignored
+	must(a.InterestChanged(ctx, bob, "69222222222", true, false, false, t0))
+	must(a.InterestChanged(ctx, bob, "69222222222", true, false, true, t0.Add(time.Minute))) // archived: no longer follows
 	for range 2 {
 		must(a.AnnouncementAdded(ctx, "step-1", "69222222222", "สะพาน", "ประกาศผู้ชนะ", "2026-11-20"))
 	}
@@ -102,6 +102,45 @@ func TestFollowersAndSteps(t *testing.T) {
 	}
 }
 
+// A deadline reminder reaches each follower once per project, kind and
+// date, even when published again under another event id; non-followers
+// and followers who turned project alerts off get none.
+func TestDeadlineRemindersOncePerFollower(t *testing.T) {
+	a, pool := newApp(t)
+	ctx := context.Background()
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	carl := "33333333-3333-4333-8333-333333333333"
+	t0 := time.Date(2026, 11, 20, 9, 0, 0, 0, time.UTC)
+	must(a.InterestChanged(ctx, ann, "69222222222", true, false, false, t0))
+	must(a.InterestChanged(ctx, carl, "69222222222", true, false, false, t0))
+	off := domain.DefaultSettings
+	off.NotifyAnnouncements = false
+	_, err := a.PutSettings(ctx, carl, off)
+	must(err)
+	for _, ev := range []string{"d-1", "d-1", "d-1-republished"} {
+		must(a.DeadlineApproaching(ctx, ev, "69222222222", "ก่อสร้างสะพาน", domain.DeadlineSubmission, "2026-11-26"))
+	}
+	must(a.DeadlineApproaching(ctx, "d-2", "69222222222", "ก่อสร้างสะพาน", domain.DeadlineHearing, "2026-11-27"))
+	l, err := a.List(ctx, ann, domain.ListFilter{Category: domain.CategoryDeadline}, domain.Page{})
+	must(err)
+	if l.Total != 2 {
+		t.Fatalf("ann: %d deadline reminders, want 2: %+v", l.Total, l.Items)
+	}
+	sub := l.Items[1]
+	if sub.Title != "พรุ่งนี้เป็นวันสุดท้ายของการยื่นข้อเสนอ" || sub.Message != "ก่อสร้างสะพาน — วันสุดท้ายของการยื่นข้อเสนอ 26 พ.ย. 2569" ||
+		sub.Priority != domain.PriorityHigh || sub.Link != "/project-details/69222222222" {
+		t.Fatalf("reminder %+v", sub)
+	}
+	if n := count(t, pool, `SELECT count(*) FROM notifications WHERE user_id <> $1`, ann); n != 0 {
+		t.Fatalf("%d reminders for others", n)
+	}
+}
+
 // Settings: a user who turned search alerts off gets none; bad values are refused.
 func TestSettingsGateAlerts(t *testing.T) {
 	a, pool := newApp(t)
@@ -111,7 +150,7 @@ func TestSettingsGateAlerts(t *testing.T) {
 	if _, err := a.PutSettings(ctx, ann, s); err != nil {
 		t.Fatal(err)
 	}
-	if err := a.CriteriaMatched(ctx, "ev-9", ann, "c1", "", "", []domain.MatchedProject{{ID: "69222222222", Name: "x"}}); err != nil {
+	if err := a.CriteriaMatched(ctx, "ev-9", ann, "c1", "", "", []domain.MatchedProject{{ID: "69222222222", Name: "x"}}, 0); err != nil {
 		t.Fatal(err)
 	}
 	if n := count(t, pool, `SELECT count(*) FROM notifications`); n != 0 {
@@ -164,7 +203,7 @@ func TestDeliveriesRetryThenSend(t *testing.T) {
 	if _, err := a.PutSettings(ctx, ann, s); err != nil {
 		t.Fatal(err)
 	}
-	if err := a.CriteriaMatched(ctx, "ev-m", ann, "c1", "ถนน", "", []domain.MatchedProject{{ID: "69222222222", Name: "ถนนลาดยาง"}}); err != nil {
+	if err := a.CriteriaMatched(ctx, "ev-m", ann, "c1", "ถนน", "", []domain.MatchedProject{{ID: "69222222222", Name: "ถนนลาดยาง"}}, 0); err != nil {
 		t.Fatal(err)
 	}
 	if n, err := a.Deliver(ctx, 10); err != nil || n != 0 || len(mail.sent) != 0 {
@@ -205,7 +244,7 @@ func TestDailyDigestOncePerDay(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i, id := range []string{"69222222221", "69222222222", "69222222223"} {
-		if err := a.CriteriaMatched(ctx, "ev-"+id, ann, "c1", "ถนน", "", []domain.MatchedProject{{ID: id, Name: "ถนนสาย " + string(rune('ก'+i))}}); err != nil {
+		if err := a.CriteriaMatched(ctx, "ev-"+id, ann, "c1", "ถนน", "", []domain.MatchedProject{{ID: id, Name: "ถนนสาย " + string(rune('ก'+i))}}, 0); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -222,5 +261,77 @@ func TestDailyDigestOncePerDay(t *testing.T) {
 	_ = pool.QueryRow(ctx, `SELECT count(*) FROM deliveries`).Scan(&n)
 	if n != 0 {
 		t.Fatalf("a daily-digest user got %d instant deliveries", n)
+	}
+}
+
+type textMail struct{ sent map[string]string }
+
+func (m *textMail) Mail(_ context.Context, to, _, text string) error {
+	m.sent[to] += text
+	return nil
+}
+
+// A follower with is_fill20 finds in the daily digest the steps of the
+// last 20 days of the projects so followed (by announcement date: an old
+// step ingested late is not a change); other followers do not.
+func TestDigestListsFill20Steps(t *testing.T) {
+	pool, err := notificationsvc.Open(context.Background(), pgtest.NewDatabase(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(pool.Close)
+	now := time.Date(2026, 11, 24, 5, 0, 0, 0, time.UTC) // 12:00 Bangkok
+	mail := &textMail{sent: map[string]string{}}
+	a := app.New(postgres.New(pool), func() time.Time { return now }).WithChannels(app.Channels{Contacts: fakeContacts{}, Mail: mail})
+	ctx := context.Background()
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	s := domain.DefaultSettings
+	s.EmailEnabled, s.EmailDigest = true, "daily"
+	for _, u := range []string{ann, bob} {
+		_, err := a.PutSettings(ctx, u, s)
+		must(err)
+	}
+	must(a.InterestChanged(ctx, ann, "69000000001", true, true, false, now.Add(-48*time.Hour)))
+	must(a.InterestChanged(ctx, ann, "69000000002", true, false, false, now.Add(-48*time.Hour)))
+	must(a.InterestChanged(ctx, bob, "69000000001", true, false, false, now.Add(-48*time.Hour)))
+	must(a.AnnouncementAdded(ctx, "s1", "69000000001", "ก่อสร้างสะพานคอนกรีต", "ประกาศราคากลาง", "2026-11-14"))
+	must(a.AnnouncementAdded(ctx, "s1", "69000000001", "ก่อสร้างสะพานคอนกรีต", "ประกาศราคากลาง", "2026-11-14")) // redelivered
+	must(a.AnnouncementAdded(ctx, "s2", "69000000001", "ก่อสร้างสะพานคอนกรีต", "แผนการจัดซื้อจัดจ้าง", "2026-10-20"))
+	must(a.AnnouncementAdded(ctx, "s3", "69000000001", "ก่อสร้างสะพานคอนกรีต", "ประกาศเชิญชวน", "2026-11-24"))
+	must(a.AnnouncementAdded(ctx, "s4", "69000000002", "ซื้อรถบรรทุกน้ำ", "ประกาศเชิญชวน", "2026-11-23"))
+	must(a.AnnouncementAdded(ctx, "s5", "69000000003", "โครงการที่ไม่มีใครติดตาม", "ประกาศเชิญชวน", "2026-11-23"))
+
+	now = time.Date(2026, 11, 25, 0, 30, 0, 0, time.UTC) // 07:30 Bangkok the next day
+	sent, err := a.Digest(ctx)
+	must(err)
+	if sent != 2 {
+		t.Fatalf("%d digests", sent)
+	}
+	const header = "ความเคลื่อนไหวของโครงการที่ติดตาม (20 วันล่าสุด)"
+	annText := mail.sent[ann[:4]+"@example.com"]
+	_, section, ok := strings.Cut(annText, header)
+	if !ok {
+		t.Fatalf("ann's digest has no fill20 section:\n%s", annText)
+	}
+	for _, want := range []string{"ก่อสร้างสะพานคอนกรีต (69000000001)", "/project-details/69000000001", "14 พ.ย. 2569: ประกาศราคากลาง", "24 พ.ย. 2569: ประกาศเชิญชวน"} {
+		if !strings.Contains(section, want) {
+			t.Errorf("fill20 section lacks %q:\n%s", want, section)
+		}
+	}
+	for _, not := range []string{"แผนการจัดซื้อจัดจ้าง", "ซื้อรถบรรทุกน้ำ", "โครงการที่ไม่มีใครติดตาม"} {
+		if strings.Contains(section, not) {
+			t.Errorf("fill20 section names %q:\n%s", not, section)
+		}
+	}
+	if strings.Count(section, "ประกาศราคากลาง") != 1 {
+		t.Errorf("a redelivered step listed twice:\n%s", section)
+	}
+	if bobText := mail.sent[bob[:4]+"@example.com"]; bobText == "" || strings.Contains(bobText, header) {
+		t.Fatalf("bob (following without fill20):\n%s", bobText)
 	}
 }

@@ -22,6 +22,7 @@ const (
 	SubjectProjectUpdated    = "projects.v1.project.updated"
 	SubjectAnnouncementAdded = "projects.v1.announcement.added"
 	SubjectCriteriaMatched   = "projects.v1.criteria.matched"
+	SubjectDeadline          = "projects.v1.deadline.approaching"
 )
 
 // Encode implements domain.EventEncoder.
@@ -46,6 +47,22 @@ func (Encoder) Encode(e domain.Event) (string, []byte, error) {
 			Date: a.Date.In(domain.Bangkok).Format(time.DateOnly), Link: a.Link}
 	case domain.EventCriteriaMatched:
 		subject = SubjectCriteriaMatched
+		if d := e.Digest; d != nil {
+			ev := &projectsv1.CriteriaMatched{EventId: e.ID, OccurredAt: at, UserId: d.Criteria.UserID,
+				CriteriaId: d.Criteria.ID, CriteriaName: d.Criteria.Name, RunKey: d.Day.Format(time.DateOnly),
+				ProjectCount: int32(len(d.Projects))}
+			for _, p := range d.Projects[:min(len(d.Projects), domain.DigestNames)] {
+				mp := &projectsv1.MatchedProject{ProjectId: p.ID, ProjectName: p.Name, AgencyName: p.Agency}
+				if p.Budget != nil {
+					v := int64(*p.Budget)
+					mp.BudgetSatang = &v
+				}
+				ev.ProjectIds = append(ev.ProjectIds, p.ID)
+				ev.Projects = append(ev.Projects, mp)
+			}
+			msg = ev
+			break
+		}
 		m := e.Match
 		mp := &projectsv1.MatchedProject{ProjectId: m.Project.ID, ProjectName: m.Project.Name, AgencyName: m.Project.AgencyName}
 		if m.Project.Budget != nil {
@@ -55,6 +72,11 @@ func (Encoder) Encode(e domain.Event) (string, []byte, error) {
 		msg = &projectsv1.CriteriaMatched{EventId: e.ID, OccurredAt: at, UserId: m.Criteria.UserID,
 			CriteriaId: m.Criteria.ID, CriteriaName: m.Criteria.Name, ProjectIds: []string{m.Project.ID},
 			Projects: []*projectsv1.MatchedProject{mp}}
+	case domain.EventDeadlineApproaching:
+		subject = SubjectDeadline
+		d := e.Deadline
+		msg = &projectsv1.DeadlineApproaching{EventId: e.ID, OccurredAt: at, ProjectId: d.ProjectID,
+			ProjectName: d.ProjectName, Kind: d.Kind, Date: d.Day.Format(time.DateOnly)}
 	default:
 		return "", nil, fmt.Errorf("unknown event kind %q", e.Kind)
 	}

@@ -76,6 +76,7 @@ type Tender struct {
 	MainProcurementCategory  string     `json:"mainProcurementCategory,omitempty"`
 	ProcuringEntity          *OrgRef    `json:"procuringEntity,omitempty"`
 	TenderPeriod             *Period    `json:"tenderPeriod,omitempty"`
+	EnquiryPeriod            *Period    `json:"enquiryPeriod,omitempty"`
 	Documents                []Document `json:"documents,omitempty"`
 }
 
@@ -198,6 +199,18 @@ func ToProject(r Release) (domain.Project, error) {
 		}
 		if t.Status == "cancelled" {
 			p.RawStatus = "ยกเลิกโครงการ"
+		}
+		// The end of the tender period is the last day to submit bids; the
+		// end of the enquiry period, the last day of the hearing.
+		if t.TenderPeriod != nil {
+			if d, ok := parseDate(t.TenderPeriod.EndDate); ok {
+				p.SubmissionDue = &d
+			}
+		}
+		if t.EnquiryPeriod != nil {
+			if d, ok := parseDate(t.EnquiryPeriod.EndDate); ok {
+				p.HearingDue = &d
+			}
 		}
 	}
 	for _, pt := range r.Parties {
@@ -459,6 +472,12 @@ func FromProject(p domain.Project, prefix string) Release {
 			ID: fmt.Sprintf("%s-%d", p.ID, i+1), DocumentType: "egp:" + string(a.Type), Title: a.Name,
 			URL: a.Link, DatePublished: a.Date.Format(time.RFC3339),
 		})
+	}
+	if p.SubmissionDue != nil {
+		t.TenderPeriod = &Period{EndDate: p.SubmissionDue.Format(time.RFC3339)}
+	}
+	if p.HearingDue != nil {
+		t.EnquiryPeriod = &Period{EndDate: p.HearingDue.Format(time.RFC3339)}
 	}
 	r.Tender = t
 	if p.WinnerName != "" || p.AgreedPrice != nil {

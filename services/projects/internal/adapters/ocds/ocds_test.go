@@ -51,6 +51,7 @@ func TestExportRoundTrip(t *testing.T) {
 		ProvinceCode: "10", MethodCode: "16", Budget: domain.MoneyPtr(123456789), ReferencePrice: domain.MoneyPtr(100),
 		AgreedPrice: domain.MoneyPtr(99), WinnerName: "บริษัท ก จำกัด", WinnerTaxID: "0105552031234",
 		ContractNo: "1/2569", ContractSigned: ptr(domain.Date(2026, 9, 1)), ContractValue: domain.MoneyPtr(99),
+		SubmissionDue: ptr(domain.Date(2026, 8, 15)), HearingDue: ptr(domain.Date(2026, 7, 30)),
 		Announcements: []domain.Announcement{{Type: "D0", Date: domain.Date(2026, 8, 1), Link: "https://x/y"}, {Type: "W0", Date: domain.Date(2026, 8, 20)}},
 		LastSeen:      time.Date(2026, 9, 2, 3, 0, 0, 0, time.UTC),
 	}
@@ -74,6 +75,10 @@ func TestExportRoundTrip(t *testing.T) {
 	q := back[0]
 	if q.ID != p.ID || *q.Budget != *p.Budget || *q.AgreedPrice != 99 || q.WinnerTaxID != p.WinnerTaxID || q.MethodCode != "16" || q.ProvinceCode != "10" {
 		t.Fatalf("round trip %+v", q)
+	}
+	// The deadlines travel as the tender's tenderPeriod and enquiryPeriod end dates.
+	if q.SubmissionDue == nil || !q.SubmissionDue.Equal(*p.SubmissionDue) || q.HearingDue == nil || !q.HearingDue.Equal(*p.HearingDue) {
+		t.Fatalf("deadlines %v %v", q.SubmissionDue, q.HearingDue)
 	}
 }
 

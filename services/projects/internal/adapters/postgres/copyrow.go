@@ -82,6 +82,8 @@ func (e *copyEncoder) project(p *domain.Project) error {
 	e.text(p.ContractStatus)
 	e.text(p.Location)
 	e.text(p.Source)
+	e.date(p.SubmissionDue)
+	e.date(p.HearingDue)
 	e.timestamptz(p.FirstSeen)
 	e.timestamptz(p.LastSeen)
 	return nil

@@ -41,6 +41,7 @@ func TestBinaryCopyMatchesPgx(t *testing.T) {
 			d1 := time.Date(1999, 12, 31, 0, 0, 0, 0, domain.Bangkok)
 			d2 := time.Date(2570, 2, 28, 0, 0, 0, 0, domain.Bangkok)
 			p.ContractSigned, p.ContractEnd = &d1, &d2
+			p.SubmissionDue, p.HearingDue = &d2, &d1
 		}
 		p.WinnerTaxIDBad = i%3 == 0
 		p.Name, p.SearchText = "", ""
@@ -115,5 +116,5 @@ func pgxRow(p *domain.Project) []any {
 		p.WorkTypeCode, p.WorkTypeName, p.StrategyCode, num(p.Budget), num(p.ReferencePrice), num(p.AgreedPrice), int32(p.BudgetYear),
 		string(p.Status), p.RawStatus, steps, types, announced, string(p.LastAnnounceTyp), p.WinnerTaxID,
 		p.WinnerTaxIDBad, p.WinnerName, p.ContractNo, date(p.ContractSigned), date(p.ContractEnd), num(p.ContractValue),
-		p.ContractStatus, p.Location, p.Source, p.FirstSeen, p.LastSeen}
+		p.ContractStatus, p.Location, p.Source, date(p.SubmissionDue), date(p.HearingDue), p.FirstSeen, p.LastSeen}
 }

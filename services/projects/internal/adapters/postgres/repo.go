@@ -78,7 +78,7 @@ var columnNames = []string{"id", "name", "search_text", "search_grams", "agency_
 	"work_type_code", "work_type_name", "strategy_code", "budget", "reference_price", "agreed_price", "budget_year",
 	"status", "raw_status", "steps", "announce_types", "announced_on", "last_announce_type", "winner_tax_id",
 	"winner_tax_id_damaged", "winner_name", "contract_no", "contract_signed", "contract_end", "contract_value",
-	"contract_status", "location", "source", "first_seen_at", "last_seen_at"}
+	"contract_status", "location", "source", "submission_due", "hearing_due", "first_seen_at", "last_seen_at"}
 
 var (
 	// projectColumns is what rows are written with (CopyProjects' order).
@@ -124,13 +124,13 @@ func scanProject(rows pgx.Row) (domain.Project, error) {
 	var steps []byte
 	var types []string
 	var announced time.Time
-	var signed, end *time.Time
+	var signed, end, subDue, hearDue *time.Time
 	err := rows.Scan(&p.ID, &p.Name, &p.SearchText, &p.AgencyCode, &p.AgencyName, &p.SubAgencyCode, &p.SubAgencyName,
 		&p.MinistryCode, &p.MinistryName, &p.ProvinceCode, &p.District, &p.Subdistrict, &p.MethodCode, &p.MethodName,
 		&p.WorkTypeCode, &p.WorkTypeName, &p.StrategyCode, &budget, &ref, &agreed, &by,
 		&status, &p.RawStatus, &steps, &types, &announced, &lastType, &p.WinnerTaxID,
 		&p.WinnerTaxIDBad, &p.WinnerName, &p.ContractNo, &signed, &end, &cval,
-		&p.ContractStatus, &p.Location, &p.Source, &p.FirstSeen, &p.LastSeen)
+		&p.ContractStatus, &p.Location, &p.Source, &subDue, &hearDue, &p.FirstSeen, &p.LastSeen)
 	if err != nil {
 		return p, err
 	}
@@ -153,6 +153,14 @@ func scanProject(rows pgx.Row) (domain.Project, error) {
 	if end != nil {
 		d := bangkokDate(*end)
 		p.ContractEnd = &d
+	}
+	if subDue != nil {
+		d := bangkokDate(*subDue)
+		p.SubmissionDue = &d
+	}
+	if hearDue != nil {
+		d := bangkokDate(*hearDue)
+		p.HearingDue = &d
 	}
 	for _, x := range []struct {
 		dst **domain.Money

@@ -1,0 +1,147 @@
+package postgres_test
+
+import (
+	"context"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strconv"
+	"sync"
+	"testing"
+	"time"
+
+	"bidradar/pkg/apperr"
+	"bidradar/pkg/testutil/pgtest"
+	"bidradar/services/notification/internal/adapters/postgres"
+	"bidradar/services/notification/internal/adapters/webhookpost"
+	"bidradar/services/notification/internal/app"
+	"bidradar/services/notification/internal/domain"
+	"bidradar/services/notification/notificationsvc"
+)
+
+type hit struct {
+	delivery, ts, sig string
+	body              []byte
+}
+
+// An alert reaches the user's webhook signed with its secret: the receiver
+// failing once is retried after the backoff with the same delivery id and
+// a fresh signature, then recorded as sent in the delivery log; a removed
+// webhook is told apart.
+func TestWebhookSignedRetriedLogged(t *testing.T) {
+	pool, err := notificationsvc.Open(context.Background(), pgtest.NewDatabase(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(pool.Close)
+	var mu sync.Mutex
+	var hits []hit
+	receiver := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		mu.Lock()
+		hits = append(hits, hit{r.Header.Get(domain.HeaderWebhookDelivery), r.Header.Get(domain.HeaderWebhookTimestamp), r.Header.Get(domain.HeaderWebhookSignature), b})
+		n := len(hits)
+		mu.Unlock()
+		if n == 1 {
+			http.Error(w, "busy", http.StatusServiceUnavailable)
+			return
+		}
+		w.WriteHeader(http.StatusNoContent)
+	}))
+	defer receiver.Close()
+
+	now := time.Date(2026, 11, 24, 5, 0, 0, 0, time.UTC)
+	a := app.New(postgres.New(pool), func() time.Time { return now }).
+		WithChannels(app.Channels{Webhook: webhookpost.New(false), PublicURL: "https://bidradar.example"})
+	ctx := context.Background()
+
+	for _, bad := range []string{"ftp://x.example/h", "http://hooks.example.com/x", "https://user:pw@hooks.example.com/", "https://", "not a url", ""} {
+		if _, err := a.SetWebhook(ctx, ann, bad); !errors.Is(err, domain.ErrInvalidWebhookURL) {
+			t.Errorf("SetWebhook(%q): %v", bad, err)
+		}
+	}
+	prod := app.New(postgres.New(pool), nil).WithChannels(app.Channels{Production: true})
+	if _, err := prod.SetWebhook(ctx, bob, receiver.URL); !errors.Is(err, domain.ErrInvalidWebhookURL) {
+		t.Errorf("production took %s: %v", receiver.URL, err)
+	}
+	first, err := a.SetWebhook(ctx, ann, "https://old.example/hook")
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := a.SetWebhook(ctx, ann, receiver.URL+"/hook")
+	if err != nil || w.Secret == first.Secret || len(w.Secret) < 40 {
+		t.Fatalf("set again: %+v %v (the secret must change)", w, err)
+	}
+
+	p := []domain.MatchedProject{{ID: "69222222222", Name: "ก่อสร้างสะพาน", Agency: "กรม"}}
+	if err := a.CriteriaMatched(ctx, "ev-w", ann, "c1", "สะพาน", "", p, 0); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.CriteriaMatched(ctx, "ev-w", bob, "c1", "สะพาน", "", p, 0); err != nil { // bob has no webhook
+		t.Fatal(err)
+	}
+	if n, err := a.Deliver(ctx, 10); err != nil || n != 0 {
+		t.Fatalf("first attempt: sent %d %v", n, err)
+	}
+	_, _, log, err := a.Webhook(ctx, ann)
+	if err != nil || len(log) != 1 || log[0].Status != "pending" || log[0].Attempts != 1 || log[0].LastStatusCode != 503 ||
+		log[0].LastError != "HTTP 503" || !log[0].NextAttemptAt.Equal(now.Add(domain.DeliveryRetries[0])) {
+		t.Fatalf("log after a failure: %+v %v", log, err)
+	}
+	now = now.Add(30 * time.Second) // backoff not over
+	if n, _ := a.Deliver(ctx, 10); n != 0 {
+		t.Fatal("retried before the backoff")
+	}
+	now = now.Add(31 * time.Second)
+	if n, err := a.Deliver(ctx, 10); err != nil || n != 1 {
+		t.Fatalf("retry: sent %d %v", n, err)
+	}
+	now = now.Add(24 * time.Hour)
+	if n, _ := a.Deliver(ctx, 10); n != 0 {
+		t.Fatal("sent again")
+	}
+
+	if len(hits) != 2 || hits[0].delivery == "" || hits[0].delivery != hits[1].delivery || hits[0].ts == hits[1].ts {
+		t.Fatalf("hits %+v", hits)
+	}
+	for _, h := range hits {
+		ts, _ := strconv.ParseInt(h.ts, 10, 64)
+		m := hmac.New(sha256.New, []byte(w.Secret))
+		m.Write([]byte(h.ts + "."))
+		m.Write(h.body)
+		if want := "v1=" + hex.EncodeToString(m.Sum(nil)); h.sig != want || domain.SignWebhook(w.Secret, ts, h.body) != want {
+			t.Fatalf("signature %s, want %s", h.sig, want)
+		}
+		var body struct {
+			Type         string `json:"type"`
+			Notification struct {
+				ID, Title, Category, URL string
+				ProjectID                string `json:"project_id"`
+			} `json:"notification"`
+		}
+		if err := json.Unmarshal(h.body, &body); err != nil || body.Type != "notification" || body.Notification.Category != "search_match" ||
+			body.Notification.ProjectID != "69222222222" || body.Notification.URL != "https://bidradar.example/project-details/69222222222" || body.Notification.ID == "" {
+			t.Fatalf("body %s %v", h.body, err)
+		}
+	}
+	hook, ok, log, err := a.Webhook(ctx, ann)
+	if err != nil || !ok || hook.URL != receiver.URL+"/hook" || hook.SecretHint() != w.Secret[len(w.Secret)-4:] ||
+		len(log) != 1 || log[0].Status != "sent" || log[0].Attempts != 2 || log[0].LastStatusCode != 204 || log[0].SentAt == nil {
+		t.Fatalf("after the retry: %+v %v %+v %v", hook, ok, log, err)
+	}
+	if _, ok, log, _ := a.Webhook(ctx, bob); ok || len(log) != 0 {
+		t.Fatalf("bob: %v %+v", ok, log)
+	}
+	if err := a.DeleteWebhook(ctx, ann); err != nil {
+		t.Fatal(err)
+	}
+	var ae *apperr.Error
+	if err := a.DeleteWebhook(ctx, ann); !errors.As(err, &ae) || ae.Kind != apperr.NotFound {
+		t.Fatalf("delete twice: %v", err)
+	}
+}

@@ -1,0 +1,153 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"time"
+
+	"bidradar/services/projects/internal/domain"
+)
+
+// OvernightStore keeps the overnight runs and reads what they search.
+type OvernightStore interface {
+	// ClaimOvernight leases the run of day: a new one, an unfinished one
+	// whose lease ran out (resumed over its window), or with rerun a
+	// finished one. ok is false when it is held or done.
+	ClaimOvernight(ctx context.Context, day, now time.Time, lease time.Duration, rerun bool) (from, to time.Time, ok bool, err error)
+	RenewOvernight(ctx context.Context, day, until time.Time) error
+	FinishOvernight(ctx context.Context, st domain.OvernightStats) error
+	OvernightCriteria(ctx context.Context) ([]domain.SavedCriteria, error)
+	// FirstSeen pages through the projects first seen in [from, to).
+	FirstSeen(ctx context.Context, from, to, afterAt time.Time, afterID string, limit int) ([]domain.Project, error)
+	// RecordDigest writes a search's digest of its day and the event, once
+	// per search and day; false when nothing was written.
+	RecordDigest(ctx context.Context, d domain.OvernightDigest, now time.Time) (bool, error)
+}
+
+// OvernightLease is how long a claimed run is left to its replica before
+// another may resume it; a running run renews it.
+const OvernightLease = 5 * time.Minute
+
+// Overnight runs the overnight searches (DESIGN §7): one digest per search
+// and Bangkok date, naming the projects first seen in the run's window.
+type Overnight struct {
+	store OvernightStore
+	log   *slog.Logger
+	now   func() time.Time
+	page  int
+}
+
+// NewOvernight returns the use case; now may be nil (time.Now).
+func NewOvernight(store OvernightStore, log *slog.Logger, now func() time.Time) *Overnight {
+	if now == nil {
+		now = time.Now
+	}
+	return &Overnight{store: store, log: log, now: now, page: 1000}
+}
+
+// RunNow runs today's searches at once (operators, tests): a finished run
+// of the day runs again, telling only the searches not yet told today.
+// ErrOvernightBusy when another replica is running it.
+func (o *Overnight) RunNow(ctx context.Context) (domain.OvernightStats, error) {
+	st, ok, err := o.run(ctx, true)
+	if err == nil && !ok {
+		err = domain.ErrOvernightBusy
+	}
+	return st, err
+}
+
+// RunDue runs the day's run when its hour has come and no replica has run
+// it (or one crashed running it); ran is false when there was nothing to do.
+func (o *Overnight) RunDue(ctx context.Context) (ran bool, err error) {
+	if _, due := domain.OvernightDay(o.now()); !due {
+		return false, nil
+	}
+	_, ran, err = o.run(ctx, false)
+	return ran, err
+}
+
+func (o *Overnight) run(ctx context.Context, rerun bool) (domain.OvernightStats, bool, error) {
+	now := o.now()
+	day, _ := domain.OvernightDay(now)
+	st := domain.OvernightStats{Day: day}
+	from, to, ok, err := o.store.ClaimOvernight(ctx, day, now, OvernightLease, rerun)
+	if err != nil || !ok {
+		return st, false, err
+	}
+	st.From, st.To = from, to
+	renewed := now
+	renew := func() error {
+		if t := o.now(); t.Sub(renewed) > OvernightLease/3 {
+			renewed = t
+			return o.store.RenewOvernight(ctx, day, t.Add(OvernightLease))
+		}
+		return nil
+	}
+	saved, err := o.store.OvernightCriteria(ctx)
+	if err != nil {
+		return st, true, err
+	}
+	run := domain.NewOvernightRun(saved, day)
+	st.Criteria = run.Len()
+	if run.Len() > 0 {
+		var afterAt time.Time
+		var afterID string
+		for {
+			ps, err := o.store.FirstSeen(ctx, from, to, afterAt, afterID, o.page)
+			if err != nil {
+				return st, true, err
+			}
+			for i := range ps {
+				run.Add(&ps[i])
+			}
+			if len(ps) < o.page {
+				break
+			}
+			afterAt, afterID = ps[len(ps)-1].FirstSeen, ps[len(ps)-1].ID
+			if err := renew(); err != nil {
+				return st, true, err
+			}
+		}
+	}
+	st.ProjectsSeen = run.Seen()
+	for _, d := range run.Digests() {
+		wrote, err := o.store.RecordDigest(ctx, d, o.now())
+		if err != nil {
+			return st, true, err
+		}
+		if wrote {
+			st.Digests++
+		}
+		if err := renew(); err != nil {
+			return st, true, err
+		}
+	}
+	st.FinishedAt = o.now()
+	if err := o.store.FinishOvernight(context.WithoutCancel(ctx), st); err != nil {
+		return st, true, err
+	}
+	o.log.InfoContext(ctx, "overnight run finished", "day", day.Format(time.DateOnly), "criteria", st.Criteria,
+		"projects", st.ProjectsSeen, "digests", st.Digests, "took", st.FinishedAt.Sub(now).String())
+	return st, true, nil
+}
+
+// Schedule runs the day's run once its hour has come, checking every
+// minute (cheap: one claim that fails once the day is done) until ctx ends.
+func (o *Overnight) Schedule(ctx context.Context, every time.Duration) {
+	if every <= 0 {
+		every = time.Minute
+	}
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		if _, err := o.RunDue(ctx); err != nil && ctx.Err() == nil && !errors.Is(err, context.Canceled) {
+			o.log.WarnContext(ctx, "overnight run", "err", err)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}
