@@ -295,6 +295,10 @@ func checkCookies(t *testing.T, r reply) {
 		if !strings.Contains(lc, "httponly") || !strings.Contains(lc, "max-age=604800") || !strings.Contains(lc, "samesite") {
 			t.Fatalf("cookie %s lacks HttpOnly/Max-Age/SameSite: %s", name, c)
 		}
+		// The refresh token travels only to the paths that read it.
+		if name == "refresh_token" && (strings.Contains(lc, "path=/;") || !strings.Contains(lc, "refresh") && !strings.Contains(lc, "logout")) {
+			t.Fatalf("refresh cookie sent beyond the refresh paths: %s", c)
+		}
 		found[name] = true
 	}
 	if !found["access_token"] || !found["refresh_token"] {

@@ -195,12 +195,29 @@ func wrongCode(code string) string {
 
 func checkSessionCookies(t *testing.T, h http.Header, access, refresh string) {
 	t.Helper()
-	cs := cookies(h)
-	for name, want := range map[string]string{"access_token": access, "refresh_token": refresh} {
-		c := cs[name]
-		if c == nil || c.Value != want || !c.HttpOnly || c.SameSite != http.SameSiteLaxMode || c.Path != "/" || c.MaxAge != 604800 || c.Secure {
-			t.Fatalf("cookie %s = %+v (headers %q)", name, c, h.Values("Set-Cookie"))
+	// The access cookie on every path; the refresh cookie once per path that
+	// reads it, and never on "/".
+	byPath := map[string]*http.Cookie{}
+	for _, line := range h.Values("Set-Cookie") {
+		c, err := http.ParseSetCookie(line)
+		if err != nil {
+			t.Fatalf("Set-Cookie %q: %v", line, err)
 		}
+		byPath[c.Name+" "+c.Path] = c
+	}
+	check := func(name, path, want string) {
+		t.Helper()
+		c := byPath[name+" "+path]
+		if c == nil || c.Value != want || !c.HttpOnly || c.SameSite != http.SameSiteLaxMode || c.MaxAge != 604800 || c.Secure {
+			t.Fatalf("cookie %s on %s = %+v (headers %q)", name, path, c, h.Values("Set-Cookie"))
+		}
+	}
+	check("access_token", "/", access)
+	for _, p := range []string{"/app/backend/api/v1/refresh-token", "/app/backend/api/v1/logout", "/auth.v1.AuthService/RefreshToken"} {
+		check("refresh_token", p, refresh)
+	}
+	if c := byPath["refresh_token /"]; c != nil {
+		t.Fatalf("a refresh cookie for every path: %+v", c)
 	}
 }
 

@@ -112,12 +112,34 @@ func clientIP(h http.Header, peer string) string {
 // (production only: development runs on plain http).
 const HostPrefix = "__Host-"
 
-func (s *Server) cookie(name, value string, maxAge int) string {
+// SecurePrefix marks a cookie the browser keeps only when Secure. The refresh
+// cookie cannot be __Host- (that needs Path=/): it is scoped to the paths
+// that read it instead.
+const SecurePrefix = "__Secure-"
+
+// RefreshPaths are the only paths the refresh cookie is sent to: the REST and
+// Connect paths of RefreshToken, RefreshLineToken and Logout (a page load,
+// an asset or any other call never carries it). Cookie paths match by
+// prefix, so each path gets its own cookie of the same name.
+var RefreshPaths = []string{
+	"/app/backend/api/v1/refresh-token",
+	"/app/backend/api/v1/line/auth/line/refresh-token",
+	"/app/backend/api/v1/logout",
+	"/auth.v1.AuthService/RefreshToken",
+	"/auth.v1.AuthService/RefreshLineToken",
+	"/auth.v1.AuthService/Logout",
+}
+
+func (s *Server) cookie(name, path, value string, maxAge int) string {
 	if s.opts.SecureCookies {
-		name = HostPrefix + name
+		if path == "/" {
+			name = HostPrefix + name
+		} else {
+			name = SecurePrefix + name
+		}
 	}
 	c := &http.Cookie{
-		Name: name, Value: value, Path: "/", MaxAge: maxAge,
+		Name: name, Value: value, Path: path, MaxAge: maxAge,
 		HttpOnly: true, Secure: s.opts.SecureCookies, SameSite: http.SameSiteLaxMode,
 	}
 	if maxAge == 0 {
@@ -127,13 +149,18 @@ func (s *Server) cookie(name, value string, maxAge int) string {
 }
 
 func (s *Server) setSessionCookies(h http.Header, sess app.Session) {
-	h.Add("Set-Cookie", s.cookie(AccessCookie, sess.AccessToken, domain.CookieMaxAge))
-	h.Add("Set-Cookie", s.cookie(RefreshCookie, sess.RefreshToken, domain.CookieMaxAge))
+	h.Add("Set-Cookie", s.cookie(AccessCookie, "/", sess.AccessToken, domain.CookieMaxAge))
+	for _, p := range RefreshPaths {
+		h.Add("Set-Cookie", s.cookie(RefreshCookie, p, sess.RefreshToken, domain.CookieMaxAge))
+	}
 }
 
+// clearCookies also deletes a refresh cookie of earlier versions (Path=/).
 func (s *Server) clearCookies(h http.Header) {
-	h.Add("Set-Cookie", s.cookie(AccessCookie, "", 0))
-	h.Add("Set-Cookie", s.cookie(RefreshCookie, "", 0))
+	h.Add("Set-Cookie", s.cookie(AccessCookie, "/", "", 0))
+	for _, p := range append([]string{"/"}, RefreshPaths...) {
+		h.Add("Set-Cookie", s.cookie(RefreshCookie, p, "", 0))
+	}
 }
 
 // refreshFrom returns the refresh token of the body, else of the
@@ -146,7 +173,7 @@ func refreshFrom(body string, h http.Header) string {
 	for _, name := range []string{"Cookie", "Grpcgateway-Cookie"} {
 		if lines := h.Values(name); len(lines) > 0 {
 			r := http.Request{Header: http.Header{"Cookie": lines}}
-			for _, n := range []string{HostPrefix + RefreshCookie, RefreshCookie} {
+			for _, n := range []string{SecurePrefix + RefreshCookie, HostPrefix + RefreshCookie, RefreshCookie} {
 				if c, err := r.Cookie(n); err == nil && c.Value != "" {
 					return c.Value
 				}

@@ -22,6 +22,7 @@ func TestRefreshFrom(t *testing.T) {
 		{"access cookie only", "", http.Header{"Cookie": {"access_token=a"}}, ""},
 		{"nothing", "", http.Header{}, ""},
 		{"production cookie name", "", http.Header{"Cookie": {"__Host-refresh_token=hostr; refresh_token=plain"}}, "hostr"},
+		{"scoped production cookie", "", http.Header{"Cookie": {"__Secure-refresh_token=scoped; refresh_token=plain"}}, "scoped"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -33,6 +34,9 @@ func TestRefreshFrom(t *testing.T) {
 	}
 }
 
+// The access cookie goes everywhere (Path=/, __Host- in production); the
+// refresh cookie only to the paths that read it (one cookie per path,
+// __Secure- in production); logout also deletes an old Path=/ refresh cookie.
 func TestCookies(t *testing.T) {
 	t.Parallel()
 	for _, secure := range []bool{false, true} {
@@ -40,20 +44,39 @@ func TestCookies(t *testing.T) {
 		h := http.Header{}
 		s.setSessionCookies(h, app.Session{AccessToken: "a.b.c", RefreshToken: "r"})
 		got := h.Values("Set-Cookie")
-		want := []string{"access_token=a.b.c; Path=/; Max-Age=604800; HttpOnly; SameSite=Lax",
-			"refresh_token=r; Path=/; Max-Age=604800; HttpOnly; SameSite=Lax"}
+		attrs := "; Max-Age=604800; HttpOnly; SameSite=Lax"
+		if secure {
+			attrs = "; Max-Age=604800; HttpOnly; Secure; SameSite=Lax"
+		}
+		access, refresh := "access_token", "refresh_token"
+		if secure {
+			access, refresh = HostPrefix+access, SecurePrefix+refresh
+		}
+		want := []string{access + "=a.b.c; Path=/" + attrs}
+		for _, p := range RefreshPaths {
+			want = append(want, refresh+"=r; Path="+p+attrs)
+		}
+		if len(got) != len(want) {
+			t.Fatalf("secure=%v: %q", secure, got)
+		}
 		for i := range want {
-			if secure { // production: __Host- names, which browsers keep only Secure, Path=/, no Domain
-				want[i] = HostPrefix + strings.Replace(want[i], "HttpOnly", "HttpOnly; Secure", 1)
-			}
 			if got[i] != want[i] {
 				t.Fatalf("secure=%v: %q, want %q", secure, got[i], want[i])
 			}
 		}
+		for _, p := range RefreshPaths {
+			if !strings.Contains(p, "refresh-token") && !strings.Contains(p, "Refresh") && !strings.Contains(p, "ogout") {
+				t.Fatalf("refresh cookie path %q reads no refresh token", p)
+			}
+		}
 		h = http.Header{}
 		s.clearCookies(h)
-		for _, c := range h.Values("Set-Cookie") {
-			if !strings.Contains(c, "=; Path=/; Max-Age=0; HttpOnly") {
+		cleared := h.Values("Set-Cookie")
+		if len(cleared) != 2+len(RefreshPaths) {
+			t.Fatalf("clear: %q", cleared)
+		}
+		for _, c := range cleared {
+			if !strings.Contains(c, "=; Path=/") || !strings.Contains(c, "; Max-Age=0; HttpOnly") {
 				t.Fatalf("clear cookie %q", c)
 			}
 		}
