@@ -322,8 +322,20 @@ type SubscriptionPeriod struct {
 	EndDate           string   `protobuf:"bytes,3,opt,name=end_date,json=endDate,proto3" json:"end_date,omitempty"`
 	LastPaymentDate   string   `protobuf:"bytes,4,opt,name=last_payment_date,json=lastPaymentDate,proto3" json:"last_payment_date,omitempty"`
 	LastPaymentAmount *float64 `protobuf:"fixed64,5,opt,name=last_payment_amount,json=lastPaymentAmount,proto3,oneof" json:"last_payment_amount,omitempty"`
-	unknownFields     protoimpl.UnknownFields
-	sizeCache         protoimpl.SizeCache
+	// "monthly" or "yearly".
+	Period string `protobuf:"bytes,6,opt,name=period,proto3" json:"period,omitempty"`
+	// "card" (renews while not cancelled) or "promptpay" (a pass that never renews).
+	Method string `protobuf:"bytes,7,opt,name=method,proto3" json:"method,omitempty"`
+	// The plan ends at end_date instead of renewing.
+	CancelAtPeriodEnd bool `protobuf:"varint,8,opt,name=cancel_at_period_end,json=cancelAtPeriodEnd,proto3" json:"cancel_at_period_end,omitempty"`
+	// The provider charges again at end_date.
+	AutoRenew bool `protobuf:"varint,9,opt,name=auto_renew,json=autoRenew,proto3" json:"auto_renew,omitempty"`
+	// A downgrade waiting for the end of the paid period, when any.
+	Next *NextPlan `protobuf:"bytes,10,opt,name=next,proto3" json:"next,omitempty"`
+	// Exact amount of the last payment (satang).
+	LastPaymentAmountSatang *int64 `protobuf:"varint,11,opt,name=last_payment_amount_satang,json=lastPaymentAmountSatang,proto3,oneof" json:"last_payment_amount_satang,omitempty"`
+	unknownFields           protoimpl.UnknownFields
+	sizeCache               protoimpl.SizeCache
 }
 
 func (x *SubscriptionPeriod) Reset() {
@@ -391,6 +403,117 @@ func (x *SubscriptionPeriod) GetLastPaymentAmount() float64 {
 	return 0
 }
 
+func (x *SubscriptionPeriod) GetPeriod() string {
+	if x != nil {
+		return x.Period
+	}
+	return ""
+}
+
+func (x *SubscriptionPeriod) GetMethod() string {
+	if x != nil {
+		return x.Method
+	}
+	return ""
+}
+
+func (x *SubscriptionPeriod) GetCancelAtPeriodEnd() bool {
+	if x != nil {
+		return x.CancelAtPeriodEnd
+	}
+	return false
+}
+
+func (x *SubscriptionPeriod) GetAutoRenew() bool {
+	if x != nil {
+		return x.AutoRenew
+	}
+	return false
+}
+
+func (x *SubscriptionPeriod) GetNext() *NextPlan {
+	if x != nil {
+		return x.Next
+	}
+	return nil
+}
+
+func (x *SubscriptionPeriod) GetLastPaymentAmountSatang() int64 {
+	if x != nil && x.LastPaymentAmountSatang != nil {
+		return *x.LastPaymentAmountSatang
+	}
+	return 0
+}
+
+// NextPlan is a plan that starts the day after the current one ends.
+type NextPlan struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Tier          string                 `protobuf:"bytes,1,opt,name=tier,proto3" json:"tier,omitempty"`
+	TierLabel     string                 `protobuf:"bytes,2,opt,name=tier_label,json=tierLabel,proto3" json:"tier_label,omitempty"`
+	StartDate     string                 `protobuf:"bytes,3,opt,name=start_date,json=startDate,proto3" json:"start_date,omitempty"`
+	EndDate       string                 `protobuf:"bytes,4,opt,name=end_date,json=endDate,proto3" json:"end_date,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *NextPlan) Reset() {
+	*x = NextPlan{}
+	mi := &file_subscription_v1_subscription_proto_msgTypes[5]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *NextPlan) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*NextPlan) ProtoMessage() {}
+
+func (x *NextPlan) ProtoReflect() protoreflect.Message {
+	mi := &file_subscription_v1_subscription_proto_msgTypes[5]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use NextPlan.ProtoReflect.Descriptor instead.
+func (*NextPlan) Descriptor() ([]byte, []int) {
+	return file_subscription_v1_subscription_proto_rawDescGZIP(), []int{5}
+}
+
+func (x *NextPlan) GetTier() string {
+	if x != nil {
+		return x.Tier
+	}
+	return ""
+}
+
+func (x *NextPlan) GetTierLabel() string {
+	if x != nil {
+		return x.TierLabel
+	}
+	return ""
+}
+
+func (x *NextPlan) GetStartDate() string {
+	if x != nil {
+		return x.StartDate
+	}
+	return ""
+}
+
+func (x *NextPlan) GetEndDate() string {
+	if x != nil {
+		return x.EndDate
+	}
+	return ""
+}
+
 type Usage struct {
 	state                     protoimpl.MessageState `protogen:"open.v1"`
 	SearchCombinationToday    int32                  `protobuf:"varint,1,opt,name=search_combination_today,json=searchCombinationToday,proto3" json:"search_combination_today,omitempty"`
@@ -404,7 +527,7 @@ type Usage struct {
 
 func (x *Usage) Reset() {
 	*x = Usage{}
-	mi := &file_subscription_v1_subscription_proto_msgTypes[5]
+	mi := &file_subscription_v1_subscription_proto_msgTypes[6]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -416,7 +539,7 @@ func (x *Usage) String() string {
 func (*Usage) ProtoMessage() {}
 
 func (x *Usage) ProtoReflect() protoreflect.Message {
-	mi := &file_subscription_v1_subscription_proto_msgTypes[5]
+	mi := &file_subscription_v1_subscription_proto_msgTypes[6]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -429,7 +552,7 @@ func (x *Usage) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Usage.ProtoReflect.Descriptor instead.
 func (*Usage) Descriptor() ([]byte, []int) {
-	return file_subscription_v1_subscription_proto_rawDescGZIP(), []int{5}
+	return file_subscription_v1_subscription_proto_rawDescGZIP(), []int{6}
 }
 
 func (x *Usage) GetSearchCombinationToday() int32 {
@@ -475,7 +598,7 @@ type GetMySubscriptionRequest struct {
 
 func (x *GetMySubscriptionRequest) Reset() {
 	*x = GetMySubscriptionRequest{}
-	mi := &file_subscription_v1_subscription_proto_msgTypes[6]
+	mi := &file_subscription_v1_subscription_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -487,7 +610,7 @@ func (x *GetMySubscriptionRequest) String() string {
 func (*GetMySubscriptionRequest) ProtoMessage() {}
 
 func (x *GetMySubscriptionRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_subscription_v1_subscription_proto_msgTypes[6]
+	mi := &file_subscription_v1_subscription_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -500,7 +623,7 @@ func (x *GetMySubscriptionRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetMySubscriptionRequest.ProtoReflect.Descriptor instead.
 func (*GetMySubscriptionRequest) Descriptor() ([]byte, []int) {
-	return file_subscription_v1_subscription_proto_rawDescGZIP(), []int{6}
+	return file_subscription_v1_subscription_proto_rawDescGZIP(), []int{7}
 }
 
 type GetMySubscriptionResponse struct {
@@ -522,7 +645,7 @@ type GetMySubscriptionResponse struct {
 
 func (x *GetMySubscriptionResponse) Reset() {
 	*x = GetMySubscriptionResponse{}
-	mi := &file_subscription_v1_subscription_proto_msgTypes[7]
+	mi := &file_subscription_v1_subscription_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -534,7 +657,7 @@ func (x *GetMySubscriptionResponse) String() string {
 func (*GetMySubscriptionResponse) ProtoMessage() {}
 
 func (x *GetMySubscriptionResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_subscription_v1_subscription_proto_msgTypes[7]
+	mi := &file_subscription_v1_subscription_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -547,7 +670,7 @@ func (x *GetMySubscriptionResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetMySubscriptionResponse.ProtoReflect.Descriptor instead.
 func (*GetMySubscriptionResponse) Descriptor() ([]byte, []int) {
-	return file_subscription_v1_subscription_proto_rawDescGZIP(), []int{7}
+	return file_subscription_v1_subscription_proto_rawDescGZIP(), []int{8}
 }
 
 func (x *GetMySubscriptionResponse) GetTier() string {
@@ -639,7 +762,7 @@ type ConsumeQuotaRequest struct {
 
 func (x *ConsumeQuotaRequest) Reset() {
 	*x = ConsumeQuotaRequest{}
-	mi := &file_subscription_v1_subscription_proto_msgTypes[8]
+	mi := &file_subscription_v1_subscription_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -651,7 +774,7 @@ func (x *ConsumeQuotaRequest) String() string {
 func (*ConsumeQuotaRequest) ProtoMessage() {}
 
 func (x *ConsumeQuotaRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_subscription_v1_subscription_proto_msgTypes[8]
+	mi := &file_subscription_v1_subscription_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -664,7 +787,7 @@ func (x *ConsumeQuotaRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ConsumeQuotaRequest.ProtoReflect.Descriptor instead.
 func (*ConsumeQuotaRequest) Descriptor() ([]byte, []int) {
-	return file_subscription_v1_subscription_proto_rawDescGZIP(), []int{8}
+	return file_subscription_v1_subscription_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *ConsumeQuotaRequest) GetUserId() string {
@@ -700,7 +823,7 @@ type ConsumeQuotaResponse struct {
 
 func (x *ConsumeQuotaResponse) Reset() {
 	*x = ConsumeQuotaResponse{}
-	mi := &file_subscription_v1_subscription_proto_msgTypes[9]
+	mi := &file_subscription_v1_subscription_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -712,7 +835,7 @@ func (x *ConsumeQuotaResponse) String() string {
 func (*ConsumeQuotaResponse) ProtoMessage() {}
 
 func (x *ConsumeQuotaResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_subscription_v1_subscription_proto_msgTypes[9]
+	mi := &file_subscription_v1_subscription_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -725,7 +848,7 @@ func (x *ConsumeQuotaResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ConsumeQuotaResponse.ProtoReflect.Descriptor instead.
 func (*ConsumeQuotaResponse) Descriptor() ([]byte, []int) {
-	return file_subscription_v1_subscription_proto_rawDescGZIP(), []int{9}
+	return file_subscription_v1_subscription_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *ConsumeQuotaResponse) GetAllowed() bool {
@@ -769,7 +892,7 @@ type CreateCheckoutRequest struct {
 
 func (x *CreateCheckoutRequest) Reset() {
 	*x = CreateCheckoutRequest{}
-	mi := &file_subscription_v1_subscription_proto_msgTypes[10]
+	mi := &file_subscription_v1_subscription_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -781,7 +904,7 @@ func (x *CreateCheckoutRequest) String() string {
 func (*CreateCheckoutRequest) ProtoMessage() {}
 
 func (x *CreateCheckoutRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_subscription_v1_subscription_proto_msgTypes[10]
+	mi := &file_subscription_v1_subscription_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -794,7 +917,7 @@ func (x *CreateCheckoutRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreateCheckoutRequest.ProtoReflect.Descriptor instead.
 func (*CreateCheckoutRequest) Descriptor() ([]byte, []int) {
-	return file_subscription_v1_subscription_proto_rawDescGZIP(), []int{10}
+	return file_subscription_v1_subscription_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *CreateCheckoutRequest) GetTier() string {
@@ -828,7 +951,7 @@ type CreateCheckoutResponse struct {
 
 func (x *CreateCheckoutResponse) Reset() {
 	*x = CreateCheckoutResponse{}
-	mi := &file_subscription_v1_subscription_proto_msgTypes[11]
+	mi := &file_subscription_v1_subscription_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -840,7 +963,7 @@ func (x *CreateCheckoutResponse) String() string {
 func (*CreateCheckoutResponse) ProtoMessage() {}
 
 func (x *CreateCheckoutResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_subscription_v1_subscription_proto_msgTypes[11]
+	mi := &file_subscription_v1_subscription_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -853,7 +976,7 @@ func (x *CreateCheckoutResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreateCheckoutResponse.ProtoReflect.Descriptor instead.
 func (*CreateCheckoutResponse) Descriptor() ([]byte, []int) {
-	return file_subscription_v1_subscription_proto_rawDescGZIP(), []int{11}
+	return file_subscription_v1_subscription_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *CreateCheckoutResponse) GetCheckoutUrl() string {
@@ -880,7 +1003,7 @@ type HandleProviderEventRequest struct {
 
 func (x *HandleProviderEventRequest) Reset() {
 	*x = HandleProviderEventRequest{}
-	mi := &file_subscription_v1_subscription_proto_msgTypes[12]
+	mi := &file_subscription_v1_subscription_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -892,7 +1015,7 @@ func (x *HandleProviderEventRequest) String() string {
 func (*HandleProviderEventRequest) ProtoMessage() {}
 
 func (x *HandleProviderEventRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_subscription_v1_subscription_proto_msgTypes[12]
+	mi := &file_subscription_v1_subscription_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -905,7 +1028,7 @@ func (x *HandleProviderEventRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use HandleProviderEventRequest.ProtoReflect.Descriptor instead.
 func (*HandleProviderEventRequest) Descriptor() ([]byte, []int) {
-	return file_subscription_v1_subscription_proto_rawDescGZIP(), []int{12}
+	return file_subscription_v1_subscription_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *HandleProviderEventRequest) GetPayload() []byte {
@@ -931,7 +1054,7 @@ type HandleProviderEventResponse struct {
 
 func (x *HandleProviderEventResponse) Reset() {
 	*x = HandleProviderEventResponse{}
-	mi := &file_subscription_v1_subscription_proto_msgTypes[13]
+	mi := &file_subscription_v1_subscription_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -943,7 +1066,7 @@ func (x *HandleProviderEventResponse) String() string {
 func (*HandleProviderEventResponse) ProtoMessage() {}
 
 func (x *HandleProviderEventResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_subscription_v1_subscription_proto_msgTypes[13]
+	mi := &file_subscription_v1_subscription_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -956,7 +1079,7 @@ func (x *HandleProviderEventResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use HandleProviderEventResponse.ProtoReflect.Descriptor instead.
 func (*HandleProviderEventResponse) Descriptor() ([]byte, []int) {
-	return file_subscription_v1_subscription_proto_rawDescGZIP(), []int{13}
+	return file_subscription_v1_subscription_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *HandleProviderEventResponse) GetReceived() bool {
@@ -986,7 +1109,7 @@ type Payment struct {
 
 func (x *Payment) Reset() {
 	*x = Payment{}
-	mi := &file_subscription_v1_subscription_proto_msgTypes[14]
+	mi := &file_subscription_v1_subscription_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -998,7 +1121,7 @@ func (x *Payment) String() string {
 func (*Payment) ProtoMessage() {}
 
 func (x *Payment) ProtoReflect() protoreflect.Message {
-	mi := &file_subscription_v1_subscription_proto_msgTypes[14]
+	mi := &file_subscription_v1_subscription_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1011,7 +1134,7 @@ func (x *Payment) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Payment.ProtoReflect.Descriptor instead.
 func (*Payment) Descriptor() ([]byte, []int) {
-	return file_subscription_v1_subscription_proto_rawDescGZIP(), []int{14}
+	return file_subscription_v1_subscription_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *Payment) GetPaymentId() string {
@@ -1100,7 +1223,7 @@ type LocalCheckout struct {
 
 func (x *LocalCheckout) Reset() {
 	*x = LocalCheckout{}
-	mi := &file_subscription_v1_subscription_proto_msgTypes[15]
+	mi := &file_subscription_v1_subscription_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1112,7 +1235,7 @@ func (x *LocalCheckout) String() string {
 func (*LocalCheckout) ProtoMessage() {}
 
 func (x *LocalCheckout) ProtoReflect() protoreflect.Message {
-	mi := &file_subscription_v1_subscription_proto_msgTypes[15]
+	mi := &file_subscription_v1_subscription_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1125,7 +1248,7 @@ func (x *LocalCheckout) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LocalCheckout.ProtoReflect.Descriptor instead.
 func (*LocalCheckout) Descriptor() ([]byte, []int) {
-	return file_subscription_v1_subscription_proto_rawDescGZIP(), []int{15}
+	return file_subscription_v1_subscription_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *LocalCheckout) GetSessionId() string {
@@ -1186,7 +1309,7 @@ type GetLocalCheckoutRequest struct {
 
 func (x *GetLocalCheckoutRequest) Reset() {
 	*x = GetLocalCheckoutRequest{}
-	mi := &file_subscription_v1_subscription_proto_msgTypes[16]
+	mi := &file_subscription_v1_subscription_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1198,7 +1321,7 @@ func (x *GetLocalCheckoutRequest) String() string {
 func (*GetLocalCheckoutRequest) ProtoMessage() {}
 
 func (x *GetLocalCheckoutRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_subscription_v1_subscription_proto_msgTypes[16]
+	mi := &file_subscription_v1_subscription_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1211,7 +1334,7 @@ func (x *GetLocalCheckoutRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetLocalCheckoutRequest.ProtoReflect.Descriptor instead.
 func (*GetLocalCheckoutRequest) Descriptor() ([]byte, []int) {
-	return file_subscription_v1_subscription_proto_rawDescGZIP(), []int{16}
+	return file_subscription_v1_subscription_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *GetLocalCheckoutRequest) GetSessionId() string {
@@ -1230,7 +1353,7 @@ type GetLocalCheckoutResponse struct {
 
 func (x *GetLocalCheckoutResponse) Reset() {
 	*x = GetLocalCheckoutResponse{}
-	mi := &file_subscription_v1_subscription_proto_msgTypes[17]
+	mi := &file_subscription_v1_subscription_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1242,7 +1365,7 @@ func (x *GetLocalCheckoutResponse) String() string {
 func (*GetLocalCheckoutResponse) ProtoMessage() {}
 
 func (x *GetLocalCheckoutResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_subscription_v1_subscription_proto_msgTypes[17]
+	mi := &file_subscription_v1_subscription_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1255,7 +1378,7 @@ func (x *GetLocalCheckoutResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetLocalCheckoutResponse.ProtoReflect.Descriptor instead.
 func (*GetLocalCheckoutResponse) Descriptor() ([]byte, []int) {
-	return file_subscription_v1_subscription_proto_rawDescGZIP(), []int{17}
+	return file_subscription_v1_subscription_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *GetLocalCheckoutResponse) GetCheckout() *LocalCheckout {
@@ -1276,7 +1399,7 @@ type CompleteLocalCheckoutRequest struct {
 
 func (x *CompleteLocalCheckoutRequest) Reset() {
 	*x = CompleteLocalCheckoutRequest{}
-	mi := &file_subscription_v1_subscription_proto_msgTypes[18]
+	mi := &file_subscription_v1_subscription_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1288,7 +1411,7 @@ func (x *CompleteLocalCheckoutRequest) String() string {
 func (*CompleteLocalCheckoutRequest) ProtoMessage() {}
 
 func (x *CompleteLocalCheckoutRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_subscription_v1_subscription_proto_msgTypes[18]
+	mi := &file_subscription_v1_subscription_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1301,7 +1424,7 @@ func (x *CompleteLocalCheckoutRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CompleteLocalCheckoutRequest.ProtoReflect.Descriptor instead.
 func (*CompleteLocalCheckoutRequest) Descriptor() ([]byte, []int) {
-	return file_subscription_v1_subscription_proto_rawDescGZIP(), []int{18}
+	return file_subscription_v1_subscription_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *CompleteLocalCheckoutRequest) GetSessionId() string {
@@ -1328,7 +1451,7 @@ type CompleteLocalCheckoutResponse struct {
 
 func (x *CompleteLocalCheckoutResponse) Reset() {
 	*x = CompleteLocalCheckoutResponse{}
-	mi := &file_subscription_v1_subscription_proto_msgTypes[19]
+	mi := &file_subscription_v1_subscription_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1340,7 +1463,7 @@ func (x *CompleteLocalCheckoutResponse) String() string {
 func (*CompleteLocalCheckoutResponse) ProtoMessage() {}
 
 func (x *CompleteLocalCheckoutResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_subscription_v1_subscription_proto_msgTypes[19]
+	mi := &file_subscription_v1_subscription_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1353,7 +1476,7 @@ func (x *CompleteLocalCheckoutResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CompleteLocalCheckoutResponse.ProtoReflect.Descriptor instead.
 func (*CompleteLocalCheckoutResponse) Descriptor() ([]byte, []int) {
-	return file_subscription_v1_subscription_proto_rawDescGZIP(), []int{19}
+	return file_subscription_v1_subscription_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *CompleteLocalCheckoutResponse) GetMessage() string {
@@ -1378,7 +1501,7 @@ type ListPaymentsRequest struct {
 
 func (x *ListPaymentsRequest) Reset() {
 	*x = ListPaymentsRequest{}
-	mi := &file_subscription_v1_subscription_proto_msgTypes[20]
+	mi := &file_subscription_v1_subscription_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1390,7 +1513,7 @@ func (x *ListPaymentsRequest) String() string {
 func (*ListPaymentsRequest) ProtoMessage() {}
 
 func (x *ListPaymentsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_subscription_v1_subscription_proto_msgTypes[20]
+	mi := &file_subscription_v1_subscription_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1403,7 +1526,7 @@ func (x *ListPaymentsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListPaymentsRequest.ProtoReflect.Descriptor instead.
 func (*ListPaymentsRequest) Descriptor() ([]byte, []int) {
-	return file_subscription_v1_subscription_proto_rawDescGZIP(), []int{20}
+	return file_subscription_v1_subscription_proto_rawDescGZIP(), []int{21}
 }
 
 type ListPaymentsResponse struct {
@@ -1415,7 +1538,7 @@ type ListPaymentsResponse struct {
 
 func (x *ListPaymentsResponse) Reset() {
 	*x = ListPaymentsResponse{}
-	mi := &file_subscription_v1_subscription_proto_msgTypes[21]
+	mi := &file_subscription_v1_subscription_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1427,7 +1550,7 @@ func (x *ListPaymentsResponse) String() string {
 func (*ListPaymentsResponse) ProtoMessage() {}
 
 func (x *ListPaymentsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_subscription_v1_subscription_proto_msgTypes[21]
+	mi := &file_subscription_v1_subscription_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1440,12 +1563,188 @@ func (x *ListPaymentsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListPaymentsResponse.ProtoReflect.Descriptor instead.
 func (*ListPaymentsResponse) Descriptor() ([]byte, []int) {
-	return file_subscription_v1_subscription_proto_rawDescGZIP(), []int{21}
+	return file_subscription_v1_subscription_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *ListPaymentsResponse) GetPayments() []*Payment {
 	if x != nil {
 		return x.Payments
+	}
+	return nil
+}
+
+type CancelSubscriptionRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CancelSubscriptionRequest) Reset() {
+	*x = CancelSubscriptionRequest{}
+	mi := &file_subscription_v1_subscription_proto_msgTypes[23]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CancelSubscriptionRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CancelSubscriptionRequest) ProtoMessage() {}
+
+func (x *CancelSubscriptionRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_subscription_v1_subscription_proto_msgTypes[23]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CancelSubscriptionRequest.ProtoReflect.Descriptor instead.
+func (*CancelSubscriptionRequest) Descriptor() ([]byte, []int) {
+	return file_subscription_v1_subscription_proto_rawDescGZIP(), []int{23}
+}
+
+type CancelSubscriptionResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Message       string                 `protobuf:"bytes,1,opt,name=message,proto3" json:"message,omitempty"`
+	Subscription  *SubscriptionPeriod    `protobuf:"bytes,2,opt,name=subscription,proto3" json:"subscription,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CancelSubscriptionResponse) Reset() {
+	*x = CancelSubscriptionResponse{}
+	mi := &file_subscription_v1_subscription_proto_msgTypes[24]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CancelSubscriptionResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CancelSubscriptionResponse) ProtoMessage() {}
+
+func (x *CancelSubscriptionResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_subscription_v1_subscription_proto_msgTypes[24]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CancelSubscriptionResponse.ProtoReflect.Descriptor instead.
+func (*CancelSubscriptionResponse) Descriptor() ([]byte, []int) {
+	return file_subscription_v1_subscription_proto_rawDescGZIP(), []int{24}
+}
+
+func (x *CancelSubscriptionResponse) GetMessage() string {
+	if x != nil {
+		return x.Message
+	}
+	return ""
+}
+
+func (x *CancelSubscriptionResponse) GetSubscription() *SubscriptionPeriod {
+	if x != nil {
+		return x.Subscription
+	}
+	return nil
+}
+
+type ResumeSubscriptionRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ResumeSubscriptionRequest) Reset() {
+	*x = ResumeSubscriptionRequest{}
+	mi := &file_subscription_v1_subscription_proto_msgTypes[25]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ResumeSubscriptionRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ResumeSubscriptionRequest) ProtoMessage() {}
+
+func (x *ResumeSubscriptionRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_subscription_v1_subscription_proto_msgTypes[25]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ResumeSubscriptionRequest.ProtoReflect.Descriptor instead.
+func (*ResumeSubscriptionRequest) Descriptor() ([]byte, []int) {
+	return file_subscription_v1_subscription_proto_rawDescGZIP(), []int{25}
+}
+
+type ResumeSubscriptionResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Message       string                 `protobuf:"bytes,1,opt,name=message,proto3" json:"message,omitempty"`
+	Subscription  *SubscriptionPeriod    `protobuf:"bytes,2,opt,name=subscription,proto3" json:"subscription,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ResumeSubscriptionResponse) Reset() {
+	*x = ResumeSubscriptionResponse{}
+	mi := &file_subscription_v1_subscription_proto_msgTypes[26]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ResumeSubscriptionResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ResumeSubscriptionResponse) ProtoMessage() {}
+
+func (x *ResumeSubscriptionResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_subscription_v1_subscription_proto_msgTypes[26]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ResumeSubscriptionResponse.ProtoReflect.Descriptor instead.
+func (*ResumeSubscriptionResponse) Descriptor() ([]byte, []int) {
+	return file_subscription_v1_subscription_proto_rawDescGZIP(), []int{26}
+}
+
+func (x *ResumeSubscriptionResponse) GetMessage() string {
+	if x != nil {
+		return x.Message
+	}
+	return ""
+}
+
+func (x *ResumeSubscriptionResponse) GetSubscription() *SubscriptionPeriod {
+	if x != nil {
+		return x.Subscription
 	}
 	return nil
 }
@@ -1477,15 +1776,31 @@ const file_subscription_v1_subscription_proto_rawDesc = "" +
 	"\ftier_details\x18\x01 \x03(\v2\x15.subscription.v1.TierR\vtierDetails\x12>\n" +
 	"\x0fupgrade_options\x18\x02 \x03(\v2\x15.subscription.v1.TierR\x0eupgradeOptions\x12#\n" +
 	"\rneeds_upgrade\x18\x03 \x01(\bR\fneedsUpgrade\x12!\n" +
-	"\fcurrent_tier\x18\x04 \x01(\tR\vcurrentTier\"\xdf\x01\n" +
+	"\fcurrent_tier\x18\x04 \x01(\tR\vcurrentTier\"\xef\x03\n" +
 	"\x12SubscriptionPeriod\x12\x16\n" +
 	"\x06status\x18\x01 \x01(\tR\x06status\x12\x1d\n" +
 	"\n" +
 	"start_date\x18\x02 \x01(\tR\tstartDate\x12\x19\n" +
 	"\bend_date\x18\x03 \x01(\tR\aendDate\x12*\n" +
 	"\x11last_payment_date\x18\x04 \x01(\tR\x0flastPaymentDate\x123\n" +
-	"\x13last_payment_amount\x18\x05 \x01(\x01H\x00R\x11lastPaymentAmount\x88\x01\x01B\x16\n" +
-	"\x14_last_payment_amount\"\xab\x02\n" +
+	"\x13last_payment_amount\x18\x05 \x01(\x01H\x00R\x11lastPaymentAmount\x88\x01\x01\x12\x16\n" +
+	"\x06period\x18\x06 \x01(\tR\x06period\x12\x16\n" +
+	"\x06method\x18\a \x01(\tR\x06method\x12/\n" +
+	"\x14cancel_at_period_end\x18\b \x01(\bR\x11cancelAtPeriodEnd\x12\x1d\n" +
+	"\n" +
+	"auto_renew\x18\t \x01(\bR\tautoRenew\x12-\n" +
+	"\x04next\x18\n" +
+	" \x01(\v2\x19.subscription.v1.NextPlanR\x04next\x12@\n" +
+	"\x1alast_payment_amount_satang\x18\v \x01(\x03H\x01R\x17lastPaymentAmountSatang\x88\x01\x01B\x16\n" +
+	"\x14_last_payment_amountB\x1d\n" +
+	"\x1b_last_payment_amount_satang\"w\n" +
+	"\bNextPlan\x12\x12\n" +
+	"\x04tier\x18\x01 \x01(\tR\x04tier\x12\x1d\n" +
+	"\n" +
+	"tier_label\x18\x02 \x01(\tR\ttierLabel\x12\x1d\n" +
+	"\n" +
+	"start_date\x18\x03 \x01(\tR\tstartDate\x12\x19\n" +
+	"\bend_date\x18\x04 \x01(\tR\aendDate\"\xab\x02\n" +
 	"\x05Usage\x128\n" +
 	"\x18search_combination_today\x18\x01 \x01(\x05R\x16searchCombinationToday\x128\n" +
 	"\x18search_combination_month\x18\x02 \x01(\x05R\x16searchCombinationMonth\x12?\n" +
@@ -1572,7 +1887,15 @@ const file_subscription_v1_subscription_proto_rawDesc = "" +
 	"\bcheckout\x18\x02 \x01(\v2\x1e.subscription.v1.LocalCheckoutR\bcheckout\"\x15\n" +
 	"\x13ListPaymentsRequest\"L\n" +
 	"\x14ListPaymentsResponse\x124\n" +
-	"\bpayments\x18\x01 \x03(\v2\x18.subscription.v1.PaymentR\bpayments2\x85\a\n" +
+	"\bpayments\x18\x01 \x03(\v2\x18.subscription.v1.PaymentR\bpayments\"\x1b\n" +
+	"\x19CancelSubscriptionRequest\"\x7f\n" +
+	"\x1aCancelSubscriptionResponse\x12\x18\n" +
+	"\amessage\x18\x01 \x01(\tR\amessage\x12G\n" +
+	"\fsubscription\x18\x02 \x01(\v2#.subscription.v1.SubscriptionPeriodR\fsubscription\"\x1b\n" +
+	"\x19ResumeSubscriptionRequest\"\x7f\n" +
+	"\x1aResumeSubscriptionResponse\x12\x18\n" +
+	"\amessage\x18\x01 \x01(\tR\amessage\x12G\n" +
+	"\fsubscription\x18\x02 \x01(\v2#.subscription.v1.SubscriptionPeriodR\fsubscription2\xf3\b\n" +
 	"\x13SubscriptionService\x12Z\n" +
 	"\tListTiers\x12!.subscription.v1.ListTiersRequest\x1a\".subscription.v1.ListTiersResponse\"\x06\x8a\xb5\x18\x02\b\x01\x12r\n" +
 	"\x11GetMySubscription\x12).subscription.v1.GetMySubscriptionRequest\x1a*.subscription.v1.GetMySubscriptionResponse\"\x06\x8a\xb5\x18\x02\b\x02\x12c\n" +
@@ -1581,7 +1904,9 @@ const file_subscription_v1_subscription_proto_rawDesc = "" +
 	"\x13HandleProviderEvent\x12+.subscription.v1.HandleProviderEventRequest\x1a,.subscription.v1.HandleProviderEventResponse\"\x06\x8a\xb5\x18\x02\b\x03\x12o\n" +
 	"\x10GetLocalCheckout\x12(.subscription.v1.GetLocalCheckoutRequest\x1a).subscription.v1.GetLocalCheckoutResponse\"\x06\x8a\xb5\x18\x02\b\x02\x12~\n" +
 	"\x15CompleteLocalCheckout\x12-.subscription.v1.CompleteLocalCheckoutRequest\x1a..subscription.v1.CompleteLocalCheckoutResponse\"\x06\x8a\xb5\x18\x02\b\x02\x12c\n" +
-	"\fListPayments\x12$.subscription.v1.ListPaymentsRequest\x1a%.subscription.v1.ListPaymentsResponse\"\x06\x8a\xb5\x18\x02\b\x02B\xb2\x01\n" +
+	"\fListPayments\x12$.subscription.v1.ListPaymentsRequest\x1a%.subscription.v1.ListPaymentsResponse\"\x06\x8a\xb5\x18\x02\b\x02\x12u\n" +
+	"\x12CancelSubscription\x12*.subscription.v1.CancelSubscriptionRequest\x1a+.subscription.v1.CancelSubscriptionResponse\"\x06\x8a\xb5\x18\x02\b\x02\x12u\n" +
+	"\x12ResumeSubscription\x12*.subscription.v1.ResumeSubscriptionRequest\x1a+.subscription.v1.ResumeSubscriptionResponse\"\x06\x8a\xb5\x18\x02\b\x02B\xb2\x01\n" +
 	"\x13com.subscription.v1B\x11SubscriptionProtoP\x01Z+bidradar/gen/subscription/v1;subscriptionv1\xa2\x02\x03SXX\xaa\x02\x0fSubscription.V1\xca\x02\x0fSubscription\\V1\xe2\x02\x1bSubscription\\V1\\GPBMetadata\xea\x02\x10Subscription::V1b\x06proto3"
 
 var (
@@ -1596,67 +1921,79 @@ func file_subscription_v1_subscription_proto_rawDescGZIP() []byte {
 	return file_subscription_v1_subscription_proto_rawDescData
 }
 
-var file_subscription_v1_subscription_proto_msgTypes = make([]protoimpl.MessageInfo, 23)
+var file_subscription_v1_subscription_proto_msgTypes = make([]protoimpl.MessageInfo, 28)
 var file_subscription_v1_subscription_proto_goTypes = []any{
 	(*CombinationLimits)(nil),             // 0: subscription.v1.CombinationLimits
 	(*Tier)(nil),                          // 1: subscription.v1.Tier
 	(*ListTiersRequest)(nil),              // 2: subscription.v1.ListTiersRequest
 	(*ListTiersResponse)(nil),             // 3: subscription.v1.ListTiersResponse
 	(*SubscriptionPeriod)(nil),            // 4: subscription.v1.SubscriptionPeriod
-	(*Usage)(nil),                         // 5: subscription.v1.Usage
-	(*GetMySubscriptionRequest)(nil),      // 6: subscription.v1.GetMySubscriptionRequest
-	(*GetMySubscriptionResponse)(nil),     // 7: subscription.v1.GetMySubscriptionResponse
-	(*ConsumeQuotaRequest)(nil),           // 8: subscription.v1.ConsumeQuotaRequest
-	(*ConsumeQuotaResponse)(nil),          // 9: subscription.v1.ConsumeQuotaResponse
-	(*CreateCheckoutRequest)(nil),         // 10: subscription.v1.CreateCheckoutRequest
-	(*CreateCheckoutResponse)(nil),        // 11: subscription.v1.CreateCheckoutResponse
-	(*HandleProviderEventRequest)(nil),    // 12: subscription.v1.HandleProviderEventRequest
-	(*HandleProviderEventResponse)(nil),   // 13: subscription.v1.HandleProviderEventResponse
-	(*Payment)(nil),                       // 14: subscription.v1.Payment
-	(*LocalCheckout)(nil),                 // 15: subscription.v1.LocalCheckout
-	(*GetLocalCheckoutRequest)(nil),       // 16: subscription.v1.GetLocalCheckoutRequest
-	(*GetLocalCheckoutResponse)(nil),      // 17: subscription.v1.GetLocalCheckoutResponse
-	(*CompleteLocalCheckoutRequest)(nil),  // 18: subscription.v1.CompleteLocalCheckoutRequest
-	(*CompleteLocalCheckoutResponse)(nil), // 19: subscription.v1.CompleteLocalCheckoutResponse
-	(*ListPaymentsRequest)(nil),           // 20: subscription.v1.ListPaymentsRequest
-	(*ListPaymentsResponse)(nil),          // 21: subscription.v1.ListPaymentsResponse
-	nil,                                   // 22: subscription.v1.GetMySubscriptionResponse.ButtonStatusExamplesEntry
-	(*timestamppb.Timestamp)(nil),         // 23: google.protobuf.Timestamp
+	(*NextPlan)(nil),                      // 5: subscription.v1.NextPlan
+	(*Usage)(nil),                         // 6: subscription.v1.Usage
+	(*GetMySubscriptionRequest)(nil),      // 7: subscription.v1.GetMySubscriptionRequest
+	(*GetMySubscriptionResponse)(nil),     // 8: subscription.v1.GetMySubscriptionResponse
+	(*ConsumeQuotaRequest)(nil),           // 9: subscription.v1.ConsumeQuotaRequest
+	(*ConsumeQuotaResponse)(nil),          // 10: subscription.v1.ConsumeQuotaResponse
+	(*CreateCheckoutRequest)(nil),         // 11: subscription.v1.CreateCheckoutRequest
+	(*CreateCheckoutResponse)(nil),        // 12: subscription.v1.CreateCheckoutResponse
+	(*HandleProviderEventRequest)(nil),    // 13: subscription.v1.HandleProviderEventRequest
+	(*HandleProviderEventResponse)(nil),   // 14: subscription.v1.HandleProviderEventResponse
+	(*Payment)(nil),                       // 15: subscription.v1.Payment
+	(*LocalCheckout)(nil),                 // 16: subscription.v1.LocalCheckout
+	(*GetLocalCheckoutRequest)(nil),       // 17: subscription.v1.GetLocalCheckoutRequest
+	(*GetLocalCheckoutResponse)(nil),      // 18: subscription.v1.GetLocalCheckoutResponse
+	(*CompleteLocalCheckoutRequest)(nil),  // 19: subscription.v1.CompleteLocalCheckoutRequest
+	(*CompleteLocalCheckoutResponse)(nil), // 20: subscription.v1.CompleteLocalCheckoutResponse
+	(*ListPaymentsRequest)(nil),           // 21: subscription.v1.ListPaymentsRequest
+	(*ListPaymentsResponse)(nil),          // 22: subscription.v1.ListPaymentsResponse
+	(*CancelSubscriptionRequest)(nil),     // 23: subscription.v1.CancelSubscriptionRequest
+	(*CancelSubscriptionResponse)(nil),    // 24: subscription.v1.CancelSubscriptionResponse
+	(*ResumeSubscriptionRequest)(nil),     // 25: subscription.v1.ResumeSubscriptionRequest
+	(*ResumeSubscriptionResponse)(nil),    // 26: subscription.v1.ResumeSubscriptionResponse
+	nil,                                   // 27: subscription.v1.GetMySubscriptionResponse.ButtonStatusExamplesEntry
+	(*timestamppb.Timestamp)(nil),         // 28: google.protobuf.Timestamp
 }
 var file_subscription_v1_subscription_proto_depIdxs = []int32{
 	0,  // 0: subscription.v1.Tier.combination_limits:type_name -> subscription.v1.CombinationLimits
 	1,  // 1: subscription.v1.ListTiersResponse.tier_details:type_name -> subscription.v1.Tier
 	1,  // 2: subscription.v1.ListTiersResponse.upgrade_options:type_name -> subscription.v1.Tier
-	0,  // 3: subscription.v1.GetMySubscriptionResponse.combination_limits:type_name -> subscription.v1.CombinationLimits
-	22, // 4: subscription.v1.GetMySubscriptionResponse.button_status_examples:type_name -> subscription.v1.GetMySubscriptionResponse.ButtonStatusExamplesEntry
-	1,  // 5: subscription.v1.GetMySubscriptionResponse.upgrade_recommendations:type_name -> subscription.v1.Tier
-	4,  // 6: subscription.v1.GetMySubscriptionResponse.subscription:type_name -> subscription.v1.SubscriptionPeriod
-	5,  // 7: subscription.v1.GetMySubscriptionResponse.usage:type_name -> subscription.v1.Usage
-	23, // 8: subscription.v1.Payment.created_at:type_name -> google.protobuf.Timestamp
-	15, // 9: subscription.v1.GetLocalCheckoutResponse.checkout:type_name -> subscription.v1.LocalCheckout
-	15, // 10: subscription.v1.CompleteLocalCheckoutResponse.checkout:type_name -> subscription.v1.LocalCheckout
-	14, // 11: subscription.v1.ListPaymentsResponse.payments:type_name -> subscription.v1.Payment
-	2,  // 12: subscription.v1.SubscriptionService.ListTiers:input_type -> subscription.v1.ListTiersRequest
-	6,  // 13: subscription.v1.SubscriptionService.GetMySubscription:input_type -> subscription.v1.GetMySubscriptionRequest
-	8,  // 14: subscription.v1.SubscriptionService.ConsumeQuota:input_type -> subscription.v1.ConsumeQuotaRequest
-	10, // 15: subscription.v1.SubscriptionService.CreateCheckout:input_type -> subscription.v1.CreateCheckoutRequest
-	12, // 16: subscription.v1.SubscriptionService.HandleProviderEvent:input_type -> subscription.v1.HandleProviderEventRequest
-	16, // 17: subscription.v1.SubscriptionService.GetLocalCheckout:input_type -> subscription.v1.GetLocalCheckoutRequest
-	18, // 18: subscription.v1.SubscriptionService.CompleteLocalCheckout:input_type -> subscription.v1.CompleteLocalCheckoutRequest
-	20, // 19: subscription.v1.SubscriptionService.ListPayments:input_type -> subscription.v1.ListPaymentsRequest
-	3,  // 20: subscription.v1.SubscriptionService.ListTiers:output_type -> subscription.v1.ListTiersResponse
-	7,  // 21: subscription.v1.SubscriptionService.GetMySubscription:output_type -> subscription.v1.GetMySubscriptionResponse
-	9,  // 22: subscription.v1.SubscriptionService.ConsumeQuota:output_type -> subscription.v1.ConsumeQuotaResponse
-	11, // 23: subscription.v1.SubscriptionService.CreateCheckout:output_type -> subscription.v1.CreateCheckoutResponse
-	13, // 24: subscription.v1.SubscriptionService.HandleProviderEvent:output_type -> subscription.v1.HandleProviderEventResponse
-	17, // 25: subscription.v1.SubscriptionService.GetLocalCheckout:output_type -> subscription.v1.GetLocalCheckoutResponse
-	19, // 26: subscription.v1.SubscriptionService.CompleteLocalCheckout:output_type -> subscription.v1.CompleteLocalCheckoutResponse
-	21, // 27: subscription.v1.SubscriptionService.ListPayments:output_type -> subscription.v1.ListPaymentsResponse
-	20, // [20:28] is the sub-list for method output_type
-	12, // [12:20] is the sub-list for method input_type
-	12, // [12:12] is the sub-list for extension type_name
-	12, // [12:12] is the sub-list for extension extendee
-	0,  // [0:12] is the sub-list for field type_name
+	5,  // 3: subscription.v1.SubscriptionPeriod.next:type_name -> subscription.v1.NextPlan
+	0,  // 4: subscription.v1.GetMySubscriptionResponse.combination_limits:type_name -> subscription.v1.CombinationLimits
+	27, // 5: subscription.v1.GetMySubscriptionResponse.button_status_examples:type_name -> subscription.v1.GetMySubscriptionResponse.ButtonStatusExamplesEntry
+	1,  // 6: subscription.v1.GetMySubscriptionResponse.upgrade_recommendations:type_name -> subscription.v1.Tier
+	4,  // 7: subscription.v1.GetMySubscriptionResponse.subscription:type_name -> subscription.v1.SubscriptionPeriod
+	6,  // 8: subscription.v1.GetMySubscriptionResponse.usage:type_name -> subscription.v1.Usage
+	28, // 9: subscription.v1.Payment.created_at:type_name -> google.protobuf.Timestamp
+	16, // 10: subscription.v1.GetLocalCheckoutResponse.checkout:type_name -> subscription.v1.LocalCheckout
+	16, // 11: subscription.v1.CompleteLocalCheckoutResponse.checkout:type_name -> subscription.v1.LocalCheckout
+	15, // 12: subscription.v1.ListPaymentsResponse.payments:type_name -> subscription.v1.Payment
+	4,  // 13: subscription.v1.CancelSubscriptionResponse.subscription:type_name -> subscription.v1.SubscriptionPeriod
+	4,  // 14: subscription.v1.ResumeSubscriptionResponse.subscription:type_name -> subscription.v1.SubscriptionPeriod
+	2,  // 15: subscription.v1.SubscriptionService.ListTiers:input_type -> subscription.v1.ListTiersRequest
+	7,  // 16: subscription.v1.SubscriptionService.GetMySubscription:input_type -> subscription.v1.GetMySubscriptionRequest
+	9,  // 17: subscription.v1.SubscriptionService.ConsumeQuota:input_type -> subscription.v1.ConsumeQuotaRequest
+	11, // 18: subscription.v1.SubscriptionService.CreateCheckout:input_type -> subscription.v1.CreateCheckoutRequest
+	13, // 19: subscription.v1.SubscriptionService.HandleProviderEvent:input_type -> subscription.v1.HandleProviderEventRequest
+	17, // 20: subscription.v1.SubscriptionService.GetLocalCheckout:input_type -> subscription.v1.GetLocalCheckoutRequest
+	19, // 21: subscription.v1.SubscriptionService.CompleteLocalCheckout:input_type -> subscription.v1.CompleteLocalCheckoutRequest
+	21, // 22: subscription.v1.SubscriptionService.ListPayments:input_type -> subscription.v1.ListPaymentsRequest
+	23, // 23: subscription.v1.SubscriptionService.CancelSubscription:input_type -> subscription.v1.CancelSubscriptionRequest
+	25, // 24: subscription.v1.SubscriptionService.ResumeSubscription:input_type -> subscription.v1.ResumeSubscriptionRequest
+	3,  // 25: subscription.v1.SubscriptionService.ListTiers:output_type -> subscription.v1.ListTiersResponse
+	8,  // 26: subscription.v1.SubscriptionService.GetMySubscription:output_type -> subscription.v1.GetMySubscriptionResponse
+	10, // 27: subscription.v1.SubscriptionService.ConsumeQuota:output_type -> subscription.v1.ConsumeQuotaResponse
+	12, // 28: subscription.v1.SubscriptionService.CreateCheckout:output_type -> subscription.v1.CreateCheckoutResponse
+	14, // 29: subscription.v1.SubscriptionService.HandleProviderEvent:output_type -> subscription.v1.HandleProviderEventResponse
+	18, // 30: subscription.v1.SubscriptionService.GetLocalCheckout:output_type -> subscription.v1.GetLocalCheckoutResponse
+	20, // 31: subscription.v1.SubscriptionService.CompleteLocalCheckout:output_type -> subscription.v1.CompleteLocalCheckoutResponse
+	22, // 32: subscription.v1.SubscriptionService.ListPayments:output_type -> subscription.v1.ListPaymentsResponse
+	24, // 33: subscription.v1.SubscriptionService.CancelSubscription:output_type -> subscription.v1.CancelSubscriptionResponse
+	26, // 34: subscription.v1.SubscriptionService.ResumeSubscription:output_type -> subscription.v1.ResumeSubscriptionResponse
+	25, // [25:35] is the sub-list for method output_type
+	15, // [15:25] is the sub-list for method input_type
+	15, // [15:15] is the sub-list for extension type_name
+	15, // [15:15] is the sub-list for extension extendee
+	0,  // [0:15] is the sub-list for field type_name
 }
 
 func init() { file_subscription_v1_subscription_proto_init() }
@@ -1665,14 +2002,14 @@ func file_subscription_v1_subscription_proto_init() {
 		return
 	}
 	file_subscription_v1_subscription_proto_msgTypes[4].OneofWrappers = []any{}
-	file_subscription_v1_subscription_proto_msgTypes[14].OneofWrappers = []any{}
+	file_subscription_v1_subscription_proto_msgTypes[15].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_subscription_v1_subscription_proto_rawDesc), len(file_subscription_v1_subscription_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   23,
+			NumMessages:   28,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -27,6 +27,8 @@ const (
 	SubscriptionService_GetLocalCheckout_FullMethodName      = "/subscription.v1.SubscriptionService/GetLocalCheckout"
 	SubscriptionService_CompleteLocalCheckout_FullMethodName = "/subscription.v1.SubscriptionService/CompleteLocalCheckout"
 	SubscriptionService_ListPayments_FullMethodName          = "/subscription.v1.SubscriptionService/ListPayments"
+	SubscriptionService_CancelSubscription_FullMethodName    = "/subscription.v1.SubscriptionService/CancelSubscription"
+	SubscriptionService_ResumeSubscription_FullMethodName    = "/subscription.v1.SubscriptionService/ResumeSubscription"
 )
 
 // SubscriptionServiceClient is the client API for SubscriptionService service.
@@ -51,6 +53,10 @@ type SubscriptionServiceClient interface {
 	CompleteLocalCheckout(ctx context.Context, in *CompleteLocalCheckoutRequest, opts ...grpc.CallOption) (*CompleteLocalCheckoutResponse, error)
 	// ListPayments lists the signed-in user's payments.
 	ListPayments(ctx context.Context, in *ListPaymentsRequest, opts ...grpc.CallOption) (*ListPaymentsResponse, error)
+	// CancelSubscription stops the signed-in user's card plan from renewing: it ends at its period's end.
+	CancelSubscription(ctx context.Context, in *CancelSubscriptionRequest, opts ...grpc.CallOption) (*CancelSubscriptionResponse, error)
+	// ResumeSubscription undoes CancelSubscription before the period ends.
+	ResumeSubscription(ctx context.Context, in *ResumeSubscriptionRequest, opts ...grpc.CallOption) (*ResumeSubscriptionResponse, error)
 }
 
 type subscriptionServiceClient struct {
@@ -141,6 +147,26 @@ func (c *subscriptionServiceClient) ListPayments(ctx context.Context, in *ListPa
 	return out, nil
 }
 
+func (c *subscriptionServiceClient) CancelSubscription(ctx context.Context, in *CancelSubscriptionRequest, opts ...grpc.CallOption) (*CancelSubscriptionResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(CancelSubscriptionResponse)
+	err := c.cc.Invoke(ctx, SubscriptionService_CancelSubscription_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *subscriptionServiceClient) ResumeSubscription(ctx context.Context, in *ResumeSubscriptionRequest, opts ...grpc.CallOption) (*ResumeSubscriptionResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(ResumeSubscriptionResponse)
+	err := c.cc.Invoke(ctx, SubscriptionService_ResumeSubscription_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // SubscriptionServiceServer is the server API for SubscriptionService service.
 // All implementations must embed UnimplementedSubscriptionServiceServer
 // for forward compatibility.
@@ -163,6 +189,10 @@ type SubscriptionServiceServer interface {
 	CompleteLocalCheckout(context.Context, *CompleteLocalCheckoutRequest) (*CompleteLocalCheckoutResponse, error)
 	// ListPayments lists the signed-in user's payments.
 	ListPayments(context.Context, *ListPaymentsRequest) (*ListPaymentsResponse, error)
+	// CancelSubscription stops the signed-in user's card plan from renewing: it ends at its period's end.
+	CancelSubscription(context.Context, *CancelSubscriptionRequest) (*CancelSubscriptionResponse, error)
+	// ResumeSubscription undoes CancelSubscription before the period ends.
+	ResumeSubscription(context.Context, *ResumeSubscriptionRequest) (*ResumeSubscriptionResponse, error)
 	mustEmbedUnimplementedSubscriptionServiceServer()
 }
 
@@ -196,6 +226,12 @@ func (UnimplementedSubscriptionServiceServer) CompleteLocalCheckout(context.Cont
 }
 func (UnimplementedSubscriptionServiceServer) ListPayments(context.Context, *ListPaymentsRequest) (*ListPaymentsResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method ListPayments not implemented")
+}
+func (UnimplementedSubscriptionServiceServer) CancelSubscription(context.Context, *CancelSubscriptionRequest) (*CancelSubscriptionResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method CancelSubscription not implemented")
+}
+func (UnimplementedSubscriptionServiceServer) ResumeSubscription(context.Context, *ResumeSubscriptionRequest) (*ResumeSubscriptionResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method ResumeSubscription not implemented")
 }
 func (UnimplementedSubscriptionServiceServer) mustEmbedUnimplementedSubscriptionServiceServer() {}
 func (UnimplementedSubscriptionServiceServer) testEmbeddedByValue()                             {}
@@ -362,6 +398,42 @@ func _SubscriptionService_ListPayments_Handler(srv interface{}, ctx context.Cont
 	return interceptor(ctx, in, info, handler)
 }
 
+func _SubscriptionService_CancelSubscription_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(CancelSubscriptionRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(SubscriptionServiceServer).CancelSubscription(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: SubscriptionService_CancelSubscription_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(SubscriptionServiceServer).CancelSubscription(ctx, req.(*CancelSubscriptionRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _SubscriptionService_ResumeSubscription_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ResumeSubscriptionRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(SubscriptionServiceServer).ResumeSubscription(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: SubscriptionService_ResumeSubscription_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(SubscriptionServiceServer).ResumeSubscription(ctx, req.(*ResumeSubscriptionRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // SubscriptionService_ServiceDesc is the grpc.ServiceDesc for SubscriptionService service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -400,6 +472,14 @@ var SubscriptionService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "ListPayments",
 			Handler:    _SubscriptionService_ListPayments_Handler,
+		},
+		{
+			MethodName: "CancelSubscription",
+			Handler:    _SubscriptionService_CancelSubscription_Handler,
+		},
+		{
+			MethodName: "ResumeSubscription",
+			Handler:    _SubscriptionService_ResumeSubscription_Handler,
 		},
 	},
 	Streams:  []grpc.StreamDesc{},

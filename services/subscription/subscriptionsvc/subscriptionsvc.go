@@ -6,18 +6,21 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"bidradar/gen/subscription/v1/subscriptionv1connect"
 	"bidradar/pkg/authn"
 	"bidradar/pkg/events"
+	"bidradar/pkg/mail"
 	"bidradar/pkg/outbox"
 	"bidradar/pkg/runner"
 	"bidradar/services/subscription/internal/adapters/localpay"
 	"bidradar/services/subscription/internal/adapters/postgres"
 	"bidradar/services/subscription/internal/adapters/stripepay"
 	"bidradar/services/subscription/internal/app"
+	"bidradar/services/subscription/internal/domain"
 	"bidradar/services/subscription/internal/ports"
 	"bidradar/services/subscription/migrations"
 )
@@ -72,7 +75,8 @@ func Provider(getenv runner.Getenv) (app.Provider, error) {
 
 // Build assembles the service. Environment: DATABASE_URL (required),
 // AUTH_TARGET, NATS_URL (outbox relay), the Stripe settings of Provider,
-// PUBLIC_URL (the app's origin for Stripe's return pages).
+// PUBLIC_URL (the app's origin for Stripe's return pages and e-mail links),
+// SMTP_*/MAIL_FROM (receipts and reminders, as pkg/mail reads them).
 func Build(ctx context.Context, getenv runner.Getenv, log *slog.Logger) (runner.Component, error) {
 	var problems []error
 	if getenv("DATABASE_URL") == "" {
@@ -119,7 +123,67 @@ func Build(ctx context.Context, getenv runner.Getenv, log *slog.Logger) (runner.
 		pool.Close()
 		return nil, err
 	}
-	a := app.New(postgres.New(pool), provider, nil, log)
+	sender, err := mail.NewFromEnv(getenv, log)
+	if err != nil {
+		pool.Close()
+		return nil, err
+	}
+	a := app.New(postgres.New(pool), provider, nil, log).WithMail(mailer{sender}, getenv("PUBLIC_URL"))
+	startJobs(srv, a, log)
 	srv.Mount(subscriptionv1connect.NewSubscriptionServiceHandler(ports.NewHandler(a), opts...))
 	return srv, nil
+}
+
+type mailer struct{ s mail.Sender }
+
+func (m mailer) Send(ctx context.Context, x domain.Mail) error {
+	return m.s.Send(ctx, mail.Message{To: x.To, Subject: x.Subject, Text: x.Text, HTML: x.HTML})
+}
+
+// How often the jobs run. Each is safe on every replica at once: plans are
+// moved under row claims, reminders are remembered per plan end, mail is
+// leased per row.
+const (
+	expiryEvery = time.Minute
+	mailEvery   = 3 * time.Second
+)
+
+// startJobs runs the expiry and reminder job and the mail sender.
+func startJobs(srv *runner.RPCServer, a *app.App, log *slog.Logger) {
+	every(srv, expiryEvery, func(ctx context.Context) {
+		if n, err := a.ExpireDue(ctx); err != nil && ctx.Err() == nil {
+			log.WarnContext(ctx, "plan expiry", "err", err)
+		} else if n > 0 {
+			log.InfoContext(ctx, "plans moved past their end date", "count", n)
+		}
+		if _, err := a.SendReminders(ctx); err != nil && ctx.Err() == nil {
+			log.WarnContext(ctx, "plan reminders", "err", err)
+		}
+	})
+	every(srv, mailEvery, func(ctx context.Context) {
+		for {
+			n, err := a.DeliverMail(ctx, 20)
+			if err != nil && ctx.Err() == nil {
+				log.WarnContext(ctx, "mail queue", "err", err)
+			}
+			if n < 20 || err != nil {
+				return
+			}
+		}
+	})
+}
+
+func every(srv *runner.RPCServer, d time.Duration, run func(context.Context)) {
+	srv.Background(func(ctx context.Context) {
+		tick := time.NewTicker(d)
+		defer tick.Stop()
+		for {
+			run(ctx)
+			select {
+			case <-ctx.Done():
+				return
+			case <-tick.C:
+			}
+		}
+	})
 }

@@ -57,6 +57,12 @@ const (
 	// SubscriptionServiceListPaymentsProcedure is the fully-qualified name of the SubscriptionService's
 	// ListPayments RPC.
 	SubscriptionServiceListPaymentsProcedure = "/subscription.v1.SubscriptionService/ListPayments"
+	// SubscriptionServiceCancelSubscriptionProcedure is the fully-qualified name of the
+	// SubscriptionService's CancelSubscription RPC.
+	SubscriptionServiceCancelSubscriptionProcedure = "/subscription.v1.SubscriptionService/CancelSubscription"
+	// SubscriptionServiceResumeSubscriptionProcedure is the fully-qualified name of the
+	// SubscriptionService's ResumeSubscription RPC.
+	SubscriptionServiceResumeSubscriptionProcedure = "/subscription.v1.SubscriptionService/ResumeSubscription"
 )
 
 // SubscriptionServiceClient is a client for the subscription.v1.SubscriptionService service.
@@ -77,6 +83,10 @@ type SubscriptionServiceClient interface {
 	CompleteLocalCheckout(context.Context, *connect.Request[v1.CompleteLocalCheckoutRequest]) (*connect.Response[v1.CompleteLocalCheckoutResponse], error)
 	// ListPayments lists the signed-in user's payments.
 	ListPayments(context.Context, *connect.Request[v1.ListPaymentsRequest]) (*connect.Response[v1.ListPaymentsResponse], error)
+	// CancelSubscription stops the signed-in user's card plan from renewing: it ends at its period's end.
+	CancelSubscription(context.Context, *connect.Request[v1.CancelSubscriptionRequest]) (*connect.Response[v1.CancelSubscriptionResponse], error)
+	// ResumeSubscription undoes CancelSubscription before the period ends.
+	ResumeSubscription(context.Context, *connect.Request[v1.ResumeSubscriptionRequest]) (*connect.Response[v1.ResumeSubscriptionResponse], error)
 }
 
 // NewSubscriptionServiceClient constructs a client for the subscription.v1.SubscriptionService
@@ -138,6 +148,18 @@ func NewSubscriptionServiceClient(httpClient connect.HTTPClient, baseURL string,
 			connect.WithSchema(subscriptionServiceMethods.ByName("ListPayments")),
 			connect.WithClientOptions(opts...),
 		),
+		cancelSubscription: connect.NewClient[v1.CancelSubscriptionRequest, v1.CancelSubscriptionResponse](
+			httpClient,
+			baseURL+SubscriptionServiceCancelSubscriptionProcedure,
+			connect.WithSchema(subscriptionServiceMethods.ByName("CancelSubscription")),
+			connect.WithClientOptions(opts...),
+		),
+		resumeSubscription: connect.NewClient[v1.ResumeSubscriptionRequest, v1.ResumeSubscriptionResponse](
+			httpClient,
+			baseURL+SubscriptionServiceResumeSubscriptionProcedure,
+			connect.WithSchema(subscriptionServiceMethods.ByName("ResumeSubscription")),
+			connect.WithClientOptions(opts...),
+		),
 	}
 }
 
@@ -151,6 +173,8 @@ type subscriptionServiceClient struct {
 	getLocalCheckout      *connect.Client[v1.GetLocalCheckoutRequest, v1.GetLocalCheckoutResponse]
 	completeLocalCheckout *connect.Client[v1.CompleteLocalCheckoutRequest, v1.CompleteLocalCheckoutResponse]
 	listPayments          *connect.Client[v1.ListPaymentsRequest, v1.ListPaymentsResponse]
+	cancelSubscription    *connect.Client[v1.CancelSubscriptionRequest, v1.CancelSubscriptionResponse]
+	resumeSubscription    *connect.Client[v1.ResumeSubscriptionRequest, v1.ResumeSubscriptionResponse]
 }
 
 // ListTiers calls subscription.v1.SubscriptionService.ListTiers.
@@ -193,6 +217,16 @@ func (c *subscriptionServiceClient) ListPayments(ctx context.Context, req *conne
 	return c.listPayments.CallUnary(ctx, req)
 }
 
+// CancelSubscription calls subscription.v1.SubscriptionService.CancelSubscription.
+func (c *subscriptionServiceClient) CancelSubscription(ctx context.Context, req *connect.Request[v1.CancelSubscriptionRequest]) (*connect.Response[v1.CancelSubscriptionResponse], error) {
+	return c.cancelSubscription.CallUnary(ctx, req)
+}
+
+// ResumeSubscription calls subscription.v1.SubscriptionService.ResumeSubscription.
+func (c *subscriptionServiceClient) ResumeSubscription(ctx context.Context, req *connect.Request[v1.ResumeSubscriptionRequest]) (*connect.Response[v1.ResumeSubscriptionResponse], error) {
+	return c.resumeSubscription.CallUnary(ctx, req)
+}
+
 // SubscriptionServiceHandler is an implementation of the subscription.v1.SubscriptionService
 // service.
 type SubscriptionServiceHandler interface {
@@ -212,6 +246,10 @@ type SubscriptionServiceHandler interface {
 	CompleteLocalCheckout(context.Context, *connect.Request[v1.CompleteLocalCheckoutRequest]) (*connect.Response[v1.CompleteLocalCheckoutResponse], error)
 	// ListPayments lists the signed-in user's payments.
 	ListPayments(context.Context, *connect.Request[v1.ListPaymentsRequest]) (*connect.Response[v1.ListPaymentsResponse], error)
+	// CancelSubscription stops the signed-in user's card plan from renewing: it ends at its period's end.
+	CancelSubscription(context.Context, *connect.Request[v1.CancelSubscriptionRequest]) (*connect.Response[v1.CancelSubscriptionResponse], error)
+	// ResumeSubscription undoes CancelSubscription before the period ends.
+	ResumeSubscription(context.Context, *connect.Request[v1.ResumeSubscriptionRequest]) (*connect.Response[v1.ResumeSubscriptionResponse], error)
 }
 
 // NewSubscriptionServiceHandler builds an HTTP handler from the service implementation. It returns
@@ -269,6 +307,18 @@ func NewSubscriptionServiceHandler(svc SubscriptionServiceHandler, opts ...conne
 		connect.WithSchema(subscriptionServiceMethods.ByName("ListPayments")),
 		connect.WithHandlerOptions(opts...),
 	)
+	subscriptionServiceCancelSubscriptionHandler := connect.NewUnaryHandler(
+		SubscriptionServiceCancelSubscriptionProcedure,
+		svc.CancelSubscription,
+		connect.WithSchema(subscriptionServiceMethods.ByName("CancelSubscription")),
+		connect.WithHandlerOptions(opts...),
+	)
+	subscriptionServiceResumeSubscriptionHandler := connect.NewUnaryHandler(
+		SubscriptionServiceResumeSubscriptionProcedure,
+		svc.ResumeSubscription,
+		connect.WithSchema(subscriptionServiceMethods.ByName("ResumeSubscription")),
+		connect.WithHandlerOptions(opts...),
+	)
 	return "/subscription.v1.SubscriptionService/", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch r.URL.Path {
 		case SubscriptionServiceListTiersProcedure:
@@ -287,6 +337,10 @@ func NewSubscriptionServiceHandler(svc SubscriptionServiceHandler, opts ...conne
 			subscriptionServiceCompleteLocalCheckoutHandler.ServeHTTP(w, r)
 		case SubscriptionServiceListPaymentsProcedure:
 			subscriptionServiceListPaymentsHandler.ServeHTTP(w, r)
+		case SubscriptionServiceCancelSubscriptionProcedure:
+			subscriptionServiceCancelSubscriptionHandler.ServeHTTP(w, r)
+		case SubscriptionServiceResumeSubscriptionProcedure:
+			subscriptionServiceResumeSubscriptionHandler.ServeHTTP(w, r)
 		default:
 			http.NotFound(w, r)
 		}
@@ -326,4 +380,12 @@ func (UnimplementedSubscriptionServiceHandler) CompleteLocalCheckout(context.Con
 
 func (UnimplementedSubscriptionServiceHandler) ListPayments(context.Context, *connect.Request[v1.ListPaymentsRequest]) (*connect.Response[v1.ListPaymentsResponse], error) {
 	return nil, connect.NewError(connect.CodeUnimplemented, errors.New("subscription.v1.SubscriptionService.ListPayments is not implemented"))
+}
+
+func (UnimplementedSubscriptionServiceHandler) CancelSubscription(context.Context, *connect.Request[v1.CancelSubscriptionRequest]) (*connect.Response[v1.CancelSubscriptionResponse], error) {
+	return nil, connect.NewError(connect.CodeUnimplemented, errors.New("subscription.v1.SubscriptionService.CancelSubscription is not implemented"))
+}
+
+func (UnimplementedSubscriptionServiceHandler) ResumeSubscription(context.Context, *connect.Request[v1.ResumeSubscriptionRequest]) (*connect.Response[v1.ResumeSubscriptionResponse], error) {
+	return nil, connect.NewError(connect.CodeUnimplemented, errors.New("subscription.v1.SubscriptionService.ResumeSubscription is not implemented"))
 }

@@ -22,11 +22,11 @@ const (
 	SubjectPaymentSucceeded    = "subscription.v1.payment.succeeded"
 )
 
-const checkoutColumns = `session_id, provider, user_id, tier, period, method, url, status, amount_satang, created_at`
+const checkoutColumns = `session_id, provider, user_id, tier, period, method, url, status, amount_satang, created_at, email`
 
 func scanCheckout(row pgx.Row) (domain.Checkout, error) {
 	var c domain.Checkout
-	err := row.Scan(&c.SessionID, &c.Provider, &c.UserID, &c.Tier, &c.Period, &c.Method, &c.URL, &c.Status, &c.AmountSatang, &c.CreatedAt)
+	err := row.Scan(&c.SessionID, &c.Provider, &c.UserID, &c.Tier, &c.Period, &c.Method, &c.URL, &c.Status, &c.AmountSatang, &c.CreatedAt, &c.Email)
 	return c, err
 }
 
@@ -52,8 +52,8 @@ func (r *Repo) Checkout(ctx context.Context, id string) (domain.Checkout, bool, 
 // keeps the first one and returns it.
 func (r *Repo) SaveCheckout(ctx context.Context, c domain.Checkout, key string) (domain.Checkout, error) {
 	_, err := r.pool.Exec(ctx, `INSERT INTO checkouts (`+checkoutColumns+`, idempotency_key)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, 'open', $8, $9, $10) ON CONFLICT (idempotency_key) DO NOTHING`,
-		c.SessionID, c.Provider, c.UserID, c.Tier, c.Period, c.Method, c.URL, c.AmountSatang, c.CreatedAt, key)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, 'open', $8, $9, $10, $11) ON CONFLICT (idempotency_key) DO NOTHING`,
+		c.SessionID, c.Provider, c.UserID, c.Tier, c.Period, c.Method, c.URL, c.AmountSatang, c.CreatedAt, c.Email, key)
 	if err != nil {
 		return domain.Checkout{}, fmt.Errorf("save checkout: %w", err)
 	}
@@ -120,6 +120,11 @@ func (r *Repo) Fulfil(ctx context.Context, ev domain.Event, now time.Time, decid
 		if ev.UserID == "" {
 			ev.UserID = user
 		}
+		if ev.SessionID != "" {
+			if err := tx.QueryRow(ctx, `SELECT email FROM checkouts WHERE session_id = $1`, ev.SessionID).Scan(&st.Email); err != nil && !errors.Is(err, pgx.ErrNoRows) {
+				return err
+			}
+		}
 		c = decide(st)
 		return write(ctx, tx, c, now)
 	})
@@ -157,15 +162,8 @@ func write(ctx context.Context, tx pgx.Tx, c domain.Change, now time.Time) error
 		}
 	}
 	if s := c.Sub; s != nil {
-		if _, err := tx.Exec(ctx, `INSERT INTO subscriptions (user_id, tier, status, start_date, end_date, last_payment_date,
-			last_payment_satang, period, method, provider_subscription_id, cancel_at_period_end, updated_at)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, nullif($8, ''), nullif($9, ''), nullif($10, ''), $11, $12)
-			ON CONFLICT (user_id) DO UPDATE SET tier = $2, status = $3, start_date = $4, end_date = $5, last_payment_date = $6,
-			last_payment_satang = $7, period = nullif($8, ''), method = nullif($9, ''), provider_subscription_id = nullif($10, ''),
-			cancel_at_period_end = $11, updated_at = $12`,
-			s.UserID, s.Tier, s.Status, s.StartDate, s.EndDate, s.LastPaymentDate, s.LastPaymentSatang,
-			s.Period, s.Method, s.ProviderSubscriptionID, s.CancelAtPeriodEnd, now); err != nil {
-			return fmt.Errorf("write plan: %w", err)
+		if err := writeSubscription(ctx, tx, *s, now); err != nil {
+			return err
 		}
 		if err := enqueue(ctx, tx, SubjectSubscriptionChanged, &subscriptionv1.SubscriptionChanged{
 			EventId: uuid.NewString(), OccurredAt: timestamppb.New(now), UserId: s.UserID, Tier: s.Tier, Status: s.Status}); err != nil {
