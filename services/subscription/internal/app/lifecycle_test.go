@@ -23,7 +23,7 @@ type clock struct {
 	t  time.Time
 }
 
-func (c *clock) now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
+func (c *clock) now() time.Time  { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
 func (c *clock) set(t time.Time) { c.mu.Lock(); c.t = t; c.mu.Unlock() }
 
 // outbox records what a mailer was asked to send.
@@ -43,7 +43,11 @@ func (o *outbox) Send(_ context.Context, m domain.Mail) error {
 	return nil
 }
 
-func (o *outbox) all() []domain.Mail { o.mu.Lock(); defer o.mu.Unlock(); return append([]domain.Mail(nil), o.sent...) }
+func (o *outbox) all() []domain.Mail {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return append([]domain.Mail(nil), o.sent...)
+}
 
 func open(t *testing.T) *pgxpool.Pool {
 	t.Helper()
@@ -55,7 +59,9 @@ func open(t *testing.T) *pgxpool.Pool {
 	return pool
 }
 
-func bangkok(y int, m time.Month, d, h int) time.Time { return time.Date(y, m, d, h, 0, 0, 0, domain.Bangkok) }
+func bangkok(y int, m time.Month, d, h int) time.Time {
+	return time.Date(y, m, d, h, 0, 0, 0, domain.Bangkok)
+}
 
 func exec(t *testing.T, pool *pgxpool.Pool, sql string, args ...any) {
 	t.Helper()

@@ -8,7 +8,7 @@ import (
 )
 
 var tiers = map[string]domain.Tier{
-	"free":    {Name: "free"},
+	"free":       {Name: "free"},
 	"starter":    {Name: "starter", Rank: 1, PriceMonthSatang: 49000},
 	"pro":        {Name: "pro", Rank: 2, PriceMonthSatang: 149000},
 	"enterprise": {Name: "enterprise", Rank: 3, PriceMonthSatang: 499000},

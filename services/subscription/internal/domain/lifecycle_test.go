@@ -139,7 +139,10 @@ func TestReminderDue(t *testing.T) {
 	queued := plan("pro", "2026-11-01", "2026-11-30")
 	queued.Next = &domain.NextPlan{Tier: "starter", EndDate: day("2026-12-30")}
 	pass := plan("pro", "2026-11-01", "2026-11-30")
-	at := func(d string) time.Time { x := day(d); return time.Date(x.Year(), x.Month(), x.Day(), 9, 0, 0, 0, domain.Bangkok) }
+	at := func(d string) time.Time {
+		x := day(d)
+		return time.Date(x.Year(), x.Month(), x.Day(), 9, 0, 0, 0, domain.Bangkok)
+	}
 	for _, c := range []struct {
 		name string
 		s    domain.Subscription

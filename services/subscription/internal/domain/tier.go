@@ -46,7 +46,7 @@ type Subscription struct {
 	ProviderSubscriptionID string // the renewing card subscription, when any
 	CancelAtPeriodEnd      bool
 
-	Email string     // where receipts and reminders go (carried from the checkout)
+	Email string    // where receipts and reminders go (carried from the checkout)
 	Next  *NextPlan // a downgrade waiting for the end of the paid period
 }
 
