@@ -1101,8 +1101,10 @@ type Payment struct {
 	Period    string                 `protobuf:"bytes,8,opt,name=period,proto3" json:"period,omitempty"`
 	// Exact amount (satang), as a decimal string.
 	AmountSatang int64 `protobuf:"varint,9,opt,name=amount_satang,json=amountSatang,proto3" json:"amount_satang,omitempty"`
-	// The receipt's sequential number, for paid payments.
-	ReceiptNo     *int64 `protobuf:"varint,10,opt,name=receipt_no,json=receiptNo,proto3,oneof" json:"receipt_no,omitempty"`
+	// The receipt's sequence within its Buddhist year, for paid payments.
+	ReceiptNo *int64 `protobuf:"varint,10,opt,name=receipt_no,json=receiptNo,proto3,oneof" json:"receipt_no,omitempty"`
+	// The receipt's document number (RC2569-000001), for paid payments.
+	ReceiptNumber string `protobuf:"bytes,11,opt,name=receipt_number,json=receiptNumber,proto3" json:"receipt_number,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1205,6 +1207,13 @@ func (x *Payment) GetReceiptNo() int64 {
 		return *x.ReceiptNo
 	}
 	return 0
+}
+
+func (x *Payment) GetReceiptNumber() string {
+	if x != nil {
+		return x.ReceiptNumber
+	}
+	return ""
 }
 
 type LocalCheckout struct {
@@ -1749,6 +1758,692 @@ func (x *ResumeSubscriptionResponse) GetSubscription() *SubscriptionPeriod {
 	return nil
 }
 
+// BillingProfile is who receipts are made out to.
+type BillingProfile struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// "company" or "person".
+	Kind string `protobuf:"bytes,1,opt,name=kind,proto3" json:"kind,omitempty"`
+	Name string `protobuf:"bytes,2,opt,name=name,proto3" json:"name,omitempty"`
+	// 13 digits.
+	TaxId      string `protobuf:"bytes,3,opt,name=tax_id,json=taxId,proto3" json:"tax_id,omitempty"`
+	HeadOffice bool   `protobuf:"varint,4,opt,name=head_office,json=headOffice,proto3" json:"head_office,omitempty"`
+	// 5 digits when not the head office (companies only).
+	Branch        string `protobuf:"bytes,5,opt,name=branch,proto3" json:"branch,omitempty"`
+	Address       string `protobuf:"bytes,6,opt,name=address,proto3" json:"address,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *BillingProfile) Reset() {
+	*x = BillingProfile{}
+	mi := &file_subscription_v1_subscription_proto_msgTypes[27]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *BillingProfile) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*BillingProfile) ProtoMessage() {}
+
+func (x *BillingProfile) ProtoReflect() protoreflect.Message {
+	mi := &file_subscription_v1_subscription_proto_msgTypes[27]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use BillingProfile.ProtoReflect.Descriptor instead.
+func (*BillingProfile) Descriptor() ([]byte, []int) {
+	return file_subscription_v1_subscription_proto_rawDescGZIP(), []int{27}
+}
+
+func (x *BillingProfile) GetKind() string {
+	if x != nil {
+		return x.Kind
+	}
+	return ""
+}
+
+func (x *BillingProfile) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *BillingProfile) GetTaxId() string {
+	if x != nil {
+		return x.TaxId
+	}
+	return ""
+}
+
+func (x *BillingProfile) GetHeadOffice() bool {
+	if x != nil {
+		return x.HeadOffice
+	}
+	return false
+}
+
+func (x *BillingProfile) GetBranch() string {
+	if x != nil {
+		return x.Branch
+	}
+	return ""
+}
+
+func (x *BillingProfile) GetAddress() string {
+	if x != nil {
+		return x.Address
+	}
+	return ""
+}
+
+type GetBillingProfileRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GetBillingProfileRequest) Reset() {
+	*x = GetBillingProfileRequest{}
+	mi := &file_subscription_v1_subscription_proto_msgTypes[28]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetBillingProfileRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetBillingProfileRequest) ProtoMessage() {}
+
+func (x *GetBillingProfileRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_subscription_v1_subscription_proto_msgTypes[28]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetBillingProfileRequest.ProtoReflect.Descriptor instead.
+func (*GetBillingProfileRequest) Descriptor() ([]byte, []int) {
+	return file_subscription_v1_subscription_proto_rawDescGZIP(), []int{28}
+}
+
+type GetBillingProfileResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Profile       *BillingProfile        `protobuf:"bytes,1,opt,name=profile,proto3" json:"profile,omitempty"`
+	Exists        bool                   `protobuf:"varint,2,opt,name=exists,proto3" json:"exists,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GetBillingProfileResponse) Reset() {
+	*x = GetBillingProfileResponse{}
+	mi := &file_subscription_v1_subscription_proto_msgTypes[29]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetBillingProfileResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetBillingProfileResponse) ProtoMessage() {}
+
+func (x *GetBillingProfileResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_subscription_v1_subscription_proto_msgTypes[29]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetBillingProfileResponse.ProtoReflect.Descriptor instead.
+func (*GetBillingProfileResponse) Descriptor() ([]byte, []int) {
+	return file_subscription_v1_subscription_proto_rawDescGZIP(), []int{29}
+}
+
+func (x *GetBillingProfileResponse) GetProfile() *BillingProfile {
+	if x != nil {
+		return x.Profile
+	}
+	return nil
+}
+
+func (x *GetBillingProfileResponse) GetExists() bool {
+	if x != nil {
+		return x.Exists
+	}
+	return false
+}
+
+type UpdateBillingProfileRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Kind          string                 `protobuf:"bytes,1,opt,name=kind,proto3" json:"kind,omitempty"`
+	Name          string                 `protobuf:"bytes,2,opt,name=name,proto3" json:"name,omitempty"`
+	TaxId         string                 `protobuf:"bytes,3,opt,name=tax_id,json=taxId,proto3" json:"tax_id,omitempty"`
+	HeadOffice    bool                   `protobuf:"varint,4,opt,name=head_office,json=headOffice,proto3" json:"head_office,omitempty"`
+	Branch        string                 `protobuf:"bytes,5,opt,name=branch,proto3" json:"branch,omitempty"`
+	Address       string                 `protobuf:"bytes,6,opt,name=address,proto3" json:"address,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *UpdateBillingProfileRequest) Reset() {
+	*x = UpdateBillingProfileRequest{}
+	mi := &file_subscription_v1_subscription_proto_msgTypes[30]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *UpdateBillingProfileRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*UpdateBillingProfileRequest) ProtoMessage() {}
+
+func (x *UpdateBillingProfileRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_subscription_v1_subscription_proto_msgTypes[30]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use UpdateBillingProfileRequest.ProtoReflect.Descriptor instead.
+func (*UpdateBillingProfileRequest) Descriptor() ([]byte, []int) {
+	return file_subscription_v1_subscription_proto_rawDescGZIP(), []int{30}
+}
+
+func (x *UpdateBillingProfileRequest) GetKind() string {
+	if x != nil {
+		return x.Kind
+	}
+	return ""
+}
+
+func (x *UpdateBillingProfileRequest) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *UpdateBillingProfileRequest) GetTaxId() string {
+	if x != nil {
+		return x.TaxId
+	}
+	return ""
+}
+
+func (x *UpdateBillingProfileRequest) GetHeadOffice() bool {
+	if x != nil {
+		return x.HeadOffice
+	}
+	return false
+}
+
+func (x *UpdateBillingProfileRequest) GetBranch() string {
+	if x != nil {
+		return x.Branch
+	}
+	return ""
+}
+
+func (x *UpdateBillingProfileRequest) GetAddress() string {
+	if x != nil {
+		return x.Address
+	}
+	return ""
+}
+
+type UpdateBillingProfileResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Message       string                 `protobuf:"bytes,1,opt,name=message,proto3" json:"message,omitempty"`
+	Profile       *BillingProfile        `protobuf:"bytes,2,opt,name=profile,proto3" json:"profile,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *UpdateBillingProfileResponse) Reset() {
+	*x = UpdateBillingProfileResponse{}
+	mi := &file_subscription_v1_subscription_proto_msgTypes[31]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *UpdateBillingProfileResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*UpdateBillingProfileResponse) ProtoMessage() {}
+
+func (x *UpdateBillingProfileResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_subscription_v1_subscription_proto_msgTypes[31]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use UpdateBillingProfileResponse.ProtoReflect.Descriptor instead.
+func (*UpdateBillingProfileResponse) Descriptor() ([]byte, []int) {
+	return file_subscription_v1_subscription_proto_rawDescGZIP(), []int{31}
+}
+
+func (x *UpdateBillingProfileResponse) GetMessage() string {
+	if x != nil {
+		return x.Message
+	}
+	return ""
+}
+
+func (x *UpdateBillingProfileResponse) GetProfile() *BillingProfile {
+	if x != nil {
+		return x.Profile
+	}
+	return nil
+}
+
+// Party is the seller or buyer block of a receipt.
+type Party struct {
+	state      protoimpl.MessageState `protogen:"open.v1"`
+	Kind       string                 `protobuf:"bytes,1,opt,name=kind,proto3" json:"kind,omitempty"`
+	Name       string                 `protobuf:"bytes,2,opt,name=name,proto3" json:"name,omitempty"`
+	TaxId      string                 `protobuf:"bytes,3,opt,name=tax_id,json=taxId,proto3" json:"tax_id,omitempty"`
+	HeadOffice bool                   `protobuf:"varint,4,opt,name=head_office,json=headOffice,proto3" json:"head_office,omitempty"`
+	Branch     string                 `protobuf:"bytes,5,opt,name=branch,proto3" json:"branch,omitempty"`
+	Address    string                 `protobuf:"bytes,6,opt,name=address,proto3" json:"address,omitempty"`
+	// "สำนักงานใหญ่" or "สาขาที่ 00012" (companies).
+	BranchLabel   string `protobuf:"bytes,7,opt,name=branch_label,json=branchLabel,proto3" json:"branch_label,omitempty"`
+	Email         string `protobuf:"bytes,8,opt,name=email,proto3" json:"email,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Party) Reset() {
+	*x = Party{}
+	mi := &file_subscription_v1_subscription_proto_msgTypes[32]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Party) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Party) ProtoMessage() {}
+
+func (x *Party) ProtoReflect() protoreflect.Message {
+	mi := &file_subscription_v1_subscription_proto_msgTypes[32]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Party.ProtoReflect.Descriptor instead.
+func (*Party) Descriptor() ([]byte, []int) {
+	return file_subscription_v1_subscription_proto_rawDescGZIP(), []int{32}
+}
+
+func (x *Party) GetKind() string {
+	if x != nil {
+		return x.Kind
+	}
+	return ""
+}
+
+func (x *Party) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *Party) GetTaxId() string {
+	if x != nil {
+		return x.TaxId
+	}
+	return ""
+}
+
+func (x *Party) GetHeadOffice() bool {
+	if x != nil {
+		return x.HeadOffice
+	}
+	return false
+}
+
+func (x *Party) GetBranch() string {
+	if x != nil {
+		return x.Branch
+	}
+	return ""
+}
+
+func (x *Party) GetAddress() string {
+	if x != nil {
+		return x.Address
+	}
+	return ""
+}
+
+func (x *Party) GetBranchLabel() string {
+	if x != nil {
+		return x.BranchLabel
+	}
+	return ""
+}
+
+func (x *Party) GetEmail() string {
+	if x != nil {
+		return x.Email
+	}
+	return ""
+}
+
+// Receipt is a receipt / tax invoice; the price includes VAT.
+type Receipt struct {
+	state  protoimpl.MessageState `protogen:"open.v1"`
+	Number string                 `protobuf:"bytes,1,opt,name=number,proto3" json:"number,omitempty"`
+	// Day of issue in Bangkok (YYYY-MM-DD).
+	IssuedDate     string  `protobuf:"bytes,2,opt,name=issued_date,json=issuedDate,proto3" json:"issued_date,omitempty"`
+	Description    string  `protobuf:"bytes,3,opt,name=description,proto3" json:"description,omitempty"`
+	Tier           string  `protobuf:"bytes,4,opt,name=tier,proto3" json:"tier,omitempty"`
+	Period         string  `protobuf:"bytes,5,opt,name=period,proto3" json:"period,omitempty"`
+	Method         string  `protobuf:"bytes,6,opt,name=method,proto3" json:"method,omitempty"`
+	AmountSatang   int64   `protobuf:"varint,7,opt,name=amount_satang,json=amountSatang,proto3" json:"amount_satang,omitempty"`
+	VatSatang      int64   `protobuf:"varint,8,opt,name=vat_satang,json=vatSatang,proto3" json:"vat_satang,omitempty"`
+	BaseSatang     int64   `protobuf:"varint,9,opt,name=base_satang,json=baseSatang,proto3" json:"base_satang,omitempty"`
+	Amount         float64 `protobuf:"fixed64,10,opt,name=amount,proto3" json:"amount,omitempty"`
+	Vat            float64 `protobuf:"fixed64,11,opt,name=vat,proto3" json:"vat,omitempty"`
+	Base           float64 `protobuf:"fixed64,12,opt,name=base,proto3" json:"base,omitempty"`
+	VatRatePercent int32   `protobuf:"varint,13,opt,name=vat_rate_percent,json=vatRatePercent,proto3" json:"vat_rate_percent,omitempty"`
+	// The total in Thai words (…บาทถ้วน / …สตางค์).
+	AmountWords string `protobuf:"bytes,14,opt,name=amount_words,json=amountWords,proto3" json:"amount_words,omitempty"`
+	Seller      *Party `protobuf:"bytes,15,opt,name=seller,proto3" json:"seller,omitempty"`
+	// The billing profile at payment time; without one, only email is set.
+	Buyer           *Party `protobuf:"bytes,16,opt,name=buyer,proto3" json:"buyer,omitempty"`
+	BuyerHasProfile bool   `protobuf:"varint,17,opt,name=buyer_has_profile,json=buyerHasProfile,proto3" json:"buyer_has_profile,omitempty"`
+	PaymentId       string `protobuf:"bytes,18,opt,name=payment_id,json=paymentId,proto3" json:"payment_id,omitempty"`
+	unknownFields   protoimpl.UnknownFields
+	sizeCache       protoimpl.SizeCache
+}
+
+func (x *Receipt) Reset() {
+	*x = Receipt{}
+	mi := &file_subscription_v1_subscription_proto_msgTypes[33]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Receipt) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Receipt) ProtoMessage() {}
+
+func (x *Receipt) ProtoReflect() protoreflect.Message {
+	mi := &file_subscription_v1_subscription_proto_msgTypes[33]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Receipt.ProtoReflect.Descriptor instead.
+func (*Receipt) Descriptor() ([]byte, []int) {
+	return file_subscription_v1_subscription_proto_rawDescGZIP(), []int{33}
+}
+
+func (x *Receipt) GetNumber() string {
+	if x != nil {
+		return x.Number
+	}
+	return ""
+}
+
+func (x *Receipt) GetIssuedDate() string {
+	if x != nil {
+		return x.IssuedDate
+	}
+	return ""
+}
+
+func (x *Receipt) GetDescription() string {
+	if x != nil {
+		return x.Description
+	}
+	return ""
+}
+
+func (x *Receipt) GetTier() string {
+	if x != nil {
+		return x.Tier
+	}
+	return ""
+}
+
+func (x *Receipt) GetPeriod() string {
+	if x != nil {
+		return x.Period
+	}
+	return ""
+}
+
+func (x *Receipt) GetMethod() string {
+	if x != nil {
+		return x.Method
+	}
+	return ""
+}
+
+func (x *Receipt) GetAmountSatang() int64 {
+	if x != nil {
+		return x.AmountSatang
+	}
+	return 0
+}
+
+func (x *Receipt) GetVatSatang() int64 {
+	if x != nil {
+		return x.VatSatang
+	}
+	return 0
+}
+
+func (x *Receipt) GetBaseSatang() int64 {
+	if x != nil {
+		return x.BaseSatang
+	}
+	return 0
+}
+
+func (x *Receipt) GetAmount() float64 {
+	if x != nil {
+		return x.Amount
+	}
+	return 0
+}
+
+func (x *Receipt) GetVat() float64 {
+	if x != nil {
+		return x.Vat
+	}
+	return 0
+}
+
+func (x *Receipt) GetBase() float64 {
+	if x != nil {
+		return x.Base
+	}
+	return 0
+}
+
+func (x *Receipt) GetVatRatePercent() int32 {
+	if x != nil {
+		return x.VatRatePercent
+	}
+	return 0
+}
+
+func (x *Receipt) GetAmountWords() string {
+	if x != nil {
+		return x.AmountWords
+	}
+	return ""
+}
+
+func (x *Receipt) GetSeller() *Party {
+	if x != nil {
+		return x.Seller
+	}
+	return nil
+}
+
+func (x *Receipt) GetBuyer() *Party {
+	if x != nil {
+		return x.Buyer
+	}
+	return nil
+}
+
+func (x *Receipt) GetBuyerHasProfile() bool {
+	if x != nil {
+		return x.BuyerHasProfile
+	}
+	return false
+}
+
+func (x *Receipt) GetPaymentId() string {
+	if x != nil {
+		return x.PaymentId
+	}
+	return ""
+}
+
+type GetReceiptRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Number        string                 `protobuf:"bytes,1,opt,name=number,proto3" json:"number,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GetReceiptRequest) Reset() {
+	*x = GetReceiptRequest{}
+	mi := &file_subscription_v1_subscription_proto_msgTypes[34]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetReceiptRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetReceiptRequest) ProtoMessage() {}
+
+func (x *GetReceiptRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_subscription_v1_subscription_proto_msgTypes[34]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetReceiptRequest.ProtoReflect.Descriptor instead.
+func (*GetReceiptRequest) Descriptor() ([]byte, []int) {
+	return file_subscription_v1_subscription_proto_rawDescGZIP(), []int{34}
+}
+
+func (x *GetReceiptRequest) GetNumber() string {
+	if x != nil {
+		return x.Number
+	}
+	return ""
+}
+
+type GetReceiptResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Receipt       *Receipt               `protobuf:"bytes,1,opt,name=receipt,proto3" json:"receipt,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GetReceiptResponse) Reset() {
+	*x = GetReceiptResponse{}
+	mi := &file_subscription_v1_subscription_proto_msgTypes[35]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetReceiptResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetReceiptResponse) ProtoMessage() {}
+
+func (x *GetReceiptResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_subscription_v1_subscription_proto_msgTypes[35]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetReceiptResponse.ProtoReflect.Descriptor instead.
+func (*GetReceiptResponse) Descriptor() ([]byte, []int) {
+	return file_subscription_v1_subscription_proto_rawDescGZIP(), []int{35}
+}
+
+func (x *GetReceiptResponse) GetReceipt() *Receipt {
+	if x != nil {
+		return x.Receipt
+	}
+	return nil
+}
+
 var File_subscription_v1_subscription_proto protoreflect.FileDescriptor
 
 const file_subscription_v1_subscription_proto_rawDesc = "" +
@@ -1846,7 +2541,7 @@ const file_subscription_v1_subscription_proto_rawDesc = "" +
 	"\apayload\x18\x01 \x01(\fR\apayload\x12\x1c\n" +
 	"\tsignature\x18\x02 \x01(\tR\tsignature\"9\n" +
 	"\x1bHandleProviderEventResponse\x12\x1a\n" +
-	"\breceived\x18\x01 \x01(\bR\breceived\"\xcb\x02\n" +
+	"\breceived\x18\x01 \x01(\bR\breceived\"\xf2\x02\n" +
 	"\aPayment\x12\x1d\n" +
 	"\n" +
 	"payment_id\x18\x01 \x01(\tR\tpaymentId\x12\x12\n" +
@@ -1861,7 +2556,8 @@ const file_subscription_v1_subscription_proto_rawDesc = "" +
 	"\ramount_satang\x18\t \x01(\x03R\famountSatang\x12\"\n" +
 	"\n" +
 	"receipt_no\x18\n" +
-	" \x01(\x03H\x00R\treceiptNo\x88\x01\x01B\r\n" +
+	" \x01(\x03H\x00R\treceiptNo\x88\x01\x01\x12%\n" +
+	"\x0ereceipt_number\x18\v \x01(\tR\rreceiptNumberB\r\n" +
 	"\v_receipt_no\"\xc1\x01\n" +
 	"\rLocalCheckout\x12\x1d\n" +
 	"\n" +
@@ -1895,7 +2591,68 @@ const file_subscription_v1_subscription_proto_rawDesc = "" +
 	"\x19ResumeSubscriptionRequest\"\x7f\n" +
 	"\x1aResumeSubscriptionResponse\x12\x18\n" +
 	"\amessage\x18\x01 \x01(\tR\amessage\x12G\n" +
-	"\fsubscription\x18\x02 \x01(\v2#.subscription.v1.SubscriptionPeriodR\fsubscription2\xf3\b\n" +
+	"\fsubscription\x18\x02 \x01(\v2#.subscription.v1.SubscriptionPeriodR\fsubscription\"\xa2\x01\n" +
+	"\x0eBillingProfile\x12\x12\n" +
+	"\x04kind\x18\x01 \x01(\tR\x04kind\x12\x12\n" +
+	"\x04name\x18\x02 \x01(\tR\x04name\x12\x15\n" +
+	"\x06tax_id\x18\x03 \x01(\tR\x05taxId\x12\x1f\n" +
+	"\vhead_office\x18\x04 \x01(\bR\n" +
+	"headOffice\x12\x16\n" +
+	"\x06branch\x18\x05 \x01(\tR\x06branch\x12\x18\n" +
+	"\aaddress\x18\x06 \x01(\tR\aaddress\"\x1a\n" +
+	"\x18GetBillingProfileRequest\"n\n" +
+	"\x19GetBillingProfileResponse\x129\n" +
+	"\aprofile\x18\x01 \x01(\v2\x1f.subscription.v1.BillingProfileR\aprofile\x12\x16\n" +
+	"\x06exists\x18\x02 \x01(\bR\x06exists\"\xaf\x01\n" +
+	"\x1bUpdateBillingProfileRequest\x12\x12\n" +
+	"\x04kind\x18\x01 \x01(\tR\x04kind\x12\x12\n" +
+	"\x04name\x18\x02 \x01(\tR\x04name\x12\x15\n" +
+	"\x06tax_id\x18\x03 \x01(\tR\x05taxId\x12\x1f\n" +
+	"\vhead_office\x18\x04 \x01(\bR\n" +
+	"headOffice\x12\x16\n" +
+	"\x06branch\x18\x05 \x01(\tR\x06branch\x12\x18\n" +
+	"\aaddress\x18\x06 \x01(\tR\aaddress\"s\n" +
+	"\x1cUpdateBillingProfileResponse\x12\x18\n" +
+	"\amessage\x18\x01 \x01(\tR\amessage\x129\n" +
+	"\aprofile\x18\x02 \x01(\v2\x1f.subscription.v1.BillingProfileR\aprofile\"\xd2\x01\n" +
+	"\x05Party\x12\x12\n" +
+	"\x04kind\x18\x01 \x01(\tR\x04kind\x12\x12\n" +
+	"\x04name\x18\x02 \x01(\tR\x04name\x12\x15\n" +
+	"\x06tax_id\x18\x03 \x01(\tR\x05taxId\x12\x1f\n" +
+	"\vhead_office\x18\x04 \x01(\bR\n" +
+	"headOffice\x12\x16\n" +
+	"\x06branch\x18\x05 \x01(\tR\x06branch\x12\x18\n" +
+	"\aaddress\x18\x06 \x01(\tR\aaddress\x12!\n" +
+	"\fbranch_label\x18\a \x01(\tR\vbranchLabel\x12\x14\n" +
+	"\x05email\x18\b \x01(\tR\x05email\"\xc1\x04\n" +
+	"\aReceipt\x12\x16\n" +
+	"\x06number\x18\x01 \x01(\tR\x06number\x12\x1f\n" +
+	"\vissued_date\x18\x02 \x01(\tR\n" +
+	"issuedDate\x12 \n" +
+	"\vdescription\x18\x03 \x01(\tR\vdescription\x12\x12\n" +
+	"\x04tier\x18\x04 \x01(\tR\x04tier\x12\x16\n" +
+	"\x06period\x18\x05 \x01(\tR\x06period\x12\x16\n" +
+	"\x06method\x18\x06 \x01(\tR\x06method\x12#\n" +
+	"\ramount_satang\x18\a \x01(\x03R\famountSatang\x12\x1d\n" +
+	"\n" +
+	"vat_satang\x18\b \x01(\x03R\tvatSatang\x12\x1f\n" +
+	"\vbase_satang\x18\t \x01(\x03R\n" +
+	"baseSatang\x12\x16\n" +
+	"\x06amount\x18\n" +
+	" \x01(\x01R\x06amount\x12\x10\n" +
+	"\x03vat\x18\v \x01(\x01R\x03vat\x12\x12\n" +
+	"\x04base\x18\f \x01(\x01R\x04base\x12(\n" +
+	"\x10vat_rate_percent\x18\r \x01(\x05R\x0evatRatePercent\x12!\n" +
+	"\famount_words\x18\x0e \x01(\tR\vamountWords\x12.\n" +
+	"\x06seller\x18\x0f \x01(\v2\x16.subscription.v1.PartyR\x06seller\x12,\n" +
+	"\x05buyer\x18\x10 \x01(\v2\x16.subscription.v1.PartyR\x05buyer\x12*\n" +
+	"\x11buyer_has_profile\x18\x11 \x01(\bR\x0fbuyerHasProfile\x12\x1d\n" +
+	"\n" +
+	"payment_id\x18\x12 \x01(\tR\tpaymentId\"+\n" +
+	"\x11GetReceiptRequest\x12\x16\n" +
+	"\x06number\x18\x01 \x01(\tR\x06number\"H\n" +
+	"\x12GetReceiptResponse\x122\n" +
+	"\areceipt\x18\x01 \x01(\v2\x18.subscription.v1.ReceiptR\areceipt2\xc3\v\n" +
 	"\x13SubscriptionService\x12Z\n" +
 	"\tListTiers\x12!.subscription.v1.ListTiersRequest\x1a\".subscription.v1.ListTiersResponse\"\x06\x8a\xb5\x18\x02\b\x01\x12r\n" +
 	"\x11GetMySubscription\x12).subscription.v1.GetMySubscriptionRequest\x1a*.subscription.v1.GetMySubscriptionResponse\"\x06\x8a\xb5\x18\x02\b\x02\x12c\n" +
@@ -1906,7 +2663,11 @@ const file_subscription_v1_subscription_proto_rawDesc = "" +
 	"\x15CompleteLocalCheckout\x12-.subscription.v1.CompleteLocalCheckoutRequest\x1a..subscription.v1.CompleteLocalCheckoutResponse\"\x06\x8a\xb5\x18\x02\b\x02\x12c\n" +
 	"\fListPayments\x12$.subscription.v1.ListPaymentsRequest\x1a%.subscription.v1.ListPaymentsResponse\"\x06\x8a\xb5\x18\x02\b\x02\x12u\n" +
 	"\x12CancelSubscription\x12*.subscription.v1.CancelSubscriptionRequest\x1a+.subscription.v1.CancelSubscriptionResponse\"\x06\x8a\xb5\x18\x02\b\x02\x12u\n" +
-	"\x12ResumeSubscription\x12*.subscription.v1.ResumeSubscriptionRequest\x1a+.subscription.v1.ResumeSubscriptionResponse\"\x06\x8a\xb5\x18\x02\b\x02B\xb2\x01\n" +
+	"\x12ResumeSubscription\x12*.subscription.v1.ResumeSubscriptionRequest\x1a+.subscription.v1.ResumeSubscriptionResponse\"\x06\x8a\xb5\x18\x02\b\x02\x12r\n" +
+	"\x11GetBillingProfile\x12).subscription.v1.GetBillingProfileRequest\x1a*.subscription.v1.GetBillingProfileResponse\"\x06\x8a\xb5\x18\x02\b\x02\x12{\n" +
+	"\x14UpdateBillingProfile\x12,.subscription.v1.UpdateBillingProfileRequest\x1a-.subscription.v1.UpdateBillingProfileResponse\"\x06\x8a\xb5\x18\x02\b\x02\x12]\n" +
+	"\n" +
+	"GetReceipt\x12\".subscription.v1.GetReceiptRequest\x1a#.subscription.v1.GetReceiptResponse\"\x06\x8a\xb5\x18\x02\b\x02B\xb2\x01\n" +
 	"\x13com.subscription.v1B\x11SubscriptionProtoP\x01Z+bidradar/gen/subscription/v1;subscriptionv1\xa2\x02\x03SXX\xaa\x02\x0fSubscription.V1\xca\x02\x0fSubscription\\V1\xe2\x02\x1bSubscription\\V1\\GPBMetadata\xea\x02\x10Subscription::V1b\x06proto3"
 
 var (
@@ -1921,7 +2682,7 @@ func file_subscription_v1_subscription_proto_rawDescGZIP() []byte {
 	return file_subscription_v1_subscription_proto_rawDescData
 }
 
-var file_subscription_v1_subscription_proto_msgTypes = make([]protoimpl.MessageInfo, 28)
+var file_subscription_v1_subscription_proto_msgTypes = make([]protoimpl.MessageInfo, 37)
 var file_subscription_v1_subscription_proto_goTypes = []any{
 	(*CombinationLimits)(nil),             // 0: subscription.v1.CombinationLimits
 	(*Tier)(nil),                          // 1: subscription.v1.Tier
@@ -1950,8 +2711,17 @@ var file_subscription_v1_subscription_proto_goTypes = []any{
 	(*CancelSubscriptionResponse)(nil),    // 24: subscription.v1.CancelSubscriptionResponse
 	(*ResumeSubscriptionRequest)(nil),     // 25: subscription.v1.ResumeSubscriptionRequest
 	(*ResumeSubscriptionResponse)(nil),    // 26: subscription.v1.ResumeSubscriptionResponse
-	nil,                                   // 27: subscription.v1.GetMySubscriptionResponse.ButtonStatusExamplesEntry
-	(*timestamppb.Timestamp)(nil),         // 28: google.protobuf.Timestamp
+	(*BillingProfile)(nil),                // 27: subscription.v1.BillingProfile
+	(*GetBillingProfileRequest)(nil),      // 28: subscription.v1.GetBillingProfileRequest
+	(*GetBillingProfileResponse)(nil),     // 29: subscription.v1.GetBillingProfileResponse
+	(*UpdateBillingProfileRequest)(nil),   // 30: subscription.v1.UpdateBillingProfileRequest
+	(*UpdateBillingProfileResponse)(nil),  // 31: subscription.v1.UpdateBillingProfileResponse
+	(*Party)(nil),                         // 32: subscription.v1.Party
+	(*Receipt)(nil),                       // 33: subscription.v1.Receipt
+	(*GetReceiptRequest)(nil),             // 34: subscription.v1.GetReceiptRequest
+	(*GetReceiptResponse)(nil),            // 35: subscription.v1.GetReceiptResponse
+	nil,                                   // 36: subscription.v1.GetMySubscriptionResponse.ButtonStatusExamplesEntry
+	(*timestamppb.Timestamp)(nil),         // 37: google.protobuf.Timestamp
 }
 var file_subscription_v1_subscription_proto_depIdxs = []int32{
 	0,  // 0: subscription.v1.Tier.combination_limits:type_name -> subscription.v1.CombinationLimits
@@ -1959,41 +2729,52 @@ var file_subscription_v1_subscription_proto_depIdxs = []int32{
 	1,  // 2: subscription.v1.ListTiersResponse.upgrade_options:type_name -> subscription.v1.Tier
 	5,  // 3: subscription.v1.SubscriptionPeriod.next:type_name -> subscription.v1.NextPlan
 	0,  // 4: subscription.v1.GetMySubscriptionResponse.combination_limits:type_name -> subscription.v1.CombinationLimits
-	27, // 5: subscription.v1.GetMySubscriptionResponse.button_status_examples:type_name -> subscription.v1.GetMySubscriptionResponse.ButtonStatusExamplesEntry
+	36, // 5: subscription.v1.GetMySubscriptionResponse.button_status_examples:type_name -> subscription.v1.GetMySubscriptionResponse.ButtonStatusExamplesEntry
 	1,  // 6: subscription.v1.GetMySubscriptionResponse.upgrade_recommendations:type_name -> subscription.v1.Tier
 	4,  // 7: subscription.v1.GetMySubscriptionResponse.subscription:type_name -> subscription.v1.SubscriptionPeriod
 	6,  // 8: subscription.v1.GetMySubscriptionResponse.usage:type_name -> subscription.v1.Usage
-	28, // 9: subscription.v1.Payment.created_at:type_name -> google.protobuf.Timestamp
+	37, // 9: subscription.v1.Payment.created_at:type_name -> google.protobuf.Timestamp
 	16, // 10: subscription.v1.GetLocalCheckoutResponse.checkout:type_name -> subscription.v1.LocalCheckout
 	16, // 11: subscription.v1.CompleteLocalCheckoutResponse.checkout:type_name -> subscription.v1.LocalCheckout
 	15, // 12: subscription.v1.ListPaymentsResponse.payments:type_name -> subscription.v1.Payment
 	4,  // 13: subscription.v1.CancelSubscriptionResponse.subscription:type_name -> subscription.v1.SubscriptionPeriod
 	4,  // 14: subscription.v1.ResumeSubscriptionResponse.subscription:type_name -> subscription.v1.SubscriptionPeriod
-	2,  // 15: subscription.v1.SubscriptionService.ListTiers:input_type -> subscription.v1.ListTiersRequest
-	7,  // 16: subscription.v1.SubscriptionService.GetMySubscription:input_type -> subscription.v1.GetMySubscriptionRequest
-	9,  // 17: subscription.v1.SubscriptionService.ConsumeQuota:input_type -> subscription.v1.ConsumeQuotaRequest
-	11, // 18: subscription.v1.SubscriptionService.CreateCheckout:input_type -> subscription.v1.CreateCheckoutRequest
-	13, // 19: subscription.v1.SubscriptionService.HandleProviderEvent:input_type -> subscription.v1.HandleProviderEventRequest
-	17, // 20: subscription.v1.SubscriptionService.GetLocalCheckout:input_type -> subscription.v1.GetLocalCheckoutRequest
-	19, // 21: subscription.v1.SubscriptionService.CompleteLocalCheckout:input_type -> subscription.v1.CompleteLocalCheckoutRequest
-	21, // 22: subscription.v1.SubscriptionService.ListPayments:input_type -> subscription.v1.ListPaymentsRequest
-	23, // 23: subscription.v1.SubscriptionService.CancelSubscription:input_type -> subscription.v1.CancelSubscriptionRequest
-	25, // 24: subscription.v1.SubscriptionService.ResumeSubscription:input_type -> subscription.v1.ResumeSubscriptionRequest
-	3,  // 25: subscription.v1.SubscriptionService.ListTiers:output_type -> subscription.v1.ListTiersResponse
-	8,  // 26: subscription.v1.SubscriptionService.GetMySubscription:output_type -> subscription.v1.GetMySubscriptionResponse
-	10, // 27: subscription.v1.SubscriptionService.ConsumeQuota:output_type -> subscription.v1.ConsumeQuotaResponse
-	12, // 28: subscription.v1.SubscriptionService.CreateCheckout:output_type -> subscription.v1.CreateCheckoutResponse
-	14, // 29: subscription.v1.SubscriptionService.HandleProviderEvent:output_type -> subscription.v1.HandleProviderEventResponse
-	18, // 30: subscription.v1.SubscriptionService.GetLocalCheckout:output_type -> subscription.v1.GetLocalCheckoutResponse
-	20, // 31: subscription.v1.SubscriptionService.CompleteLocalCheckout:output_type -> subscription.v1.CompleteLocalCheckoutResponse
-	22, // 32: subscription.v1.SubscriptionService.ListPayments:output_type -> subscription.v1.ListPaymentsResponse
-	24, // 33: subscription.v1.SubscriptionService.CancelSubscription:output_type -> subscription.v1.CancelSubscriptionResponse
-	26, // 34: subscription.v1.SubscriptionService.ResumeSubscription:output_type -> subscription.v1.ResumeSubscriptionResponse
-	25, // [25:35] is the sub-list for method output_type
-	15, // [15:25] is the sub-list for method input_type
-	15, // [15:15] is the sub-list for extension type_name
-	15, // [15:15] is the sub-list for extension extendee
-	0,  // [0:15] is the sub-list for field type_name
+	27, // 15: subscription.v1.GetBillingProfileResponse.profile:type_name -> subscription.v1.BillingProfile
+	27, // 16: subscription.v1.UpdateBillingProfileResponse.profile:type_name -> subscription.v1.BillingProfile
+	32, // 17: subscription.v1.Receipt.seller:type_name -> subscription.v1.Party
+	32, // 18: subscription.v1.Receipt.buyer:type_name -> subscription.v1.Party
+	33, // 19: subscription.v1.GetReceiptResponse.receipt:type_name -> subscription.v1.Receipt
+	2,  // 20: subscription.v1.SubscriptionService.ListTiers:input_type -> subscription.v1.ListTiersRequest
+	7,  // 21: subscription.v1.SubscriptionService.GetMySubscription:input_type -> subscription.v1.GetMySubscriptionRequest
+	9,  // 22: subscription.v1.SubscriptionService.ConsumeQuota:input_type -> subscription.v1.ConsumeQuotaRequest
+	11, // 23: subscription.v1.SubscriptionService.CreateCheckout:input_type -> subscription.v1.CreateCheckoutRequest
+	13, // 24: subscription.v1.SubscriptionService.HandleProviderEvent:input_type -> subscription.v1.HandleProviderEventRequest
+	17, // 25: subscription.v1.SubscriptionService.GetLocalCheckout:input_type -> subscription.v1.GetLocalCheckoutRequest
+	19, // 26: subscription.v1.SubscriptionService.CompleteLocalCheckout:input_type -> subscription.v1.CompleteLocalCheckoutRequest
+	21, // 27: subscription.v1.SubscriptionService.ListPayments:input_type -> subscription.v1.ListPaymentsRequest
+	23, // 28: subscription.v1.SubscriptionService.CancelSubscription:input_type -> subscription.v1.CancelSubscriptionRequest
+	25, // 29: subscription.v1.SubscriptionService.ResumeSubscription:input_type -> subscription.v1.ResumeSubscriptionRequest
+	28, // 30: subscription.v1.SubscriptionService.GetBillingProfile:input_type -> subscription.v1.GetBillingProfileRequest
+	30, // 31: subscription.v1.SubscriptionService.UpdateBillingProfile:input_type -> subscription.v1.UpdateBillingProfileRequest
+	34, // 32: subscription.v1.SubscriptionService.GetReceipt:input_type -> subscription.v1.GetReceiptRequest
+	3,  // 33: subscription.v1.SubscriptionService.ListTiers:output_type -> subscription.v1.ListTiersResponse
+	8,  // 34: subscription.v1.SubscriptionService.GetMySubscription:output_type -> subscription.v1.GetMySubscriptionResponse
+	10, // 35: subscription.v1.SubscriptionService.ConsumeQuota:output_type -> subscription.v1.ConsumeQuotaResponse
+	12, // 36: subscription.v1.SubscriptionService.CreateCheckout:output_type -> subscription.v1.CreateCheckoutResponse
+	14, // 37: subscription.v1.SubscriptionService.HandleProviderEvent:output_type -> subscription.v1.HandleProviderEventResponse
+	18, // 38: subscription.v1.SubscriptionService.GetLocalCheckout:output_type -> subscription.v1.GetLocalCheckoutResponse
+	20, // 39: subscription.v1.SubscriptionService.CompleteLocalCheckout:output_type -> subscription.v1.CompleteLocalCheckoutResponse
+	22, // 40: subscription.v1.SubscriptionService.ListPayments:output_type -> subscription.v1.ListPaymentsResponse
+	24, // 41: subscription.v1.SubscriptionService.CancelSubscription:output_type -> subscription.v1.CancelSubscriptionResponse
+	26, // 42: subscription.v1.SubscriptionService.ResumeSubscription:output_type -> subscription.v1.ResumeSubscriptionResponse
+	29, // 43: subscription.v1.SubscriptionService.GetBillingProfile:output_type -> subscription.v1.GetBillingProfileResponse
+	31, // 44: subscription.v1.SubscriptionService.UpdateBillingProfile:output_type -> subscription.v1.UpdateBillingProfileResponse
+	35, // 45: subscription.v1.SubscriptionService.GetReceipt:output_type -> subscription.v1.GetReceiptResponse
+	33, // [33:46] is the sub-list for method output_type
+	20, // [20:33] is the sub-list for method input_type
+	20, // [20:20] is the sub-list for extension type_name
+	20, // [20:20] is the sub-list for extension extendee
+	0,  // [0:20] is the sub-list for field type_name
 }
 
 func init() { file_subscription_v1_subscription_proto_init() }
@@ -2009,7 +2790,7 @@ func file_subscription_v1_subscription_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_subscription_v1_subscription_proto_rawDesc), len(file_subscription_v1_subscription_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   28,
+			NumMessages:   37,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

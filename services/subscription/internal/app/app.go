@@ -37,7 +37,10 @@ type Store interface {
 	Checkout(ctx context.Context, id string) (domain.Checkout, bool, error)
 	SaveCheckout(ctx context.Context, c domain.Checkout, key string) (domain.Checkout, error)
 	Payments(ctx context.Context, userID string) ([]domain.Payment, error)
-	Fulfil(ctx context.Context, ev domain.Event, now time.Time, decide func(domain.FulfilState) domain.Change) (bool, domain.Change, error)
+	Fulfil(ctx context.Context, ev domain.Event, now time.Time, decide func(domain.FulfilState) domain.Change, receiptMail func(domain.Receipt) domain.Mail) (bool, domain.Change, error)
+	BillingProfile(ctx context.Context, userID string) (domain.Party, bool, error)
+	SaveBillingProfile(ctx context.Context, userID string, p domain.Party, now time.Time) error
+	Receipt(ctx context.Context, userID, number string) (domain.Receipt, bool, error)
 
 	UpdatePlan(ctx context.Context, userID string, now time.Time, change func(domain.Subscription, bool) (domain.Subscription, error)) (domain.Subscription, error)
 	RollDue(ctx context.Context, now time.Time, limit int, roll func(domain.Subscription) (domain.Subscription, bool)) (int, error)
@@ -175,7 +178,8 @@ func (a *App) Webhook(ctx context.Context, payload []byte, signature string) err
 
 func (a *App) fulfil(ctx context.Context, ev domain.Event) error {
 	now := a.now()
-	applied, c, err := a.store.Fulfil(ctx, ev, now, func(st domain.FulfilState) domain.Change { return domain.Decide(ev, st, now) })
+	applied, c, err := a.store.Fulfil(ctx, ev, now, func(st domain.FulfilState) domain.Change { return domain.Decide(ev, st, now) },
+		func(r domain.Receipt) domain.Mail { return domain.ReceiptMail(r, a.publicURL) })
 	if err != nil {
 		return err
 	}

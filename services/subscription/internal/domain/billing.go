@@ -128,5 +128,6 @@ type Payment struct {
 	ID, Tier, Period, Method, Status, ProviderRef string
 	AmountSatang                                  int64
 	ReceiptNo                                     *int64
+	ReceiptNumber                                 string // RC2569-000001; "" when not paid
 	CreatedAt                                     time.Time
 }

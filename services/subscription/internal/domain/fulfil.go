@@ -17,6 +17,8 @@ type PaymentRecord struct {
 	AmountSatang                 int64
 	Succeeded                    bool
 	ProviderRef                  string // checkout session or invoice id
+	TierLabel                    string // for the receipt
+	Email                        string // where the receipt goes
 }
 
 // FulfilState is what fulfilment reads, locked, before deciding.
@@ -57,6 +59,23 @@ type Change struct {
 //     state they would change, so a completed checkout that arrives after its
 //     subscription was deleted grants nothing.
 func Decide(ev Event, st FulfilState, now time.Time) Change {
+	c := decide(ev, st, now)
+	if p := c.Payment; p != nil {
+		// What the receipt needs: the plan's name and where to mail it.
+		p.TierLabel = st.Tiers[p.Tier].Label
+		switch {
+		case c.Sub != nil && c.Sub.Email != "":
+			p.Email = c.Sub.Email
+		case st.Email != "":
+			p.Email = st.Email
+		default:
+			p.Email = st.Sub.Email
+		}
+	}
+	return c
+}
+
+func decide(ev Event, st FulfilState, now time.Time) Change {
 	ps := st.ProviderSub
 	newer := ps == nil || !ev.Created.Before(ps.StateAt)
 	switch ev.Type {

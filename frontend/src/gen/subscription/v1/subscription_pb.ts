@@ -13,7 +13,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file subscription/v1/subscription.proto.
  */
 export const file_subscription_v1_subscription: GenFile = /*@__PURE__*/
-  fileDesc("CiJzdWJzY3JpcHRpb24vdjEvc3Vic2NyaXB0aW9uLnByb3RvEg9zdWJzY3JpcHRpb24udjEirQEKEUNvbWJpbmF0aW9uTGltaXRzEhoKEnNlYXJjaF9jb21iaW5hdGlvbhgBIAEoBRIgChhzZWFyY2hfY29tYmluYXRpb25fbW9udGgYAiABKAUSHgoWZGF0YWJhc2VfZmlsdGVyX3NlYXJjaBgDIAEoBRIdChVvdmVybmlnaHRfc2VhcmNoX3NhdmUYBCABKAUSGwoTZXhwbG9yZV9saXZlX3NlYXJjaBgFIAEoBSK6AQoEVGllchIMCgR0aWVyGAEgASgJEg0KBWxhYmVsGAIgASgJEg0KBXByaWNlGAMgASgBEhQKDHByaWNlX3llYXJseRgEIAEoARIQCghjdXJyZW5jeRgFIAEoCRI+ChJjb21iaW5hdGlvbl9saW1pdHMYBiABKAsyIi5zdWJzY3JpcHRpb24udjEuQ29tYmluYXRpb25MaW1pdHMSEAoIZmVhdHVyZXMYByADKAkSDAoEcmFuaxgIIAEoBSInChBMaXN0VGllcnNSZXF1ZXN0EhMKC2luY2x1ZGVfYWxsGAEgASgIIp0BChFMaXN0VGllcnNSZXNwb25zZRIrCgx0aWVyX2RldGFpbHMYASADKAsyFS5zdWJzY3JpcHRpb24udjEuVGllchIuCg91cGdyYWRlX29wdGlvbnMYAiADKAsyFS5zdWJzY3JpcHRpb24udjEuVGllchIVCg1uZWVkc191cGdyYWRlGAMgASgIEhQKDGN1cnJlbnRfdGllchgEIAEoCSLiAgoSU3Vic2NyaXB0aW9uUGVyaW9kEg4KBnN0YXR1cxgBIAEoCRISCgpzdGFydF9kYXRlGAIgASgJEhAKCGVuZF9kYXRlGAMgASgJEhkKEWxhc3RfcGF5bWVudF9kYXRlGAQgASgJEiAKE2xhc3RfcGF5bWVudF9hbW91bnQYBSABKAFIAIgBARIOCgZwZXJpb2QYBiABKAkSDgoGbWV0aG9kGAcgASgJEhwKFGNhbmNlbF9hdF9wZXJpb2RfZW5kGAggASgIEhIKCmF1dG9fcmVuZXcYCSABKAgSJwoEbmV4dBgKIAEoCzIZLnN1YnNjcmlwdGlvbi52MS5OZXh0UGxhbhInChpsYXN0X3BheW1lbnRfYW1vdW50X3NhdGFuZxgLIAEoA0gBiAEBQhYKFF9sYXN0X3BheW1lbnRfYW1vdW50Qh0KG19sYXN0X3BheW1lbnRfYW1vdW50X3NhdGFuZyJSCghOZXh0UGxhbhIMCgR0aWVyGAEgASgJEhIKCnRpZXJfbGFiZWwYAiABKAkSEgoKc3RhcnRfZGF0ZRgDIAEoCRIQCghlbmRfZGF0ZRgEIAEoCSKzAQoFVXNhZ2USIAoYc2VhcmNoX2NvbWJpbmF0aW9uX3RvZGF5GAEgASgFEiAKGHNlYXJjaF9jb21iaW5hdGlvbl9tb250aBgCIAEoBRIkChxkYXRhYmFzZV9maWx0ZXJfc2VhcmNoX3RvZGF5GAMgASgFEh0KFW92ZXJuaWdodF9zZWFyY2hfc2F2ZRgEIAEoBRIhChlleHBsb3JlX2xpdmVfc2VhcmNoX3RvZGF5GAUgASgFIhoKGEdldE15U3Vic2NyaXB0aW9uUmVxdWVzdCKGBAoZR2V0TXlTdWJzY3JpcHRpb25SZXNwb25zZRIMCgR0aWVyGAEgASgJEhIKCnRpZXJfbGFiZWwYAiABKAkSDQoFcHJpY2UYAyABKAESEQoJaXNfYWN0aXZlGAQgASgIEhYKDmRheXNfcmVtYWluaW5nGAUgASgFEj4KEmNvbWJpbmF0aW9uX2xpbWl0cxgGIAEoCzIiLnN1YnNjcmlwdGlvbi52MS5Db21iaW5hdGlvbkxpbWl0cxIQCghmZWF0dXJlcxgHIAMoCRJkChZidXR0b25fc3RhdHVzX2V4YW1wbGVzGAggAygLMkQuc3Vic2NyaXB0aW9uLnYxLkdldE15U3Vic2NyaXB0aW9uUmVzcG9uc2UuQnV0dG9uU3RhdHVzRXhhbXBsZXNFbnRyeRI2Chd1cGdyYWRlX3JlY29tbWVuZGF0aW9ucxgJIAMoCzIVLnN1YnNjcmlwdGlvbi52MS5UaWVyEjkKDHN1YnNjcmlwdGlvbhgKIAEoCzIjLnN1YnNjcmlwdGlvbi52MS5TdWJzY3JpcHRpb25QZXJpb2QSJQoFdXNhZ2UYCyABKAsyFi5zdWJzY3JpcHRpb24udjEuVXNhZ2UaOwoZQnV0dG9uU3RhdHVzRXhhbXBsZXNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBIkQKE0NvbnN1bWVRdW90YVJlcXVlc3QSDwoHdXNlcl9pZBgBIAEoCRIMCgRraW5kGAIgASgJEg4KBmFtb3VudBgDIAEoBSJpChRDb25zdW1lUXVvdGFSZXNwb25zZRIPCgdhbGxvd2VkGAEgASgIEhcKD3JlbWFpbmluZ190b2RheRgCIAEoBRIXCg9yZW1haW5pbmdfbW9udGgYAyABKAUSDgoGZGV0YWlsGAQgASgJIkUKFUNyZWF0ZUNoZWNrb3V0UmVxdWVzdBIMCgR0aWVyGAEgASgJEg4KBnBlcmlvZBgCIAEoCRIOCgZtZXRob2QYAyABKAkiQgoWQ3JlYXRlQ2hlY2tvdXRSZXNwb25zZRIUCgxjaGVja291dF91cmwYASABKAkSEgoKc2Vzc2lvbl9pZBgCIAEoCSJAChpIYW5kbGVQcm92aWRlckV2ZW50UmVxdWVzdBIPCgdwYXlsb2FkGAEgASgMEhEKCXNpZ25hdHVyZRgCIAEoCSIvChtIYW5kbGVQcm92aWRlckV2ZW50UmVzcG9uc2USEAoIcmVjZWl2ZWQYASABKAgi7AEKB1BheW1lbnQSEgoKcGF5bWVudF9pZBgBIAEoCRIMCgR0aWVyGAIgASgJEg4KBmFtb3VudBgDIAEoARIQCghjdXJyZW5jeRgEIAEoCRIOCgZzdGF0dXMYBSABKAkSDgoGbWV0aG9kGAYgASgJEi4KCmNyZWF0ZWRfYXQYByABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEg4KBnBlcmlvZBgIIAEoCRIVCg1hbW91bnRfc2F0YW5nGAkgASgDEhcKCnJlY2VpcHRfbm8YCiABKANIAIgBAUINCgtfcmVjZWlwdF9ubyKFAQoNTG9jYWxDaGVja291dBISCgpzZXNzaW9uX2lkGAEgASgJEgwKBHRpZXIYAiABKAkSEgoKdGllcl9sYWJlbBgDIAEoCRIOCgZwZXJpb2QYBCABKAkSDgoGbWV0aG9kGAUgASgJEg4KBmFtb3VudBgGIAEoARIOCgZzdGF0dXMYByABKAkiLQoXR2V0TG9jYWxDaGVja291dFJlcXVlc3QSEgoKc2Vzc2lvbl9pZBgBIAEoCSJMChhHZXRMb2NhbENoZWNrb3V0UmVzcG9uc2USMAoIY2hlY2tvdXQYASABKAsyHi5zdWJzY3JpcHRpb24udjEuTG9jYWxDaGVja291dCJDChxDb21wbGV0ZUxvY2FsQ2hlY2tvdXRSZXF1ZXN0EhIKCnNlc3Npb25faWQYASABKAkSDwoHb3V0Y29tZRgCIAEoCSJiCh1Db21wbGV0ZUxvY2FsQ2hlY2tvdXRSZXNwb25zZRIPCgdtZXNzYWdlGAEgASgJEjAKCGNoZWNrb3V0GAIgASgLMh4uc3Vic2NyaXB0aW9uLnYxLkxvY2FsQ2hlY2tvdXQiFQoTTGlzdFBheW1lbnRzUmVxdWVzdCJCChRMaXN0UGF5bWVudHNSZXNwb25zZRIqCghwYXltZW50cxgBIAMoCzIYLnN1YnNjcmlwdGlvbi52MS5QYXltZW50IhsKGUNhbmNlbFN1YnNjcmlwdGlvblJlcXVlc3QiaAoaQ2FuY2VsU3Vic2NyaXB0aW9uUmVzcG9uc2USDwoHbWVzc2FnZRgBIAEoCRI5CgxzdWJzY3JpcHRpb24YAiABKAsyIy5zdWJzY3JpcHRpb24udjEuU3Vic2NyaXB0aW9uUGVyaW9kIhsKGVJlc3VtZVN1YnNjcmlwdGlvblJlcXVlc3QiaAoaUmVzdW1lU3Vic2NyaXB0aW9uUmVzcG9uc2USDwoHbWVzc2FnZRgBIAEoCRI5CgxzdWJzY3JpcHRpb24YAiABKAsyIy5zdWJzY3JpcHRpb24udjEuU3Vic2NyaXB0aW9uUGVyaW9kMvMIChNTdWJzY3JpcHRpb25TZXJ2aWNlEloKCUxpc3RUaWVycxIhLnN1YnNjcmlwdGlvbi52MS5MaXN0VGllcnNSZXF1ZXN0GiIuc3Vic2NyaXB0aW9uLnYxLkxpc3RUaWVyc1Jlc3BvbnNlIgaKtRgCCAEScgoRR2V0TXlTdWJzY3JpcHRpb24SKS5zdWJzY3JpcHRpb24udjEuR2V0TXlTdWJzY3JpcHRpb25SZXF1ZXN0Giouc3Vic2NyaXB0aW9uLnYxLkdldE15U3Vic2NyaXB0aW9uUmVzcG9uc2UiBoq1GAIIAhJjCgxDb25zdW1lUXVvdGESJC5zdWJzY3JpcHRpb24udjEuQ29uc3VtZVF1b3RhUmVxdWVzdBolLnN1YnNjcmlwdGlvbi52MS5Db25zdW1lUXVvdGFSZXNwb25zZSIGirUYAggDEmkKDkNyZWF0ZUNoZWNrb3V0EiYuc3Vic2NyaXB0aW9uLnYxLkNyZWF0ZUNoZWNrb3V0UmVxdWVzdBonLnN1YnNjcmlwdGlvbi52MS5DcmVhdGVDaGVja291dFJlc3BvbnNlIgaKtRgCCAISeAoTSGFuZGxlUHJvdmlkZXJFdmVudBIrLnN1YnNjcmlwdGlvbi52MS5IYW5kbGVQcm92aWRlckV2ZW50UmVxdWVzdBosLnN1YnNjcmlwdGlvbi52MS5IYW5kbGVQcm92aWRlckV2ZW50UmVzcG9uc2UiBoq1GAIIAxJvChBHZXRMb2NhbENoZWNrb3V0Eiguc3Vic2NyaXB0aW9uLnYxLkdldExvY2FsQ2hlY2tvdXRSZXF1ZXN0Gikuc3Vic2NyaXB0aW9uLnYxLkdldExvY2FsQ2hlY2tvdXRSZXNwb25zZSIGirUYAggCEn4KFUNvbXBsZXRlTG9jYWxDaGVja291dBItLnN1YnNjcmlwdGlvbi52MS5Db21wbGV0ZUxvY2FsQ2hlY2tvdXRSZXF1ZXN0Gi4uc3Vic2NyaXB0aW9uLnYxLkNvbXBsZXRlTG9jYWxDaGVja291dFJlc3BvbnNlIgaKtRgCCAISYwoMTGlzdFBheW1lbnRzEiQuc3Vic2NyaXB0aW9uLnYxLkxpc3RQYXltZW50c1JlcXVlc3QaJS5zdWJzY3JpcHRpb24udjEuTGlzdFBheW1lbnRzUmVzcG9uc2UiBoq1GAIIAhJ1ChJDYW5jZWxTdWJzY3JpcHRpb24SKi5zdWJzY3JpcHRpb24udjEuQ2FuY2VsU3Vic2NyaXB0aW9uUmVxdWVzdBorLnN1YnNjcmlwdGlvbi52MS5DYW5jZWxTdWJzY3JpcHRpb25SZXNwb25zZSIGirUYAggCEnUKElJlc3VtZVN1YnNjcmlwdGlvbhIqLnN1YnNjcmlwdGlvbi52MS5SZXN1bWVTdWJzY3JpcHRpb25SZXF1ZXN0Gisuc3Vic2NyaXB0aW9uLnYxLlJlc3VtZVN1YnNjcmlwdGlvblJlc3BvbnNlIgaKtRgCCAJCsgEKE2NvbS5zdWJzY3JpcHRpb24udjFCEVN1YnNjcmlwdGlvblByb3RvUAFaK2JpZHJhZGFyL2dlbi9zdWJzY3JpcHRpb24vdjE7c3Vic2NyaXB0aW9udjGiAgNTWFiqAg9TdWJzY3JpcHRpb24uVjHKAg9TdWJzY3JpcHRpb25cVjHiAhtTdWJzY3JpcHRpb25cVjFcR1BCTWV0YWRhdGHqAhBTdWJzY3JpcHRpb246OlYxYgZwcm90bzM", [file_access_v1_access, file_google_protobuf_timestamp]);
+  fileDesc("CiJzdWJzY3JpcHRpb24vdjEvc3Vic2NyaXB0aW9uLnByb3RvEg9zdWJzY3JpcHRpb24udjEirQEKEUNvbWJpbmF0aW9uTGltaXRzEhoKEnNlYXJjaF9jb21iaW5hdGlvbhgBIAEoBRIgChhzZWFyY2hfY29tYmluYXRpb25fbW9udGgYAiABKAUSHgoWZGF0YWJhc2VfZmlsdGVyX3NlYXJjaBgDIAEoBRIdChVvdmVybmlnaHRfc2VhcmNoX3NhdmUYBCABKAUSGwoTZXhwbG9yZV9saXZlX3NlYXJjaBgFIAEoBSK6AQoEVGllchIMCgR0aWVyGAEgASgJEg0KBWxhYmVsGAIgASgJEg0KBXByaWNlGAMgASgBEhQKDHByaWNlX3llYXJseRgEIAEoARIQCghjdXJyZW5jeRgFIAEoCRI+ChJjb21iaW5hdGlvbl9saW1pdHMYBiABKAsyIi5zdWJzY3JpcHRpb24udjEuQ29tYmluYXRpb25MaW1pdHMSEAoIZmVhdHVyZXMYByADKAkSDAoEcmFuaxgIIAEoBSInChBMaXN0VGllcnNSZXF1ZXN0EhMKC2luY2x1ZGVfYWxsGAEgASgIIp0BChFMaXN0VGllcnNSZXNwb25zZRIrCgx0aWVyX2RldGFpbHMYASADKAsyFS5zdWJzY3JpcHRpb24udjEuVGllchIuCg91cGdyYWRlX29wdGlvbnMYAiADKAsyFS5zdWJzY3JpcHRpb24udjEuVGllchIVCg1uZWVkc191cGdyYWRlGAMgASgIEhQKDGN1cnJlbnRfdGllchgEIAEoCSLiAgoSU3Vic2NyaXB0aW9uUGVyaW9kEg4KBnN0YXR1cxgBIAEoCRISCgpzdGFydF9kYXRlGAIgASgJEhAKCGVuZF9kYXRlGAMgASgJEhkKEWxhc3RfcGF5bWVudF9kYXRlGAQgASgJEiAKE2xhc3RfcGF5bWVudF9hbW91bnQYBSABKAFIAIgBARIOCgZwZXJpb2QYBiABKAkSDgoGbWV0aG9kGAcgASgJEhwKFGNhbmNlbF9hdF9wZXJpb2RfZW5kGAggASgIEhIKCmF1dG9fcmVuZXcYCSABKAgSJwoEbmV4dBgKIAEoCzIZLnN1YnNjcmlwdGlvbi52MS5OZXh0UGxhbhInChpsYXN0X3BheW1lbnRfYW1vdW50X3NhdGFuZxgLIAEoA0gBiAEBQhYKFF9sYXN0X3BheW1lbnRfYW1vdW50Qh0KG19sYXN0X3BheW1lbnRfYW1vdW50X3NhdGFuZyJSCghOZXh0UGxhbhIMCgR0aWVyGAEgASgJEhIKCnRpZXJfbGFiZWwYAiABKAkSEgoKc3RhcnRfZGF0ZRgDIAEoCRIQCghlbmRfZGF0ZRgEIAEoCSKzAQoFVXNhZ2USIAoYc2VhcmNoX2NvbWJpbmF0aW9uX3RvZGF5GAEgASgFEiAKGHNlYXJjaF9jb21iaW5hdGlvbl9tb250aBgCIAEoBRIkChxkYXRhYmFzZV9maWx0ZXJfc2VhcmNoX3RvZGF5GAMgASgFEh0KFW92ZXJuaWdodF9zZWFyY2hfc2F2ZRgEIAEoBRIhChlleHBsb3JlX2xpdmVfc2VhcmNoX3RvZGF5GAUgASgFIhoKGEdldE15U3Vic2NyaXB0aW9uUmVxdWVzdCKGBAoZR2V0TXlTdWJzY3JpcHRpb25SZXNwb25zZRIMCgR0aWVyGAEgASgJEhIKCnRpZXJfbGFiZWwYAiABKAkSDQoFcHJpY2UYAyABKAESEQoJaXNfYWN0aXZlGAQgASgIEhYKDmRheXNfcmVtYWluaW5nGAUgASgFEj4KEmNvbWJpbmF0aW9uX2xpbWl0cxgGIAEoCzIiLnN1YnNjcmlwdGlvbi52MS5Db21iaW5hdGlvbkxpbWl0cxIQCghmZWF0dXJlcxgHIAMoCRJkChZidXR0b25fc3RhdHVzX2V4YW1wbGVzGAggAygLMkQuc3Vic2NyaXB0aW9uLnYxLkdldE15U3Vic2NyaXB0aW9uUmVzcG9uc2UuQnV0dG9uU3RhdHVzRXhhbXBsZXNFbnRyeRI2Chd1cGdyYWRlX3JlY29tbWVuZGF0aW9ucxgJIAMoCzIVLnN1YnNjcmlwdGlvbi52MS5UaWVyEjkKDHN1YnNjcmlwdGlvbhgKIAEoCzIjLnN1YnNjcmlwdGlvbi52MS5TdWJzY3JpcHRpb25QZXJpb2QSJQoFdXNhZ2UYCyABKAsyFi5zdWJzY3JpcHRpb24udjEuVXNhZ2UaOwoZQnV0dG9uU3RhdHVzRXhhbXBsZXNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBIkQKE0NvbnN1bWVRdW90YVJlcXVlc3QSDwoHdXNlcl9pZBgBIAEoCRIMCgRraW5kGAIgASgJEg4KBmFtb3VudBgDIAEoBSJpChRDb25zdW1lUXVvdGFSZXNwb25zZRIPCgdhbGxvd2VkGAEgASgIEhcKD3JlbWFpbmluZ190b2RheRgCIAEoBRIXCg9yZW1haW5pbmdfbW9udGgYAyABKAUSDgoGZGV0YWlsGAQgASgJIkUKFUNyZWF0ZUNoZWNrb3V0UmVxdWVzdBIMCgR0aWVyGAEgASgJEg4KBnBlcmlvZBgCIAEoCRIOCgZtZXRob2QYAyABKAkiQgoWQ3JlYXRlQ2hlY2tvdXRSZXNwb25zZRIUCgxjaGVja291dF91cmwYASABKAkSEgoKc2Vzc2lvbl9pZBgCIAEoCSJAChpIYW5kbGVQcm92aWRlckV2ZW50UmVxdWVzdBIPCgdwYXlsb2FkGAEgASgMEhEKCXNpZ25hdHVyZRgCIAEoCSIvChtIYW5kbGVQcm92aWRlckV2ZW50UmVzcG9uc2USEAoIcmVjZWl2ZWQYASABKAgihAIKB1BheW1lbnQSEgoKcGF5bWVudF9pZBgBIAEoCRIMCgR0aWVyGAIgASgJEg4KBmFtb3VudBgDIAEoARIQCghjdXJyZW5jeRgEIAEoCRIOCgZzdGF0dXMYBSABKAkSDgoGbWV0aG9kGAYgASgJEi4KCmNyZWF0ZWRfYXQYByABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEg4KBnBlcmlvZBgIIAEoCRIVCg1hbW91bnRfc2F0YW5nGAkgASgDEhcKCnJlY2VpcHRfbm8YCiABKANIAIgBARIWCg5yZWNlaXB0X251bWJlchgLIAEoCUINCgtfcmVjZWlwdF9ubyKFAQoNTG9jYWxDaGVja291dBISCgpzZXNzaW9uX2lkGAEgASgJEgwKBHRpZXIYAiABKAkSEgoKdGllcl9sYWJlbBgDIAEoCRIOCgZwZXJpb2QYBCABKAkSDgoGbWV0aG9kGAUgASgJEg4KBmFtb3VudBgGIAEoARIOCgZzdGF0dXMYByABKAkiLQoXR2V0TG9jYWxDaGVja291dFJlcXVlc3QSEgoKc2Vzc2lvbl9pZBgBIAEoCSJMChhHZXRMb2NhbENoZWNrb3V0UmVzcG9uc2USMAoIY2hlY2tvdXQYASABKAsyHi5zdWJzY3JpcHRpb24udjEuTG9jYWxDaGVja291dCJDChxDb21wbGV0ZUxvY2FsQ2hlY2tvdXRSZXF1ZXN0EhIKCnNlc3Npb25faWQYASABKAkSDwoHb3V0Y29tZRgCIAEoCSJiCh1Db21wbGV0ZUxvY2FsQ2hlY2tvdXRSZXNwb25zZRIPCgdtZXNzYWdlGAEgASgJEjAKCGNoZWNrb3V0GAIgASgLMh4uc3Vic2NyaXB0aW9uLnYxLkxvY2FsQ2hlY2tvdXQiFQoTTGlzdFBheW1lbnRzUmVxdWVzdCJCChRMaXN0UGF5bWVudHNSZXNwb25zZRIqCghwYXltZW50cxgBIAMoCzIYLnN1YnNjcmlwdGlvbi52MS5QYXltZW50IhsKGUNhbmNlbFN1YnNjcmlwdGlvblJlcXVlc3QiaAoaQ2FuY2VsU3Vic2NyaXB0aW9uUmVzcG9uc2USDwoHbWVzc2FnZRgBIAEoCRI5CgxzdWJzY3JpcHRpb24YAiABKAsyIy5zdWJzY3JpcHRpb24udjEuU3Vic2NyaXB0aW9uUGVyaW9kIhsKGVJlc3VtZVN1YnNjcmlwdGlvblJlcXVlc3QiaAoaUmVzdW1lU3Vic2NyaXB0aW9uUmVzcG9uc2USDwoHbWVzc2FnZRgBIAEoCRI5CgxzdWJzY3JpcHRpb24YAiABKAsyIy5zdWJzY3JpcHRpb24udjEuU3Vic2NyaXB0aW9uUGVyaW9kInIKDkJpbGxpbmdQcm9maWxlEgwKBGtpbmQYASABKAkSDAoEbmFtZRgCIAEoCRIOCgZ0YXhfaWQYAyABKAkSEwoLaGVhZF9vZmZpY2UYBCABKAgSDgoGYnJhbmNoGAUgASgJEg8KB2FkZHJlc3MYBiABKAkiGgoYR2V0QmlsbGluZ1Byb2ZpbGVSZXF1ZXN0Il0KGUdldEJpbGxpbmdQcm9maWxlUmVzcG9uc2USMAoHcHJvZmlsZRgBIAEoCzIfLnN1YnNjcmlwdGlvbi52MS5CaWxsaW5nUHJvZmlsZRIOCgZleGlzdHMYAiABKAgifwobVXBkYXRlQmlsbGluZ1Byb2ZpbGVSZXF1ZXN0EgwKBGtpbmQYASABKAkSDAoEbmFtZRgCIAEoCRIOCgZ0YXhfaWQYAyABKAkSEwoLaGVhZF9vZmZpY2UYBCABKAgSDgoGYnJhbmNoGAUgASgJEg8KB2FkZHJlc3MYBiABKAkiYQocVXBkYXRlQmlsbGluZ1Byb2ZpbGVSZXNwb25zZRIPCgdtZXNzYWdlGAEgASgJEjAKB3Byb2ZpbGUYAiABKAsyHy5zdWJzY3JpcHRpb24udjEuQmlsbGluZ1Byb2ZpbGUijgEKBVBhcnR5EgwKBGtpbmQYASABKAkSDAoEbmFtZRgCIAEoCRIOCgZ0YXhfaWQYAyABKAkSEwoLaGVhZF9vZmZpY2UYBCABKAgSDgoGYnJhbmNoGAUgASgJEg8KB2FkZHJlc3MYBiABKAkSFAoMYnJhbmNoX2xhYmVsGAcgASgJEg0KBWVtYWlsGAggASgJIooDCgdSZWNlaXB0Eg4KBm51bWJlchgBIAEoCRITCgtpc3N1ZWRfZGF0ZRgCIAEoCRITCgtkZXNjcmlwdGlvbhgDIAEoCRIMCgR0aWVyGAQgASgJEg4KBnBlcmlvZBgFIAEoCRIOCgZtZXRob2QYBiABKAkSFQoNYW1vdW50X3NhdGFuZxgHIAEoAxISCgp2YXRfc2F0YW5nGAggASgDEhMKC2Jhc2Vfc2F0YW5nGAkgASgDEg4KBmFtb3VudBgKIAEoARILCgN2YXQYCyABKAESDAoEYmFzZRgMIAEoARIYChB2YXRfcmF0ZV9wZXJjZW50GA0gASgFEhQKDGFtb3VudF93b3JkcxgOIAEoCRImCgZzZWxsZXIYDyABKAsyFi5zdWJzY3JpcHRpb24udjEuUGFydHkSJQoFYnV5ZXIYECABKAsyFi5zdWJzY3JpcHRpb24udjEuUGFydHkSGQoRYnV5ZXJfaGFzX3Byb2ZpbGUYESABKAgSEgoKcGF5bWVudF9pZBgSIAEoCSIjChFHZXRSZWNlaXB0UmVxdWVzdBIOCgZudW1iZXIYASABKAkiPwoSR2V0UmVjZWlwdFJlc3BvbnNlEikKB3JlY2VpcHQYASABKAsyGC5zdWJzY3JpcHRpb24udjEuUmVjZWlwdDLDCwoTU3Vic2NyaXB0aW9uU2VydmljZRJaCglMaXN0VGllcnMSIS5zdWJzY3JpcHRpb24udjEuTGlzdFRpZXJzUmVxdWVzdBoiLnN1YnNjcmlwdGlvbi52MS5MaXN0VGllcnNSZXNwb25zZSIGirUYAggBEnIKEUdldE15U3Vic2NyaXB0aW9uEikuc3Vic2NyaXB0aW9uLnYxLkdldE15U3Vic2NyaXB0aW9uUmVxdWVzdBoqLnN1YnNjcmlwdGlvbi52MS5HZXRNeVN1YnNjcmlwdGlvblJlc3BvbnNlIgaKtRgCCAISYwoMQ29uc3VtZVF1b3RhEiQuc3Vic2NyaXB0aW9uLnYxLkNvbnN1bWVRdW90YVJlcXVlc3QaJS5zdWJzY3JpcHRpb24udjEuQ29uc3VtZVF1b3RhUmVzcG9uc2UiBoq1GAIIAxJpCg5DcmVhdGVDaGVja291dBImLnN1YnNjcmlwdGlvbi52MS5DcmVhdGVDaGVja291dFJlcXVlc3QaJy5zdWJzY3JpcHRpb24udjEuQ3JlYXRlQ2hlY2tvdXRSZXNwb25zZSIGirUYAggCEngKE0hhbmRsZVByb3ZpZGVyRXZlbnQSKy5zdWJzY3JpcHRpb24udjEuSGFuZGxlUHJvdmlkZXJFdmVudFJlcXVlc3QaLC5zdWJzY3JpcHRpb24udjEuSGFuZGxlUHJvdmlkZXJFdmVudFJlc3BvbnNlIgaKtRgCCAMSbwoQR2V0TG9jYWxDaGVja291dBIoLnN1YnNjcmlwdGlvbi52MS5HZXRMb2NhbENoZWNrb3V0UmVxdWVzdBopLnN1YnNjcmlwdGlvbi52MS5HZXRMb2NhbENoZWNrb3V0UmVzcG9uc2UiBoq1GAIIAhJ+ChVDb21wbGV0ZUxvY2FsQ2hlY2tvdXQSLS5zdWJzY3JpcHRpb24udjEuQ29tcGxldGVMb2NhbENoZWNrb3V0UmVxdWVzdBouLnN1YnNjcmlwdGlvbi52MS5Db21wbGV0ZUxvY2FsQ2hlY2tvdXRSZXNwb25zZSIGirUYAggCEmMKDExpc3RQYXltZW50cxIkLnN1YnNjcmlwdGlvbi52MS5MaXN0UGF5bWVudHNSZXF1ZXN0GiUuc3Vic2NyaXB0aW9uLnYxLkxpc3RQYXltZW50c1Jlc3BvbnNlIgaKtRgCCAISdQoSQ2FuY2VsU3Vic2NyaXB0aW9uEiouc3Vic2NyaXB0aW9uLnYxLkNhbmNlbFN1YnNjcmlwdGlvblJlcXVlc3QaKy5zdWJzY3JpcHRpb24udjEuQ2FuY2VsU3Vic2NyaXB0aW9uUmVzcG9uc2UiBoq1GAIIAhJ1ChJSZXN1bWVTdWJzY3JpcHRpb24SKi5zdWJzY3JpcHRpb24udjEuUmVzdW1lU3Vic2NyaXB0aW9uUmVxdWVzdBorLnN1YnNjcmlwdGlvbi52MS5SZXN1bWVTdWJzY3JpcHRpb25SZXNwb25zZSIGirUYAggCEnIKEUdldEJpbGxpbmdQcm9maWxlEikuc3Vic2NyaXB0aW9uLnYxLkdldEJpbGxpbmdQcm9maWxlUmVxdWVzdBoqLnN1YnNjcmlwdGlvbi52MS5HZXRCaWxsaW5nUHJvZmlsZVJlc3BvbnNlIgaKtRgCCAISewoUVXBkYXRlQmlsbGluZ1Byb2ZpbGUSLC5zdWJzY3JpcHRpb24udjEuVXBkYXRlQmlsbGluZ1Byb2ZpbGVSZXF1ZXN0Gi0uc3Vic2NyaXB0aW9uLnYxLlVwZGF0ZUJpbGxpbmdQcm9maWxlUmVzcG9uc2UiBoq1GAIIAhJdCgpHZXRSZWNlaXB0EiIuc3Vic2NyaXB0aW9uLnYxLkdldFJlY2VpcHRSZXF1ZXN0GiMuc3Vic2NyaXB0aW9uLnYxLkdldFJlY2VpcHRSZXNwb25zZSIGirUYAggCQrIBChNjb20uc3Vic2NyaXB0aW9uLnYxQhFTdWJzY3JpcHRpb25Qcm90b1ABWitiaWRyYWRhci9nZW4vc3Vic2NyaXB0aW9uL3YxO3N1YnNjcmlwdGlvbnYxogIDU1hYqgIPU3Vic2NyaXB0aW9uLlYxygIPU3Vic2NyaXB0aW9uXFYx4gIbU3Vic2NyaXB0aW9uXFYxXEdQQk1ldGFkYXRh6gIQU3Vic2NyaXB0aW9uOjpWMWIGcHJvdG8z", [file_access_v1_access, file_google_protobuf_timestamp]);
 
 /**
  * CombinationLimits are a tier's limits; -1 means unlimited.
@@ -596,11 +596,18 @@ export type Payment = Message<"subscription.v1.Payment"> & {
   amountSatang: bigint;
 
   /**
-   * The receipt's sequential number, for paid payments.
+   * The receipt's sequence within its Buddhist year, for paid payments.
    *
    * @generated from field: optional int64 receipt_no = 10;
    */
   receiptNo?: bigint | undefined;
+
+  /**
+   * The receipt's document number (RC2569-000001), for paid payments.
+   *
+   * @generated from field: string receipt_number = 11;
+   */
+  receiptNumber: string;
 };
 
 /**
@@ -840,6 +847,355 @@ export const ResumeSubscriptionResponseSchema: GenMessage<ResumeSubscriptionResp
   messageDesc(file_subscription_v1_subscription, 26);
 
 /**
+ * BillingProfile is who receipts are made out to.
+ *
+ * @generated from message subscription.v1.BillingProfile
+ */
+export type BillingProfile = Message<"subscription.v1.BillingProfile"> & {
+  /**
+   * "company" or "person".
+   *
+   * @generated from field: string kind = 1;
+   */
+  kind: string;
+
+  /**
+   * @generated from field: string name = 2;
+   */
+  name: string;
+
+  /**
+   * 13 digits.
+   *
+   * @generated from field: string tax_id = 3;
+   */
+  taxId: string;
+
+  /**
+   * @generated from field: bool head_office = 4;
+   */
+  headOffice: boolean;
+
+  /**
+   * 5 digits when not the head office (companies only).
+   *
+   * @generated from field: string branch = 5;
+   */
+  branch: string;
+
+  /**
+   * @generated from field: string address = 6;
+   */
+  address: string;
+};
+
+/**
+ * Describes the message subscription.v1.BillingProfile.
+ * Use `create(BillingProfileSchema)` to create a new message.
+ */
+export const BillingProfileSchema: GenMessage<BillingProfile> = /*@__PURE__*/
+  messageDesc(file_subscription_v1_subscription, 27);
+
+/**
+ * @generated from message subscription.v1.GetBillingProfileRequest
+ */
+export type GetBillingProfileRequest = Message<"subscription.v1.GetBillingProfileRequest"> & {
+};
+
+/**
+ * Describes the message subscription.v1.GetBillingProfileRequest.
+ * Use `create(GetBillingProfileRequestSchema)` to create a new message.
+ */
+export const GetBillingProfileRequestSchema: GenMessage<GetBillingProfileRequest> = /*@__PURE__*/
+  messageDesc(file_subscription_v1_subscription, 28);
+
+/**
+ * @generated from message subscription.v1.GetBillingProfileResponse
+ */
+export type GetBillingProfileResponse = Message<"subscription.v1.GetBillingProfileResponse"> & {
+  /**
+   * @generated from field: subscription.v1.BillingProfile profile = 1;
+   */
+  profile?: BillingProfile | undefined;
+
+  /**
+   * @generated from field: bool exists = 2;
+   */
+  exists: boolean;
+};
+
+/**
+ * Describes the message subscription.v1.GetBillingProfileResponse.
+ * Use `create(GetBillingProfileResponseSchema)` to create a new message.
+ */
+export const GetBillingProfileResponseSchema: GenMessage<GetBillingProfileResponse> = /*@__PURE__*/
+  messageDesc(file_subscription_v1_subscription, 29);
+
+/**
+ * @generated from message subscription.v1.UpdateBillingProfileRequest
+ */
+export type UpdateBillingProfileRequest = Message<"subscription.v1.UpdateBillingProfileRequest"> & {
+  /**
+   * @generated from field: string kind = 1;
+   */
+  kind: string;
+
+  /**
+   * @generated from field: string name = 2;
+   */
+  name: string;
+
+  /**
+   * @generated from field: string tax_id = 3;
+   */
+  taxId: string;
+
+  /**
+   * @generated from field: bool head_office = 4;
+   */
+  headOffice: boolean;
+
+  /**
+   * @generated from field: string branch = 5;
+   */
+  branch: string;
+
+  /**
+   * @generated from field: string address = 6;
+   */
+  address: string;
+};
+
+/**
+ * Describes the message subscription.v1.UpdateBillingProfileRequest.
+ * Use `create(UpdateBillingProfileRequestSchema)` to create a new message.
+ */
+export const UpdateBillingProfileRequestSchema: GenMessage<UpdateBillingProfileRequest> = /*@__PURE__*/
+  messageDesc(file_subscription_v1_subscription, 30);
+
+/**
+ * @generated from message subscription.v1.UpdateBillingProfileResponse
+ */
+export type UpdateBillingProfileResponse = Message<"subscription.v1.UpdateBillingProfileResponse"> & {
+  /**
+   * @generated from field: string message = 1;
+   */
+  message: string;
+
+  /**
+   * @generated from field: subscription.v1.BillingProfile profile = 2;
+   */
+  profile?: BillingProfile | undefined;
+};
+
+/**
+ * Describes the message subscription.v1.UpdateBillingProfileResponse.
+ * Use `create(UpdateBillingProfileResponseSchema)` to create a new message.
+ */
+export const UpdateBillingProfileResponseSchema: GenMessage<UpdateBillingProfileResponse> = /*@__PURE__*/
+  messageDesc(file_subscription_v1_subscription, 31);
+
+/**
+ * Party is the seller or buyer block of a receipt.
+ *
+ * @generated from message subscription.v1.Party
+ */
+export type Party = Message<"subscription.v1.Party"> & {
+  /**
+   * @generated from field: string kind = 1;
+   */
+  kind: string;
+
+  /**
+   * @generated from field: string name = 2;
+   */
+  name: string;
+
+  /**
+   * @generated from field: string tax_id = 3;
+   */
+  taxId: string;
+
+  /**
+   * @generated from field: bool head_office = 4;
+   */
+  headOffice: boolean;
+
+  /**
+   * @generated from field: string branch = 5;
+   */
+  branch: string;
+
+  /**
+   * @generated from field: string address = 6;
+   */
+  address: string;
+
+  /**
+   * "สำนักงานใหญ่" or "สาขาที่ 00012" (companies).
+   *
+   * @generated from field: string branch_label = 7;
+   */
+  branchLabel: string;
+
+  /**
+   * @generated from field: string email = 8;
+   */
+  email: string;
+};
+
+/**
+ * Describes the message subscription.v1.Party.
+ * Use `create(PartySchema)` to create a new message.
+ */
+export const PartySchema: GenMessage<Party> = /*@__PURE__*/
+  messageDesc(file_subscription_v1_subscription, 32);
+
+/**
+ * Receipt is a receipt / tax invoice; the price includes VAT.
+ *
+ * @generated from message subscription.v1.Receipt
+ */
+export type Receipt = Message<"subscription.v1.Receipt"> & {
+  /**
+   * @generated from field: string number = 1;
+   */
+  number: string;
+
+  /**
+   * Day of issue in Bangkok (YYYY-MM-DD).
+   *
+   * @generated from field: string issued_date = 2;
+   */
+  issuedDate: string;
+
+  /**
+   * @generated from field: string description = 3;
+   */
+  description: string;
+
+  /**
+   * @generated from field: string tier = 4;
+   */
+  tier: string;
+
+  /**
+   * @generated from field: string period = 5;
+   */
+  period: string;
+
+  /**
+   * @generated from field: string method = 6;
+   */
+  method: string;
+
+  /**
+   * @generated from field: int64 amount_satang = 7;
+   */
+  amountSatang: bigint;
+
+  /**
+   * @generated from field: int64 vat_satang = 8;
+   */
+  vatSatang: bigint;
+
+  /**
+   * @generated from field: int64 base_satang = 9;
+   */
+  baseSatang: bigint;
+
+  /**
+   * @generated from field: double amount = 10;
+   */
+  amount: number;
+
+  /**
+   * @generated from field: double vat = 11;
+   */
+  vat: number;
+
+  /**
+   * @generated from field: double base = 12;
+   */
+  base: number;
+
+  /**
+   * @generated from field: int32 vat_rate_percent = 13;
+   */
+  vatRatePercent: number;
+
+  /**
+   * The total in Thai words (…บาทถ้วน / …สตางค์).
+   *
+   * @generated from field: string amount_words = 14;
+   */
+  amountWords: string;
+
+  /**
+   * @generated from field: subscription.v1.Party seller = 15;
+   */
+  seller?: Party | undefined;
+
+  /**
+   * The billing profile at payment time; without one, only email is set.
+   *
+   * @generated from field: subscription.v1.Party buyer = 16;
+   */
+  buyer?: Party | undefined;
+
+  /**
+   * @generated from field: bool buyer_has_profile = 17;
+   */
+  buyerHasProfile: boolean;
+
+  /**
+   * @generated from field: string payment_id = 18;
+   */
+  paymentId: string;
+};
+
+/**
+ * Describes the message subscription.v1.Receipt.
+ * Use `create(ReceiptSchema)` to create a new message.
+ */
+export const ReceiptSchema: GenMessage<Receipt> = /*@__PURE__*/
+  messageDesc(file_subscription_v1_subscription, 33);
+
+/**
+ * @generated from message subscription.v1.GetReceiptRequest
+ */
+export type GetReceiptRequest = Message<"subscription.v1.GetReceiptRequest"> & {
+  /**
+   * @generated from field: string number = 1;
+   */
+  number: string;
+};
+
+/**
+ * Describes the message subscription.v1.GetReceiptRequest.
+ * Use `create(GetReceiptRequestSchema)` to create a new message.
+ */
+export const GetReceiptRequestSchema: GenMessage<GetReceiptRequest> = /*@__PURE__*/
+  messageDesc(file_subscription_v1_subscription, 34);
+
+/**
+ * @generated from message subscription.v1.GetReceiptResponse
+ */
+export type GetReceiptResponse = Message<"subscription.v1.GetReceiptResponse"> & {
+  /**
+   * @generated from field: subscription.v1.Receipt receipt = 1;
+   */
+  receipt?: Receipt | undefined;
+};
+
+/**
+ * Describes the message subscription.v1.GetReceiptResponse.
+ * Use `create(GetReceiptResponseSchema)` to create a new message.
+ */
+export const GetReceiptResponseSchema: GenMessage<GetReceiptResponse> = /*@__PURE__*/
+  messageDesc(file_subscription_v1_subscription, 35);
+
+/**
  * SubscriptionService owns tiers, subscriptions, usage counters and payments (DESIGN §2, §6).
  *
  * @generated from service subscription.v1.SubscriptionService
@@ -944,6 +1300,36 @@ export const SubscriptionService: GenService<{
     methodKind: "unary";
     input: typeof ResumeSubscriptionRequestSchema;
     output: typeof ResumeSubscriptionResponseSchema;
+  },
+  /**
+   * GetBillingProfile returns who the signed-in user's receipts are made out to.
+   *
+   * @generated from rpc subscription.v1.SubscriptionService.GetBillingProfile
+   */
+  getBillingProfile: {
+    methodKind: "unary";
+    input: typeof GetBillingProfileRequestSchema;
+    output: typeof GetBillingProfileResponseSchema;
+  },
+  /**
+   * UpdateBillingProfile sets it (13-digit tax id with its check digit; head office or a 5-digit branch).
+   *
+   * @generated from rpc subscription.v1.SubscriptionService.UpdateBillingProfile
+   */
+  updateBillingProfile: {
+    methodKind: "unary";
+    input: typeof UpdateBillingProfileRequestSchema;
+    output: typeof UpdateBillingProfileResponseSchema;
+  },
+  /**
+   * GetReceipt returns one of the signed-in user's receipts / tax invoices by its number.
+   *
+   * @generated from rpc subscription.v1.SubscriptionService.GetReceipt
+   */
+  getReceipt: {
+    methodKind: "unary";
+    input: typeof GetReceiptRequestSchema;
+    output: typeof GetReceiptResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_subscription_v1_subscription, 0);
