@@ -5,6 +5,7 @@ import { usePageTitle } from "@/hooks/use-page-title";
 import { formatBaht, formatIsoDateBE } from "@/lib/format";
 import { useTiers } from "@/features/home";
 import { useCheckout, useCompleteLocal, useLocalCheckout, useMySubscription } from "../api/payment-api";
+import { LifecycleRule } from "./billing-sections";
 import "../payment.css";
 
 const t = th.payment;
@@ -84,6 +85,7 @@ export function PaymentPage() {
           ))}
         </div>
       </fieldset>
+      <LifecycleRule />
       <div className="payment-summary">
         <p>
           {t.total}: <strong data-testid="pay-amount">{formatBaht(amount)}</strong> <span className="muted">{t.vatIncluded}</span>

@@ -1,9 +1,10 @@
 import { Link } from "react-router";
 import { timestampDate } from "@bufbuild/protobuf/wkt";
 import { th } from "@/i18n/th";
-import { formatBaht, formatIsoDateBE, formatNumber, formatThaiDate } from "@/lib/format";
+import { bahtOf, formatBaht, formatIsoDateBE, formatNumber, formatThaiDate } from "@/lib/format";
 import { TierCard, useTiers } from "@/features/home";
 import { useMySubscription, usePayments } from "../api/payment-api";
+import { BillingProfileSection, LifecycleRule, RenewalPanel } from "./billing-sections";
 import "../payment.css";
 
 const t = th.payment;
@@ -88,12 +89,16 @@ export function AccountStatusSettings() {
   );
 }
 
-/** /user-settings/payment-settings: the payment history with receipt numbers. */
+/** /user-settings/payment-settings: renewal (cancel / resume), the billing
+ * profile for receipts, and the payment history linking to each receipt. */
 export function PaymentSettings() {
   const q = usePayments();
   const list = q.data?.payments ?? [];
   return (
     <div data-testid="settings-payments">
+      <RenewalPanel />
+      <LifecycleRule />
+      <BillingProfileSection />
       <h2 className="settings-subtitle">{s.history}</h2>
       {list.length === 0 ? (
         <p className="muted">{q.isPending ? "…" : s.noPayments}</p>
@@ -116,9 +121,17 @@ export function PaymentSettings() {
                   <td>
                     {p.tier} · {p.period === "yearly" ? t.yearly : t.monthly}
                   </td>
-                  <td>{formatBaht(p.amount)}</td>
+                  <td>{formatBaht(bahtOf(p.amountSatang, p.amount) ?? 0)}</td>
                   <td>{p.status === "succeeded" ? t.statusPaid : t.statusFailed}</td>
-                  <td>{p.receiptNo !== undefined ? s.receiptNo(p.receiptNo.toString()) : "–"}</td>
+                  <td>
+                    {p.receiptNumber ? (
+                      <Link to={`/receipt/${encodeURIComponent(p.receiptNumber)}`} data-testid="receipt-link" aria-label={`${th.billing.viewReceipt} ${p.receiptNumber}`}>
+                        {s.receiptNo(p.receiptNumber)}
+                      </Link>
+                    ) : (
+                      "–"
+                    )}
+                  </td>
                 </tr>
               ))}
             </tbody>
