@@ -86,6 +86,10 @@ func Build(ctx context.Context, getenv runner.Getenv, log *slog.Logger) (runner.
 	if err != nil {
 		problems = append(problems, err)
 	}
+	mailCfg, err := mail.ConfigFromEnv(getenv)
+	if err != nil {
+		problems = append(problems, err)
+	}
 	srv, err := runner.NewRPCServer(log, getenv("AUTH_TARGET"), authn.ParseAdmins(getenv("ADMIN_EMAILS")))
 	if err != nil {
 		problems = append(problems, err)
@@ -123,12 +127,18 @@ func Build(ctx context.Context, getenv runner.Getenv, log *slog.Logger) (runner.
 		pool.Close()
 		return nil, err
 	}
-	sender, err := mail.NewFromEnv(getenv, log)
-	if err != nil {
+	var m app.Mailer
+	if sender, err := mail.New(mailCfg, log); err == nil {
+		m = mailer{sender}
+	} else if mailCfg.Host != "" {
 		pool.Close()
 		return nil, err
+	} else {
+		// No SMTP and no writable mail folder (a read-only container):
+		// receipts and reminders wait in the queue until mail is set up.
+		log.WarnContext(ctx, "no mail sender: receipts and reminders stay queued", "err", err)
 	}
-	a := app.New(postgres.New(pool), provider, nil, log).WithMail(mailer{sender}, getenv("PUBLIC_URL"))
+	a := app.New(postgres.New(pool), provider, nil, log).WithMail(m, getenv("PUBLIC_URL"))
 	startJobs(srv, a, log)
 	srv.Mount(subscriptionv1connect.NewSubscriptionServiceHandler(ports.NewHandler(a), opts...))
 	return srv, nil
