@@ -144,3 +144,22 @@ describe("receipt page", () => {
     expect(await screen.findByTestId("receipt-missing", {}, { timeout: 5000 })).toBeTruthy();
   });
 });
+
+describe("payment page", () => {
+  it("says what the chosen plan does to the plan in force", async () => {
+    signIn();
+    const tier = (t: string, label: string, rank: number, price: number) => ({ tier: t, label, rank, price, priceYearly: price * 10, currency: "THB" });
+    backend({
+      "SubscriptionService/ListTiers": () => ({
+        json: { tierDetails: [tier("free", "ฟรี", 0, 0), tier("starter", "เริ่มต้น", 1, 490), tier("pro", "มืออาชีพ", 2, 1490), tier("enterprise", "องค์กร", 3, 4990)] },
+      }),
+    });
+    renderApp("/payment?tier=starter");
+    const effect = await screen.findByTestId("pay-effect", {}, { timeout: 5000 });
+    expect(effect.textContent).toBe(th.billing.effectDowngrade("เริ่มต้น", "10 ธ.ค. 2569"));
+    fireEvent.click(screen.getByTestId("pay-tier-enterprise"));
+    expect(screen.getByTestId("pay-effect").textContent).toBe(th.billing.effectUpgrade("องค์กร"));
+    fireEvent.click(screen.getByTestId("pay-tier-pro"));
+    expect(screen.getByTestId("pay-effect").textContent).toBe(th.billing.effectExtend("9 ธ.ค. 2569"));
+  });
+});

@@ -93,7 +93,9 @@ export function AccountStatusSettings() {
  * profile for receipts, and the payment history linking to each receipt. */
 export function PaymentSettings() {
   const q = usePayments();
+  const tiers = useTiers();
   const list = q.data?.payments ?? [];
+  const label = (tier: string) => tiers.data?.find((x) => x.tier === tier)?.label ?? tier;
   return (
     <div data-testid="settings-payments">
       <RenewalPanel />
@@ -119,7 +121,7 @@ export function PaymentSettings() {
                 <tr key={p.paymentId} data-testid="payment-row">
                   <td>{p.createdAt ? formatThaiDate(timestampDate(p.createdAt)) : "–"}</td>
                   <td>
-                    {p.tier} · {p.period === "yearly" ? t.yearly : t.monthly}
+                    {label(p.tier)} · {p.period === "yearly" ? t.yearly : t.monthly}
                   </td>
                   <td>{formatBaht(bahtOf(p.amountSatang, p.amount) ?? 0)}</td>
                   <td>{p.status === "succeeded" ? t.statusPaid : t.statusFailed}</td>
