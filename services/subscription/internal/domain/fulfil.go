@@ -199,16 +199,19 @@ func grant(ev Event, st FulfilState, now time.Time) Change {
 		if g.Kind == GrantDowngrade {
 			sub = cur
 			sub.Next = &NextPlan{Tier: ev.Tier, Period: ev.Period, Method: ev.Method, ProviderSubscriptionID: ev.SubscriptionID, EndDate: g.End}
-			if old != "" && old != ev.SubscriptionID && !cur.CancelAtPeriodEnd {
-				sub.CancelAtPeriodEnd = true
-				c.ProviderCancel = &ProviderCancel{SubscriptionID: old, AtPeriodEnd: true}
-			}
+			sub.CancelAtPeriodEnd = sub.CancelAtPeriodEnd || old != ""
 		} else {
 			end := g.End
 			sub = Subscription{UserID: ev.UserID, Tier: ev.Tier, Status: "active", StartDate: g.Start, EndDate: &end,
 				Period: ev.Period, Method: ev.Method, ProviderSubscriptionID: ev.SubscriptionID, Email: cur.Email}
-			if g.Kind == GrantUpgrade && old != "" && old != ev.SubscriptionID {
-				c.ProviderCancel = &ProviderCancel{SubscriptionID: old}
+		}
+		// The old card subscription must not charge again: the new plan
+		// replaces it now (upgrade, or a plan that had lapsed) or follows
+		// its paid period (extension, downgrade).
+		if old != "" && old != ev.SubscriptionID {
+			atEnd := g.Kind == GrantExtend || g.Kind == GrantDowngrade
+			if !atEnd || !cur.CancelAtPeriodEnd {
+				c.ProviderCancel = &ProviderCancel{SubscriptionID: old, AtPeriodEnd: atEnd}
 			}
 		}
 	}

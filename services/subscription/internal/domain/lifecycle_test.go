@@ -196,3 +196,42 @@ func TestCancelAndResumeRules(t *testing.T) {
 		})
 	}
 }
+
+// Whatever replaces a card subscription stops it at the provider: now for
+// an upgrade or a lapsed plan, at its period's end for an extension or a
+// downgrade (unless already cancelled).
+func TestTheReplacedCardStops(t *testing.T) {
+	card := func(tier, end string, cancelled bool) domain.Subscription {
+		s := plan(tier, "2026-11-05", end)
+		s.Method, s.ProviderSubscriptionID, s.CancelAtPeriodEnd = "card", "sub_old", cancelled
+		return s
+	}
+	for _, c := range []struct {
+		name   string
+		cur    domain.Subscription
+		tier   string
+		newSub string
+		want   *domain.ProviderCancel
+	}{
+		{"upgrade by card", card("starter", "2026-12-04", false), "pro", "sub_new", &domain.ProviderCancel{SubscriptionID: "sub_old"}},
+		{"upgrade by pass", card("starter", "2026-12-04", false), "pro", "", &domain.ProviderCancel{SubscriptionID: "sub_old"}},
+		{"extend by card", card("pro", "2026-12-04", false), "pro", "sub_new", &domain.ProviderCancel{SubscriptionID: "sub_old", AtPeriodEnd: true}},
+		{"extend by pass", card("pro", "2026-12-04", false), "pro", "", &domain.ProviderCancel{SubscriptionID: "sub_old", AtPeriodEnd: true}},
+		{"extend, already cancelled", card("pro", "2026-12-04", true), "pro", "", nil},
+		{"downgrade", card("pro", "2026-12-04", false), "starter", "sub_new", &domain.ProviderCancel{SubscriptionID: "sub_old", AtPeriodEnd: true}},
+		{"lapsed", card("pro", "2026-10-04", false), "pro", "sub_new", &domain.ProviderCancel{SubscriptionID: "sub_old"}},
+		{"same subscription", card("pro", "2026-12-04", false), "pro", "sub_old", nil},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			ev := completed("e1", now, c.newSub)
+			ev.Tier = c.tier
+			if c.newSub == "" {
+				ev.Method = "promptpay"
+			}
+			got := domain.Decide(ev, domain.FulfilState{Sub: c.cur, Found: true, Tiers: tiers}, now).ProviderCancel
+			if (got == nil) != (c.want == nil) || (got != nil && *got != *c.want) {
+				t.Fatalf("got %+v, want %+v", got, c.want)
+			}
+		})
+	}
+}
