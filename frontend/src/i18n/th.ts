@@ -226,6 +226,7 @@ export const th = {
     effectDowngrade: (label: string, start: string) => `เปลี่ยนเป็นแพ็กเกจ${label}: แพ็กเกจปัจจุบันใช้ได้จนครบรอบ แพ็กเกจใหม่เริ่ม ${start}`,
     effectExtend: (end: string) => `ต่ออายุแพ็กเกจเดิม: วันใช้งานต่อจากวันที่ ${end}`,
     renewalTitle: "การต่ออายุ",
+    nextTitle: "แพ็กเกจถัดไป",
     autoRenewOn: (end: string) => `ต่ออายุอัตโนมัติวันที่ ${end}`,
     cancelled: (end: string) => `ยกเลิกการต่ออายุแล้ว ใช้งานได้ถึง ${end} จากนั้นกลับเป็นแพ็กเกจฟรี`,
     passEnds: (end: string) => `แบบชำระล่วงหน้า ใช้งานได้ถึง ${end} ไม่ต่ออายุอัตโนมัติ`,

@@ -58,6 +58,26 @@ export function AccountStatusSettings() {
             <dd>{sub.endDate ? formatIsoDateBE(sub.endDate) : "–"}</dd>
             <dt>{s.daysLeft}</dt>
             <dd data-testid="status-days">{formatNumber(d.daysRemaining)}</dd>
+            {sub.status === "active" && sub.endDate && (
+              <>
+                <dt>{th.billing.renewalTitle}</dt>
+                <dd data-testid="status-renewal">
+                  {sub.method !== "card"
+                    ? th.billing.passEnds(formatIsoDateBE(sub.endDate))
+                    : sub.cancelAtPeriodEnd
+                      ? th.billing.cancelled(formatIsoDateBE(sub.endDate))
+                      : th.billing.autoRenewOn(formatIsoDateBE(sub.endDate))}
+                </dd>
+              </>
+            )}
+            {sub.next && (
+              <>
+                <dt>{th.billing.nextTitle}</dt>
+                <dd data-testid="status-next">
+                  {th.billing.nextPlan(sub.next.tierLabel, formatIsoDateBE(sub.next.startDate), formatIsoDateBE(sub.next.endDate))}
+                </dd>
+              </>
+            )}
             {sub.lastPaymentDate && (
               <>
                 <dt>{s.lastPayment}</dt>
