@@ -135,6 +135,8 @@ func TestAccountSelfService(t *testing.T) {
 	expect(t, e.call("POST", "/userInterests/"+pid+"/comments", map[string]any{"comment_text": "น่าสนใจ"}, bearer(t1)...), 200, "comment")
 	expect(t, e.call("POST", "/to_do_search", map[string]any{"keyWord_Incl_Or": []string{"ถนน"}, "search_type": "normal"}, bearer(t1)...), 200, "saved search")
 	expect(t, e.call("POST", "/bell/notifications/test", nil, bearer(t1)...), 200, "notification")
+	expect(t, e.call("PUT", "/users/me/billing-profile", map[string]any{"kind": "person", "name": "ดารา ใจดี",
+		"tax_id": "0105551234567", "head_office": true, "address": "99 ถนนสีลม กรุงเทพมหานคร 10500"}, bearer(t1)...), 200, "billing profile")
 	userID := me.str("id_user")
 	counts := func() map[string]int {
 		conn, err := pgx.Connect(context.Background(), e.db)
@@ -148,6 +150,7 @@ func TestAccountSelfService(t *testing.T) {
 			"comments":      `SELECT count(*) FROM interests.comments WHERE user_id = $1`,
 			"criteria":      `SELECT count(*) FROM projects.search_criteria WHERE user_id = $1`,
 			"notifications": `SELECT count(*) FROM notification.notifications WHERE user_id = $1::uuid`,
+			"billing":       `SELECT count(*) FROM subscription.billing_profiles WHERE user_id = $1`,
 			"auth-personal": `SELECT count(*) FROM auth.users WHERE id = $1::uuid AND (email LIKE '%example.com' OR name <> '' OR picture_url <> '')`,
 		} {
 			var n int

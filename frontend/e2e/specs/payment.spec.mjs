@@ -41,7 +41,7 @@ export default [
       assert.equal(await page.getByTestId("status-days").innerText(), "365");
       await page.goto("/user-settings/payment-settings");
       await visible(page.getByTestId("payment-row").first());
-      assert.match(await page.getByTestId("payment-row").first().innerText(), /เลขที่ \d{6}/);
+      assert.match(await page.getByTestId("payment-row").first().innerText(), /เลขที่ RC25\d\d-\d{6}/);
       await page.goto("/user-settings/pricing");
       await visible(page.getByTestId("tier-current-pro"));
       await ctx.shot(page, "72-settings-pricing", { fullPage: true });

@@ -52,6 +52,7 @@ const appRoutes: RouteObject[] = [
         children: [
           { path: "payment", lazy: page(payment, (m) => m.PaymentPage) },
           { path: "payment/local/:sessionId", lazy: page(payment, (m) => m.LocalCheckoutPage) },
+          { path: "receipt/:number", lazy: page(() => import("@/features/payment/components/receipt-page"), (m) => m.ReceiptPage) },
         ],
       },
     ],

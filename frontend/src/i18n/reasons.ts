@@ -27,6 +27,19 @@ function waitSeconds(ctx: ReasonContext, withSeconds: (n: number) => string, wit
 }
 
 export const reasons = {
+  // ---- subscription: billing profile, receipts, cancel and resume (Thai at the source)
+  "billing-kind": "ประเภทผู้ซื้อต้องเป็นนิติบุคคล (company) หรือบุคคลธรรมดา (person)",
+  "billing-name": "กรุณากรอกชื่อบริษัทหรือชื่อ-นามสกุล (ไม่เกิน 200 ตัวอักษร)",
+  "billing-tax-id": "เลขประจำตัวผู้เสียภาษีต้องเป็นตัวเลข 13 หลัก",
+  "billing-tax-id-check": "เลขประจำตัวผู้เสียภาษีไม่ถูกต้อง (เลขตรวจสอบหลักที่ 13 ไม่ตรง)",
+  "billing-branch": "เลขที่สาขาต้องเป็นตัวเลข 5 หลัก หรือเลือกสำนักงานใหญ่",
+  "billing-address": "กรุณากรอกที่อยู่ (ไม่เกิน 500 ตัวอักษร)",
+  "receipt-not-found": "ไม่พบใบเสร็จรับเงินนี้",
+  "cancel-no-plan": "ไม่มีแพ็กเกจแบบชำระเงินที่ใช้งานอยู่",
+  "cancel-pass": "แพ็กเกจแบบชำระล่วงหน้า (พร้อมเพย์) ไม่ต่ออายุอัตโนมัติอยู่แล้ว จะสิ้นสุดตามวันหมดอายุ",
+  "cancel-already": "แพ็กเกจนี้ยกเลิกการต่ออายุไว้แล้ว",
+  "resume-not-cancelled": "แพ็กเกจนี้ไม่ได้ถูกยกเลิกการต่ออายุ",
+  "checkout-plan-queued": "มีแพ็กเกจที่รอเริ่มใช้หลังแพ็กเกจปัจจุบันอยู่แล้ว กรุณารอให้เริ่มใช้ก่อนซื้อแพ็กเกจอื่น",
   // ---- alerts: overnight searches and outgoing webhooks
   "overnight-run-in-progress": "กำลังค้นหาข้ามคืนอยู่ กรุณาลองใหม่ในอีกสักครู่",
   "overnight-unavailable": unavailable,

@@ -322,8 +322,20 @@ type SubscriptionPeriod struct {
 	EndDate           string   `protobuf:"bytes,3,opt,name=end_date,json=endDate,proto3" json:"end_date,omitempty"`
 	LastPaymentDate   string   `protobuf:"bytes,4,opt,name=last_payment_date,json=lastPaymentDate,proto3" json:"last_payment_date,omitempty"`
 	LastPaymentAmount *float64 `protobuf:"fixed64,5,opt,name=last_payment_amount,json=lastPaymentAmount,proto3,oneof" json:"last_payment_amount,omitempty"`
-	unknownFields     protoimpl.UnknownFields
-	sizeCache         protoimpl.SizeCache
+	// "monthly" or "yearly".
+	Period string `protobuf:"bytes,6,opt,name=period,proto3" json:"period,omitempty"`
+	// "card" (renews while not cancelled) or "promptpay" (a pass that never renews).
+	Method string `protobuf:"bytes,7,opt,name=method,proto3" json:"method,omitempty"`
+	// The plan ends at end_date instead of renewing.
+	CancelAtPeriodEnd bool `protobuf:"varint,8,opt,name=cancel_at_period_end,json=cancelAtPeriodEnd,proto3" json:"cancel_at_period_end,omitempty"`
+	// The provider charges again at end_date.
+	AutoRenew bool `protobuf:"varint,9,opt,name=auto_renew,json=autoRenew,proto3" json:"auto_renew,omitempty"`
+	// A downgrade waiting for the end of the paid period, when any.
+	Next *NextPlan `protobuf:"bytes,10,opt,name=next,proto3" json:"next,omitempty"`
+	// Exact amount of the last payment (satang).
+	LastPaymentAmountSatang *int64 `protobuf:"varint,11,opt,name=last_payment_amount_satang,json=lastPaymentAmountSatang,proto3,oneof" json:"last_payment_amount_satang,omitempty"`
+	unknownFields           protoimpl.UnknownFields
+	sizeCache               protoimpl.SizeCache
 }
 
 func (x *SubscriptionPeriod) Reset() {
@@ -391,6 +403,117 @@ func (x *SubscriptionPeriod) GetLastPaymentAmount() float64 {
 	return 0
 }
 
+func (x *SubscriptionPeriod) GetPeriod() string {
+	if x != nil {
+		return x.Period
+	}
+	return ""
+}
+
+func (x *SubscriptionPeriod) GetMethod() string {
+	if x != nil {
+		return x.Method
+	}
+	return ""
+}
+
+func (x *SubscriptionPeriod) GetCancelAtPeriodEnd() bool {
+	if x != nil {
+		return x.CancelAtPeriodEnd
+	}
+	return false
+}
+
+func (x *SubscriptionPeriod) GetAutoRenew() bool {
+	if x != nil {
+		return x.AutoRenew
+	}
+	return false
+}
+
+func (x *SubscriptionPeriod) GetNext() *NextPlan {
+	if x != nil {
+		return x.Next
+	}
+	return nil
+}
+
+func (x *SubscriptionPeriod) GetLastPaymentAmountSatang() int64 {
+	if x != nil && x.LastPaymentAmountSatang != nil {
+		return *x.LastPaymentAmountSatang
+	}
+	return 0
+}
+
+// NextPlan is a plan that starts the day after the current one ends.
+type NextPlan struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Tier          string                 `protobuf:"bytes,1,opt,name=tier,proto3" json:"tier,omitempty"`
+	TierLabel     string                 `protobuf:"bytes,2,opt,name=tier_label,json=tierLabel,proto3" json:"tier_label,omitempty"`
+	StartDate     string                 `protobuf:"bytes,3,opt,name=start_date,json=startDate,proto3" json:"start_date,omitempty"`
+	EndDate       string                 `protobuf:"bytes,4,opt,name=end_date,json=endDate,proto3" json:"end_date,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *NextPlan) Reset() {
+	*x = NextPlan{}
+	mi := &file_subscription_v1_subscription_proto_msgTypes[5]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *NextPlan) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*NextPlan) ProtoMessage() {}
+
+func (x *NextPlan) ProtoReflect() protoreflect.Message {
+	mi := &file_subscription_v1_subscription_proto_msgTypes[5]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use NextPlan.ProtoReflect.Descriptor instead.
+func (*NextPlan) Descriptor() ([]byte, []int) {
+	return file_subscription_v1_subscription_proto_rawDescGZIP(), []int{5}
+}
+
+func (x *NextPlan) GetTier() string {
+	if x != nil {
+		return x.Tier
+	}
+	return ""
+}
+
+func (x *NextPlan) GetTierLabel() string {
+	if x != nil {
+		return x.TierLabel
+	}
+	return ""
+}
+
+func (x *NextPlan) GetStartDate() string {
+	if x != nil {
+		return x.StartDate
+	}
+	return ""
+}
+
+func (x *NextPlan) GetEndDate() string {
+	if x != nil {
+		return x.EndDate
+	}
+	return ""
+}
+
 type Usage struct {
 	state                     protoimpl.MessageState `protogen:"open.v1"`
 	SearchCombinationToday    int32                  `protobuf:"varint,1,opt,name=search_combination_today,json=searchCombinationToday,proto3" json:"search_combination_today,omitempty"`
@@ -404,7 +527,7 @@ type Usage struct {
 
 func (x *Usage) Reset() {
 	*x = Usage{}
-	mi := &file_subscription_v1_subscription_proto_msgTypes[5]
+	mi := &file_subscription_v1_subscription_proto_msgTypes[6]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -416,7 +539,7 @@ func (x *Usage) String() string {
 func (*Usage) ProtoMessage() {}
 
 func (x *Usage) ProtoReflect() protoreflect.Message {
-	mi := &file_subscription_v1_subscription_proto_msgTypes[5]
+	mi := &file_subscription_v1_subscription_proto_msgTypes[6]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -429,7 +552,7 @@ func (x *Usage) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Usage.ProtoReflect.Descriptor instead.
 func (*Usage) Descriptor() ([]byte, []int) {
-	return file_subscription_v1_subscription_proto_rawDescGZIP(), []int{5}
+	return file_subscription_v1_subscription_proto_rawDescGZIP(), []int{6}
 }
 
 func (x *Usage) GetSearchCombinationToday() int32 {
@@ -475,7 +598,7 @@ type GetMySubscriptionRequest struct {
 
 func (x *GetMySubscriptionRequest) Reset() {
 	*x = GetMySubscriptionRequest{}
-	mi := &file_subscription_v1_subscription_proto_msgTypes[6]
+	mi := &file_subscription_v1_subscription_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -487,7 +610,7 @@ func (x *GetMySubscriptionRequest) String() string {
 func (*GetMySubscriptionRequest) ProtoMessage() {}
 
 func (x *GetMySubscriptionRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_subscription_v1_subscription_proto_msgTypes[6]
+	mi := &file_subscription_v1_subscription_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -500,7 +623,7 @@ func (x *GetMySubscriptionRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetMySubscriptionRequest.ProtoReflect.Descriptor instead.
 func (*GetMySubscriptionRequest) Descriptor() ([]byte, []int) {
-	return file_subscription_v1_subscription_proto_rawDescGZIP(), []int{6}
+	return file_subscription_v1_subscription_proto_rawDescGZIP(), []int{7}
 }
 
 type GetMySubscriptionResponse struct {
@@ -522,7 +645,7 @@ type GetMySubscriptionResponse struct {
 
 func (x *GetMySubscriptionResponse) Reset() {
 	*x = GetMySubscriptionResponse{}
-	mi := &file_subscription_v1_subscription_proto_msgTypes[7]
+	mi := &file_subscription_v1_subscription_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -534,7 +657,7 @@ func (x *GetMySubscriptionResponse) String() string {
 func (*GetMySubscriptionResponse) ProtoMessage() {}
 
 func (x *GetMySubscriptionResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_subscription_v1_subscription_proto_msgTypes[7]
+	mi := &file_subscription_v1_subscription_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -547,7 +670,7 @@ func (x *GetMySubscriptionResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetMySubscriptionResponse.ProtoReflect.Descriptor instead.
 func (*GetMySubscriptionResponse) Descriptor() ([]byte, []int) {
-	return file_subscription_v1_subscription_proto_rawDescGZIP(), []int{7}
+	return file_subscription_v1_subscription_proto_rawDescGZIP(), []int{8}
 }
 
 func (x *GetMySubscriptionResponse) GetTier() string {
@@ -639,7 +762,7 @@ type ConsumeQuotaRequest struct {
 
 func (x *ConsumeQuotaRequest) Reset() {
 	*x = ConsumeQuotaRequest{}
-	mi := &file_subscription_v1_subscription_proto_msgTypes[8]
+	mi := &file_subscription_v1_subscription_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -651,7 +774,7 @@ func (x *ConsumeQuotaRequest) String() string {
 func (*ConsumeQuotaRequest) ProtoMessage() {}
 
 func (x *ConsumeQuotaRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_subscription_v1_subscription_proto_msgTypes[8]
+	mi := &file_subscription_v1_subscription_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -664,7 +787,7 @@ func (x *ConsumeQuotaRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ConsumeQuotaRequest.ProtoReflect.Descriptor instead.
 func (*ConsumeQuotaRequest) Descriptor() ([]byte, []int) {
-	return file_subscription_v1_subscription_proto_rawDescGZIP(), []int{8}
+	return file_subscription_v1_subscription_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *ConsumeQuotaRequest) GetUserId() string {
@@ -700,7 +823,7 @@ type ConsumeQuotaResponse struct {
 
 func (x *ConsumeQuotaResponse) Reset() {
 	*x = ConsumeQuotaResponse{}
-	mi := &file_subscription_v1_subscription_proto_msgTypes[9]
+	mi := &file_subscription_v1_subscription_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -712,7 +835,7 @@ func (x *ConsumeQuotaResponse) String() string {
 func (*ConsumeQuotaResponse) ProtoMessage() {}
 
 func (x *ConsumeQuotaResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_subscription_v1_subscription_proto_msgTypes[9]
+	mi := &file_subscription_v1_subscription_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -725,7 +848,7 @@ func (x *ConsumeQuotaResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ConsumeQuotaResponse.ProtoReflect.Descriptor instead.
 func (*ConsumeQuotaResponse) Descriptor() ([]byte, []int) {
-	return file_subscription_v1_subscription_proto_rawDescGZIP(), []int{9}
+	return file_subscription_v1_subscription_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *ConsumeQuotaResponse) GetAllowed() bool {
@@ -769,7 +892,7 @@ type CreateCheckoutRequest struct {
 
 func (x *CreateCheckoutRequest) Reset() {
 	*x = CreateCheckoutRequest{}
-	mi := &file_subscription_v1_subscription_proto_msgTypes[10]
+	mi := &file_subscription_v1_subscription_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -781,7 +904,7 @@ func (x *CreateCheckoutRequest) String() string {
 func (*CreateCheckoutRequest) ProtoMessage() {}
 
 func (x *CreateCheckoutRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_subscription_v1_subscription_proto_msgTypes[10]
+	mi := &file_subscription_v1_subscription_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -794,7 +917,7 @@ func (x *CreateCheckoutRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreateCheckoutRequest.ProtoReflect.Descriptor instead.
 func (*CreateCheckoutRequest) Descriptor() ([]byte, []int) {
-	return file_subscription_v1_subscription_proto_rawDescGZIP(), []int{10}
+	return file_subscription_v1_subscription_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *CreateCheckoutRequest) GetTier() string {
@@ -828,7 +951,7 @@ type CreateCheckoutResponse struct {
 
 func (x *CreateCheckoutResponse) Reset() {
 	*x = CreateCheckoutResponse{}
-	mi := &file_subscription_v1_subscription_proto_msgTypes[11]
+	mi := &file_subscription_v1_subscription_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -840,7 +963,7 @@ func (x *CreateCheckoutResponse) String() string {
 func (*CreateCheckoutResponse) ProtoMessage() {}
 
 func (x *CreateCheckoutResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_subscription_v1_subscription_proto_msgTypes[11]
+	mi := &file_subscription_v1_subscription_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -853,7 +976,7 @@ func (x *CreateCheckoutResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreateCheckoutResponse.ProtoReflect.Descriptor instead.
 func (*CreateCheckoutResponse) Descriptor() ([]byte, []int) {
-	return file_subscription_v1_subscription_proto_rawDescGZIP(), []int{11}
+	return file_subscription_v1_subscription_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *CreateCheckoutResponse) GetCheckoutUrl() string {
@@ -880,7 +1003,7 @@ type HandleProviderEventRequest struct {
 
 func (x *HandleProviderEventRequest) Reset() {
 	*x = HandleProviderEventRequest{}
-	mi := &file_subscription_v1_subscription_proto_msgTypes[12]
+	mi := &file_subscription_v1_subscription_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -892,7 +1015,7 @@ func (x *HandleProviderEventRequest) String() string {
 func (*HandleProviderEventRequest) ProtoMessage() {}
 
 func (x *HandleProviderEventRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_subscription_v1_subscription_proto_msgTypes[12]
+	mi := &file_subscription_v1_subscription_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -905,7 +1028,7 @@ func (x *HandleProviderEventRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use HandleProviderEventRequest.ProtoReflect.Descriptor instead.
 func (*HandleProviderEventRequest) Descriptor() ([]byte, []int) {
-	return file_subscription_v1_subscription_proto_rawDescGZIP(), []int{12}
+	return file_subscription_v1_subscription_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *HandleProviderEventRequest) GetPayload() []byte {
@@ -931,7 +1054,7 @@ type HandleProviderEventResponse struct {
 
 func (x *HandleProviderEventResponse) Reset() {
 	*x = HandleProviderEventResponse{}
-	mi := &file_subscription_v1_subscription_proto_msgTypes[13]
+	mi := &file_subscription_v1_subscription_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -943,7 +1066,7 @@ func (x *HandleProviderEventResponse) String() string {
 func (*HandleProviderEventResponse) ProtoMessage() {}
 
 func (x *HandleProviderEventResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_subscription_v1_subscription_proto_msgTypes[13]
+	mi := &file_subscription_v1_subscription_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -956,7 +1079,7 @@ func (x *HandleProviderEventResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use HandleProviderEventResponse.ProtoReflect.Descriptor instead.
 func (*HandleProviderEventResponse) Descriptor() ([]byte, []int) {
-	return file_subscription_v1_subscription_proto_rawDescGZIP(), []int{13}
+	return file_subscription_v1_subscription_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *HandleProviderEventResponse) GetReceived() bool {
@@ -978,15 +1101,17 @@ type Payment struct {
 	Period    string                 `protobuf:"bytes,8,opt,name=period,proto3" json:"period,omitempty"`
 	// Exact amount (satang), as a decimal string.
 	AmountSatang int64 `protobuf:"varint,9,opt,name=amount_satang,json=amountSatang,proto3" json:"amount_satang,omitempty"`
-	// The receipt's sequential number, for paid payments.
-	ReceiptNo     *int64 `protobuf:"varint,10,opt,name=receipt_no,json=receiptNo,proto3,oneof" json:"receipt_no,omitempty"`
+	// The receipt's sequence within its Buddhist year, for paid payments.
+	ReceiptNo *int64 `protobuf:"varint,10,opt,name=receipt_no,json=receiptNo,proto3,oneof" json:"receipt_no,omitempty"`
+	// The receipt's document number (RC2569-000001), for paid payments.
+	ReceiptNumber string `protobuf:"bytes,11,opt,name=receipt_number,json=receiptNumber,proto3" json:"receipt_number,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *Payment) Reset() {
 	*x = Payment{}
-	mi := &file_subscription_v1_subscription_proto_msgTypes[14]
+	mi := &file_subscription_v1_subscription_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -998,7 +1123,7 @@ func (x *Payment) String() string {
 func (*Payment) ProtoMessage() {}
 
 func (x *Payment) ProtoReflect() protoreflect.Message {
-	mi := &file_subscription_v1_subscription_proto_msgTypes[14]
+	mi := &file_subscription_v1_subscription_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1011,7 +1136,7 @@ func (x *Payment) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Payment.ProtoReflect.Descriptor instead.
 func (*Payment) Descriptor() ([]byte, []int) {
-	return file_subscription_v1_subscription_proto_rawDescGZIP(), []int{14}
+	return file_subscription_v1_subscription_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *Payment) GetPaymentId() string {
@@ -1084,6 +1209,13 @@ func (x *Payment) GetReceiptNo() int64 {
 	return 0
 }
 
+func (x *Payment) GetReceiptNumber() string {
+	if x != nil {
+		return x.ReceiptNumber
+	}
+	return ""
+}
+
 type LocalCheckout struct {
 	state     protoimpl.MessageState `protogen:"open.v1"`
 	SessionId string                 `protobuf:"bytes,1,opt,name=session_id,json=sessionId,proto3" json:"session_id,omitempty"`
@@ -1100,7 +1232,7 @@ type LocalCheckout struct {
 
 func (x *LocalCheckout) Reset() {
 	*x = LocalCheckout{}
-	mi := &file_subscription_v1_subscription_proto_msgTypes[15]
+	mi := &file_subscription_v1_subscription_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1112,7 +1244,7 @@ func (x *LocalCheckout) String() string {
 func (*LocalCheckout) ProtoMessage() {}
 
 func (x *LocalCheckout) ProtoReflect() protoreflect.Message {
-	mi := &file_subscription_v1_subscription_proto_msgTypes[15]
+	mi := &file_subscription_v1_subscription_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1125,7 +1257,7 @@ func (x *LocalCheckout) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LocalCheckout.ProtoReflect.Descriptor instead.
 func (*LocalCheckout) Descriptor() ([]byte, []int) {
-	return file_subscription_v1_subscription_proto_rawDescGZIP(), []int{15}
+	return file_subscription_v1_subscription_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *LocalCheckout) GetSessionId() string {
@@ -1186,7 +1318,7 @@ type GetLocalCheckoutRequest struct {
 
 func (x *GetLocalCheckoutRequest) Reset() {
 	*x = GetLocalCheckoutRequest{}
-	mi := &file_subscription_v1_subscription_proto_msgTypes[16]
+	mi := &file_subscription_v1_subscription_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1198,7 +1330,7 @@ func (x *GetLocalCheckoutRequest) String() string {
 func (*GetLocalCheckoutRequest) ProtoMessage() {}
 
 func (x *GetLocalCheckoutRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_subscription_v1_subscription_proto_msgTypes[16]
+	mi := &file_subscription_v1_subscription_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1211,7 +1343,7 @@ func (x *GetLocalCheckoutRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetLocalCheckoutRequest.ProtoReflect.Descriptor instead.
 func (*GetLocalCheckoutRequest) Descriptor() ([]byte, []int) {
-	return file_subscription_v1_subscription_proto_rawDescGZIP(), []int{16}
+	return file_subscription_v1_subscription_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *GetLocalCheckoutRequest) GetSessionId() string {
@@ -1230,7 +1362,7 @@ type GetLocalCheckoutResponse struct {
 
 func (x *GetLocalCheckoutResponse) Reset() {
 	*x = GetLocalCheckoutResponse{}
-	mi := &file_subscription_v1_subscription_proto_msgTypes[17]
+	mi := &file_subscription_v1_subscription_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1242,7 +1374,7 @@ func (x *GetLocalCheckoutResponse) String() string {
 func (*GetLocalCheckoutResponse) ProtoMessage() {}
 
 func (x *GetLocalCheckoutResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_subscription_v1_subscription_proto_msgTypes[17]
+	mi := &file_subscription_v1_subscription_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1255,7 +1387,7 @@ func (x *GetLocalCheckoutResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetLocalCheckoutResponse.ProtoReflect.Descriptor instead.
 func (*GetLocalCheckoutResponse) Descriptor() ([]byte, []int) {
-	return file_subscription_v1_subscription_proto_rawDescGZIP(), []int{17}
+	return file_subscription_v1_subscription_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *GetLocalCheckoutResponse) GetCheckout() *LocalCheckout {
@@ -1276,7 +1408,7 @@ type CompleteLocalCheckoutRequest struct {
 
 func (x *CompleteLocalCheckoutRequest) Reset() {
 	*x = CompleteLocalCheckoutRequest{}
-	mi := &file_subscription_v1_subscription_proto_msgTypes[18]
+	mi := &file_subscription_v1_subscription_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1288,7 +1420,7 @@ func (x *CompleteLocalCheckoutRequest) String() string {
 func (*CompleteLocalCheckoutRequest) ProtoMessage() {}
 
 func (x *CompleteLocalCheckoutRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_subscription_v1_subscription_proto_msgTypes[18]
+	mi := &file_subscription_v1_subscription_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1301,7 +1433,7 @@ func (x *CompleteLocalCheckoutRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CompleteLocalCheckoutRequest.ProtoReflect.Descriptor instead.
 func (*CompleteLocalCheckoutRequest) Descriptor() ([]byte, []int) {
-	return file_subscription_v1_subscription_proto_rawDescGZIP(), []int{18}
+	return file_subscription_v1_subscription_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *CompleteLocalCheckoutRequest) GetSessionId() string {
@@ -1328,7 +1460,7 @@ type CompleteLocalCheckoutResponse struct {
 
 func (x *CompleteLocalCheckoutResponse) Reset() {
 	*x = CompleteLocalCheckoutResponse{}
-	mi := &file_subscription_v1_subscription_proto_msgTypes[19]
+	mi := &file_subscription_v1_subscription_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1340,7 +1472,7 @@ func (x *CompleteLocalCheckoutResponse) String() string {
 func (*CompleteLocalCheckoutResponse) ProtoMessage() {}
 
 func (x *CompleteLocalCheckoutResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_subscription_v1_subscription_proto_msgTypes[19]
+	mi := &file_subscription_v1_subscription_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1353,7 +1485,7 @@ func (x *CompleteLocalCheckoutResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CompleteLocalCheckoutResponse.ProtoReflect.Descriptor instead.
 func (*CompleteLocalCheckoutResponse) Descriptor() ([]byte, []int) {
-	return file_subscription_v1_subscription_proto_rawDescGZIP(), []int{19}
+	return file_subscription_v1_subscription_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *CompleteLocalCheckoutResponse) GetMessage() string {
@@ -1378,7 +1510,7 @@ type ListPaymentsRequest struct {
 
 func (x *ListPaymentsRequest) Reset() {
 	*x = ListPaymentsRequest{}
-	mi := &file_subscription_v1_subscription_proto_msgTypes[20]
+	mi := &file_subscription_v1_subscription_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1390,7 +1522,7 @@ func (x *ListPaymentsRequest) String() string {
 func (*ListPaymentsRequest) ProtoMessage() {}
 
 func (x *ListPaymentsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_subscription_v1_subscription_proto_msgTypes[20]
+	mi := &file_subscription_v1_subscription_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1403,7 +1535,7 @@ func (x *ListPaymentsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListPaymentsRequest.ProtoReflect.Descriptor instead.
 func (*ListPaymentsRequest) Descriptor() ([]byte, []int) {
-	return file_subscription_v1_subscription_proto_rawDescGZIP(), []int{20}
+	return file_subscription_v1_subscription_proto_rawDescGZIP(), []int{21}
 }
 
 type ListPaymentsResponse struct {
@@ -1415,7 +1547,7 @@ type ListPaymentsResponse struct {
 
 func (x *ListPaymentsResponse) Reset() {
 	*x = ListPaymentsResponse{}
-	mi := &file_subscription_v1_subscription_proto_msgTypes[21]
+	mi := &file_subscription_v1_subscription_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1427,7 +1559,7 @@ func (x *ListPaymentsResponse) String() string {
 func (*ListPaymentsResponse) ProtoMessage() {}
 
 func (x *ListPaymentsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_subscription_v1_subscription_proto_msgTypes[21]
+	mi := &file_subscription_v1_subscription_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1440,12 +1572,874 @@ func (x *ListPaymentsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListPaymentsResponse.ProtoReflect.Descriptor instead.
 func (*ListPaymentsResponse) Descriptor() ([]byte, []int) {
-	return file_subscription_v1_subscription_proto_rawDescGZIP(), []int{21}
+	return file_subscription_v1_subscription_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *ListPaymentsResponse) GetPayments() []*Payment {
 	if x != nil {
 		return x.Payments
+	}
+	return nil
+}
+
+type CancelSubscriptionRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CancelSubscriptionRequest) Reset() {
+	*x = CancelSubscriptionRequest{}
+	mi := &file_subscription_v1_subscription_proto_msgTypes[23]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CancelSubscriptionRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CancelSubscriptionRequest) ProtoMessage() {}
+
+func (x *CancelSubscriptionRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_subscription_v1_subscription_proto_msgTypes[23]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CancelSubscriptionRequest.ProtoReflect.Descriptor instead.
+func (*CancelSubscriptionRequest) Descriptor() ([]byte, []int) {
+	return file_subscription_v1_subscription_proto_rawDescGZIP(), []int{23}
+}
+
+type CancelSubscriptionResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Message       string                 `protobuf:"bytes,1,opt,name=message,proto3" json:"message,omitempty"`
+	Subscription  *SubscriptionPeriod    `protobuf:"bytes,2,opt,name=subscription,proto3" json:"subscription,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CancelSubscriptionResponse) Reset() {
+	*x = CancelSubscriptionResponse{}
+	mi := &file_subscription_v1_subscription_proto_msgTypes[24]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CancelSubscriptionResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CancelSubscriptionResponse) ProtoMessage() {}
+
+func (x *CancelSubscriptionResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_subscription_v1_subscription_proto_msgTypes[24]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CancelSubscriptionResponse.ProtoReflect.Descriptor instead.
+func (*CancelSubscriptionResponse) Descriptor() ([]byte, []int) {
+	return file_subscription_v1_subscription_proto_rawDescGZIP(), []int{24}
+}
+
+func (x *CancelSubscriptionResponse) GetMessage() string {
+	if x != nil {
+		return x.Message
+	}
+	return ""
+}
+
+func (x *CancelSubscriptionResponse) GetSubscription() *SubscriptionPeriod {
+	if x != nil {
+		return x.Subscription
+	}
+	return nil
+}
+
+type ResumeSubscriptionRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ResumeSubscriptionRequest) Reset() {
+	*x = ResumeSubscriptionRequest{}
+	mi := &file_subscription_v1_subscription_proto_msgTypes[25]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ResumeSubscriptionRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ResumeSubscriptionRequest) ProtoMessage() {}
+
+func (x *ResumeSubscriptionRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_subscription_v1_subscription_proto_msgTypes[25]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ResumeSubscriptionRequest.ProtoReflect.Descriptor instead.
+func (*ResumeSubscriptionRequest) Descriptor() ([]byte, []int) {
+	return file_subscription_v1_subscription_proto_rawDescGZIP(), []int{25}
+}
+
+type ResumeSubscriptionResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Message       string                 `protobuf:"bytes,1,opt,name=message,proto3" json:"message,omitempty"`
+	Subscription  *SubscriptionPeriod    `protobuf:"bytes,2,opt,name=subscription,proto3" json:"subscription,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ResumeSubscriptionResponse) Reset() {
+	*x = ResumeSubscriptionResponse{}
+	mi := &file_subscription_v1_subscription_proto_msgTypes[26]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ResumeSubscriptionResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ResumeSubscriptionResponse) ProtoMessage() {}
+
+func (x *ResumeSubscriptionResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_subscription_v1_subscription_proto_msgTypes[26]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ResumeSubscriptionResponse.ProtoReflect.Descriptor instead.
+func (*ResumeSubscriptionResponse) Descriptor() ([]byte, []int) {
+	return file_subscription_v1_subscription_proto_rawDescGZIP(), []int{26}
+}
+
+func (x *ResumeSubscriptionResponse) GetMessage() string {
+	if x != nil {
+		return x.Message
+	}
+	return ""
+}
+
+func (x *ResumeSubscriptionResponse) GetSubscription() *SubscriptionPeriod {
+	if x != nil {
+		return x.Subscription
+	}
+	return nil
+}
+
+// BillingProfile is who receipts are made out to.
+type BillingProfile struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// "company" or "person".
+	Kind string `protobuf:"bytes,1,opt,name=kind,proto3" json:"kind,omitempty"`
+	Name string `protobuf:"bytes,2,opt,name=name,proto3" json:"name,omitempty"`
+	// 13 digits.
+	TaxId      string `protobuf:"bytes,3,opt,name=tax_id,json=taxId,proto3" json:"tax_id,omitempty"`
+	HeadOffice bool   `protobuf:"varint,4,opt,name=head_office,json=headOffice,proto3" json:"head_office,omitempty"`
+	// 5 digits when not the head office (companies only).
+	Branch        string `protobuf:"bytes,5,opt,name=branch,proto3" json:"branch,omitempty"`
+	Address       string `protobuf:"bytes,6,opt,name=address,proto3" json:"address,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *BillingProfile) Reset() {
+	*x = BillingProfile{}
+	mi := &file_subscription_v1_subscription_proto_msgTypes[27]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *BillingProfile) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*BillingProfile) ProtoMessage() {}
+
+func (x *BillingProfile) ProtoReflect() protoreflect.Message {
+	mi := &file_subscription_v1_subscription_proto_msgTypes[27]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use BillingProfile.ProtoReflect.Descriptor instead.
+func (*BillingProfile) Descriptor() ([]byte, []int) {
+	return file_subscription_v1_subscription_proto_rawDescGZIP(), []int{27}
+}
+
+func (x *BillingProfile) GetKind() string {
+	if x != nil {
+		return x.Kind
+	}
+	return ""
+}
+
+func (x *BillingProfile) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *BillingProfile) GetTaxId() string {
+	if x != nil {
+		return x.TaxId
+	}
+	return ""
+}
+
+func (x *BillingProfile) GetHeadOffice() bool {
+	if x != nil {
+		return x.HeadOffice
+	}
+	return false
+}
+
+func (x *BillingProfile) GetBranch() string {
+	if x != nil {
+		return x.Branch
+	}
+	return ""
+}
+
+func (x *BillingProfile) GetAddress() string {
+	if x != nil {
+		return x.Address
+	}
+	return ""
+}
+
+type GetBillingProfileRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GetBillingProfileRequest) Reset() {
+	*x = GetBillingProfileRequest{}
+	mi := &file_subscription_v1_subscription_proto_msgTypes[28]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetBillingProfileRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetBillingProfileRequest) ProtoMessage() {}
+
+func (x *GetBillingProfileRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_subscription_v1_subscription_proto_msgTypes[28]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetBillingProfileRequest.ProtoReflect.Descriptor instead.
+func (*GetBillingProfileRequest) Descriptor() ([]byte, []int) {
+	return file_subscription_v1_subscription_proto_rawDescGZIP(), []int{28}
+}
+
+type GetBillingProfileResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Profile       *BillingProfile        `protobuf:"bytes,1,opt,name=profile,proto3" json:"profile,omitempty"`
+	Exists        bool                   `protobuf:"varint,2,opt,name=exists,proto3" json:"exists,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GetBillingProfileResponse) Reset() {
+	*x = GetBillingProfileResponse{}
+	mi := &file_subscription_v1_subscription_proto_msgTypes[29]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetBillingProfileResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetBillingProfileResponse) ProtoMessage() {}
+
+func (x *GetBillingProfileResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_subscription_v1_subscription_proto_msgTypes[29]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetBillingProfileResponse.ProtoReflect.Descriptor instead.
+func (*GetBillingProfileResponse) Descriptor() ([]byte, []int) {
+	return file_subscription_v1_subscription_proto_rawDescGZIP(), []int{29}
+}
+
+func (x *GetBillingProfileResponse) GetProfile() *BillingProfile {
+	if x != nil {
+		return x.Profile
+	}
+	return nil
+}
+
+func (x *GetBillingProfileResponse) GetExists() bool {
+	if x != nil {
+		return x.Exists
+	}
+	return false
+}
+
+type UpdateBillingProfileRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Kind          string                 `protobuf:"bytes,1,opt,name=kind,proto3" json:"kind,omitempty"`
+	Name          string                 `protobuf:"bytes,2,opt,name=name,proto3" json:"name,omitempty"`
+	TaxId         string                 `protobuf:"bytes,3,opt,name=tax_id,json=taxId,proto3" json:"tax_id,omitempty"`
+	HeadOffice    bool                   `protobuf:"varint,4,opt,name=head_office,json=headOffice,proto3" json:"head_office,omitempty"`
+	Branch        string                 `protobuf:"bytes,5,opt,name=branch,proto3" json:"branch,omitempty"`
+	Address       string                 `protobuf:"bytes,6,opt,name=address,proto3" json:"address,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *UpdateBillingProfileRequest) Reset() {
+	*x = UpdateBillingProfileRequest{}
+	mi := &file_subscription_v1_subscription_proto_msgTypes[30]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *UpdateBillingProfileRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*UpdateBillingProfileRequest) ProtoMessage() {}
+
+func (x *UpdateBillingProfileRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_subscription_v1_subscription_proto_msgTypes[30]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use UpdateBillingProfileRequest.ProtoReflect.Descriptor instead.
+func (*UpdateBillingProfileRequest) Descriptor() ([]byte, []int) {
+	return file_subscription_v1_subscription_proto_rawDescGZIP(), []int{30}
+}
+
+func (x *UpdateBillingProfileRequest) GetKind() string {
+	if x != nil {
+		return x.Kind
+	}
+	return ""
+}
+
+func (x *UpdateBillingProfileRequest) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *UpdateBillingProfileRequest) GetTaxId() string {
+	if x != nil {
+		return x.TaxId
+	}
+	return ""
+}
+
+func (x *UpdateBillingProfileRequest) GetHeadOffice() bool {
+	if x != nil {
+		return x.HeadOffice
+	}
+	return false
+}
+
+func (x *UpdateBillingProfileRequest) GetBranch() string {
+	if x != nil {
+		return x.Branch
+	}
+	return ""
+}
+
+func (x *UpdateBillingProfileRequest) GetAddress() string {
+	if x != nil {
+		return x.Address
+	}
+	return ""
+}
+
+type UpdateBillingProfileResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Message       string                 `protobuf:"bytes,1,opt,name=message,proto3" json:"message,omitempty"`
+	Profile       *BillingProfile        `protobuf:"bytes,2,opt,name=profile,proto3" json:"profile,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *UpdateBillingProfileResponse) Reset() {
+	*x = UpdateBillingProfileResponse{}
+	mi := &file_subscription_v1_subscription_proto_msgTypes[31]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *UpdateBillingProfileResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*UpdateBillingProfileResponse) ProtoMessage() {}
+
+func (x *UpdateBillingProfileResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_subscription_v1_subscription_proto_msgTypes[31]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use UpdateBillingProfileResponse.ProtoReflect.Descriptor instead.
+func (*UpdateBillingProfileResponse) Descriptor() ([]byte, []int) {
+	return file_subscription_v1_subscription_proto_rawDescGZIP(), []int{31}
+}
+
+func (x *UpdateBillingProfileResponse) GetMessage() string {
+	if x != nil {
+		return x.Message
+	}
+	return ""
+}
+
+func (x *UpdateBillingProfileResponse) GetProfile() *BillingProfile {
+	if x != nil {
+		return x.Profile
+	}
+	return nil
+}
+
+// Party is the seller or buyer block of a receipt.
+type Party struct {
+	state      protoimpl.MessageState `protogen:"open.v1"`
+	Kind       string                 `protobuf:"bytes,1,opt,name=kind,proto3" json:"kind,omitempty"`
+	Name       string                 `protobuf:"bytes,2,opt,name=name,proto3" json:"name,omitempty"`
+	TaxId      string                 `protobuf:"bytes,3,opt,name=tax_id,json=taxId,proto3" json:"tax_id,omitempty"`
+	HeadOffice bool                   `protobuf:"varint,4,opt,name=head_office,json=headOffice,proto3" json:"head_office,omitempty"`
+	Branch     string                 `protobuf:"bytes,5,opt,name=branch,proto3" json:"branch,omitempty"`
+	Address    string                 `protobuf:"bytes,6,opt,name=address,proto3" json:"address,omitempty"`
+	// "สำนักงานใหญ่" or "สาขาที่ 00012" (companies).
+	BranchLabel   string `protobuf:"bytes,7,opt,name=branch_label,json=branchLabel,proto3" json:"branch_label,omitempty"`
+	Email         string `protobuf:"bytes,8,opt,name=email,proto3" json:"email,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Party) Reset() {
+	*x = Party{}
+	mi := &file_subscription_v1_subscription_proto_msgTypes[32]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Party) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Party) ProtoMessage() {}
+
+func (x *Party) ProtoReflect() protoreflect.Message {
+	mi := &file_subscription_v1_subscription_proto_msgTypes[32]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Party.ProtoReflect.Descriptor instead.
+func (*Party) Descriptor() ([]byte, []int) {
+	return file_subscription_v1_subscription_proto_rawDescGZIP(), []int{32}
+}
+
+func (x *Party) GetKind() string {
+	if x != nil {
+		return x.Kind
+	}
+	return ""
+}
+
+func (x *Party) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *Party) GetTaxId() string {
+	if x != nil {
+		return x.TaxId
+	}
+	return ""
+}
+
+func (x *Party) GetHeadOffice() bool {
+	if x != nil {
+		return x.HeadOffice
+	}
+	return false
+}
+
+func (x *Party) GetBranch() string {
+	if x != nil {
+		return x.Branch
+	}
+	return ""
+}
+
+func (x *Party) GetAddress() string {
+	if x != nil {
+		return x.Address
+	}
+	return ""
+}
+
+func (x *Party) GetBranchLabel() string {
+	if x != nil {
+		return x.BranchLabel
+	}
+	return ""
+}
+
+func (x *Party) GetEmail() string {
+	if x != nil {
+		return x.Email
+	}
+	return ""
+}
+
+// Receipt is a receipt / tax invoice; the price includes VAT.
+type Receipt struct {
+	state  protoimpl.MessageState `protogen:"open.v1"`
+	Number string                 `protobuf:"bytes,1,opt,name=number,proto3" json:"number,omitempty"`
+	// Day of issue in Bangkok (YYYY-MM-DD).
+	IssuedDate     string  `protobuf:"bytes,2,opt,name=issued_date,json=issuedDate,proto3" json:"issued_date,omitempty"`
+	Description    string  `protobuf:"bytes,3,opt,name=description,proto3" json:"description,omitempty"`
+	Tier           string  `protobuf:"bytes,4,opt,name=tier,proto3" json:"tier,omitempty"`
+	Period         string  `protobuf:"bytes,5,opt,name=period,proto3" json:"period,omitempty"`
+	Method         string  `protobuf:"bytes,6,opt,name=method,proto3" json:"method,omitempty"`
+	AmountSatang   int64   `protobuf:"varint,7,opt,name=amount_satang,json=amountSatang,proto3" json:"amount_satang,omitempty"`
+	VatSatang      int64   `protobuf:"varint,8,opt,name=vat_satang,json=vatSatang,proto3" json:"vat_satang,omitempty"`
+	BaseSatang     int64   `protobuf:"varint,9,opt,name=base_satang,json=baseSatang,proto3" json:"base_satang,omitempty"`
+	Amount         float64 `protobuf:"fixed64,10,opt,name=amount,proto3" json:"amount,omitempty"`
+	Vat            float64 `protobuf:"fixed64,11,opt,name=vat,proto3" json:"vat,omitempty"`
+	Base           float64 `protobuf:"fixed64,12,opt,name=base,proto3" json:"base,omitempty"`
+	VatRatePercent int32   `protobuf:"varint,13,opt,name=vat_rate_percent,json=vatRatePercent,proto3" json:"vat_rate_percent,omitempty"`
+	// The total in Thai words (…บาทถ้วน / …สตางค์).
+	AmountWords string `protobuf:"bytes,14,opt,name=amount_words,json=amountWords,proto3" json:"amount_words,omitempty"`
+	Seller      *Party `protobuf:"bytes,15,opt,name=seller,proto3" json:"seller,omitempty"`
+	// The billing profile at payment time; without one, only email is set.
+	Buyer           *Party `protobuf:"bytes,16,opt,name=buyer,proto3" json:"buyer,omitempty"`
+	BuyerHasProfile bool   `protobuf:"varint,17,opt,name=buyer_has_profile,json=buyerHasProfile,proto3" json:"buyer_has_profile,omitempty"`
+	PaymentId       string `protobuf:"bytes,18,opt,name=payment_id,json=paymentId,proto3" json:"payment_id,omitempty"`
+	unknownFields   protoimpl.UnknownFields
+	sizeCache       protoimpl.SizeCache
+}
+
+func (x *Receipt) Reset() {
+	*x = Receipt{}
+	mi := &file_subscription_v1_subscription_proto_msgTypes[33]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Receipt) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Receipt) ProtoMessage() {}
+
+func (x *Receipt) ProtoReflect() protoreflect.Message {
+	mi := &file_subscription_v1_subscription_proto_msgTypes[33]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Receipt.ProtoReflect.Descriptor instead.
+func (*Receipt) Descriptor() ([]byte, []int) {
+	return file_subscription_v1_subscription_proto_rawDescGZIP(), []int{33}
+}
+
+func (x *Receipt) GetNumber() string {
+	if x != nil {
+		return x.Number
+	}
+	return ""
+}
+
+func (x *Receipt) GetIssuedDate() string {
+	if x != nil {
+		return x.IssuedDate
+	}
+	return ""
+}
+
+func (x *Receipt) GetDescription() string {
+	if x != nil {
+		return x.Description
+	}
+	return ""
+}
+
+func (x *Receipt) GetTier() string {
+	if x != nil {
+		return x.Tier
+	}
+	return ""
+}
+
+func (x *Receipt) GetPeriod() string {
+	if x != nil {
+		return x.Period
+	}
+	return ""
+}
+
+func (x *Receipt) GetMethod() string {
+	if x != nil {
+		return x.Method
+	}
+	return ""
+}
+
+func (x *Receipt) GetAmountSatang() int64 {
+	if x != nil {
+		return x.AmountSatang
+	}
+	return 0
+}
+
+func (x *Receipt) GetVatSatang() int64 {
+	if x != nil {
+		return x.VatSatang
+	}
+	return 0
+}
+
+func (x *Receipt) GetBaseSatang() int64 {
+	if x != nil {
+		return x.BaseSatang
+	}
+	return 0
+}
+
+func (x *Receipt) GetAmount() float64 {
+	if x != nil {
+		return x.Amount
+	}
+	return 0
+}
+
+func (x *Receipt) GetVat() float64 {
+	if x != nil {
+		return x.Vat
+	}
+	return 0
+}
+
+func (x *Receipt) GetBase() float64 {
+	if x != nil {
+		return x.Base
+	}
+	return 0
+}
+
+func (x *Receipt) GetVatRatePercent() int32 {
+	if x != nil {
+		return x.VatRatePercent
+	}
+	return 0
+}
+
+func (x *Receipt) GetAmountWords() string {
+	if x != nil {
+		return x.AmountWords
+	}
+	return ""
+}
+
+func (x *Receipt) GetSeller() *Party {
+	if x != nil {
+		return x.Seller
+	}
+	return nil
+}
+
+func (x *Receipt) GetBuyer() *Party {
+	if x != nil {
+		return x.Buyer
+	}
+	return nil
+}
+
+func (x *Receipt) GetBuyerHasProfile() bool {
+	if x != nil {
+		return x.BuyerHasProfile
+	}
+	return false
+}
+
+func (x *Receipt) GetPaymentId() string {
+	if x != nil {
+		return x.PaymentId
+	}
+	return ""
+}
+
+type GetReceiptRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Number        string                 `protobuf:"bytes,1,opt,name=number,proto3" json:"number,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GetReceiptRequest) Reset() {
+	*x = GetReceiptRequest{}
+	mi := &file_subscription_v1_subscription_proto_msgTypes[34]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetReceiptRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetReceiptRequest) ProtoMessage() {}
+
+func (x *GetReceiptRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_subscription_v1_subscription_proto_msgTypes[34]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetReceiptRequest.ProtoReflect.Descriptor instead.
+func (*GetReceiptRequest) Descriptor() ([]byte, []int) {
+	return file_subscription_v1_subscription_proto_rawDescGZIP(), []int{34}
+}
+
+func (x *GetReceiptRequest) GetNumber() string {
+	if x != nil {
+		return x.Number
+	}
+	return ""
+}
+
+type GetReceiptResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Receipt       *Receipt               `protobuf:"bytes,1,opt,name=receipt,proto3" json:"receipt,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GetReceiptResponse) Reset() {
+	*x = GetReceiptResponse{}
+	mi := &file_subscription_v1_subscription_proto_msgTypes[35]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetReceiptResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetReceiptResponse) ProtoMessage() {}
+
+func (x *GetReceiptResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_subscription_v1_subscription_proto_msgTypes[35]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetReceiptResponse.ProtoReflect.Descriptor instead.
+func (*GetReceiptResponse) Descriptor() ([]byte, []int) {
+	return file_subscription_v1_subscription_proto_rawDescGZIP(), []int{35}
+}
+
+func (x *GetReceiptResponse) GetReceipt() *Receipt {
+	if x != nil {
+		return x.Receipt
 	}
 	return nil
 }
@@ -1477,15 +2471,31 @@ const file_subscription_v1_subscription_proto_rawDesc = "" +
 	"\ftier_details\x18\x01 \x03(\v2\x15.subscription.v1.TierR\vtierDetails\x12>\n" +
 	"\x0fupgrade_options\x18\x02 \x03(\v2\x15.subscription.v1.TierR\x0eupgradeOptions\x12#\n" +
 	"\rneeds_upgrade\x18\x03 \x01(\bR\fneedsUpgrade\x12!\n" +
-	"\fcurrent_tier\x18\x04 \x01(\tR\vcurrentTier\"\xdf\x01\n" +
+	"\fcurrent_tier\x18\x04 \x01(\tR\vcurrentTier\"\xef\x03\n" +
 	"\x12SubscriptionPeriod\x12\x16\n" +
 	"\x06status\x18\x01 \x01(\tR\x06status\x12\x1d\n" +
 	"\n" +
 	"start_date\x18\x02 \x01(\tR\tstartDate\x12\x19\n" +
 	"\bend_date\x18\x03 \x01(\tR\aendDate\x12*\n" +
 	"\x11last_payment_date\x18\x04 \x01(\tR\x0flastPaymentDate\x123\n" +
-	"\x13last_payment_amount\x18\x05 \x01(\x01H\x00R\x11lastPaymentAmount\x88\x01\x01B\x16\n" +
-	"\x14_last_payment_amount\"\xab\x02\n" +
+	"\x13last_payment_amount\x18\x05 \x01(\x01H\x00R\x11lastPaymentAmount\x88\x01\x01\x12\x16\n" +
+	"\x06period\x18\x06 \x01(\tR\x06period\x12\x16\n" +
+	"\x06method\x18\a \x01(\tR\x06method\x12/\n" +
+	"\x14cancel_at_period_end\x18\b \x01(\bR\x11cancelAtPeriodEnd\x12\x1d\n" +
+	"\n" +
+	"auto_renew\x18\t \x01(\bR\tautoRenew\x12-\n" +
+	"\x04next\x18\n" +
+	" \x01(\v2\x19.subscription.v1.NextPlanR\x04next\x12@\n" +
+	"\x1alast_payment_amount_satang\x18\v \x01(\x03H\x01R\x17lastPaymentAmountSatang\x88\x01\x01B\x16\n" +
+	"\x14_last_payment_amountB\x1d\n" +
+	"\x1b_last_payment_amount_satang\"w\n" +
+	"\bNextPlan\x12\x12\n" +
+	"\x04tier\x18\x01 \x01(\tR\x04tier\x12\x1d\n" +
+	"\n" +
+	"tier_label\x18\x02 \x01(\tR\ttierLabel\x12\x1d\n" +
+	"\n" +
+	"start_date\x18\x03 \x01(\tR\tstartDate\x12\x19\n" +
+	"\bend_date\x18\x04 \x01(\tR\aendDate\"\xab\x02\n" +
 	"\x05Usage\x128\n" +
 	"\x18search_combination_today\x18\x01 \x01(\x05R\x16searchCombinationToday\x128\n" +
 	"\x18search_combination_month\x18\x02 \x01(\x05R\x16searchCombinationMonth\x12?\n" +
@@ -1531,7 +2541,7 @@ const file_subscription_v1_subscription_proto_rawDesc = "" +
 	"\apayload\x18\x01 \x01(\fR\apayload\x12\x1c\n" +
 	"\tsignature\x18\x02 \x01(\tR\tsignature\"9\n" +
 	"\x1bHandleProviderEventResponse\x12\x1a\n" +
-	"\breceived\x18\x01 \x01(\bR\breceived\"\xcb\x02\n" +
+	"\breceived\x18\x01 \x01(\bR\breceived\"\xf2\x02\n" +
 	"\aPayment\x12\x1d\n" +
 	"\n" +
 	"payment_id\x18\x01 \x01(\tR\tpaymentId\x12\x12\n" +
@@ -1546,7 +2556,8 @@ const file_subscription_v1_subscription_proto_rawDesc = "" +
 	"\ramount_satang\x18\t \x01(\x03R\famountSatang\x12\"\n" +
 	"\n" +
 	"receipt_no\x18\n" +
-	" \x01(\x03H\x00R\treceiptNo\x88\x01\x01B\r\n" +
+	" \x01(\x03H\x00R\treceiptNo\x88\x01\x01\x12%\n" +
+	"\x0ereceipt_number\x18\v \x01(\tR\rreceiptNumberB\r\n" +
 	"\v_receipt_no\"\xc1\x01\n" +
 	"\rLocalCheckout\x12\x1d\n" +
 	"\n" +
@@ -1572,7 +2583,76 @@ const file_subscription_v1_subscription_proto_rawDesc = "" +
 	"\bcheckout\x18\x02 \x01(\v2\x1e.subscription.v1.LocalCheckoutR\bcheckout\"\x15\n" +
 	"\x13ListPaymentsRequest\"L\n" +
 	"\x14ListPaymentsResponse\x124\n" +
-	"\bpayments\x18\x01 \x03(\v2\x18.subscription.v1.PaymentR\bpayments2\x85\a\n" +
+	"\bpayments\x18\x01 \x03(\v2\x18.subscription.v1.PaymentR\bpayments\"\x1b\n" +
+	"\x19CancelSubscriptionRequest\"\x7f\n" +
+	"\x1aCancelSubscriptionResponse\x12\x18\n" +
+	"\amessage\x18\x01 \x01(\tR\amessage\x12G\n" +
+	"\fsubscription\x18\x02 \x01(\v2#.subscription.v1.SubscriptionPeriodR\fsubscription\"\x1b\n" +
+	"\x19ResumeSubscriptionRequest\"\x7f\n" +
+	"\x1aResumeSubscriptionResponse\x12\x18\n" +
+	"\amessage\x18\x01 \x01(\tR\amessage\x12G\n" +
+	"\fsubscription\x18\x02 \x01(\v2#.subscription.v1.SubscriptionPeriodR\fsubscription\"\xa2\x01\n" +
+	"\x0eBillingProfile\x12\x12\n" +
+	"\x04kind\x18\x01 \x01(\tR\x04kind\x12\x12\n" +
+	"\x04name\x18\x02 \x01(\tR\x04name\x12\x15\n" +
+	"\x06tax_id\x18\x03 \x01(\tR\x05taxId\x12\x1f\n" +
+	"\vhead_office\x18\x04 \x01(\bR\n" +
+	"headOffice\x12\x16\n" +
+	"\x06branch\x18\x05 \x01(\tR\x06branch\x12\x18\n" +
+	"\aaddress\x18\x06 \x01(\tR\aaddress\"\x1a\n" +
+	"\x18GetBillingProfileRequest\"n\n" +
+	"\x19GetBillingProfileResponse\x129\n" +
+	"\aprofile\x18\x01 \x01(\v2\x1f.subscription.v1.BillingProfileR\aprofile\x12\x16\n" +
+	"\x06exists\x18\x02 \x01(\bR\x06exists\"\xaf\x01\n" +
+	"\x1bUpdateBillingProfileRequest\x12\x12\n" +
+	"\x04kind\x18\x01 \x01(\tR\x04kind\x12\x12\n" +
+	"\x04name\x18\x02 \x01(\tR\x04name\x12\x15\n" +
+	"\x06tax_id\x18\x03 \x01(\tR\x05taxId\x12\x1f\n" +
+	"\vhead_office\x18\x04 \x01(\bR\n" +
+	"headOffice\x12\x16\n" +
+	"\x06branch\x18\x05 \x01(\tR\x06branch\x12\x18\n" +
+	"\aaddress\x18\x06 \x01(\tR\aaddress\"s\n" +
+	"\x1cUpdateBillingProfileResponse\x12\x18\n" +
+	"\amessage\x18\x01 \x01(\tR\amessage\x129\n" +
+	"\aprofile\x18\x02 \x01(\v2\x1f.subscription.v1.BillingProfileR\aprofile\"\xd2\x01\n" +
+	"\x05Party\x12\x12\n" +
+	"\x04kind\x18\x01 \x01(\tR\x04kind\x12\x12\n" +
+	"\x04name\x18\x02 \x01(\tR\x04name\x12\x15\n" +
+	"\x06tax_id\x18\x03 \x01(\tR\x05taxId\x12\x1f\n" +
+	"\vhead_office\x18\x04 \x01(\bR\n" +
+	"headOffice\x12\x16\n" +
+	"\x06branch\x18\x05 \x01(\tR\x06branch\x12\x18\n" +
+	"\aaddress\x18\x06 \x01(\tR\aaddress\x12!\n" +
+	"\fbranch_label\x18\a \x01(\tR\vbranchLabel\x12\x14\n" +
+	"\x05email\x18\b \x01(\tR\x05email\"\xc1\x04\n" +
+	"\aReceipt\x12\x16\n" +
+	"\x06number\x18\x01 \x01(\tR\x06number\x12\x1f\n" +
+	"\vissued_date\x18\x02 \x01(\tR\n" +
+	"issuedDate\x12 \n" +
+	"\vdescription\x18\x03 \x01(\tR\vdescription\x12\x12\n" +
+	"\x04tier\x18\x04 \x01(\tR\x04tier\x12\x16\n" +
+	"\x06period\x18\x05 \x01(\tR\x06period\x12\x16\n" +
+	"\x06method\x18\x06 \x01(\tR\x06method\x12#\n" +
+	"\ramount_satang\x18\a \x01(\x03R\famountSatang\x12\x1d\n" +
+	"\n" +
+	"vat_satang\x18\b \x01(\x03R\tvatSatang\x12\x1f\n" +
+	"\vbase_satang\x18\t \x01(\x03R\n" +
+	"baseSatang\x12\x16\n" +
+	"\x06amount\x18\n" +
+	" \x01(\x01R\x06amount\x12\x10\n" +
+	"\x03vat\x18\v \x01(\x01R\x03vat\x12\x12\n" +
+	"\x04base\x18\f \x01(\x01R\x04base\x12(\n" +
+	"\x10vat_rate_percent\x18\r \x01(\x05R\x0evatRatePercent\x12!\n" +
+	"\famount_words\x18\x0e \x01(\tR\vamountWords\x12.\n" +
+	"\x06seller\x18\x0f \x01(\v2\x16.subscription.v1.PartyR\x06seller\x12,\n" +
+	"\x05buyer\x18\x10 \x01(\v2\x16.subscription.v1.PartyR\x05buyer\x12*\n" +
+	"\x11buyer_has_profile\x18\x11 \x01(\bR\x0fbuyerHasProfile\x12\x1d\n" +
+	"\n" +
+	"payment_id\x18\x12 \x01(\tR\tpaymentId\"+\n" +
+	"\x11GetReceiptRequest\x12\x16\n" +
+	"\x06number\x18\x01 \x01(\tR\x06number\"H\n" +
+	"\x12GetReceiptResponse\x122\n" +
+	"\areceipt\x18\x01 \x01(\v2\x18.subscription.v1.ReceiptR\areceipt2\xc3\v\n" +
 	"\x13SubscriptionService\x12Z\n" +
 	"\tListTiers\x12!.subscription.v1.ListTiersRequest\x1a\".subscription.v1.ListTiersResponse\"\x06\x8a\xb5\x18\x02\b\x01\x12r\n" +
 	"\x11GetMySubscription\x12).subscription.v1.GetMySubscriptionRequest\x1a*.subscription.v1.GetMySubscriptionResponse\"\x06\x8a\xb5\x18\x02\b\x02\x12c\n" +
@@ -1581,7 +2661,13 @@ const file_subscription_v1_subscription_proto_rawDesc = "" +
 	"\x13HandleProviderEvent\x12+.subscription.v1.HandleProviderEventRequest\x1a,.subscription.v1.HandleProviderEventResponse\"\x06\x8a\xb5\x18\x02\b\x03\x12o\n" +
 	"\x10GetLocalCheckout\x12(.subscription.v1.GetLocalCheckoutRequest\x1a).subscription.v1.GetLocalCheckoutResponse\"\x06\x8a\xb5\x18\x02\b\x02\x12~\n" +
 	"\x15CompleteLocalCheckout\x12-.subscription.v1.CompleteLocalCheckoutRequest\x1a..subscription.v1.CompleteLocalCheckoutResponse\"\x06\x8a\xb5\x18\x02\b\x02\x12c\n" +
-	"\fListPayments\x12$.subscription.v1.ListPaymentsRequest\x1a%.subscription.v1.ListPaymentsResponse\"\x06\x8a\xb5\x18\x02\b\x02B\xb2\x01\n" +
+	"\fListPayments\x12$.subscription.v1.ListPaymentsRequest\x1a%.subscription.v1.ListPaymentsResponse\"\x06\x8a\xb5\x18\x02\b\x02\x12u\n" +
+	"\x12CancelSubscription\x12*.subscription.v1.CancelSubscriptionRequest\x1a+.subscription.v1.CancelSubscriptionResponse\"\x06\x8a\xb5\x18\x02\b\x02\x12u\n" +
+	"\x12ResumeSubscription\x12*.subscription.v1.ResumeSubscriptionRequest\x1a+.subscription.v1.ResumeSubscriptionResponse\"\x06\x8a\xb5\x18\x02\b\x02\x12r\n" +
+	"\x11GetBillingProfile\x12).subscription.v1.GetBillingProfileRequest\x1a*.subscription.v1.GetBillingProfileResponse\"\x06\x8a\xb5\x18\x02\b\x02\x12{\n" +
+	"\x14UpdateBillingProfile\x12,.subscription.v1.UpdateBillingProfileRequest\x1a-.subscription.v1.UpdateBillingProfileResponse\"\x06\x8a\xb5\x18\x02\b\x02\x12]\n" +
+	"\n" +
+	"GetReceipt\x12\".subscription.v1.GetReceiptRequest\x1a#.subscription.v1.GetReceiptResponse\"\x06\x8a\xb5\x18\x02\b\x02B\xb2\x01\n" +
 	"\x13com.subscription.v1B\x11SubscriptionProtoP\x01Z+bidradar/gen/subscription/v1;subscriptionv1\xa2\x02\x03SXX\xaa\x02\x0fSubscription.V1\xca\x02\x0fSubscription\\V1\xe2\x02\x1bSubscription\\V1\\GPBMetadata\xea\x02\x10Subscription::V1b\x06proto3"
 
 var (
@@ -1596,67 +2682,99 @@ func file_subscription_v1_subscription_proto_rawDescGZIP() []byte {
 	return file_subscription_v1_subscription_proto_rawDescData
 }
 
-var file_subscription_v1_subscription_proto_msgTypes = make([]protoimpl.MessageInfo, 23)
+var file_subscription_v1_subscription_proto_msgTypes = make([]protoimpl.MessageInfo, 37)
 var file_subscription_v1_subscription_proto_goTypes = []any{
 	(*CombinationLimits)(nil),             // 0: subscription.v1.CombinationLimits
 	(*Tier)(nil),                          // 1: subscription.v1.Tier
 	(*ListTiersRequest)(nil),              // 2: subscription.v1.ListTiersRequest
 	(*ListTiersResponse)(nil),             // 3: subscription.v1.ListTiersResponse
 	(*SubscriptionPeriod)(nil),            // 4: subscription.v1.SubscriptionPeriod
-	(*Usage)(nil),                         // 5: subscription.v1.Usage
-	(*GetMySubscriptionRequest)(nil),      // 6: subscription.v1.GetMySubscriptionRequest
-	(*GetMySubscriptionResponse)(nil),     // 7: subscription.v1.GetMySubscriptionResponse
-	(*ConsumeQuotaRequest)(nil),           // 8: subscription.v1.ConsumeQuotaRequest
-	(*ConsumeQuotaResponse)(nil),          // 9: subscription.v1.ConsumeQuotaResponse
-	(*CreateCheckoutRequest)(nil),         // 10: subscription.v1.CreateCheckoutRequest
-	(*CreateCheckoutResponse)(nil),        // 11: subscription.v1.CreateCheckoutResponse
-	(*HandleProviderEventRequest)(nil),    // 12: subscription.v1.HandleProviderEventRequest
-	(*HandleProviderEventResponse)(nil),   // 13: subscription.v1.HandleProviderEventResponse
-	(*Payment)(nil),                       // 14: subscription.v1.Payment
-	(*LocalCheckout)(nil),                 // 15: subscription.v1.LocalCheckout
-	(*GetLocalCheckoutRequest)(nil),       // 16: subscription.v1.GetLocalCheckoutRequest
-	(*GetLocalCheckoutResponse)(nil),      // 17: subscription.v1.GetLocalCheckoutResponse
-	(*CompleteLocalCheckoutRequest)(nil),  // 18: subscription.v1.CompleteLocalCheckoutRequest
-	(*CompleteLocalCheckoutResponse)(nil), // 19: subscription.v1.CompleteLocalCheckoutResponse
-	(*ListPaymentsRequest)(nil),           // 20: subscription.v1.ListPaymentsRequest
-	(*ListPaymentsResponse)(nil),          // 21: subscription.v1.ListPaymentsResponse
-	nil,                                   // 22: subscription.v1.GetMySubscriptionResponse.ButtonStatusExamplesEntry
-	(*timestamppb.Timestamp)(nil),         // 23: google.protobuf.Timestamp
+	(*NextPlan)(nil),                      // 5: subscription.v1.NextPlan
+	(*Usage)(nil),                         // 6: subscription.v1.Usage
+	(*GetMySubscriptionRequest)(nil),      // 7: subscription.v1.GetMySubscriptionRequest
+	(*GetMySubscriptionResponse)(nil),     // 8: subscription.v1.GetMySubscriptionResponse
+	(*ConsumeQuotaRequest)(nil),           // 9: subscription.v1.ConsumeQuotaRequest
+	(*ConsumeQuotaResponse)(nil),          // 10: subscription.v1.ConsumeQuotaResponse
+	(*CreateCheckoutRequest)(nil),         // 11: subscription.v1.CreateCheckoutRequest
+	(*CreateCheckoutResponse)(nil),        // 12: subscription.v1.CreateCheckoutResponse
+	(*HandleProviderEventRequest)(nil),    // 13: subscription.v1.HandleProviderEventRequest
+	(*HandleProviderEventResponse)(nil),   // 14: subscription.v1.HandleProviderEventResponse
+	(*Payment)(nil),                       // 15: subscription.v1.Payment
+	(*LocalCheckout)(nil),                 // 16: subscription.v1.LocalCheckout
+	(*GetLocalCheckoutRequest)(nil),       // 17: subscription.v1.GetLocalCheckoutRequest
+	(*GetLocalCheckoutResponse)(nil),      // 18: subscription.v1.GetLocalCheckoutResponse
+	(*CompleteLocalCheckoutRequest)(nil),  // 19: subscription.v1.CompleteLocalCheckoutRequest
+	(*CompleteLocalCheckoutResponse)(nil), // 20: subscription.v1.CompleteLocalCheckoutResponse
+	(*ListPaymentsRequest)(nil),           // 21: subscription.v1.ListPaymentsRequest
+	(*ListPaymentsResponse)(nil),          // 22: subscription.v1.ListPaymentsResponse
+	(*CancelSubscriptionRequest)(nil),     // 23: subscription.v1.CancelSubscriptionRequest
+	(*CancelSubscriptionResponse)(nil),    // 24: subscription.v1.CancelSubscriptionResponse
+	(*ResumeSubscriptionRequest)(nil),     // 25: subscription.v1.ResumeSubscriptionRequest
+	(*ResumeSubscriptionResponse)(nil),    // 26: subscription.v1.ResumeSubscriptionResponse
+	(*BillingProfile)(nil),                // 27: subscription.v1.BillingProfile
+	(*GetBillingProfileRequest)(nil),      // 28: subscription.v1.GetBillingProfileRequest
+	(*GetBillingProfileResponse)(nil),     // 29: subscription.v1.GetBillingProfileResponse
+	(*UpdateBillingProfileRequest)(nil),   // 30: subscription.v1.UpdateBillingProfileRequest
+	(*UpdateBillingProfileResponse)(nil),  // 31: subscription.v1.UpdateBillingProfileResponse
+	(*Party)(nil),                         // 32: subscription.v1.Party
+	(*Receipt)(nil),                       // 33: subscription.v1.Receipt
+	(*GetReceiptRequest)(nil),             // 34: subscription.v1.GetReceiptRequest
+	(*GetReceiptResponse)(nil),            // 35: subscription.v1.GetReceiptResponse
+	nil,                                   // 36: subscription.v1.GetMySubscriptionResponse.ButtonStatusExamplesEntry
+	(*timestamppb.Timestamp)(nil),         // 37: google.protobuf.Timestamp
 }
 var file_subscription_v1_subscription_proto_depIdxs = []int32{
 	0,  // 0: subscription.v1.Tier.combination_limits:type_name -> subscription.v1.CombinationLimits
 	1,  // 1: subscription.v1.ListTiersResponse.tier_details:type_name -> subscription.v1.Tier
 	1,  // 2: subscription.v1.ListTiersResponse.upgrade_options:type_name -> subscription.v1.Tier
-	0,  // 3: subscription.v1.GetMySubscriptionResponse.combination_limits:type_name -> subscription.v1.CombinationLimits
-	22, // 4: subscription.v1.GetMySubscriptionResponse.button_status_examples:type_name -> subscription.v1.GetMySubscriptionResponse.ButtonStatusExamplesEntry
-	1,  // 5: subscription.v1.GetMySubscriptionResponse.upgrade_recommendations:type_name -> subscription.v1.Tier
-	4,  // 6: subscription.v1.GetMySubscriptionResponse.subscription:type_name -> subscription.v1.SubscriptionPeriod
-	5,  // 7: subscription.v1.GetMySubscriptionResponse.usage:type_name -> subscription.v1.Usage
-	23, // 8: subscription.v1.Payment.created_at:type_name -> google.protobuf.Timestamp
-	15, // 9: subscription.v1.GetLocalCheckoutResponse.checkout:type_name -> subscription.v1.LocalCheckout
-	15, // 10: subscription.v1.CompleteLocalCheckoutResponse.checkout:type_name -> subscription.v1.LocalCheckout
-	14, // 11: subscription.v1.ListPaymentsResponse.payments:type_name -> subscription.v1.Payment
-	2,  // 12: subscription.v1.SubscriptionService.ListTiers:input_type -> subscription.v1.ListTiersRequest
-	6,  // 13: subscription.v1.SubscriptionService.GetMySubscription:input_type -> subscription.v1.GetMySubscriptionRequest
-	8,  // 14: subscription.v1.SubscriptionService.ConsumeQuota:input_type -> subscription.v1.ConsumeQuotaRequest
-	10, // 15: subscription.v1.SubscriptionService.CreateCheckout:input_type -> subscription.v1.CreateCheckoutRequest
-	12, // 16: subscription.v1.SubscriptionService.HandleProviderEvent:input_type -> subscription.v1.HandleProviderEventRequest
-	16, // 17: subscription.v1.SubscriptionService.GetLocalCheckout:input_type -> subscription.v1.GetLocalCheckoutRequest
-	18, // 18: subscription.v1.SubscriptionService.CompleteLocalCheckout:input_type -> subscription.v1.CompleteLocalCheckoutRequest
-	20, // 19: subscription.v1.SubscriptionService.ListPayments:input_type -> subscription.v1.ListPaymentsRequest
-	3,  // 20: subscription.v1.SubscriptionService.ListTiers:output_type -> subscription.v1.ListTiersResponse
-	7,  // 21: subscription.v1.SubscriptionService.GetMySubscription:output_type -> subscription.v1.GetMySubscriptionResponse
-	9,  // 22: subscription.v1.SubscriptionService.ConsumeQuota:output_type -> subscription.v1.ConsumeQuotaResponse
-	11, // 23: subscription.v1.SubscriptionService.CreateCheckout:output_type -> subscription.v1.CreateCheckoutResponse
-	13, // 24: subscription.v1.SubscriptionService.HandleProviderEvent:output_type -> subscription.v1.HandleProviderEventResponse
-	17, // 25: subscription.v1.SubscriptionService.GetLocalCheckout:output_type -> subscription.v1.GetLocalCheckoutResponse
-	19, // 26: subscription.v1.SubscriptionService.CompleteLocalCheckout:output_type -> subscription.v1.CompleteLocalCheckoutResponse
-	21, // 27: subscription.v1.SubscriptionService.ListPayments:output_type -> subscription.v1.ListPaymentsResponse
-	20, // [20:28] is the sub-list for method output_type
-	12, // [12:20] is the sub-list for method input_type
-	12, // [12:12] is the sub-list for extension type_name
-	12, // [12:12] is the sub-list for extension extendee
-	0,  // [0:12] is the sub-list for field type_name
+	5,  // 3: subscription.v1.SubscriptionPeriod.next:type_name -> subscription.v1.NextPlan
+	0,  // 4: subscription.v1.GetMySubscriptionResponse.combination_limits:type_name -> subscription.v1.CombinationLimits
+	36, // 5: subscription.v1.GetMySubscriptionResponse.button_status_examples:type_name -> subscription.v1.GetMySubscriptionResponse.ButtonStatusExamplesEntry
+	1,  // 6: subscription.v1.GetMySubscriptionResponse.upgrade_recommendations:type_name -> subscription.v1.Tier
+	4,  // 7: subscription.v1.GetMySubscriptionResponse.subscription:type_name -> subscription.v1.SubscriptionPeriod
+	6,  // 8: subscription.v1.GetMySubscriptionResponse.usage:type_name -> subscription.v1.Usage
+	37, // 9: subscription.v1.Payment.created_at:type_name -> google.protobuf.Timestamp
+	16, // 10: subscription.v1.GetLocalCheckoutResponse.checkout:type_name -> subscription.v1.LocalCheckout
+	16, // 11: subscription.v1.CompleteLocalCheckoutResponse.checkout:type_name -> subscription.v1.LocalCheckout
+	15, // 12: subscription.v1.ListPaymentsResponse.payments:type_name -> subscription.v1.Payment
+	4,  // 13: subscription.v1.CancelSubscriptionResponse.subscription:type_name -> subscription.v1.SubscriptionPeriod
+	4,  // 14: subscription.v1.ResumeSubscriptionResponse.subscription:type_name -> subscription.v1.SubscriptionPeriod
+	27, // 15: subscription.v1.GetBillingProfileResponse.profile:type_name -> subscription.v1.BillingProfile
+	27, // 16: subscription.v1.UpdateBillingProfileResponse.profile:type_name -> subscription.v1.BillingProfile
+	32, // 17: subscription.v1.Receipt.seller:type_name -> subscription.v1.Party
+	32, // 18: subscription.v1.Receipt.buyer:type_name -> subscription.v1.Party
+	33, // 19: subscription.v1.GetReceiptResponse.receipt:type_name -> subscription.v1.Receipt
+	2,  // 20: subscription.v1.SubscriptionService.ListTiers:input_type -> subscription.v1.ListTiersRequest
+	7,  // 21: subscription.v1.SubscriptionService.GetMySubscription:input_type -> subscription.v1.GetMySubscriptionRequest
+	9,  // 22: subscription.v1.SubscriptionService.ConsumeQuota:input_type -> subscription.v1.ConsumeQuotaRequest
+	11, // 23: subscription.v1.SubscriptionService.CreateCheckout:input_type -> subscription.v1.CreateCheckoutRequest
+	13, // 24: subscription.v1.SubscriptionService.HandleProviderEvent:input_type -> subscription.v1.HandleProviderEventRequest
+	17, // 25: subscription.v1.SubscriptionService.GetLocalCheckout:input_type -> subscription.v1.GetLocalCheckoutRequest
+	19, // 26: subscription.v1.SubscriptionService.CompleteLocalCheckout:input_type -> subscription.v1.CompleteLocalCheckoutRequest
+	21, // 27: subscription.v1.SubscriptionService.ListPayments:input_type -> subscription.v1.ListPaymentsRequest
+	23, // 28: subscription.v1.SubscriptionService.CancelSubscription:input_type -> subscription.v1.CancelSubscriptionRequest
+	25, // 29: subscription.v1.SubscriptionService.ResumeSubscription:input_type -> subscription.v1.ResumeSubscriptionRequest
+	28, // 30: subscription.v1.SubscriptionService.GetBillingProfile:input_type -> subscription.v1.GetBillingProfileRequest
+	30, // 31: subscription.v1.SubscriptionService.UpdateBillingProfile:input_type -> subscription.v1.UpdateBillingProfileRequest
+	34, // 32: subscription.v1.SubscriptionService.GetReceipt:input_type -> subscription.v1.GetReceiptRequest
+	3,  // 33: subscription.v1.SubscriptionService.ListTiers:output_type -> subscription.v1.ListTiersResponse
+	8,  // 34: subscription.v1.SubscriptionService.GetMySubscription:output_type -> subscription.v1.GetMySubscriptionResponse
+	10, // 35: subscription.v1.SubscriptionService.ConsumeQuota:output_type -> subscription.v1.ConsumeQuotaResponse
+	12, // 36: subscription.v1.SubscriptionService.CreateCheckout:output_type -> subscription.v1.CreateCheckoutResponse
+	14, // 37: subscription.v1.SubscriptionService.HandleProviderEvent:output_type -> subscription.v1.HandleProviderEventResponse
+	18, // 38: subscription.v1.SubscriptionService.GetLocalCheckout:output_type -> subscription.v1.GetLocalCheckoutResponse
+	20, // 39: subscription.v1.SubscriptionService.CompleteLocalCheckout:output_type -> subscription.v1.CompleteLocalCheckoutResponse
+	22, // 40: subscription.v1.SubscriptionService.ListPayments:output_type -> subscription.v1.ListPaymentsResponse
+	24, // 41: subscription.v1.SubscriptionService.CancelSubscription:output_type -> subscription.v1.CancelSubscriptionResponse
+	26, // 42: subscription.v1.SubscriptionService.ResumeSubscription:output_type -> subscription.v1.ResumeSubscriptionResponse
+	29, // 43: subscription.v1.SubscriptionService.GetBillingProfile:output_type -> subscription.v1.GetBillingProfileResponse
+	31, // 44: subscription.v1.SubscriptionService.UpdateBillingProfile:output_type -> subscription.v1.UpdateBillingProfileResponse
+	35, // 45: subscription.v1.SubscriptionService.GetReceipt:output_type -> subscription.v1.GetReceiptResponse
+	33, // [33:46] is the sub-list for method output_type
+	20, // [20:33] is the sub-list for method input_type
+	20, // [20:20] is the sub-list for extension type_name
+	20, // [20:20] is the sub-list for extension extendee
+	0,  // [0:20] is the sub-list for field type_name
 }
 
 func init() { file_subscription_v1_subscription_proto_init() }
@@ -1665,14 +2783,14 @@ func file_subscription_v1_subscription_proto_init() {
 		return
 	}
 	file_subscription_v1_subscription_proto_msgTypes[4].OneofWrappers = []any{}
-	file_subscription_v1_subscription_proto_msgTypes[14].OneofWrappers = []any{}
+	file_subscription_v1_subscription_proto_msgTypes[15].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_subscription_v1_subscription_proto_rawDesc), len(file_subscription_v1_subscription_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   23,
+			NumMessages:   37,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

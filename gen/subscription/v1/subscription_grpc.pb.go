@@ -27,6 +27,11 @@ const (
 	SubscriptionService_GetLocalCheckout_FullMethodName      = "/subscription.v1.SubscriptionService/GetLocalCheckout"
 	SubscriptionService_CompleteLocalCheckout_FullMethodName = "/subscription.v1.SubscriptionService/CompleteLocalCheckout"
 	SubscriptionService_ListPayments_FullMethodName          = "/subscription.v1.SubscriptionService/ListPayments"
+	SubscriptionService_CancelSubscription_FullMethodName    = "/subscription.v1.SubscriptionService/CancelSubscription"
+	SubscriptionService_ResumeSubscription_FullMethodName    = "/subscription.v1.SubscriptionService/ResumeSubscription"
+	SubscriptionService_GetBillingProfile_FullMethodName     = "/subscription.v1.SubscriptionService/GetBillingProfile"
+	SubscriptionService_UpdateBillingProfile_FullMethodName  = "/subscription.v1.SubscriptionService/UpdateBillingProfile"
+	SubscriptionService_GetReceipt_FullMethodName            = "/subscription.v1.SubscriptionService/GetReceipt"
 )
 
 // SubscriptionServiceClient is the client API for SubscriptionService service.
@@ -51,6 +56,16 @@ type SubscriptionServiceClient interface {
 	CompleteLocalCheckout(ctx context.Context, in *CompleteLocalCheckoutRequest, opts ...grpc.CallOption) (*CompleteLocalCheckoutResponse, error)
 	// ListPayments lists the signed-in user's payments.
 	ListPayments(ctx context.Context, in *ListPaymentsRequest, opts ...grpc.CallOption) (*ListPaymentsResponse, error)
+	// CancelSubscription stops the signed-in user's card plan from renewing: it ends at its period's end.
+	CancelSubscription(ctx context.Context, in *CancelSubscriptionRequest, opts ...grpc.CallOption) (*CancelSubscriptionResponse, error)
+	// ResumeSubscription undoes CancelSubscription before the period ends.
+	ResumeSubscription(ctx context.Context, in *ResumeSubscriptionRequest, opts ...grpc.CallOption) (*ResumeSubscriptionResponse, error)
+	// GetBillingProfile returns who the signed-in user's receipts are made out to.
+	GetBillingProfile(ctx context.Context, in *GetBillingProfileRequest, opts ...grpc.CallOption) (*GetBillingProfileResponse, error)
+	// UpdateBillingProfile sets it (13-digit tax id with its check digit; head office or a 5-digit branch).
+	UpdateBillingProfile(ctx context.Context, in *UpdateBillingProfileRequest, opts ...grpc.CallOption) (*UpdateBillingProfileResponse, error)
+	// GetReceipt returns one of the signed-in user's receipts / tax invoices by its number.
+	GetReceipt(ctx context.Context, in *GetReceiptRequest, opts ...grpc.CallOption) (*GetReceiptResponse, error)
 }
 
 type subscriptionServiceClient struct {
@@ -141,6 +156,56 @@ func (c *subscriptionServiceClient) ListPayments(ctx context.Context, in *ListPa
 	return out, nil
 }
 
+func (c *subscriptionServiceClient) CancelSubscription(ctx context.Context, in *CancelSubscriptionRequest, opts ...grpc.CallOption) (*CancelSubscriptionResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(CancelSubscriptionResponse)
+	err := c.cc.Invoke(ctx, SubscriptionService_CancelSubscription_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *subscriptionServiceClient) ResumeSubscription(ctx context.Context, in *ResumeSubscriptionRequest, opts ...grpc.CallOption) (*ResumeSubscriptionResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(ResumeSubscriptionResponse)
+	err := c.cc.Invoke(ctx, SubscriptionService_ResumeSubscription_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *subscriptionServiceClient) GetBillingProfile(ctx context.Context, in *GetBillingProfileRequest, opts ...grpc.CallOption) (*GetBillingProfileResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(GetBillingProfileResponse)
+	err := c.cc.Invoke(ctx, SubscriptionService_GetBillingProfile_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *subscriptionServiceClient) UpdateBillingProfile(ctx context.Context, in *UpdateBillingProfileRequest, opts ...grpc.CallOption) (*UpdateBillingProfileResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(UpdateBillingProfileResponse)
+	err := c.cc.Invoke(ctx, SubscriptionService_UpdateBillingProfile_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *subscriptionServiceClient) GetReceipt(ctx context.Context, in *GetReceiptRequest, opts ...grpc.CallOption) (*GetReceiptResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(GetReceiptResponse)
+	err := c.cc.Invoke(ctx, SubscriptionService_GetReceipt_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // SubscriptionServiceServer is the server API for SubscriptionService service.
 // All implementations must embed UnimplementedSubscriptionServiceServer
 // for forward compatibility.
@@ -163,6 +228,16 @@ type SubscriptionServiceServer interface {
 	CompleteLocalCheckout(context.Context, *CompleteLocalCheckoutRequest) (*CompleteLocalCheckoutResponse, error)
 	// ListPayments lists the signed-in user's payments.
 	ListPayments(context.Context, *ListPaymentsRequest) (*ListPaymentsResponse, error)
+	// CancelSubscription stops the signed-in user's card plan from renewing: it ends at its period's end.
+	CancelSubscription(context.Context, *CancelSubscriptionRequest) (*CancelSubscriptionResponse, error)
+	// ResumeSubscription undoes CancelSubscription before the period ends.
+	ResumeSubscription(context.Context, *ResumeSubscriptionRequest) (*ResumeSubscriptionResponse, error)
+	// GetBillingProfile returns who the signed-in user's receipts are made out to.
+	GetBillingProfile(context.Context, *GetBillingProfileRequest) (*GetBillingProfileResponse, error)
+	// UpdateBillingProfile sets it (13-digit tax id with its check digit; head office or a 5-digit branch).
+	UpdateBillingProfile(context.Context, *UpdateBillingProfileRequest) (*UpdateBillingProfileResponse, error)
+	// GetReceipt returns one of the signed-in user's receipts / tax invoices by its number.
+	GetReceipt(context.Context, *GetReceiptRequest) (*GetReceiptResponse, error)
 	mustEmbedUnimplementedSubscriptionServiceServer()
 }
 
@@ -196,6 +271,21 @@ func (UnimplementedSubscriptionServiceServer) CompleteLocalCheckout(context.Cont
 }
 func (UnimplementedSubscriptionServiceServer) ListPayments(context.Context, *ListPaymentsRequest) (*ListPaymentsResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method ListPayments not implemented")
+}
+func (UnimplementedSubscriptionServiceServer) CancelSubscription(context.Context, *CancelSubscriptionRequest) (*CancelSubscriptionResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method CancelSubscription not implemented")
+}
+func (UnimplementedSubscriptionServiceServer) ResumeSubscription(context.Context, *ResumeSubscriptionRequest) (*ResumeSubscriptionResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method ResumeSubscription not implemented")
+}
+func (UnimplementedSubscriptionServiceServer) GetBillingProfile(context.Context, *GetBillingProfileRequest) (*GetBillingProfileResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method GetBillingProfile not implemented")
+}
+func (UnimplementedSubscriptionServiceServer) UpdateBillingProfile(context.Context, *UpdateBillingProfileRequest) (*UpdateBillingProfileResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method UpdateBillingProfile not implemented")
+}
+func (UnimplementedSubscriptionServiceServer) GetReceipt(context.Context, *GetReceiptRequest) (*GetReceiptResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method GetReceipt not implemented")
 }
 func (UnimplementedSubscriptionServiceServer) mustEmbedUnimplementedSubscriptionServiceServer() {}
 func (UnimplementedSubscriptionServiceServer) testEmbeddedByValue()                             {}
@@ -362,6 +452,96 @@ func _SubscriptionService_ListPayments_Handler(srv interface{}, ctx context.Cont
 	return interceptor(ctx, in, info, handler)
 }
 
+func _SubscriptionService_CancelSubscription_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(CancelSubscriptionRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(SubscriptionServiceServer).CancelSubscription(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: SubscriptionService_CancelSubscription_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(SubscriptionServiceServer).CancelSubscription(ctx, req.(*CancelSubscriptionRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _SubscriptionService_ResumeSubscription_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ResumeSubscriptionRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(SubscriptionServiceServer).ResumeSubscription(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: SubscriptionService_ResumeSubscription_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(SubscriptionServiceServer).ResumeSubscription(ctx, req.(*ResumeSubscriptionRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _SubscriptionService_GetBillingProfile_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(GetBillingProfileRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(SubscriptionServiceServer).GetBillingProfile(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: SubscriptionService_GetBillingProfile_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(SubscriptionServiceServer).GetBillingProfile(ctx, req.(*GetBillingProfileRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _SubscriptionService_UpdateBillingProfile_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(UpdateBillingProfileRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(SubscriptionServiceServer).UpdateBillingProfile(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: SubscriptionService_UpdateBillingProfile_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(SubscriptionServiceServer).UpdateBillingProfile(ctx, req.(*UpdateBillingProfileRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _SubscriptionService_GetReceipt_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(GetReceiptRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(SubscriptionServiceServer).GetReceipt(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: SubscriptionService_GetReceipt_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(SubscriptionServiceServer).GetReceipt(ctx, req.(*GetReceiptRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // SubscriptionService_ServiceDesc is the grpc.ServiceDesc for SubscriptionService service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -400,6 +580,26 @@ var SubscriptionService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "ListPayments",
 			Handler:    _SubscriptionService_ListPayments_Handler,
+		},
+		{
+			MethodName: "CancelSubscription",
+			Handler:    _SubscriptionService_CancelSubscription_Handler,
+		},
+		{
+			MethodName: "ResumeSubscription",
+			Handler:    _SubscriptionService_ResumeSubscription_Handler,
+		},
+		{
+			MethodName: "GetBillingProfile",
+			Handler:    _SubscriptionService_GetBillingProfile_Handler,
+		},
+		{
+			MethodName: "UpdateBillingProfile",
+			Handler:    _SubscriptionService_UpdateBillingProfile_Handler,
+		},
+		{
+			MethodName: "GetReceipt",
+			Handler:    _SubscriptionService_GetReceipt_Handler,
 		},
 	},
 	Streams:  []grpc.StreamDesc{},

@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
@@ -13,12 +14,14 @@ import (
 	"bidradar/pkg/authn"
 	"bidradar/pkg/config"
 	"bidradar/pkg/events"
+	"bidradar/pkg/mail"
 	"bidradar/pkg/outbox"
 	"bidradar/pkg/runner"
 	"bidradar/services/subscription/internal/adapters/localpay"
 	"bidradar/services/subscription/internal/adapters/postgres"
 	"bidradar/services/subscription/internal/adapters/stripepay"
 	"bidradar/services/subscription/internal/app"
+	"bidradar/services/subscription/internal/domain"
 	"bidradar/services/subscription/internal/ports"
 	"bidradar/services/subscription/migrations"
 )
@@ -80,14 +83,17 @@ func provider(env *config.Loader) app.Provider {
 
 // Build assembles the service. Environment: DATABASE_URL (required),
 // AUTH_TARGET, NATS_URL (outbox relay), the Stripe settings of Provider,
-// PUBLIC_URL (the app's origin for Stripe's return pages).
+// PUBLIC_URL (the app's origin for Stripe's return pages and e-mail links),
+// SMTP_*/MAIL_FROM (receipts and reminders, as pkg/mail reads them).
 func Build(ctx context.Context, getenv runner.Getenv, log *slog.Logger) (runner.Component, error) {
 	env := config.FromGetenv(getenv)
 	dbURL := env.Required("DATABASE_URL")
 	authTarget := env.Required("AUTH_TARGET")
 	admins := authn.ParseAdmins(env.String("ADMIN_EMAILS", ""))
 	natsURL := env.String("NATS_URL", "")
+	publicURL := env.String("PUBLIC_URL", "")
 	provider := provider(env)
+	mailCfg := mail.ConfigFrom(env)
 	if err := env.Err(); err != nil {
 		return nil, fmt.Errorf("subscription config: %w", err)
 	}
@@ -101,6 +107,18 @@ func Build(ctx context.Context, getenv runner.Getenv, log *slog.Logger) (runner.
 	}
 	srv.OnClose(pool.Close)
 	srv.Readiness("postgres", pool.Ping)
+	var m app.Mailer
+	if sender, err := mail.New(mailCfg, log); err == nil {
+		m = mailer{sender}
+	} else if mailCfg.Host != "" {
+		pool.Close()
+		return nil, err
+	} else {
+		// No SMTP and no writable mail folder (a read-only container):
+		// receipts and reminders wait in the queue until mail is set up.
+		log.WarnContext(ctx, "no mail sender: receipts and reminders stay queued", "err", err)
+	}
+	a := app.New(postgres.New(pool), provider, nil, log).WithMail(m, publicURL)
 	if natsURL != "" {
 		nc, js, err := events.Connect(natsURL, "subscription")
 		if err != nil {
@@ -113,6 +131,10 @@ func Build(ctx context.Context, getenv runner.Getenv, log *slog.Logger) (runner.
 			return nil, err
 		}
 		srv.FollowEndedSessions(js)
+		if err := srv.OnUserDeactivated(ctx, js, "subscription-forget-users", a.ForgetUser); err != nil {
+			pool.Close()
+			return nil, err
+		}
 		relay := outbox.NewRelay(pool, js, log, outbox.RelayOptions{})
 		srv.Background(func(ctx context.Context) {
 			if err := relay.Run(ctx); err != nil && ctx.Err() == nil {
@@ -125,7 +147,61 @@ func Build(ctx context.Context, getenv runner.Getenv, log *slog.Logger) (runner.
 		pool.Close()
 		return nil, err
 	}
-	a := app.New(postgres.New(pool), provider, nil, log)
+	startJobs(srv, a, log)
 	srv.Mount(subscriptionv1connect.NewSubscriptionServiceHandler(ports.NewHandler(a), opts...))
 	return srv, nil
+}
+
+type mailer struct{ s mail.Sender }
+
+func (m mailer) Send(ctx context.Context, x domain.Mail) error {
+	return m.s.Send(ctx, mail.Message{To: x.To, Subject: x.Subject, Text: x.Text, HTML: x.HTML})
+}
+
+// How often the jobs run. Each is safe on every replica at once: plans are
+// moved under row claims, reminders are remembered per plan end, mail is
+// leased per row.
+const (
+	expiryEvery = time.Minute
+	mailEvery   = 3 * time.Second
+)
+
+// startJobs runs the expiry and reminder job and the mail sender.
+func startJobs(srv *runner.RPCServer, a *app.App, log *slog.Logger) {
+	every(srv, expiryEvery, func(ctx context.Context) {
+		if n, err := a.ExpireDue(ctx); err != nil && ctx.Err() == nil {
+			log.WarnContext(ctx, "plan expiry", "err", err)
+		} else if n > 0 {
+			log.InfoContext(ctx, "plans moved past their end date", "count", n)
+		}
+		if _, err := a.SendReminders(ctx); err != nil && ctx.Err() == nil {
+			log.WarnContext(ctx, "plan reminders", "err", err)
+		}
+	})
+	every(srv, mailEvery, func(ctx context.Context) {
+		for {
+			n, err := a.DeliverMail(ctx, 20)
+			if err != nil && ctx.Err() == nil {
+				log.WarnContext(ctx, "mail queue", "err", err)
+			}
+			if n < 20 || err != nil {
+				return
+			}
+		}
+	})
+}
+
+func every(srv *runner.RPCServer, d time.Duration, run func(context.Context)) {
+	srv.Background(func(ctx context.Context) {
+		tick := time.NewTicker(d)
+		defer tick.Stop()
+		for {
+			run(ctx)
+			select {
+			case <-ctx.Done():
+				return
+			case <-tick.C:
+			}
+		}
+	})
 }

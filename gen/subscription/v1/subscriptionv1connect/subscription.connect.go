@@ -57,6 +57,21 @@ const (
 	// SubscriptionServiceListPaymentsProcedure is the fully-qualified name of the SubscriptionService's
 	// ListPayments RPC.
 	SubscriptionServiceListPaymentsProcedure = "/subscription.v1.SubscriptionService/ListPayments"
+	// SubscriptionServiceCancelSubscriptionProcedure is the fully-qualified name of the
+	// SubscriptionService's CancelSubscription RPC.
+	SubscriptionServiceCancelSubscriptionProcedure = "/subscription.v1.SubscriptionService/CancelSubscription"
+	// SubscriptionServiceResumeSubscriptionProcedure is the fully-qualified name of the
+	// SubscriptionService's ResumeSubscription RPC.
+	SubscriptionServiceResumeSubscriptionProcedure = "/subscription.v1.SubscriptionService/ResumeSubscription"
+	// SubscriptionServiceGetBillingProfileProcedure is the fully-qualified name of the
+	// SubscriptionService's GetBillingProfile RPC.
+	SubscriptionServiceGetBillingProfileProcedure = "/subscription.v1.SubscriptionService/GetBillingProfile"
+	// SubscriptionServiceUpdateBillingProfileProcedure is the fully-qualified name of the
+	// SubscriptionService's UpdateBillingProfile RPC.
+	SubscriptionServiceUpdateBillingProfileProcedure = "/subscription.v1.SubscriptionService/UpdateBillingProfile"
+	// SubscriptionServiceGetReceiptProcedure is the fully-qualified name of the SubscriptionService's
+	// GetReceipt RPC.
+	SubscriptionServiceGetReceiptProcedure = "/subscription.v1.SubscriptionService/GetReceipt"
 )
 
 // SubscriptionServiceClient is a client for the subscription.v1.SubscriptionService service.
@@ -77,6 +92,16 @@ type SubscriptionServiceClient interface {
 	CompleteLocalCheckout(context.Context, *connect.Request[v1.CompleteLocalCheckoutRequest]) (*connect.Response[v1.CompleteLocalCheckoutResponse], error)
 	// ListPayments lists the signed-in user's payments.
 	ListPayments(context.Context, *connect.Request[v1.ListPaymentsRequest]) (*connect.Response[v1.ListPaymentsResponse], error)
+	// CancelSubscription stops the signed-in user's card plan from renewing: it ends at its period's end.
+	CancelSubscription(context.Context, *connect.Request[v1.CancelSubscriptionRequest]) (*connect.Response[v1.CancelSubscriptionResponse], error)
+	// ResumeSubscription undoes CancelSubscription before the period ends.
+	ResumeSubscription(context.Context, *connect.Request[v1.ResumeSubscriptionRequest]) (*connect.Response[v1.ResumeSubscriptionResponse], error)
+	// GetBillingProfile returns who the signed-in user's receipts are made out to.
+	GetBillingProfile(context.Context, *connect.Request[v1.GetBillingProfileRequest]) (*connect.Response[v1.GetBillingProfileResponse], error)
+	// UpdateBillingProfile sets it (13-digit tax id with its check digit; head office or a 5-digit branch).
+	UpdateBillingProfile(context.Context, *connect.Request[v1.UpdateBillingProfileRequest]) (*connect.Response[v1.UpdateBillingProfileResponse], error)
+	// GetReceipt returns one of the signed-in user's receipts / tax invoices by its number.
+	GetReceipt(context.Context, *connect.Request[v1.GetReceiptRequest]) (*connect.Response[v1.GetReceiptResponse], error)
 }
 
 // NewSubscriptionServiceClient constructs a client for the subscription.v1.SubscriptionService
@@ -138,6 +163,36 @@ func NewSubscriptionServiceClient(httpClient connect.HTTPClient, baseURL string,
 			connect.WithSchema(subscriptionServiceMethods.ByName("ListPayments")),
 			connect.WithClientOptions(opts...),
 		),
+		cancelSubscription: connect.NewClient[v1.CancelSubscriptionRequest, v1.CancelSubscriptionResponse](
+			httpClient,
+			baseURL+SubscriptionServiceCancelSubscriptionProcedure,
+			connect.WithSchema(subscriptionServiceMethods.ByName("CancelSubscription")),
+			connect.WithClientOptions(opts...),
+		),
+		resumeSubscription: connect.NewClient[v1.ResumeSubscriptionRequest, v1.ResumeSubscriptionResponse](
+			httpClient,
+			baseURL+SubscriptionServiceResumeSubscriptionProcedure,
+			connect.WithSchema(subscriptionServiceMethods.ByName("ResumeSubscription")),
+			connect.WithClientOptions(opts...),
+		),
+		getBillingProfile: connect.NewClient[v1.GetBillingProfileRequest, v1.GetBillingProfileResponse](
+			httpClient,
+			baseURL+SubscriptionServiceGetBillingProfileProcedure,
+			connect.WithSchema(subscriptionServiceMethods.ByName("GetBillingProfile")),
+			connect.WithClientOptions(opts...),
+		),
+		updateBillingProfile: connect.NewClient[v1.UpdateBillingProfileRequest, v1.UpdateBillingProfileResponse](
+			httpClient,
+			baseURL+SubscriptionServiceUpdateBillingProfileProcedure,
+			connect.WithSchema(subscriptionServiceMethods.ByName("UpdateBillingProfile")),
+			connect.WithClientOptions(opts...),
+		),
+		getReceipt: connect.NewClient[v1.GetReceiptRequest, v1.GetReceiptResponse](
+			httpClient,
+			baseURL+SubscriptionServiceGetReceiptProcedure,
+			connect.WithSchema(subscriptionServiceMethods.ByName("GetReceipt")),
+			connect.WithClientOptions(opts...),
+		),
 	}
 }
 
@@ -151,6 +206,11 @@ type subscriptionServiceClient struct {
 	getLocalCheckout      *connect.Client[v1.GetLocalCheckoutRequest, v1.GetLocalCheckoutResponse]
 	completeLocalCheckout *connect.Client[v1.CompleteLocalCheckoutRequest, v1.CompleteLocalCheckoutResponse]
 	listPayments          *connect.Client[v1.ListPaymentsRequest, v1.ListPaymentsResponse]
+	cancelSubscription    *connect.Client[v1.CancelSubscriptionRequest, v1.CancelSubscriptionResponse]
+	resumeSubscription    *connect.Client[v1.ResumeSubscriptionRequest, v1.ResumeSubscriptionResponse]
+	getBillingProfile     *connect.Client[v1.GetBillingProfileRequest, v1.GetBillingProfileResponse]
+	updateBillingProfile  *connect.Client[v1.UpdateBillingProfileRequest, v1.UpdateBillingProfileResponse]
+	getReceipt            *connect.Client[v1.GetReceiptRequest, v1.GetReceiptResponse]
 }
 
 // ListTiers calls subscription.v1.SubscriptionService.ListTiers.
@@ -193,6 +253,31 @@ func (c *subscriptionServiceClient) ListPayments(ctx context.Context, req *conne
 	return c.listPayments.CallUnary(ctx, req)
 }
 
+// CancelSubscription calls subscription.v1.SubscriptionService.CancelSubscription.
+func (c *subscriptionServiceClient) CancelSubscription(ctx context.Context, req *connect.Request[v1.CancelSubscriptionRequest]) (*connect.Response[v1.CancelSubscriptionResponse], error) {
+	return c.cancelSubscription.CallUnary(ctx, req)
+}
+
+// ResumeSubscription calls subscription.v1.SubscriptionService.ResumeSubscription.
+func (c *subscriptionServiceClient) ResumeSubscription(ctx context.Context, req *connect.Request[v1.ResumeSubscriptionRequest]) (*connect.Response[v1.ResumeSubscriptionResponse], error) {
+	return c.resumeSubscription.CallUnary(ctx, req)
+}
+
+// GetBillingProfile calls subscription.v1.SubscriptionService.GetBillingProfile.
+func (c *subscriptionServiceClient) GetBillingProfile(ctx context.Context, req *connect.Request[v1.GetBillingProfileRequest]) (*connect.Response[v1.GetBillingProfileResponse], error) {
+	return c.getBillingProfile.CallUnary(ctx, req)
+}
+
+// UpdateBillingProfile calls subscription.v1.SubscriptionService.UpdateBillingProfile.
+func (c *subscriptionServiceClient) UpdateBillingProfile(ctx context.Context, req *connect.Request[v1.UpdateBillingProfileRequest]) (*connect.Response[v1.UpdateBillingProfileResponse], error) {
+	return c.updateBillingProfile.CallUnary(ctx, req)
+}
+
+// GetReceipt calls subscription.v1.SubscriptionService.GetReceipt.
+func (c *subscriptionServiceClient) GetReceipt(ctx context.Context, req *connect.Request[v1.GetReceiptRequest]) (*connect.Response[v1.GetReceiptResponse], error) {
+	return c.getReceipt.CallUnary(ctx, req)
+}
+
 // SubscriptionServiceHandler is an implementation of the subscription.v1.SubscriptionService
 // service.
 type SubscriptionServiceHandler interface {
@@ -212,6 +297,16 @@ type SubscriptionServiceHandler interface {
 	CompleteLocalCheckout(context.Context, *connect.Request[v1.CompleteLocalCheckoutRequest]) (*connect.Response[v1.CompleteLocalCheckoutResponse], error)
 	// ListPayments lists the signed-in user's payments.
 	ListPayments(context.Context, *connect.Request[v1.ListPaymentsRequest]) (*connect.Response[v1.ListPaymentsResponse], error)
+	// CancelSubscription stops the signed-in user's card plan from renewing: it ends at its period's end.
+	CancelSubscription(context.Context, *connect.Request[v1.CancelSubscriptionRequest]) (*connect.Response[v1.CancelSubscriptionResponse], error)
+	// ResumeSubscription undoes CancelSubscription before the period ends.
+	ResumeSubscription(context.Context, *connect.Request[v1.ResumeSubscriptionRequest]) (*connect.Response[v1.ResumeSubscriptionResponse], error)
+	// GetBillingProfile returns who the signed-in user's receipts are made out to.
+	GetBillingProfile(context.Context, *connect.Request[v1.GetBillingProfileRequest]) (*connect.Response[v1.GetBillingProfileResponse], error)
+	// UpdateBillingProfile sets it (13-digit tax id with its check digit; head office or a 5-digit branch).
+	UpdateBillingProfile(context.Context, *connect.Request[v1.UpdateBillingProfileRequest]) (*connect.Response[v1.UpdateBillingProfileResponse], error)
+	// GetReceipt returns one of the signed-in user's receipts / tax invoices by its number.
+	GetReceipt(context.Context, *connect.Request[v1.GetReceiptRequest]) (*connect.Response[v1.GetReceiptResponse], error)
 }
 
 // NewSubscriptionServiceHandler builds an HTTP handler from the service implementation. It returns
@@ -269,6 +364,36 @@ func NewSubscriptionServiceHandler(svc SubscriptionServiceHandler, opts ...conne
 		connect.WithSchema(subscriptionServiceMethods.ByName("ListPayments")),
 		connect.WithHandlerOptions(opts...),
 	)
+	subscriptionServiceCancelSubscriptionHandler := connect.NewUnaryHandler(
+		SubscriptionServiceCancelSubscriptionProcedure,
+		svc.CancelSubscription,
+		connect.WithSchema(subscriptionServiceMethods.ByName("CancelSubscription")),
+		connect.WithHandlerOptions(opts...),
+	)
+	subscriptionServiceResumeSubscriptionHandler := connect.NewUnaryHandler(
+		SubscriptionServiceResumeSubscriptionProcedure,
+		svc.ResumeSubscription,
+		connect.WithSchema(subscriptionServiceMethods.ByName("ResumeSubscription")),
+		connect.WithHandlerOptions(opts...),
+	)
+	subscriptionServiceGetBillingProfileHandler := connect.NewUnaryHandler(
+		SubscriptionServiceGetBillingProfileProcedure,
+		svc.GetBillingProfile,
+		connect.WithSchema(subscriptionServiceMethods.ByName("GetBillingProfile")),
+		connect.WithHandlerOptions(opts...),
+	)
+	subscriptionServiceUpdateBillingProfileHandler := connect.NewUnaryHandler(
+		SubscriptionServiceUpdateBillingProfileProcedure,
+		svc.UpdateBillingProfile,
+		connect.WithSchema(subscriptionServiceMethods.ByName("UpdateBillingProfile")),
+		connect.WithHandlerOptions(opts...),
+	)
+	subscriptionServiceGetReceiptHandler := connect.NewUnaryHandler(
+		SubscriptionServiceGetReceiptProcedure,
+		svc.GetReceipt,
+		connect.WithSchema(subscriptionServiceMethods.ByName("GetReceipt")),
+		connect.WithHandlerOptions(opts...),
+	)
 	return "/subscription.v1.SubscriptionService/", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch r.URL.Path {
 		case SubscriptionServiceListTiersProcedure:
@@ -287,6 +412,16 @@ func NewSubscriptionServiceHandler(svc SubscriptionServiceHandler, opts ...conne
 			subscriptionServiceCompleteLocalCheckoutHandler.ServeHTTP(w, r)
 		case SubscriptionServiceListPaymentsProcedure:
 			subscriptionServiceListPaymentsHandler.ServeHTTP(w, r)
+		case SubscriptionServiceCancelSubscriptionProcedure:
+			subscriptionServiceCancelSubscriptionHandler.ServeHTTP(w, r)
+		case SubscriptionServiceResumeSubscriptionProcedure:
+			subscriptionServiceResumeSubscriptionHandler.ServeHTTP(w, r)
+		case SubscriptionServiceGetBillingProfileProcedure:
+			subscriptionServiceGetBillingProfileHandler.ServeHTTP(w, r)
+		case SubscriptionServiceUpdateBillingProfileProcedure:
+			subscriptionServiceUpdateBillingProfileHandler.ServeHTTP(w, r)
+		case SubscriptionServiceGetReceiptProcedure:
+			subscriptionServiceGetReceiptHandler.ServeHTTP(w, r)
 		default:
 			http.NotFound(w, r)
 		}
@@ -326,4 +461,24 @@ func (UnimplementedSubscriptionServiceHandler) CompleteLocalCheckout(context.Con
 
 func (UnimplementedSubscriptionServiceHandler) ListPayments(context.Context, *connect.Request[v1.ListPaymentsRequest]) (*connect.Response[v1.ListPaymentsResponse], error) {
 	return nil, connect.NewError(connect.CodeUnimplemented, errors.New("subscription.v1.SubscriptionService.ListPayments is not implemented"))
+}
+
+func (UnimplementedSubscriptionServiceHandler) CancelSubscription(context.Context, *connect.Request[v1.CancelSubscriptionRequest]) (*connect.Response[v1.CancelSubscriptionResponse], error) {
+	return nil, connect.NewError(connect.CodeUnimplemented, errors.New("subscription.v1.SubscriptionService.CancelSubscription is not implemented"))
+}
+
+func (UnimplementedSubscriptionServiceHandler) ResumeSubscription(context.Context, *connect.Request[v1.ResumeSubscriptionRequest]) (*connect.Response[v1.ResumeSubscriptionResponse], error) {
+	return nil, connect.NewError(connect.CodeUnimplemented, errors.New("subscription.v1.SubscriptionService.ResumeSubscription is not implemented"))
+}
+
+func (UnimplementedSubscriptionServiceHandler) GetBillingProfile(context.Context, *connect.Request[v1.GetBillingProfileRequest]) (*connect.Response[v1.GetBillingProfileResponse], error) {
+	return nil, connect.NewError(connect.CodeUnimplemented, errors.New("subscription.v1.SubscriptionService.GetBillingProfile is not implemented"))
+}
+
+func (UnimplementedSubscriptionServiceHandler) UpdateBillingProfile(context.Context, *connect.Request[v1.UpdateBillingProfileRequest]) (*connect.Response[v1.UpdateBillingProfileResponse], error) {
+	return nil, connect.NewError(connect.CodeUnimplemented, errors.New("subscription.v1.SubscriptionService.UpdateBillingProfile is not implemented"))
+}
+
+func (UnimplementedSubscriptionServiceHandler) GetReceipt(context.Context, *connect.Request[v1.GetReceiptRequest]) (*connect.Response[v1.GetReceiptResponse], error) {
+	return nil, connect.NewError(connect.CodeUnimplemented, errors.New("subscription.v1.SubscriptionService.GetReceipt is not implemented"))
 }

@@ -19,6 +19,11 @@ type Provider interface {
 	CreateCheckout(ctx context.Context, o domain.Order, idempotencyKey string) (domain.CheckoutSession, error)
 	// ParseEvent verifies a webhook's signature and reads its event.
 	ParseEvent(payload []byte, signature string) (domain.Event, error)
+	// SetCancelAtPeriodEnd stops (true) or restores (false) a card
+	// subscription's renewal at the end of its period.
+	SetCancelAtPeriodEnd(ctx context.Context, subscriptionID string, cancel bool) error
+	// CancelNow ends a card subscription at once (an upgrade replaced it).
+	CancelNow(ctx context.Context, subscriptionID string) error
 }
 
 // Store is the subscription schema.
@@ -32,7 +37,21 @@ type Store interface {
 	Checkout(ctx context.Context, id string) (domain.Checkout, bool, error)
 	SaveCheckout(ctx context.Context, c domain.Checkout, key string) (domain.Checkout, error)
 	Payments(ctx context.Context, userID string) ([]domain.Payment, error)
-	Fulfil(ctx context.Context, ev domain.Event, now time.Time, decide func(domain.FulfilState) domain.Change) (bool, domain.Change, error)
+	Fulfil(ctx context.Context, ev domain.Event, now time.Time, decide func(domain.FulfilState) domain.Change, receiptMail func(domain.Receipt) domain.Mail) (bool, domain.Change, error)
+	BillingProfile(ctx context.Context, userID string) (domain.Party, bool, error)
+	SaveBillingProfile(ctx context.Context, userID string, p domain.Party, now time.Time) error
+	Receipt(ctx context.Context, userID, number string) (domain.Receipt, bool, error)
+
+	UpdatePlan(ctx context.Context, userID string, now time.Time, change func(domain.Subscription, bool) (domain.Subscription, error)) (domain.Subscription, error)
+	RollDue(ctx context.Context, now time.Time, limit int, roll func(domain.Subscription) (domain.Subscription, bool)) (int, error)
+	EndingBetween(ctx context.Context, from, to time.Time) ([]domain.Subscription, error)
+	QueueReminder(ctx context.Context, userID string, end time.Time, kind string, m domain.Mail, now time.Time) (bool, error)
+	ClaimMail(ctx context.Context, now time.Time, lease time.Duration, limit int) ([]domain.QueuedMail, error)
+	MailSent(ctx context.Context, id string, now time.Time, sendErr error, retryAt time.Time) error
+	// ForgetUser erases a deleted account's personal data: the billing
+	// profile, usage counters, the e-mail kept for reminders and receipts,
+	// and mail not yet sent. Payments and issued receipts stay (tax law).
+	ForgetUser(ctx context.Context, userID string) error
 }
 
 // App is the subscription use cases.
@@ -41,6 +60,9 @@ type App struct {
 	provider Provider // nil: payments are off
 	now      func() time.Time
 	log      *slog.Logger
+
+	mailer    Mailer // nil: queued mail waits
+	publicURL string
 }
 
 // New returns the use cases; provider may be nil (no payments), now nil (time.Now).
@@ -81,6 +103,8 @@ func (a *App) Current(ctx context.Context, userID string) (Plan, error) {
 			return Plan{}, err
 		}
 	}
+	// A plan past its end reads as the expiry job will write it.
+	p.Sub, _ = domain.Roll(p.Sub, a.now())
 	name := domain.FreeTier
 	if p.Found && p.Sub.Active(a.now()) {
 		name = p.Sub.Tier
@@ -114,6 +138,11 @@ func (a *App) Checkout(ctx context.Context, userID, email, tier, period, method,
 	if err := o.Validate(); err != nil {
 		return domain.CheckoutSession{}, err
 	}
+	if cur, found, err := a.store.Subscription(ctx, userID); err != nil {
+		return domain.CheckoutSession{}, err
+	} else if cur, _ = domain.Roll(cur, a.now()); found && cur.Next != nil && cur.Active(a.now()) {
+		return domain.CheckoutSession{}, domain.ErrPlanQueued
+	}
 	if clientKey == "" {
 		clientKey = a.now().UTC().Format("2006-01-02T15:04")
 	}
@@ -127,7 +156,7 @@ func (a *App) Checkout(ctx context.Context, userID, email, tier, period, method,
 		return domain.CheckoutSession{}, err
 	}
 	saved, err := a.store.SaveCheckout(ctx, domain.Checkout{SessionID: s.ID, Provider: s.Provider, UserID: userID,
-		Tier: tier, Period: period, Method: method, URL: s.URL, AmountSatang: o.AmountSatang(), CreatedAt: a.now()}, key)
+		Tier: tier, Period: period, Method: method, URL: s.URL, Email: email, AmountSatang: o.AmountSatang(), CreatedAt: a.now()}, key)
 	if err != nil {
 		return domain.CheckoutSession{}, err
 	}
@@ -153,7 +182,8 @@ func (a *App) Webhook(ctx context.Context, payload []byte, signature string) err
 
 func (a *App) fulfil(ctx context.Context, ev domain.Event) error {
 	now := a.now()
-	applied, c, err := a.store.Fulfil(ctx, ev, now, func(st domain.FulfilState) domain.Change { return domain.Decide(ev, st, now) })
+	applied, c, err := a.store.Fulfil(ctx, ev, now, func(st domain.FulfilState) domain.Change { return domain.Decide(ev, st, now) },
+		func(r domain.Receipt) domain.Mail { return domain.ReceiptMail(r, a.publicURL) })
 	if err != nil {
 		return err
 	}
@@ -162,6 +192,19 @@ func (a *App) fulfil(ctx context.Context, ev domain.Event) error {
 		a.log.InfoContext(ctx, "webhook replay ignored", "event", ev.String())
 	case c.Reason != "":
 		a.log.InfoContext(ctx, "webhook event changed nothing", "event", ev.String(), "reason", c.Reason)
+	case c.ProviderCancel != nil && a.provider != nil:
+		// The plan is written; the old card must stop charging. A failure is
+		// logged for an operator (the plan is right either way).
+		pc := c.ProviderCancel
+		var err error
+		if pc.AtPeriodEnd {
+			err = a.provider.SetCancelAtPeriodEnd(ctx, pc.SubscriptionID, true)
+		} else {
+			err = a.provider.CancelNow(ctx, pc.SubscriptionID)
+		}
+		if err != nil {
+			a.log.ErrorContext(ctx, "replaced card subscription not stopped at the provider", "subscription", pc.SubscriptionID, "err", err)
+		}
 	}
 	return nil
 }

@@ -109,30 +109,6 @@ func DayOf(t time.Time) time.Time {
 	return time.Date(l.Year(), l.Month(), l.Day(), 0, 0, 0, 0, time.UTC)
 }
 
-// Grant is the plan a paid order leads to, from the plan in force.
-//
-// The same tier extends: the new days start after the current end. Another
-// tier (an upgrade or a downgrade) starts today, and the value left of the
-// current plan (its remaining days at its monthly price) is credited as days
-// of the new tier at the new tier's price, rounded down: nothing paid is
-// lost, and a downgrade gets more days than an upgrade. A lapsed or free plan
-// simply starts today.
-func Grant(cur Subscription, found bool, tiers map[string]Tier, tier string, days int, now time.Time) (start, end time.Time) {
-	today := DayOf(now)
-	if !found || !cur.Active(now) || cur.Tier == FreeTier || cur.EndDate == nil {
-		return today, today.AddDate(0, 0, days-1)
-	}
-	if cur.Tier == tier {
-		return cur.StartDate, cur.EndDate.AddDate(0, 0, days)
-	}
-	left := int(cur.EndDate.Sub(today).Hours()/24) + 1
-	credit := 0
-	if oldT, newT := tiers[cur.Tier], tiers[tier]; left > 0 && newT.PriceMonthSatang > 0 {
-		credit = int(int64(left) * oldT.PriceMonthSatang / newT.PriceMonthSatang)
-	}
-	return today, today.AddDate(0, 0, days-1+credit)
-}
-
 // ErrUnknownEvent is an event type fulfilment ignores (acknowledged).
 var ErrUnknownEvent = errors.New("event type not handled")
 
@@ -142,6 +118,7 @@ func (e Event) String() string { return fmt.Sprintf("%s %s", e.Type, e.ID) }
 // Checkout is a stored checkout session.
 type Checkout struct {
 	SessionID, Provider, UserID, Tier, Period, Method, URL, Status string
+	Email                                                          string
 	AmountSatang                                                   int64
 	CreatedAt                                                      time.Time
 }
@@ -151,5 +128,6 @@ type Payment struct {
 	ID, Tier, Period, Method, Status, ProviderRef string
 	AmountSatang                                  int64
 	ReceiptNo                                     *int64
+	ReceiptNumber                                 string // RC2569-000001; "" when not paid
 	CreatedAt                                     time.Time
 }

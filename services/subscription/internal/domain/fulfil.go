@@ -17,6 +17,8 @@ type PaymentRecord struct {
 	AmountSatang                 int64
 	Succeeded                    bool
 	ProviderRef                  string // checkout session or invoice id
+	TierLabel                    string // for the receipt
+	Email                        string // where the receipt goes
 }
 
 // FulfilState is what fulfilment reads, locked, before deciding.
@@ -25,6 +27,14 @@ type FulfilState struct {
 	Found       bool
 	ProviderSub *ProviderSub // the event's provider subscription, when known
 	Tiers       map[string]Tier
+	Email       string // the checkout's e-mail, when the event is a checkout's
+}
+
+// ProviderCancel asks the provider to stop an older card subscription the
+// new plan replaces: now for an upgrade, at its period's end for a downgrade.
+type ProviderCancel struct {
+	SubscriptionID string
+	AtPeriodEnd    bool
 }
 
 // Change is what an event changes; nil parts change nothing.
@@ -35,6 +45,8 @@ type Change struct {
 	CheckoutID     string
 	CheckoutStatus string // paid or failed
 	Reason         string // why nothing changed, for the log
+	Grant          GrantKind
+	ProviderCancel *ProviderCancel
 }
 
 // Decide applies one verified provider event to the state. It is the whole
@@ -47,6 +59,23 @@ type Change struct {
 //     state they would change, so a completed checkout that arrives after its
 //     subscription was deleted grants nothing.
 func Decide(ev Event, st FulfilState, now time.Time) Change {
+	c := decide(ev, st, now)
+	if p := c.Payment; p != nil {
+		// What the receipt needs: the plan's name and where to mail it.
+		p.TierLabel = st.Tiers[p.Tier].Label
+		switch {
+		case c.Sub != nil && c.Sub.Email != "":
+			p.Email = c.Sub.Email
+		case st.Email != "":
+			p.Email = st.Email
+		default:
+			p.Email = st.Sub.Email
+		}
+	}
+	return c
+}
+
+func decide(ev Event, st FulfilState, now time.Time) Change {
 	ps := st.ProviderSub
 	newer := ps == nil || !ev.Created.Before(ps.StateAt)
 	switch ev.Type {
@@ -61,19 +90,7 @@ func Decide(ev Event, st FulfilState, now time.Time) Change {
 		if !ok || t.PriceMonthSatang <= 0 || (ev.Period != PeriodMonthly && ev.Period != PeriodYearly) {
 			return Change{Reason: "event names no sellable tier and period"}
 		}
-		start, end := Grant(st.Sub, st.Found, st.Tiers, ev.Tier, Days(ev.Period), now)
-		paidOn := DayOf(now)
-		amount := ev.AmountSatang
-		sub := Subscription{UserID: ev.UserID, Tier: ev.Tier, Status: "active", StartDate: start, EndDate: &end,
-			LastPaymentDate: &paidOn, LastPaymentSatang: &amount, Period: ev.Period, Method: ev.Method,
-			ProviderSubscriptionID: ev.SubscriptionID}
-		c := Change{Sub: &sub, CheckoutID: ev.SessionID, CheckoutStatus: "paid",
-			Payment: &PaymentRecord{UserID: ev.UserID, Tier: ev.Tier, Period: ev.Period, Method: ev.Method,
-				AmountSatang: amount, Succeeded: true, ProviderRef: ev.SessionID}}
-		if ev.SubscriptionID != "" && ps == nil {
-			c.ProviderSub = &ProviderSub{ID: ev.SubscriptionID, UserID: ev.UserID, Status: "active", StateAt: ev.Created}
-		}
-		return c
+		return grant(ev, st, now)
 	case EvAsyncPaymentFailed:
 		return Change{CheckoutID: ev.SessionID, CheckoutStatus: "failed",
 			Payment: &PaymentRecord{UserID: ev.UserID, Tier: ev.Tier, Period: ev.Period, Method: ev.Method,
@@ -84,6 +101,15 @@ func Decide(ev Event, st FulfilState, now time.Time) Change {
 		}
 		if ps != nil && ps.Status == "deleted" {
 			return Change{Reason: "renewal of a deleted subscription"}
+		}
+		if st.Found && st.Sub.Next != nil && st.Sub.Next.ProviderSubscriptionID == ev.SubscriptionID {
+			// The waiting plan's card renewed: its days follow on.
+			sub, next := st.Sub, *st.Sub.Next
+			next.EndDate = next.EndDate.AddDate(0, 0, Days(next.Period))
+			paidOn, amount := DayOf(now), ev.AmountSatang
+			sub.Next, sub.LastPaymentDate, sub.LastPaymentSatang = &next, &paidOn, &amount
+			return Change{Sub: &sub, Payment: &PaymentRecord{UserID: sub.UserID, Tier: next.Tier, Period: next.Period,
+				Method: MethodCard, AmountSatang: amount, Succeeded: true, ProviderRef: ev.InvoiceID}}
 		}
 		if !st.Found || st.Sub.ProviderSubscriptionID != ev.SubscriptionID || ev.PeriodEnd.IsZero() {
 			return Change{Reason: "renewal of a subscription that is not the user's plan"}
@@ -128,7 +154,10 @@ func Decide(ev Event, st FulfilState, now time.Time) Change {
 			if sub.EndDate == nil || sub.EndDate.After(today) {
 				sub.EndDate = &today
 			}
-			sub.Status, sub.CancelAtPeriodEnd = "cancelled", false
+			sub.CancelAtPeriodEnd, sub.ProviderSubscriptionID = false, ""
+			if sub.Next == nil { // else the waiting plan starts tomorrow
+				sub.Status = "cancelled"
+			}
 		} else {
 			sub.CancelAtPeriodEnd = ev.CancelAtPeriodEnd
 		}
@@ -136,4 +165,60 @@ func Decide(ev Event, st FulfilState, now time.Time) Change {
 		return c
 	}
 	return Change{Reason: "event type not handled"}
+}
+
+// grant applies a paid checkout through the lifecycle rule (GrantFor).
+func grant(ev Event, st FulfilState, now time.Time) Change {
+	paidOn, amount := DayOf(now), ev.AmountSatang
+	c := Change{CheckoutID: ev.SessionID, CheckoutStatus: "paid",
+		Payment: &PaymentRecord{UserID: ev.UserID, Tier: ev.Tier, Period: ev.Period, Method: ev.Method,
+			AmountSatang: amount, Succeeded: true, ProviderRef: ev.SessionID}}
+	if ev.SubscriptionID != "" && st.ProviderSub == nil {
+		c.ProviderSub = &ProviderSub{ID: ev.SubscriptionID, UserID: ev.UserID, Status: "active", StateAt: ev.Created}
+	}
+	cur, old := st.Sub, st.Sub.ProviderSubscriptionID
+	var sub Subscription
+	if st.Found && cur.Next != nil && cur.Active(now) {
+		// A downgrade already waits (checkout refuses this; a race can
+		// still get here): the days go to the waiting plan, converted at
+		// list prices, and the new card subscription does not renew.
+		sub = cur
+		next := *cur.Next
+		days := Days(ev.Period)
+		if next.Tier != ev.Tier {
+			days = Credit(days, st.Tiers[ev.Tier].PriceMonthSatang, st.Tiers[next.Tier].PriceMonthSatang)
+		}
+		next.EndDate = next.EndDate.AddDate(0, 0, days)
+		sub.Next, c.Grant = &next, GrantDowngrade
+		if ev.SubscriptionID != "" {
+			c.ProviderCancel = &ProviderCancel{SubscriptionID: ev.SubscriptionID, AtPeriodEnd: true}
+		}
+	} else {
+		g := GrantFor(cur, st.Found, st.Tiers, ev.Tier, Days(ev.Period), now)
+		c.Grant = g.Kind
+		if g.Kind == GrantDowngrade {
+			sub = cur
+			sub.Next = &NextPlan{Tier: ev.Tier, Period: ev.Period, Method: ev.Method, ProviderSubscriptionID: ev.SubscriptionID, EndDate: g.End}
+			sub.CancelAtPeriodEnd = sub.CancelAtPeriodEnd || old != ""
+		} else {
+			end := g.End
+			sub = Subscription{UserID: ev.UserID, Tier: ev.Tier, Status: "active", StartDate: g.Start, EndDate: &end,
+				Period: ev.Period, Method: ev.Method, ProviderSubscriptionID: ev.SubscriptionID, Email: cur.Email}
+		}
+		// The old card subscription must not charge again: the new plan
+		// replaces it now (upgrade, or a plan that had lapsed) or follows
+		// its paid period (extension, downgrade).
+		if old != "" && old != ev.SubscriptionID {
+			atEnd := g.Kind == GrantExtend || g.Kind == GrantDowngrade
+			if !atEnd || !cur.CancelAtPeriodEnd {
+				c.ProviderCancel = &ProviderCancel{SubscriptionID: old, AtPeriodEnd: atEnd}
+			}
+		}
+	}
+	sub.UserID, sub.LastPaymentDate, sub.LastPaymentSatang = ev.UserID, &paidOn, &amount
+	if st.Email != "" {
+		sub.Email = st.Email
+	}
+	c.Sub = &sub
+	return c
 }

@@ -8,9 +8,10 @@ import (
 )
 
 var tiers = map[string]domain.Tier{
-	"free":    {Name: "free"},
-	"starter": {Name: "starter", Rank: 1, PriceMonthSatang: 49000},
-	"pro":     {Name: "pro", Rank: 2, PriceMonthSatang: 149000},
+	"free":       {Name: "free"},
+	"starter":    {Name: "starter", Rank: 1, PriceMonthSatang: 49000},
+	"pro":        {Name: "pro", Rank: 2, PriceMonthSatang: 149000},
+	"enterprise": {Name: "enterprise", Rank: 3, PriceMonthSatang: 499000},
 }
 
 var now = time.Date(2026, 11, 25, 10, 0, 0, 0, domain.Bangkok)
@@ -104,31 +105,5 @@ func TestPromptPayWaitsForTheAsyncPayment(t *testing.T) {
 	_, cs = apply(t, pending, failed)
 	if cs[1].Sub != nil || cs[1].Payment == nil || cs[1].Payment.Succeeded || cs[1].CheckoutStatus != "failed" {
 		t.Fatalf("failed promptpay: %+v", cs[1])
-	}
-}
-
-// Same tier extends after the current end; another tier starts today with
-// the value left credited in days of the new tier.
-func TestGrantUpgradeDowngradeExtend(t *testing.T) {
-	end := day("2026-12-04") // 10 days left including today
-	cur := domain.Subscription{Tier: "starter", Status: "active", StartDate: day("2026-11-05"), EndDate: &end}
-	_, e := domain.Grant(cur, true, tiers, "starter", 30, now)
-	if !e.Equal(day("2027-01-03")) {
-		t.Fatalf("extend: %s", e)
-	}
-	s, e := domain.Grant(cur, true, tiers, "pro", 30, now) // 10 × 490 / 1490 = 3 days credit
-	if !s.Equal(day("2026-11-25")) || !e.Equal(day("2026-12-27")) {
-		t.Fatalf("upgrade: %s–%s", s, e)
-	}
-	proEnd := day("2026-12-04")
-	pro := domain.Subscription{Tier: "pro", Status: "active", StartDate: day("2026-11-05"), EndDate: &proEnd}
-	_, e = domain.Grant(pro, true, tiers, "starter", 30, now) // 10 × 1490 / 490 = 30 days credit
-	if !e.Equal(day("2027-01-23")) {
-		t.Fatalf("downgrade: %s", e)
-	}
-	lapsedEnd := day("2026-10-01")
-	lapsed := domain.Subscription{Tier: "pro", Status: "active", EndDate: &lapsedEnd}
-	if s, e := domain.Grant(lapsed, true, tiers, "pro", 365, now); !s.Equal(day("2026-11-25")) || !e.Equal(day("2027-11-24")) {
-		t.Fatalf("lapsed: %s–%s", s, e)
 	}
 }

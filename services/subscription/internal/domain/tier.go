@@ -45,21 +45,38 @@ type Subscription struct {
 	Method                 string // card or promptpay
 	ProviderSubscriptionID string // the renewing card subscription, when any
 	CancelAtPeriodEnd      bool
+
+	Email string    // where receipts and reminders go (carried from the checkout)
+	Next  *NextPlan // a downgrade waiting for the end of the paid period
 }
 
-// Active reports whether the subscription is in force at now.
+// NextPlan is a paid plan that starts the day after the current one ends.
+type NextPlan struct {
+	Tier, Period, Method   string
+	ProviderSubscriptionID string
+	EndDate                time.Time
+}
+
+// Active reports whether the subscription is in force at now: its end date
+// is the last Bangkok day it covers.
 func (s Subscription) Active(now time.Time) bool {
-	return s.Status == "active" && (s.EndDate == nil || !now.After(s.EndDate.Add(24*time.Hour)))
+	return s.Status == "active" && (s.EndDate == nil || !DayOf(now).After(*s.EndDate))
 }
 
-// DaysRemaining counts whole days left, 0 when expired or open-ended.
+// DaysRemaining counts the Bangkok days left including today, 0 when expired
+// or open-ended.
 func (s Subscription) DaysRemaining(now time.Time) int {
 	if s.EndDate == nil || !s.Active(now) {
 		return 0
 	}
-	d := int(s.EndDate.Sub(now.Truncate(24*time.Hour)).Hours()/24) + 1
-	if d < 0 {
-		return 0
-	}
-	return d
+	return daysBetween(DayOf(now), *s.EndDate) + 1
 }
+
+// Renews reports whether the provider will charge again at the end: a card
+// subscription at the provider not set to cancel. Passes never renew.
+func (s Subscription) Renews() bool {
+	return s.ProviderSubscriptionID != "" && !s.CancelAtPeriodEnd
+}
+
+// daysBetween counts calendar days from a to b (dates at midnight UTC).
+func daysBetween(a, b time.Time) int { return int(b.Sub(a).Hours() / 24) }

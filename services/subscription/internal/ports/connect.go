@@ -61,7 +61,7 @@ func (h *Handler) GetMySubscription(ctx context.Context, _ *connect.Request[subs
 	now, tiers, tier, sub, current := h.app.Now(), plan.Tiers, plan.Tier, plan.Sub, plan.Tier.Name
 	period := &subscriptionv1.SubscriptionPeriod{Status: "none"}
 	if plan.Found {
-		period = periodToProto(sub)
+		period = periodToProto(sub, tiers)
 	}
 	resp := &subscriptionv1.GetMySubscriptionResponse{
 		Tier:                 tier.Name,
@@ -128,7 +128,7 @@ func limitsToProto(l domain.Limits) *subscriptionv1.CombinationLimits {
 	}
 }
 
-func periodToProto(s domain.Subscription) *subscriptionv1.SubscriptionPeriod {
+func periodToProto(s domain.Subscription, tiers []domain.Tier) *subscriptionv1.SubscriptionPeriod {
 	day := func(t *time.Time) string {
 		if t == nil {
 			return ""
@@ -138,10 +138,16 @@ func periodToProto(s domain.Subscription) *subscriptionv1.SubscriptionPeriod {
 	p := &subscriptionv1.SubscriptionPeriod{
 		Status: s.Status, StartDate: s.StartDate.Format(time.DateOnly),
 		EndDate: day(s.EndDate), LastPaymentDate: day(s.LastPaymentDate),
+		Period: s.Period, Method: s.Method, CancelAtPeriodEnd: s.CancelAtPeriodEnd,
+		AutoRenew: s.Status == "active" && s.Renews(),
 	}
 	if s.LastPaymentSatang != nil {
 		v := baht(*s.LastPaymentSatang)
-		p.LastPaymentAmount = &v
+		p.LastPaymentAmount, p.LastPaymentAmountSatang = &v, s.LastPaymentSatang
+	}
+	if n := s.Next; n != nil && s.EndDate != nil {
+		p.Next = &subscriptionv1.NextPlan{Tier: n.Tier, TierLabel: app.TierByName(tiers, n.Tier).Label,
+			StartDate: s.EndDate.AddDate(0, 0, 1).Format(time.DateOnly), EndDate: n.EndDate.Format(time.DateOnly)}
 	}
 	return p
 }

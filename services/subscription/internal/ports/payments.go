@@ -54,7 +54,8 @@ func (h *Handler) ListPayments(ctx context.Context, _ *connect.Request[subscript
 	for _, p := range ps {
 		out.Payments = append(out.Payments, &subscriptionv1.Payment{
 			PaymentId: p.ID, Tier: p.Tier, Amount: baht(p.AmountSatang), AmountSatang: p.AmountSatang, Currency: "THB",
-			Status: p.Status, Method: p.Method, Period: p.Period, ReceiptNo: p.ReceiptNo, CreatedAt: timestamppb.New(p.CreatedAt),
+			Status: p.Status, Method: p.Method, Period: p.Period, ReceiptNo: p.ReceiptNo, ReceiptNumber: p.ReceiptNumber,
+			CreatedAt: timestamppb.New(p.CreatedAt),
 		})
 	}
 	return connect.NewResponse(out), nil

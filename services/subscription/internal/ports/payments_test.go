@@ -228,3 +228,82 @@ func TestLocalProviderCompletesThroughFulfilment(t *testing.T) {
 		t.Fatalf("payments %v %v", pays, err)
 	}
 }
+
+func TestCancelAndResume(t *testing.T) {
+	h, pool := paymentsHandler(t, stripepay.New("sk_test_123", secret, stripemock.Start(t), "https://app.example"))
+	ctx := context.Background()
+	if _, err := pool.Exec(ctx, `INSERT INTO subscriptions (user_id, tier, status, start_date, end_date, method, period, provider_subscription_id) VALUES
+		($1, 'pro', 'active', '2026-11-10', '2026-12-09', 'card', 'monthly', 'sub_123'),
+		($2, 'pro', 'active', '2026-11-10', '2026-12-09', 'promptpay', 'monthly', NULL)`, ann, bob); err != nil {
+		t.Fatal(err)
+	}
+	mine := func(u string) *subscriptionv1.SubscriptionPeriod {
+		r, err := h.GetMySubscription(user(u), connect.NewRequest(&subscriptionv1.GetMySubscriptionRequest{}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r.Msg.GetSubscription()
+	}
+	if p := mine(ann); !p.GetAutoRenew() || p.GetCancelAtPeriodEnd() || p.GetMethod() != "card" {
+		t.Fatalf("before: %v", p)
+	}
+	r, err := h.CancelSubscription(user(ann), connect.NewRequest(&subscriptionv1.CancelSubscriptionRequest{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(r.Msg.GetMessage(), "9 ธันวาคม 2569") || !r.Msg.GetSubscription().GetCancelAtPeriodEnd() {
+		t.Fatalf("cancel: %v", r.Msg)
+	}
+	if p := mine(ann); p.GetAutoRenew() || !p.GetCancelAtPeriodEnd() || p.GetStatus() != "active" || p.GetEndDate() != "2026-12-09" {
+		t.Fatalf("after cancel: %v", p)
+	}
+	if _, err := h.CancelSubscription(user(ann), connect.NewRequest(&subscriptionv1.CancelSubscriptionRequest{})); kindOf(err) != apperr.FailedPrecondition {
+		t.Fatalf("cancel twice: %v", err)
+	}
+	if _, err := h.ResumeSubscription(user(ann), connect.NewRequest(&subscriptionv1.ResumeSubscriptionRequest{})); err != nil {
+		t.Fatal(err)
+	}
+	if p := mine(ann); !p.GetAutoRenew() || p.GetCancelAtPeriodEnd() {
+		t.Fatalf("after resume: %v", p)
+	}
+	// A pass never renews: nothing to cancel; nobody without a plan either.
+	if _, err := h.CancelSubscription(user(bob), connect.NewRequest(&subscriptionv1.CancelSubscriptionRequest{})); kindOf(err) != apperr.FailedPrecondition {
+		t.Fatalf("cancel a pass: %v", err)
+	}
+	if _, err := h.CancelSubscription(user("33333333-3333-4333-8333-333333333333"), connect.NewRequest(&subscriptionv1.CancelSubscriptionRequest{})); kindOf(err) != apperr.FailedPrecondition {
+		t.Fatalf("cancel without a plan: %v", err)
+	}
+	if _, err := h.CancelSubscription(context.Background(), connect.NewRequest(&subscriptionv1.CancelSubscriptionRequest{})); kindOf(err) != apperr.Unauthenticated {
+		t.Fatalf("cancel signed out: %v", err)
+	}
+}
+
+// A downgrade bought during a paid plan waits for its end; the answer says so.
+func TestDowngradeWaitsAndCheckoutRefusesAnother(t *testing.T) {
+	h, pool := paymentsHandler(t, localpay.Provider{})
+	ctx := context.Background()
+	if _, err := pool.Exec(ctx, `INSERT INTO subscriptions (user_id, tier, status, start_date, end_date, method, period) VALUES
+		($1, 'pro', 'active', '2026-11-10', '2026-12-09', 'promptpay', 'monthly')`, ann); err != nil {
+		t.Fatal(err)
+	}
+	co, err := h.CreateCheckout(user(ann), connect.NewRequest(&subscriptionv1.CreateCheckoutRequest{Tier: "starter", Period: "monthly", Method: "promptpay"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := h.CompleteLocalCheckout(user(ann), connect.NewRequest(&subscriptionv1.CompleteLocalCheckoutRequest{SessionId: co.Msg.GetSessionId(), Outcome: "paid"})); err != nil {
+		t.Fatal(err)
+	}
+	r, err := h.GetMySubscription(user(ann), connect.NewRequest(&subscriptionv1.GetMySubscriptionRequest{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := r.Msg.GetSubscription()
+	if r.Msg.GetTier() != "pro" || p.GetEndDate() != "2026-12-09" || p.GetNext().GetTier() != "starter" ||
+		p.GetNext().GetStartDate() != "2026-12-10" || p.GetNext().GetEndDate() != "2027-01-08" || p.GetLastPaymentAmountSatang() != 49000 {
+		t.Fatalf("downgrade: %v", r.Msg)
+	}
+	_, err = h.CreateCheckout(user(ann), connect.NewRequest(&subscriptionv1.CreateCheckoutRequest{Tier: "enterprise", Period: "monthly", Method: "card"}))
+	if kindOf(err) != apperr.FailedPrecondition {
+		t.Fatalf("second change while one waits: %v", err)
+	}
+}

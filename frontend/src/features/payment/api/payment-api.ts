@@ -53,3 +53,49 @@ export function useCompleteLocal(id: string) {
     onError: (err) => toast.error(errorMessage(err, "Failed to start the payment")),
   });
 }
+
+// Keys of this feature's other calls, under the service's key from the factory.
+const billingKeys = {
+  profile: () => [...keys.all, "GetBillingProfile"] as const,
+  receipt: (n: string) => [...keys.all, "GetReceipt", n] as const,
+};
+
+/** Stops (cancel) or restores (resume) the plan's renewal. */
+export function useRenewal() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: async (action: "cancel" | "resume"): Promise<{ message: string }> =>
+      action === "cancel" ? subs().cancelSubscription({}) : subs().resumeSubscription({}),
+    onSuccess: (r) => {
+      toast.success(r.message);
+      return qc.invalidateQueries({ queryKey: keys.all });
+    },
+    onError: (err, action) => toast.error(errorMessage(err, action === "cancel" ? "Failed to cancel renewal" : "Failed to resume renewal")),
+  });
+}
+
+export function useBillingProfile() {
+  return useQuery({ queryKey: billingKeys.profile(), queryFn: ({ signal }) => subs().getBillingProfile({}, { signal }) });
+}
+
+export type BillingProfileInput = { kind: "company" | "person"; name: string; taxId: string; headOffice: boolean; branch: string; address: string };
+
+export function useSaveBillingProfile() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (p: BillingProfileInput) => subs().updateBillingProfile(p),
+    onSuccess: (r) => {
+      toast.success(r.message);
+      return qc.invalidateQueries({ queryKey: billingKeys.profile() });
+    },
+    onError: (err) => toast.error(errorMessage(err, "Failed to save the billing profile")),
+  });
+}
+
+export function useReceipt(number: string) {
+  return useQuery({
+    queryKey: billingKeys.receipt(number),
+    queryFn: async ({ signal }) => (await subs().getReceipt({ number }, { signal })).receipt,
+    retry: false,
+  });
+}

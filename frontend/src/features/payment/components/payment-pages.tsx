@@ -5,9 +5,11 @@ import { usePageTitle } from "@/hooks/use-page-title";
 import { formatBaht, formatIsoDateBE } from "@/lib/format";
 import { useTiers } from "@/features/home";
 import { useCheckout, useCompleteLocal, useLocalCheckout, useMySubscription } from "../api/payment-api";
+import { LifecycleRule } from "./billing-sections";
 import "../payment.css";
 
 const t = th.payment;
+const b = th.billing;
 type Period = "monthly" | "yearly";
 type Method = "card" | "promptpay";
 
@@ -84,6 +86,8 @@ export function PaymentPage() {
           ))}
         </div>
       </fieldset>
+      {mine.data && chosen && <ChangeEffect current={mine.data} chosen={chosen} tiers={paid} />}
+      <LifecycleRule />
       <div className="payment-summary">
         <p>
           {t.total}: <strong data-testid="pay-amount">{formatBaht(amount)}</strong> <span className="muted">{t.vatIncluded}</span>
@@ -93,6 +97,29 @@ export function PaymentPage() {
         </button>
       </div>
     </section>
+  );
+}
+
+type Mine = NonNullable<ReturnType<typeof useMySubscription>["data"]>;
+type TierOption = { tier: string; label: string; rank: number };
+
+/** What buying the chosen plan does to the plan in force (the lifecycle rule). */
+function ChangeEffect({ current, chosen, tiers }: { current: Mine; chosen: TierOption; tiers: TierOption[] }) {
+  const sub = current.subscription;
+  if (current.tier === "free" || !sub || sub.status !== "active" || !sub.endDate) return null;
+  const rank = tiers.find((x) => x.tier === current.tier)?.rank ?? 0;
+  let text: string;
+  if (chosen.tier === current.tier) text = b.effectExtend(formatIsoDateBE(sub.endDate));
+  else if (chosen.rank > rank) text = b.effectUpgrade(chosen.label);
+  else {
+    const next = new Date(`${sub.endDate}T00:00:00Z`);
+    next.setUTCDate(next.getUTCDate() + 1);
+    text = b.effectDowngrade(chosen.label, formatIsoDateBE(next.toISOString().slice(0, 10)));
+  }
+  return (
+    <p className="payment-effect" data-testid="pay-effect">
+      {text}
+    </p>
   );
 }
 

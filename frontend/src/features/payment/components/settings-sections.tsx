@@ -1,9 +1,10 @@
 import { Link } from "react-router";
 import { timestampDate } from "@bufbuild/protobuf/wkt";
 import { th } from "@/i18n/th";
-import { formatBaht, formatIsoDateBE, formatNumber, formatThaiDate } from "@/lib/format";
+import { bahtOf, formatBaht, formatIsoDateBE, formatNumber, formatThaiDate } from "@/lib/format";
 import { TierCard, useTiers } from "@/features/home";
 import { useMySubscription, usePayments } from "../api/payment-api";
+import { BillingProfileSection, LifecycleRule, RenewalPanel } from "./billing-sections";
 import "../payment.css";
 
 const t = th.payment;
@@ -57,6 +58,26 @@ export function AccountStatusSettings() {
             <dd>{sub.endDate ? formatIsoDateBE(sub.endDate) : "–"}</dd>
             <dt>{s.daysLeft}</dt>
             <dd data-testid="status-days">{formatNumber(d.daysRemaining)}</dd>
+            {sub.status === "active" && sub.endDate && (
+              <>
+                <dt>{th.billing.renewalTitle}</dt>
+                <dd data-testid="status-renewal">
+                  {sub.method !== "card"
+                    ? th.billing.passEnds(formatIsoDateBE(sub.endDate))
+                    : sub.cancelAtPeriodEnd
+                      ? th.billing.cancelled(formatIsoDateBE(sub.endDate))
+                      : th.billing.autoRenewOn(formatIsoDateBE(sub.endDate))}
+                </dd>
+              </>
+            )}
+            {sub.next && (
+              <>
+                <dt>{th.billing.nextTitle}</dt>
+                <dd data-testid="status-next">
+                  {th.billing.nextPlan(sub.next.tierLabel, formatIsoDateBE(sub.next.startDate), formatIsoDateBE(sub.next.endDate))}
+                </dd>
+              </>
+            )}
             {sub.lastPaymentDate && (
               <>
                 <dt>{s.lastPayment}</dt>
@@ -88,12 +109,18 @@ export function AccountStatusSettings() {
   );
 }
 
-/** /user-settings/payment-settings: the payment history with receipt numbers. */
+/** /user-settings/payment-settings: renewal (cancel / resume), the billing
+ * profile for receipts, and the payment history linking to each receipt. */
 export function PaymentSettings() {
   const q = usePayments();
+  const tiers = useTiers();
   const list = q.data?.payments ?? [];
+  const label = (tier: string) => tiers.data?.find((x) => x.tier === tier)?.label ?? tier;
   return (
     <div data-testid="settings-payments">
+      <RenewalPanel />
+      <LifecycleRule />
+      <BillingProfileSection />
       <h2 className="settings-subtitle">{s.history}</h2>
       {list.length === 0 ? (
         <p className="muted">{q.isPending ? "…" : s.noPayments}</p>
@@ -114,11 +141,19 @@ export function PaymentSettings() {
                 <tr key={p.paymentId} data-testid="payment-row">
                   <td>{p.createdAt ? formatThaiDate(timestampDate(p.createdAt)) : "–"}</td>
                   <td>
-                    {p.tier} · {p.period === "yearly" ? t.yearly : t.monthly}
+                    {label(p.tier)} · {p.period === "yearly" ? t.yearly : t.monthly}
                   </td>
-                  <td>{formatBaht(p.amount)}</td>
+                  <td>{formatBaht(bahtOf(p.amountSatang, p.amount) ?? 0)}</td>
                   <td>{p.status === "succeeded" ? t.statusPaid : t.statusFailed}</td>
-                  <td>{p.receiptNo !== undefined ? s.receiptNo(p.receiptNo.toString()) : "–"}</td>
+                  <td>
+                    {p.receiptNumber ? (
+                      <Link to={`/receipt/${encodeURIComponent(p.receiptNumber)}`} data-testid="receipt-link" aria-label={`${th.billing.viewReceipt} ${p.receiptNumber}`}>
+                        {s.receiptNo(p.receiptNumber)}
+                      </Link>
+                    ) : (
+                      "–"
+                    )}
+                  </td>
                 </tr>
               ))}
             </tbody>

@@ -13,7 +13,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file subscription/v1/subscription.proto.
  */
 export const file_subscription_v1_subscription: GenFile = /*@__PURE__*/
-  fileDesc("CiJzdWJzY3JpcHRpb24vdjEvc3Vic2NyaXB0aW9uLnByb3RvEg9zdWJzY3JpcHRpb24udjEirQEKEUNvbWJpbmF0aW9uTGltaXRzEhoKEnNlYXJjaF9jb21iaW5hdGlvbhgBIAEoBRIgChhzZWFyY2hfY29tYmluYXRpb25fbW9udGgYAiABKAUSHgoWZGF0YWJhc2VfZmlsdGVyX3NlYXJjaBgDIAEoBRIdChVvdmVybmlnaHRfc2VhcmNoX3NhdmUYBCABKAUSGwoTZXhwbG9yZV9saXZlX3NlYXJjaBgFIAEoBSK6AQoEVGllchIMCgR0aWVyGAEgASgJEg0KBWxhYmVsGAIgASgJEg0KBXByaWNlGAMgASgBEhQKDHByaWNlX3llYXJseRgEIAEoARIQCghjdXJyZW5jeRgFIAEoCRI+ChJjb21iaW5hdGlvbl9saW1pdHMYBiABKAsyIi5zdWJzY3JpcHRpb24udjEuQ29tYmluYXRpb25MaW1pdHMSEAoIZmVhdHVyZXMYByADKAkSDAoEcmFuaxgIIAEoBSInChBMaXN0VGllcnNSZXF1ZXN0EhMKC2luY2x1ZGVfYWxsGAEgASgIIp0BChFMaXN0VGllcnNSZXNwb25zZRIrCgx0aWVyX2RldGFpbHMYASADKAsyFS5zdWJzY3JpcHRpb24udjEuVGllchIuCg91cGdyYWRlX29wdGlvbnMYAiADKAsyFS5zdWJzY3JpcHRpb24udjEuVGllchIVCg1uZWVkc191cGdyYWRlGAMgASgIEhQKDGN1cnJlbnRfdGllchgEIAEoCSKfAQoSU3Vic2NyaXB0aW9uUGVyaW9kEg4KBnN0YXR1cxgBIAEoCRISCgpzdGFydF9kYXRlGAIgASgJEhAKCGVuZF9kYXRlGAMgASgJEhkKEWxhc3RfcGF5bWVudF9kYXRlGAQgASgJEiAKE2xhc3RfcGF5bWVudF9hbW91bnQYBSABKAFIAIgBAUIWChRfbGFzdF9wYXltZW50X2Ftb3VudCKzAQoFVXNhZ2USIAoYc2VhcmNoX2NvbWJpbmF0aW9uX3RvZGF5GAEgASgFEiAKGHNlYXJjaF9jb21iaW5hdGlvbl9tb250aBgCIAEoBRIkChxkYXRhYmFzZV9maWx0ZXJfc2VhcmNoX3RvZGF5GAMgASgFEh0KFW92ZXJuaWdodF9zZWFyY2hfc2F2ZRgEIAEoBRIhChlleHBsb3JlX2xpdmVfc2VhcmNoX3RvZGF5GAUgASgFIhoKGEdldE15U3Vic2NyaXB0aW9uUmVxdWVzdCKGBAoZR2V0TXlTdWJzY3JpcHRpb25SZXNwb25zZRIMCgR0aWVyGAEgASgJEhIKCnRpZXJfbGFiZWwYAiABKAkSDQoFcHJpY2UYAyABKAESEQoJaXNfYWN0aXZlGAQgASgIEhYKDmRheXNfcmVtYWluaW5nGAUgASgFEj4KEmNvbWJpbmF0aW9uX2xpbWl0cxgGIAEoCzIiLnN1YnNjcmlwdGlvbi52MS5Db21iaW5hdGlvbkxpbWl0cxIQCghmZWF0dXJlcxgHIAMoCRJkChZidXR0b25fc3RhdHVzX2V4YW1wbGVzGAggAygLMkQuc3Vic2NyaXB0aW9uLnYxLkdldE15U3Vic2NyaXB0aW9uUmVzcG9uc2UuQnV0dG9uU3RhdHVzRXhhbXBsZXNFbnRyeRI2Chd1cGdyYWRlX3JlY29tbWVuZGF0aW9ucxgJIAMoCzIVLnN1YnNjcmlwdGlvbi52MS5UaWVyEjkKDHN1YnNjcmlwdGlvbhgKIAEoCzIjLnN1YnNjcmlwdGlvbi52MS5TdWJzY3JpcHRpb25QZXJpb2QSJQoFdXNhZ2UYCyABKAsyFi5zdWJzY3JpcHRpb24udjEuVXNhZ2UaOwoZQnV0dG9uU3RhdHVzRXhhbXBsZXNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBIkQKE0NvbnN1bWVRdW90YVJlcXVlc3QSDwoHdXNlcl9pZBgBIAEoCRIMCgRraW5kGAIgASgJEg4KBmFtb3VudBgDIAEoBSJpChRDb25zdW1lUXVvdGFSZXNwb25zZRIPCgdhbGxvd2VkGAEgASgIEhcKD3JlbWFpbmluZ190b2RheRgCIAEoBRIXCg9yZW1haW5pbmdfbW9udGgYAyABKAUSDgoGZGV0YWlsGAQgASgJIkUKFUNyZWF0ZUNoZWNrb3V0UmVxdWVzdBIMCgR0aWVyGAEgASgJEg4KBnBlcmlvZBgCIAEoCRIOCgZtZXRob2QYAyABKAkiQgoWQ3JlYXRlQ2hlY2tvdXRSZXNwb25zZRIUCgxjaGVja291dF91cmwYASABKAkSEgoKc2Vzc2lvbl9pZBgCIAEoCSJAChpIYW5kbGVQcm92aWRlckV2ZW50UmVxdWVzdBIPCgdwYXlsb2FkGAEgASgMEhEKCXNpZ25hdHVyZRgCIAEoCSIvChtIYW5kbGVQcm92aWRlckV2ZW50UmVzcG9uc2USEAoIcmVjZWl2ZWQYASABKAgi7AEKB1BheW1lbnQSEgoKcGF5bWVudF9pZBgBIAEoCRIMCgR0aWVyGAIgASgJEg4KBmFtb3VudBgDIAEoARIQCghjdXJyZW5jeRgEIAEoCRIOCgZzdGF0dXMYBSABKAkSDgoGbWV0aG9kGAYgASgJEi4KCmNyZWF0ZWRfYXQYByABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEg4KBnBlcmlvZBgIIAEoCRIVCg1hbW91bnRfc2F0YW5nGAkgASgDEhcKCnJlY2VpcHRfbm8YCiABKANIAIgBAUINCgtfcmVjZWlwdF9ubyKFAQoNTG9jYWxDaGVja291dBISCgpzZXNzaW9uX2lkGAEgASgJEgwKBHRpZXIYAiABKAkSEgoKdGllcl9sYWJlbBgDIAEoCRIOCgZwZXJpb2QYBCABKAkSDgoGbWV0aG9kGAUgASgJEg4KBmFtb3VudBgGIAEoARIOCgZzdGF0dXMYByABKAkiLQoXR2V0TG9jYWxDaGVja291dFJlcXVlc3QSEgoKc2Vzc2lvbl9pZBgBIAEoCSJMChhHZXRMb2NhbENoZWNrb3V0UmVzcG9uc2USMAoIY2hlY2tvdXQYASABKAsyHi5zdWJzY3JpcHRpb24udjEuTG9jYWxDaGVja291dCJDChxDb21wbGV0ZUxvY2FsQ2hlY2tvdXRSZXF1ZXN0EhIKCnNlc3Npb25faWQYASABKAkSDwoHb3V0Y29tZRgCIAEoCSJiCh1Db21wbGV0ZUxvY2FsQ2hlY2tvdXRSZXNwb25zZRIPCgdtZXNzYWdlGAEgASgJEjAKCGNoZWNrb3V0GAIgASgLMh4uc3Vic2NyaXB0aW9uLnYxLkxvY2FsQ2hlY2tvdXQiFQoTTGlzdFBheW1lbnRzUmVxdWVzdCJCChRMaXN0UGF5bWVudHNSZXNwb25zZRIqCghwYXltZW50cxgBIAMoCzIYLnN1YnNjcmlwdGlvbi52MS5QYXltZW50MoUHChNTdWJzY3JpcHRpb25TZXJ2aWNlEloKCUxpc3RUaWVycxIhLnN1YnNjcmlwdGlvbi52MS5MaXN0VGllcnNSZXF1ZXN0GiIuc3Vic2NyaXB0aW9uLnYxLkxpc3RUaWVyc1Jlc3BvbnNlIgaKtRgCCAEScgoRR2V0TXlTdWJzY3JpcHRpb24SKS5zdWJzY3JpcHRpb24udjEuR2V0TXlTdWJzY3JpcHRpb25SZXF1ZXN0Giouc3Vic2NyaXB0aW9uLnYxLkdldE15U3Vic2NyaXB0aW9uUmVzcG9uc2UiBoq1GAIIAhJjCgxDb25zdW1lUXVvdGESJC5zdWJzY3JpcHRpb24udjEuQ29uc3VtZVF1b3RhUmVxdWVzdBolLnN1YnNjcmlwdGlvbi52MS5Db25zdW1lUXVvdGFSZXNwb25zZSIGirUYAggDEmkKDkNyZWF0ZUNoZWNrb3V0EiYuc3Vic2NyaXB0aW9uLnYxLkNyZWF0ZUNoZWNrb3V0UmVxdWVzdBonLnN1YnNjcmlwdGlvbi52MS5DcmVhdGVDaGVja291dFJlc3BvbnNlIgaKtRgCCAISeAoTSGFuZGxlUHJvdmlkZXJFdmVudBIrLnN1YnNjcmlwdGlvbi52MS5IYW5kbGVQcm92aWRlckV2ZW50UmVxdWVzdBosLnN1YnNjcmlwdGlvbi52MS5IYW5kbGVQcm92aWRlckV2ZW50UmVzcG9uc2UiBoq1GAIIAxJvChBHZXRMb2NhbENoZWNrb3V0Eiguc3Vic2NyaXB0aW9uLnYxLkdldExvY2FsQ2hlY2tvdXRSZXF1ZXN0Gikuc3Vic2NyaXB0aW9uLnYxLkdldExvY2FsQ2hlY2tvdXRSZXNwb25zZSIGirUYAggCEn4KFUNvbXBsZXRlTG9jYWxDaGVja291dBItLnN1YnNjcmlwdGlvbi52MS5Db21wbGV0ZUxvY2FsQ2hlY2tvdXRSZXF1ZXN0Gi4uc3Vic2NyaXB0aW9uLnYxLkNvbXBsZXRlTG9jYWxDaGVja291dFJlc3BvbnNlIgaKtRgCCAISYwoMTGlzdFBheW1lbnRzEiQuc3Vic2NyaXB0aW9uLnYxLkxpc3RQYXltZW50c1JlcXVlc3QaJS5zdWJzY3JpcHRpb24udjEuTGlzdFBheW1lbnRzUmVzcG9uc2UiBoq1GAIIAkKyAQoTY29tLnN1YnNjcmlwdGlvbi52MUIRU3Vic2NyaXB0aW9uUHJvdG9QAVorYmlkcmFkYXIvZ2VuL3N1YnNjcmlwdGlvbi92MTtzdWJzY3JpcHRpb252MaICA1NYWKoCD1N1YnNjcmlwdGlvbi5WMcoCD1N1YnNjcmlwdGlvblxWMeICG1N1YnNjcmlwdGlvblxWMVxHUEJNZXRhZGF0YeoCEFN1YnNjcmlwdGlvbjo6VjFiBnByb3RvMw", [file_access_v1_access, file_google_protobuf_timestamp]);
+  fileDesc("CiJzdWJzY3JpcHRpb24vdjEvc3Vic2NyaXB0aW9uLnByb3RvEg9zdWJzY3JpcHRpb24udjEirQEKEUNvbWJpbmF0aW9uTGltaXRzEhoKEnNlYXJjaF9jb21iaW5hdGlvbhgBIAEoBRIgChhzZWFyY2hfY29tYmluYXRpb25fbW9udGgYAiABKAUSHgoWZGF0YWJhc2VfZmlsdGVyX3NlYXJjaBgDIAEoBRIdChVvdmVybmlnaHRfc2VhcmNoX3NhdmUYBCABKAUSGwoTZXhwbG9yZV9saXZlX3NlYXJjaBgFIAEoBSK6AQoEVGllchIMCgR0aWVyGAEgASgJEg0KBWxhYmVsGAIgASgJEg0KBXByaWNlGAMgASgBEhQKDHByaWNlX3llYXJseRgEIAEoARIQCghjdXJyZW5jeRgFIAEoCRI+ChJjb21iaW5hdGlvbl9saW1pdHMYBiABKAsyIi5zdWJzY3JpcHRpb24udjEuQ29tYmluYXRpb25MaW1pdHMSEAoIZmVhdHVyZXMYByADKAkSDAoEcmFuaxgIIAEoBSInChBMaXN0VGllcnNSZXF1ZXN0EhMKC2luY2x1ZGVfYWxsGAEgASgIIp0BChFMaXN0VGllcnNSZXNwb25zZRIrCgx0aWVyX2RldGFpbHMYASADKAsyFS5zdWJzY3JpcHRpb24udjEuVGllchIuCg91cGdyYWRlX29wdGlvbnMYAiADKAsyFS5zdWJzY3JpcHRpb24udjEuVGllchIVCg1uZWVkc191cGdyYWRlGAMgASgIEhQKDGN1cnJlbnRfdGllchgEIAEoCSLiAgoSU3Vic2NyaXB0aW9uUGVyaW9kEg4KBnN0YXR1cxgBIAEoCRISCgpzdGFydF9kYXRlGAIgASgJEhAKCGVuZF9kYXRlGAMgASgJEhkKEWxhc3RfcGF5bWVudF9kYXRlGAQgASgJEiAKE2xhc3RfcGF5bWVudF9hbW91bnQYBSABKAFIAIgBARIOCgZwZXJpb2QYBiABKAkSDgoGbWV0aG9kGAcgASgJEhwKFGNhbmNlbF9hdF9wZXJpb2RfZW5kGAggASgIEhIKCmF1dG9fcmVuZXcYCSABKAgSJwoEbmV4dBgKIAEoCzIZLnN1YnNjcmlwdGlvbi52MS5OZXh0UGxhbhInChpsYXN0X3BheW1lbnRfYW1vdW50X3NhdGFuZxgLIAEoA0gBiAEBQhYKFF9sYXN0X3BheW1lbnRfYW1vdW50Qh0KG19sYXN0X3BheW1lbnRfYW1vdW50X3NhdGFuZyJSCghOZXh0UGxhbhIMCgR0aWVyGAEgASgJEhIKCnRpZXJfbGFiZWwYAiABKAkSEgoKc3RhcnRfZGF0ZRgDIAEoCRIQCghlbmRfZGF0ZRgEIAEoCSKzAQoFVXNhZ2USIAoYc2VhcmNoX2NvbWJpbmF0aW9uX3RvZGF5GAEgASgFEiAKGHNlYXJjaF9jb21iaW5hdGlvbl9tb250aBgCIAEoBRIkChxkYXRhYmFzZV9maWx0ZXJfc2VhcmNoX3RvZGF5GAMgASgFEh0KFW92ZXJuaWdodF9zZWFyY2hfc2F2ZRgEIAEoBRIhChlleHBsb3JlX2xpdmVfc2VhcmNoX3RvZGF5GAUgASgFIhoKGEdldE15U3Vic2NyaXB0aW9uUmVxdWVzdCKGBAoZR2V0TXlTdWJzY3JpcHRpb25SZXNwb25zZRIMCgR0aWVyGAEgASgJEhIKCnRpZXJfbGFiZWwYAiABKAkSDQoFcHJpY2UYAyABKAESEQoJaXNfYWN0aXZlGAQgASgIEhYKDmRheXNfcmVtYWluaW5nGAUgASgFEj4KEmNvbWJpbmF0aW9uX2xpbWl0cxgGIAEoCzIiLnN1YnNjcmlwdGlvbi52MS5Db21iaW5hdGlvbkxpbWl0cxIQCghmZWF0dXJlcxgHIAMoCRJkChZidXR0b25fc3RhdHVzX2V4YW1wbGVzGAggAygLMkQuc3Vic2NyaXB0aW9uLnYxLkdldE15U3Vic2NyaXB0aW9uUmVzcG9uc2UuQnV0dG9uU3RhdHVzRXhhbXBsZXNFbnRyeRI2Chd1cGdyYWRlX3JlY29tbWVuZGF0aW9ucxgJIAMoCzIVLnN1YnNjcmlwdGlvbi52MS5UaWVyEjkKDHN1YnNjcmlwdGlvbhgKIAEoCzIjLnN1YnNjcmlwdGlvbi52MS5TdWJzY3JpcHRpb25QZXJpb2QSJQoFdXNhZ2UYCyABKAsyFi5zdWJzY3JpcHRpb24udjEuVXNhZ2UaOwoZQnV0dG9uU3RhdHVzRXhhbXBsZXNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBIkQKE0NvbnN1bWVRdW90YVJlcXVlc3QSDwoHdXNlcl9pZBgBIAEoCRIMCgRraW5kGAIgASgJEg4KBmFtb3VudBgDIAEoBSJpChRDb25zdW1lUXVvdGFSZXNwb25zZRIPCgdhbGxvd2VkGAEgASgIEhcKD3JlbWFpbmluZ190b2RheRgCIAEoBRIXCg9yZW1haW5pbmdfbW9udGgYAyABKAUSDgoGZGV0YWlsGAQgASgJIkUKFUNyZWF0ZUNoZWNrb3V0UmVxdWVzdBIMCgR0aWVyGAEgASgJEg4KBnBlcmlvZBgCIAEoCRIOCgZtZXRob2QYAyABKAkiQgoWQ3JlYXRlQ2hlY2tvdXRSZXNwb25zZRIUCgxjaGVja291dF91cmwYASABKAkSEgoKc2Vzc2lvbl9pZBgCIAEoCSJAChpIYW5kbGVQcm92aWRlckV2ZW50UmVxdWVzdBIPCgdwYXlsb2FkGAEgASgMEhEKCXNpZ25hdHVyZRgCIAEoCSIvChtIYW5kbGVQcm92aWRlckV2ZW50UmVzcG9uc2USEAoIcmVjZWl2ZWQYASABKAgihAIKB1BheW1lbnQSEgoKcGF5bWVudF9pZBgBIAEoCRIMCgR0aWVyGAIgASgJEg4KBmFtb3VudBgDIAEoARIQCghjdXJyZW5jeRgEIAEoCRIOCgZzdGF0dXMYBSABKAkSDgoGbWV0aG9kGAYgASgJEi4KCmNyZWF0ZWRfYXQYByABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEg4KBnBlcmlvZBgIIAEoCRIVCg1hbW91bnRfc2F0YW5nGAkgASgDEhcKCnJlY2VpcHRfbm8YCiABKANIAIgBARIWCg5yZWNlaXB0X251bWJlchgLIAEoCUINCgtfcmVjZWlwdF9ubyKFAQoNTG9jYWxDaGVja291dBISCgpzZXNzaW9uX2lkGAEgASgJEgwKBHRpZXIYAiABKAkSEgoKdGllcl9sYWJlbBgDIAEoCRIOCgZwZXJpb2QYBCABKAkSDgoGbWV0aG9kGAUgASgJEg4KBmFtb3VudBgGIAEoARIOCgZzdGF0dXMYByABKAkiLQoXR2V0TG9jYWxDaGVja291dFJlcXVlc3QSEgoKc2Vzc2lvbl9pZBgBIAEoCSJMChhHZXRMb2NhbENoZWNrb3V0UmVzcG9uc2USMAoIY2hlY2tvdXQYASABKAsyHi5zdWJzY3JpcHRpb24udjEuTG9jYWxDaGVja291dCJDChxDb21wbGV0ZUxvY2FsQ2hlY2tvdXRSZXF1ZXN0EhIKCnNlc3Npb25faWQYASABKAkSDwoHb3V0Y29tZRgCIAEoCSJiCh1Db21wbGV0ZUxvY2FsQ2hlY2tvdXRSZXNwb25zZRIPCgdtZXNzYWdlGAEgASgJEjAKCGNoZWNrb3V0GAIgASgLMh4uc3Vic2NyaXB0aW9uLnYxLkxvY2FsQ2hlY2tvdXQiFQoTTGlzdFBheW1lbnRzUmVxdWVzdCJCChRMaXN0UGF5bWVudHNSZXNwb25zZRIqCghwYXltZW50cxgBIAMoCzIYLnN1YnNjcmlwdGlvbi52MS5QYXltZW50IhsKGUNhbmNlbFN1YnNjcmlwdGlvblJlcXVlc3QiaAoaQ2FuY2VsU3Vic2NyaXB0aW9uUmVzcG9uc2USDwoHbWVzc2FnZRgBIAEoCRI5CgxzdWJzY3JpcHRpb24YAiABKAsyIy5zdWJzY3JpcHRpb24udjEuU3Vic2NyaXB0aW9uUGVyaW9kIhsKGVJlc3VtZVN1YnNjcmlwdGlvblJlcXVlc3QiaAoaUmVzdW1lU3Vic2NyaXB0aW9uUmVzcG9uc2USDwoHbWVzc2FnZRgBIAEoCRI5CgxzdWJzY3JpcHRpb24YAiABKAsyIy5zdWJzY3JpcHRpb24udjEuU3Vic2NyaXB0aW9uUGVyaW9kInIKDkJpbGxpbmdQcm9maWxlEgwKBGtpbmQYASABKAkSDAoEbmFtZRgCIAEoCRIOCgZ0YXhfaWQYAyABKAkSEwoLaGVhZF9vZmZpY2UYBCABKAgSDgoGYnJhbmNoGAUgASgJEg8KB2FkZHJlc3MYBiABKAkiGgoYR2V0QmlsbGluZ1Byb2ZpbGVSZXF1ZXN0Il0KGUdldEJpbGxpbmdQcm9maWxlUmVzcG9uc2USMAoHcHJvZmlsZRgBIAEoCzIfLnN1YnNjcmlwdGlvbi52MS5CaWxsaW5nUHJvZmlsZRIOCgZleGlzdHMYAiABKAgifwobVXBkYXRlQmlsbGluZ1Byb2ZpbGVSZXF1ZXN0EgwKBGtpbmQYASABKAkSDAoEbmFtZRgCIAEoCRIOCgZ0YXhfaWQYAyABKAkSEwoLaGVhZF9vZmZpY2UYBCABKAgSDgoGYnJhbmNoGAUgASgJEg8KB2FkZHJlc3MYBiABKAkiYQocVXBkYXRlQmlsbGluZ1Byb2ZpbGVSZXNwb25zZRIPCgdtZXNzYWdlGAEgASgJEjAKB3Byb2ZpbGUYAiABKAsyHy5zdWJzY3JpcHRpb24udjEuQmlsbGluZ1Byb2ZpbGUijgEKBVBhcnR5EgwKBGtpbmQYASABKAkSDAoEbmFtZRgCIAEoCRIOCgZ0YXhfaWQYAyABKAkSEwoLaGVhZF9vZmZpY2UYBCABKAgSDgoGYnJhbmNoGAUgASgJEg8KB2FkZHJlc3MYBiABKAkSFAoMYnJhbmNoX2xhYmVsGAcgASgJEg0KBWVtYWlsGAggASgJIooDCgdSZWNlaXB0Eg4KBm51bWJlchgBIAEoCRITCgtpc3N1ZWRfZGF0ZRgCIAEoCRITCgtkZXNjcmlwdGlvbhgDIAEoCRIMCgR0aWVyGAQgASgJEg4KBnBlcmlvZBgFIAEoCRIOCgZtZXRob2QYBiABKAkSFQoNYW1vdW50X3NhdGFuZxgHIAEoAxISCgp2YXRfc2F0YW5nGAggASgDEhMKC2Jhc2Vfc2F0YW5nGAkgASgDEg4KBmFtb3VudBgKIAEoARILCgN2YXQYCyABKAESDAoEYmFzZRgMIAEoARIYChB2YXRfcmF0ZV9wZXJjZW50GA0gASgFEhQKDGFtb3VudF93b3JkcxgOIAEoCRImCgZzZWxsZXIYDyABKAsyFi5zdWJzY3JpcHRpb24udjEuUGFydHkSJQoFYnV5ZXIYECABKAsyFi5zdWJzY3JpcHRpb24udjEuUGFydHkSGQoRYnV5ZXJfaGFzX3Byb2ZpbGUYESABKAgSEgoKcGF5bWVudF9pZBgSIAEoCSIjChFHZXRSZWNlaXB0UmVxdWVzdBIOCgZudW1iZXIYASABKAkiPwoSR2V0UmVjZWlwdFJlc3BvbnNlEikKB3JlY2VpcHQYASABKAsyGC5zdWJzY3JpcHRpb24udjEuUmVjZWlwdDLDCwoTU3Vic2NyaXB0aW9uU2VydmljZRJaCglMaXN0VGllcnMSIS5zdWJzY3JpcHRpb24udjEuTGlzdFRpZXJzUmVxdWVzdBoiLnN1YnNjcmlwdGlvbi52MS5MaXN0VGllcnNSZXNwb25zZSIGirUYAggBEnIKEUdldE15U3Vic2NyaXB0aW9uEikuc3Vic2NyaXB0aW9uLnYxLkdldE15U3Vic2NyaXB0aW9uUmVxdWVzdBoqLnN1YnNjcmlwdGlvbi52MS5HZXRNeVN1YnNjcmlwdGlvblJlc3BvbnNlIgaKtRgCCAISYwoMQ29uc3VtZVF1b3RhEiQuc3Vic2NyaXB0aW9uLnYxLkNvbnN1bWVRdW90YVJlcXVlc3QaJS5zdWJzY3JpcHRpb24udjEuQ29uc3VtZVF1b3RhUmVzcG9uc2UiBoq1GAIIAxJpCg5DcmVhdGVDaGVja291dBImLnN1YnNjcmlwdGlvbi52MS5DcmVhdGVDaGVja291dFJlcXVlc3QaJy5zdWJzY3JpcHRpb24udjEuQ3JlYXRlQ2hlY2tvdXRSZXNwb25zZSIGirUYAggCEngKE0hhbmRsZVByb3ZpZGVyRXZlbnQSKy5zdWJzY3JpcHRpb24udjEuSGFuZGxlUHJvdmlkZXJFdmVudFJlcXVlc3QaLC5zdWJzY3JpcHRpb24udjEuSGFuZGxlUHJvdmlkZXJFdmVudFJlc3BvbnNlIgaKtRgCCAMSbwoQR2V0TG9jYWxDaGVja291dBIoLnN1YnNjcmlwdGlvbi52MS5HZXRMb2NhbENoZWNrb3V0UmVxdWVzdBopLnN1YnNjcmlwdGlvbi52MS5HZXRMb2NhbENoZWNrb3V0UmVzcG9uc2UiBoq1GAIIAhJ+ChVDb21wbGV0ZUxvY2FsQ2hlY2tvdXQSLS5zdWJzY3JpcHRpb24udjEuQ29tcGxldGVMb2NhbENoZWNrb3V0UmVxdWVzdBouLnN1YnNjcmlwdGlvbi52MS5Db21wbGV0ZUxvY2FsQ2hlY2tvdXRSZXNwb25zZSIGirUYAggCEmMKDExpc3RQYXltZW50cxIkLnN1YnNjcmlwdGlvbi52MS5MaXN0UGF5bWVudHNSZXF1ZXN0GiUuc3Vic2NyaXB0aW9uLnYxLkxpc3RQYXltZW50c1Jlc3BvbnNlIgaKtRgCCAISdQoSQ2FuY2VsU3Vic2NyaXB0aW9uEiouc3Vic2NyaXB0aW9uLnYxLkNhbmNlbFN1YnNjcmlwdGlvblJlcXVlc3QaKy5zdWJzY3JpcHRpb24udjEuQ2FuY2VsU3Vic2NyaXB0aW9uUmVzcG9uc2UiBoq1GAIIAhJ1ChJSZXN1bWVTdWJzY3JpcHRpb24SKi5zdWJzY3JpcHRpb24udjEuUmVzdW1lU3Vic2NyaXB0aW9uUmVxdWVzdBorLnN1YnNjcmlwdGlvbi52MS5SZXN1bWVTdWJzY3JpcHRpb25SZXNwb25zZSIGirUYAggCEnIKEUdldEJpbGxpbmdQcm9maWxlEikuc3Vic2NyaXB0aW9uLnYxLkdldEJpbGxpbmdQcm9maWxlUmVxdWVzdBoqLnN1YnNjcmlwdGlvbi52MS5HZXRCaWxsaW5nUHJvZmlsZVJlc3BvbnNlIgaKtRgCCAISewoUVXBkYXRlQmlsbGluZ1Byb2ZpbGUSLC5zdWJzY3JpcHRpb24udjEuVXBkYXRlQmlsbGluZ1Byb2ZpbGVSZXF1ZXN0Gi0uc3Vic2NyaXB0aW9uLnYxLlVwZGF0ZUJpbGxpbmdQcm9maWxlUmVzcG9uc2UiBoq1GAIIAhJdCgpHZXRSZWNlaXB0EiIuc3Vic2NyaXB0aW9uLnYxLkdldFJlY2VpcHRSZXF1ZXN0GiMuc3Vic2NyaXB0aW9uLnYxLkdldFJlY2VpcHRSZXNwb25zZSIGirUYAggCQrIBChNjb20uc3Vic2NyaXB0aW9uLnYxQhFTdWJzY3JpcHRpb25Qcm90b1ABWitiaWRyYWRhci9nZW4vc3Vic2NyaXB0aW9uL3YxO3N1YnNjcmlwdGlvbnYxogIDU1hYqgIPU3Vic2NyaXB0aW9uLlYxygIPU3Vic2NyaXB0aW9uXFYx4gIbU3Vic2NyaXB0aW9uXFYxXEdQQk1ldGFkYXRh6gIQU3Vic2NyaXB0aW9uOjpWMWIGcHJvdG8z", [file_access_v1_access, file_google_protobuf_timestamp]);
 
 /**
  * CombinationLimits are a tier's limits; -1 means unlimited.
@@ -189,6 +189,48 @@ export type SubscriptionPeriod = Message<"subscription.v1.SubscriptionPeriod"> &
    * @generated from field: optional double last_payment_amount = 5;
    */
   lastPaymentAmount?: number | undefined;
+
+  /**
+   * "monthly" or "yearly".
+   *
+   * @generated from field: string period = 6;
+   */
+  period: string;
+
+  /**
+   * "card" (renews while not cancelled) or "promptpay" (a pass that never renews).
+   *
+   * @generated from field: string method = 7;
+   */
+  method: string;
+
+  /**
+   * The plan ends at end_date instead of renewing.
+   *
+   * @generated from field: bool cancel_at_period_end = 8;
+   */
+  cancelAtPeriodEnd: boolean;
+
+  /**
+   * The provider charges again at end_date.
+   *
+   * @generated from field: bool auto_renew = 9;
+   */
+  autoRenew: boolean;
+
+  /**
+   * A downgrade waiting for the end of the paid period, when any.
+   *
+   * @generated from field: subscription.v1.NextPlan next = 10;
+   */
+  next?: NextPlan | undefined;
+
+  /**
+   * Exact amount of the last payment (satang).
+   *
+   * @generated from field: optional int64 last_payment_amount_satang = 11;
+   */
+  lastPaymentAmountSatang?: bigint | undefined;
 };
 
 /**
@@ -197,6 +239,40 @@ export type SubscriptionPeriod = Message<"subscription.v1.SubscriptionPeriod"> &
  */
 export const SubscriptionPeriodSchema: GenMessage<SubscriptionPeriod> = /*@__PURE__*/
   messageDesc(file_subscription_v1_subscription, 4);
+
+/**
+ * NextPlan is a plan that starts the day after the current one ends.
+ *
+ * @generated from message subscription.v1.NextPlan
+ */
+export type NextPlan = Message<"subscription.v1.NextPlan"> & {
+  /**
+   * @generated from field: string tier = 1;
+   */
+  tier: string;
+
+  /**
+   * @generated from field: string tier_label = 2;
+   */
+  tierLabel: string;
+
+  /**
+   * @generated from field: string start_date = 3;
+   */
+  startDate: string;
+
+  /**
+   * @generated from field: string end_date = 4;
+   */
+  endDate: string;
+};
+
+/**
+ * Describes the message subscription.v1.NextPlan.
+ * Use `create(NextPlanSchema)` to create a new message.
+ */
+export const NextPlanSchema: GenMessage<NextPlan> = /*@__PURE__*/
+  messageDesc(file_subscription_v1_subscription, 5);
 
 /**
  * @generated from message subscription.v1.Usage
@@ -233,7 +309,7 @@ export type Usage = Message<"subscription.v1.Usage"> & {
  * Use `create(UsageSchema)` to create a new message.
  */
 export const UsageSchema: GenMessage<Usage> = /*@__PURE__*/
-  messageDesc(file_subscription_v1_subscription, 5);
+  messageDesc(file_subscription_v1_subscription, 6);
 
 /**
  * @generated from message subscription.v1.GetMySubscriptionRequest
@@ -246,7 +322,7 @@ export type GetMySubscriptionRequest = Message<"subscription.v1.GetMySubscriptio
  * Use `create(GetMySubscriptionRequestSchema)` to create a new message.
  */
 export const GetMySubscriptionRequestSchema: GenMessage<GetMySubscriptionRequest> = /*@__PURE__*/
-  messageDesc(file_subscription_v1_subscription, 6);
+  messageDesc(file_subscription_v1_subscription, 7);
 
 /**
  * @generated from message subscription.v1.GetMySubscriptionResponse
@@ -313,7 +389,7 @@ export type GetMySubscriptionResponse = Message<"subscription.v1.GetMySubscripti
  * Use `create(GetMySubscriptionResponseSchema)` to create a new message.
  */
 export const GetMySubscriptionResponseSchema: GenMessage<GetMySubscriptionResponse> = /*@__PURE__*/
-  messageDesc(file_subscription_v1_subscription, 7);
+  messageDesc(file_subscription_v1_subscription, 8);
 
 /**
  * @generated from message subscription.v1.ConsumeQuotaRequest
@@ -342,7 +418,7 @@ export type ConsumeQuotaRequest = Message<"subscription.v1.ConsumeQuotaRequest">
  * Use `create(ConsumeQuotaRequestSchema)` to create a new message.
  */
 export const ConsumeQuotaRequestSchema: GenMessage<ConsumeQuotaRequest> = /*@__PURE__*/
-  messageDesc(file_subscription_v1_subscription, 8);
+  messageDesc(file_subscription_v1_subscription, 9);
 
 /**
  * @generated from message subscription.v1.ConsumeQuotaResponse
@@ -374,7 +450,7 @@ export type ConsumeQuotaResponse = Message<"subscription.v1.ConsumeQuotaResponse
  * Use `create(ConsumeQuotaResponseSchema)` to create a new message.
  */
 export const ConsumeQuotaResponseSchema: GenMessage<ConsumeQuotaResponse> = /*@__PURE__*/
-  messageDesc(file_subscription_v1_subscription, 9);
+  messageDesc(file_subscription_v1_subscription, 10);
 
 /**
  * @generated from message subscription.v1.CreateCheckoutRequest
@@ -405,7 +481,7 @@ export type CreateCheckoutRequest = Message<"subscription.v1.CreateCheckoutReque
  * Use `create(CreateCheckoutRequestSchema)` to create a new message.
  */
 export const CreateCheckoutRequestSchema: GenMessage<CreateCheckoutRequest> = /*@__PURE__*/
-  messageDesc(file_subscription_v1_subscription, 10);
+  messageDesc(file_subscription_v1_subscription, 11);
 
 /**
  * @generated from message subscription.v1.CreateCheckoutResponse
@@ -427,7 +503,7 @@ export type CreateCheckoutResponse = Message<"subscription.v1.CreateCheckoutResp
  * Use `create(CreateCheckoutResponseSchema)` to create a new message.
  */
 export const CreateCheckoutResponseSchema: GenMessage<CreateCheckoutResponse> = /*@__PURE__*/
-  messageDesc(file_subscription_v1_subscription, 11);
+  messageDesc(file_subscription_v1_subscription, 12);
 
 /**
  * @generated from message subscription.v1.HandleProviderEventRequest
@@ -449,7 +525,7 @@ export type HandleProviderEventRequest = Message<"subscription.v1.HandleProvider
  * Use `create(HandleProviderEventRequestSchema)` to create a new message.
  */
 export const HandleProviderEventRequestSchema: GenMessage<HandleProviderEventRequest> = /*@__PURE__*/
-  messageDesc(file_subscription_v1_subscription, 12);
+  messageDesc(file_subscription_v1_subscription, 13);
 
 /**
  * @generated from message subscription.v1.HandleProviderEventResponse
@@ -466,7 +542,7 @@ export type HandleProviderEventResponse = Message<"subscription.v1.HandleProvide
  * Use `create(HandleProviderEventResponseSchema)` to create a new message.
  */
 export const HandleProviderEventResponseSchema: GenMessage<HandleProviderEventResponse> = /*@__PURE__*/
-  messageDesc(file_subscription_v1_subscription, 13);
+  messageDesc(file_subscription_v1_subscription, 14);
 
 /**
  * @generated from message subscription.v1.Payment
@@ -520,11 +596,18 @@ export type Payment = Message<"subscription.v1.Payment"> & {
   amountSatang: bigint;
 
   /**
-   * The receipt's sequential number, for paid payments.
+   * The receipt's sequence within its Buddhist year, for paid payments.
    *
    * @generated from field: optional int64 receipt_no = 10;
    */
   receiptNo?: bigint | undefined;
+
+  /**
+   * The receipt's document number (RC2569-000001), for paid payments.
+   *
+   * @generated from field: string receipt_number = 11;
+   */
+  receiptNumber: string;
 };
 
 /**
@@ -532,7 +615,7 @@ export type Payment = Message<"subscription.v1.Payment"> & {
  * Use `create(PaymentSchema)` to create a new message.
  */
 export const PaymentSchema: GenMessage<Payment> = /*@__PURE__*/
-  messageDesc(file_subscription_v1_subscription, 14);
+  messageDesc(file_subscription_v1_subscription, 15);
 
 /**
  * @generated from message subscription.v1.LocalCheckout
@@ -581,7 +664,7 @@ export type LocalCheckout = Message<"subscription.v1.LocalCheckout"> & {
  * Use `create(LocalCheckoutSchema)` to create a new message.
  */
 export const LocalCheckoutSchema: GenMessage<LocalCheckout> = /*@__PURE__*/
-  messageDesc(file_subscription_v1_subscription, 15);
+  messageDesc(file_subscription_v1_subscription, 16);
 
 /**
  * @generated from message subscription.v1.GetLocalCheckoutRequest
@@ -598,7 +681,7 @@ export type GetLocalCheckoutRequest = Message<"subscription.v1.GetLocalCheckoutR
  * Use `create(GetLocalCheckoutRequestSchema)` to create a new message.
  */
 export const GetLocalCheckoutRequestSchema: GenMessage<GetLocalCheckoutRequest> = /*@__PURE__*/
-  messageDesc(file_subscription_v1_subscription, 16);
+  messageDesc(file_subscription_v1_subscription, 17);
 
 /**
  * @generated from message subscription.v1.GetLocalCheckoutResponse
@@ -615,7 +698,7 @@ export type GetLocalCheckoutResponse = Message<"subscription.v1.GetLocalCheckout
  * Use `create(GetLocalCheckoutResponseSchema)` to create a new message.
  */
 export const GetLocalCheckoutResponseSchema: GenMessage<GetLocalCheckoutResponse> = /*@__PURE__*/
-  messageDesc(file_subscription_v1_subscription, 17);
+  messageDesc(file_subscription_v1_subscription, 18);
 
 /**
  * @generated from message subscription.v1.CompleteLocalCheckoutRequest
@@ -639,7 +722,7 @@ export type CompleteLocalCheckoutRequest = Message<"subscription.v1.CompleteLoca
  * Use `create(CompleteLocalCheckoutRequestSchema)` to create a new message.
  */
 export const CompleteLocalCheckoutRequestSchema: GenMessage<CompleteLocalCheckoutRequest> = /*@__PURE__*/
-  messageDesc(file_subscription_v1_subscription, 18);
+  messageDesc(file_subscription_v1_subscription, 19);
 
 /**
  * @generated from message subscription.v1.CompleteLocalCheckoutResponse
@@ -661,7 +744,7 @@ export type CompleteLocalCheckoutResponse = Message<"subscription.v1.CompleteLoc
  * Use `create(CompleteLocalCheckoutResponseSchema)` to create a new message.
  */
 export const CompleteLocalCheckoutResponseSchema: GenMessage<CompleteLocalCheckoutResponse> = /*@__PURE__*/
-  messageDesc(file_subscription_v1_subscription, 19);
+  messageDesc(file_subscription_v1_subscription, 20);
 
 /**
  * @generated from message subscription.v1.ListPaymentsRequest
@@ -674,7 +757,7 @@ export type ListPaymentsRequest = Message<"subscription.v1.ListPaymentsRequest">
  * Use `create(ListPaymentsRequestSchema)` to create a new message.
  */
 export const ListPaymentsRequestSchema: GenMessage<ListPaymentsRequest> = /*@__PURE__*/
-  messageDesc(file_subscription_v1_subscription, 20);
+  messageDesc(file_subscription_v1_subscription, 21);
 
 /**
  * @generated from message subscription.v1.ListPaymentsResponse
@@ -691,7 +774,426 @@ export type ListPaymentsResponse = Message<"subscription.v1.ListPaymentsResponse
  * Use `create(ListPaymentsResponseSchema)` to create a new message.
  */
 export const ListPaymentsResponseSchema: GenMessage<ListPaymentsResponse> = /*@__PURE__*/
-  messageDesc(file_subscription_v1_subscription, 21);
+  messageDesc(file_subscription_v1_subscription, 22);
+
+/**
+ * @generated from message subscription.v1.CancelSubscriptionRequest
+ */
+export type CancelSubscriptionRequest = Message<"subscription.v1.CancelSubscriptionRequest"> & {
+};
+
+/**
+ * Describes the message subscription.v1.CancelSubscriptionRequest.
+ * Use `create(CancelSubscriptionRequestSchema)` to create a new message.
+ */
+export const CancelSubscriptionRequestSchema: GenMessage<CancelSubscriptionRequest> = /*@__PURE__*/
+  messageDesc(file_subscription_v1_subscription, 23);
+
+/**
+ * @generated from message subscription.v1.CancelSubscriptionResponse
+ */
+export type CancelSubscriptionResponse = Message<"subscription.v1.CancelSubscriptionResponse"> & {
+  /**
+   * @generated from field: string message = 1;
+   */
+  message: string;
+
+  /**
+   * @generated from field: subscription.v1.SubscriptionPeriod subscription = 2;
+   */
+  subscription?: SubscriptionPeriod | undefined;
+};
+
+/**
+ * Describes the message subscription.v1.CancelSubscriptionResponse.
+ * Use `create(CancelSubscriptionResponseSchema)` to create a new message.
+ */
+export const CancelSubscriptionResponseSchema: GenMessage<CancelSubscriptionResponse> = /*@__PURE__*/
+  messageDesc(file_subscription_v1_subscription, 24);
+
+/**
+ * @generated from message subscription.v1.ResumeSubscriptionRequest
+ */
+export type ResumeSubscriptionRequest = Message<"subscription.v1.ResumeSubscriptionRequest"> & {
+};
+
+/**
+ * Describes the message subscription.v1.ResumeSubscriptionRequest.
+ * Use `create(ResumeSubscriptionRequestSchema)` to create a new message.
+ */
+export const ResumeSubscriptionRequestSchema: GenMessage<ResumeSubscriptionRequest> = /*@__PURE__*/
+  messageDesc(file_subscription_v1_subscription, 25);
+
+/**
+ * @generated from message subscription.v1.ResumeSubscriptionResponse
+ */
+export type ResumeSubscriptionResponse = Message<"subscription.v1.ResumeSubscriptionResponse"> & {
+  /**
+   * @generated from field: string message = 1;
+   */
+  message: string;
+
+  /**
+   * @generated from field: subscription.v1.SubscriptionPeriod subscription = 2;
+   */
+  subscription?: SubscriptionPeriod | undefined;
+};
+
+/**
+ * Describes the message subscription.v1.ResumeSubscriptionResponse.
+ * Use `create(ResumeSubscriptionResponseSchema)` to create a new message.
+ */
+export const ResumeSubscriptionResponseSchema: GenMessage<ResumeSubscriptionResponse> = /*@__PURE__*/
+  messageDesc(file_subscription_v1_subscription, 26);
+
+/**
+ * BillingProfile is who receipts are made out to.
+ *
+ * @generated from message subscription.v1.BillingProfile
+ */
+export type BillingProfile = Message<"subscription.v1.BillingProfile"> & {
+  /**
+   * "company" or "person".
+   *
+   * @generated from field: string kind = 1;
+   */
+  kind: string;
+
+  /**
+   * @generated from field: string name = 2;
+   */
+  name: string;
+
+  /**
+   * 13 digits.
+   *
+   * @generated from field: string tax_id = 3;
+   */
+  taxId: string;
+
+  /**
+   * @generated from field: bool head_office = 4;
+   */
+  headOffice: boolean;
+
+  /**
+   * 5 digits when not the head office (companies only).
+   *
+   * @generated from field: string branch = 5;
+   */
+  branch: string;
+
+  /**
+   * @generated from field: string address = 6;
+   */
+  address: string;
+};
+
+/**
+ * Describes the message subscription.v1.BillingProfile.
+ * Use `create(BillingProfileSchema)` to create a new message.
+ */
+export const BillingProfileSchema: GenMessage<BillingProfile> = /*@__PURE__*/
+  messageDesc(file_subscription_v1_subscription, 27);
+
+/**
+ * @generated from message subscription.v1.GetBillingProfileRequest
+ */
+export type GetBillingProfileRequest = Message<"subscription.v1.GetBillingProfileRequest"> & {
+};
+
+/**
+ * Describes the message subscription.v1.GetBillingProfileRequest.
+ * Use `create(GetBillingProfileRequestSchema)` to create a new message.
+ */
+export const GetBillingProfileRequestSchema: GenMessage<GetBillingProfileRequest> = /*@__PURE__*/
+  messageDesc(file_subscription_v1_subscription, 28);
+
+/**
+ * @generated from message subscription.v1.GetBillingProfileResponse
+ */
+export type GetBillingProfileResponse = Message<"subscription.v1.GetBillingProfileResponse"> & {
+  /**
+   * @generated from field: subscription.v1.BillingProfile profile = 1;
+   */
+  profile?: BillingProfile | undefined;
+
+  /**
+   * @generated from field: bool exists = 2;
+   */
+  exists: boolean;
+};
+
+/**
+ * Describes the message subscription.v1.GetBillingProfileResponse.
+ * Use `create(GetBillingProfileResponseSchema)` to create a new message.
+ */
+export const GetBillingProfileResponseSchema: GenMessage<GetBillingProfileResponse> = /*@__PURE__*/
+  messageDesc(file_subscription_v1_subscription, 29);
+
+/**
+ * @generated from message subscription.v1.UpdateBillingProfileRequest
+ */
+export type UpdateBillingProfileRequest = Message<"subscription.v1.UpdateBillingProfileRequest"> & {
+  /**
+   * @generated from field: string kind = 1;
+   */
+  kind: string;
+
+  /**
+   * @generated from field: string name = 2;
+   */
+  name: string;
+
+  /**
+   * @generated from field: string tax_id = 3;
+   */
+  taxId: string;
+
+  /**
+   * @generated from field: bool head_office = 4;
+   */
+  headOffice: boolean;
+
+  /**
+   * @generated from field: string branch = 5;
+   */
+  branch: string;
+
+  /**
+   * @generated from field: string address = 6;
+   */
+  address: string;
+};
+
+/**
+ * Describes the message subscription.v1.UpdateBillingProfileRequest.
+ * Use `create(UpdateBillingProfileRequestSchema)` to create a new message.
+ */
+export const UpdateBillingProfileRequestSchema: GenMessage<UpdateBillingProfileRequest> = /*@__PURE__*/
+  messageDesc(file_subscription_v1_subscription, 30);
+
+/**
+ * @generated from message subscription.v1.UpdateBillingProfileResponse
+ */
+export type UpdateBillingProfileResponse = Message<"subscription.v1.UpdateBillingProfileResponse"> & {
+  /**
+   * @generated from field: string message = 1;
+   */
+  message: string;
+
+  /**
+   * @generated from field: subscription.v1.BillingProfile profile = 2;
+   */
+  profile?: BillingProfile | undefined;
+};
+
+/**
+ * Describes the message subscription.v1.UpdateBillingProfileResponse.
+ * Use `create(UpdateBillingProfileResponseSchema)` to create a new message.
+ */
+export const UpdateBillingProfileResponseSchema: GenMessage<UpdateBillingProfileResponse> = /*@__PURE__*/
+  messageDesc(file_subscription_v1_subscription, 31);
+
+/**
+ * Party is the seller or buyer block of a receipt.
+ *
+ * @generated from message subscription.v1.Party
+ */
+export type Party = Message<"subscription.v1.Party"> & {
+  /**
+   * @generated from field: string kind = 1;
+   */
+  kind: string;
+
+  /**
+   * @generated from field: string name = 2;
+   */
+  name: string;
+
+  /**
+   * @generated from field: string tax_id = 3;
+   */
+  taxId: string;
+
+  /**
+   * @generated from field: bool head_office = 4;
+   */
+  headOffice: boolean;
+
+  /**
+   * @generated from field: string branch = 5;
+   */
+  branch: string;
+
+  /**
+   * @generated from field: string address = 6;
+   */
+  address: string;
+
+  /**
+   * "สำนักงานใหญ่" or "สาขาที่ 00012" (companies).
+   *
+   * @generated from field: string branch_label = 7;
+   */
+  branchLabel: string;
+
+  /**
+   * @generated from field: string email = 8;
+   */
+  email: string;
+};
+
+/**
+ * Describes the message subscription.v1.Party.
+ * Use `create(PartySchema)` to create a new message.
+ */
+export const PartySchema: GenMessage<Party> = /*@__PURE__*/
+  messageDesc(file_subscription_v1_subscription, 32);
+
+/**
+ * Receipt is a receipt / tax invoice; the price includes VAT.
+ *
+ * @generated from message subscription.v1.Receipt
+ */
+export type Receipt = Message<"subscription.v1.Receipt"> & {
+  /**
+   * @generated from field: string number = 1;
+   */
+  number: string;
+
+  /**
+   * Day of issue in Bangkok (YYYY-MM-DD).
+   *
+   * @generated from field: string issued_date = 2;
+   */
+  issuedDate: string;
+
+  /**
+   * @generated from field: string description = 3;
+   */
+  description: string;
+
+  /**
+   * @generated from field: string tier = 4;
+   */
+  tier: string;
+
+  /**
+   * @generated from field: string period = 5;
+   */
+  period: string;
+
+  /**
+   * @generated from field: string method = 6;
+   */
+  method: string;
+
+  /**
+   * @generated from field: int64 amount_satang = 7;
+   */
+  amountSatang: bigint;
+
+  /**
+   * @generated from field: int64 vat_satang = 8;
+   */
+  vatSatang: bigint;
+
+  /**
+   * @generated from field: int64 base_satang = 9;
+   */
+  baseSatang: bigint;
+
+  /**
+   * @generated from field: double amount = 10;
+   */
+  amount: number;
+
+  /**
+   * @generated from field: double vat = 11;
+   */
+  vat: number;
+
+  /**
+   * @generated from field: double base = 12;
+   */
+  base: number;
+
+  /**
+   * @generated from field: int32 vat_rate_percent = 13;
+   */
+  vatRatePercent: number;
+
+  /**
+   * The total in Thai words (…บาทถ้วน / …สตางค์).
+   *
+   * @generated from field: string amount_words = 14;
+   */
+  amountWords: string;
+
+  /**
+   * @generated from field: subscription.v1.Party seller = 15;
+   */
+  seller?: Party | undefined;
+
+  /**
+   * The billing profile at payment time; without one, only email is set.
+   *
+   * @generated from field: subscription.v1.Party buyer = 16;
+   */
+  buyer?: Party | undefined;
+
+  /**
+   * @generated from field: bool buyer_has_profile = 17;
+   */
+  buyerHasProfile: boolean;
+
+  /**
+   * @generated from field: string payment_id = 18;
+   */
+  paymentId: string;
+};
+
+/**
+ * Describes the message subscription.v1.Receipt.
+ * Use `create(ReceiptSchema)` to create a new message.
+ */
+export const ReceiptSchema: GenMessage<Receipt> = /*@__PURE__*/
+  messageDesc(file_subscription_v1_subscription, 33);
+
+/**
+ * @generated from message subscription.v1.GetReceiptRequest
+ */
+export type GetReceiptRequest = Message<"subscription.v1.GetReceiptRequest"> & {
+  /**
+   * @generated from field: string number = 1;
+   */
+  number: string;
+};
+
+/**
+ * Describes the message subscription.v1.GetReceiptRequest.
+ * Use `create(GetReceiptRequestSchema)` to create a new message.
+ */
+export const GetReceiptRequestSchema: GenMessage<GetReceiptRequest> = /*@__PURE__*/
+  messageDesc(file_subscription_v1_subscription, 34);
+
+/**
+ * @generated from message subscription.v1.GetReceiptResponse
+ */
+export type GetReceiptResponse = Message<"subscription.v1.GetReceiptResponse"> & {
+  /**
+   * @generated from field: subscription.v1.Receipt receipt = 1;
+   */
+  receipt?: Receipt | undefined;
+};
+
+/**
+ * Describes the message subscription.v1.GetReceiptResponse.
+ * Use `create(GetReceiptResponseSchema)` to create a new message.
+ */
+export const GetReceiptResponseSchema: GenMessage<GetReceiptResponse> = /*@__PURE__*/
+  messageDesc(file_subscription_v1_subscription, 35);
 
 /**
  * SubscriptionService owns tiers, subscriptions, usage counters and payments (DESIGN §2, §6).
@@ -778,6 +1280,56 @@ export const SubscriptionService: GenService<{
     methodKind: "unary";
     input: typeof ListPaymentsRequestSchema;
     output: typeof ListPaymentsResponseSchema;
+  },
+  /**
+   * CancelSubscription stops the signed-in user's card plan from renewing: it ends at its period's end.
+   *
+   * @generated from rpc subscription.v1.SubscriptionService.CancelSubscription
+   */
+  cancelSubscription: {
+    methodKind: "unary";
+    input: typeof CancelSubscriptionRequestSchema;
+    output: typeof CancelSubscriptionResponseSchema;
+  },
+  /**
+   * ResumeSubscription undoes CancelSubscription before the period ends.
+   *
+   * @generated from rpc subscription.v1.SubscriptionService.ResumeSubscription
+   */
+  resumeSubscription: {
+    methodKind: "unary";
+    input: typeof ResumeSubscriptionRequestSchema;
+    output: typeof ResumeSubscriptionResponseSchema;
+  },
+  /**
+   * GetBillingProfile returns who the signed-in user's receipts are made out to.
+   *
+   * @generated from rpc subscription.v1.SubscriptionService.GetBillingProfile
+   */
+  getBillingProfile: {
+    methodKind: "unary";
+    input: typeof GetBillingProfileRequestSchema;
+    output: typeof GetBillingProfileResponseSchema;
+  },
+  /**
+   * UpdateBillingProfile sets it (13-digit tax id with its check digit; head office or a 5-digit branch).
+   *
+   * @generated from rpc subscription.v1.SubscriptionService.UpdateBillingProfile
+   */
+  updateBillingProfile: {
+    methodKind: "unary";
+    input: typeof UpdateBillingProfileRequestSchema;
+    output: typeof UpdateBillingProfileResponseSchema;
+  },
+  /**
+   * GetReceipt returns one of the signed-in user's receipts / tax invoices by its number.
+   *
+   * @generated from rpc subscription.v1.SubscriptionService.GetReceipt
+   */
+  getReceipt: {
+    methodKind: "unary";
+    input: typeof GetReceiptRequestSchema;
+    output: typeof GetReceiptResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_subscription_v1_subscription, 0);

@@ -30,3 +30,9 @@ func (Provider) CreateCheckout(_ context.Context, _ domain.Order, _ string) (dom
 func (Provider) ParseEvent([]byte, string) (domain.Event, error) {
 	return domain.Event{}, domain.ErrBadSignature
 }
+
+// SetCancelAtPeriodEnd implements app.Provider: local plans never renew.
+func (Provider) SetCancelAtPeriodEnd(context.Context, string, bool) error { return nil }
+
+// CancelNow implements app.Provider: local plans have nothing to stop.
+func (Provider) CancelNow(context.Context, string) error { return nil }

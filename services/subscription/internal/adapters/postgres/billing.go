@@ -22,11 +22,11 @@ const (
 	SubjectPaymentSucceeded    = "subscription.v1.payment.succeeded"
 )
 
-const checkoutColumns = `session_id, provider, user_id, tier, period, method, url, status, amount_satang, created_at`
+const checkoutColumns = `session_id, provider, user_id, tier, period, method, url, status, amount_satang, created_at, email`
 
 func scanCheckout(row pgx.Row) (domain.Checkout, error) {
 	var c domain.Checkout
-	err := row.Scan(&c.SessionID, &c.Provider, &c.UserID, &c.Tier, &c.Period, &c.Method, &c.URL, &c.Status, &c.AmountSatang, &c.CreatedAt)
+	err := row.Scan(&c.SessionID, &c.Provider, &c.UserID, &c.Tier, &c.Period, &c.Method, &c.URL, &c.Status, &c.AmountSatang, &c.CreatedAt, &c.Email)
 	return c, err
 }
 
@@ -52,8 +52,8 @@ func (r *Repo) Checkout(ctx context.Context, id string) (domain.Checkout, bool, 
 // keeps the first one and returns it.
 func (r *Repo) SaveCheckout(ctx context.Context, c domain.Checkout, key string) (domain.Checkout, error) {
 	_, err := r.pool.Exec(ctx, `INSERT INTO checkouts (`+checkoutColumns+`, idempotency_key)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, 'open', $8, $9, $10) ON CONFLICT (idempotency_key) DO NOTHING`,
-		c.SessionID, c.Provider, c.UserID, c.Tier, c.Period, c.Method, c.URL, c.AmountSatang, c.CreatedAt, key)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, 'open', $8, $9, $10, $11) ON CONFLICT (idempotency_key) DO NOTHING`,
+		c.SessionID, c.Provider, c.UserID, c.Tier, c.Period, c.Method, c.URL, c.AmountSatang, c.CreatedAt, c.Email, key)
 	if err != nil {
 		return domain.Checkout{}, fmt.Errorf("save checkout: %w", err)
 	}
@@ -63,14 +63,14 @@ func (r *Repo) SaveCheckout(ctx context.Context, c domain.Checkout, key string) 
 
 // Payments lists a user's payments, newest first.
 func (r *Repo) Payments(ctx context.Context, userID string) ([]domain.Payment, error) {
-	rows, err := r.pool.Query(ctx, `SELECT id::text, tier, period, method, status, provider_ref, amount_satang, receipt_no, created_at
+	rows, err := r.pool.Query(ctx, `SELECT id::text, tier, period, method, status, provider_ref, amount_satang, receipt_no, coalesce(receipt_number, ''), created_at
 		FROM payments WHERE user_id = $1 ORDER BY created_at DESC LIMIT 200`, userID)
 	if err != nil {
 		return nil, fmt.Errorf("payments: %w", err)
 	}
 	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (domain.Payment, error) {
 		var p domain.Payment
-		err := row.Scan(&p.ID, &p.Tier, &p.Period, &p.Method, &p.Status, &p.ProviderRef, &p.AmountSatang, &p.ReceiptNo, &p.CreatedAt)
+		err := row.Scan(&p.ID, &p.Tier, &p.Period, &p.Method, &p.Status, &p.ProviderRef, &p.AmountSatang, &p.ReceiptNo, &p.ReceiptNumber, &p.CreatedAt)
 		return p, err
 	})
 }
@@ -80,7 +80,10 @@ func (r *Repo) Payments(ctx context.Context, userID string) ([]domain.Payment, e
 // nothing), locks the user's plan and the provider subscription, lets decide
 // choose the change, writes it, and puts subscription.changed and
 // payment.succeeded in the outbox. The plan changes only when this commits.
-func (r *Repo) Fulfil(ctx context.Context, ev domain.Event, now time.Time, decide func(domain.FulfilState) domain.Change) (applied bool, c domain.Change, err error) {
+//
+// A succeeded payment gets its receipt (number, VAT, buyer snapshot) in the
+// same transaction, and receiptMail's mail queued.
+func (r *Repo) Fulfil(ctx context.Context, ev domain.Event, now time.Time, decide func(domain.FulfilState) domain.Change, receiptMail func(domain.Receipt) domain.Mail) (applied bool, c domain.Change, err error) {
 	err = pgx.BeginFunc(ctx, r.pool, func(tx pgx.Tx) error {
 		applied, c = false, domain.Change{}
 		tag, err := tx.Exec(ctx, `INSERT INTO provider_events (event_id, type, created_at, received_at) VALUES ($1, $2, $3, $4)
@@ -120,8 +123,13 @@ func (r *Repo) Fulfil(ctx context.Context, ev domain.Event, now time.Time, decid
 		if ev.UserID == "" {
 			ev.UserID = user
 		}
+		if ev.SessionID != "" {
+			if err := tx.QueryRow(ctx, `SELECT email FROM checkouts WHERE session_id = $1`, ev.SessionID).Scan(&st.Email); err != nil && !errors.Is(err, pgx.ErrNoRows) {
+				return err
+			}
+		}
 		c = decide(st)
-		return write(ctx, tx, c, now)
+		return write(ctx, tx, c, now, receiptMail)
 	})
 	return applied, c, err
 }
@@ -143,7 +151,7 @@ func lockProviderSub(ctx context.Context, tx pgx.Tx, id string) (*domain.Provide
 	return &p, nil
 }
 
-func write(ctx context.Context, tx pgx.Tx, c domain.Change, now time.Time) error {
+func write(ctx context.Context, tx pgx.Tx, c domain.Change, now time.Time, receiptMail func(domain.Receipt) domain.Mail) error {
 	if p := c.ProviderSub; p != nil {
 		if _, err := tx.Exec(ctx, `INSERT INTO provider_subscriptions (subscription_id, user_id, status, cancel_at_period_end, state_at)
 			VALUES ($1, $2, $3, $4, $5) ON CONFLICT (subscription_id) DO UPDATE
@@ -157,15 +165,8 @@ func write(ctx context.Context, tx pgx.Tx, c domain.Change, now time.Time) error
 		}
 	}
 	if s := c.Sub; s != nil {
-		if _, err := tx.Exec(ctx, `INSERT INTO subscriptions (user_id, tier, status, start_date, end_date, last_payment_date,
-			last_payment_satang, period, method, provider_subscription_id, cancel_at_period_end, updated_at)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, nullif($8, ''), nullif($9, ''), nullif($10, ''), $11, $12)
-			ON CONFLICT (user_id) DO UPDATE SET tier = $2, status = $3, start_date = $4, end_date = $5, last_payment_date = $6,
-			last_payment_satang = $7, period = nullif($8, ''), method = nullif($9, ''), provider_subscription_id = nullif($10, ''),
-			cancel_at_period_end = $11, updated_at = $12`,
-			s.UserID, s.Tier, s.Status, s.StartDate, s.EndDate, s.LastPaymentDate, s.LastPaymentSatang,
-			s.Period, s.Method, s.ProviderSubscriptionID, s.CancelAtPeriodEnd, now); err != nil {
-			return fmt.Errorf("write plan: %w", err)
+		if err := writeSubscription(ctx, tx, *s, now); err != nil {
+			return err
 		}
 		if err := enqueue(ctx, tx, SubjectSubscriptionChanged, &subscriptionv1.SubscriptionChanged{
 			EventId: uuid.NewString(), OccurredAt: timestamppb.New(now), UserId: s.UserID, Tier: s.Tier, Status: s.Status}); err != nil {
@@ -174,13 +175,12 @@ func write(ctx context.Context, tx pgx.Tx, c domain.Change, now time.Time) error
 	}
 	if p := c.Payment; p != nil {
 		status := "failed"
-		receipt := "NULL"
 		if p.Succeeded {
-			status, receipt = "succeeded", "nextval('receipt_no_seq')"
+			status = "succeeded"
 		}
 		var id string
-		err := tx.QueryRow(ctx, `INSERT INTO payments (id, user_id, tier, period, method, amount_satang, status, provider_ref, receipt_no, created_at)
-			VALUES (gen_random_uuid(), $1, $2, $3, $4, $5, $6, $7, `+receipt+`, $8)
+		err := tx.QueryRow(ctx, `INSERT INTO payments (id, user_id, tier, period, method, amount_satang, status, provider_ref, created_at)
+			VALUES (gen_random_uuid(), $1, $2, $3, $4, $5, $6, $7, $8)
 			ON CONFLICT (provider_ref, status) DO NOTHING RETURNING id::text`,
 			p.UserID, p.Tier, p.Period, p.Method, p.AmountSatang, status, p.ProviderRef, now).Scan(&id)
 		if errors.Is(err, pgx.ErrNoRows) {
@@ -190,6 +190,9 @@ func write(ctx context.Context, tx pgx.Tx, c domain.Change, now time.Time) error
 			return fmt.Errorf("record payment: %w", err)
 		}
 		if p.Succeeded {
+			if err := issueReceipt(ctx, tx, id, *p, now, receiptMail); err != nil {
+				return err
+			}
 			return enqueue(ctx, tx, SubjectPaymentSucceeded, &subscriptionv1.PaymentSucceeded{
 				EventId: uuid.NewString(), OccurredAt: timestamppb.New(now), UserId: p.UserID, PaymentId: id,
 				Tier: p.Tier, Amount: float64(p.AmountSatang) / 100})

@@ -142,3 +142,23 @@ func (p *Provider) ParseEvent(payload []byte, signature string) (domain.Event, e
 	}
 	return out, nil
 }
+
+// SetCancelAtPeriodEnd implements app.Provider (Subscriptions update:
+// cancel_at_period_end).
+func (p *Provider) SetCancelAtPeriodEnd(ctx context.Context, subscriptionID string, cancel bool) error {
+	_, err := p.client.V1Subscriptions.Update(ctx, subscriptionID, &stripe.SubscriptionUpdateParams{CancelAtPeriodEnd: stripe.Bool(cancel)})
+	if err != nil {
+		return apperr.Wrap(err, apperr.Unavailable, domain.ErrNoProvider.Slug, domain.ErrNoProvider.Message)
+	}
+	return nil
+}
+
+// CancelNow implements app.Provider (Subscriptions cancel, no proration:
+// the unused days became days of the new plan).
+func (p *Provider) CancelNow(ctx context.Context, subscriptionID string) error {
+	_, err := p.client.V1Subscriptions.Cancel(ctx, subscriptionID, &stripe.SubscriptionCancelParams{Prorate: stripe.Bool(false)})
+	if err != nil {
+		return apperr.Wrap(err, apperr.Unavailable, domain.ErrNoProvider.Slug, domain.ErrNoProvider.Message)
+	}
+	return nil
+}

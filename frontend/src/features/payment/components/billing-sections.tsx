@@ -1,0 +1,156 @@
+import { useId, useState, type FormEvent } from "react";
+import { th } from "@/i18n/th";
+import { FieldFrame, fieldDescribedBy } from "@/components/ui/field-frame";
+import { TextField } from "@/components/ui/text-field";
+import { formatIsoDateBE, thaiDigitsToAscii } from "@/lib/format";
+import { useBillingProfile, useMySubscription, useRenewal, useSaveBillingProfile } from "../api/payment-api";
+import { normalizeTaxId, validateProfile, type ProfileErrors, type ProfileForm } from "../lib/billing-profile";
+
+const b = th.billing;
+
+/** The lifecycle rule (upgrade, downgrade, extend, cancel, passes) in Thai. */
+export function LifecycleRule() {
+  return (
+    <details className="billing-rule" data-testid="lifecycle-rule">
+      <summary>{b.ruleTitle}</summary>
+      <ul>
+        <li>{b.ruleUpgrade}</li>
+        <li>{b.ruleDowngrade}</li>
+        <li>{b.ruleExtend}</li>
+        <li>{b.ruleCancel}</li>
+        <li>{b.rulePass}</li>
+      </ul>
+    </details>
+  );
+}
+
+/** The plan's renewal: renews, cancelled (until), or a pass; cancel / resume. */
+export function RenewalPanel() {
+  const q = useMySubscription();
+  const renewal = useRenewal();
+  const sub = q.data?.subscription;
+  if (!q.data || !sub || sub.status !== "active" || q.data.tier === "free") return null;
+  const end = formatIsoDateBE(sub.endDate, true);
+  const isCard = sub.method === "card";
+  const cancel = () => {
+    if (window.confirm(b.confirmCancel(end))) renewal.mutate("cancel");
+  };
+  return (
+    <section className="billing-box" data-testid="renewal-panel">
+      <h2 className="settings-subtitle">{b.renewalTitle}</h2>
+      <p data-testid="renewal-state">
+        {!isCard ? b.passEnds(end) : sub.cancelAtPeriodEnd ? b.cancelled(end) : b.autoRenewOn(end)}
+      </p>
+      {sub.next && (
+        <p data-testid="renewal-next">
+          {b.nextPlan(sub.next.tierLabel, formatIsoDateBE(sub.next.startDate, true), formatIsoDateBE(sub.next.endDate, true))}
+        </p>
+      )}
+      {isCard && <p className="muted">{b.ruleCancel}</p>}
+      {isCard &&
+        (sub.cancelAtPeriodEnd ? (
+          <button type="button" className="btn btn-primary btn-md" disabled={renewal.isPending} onClick={() => renewal.mutate("resume")} data-testid="renewal-resume">
+            {b.resume}
+          </button>
+        ) : (
+          <button type="button" className="btn btn-ghost btn-md" disabled={renewal.isPending} onClick={cancel} data-testid="renewal-cancel">
+            {b.cancel}
+          </button>
+        ))}
+    </section>
+  );
+}
+
+const EMPTY: ProfileForm = { kind: "person", name: "", taxId: "", headOffice: true, branch: "", address: "" };
+
+/** The billing profile (who receipts are made out to), checked here and on the server. */
+export function BillingProfileSection() {
+  const q = useBillingProfile();
+  if (q.isPending) return <p className="muted">…</p>;
+  const p = q.data?.profile;
+  const initial: ProfileForm =
+    q.data?.exists && p
+      ? { kind: p.kind === "company" ? "company" : "person", name: p.name, taxId: p.taxId, headOffice: p.headOffice, branch: p.branch, address: p.address }
+      : EMPTY;
+  return <BillingProfileForm initial={initial} />;
+}
+
+export function BillingProfileForm({ initial }: { initial: ProfileForm }) {
+  const [f, setF] = useState<ProfileForm>(initial);
+  const [errors, setErrors] = useState<ProfileErrors>({});
+  const save = useSaveBillingProfile();
+  const addressId = useId();
+  const set = <K extends keyof ProfileForm>(k: K, v: ProfileForm[K]) => setF((x) => ({ ...x, [k]: v }));
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    const errs = validateProfile(f);
+    setErrors(errs);
+    if (Object.keys(errs).length > 0) return;
+    save.mutate({
+      kind: f.kind,
+      name: f.name.trim(),
+      taxId: normalizeTaxId(f.taxId),
+      headOffice: f.kind === "person" || f.headOffice,
+      branch: f.kind === "company" && !f.headOffice ? thaiDigitsToAscii(f.branch.trim()) : "",
+      address: f.address.trim(),
+    });
+  };
+  const company = f.kind === "company";
+  return (
+    <form className="billing-box billing-form" onSubmit={submit} noValidate data-testid="billing-profile-form">
+      <h2 className="settings-subtitle">{b.profileTitle}</h2>
+      <p className="muted">{b.profileLead}</p>
+      <fieldset className="billing-choice">
+        <legend>{b.kind}</legend>
+        {(["person", "company"] as const).map((k) => (
+          <label key={k}>
+            <input type="radio" name="billing-kind" value={k} checked={f.kind === k} onChange={() => set("kind", k)} data-testid={`billing-kind-${k}`} />{" "}
+            {k === "company" ? b.company : b.person}
+          </label>
+        ))}
+      </fieldset>
+      <TextField label={company ? b.nameCompany : b.namePerson} value={f.name} onChange={(e) => set("name", e.target.value)} error={errors.name} maxLength={200} data-testid="billing-name" />
+      <TextField
+        label={b.taxId}
+        value={f.taxId}
+        onChange={(e) => set("taxId", e.target.value)}
+        error={errors.taxId}
+        inputMode="numeric"
+        maxLength={20}
+        data-testid="billing-tax-id"
+      />
+      {company && (
+        <fieldset className="billing-choice">
+          <legend>{b.office}</legend>
+          <label>
+            <input type="radio" name="billing-office" checked={f.headOffice} onChange={() => set("headOffice", true)} data-testid="billing-head-office" /> {b.headOffice}
+          </label>
+          <label>
+            <input type="radio" name="billing-office" checked={!f.headOffice} onChange={() => set("headOffice", false)} data-testid="billing-branch-office" /> {b.branchOffice}
+          </label>
+        </fieldset>
+      )}
+      {company && !f.headOffice && (
+        <TextField label={b.branch} value={f.branch} onChange={(e) => set("branch", e.target.value)} error={errors.branch} inputMode="numeric" maxLength={5} data-testid="billing-branch" />
+      )}
+      <FieldFrame id={addressId} label={b.address} error={errors.address}>
+        <div className="field-control">
+          <textarea
+            id={addressId}
+            className="billing-address"
+            rows={3}
+            value={f.address}
+            maxLength={500}
+            onChange={(e) => set("address", e.target.value)}
+            aria-invalid={errors.address ? true : undefined}
+            aria-describedby={fieldDescribedBy(addressId, errors.address)}
+            data-testid="billing-address"
+          />
+        </div>
+      </FieldFrame>
+      <button type="submit" className="btn btn-primary btn-md" disabled={save.isPending} data-testid="billing-save">
+        {b.save}
+      </button>
+    </form>
+  );
+}

@@ -1,0 +1,152 @@
+package app
+
+import (
+	"context"
+	"time"
+
+	"bidradar/services/subscription/internal/domain"
+)
+
+// Mailer sends one e-mail.
+type Mailer interface {
+	Send(ctx context.Context, m domain.Mail) error
+}
+
+// WithMail sets where queued mail goes and the app's origin for links.
+func (a *App) WithMail(m Mailer, publicURL string) *App {
+	a.mailer, a.publicURL = m, publicURL
+	return a
+}
+
+// Cancel stops the plan's renewal at the end of its paid period. A card
+// subscription at the provider is told first (cancel_at_period_end); the
+// plan keeps its tier to the end date.
+func (a *App) Cancel(ctx context.Context, userID string) (domain.Subscription, error) {
+	return a.setCancel(ctx, userID, true)
+}
+
+// Resume undoes Cancel before the end date.
+func (a *App) Resume(ctx context.Context, userID string) (domain.Subscription, error) {
+	return a.setCancel(ctx, userID, false)
+}
+
+func (a *App) setCancel(ctx context.Context, userID string, cancel bool) (domain.Subscription, error) {
+	check := domain.CanResume
+	if cancel {
+		check = domain.CanCancel
+	}
+	p, err := a.Current(ctx, userID)
+	if err != nil {
+		return domain.Subscription{}, err
+	}
+	now := a.now()
+	if err := check(p.Sub, p.Found, now); err != nil {
+		return domain.Subscription{}, err
+	}
+	if id := p.Sub.ProviderSubscriptionID; id != "" {
+		if a.provider == nil {
+			return domain.Subscription{}, domain.ErrNoProvider
+		}
+		if err := a.provider.SetCancelAtPeriodEnd(ctx, id, cancel); err != nil {
+			return domain.Subscription{}, err
+		}
+	}
+	return a.store.UpdatePlan(ctx, userID, now, func(s domain.Subscription, found bool) (domain.Subscription, error) {
+		s, _ = domain.Roll(s, now)
+		if err := check(s, found, now); err != nil {
+			return s, err
+		}
+		s.CancelAtPeriodEnd = cancel
+		return s, nil
+	})
+}
+
+// ExpireDue moves every plan past its end date on (to the downgrade
+// waiting after it, or to free) and returns how many moved. Safe on every
+// replica at once.
+func (a *App) ExpireDue(ctx context.Context) (int, error) {
+	total := 0
+	for {
+		now := a.now()
+		n, err := a.store.RollDue(ctx, now, 100, func(s domain.Subscription) (domain.Subscription, bool) { return domain.Roll(s, now) })
+		total += n
+		if err != nil || n < 100 {
+			return total, err
+		}
+	}
+}
+
+// SendReminders queues the Thai reminders due today (7 days and 1 day
+// before a plan that does not renew ends), each once per plan end.
+func (a *App) SendReminders(ctx context.Context) (int, error) {
+	now := a.now()
+	today := domain.DayOf(now)
+	subs, err := a.store.EndingBetween(ctx, today, today.AddDate(0, 0, 7))
+	if err != nil {
+		return 0, err
+	}
+	tiers, err := a.store.Tiers(ctx)
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, s := range subs {
+		kind, ok := domain.ReminderDue(s, now)
+		if !ok {
+			continue
+		}
+		m := domain.ReminderMail(s.Email, TierByName(tiers, s.Tier).Label, kind, *s.EndDate, a.publicURL)
+		queued, err := a.store.QueueReminder(ctx, s.UserID, *s.EndDate, kind, m, now)
+		if err != nil {
+			return n, err
+		}
+		if queued {
+			n++
+		}
+	}
+	return n, nil
+}
+
+// DeliverMail sends queued mail: up to limit, each leased to this worker
+// for a minute; a failure is retried with a doubling delay.
+func (a *App) DeliverMail(ctx context.Context, limit int) (int, error) {
+	if a.mailer == nil {
+		return 0, nil
+	}
+	due, err := a.store.ClaimMail(ctx, a.now(), time.Minute, limit)
+	if err != nil {
+		return 0, err
+	}
+	sent := 0
+	for _, m := range due {
+		sendErr := a.mailer.Send(ctx, m.Mail)
+		now := a.now()
+		retry := now.Add(time.Duration(1<<min(m.Attempts, 8)) * 30 * time.Second)
+		if err := a.store.MailSent(ctx, m.ID, now, sendErr, retry); err != nil {
+			return sent, err
+		}
+		if sendErr != nil {
+			a.log.WarnContext(ctx, "mail not sent", "err", sendErr, "attempt", m.Attempts)
+			continue
+		}
+		sent++
+	}
+	return sent, nil
+}
+
+// ForgetUser handles an account deletion (auth.v1.user.deactivated): a card
+// plan stops renewing at the provider (the paid period is not refunded
+// here), then the personal data goes. Payments and issued receipts stay, as
+// the Revenue Code requires. Run again, it finds nothing left.
+func (a *App) ForgetUser(ctx context.Context, userID string) error {
+	p, err := a.Current(ctx, userID)
+	if err != nil {
+		return err
+	}
+	if p.Found && p.Sub.ProviderSubscriptionID != "" && !p.Sub.CancelAtPeriodEnd && domain.CanCancel(p.Sub, p.Found, a.now()) == nil {
+		if _, err := a.Cancel(ctx, userID); err != nil {
+			return err
+		}
+	}
+	return a.store.ForgetUser(ctx, userID)
+}

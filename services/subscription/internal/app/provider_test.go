@@ -1,0 +1,108 @@
+package app_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"testing"
+
+	"bidradar/pkg/apperr"
+	"bidradar/services/subscription/internal/adapters/localpay"
+	"bidradar/services/subscription/internal/adapters/postgres"
+	"bidradar/services/subscription/internal/app"
+	"bidradar/services/subscription/internal/domain"
+)
+
+// recorder is the local provider that remembers what it was asked to stop.
+type recorder struct {
+	localpay.Provider
+	mu    sync.Mutex
+	calls []string
+	fail  error
+}
+
+func (r *recorder) SetCancelAtPeriodEnd(_ context.Context, id string, cancel bool) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.fail != nil {
+		return r.fail
+	}
+	r.calls = append(r.calls, fmt.Sprintf("cancel_at_period_end %s %v", id, cancel))
+	return nil
+}
+
+func (r *recorder) CancelNow(_ context.Context, id string) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.calls = append(r.calls, "cancel now "+id)
+	return nil
+}
+
+func (r *recorder) take() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	out := r.calls
+	r.calls = nil
+	return out
+}
+
+// The card subscription a new plan replaces stops charging: at once for an
+// upgrade, at its period's end for a downgrade; cancel and resume go to the
+// provider first, and a provider failure changes nothing.
+func TestReplacedCardStopsAtTheProvider(t *testing.T) {
+	pool := open(t)
+	ctx := context.Background()
+	c := &clock{t: bangkok(2026, 11, 25, 10)}
+	p := &recorder{}
+	a := app.New(postgres.New(pool), p, c.now, nil)
+	card := func(user, tier string) {
+		exec(t, pool, `INSERT INTO subscriptions (user_id, tier, status, start_date, end_date, method, period, provider_subscription_id)
+			VALUES ($1, $2, 'active', '2026-11-10', '2026-12-09', 'card', 'monthly', 'sub_'||$1)`, user, tier)
+	}
+	buy := func(user, tier string) {
+		s, err := a.Checkout(ctx, user, user+"@example.com", tier, "monthly", "card", "k-"+tier)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := a.CompleteLocal(ctx, user, s.ID, true); err != nil {
+			t.Fatal(err)
+		}
+	}
+	card("ann", "starter")
+	buy("ann", "pro")
+	if got := p.take(); len(got) != 1 || got[0] != "cancel now sub_ann" {
+		t.Fatalf("upgrade: %v", got)
+	}
+	card("bob", "enterprise")
+	buy("bob", "starter")
+	if got := p.take(); len(got) != 1 || got[0] != "cancel_at_period_end sub_bob true" {
+		t.Fatalf("downgrade: %v", got)
+	}
+	bob, _ := a.Current(ctx, "bob")
+	if bob.Tier.Name != "enterprise" || bob.Sub.Next == nil || !bob.Sub.CancelAtPeriodEnd {
+		t.Fatalf("bob keeps enterprise to the end, starter waits: %+v", bob.Sub)
+	}
+
+	card("cat", "pro")
+	p.fail = errors.New("stripe down")
+	if _, err := a.Cancel(ctx, "cat"); err == nil {
+		t.Fatal("cancel succeeded while the provider failed")
+	}
+	if cat, _ := a.Current(ctx, "cat"); cat.Sub.CancelAtPeriodEnd {
+		t.Fatal("the plan says cancelled while the provider still renews")
+	}
+	p.fail = nil
+	if _, err := a.Cancel(ctx, "cat"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.Resume(ctx, "cat"); err != nil {
+		t.Fatal(err)
+	}
+	if got := p.take(); len(got) != 2 || got[0] != "cancel_at_period_end sub_cat true" || got[1] != "cancel_at_period_end sub_cat false" {
+		t.Fatalf("cancel / resume: %v", got)
+	}
+	if _, err := a.Resume(ctx, "cat"); apperr.KindOf(err) != apperr.FailedPrecondition || err != domain.ErrNotCancelled {
+		t.Fatalf("resume twice: %v", err)
+	}
+}
