@@ -108,10 +108,17 @@ func TestLineREST(t *testing.T) {
 	// A signed-in password user links LINE from the settings page.
 	member := e.registerVerified("member", "member@example.co.th", "long enough pass")
 	auth := bearer(member.str("access_token"))
+	// The session alone does not link: the e-mailed code does (re-authentication).
 	linked := lineSignIn(t, e, fake, linetest.User{Sub: "U2222222222222222222222222222222b", Name: "Member"}, auth...)
 	expect(t, linked, 200, "link while signed in")
-	if linked.str("status") != "linked" {
+	if linked.str("status") != "link_required" || linked.str("email") != "member@example.co.th" {
 		t.Fatalf("link while signed in: %s", linked.Raw)
+	}
+	expect(t, e.call("POST", "/line/auth/line/link/send-otp", map[string]string{"link_token": linked.str("link_token"), "email": "member@example.co.th"}), 200, "member's link code")
+	done := e.call("POST", "/line/auth/line/link/verify", map[string]string{"link_token": linked.str("link_token"), "email": "member@example.co.th", "otp": e.code("member@example.co.th")})
+	expect(t, done, 200, "member links LINE")
+	if u, _ := done.Body["user"].(map[string]any); u["line_id1"] != "U2222222222222222222222222222222b" || u["username"] != "member" {
+		t.Fatalf("member's link: %s", done.Raw)
 	}
 	// Someone else's LINE identity cannot be linked a second time.
 	taken := lineSignIn(t, e, fake, newcomer, auth...)

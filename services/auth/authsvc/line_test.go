@@ -3,7 +3,9 @@ package authsvc_test
 import (
 	"net/http"
 	"net/url"
+	"strings"
 	"testing"
+	"time"
 
 	authv1 "bidradar/gen/auth/v1"
 	"bidradar/gen/auth/v1/authv1connect"
@@ -151,10 +153,24 @@ func lineJourney(t *testing.T, e *env, cl *client) {
 	// Signed in, a user links LINE from the settings page.
 	member := e.registerVerified(t, cl, cl.name+"_member", cl.name+".member@example.com", "member password")
 	auth := bearer(member.GetAccessToken())
+	// The session alone is not enough: the e-mailed code confirms the link.
+	memberEmail := cl.name + ".member@example.com"
 	cb5, _, err := e.lineLogin(t, cl, auth, linetest.User{Sub: "U-member-" + cl.name, Name: "Member"})
 	noErr(t, err)
-	if cb5.GetStatus() != "linked" || cb5.GetUser().GetLineId1() != "U-member-"+cl.name || cb5.GetAccessToken() != "" {
+	if cb5.GetStatus() != "link_required" || cb5.GetEmail() != memberEmail || cb5.GetAccessToken() != "" {
 		t.Fatalf("link while signed in %+v", cb5)
+	}
+	_, err = cl.lineSendOTP(t, cb5.GetLinkToken(), memberEmail)
+	noErr(t, err)
+	code5, _ := e.codeFor(t, memberEmail)
+	lv5, _, err := cl.lineVerify(t, cb5.GetLinkToken(), memberEmail, code5)
+	noErr(t, err)
+	if lv5.GetUser().GetLineId1() != "U-member-"+cl.name || lv5.GetUser().GetUsername() != cl.name+"_member" {
+		t.Fatalf("linked while signed in %+v", lv5.GetUser())
+	}
+	// The owner is told.
+	if m, err := e.smtp.WaitFor(memberEmail, 5*time.Second); err != nil || !strings.Contains(m.Subject, "LINE") {
+		t.Fatalf("no LINE-linked notice: %v %q", err, m.Subject)
 	}
 	// The LINE identity of someone else cannot be linked a second time.
 	_, _, err = e.lineLogin(t, cl, auth, newcomer)

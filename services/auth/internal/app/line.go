@@ -101,9 +101,9 @@ type LineCallbackResult struct {
 
 // LineCallbackHandler consumes the state, exchanges the code with its PKCE
 // verifier, verifies the ID token, and then: signs in the linked account;
-// or links the identity to the user who started the flow while signed in
-// (and is still the caller); or, never merging by e-mail, answers
-// link_required with a short-lived link token.
+// or, never merging by e-mail, answers link_required with a short-lived
+// link token (for a user who started the flow while signed in, with their
+// own address filled in: the e-mailed code is the re-authentication).
 type LineCallbackHandler struct{ c *core }
 
 // Handle runs the use case.
@@ -135,12 +135,26 @@ func (h LineCallbackHandler) Handle(ctx context.Context, cmd LineCallback) (Line
 	res := LineCallbackResult{Identity: id, RedirectTo: st.RedirectTo}
 
 	if st.UserID != "" && st.UserID == cmd.CallerUserID {
-		u, err := h.c.store.LinkLine(ctx, st.UserID, id)
+		// Linking from a signed-in account needs a fresh e-mailed code like
+		// any other link (a stolen session alone must not attach someone's
+		// LINE to the account): link_required, the caller's address filled in.
+		caller, err := h.c.store.UserByID(ctx, st.UserID)
 		if err != nil {
 			return LineCallbackResult{}, err
 		}
-		res.Status, res.Message, res.User = LineStatusLinked, "LINE account linked successfully.", u
-		return res, nil
+		if owner, err := h.c.store.UserByLineID(ctx, id.LineID); err == nil {
+			if owner.ID != caller.ID {
+				return LineCallbackResult{}, domain.ErrLineLinkedOther
+			}
+			res.Status, res.Message, res.User = LineStatusLinked, "LINE account linked successfully.", caller
+			return res, nil
+		} else if !errors.Is(err, domain.ErrUserNotFound) {
+			return LineCallbackResult{}, err
+		}
+		if caller.LineID != "" {
+			return LineCallbackResult{}, domain.ErrUserHasOtherLine
+		}
+		res.Identity.Email = caller.Email
 	}
 
 	u, err := h.c.store.UserByLineID(ctx, id.LineID)
@@ -258,6 +272,10 @@ func (h LineLinkVerifyHandler) Handle(ctx context.Context, cmd LineLinkVerify) (
 		}
 		if err != nil {
 			return Session{}, err
+		}
+		if u.ID != c.NewUser.ID && u.Email != "" {
+			// An existing account gained a way in: its owner is told.
+			h.c.notify(ctx, securityNoticeMail(u.Email, u.Name, lineLinkedNotice))
 		}
 		return h.c.sessionFor(u, fam, refresh, now)
 	}

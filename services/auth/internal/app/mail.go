@@ -115,6 +115,11 @@ var signedOutEverywhereNotice = securityNotice{
 	whatTH: "มีการสั่งออกจากระบบทุกอุปกรณ์สำหรับบัญชี BidRadar ของคุณ", whatEN: "Your BidRadar account was just signed out on all its devices.",
 }
 
+var lineLinkedNotice = securityNotice{
+	subjectTH: "เชื่อมบัญชี LINE กับ BidRadar แล้ว", subjectEN: "LINE was linked to your BidRadar account",
+	whatTH: "บัญชี LINE ถูกเชื่อมกับบัญชี BidRadar ของคุณ และใช้เข้าสู่ระบบได้แล้ว", whatEN: "A LINE account was linked to your BidRadar account and can now sign in to it.",
+}
+
 var accountDeletedNotice = securityNotice{
 	subjectTH: "บัญชี BidRadar ของคุณถูกลบแล้ว", subjectEN: "Your BidRadar account was deleted",
 	whatTH: "บัญชี BidRadar ของคุณและข้อมูลส่วนบุคคลถูกลบแล้ว (เอกสารการชำระเงินเก็บไว้ตามที่กฎหมายภาษีกำหนด)",
