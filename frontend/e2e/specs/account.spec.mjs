@@ -1,6 +1,6 @@
 // The account's self-service in a real browser (issues 10 and 12): profile
 // name and picture, a copy of one's data, the devices signed in (sign one
-// out from another), contact us, and deleting the account with a code.
+// out from another), contact us, a new e-mail, and deleting the account.
 import fs from "node:fs";
 import { assert, login, toast, typeCode, urlIs, visible } from "../support/harness.mjs";
 
@@ -70,12 +70,24 @@ export default [
       const support = await ctx.mail.nextFor("support@bidradar.test", { after: 0 });
       assert.match(support.text, /ใบกำกับภาษีในนามบริษัท/);
 
+      // A new e-mail: the password, then the code sent to the new address.
+      const newEmail = `moved.${u.email}`;
+      await page.goto("/user-settings/user-info");
+      await page.getByTestId("email-new").fill(newEmail);
+      await page.getByTestId("email-password").fill(PASSWORD);
+      const beforeNew = ctx.mail.countFor(newEmail);
+      await page.getByTestId("email-send").click();
+      await visible(page.getByTestId("email-code"));
+      await typeCode(page, await ctx.mail.codeFor(newEmail, { after: beforeNew }));
+      await toast(page, "เปลี่ยนอีเมลแล้ว");
+      assert.equal(await page.getByTestId("user-email").innerText(), newEmail);
+
       // Delete the account with the e-mailed code.
       await page.goto("/user-settings/user-info");
-      const before = ctx.mail.countFor(u.email);
+      const before = ctx.mail.countFor(newEmail);
       await page.getByTestId("delete-account").click();
       await visible(page.getByTestId("delete-code"));
-      const code = await ctx.mail.codeFor(u.email, { after: before });
+      const code = await ctx.mail.codeFor(newEmail, { after: before });
       await typeCode(page, code);
       await urlIs(page, "/");
       await toast(page, "ลบบัญชีของคุณเรียบร้อยแล้ว");

@@ -51,6 +51,7 @@ export const reasons = {
   "session-id-invalid": "ไม่พบอุปกรณ์นี้ หรืออุปกรณ์นี้ออกจากระบบไปแล้ว",
   "contact-topic-invalid": "กรุณากรอกเรื่อง ไม่เกิน 100 ตัวอักษร",
   "contact-message-invalid": "กรุณากรอกข้อความ ไม่เกิน 4,000 ตัวอักษร",
+  "email-unchanged": "อีเมลใหม่ต้องไม่ซ้ำกับอีเมลปัจจุบัน",
   "delete-needs-email": "บัญชีนี้ยังไม่มีอีเมลสำหรับรับรหัสยืนยัน กรุณาติดต่อเรา",
   // ---- auth: sign-up and profile fields
   "otp-format": messages["Please enter a valid 6-digit verification code"],

@@ -3325,6 +3325,224 @@ func (x *SubmitContactResponse) GetMessage() string {
 	return ""
 }
 
+type RequestEmailChangeRequest struct {
+	state    protoimpl.MessageState `protogen:"open.v1"`
+	NewEmail string                 `protobuf:"bytes,1,opt,name=new_email,json=newEmail,proto3" json:"new_email,omitempty"`
+	// Required when the account has a password.
+	CurrentPassword string `protobuf:"bytes,2,opt,name=current_password,json=currentPassword,proto3" json:"current_password,omitempty"`
+	unknownFields   protoimpl.UnknownFields
+	sizeCache       protoimpl.SizeCache
+}
+
+func (x *RequestEmailChangeRequest) Reset() {
+	*x = RequestEmailChangeRequest{}
+	mi := &file_auth_v1_auth_proto_msgTypes[59]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RequestEmailChangeRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RequestEmailChangeRequest) ProtoMessage() {}
+
+func (x *RequestEmailChangeRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_auth_v1_auth_proto_msgTypes[59]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RequestEmailChangeRequest.ProtoReflect.Descriptor instead.
+func (*RequestEmailChangeRequest) Descriptor() ([]byte, []int) {
+	return file_auth_v1_auth_proto_rawDescGZIP(), []int{59}
+}
+
+func (x *RequestEmailChangeRequest) GetNewEmail() string {
+	if x != nil {
+		return x.NewEmail
+	}
+	return ""
+}
+
+func (x *RequestEmailChangeRequest) GetCurrentPassword() string {
+	if x != nil {
+		return x.CurrentPassword
+	}
+	return ""
+}
+
+type RequestEmailChangeResponse struct {
+	state   protoimpl.MessageState `protogen:"open.v1"`
+	Message string                 `protobuf:"bytes,1,opt,name=message,proto3" json:"message,omitempty"`
+	// The normalised new address the code went to.
+	Email         string `protobuf:"bytes,2,opt,name=email,proto3" json:"email,omitempty"`
+	ExpiresIn     int32  `protobuf:"varint,3,opt,name=expires_in,json=expiresIn,proto3" json:"expires_in,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *RequestEmailChangeResponse) Reset() {
+	*x = RequestEmailChangeResponse{}
+	mi := &file_auth_v1_auth_proto_msgTypes[60]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RequestEmailChangeResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RequestEmailChangeResponse) ProtoMessage() {}
+
+func (x *RequestEmailChangeResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_auth_v1_auth_proto_msgTypes[60]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RequestEmailChangeResponse.ProtoReflect.Descriptor instead.
+func (*RequestEmailChangeResponse) Descriptor() ([]byte, []int) {
+	return file_auth_v1_auth_proto_rawDescGZIP(), []int{60}
+}
+
+func (x *RequestEmailChangeResponse) GetMessage() string {
+	if x != nil {
+		return x.Message
+	}
+	return ""
+}
+
+func (x *RequestEmailChangeResponse) GetEmail() string {
+	if x != nil {
+		return x.Email
+	}
+	return ""
+}
+
+func (x *RequestEmailChangeResponse) GetExpiresIn() int32 {
+	if x != nil {
+		return x.ExpiresIn
+	}
+	return 0
+}
+
+type ConfirmEmailChangeRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	NewEmail      string                 `protobuf:"bytes,1,opt,name=new_email,json=newEmail,proto3" json:"new_email,omitempty"`
+	Otp           string                 `protobuf:"bytes,2,opt,name=otp,proto3" json:"otp,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ConfirmEmailChangeRequest) Reset() {
+	*x = ConfirmEmailChangeRequest{}
+	mi := &file_auth_v1_auth_proto_msgTypes[61]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ConfirmEmailChangeRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ConfirmEmailChangeRequest) ProtoMessage() {}
+
+func (x *ConfirmEmailChangeRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_auth_v1_auth_proto_msgTypes[61]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ConfirmEmailChangeRequest.ProtoReflect.Descriptor instead.
+func (*ConfirmEmailChangeRequest) Descriptor() ([]byte, []int) {
+	return file_auth_v1_auth_proto_rawDescGZIP(), []int{61}
+}
+
+func (x *ConfirmEmailChangeRequest) GetNewEmail() string {
+	if x != nil {
+		return x.NewEmail
+	}
+	return ""
+}
+
+func (x *ConfirmEmailChangeRequest) GetOtp() string {
+	if x != nil {
+		return x.Otp
+	}
+	return ""
+}
+
+type ConfirmEmailChangeResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Message       string                 `protobuf:"bytes,1,opt,name=message,proto3" json:"message,omitempty"`
+	User          *User                  `protobuf:"bytes,2,opt,name=user,proto3" json:"user,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ConfirmEmailChangeResponse) Reset() {
+	*x = ConfirmEmailChangeResponse{}
+	mi := &file_auth_v1_auth_proto_msgTypes[62]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ConfirmEmailChangeResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ConfirmEmailChangeResponse) ProtoMessage() {}
+
+func (x *ConfirmEmailChangeResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_auth_v1_auth_proto_msgTypes[62]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ConfirmEmailChangeResponse.ProtoReflect.Descriptor instead.
+func (*ConfirmEmailChangeResponse) Descriptor() ([]byte, []int) {
+	return file_auth_v1_auth_proto_rawDescGZIP(), []int{62}
+}
+
+func (x *ConfirmEmailChangeResponse) GetMessage() string {
+	if x != nil {
+		return x.Message
+	}
+	return ""
+}
+
+func (x *ConfirmEmailChangeResponse) GetUser() *User {
+	if x != nil {
+		return x.User
+	}
+	return nil
+}
+
 var File_auth_v1_auth_proto protoreflect.FileDescriptor
 
 const file_auth_v1_auth_proto_rawDesc = "" +
@@ -3572,7 +3790,21 @@ const file_auth_v1_auth_proto_rawDesc = "" +
 	"\x05topic\x18\x01 \x01(\tR\x05topic\x12\x18\n" +
 	"\amessage\x18\x02 \x01(\tR\amessage\"1\n" +
 	"\x15SubmitContactResponse\x12\x18\n" +
-	"\amessage\x18\x01 \x01(\tR\amessage2\xb4\x13\n" +
+	"\amessage\x18\x01 \x01(\tR\amessage\"c\n" +
+	"\x19RequestEmailChangeRequest\x12\x1b\n" +
+	"\tnew_email\x18\x01 \x01(\tR\bnewEmail\x12)\n" +
+	"\x10current_password\x18\x02 \x01(\tR\x0fcurrentPassword\"k\n" +
+	"\x1aRequestEmailChangeResponse\x12\x18\n" +
+	"\amessage\x18\x01 \x01(\tR\amessage\x12\x14\n" +
+	"\x05email\x18\x02 \x01(\tR\x05email\x12\x1d\n" +
+	"\n" +
+	"expires_in\x18\x03 \x01(\x05R\texpiresIn\"J\n" +
+	"\x19ConfirmEmailChangeRequest\x12\x1b\n" +
+	"\tnew_email\x18\x01 \x01(\tR\bnewEmail\x12\x10\n" +
+	"\x03otp\x18\x02 \x01(\tR\x03otp\"Y\n" +
+	"\x1aConfirmEmailChangeResponse\x12\x18\n" +
+	"\amessage\x18\x01 \x01(\tR\amessage\x12!\n" +
+	"\x04user\x18\x02 \x01(\v2\r.auth.v1.UserR\x04user2\x84\x15\n" +
 	"\vAuthService\x12@\n" +
 	"\x05Login\x12\x15.auth.v1.LoginRequest\x1a\x16.auth.v1.LoginResponse\"\b\x8a\xb5\x18\x04\b\x01\x10\x01\x12Y\n" +
 	"\x0eVerifyLoginOtp\x12\x1e.auth.v1.VerifyLoginOtpRequest\x1a\x1f.auth.v1.VerifyLoginOtpResponse\"\x06\x8a\xb5\x18\x02\b\x01\x12Y\n" +
@@ -3599,7 +3831,9 @@ const file_auth_v1_auth_proto_rawDesc = "" +
 	"\x0eEndAllSessions\x12\x1e.auth.v1.EndAllSessionsRequest\x1a\x1f.auth.v1.EndAllSessionsResponse\"\x06\x8a\xb5\x18\x02\b\x02\x12V\n" +
 	"\rUpdateProfile\x12\x1d.auth.v1.UpdateProfileRequest\x1a\x1e.auth.v1.UpdateProfileResponse\"\x06\x8a\xb5\x18\x02\b\x02\x12q\n" +
 	"\x16RequestAccountDeletion\x12&.auth.v1.RequestAccountDeletionRequest\x1a'.auth.v1.RequestAccountDeletionResponse\"\x06\x8a\xb5\x18\x02\b\x02\x12V\n" +
-	"\rDeleteAccount\x12\x1d.auth.v1.DeleteAccountRequest\x1a\x1e.auth.v1.DeleteAccountResponse\"\x06\x8a\xb5\x18\x02\b\x02\x12V\n" +
+	"\rDeleteAccount\x12\x1d.auth.v1.DeleteAccountRequest\x1a\x1e.auth.v1.DeleteAccountResponse\"\x06\x8a\xb5\x18\x02\b\x02\x12g\n" +
+	"\x12RequestEmailChange\x12\".auth.v1.RequestEmailChangeRequest\x1a#.auth.v1.RequestEmailChangeResponse\"\b\x8a\xb5\x18\x04\b\x02\x10\x01\x12e\n" +
+	"\x12ConfirmEmailChange\x12\".auth.v1.ConfirmEmailChangeRequest\x1a#.auth.v1.ConfirmEmailChangeResponse\"\x06\x8a\xb5\x18\x02\b\x02\x12V\n" +
 	"\rSubmitContact\x12\x1d.auth.v1.SubmitContactRequest\x1a\x1e.auth.v1.SubmitContactResponse\"\x06\x8a\xb5\x18\x02\b\x02\x12V\n" +
 	"\rGetPublicKeys\x12\x1d.auth.v1.GetPublicKeysRequest\x1a\x1e.auth.v1.GetPublicKeysResponse\"\x06\x8a\xb5\x18\x02\b\x03\x12D\n" +
 	"\aGetUser\x12\x17.auth.v1.GetUserRequest\x1a\x18.auth.v1.GetUserResponse\"\x06\x8a\xb5\x18\x02\b\x03Br\n" +
@@ -3617,7 +3851,7 @@ func file_auth_v1_auth_proto_rawDescGZIP() []byte {
 	return file_auth_v1_auth_proto_rawDescData
 }
 
-var file_auth_v1_auth_proto_msgTypes = make([]protoimpl.MessageInfo, 59)
+var file_auth_v1_auth_proto_msgTypes = make([]protoimpl.MessageInfo, 63)
 var file_auth_v1_auth_proto_goTypes = []any{
 	(*User)(nil),                           // 0: auth.v1.User
 	(*LoginRequest)(nil),                   // 1: auth.v1.LoginRequest
@@ -3678,85 +3912,94 @@ var file_auth_v1_auth_proto_goTypes = []any{
 	(*DeleteAccountResponse)(nil),          // 56: auth.v1.DeleteAccountResponse
 	(*SubmitContactRequest)(nil),           // 57: auth.v1.SubmitContactRequest
 	(*SubmitContactResponse)(nil),          // 58: auth.v1.SubmitContactResponse
-	(*timestamppb.Timestamp)(nil),          // 59: google.protobuf.Timestamp
+	(*RequestEmailChangeRequest)(nil),      // 59: auth.v1.RequestEmailChangeRequest
+	(*RequestEmailChangeResponse)(nil),     // 60: auth.v1.RequestEmailChangeResponse
+	(*ConfirmEmailChangeRequest)(nil),      // 61: auth.v1.ConfirmEmailChangeRequest
+	(*ConfirmEmailChangeResponse)(nil),     // 62: auth.v1.ConfirmEmailChangeResponse
+	(*timestamppb.Timestamp)(nil),          // 63: google.protobuf.Timestamp
 }
 var file_auth_v1_auth_proto_depIdxs = []int32{
-	59, // 0: auth.v1.User.created_at:type_name -> google.protobuf.Timestamp
+	63, // 0: auth.v1.User.created_at:type_name -> google.protobuf.Timestamp
 	0,  // 1: auth.v1.LoginResponse.user:type_name -> auth.v1.User
 	0,  // 2: auth.v1.VerifyLoginOtpResponse.user:type_name -> auth.v1.User
 	0,  // 3: auth.v1.VerifyRegistrationResponse.user:type_name -> auth.v1.User
 	0,  // 4: auth.v1.GetMeResponse.user:type_name -> auth.v1.User
-	59, // 5: auth.v1.GetSecuritySettingsResponse.password_changed_at:type_name -> google.protobuf.Timestamp
+	63, // 5: auth.v1.GetSecuritySettingsResponse.password_changed_at:type_name -> google.protobuf.Timestamp
 	0,  // 6: auth.v1.LineCallbackResponse.user:type_name -> auth.v1.User
 	0,  // 7: auth.v1.LineLinkVerifyResponse.user:type_name -> auth.v1.User
 	40, // 8: auth.v1.GetPublicKeysResponse.keys:type_name -> auth.v1.PublicKey
 	0,  // 9: auth.v1.GetUserResponse.user:type_name -> auth.v1.User
-	59, // 10: auth.v1.Session.created_at:type_name -> google.protobuf.Timestamp
-	59, // 11: auth.v1.Session.last_used_at:type_name -> google.protobuf.Timestamp
-	59, // 12: auth.v1.Session.expires_at:type_name -> google.protobuf.Timestamp
+	63, // 10: auth.v1.Session.created_at:type_name -> google.protobuf.Timestamp
+	63, // 11: auth.v1.Session.last_used_at:type_name -> google.protobuf.Timestamp
+	63, // 12: auth.v1.Session.expires_at:type_name -> google.protobuf.Timestamp
 	45, // 13: auth.v1.ListSessionsResponse.sessions:type_name -> auth.v1.Session
 	0,  // 14: auth.v1.UpdateProfileResponse.user:type_name -> auth.v1.User
-	1,  // 15: auth.v1.AuthService.Login:input_type -> auth.v1.LoginRequest
-	3,  // 16: auth.v1.AuthService.VerifyLoginOtp:input_type -> auth.v1.VerifyLoginOtpRequest
-	5,  // 17: auth.v1.AuthService.ResendLoginOtp:input_type -> auth.v1.ResendLoginOtpRequest
-	7,  // 18: auth.v1.AuthService.Register:input_type -> auth.v1.RegisterRequest
-	9,  // 19: auth.v1.AuthService.VerifyRegistration:input_type -> auth.v1.VerifyRegistrationRequest
-	11, // 20: auth.v1.AuthService.ResendRegistrationOtp:input_type -> auth.v1.ResendRegistrationOtpRequest
-	13, // 21: auth.v1.AuthService.ForgotPassword:input_type -> auth.v1.ForgotPasswordRequest
-	15, // 22: auth.v1.AuthService.ResetPassword:input_type -> auth.v1.ResetPasswordRequest
-	17, // 23: auth.v1.AuthService.RefreshToken:input_type -> auth.v1.RefreshTokenRequest
-	19, // 24: auth.v1.AuthService.RefreshLineToken:input_type -> auth.v1.RefreshLineTokenRequest
-	21, // 25: auth.v1.AuthService.Logout:input_type -> auth.v1.LogoutRequest
-	23, // 26: auth.v1.AuthService.GetMe:input_type -> auth.v1.GetMeRequest
-	25, // 27: auth.v1.AuthService.GetSecuritySettings:input_type -> auth.v1.GetSecuritySettingsRequest
-	27, // 28: auth.v1.AuthService.UpdateTwoStep:input_type -> auth.v1.UpdateTwoStepRequest
-	29, // 29: auth.v1.AuthService.ChangePassword:input_type -> auth.v1.ChangePasswordRequest
-	31, // 30: auth.v1.AuthService.LineAuthorize:input_type -> auth.v1.LineAuthorizeRequest
-	33, // 31: auth.v1.AuthService.LineCallback:input_type -> auth.v1.LineCallbackRequest
-	35, // 32: auth.v1.AuthService.LineLinkSendOtp:input_type -> auth.v1.LineLinkSendOtpRequest
-	37, // 33: auth.v1.AuthService.LineLinkVerify:input_type -> auth.v1.LineLinkVerifyRequest
-	44, // 34: auth.v1.AuthService.ListSessions:input_type -> auth.v1.ListSessionsRequest
-	47, // 35: auth.v1.AuthService.EndSession:input_type -> auth.v1.EndSessionRequest
-	49, // 36: auth.v1.AuthService.EndAllSessions:input_type -> auth.v1.EndAllSessionsRequest
-	51, // 37: auth.v1.AuthService.UpdateProfile:input_type -> auth.v1.UpdateProfileRequest
-	53, // 38: auth.v1.AuthService.RequestAccountDeletion:input_type -> auth.v1.RequestAccountDeletionRequest
-	55, // 39: auth.v1.AuthService.DeleteAccount:input_type -> auth.v1.DeleteAccountRequest
-	57, // 40: auth.v1.AuthService.SubmitContact:input_type -> auth.v1.SubmitContactRequest
-	39, // 41: auth.v1.AuthService.GetPublicKeys:input_type -> auth.v1.GetPublicKeysRequest
-	42, // 42: auth.v1.AuthService.GetUser:input_type -> auth.v1.GetUserRequest
-	2,  // 43: auth.v1.AuthService.Login:output_type -> auth.v1.LoginResponse
-	4,  // 44: auth.v1.AuthService.VerifyLoginOtp:output_type -> auth.v1.VerifyLoginOtpResponse
-	6,  // 45: auth.v1.AuthService.ResendLoginOtp:output_type -> auth.v1.ResendLoginOtpResponse
-	8,  // 46: auth.v1.AuthService.Register:output_type -> auth.v1.RegisterResponse
-	10, // 47: auth.v1.AuthService.VerifyRegistration:output_type -> auth.v1.VerifyRegistrationResponse
-	12, // 48: auth.v1.AuthService.ResendRegistrationOtp:output_type -> auth.v1.ResendRegistrationOtpResponse
-	14, // 49: auth.v1.AuthService.ForgotPassword:output_type -> auth.v1.ForgotPasswordResponse
-	16, // 50: auth.v1.AuthService.ResetPassword:output_type -> auth.v1.ResetPasswordResponse
-	18, // 51: auth.v1.AuthService.RefreshToken:output_type -> auth.v1.RefreshTokenResponse
-	20, // 52: auth.v1.AuthService.RefreshLineToken:output_type -> auth.v1.RefreshLineTokenResponse
-	22, // 53: auth.v1.AuthService.Logout:output_type -> auth.v1.LogoutResponse
-	24, // 54: auth.v1.AuthService.GetMe:output_type -> auth.v1.GetMeResponse
-	26, // 55: auth.v1.AuthService.GetSecuritySettings:output_type -> auth.v1.GetSecuritySettingsResponse
-	28, // 56: auth.v1.AuthService.UpdateTwoStep:output_type -> auth.v1.UpdateTwoStepResponse
-	30, // 57: auth.v1.AuthService.ChangePassword:output_type -> auth.v1.ChangePasswordResponse
-	32, // 58: auth.v1.AuthService.LineAuthorize:output_type -> auth.v1.LineAuthorizeResponse
-	34, // 59: auth.v1.AuthService.LineCallback:output_type -> auth.v1.LineCallbackResponse
-	36, // 60: auth.v1.AuthService.LineLinkSendOtp:output_type -> auth.v1.LineLinkSendOtpResponse
-	38, // 61: auth.v1.AuthService.LineLinkVerify:output_type -> auth.v1.LineLinkVerifyResponse
-	46, // 62: auth.v1.AuthService.ListSessions:output_type -> auth.v1.ListSessionsResponse
-	48, // 63: auth.v1.AuthService.EndSession:output_type -> auth.v1.EndSessionResponse
-	50, // 64: auth.v1.AuthService.EndAllSessions:output_type -> auth.v1.EndAllSessionsResponse
-	52, // 65: auth.v1.AuthService.UpdateProfile:output_type -> auth.v1.UpdateProfileResponse
-	54, // 66: auth.v1.AuthService.RequestAccountDeletion:output_type -> auth.v1.RequestAccountDeletionResponse
-	56, // 67: auth.v1.AuthService.DeleteAccount:output_type -> auth.v1.DeleteAccountResponse
-	58, // 68: auth.v1.AuthService.SubmitContact:output_type -> auth.v1.SubmitContactResponse
-	41, // 69: auth.v1.AuthService.GetPublicKeys:output_type -> auth.v1.GetPublicKeysResponse
-	43, // 70: auth.v1.AuthService.GetUser:output_type -> auth.v1.GetUserResponse
-	43, // [43:71] is the sub-list for method output_type
-	15, // [15:43] is the sub-list for method input_type
-	15, // [15:15] is the sub-list for extension type_name
-	15, // [15:15] is the sub-list for extension extendee
-	0,  // [0:15] is the sub-list for field type_name
+	0,  // 15: auth.v1.ConfirmEmailChangeResponse.user:type_name -> auth.v1.User
+	1,  // 16: auth.v1.AuthService.Login:input_type -> auth.v1.LoginRequest
+	3,  // 17: auth.v1.AuthService.VerifyLoginOtp:input_type -> auth.v1.VerifyLoginOtpRequest
+	5,  // 18: auth.v1.AuthService.ResendLoginOtp:input_type -> auth.v1.ResendLoginOtpRequest
+	7,  // 19: auth.v1.AuthService.Register:input_type -> auth.v1.RegisterRequest
+	9,  // 20: auth.v1.AuthService.VerifyRegistration:input_type -> auth.v1.VerifyRegistrationRequest
+	11, // 21: auth.v1.AuthService.ResendRegistrationOtp:input_type -> auth.v1.ResendRegistrationOtpRequest
+	13, // 22: auth.v1.AuthService.ForgotPassword:input_type -> auth.v1.ForgotPasswordRequest
+	15, // 23: auth.v1.AuthService.ResetPassword:input_type -> auth.v1.ResetPasswordRequest
+	17, // 24: auth.v1.AuthService.RefreshToken:input_type -> auth.v1.RefreshTokenRequest
+	19, // 25: auth.v1.AuthService.RefreshLineToken:input_type -> auth.v1.RefreshLineTokenRequest
+	21, // 26: auth.v1.AuthService.Logout:input_type -> auth.v1.LogoutRequest
+	23, // 27: auth.v1.AuthService.GetMe:input_type -> auth.v1.GetMeRequest
+	25, // 28: auth.v1.AuthService.GetSecuritySettings:input_type -> auth.v1.GetSecuritySettingsRequest
+	27, // 29: auth.v1.AuthService.UpdateTwoStep:input_type -> auth.v1.UpdateTwoStepRequest
+	29, // 30: auth.v1.AuthService.ChangePassword:input_type -> auth.v1.ChangePasswordRequest
+	31, // 31: auth.v1.AuthService.LineAuthorize:input_type -> auth.v1.LineAuthorizeRequest
+	33, // 32: auth.v1.AuthService.LineCallback:input_type -> auth.v1.LineCallbackRequest
+	35, // 33: auth.v1.AuthService.LineLinkSendOtp:input_type -> auth.v1.LineLinkSendOtpRequest
+	37, // 34: auth.v1.AuthService.LineLinkVerify:input_type -> auth.v1.LineLinkVerifyRequest
+	44, // 35: auth.v1.AuthService.ListSessions:input_type -> auth.v1.ListSessionsRequest
+	47, // 36: auth.v1.AuthService.EndSession:input_type -> auth.v1.EndSessionRequest
+	49, // 37: auth.v1.AuthService.EndAllSessions:input_type -> auth.v1.EndAllSessionsRequest
+	51, // 38: auth.v1.AuthService.UpdateProfile:input_type -> auth.v1.UpdateProfileRequest
+	53, // 39: auth.v1.AuthService.RequestAccountDeletion:input_type -> auth.v1.RequestAccountDeletionRequest
+	55, // 40: auth.v1.AuthService.DeleteAccount:input_type -> auth.v1.DeleteAccountRequest
+	59, // 41: auth.v1.AuthService.RequestEmailChange:input_type -> auth.v1.RequestEmailChangeRequest
+	61, // 42: auth.v1.AuthService.ConfirmEmailChange:input_type -> auth.v1.ConfirmEmailChangeRequest
+	57, // 43: auth.v1.AuthService.SubmitContact:input_type -> auth.v1.SubmitContactRequest
+	39, // 44: auth.v1.AuthService.GetPublicKeys:input_type -> auth.v1.GetPublicKeysRequest
+	42, // 45: auth.v1.AuthService.GetUser:input_type -> auth.v1.GetUserRequest
+	2,  // 46: auth.v1.AuthService.Login:output_type -> auth.v1.LoginResponse
+	4,  // 47: auth.v1.AuthService.VerifyLoginOtp:output_type -> auth.v1.VerifyLoginOtpResponse
+	6,  // 48: auth.v1.AuthService.ResendLoginOtp:output_type -> auth.v1.ResendLoginOtpResponse
+	8,  // 49: auth.v1.AuthService.Register:output_type -> auth.v1.RegisterResponse
+	10, // 50: auth.v1.AuthService.VerifyRegistration:output_type -> auth.v1.VerifyRegistrationResponse
+	12, // 51: auth.v1.AuthService.ResendRegistrationOtp:output_type -> auth.v1.ResendRegistrationOtpResponse
+	14, // 52: auth.v1.AuthService.ForgotPassword:output_type -> auth.v1.ForgotPasswordResponse
+	16, // 53: auth.v1.AuthService.ResetPassword:output_type -> auth.v1.ResetPasswordResponse
+	18, // 54: auth.v1.AuthService.RefreshToken:output_type -> auth.v1.RefreshTokenResponse
+	20, // 55: auth.v1.AuthService.RefreshLineToken:output_type -> auth.v1.RefreshLineTokenResponse
+	22, // 56: auth.v1.AuthService.Logout:output_type -> auth.v1.LogoutResponse
+	24, // 57: auth.v1.AuthService.GetMe:output_type -> auth.v1.GetMeResponse
+	26, // 58: auth.v1.AuthService.GetSecuritySettings:output_type -> auth.v1.GetSecuritySettingsResponse
+	28, // 59: auth.v1.AuthService.UpdateTwoStep:output_type -> auth.v1.UpdateTwoStepResponse
+	30, // 60: auth.v1.AuthService.ChangePassword:output_type -> auth.v1.ChangePasswordResponse
+	32, // 61: auth.v1.AuthService.LineAuthorize:output_type -> auth.v1.LineAuthorizeResponse
+	34, // 62: auth.v1.AuthService.LineCallback:output_type -> auth.v1.LineCallbackResponse
+	36, // 63: auth.v1.AuthService.LineLinkSendOtp:output_type -> auth.v1.LineLinkSendOtpResponse
+	38, // 64: auth.v1.AuthService.LineLinkVerify:output_type -> auth.v1.LineLinkVerifyResponse
+	46, // 65: auth.v1.AuthService.ListSessions:output_type -> auth.v1.ListSessionsResponse
+	48, // 66: auth.v1.AuthService.EndSession:output_type -> auth.v1.EndSessionResponse
+	50, // 67: auth.v1.AuthService.EndAllSessions:output_type -> auth.v1.EndAllSessionsResponse
+	52, // 68: auth.v1.AuthService.UpdateProfile:output_type -> auth.v1.UpdateProfileResponse
+	54, // 69: auth.v1.AuthService.RequestAccountDeletion:output_type -> auth.v1.RequestAccountDeletionResponse
+	56, // 70: auth.v1.AuthService.DeleteAccount:output_type -> auth.v1.DeleteAccountResponse
+	60, // 71: auth.v1.AuthService.RequestEmailChange:output_type -> auth.v1.RequestEmailChangeResponse
+	62, // 72: auth.v1.AuthService.ConfirmEmailChange:output_type -> auth.v1.ConfirmEmailChangeResponse
+	58, // 73: auth.v1.AuthService.SubmitContact:output_type -> auth.v1.SubmitContactResponse
+	41, // 74: auth.v1.AuthService.GetPublicKeys:output_type -> auth.v1.GetPublicKeysResponse
+	43, // 75: auth.v1.AuthService.GetUser:output_type -> auth.v1.GetUserResponse
+	46, // [46:76] is the sub-list for method output_type
+	16, // [16:46] is the sub-list for method input_type
+	16, // [16:16] is the sub-list for extension type_name
+	16, // [16:16] is the sub-list for extension extendee
+	0,  // [0:16] is the sub-list for field type_name
 }
 
 func init() { file_auth_v1_auth_proto_init() }
@@ -3772,7 +4015,7 @@ func file_auth_v1_auth_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_auth_v1_auth_proto_rawDesc), len(file_auth_v1_auth_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   59,
+			NumMessages:   63,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -44,6 +44,8 @@ const (
 	AuthService_UpdateProfile_FullMethodName          = "/auth.v1.AuthService/UpdateProfile"
 	AuthService_RequestAccountDeletion_FullMethodName = "/auth.v1.AuthService/RequestAccountDeletion"
 	AuthService_DeleteAccount_FullMethodName          = "/auth.v1.AuthService/DeleteAccount"
+	AuthService_RequestEmailChange_FullMethodName     = "/auth.v1.AuthService/RequestEmailChange"
+	AuthService_ConfirmEmailChange_FullMethodName     = "/auth.v1.AuthService/ConfirmEmailChange"
 	AuthService_SubmitContact_FullMethodName          = "/auth.v1.AuthService/SubmitContact"
 	AuthService_GetPublicKeys_FullMethodName          = "/auth.v1.AuthService/GetPublicKeys"
 	AuthService_GetUser_FullMethodName                = "/auth.v1.AuthService/GetUser"
@@ -111,6 +113,10 @@ type AuthServiceClient interface {
 	// DeleteAccount erases the account and its personal data in every service
 	// (auth.v1.user.deactivated); payment records are kept as tax law requires.
 	DeleteAccount(ctx context.Context, in *DeleteAccountRequest, opts ...grpc.CallOption) (*DeleteAccountResponse, error)
+	// RequestEmailChange checks the current password and e-mails a code to the new address.
+	RequestEmailChange(ctx context.Context, in *RequestEmailChangeRequest, opts ...grpc.CallOption) (*RequestEmailChangeResponse, error)
+	// ConfirmEmailChange moves the account to the new address with that code; the old address is told.
+	ConfirmEmailChange(ctx context.Context, in *ConfirmEmailChangeRequest, opts ...grpc.CallOption) (*ConfirmEmailChangeResponse, error)
 	// SubmitContact stores a contact-us message and mails it to support.
 	SubmitContact(ctx context.Context, in *SubmitContactRequest, opts ...grpc.CallOption) (*SubmitContactResponse, error)
 	// GetPublicKeys serves the access-token verification keys to the other services.
@@ -377,6 +383,26 @@ func (c *authServiceClient) DeleteAccount(ctx context.Context, in *DeleteAccount
 	return out, nil
 }
 
+func (c *authServiceClient) RequestEmailChange(ctx context.Context, in *RequestEmailChangeRequest, opts ...grpc.CallOption) (*RequestEmailChangeResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(RequestEmailChangeResponse)
+	err := c.cc.Invoke(ctx, AuthService_RequestEmailChange_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *authServiceClient) ConfirmEmailChange(ctx context.Context, in *ConfirmEmailChangeRequest, opts ...grpc.CallOption) (*ConfirmEmailChangeResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(ConfirmEmailChangeResponse)
+	err := c.cc.Invoke(ctx, AuthService_ConfirmEmailChange_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 func (c *authServiceClient) SubmitContact(ctx context.Context, in *SubmitContactRequest, opts ...grpc.CallOption) (*SubmitContactResponse, error) {
 	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
 	out := new(SubmitContactResponse)
@@ -469,6 +495,10 @@ type AuthServiceServer interface {
 	// DeleteAccount erases the account and its personal data in every service
 	// (auth.v1.user.deactivated); payment records are kept as tax law requires.
 	DeleteAccount(context.Context, *DeleteAccountRequest) (*DeleteAccountResponse, error)
+	// RequestEmailChange checks the current password and e-mails a code to the new address.
+	RequestEmailChange(context.Context, *RequestEmailChangeRequest) (*RequestEmailChangeResponse, error)
+	// ConfirmEmailChange moves the account to the new address with that code; the old address is told.
+	ConfirmEmailChange(context.Context, *ConfirmEmailChangeRequest) (*ConfirmEmailChangeResponse, error)
 	// SubmitContact stores a contact-us message and mails it to support.
 	SubmitContact(context.Context, *SubmitContactRequest) (*SubmitContactResponse, error)
 	// GetPublicKeys serves the access-token verification keys to the other services.
@@ -559,6 +589,12 @@ func (UnimplementedAuthServiceServer) RequestAccountDeletion(context.Context, *R
 }
 func (UnimplementedAuthServiceServer) DeleteAccount(context.Context, *DeleteAccountRequest) (*DeleteAccountResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method DeleteAccount not implemented")
+}
+func (UnimplementedAuthServiceServer) RequestEmailChange(context.Context, *RequestEmailChangeRequest) (*RequestEmailChangeResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method RequestEmailChange not implemented")
+}
+func (UnimplementedAuthServiceServer) ConfirmEmailChange(context.Context, *ConfirmEmailChangeRequest) (*ConfirmEmailChangeResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method ConfirmEmailChange not implemented")
 }
 func (UnimplementedAuthServiceServer) SubmitContact(context.Context, *SubmitContactRequest) (*SubmitContactResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method SubmitContact not implemented")
@@ -1040,6 +1076,42 @@ func _AuthService_DeleteAccount_Handler(srv interface{}, ctx context.Context, de
 	return interceptor(ctx, in, info, handler)
 }
 
+func _AuthService_RequestEmailChange_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(RequestEmailChangeRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(AuthServiceServer).RequestEmailChange(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: AuthService_RequestEmailChange_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(AuthServiceServer).RequestEmailChange(ctx, req.(*RequestEmailChangeRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _AuthService_ConfirmEmailChange_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ConfirmEmailChangeRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(AuthServiceServer).ConfirmEmailChange(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: AuthService_ConfirmEmailChange_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(AuthServiceServer).ConfirmEmailChange(ctx, req.(*ConfirmEmailChangeRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 func _AuthService_SubmitContact_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
 	in := new(SubmitContactRequest)
 	if err := dec(in); err != nil {
@@ -1200,6 +1272,14 @@ var AuthService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "DeleteAccount",
 			Handler:    _AuthService_DeleteAccount_Handler,
+		},
+		{
+			MethodName: "RequestEmailChange",
+			Handler:    _AuthService_RequestEmailChange_Handler,
+		},
+		{
+			MethodName: "ConfirmEmailChange",
+			Handler:    _AuthService_ConfirmEmailChange_Handler,
 		},
 		{
 			MethodName: "SubmitContact",

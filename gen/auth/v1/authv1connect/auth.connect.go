@@ -103,6 +103,12 @@ const (
 	// AuthServiceDeleteAccountProcedure is the fully-qualified name of the AuthService's DeleteAccount
 	// RPC.
 	AuthServiceDeleteAccountProcedure = "/auth.v1.AuthService/DeleteAccount"
+	// AuthServiceRequestEmailChangeProcedure is the fully-qualified name of the AuthService's
+	// RequestEmailChange RPC.
+	AuthServiceRequestEmailChangeProcedure = "/auth.v1.AuthService/RequestEmailChange"
+	// AuthServiceConfirmEmailChangeProcedure is the fully-qualified name of the AuthService's
+	// ConfirmEmailChange RPC.
+	AuthServiceConfirmEmailChangeProcedure = "/auth.v1.AuthService/ConfirmEmailChange"
 	// AuthServiceSubmitContactProcedure is the fully-qualified name of the AuthService's SubmitContact
 	// RPC.
 	AuthServiceSubmitContactProcedure = "/auth.v1.AuthService/SubmitContact"
@@ -169,6 +175,10 @@ type AuthServiceClient interface {
 	// DeleteAccount erases the account and its personal data in every service
 	// (auth.v1.user.deactivated); payment records are kept as tax law requires.
 	DeleteAccount(context.Context, *connect.Request[v1.DeleteAccountRequest]) (*connect.Response[v1.DeleteAccountResponse], error)
+	// RequestEmailChange checks the current password and e-mails a code to the new address.
+	RequestEmailChange(context.Context, *connect.Request[v1.RequestEmailChangeRequest]) (*connect.Response[v1.RequestEmailChangeResponse], error)
+	// ConfirmEmailChange moves the account to the new address with that code; the old address is told.
+	ConfirmEmailChange(context.Context, *connect.Request[v1.ConfirmEmailChangeRequest]) (*connect.Response[v1.ConfirmEmailChangeResponse], error)
 	// SubmitContact stores a contact-us message and mails it to support.
 	SubmitContact(context.Context, *connect.Request[v1.SubmitContactRequest]) (*connect.Response[v1.SubmitContactResponse], error)
 	// GetPublicKeys serves the access-token verification keys to the other services.
@@ -338,6 +348,18 @@ func NewAuthServiceClient(httpClient connect.HTTPClient, baseURL string, opts ..
 			connect.WithSchema(authServiceMethods.ByName("DeleteAccount")),
 			connect.WithClientOptions(opts...),
 		),
+		requestEmailChange: connect.NewClient[v1.RequestEmailChangeRequest, v1.RequestEmailChangeResponse](
+			httpClient,
+			baseURL+AuthServiceRequestEmailChangeProcedure,
+			connect.WithSchema(authServiceMethods.ByName("RequestEmailChange")),
+			connect.WithClientOptions(opts...),
+		),
+		confirmEmailChange: connect.NewClient[v1.ConfirmEmailChangeRequest, v1.ConfirmEmailChangeResponse](
+			httpClient,
+			baseURL+AuthServiceConfirmEmailChangeProcedure,
+			connect.WithSchema(authServiceMethods.ByName("ConfirmEmailChange")),
+			connect.WithClientOptions(opts...),
+		),
 		submitContact: connect.NewClient[v1.SubmitContactRequest, v1.SubmitContactResponse](
 			httpClient,
 			baseURL+AuthServiceSubmitContactProcedure,
@@ -386,6 +408,8 @@ type authServiceClient struct {
 	updateProfile          *connect.Client[v1.UpdateProfileRequest, v1.UpdateProfileResponse]
 	requestAccountDeletion *connect.Client[v1.RequestAccountDeletionRequest, v1.RequestAccountDeletionResponse]
 	deleteAccount          *connect.Client[v1.DeleteAccountRequest, v1.DeleteAccountResponse]
+	requestEmailChange     *connect.Client[v1.RequestEmailChangeRequest, v1.RequestEmailChangeResponse]
+	confirmEmailChange     *connect.Client[v1.ConfirmEmailChangeRequest, v1.ConfirmEmailChangeResponse]
 	submitContact          *connect.Client[v1.SubmitContactRequest, v1.SubmitContactResponse]
 	getPublicKeys          *connect.Client[v1.GetPublicKeysRequest, v1.GetPublicKeysResponse]
 	getUser                *connect.Client[v1.GetUserRequest, v1.GetUserResponse]
@@ -516,6 +540,16 @@ func (c *authServiceClient) DeleteAccount(ctx context.Context, req *connect.Requ
 	return c.deleteAccount.CallUnary(ctx, req)
 }
 
+// RequestEmailChange calls auth.v1.AuthService.RequestEmailChange.
+func (c *authServiceClient) RequestEmailChange(ctx context.Context, req *connect.Request[v1.RequestEmailChangeRequest]) (*connect.Response[v1.RequestEmailChangeResponse], error) {
+	return c.requestEmailChange.CallUnary(ctx, req)
+}
+
+// ConfirmEmailChange calls auth.v1.AuthService.ConfirmEmailChange.
+func (c *authServiceClient) ConfirmEmailChange(ctx context.Context, req *connect.Request[v1.ConfirmEmailChangeRequest]) (*connect.Response[v1.ConfirmEmailChangeResponse], error) {
+	return c.confirmEmailChange.CallUnary(ctx, req)
+}
+
 // SubmitContact calls auth.v1.AuthService.SubmitContact.
 func (c *authServiceClient) SubmitContact(ctx context.Context, req *connect.Request[v1.SubmitContactRequest]) (*connect.Response[v1.SubmitContactResponse], error) {
 	return c.submitContact.CallUnary(ctx, req)
@@ -587,6 +621,10 @@ type AuthServiceHandler interface {
 	// DeleteAccount erases the account and its personal data in every service
 	// (auth.v1.user.deactivated); payment records are kept as tax law requires.
 	DeleteAccount(context.Context, *connect.Request[v1.DeleteAccountRequest]) (*connect.Response[v1.DeleteAccountResponse], error)
+	// RequestEmailChange checks the current password and e-mails a code to the new address.
+	RequestEmailChange(context.Context, *connect.Request[v1.RequestEmailChangeRequest]) (*connect.Response[v1.RequestEmailChangeResponse], error)
+	// ConfirmEmailChange moves the account to the new address with that code; the old address is told.
+	ConfirmEmailChange(context.Context, *connect.Request[v1.ConfirmEmailChangeRequest]) (*connect.Response[v1.ConfirmEmailChangeResponse], error)
 	// SubmitContact stores a contact-us message and mails it to support.
 	SubmitContact(context.Context, *connect.Request[v1.SubmitContactRequest]) (*connect.Response[v1.SubmitContactResponse], error)
 	// GetPublicKeys serves the access-token verification keys to the other services.
@@ -752,6 +790,18 @@ func NewAuthServiceHandler(svc AuthServiceHandler, opts ...connect.HandlerOption
 		connect.WithSchema(authServiceMethods.ByName("DeleteAccount")),
 		connect.WithHandlerOptions(opts...),
 	)
+	authServiceRequestEmailChangeHandler := connect.NewUnaryHandler(
+		AuthServiceRequestEmailChangeProcedure,
+		svc.RequestEmailChange,
+		connect.WithSchema(authServiceMethods.ByName("RequestEmailChange")),
+		connect.WithHandlerOptions(opts...),
+	)
+	authServiceConfirmEmailChangeHandler := connect.NewUnaryHandler(
+		AuthServiceConfirmEmailChangeProcedure,
+		svc.ConfirmEmailChange,
+		connect.WithSchema(authServiceMethods.ByName("ConfirmEmailChange")),
+		connect.WithHandlerOptions(opts...),
+	)
 	authServiceSubmitContactHandler := connect.NewUnaryHandler(
 		AuthServiceSubmitContactProcedure,
 		svc.SubmitContact,
@@ -822,6 +872,10 @@ func NewAuthServiceHandler(svc AuthServiceHandler, opts ...connect.HandlerOption
 			authServiceRequestAccountDeletionHandler.ServeHTTP(w, r)
 		case AuthServiceDeleteAccountProcedure:
 			authServiceDeleteAccountHandler.ServeHTTP(w, r)
+		case AuthServiceRequestEmailChangeProcedure:
+			authServiceRequestEmailChangeHandler.ServeHTTP(w, r)
+		case AuthServiceConfirmEmailChangeProcedure:
+			authServiceConfirmEmailChangeHandler.ServeHTTP(w, r)
 		case AuthServiceSubmitContactProcedure:
 			authServiceSubmitContactHandler.ServeHTTP(w, r)
 		case AuthServiceGetPublicKeysProcedure:
@@ -935,6 +989,14 @@ func (UnimplementedAuthServiceHandler) RequestAccountDeletion(context.Context, *
 
 func (UnimplementedAuthServiceHandler) DeleteAccount(context.Context, *connect.Request[v1.DeleteAccountRequest]) (*connect.Response[v1.DeleteAccountResponse], error) {
 	return nil, connect.NewError(connect.CodeUnimplemented, errors.New("auth.v1.AuthService.DeleteAccount is not implemented"))
+}
+
+func (UnimplementedAuthServiceHandler) RequestEmailChange(context.Context, *connect.Request[v1.RequestEmailChangeRequest]) (*connect.Response[v1.RequestEmailChangeResponse], error) {
+	return nil, connect.NewError(connect.CodeUnimplemented, errors.New("auth.v1.AuthService.RequestEmailChange is not implemented"))
+}
+
+func (UnimplementedAuthServiceHandler) ConfirmEmailChange(context.Context, *connect.Request[v1.ConfirmEmailChangeRequest]) (*connect.Response[v1.ConfirmEmailChangeResponse], error) {
+	return nil, connect.NewError(connect.CodeUnimplemented, errors.New("auth.v1.AuthService.ConfirmEmailChange is not implemented"))
 }
 
 func (UnimplementedAuthServiceHandler) SubmitContact(context.Context, *connect.Request[v1.SubmitContactRequest]) (*connect.Response[v1.SubmitContactResponse], error) {

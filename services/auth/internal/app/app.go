@@ -106,6 +106,8 @@ type App struct {
 	RequestDeletion       RequestAccountDeletionHandler
 	DeleteAccount         DeleteAccountHandler
 	SubmitContact         SubmitContactHandler
+	RequestEmailChange    RequestEmailChangeHandler
+	ConfirmEmailChange    ConfirmEmailChangeHandler
 }
 
 // New wires the use cases; it rejects missing dependencies.
@@ -160,6 +162,8 @@ func New(d Deps) (*App, error) {
 		RequestDeletion:       RequestAccountDeletionHandler{c},
 		DeleteAccount:         DeleteAccountHandler{c},
 		SubmitContact:         SubmitContactHandler{c},
+		RequestEmailChange:    RequestEmailChangeHandler{c},
+		ConfirmEmailChange:    ConfirmEmailChangeHandler{c},
 	}, nil
 }
 

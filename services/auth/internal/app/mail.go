@@ -33,6 +33,10 @@ var codeCopies = map[domain.Purpose]codeCopy{
 		leadTH: "มีคำขอลบบัญชี BidRadar ของคุณ หากเป็นคุณ ให้ใช้รหัสนี้เพื่อยืนยันการลบบัญชีและข้อมูลส่วนบุคคลทั้งหมด:",
 		leadEN: "Someone asked to delete your BidRadar account. If it was you, confirm with this code:",
 	},
+	domain.PurposeEmailChange: {
+		subjectTH: "รหัสยืนยันอีเมลใหม่ BidRadar", subjectEN: "Confirm your new BidRadar e-mail",
+		leadTH: "รหัสสำหรับยืนยันการเปลี่ยนอีเมลของบัญชี BidRadar มาใช้อีเมลนี้คือ", leadEN: "Your code to move your BidRadar account to this e-mail is",
+	},
 	domain.PurposeLineLink: {
 		subjectTH: "รหัสเชื่อมบัญชี LINE กับ BidRadar", subjectEN: "Your BidRadar LINE link code",
 		leadTH: "รหัสสำหรับเชื่อมบัญชี LINE กับ BidRadar ของคุณคือ", leadEN: "Your code to link LINE with BidRadar is",
@@ -118,6 +122,16 @@ var signedOutEverywhereNotice = securityNotice{
 var lineLinkedNotice = securityNotice{
 	subjectTH: "เชื่อมบัญชี LINE กับ BidRadar แล้ว", subjectEN: "LINE was linked to your BidRadar account",
 	whatTH: "บัญชี LINE ถูกเชื่อมกับบัญชี BidRadar ของคุณ และใช้เข้าสู่ระบบได้แล้ว", whatEN: "A LINE account was linked to your BidRadar account and can now sign in to it.",
+}
+
+// emailChangedNotice goes to the old address: its owner learns where the
+// account moved.
+func emailChangedNotice(newEmail string) securityNotice {
+	return securityNotice{
+		subjectTH: "อีเมลของบัญชี BidRadar ถูกเปลี่ยน", subjectEN: "Your BidRadar e-mail was changed",
+		whatTH: "อีเมลของบัญชี BidRadar ของคุณถูกเปลี่ยนเป็น " + newEmail + " อีเมลนี้จะไม่ได้รับข้อความจากบัญชีนี้อีก",
+		whatEN: "The e-mail of your BidRadar account was changed to " + newEmail + "; this address will no longer receive its messages.",
+	}
 }
 
 var accountDeletedNotice = securityNotice{

@@ -19,6 +19,10 @@ import (
 // PurposeAccountDelete is the code that confirms an account deletion.
 const PurposeAccountDelete Purpose = "account_delete"
 
+// PurposeEmailChange is the code, sent to the new address, that confirms an
+// e-mail change.
+const PurposeEmailChange Purpose = "email_change"
+
 // Profile pictures are uploaded as data URLs the app has already shrunk; the
 // limits keep a row small and the request under the service's 64 KiB bound.
 const (
@@ -40,6 +44,7 @@ var (
 	ErrContactTopic    = apperr.New(apperr.Validation, "contact-topic-invalid", "topic must be 1 to 100 characters without control characters")
 	ErrContactMessage  = apperr.New(apperr.Validation, "contact-message-invalid", "message must be 1 to 4000 characters without control characters")
 	ErrDeleteNoEmail   = apperr.New(apperr.FailedPrecondition, "delete-needs-email", "The account has no e-mail address to send a confirmation code to")
+	ErrEmailUnchanged  = apperr.New(apperr.Validation, "email-unchanged", "The new e-mail is the same as the current one")
 )
 
 // SessionInfo is one signed-in device of a user.
@@ -84,6 +89,9 @@ type AccountStore interface {
 	DeleteAccount(ctx context.Context, userID string, codeID int64, ev UserDeactivated, now time.Time) error
 	// SaveContact stores a contact-us message.
 	SaveContact(ctx context.Context, m ContactMessage) error
+	// SetEmail consumes the confirmation code and changes the user's e-mail
+	// (ErrEmailTaken when another account has it meanwhile).
+	SetEmail(ctx context.Context, userID, email string, codeID int64, now time.Time) (User, error)
 }
 
 // ValidatePicture accepts "" (no picture) or a data URL of a JPEG or PNG

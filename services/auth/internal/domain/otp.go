@@ -44,7 +44,7 @@ const (
 // Valid reports whether p is one of the known purposes.
 func (p Purpose) Valid() bool {
 	switch p {
-	case PurposeRegistration, PurposeLogin, PurposePasswordReset, PurposeLineLink, PurposeAccountDelete:
+	case PurposeRegistration, PurposeLogin, PurposePasswordReset, PurposeLineLink, PurposeAccountDelete, PurposeEmailChange:
 		return true
 	}
 	return false

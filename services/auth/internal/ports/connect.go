@@ -655,3 +655,33 @@ func (s *Server) SubmitContact(ctx context.Context, req *connect.Request[authv1.
 	}
 	return connect.NewResponse(&authv1.SubmitContactResponse{Message: msg}), nil
 }
+
+// RequestEmailChange implements authv1connect.AuthServiceHandler.
+func (s *Server) RequestEmailChange(ctx context.Context, req *connect.Request[authv1.RequestEmailChangeRequest]) (*connect.Response[authv1.RequestEmailChangeResponse], error) {
+	c, err := authn.Require(ctx)
+	if err != nil {
+		return nil, err
+	}
+	email, err := s.app.RequestEmailChange.Handle(ctx, app.RequestEmailChange{
+		UserID: c.UserID, NewEmail: req.Msg.GetNewEmail(), CurrentPassword: req.Msg.GetCurrentPassword(),
+	})
+	if err != nil {
+		return nil, rpcErr(err)
+	}
+	return connect.NewResponse(&authv1.RequestEmailChangeResponse{
+		Message: "A verification code has been sent to the new email.", Email: email, ExpiresIn: int32(domain.OTPTTL / time.Second),
+	}), nil
+}
+
+// ConfirmEmailChange implements authv1connect.AuthServiceHandler.
+func (s *Server) ConfirmEmailChange(ctx context.Context, req *connect.Request[authv1.ConfirmEmailChangeRequest]) (*connect.Response[authv1.ConfirmEmailChangeResponse], error) {
+	c, err := authn.Require(ctx)
+	if err != nil {
+		return nil, err
+	}
+	u, err := s.app.ConfirmEmailChange.Handle(ctx, c.UserID, req.Msg.GetNewEmail(), req.Msg.GetOtp())
+	if err != nil {
+		return nil, rpcErr(err)
+	}
+	return connect.NewResponse(&authv1.ConfirmEmailChangeResponse{Message: "Email changed", User: userPB(u)}), nil
+}

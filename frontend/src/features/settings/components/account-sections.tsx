@@ -12,7 +12,7 @@ import { ProjectsService } from "@/gen/projects/v1/projects_pb";
 import { SubscriptionService } from "@/gen/subscription/v1/subscription_pb";
 import { useAuthStore } from "@/stores/auth-store";
 import { toast } from "@/stores/toast-store";
-import { PrivacySection, ProfileForm, SessionsSection } from "./self-service";
+import { EmailForm, PrivacySection, ProfileForm, SessionsSection } from "./self-service";
 import "../settings.css";
 
 const t = th.settingsPages;
@@ -25,9 +25,16 @@ export function UserInfoSection() {
     <>
       <AccountCard />
       <ProfileForm />
+      <EmailSection />
       <PrivacySection />
     </>
   );
+}
+
+function EmailSection() {
+  const sec = useSecurity();
+  if (!sec.data) return null;
+  return <EmailForm hasPassword={sec.data.hasPassword} />;
 }
 
 function AccountCard() {

@@ -78,6 +78,74 @@ export function ProfileForm() {
   );
 }
 
+/** A new e-mail: the current password, then the code sent to the new address. */
+export function EmailForm({ hasPassword }: { hasPassword: boolean }) {
+  const set = useAuthStore((s) => s.set);
+  const [email, setEmail] = useState("");
+  const [password, setPassword] = useState("");
+  const [sentTo, setSentTo] = useState("");
+  const [digits, setDigits] = useState(emptyOtp());
+  const send = useMutation({
+    mutationFn: () => authClient().requestEmailChange({ newEmail: email, currentPassword: password }),
+    onSuccess: (r) => {
+      setSentTo(r.email);
+      setDigits(emptyOtp());
+      setPassword("");
+    },
+    onError: (err) => toast.error(errorMessage(err, "Failed to send OTP. Please try again.")),
+  });
+  const confirm = useMutation({
+    mutationFn: (otp: string) => authClient().confirmEmailChange({ newEmail: sentTo, otp }),
+    onSuccess: (r) => {
+      set({ user: toAppUser(r.user), email: r.user?.email ?? "" });
+      setSentTo("");
+      setEmail("");
+      toast.success(t.emailChanged);
+    },
+    onError: (err) => toast.error(errorMessage(err, "Verification failed. Please try again.")),
+  });
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    send.mutate();
+  };
+  return (
+    <section className="settings-card" data-testid="email-form">
+      <h2 className="settings-subtitle">{t.emailTitle}</h2>
+      <p className="muted">{t.emailHelp}</p>
+      {sentTo ? (
+        <div data-testid="email-code">
+          <p>{t.emailCodeSent(sentTo)}</p>
+          <OtpInput value={digits} onChange={setDigits} onComplete={(code) => confirm.mutate(code)} disabled={confirm.isPending} />
+          <div className="settings-row">
+            <button type="button" className="btn btn-primary btn-md" disabled={confirm.isPending || digits.join("").length !== 6} onClick={() => confirm.mutate(digits.join(""))}>
+              {t.confirmEmail}
+            </button>
+            <button type="button" className="btn btn-ghost btn-md" onClick={() => setSentTo("")}>
+              {t.cancel}
+            </button>
+          </div>
+        </div>
+      ) : (
+        <form onSubmit={submit}>
+          <label className="settings-field">
+            {t.newEmail}
+            <input type="email" required autoComplete="email" maxLength={254} value={email} onChange={(e) => setEmail(e.target.value)} data-testid="email-new" />
+          </label>
+          {hasPassword && (
+            <label className="settings-field">
+              {t.currentPassword}
+              <input type="password" required autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} data-testid="email-password" />
+            </label>
+          )}
+          <button type="submit" className="btn btn-ghost btn-md" disabled={send.isPending} data-testid="email-send">
+            {t.sendEmailCode}
+          </button>
+        </form>
+      )}
+    </section>
+  );
+}
+
 /** Thailand's PDPA: take a copy of one's data, or erase the account. */
 export function PrivacySection() {
   const navigate = useNavigate();

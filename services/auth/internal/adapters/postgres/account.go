@@ -128,3 +128,18 @@ func (s *Store) SaveContact(ctx context.Context, m domain.ContactMessage) error 
 		user, m.Email, m.Topic, m.Message, m.CreatedAt)
 	return err
 }
+
+// SetEmail implements domain.AccountStore.
+func (s *Store) SetEmail(ctx context.Context, userID, email string, codeID int64, now time.Time) (domain.User, error) {
+	var u domain.User
+	err := s.tx(ctx, func(tx pgx.Tx) error {
+		if err := consumeCode(ctx, tx, codeID, now); err != nil {
+			return err
+		}
+		var err error
+		u, err = scanUser(tx.QueryRow(ctx, `UPDATE users SET email = $2, updated_at = $3
+			WHERE id = $1 AND deleted_at IS NULL RETURNING `+userColumns, userID, email, now))
+		return translateUserConflict(err)
+	})
+	return u, err
+}
