@@ -11,10 +11,8 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"bidradar/gen/interests/v1/interestsv1connect"
-	"bidradar/pkg/authn"
 	"bidradar/pkg/config"
 	"bidradar/pkg/events"
-	"bidradar/pkg/outbox"
 	"bidradar/pkg/runner"
 	"bidradar/services/interests/internal/adapters/postgres"
 	"bidradar/services/interests/internal/adapters/projectsclient"
@@ -45,72 +43,36 @@ func Open(ctx context.Context, url string) (*pgxpool.Pool, error) {
 }
 
 // Migrate applies the schema migrations.
-func Migrate(ctx context.Context, getenv runner.Getenv, _ *slog.Logger) error {
-	env := config.FromGetenv(getenv)
-	url := env.Required("DATABASE_URL")
-	if err := env.Err(); err != nil {
-		return err
-	}
-	pool, err := Open(ctx, url)
-	if err != nil {
-		return err
-	}
-	pool.Close()
-	return nil
-}
+var Migrate = runner.MigrateWith(Open)
 
 // Build assembles the service. Environment: DATABASE_URL and PROJECTS_TARGET
 // (host:port of the projects service, h2c) are required; AUTH_TARGET;
 // NATS_URL (outbox relay; unset keeps events in the outbox).
 func Build(ctx context.Context, getenv runner.Getenv, log *slog.Logger) (runner.Component, error) {
 	env := config.FromGetenv(getenv)
-	dbURL := env.Required("DATABASE_URL")
+	se := runner.ReadServiceEnv(env)
 	projectsTarget := env.Required("PROJECTS_TARGET")
-	authTarget := env.Required("AUTH_TARGET")
-	admins := authn.ParseAdmins(env.String("ADMIN_EMAILS", ""))
-	natsURL := env.String("NATS_URL", "")
 	if err := env.Err(); err != nil {
 		return nil, fmt.Errorf("interests config: %w", err)
 	}
-	srv, err := runner.NewRPCServer(log, authTarget, admins)
+	srv, pool, err := runner.StartService(ctx, log, se, Open)
 	if err != nil {
 		return nil, err
 	}
-	pool, err := Open(ctx, dbURL)
-	if err != nil {
-		return nil, err
-	}
-	srv.OnClose(pool.Close)
-	srv.Readiness("postgres", pool.Ping)
 	a := app.New(postgres.New(pool), projectsclient.New(projectsTarget, 5*time.Second), nil)
-	if natsURL != "" {
-		nc, js, err := events.Connect(natsURL, "interests")
-		if err != nil {
-			pool.Close()
+	if se.NATSURL != "" {
+		if _, err := srv.ConnectEvents(ctx, se.NATSURL, pool, runner.Events{
+			Name: "interests", Stream: Stream, Subjects: []string{"interests.>"}, Forget: a.ForgetUser,
+		}); err != nil {
+			srv.Close()
 			return nil, err
 		}
-		srv.OnClose(func() { _ = nc.Drain() })
-		if err := events.EnsureStream(ctx, js, Stream, []string{"interests.>"}); err != nil {
-			pool.Close()
-			return nil, err
-		}
-		srv.FollowEndedSessions(js)
-		if err := srv.OnUserDeactivated(ctx, js, "interests-forget-users", a.ForgetUser); err != nil {
-			pool.Close()
-			return nil, err
-		}
-		relay := outbox.NewRelay(pool, js, log, outbox.RelayOptions{})
-		srv.Background(func(ctx context.Context) {
-			if err := relay.Run(ctx); err != nil && ctx.Err() == nil {
-				log.ErrorContext(ctx, "outbox relay stopped", "err", err)
-			}
-		})
 	} else {
 		log.WarnContext(ctx, "NATS_URL unset: events wait in the outbox until a relay with NATS runs")
 	}
 	opts, err := srv.HandlerOptions(interestsv1connect.InterestsServiceName)
 	if err != nil {
-		pool.Close()
+		srv.Close()
 		return nil, err
 	}
 	srv.Mount(interestsv1connect.NewInterestsServiceHandler(ports.NewHandler(a), opts...))

@@ -12,11 +12,9 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"bidradar/gen/notification/v1/notificationv1connect"
-	"bidradar/pkg/authn"
 	"bidradar/pkg/config"
 	"bidradar/pkg/events"
 	"bidradar/pkg/mail"
-	"bidradar/pkg/outbox"
 	"bidradar/pkg/runner"
 	"bidradar/pkg/server"
 	"bidradar/services/notification/internal/adapters/authcontacts"
@@ -55,19 +53,7 @@ func Open(ctx context.Context, url string) (*pgxpool.Pool, error) {
 }
 
 // Migrate applies the schema migrations.
-func Migrate(ctx context.Context, getenv runner.Getenv, _ *slog.Logger) error {
-	env := config.FromGetenv(getenv)
-	url := env.Required("DATABASE_URL")
-	if err := env.Err(); err != nil {
-		return err
-	}
-	pool, err := Open(ctx, url)
-	if err != nil {
-		return err
-	}
-	pool.Close()
-	return nil
-}
+var Migrate = runner.MigrateWith(Open)
 
 // Build assembles the service. Environment: DATABASE_URL is required;
 // AUTH_TARGET; NATS_URL (the events it consumes, and the relay of the
@@ -75,34 +61,25 @@ func Migrate(ctx context.Context, getenv runner.Getenv, _ *slog.Logger) error {
 // but nothing arrives live and no alert is written).
 func Build(ctx context.Context, getenv runner.Getenv, log *slog.Logger) (runner.Component, error) {
 	env := config.FromGetenv(getenv)
-	dbURL := env.Required("DATABASE_URL")
-	authTarget := env.Required("AUTH_TARGET")
-	admins := authn.ParseAdmins(env.String("ADMIN_EMAILS", ""))
-	natsURL := env.String("NATS_URL", "")
+	se := runner.ReadServiceEnv(env)
 	ch := readChannels(env)
 	if err := env.Err(); err != nil {
 		return nil, fmt.Errorf("notification config: %w", err)
 	}
-	srv, err := runner.NewRPCServer(log, authTarget, admins)
+	srv, pool, err := runner.StartService(ctx, log, se, Open)
 	if err != nil {
 		return nil, err
 	}
-	pool, err := Open(ctx, dbURL)
-	if err != nil {
-		return nil, err
-	}
-	srv.OnClose(pool.Close)
-	srv.Readiness("postgres", pool.Ping)
 	c, err := ch.build(log)
 	if err != nil {
-		pool.Close()
+		srv.Close()
 		return nil, err
 	}
 	a := app.New(postgres.New(pool), nil).WithChannels(c)
 	startChannelJobs(srv, a, log)
-	if natsURL != "" {
-		if err := connectEvents(ctx, srv, pool, natsURL, a, log); err != nil {
-			pool.Close()
+	if se.NATSURL != "" {
+		if err := connectEvents(ctx, srv, pool, se.NATSURL, a, log); err != nil {
+			srv.Close()
 			return nil, err
 		}
 	} else {
@@ -110,7 +87,7 @@ func Build(ctx context.Context, getenv runner.Getenv, log *slog.Logger) (runner.
 	}
 	opts, err := srv.HandlerOptions(notificationv1connect.NotificationServiceName)
 	if err != nil {
-		pool.Close()
+		srv.Close()
 		return nil, err
 	}
 	srv.Mount(notificationv1connect.NewNotificationServiceHandler(ports.NewHandler(a), opts...))
@@ -172,52 +149,34 @@ func (m mailer) Mail(ctx context.Context, to, subject, text string) error {
 // startChannelJobs sends due deliveries every few seconds and the daily
 // digest once its hour has come (both safe on every replica).
 func startChannelJobs(srv *runner.RPCServer, a *app.App, log *slog.Logger) {
-	srv.Background(func(ctx context.Context) {
-		tick := time.NewTicker(2 * time.Second)
-		defer tick.Stop()
+	srv.Every(2*time.Second, func(ctx context.Context) {
 		for {
-			for {
-				n, err := a.Deliver(ctx, 50)
-				if err != nil && ctx.Err() == nil {
-					log.WarnContext(ctx, "deliveries", "err", err)
-				}
-				if n < 50 || err != nil {
-					break
-				}
+			n, err := a.Deliver(ctx, 50)
+			if err != nil && ctx.Err() == nil {
+				log.WarnContext(ctx, "deliveries", "err", err)
 			}
-			select {
-			case <-ctx.Done():
+			if n < 50 || err != nil {
 				return
-			case <-tick.C:
 			}
 		}
 	})
-	srv.Background(func(ctx context.Context) {
-		tick := time.NewTicker(5 * time.Minute)
-		defer tick.Stop()
-		for {
-			if _, err := a.Digest(ctx); err != nil && ctx.Err() == nil {
-				log.WarnContext(ctx, "daily digest", "err", err)
-			}
-			select {
-			case <-ctx.Done():
-				return
-			case <-tick.C:
-			}
+	srv.Every(5*time.Minute, func(ctx context.Context) {
+		if _, err := a.Digest(ctx); err != nil && ctx.Err() == nil {
+			log.WarnContext(ctx, "daily digest", "err", err)
 		}
 	})
 }
 
 // connectEvents starts the outbox relay and the durable consumers.
 func connectEvents(ctx context.Context, srv *runner.RPCServer, pool *pgxpool.Pool, url string, a *app.App, log *slog.Logger) error {
-	nc, js, err := events.Connect(url, "notification")
+	js, err := srv.ConnectEvents(ctx, url, pool, runner.Events{
+		Name: "notification", Stream: events.StreamNotification, Subjects: []string{"notification.>"}, Forget: a.ForgetUser,
+	})
 	if err != nil {
 		return err
 	}
-	srv.OnClose(func() { _ = nc.Drain() })
 	for name, subjects := range map[string][]string{
-		events.StreamNotification: {"notification.>"},
-		events.StreamDeadLetter:   {events.DeadLetterPrefix + ".>"},
+		events.StreamDeadLetter: {events.DeadLetterPrefix + ".>"},
 		// Created by their producers too; ensured here so this service can
 		// start first.
 		events.StreamProjects:  {"projects.>"},
@@ -227,16 +186,6 @@ func connectEvents(ctx context.Context, srv *runner.RPCServer, pool *pgxpool.Poo
 			return err
 		}
 	}
-	srv.FollowEndedSessions(js)
-	if err := srv.OnUserDeactivated(ctx, js, "notification-forget-users", a.ForgetUser); err != nil {
-		return err
-	}
-	relay := outbox.NewRelay(pool, js, log, outbox.RelayOptions{})
-	srv.Background(func(ctx context.Context) {
-		if err := relay.Run(ctx); err != nil && ctx.Err() == nil {
-			log.ErrorContext(ctx, "outbox relay stopped", "err", err)
-		}
-	})
 	h := ports.NewEvents(a)
 	consumers := []struct {
 		stream, durable string

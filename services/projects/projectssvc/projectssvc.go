@@ -12,10 +12,8 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"bidradar/gen/projects/v1/projectsv1connect"
-	"bidradar/pkg/authn"
 	"bidradar/pkg/config"
 	"bidradar/pkg/events"
-	"bidradar/pkg/outbox"
 	"bidradar/pkg/runner"
 	"bidradar/services/projects/internal/adapters/egprss"
 	"bidradar/services/projects/internal/adapters/egpsource"
@@ -57,19 +55,7 @@ func Open(ctx context.Context, url string) (*pgxpool.Pool, error) {
 }
 
 // Migrate applies the schema migrations.
-func Migrate(ctx context.Context, getenv runner.Getenv, _ *slog.Logger) error {
-	env := config.FromGetenv(getenv)
-	url := env.Required("DATABASE_URL")
-	if err := env.Err(); err != nil {
-		return err
-	}
-	pool, err := Open(ctx, url)
-	if err != nil {
-		return err
-	}
-	pool.Close()
-	return nil
-}
+var Migrate = runner.MigrateWith(Open)
 
 // Deps are the assembled parts, shared by the server and the CLI.
 type Deps struct {
@@ -135,10 +121,7 @@ func SeedDemo(ctx context.Context, d *Deps, n int, log *slog.Logger) error {
 // listing rows and the listing flags).
 func Build(ctx context.Context, getenv runner.Getenv, log *slog.Logger) (runner.Component, error) {
 	env := config.FromGetenv(getenv)
-	dbURL := env.Required("DATABASE_URL")
-	authTarget := env.Required("AUTH_TARGET")
-	admins := authn.ParseAdmins(env.String("ADMIN_EMAILS", ""))
-	natsURL := env.String("NATS_URL", "")
+	se := runner.ReadServiceEnv(env)
 	interestsTarget := env.String("INTERESTS_TARGET", "")
 	demoN := env.IntIn("DEMO_DATA", DefaultDemoData, 0, math.MaxInt)
 	opts := postgres.Options{TotalCap: env.Int("SEARCH_TOTAL_CAP", 0)}
@@ -150,19 +133,13 @@ func Build(ctx context.Context, getenv runner.Getenv, log *slog.Logger) (runner.
 	if err := env.Err(); err != nil {
 		return nil, fmt.Errorf("projects config: %w", err)
 	}
-	srv, err := runner.NewRPCServer(log, authTarget, admins)
+	srv, pool, err := runner.StartService(ctx, log, se, Open)
 	if err != nil {
 		return nil, err
 	}
-	pool, err := Open(ctx, dbURL)
-	if err != nil {
-		return nil, err
-	}
-	srv.OnClose(pool.Close)
-	srv.Readiness("postgres", pool.Ping)
 	d, err := NewDeps(pool, log, opts)
 	if err != nil {
-		pool.Close()
+		srv.Close()
 		return nil, err
 	}
 	if interestsTarget != "" {
@@ -175,32 +152,18 @@ func Build(ctx context.Context, getenv runner.Getenv, log *slog.Logger) (runner.
 	d.App.Configure(x)
 	if demoN > 0 {
 		if err := SeedDemo(ctx, d, demoN, log); err != nil {
-			pool.Close()
+			srv.Close()
 			return nil, err
 		}
 	}
-	if natsURL != "" {
-		nc, js, err := events.Connect(natsURL, "projects")
-		if err != nil {
-			pool.Close()
-			return nil, err
-		}
-		srv.OnClose(func() { _ = nc.Drain() })
-		if err := events.EnsureStream(ctx, js, Stream, []string{"projects.>"}); err != nil {
-			pool.Close()
-			return nil, err
-		}
-		srv.FollowEndedSessions(js)
-		if err := srv.OnUserDeactivated(ctx, js, "projects-forget-users", d.App.ForgetUser); err != nil {
-			pool.Close()
-			return nil, err
-		}
-		relay := outbox.NewRelay(pool, js, log, outbox.RelayOptions{})
-		srv.Background(func(ctx context.Context) {
-			if err := relay.Run(ctx); err != nil && ctx.Err() == nil {
-				log.ErrorContext(ctx, "outbox relay stopped", "err", err)
-			}
+	if se.NATSURL != "" {
+		js, err := srv.ConnectEvents(ctx, se.NATSURL, pool, runner.Events{
+			Name: "projects", Stream: Stream, Subjects: []string{"projects.>"}, Forget: d.App.ForgetUser,
 		})
+		if err != nil {
+			srv.Close()
+			return nil, err
+		}
 		// Instant alerts: every project ingestion creates or changes is
 		// matched against the saved searches (one durable consumer shared
 		// by the replicas: each project is matched once).
@@ -228,7 +191,7 @@ func Build(ctx context.Context, getenv runner.Getenv, log *slog.Logger) (runner.
 	// Ingestion is for the operators named in ADMIN_EMAILS (e-mails or "@domain").
 	handlerOpts, err := srv.HandlerOptions(projectsv1connect.ProjectsServiceName)
 	if err != nil {
-		pool.Close()
+		srv.Close()
 		return nil, err
 	}
 	// Overnight searches: at 02:00 Bangkok, once across replicas (a leased

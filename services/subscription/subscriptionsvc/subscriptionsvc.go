@@ -11,11 +11,8 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"bidradar/gen/subscription/v1/subscriptionv1connect"
-	"bidradar/pkg/authn"
 	"bidradar/pkg/config"
-	"bidradar/pkg/events"
 	"bidradar/pkg/mail"
-	"bidradar/pkg/outbox"
 	"bidradar/pkg/runner"
 	"bidradar/services/subscription/internal/adapters/localpay"
 	"bidradar/services/subscription/internal/adapters/postgres"
@@ -48,19 +45,7 @@ func Open(ctx context.Context, url string) (*pgxpool.Pool, error) {
 }
 
 // Migrate applies the schema migrations.
-func Migrate(ctx context.Context, getenv runner.Getenv, _ *slog.Logger) error {
-	env := config.FromGetenv(getenv)
-	url := env.Required("DATABASE_URL")
-	if err := env.Err(); err != nil {
-		return err
-	}
-	pool, err := Open(ctx, url)
-	if err != nil {
-		return err
-	}
-	pool.Close()
-	return nil
-}
+var Migrate = runner.MigrateWith(Open)
 
 // provider chooses the payment provider: Stripe when STRIPE_SECRET_KEY is
 // set (STRIPE_WEBHOOK_SECRET then required; STRIPE_API_BASE points at
@@ -87,31 +72,22 @@ func provider(env *config.Loader) app.Provider {
 // SMTP_*/MAIL_FROM (receipts and reminders, as pkg/mail reads them).
 func Build(ctx context.Context, getenv runner.Getenv, log *slog.Logger) (runner.Component, error) {
 	env := config.FromGetenv(getenv)
-	dbURL := env.Required("DATABASE_URL")
-	authTarget := env.Required("AUTH_TARGET")
-	admins := authn.ParseAdmins(env.String("ADMIN_EMAILS", ""))
-	natsURL := env.String("NATS_URL", "")
+	se := runner.ReadServiceEnv(env)
 	publicURL := env.String("PUBLIC_URL", "")
 	provider := provider(env)
 	mailCfg := mail.ConfigFrom(env)
 	if err := env.Err(); err != nil {
 		return nil, fmt.Errorf("subscription config: %w", err)
 	}
-	srv, err := runner.NewRPCServer(log, authTarget, admins)
+	srv, pool, err := runner.StartService(ctx, log, se, Open)
 	if err != nil {
 		return nil, err
 	}
-	pool, err := Open(ctx, dbURL)
-	if err != nil {
-		return nil, err
-	}
-	srv.OnClose(pool.Close)
-	srv.Readiness("postgres", pool.Ping)
 	var m app.Mailer
 	if sender, err := mail.New(mailCfg, log); err == nil {
 		m = mailer{sender}
 	} else if mailCfg.Host != "" {
-		pool.Close()
+		srv.Close()
 		return nil, err
 	} else {
 		// No SMTP and no writable mail folder (a read-only container):
@@ -119,32 +95,17 @@ func Build(ctx context.Context, getenv runner.Getenv, log *slog.Logger) (runner.
 		log.WarnContext(ctx, "no mail sender: receipts and reminders stay queued", "err", err)
 	}
 	a := app.New(postgres.New(pool), provider, nil, log).WithMail(m, publicURL)
-	if natsURL != "" {
-		nc, js, err := events.Connect(natsURL, "subscription")
-		if err != nil {
-			pool.Close()
+	if se.NATSURL != "" {
+		if _, err := srv.ConnectEvents(ctx, se.NATSURL, pool, runner.Events{
+			Name: "subscription", Stream: Stream, Subjects: []string{"subscription.>"}, Forget: a.ForgetUser,
+		}); err != nil {
+			srv.Close()
 			return nil, err
 		}
-		srv.OnClose(func() { _ = nc.Drain() })
-		if err := events.EnsureStream(ctx, js, Stream, []string{"subscription.>"}); err != nil {
-			pool.Close()
-			return nil, err
-		}
-		srv.FollowEndedSessions(js)
-		if err := srv.OnUserDeactivated(ctx, js, "subscription-forget-users", a.ForgetUser); err != nil {
-			pool.Close()
-			return nil, err
-		}
-		relay := outbox.NewRelay(pool, js, log, outbox.RelayOptions{})
-		srv.Background(func(ctx context.Context) {
-			if err := relay.Run(ctx); err != nil && ctx.Err() == nil {
-				log.ErrorContext(ctx, "outbox relay stopped", "err", err)
-			}
-		})
 	}
 	opts, err := srv.HandlerOptions(subscriptionv1connect.SubscriptionServiceName)
 	if err != nil {
-		pool.Close()
+		srv.Close()
 		return nil, err
 	}
 	startJobs(srv, a, log)
@@ -168,7 +129,7 @@ const (
 
 // startJobs runs the expiry and reminder job and the mail sender.
 func startJobs(srv *runner.RPCServer, a *app.App, log *slog.Logger) {
-	every(srv, expiryEvery, func(ctx context.Context) {
+	srv.Every(expiryEvery, func(ctx context.Context) {
 		if n, err := a.ExpireDue(ctx); err != nil && ctx.Err() == nil {
 			log.WarnContext(ctx, "plan expiry", "err", err)
 		} else if n > 0 {
@@ -178,7 +139,7 @@ func startJobs(srv *runner.RPCServer, a *app.App, log *slog.Logger) {
 			log.WarnContext(ctx, "plan reminders", "err", err)
 		}
 	})
-	every(srv, mailEvery, func(ctx context.Context) {
+	srv.Every(mailEvery, func(ctx context.Context) {
 		for {
 			n, err := a.DeliverMail(ctx, 20)
 			if err != nil && ctx.Err() == nil {
@@ -186,21 +147,6 @@ func startJobs(srv *runner.RPCServer, a *app.App, log *slog.Logger) {
 			}
 			if n < 20 || err != nil {
 				return
-			}
-		}
-	})
-}
-
-func every(srv *runner.RPCServer, d time.Duration, run func(context.Context)) {
-	srv.Background(func(ctx context.Context) {
-		tick := time.NewTicker(d)
-		defer tick.Stop()
-		for {
-			run(ctx)
-			select {
-			case <-ctx.Done():
-				return
-			case <-tick.C:
 			}
 		}
 	})

@@ -1,0 +1,135 @@
+package runner
+
+import (
+	"context"
+	"log/slog"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/nats-io/nats.go/jetstream"
+
+	"bidradar/pkg/authn"
+	"bidradar/pkg/config"
+	"bidradar/pkg/events"
+	"bidradar/pkg/outbox"
+)
+
+// ServiceEnv is what every RPC service with a database reads: DATABASE_URL
+// and AUTH_TARGET (required), ADMIN_EMAILS and NATS_URL (unset: events wait
+// in the outbox and nothing is consumed).
+type ServiceEnv struct {
+	DatabaseURL, AuthTarget, NATSURL string
+	Admins                           authn.Admins
+}
+
+// ReadServiceEnv reads the ServiceEnv through env, which collects the
+// problems with the rest of the service's configuration.
+func ReadServiceEnv(env *config.Loader) ServiceEnv {
+	return ServiceEnv{
+		DatabaseURL: env.Required("DATABASE_URL"),
+		AuthTarget:  env.Required("AUTH_TARGET"),
+		Admins:      authn.ParseAdmins(env.String("ADMIN_EMAILS", "")),
+		NATSURL:     env.String("NATS_URL", ""),
+	}
+}
+
+// StartService prepares the RPC server and opens the service's database with
+// open: the pool answers /readyz and closes with the server. After an error
+// later in Build, call srv.Close.
+func StartService(ctx context.Context, log *slog.Logger, e ServiceEnv, open func(context.Context, string) (*pgxpool.Pool, error)) (*RPCServer, *pgxpool.Pool, error) {
+	srv, err := NewRPCServer(log, e.AuthTarget, e.Admins)
+	if err != nil {
+		return nil, nil, err
+	}
+	pool, err := open(ctx, e.DatabaseURL)
+	if err != nil {
+		return nil, nil, err
+	}
+	srv.OnClose(pool.Close)
+	srv.Readiness("postgres", pool.Ping)
+	return srv, pool, nil
+}
+
+// Close runs what OnClose registered, for a Build that fails after
+// StartService (Run does it when the server stops).
+func (s *RPCServer) Close() {
+	for i := len(s.closers) - 1; i >= 0; i-- {
+		s.closers[i]()
+	}
+	s.closers = nil
+}
+
+// Events describes a service's side of NATS.
+type Events struct {
+	// Name is the connection's name (the service's).
+	Name string
+	// Stream and Subjects: the stream the service publishes to.
+	Stream   string
+	Subjects []string
+	// Forget erases a deleted user's data (auth.v1.user.deactivated);
+	// nil when the service keeps none.
+	Forget ForgetUser
+}
+
+// ConnectEvents connects to url and, while the server serves: follows auth's
+// ended sessions, erases deleted users' data with e.Forget, and relays the
+// service's outbox in pool to e.Stream. It returns the JetStream for the
+// service's own consumers.
+func (s *RPCServer) ConnectEvents(ctx context.Context, url string, pool *pgxpool.Pool, e Events) (jetstream.JetStream, error) {
+	nc, js, err := events.Connect(url, e.Name)
+	if err != nil {
+		return nil, err
+	}
+	s.OnClose(func() { _ = nc.Drain() })
+	if err := events.EnsureStream(ctx, js, e.Stream, e.Subjects); err != nil {
+		return nil, err
+	}
+	s.FollowEndedSessions(js)
+	if e.Forget != nil {
+		if err := s.OnUserDeactivated(ctx, js, e.Name+"-forget-users", e.Forget); err != nil {
+			return nil, err
+		}
+	}
+	relay := outbox.NewRelay(pool, js, s.log, outbox.RelayOptions{})
+	s.Background(func(ctx context.Context) {
+		if err := relay.Run(ctx); err != nil && ctx.Err() == nil {
+			s.log.ErrorContext(ctx, "outbox relay stopped", "err", err)
+		}
+	})
+	return js, nil
+}
+
+// Every runs fn at once and then every d while the server serves (jobs that
+// are safe on every replica at once).
+func (s *RPCServer) Every(d time.Duration, fn func(ctx context.Context)) {
+	s.Background(func(ctx context.Context) {
+		tick := time.NewTicker(d)
+		defer tick.Stop()
+		for {
+			fn(ctx)
+			select {
+			case <-ctx.Done():
+				return
+			case <-tick.C:
+			}
+		}
+	})
+}
+
+// MigrateWith is a Spec.Migrate that opens the database of DATABASE_URL
+// with open (which migrates it) and closes it again.
+func MigrateWith(open func(context.Context, string) (*pgxpool.Pool, error)) func(context.Context, Getenv, *slog.Logger) error {
+	return func(ctx context.Context, getenv Getenv, _ *slog.Logger) error {
+		env := config.FromGetenv(getenv)
+		url := env.Required("DATABASE_URL")
+		if err := env.Err(); err != nil {
+			return err
+		}
+		pool, err := open(ctx, url)
+		if err != nil {
+			return err
+		}
+		pool.Close()
+		return nil
+	}
+}
