@@ -152,3 +152,9 @@ func (i *interceptor) WrapStreamingHandler(next connect.StreamingHandlerFunc) co
 		return next(ctx, conn)
 	}
 }
+
+// RequireUserID is the signed-in user's id, or ErrAuthRequired.
+func RequireUserID(ctx context.Context) (string, error) {
+	c, err := Require(ctx)
+	return c.UserID, err
+}

@@ -24,14 +24,6 @@ type Handler struct {
 // NewHandler returns the handler.
 func NewHandler(a *app.App) *Handler { return &Handler{app: a} }
 
-func caller(ctx context.Context) (string, error) {
-	c, err := authn.Require(ctx)
-	if err != nil {
-		return "", err
-	}
-	return c.UserID, nil
-}
-
 func baht(satang *int64) *float64 {
 	if satang == nil {
 		return nil
@@ -85,7 +77,7 @@ func commentsPB(cs []domain.Comment) []*interestsv1.Comment {
 
 // GetInterest implements the lookup of SPEC §4.
 func (h *Handler) GetInterest(ctx context.Context, req *connect.Request[interestsv1.GetInterestRequest]) (*connect.Response[interestsv1.GetInterestResponse], error) {
-	user, err := caller(ctx)
+	user, err := authn.RequireUserID(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -97,7 +89,7 @@ func (h *Handler) GetInterest(ctx context.Context, req *connect.Request[interest
 }
 
 func (h *Handler) list(ctx context.Context, archived bool, page, perPage int32) ([]*interestsv1.UserInterest, *interestsv1.InterestPagination, *interestsv1.InterestCounts, error) {
-	user, err := caller(ctx)
+	user, err := authn.RequireUserID(ctx)
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -134,7 +126,7 @@ func (h *Handler) ListArchivedInterests(ctx context.Context, req *connect.Reques
 
 // UpdateInterest applies a PATCH.
 func (h *Handler) UpdateInterest(ctx context.Context, req *connect.Request[interestsv1.UpdateInterestRequest]) (*connect.Response[interestsv1.UpdateInterestResponse], error) {
-	user, err := caller(ctx)
+	user, err := authn.RequireUserID(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -151,7 +143,7 @@ func (h *Handler) UpdateInterest(ctx context.Context, req *connect.Request[inter
 
 // ListComments lists the comments of the caller's record.
 func (h *Handler) ListComments(ctx context.Context, req *connect.Request[interestsv1.ListCommentsRequest]) (*connect.Response[interestsv1.ListCommentsResponse], error) {
-	user, err := caller(ctx)
+	user, err := authn.RequireUserID(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -166,7 +158,7 @@ func (h *Handler) ListComments(ctx context.Context, req *connect.Request[interes
 
 // AddComment adds a comment.
 func (h *Handler) AddComment(ctx context.Context, req *connect.Request[interestsv1.AddCommentRequest]) (*connect.Response[interestsv1.AddCommentResponse], error) {
-	user, err := caller(ctx)
+	user, err := authn.RequireUserID(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -182,7 +174,7 @@ func (h *Handler) AddComment(ctx context.Context, req *connect.Request[interests
 
 // UpdateComment edits one of the caller's comments.
 func (h *Handler) UpdateComment(ctx context.Context, req *connect.Request[interestsv1.UpdateCommentRequest]) (*connect.Response[interestsv1.UpdateCommentResponse], error) {
-	user, err := caller(ctx)
+	user, err := authn.RequireUserID(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -195,7 +187,7 @@ func (h *Handler) UpdateComment(ctx context.Context, req *connect.Request[intere
 
 // DeleteComment deletes one of the caller's comments.
 func (h *Handler) DeleteComment(ctx context.Context, req *connect.Request[interestsv1.DeleteCommentRequest]) (*connect.Response[interestsv1.DeleteCommentResponse], error) {
-	user, err := caller(ctx)
+	user, err := authn.RequireUserID(ctx)
 	if err != nil {
 		return nil, err
 	}

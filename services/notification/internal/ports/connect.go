@@ -26,17 +26,9 @@ type Handler struct {
 // NewHandler returns the handler.
 func NewHandler(a *app.App) *Handler { return &Handler{app: a} }
 
-func caller(ctx context.Context) (string, error) {
-	c, err := authn.Require(ctx)
-	if err != nil {
-		return "", err
-	}
-	return c.UserID, nil
-}
-
 // ListNotifications is GET /bell/notifications.
 func (h *Handler) ListNotifications(ctx context.Context, req *connect.Request[notificationv1.ListNotificationsRequest]) (*connect.Response[notificationv1.ListNotificationsResponse], error) {
-	uid, err := caller(ctx)
+	uid, err := authn.RequireUserID(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -52,7 +44,7 @@ func (h *Handler) ListNotifications(ctx context.Context, req *connect.Request[no
 
 // GetUnreadCount is GET /bell/notifications/unread-count.
 func (h *Handler) GetUnreadCount(ctx context.Context, _ *connect.Request[notificationv1.GetUnreadCountRequest]) (*connect.Response[notificationv1.GetUnreadCountResponse], error) {
-	uid, err := caller(ctx)
+	uid, err := authn.RequireUserID(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -65,7 +57,7 @@ func (h *Handler) GetUnreadCount(ctx context.Context, _ *connect.Request[notific
 
 // MarkRead is PATCH /bell/notifications/{id}/read.
 func (h *Handler) MarkRead(ctx context.Context, req *connect.Request[notificationv1.MarkReadRequest]) (*connect.Response[notificationv1.MarkReadResponse], error) {
-	uid, err := caller(ctx)
+	uid, err := authn.RequireUserID(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -79,7 +71,7 @@ func (h *Handler) MarkRead(ctx context.Context, req *connect.Request[notificatio
 
 // MarkAllRead is PATCH /bell/notifications/mark-all-read.
 func (h *Handler) MarkAllRead(ctx context.Context, _ *connect.Request[notificationv1.MarkAllReadRequest]) (*connect.Response[notificationv1.MarkAllReadResponse], error) {
-	uid, err := caller(ctx)
+	uid, err := authn.RequireUserID(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -92,7 +84,7 @@ func (h *Handler) MarkAllRead(ctx context.Context, _ *connect.Request[notificati
 
 // DeleteNotification is DELETE /bell/notifications/{id}.
 func (h *Handler) DeleteNotification(ctx context.Context, req *connect.Request[notificationv1.DeleteNotificationRequest]) (*connect.Response[notificationv1.DeleteNotificationResponse], error) {
-	uid, err := caller(ctx)
+	uid, err := authn.RequireUserID(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -104,7 +96,7 @@ func (h *Handler) DeleteNotification(ctx context.Context, req *connect.Request[n
 
 // ClearNotifications is DELETE /bell/notifications/all/clear.
 func (h *Handler) ClearNotifications(ctx context.Context, req *connect.Request[notificationv1.ClearNotificationsRequest]) (*connect.Response[notificationv1.ClearNotificationsResponse], error) {
-	uid, err := caller(ctx)
+	uid, err := authn.RequireUserID(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -127,7 +119,7 @@ func (h *Handler) ClearNotifications(ctx context.Context, req *connect.Request[n
 
 // CreateTestNotification is POST /bell/notifications/test.
 func (h *Handler) CreateTestNotification(ctx context.Context, _ *connect.Request[notificationv1.CreateTestNotificationRequest]) (*connect.Response[notificationv1.CreateTestNotificationResponse], error) {
-	uid, err := caller(ctx)
+	uid, err := authn.RequireUserID(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -144,7 +136,7 @@ func (h *Handler) CreateTestNotification(ctx context.Context, _ *connect.Request
 
 // CreateTestNotifications is POST /bell/notifications/test-multiple?count=.
 func (h *Handler) CreateTestNotifications(ctx context.Context, req *connect.Request[notificationv1.CreateTestNotificationsRequest]) (*connect.Response[notificationv1.CreateTestNotificationsResponse], error) {
-	uid, err := caller(ctx)
+	uid, err := authn.RequireUserID(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -170,7 +162,7 @@ func settingsPB(s domain.Settings) *notificationv1.NotificationSettings {
 
 // GetNotificationSettings is GET /notification-settings.
 func (h *Handler) GetNotificationSettings(ctx context.Context, _ *connect.Request[notificationv1.GetNotificationSettingsRequest]) (*connect.Response[notificationv1.GetNotificationSettingsResponse], error) {
-	uid, err := caller(ctx)
+	uid, err := authn.RequireUserID(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -183,7 +175,7 @@ func (h *Handler) GetNotificationSettings(ctx context.Context, _ *connect.Reques
 
 // UpdateNotificationSettings is PUT /notification-settings.
 func (h *Handler) UpdateNotificationSettings(ctx context.Context, req *connect.Request[notificationv1.UpdateNotificationSettingsRequest]) (*connect.Response[notificationv1.UpdateNotificationSettingsResponse], error) {
-	uid, err := caller(ctx)
+	uid, err := authn.RequireUserID(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -208,7 +200,7 @@ func webhookPB(w domain.Webhook) *notificationv1.Webhook {
 
 // SetWebhook is PUT /notification-settings/webhook.
 func (h *Handler) SetWebhook(ctx context.Context, req *connect.Request[notificationv1.SetWebhookRequest]) (*connect.Response[notificationv1.SetWebhookResponse], error) {
-	uid, err := caller(ctx)
+	uid, err := authn.RequireUserID(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -221,7 +213,7 @@ func (h *Handler) SetWebhook(ctx context.Context, req *connect.Request[notificat
 
 // DeleteWebhook is DELETE /notification-settings/webhook.
 func (h *Handler) DeleteWebhook(ctx context.Context, _ *connect.Request[notificationv1.DeleteWebhookRequest]) (*connect.Response[notificationv1.DeleteWebhookResponse], error) {
-	uid, err := caller(ctx)
+	uid, err := authn.RequireUserID(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -233,7 +225,7 @@ func (h *Handler) DeleteWebhook(ctx context.Context, _ *connect.Request[notifica
 
 // GetWebhook is GET /notification-settings/webhook: the webhook and its delivery log.
 func (h *Handler) GetWebhook(ctx context.Context, _ *connect.Request[notificationv1.GetWebhookRequest]) (*connect.Response[notificationv1.GetWebhookResponse], error) {
-	uid, err := caller(ctx)
+	uid, err := authn.RequireUserID(ctx)
 	if err != nil {
 		return nil, err
 	}

@@ -12,7 +12,6 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
-	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/types/known/timestamppb"
 
 	interestsv1 "bidradar/gen/interests/v1"
@@ -98,17 +97,6 @@ func write(ctx context.Context, tx pgx.Tx, rec domain.Record) error {
 	return nil
 }
 
-func enqueue(ctx context.Context, tx pgx.Tx, subject string, ev interface {
-	proto.Message
-	GetEventId() string
-}) error {
-	b, err := proto.Marshal(ev)
-	if err != nil {
-		return err
-	}
-	return outbox.Enqueue(ctx, tx, subject, ev.GetEventId(), b)
-}
-
 func changed(rec domain.Record, now time.Time) *interestsv1.InterestChanged {
 	return &interestsv1.InterestChanged{
 		EventId: uuid.NewString(), OccurredAt: timestamppb.New(now), UserId: rec.UserID, ProjectId: rec.ProjectID,
@@ -139,7 +127,7 @@ func (r *Repo) Update(ctx context.Context, userID, projectID string, now time.Ti
 			return err
 		}
 		if isNew || marksDiffer(before, rec) {
-			return enqueue(ctx, tx, SubjectInterestChanged, changed(rec, now))
+			return outbox.EnqueueEvent(ctx, tx, SubjectInterestChanged, changed(rec, now))
 		}
 		return nil
 	})
@@ -259,11 +247,11 @@ func (r *Repo) AddComment(ctx context.Context, userID, projectID, text string, n
 			return err
 		}
 		if created {
-			if err := enqueue(ctx, tx, SubjectInterestChanged, changed(rec, now)); err != nil {
+			if err := outbox.EnqueueEvent(ctx, tx, SubjectInterestChanged, changed(rec, now)); err != nil {
 				return err
 			}
 		}
-		return enqueue(ctx, tx, SubjectCommentAdded, &interestsv1.CommentAdded{
+		return outbox.EnqueueEvent(ctx, tx, SubjectCommentAdded, &interestsv1.CommentAdded{
 			EventId: uuid.NewString(), OccurredAt: timestamppb.New(now), UserId: userID, ProjectId: projectID, CommentId: c.ID,
 		})
 	})

@@ -11,7 +11,6 @@ import (
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
-	"google.golang.org/protobuf/proto"
 
 	notificationv1 "bidradar/gen/notification/v1"
 	"bidradar/pkg/events"
@@ -121,7 +120,7 @@ func (s *Store) changeUnread(ctx context.Context, userID string, now time.Time, 
 		if count, err = unread(ctx, tx, userID); err != nil {
 			return err
 		}
-		return enqueue(ctx, tx, subjectUnread(userID), &notificationv1.UnreadCountChanged{
+		return outbox.EnqueueEvent(ctx, tx, subjectUnread(userID), &notificationv1.UnreadCountChanged{
 			EventId: uuid.NewString(), UserId: userID, UnreadCount: count})
 	})
 	return changed, count, err
@@ -258,7 +257,7 @@ func (s *Store) Create(ctx context.Context, consumer, eventID string, drafts []d
 				return err
 			}
 			for _, n := range byUser[u] {
-				if err := enqueue(ctx, tx, subjectCreated(u), &notificationv1.NotificationCreated{
+				if err := outbox.EnqueueEvent(ctx, tx, subjectCreated(u), &notificationv1.NotificationCreated{
 					EventId: uuid.NewString(), UserId: u, Notification: wire.Notification(n), UnreadCount: count}); err != nil {
 					return err
 				}
@@ -344,17 +343,6 @@ func (s *Store) PutSettings(ctx context.Context, userID string, st domain.Settin
 		return fmt.Errorf("put settings: %w", err)
 	}
 	return nil
-}
-
-func enqueue(ctx context.Context, tx pgx.Tx, subject string, ev interface {
-	proto.Message
-	GetEventId() string
-}) error {
-	b, err := proto.Marshal(ev)
-	if err != nil {
-		return err
-	}
-	return outbox.Enqueue(ctx, tx, subject, ev.GetEventId(), b)
 }
 
 // DeleteUser implements domain.Store, in one transaction.

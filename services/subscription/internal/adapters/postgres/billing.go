@@ -8,7 +8,6 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
-	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/types/known/timestamppb"
 
 	subscriptionv1 "bidradar/gen/subscription/v1"
@@ -168,7 +167,7 @@ func write(ctx context.Context, tx pgx.Tx, c domain.Change, now time.Time, recei
 		if err := writeSubscription(ctx, tx, *s, now); err != nil {
 			return err
 		}
-		if err := enqueue(ctx, tx, SubjectSubscriptionChanged, &subscriptionv1.SubscriptionChanged{
+		if err := outbox.EnqueueEvent(ctx, tx, SubjectSubscriptionChanged, &subscriptionv1.SubscriptionChanged{
 			EventId: uuid.NewString(), OccurredAt: timestamppb.New(now), UserId: s.UserID, Tier: s.Tier, Status: s.Status}); err != nil {
 			return err
 		}
@@ -193,21 +192,10 @@ func write(ctx context.Context, tx pgx.Tx, c domain.Change, now time.Time, recei
 			if err := issueReceipt(ctx, tx, id, *p, now, receiptMail); err != nil {
 				return err
 			}
-			return enqueue(ctx, tx, SubjectPaymentSucceeded, &subscriptionv1.PaymentSucceeded{
+			return outbox.EnqueueEvent(ctx, tx, SubjectPaymentSucceeded, &subscriptionv1.PaymentSucceeded{
 				EventId: uuid.NewString(), OccurredAt: timestamppb.New(now), UserId: p.UserID, PaymentId: id,
 				Tier: p.Tier, Amount: float64(p.AmountSatang) / 100})
 		}
 	}
 	return nil
-}
-
-func enqueue(ctx context.Context, tx pgx.Tx, subject string, ev interface {
-	proto.Message
-	GetEventId() string
-}) error {
-	b, err := proto.Marshal(ev)
-	if err != nil {
-		return err
-	}
-	return outbox.Enqueue(ctx, tx, subject, ev.GetEventId(), b)
 }

@@ -11,6 +11,7 @@ import (
 	"google.golang.org/protobuf/types/known/timestamppb"
 
 	subscriptionv1 "bidradar/gen/subscription/v1"
+	"bidradar/pkg/outbox"
 	"bidradar/services/subscription/internal/domain"
 )
 
@@ -40,7 +41,7 @@ func (r *Repo) UpdatePlan(ctx context.Context, userID string, now time.Time, cha
 }
 
 func changed(ctx context.Context, tx pgx.Tx, s domain.Subscription, now time.Time) error {
-	return enqueue(ctx, tx, SubjectSubscriptionChanged, &subscriptionv1.SubscriptionChanged{
+	return outbox.EnqueueEvent(ctx, tx, SubjectSubscriptionChanged, &subscriptionv1.SubscriptionChanged{
 		EventId: uuid.NewString(), OccurredAt: timestamppb.New(now), UserId: s.UserID, Tier: s.Tier, Status: s.Status})
 }
 
