@@ -72,16 +72,16 @@ describe("payment settings", () => {
     });
   });
 
-  it("shows the server's Thai detail when it refuses", async () => {
+  it("shows the Thai message of the server's reason when it refuses", async () => {
     signIn();
-    backend({ "SubscriptionService/UpdateBillingProfile": () => connectError(400, "เลขประจำตัวผู้เสียภาษีไม่ถูกต้อง (จากเซิร์ฟเวอร์)") });
+    backend({ "SubscriptionService/UpdateBillingProfile": () => connectError(400, "any server text", "billing-tax-id-check") });
     renderApp("/user-settings/payment-settings");
     await screen.findByTestId("billing-profile-form", {}, { timeout: 5000 });
     fireEvent.change(screen.getByTestId("billing-name"), { target: { value: "นาย ก" } });
     fireEvent.change(screen.getByTestId("billing-tax-id"), { target: { value: "1101700203671" } });
     fireEvent.change(screen.getByTestId("billing-address"), { target: { value: "เชียงใหม่" } });
     fireEvent.click(screen.getByTestId("billing-save"));
-    expect(await screen.findByText("เลขประจำตัวผู้เสียภาษีไม่ถูกต้อง (จากเซิร์ฟเวอร์)")).toBeTruthy();
+    expect(await screen.findByText("เลขประจำตัวผู้เสียภาษีไม่ถูกต้อง (เลขตรวจสอบหลักที่ 13 ไม่ตรง)")).toBeTruthy();
   });
 
   it("links each paid row to its receipt and cancels renewal after confirming, stating the rule", async () => {
