@@ -2,7 +2,7 @@
 // name and picture, a copy of one's data, the devices signed in (sign one
 // out from another), contact us, a new e-mail, and deleting the account.
 import fs from "node:fs";
-import { assert, login, toast, typeCode, urlIs, visible } from "../support/harness.mjs";
+import { assert, login, pasteCode, toast, urlIs, visible } from "../support/harness.mjs";
 
 const PASSWORD = "ประมูลงานรัฐ-2569";
 // A 40×30 red PNG.
@@ -78,7 +78,7 @@ export default [
       const beforeNew = ctx.mail.countFor(newEmail);
       await page.getByTestId("email-send").click();
       await visible(page.getByTestId("email-code"));
-      await typeCode(page, await ctx.mail.codeFor(newEmail, { after: beforeNew }));
+      await pasteCode(page, await ctx.mail.codeFor(newEmail, { after: beforeNew }));
       await toast(page, "เปลี่ยนอีเมลแล้ว");
       assert.equal(await page.getByTestId("user-email").innerText(), newEmail);
 
@@ -88,7 +88,7 @@ export default [
       await page.getByTestId("delete-account").click();
       await visible(page.getByTestId("delete-code"));
       const code = await ctx.mail.codeFor(newEmail, { after: before });
-      await typeCode(page, code);
+      await pasteCode(page, code);
       await urlIs(page, "/");
       await toast(page, "ลบบัญชีของคุณเรียบร้อยแล้ว");
       const again = await ctx.api("POST", "/login", { username: u.username, password: PASSWORD });
