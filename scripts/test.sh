@@ -41,7 +41,8 @@ echo "go: $gp passed, $gf failed"
 
 # Fuzzing, briefly (their seed corpora also run as plain tests above): the
 # inputs an attacker controls — tokens, cookies, one-time codes, search
-# criteria, request URLs and bodies at the gateway, the socket's first message.
+# criteria, request URLs and bodies at the gateway, the socket's first
+# message, Stripe webhooks, LINE's callback (ID token, redirect_to).
 fuzz() { # fuzz PACKAGE TARGET [BUDGET]: BUDGET is a time or, for slow targets, a count
   # ("2000x"): with a time, Go reports "context deadline exceeded" as a failure
   # when the clock runs out while a slow input is being minimised.
@@ -53,6 +54,8 @@ fuzz ./services/auth/internal/domain FuzzOTPFormat
 fuzz ./services/projects/internal/ports FuzzCriteriaJSON
 fuzz ./gateway/gw FuzzGuardInput
 fuzz ./services/realtime/internal/hub FuzzFirstMessage 2000x
+fuzz ./services/subscription/internal/adapters/stripepay FuzzWebhookVerification
+fuzz ./services/auth/internal/adapters/line FuzzCallbackParams
 
 # Frontend: type check, unit tests, bundle budget, browser tests.
 if [ -f frontend/package.json ] && grep -q '"test"' frontend/package.json; then
