@@ -1,6 +1,7 @@
 import { defineConfig } from "vitest/config";
 import react from "@vitejs/plugin-react";
 import { fileURLToPath, URL } from "node:url";
+import { precompress } from "./scripts/precompress.ts";
 
 // The Go gateway is the single origin in production; in dev we proxy the
 // Connect paths (/<package>.<Service>/<Method>), REST and the WebSocket to it.
@@ -14,7 +15,7 @@ const connectServices = [
 ];
 
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), precompress()],
   resolve: {
     alias: { "@": fileURLToPath(new URL("./src", import.meta.url)) },
   },

@@ -11,6 +11,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -231,6 +232,75 @@ func TestSPAFallback(t *testing.T) {
 	}
 	if st, _, _ := get("/assets/missing.js"); st != 404 {
 		t.Fatalf("missing asset: %d", st)
+	}
+}
+
+// Precompressed assets: brotli or gzip by Accept-Encoding, under the
+// original's Content-Type, with Vary; hashed assets cached for a year,
+// index.html revalidated on every visit (also as the app's 404 page).
+func TestStaticPrecompressed(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, body string) {
+		_ = os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755)
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("index.html", "<html>app</html>")
+	write("index.html.br", "BR-index")
+	write("index.html.gz", "GZ-index")
+	write("assets/app-1234.js", "js")
+	write("assets/app-1234.js.br", "BR-js")
+	write("assets/app-1234.js.gz", "GZ-js")
+	write("assets/app-1234.css", "css")
+	write("assets/app-1234.css.gz", "GZ-css")
+	write("favicon.svg", "<svg/>")
+	srv := newGateway(t, dir)
+	get := func(p, accept string) (*http.Response, string) {
+		req, _ := http.NewRequest(http.MethodGet, srv.URL+p, nil)
+		// Set explicitly, so the transport neither adds gzip nor decodes.
+		req.Header.Set("Accept-Encoding", accept)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp, string(b)
+	}
+	cases := []struct {
+		path, accept, body, encoding, ctype, cache string
+		status                                     int
+	}{
+		{"/assets/app-1234.js", "gzip, deflate, br, zstd", "BR-js", "br", "text/javascript", "immutable", 200},
+		{"/assets/app-1234.js", "gzip", "GZ-js", "gzip", "text/javascript", "immutable", 200},
+		{"/assets/app-1234.js", "br;q=0, gzip;q=0.5", "GZ-js", "gzip", "text/javascript", "immutable", 200},
+		{"/assets/app-1234.js", "identity", "js", "", "text/javascript", "immutable", 200},
+		{"/assets/app-1234.js", "*", "BR-js", "br", "text/javascript", "immutable", 200},
+		{"/assets/app-1234.css", "br, gzip", "GZ-css", "gzip", "text/css", "immutable", 200},
+		{"/", "br, gzip", "BR-index", "br", "text/html", "no-cache", 200},
+		{"/index.html", "gzip", "GZ-index", "gzip", "text/html", "no-cache", 200},
+		{"/search", "", "<html>app</html>", "", "text/html", "no-cache", 200},
+		{"/no-such-page", "br", "BR-index", "br", "text/html", "no-cache", 404},
+		{"/favicon.svg", "br, gzip", "<svg/>", "", "image/svg+xml", "", 200},
+	}
+	for _, c := range cases {
+		resp, body := get(c.path, c.accept)
+		h := resp.Header
+		if resp.StatusCode != c.status || body != c.body || h.Get("Content-Encoding") != c.encoding ||
+			!strings.HasPrefix(h.Get("Content-Type"), c.ctype) || !strings.Contains(h.Get("Cache-Control"), c.cache) {
+			t.Errorf("%s (Accept-Encoding %q): %d %q encoding=%q type=%q cache=%q", c.path, c.accept, resp.StatusCode, body,
+				h.Get("Content-Encoding"), h.Get("Content-Type"), h.Get("Cache-Control"))
+		}
+		if c.cache == "" && h.Get("Cache-Control") != "" {
+			t.Errorf("%s: unexpected Cache-Control %q", c.path, h.Get("Cache-Control"))
+		}
+		if variants := c.path != "/favicon.svg"; variants != (h.Get("Vary") == "Accept-Encoding") {
+			t.Errorf("%s: Vary %q", c.path, h.Get("Vary"))
+		}
+		if c.status == 200 && h.Get("Content-Length") != strconv.Itoa(len(c.body)) {
+			t.Errorf("%s: Content-Length %q for %d bytes", c.path, h.Get("Content-Length"), len(c.body))
+		}
 	}
 }
 
