@@ -39,7 +39,7 @@ async function firstContentfulPaint(ctx, pathname, profile) {
   return { fcp, transferred, searchForm };
 }
 
-export default [
+const fcpTests = [
   {
     name: "first contentful paint of /search on throttled slow 4G is at most 2.0 s",
     async fn(ctx) {
@@ -56,3 +56,107 @@ export default [
     },
   },
 ];
+
+const ROUTES_FILE = path.resolve(path.dirname(new URL(import.meta.url).pathname), "../../../gateway/gw/spa_routes.txt");
+
+/** One project of our own (DEMO_DATA is 0 in the browser tests), ingested by an operator. */
+async function seedProject(ctx) {
+  const id = "69119900990";
+  const have = await ctx.api("GET", `/projects/${id}`);
+  if (have.status === 200) return id;
+  const op = await ctx.createUser("polishop", { domain: "ops.bidradar.test" });
+  const li = await ctx.api("POST", "/login", { username: op.username, password: op.password });
+  assert.equal(li.status, 200, li.text);
+  const release = {
+    ocid: `ocds-e2e-${id}`,
+    id: `${id}-1`,
+    date: "2026-10-01T10:00:00+07:00",
+    tag: ["planning", "tender"],
+    initiationType: "tender",
+    buyer: { id: "ORG-9", name: "องค์การบริหารส่วนจังหวัดนครราชสีมา" },
+    parties: [{ id: "ORG-9", name: "องค์การบริหารส่วนจังหวัดนครราชสีมา", roles: ["buyer"], address: { region: "นครราชสีมา" } }],
+    planning: { budget: { amount: { amount: 12_345_678.5, currency: "THB" } } },
+    tender: {
+      id,
+      // A long unbroken title: the details page must wrap it at 360 px.
+      title: "ประกวดราคาจ้างก่อสร้างอาคารเรียนและอาคารประกอบพร้อมครุภัณฑ์การศึกษาโรงเรียนบ้านหนองบัวพิทยาคมตำบลหนองบัวอำเภอเมืองจังหวัดนครราชสีมาด้วยวิธีประกวดราคาอิเล็กทรอนิกส์(e-bidding)",
+      status: "active",
+      value: { amount: 12_000_000, currency: "THB" },
+      procurementMethod: "open",
+      procurementMethodDetails: "ประกวดราคาอิเล็กทรอนิกส์ (e-bidding)",
+      mainProcurementCategory: "works",
+    },
+  };
+  const pkg = { uri: "https://example.test/polish.json", publishedDate: "2026-10-01T00:00:00Z", version: "1.1", releases: [release] };
+  const content = Buffer.from(JSON.stringify(pkg), "utf8").toString("base64");
+  const r = await ctx.api("POST", "/admin/ingest", { source: "ocds", content }, { authorization: `Bearer ${li.json.access_token}` });
+  assert.equal(r.status, 200, `ingest: ${r.text}`);
+  return id;
+}
+
+/** Every route of the app (gateway/gw/spa_routes.txt) with its parameters filled in. */
+function appRoutes(projectId) {
+  const params = { encodedPath: encodeURIComponent("/login"), sessionId: "cs_local_unknown", projectId };
+  return fs
+    .readFileSync(ROUTES_FILE, "utf8")
+    .split("\n")
+    .map((l) => l.trim())
+    .filter((l) => l && !l.startsWith("#"))
+    .map((l) => l.replace(/:(\w+)/g, (_, name) => params[name]));
+}
+
+/** Pages whose document.scrollWidth exceeds the viewport, after the page settled. */
+async function overflowing(page, routes, label, ctx) {
+  const bad = [];
+  for (const r of routes) {
+    await page.goto(r);
+    await page.waitForLoadState("networkidle").catch(() => {});
+    await page.waitForTimeout(200);
+    const m = await page.evaluate(() => {
+      const root = document.documentElement;
+      // The widest element sticking out on the right names the culprit.
+      let culprit = "";
+      let right = root.clientWidth;
+      for (const el of document.body.querySelectorAll("*")) {
+        const b = el.getBoundingClientRect();
+        // Off-screen drawers are fixed: they never widen the document.
+        if (b.width && b.right > right + 0.5 && getComputedStyle(el).position !== "fixed") {
+          right = b.right;
+          culprit = `${el.tagName.toLowerCase()}.${[...el.classList].join(".")}`;
+        }
+      }
+      return { scrollWidth: root.scrollWidth, clientWidth: root.clientWidth, culprit, path: location.pathname };
+    });
+    if (m.scrollWidth > m.clientWidth) {
+      bad.push(`${label} ${r} (at ${m.path}): scrollWidth ${m.scrollWidth} > ${m.clientWidth}, widest: ${m.culprit}`);
+      await ctx.shot(page, `overflow-${label}-${r.replace(/\W+/g, "_")}`, { fullPage: true });
+    }
+  }
+  return bad;
+}
+
+export const narrowTests = [
+  {
+    name: "no sideways scrolling at 360 px on any route, signed out and signed in",
+    async fn(ctx) {
+      const projectId = await seedProject(ctx);
+      const routes = appRoutes(projectId);
+      assert.ok(routes.length >= 30, `routes from spa_routes.txt: ${routes.length}`);
+      // Pages that meet unknown ids or missing codes say so in a toast and log the 4xx.
+      const allowConsole = [/status of 4\d\d/];
+      const out = await ctx.newPage({ viewport: { width: 360, height: 740 }, allowConsole });
+      const bad = await overflowing(out, routes, "signed-out", ctx);
+      const u = await ctx.createUser("narrow", { name: "สมศักดิ์ ศรีสวัสดิ์วงศ์ตระกูลใหญ่ยิ่ง" });
+      const page = await ctx.newPage({ viewport: { width: 360, height: 740 }, allowConsole });
+      await page.goto("/login");
+      await page.getByLabel("ชื่อผู้ใช้หรืออีเมล").fill(u.username);
+      await page.getByLabel("รหัสผ่าน", { exact: true }).fill(u.password);
+      await page.getByRole("button", { name: "เข้าสู่ระบบ", exact: true }).click();
+      await page.waitForURL((x) => x.pathname !== "/login");
+      bad.push(...(await overflowing(page, routes, "signed-in", ctx)));
+      assert.deepEqual(bad, [], `horizontal scrolling at 360 px:\n  ${bad.join("\n  ")}`);
+    },
+  },
+];
+
+export default [...fcpTests, ...narrowTests];
