@@ -2,7 +2,7 @@
 // sideways scrolling at 360 px on any route, the footer's real pages.
 import fs from "node:fs";
 import path from "node:path";
-import { assert } from "../support/harness.mjs";
+import { assert, login, typeCode, uniq, urlIs, visible } from "../support/harness.mjs";
 
 // Lighthouse's slow 4G as DevTools throttling applies it (lighthouse
 // constants: 150 ms RTT × 3.75 request latency, 1.6 Mbps × 0.9 down,
@@ -159,4 +159,34 @@ export const narrowTests = [
   },
 ];
 
-export default [...fcpTests, ...narrowTests];
+const flowTests = [
+  {
+    name: "unverified account signing in by username: the same activation screen, the code to the e-mail typed there",
+    async fn(ctx) {
+      const page = await ctx.newPage({ allowConsole: [/status of 403/, /status of 429/] });
+      const u = uniq("kasem");
+      const password = "ประมูลงานรัฐ-2569";
+      const reg = await ctx.api("POST", "/register", { username: u.username, email: u.email, password, name: "เกษม" });
+      assert.equal(reg.status, 200, reg.text);
+      await login(page, u.username, password);
+      await urlIs(page, "/verify-registration");
+      await visible(page.getByRole("heading", { name: "เปิดใช้งานบัญชีของคุณ" }));
+      await page.getByLabel("อีเมล").fill(u.email);
+      await ctx.shot(page, "polish-activate-by-username");
+      await page.getByTestId("activate-account").click();
+      await visible(page.getByRole("heading", { name: "ยืนยันอีเมลของคุณ" }));
+      await new Promise((r) => setTimeout(r, 500));
+      const n = ctx.mail.countFor(u.email);
+      await typeCode(page, await ctx.mail.codeFor(u.email, { after: n - 1 }));
+      await page.waitForURL((x) => x.pathname === "/" || x.pathname === "/login");
+      if (new URL(page.url()).pathname === "/login") {
+        await page.getByLabel("รหัสผ่าน", { exact: true }).fill(password);
+        await page.getByRole("button", { name: "เข้าสู่ระบบ", exact: true }).click();
+        await urlIs(page, "/");
+      }
+      await visible(page.getByTestId("user-menu-button"));
+    },
+  },
+];
+
+export default [...fcpTests, ...narrowTests, ...flowTests];

@@ -141,6 +141,46 @@ describe("login with two-step verification", () => {
   });
 });
 
+describe("unverified account: one flow for a username or an e-mail", () => {
+  for (const typed of ["new@example.co.th", "newuser"]) {
+    it(`login as "${typed}" → 'Activate Your Account' on /verify-registration → Activate Account → the code boxes`, async () => {
+      sessionStorage.clear();
+      const be = createFakeBackend({
+        "AuthService/Login": () => connectError(403, "Account is inactive. Please verify your email to activate your account."),
+        "AuthService/ResendRegistrationOtp": () => ({ json: { expiresIn: 300 } }),
+      });
+      be.install();
+      const { router } = renderApp("/login");
+      fireEvent.change(await screen.findByLabelText(th.auth.usernameOrEmail), { target: { value: typed } });
+      fireEvent.change(screen.getByLabelText(th.auth.password), { target: { value: "pw12345678" } });
+      await act(async () => {
+        fireEvent.click(screen.getByRole("button", { name: th.auth.loginButton }));
+      });
+      await waitFor(() => expect(router.state.location.pathname).toBe("/verify-registration"));
+      expect(router.state.location.search).toBe("?inactive=true");
+      expect(await screen.findByRole("heading", { name: th.auth.activateTitle })).toBeTruthy();
+      expect(screen.queryAllByTestId("toast")).toHaveLength(0);
+      if (!typed.includes("@")) {
+        // The username names the account; the code goes to the e-mail it was registered with.
+        expect(screen.getByText(th.activateByUsername.lead("newuser"))).toBeTruthy();
+        await act(async () => {
+          fireEvent.click(screen.getByRole("button", { name: th.auth.activateButton }));
+        });
+        expect(await screen.findByText(th.auth.validation.email)).toBeTruthy();
+        fireEvent.change(screen.getByLabelText(th.auth.email), { target: { value: "new@example.co.th" } });
+      } else {
+        expect(screen.queryByLabelText(th.auth.email)).toBeNull();
+      }
+      await act(async () => {
+        fireEvent.click(screen.getByRole("button", { name: th.auth.activateButton }));
+      });
+      expect(await screen.findByRole("heading", { name: th.auth.verifyTitle })).toBeTruthy();
+      expect(screen.getAllByRole("textbox")).toHaveLength(6);
+      expect(be.calls.find((c) => c.method === "ResendRegistrationOtp")!.body).toEqual({ email: "new@example.co.th" });
+    });
+  }
+});
+
 describe("verify-registration", () => {
   it("without an e-mail redirects to /signup with 'Email not found'", async () => {
     const { router } = renderApp("/verify-registration");

@@ -360,6 +360,10 @@ export const th = {
     demo: "ข้อมูลตัวอย่างสำหรับสาธิต ไม่มีโครงการนี้บน e-GP",
   } as Record<string, string>,
   demoChip: "ข้อมูลตัวอย่าง",
+  /** The activation card when the login named the account by username (no e-mail known yet). */
+  activateByUsername: {
+    lead: (username: string) => `บัญชี ${username} ยังไม่ได้เปิดใช้งาน กรอกอีเมลที่ใช้สมัคร แล้วกดปุ่มด้านล่างเพื่อรับรหัสยืนยันใหม่ทางอีเมล`,
+  },
   /** /about, /privacy, /terms: the footer's pages. */
   legal: {
     updated: "ปรับปรุงล่าสุด 25 พฤศจิกายน 2569",

@@ -52,13 +52,15 @@ export function LoginPage() {
       }
     } catch (err) {
       if (isInactiveError(err)) {
-        // SPEC §8: not toasted; leads to the activation screen.
-        const email = username.includes("@") ? username.trim() : "";
-        if (email) {
-          rememberVerifyEmail(email);
-          void navigate("/verify-registration?inactive=true", { state: { email } });
+        // SPEC §8: not toasted; leads to the activation screen, the same one
+        // whether they typed their e-mail or their username (then the screen
+        // asks for the e-mail the code goes to).
+        const typed = username.trim();
+        if (typed.includes("@")) {
+          rememberVerifyEmail(typed);
+          void navigate("/verify-registration?inactive=true", { state: { email: typed } });
         } else {
-          void navigate("/verify-account/register-otp?inactive=true");
+          void navigate("/verify-registration?inactive=true", { state: { username: typed } });
         }
         return;
       }
