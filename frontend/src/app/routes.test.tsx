@@ -44,7 +44,7 @@ describe("guards (SPEC §6)", () => {
       fireEvent.click(screen.getByRole("button", { name: th.auth.loginButton }));
     });
     await waitFor(() => expect(router.state.location.pathname).toBe("/payment"));
-    expect(be.calls[0].body).toEqual({ username: "somchai", password: "correct horse" });
+    expect(be.calls.find((c) => c.method === "Login")!.body).toEqual({ username: "somchai", password: "correct horse" });
     expect(await screen.findByText(msg("Login successful."))).toBeTruthy();
   });
 });

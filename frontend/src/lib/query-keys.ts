@@ -16,6 +16,8 @@ export const queryKeys = {
     restore: () => ["session", "restore"] as const,
     /** Two-step state, password age, LINE link (GetSecuritySettings). */
     security: () => ["session", "security"] as const,
+    /** Which ways in the sign-in pages offer (GetLoginOptions): the same for everyone. */
+    loginOptions: () => ["session", "login-options"] as const,
   },
 
   projects: {

@@ -1903,6 +1903,87 @@ func (x *LineAuthorizeResponse) GetState() string {
 	return ""
 }
 
+type GetLoginOptionsRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GetLoginOptionsRequest) Reset() {
+	*x = GetLoginOptionsRequest{}
+	mi := &file_auth_v1_auth_proto_msgTypes[33]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetLoginOptionsRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetLoginOptionsRequest) ProtoMessage() {}
+
+func (x *GetLoginOptionsRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_auth_v1_auth_proto_msgTypes[33]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetLoginOptionsRequest.ProtoReflect.Descriptor instead.
+func (*GetLoginOptionsRequest) Descriptor() ([]byte, []int) {
+	return file_auth_v1_auth_proto_rawDescGZIP(), []int{33}
+}
+
+type GetLoginOptionsResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// LINE Login is configured: the sign-in pages show its button.
+	LineLogin     bool `protobuf:"varint,1,opt,name=line_login,json=lineLogin,proto3" json:"line_login,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GetLoginOptionsResponse) Reset() {
+	*x = GetLoginOptionsResponse{}
+	mi := &file_auth_v1_auth_proto_msgTypes[34]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetLoginOptionsResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetLoginOptionsResponse) ProtoMessage() {}
+
+func (x *GetLoginOptionsResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_auth_v1_auth_proto_msgTypes[34]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetLoginOptionsResponse.ProtoReflect.Descriptor instead.
+func (*GetLoginOptionsResponse) Descriptor() ([]byte, []int) {
+	return file_auth_v1_auth_proto_rawDescGZIP(), []int{34}
+}
+
+func (x *GetLoginOptionsResponse) GetLineLogin() bool {
+	if x != nil {
+		return x.LineLogin
+	}
+	return false
+}
+
 type LineCallbackRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	Code  string                 `protobuf:"bytes,1,opt,name=code,proto3" json:"code,omitempty"`
@@ -1916,7 +1997,7 @@ type LineCallbackRequest struct {
 
 func (x *LineCallbackRequest) Reset() {
 	*x = LineCallbackRequest{}
-	mi := &file_auth_v1_auth_proto_msgTypes[33]
+	mi := &file_auth_v1_auth_proto_msgTypes[35]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1928,7 +2009,7 @@ func (x *LineCallbackRequest) String() string {
 func (*LineCallbackRequest) ProtoMessage() {}
 
 func (x *LineCallbackRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_auth_v1_auth_proto_msgTypes[33]
+	mi := &file_auth_v1_auth_proto_msgTypes[35]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1941,7 +2022,7 @@ func (x *LineCallbackRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LineCallbackRequest.ProtoReflect.Descriptor instead.
 func (*LineCallbackRequest) Descriptor() ([]byte, []int) {
-	return file_auth_v1_auth_proto_rawDescGZIP(), []int{33}
+	return file_auth_v1_auth_proto_rawDescGZIP(), []int{35}
 }
 
 func (x *LineCallbackRequest) GetCode() string {
@@ -1995,7 +2076,7 @@ type LineCallbackResponse struct {
 
 func (x *LineCallbackResponse) Reset() {
 	*x = LineCallbackResponse{}
-	mi := &file_auth_v1_auth_proto_msgTypes[34]
+	mi := &file_auth_v1_auth_proto_msgTypes[36]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2007,7 +2088,7 @@ func (x *LineCallbackResponse) String() string {
 func (*LineCallbackResponse) ProtoMessage() {}
 
 func (x *LineCallbackResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_auth_v1_auth_proto_msgTypes[34]
+	mi := &file_auth_v1_auth_proto_msgTypes[36]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2020,7 +2101,7 @@ func (x *LineCallbackResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LineCallbackResponse.ProtoReflect.Descriptor instead.
 func (*LineCallbackResponse) Descriptor() ([]byte, []int) {
-	return file_auth_v1_auth_proto_rawDescGZIP(), []int{34}
+	return file_auth_v1_auth_proto_rawDescGZIP(), []int{36}
 }
 
 func (x *LineCallbackResponse) GetMessage() string {
@@ -2117,7 +2198,7 @@ type LineLinkSendOtpRequest struct {
 
 func (x *LineLinkSendOtpRequest) Reset() {
 	*x = LineLinkSendOtpRequest{}
-	mi := &file_auth_v1_auth_proto_msgTypes[35]
+	mi := &file_auth_v1_auth_proto_msgTypes[37]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2129,7 +2210,7 @@ func (x *LineLinkSendOtpRequest) String() string {
 func (*LineLinkSendOtpRequest) ProtoMessage() {}
 
 func (x *LineLinkSendOtpRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_auth_v1_auth_proto_msgTypes[35]
+	mi := &file_auth_v1_auth_proto_msgTypes[37]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2142,7 +2223,7 @@ func (x *LineLinkSendOtpRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LineLinkSendOtpRequest.ProtoReflect.Descriptor instead.
 func (*LineLinkSendOtpRequest) Descriptor() ([]byte, []int) {
-	return file_auth_v1_auth_proto_rawDescGZIP(), []int{35}
+	return file_auth_v1_auth_proto_rawDescGZIP(), []int{37}
 }
 
 func (x *LineLinkSendOtpRequest) GetLinkToken() string {
@@ -2169,7 +2250,7 @@ type LineLinkSendOtpResponse struct {
 
 func (x *LineLinkSendOtpResponse) Reset() {
 	*x = LineLinkSendOtpResponse{}
-	mi := &file_auth_v1_auth_proto_msgTypes[36]
+	mi := &file_auth_v1_auth_proto_msgTypes[38]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2181,7 +2262,7 @@ func (x *LineLinkSendOtpResponse) String() string {
 func (*LineLinkSendOtpResponse) ProtoMessage() {}
 
 func (x *LineLinkSendOtpResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_auth_v1_auth_proto_msgTypes[36]
+	mi := &file_auth_v1_auth_proto_msgTypes[38]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2194,7 +2275,7 @@ func (x *LineLinkSendOtpResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LineLinkSendOtpResponse.ProtoReflect.Descriptor instead.
 func (*LineLinkSendOtpResponse) Descriptor() ([]byte, []int) {
-	return file_auth_v1_auth_proto_rawDescGZIP(), []int{36}
+	return file_auth_v1_auth_proto_rawDescGZIP(), []int{38}
 }
 
 func (x *LineLinkSendOtpResponse) GetMessage() string {
@@ -2222,7 +2303,7 @@ type LineLinkVerifyRequest struct {
 
 func (x *LineLinkVerifyRequest) Reset() {
 	*x = LineLinkVerifyRequest{}
-	mi := &file_auth_v1_auth_proto_msgTypes[37]
+	mi := &file_auth_v1_auth_proto_msgTypes[39]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2234,7 +2315,7 @@ func (x *LineLinkVerifyRequest) String() string {
 func (*LineLinkVerifyRequest) ProtoMessage() {}
 
 func (x *LineLinkVerifyRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_auth_v1_auth_proto_msgTypes[37]
+	mi := &file_auth_v1_auth_proto_msgTypes[39]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2247,7 +2328,7 @@ func (x *LineLinkVerifyRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LineLinkVerifyRequest.ProtoReflect.Descriptor instead.
 func (*LineLinkVerifyRequest) Descriptor() ([]byte, []int) {
-	return file_auth_v1_auth_proto_rawDescGZIP(), []int{37}
+	return file_auth_v1_auth_proto_rawDescGZIP(), []int{39}
 }
 
 func (x *LineLinkVerifyRequest) GetLinkToken() string {
@@ -2285,7 +2366,7 @@ type LineLinkVerifyResponse struct {
 
 func (x *LineLinkVerifyResponse) Reset() {
 	*x = LineLinkVerifyResponse{}
-	mi := &file_auth_v1_auth_proto_msgTypes[38]
+	mi := &file_auth_v1_auth_proto_msgTypes[40]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2297,7 +2378,7 @@ func (x *LineLinkVerifyResponse) String() string {
 func (*LineLinkVerifyResponse) ProtoMessage() {}
 
 func (x *LineLinkVerifyResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_auth_v1_auth_proto_msgTypes[38]
+	mi := &file_auth_v1_auth_proto_msgTypes[40]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2310,7 +2391,7 @@ func (x *LineLinkVerifyResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LineLinkVerifyResponse.ProtoReflect.Descriptor instead.
 func (*LineLinkVerifyResponse) Descriptor() ([]byte, []int) {
-	return file_auth_v1_auth_proto_rawDescGZIP(), []int{38}
+	return file_auth_v1_auth_proto_rawDescGZIP(), []int{40}
 }
 
 func (x *LineLinkVerifyResponse) GetMessage() string {
@@ -2363,7 +2444,7 @@ type GetPublicKeysRequest struct {
 
 func (x *GetPublicKeysRequest) Reset() {
 	*x = GetPublicKeysRequest{}
-	mi := &file_auth_v1_auth_proto_msgTypes[39]
+	mi := &file_auth_v1_auth_proto_msgTypes[41]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2375,7 +2456,7 @@ func (x *GetPublicKeysRequest) String() string {
 func (*GetPublicKeysRequest) ProtoMessage() {}
 
 func (x *GetPublicKeysRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_auth_v1_auth_proto_msgTypes[39]
+	mi := &file_auth_v1_auth_proto_msgTypes[41]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2388,7 +2469,7 @@ func (x *GetPublicKeysRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetPublicKeysRequest.ProtoReflect.Descriptor instead.
 func (*GetPublicKeysRequest) Descriptor() ([]byte, []int) {
-	return file_auth_v1_auth_proto_rawDescGZIP(), []int{39}
+	return file_auth_v1_auth_proto_rawDescGZIP(), []int{41}
 }
 
 type PublicKey struct {
@@ -2402,7 +2483,7 @@ type PublicKey struct {
 
 func (x *PublicKey) Reset() {
 	*x = PublicKey{}
-	mi := &file_auth_v1_auth_proto_msgTypes[40]
+	mi := &file_auth_v1_auth_proto_msgTypes[42]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2414,7 +2495,7 @@ func (x *PublicKey) String() string {
 func (*PublicKey) ProtoMessage() {}
 
 func (x *PublicKey) ProtoReflect() protoreflect.Message {
-	mi := &file_auth_v1_auth_proto_msgTypes[40]
+	mi := &file_auth_v1_auth_proto_msgTypes[42]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2427,7 +2508,7 @@ func (x *PublicKey) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PublicKey.ProtoReflect.Descriptor instead.
 func (*PublicKey) Descriptor() ([]byte, []int) {
-	return file_auth_v1_auth_proto_rawDescGZIP(), []int{40}
+	return file_auth_v1_auth_proto_rawDescGZIP(), []int{42}
 }
 
 func (x *PublicKey) GetKid() string {
@@ -2453,7 +2534,7 @@ type GetPublicKeysResponse struct {
 
 func (x *GetPublicKeysResponse) Reset() {
 	*x = GetPublicKeysResponse{}
-	mi := &file_auth_v1_auth_proto_msgTypes[41]
+	mi := &file_auth_v1_auth_proto_msgTypes[43]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2465,7 +2546,7 @@ func (x *GetPublicKeysResponse) String() string {
 func (*GetPublicKeysResponse) ProtoMessage() {}
 
 func (x *GetPublicKeysResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_auth_v1_auth_proto_msgTypes[41]
+	mi := &file_auth_v1_auth_proto_msgTypes[43]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2478,7 +2559,7 @@ func (x *GetPublicKeysResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetPublicKeysResponse.ProtoReflect.Descriptor instead.
 func (*GetPublicKeysResponse) Descriptor() ([]byte, []int) {
-	return file_auth_v1_auth_proto_rawDescGZIP(), []int{41}
+	return file_auth_v1_auth_proto_rawDescGZIP(), []int{43}
 }
 
 func (x *GetPublicKeysResponse) GetKeys() []*PublicKey {
@@ -2497,7 +2578,7 @@ type GetUserRequest struct {
 
 func (x *GetUserRequest) Reset() {
 	*x = GetUserRequest{}
-	mi := &file_auth_v1_auth_proto_msgTypes[42]
+	mi := &file_auth_v1_auth_proto_msgTypes[44]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2509,7 +2590,7 @@ func (x *GetUserRequest) String() string {
 func (*GetUserRequest) ProtoMessage() {}
 
 func (x *GetUserRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_auth_v1_auth_proto_msgTypes[42]
+	mi := &file_auth_v1_auth_proto_msgTypes[44]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2522,7 +2603,7 @@ func (x *GetUserRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetUserRequest.ProtoReflect.Descriptor instead.
 func (*GetUserRequest) Descriptor() ([]byte, []int) {
-	return file_auth_v1_auth_proto_rawDescGZIP(), []int{42}
+	return file_auth_v1_auth_proto_rawDescGZIP(), []int{44}
 }
 
 func (x *GetUserRequest) GetUserId() string {
@@ -2541,7 +2622,7 @@ type GetUserResponse struct {
 
 func (x *GetUserResponse) Reset() {
 	*x = GetUserResponse{}
-	mi := &file_auth_v1_auth_proto_msgTypes[43]
+	mi := &file_auth_v1_auth_proto_msgTypes[45]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2553,7 +2634,7 @@ func (x *GetUserResponse) String() string {
 func (*GetUserResponse) ProtoMessage() {}
 
 func (x *GetUserResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_auth_v1_auth_proto_msgTypes[43]
+	mi := &file_auth_v1_auth_proto_msgTypes[45]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2566,7 +2647,7 @@ func (x *GetUserResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetUserResponse.ProtoReflect.Descriptor instead.
 func (*GetUserResponse) Descriptor() ([]byte, []int) {
-	return file_auth_v1_auth_proto_rawDescGZIP(), []int{43}
+	return file_auth_v1_auth_proto_rawDescGZIP(), []int{45}
 }
 
 func (x *GetUserResponse) GetUser() *User {
@@ -2719,7 +2800,11 @@ const file_auth_v1_auth_proto_rawDesc = "" +
 	"redirectTo\"R\n" +
 	"\x15LineAuthorizeResponse\x12#\n" +
 	"\rauthorize_url\x18\x01 \x01(\tR\fauthorizeUrl\x12\x14\n" +
-	"\x05state\x18\x02 \x01(\tR\x05state\"\x82\x01\n" +
+	"\x05state\x18\x02 \x01(\tR\x05state\"\x18\n" +
+	"\x16GetLoginOptionsRequest\"8\n" +
+	"\x17GetLoginOptionsResponse\x12\x1d\n" +
+	"\n" +
+	"line_login\x18\x01 \x01(\bR\tlineLogin\"\x82\x01\n" +
 	"\x13LineCallbackRequest\x12\x12\n" +
 	"\x04code\x18\x01 \x01(\tR\x04code\x12\x14\n" +
 	"\x05state\x18\x02 \x01(\tR\x05state\x12\x14\n" +
@@ -2775,7 +2860,7 @@ const file_auth_v1_auth_proto_rawDesc = "" +
 	"\x0eGetUserRequest\x12\x17\n" +
 	"\auser_id\x18\x01 \x01(\tR\x06userId\"4\n" +
 	"\x0fGetUserResponse\x12!\n" +
-	"\x04user\x18\x01 \x01(\v2\r.auth.v1.UserR\x04user2\xba\x0e\n" +
+	"\x04user\x18\x01 \x01(\v2\r.auth.v1.UserR\x04user2\x98\x0f\n" +
 	"\vAuthService\x12@\n" +
 	"\x05Login\x12\x15.auth.v1.LoginRequest\x1a\x16.auth.v1.LoginResponse\"\b\x8a\xb5\x18\x04\b\x01\x10\x01\x12Y\n" +
 	"\x0eVerifyLoginOtp\x12\x1e.auth.v1.VerifyLoginOtpRequest\x1a\x1f.auth.v1.VerifyLoginOtpResponse\"\x06\x8a\xb5\x18\x02\b\x01\x12Y\n" +
@@ -2792,7 +2877,8 @@ const file_auth_v1_auth_proto_rawDesc = "" +
 	"\x13GetSecuritySettings\x12#.auth.v1.GetSecuritySettingsRequest\x1a$.auth.v1.GetSecuritySettingsResponse\"\x06\x8a\xb5\x18\x02\b\x02\x12X\n" +
 	"\rUpdateTwoStep\x12\x1d.auth.v1.UpdateTwoStepRequest\x1a\x1e.auth.v1.UpdateTwoStepResponse\"\b\x8a\xb5\x18\x04\b\x02\x10\x01\x12[\n" +
 	"\x0eChangePassword\x12\x1e.auth.v1.ChangePasswordRequest\x1a\x1f.auth.v1.ChangePasswordResponse\"\b\x8a\xb5\x18\x04\b\x02\x10\x01\x12V\n" +
-	"\rLineAuthorize\x12\x1d.auth.v1.LineAuthorizeRequest\x1a\x1e.auth.v1.LineAuthorizeResponse\"\x06\x8a\xb5\x18\x02\b\x01\x12S\n" +
+	"\rLineAuthorize\x12\x1d.auth.v1.LineAuthorizeRequest\x1a\x1e.auth.v1.LineAuthorizeResponse\"\x06\x8a\xb5\x18\x02\b\x01\x12\\\n" +
+	"\x0fGetLoginOptions\x12\x1f.auth.v1.GetLoginOptionsRequest\x1a .auth.v1.GetLoginOptionsResponse\"\x06\x8a\xb5\x18\x02\b\x01\x12S\n" +
 	"\fLineCallback\x12\x1c.auth.v1.LineCallbackRequest\x1a\x1d.auth.v1.LineCallbackResponse\"\x06\x8a\xb5\x18\x02\b\x01\x12\\\n" +
 	"\x0fLineLinkSendOtp\x12\x1f.auth.v1.LineLinkSendOtpRequest\x1a .auth.v1.LineLinkSendOtpResponse\"\x06\x8a\xb5\x18\x02\b\x01\x12Y\n" +
 	"\x0eLineLinkVerify\x12\x1e.auth.v1.LineLinkVerifyRequest\x1a\x1f.auth.v1.LineLinkVerifyResponse\"\x06\x8a\xb5\x18\x02\b\x01\x12V\n" +
@@ -2812,7 +2898,7 @@ func file_auth_v1_auth_proto_rawDescGZIP() []byte {
 	return file_auth_v1_auth_proto_rawDescData
 }
 
-var file_auth_v1_auth_proto_msgTypes = make([]protoimpl.MessageInfo, 44)
+var file_auth_v1_auth_proto_msgTypes = make([]protoimpl.MessageInfo, 46)
 var file_auth_v1_auth_proto_goTypes = []any{
 	(*User)(nil),                          // 0: auth.v1.User
 	(*LoginRequest)(nil),                  // 1: auth.v1.LoginRequest
@@ -2847,29 +2933,31 @@ var file_auth_v1_auth_proto_goTypes = []any{
 	(*ChangePasswordResponse)(nil),        // 30: auth.v1.ChangePasswordResponse
 	(*LineAuthorizeRequest)(nil),          // 31: auth.v1.LineAuthorizeRequest
 	(*LineAuthorizeResponse)(nil),         // 32: auth.v1.LineAuthorizeResponse
-	(*LineCallbackRequest)(nil),           // 33: auth.v1.LineCallbackRequest
-	(*LineCallbackResponse)(nil),          // 34: auth.v1.LineCallbackResponse
-	(*LineLinkSendOtpRequest)(nil),        // 35: auth.v1.LineLinkSendOtpRequest
-	(*LineLinkSendOtpResponse)(nil),       // 36: auth.v1.LineLinkSendOtpResponse
-	(*LineLinkVerifyRequest)(nil),         // 37: auth.v1.LineLinkVerifyRequest
-	(*LineLinkVerifyResponse)(nil),        // 38: auth.v1.LineLinkVerifyResponse
-	(*GetPublicKeysRequest)(nil),          // 39: auth.v1.GetPublicKeysRequest
-	(*PublicKey)(nil),                     // 40: auth.v1.PublicKey
-	(*GetPublicKeysResponse)(nil),         // 41: auth.v1.GetPublicKeysResponse
-	(*GetUserRequest)(nil),                // 42: auth.v1.GetUserRequest
-	(*GetUserResponse)(nil),               // 43: auth.v1.GetUserResponse
-	(*timestamppb.Timestamp)(nil),         // 44: google.protobuf.Timestamp
+	(*GetLoginOptionsRequest)(nil),        // 33: auth.v1.GetLoginOptionsRequest
+	(*GetLoginOptionsResponse)(nil),       // 34: auth.v1.GetLoginOptionsResponse
+	(*LineCallbackRequest)(nil),           // 35: auth.v1.LineCallbackRequest
+	(*LineCallbackResponse)(nil),          // 36: auth.v1.LineCallbackResponse
+	(*LineLinkSendOtpRequest)(nil),        // 37: auth.v1.LineLinkSendOtpRequest
+	(*LineLinkSendOtpResponse)(nil),       // 38: auth.v1.LineLinkSendOtpResponse
+	(*LineLinkVerifyRequest)(nil),         // 39: auth.v1.LineLinkVerifyRequest
+	(*LineLinkVerifyResponse)(nil),        // 40: auth.v1.LineLinkVerifyResponse
+	(*GetPublicKeysRequest)(nil),          // 41: auth.v1.GetPublicKeysRequest
+	(*PublicKey)(nil),                     // 42: auth.v1.PublicKey
+	(*GetPublicKeysResponse)(nil),         // 43: auth.v1.GetPublicKeysResponse
+	(*GetUserRequest)(nil),                // 44: auth.v1.GetUserRequest
+	(*GetUserResponse)(nil),               // 45: auth.v1.GetUserResponse
+	(*timestamppb.Timestamp)(nil),         // 46: google.protobuf.Timestamp
 }
 var file_auth_v1_auth_proto_depIdxs = []int32{
-	44, // 0: auth.v1.User.created_at:type_name -> google.protobuf.Timestamp
+	46, // 0: auth.v1.User.created_at:type_name -> google.protobuf.Timestamp
 	0,  // 1: auth.v1.LoginResponse.user:type_name -> auth.v1.User
 	0,  // 2: auth.v1.VerifyLoginOtpResponse.user:type_name -> auth.v1.User
 	0,  // 3: auth.v1.VerifyRegistrationResponse.user:type_name -> auth.v1.User
 	0,  // 4: auth.v1.GetMeResponse.user:type_name -> auth.v1.User
-	44, // 5: auth.v1.GetSecuritySettingsResponse.password_changed_at:type_name -> google.protobuf.Timestamp
+	46, // 5: auth.v1.GetSecuritySettingsResponse.password_changed_at:type_name -> google.protobuf.Timestamp
 	0,  // 6: auth.v1.LineCallbackResponse.user:type_name -> auth.v1.User
 	0,  // 7: auth.v1.LineLinkVerifyResponse.user:type_name -> auth.v1.User
-	40, // 8: auth.v1.GetPublicKeysResponse.keys:type_name -> auth.v1.PublicKey
+	42, // 8: auth.v1.GetPublicKeysResponse.keys:type_name -> auth.v1.PublicKey
 	0,  // 9: auth.v1.GetUserResponse.user:type_name -> auth.v1.User
 	1,  // 10: auth.v1.AuthService.Login:input_type -> auth.v1.LoginRequest
 	3,  // 11: auth.v1.AuthService.VerifyLoginOtp:input_type -> auth.v1.VerifyLoginOtpRequest
@@ -2887,34 +2975,36 @@ var file_auth_v1_auth_proto_depIdxs = []int32{
 	27, // 23: auth.v1.AuthService.UpdateTwoStep:input_type -> auth.v1.UpdateTwoStepRequest
 	29, // 24: auth.v1.AuthService.ChangePassword:input_type -> auth.v1.ChangePasswordRequest
 	31, // 25: auth.v1.AuthService.LineAuthorize:input_type -> auth.v1.LineAuthorizeRequest
-	33, // 26: auth.v1.AuthService.LineCallback:input_type -> auth.v1.LineCallbackRequest
-	35, // 27: auth.v1.AuthService.LineLinkSendOtp:input_type -> auth.v1.LineLinkSendOtpRequest
-	37, // 28: auth.v1.AuthService.LineLinkVerify:input_type -> auth.v1.LineLinkVerifyRequest
-	39, // 29: auth.v1.AuthService.GetPublicKeys:input_type -> auth.v1.GetPublicKeysRequest
-	42, // 30: auth.v1.AuthService.GetUser:input_type -> auth.v1.GetUserRequest
-	2,  // 31: auth.v1.AuthService.Login:output_type -> auth.v1.LoginResponse
-	4,  // 32: auth.v1.AuthService.VerifyLoginOtp:output_type -> auth.v1.VerifyLoginOtpResponse
-	6,  // 33: auth.v1.AuthService.ResendLoginOtp:output_type -> auth.v1.ResendLoginOtpResponse
-	8,  // 34: auth.v1.AuthService.Register:output_type -> auth.v1.RegisterResponse
-	10, // 35: auth.v1.AuthService.VerifyRegistration:output_type -> auth.v1.VerifyRegistrationResponse
-	12, // 36: auth.v1.AuthService.ResendRegistrationOtp:output_type -> auth.v1.ResendRegistrationOtpResponse
-	14, // 37: auth.v1.AuthService.ForgotPassword:output_type -> auth.v1.ForgotPasswordResponse
-	16, // 38: auth.v1.AuthService.ResetPassword:output_type -> auth.v1.ResetPasswordResponse
-	18, // 39: auth.v1.AuthService.RefreshToken:output_type -> auth.v1.RefreshTokenResponse
-	20, // 40: auth.v1.AuthService.RefreshLineToken:output_type -> auth.v1.RefreshLineTokenResponse
-	22, // 41: auth.v1.AuthService.Logout:output_type -> auth.v1.LogoutResponse
-	24, // 42: auth.v1.AuthService.GetMe:output_type -> auth.v1.GetMeResponse
-	26, // 43: auth.v1.AuthService.GetSecuritySettings:output_type -> auth.v1.GetSecuritySettingsResponse
-	28, // 44: auth.v1.AuthService.UpdateTwoStep:output_type -> auth.v1.UpdateTwoStepResponse
-	30, // 45: auth.v1.AuthService.ChangePassword:output_type -> auth.v1.ChangePasswordResponse
-	32, // 46: auth.v1.AuthService.LineAuthorize:output_type -> auth.v1.LineAuthorizeResponse
-	34, // 47: auth.v1.AuthService.LineCallback:output_type -> auth.v1.LineCallbackResponse
-	36, // 48: auth.v1.AuthService.LineLinkSendOtp:output_type -> auth.v1.LineLinkSendOtpResponse
-	38, // 49: auth.v1.AuthService.LineLinkVerify:output_type -> auth.v1.LineLinkVerifyResponse
-	41, // 50: auth.v1.AuthService.GetPublicKeys:output_type -> auth.v1.GetPublicKeysResponse
-	43, // 51: auth.v1.AuthService.GetUser:output_type -> auth.v1.GetUserResponse
-	31, // [31:52] is the sub-list for method output_type
-	10, // [10:31] is the sub-list for method input_type
+	33, // 26: auth.v1.AuthService.GetLoginOptions:input_type -> auth.v1.GetLoginOptionsRequest
+	35, // 27: auth.v1.AuthService.LineCallback:input_type -> auth.v1.LineCallbackRequest
+	37, // 28: auth.v1.AuthService.LineLinkSendOtp:input_type -> auth.v1.LineLinkSendOtpRequest
+	39, // 29: auth.v1.AuthService.LineLinkVerify:input_type -> auth.v1.LineLinkVerifyRequest
+	41, // 30: auth.v1.AuthService.GetPublicKeys:input_type -> auth.v1.GetPublicKeysRequest
+	44, // 31: auth.v1.AuthService.GetUser:input_type -> auth.v1.GetUserRequest
+	2,  // 32: auth.v1.AuthService.Login:output_type -> auth.v1.LoginResponse
+	4,  // 33: auth.v1.AuthService.VerifyLoginOtp:output_type -> auth.v1.VerifyLoginOtpResponse
+	6,  // 34: auth.v1.AuthService.ResendLoginOtp:output_type -> auth.v1.ResendLoginOtpResponse
+	8,  // 35: auth.v1.AuthService.Register:output_type -> auth.v1.RegisterResponse
+	10, // 36: auth.v1.AuthService.VerifyRegistration:output_type -> auth.v1.VerifyRegistrationResponse
+	12, // 37: auth.v1.AuthService.ResendRegistrationOtp:output_type -> auth.v1.ResendRegistrationOtpResponse
+	14, // 38: auth.v1.AuthService.ForgotPassword:output_type -> auth.v1.ForgotPasswordResponse
+	16, // 39: auth.v1.AuthService.ResetPassword:output_type -> auth.v1.ResetPasswordResponse
+	18, // 40: auth.v1.AuthService.RefreshToken:output_type -> auth.v1.RefreshTokenResponse
+	20, // 41: auth.v1.AuthService.RefreshLineToken:output_type -> auth.v1.RefreshLineTokenResponse
+	22, // 42: auth.v1.AuthService.Logout:output_type -> auth.v1.LogoutResponse
+	24, // 43: auth.v1.AuthService.GetMe:output_type -> auth.v1.GetMeResponse
+	26, // 44: auth.v1.AuthService.GetSecuritySettings:output_type -> auth.v1.GetSecuritySettingsResponse
+	28, // 45: auth.v1.AuthService.UpdateTwoStep:output_type -> auth.v1.UpdateTwoStepResponse
+	30, // 46: auth.v1.AuthService.ChangePassword:output_type -> auth.v1.ChangePasswordResponse
+	32, // 47: auth.v1.AuthService.LineAuthorize:output_type -> auth.v1.LineAuthorizeResponse
+	34, // 48: auth.v1.AuthService.GetLoginOptions:output_type -> auth.v1.GetLoginOptionsResponse
+	36, // 49: auth.v1.AuthService.LineCallback:output_type -> auth.v1.LineCallbackResponse
+	38, // 50: auth.v1.AuthService.LineLinkSendOtp:output_type -> auth.v1.LineLinkSendOtpResponse
+	40, // 51: auth.v1.AuthService.LineLinkVerify:output_type -> auth.v1.LineLinkVerifyResponse
+	43, // 52: auth.v1.AuthService.GetPublicKeys:output_type -> auth.v1.GetPublicKeysResponse
+	45, // 53: auth.v1.AuthService.GetUser:output_type -> auth.v1.GetUserResponse
+	32, // [32:54] is the sub-list for method output_type
+	10, // [10:32] is the sub-list for method input_type
 	10, // [10:10] is the sub-list for extension type_name
 	10, // [10:10] is the sub-list for extension extendee
 	0,  // [0:10] is the sub-list for field type_name
@@ -2932,7 +3022,7 @@ func file_auth_v1_auth_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_auth_v1_auth_proto_rawDesc), len(file_auth_v1_auth_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   44,
+			NumMessages:   46,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

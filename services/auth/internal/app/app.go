@@ -92,6 +92,7 @@ type App struct {
 	SecuritySettings      SecuritySettingsHandler
 	UpdateTwoStep         UpdateTwoStepHandler
 	ChangePassword        ChangePasswordHandler
+	LoginOptions          LoginOptionsHandler
 	LineAuthorize         LineAuthorizeHandler
 	LineCallback          LineCallbackHandler
 	LineLinkSendOTP       LineLinkSendOTPHandler
@@ -139,6 +140,7 @@ func New(d Deps) (*App, error) {
 		SecuritySettings:      SecuritySettingsHandler{c},
 		UpdateTwoStep:         UpdateTwoStepHandler{c},
 		ChangePassword:        ChangePasswordHandler{c},
+		LoginOptions:          LoginOptionsHandler{c},
 		LineAuthorize:         LineAuthorizeHandler{c},
 		LineCallback:          LineCallbackHandler{c},
 		LineLinkSendOTP:       LineLinkSendOTPHandler{c},

@@ -11,7 +11,7 @@ import { toast } from "@/stores/toast-store";
 import { login, rememberVerifyEmail } from "../api/auth-api";
 import { useRedirectTarget } from "../hooks/use-redirect-target";
 import { AuthCard } from "./auth-card";
-import { LineButton } from "./line-button";
+import { LineLoginOption } from "./line-button";
 import { LoginOtpStep } from "./login-otp-step";
 
 export function LoginPage() {
@@ -109,10 +109,7 @@ export function LoginPage() {
           {submitting ? th.auth.loggingIn : th.auth.loginButton}
         </Button>
       </form>
-      <div className="divider">
-        <span>{th.common.or}</span>
-      </div>
-      <LineButton redirectTo={redirectTo} />
+      <LineLoginOption redirectTo={redirectTo} />
       <p className="auth-switch">
         {th.auth.noAccount} <Link to="/signup">{th.auth.signupLink}</Link>
       </p>

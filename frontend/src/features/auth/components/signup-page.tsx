@@ -9,7 +9,7 @@ import { useAuthStore } from "@/stores/auth-store";
 import { toast } from "@/stores/toast-store";
 import { register } from "../api/auth-api";
 import { AuthCard } from "./auth-card";
-import { LineButton } from "./line-button";
+import { LineLoginOption } from "./line-button";
 
 type Fields = { name: string; username: string; email: string; password: string; confirm: string };
 type Errors = Partial<Record<keyof Fields, string>>;
@@ -78,10 +78,7 @@ export function SignupPage() {
         </Button>
         <p className="muted small center">{th.auth.signupTerms}</p>
       </form>
-      <div className="divider">
-        <span>{th.common.or}</span>
-      </div>
-      <LineButton redirectTo="/" />
+      <LineLoginOption redirectTo="/" />
       <p className="auth-switch">
         {th.auth.haveAccount} <Link to="/login">{th.auth.loginLink}</Link>
       </p>
