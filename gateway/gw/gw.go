@@ -31,7 +31,8 @@ type Config struct {
 	WebDir string
 	// AllowedOrigins may call the API from a browser besides the gateway's own origin.
 	AllowedOrigins []string
-	// RequestTimeout bounds one upstream call (SPEC §9: 15 s on the client).
+	// RequestTimeout bounds one upstream call: a second under the client's
+	// 15 s (SPEC §9), so that a 503 reaches the client before it gives up.
 	RequestTimeout time.Duration
 	// Production (APP_ENV=production) adds HSTS.
 	Production bool
@@ -58,7 +59,7 @@ func ConfigFromEnv(getenv Getenv) (Config, error) {
 		NotificationTarget: getenv("NOTIFICATION_TARGET"),
 		RealtimeTarget:     getenv("REALTIME_TARGET"),
 		WebDir:             getenv("WEB_DIR"),
-		RequestTimeout:     15 * time.Second,
+		RequestTimeout:     14 * time.Second,
 		Production:         getenv("APP_ENV") == "production",
 		PublicURL:          strings.TrimRight(getenv("PUBLIC_URL"), "/"),
 		MaxBody:            DefaultMaxBody,
