@@ -367,6 +367,8 @@ export const th = {
   /** /about, /privacy, /terms: the footer's pages. */
   legal: {
     updated: "ปรับปรุงล่าสุด 25 พฤศจิกายน 2569",
+    /** Under the sign-up form, with links to /terms and /privacy. */
+    signupConsent: { before: "เมื่อสมัครสมาชิก ถือว่าคุณยอมรับ", terms: "ข้อกำหนดการใช้งาน", and: "และ", privacy: "นโยบายความเป็นส่วนตัว" },
     otherPages: "หน้าอื่นที่เกี่ยวข้อง",
     about: {
       title: "เกี่ยวกับเรา",

@@ -33,3 +33,12 @@ describe("footer pages (SPEC §2 footer)", () => {
     }
   });
 });
+
+describe("sign-up consent", () => {
+  it("links the terms and the privacy policy it asks the user to accept", async () => {
+    renderApp("/signup");
+    const consent = await screen.findByTestId("signup-consent");
+    expect(within(consent).getByRole("link", { name: th.legal.signupConsent.terms }).getAttribute("href")).toBe("/terms");
+    expect(within(consent).getByRole("link", { name: th.legal.signupConsent.privacy }).getAttribute("href")).toBe("/privacy");
+  });
+});

@@ -76,7 +76,12 @@ export function SignupPage() {
         <Button type="submit" block size="lg" loading={submitting}>
           {submitting ? th.auth.signingUp : th.auth.signupButton}
         </Button>
-        <p className="muted small center">{th.auth.signupTerms}</p>
+        <p className="muted small center" data-testid="signup-consent">
+          {th.legal.signupConsent.before}
+          <Link to="/terms">{th.legal.signupConsent.terms}</Link>
+          {th.legal.signupConsent.and}
+          <Link to="/privacy">{th.legal.signupConsent.privacy}</Link>
+        </p>
       </form>
       <LineLoginOption redirectTo="/" />
       <p className="auth-switch">
