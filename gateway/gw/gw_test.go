@@ -304,6 +304,50 @@ func TestStaticPrecompressed(t *testing.T) {
 	}
 }
 
+// A route's lazy chunks (frontend/dist/route-preload.json) go out as Link
+// headers with index.html for that route, and only for it.
+func TestStaticRoutePreload(t *testing.T) {
+	dir := t.TempDir()
+	_ = os.WriteFile(filepath.Join(dir, "index.html"), []byte("<html>app</html>"), 0o644)
+	_ = os.WriteFile(filepath.Join(dir, "route-preload.json"), []byte(`{
+		"/search": ["/assets/search-page-1.js", "/assets/marks-2.js", "/assets/search-page-3.css"],
+		"/project-details/:projectId": ["/assets/project-pages-4.js"],
+		"/": ["/assets/home-5.js", "https://evil.example/x.js", "/assets/a>b.js"]
+	}`), 0o644)
+	srv := newGateway(t, dir)
+	link := func(p string) (int, string) {
+		resp, err := http.Get(srv.URL + p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode, resp.Header.Get("Link")
+	}
+	cases := map[string]string{
+		"/search": "</assets/search-page-1.js>; rel=modulepreload; crossorigin, </assets/marks-2.js>; rel=modulepreload; crossorigin, " +
+			"</assets/search-page-3.css>; rel=preload; as=style; crossorigin",
+		"/project-details/69099722203": "</assets/project-pages-4.js>; rel=modulepreload; crossorigin",
+		"/":                            "</assets/home-5.js>; rel=modulepreload; crossorigin", // foreign and malformed entries dropped
+		"/login":                       "",
+		"/project-details":             "",
+	}
+	for p, want := range cases {
+		if st, got := link(p); st != 200 || got != want {
+			t.Errorf("%s: %d Link %q, want %q", p, st, got, want)
+		}
+	}
+	if st, got := link("/no-such-page"); st != 404 || got != "" {
+		t.Errorf("404 page: %d Link %q", st, got)
+	}
+	// A new build replaces the file: the new chunks are announced.
+	later := time.Now().Add(time.Second)
+	_ = os.WriteFile(filepath.Join(dir, "route-preload.json"), []byte(`{"/search": ["/assets/search-page-9.js"]}`), 0o644)
+	_ = os.Chtimes(filepath.Join(dir, "route-preload.json"), later, later)
+	if _, got := link("/search"); got != "</assets/search-page-9.js>; rel=modulepreload; crossorigin" {
+		t.Errorf("after a rebuild: Link %q", got)
+	}
+}
+
 // Slow clients trickling login bodies hold no password slot: the body is
 // read whole (and timed) before a slot is taken, so real logins pass.
 func TestTricklingBodiesDoNotStarveLogins(t *testing.T) {

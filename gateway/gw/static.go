@@ -2,6 +2,7 @@ package gw
 
 import (
 	_ "embed"
+	"encoding/json"
 	"io"
 	"mime"
 	"net/http"
@@ -10,6 +11,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
+	"time"
 )
 
 // newStatic serves the built frontend: the app's routes (spa_routes.txt) get
@@ -19,6 +22,7 @@ import (
 // them; fingerprinted assets are cached for a year, index.html never without
 // asking again (a new deploy must reach every browser on its next visit).
 func newStatic(dir string) http.Handler {
+	preloads := &routePreloads{file: filepath.Join(dir, routePreloadFile)}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodGet && r.Method != http.MethodHead {
 			writeJSON(w, http.StatusMethodNotAllowed, map[string]string{"detail": "Method Not Allowed"})
@@ -50,6 +54,8 @@ func newStatic(dir string) http.Handler {
 		if !spaRoute(r.URL.EscapedPath()) {
 			// The app shows its Thai 404 page; the status says so too.
 			status = http.StatusNotFound
+		} else if links := preloads.links(r.URL.EscapedPath()); links != "" {
+			w.Header().Set("Link", links)
 		}
 		if _, err := os.Stat(filepath.Join(dir, "index.html")); err != nil {
 			writeJSON(w, http.StatusNotFound, map[string]string{"detail": "Not Found"})
@@ -154,22 +160,102 @@ var spaRoutes = func() [][]string {
 func spaRoute(escaped string) bool {
 	segs := strings.Split(strings.Trim(escaped, "/"), "/")
 	for _, pat := range spaRoutes {
-		if len(pat) != len(segs) {
-			continue
-		}
-		ok := true
-		for i, p := range pat {
-			if strings.HasPrefix(p, ":") {
-				ok = ok && segs[i] != ""
-			} else {
-				ok = ok && p == segs[i]
-			}
-		}
-		if ok {
+		if routeMatches(pat, segs) {
 			return true
 		}
 	}
 	return false
+}
+
+// routeMatches reports whether path segments fit a route pattern's.
+func routeMatches(pat, segs []string) bool {
+	if len(pat) != len(segs) {
+		return false
+	}
+	for i, p := range pat {
+		if strings.HasPrefix(p, ":") {
+			if segs[i] == "" {
+				return false
+			}
+		} else if p != segs[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// routePreloadFile is written by the build (frontend/scripts/route-preload.ts):
+// route pattern → the lazy chunks and CSS the route needs beyond the entry.
+const routePreloadFile = "route-preload.json"
+
+// routePreloads turns route-preload.json into Link headers, so that a cold
+// load fetches the route's code alongside the entry rather than after it has
+// run (a round trip saved: most of a second on a slow phone network). The
+// file is read again when a new build replaces it.
+type routePreloads struct {
+	file string
+
+	mu     sync.Mutex
+	mod    time.Time
+	routes []routeLinks
+}
+
+type routeLinks struct {
+	pattern []string
+	header  string
+}
+
+// links is the Link header for an (escaped) app path, or "".
+func (p *routePreloads) links(escaped string) string {
+	st, err := os.Stat(p.file)
+	if err != nil {
+		return ""
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if !st.ModTime().Equal(p.mod) {
+		p.mod, p.routes = st.ModTime(), readRoutePreloads(p.file)
+	}
+	segs := strings.Split(strings.Trim(escaped, "/"), "/")
+	for _, r := range p.routes {
+		if routeMatches(r.pattern, segs) {
+			return r.header
+		}
+	}
+	return ""
+}
+
+// readRoutePreloads parses the build's map; a broken file preloads nothing.
+func readRoutePreloads(file string) []routeLinks {
+	raw, err := os.ReadFile(file)
+	if err != nil {
+		return nil
+	}
+	var m map[string][]string
+	if json.Unmarshal(raw, &m) != nil {
+		return nil
+	}
+	out := make([]routeLinks, 0, len(m))
+	for route, files := range m {
+		var links []string
+		for _, f := range files {
+			// Only our own assets, and nothing that could break the header.
+			if !strings.HasPrefix(f, "/assets/") || strings.ContainsAny(f, "<>,; \r\n") {
+				continue
+			}
+			switch path.Ext(f) {
+			case ".js":
+				links = append(links, "<"+f+">; rel=modulepreload; crossorigin")
+			case ".css":
+				// The app adds these stylesheets with crossorigin too.
+				links = append(links, "<"+f+">; rel=preload; as=style; crossorigin")
+			}
+		}
+		if len(links) > 0 {
+			out = append(out, routeLinks{strings.Split(strings.Trim(route, "/"), "/"), strings.Join(links, ", ")})
+		}
+	}
+	return out
 }
 
 // staticExt are file types that are never app routes: a miss is a real 404.
