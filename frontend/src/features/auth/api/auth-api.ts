@@ -161,12 +161,6 @@ export async function logout(): Promise<void> {
   store().clearAuth();
 }
 
-/** Whether LINE Login is configured on the server (its button is shown only then). */
-export async function getLoginOptions(): Promise<{ lineLogin: boolean }> {
-  const res = await authClient().getLoginOptions({});
-  return { lineLogin: res.lineLogin };
-}
-
 export async function lineAuthorize(redirectTo: string): Promise<string> {
   const res = await authClient().lineAuthorize({ redirectTo });
   return res.authorizeUrl;

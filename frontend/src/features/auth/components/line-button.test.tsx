@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { screen, waitFor } from "@testing-library/react";
 import { renderApp } from "@/testing/render";
-import { createFakeBackend } from "@/testing/fake-backend";
+import { createFakeBackend, testUser } from "@/testing/fake-backend";
+import { setAccessToken } from "@/lib/session";
+import { useAuthStore } from "@/stores/auth-store";
 import { th } from "@/i18n/th";
 
 describe("LINE's button follows the server's login options", () => {
@@ -25,6 +27,19 @@ describe("LINE's button follows the server's login options", () => {
       await new Promise((r) => setTimeout(r, 50));
       expect(screen.queryByTestId("line-login")).toBeNull();
       expect(screen.queryByText(th.common.or)).toBeNull();
+    });
+  }
+});
+
+describe("/user-settings/line-api follows them too", () => {
+  for (const lineLogin of [true, false]) {
+    it(`LINE ${lineLogin ? "configured: how to link" : "not configured: says linking is not available"}`, async () => {
+      useAuthStore.setState({ user: testUser });
+      setAccessToken("tok");
+      createFakeBackend({ "AuthService/GetLoginOptions": () => ({ json: { lineLogin } }) }).install();
+      renderApp("/user-settings/line-api");
+      const help = await screen.findByTestId("line-help");
+      await waitFor(() => expect(help.textContent).toBe(lineLogin ? th.settingsPages.lineHowTo : th.lineUnavailable));
     });
   }
 });

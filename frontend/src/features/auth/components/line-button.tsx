@@ -1,20 +1,18 @@
 import { useState } from "react";
-import { useQuery } from "@tanstack/react-query";
 import { Button } from "@/components/ui/button";
 import { IconLine } from "@/components/ui/icons";
 import { errorMessage } from "@/lib/errors";
 import { th } from "@/i18n/th";
 import { toast } from "@/stores/toast-store";
-import { queryKeys } from "@/lib/query-keys";
-import { getLoginOptions, lineAuthorize } from "../api/auth-api";
+import { useLoginOptions } from "@/lib/login-options";
+import { lineAuthorize } from "../api/auth-api";
 
 /**
  * "or" and LINE's button, only when the server has a LINE channel: without
  * one the button could only fail. Nothing shows until the server has said.
  */
 export function LineLoginOption({ redirectTo }: { redirectTo: string }) {
-  const options = useQuery({ queryKey: queryKeys.session.loginOptions(), queryFn: getLoginOptions, staleTime: Infinity });
-  if (!options.data?.lineLogin) return null;
+  if (!useLoginOptions()?.lineLogin) return null;
   return (
     <>
       <div className="divider">
