@@ -151,14 +151,14 @@ describe("unverified account: one flow for a username or an e-mail", () => {
       });
       be.install();
       const { router } = renderApp("/login");
-      fireEvent.change(await screen.findByLabelText(th.auth.usernameOrEmail), { target: { value: typed } });
+      fireEvent.change(await screen.findByLabelText(th.auth.usernameOrEmail, {}, { timeout: 5000 }), { target: { value: typed } });
       fireEvent.change(screen.getByLabelText(th.auth.password), { target: { value: "pw12345678" } });
       await act(async () => {
         fireEvent.click(screen.getByRole("button", { name: th.auth.loginButton }));
       });
-      await waitFor(() => expect(router.state.location.pathname).toBe("/verify-registration"));
+      await waitFor(() => expect(router.state.location.pathname).toBe("/verify-registration"), { timeout: 5000 });
       expect(router.state.location.search).toBe("?inactive=true");
-      expect(await screen.findByRole("heading", { name: th.auth.activateTitle })).toBeTruthy();
+      expect(await screen.findByRole("heading", { name: th.auth.activateTitle }, { timeout: 5000 })).toBeTruthy();
       expect(screen.queryAllByTestId("toast")).toHaveLength(0);
       if (!typed.includes("@")) {
         // The username names the account; the code goes to the e-mail it was registered with.
@@ -174,7 +174,7 @@ describe("unverified account: one flow for a username or an e-mail", () => {
       await act(async () => {
         fireEvent.click(screen.getByRole("button", { name: th.auth.activateButton }));
       });
-      expect(await screen.findByRole("heading", { name: th.auth.verifyTitle })).toBeTruthy();
+      expect(await screen.findByRole("heading", { name: th.auth.verifyTitle }, { timeout: 5000 })).toBeTruthy();
       expect(screen.getAllByRole("textbox")).toHaveLength(6);
       expect(be.calls.find((c) => c.method === "ResendRegistrationOtp")!.body).toEqual({ email: "new@example.co.th" });
     });

@@ -12,13 +12,13 @@ describe("footer pages (SPEC §2 footer)", () => {
   for (const c of cases) {
     it(`the footer's "${c.label}" opens ${c.path}, a real page of its own`, async () => {
       const { router } = renderApp("/search");
-      const footer = await screen.findByTestId("site-footer");
+      const footer = await screen.findByTestId("site-footer", {}, { timeout: 5000 });
       await act(async () => {
         fireEvent.click(within(footer).getByRole("link", { name: c.label }));
       });
       await waitFor(() => expect(router.state.location.pathname).toBe(c.path));
       expect(router.state.location.hash).toBe("");
-      const page = await screen.findByTestId(c.testId);
+      const page = await screen.findByTestId(c.testId, {}, { timeout: 5000 });
       expect(within(page).getByRole("heading", { level: 1, name: c.title })).toBeTruthy();
       expect(document.title).toBe(`${c.title} - BidRadar Thailand`);
     });
@@ -26,7 +26,7 @@ describe("footer pages (SPEC §2 footer)", () => {
 
   it("the privacy policy says what, why, how long, the rights (access, deletion, portability) and whom to contact", async () => {
     renderApp("/privacy");
-    const page = await screen.findByTestId("privacy-page");
+    const page = await screen.findByTestId("privacy-page", {}, { timeout: 5000 });
     const text = page.textContent ?? "";
     for (const must of ["ข้อมูลที่เราเก็บ", "ใช้ข้อมูลเพื่ออะไร", "เก็บข้อมูลนานเท่าใด", "ขอเข้าถึง", "ลบ", "โอนย้ายข้อมูล", "privacy@bidradar.co.th", "พ.ศ. 2562"]) {
       expect(text).toContain(must);
@@ -37,7 +37,7 @@ describe("footer pages (SPEC §2 footer)", () => {
 describe("sign-up consent", () => {
   it("links the terms and the privacy policy it asks the user to accept", async () => {
     renderApp("/signup");
-    const consent = await screen.findByTestId("signup-consent");
+    const consent = await screen.findByTestId("signup-consent", {}, { timeout: 5000 });
     expect(within(consent).getByRole("link", { name: th.legal.signupConsent.terms }).getAttribute("href")).toBe("/terms");
     expect(within(consent).getByRole("link", { name: th.legal.signupConsent.privacy }).getAttribute("href")).toBe("/privacy");
   });

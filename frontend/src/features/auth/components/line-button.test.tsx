@@ -12,7 +12,7 @@ describe("LINE's button follows the server's login options", () => {
       const be = createFakeBackend({ "AuthService/GetLoginOptions": () => ({ json: { lineLogin: true } }) });
       be.install();
       renderApp(path);
-      expect(await screen.findByTestId("line-login")).toBeTruthy();
+      expect(await screen.findByTestId("line-login", {}, { timeout: 5000 })).toBeTruthy();
       expect(screen.getByText(th.auth.lineButton)).toBeTruthy();
       expect(screen.getByText(th.common.or)).toBeTruthy();
     });
@@ -21,7 +21,7 @@ describe("LINE's button follows the server's login options", () => {
       const be = createFakeBackend({ "AuthService/GetLoginOptions": () => ({ json: {} }) });
       be.install();
       renderApp(path);
-      await screen.findByTestId(path === "/login" ? "login-form" : "signup-form");
+      await screen.findByTestId(path === "/login" ? "login-form" : "signup-form", {}, { timeout: 5000 });
       await waitFor(() => expect(be.calls.some((c) => c.method === "GetLoginOptions")).toBe(true));
       // Let the answer render before asserting the absence.
       await new Promise((r) => setTimeout(r, 50));
@@ -38,7 +38,7 @@ describe("/user-settings/line-api follows them too", () => {
       setAccessToken("tok");
       createFakeBackend({ "AuthService/GetLoginOptions": () => ({ json: { lineLogin } }) }).install();
       renderApp("/user-settings/line-api");
-      const help = await screen.findByTestId("line-help");
+      const help = await screen.findByTestId("line-help", {}, { timeout: 5000 });
       await waitFor(() => expect(help.textContent).toBe(lineLogin ? th.settingsPages.lineHowTo : th.lineUnavailable));
     });
   }
