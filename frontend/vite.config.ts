@@ -1,6 +1,8 @@
 import { defineConfig } from "vitest/config";
 import react from "@vitejs/plugin-react";
 import { fileURLToPath, URL } from "node:url";
+import { precompress } from "./scripts/precompress.ts";
+import { landingRoutes, routePreload } from "./scripts/route-preload.ts";
 
 // The Go gateway is the single origin in production; in dev we proxy the
 // Connect paths (/<package>.<Service>/<Method>), REST and the WebSocket to it.
@@ -14,7 +16,7 @@ const connectServices = [
 ];
 
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), routePreload(landingRoutes), precompress()],
   resolve: {
     alias: { "@": fileURLToPath(new URL("./src", import.meta.url)) },
   },

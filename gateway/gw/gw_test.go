@@ -12,6 +12,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -330,6 +331,119 @@ func TestSPAFallback(t *testing.T) {
 	}
 	if st, _, _ := get("/assets/missing.js"); st != 404 {
 		t.Fatalf("missing asset: %d", st)
+	}
+}
+
+// Precompressed assets: brotli or gzip by Accept-Encoding, under the
+// original's Content-Type, with Vary; hashed assets cached for a year,
+// index.html revalidated on every visit (also as the app's 404 page).
+func TestStaticPrecompressed(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, body string) {
+		_ = os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755)
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("index.html", "<html>app</html>")
+	write("index.html.br", "BR-index")
+	write("index.html.gz", "GZ-index")
+	write("assets/app-1234.js", "js")
+	write("assets/app-1234.js.br", "BR-js")
+	write("assets/app-1234.js.gz", "GZ-js")
+	write("assets/app-1234.css", "css")
+	write("assets/app-1234.css.gz", "GZ-css")
+	write("favicon.svg", "<svg/>")
+	srv := newGateway(t, dir)
+	get := func(p, accept string) (*http.Response, string) {
+		req, _ := http.NewRequest(http.MethodGet, srv.URL+p, nil)
+		// Set explicitly, so the transport neither adds gzip nor decodes.
+		req.Header.Set("Accept-Encoding", accept)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp, string(b)
+	}
+	cases := []struct {
+		path, accept, body, encoding, ctype, cache string
+		status                                     int
+	}{
+		{"/assets/app-1234.js", "gzip, deflate, br, zstd", "BR-js", "br", "text/javascript", "immutable", 200},
+		{"/assets/app-1234.js", "gzip", "GZ-js", "gzip", "text/javascript", "immutable", 200},
+		{"/assets/app-1234.js", "br;q=0, gzip;q=0.5", "GZ-js", "gzip", "text/javascript", "immutable", 200},
+		{"/assets/app-1234.js", "identity", "js", "", "text/javascript", "immutable", 200},
+		{"/assets/app-1234.js", "*", "BR-js", "br", "text/javascript", "immutable", 200},
+		{"/assets/app-1234.css", "br, gzip", "GZ-css", "gzip", "text/css", "immutable", 200},
+		{"/", "br, gzip", "BR-index", "br", "text/html", "no-cache", 200},
+		{"/index.html", "gzip", "GZ-index", "gzip", "text/html", "no-cache", 200},
+		{"/search", "", "<html>app</html>", "", "text/html", "no-cache", 200},
+		{"/no-such-page", "br", "BR-index", "br", "text/html", "no-cache", 404},
+		{"/favicon.svg", "br, gzip", "<svg/>", "", "image/svg+xml", "", 200},
+	}
+	for _, c := range cases {
+		resp, body := get(c.path, c.accept)
+		h := resp.Header
+		if resp.StatusCode != c.status || body != c.body || h.Get("Content-Encoding") != c.encoding ||
+			!strings.HasPrefix(h.Get("Content-Type"), c.ctype) || !strings.Contains(h.Get("Cache-Control"), c.cache) {
+			t.Errorf("%s (Accept-Encoding %q): %d %q encoding=%q type=%q cache=%q", c.path, c.accept, resp.StatusCode, body,
+				h.Get("Content-Encoding"), h.Get("Content-Type"), h.Get("Cache-Control"))
+		}
+		if c.cache == "" && h.Get("Cache-Control") != "" {
+			t.Errorf("%s: unexpected Cache-Control %q", c.path, h.Get("Cache-Control"))
+		}
+		if variants := c.path != "/favicon.svg"; variants != (h.Get("Vary") == "Accept-Encoding") {
+			t.Errorf("%s: Vary %q", c.path, h.Get("Vary"))
+		}
+		if c.status == 200 && h.Get("Content-Length") != strconv.Itoa(len(c.body)) {
+			t.Errorf("%s: Content-Length %q for %d bytes", c.path, h.Get("Content-Length"), len(c.body))
+		}
+	}
+}
+
+// A route's lazy chunks (frontend/dist/route-preload.json) go out as Link
+// headers with index.html for that route, and only for it.
+func TestStaticRoutePreload(t *testing.T) {
+	dir := t.TempDir()
+	_ = os.WriteFile(filepath.Join(dir, "index.html"), []byte("<html>app</html>"), 0o644)
+	_ = os.WriteFile(filepath.Join(dir, "route-preload.json"), []byte(`{
+		"/search": ["/assets/search-page-1.js", "/assets/marks-2.js", "/assets/search-page-3.css"],
+		"/project-details/:projectId": ["/assets/project-pages-4.js"],
+		"/": ["/assets/home-5.js", "https://evil.example/x.js", "/assets/a>b.js"]
+	}`), 0o644)
+	srv := newGateway(t, dir)
+	link := func(p string) (int, string) {
+		resp, err := http.Get(srv.URL + p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode, resp.Header.Get("Link")
+	}
+	cases := map[string]string{
+		"/search": "</assets/search-page-1.js>; rel=modulepreload; crossorigin, </assets/marks-2.js>; rel=modulepreload; crossorigin, " +
+			"</assets/search-page-3.css>; rel=preload; as=style; crossorigin",
+		"/project-details/69099722203": "</assets/project-pages-4.js>; rel=modulepreload; crossorigin",
+		"/":                            "</assets/home-5.js>; rel=modulepreload; crossorigin", // foreign and malformed entries dropped
+		"/login":                       "",
+		"/project-details":             "",
+	}
+	for p, want := range cases {
+		if st, got := link(p); st != 200 || got != want {
+			t.Errorf("%s: %d Link %q, want %q", p, st, got, want)
+		}
+	}
+	if st, got := link("/no-such-page"); st != 404 || got != "" {
+		t.Errorf("404 page: %d Link %q", st, got)
+	}
+	// A new build replaces the file: the new chunks are announced.
+	later := time.Now().Add(time.Second)
+	_ = os.WriteFile(filepath.Join(dir, "route-preload.json"), []byte(`{"/search": ["/assets/search-page-9.js"]}`), 0o644)
+	_ = os.Chtimes(filepath.Join(dir, "route-preload.json"), later, later)
+	if _, got := link("/search"); got != "</assets/search-page-9.js>; rel=modulepreload; crossorigin" {
+		t.Errorf("after a rebuild: Link %q", got)
 	}
 }
 

@@ -1,5 +1,5 @@
 import crypto from "node:crypto";
-import { assert, typeCode, urlIs, visible } from "../support/harness.mjs";
+import { assert, login, pasteCode, typeCode, urlIs, visible } from "../support/harness.mjs";
 
 export default [
   {
@@ -54,6 +54,35 @@ export default [
       await page.goto("/auth/line/callback?error=access_denied&state=x");
       await urlIs(page, "/login");
       await visible(page.getByTestId("toast").filter({ hasText: "ยกเลิกการเข้าสู่ระบบด้วย LINE" }));
+    },
+  },
+  {
+    name: "a signed-in user links LINE from the settings page: LINE, then the code e-mailed to the account",
+    async fn(ctx) {
+      const password = "ประมูลงานรัฐ-2569";
+      const u = await ctx.createUser("linkme", { name: "ผู้ใช้ เชื่อม LINE", password });
+      const sub = `U${crypto.randomBytes(16).toString("hex")}`;
+      // LINE shares no e-mail here: the user types the account's address.
+      ctx.line.setNextUser({ sub, name: "ไลน์ของฉัน" });
+      const page = await ctx.newPage();
+      await login(page, u.username, password);
+      await urlIs(page, "/");
+      await page.goto("/user-settings/line-api");
+      assert.equal(await page.getByTestId("line-state").innerText(), "ยังไม่ได้เชื่อมบัญชี LINE");
+      await page.getByTestId("line-link-start").click();
+      await urlIs(page, "/auth/line/success/verify-otp", 20_000);
+      await page.getByLabel("อีเมล").fill(u.email);
+      const before = ctx.mail.countFor(u.email);
+      await page.getByRole("button", { name: "ส่งรหัสยืนยัน" }).click();
+      await visible(page.getByTestId("otp-0"));
+      await pasteCode(page, await ctx.mail.codeFor(u.email, { after: before }));
+      await urlIs(page, "/auth/line/success");
+      await page.goto("/user-settings/line-api");
+      await visible(page.getByTestId("line-state"));
+      assert.equal(await page.getByTestId("line-state").innerText(), "เชื่อมบัญชี LINE แล้ว");
+      // The owner is told by e-mail.
+      const notice = await ctx.mail.nextFor(u.email, { after: before + 1 });
+      assert.match(notice.subject, /LINE/);
     },
   },
 ];

@@ -22,6 +22,7 @@ const line = () => import("@/features/auth/components/line-pages");
 const projects = () => import("@/features/projects/components/project-pages");
 const payment = () => import("@/features/payment/components/payment-pages");
 const settings = () => import("@/features/settings/components/settings-pages");
+const legal = () => import("@/features/legal/components/legal-pages");
 
 function TestSkeletonPage() {
   usePageTitle(th.titles.test);
@@ -47,6 +48,9 @@ const appRoutes: RouteObject[] = [
       { path: "auth/line/callback", lazy: page(line, (m) => m.LineCallbackPage) },
       { path: "auth/line/success", lazy: page(line, (m) => m.LineSuccessPage) },
       { path: "auth/line/success/verify-otp", lazy: page(line, (m) => m.LineVerifyOtpPage) },
+      { path: "about", lazy: page(legal, (m) => m.AboutPage) },
+      { path: "privacy", lazy: page(legal, (m) => m.PrivacyPage) },
+      { path: "terms", lazy: page(legal, (m) => m.TermsPage) },
       {
         element: <RequireAuth />,
         children: [

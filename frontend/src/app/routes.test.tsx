@@ -44,7 +44,7 @@ describe("guards (SPEC §6)", () => {
       fireEvent.click(screen.getByRole("button", { name: th.auth.loginButton }));
     });
     await waitFor(() => expect(router.state.location.pathname).toBe("/payment"));
-    expect(be.calls[0].body).toEqual({ username: "somchai", password: "correct horse" });
+    expect(be.calls.find((c) => c.method === "Login")!.body).toEqual({ username: "somchai", password: "correct horse" });
     expect(await screen.findByText(msg("Login successful."))).toBeTruthy();
   });
 });
@@ -139,6 +139,46 @@ describe("login with two-step verification", () => {
     expect(await screen.findByRole("heading", { name: th.auth.activateTitle })).toBeTruthy();
     expect(screen.queryAllByTestId("toast")).toHaveLength(0);
   });
+});
+
+describe("unverified account: one flow for a username or an e-mail", () => {
+  for (const typed of ["new@example.co.th", "newuser"]) {
+    it(`login as "${typed}" → 'Activate Your Account' on /verify-registration → Activate Account → the code boxes`, async () => {
+      sessionStorage.clear();
+      const be = createFakeBackend({
+        "AuthService/Login": () => connectError(403, "Account is inactive. Please verify your email to activate your account."),
+        "AuthService/ResendRegistrationOtp": () => ({ json: { expiresIn: 300 } }),
+      });
+      be.install();
+      const { router } = renderApp("/login");
+      fireEvent.change(await screen.findByLabelText(th.auth.usernameOrEmail, {}, { timeout: 5000 }), { target: { value: typed } });
+      fireEvent.change(screen.getByLabelText(th.auth.password), { target: { value: "pw12345678" } });
+      await act(async () => {
+        fireEvent.click(screen.getByRole("button", { name: th.auth.loginButton }));
+      });
+      await waitFor(() => expect(router.state.location.pathname).toBe("/verify-registration"), { timeout: 5000 });
+      expect(router.state.location.search).toBe("?inactive=true");
+      expect(await screen.findByRole("heading", { name: th.auth.activateTitle }, { timeout: 5000 })).toBeTruthy();
+      expect(screen.queryAllByTestId("toast")).toHaveLength(0);
+      if (!typed.includes("@")) {
+        // The username names the account; the code goes to the e-mail it was registered with.
+        expect(screen.getByText(th.activateByUsername.lead("newuser"))).toBeTruthy();
+        await act(async () => {
+          fireEvent.click(screen.getByRole("button", { name: th.auth.activateButton }));
+        });
+        expect(await screen.findByText(th.auth.validation.email)).toBeTruthy();
+        fireEvent.change(screen.getByLabelText(th.auth.email), { target: { value: "new@example.co.th" } });
+      } else {
+        expect(screen.queryByLabelText(th.auth.email)).toBeNull();
+      }
+      await act(async () => {
+        fireEvent.click(screen.getByRole("button", { name: th.auth.activateButton }));
+      });
+      expect(await screen.findByRole("heading", { name: th.auth.verifyTitle }, { timeout: 5000 })).toBeTruthy();
+      expect(screen.getAllByRole("textbox")).toHaveLength(6);
+      expect(be.calls.find((c) => c.method === "ResendRegistrationOtp")!.body).toEqual({ email: "new@example.co.th" });
+    });
+  }
 });
 
 describe("verify-registration", () => {

@@ -18,6 +18,8 @@ export const queryKeys = {
     security: () => ["session", "security"] as const,
     /** The devices signed in (ListSessions). */
     devices: () => ["session", "devices"] as const,
+    /** Which ways in the sign-in pages offer (GetLoginOptions): the same for everyone. */
+    loginOptions: () => ["session", "login-options"] as const,
   },
 
   projects: {

@@ -1903,6 +1903,87 @@ func (x *LineAuthorizeResponse) GetState() string {
 	return ""
 }
 
+type GetLoginOptionsRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GetLoginOptionsRequest) Reset() {
+	*x = GetLoginOptionsRequest{}
+	mi := &file_auth_v1_auth_proto_msgTypes[33]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetLoginOptionsRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetLoginOptionsRequest) ProtoMessage() {}
+
+func (x *GetLoginOptionsRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_auth_v1_auth_proto_msgTypes[33]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetLoginOptionsRequest.ProtoReflect.Descriptor instead.
+func (*GetLoginOptionsRequest) Descriptor() ([]byte, []int) {
+	return file_auth_v1_auth_proto_rawDescGZIP(), []int{33}
+}
+
+type GetLoginOptionsResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// LINE Login is configured: the sign-in pages show its button.
+	LineLogin     bool `protobuf:"varint,1,opt,name=line_login,json=lineLogin,proto3" json:"line_login,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GetLoginOptionsResponse) Reset() {
+	*x = GetLoginOptionsResponse{}
+	mi := &file_auth_v1_auth_proto_msgTypes[34]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetLoginOptionsResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetLoginOptionsResponse) ProtoMessage() {}
+
+func (x *GetLoginOptionsResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_auth_v1_auth_proto_msgTypes[34]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetLoginOptionsResponse.ProtoReflect.Descriptor instead.
+func (*GetLoginOptionsResponse) Descriptor() ([]byte, []int) {
+	return file_auth_v1_auth_proto_rawDescGZIP(), []int{34}
+}
+
+func (x *GetLoginOptionsResponse) GetLineLogin() bool {
+	if x != nil {
+		return x.LineLogin
+	}
+	return false
+}
+
 type LineCallbackRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	Code  string                 `protobuf:"bytes,1,opt,name=code,proto3" json:"code,omitempty"`
@@ -1916,7 +1997,7 @@ type LineCallbackRequest struct {
 
 func (x *LineCallbackRequest) Reset() {
 	*x = LineCallbackRequest{}
-	mi := &file_auth_v1_auth_proto_msgTypes[33]
+	mi := &file_auth_v1_auth_proto_msgTypes[35]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1928,7 +2009,7 @@ func (x *LineCallbackRequest) String() string {
 func (*LineCallbackRequest) ProtoMessage() {}
 
 func (x *LineCallbackRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_auth_v1_auth_proto_msgTypes[33]
+	mi := &file_auth_v1_auth_proto_msgTypes[35]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1941,7 +2022,7 @@ func (x *LineCallbackRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LineCallbackRequest.ProtoReflect.Descriptor instead.
 func (*LineCallbackRequest) Descriptor() ([]byte, []int) {
-	return file_auth_v1_auth_proto_rawDescGZIP(), []int{33}
+	return file_auth_v1_auth_proto_rawDescGZIP(), []int{35}
 }
 
 func (x *LineCallbackRequest) GetCode() string {
@@ -1995,7 +2076,7 @@ type LineCallbackResponse struct {
 
 func (x *LineCallbackResponse) Reset() {
 	*x = LineCallbackResponse{}
-	mi := &file_auth_v1_auth_proto_msgTypes[34]
+	mi := &file_auth_v1_auth_proto_msgTypes[36]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2007,7 +2088,7 @@ func (x *LineCallbackResponse) String() string {
 func (*LineCallbackResponse) ProtoMessage() {}
 
 func (x *LineCallbackResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_auth_v1_auth_proto_msgTypes[34]
+	mi := &file_auth_v1_auth_proto_msgTypes[36]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2020,7 +2101,7 @@ func (x *LineCallbackResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LineCallbackResponse.ProtoReflect.Descriptor instead.
 func (*LineCallbackResponse) Descriptor() ([]byte, []int) {
-	return file_auth_v1_auth_proto_rawDescGZIP(), []int{34}
+	return file_auth_v1_auth_proto_rawDescGZIP(), []int{36}
 }
 
 func (x *LineCallbackResponse) GetMessage() string {
@@ -2117,7 +2198,7 @@ type LineLinkSendOtpRequest struct {
 
 func (x *LineLinkSendOtpRequest) Reset() {
 	*x = LineLinkSendOtpRequest{}
-	mi := &file_auth_v1_auth_proto_msgTypes[35]
+	mi := &file_auth_v1_auth_proto_msgTypes[37]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2129,7 +2210,7 @@ func (x *LineLinkSendOtpRequest) String() string {
 func (*LineLinkSendOtpRequest) ProtoMessage() {}
 
 func (x *LineLinkSendOtpRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_auth_v1_auth_proto_msgTypes[35]
+	mi := &file_auth_v1_auth_proto_msgTypes[37]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2142,7 +2223,7 @@ func (x *LineLinkSendOtpRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LineLinkSendOtpRequest.ProtoReflect.Descriptor instead.
 func (*LineLinkSendOtpRequest) Descriptor() ([]byte, []int) {
-	return file_auth_v1_auth_proto_rawDescGZIP(), []int{35}
+	return file_auth_v1_auth_proto_rawDescGZIP(), []int{37}
 }
 
 func (x *LineLinkSendOtpRequest) GetLinkToken() string {
@@ -2169,7 +2250,7 @@ type LineLinkSendOtpResponse struct {
 
 func (x *LineLinkSendOtpResponse) Reset() {
 	*x = LineLinkSendOtpResponse{}
-	mi := &file_auth_v1_auth_proto_msgTypes[36]
+	mi := &file_auth_v1_auth_proto_msgTypes[38]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2181,7 +2262,7 @@ func (x *LineLinkSendOtpResponse) String() string {
 func (*LineLinkSendOtpResponse) ProtoMessage() {}
 
 func (x *LineLinkSendOtpResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_auth_v1_auth_proto_msgTypes[36]
+	mi := &file_auth_v1_auth_proto_msgTypes[38]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2194,7 +2275,7 @@ func (x *LineLinkSendOtpResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LineLinkSendOtpResponse.ProtoReflect.Descriptor instead.
 func (*LineLinkSendOtpResponse) Descriptor() ([]byte, []int) {
-	return file_auth_v1_auth_proto_rawDescGZIP(), []int{36}
+	return file_auth_v1_auth_proto_rawDescGZIP(), []int{38}
 }
 
 func (x *LineLinkSendOtpResponse) GetMessage() string {
@@ -2222,7 +2303,7 @@ type LineLinkVerifyRequest struct {
 
 func (x *LineLinkVerifyRequest) Reset() {
 	*x = LineLinkVerifyRequest{}
-	mi := &file_auth_v1_auth_proto_msgTypes[37]
+	mi := &file_auth_v1_auth_proto_msgTypes[39]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2234,7 +2315,7 @@ func (x *LineLinkVerifyRequest) String() string {
 func (*LineLinkVerifyRequest) ProtoMessage() {}
 
 func (x *LineLinkVerifyRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_auth_v1_auth_proto_msgTypes[37]
+	mi := &file_auth_v1_auth_proto_msgTypes[39]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2247,7 +2328,7 @@ func (x *LineLinkVerifyRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LineLinkVerifyRequest.ProtoReflect.Descriptor instead.
 func (*LineLinkVerifyRequest) Descriptor() ([]byte, []int) {
-	return file_auth_v1_auth_proto_rawDescGZIP(), []int{37}
+	return file_auth_v1_auth_proto_rawDescGZIP(), []int{39}
 }
 
 func (x *LineLinkVerifyRequest) GetLinkToken() string {
@@ -2285,7 +2366,7 @@ type LineLinkVerifyResponse struct {
 
 func (x *LineLinkVerifyResponse) Reset() {
 	*x = LineLinkVerifyResponse{}
-	mi := &file_auth_v1_auth_proto_msgTypes[38]
+	mi := &file_auth_v1_auth_proto_msgTypes[40]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2297,7 +2378,7 @@ func (x *LineLinkVerifyResponse) String() string {
 func (*LineLinkVerifyResponse) ProtoMessage() {}
 
 func (x *LineLinkVerifyResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_auth_v1_auth_proto_msgTypes[38]
+	mi := &file_auth_v1_auth_proto_msgTypes[40]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2310,7 +2391,7 @@ func (x *LineLinkVerifyResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LineLinkVerifyResponse.ProtoReflect.Descriptor instead.
 func (*LineLinkVerifyResponse) Descriptor() ([]byte, []int) {
-	return file_auth_v1_auth_proto_rawDescGZIP(), []int{38}
+	return file_auth_v1_auth_proto_rawDescGZIP(), []int{40}
 }
 
 func (x *LineLinkVerifyResponse) GetMessage() string {
@@ -2363,7 +2444,7 @@ type GetPublicKeysRequest struct {
 
 func (x *GetPublicKeysRequest) Reset() {
 	*x = GetPublicKeysRequest{}
-	mi := &file_auth_v1_auth_proto_msgTypes[39]
+	mi := &file_auth_v1_auth_proto_msgTypes[41]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2375,7 +2456,7 @@ func (x *GetPublicKeysRequest) String() string {
 func (*GetPublicKeysRequest) ProtoMessage() {}
 
 func (x *GetPublicKeysRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_auth_v1_auth_proto_msgTypes[39]
+	mi := &file_auth_v1_auth_proto_msgTypes[41]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2388,7 +2469,7 @@ func (x *GetPublicKeysRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetPublicKeysRequest.ProtoReflect.Descriptor instead.
 func (*GetPublicKeysRequest) Descriptor() ([]byte, []int) {
-	return file_auth_v1_auth_proto_rawDescGZIP(), []int{39}
+	return file_auth_v1_auth_proto_rawDescGZIP(), []int{41}
 }
 
 type PublicKey struct {
@@ -2402,7 +2483,7 @@ type PublicKey struct {
 
 func (x *PublicKey) Reset() {
 	*x = PublicKey{}
-	mi := &file_auth_v1_auth_proto_msgTypes[40]
+	mi := &file_auth_v1_auth_proto_msgTypes[42]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2414,7 +2495,7 @@ func (x *PublicKey) String() string {
 func (*PublicKey) ProtoMessage() {}
 
 func (x *PublicKey) ProtoReflect() protoreflect.Message {
-	mi := &file_auth_v1_auth_proto_msgTypes[40]
+	mi := &file_auth_v1_auth_proto_msgTypes[42]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2427,7 +2508,7 @@ func (x *PublicKey) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PublicKey.ProtoReflect.Descriptor instead.
 func (*PublicKey) Descriptor() ([]byte, []int) {
-	return file_auth_v1_auth_proto_rawDescGZIP(), []int{40}
+	return file_auth_v1_auth_proto_rawDescGZIP(), []int{42}
 }
 
 func (x *PublicKey) GetKid() string {
@@ -2453,7 +2534,7 @@ type GetPublicKeysResponse struct {
 
 func (x *GetPublicKeysResponse) Reset() {
 	*x = GetPublicKeysResponse{}
-	mi := &file_auth_v1_auth_proto_msgTypes[41]
+	mi := &file_auth_v1_auth_proto_msgTypes[43]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2465,7 +2546,7 @@ func (x *GetPublicKeysResponse) String() string {
 func (*GetPublicKeysResponse) ProtoMessage() {}
 
 func (x *GetPublicKeysResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_auth_v1_auth_proto_msgTypes[41]
+	mi := &file_auth_v1_auth_proto_msgTypes[43]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2478,7 +2559,7 @@ func (x *GetPublicKeysResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetPublicKeysResponse.ProtoReflect.Descriptor instead.
 func (*GetPublicKeysResponse) Descriptor() ([]byte, []int) {
-	return file_auth_v1_auth_proto_rawDescGZIP(), []int{41}
+	return file_auth_v1_auth_proto_rawDescGZIP(), []int{43}
 }
 
 func (x *GetPublicKeysResponse) GetKeys() []*PublicKey {
@@ -2497,7 +2578,7 @@ type GetUserRequest struct {
 
 func (x *GetUserRequest) Reset() {
 	*x = GetUserRequest{}
-	mi := &file_auth_v1_auth_proto_msgTypes[42]
+	mi := &file_auth_v1_auth_proto_msgTypes[44]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2509,7 +2590,7 @@ func (x *GetUserRequest) String() string {
 func (*GetUserRequest) ProtoMessage() {}
 
 func (x *GetUserRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_auth_v1_auth_proto_msgTypes[42]
+	mi := &file_auth_v1_auth_proto_msgTypes[44]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2522,7 +2603,7 @@ func (x *GetUserRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetUserRequest.ProtoReflect.Descriptor instead.
 func (*GetUserRequest) Descriptor() ([]byte, []int) {
-	return file_auth_v1_auth_proto_rawDescGZIP(), []int{42}
+	return file_auth_v1_auth_proto_rawDescGZIP(), []int{44}
 }
 
 func (x *GetUserRequest) GetUserId() string {
@@ -2541,7 +2622,7 @@ type GetUserResponse struct {
 
 func (x *GetUserResponse) Reset() {
 	*x = GetUserResponse{}
-	mi := &file_auth_v1_auth_proto_msgTypes[43]
+	mi := &file_auth_v1_auth_proto_msgTypes[45]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2553,7 +2634,7 @@ func (x *GetUserResponse) String() string {
 func (*GetUserResponse) ProtoMessage() {}
 
 func (x *GetUserResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_auth_v1_auth_proto_msgTypes[43]
+	mi := &file_auth_v1_auth_proto_msgTypes[45]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2566,7 +2647,7 @@ func (x *GetUserResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetUserResponse.ProtoReflect.Descriptor instead.
 func (*GetUserResponse) Descriptor() ([]byte, []int) {
-	return file_auth_v1_auth_proto_rawDescGZIP(), []int{43}
+	return file_auth_v1_auth_proto_rawDescGZIP(), []int{45}
 }
 
 func (x *GetUserResponse) GetUser() *User {
@@ -2584,7 +2665,7 @@ type ListSessionsRequest struct {
 
 func (x *ListSessionsRequest) Reset() {
 	*x = ListSessionsRequest{}
-	mi := &file_auth_v1_auth_proto_msgTypes[44]
+	mi := &file_auth_v1_auth_proto_msgTypes[46]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2596,7 +2677,7 @@ func (x *ListSessionsRequest) String() string {
 func (*ListSessionsRequest) ProtoMessage() {}
 
 func (x *ListSessionsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_auth_v1_auth_proto_msgTypes[44]
+	mi := &file_auth_v1_auth_proto_msgTypes[46]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2609,7 +2690,7 @@ func (x *ListSessionsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListSessionsRequest.ProtoReflect.Descriptor instead.
 func (*ListSessionsRequest) Descriptor() ([]byte, []int) {
-	return file_auth_v1_auth_proto_rawDescGZIP(), []int{44}
+	return file_auth_v1_auth_proto_rawDescGZIP(), []int{46}
 }
 
 // Session is one signed-in device.
@@ -2631,7 +2712,7 @@ type Session struct {
 
 func (x *Session) Reset() {
 	*x = Session{}
-	mi := &file_auth_v1_auth_proto_msgTypes[45]
+	mi := &file_auth_v1_auth_proto_msgTypes[47]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2643,7 +2724,7 @@ func (x *Session) String() string {
 func (*Session) ProtoMessage() {}
 
 func (x *Session) ProtoReflect() protoreflect.Message {
-	mi := &file_auth_v1_auth_proto_msgTypes[45]
+	mi := &file_auth_v1_auth_proto_msgTypes[47]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2656,7 +2737,7 @@ func (x *Session) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Session.ProtoReflect.Descriptor instead.
 func (*Session) Descriptor() ([]byte, []int) {
-	return file_auth_v1_auth_proto_rawDescGZIP(), []int{45}
+	return file_auth_v1_auth_proto_rawDescGZIP(), []int{47}
 }
 
 func (x *Session) GetSessionId() string {
@@ -2717,7 +2798,7 @@ type ListSessionsResponse struct {
 
 func (x *ListSessionsResponse) Reset() {
 	*x = ListSessionsResponse{}
-	mi := &file_auth_v1_auth_proto_msgTypes[46]
+	mi := &file_auth_v1_auth_proto_msgTypes[48]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2729,7 +2810,7 @@ func (x *ListSessionsResponse) String() string {
 func (*ListSessionsResponse) ProtoMessage() {}
 
 func (x *ListSessionsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_auth_v1_auth_proto_msgTypes[46]
+	mi := &file_auth_v1_auth_proto_msgTypes[48]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2742,7 +2823,7 @@ func (x *ListSessionsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListSessionsResponse.ProtoReflect.Descriptor instead.
 func (*ListSessionsResponse) Descriptor() ([]byte, []int) {
-	return file_auth_v1_auth_proto_rawDescGZIP(), []int{46}
+	return file_auth_v1_auth_proto_rawDescGZIP(), []int{48}
 }
 
 func (x *ListSessionsResponse) GetSessions() []*Session {
@@ -2761,7 +2842,7 @@ type EndSessionRequest struct {
 
 func (x *EndSessionRequest) Reset() {
 	*x = EndSessionRequest{}
-	mi := &file_auth_v1_auth_proto_msgTypes[47]
+	mi := &file_auth_v1_auth_proto_msgTypes[49]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2773,7 +2854,7 @@ func (x *EndSessionRequest) String() string {
 func (*EndSessionRequest) ProtoMessage() {}
 
 func (x *EndSessionRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_auth_v1_auth_proto_msgTypes[47]
+	mi := &file_auth_v1_auth_proto_msgTypes[49]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2786,7 +2867,7 @@ func (x *EndSessionRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EndSessionRequest.ProtoReflect.Descriptor instead.
 func (*EndSessionRequest) Descriptor() ([]byte, []int) {
-	return file_auth_v1_auth_proto_rawDescGZIP(), []int{47}
+	return file_auth_v1_auth_proto_rawDescGZIP(), []int{49}
 }
 
 func (x *EndSessionRequest) GetSessionId() string {
@@ -2805,7 +2886,7 @@ type EndSessionResponse struct {
 
 func (x *EndSessionResponse) Reset() {
 	*x = EndSessionResponse{}
-	mi := &file_auth_v1_auth_proto_msgTypes[48]
+	mi := &file_auth_v1_auth_proto_msgTypes[50]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2817,7 +2898,7 @@ func (x *EndSessionResponse) String() string {
 func (*EndSessionResponse) ProtoMessage() {}
 
 func (x *EndSessionResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_auth_v1_auth_proto_msgTypes[48]
+	mi := &file_auth_v1_auth_proto_msgTypes[50]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2830,7 +2911,7 @@ func (x *EndSessionResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EndSessionResponse.ProtoReflect.Descriptor instead.
 func (*EndSessionResponse) Descriptor() ([]byte, []int) {
-	return file_auth_v1_auth_proto_rawDescGZIP(), []int{48}
+	return file_auth_v1_auth_proto_rawDescGZIP(), []int{50}
 }
 
 func (x *EndSessionResponse) GetMessage() string {
@@ -2850,7 +2931,7 @@ type EndAllSessionsRequest struct {
 
 func (x *EndAllSessionsRequest) Reset() {
 	*x = EndAllSessionsRequest{}
-	mi := &file_auth_v1_auth_proto_msgTypes[49]
+	mi := &file_auth_v1_auth_proto_msgTypes[51]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2862,7 +2943,7 @@ func (x *EndAllSessionsRequest) String() string {
 func (*EndAllSessionsRequest) ProtoMessage() {}
 
 func (x *EndAllSessionsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_auth_v1_auth_proto_msgTypes[49]
+	mi := &file_auth_v1_auth_proto_msgTypes[51]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2875,7 +2956,7 @@ func (x *EndAllSessionsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EndAllSessionsRequest.ProtoReflect.Descriptor instead.
 func (*EndAllSessionsRequest) Descriptor() ([]byte, []int) {
-	return file_auth_v1_auth_proto_rawDescGZIP(), []int{49}
+	return file_auth_v1_auth_proto_rawDescGZIP(), []int{51}
 }
 
 func (x *EndAllSessionsRequest) GetKeepCurrent() bool {
@@ -2895,7 +2976,7 @@ type EndAllSessionsResponse struct {
 
 func (x *EndAllSessionsResponse) Reset() {
 	*x = EndAllSessionsResponse{}
-	mi := &file_auth_v1_auth_proto_msgTypes[50]
+	mi := &file_auth_v1_auth_proto_msgTypes[52]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2907,7 +2988,7 @@ func (x *EndAllSessionsResponse) String() string {
 func (*EndAllSessionsResponse) ProtoMessage() {}
 
 func (x *EndAllSessionsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_auth_v1_auth_proto_msgTypes[50]
+	mi := &file_auth_v1_auth_proto_msgTypes[52]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2920,7 +3001,7 @@ func (x *EndAllSessionsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EndAllSessionsResponse.ProtoReflect.Descriptor instead.
 func (*EndAllSessionsResponse) Descriptor() ([]byte, []int) {
-	return file_auth_v1_auth_proto_rawDescGZIP(), []int{50}
+	return file_auth_v1_auth_proto_rawDescGZIP(), []int{52}
 }
 
 func (x *EndAllSessionsResponse) GetMessage() string {
@@ -2950,7 +3031,7 @@ type UpdateProfileRequest struct {
 
 func (x *UpdateProfileRequest) Reset() {
 	*x = UpdateProfileRequest{}
-	mi := &file_auth_v1_auth_proto_msgTypes[51]
+	mi := &file_auth_v1_auth_proto_msgTypes[53]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2962,7 +3043,7 @@ func (x *UpdateProfileRequest) String() string {
 func (*UpdateProfileRequest) ProtoMessage() {}
 
 func (x *UpdateProfileRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_auth_v1_auth_proto_msgTypes[51]
+	mi := &file_auth_v1_auth_proto_msgTypes[53]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2975,7 +3056,7 @@ func (x *UpdateProfileRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UpdateProfileRequest.ProtoReflect.Descriptor instead.
 func (*UpdateProfileRequest) Descriptor() ([]byte, []int) {
-	return file_auth_v1_auth_proto_rawDescGZIP(), []int{51}
+	return file_auth_v1_auth_proto_rawDescGZIP(), []int{53}
 }
 
 func (x *UpdateProfileRequest) GetName() string {
@@ -3002,7 +3083,7 @@ type UpdateProfileResponse struct {
 
 func (x *UpdateProfileResponse) Reset() {
 	*x = UpdateProfileResponse{}
-	mi := &file_auth_v1_auth_proto_msgTypes[52]
+	mi := &file_auth_v1_auth_proto_msgTypes[54]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3014,7 +3095,7 @@ func (x *UpdateProfileResponse) String() string {
 func (*UpdateProfileResponse) ProtoMessage() {}
 
 func (x *UpdateProfileResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_auth_v1_auth_proto_msgTypes[52]
+	mi := &file_auth_v1_auth_proto_msgTypes[54]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3027,7 +3108,7 @@ func (x *UpdateProfileResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UpdateProfileResponse.ProtoReflect.Descriptor instead.
 func (*UpdateProfileResponse) Descriptor() ([]byte, []int) {
-	return file_auth_v1_auth_proto_rawDescGZIP(), []int{52}
+	return file_auth_v1_auth_proto_rawDescGZIP(), []int{54}
 }
 
 func (x *UpdateProfileResponse) GetMessage() string {
@@ -3052,7 +3133,7 @@ type RequestAccountDeletionRequest struct {
 
 func (x *RequestAccountDeletionRequest) Reset() {
 	*x = RequestAccountDeletionRequest{}
-	mi := &file_auth_v1_auth_proto_msgTypes[53]
+	mi := &file_auth_v1_auth_proto_msgTypes[55]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3064,7 +3145,7 @@ func (x *RequestAccountDeletionRequest) String() string {
 func (*RequestAccountDeletionRequest) ProtoMessage() {}
 
 func (x *RequestAccountDeletionRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_auth_v1_auth_proto_msgTypes[53]
+	mi := &file_auth_v1_auth_proto_msgTypes[55]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3077,7 +3158,7 @@ func (x *RequestAccountDeletionRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RequestAccountDeletionRequest.ProtoReflect.Descriptor instead.
 func (*RequestAccountDeletionRequest) Descriptor() ([]byte, []int) {
-	return file_auth_v1_auth_proto_rawDescGZIP(), []int{53}
+	return file_auth_v1_auth_proto_rawDescGZIP(), []int{55}
 }
 
 type RequestAccountDeletionResponse struct {
@@ -3092,7 +3173,7 @@ type RequestAccountDeletionResponse struct {
 
 func (x *RequestAccountDeletionResponse) Reset() {
 	*x = RequestAccountDeletionResponse{}
-	mi := &file_auth_v1_auth_proto_msgTypes[54]
+	mi := &file_auth_v1_auth_proto_msgTypes[56]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3104,7 +3185,7 @@ func (x *RequestAccountDeletionResponse) String() string {
 func (*RequestAccountDeletionResponse) ProtoMessage() {}
 
 func (x *RequestAccountDeletionResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_auth_v1_auth_proto_msgTypes[54]
+	mi := &file_auth_v1_auth_proto_msgTypes[56]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3117,7 +3198,7 @@ func (x *RequestAccountDeletionResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RequestAccountDeletionResponse.ProtoReflect.Descriptor instead.
 func (*RequestAccountDeletionResponse) Descriptor() ([]byte, []int) {
-	return file_auth_v1_auth_proto_rawDescGZIP(), []int{54}
+	return file_auth_v1_auth_proto_rawDescGZIP(), []int{56}
 }
 
 func (x *RequestAccountDeletionResponse) GetMessage() string {
@@ -3150,7 +3231,7 @@ type DeleteAccountRequest struct {
 
 func (x *DeleteAccountRequest) Reset() {
 	*x = DeleteAccountRequest{}
-	mi := &file_auth_v1_auth_proto_msgTypes[55]
+	mi := &file_auth_v1_auth_proto_msgTypes[57]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3162,7 +3243,7 @@ func (x *DeleteAccountRequest) String() string {
 func (*DeleteAccountRequest) ProtoMessage() {}
 
 func (x *DeleteAccountRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_auth_v1_auth_proto_msgTypes[55]
+	mi := &file_auth_v1_auth_proto_msgTypes[57]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3175,7 +3256,7 @@ func (x *DeleteAccountRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DeleteAccountRequest.ProtoReflect.Descriptor instead.
 func (*DeleteAccountRequest) Descriptor() ([]byte, []int) {
-	return file_auth_v1_auth_proto_rawDescGZIP(), []int{55}
+	return file_auth_v1_auth_proto_rawDescGZIP(), []int{57}
 }
 
 func (x *DeleteAccountRequest) GetOtp() string {
@@ -3194,7 +3275,7 @@ type DeleteAccountResponse struct {
 
 func (x *DeleteAccountResponse) Reset() {
 	*x = DeleteAccountResponse{}
-	mi := &file_auth_v1_auth_proto_msgTypes[56]
+	mi := &file_auth_v1_auth_proto_msgTypes[58]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3206,7 +3287,7 @@ func (x *DeleteAccountResponse) String() string {
 func (*DeleteAccountResponse) ProtoMessage() {}
 
 func (x *DeleteAccountResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_auth_v1_auth_proto_msgTypes[56]
+	mi := &file_auth_v1_auth_proto_msgTypes[58]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3219,7 +3300,7 @@ func (x *DeleteAccountResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DeleteAccountResponse.ProtoReflect.Descriptor instead.
 func (*DeleteAccountResponse) Descriptor() ([]byte, []int) {
-	return file_auth_v1_auth_proto_rawDescGZIP(), []int{56}
+	return file_auth_v1_auth_proto_rawDescGZIP(), []int{58}
 }
 
 func (x *DeleteAccountResponse) GetMessage() string {
@@ -3239,7 +3320,7 @@ type SubmitContactRequest struct {
 
 func (x *SubmitContactRequest) Reset() {
 	*x = SubmitContactRequest{}
-	mi := &file_auth_v1_auth_proto_msgTypes[57]
+	mi := &file_auth_v1_auth_proto_msgTypes[59]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3251,7 +3332,7 @@ func (x *SubmitContactRequest) String() string {
 func (*SubmitContactRequest) ProtoMessage() {}
 
 func (x *SubmitContactRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_auth_v1_auth_proto_msgTypes[57]
+	mi := &file_auth_v1_auth_proto_msgTypes[59]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3264,7 +3345,7 @@ func (x *SubmitContactRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SubmitContactRequest.ProtoReflect.Descriptor instead.
 func (*SubmitContactRequest) Descriptor() ([]byte, []int) {
-	return file_auth_v1_auth_proto_rawDescGZIP(), []int{57}
+	return file_auth_v1_auth_proto_rawDescGZIP(), []int{59}
 }
 
 func (x *SubmitContactRequest) GetTopic() string {
@@ -3290,7 +3371,7 @@ type SubmitContactResponse struct {
 
 func (x *SubmitContactResponse) Reset() {
 	*x = SubmitContactResponse{}
-	mi := &file_auth_v1_auth_proto_msgTypes[58]
+	mi := &file_auth_v1_auth_proto_msgTypes[60]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3302,7 +3383,7 @@ func (x *SubmitContactResponse) String() string {
 func (*SubmitContactResponse) ProtoMessage() {}
 
 func (x *SubmitContactResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_auth_v1_auth_proto_msgTypes[58]
+	mi := &file_auth_v1_auth_proto_msgTypes[60]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3315,7 +3396,7 @@ func (x *SubmitContactResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SubmitContactResponse.ProtoReflect.Descriptor instead.
 func (*SubmitContactResponse) Descriptor() ([]byte, []int) {
-	return file_auth_v1_auth_proto_rawDescGZIP(), []int{58}
+	return file_auth_v1_auth_proto_rawDescGZIP(), []int{60}
 }
 
 func (x *SubmitContactResponse) GetMessage() string {
@@ -3336,7 +3417,7 @@ type RequestEmailChangeRequest struct {
 
 func (x *RequestEmailChangeRequest) Reset() {
 	*x = RequestEmailChangeRequest{}
-	mi := &file_auth_v1_auth_proto_msgTypes[59]
+	mi := &file_auth_v1_auth_proto_msgTypes[61]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3348,7 +3429,7 @@ func (x *RequestEmailChangeRequest) String() string {
 func (*RequestEmailChangeRequest) ProtoMessage() {}
 
 func (x *RequestEmailChangeRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_auth_v1_auth_proto_msgTypes[59]
+	mi := &file_auth_v1_auth_proto_msgTypes[61]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3361,7 +3442,7 @@ func (x *RequestEmailChangeRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RequestEmailChangeRequest.ProtoReflect.Descriptor instead.
 func (*RequestEmailChangeRequest) Descriptor() ([]byte, []int) {
-	return file_auth_v1_auth_proto_rawDescGZIP(), []int{59}
+	return file_auth_v1_auth_proto_rawDescGZIP(), []int{61}
 }
 
 func (x *RequestEmailChangeRequest) GetNewEmail() string {
@@ -3390,7 +3471,7 @@ type RequestEmailChangeResponse struct {
 
 func (x *RequestEmailChangeResponse) Reset() {
 	*x = RequestEmailChangeResponse{}
-	mi := &file_auth_v1_auth_proto_msgTypes[60]
+	mi := &file_auth_v1_auth_proto_msgTypes[62]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3402,7 +3483,7 @@ func (x *RequestEmailChangeResponse) String() string {
 func (*RequestEmailChangeResponse) ProtoMessage() {}
 
 func (x *RequestEmailChangeResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_auth_v1_auth_proto_msgTypes[60]
+	mi := &file_auth_v1_auth_proto_msgTypes[62]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3415,7 +3496,7 @@ func (x *RequestEmailChangeResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RequestEmailChangeResponse.ProtoReflect.Descriptor instead.
 func (*RequestEmailChangeResponse) Descriptor() ([]byte, []int) {
-	return file_auth_v1_auth_proto_rawDescGZIP(), []int{60}
+	return file_auth_v1_auth_proto_rawDescGZIP(), []int{62}
 }
 
 func (x *RequestEmailChangeResponse) GetMessage() string {
@@ -3449,7 +3530,7 @@ type ConfirmEmailChangeRequest struct {
 
 func (x *ConfirmEmailChangeRequest) Reset() {
 	*x = ConfirmEmailChangeRequest{}
-	mi := &file_auth_v1_auth_proto_msgTypes[61]
+	mi := &file_auth_v1_auth_proto_msgTypes[63]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3461,7 +3542,7 @@ func (x *ConfirmEmailChangeRequest) String() string {
 func (*ConfirmEmailChangeRequest) ProtoMessage() {}
 
 func (x *ConfirmEmailChangeRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_auth_v1_auth_proto_msgTypes[61]
+	mi := &file_auth_v1_auth_proto_msgTypes[63]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3474,7 +3555,7 @@ func (x *ConfirmEmailChangeRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ConfirmEmailChangeRequest.ProtoReflect.Descriptor instead.
 func (*ConfirmEmailChangeRequest) Descriptor() ([]byte, []int) {
-	return file_auth_v1_auth_proto_rawDescGZIP(), []int{61}
+	return file_auth_v1_auth_proto_rawDescGZIP(), []int{63}
 }
 
 func (x *ConfirmEmailChangeRequest) GetNewEmail() string {
@@ -3501,7 +3582,7 @@ type ConfirmEmailChangeResponse struct {
 
 func (x *ConfirmEmailChangeResponse) Reset() {
 	*x = ConfirmEmailChangeResponse{}
-	mi := &file_auth_v1_auth_proto_msgTypes[62]
+	mi := &file_auth_v1_auth_proto_msgTypes[64]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3513,7 +3594,7 @@ func (x *ConfirmEmailChangeResponse) String() string {
 func (*ConfirmEmailChangeResponse) ProtoMessage() {}
 
 func (x *ConfirmEmailChangeResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_auth_v1_auth_proto_msgTypes[62]
+	mi := &file_auth_v1_auth_proto_msgTypes[64]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3526,7 +3607,7 @@ func (x *ConfirmEmailChangeResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ConfirmEmailChangeResponse.ProtoReflect.Descriptor instead.
 func (*ConfirmEmailChangeResponse) Descriptor() ([]byte, []int) {
-	return file_auth_v1_auth_proto_rawDescGZIP(), []int{62}
+	return file_auth_v1_auth_proto_rawDescGZIP(), []int{64}
 }
 
 func (x *ConfirmEmailChangeResponse) GetMessage() string {
@@ -3686,7 +3767,11 @@ const file_auth_v1_auth_proto_rawDesc = "" +
 	"redirectTo\"R\n" +
 	"\x15LineAuthorizeResponse\x12#\n" +
 	"\rauthorize_url\x18\x01 \x01(\tR\fauthorizeUrl\x12\x14\n" +
-	"\x05state\x18\x02 \x01(\tR\x05state\"\x82\x01\n" +
+	"\x05state\x18\x02 \x01(\tR\x05state\"\x18\n" +
+	"\x16GetLoginOptionsRequest\"8\n" +
+	"\x17GetLoginOptionsResponse\x12\x1d\n" +
+	"\n" +
+	"line_login\x18\x01 \x01(\bR\tlineLogin\"\x82\x01\n" +
 	"\x13LineCallbackRequest\x12\x12\n" +
 	"\x04code\x18\x01 \x01(\tR\x04code\x12\x14\n" +
 	"\x05state\x18\x02 \x01(\tR\x05state\x12\x14\n" +
@@ -3804,7 +3889,7 @@ const file_auth_v1_auth_proto_rawDesc = "" +
 	"\x03otp\x18\x02 \x01(\tR\x03otp\"Y\n" +
 	"\x1aConfirmEmailChangeResponse\x12\x18\n" +
 	"\amessage\x18\x01 \x01(\tR\amessage\x12!\n" +
-	"\x04user\x18\x02 \x01(\v2\r.auth.v1.UserR\x04user2\x84\x15\n" +
+	"\x04user\x18\x02 \x01(\v2\r.auth.v1.UserR\x04user2\xe2\x15\n" +
 	"\vAuthService\x12@\n" +
 	"\x05Login\x12\x15.auth.v1.LoginRequest\x1a\x16.auth.v1.LoginResponse\"\b\x8a\xb5\x18\x04\b\x01\x10\x01\x12Y\n" +
 	"\x0eVerifyLoginOtp\x12\x1e.auth.v1.VerifyLoginOtpRequest\x1a\x1f.auth.v1.VerifyLoginOtpResponse\"\x06\x8a\xb5\x18\x02\b\x01\x12Y\n" +
@@ -3821,7 +3906,8 @@ const file_auth_v1_auth_proto_rawDesc = "" +
 	"\x13GetSecuritySettings\x12#.auth.v1.GetSecuritySettingsRequest\x1a$.auth.v1.GetSecuritySettingsResponse\"\x06\x8a\xb5\x18\x02\b\x02\x12X\n" +
 	"\rUpdateTwoStep\x12\x1d.auth.v1.UpdateTwoStepRequest\x1a\x1e.auth.v1.UpdateTwoStepResponse\"\b\x8a\xb5\x18\x04\b\x02\x10\x01\x12[\n" +
 	"\x0eChangePassword\x12\x1e.auth.v1.ChangePasswordRequest\x1a\x1f.auth.v1.ChangePasswordResponse\"\b\x8a\xb5\x18\x04\b\x02\x10\x01\x12V\n" +
-	"\rLineAuthorize\x12\x1d.auth.v1.LineAuthorizeRequest\x1a\x1e.auth.v1.LineAuthorizeResponse\"\x06\x8a\xb5\x18\x02\b\x01\x12S\n" +
+	"\rLineAuthorize\x12\x1d.auth.v1.LineAuthorizeRequest\x1a\x1e.auth.v1.LineAuthorizeResponse\"\x06\x8a\xb5\x18\x02\b\x01\x12\\\n" +
+	"\x0fGetLoginOptions\x12\x1f.auth.v1.GetLoginOptionsRequest\x1a .auth.v1.GetLoginOptionsResponse\"\x06\x8a\xb5\x18\x02\b\x01\x12S\n" +
 	"\fLineCallback\x12\x1c.auth.v1.LineCallbackRequest\x1a\x1d.auth.v1.LineCallbackResponse\"\x06\x8a\xb5\x18\x02\b\x01\x12\\\n" +
 	"\x0fLineLinkSendOtp\x12\x1f.auth.v1.LineLinkSendOtpRequest\x1a .auth.v1.LineLinkSendOtpResponse\"\x06\x8a\xb5\x18\x02\b\x01\x12Y\n" +
 	"\x0eLineLinkVerify\x12\x1e.auth.v1.LineLinkVerifyRequest\x1a\x1f.auth.v1.LineLinkVerifyResponse\"\x06\x8a\xb5\x18\x02\b\x01\x12S\n" +
@@ -3851,7 +3937,7 @@ func file_auth_v1_auth_proto_rawDescGZIP() []byte {
 	return file_auth_v1_auth_proto_rawDescData
 }
 
-var file_auth_v1_auth_proto_msgTypes = make([]protoimpl.MessageInfo, 63)
+var file_auth_v1_auth_proto_msgTypes = make([]protoimpl.MessageInfo, 65)
 var file_auth_v1_auth_proto_goTypes = []any{
 	(*User)(nil),                           // 0: auth.v1.User
 	(*LoginRequest)(nil),                   // 1: auth.v1.LoginRequest
@@ -3886,53 +3972,55 @@ var file_auth_v1_auth_proto_goTypes = []any{
 	(*ChangePasswordResponse)(nil),         // 30: auth.v1.ChangePasswordResponse
 	(*LineAuthorizeRequest)(nil),           // 31: auth.v1.LineAuthorizeRequest
 	(*LineAuthorizeResponse)(nil),          // 32: auth.v1.LineAuthorizeResponse
-	(*LineCallbackRequest)(nil),            // 33: auth.v1.LineCallbackRequest
-	(*LineCallbackResponse)(nil),           // 34: auth.v1.LineCallbackResponse
-	(*LineLinkSendOtpRequest)(nil),         // 35: auth.v1.LineLinkSendOtpRequest
-	(*LineLinkSendOtpResponse)(nil),        // 36: auth.v1.LineLinkSendOtpResponse
-	(*LineLinkVerifyRequest)(nil),          // 37: auth.v1.LineLinkVerifyRequest
-	(*LineLinkVerifyResponse)(nil),         // 38: auth.v1.LineLinkVerifyResponse
-	(*GetPublicKeysRequest)(nil),           // 39: auth.v1.GetPublicKeysRequest
-	(*PublicKey)(nil),                      // 40: auth.v1.PublicKey
-	(*GetPublicKeysResponse)(nil),          // 41: auth.v1.GetPublicKeysResponse
-	(*GetUserRequest)(nil),                 // 42: auth.v1.GetUserRequest
-	(*GetUserResponse)(nil),                // 43: auth.v1.GetUserResponse
-	(*ListSessionsRequest)(nil),            // 44: auth.v1.ListSessionsRequest
-	(*Session)(nil),                        // 45: auth.v1.Session
-	(*ListSessionsResponse)(nil),           // 46: auth.v1.ListSessionsResponse
-	(*EndSessionRequest)(nil),              // 47: auth.v1.EndSessionRequest
-	(*EndSessionResponse)(nil),             // 48: auth.v1.EndSessionResponse
-	(*EndAllSessionsRequest)(nil),          // 49: auth.v1.EndAllSessionsRequest
-	(*EndAllSessionsResponse)(nil),         // 50: auth.v1.EndAllSessionsResponse
-	(*UpdateProfileRequest)(nil),           // 51: auth.v1.UpdateProfileRequest
-	(*UpdateProfileResponse)(nil),          // 52: auth.v1.UpdateProfileResponse
-	(*RequestAccountDeletionRequest)(nil),  // 53: auth.v1.RequestAccountDeletionRequest
-	(*RequestAccountDeletionResponse)(nil), // 54: auth.v1.RequestAccountDeletionResponse
-	(*DeleteAccountRequest)(nil),           // 55: auth.v1.DeleteAccountRequest
-	(*DeleteAccountResponse)(nil),          // 56: auth.v1.DeleteAccountResponse
-	(*SubmitContactRequest)(nil),           // 57: auth.v1.SubmitContactRequest
-	(*SubmitContactResponse)(nil),          // 58: auth.v1.SubmitContactResponse
-	(*RequestEmailChangeRequest)(nil),      // 59: auth.v1.RequestEmailChangeRequest
-	(*RequestEmailChangeResponse)(nil),     // 60: auth.v1.RequestEmailChangeResponse
-	(*ConfirmEmailChangeRequest)(nil),      // 61: auth.v1.ConfirmEmailChangeRequest
-	(*ConfirmEmailChangeResponse)(nil),     // 62: auth.v1.ConfirmEmailChangeResponse
-	(*timestamppb.Timestamp)(nil),          // 63: google.protobuf.Timestamp
+	(*GetLoginOptionsRequest)(nil),         // 33: auth.v1.GetLoginOptionsRequest
+	(*GetLoginOptionsResponse)(nil),        // 34: auth.v1.GetLoginOptionsResponse
+	(*LineCallbackRequest)(nil),            // 35: auth.v1.LineCallbackRequest
+	(*LineCallbackResponse)(nil),           // 36: auth.v1.LineCallbackResponse
+	(*LineLinkSendOtpRequest)(nil),         // 37: auth.v1.LineLinkSendOtpRequest
+	(*LineLinkSendOtpResponse)(nil),        // 38: auth.v1.LineLinkSendOtpResponse
+	(*LineLinkVerifyRequest)(nil),          // 39: auth.v1.LineLinkVerifyRequest
+	(*LineLinkVerifyResponse)(nil),         // 40: auth.v1.LineLinkVerifyResponse
+	(*GetPublicKeysRequest)(nil),           // 41: auth.v1.GetPublicKeysRequest
+	(*PublicKey)(nil),                      // 42: auth.v1.PublicKey
+	(*GetPublicKeysResponse)(nil),          // 43: auth.v1.GetPublicKeysResponse
+	(*GetUserRequest)(nil),                 // 44: auth.v1.GetUserRequest
+	(*GetUserResponse)(nil),                // 45: auth.v1.GetUserResponse
+	(*ListSessionsRequest)(nil),            // 46: auth.v1.ListSessionsRequest
+	(*Session)(nil),                        // 47: auth.v1.Session
+	(*ListSessionsResponse)(nil),           // 48: auth.v1.ListSessionsResponse
+	(*EndSessionRequest)(nil),              // 49: auth.v1.EndSessionRequest
+	(*EndSessionResponse)(nil),             // 50: auth.v1.EndSessionResponse
+	(*EndAllSessionsRequest)(nil),          // 51: auth.v1.EndAllSessionsRequest
+	(*EndAllSessionsResponse)(nil),         // 52: auth.v1.EndAllSessionsResponse
+	(*UpdateProfileRequest)(nil),           // 53: auth.v1.UpdateProfileRequest
+	(*UpdateProfileResponse)(nil),          // 54: auth.v1.UpdateProfileResponse
+	(*RequestAccountDeletionRequest)(nil),  // 55: auth.v1.RequestAccountDeletionRequest
+	(*RequestAccountDeletionResponse)(nil), // 56: auth.v1.RequestAccountDeletionResponse
+	(*DeleteAccountRequest)(nil),           // 57: auth.v1.DeleteAccountRequest
+	(*DeleteAccountResponse)(nil),          // 58: auth.v1.DeleteAccountResponse
+	(*SubmitContactRequest)(nil),           // 59: auth.v1.SubmitContactRequest
+	(*SubmitContactResponse)(nil),          // 60: auth.v1.SubmitContactResponse
+	(*RequestEmailChangeRequest)(nil),      // 61: auth.v1.RequestEmailChangeRequest
+	(*RequestEmailChangeResponse)(nil),     // 62: auth.v1.RequestEmailChangeResponse
+	(*ConfirmEmailChangeRequest)(nil),      // 63: auth.v1.ConfirmEmailChangeRequest
+	(*ConfirmEmailChangeResponse)(nil),     // 64: auth.v1.ConfirmEmailChangeResponse
+	(*timestamppb.Timestamp)(nil),          // 65: google.protobuf.Timestamp
 }
 var file_auth_v1_auth_proto_depIdxs = []int32{
-	63, // 0: auth.v1.User.created_at:type_name -> google.protobuf.Timestamp
+	65, // 0: auth.v1.User.created_at:type_name -> google.protobuf.Timestamp
 	0,  // 1: auth.v1.LoginResponse.user:type_name -> auth.v1.User
 	0,  // 2: auth.v1.VerifyLoginOtpResponse.user:type_name -> auth.v1.User
 	0,  // 3: auth.v1.VerifyRegistrationResponse.user:type_name -> auth.v1.User
 	0,  // 4: auth.v1.GetMeResponse.user:type_name -> auth.v1.User
-	63, // 5: auth.v1.GetSecuritySettingsResponse.password_changed_at:type_name -> google.protobuf.Timestamp
+	65, // 5: auth.v1.GetSecuritySettingsResponse.password_changed_at:type_name -> google.protobuf.Timestamp
 	0,  // 6: auth.v1.LineCallbackResponse.user:type_name -> auth.v1.User
 	0,  // 7: auth.v1.LineLinkVerifyResponse.user:type_name -> auth.v1.User
-	40, // 8: auth.v1.GetPublicKeysResponse.keys:type_name -> auth.v1.PublicKey
+	42, // 8: auth.v1.GetPublicKeysResponse.keys:type_name -> auth.v1.PublicKey
 	0,  // 9: auth.v1.GetUserResponse.user:type_name -> auth.v1.User
-	63, // 10: auth.v1.Session.created_at:type_name -> google.protobuf.Timestamp
-	63, // 11: auth.v1.Session.last_used_at:type_name -> google.protobuf.Timestamp
-	63, // 12: auth.v1.Session.expires_at:type_name -> google.protobuf.Timestamp
-	45, // 13: auth.v1.ListSessionsResponse.sessions:type_name -> auth.v1.Session
+	65, // 10: auth.v1.Session.created_at:type_name -> google.protobuf.Timestamp
+	65, // 11: auth.v1.Session.last_used_at:type_name -> google.protobuf.Timestamp
+	65, // 12: auth.v1.Session.expires_at:type_name -> google.protobuf.Timestamp
+	47, // 13: auth.v1.ListSessionsResponse.sessions:type_name -> auth.v1.Session
 	0,  // 14: auth.v1.UpdateProfileResponse.user:type_name -> auth.v1.User
 	0,  // 15: auth.v1.ConfirmEmailChangeResponse.user:type_name -> auth.v1.User
 	1,  // 16: auth.v1.AuthService.Login:input_type -> auth.v1.LoginRequest
@@ -3951,52 +4039,54 @@ var file_auth_v1_auth_proto_depIdxs = []int32{
 	27, // 29: auth.v1.AuthService.UpdateTwoStep:input_type -> auth.v1.UpdateTwoStepRequest
 	29, // 30: auth.v1.AuthService.ChangePassword:input_type -> auth.v1.ChangePasswordRequest
 	31, // 31: auth.v1.AuthService.LineAuthorize:input_type -> auth.v1.LineAuthorizeRequest
-	33, // 32: auth.v1.AuthService.LineCallback:input_type -> auth.v1.LineCallbackRequest
-	35, // 33: auth.v1.AuthService.LineLinkSendOtp:input_type -> auth.v1.LineLinkSendOtpRequest
-	37, // 34: auth.v1.AuthService.LineLinkVerify:input_type -> auth.v1.LineLinkVerifyRequest
-	44, // 35: auth.v1.AuthService.ListSessions:input_type -> auth.v1.ListSessionsRequest
-	47, // 36: auth.v1.AuthService.EndSession:input_type -> auth.v1.EndSessionRequest
-	49, // 37: auth.v1.AuthService.EndAllSessions:input_type -> auth.v1.EndAllSessionsRequest
-	51, // 38: auth.v1.AuthService.UpdateProfile:input_type -> auth.v1.UpdateProfileRequest
-	53, // 39: auth.v1.AuthService.RequestAccountDeletion:input_type -> auth.v1.RequestAccountDeletionRequest
-	55, // 40: auth.v1.AuthService.DeleteAccount:input_type -> auth.v1.DeleteAccountRequest
-	59, // 41: auth.v1.AuthService.RequestEmailChange:input_type -> auth.v1.RequestEmailChangeRequest
-	61, // 42: auth.v1.AuthService.ConfirmEmailChange:input_type -> auth.v1.ConfirmEmailChangeRequest
-	57, // 43: auth.v1.AuthService.SubmitContact:input_type -> auth.v1.SubmitContactRequest
-	39, // 44: auth.v1.AuthService.GetPublicKeys:input_type -> auth.v1.GetPublicKeysRequest
-	42, // 45: auth.v1.AuthService.GetUser:input_type -> auth.v1.GetUserRequest
-	2,  // 46: auth.v1.AuthService.Login:output_type -> auth.v1.LoginResponse
-	4,  // 47: auth.v1.AuthService.VerifyLoginOtp:output_type -> auth.v1.VerifyLoginOtpResponse
-	6,  // 48: auth.v1.AuthService.ResendLoginOtp:output_type -> auth.v1.ResendLoginOtpResponse
-	8,  // 49: auth.v1.AuthService.Register:output_type -> auth.v1.RegisterResponse
-	10, // 50: auth.v1.AuthService.VerifyRegistration:output_type -> auth.v1.VerifyRegistrationResponse
-	12, // 51: auth.v1.AuthService.ResendRegistrationOtp:output_type -> auth.v1.ResendRegistrationOtpResponse
-	14, // 52: auth.v1.AuthService.ForgotPassword:output_type -> auth.v1.ForgotPasswordResponse
-	16, // 53: auth.v1.AuthService.ResetPassword:output_type -> auth.v1.ResetPasswordResponse
-	18, // 54: auth.v1.AuthService.RefreshToken:output_type -> auth.v1.RefreshTokenResponse
-	20, // 55: auth.v1.AuthService.RefreshLineToken:output_type -> auth.v1.RefreshLineTokenResponse
-	22, // 56: auth.v1.AuthService.Logout:output_type -> auth.v1.LogoutResponse
-	24, // 57: auth.v1.AuthService.GetMe:output_type -> auth.v1.GetMeResponse
-	26, // 58: auth.v1.AuthService.GetSecuritySettings:output_type -> auth.v1.GetSecuritySettingsResponse
-	28, // 59: auth.v1.AuthService.UpdateTwoStep:output_type -> auth.v1.UpdateTwoStepResponse
-	30, // 60: auth.v1.AuthService.ChangePassword:output_type -> auth.v1.ChangePasswordResponse
-	32, // 61: auth.v1.AuthService.LineAuthorize:output_type -> auth.v1.LineAuthorizeResponse
-	34, // 62: auth.v1.AuthService.LineCallback:output_type -> auth.v1.LineCallbackResponse
-	36, // 63: auth.v1.AuthService.LineLinkSendOtp:output_type -> auth.v1.LineLinkSendOtpResponse
-	38, // 64: auth.v1.AuthService.LineLinkVerify:output_type -> auth.v1.LineLinkVerifyResponse
-	46, // 65: auth.v1.AuthService.ListSessions:output_type -> auth.v1.ListSessionsResponse
-	48, // 66: auth.v1.AuthService.EndSession:output_type -> auth.v1.EndSessionResponse
-	50, // 67: auth.v1.AuthService.EndAllSessions:output_type -> auth.v1.EndAllSessionsResponse
-	52, // 68: auth.v1.AuthService.UpdateProfile:output_type -> auth.v1.UpdateProfileResponse
-	54, // 69: auth.v1.AuthService.RequestAccountDeletion:output_type -> auth.v1.RequestAccountDeletionResponse
-	56, // 70: auth.v1.AuthService.DeleteAccount:output_type -> auth.v1.DeleteAccountResponse
-	60, // 71: auth.v1.AuthService.RequestEmailChange:output_type -> auth.v1.RequestEmailChangeResponse
-	62, // 72: auth.v1.AuthService.ConfirmEmailChange:output_type -> auth.v1.ConfirmEmailChangeResponse
-	58, // 73: auth.v1.AuthService.SubmitContact:output_type -> auth.v1.SubmitContactResponse
-	41, // 74: auth.v1.AuthService.GetPublicKeys:output_type -> auth.v1.GetPublicKeysResponse
-	43, // 75: auth.v1.AuthService.GetUser:output_type -> auth.v1.GetUserResponse
-	46, // [46:76] is the sub-list for method output_type
-	16, // [16:46] is the sub-list for method input_type
+	33, // 32: auth.v1.AuthService.GetLoginOptions:input_type -> auth.v1.GetLoginOptionsRequest
+	35, // 33: auth.v1.AuthService.LineCallback:input_type -> auth.v1.LineCallbackRequest
+	37, // 34: auth.v1.AuthService.LineLinkSendOtp:input_type -> auth.v1.LineLinkSendOtpRequest
+	39, // 35: auth.v1.AuthService.LineLinkVerify:input_type -> auth.v1.LineLinkVerifyRequest
+	46, // 36: auth.v1.AuthService.ListSessions:input_type -> auth.v1.ListSessionsRequest
+	49, // 37: auth.v1.AuthService.EndSession:input_type -> auth.v1.EndSessionRequest
+	51, // 38: auth.v1.AuthService.EndAllSessions:input_type -> auth.v1.EndAllSessionsRequest
+	53, // 39: auth.v1.AuthService.UpdateProfile:input_type -> auth.v1.UpdateProfileRequest
+	55, // 40: auth.v1.AuthService.RequestAccountDeletion:input_type -> auth.v1.RequestAccountDeletionRequest
+	57, // 41: auth.v1.AuthService.DeleteAccount:input_type -> auth.v1.DeleteAccountRequest
+	61, // 42: auth.v1.AuthService.RequestEmailChange:input_type -> auth.v1.RequestEmailChangeRequest
+	63, // 43: auth.v1.AuthService.ConfirmEmailChange:input_type -> auth.v1.ConfirmEmailChangeRequest
+	59, // 44: auth.v1.AuthService.SubmitContact:input_type -> auth.v1.SubmitContactRequest
+	41, // 45: auth.v1.AuthService.GetPublicKeys:input_type -> auth.v1.GetPublicKeysRequest
+	44, // 46: auth.v1.AuthService.GetUser:input_type -> auth.v1.GetUserRequest
+	2,  // 47: auth.v1.AuthService.Login:output_type -> auth.v1.LoginResponse
+	4,  // 48: auth.v1.AuthService.VerifyLoginOtp:output_type -> auth.v1.VerifyLoginOtpResponse
+	6,  // 49: auth.v1.AuthService.ResendLoginOtp:output_type -> auth.v1.ResendLoginOtpResponse
+	8,  // 50: auth.v1.AuthService.Register:output_type -> auth.v1.RegisterResponse
+	10, // 51: auth.v1.AuthService.VerifyRegistration:output_type -> auth.v1.VerifyRegistrationResponse
+	12, // 52: auth.v1.AuthService.ResendRegistrationOtp:output_type -> auth.v1.ResendRegistrationOtpResponse
+	14, // 53: auth.v1.AuthService.ForgotPassword:output_type -> auth.v1.ForgotPasswordResponse
+	16, // 54: auth.v1.AuthService.ResetPassword:output_type -> auth.v1.ResetPasswordResponse
+	18, // 55: auth.v1.AuthService.RefreshToken:output_type -> auth.v1.RefreshTokenResponse
+	20, // 56: auth.v1.AuthService.RefreshLineToken:output_type -> auth.v1.RefreshLineTokenResponse
+	22, // 57: auth.v1.AuthService.Logout:output_type -> auth.v1.LogoutResponse
+	24, // 58: auth.v1.AuthService.GetMe:output_type -> auth.v1.GetMeResponse
+	26, // 59: auth.v1.AuthService.GetSecuritySettings:output_type -> auth.v1.GetSecuritySettingsResponse
+	28, // 60: auth.v1.AuthService.UpdateTwoStep:output_type -> auth.v1.UpdateTwoStepResponse
+	30, // 61: auth.v1.AuthService.ChangePassword:output_type -> auth.v1.ChangePasswordResponse
+	32, // 62: auth.v1.AuthService.LineAuthorize:output_type -> auth.v1.LineAuthorizeResponse
+	34, // 63: auth.v1.AuthService.GetLoginOptions:output_type -> auth.v1.GetLoginOptionsResponse
+	36, // 64: auth.v1.AuthService.LineCallback:output_type -> auth.v1.LineCallbackResponse
+	38, // 65: auth.v1.AuthService.LineLinkSendOtp:output_type -> auth.v1.LineLinkSendOtpResponse
+	40, // 66: auth.v1.AuthService.LineLinkVerify:output_type -> auth.v1.LineLinkVerifyResponse
+	48, // 67: auth.v1.AuthService.ListSessions:output_type -> auth.v1.ListSessionsResponse
+	50, // 68: auth.v1.AuthService.EndSession:output_type -> auth.v1.EndSessionResponse
+	52, // 69: auth.v1.AuthService.EndAllSessions:output_type -> auth.v1.EndAllSessionsResponse
+	54, // 70: auth.v1.AuthService.UpdateProfile:output_type -> auth.v1.UpdateProfileResponse
+	56, // 71: auth.v1.AuthService.RequestAccountDeletion:output_type -> auth.v1.RequestAccountDeletionResponse
+	58, // 72: auth.v1.AuthService.DeleteAccount:output_type -> auth.v1.DeleteAccountResponse
+	62, // 73: auth.v1.AuthService.RequestEmailChange:output_type -> auth.v1.RequestEmailChangeResponse
+	64, // 74: auth.v1.AuthService.ConfirmEmailChange:output_type -> auth.v1.ConfirmEmailChangeResponse
+	60, // 75: auth.v1.AuthService.SubmitContact:output_type -> auth.v1.SubmitContactResponse
+	43, // 76: auth.v1.AuthService.GetPublicKeys:output_type -> auth.v1.GetPublicKeysResponse
+	45, // 77: auth.v1.AuthService.GetUser:output_type -> auth.v1.GetUserResponse
+	47, // [47:78] is the sub-list for method output_type
+	16, // [16:47] is the sub-list for method input_type
 	16, // [16:16] is the sub-list for extension type_name
 	16, // [16:16] is the sub-list for extension extendee
 	0,  // [0:16] is the sub-list for field type_name
@@ -4008,14 +4098,14 @@ func file_auth_v1_auth_proto_init() {
 		return
 	}
 	file_auth_v1_auth_proto_msgTypes[27].OneofWrappers = []any{}
-	file_auth_v1_auth_proto_msgTypes[51].OneofWrappers = []any{}
+	file_auth_v1_auth_proto_msgTypes[53].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_auth_v1_auth_proto_rawDesc), len(file_auth_v1_auth_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   63,
+			NumMessages:   65,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

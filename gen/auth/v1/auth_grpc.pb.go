@@ -35,6 +35,7 @@ const (
 	AuthService_UpdateTwoStep_FullMethodName          = "/auth.v1.AuthService/UpdateTwoStep"
 	AuthService_ChangePassword_FullMethodName         = "/auth.v1.AuthService/ChangePassword"
 	AuthService_LineAuthorize_FullMethodName          = "/auth.v1.AuthService/LineAuthorize"
+	AuthService_GetLoginOptions_FullMethodName        = "/auth.v1.AuthService/GetLoginOptions"
 	AuthService_LineCallback_FullMethodName           = "/auth.v1.AuthService/LineCallback"
 	AuthService_LineLinkSendOtp_FullMethodName        = "/auth.v1.AuthService/LineLinkSendOtp"
 	AuthService_LineLinkVerify_FullMethodName         = "/auth.v1.AuthService/LineLinkVerify"
@@ -93,6 +94,9 @@ type AuthServiceClient interface {
 	ChangePassword(ctx context.Context, in *ChangePasswordRequest, opts ...grpc.CallOption) (*ChangePasswordResponse, error)
 	// LineAuthorize starts LINE Login v2.1 (state, nonce and PKCE) and returns the authorize URL.
 	LineAuthorize(ctx context.Context, in *LineAuthorizeRequest, opts ...grpc.CallOption) (*LineAuthorizeResponse, error)
+	// GetLoginOptions tells the sign-in pages which ways in are available (LINE
+	// Login only with a configured channel). No storage, nothing per caller.
+	GetLoginOptions(ctx context.Context, in *GetLoginOptionsRequest, opts ...grpc.CallOption) (*GetLoginOptionsResponse, error)
 	// LineCallback exchanges the authorization code, verifies the ID token and
 	// signs in the linked user, links it to the signed-in user, or asks for an e-mail link by code.
 	LineCallback(ctx context.Context, in *LineCallbackRequest, opts ...grpc.CallOption) (*LineCallbackResponse, error)
@@ -293,6 +297,16 @@ func (c *authServiceClient) LineAuthorize(ctx context.Context, in *LineAuthorize
 	return out, nil
 }
 
+func (c *authServiceClient) GetLoginOptions(ctx context.Context, in *GetLoginOptionsRequest, opts ...grpc.CallOption) (*GetLoginOptionsResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(GetLoginOptionsResponse)
+	err := c.cc.Invoke(ctx, AuthService_GetLoginOptions_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 func (c *authServiceClient) LineCallback(ctx context.Context, in *LineCallbackRequest, opts ...grpc.CallOption) (*LineCallbackResponse, error) {
 	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
 	out := new(LineCallbackResponse)
@@ -475,6 +489,9 @@ type AuthServiceServer interface {
 	ChangePassword(context.Context, *ChangePasswordRequest) (*ChangePasswordResponse, error)
 	// LineAuthorize starts LINE Login v2.1 (state, nonce and PKCE) and returns the authorize URL.
 	LineAuthorize(context.Context, *LineAuthorizeRequest) (*LineAuthorizeResponse, error)
+	// GetLoginOptions tells the sign-in pages which ways in are available (LINE
+	// Login only with a configured channel). No storage, nothing per caller.
+	GetLoginOptions(context.Context, *GetLoginOptionsRequest) (*GetLoginOptionsResponse, error)
 	// LineCallback exchanges the authorization code, verifies the ID token and
 	// signs in the linked user, links it to the signed-in user, or asks for an e-mail link by code.
 	LineCallback(context.Context, *LineCallbackRequest) (*LineCallbackResponse, error)
@@ -562,6 +579,9 @@ func (UnimplementedAuthServiceServer) ChangePassword(context.Context, *ChangePas
 }
 func (UnimplementedAuthServiceServer) LineAuthorize(context.Context, *LineAuthorizeRequest) (*LineAuthorizeResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method LineAuthorize not implemented")
+}
+func (UnimplementedAuthServiceServer) GetLoginOptions(context.Context, *GetLoginOptionsRequest) (*GetLoginOptionsResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method GetLoginOptions not implemented")
 }
 func (UnimplementedAuthServiceServer) LineCallback(context.Context, *LineCallbackRequest) (*LineCallbackResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method LineCallback not implemented")
@@ -914,6 +934,24 @@ func _AuthService_LineAuthorize_Handler(srv interface{}, ctx context.Context, de
 	return interceptor(ctx, in, info, handler)
 }
 
+func _AuthService_GetLoginOptions_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(GetLoginOptionsRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(AuthServiceServer).GetLoginOptions(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: AuthService_GetLoginOptions_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(AuthServiceServer).GetLoginOptions(ctx, req.(*GetLoginOptionsRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 func _AuthService_LineCallback_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
 	in := new(LineCallbackRequest)
 	if err := dec(in); err != nil {
@@ -1236,6 +1274,10 @@ var AuthService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "LineAuthorize",
 			Handler:    _AuthService_LineAuthorize_Handler,
+		},
+		{
+			MethodName: "GetLoginOptions",
+			Handler:    _AuthService_GetLoginOptions_Handler,
 		},
 		{
 			MethodName: "LineCallback",

@@ -207,6 +207,31 @@ func TestLineNotConfigured(t *testing.T) {
 	e := start(t, func(c *serviceConfig) { c.Line = lineConfigNone })
 	_, err := e.connect.lineAuthorize(t, nil, "/")
 	wantErr(t, err, 503, "LINE Login is not available")
+	for _, cl := range []*client{e.connect, e.grpc} {
+		if opts := cl.loginOptions(t); opts.GetLineLogin() {
+			t.Fatalf("%s: login options offer LINE without a channel", cl.name)
+		}
+	}
+}
+
+// The sign-in pages learn from GetLoginOptions whether to show LINE's button.
+func TestLoginOptionsOfferLineWhenConfigured(t *testing.T) {
+	t.Parallel()
+	e := start(t)
+	for _, cl := range []*client{e.connect, e.grpc} {
+		if opts := cl.loginOptions(t); !opts.GetLineLogin() {
+			t.Fatalf("%s: login options hide LINE with a configured channel", cl.name)
+		}
+	}
+}
+
+func (cl *client) loginOptions(t *testing.T) *authv1.GetLoginOptionsResponse {
+	res, _, err := do(t, cl, nil, &authv1.GetLoginOptionsRequest{},
+		authv1connect.AuthServiceClient.GetLoginOptions, authv1.AuthServiceClient.GetLoginOptions)
+	if err != nil {
+		t.Fatalf("%s: GetLoginOptions: %+v", cl.name, err)
+	}
+	return res
 }
 
 var lineConfigNone = serviceLineConfig{}

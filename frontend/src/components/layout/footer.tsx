@@ -13,9 +13,9 @@ export function Footer() {
           <p>{th.footer.blurb}</p>
         </div>
         <nav className="footer-links" aria-label="footer">
-          <Link to={{ pathname: "/", hash: "#features" }}>{th.footer.about}</Link>
-          <Link to={{ pathname: "/", hash: "#faq" }}>{th.footer.privacy}</Link>
-          <Link to={{ pathname: "/", hash: "#pricing" }}>{th.footer.licensing}</Link>
+          <Link to="/about">{th.footer.about}</Link>
+          <Link to="/privacy">{th.footer.privacy}</Link>
+          <Link to="/terms">{th.footer.licensing}</Link>
           <Link to="/user-settings/contact-us">{th.footer.contact}</Link>
         </nav>
       </div>

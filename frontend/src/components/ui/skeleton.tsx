@@ -1,12 +1,20 @@
 import { th } from "@/i18n/th";
+import { Brand } from "./logo";
 
-/** The start-up / loading skeleton (SPEC §2: shown while the session is restored; /test). */
+/**
+ * The start-up / loading skeleton (SPEC §2: shown while the session is
+ * restored; /test). The brand is real: it is the first paint. index.html
+ * carries the same markup, so a slow network paints it before any script
+ * (skeleton.test.tsx keeps the two equal).
+ */
 export function PageSkeleton({ bodyOnly = false }: { bodyOnly?: boolean }) {
   return (
     <div className="skeleton-page" role="status" aria-live="polite" aria-busy="true" data-testid="page-skeleton">
       <span className="sr-only">{th.skeleton.label}</span>
       {!bodyOnly && <div className="skeleton-header">
-        <div className="sk sk-logo" />
+        <div className="logo">
+          <Brand />
+        </div>
         <div className="sk-row">
           <div className="sk sk-pill" />
           <div className="sk sk-pill" />

@@ -77,6 +77,9 @@ const (
 	// AuthServiceLineAuthorizeProcedure is the fully-qualified name of the AuthService's LineAuthorize
 	// RPC.
 	AuthServiceLineAuthorizeProcedure = "/auth.v1.AuthService/LineAuthorize"
+	// AuthServiceGetLoginOptionsProcedure is the fully-qualified name of the AuthService's
+	// GetLoginOptions RPC.
+	AuthServiceGetLoginOptionsProcedure = "/auth.v1.AuthService/GetLoginOptions"
 	// AuthServiceLineCallbackProcedure is the fully-qualified name of the AuthService's LineCallback
 	// RPC.
 	AuthServiceLineCallbackProcedure = "/auth.v1.AuthService/LineCallback"
@@ -155,6 +158,9 @@ type AuthServiceClient interface {
 	ChangePassword(context.Context, *connect.Request[v1.ChangePasswordRequest]) (*connect.Response[v1.ChangePasswordResponse], error)
 	// LineAuthorize starts LINE Login v2.1 (state, nonce and PKCE) and returns the authorize URL.
 	LineAuthorize(context.Context, *connect.Request[v1.LineAuthorizeRequest]) (*connect.Response[v1.LineAuthorizeResponse], error)
+	// GetLoginOptions tells the sign-in pages which ways in are available (LINE
+	// Login only with a configured channel). No storage, nothing per caller.
+	GetLoginOptions(context.Context, *connect.Request[v1.GetLoginOptionsRequest]) (*connect.Response[v1.GetLoginOptionsResponse], error)
 	// LineCallback exchanges the authorization code, verifies the ID token and
 	// signs in the linked user, links it to the signed-in user, or asks for an e-mail link by code.
 	LineCallback(context.Context, *connect.Request[v1.LineCallbackRequest]) (*connect.Response[v1.LineCallbackResponse], error)
@@ -294,6 +300,12 @@ func NewAuthServiceClient(httpClient connect.HTTPClient, baseURL string, opts ..
 			connect.WithSchema(authServiceMethods.ByName("LineAuthorize")),
 			connect.WithClientOptions(opts...),
 		),
+		getLoginOptions: connect.NewClient[v1.GetLoginOptionsRequest, v1.GetLoginOptionsResponse](
+			httpClient,
+			baseURL+AuthServiceGetLoginOptionsProcedure,
+			connect.WithSchema(authServiceMethods.ByName("GetLoginOptions")),
+			connect.WithClientOptions(opts...),
+		),
 		lineCallback: connect.NewClient[v1.LineCallbackRequest, v1.LineCallbackResponse](
 			httpClient,
 			baseURL+AuthServiceLineCallbackProcedure,
@@ -399,6 +411,7 @@ type authServiceClient struct {
 	updateTwoStep          *connect.Client[v1.UpdateTwoStepRequest, v1.UpdateTwoStepResponse]
 	changePassword         *connect.Client[v1.ChangePasswordRequest, v1.ChangePasswordResponse]
 	lineAuthorize          *connect.Client[v1.LineAuthorizeRequest, v1.LineAuthorizeResponse]
+	getLoginOptions        *connect.Client[v1.GetLoginOptionsRequest, v1.GetLoginOptionsResponse]
 	lineCallback           *connect.Client[v1.LineCallbackRequest, v1.LineCallbackResponse]
 	lineLinkSendOtp        *connect.Client[v1.LineLinkSendOtpRequest, v1.LineLinkSendOtpResponse]
 	lineLinkVerify         *connect.Client[v1.LineLinkVerifyRequest, v1.LineLinkVerifyResponse]
@@ -493,6 +506,11 @@ func (c *authServiceClient) ChangePassword(ctx context.Context, req *connect.Req
 // LineAuthorize calls auth.v1.AuthService.LineAuthorize.
 func (c *authServiceClient) LineAuthorize(ctx context.Context, req *connect.Request[v1.LineAuthorizeRequest]) (*connect.Response[v1.LineAuthorizeResponse], error) {
 	return c.lineAuthorize.CallUnary(ctx, req)
+}
+
+// GetLoginOptions calls auth.v1.AuthService.GetLoginOptions.
+func (c *authServiceClient) GetLoginOptions(ctx context.Context, req *connect.Request[v1.GetLoginOptionsRequest]) (*connect.Response[v1.GetLoginOptionsResponse], error) {
+	return c.getLoginOptions.CallUnary(ctx, req)
 }
 
 // LineCallback calls auth.v1.AuthService.LineCallback.
@@ -601,6 +619,9 @@ type AuthServiceHandler interface {
 	ChangePassword(context.Context, *connect.Request[v1.ChangePasswordRequest]) (*connect.Response[v1.ChangePasswordResponse], error)
 	// LineAuthorize starts LINE Login v2.1 (state, nonce and PKCE) and returns the authorize URL.
 	LineAuthorize(context.Context, *connect.Request[v1.LineAuthorizeRequest]) (*connect.Response[v1.LineAuthorizeResponse], error)
+	// GetLoginOptions tells the sign-in pages which ways in are available (LINE
+	// Login only with a configured channel). No storage, nothing per caller.
+	GetLoginOptions(context.Context, *connect.Request[v1.GetLoginOptionsRequest]) (*connect.Response[v1.GetLoginOptionsResponse], error)
 	// LineCallback exchanges the authorization code, verifies the ID token and
 	// signs in the linked user, links it to the signed-in user, or asks for an e-mail link by code.
 	LineCallback(context.Context, *connect.Request[v1.LineCallbackRequest]) (*connect.Response[v1.LineCallbackResponse], error)
@@ -736,6 +757,12 @@ func NewAuthServiceHandler(svc AuthServiceHandler, opts ...connect.HandlerOption
 		connect.WithSchema(authServiceMethods.ByName("LineAuthorize")),
 		connect.WithHandlerOptions(opts...),
 	)
+	authServiceGetLoginOptionsHandler := connect.NewUnaryHandler(
+		AuthServiceGetLoginOptionsProcedure,
+		svc.GetLoginOptions,
+		connect.WithSchema(authServiceMethods.ByName("GetLoginOptions")),
+		connect.WithHandlerOptions(opts...),
+	)
 	authServiceLineCallbackHandler := connect.NewUnaryHandler(
 		AuthServiceLineCallbackProcedure,
 		svc.LineCallback,
@@ -854,6 +881,8 @@ func NewAuthServiceHandler(svc AuthServiceHandler, opts ...connect.HandlerOption
 			authServiceChangePasswordHandler.ServeHTTP(w, r)
 		case AuthServiceLineAuthorizeProcedure:
 			authServiceLineAuthorizeHandler.ServeHTTP(w, r)
+		case AuthServiceGetLoginOptionsProcedure:
+			authServiceGetLoginOptionsHandler.ServeHTTP(w, r)
 		case AuthServiceLineCallbackProcedure:
 			authServiceLineCallbackHandler.ServeHTTP(w, r)
 		case AuthServiceLineLinkSendOtpProcedure:
@@ -953,6 +982,10 @@ func (UnimplementedAuthServiceHandler) ChangePassword(context.Context, *connect.
 
 func (UnimplementedAuthServiceHandler) LineAuthorize(context.Context, *connect.Request[v1.LineAuthorizeRequest]) (*connect.Response[v1.LineAuthorizeResponse], error) {
 	return nil, connect.NewError(connect.CodeUnimplemented, errors.New("auth.v1.AuthService.LineAuthorize is not implemented"))
+}
+
+func (UnimplementedAuthServiceHandler) GetLoginOptions(context.Context, *connect.Request[v1.GetLoginOptionsRequest]) (*connect.Response[v1.GetLoginOptionsResponse], error) {
+	return nil, connect.NewError(connect.CodeUnimplemented, errors.New("auth.v1.AuthService.GetLoginOptions is not implemented"))
 }
 
 func (UnimplementedAuthServiceHandler) LineCallback(context.Context, *connect.Request[v1.LineCallbackRequest]) (*connect.Response[v1.LineCallbackResponse], error) {

@@ -95,6 +95,7 @@ type App struct {
 	SecuritySettings      SecuritySettingsHandler
 	UpdateTwoStep         UpdateTwoStepHandler
 	ChangePassword        ChangePasswordHandler
+	LoginOptions          LoginOptionsHandler
 	LineAuthorize         LineAuthorizeHandler
 	LineCallback          LineCallbackHandler
 	LineLinkSendOTP       LineLinkSendOTPHandler
@@ -151,6 +152,7 @@ func New(d Deps) (*App, error) {
 		SecuritySettings:      SecuritySettingsHandler{c},
 		UpdateTwoStep:         UpdateTwoStepHandler{c},
 		ChangePassword:        ChangePasswordHandler{c},
+		LoginOptions:          LoginOptionsHandler{c},
 		LineAuthorize:         LineAuthorizeHandler{c},
 		LineCallback:          LineCallbackHandler{c},
 		LineLinkSendOTP:       LineLinkSendOTPHandler{c},

@@ -43,6 +43,20 @@ func pkceChallenge(verifier string) string {
 	return base64.RawURLEncoding.EncodeToString(s[:])
 }
 
+// LoginOptions are the ways in the sign-in pages offer.
+type LoginOptions struct {
+	Line bool // LINE Login has a configured channel
+}
+
+// LoginOptionsHandler answers from configuration alone: cheap enough for
+// every visit of the sign-in pages.
+type LoginOptionsHandler struct{ c *core }
+
+// Handle runs the query.
+func (h LoginOptionsHandler) Handle() LoginOptions {
+	return LoginOptions{Line: h.c.line.Configured()}
+}
+
 // LineAuthorize starts LINE Login.
 type LineAuthorize struct {
 	RedirectTo string

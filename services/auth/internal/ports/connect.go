@@ -441,6 +441,11 @@ func (s *Server) ChangePassword(ctx context.Context, req *connect.Request[authv1
 	return connect.NewResponse(&authv1.ChangePasswordResponse{Message: msg}), nil
 }
 
+// GetLoginOptions implements authv1connect.AuthServiceHandler.
+func (s *Server) GetLoginOptions(context.Context, *connect.Request[authv1.GetLoginOptionsRequest]) (*connect.Response[authv1.GetLoginOptionsResponse], error) {
+	return connect.NewResponse(&authv1.GetLoginOptionsResponse{LineLogin: s.app.LoginOptions.Handle().Line}), nil
+}
+
 // LineAuthorize implements authv1connect.AuthServiceHandler. A caller with a
 // valid access token starts a link of LINE to that account.
 func (s *Server) LineAuthorize(ctx context.Context, req *connect.Request[authv1.LineAuthorizeRequest]) (*connect.Response[authv1.LineAuthorizeResponse], error) {

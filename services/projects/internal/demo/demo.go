@@ -1,7 +1,9 @@
 // Package demo generates realistic, deterministic Thai procurement projects
 // for demo data (DEMO_DATA) and benchmarks (up to 10 M rows). Project i is a
 // pure function of (seed, i), so rows can be generated in parallel and any
-// row can be regenerated.
+// row can be regenerated. Nothing happens after End (no winner announced in
+// the future), and demo projects carry no links: their ids exist nowhere on
+// e-GP, so a link there would lead to a page that does not exist.
 package demo
 
 import (
@@ -18,8 +20,8 @@ import (
 // Generator builds projects.
 type Generator struct {
 	Seed uint64
-	// End is the newest announcement month; projects spread over the
-	// Months before it.
+	// End is "today": the newest announcement is on or before it, and
+	// projects spread over the Months before it.
 	End    time.Time
 	Months int
 }
@@ -72,6 +74,10 @@ func (g *Generator) Project(i int) domain.Project {
 	end := g.End.In(domain.Bangkok)
 	month := time.Date(end.Year(), end.Month(), 1, 0, 0, 0, 0, domain.Bangkok).AddDate(0, -m, 0)
 	days := month.AddDate(0, 1, -1).Day()
+	today := domain.Date(end.Year(), end.Month(), end.Day())
+	if m == 0 {
+		days = end.Day() // this month: up to today
+	}
 	first := domain.Date(month.Year(), month.Month(), 1+r.IntN(days))
 	id := fmt.Sprintf("%02d%02d%07d", (month.Year()+543)%100, int(month.Month()), seq%10000000)
 
@@ -217,13 +223,16 @@ func (g *Generator) Project(i int) domain.Project {
 		n = len(path)
 	}
 	d := first
-	for _, t := range path[:n] {
-		p.Announcements = append(p.Announcements, domain.Announcement{
-			Type: t, Name: t.NameTh(), Date: d,
-			Link: "https://process5.gprocurement.go.th/egp-template-service/dwnt/view-pdf-file?templateId=" + fmt.Sprintf("%08x-%04x-4%03x-8%03x-%012x", r.Uint32(), r.IntN(1<<16), r.IntN(1<<12), r.IntN(1<<12), r.Uint64()&(1<<48-1)),
-		})
+	for i, t := range path[:n] {
+		if d.After(today) {
+			// The later steps have not happened yet.
+			n = i
+			break
+		}
+		p.Announcements = append(p.Announcements, domain.Announcement{Type: t, Name: t.NameTh(), Date: d})
 		d = d.AddDate(0, 0, 3+r.IntN(12))
 	}
+	lastDate := p.Announcements[n-1].Date
 	last := path[n-1]
 	if last == "15" || last == "D0" || last == "D2" || last == "W0" || last == "W2" {
 		ref := domain.Money(int64(float64(bud)*(0.9+0.1*r.Float64())/100) * 100)
@@ -234,13 +243,13 @@ func (g *Generator) Project(i int) domain.Project {
 		p.AgreedPrice = &ag
 		p.WinnerName = pick(r, []string{"บริษัท ", "ห้างหุ้นส่วนจำกัด ", "ร้าน"}) + pick(r, []string{"ก่อสร้าง", "รุ่งเรือง", "ศรีสยาม", "ไทยพัฒนา", "เจริญกิจ", "ทองคำ"}) + pick(r, villageSuffix) + pick(r, []string{" จำกัด", " จำกัด", ""})
 		p.WinnerTaxID = fmt.Sprintf("0%02d%010d", 10+r.IntN(89), r.Int64N(1e10))
-		if r.IntN(2) == 0 {
+		if signed := d.AddDate(0, 0, 2); r.IntN(2) == 0 && !signed.After(today) {
 			p.ContractNo = fmt.Sprintf("%s/%s", num(1+r.IntN(300)), num(fy))
-			signed := d.AddDate(0, 0, 2)
 			cend := signed.AddDate(0, 1+r.IntN(11), 0)
 			p.ContractSigned, p.ContractEnd = &signed, &cend
 			p.ContractValue = p.AgreedPrice
-			if cend.Before(g.End) && r.IntN(2) == 0 {
+			lastDate = signed
+			if cend.Before(today) && r.IntN(2) == 0 {
 				p.ContractStatus = "สิ้นสุดสัญญา"
 			} else {
 				p.ContractStatus = "ระหว่างดำเนินการ"
@@ -249,7 +258,7 @@ func (g *Generator) Project(i int) domain.Project {
 	}
 	p.BudgetYear = fy
 	p.FirstSeen = first
-	p.LastSeen = d
+	p.LastSeen = lastDate
 	p.Derive()
 	return p
 }

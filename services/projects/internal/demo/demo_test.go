@@ -38,3 +38,46 @@ func TestDeterministicAndValid(t *testing.T) {
 	}
 	t.Logf("statuses %v; sample: %s", statuses, g1.Project(3).Name)
 }
+
+// Demo data agrees with today: nothing announced, awarded or signed after
+// it, and no link into e-GP (demo ids exist nowhere there).
+func TestNothingAfterTodayAndNoEGPLinks(t *testing.T) {
+	t.Parallel()
+	now := time.Date(2026, 11, 25, 15, 4, 0, 0, domain.Bangkok)
+	today := domain.Date(2026, 11, 25)
+	g := demo.New(1, now)
+	thisMonth, awarded := 0, 0
+	for i := 0; i < 20000; i++ {
+		p := g.Project(i)
+		if p.Source != domain.SourceDemo {
+			t.Fatalf("row %d source %q", i, p.Source)
+		}
+		for _, a := range p.Announcements {
+			if a.Date.After(today) {
+				t.Fatalf("row %d: %s announced on %s, after today %s", i, a.Type, a.Date.Format(time.DateOnly), today.Format(time.DateOnly))
+			}
+			if a.Link != "" {
+				t.Fatalf("row %d: announcement %s links to %q", i, a.Type, a.Link)
+			}
+			if a.Date.Year() == 2026 && a.Date.Month() == time.November {
+				thisMonth++
+			}
+		}
+		if p.WinnerName != "" {
+			awarded++
+			if w := p.Announcements[len(p.Announcements)-1]; w.Type != "W0" && w.Type != "W2" {
+				t.Fatalf("row %d: winner %q without a winner announcement (last %s)", i, p.WinnerName, w.Type)
+			}
+		}
+		if p.ContractSigned != nil && p.ContractSigned.After(today) {
+			t.Fatalf("row %d: contract signed %s, after today", i, p.ContractSigned.Format(time.DateOnly))
+		}
+		if p.FirstSeen.After(today) || p.LastSeen.After(today) {
+			t.Fatalf("row %d: seen %s..%s, after today", i, p.FirstSeen, p.LastSeen)
+		}
+	}
+	// Still realistic: this month has announcements and many projects have winners.
+	if thisMonth == 0 || awarded < 5000 {
+		t.Fatalf("announcements this month %d, awarded %d", thisMonth, awarded)
+	}
+}

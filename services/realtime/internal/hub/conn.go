@@ -6,6 +6,7 @@ package hub
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"log/slog"
 	"net/http"
 	"net/url"
@@ -32,7 +33,15 @@ const (
 	maxInbound   = 8 << 10
 	// maxFirstMessage bounds the unauthenticated first message (the token).
 	maxFirstMessage = 4 << 10
+	// natsProbeTimeout bounds the round trip to NATS before an upgrade: a
+	// socket without NATS behind it would only ever say "error".
+	natsProbeTimeout = 3 * time.Second
 )
+
+var errNATSDisconnected = errors.New("not connected to NATS")
+
+// unavailableBody is SPEC §8's answer when a dependency does not answer.
+const unavailableBody = `{"detail":"Service is currently unavailable. Please try again later."}`
 
 // Message is what the client receives (SPEC §7 message types).
 type Message struct {
@@ -127,6 +136,16 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		_, _ = w.Write([]byte(`{"detail":"Not Found","kind":"not_found","reason":"not-found"}` + "\n"))
 		return
 	}
+	// NATS down or too slow to answer: refuse the upgrade with a 503 the
+	// app understands (it retries), rather than a socket that cannot stream.
+	if err := h.natsAnswers(r.Context()); err != nil {
+		h.log.WarnContext(r.Context(), "socket refused: NATS does not answer", "err", err)
+		w.Header().Set("Content-Type", "application/json")
+		w.Header().Set("Retry-After", "5")
+		w.WriteHeader(http.StatusServiceUnavailable)
+		_, _ = w.Write([]byte(unavailableBody))
+		return
+	}
 	ws, err := h.upgrader.Upgrade(w, r, nil)
 	if err != nil {
 		return // the upgrader already answered
@@ -141,6 +160,17 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	ended, untrack := h.track(authn.FamilyID(claims))
 	defer untrack()
 	h.stream(r.Context(), ws, userID, ended)
+}
+
+// natsAnswers makes one round trip to the NATS server (a PING), within
+// natsProbeTimeout.
+func (h *Handler) natsAnswers(ctx context.Context) error {
+	if !h.nc.IsConnected() {
+		return errNATSDisconnected
+	}
+	ctx, cancel := context.WithTimeout(ctx, natsProbeTimeout)
+	defer cancel()
+	return h.nc.FlushWithContext(ctx)
 }
 
 // authenticate waits for {"type":"auth","token":"..."} (or a bare token) and checks

@@ -4,7 +4,24 @@ import { IconLine } from "@/components/ui/icons";
 import { errorMessage } from "@/lib/errors";
 import { th } from "@/i18n/th";
 import { toast } from "@/stores/toast-store";
+import { useLoginOptions } from "@/lib/login-options";
 import { lineAuthorize } from "../api/auth-api";
+
+/**
+ * "or" and LINE's button, only when the server has a LINE channel: without
+ * one the button could only fail. Nothing shows until the server has said.
+ */
+export function LineLoginOption({ redirectTo }: { redirectTo: string }) {
+  if (!useLoginOptions()?.lineLogin) return null;
+  return (
+    <>
+      <div className="divider">
+        <span>{th.common.or}</span>
+      </div>
+      <LineButton redirectTo={redirectTo} />
+    </>
+  );
+}
 
 /** Starts LINE Login v2.1: the server builds the authorize URL (state, nonce, PKCE). */
 export function LineButton({ redirectTo }: { redirectTo: string }) {

@@ -11,7 +11,7 @@ import { toast } from "@/stores/toast-store";
 import { login, rememberVerifyEmail } from "../api/auth-api";
 import { useRedirectTarget } from "../hooks/use-redirect-target";
 import { AuthCard } from "./auth-card";
-import { LineButton } from "./line-button";
+import { LineLoginOption } from "./line-button";
 import { LoginOtpStep } from "./login-otp-step";
 
 export function LoginPage() {
@@ -52,13 +52,15 @@ export function LoginPage() {
       }
     } catch (err) {
       if (isInactiveError(err)) {
-        // SPEC §8: not toasted; leads to the activation screen.
-        const email = username.includes("@") ? username.trim() : "";
-        if (email) {
-          rememberVerifyEmail(email);
-          void navigate("/verify-registration?inactive=true", { state: { email } });
+        // SPEC §8: not toasted; leads to the activation screen, the same one
+        // whether they typed their e-mail or their username (then the screen
+        // asks for the e-mail the code goes to).
+        const typed = username.trim();
+        if (typed.includes("@")) {
+          rememberVerifyEmail(typed);
+          void navigate("/verify-registration?inactive=true", { state: { email: typed } });
         } else {
-          void navigate("/verify-account/register-otp?inactive=true");
+          void navigate("/verify-registration?inactive=true", { state: { username: typed } });
         }
         return;
       }
@@ -107,10 +109,7 @@ export function LoginPage() {
           {submitting ? th.auth.loggingIn : th.auth.loginButton}
         </Button>
       </form>
-      <div className="divider">
-        <span>{th.common.or}</span>
-      </div>
-      <LineButton redirectTo={redirectTo} />
+      <LineLoginOption redirectTo={redirectTo} />
       <p className="auth-switch">
         {th.auth.noAccount} <Link to="/signup">{th.auth.signupLink}</Link>
       </p>

@@ -9,7 +9,7 @@ import { useAuthStore } from "@/stores/auth-store";
 import { toast } from "@/stores/toast-store";
 import { register } from "../api/auth-api";
 import { AuthCard } from "./auth-card";
-import { LineButton } from "./line-button";
+import { LineLoginOption } from "./line-button";
 
 type Fields = { name: string; username: string; email: string; password: string; confirm: string };
 type Errors = Partial<Record<keyof Fields, string>>;
@@ -76,12 +76,14 @@ export function SignupPage() {
         <Button type="submit" block size="lg" loading={submitting}>
           {submitting ? th.auth.signingUp : th.auth.signupButton}
         </Button>
-        <p className="muted small center">{th.auth.signupTerms}</p>
+        <p className="muted small center" data-testid="signup-consent">
+          {th.legal.signupConsent.before}
+          <Link to="/terms">{th.legal.signupConsent.terms}</Link>
+          {th.legal.signupConsent.and}
+          <Link to="/privacy">{th.legal.signupConsent.privacy}</Link>
+        </p>
       </form>
-      <div className="divider">
-        <span>{th.common.or}</span>
-      </div>
-      <LineButton redirectTo="/" />
+      <LineLoginOption redirectTo="/" />
       <p className="auth-switch">
         {th.auth.haveAccount} <Link to="/login">{th.auth.loginLink}</Link>
       </p>

@@ -1,6 +1,7 @@
 import { useEffect, useState } from "react";
 import { Link, Navigate, useLocation, useNavigate, useSearchParams } from "react-router";
 import { Button } from "@/components/ui/button";
+import { TextField } from "@/components/ui/text-field";
 import { IconMail, IconUser } from "@/components/ui/icons";
 import { usePageTitle } from "@/hooks/use-page-title";
 import { errorMessage, isInactiveError, isResendTooSoon } from "@/lib/errors";
@@ -11,6 +12,8 @@ import { recallVerifyEmail, rememberVerifyEmail, resendRegistrationOtp, verifyRe
 import { AuthCard } from "./auth-card";
 import { OtpPanel } from "./otp-panel";
 
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
 /**
  * SPEC §2 verify-registration: six boxes, countdown, Resend, Back to
  * Registration; the inactive variant asks to activate the account first.
@@ -20,24 +23,37 @@ export function VerifyRegistrationPage() {
   const location = useLocation();
   const navigate = useNavigate();
   const [params] = useSearchParams();
-  const [email] = useState(() => recallVerifyEmail((location.state as { email?: string } | null)?.email));
+  const from = location.state as { email?: string; username?: string } | null;
   const [inactive, setInactive] = useState(params.get("inactive") === "true");
+  // A login by username: the e-mail is not known here yet, and an address
+  // remembered from some earlier sign-up may not be this account's.
+  const byUsername = inactive && !from?.email && !!from?.username;
+  const [email, setEmail] = useState(() => (byUsername ? "" : recallVerifyEmail(from?.email)));
+  const [typedEmail, setTypedEmail] = useState("");
+  const [emailError, setEmailError] = useState<string | null>(null);
   const [activating, setActivating] = useState(false);
   const [round, setRound] = useState(0);
   const expiresIn = useAuthStore((s) => s.otpExpiresIn);
 
   useEffect(() => {
     if (email) rememberVerifyEmail(email);
-    else toast.error(msg("Email not found. Please return to signup."));
-  }, [email]);
+    else if (!byUsername) toast.error(msg("Email not found. Please return to signup."));
+  }, [email, byUsername]);
 
-  if (!email) return <Navigate to="/signup" replace />;
+  if (!email && !(inactive && byUsername)) return <Navigate to="/signup" replace />;
 
   if (inactive) {
     const activate = async () => {
+      const to = email || typedEmail.trim();
+      if (!EMAIL.test(to)) {
+        setEmailError(th.auth.validation.email);
+        return;
+      }
+      setEmailError(null);
       setActivating(true);
       try {
-        await resendRegistrationOtp(email);
+        await resendRegistrationOtp(to);
+        setEmail(to);
         toast.success(th.auth.otp.resent);
         setInactive(false);
         setRound((r) => r + 1);
@@ -45,6 +61,7 @@ export function VerifyRegistrationPage() {
         if (isResendTooSoon(e)) {
           // A code went out moments ago (e.g. at registration): use that one.
           toast.info(errorMessage(e, "Failed to send OTP. Please try again."));
+          setEmail(to);
           setInactive(false);
           setRound((r) => r + 1);
         } else {
@@ -55,16 +72,35 @@ export function VerifyRegistrationPage() {
       }
     };
     return (
-      <AuthCard title={th.auth.activateTitle} icon={<IconUser size={28} />} lead={th.auth.activateLead(email)}>
-        <Button
-          block
-          size="lg"
-          loading={activating}
-          data-testid="activate-account"
-          onClick={() => void activate()}
+      <AuthCard
+        title={th.auth.activateTitle}
+        icon={<IconUser size={28} />}
+        lead={email ? th.auth.activateLead(email) : th.activateByUsername.lead(from?.username ?? "")}
+      >
+        <form
+          className="form"
+          noValidate
+          data-testid="activate-form"
+          onSubmit={(e) => {
+            e.preventDefault();
+            void activate();
+          }}
         >
-          {activating ? th.auth.activating : th.auth.activateButton}
-        </Button>
+          {!email && (
+            <TextField
+              label={th.auth.email}
+              type="email"
+              name="email"
+              autoComplete="email"
+              value={typedEmail}
+              onChange={(e) => setTypedEmail(e.target.value)}
+              error={emailError}
+            />
+          )}
+          <Button type="submit" block size="lg" loading={activating} data-testid="activate-account">
+            {activating ? th.auth.activating : th.auth.activateButton}
+          </Button>
+        </form>
         <p className="auth-switch">
           <Link to="/signup">{th.auth.backToRegistration}</Link>
         </p>

@@ -76,6 +76,24 @@ describe("/project-details/:projectId", () => {
     await waitFor(() => expect(document.title).toContain(project.summary.projectName));
   });
 
+  it("a demo project says so and links nowhere on e-GP (its id does not exist there)", async () => {
+    signIn();
+    const demo = {
+      ...project,
+      summary: { ...project.summary, projectId: "69110000042", egpUrl: "" },
+      announcements: project.announcements.map((a) => ({ ...a, link: "" })),
+      source: "demo",
+    };
+    createFakeBackend({ "ProjectsService/GetProject": () => ({ json: { project: demo } }) }).install();
+    renderApp("/project-details/69110000042");
+    const view = await screen.findByTestId("project-details", {}, { timeout: 5000 });
+    expect(screen.getByTestId("pd-demo").textContent).toBe(th.demoChip);
+    expect(within(view).getByText(th.projectSources.demo)).toBeTruthy();
+    expect(screen.queryByTestId("pd-egp")).toBeNull();
+    const links = within(view).queryAllByRole("link").map((l) => l.getAttribute("href") ?? "");
+    expect(links.filter((h) => h.includes("gprocurement"))).toEqual([]);
+  });
+
   it("/project-details?id=… works too", async () => {
     signIn();
     createFakeBackend({ "ProjectsService/GetProject": () => ({ json: { project } }) }).install();

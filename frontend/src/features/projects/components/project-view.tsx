@@ -69,6 +69,11 @@ export function ProjectView({ project, sample = false }: { project: ProjectDetai
             {t.projectId} {s.projectId}
           </span>
           {s.budgetYear > 0 && <span className="chip chip-soft">{`${t.budgetYear} ${s.budgetYear}`}</span>}
+          {project.source === "demo" && (
+            <span className="chip chip-soft" data-testid="pd-demo">
+              {th.demoChip}
+            </span>
+          )}
         </div>
         <h1 className="pd-title" data-testid="pd-name">
           {s.projectName}
@@ -204,7 +209,7 @@ export function ProjectView({ project, sample = false }: { project: ProjectDetai
 
           <section className="card pd-section pd-meta" aria-label={t.source}>
             <dl className="pd-fields pd-fields-1">
-              {project.source && <Field label={t.source}>{project.source}</Field>}
+              {project.source && <Field label={t.source}>{th.projectSources[project.source] ?? project.source}</Field>}
               {tsDate(project.firstSeenAt) && <Field label={t.firstSeen}>{tsDate(project.firstSeenAt)}</Field>}
               {tsDate(project.updatedAt) && <Field label={t.lastUpdated}>{tsDate(project.updatedAt)}</Field>}
             </dl>

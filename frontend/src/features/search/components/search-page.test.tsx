@@ -210,6 +210,14 @@ describe("/search: results", () => {
     expect(screen.getByTestId("page-7").getAttribute("aria-current")).toBe("page");
   });
 
+  it("an exact total, however large, never reads 'ประมาณ'", async () => {
+    backend((c) => listReply(c, { total: 30000, estimate: false }));
+    renderApp("/search?keyWord_Incl_Or=ก");
+    await screen.findAllByTestId("result-row", {}, { timeout: 5000 });
+    expect(screen.getByTestId("results-count").textContent).toContain("30,000 รายการ");
+    expect(screen.getByTestId("results-count").textContent).not.toContain("ประมาณ");
+  });
+
   it("short view by default, long view shows method, prices and the e-GP link", async () => {
     backend((c) => ({ json: { ...listReply(c).json, data: [row(1, { methodName: "ประกวดราคาอิเล็กทรอนิกส์ (e-bidding)", referencePrice: 4812500, egpUrl: "https://process5.gprocurement.go.th/x" })] } }));
     renderApp("/search");

@@ -7,6 +7,7 @@ import { authClient, getClient } from "@/lib/clients";
 import { errorMessage } from "@/lib/errors";
 import { formatNumber, formatThaiDate } from "@/lib/format";
 import { queryKeys } from "@/lib/query-keys";
+import { useLoginOptions } from "@/lib/login-options";
 import { Avatar } from "@/components/ui/avatar";
 import { ProjectsService } from "@/gen/projects/v1/projects_pb";
 import { SubscriptionService } from "@/gen/subscription/v1/subscription_pb";
@@ -258,13 +259,31 @@ export function AdvancedFeaturesSection() {
 export function LineSection() {
   const user = useAuthStore((s) => s.user);
   const linked = !!user?.lineId1;
+  // Without a LINE channel there is no LINE button to link with.
+  const lineOff = useLoginOptions()?.lineLogin === false;
+  // LINE's sign-in, then the e-mailed code to this account's address links
+  // the two (the session alone never does: the code is the proof).
+  const start = useMutation({
+    mutationFn: () => authClient().lineAuthorize({ redirectTo: "/user-settings/line-api" }),
+    onSuccess: (r) => window.location.assign(r.authorizeUrl),
+    onError: (err) => toast.error(errorMessage(err, "Failed to fetch data")),
+  });
   return (
     <div className="settings-card" data-testid="settings-line">
       <p data-testid="line-state">{linked ? t.lineLinked : t.lineNotLinked}</p>
-      <p className="muted">{linked ? t.lineLinkedHelp : t.lineHowTo}</p>
-      <Link to="/user-settings/notification-settings" className="btn btn-primary btn-md">
-        {t.lineAlerts}
-      </Link>
+      <p className="muted" data-testid="line-help">
+        {linked ? t.lineLinkedHelp : lineOff ? th.lineUnavailable : t.lineHowTo}
+      </p>
+      <div className="settings-row">
+        {!linked && !lineOff && (
+          <button type="button" className="btn btn-line btn-md" disabled={start.isPending} onClick={() => start.mutate()} data-testid="line-link-start">
+            {t.lineLink}
+          </button>
+        )}
+        <Link to="/user-settings/notification-settings" className="btn btn-primary btn-md">
+          {t.lineAlerts}
+        </Link>
+      </div>
     </div>
   );
 }

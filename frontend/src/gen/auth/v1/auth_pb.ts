@@ -13,7 +13,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file auth/v1/auth.proto.
  */
 export const file_auth_v1_auth: GenFile = /*@__PURE__*/
-  fileDesc("ChJhdXRoL3YxL2F1dGgucHJvdG8SB2F1dGgudjEi2wEKBFVzZXISDwoHaWRfdXNlchgBIAEoCRIKCgJpZBgCIAEoCRIMCgRuYW1lGAMgASgJEhAKCHVzZXJuYW1lGAQgASgJEg0KBWVtYWlsGAUgASgJEhMKC3BpY3R1cmVfdXJsGAYgASgJEhAKCGxpbmVfaWQxGAcgASgJEh0KFXR3b19zdGVwX3ZlcmlmaWNhdGlvbhgIIAEoCRIRCglpc19hY3RpdmUYCSABKAgSLgoKY3JlYXRlZF9hdBgKIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiMgoMTG9naW5SZXF1ZXN0EhAKCHVzZXJuYW1lGAEgASgJEhAKCHBhc3N3b3JkGAIgASgJIsABCg1Mb2dpblJlc3BvbnNlEg8KB21lc3NhZ2UYASABKAkSHQoVdHdvX3N0ZXBfdmVyaWZpY2F0aW9uGAIgASgJEhQKDGFjY2Vzc190b2tlbhgDIAEoCRIVCg1yZWZyZXNoX3Rva2VuGAQgASgJEhIKCnRva2VuX3R5cGUYBSABKAkSEgoKZXhwaXJlc19pbhgGIAEoBRINCgVlbWFpbBgHIAEoCRIbCgR1c2VyGAggASgLMg0uYXV0aC52MS5Vc2VyIjMKFVZlcmlmeUxvZ2luT3RwUmVxdWVzdBINCgVlbWFpbBgBIAEoCRILCgNvdHAYAiABKAkimwEKFlZlcmlmeUxvZ2luT3RwUmVzcG9uc2USDwoHbWVzc2FnZRgBIAEoCRIUCgxhY2Nlc3NfdG9rZW4YAiABKAkSFQoNcmVmcmVzaF90b2tlbhgDIAEoCRISCgp0b2tlbl90eXBlGAQgASgJEhIKCmV4cGlyZXNfaW4YBSABKAUSGwoEdXNlchgGIAEoCzINLmF1dGgudjEuVXNlciImChVSZXNlbmRMb2dpbk90cFJlcXVlc3QSDQoFZW1haWwYASABKAkiPQoWUmVzZW5kTG9naW5PdHBSZXNwb25zZRIPCgdtZXNzYWdlGAEgASgJEhIKCmV4cGlyZXNfaW4YAiABKAUiUgoPUmVnaXN0ZXJSZXF1ZXN0EhAKCHVzZXJuYW1lGAEgASgJEg0KBWVtYWlsGAIgASgJEhAKCHBhc3N3b3JkGAMgASgJEgwKBG5hbWUYBCABKAkiRgoQUmVnaXN0ZXJSZXNwb25zZRIPCgdtZXNzYWdlGAEgASgJEg0KBWVtYWlsGAIgASgJEhIKCmV4cGlyZXNfaW4YAyABKAUiNwoZVmVyaWZ5UmVnaXN0cmF0aW9uUmVxdWVzdBINCgVlbWFpbBgBIAEoCRILCgNvdHAYAiABKAkinwEKGlZlcmlmeVJlZ2lzdHJhdGlvblJlc3BvbnNlEg8KB21lc3NhZ2UYASABKAkSFAoMYWNjZXNzX3Rva2VuGAIgASgJEhUKDXJlZnJlc2hfdG9rZW4YAyABKAkSEgoKdG9rZW5fdHlwZRgEIAEoCRISCgpleHBpcmVzX2luGAUgASgFEhsKBHVzZXIYBiABKAsyDS5hdXRoLnYxLlVzZXIiLQocUmVzZW5kUmVnaXN0cmF0aW9uT3RwUmVxdWVzdBINCgVlbWFpbBgBIAEoCSJECh1SZXNlbmRSZWdpc3RyYXRpb25PdHBSZXNwb25zZRIPCgdtZXNzYWdlGAEgASgJEhIKCmV4cGlyZXNfaW4YAiABKAUiJgoVRm9yZ290UGFzc3dvcmRSZXF1ZXN0Eg0KBWVtYWlsGAEgASgJIj0KFkZvcmdvdFBhc3N3b3JkUmVzcG9uc2USDwoHbWVzc2FnZRgBIAEoCRISCgpleHBpcmVzX2luGAIgASgFIkcKFFJlc2V0UGFzc3dvcmRSZXF1ZXN0Eg0KBWVtYWlsGAEgASgJEgsKA290cBgCIAEoCRITCgtuZXdQYXNzd29yZBgDIAEoCSIoChVSZXNldFBhc3N3b3JkUmVzcG9uc2USDwoHbWVzc2FnZRgBIAEoCSIsChNSZWZyZXNoVG9rZW5SZXF1ZXN0EhUKDXJlZnJlc2hfdG9rZW4YASABKAkifAoUUmVmcmVzaFRva2VuUmVzcG9uc2USDwoHbWVzc2FnZRgBIAEoCRIUCgxhY2Nlc3NfdG9rZW4YAiABKAkSFQoNcmVmcmVzaF90b2tlbhgDIAEoCRISCgp0b2tlbl90eXBlGAQgASgJEhIKCmV4cGlyZXNfaW4YBSABKAUiMAoXUmVmcmVzaExpbmVUb2tlblJlcXVlc3QSFQoNcmVmcmVzaF90b2tlbhgBIAEoCSKAAQoYUmVmcmVzaExpbmVUb2tlblJlc3BvbnNlEg8KB21lc3NhZ2UYASABKAkSFAoMYWNjZXNzX3Rva2VuGAIgASgJEhUKDXJlZnJlc2hfdG9rZW4YAyABKAkSEgoKdG9rZW5fdHlwZRgEIAEoCRISCgpleHBpcmVzX2luGAUgASgFIiYKDUxvZ291dFJlcXVlc3QSFQoNcmVmcmVzaF90b2tlbhgBIAEoCSIhCg5Mb2dvdXRSZXNwb25zZRIPCgdtZXNzYWdlGAEgASgJIg4KDEdldE1lUmVxdWVzdCIsCg1HZXRNZVJlc3BvbnNlEhsKBHVzZXIYASABKAsyDS5hdXRoLnYxLlVzZXIiHAoaR2V0U2VjdXJpdHlTZXR0aW5nc1JlcXVlc3QioAEKG0dldFNlY3VyaXR5U2V0dGluZ3NSZXNwb25zZRIdChV0d29fc3RlcF92ZXJpZmljYXRpb24YASABKAkSFAoMaGFzX3Bhc3N3b3JkGAIgASgIEhMKC2xpbmVfbGlua2VkGAMgASgIEjcKE3Bhc3N3b3JkX2NoYW5nZWRfYXQYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIlIKFFVwZGF0ZVR3b1N0ZXBSZXF1ZXN0EhQKB2VuYWJsZWQYASABKAhIAIgBARIYChBjdXJyZW50X3Bhc3N3b3JkGAIgASgJQgoKCF9lbmFibGVkIkcKFVVwZGF0ZVR3b1N0ZXBSZXNwb25zZRIPCgdtZXNzYWdlGAEgASgJEh0KFXR3b19zdGVwX3ZlcmlmaWNhdGlvbhgCIAEoCSJHChVDaGFuZ2VQYXNzd29yZFJlcXVlc3QSGAoQY3VycmVudF9wYXNzd29yZBgBIAEoCRIUCgxuZXdfcGFzc3dvcmQYAiABKAkiKQoWQ2hhbmdlUGFzc3dvcmRSZXNwb25zZRIPCgdtZXNzYWdlGAEgASgJIisKFExpbmVBdXRob3JpemVSZXF1ZXN0EhMKC3JlZGlyZWN0X3RvGAEgASgJIj0KFUxpbmVBdXRob3JpemVSZXNwb25zZRIVCg1hdXRob3JpemVfdXJsGAEgASgJEg0KBXN0YXRlGAIgASgJIlwKE0xpbmVDYWxsYmFja1JlcXVlc3QSDAoEY29kZRgBIAEoCRINCgVzdGF0ZRgCIAEoCRINCgVlcnJvchgDIAEoCRIZChFlcnJvcl9kZXNjcmlwdGlvbhgEIAEoCSKOAgoUTGluZUNhbGxiYWNrUmVzcG9uc2USDwoHbWVzc2FnZRgBIAEoCRIOCgZzdGF0dXMYAiABKAkSFAoMYWNjZXNzX3Rva2VuGAMgASgJEhUKDXJlZnJlc2hfdG9rZW4YBCABKAkSEgoKdG9rZW5fdHlwZRgFIAEoCRISCgpleHBpcmVzX2luGAYgASgFEhsKBHVzZXIYByABKAsyDS5hdXRoLnYxLlVzZXISEgoKbGlua190b2tlbhgIIAEoCRINCgVlbWFpbBgJIAEoCRIRCglsaW5lX25hbWUYCiABKAkSGAoQbGluZV9waWN0dXJlX3VybBgLIAEoCRITCgtyZWRpcmVjdF90bxgMIAEoCSI7ChZMaW5lTGlua1NlbmRPdHBSZXF1ZXN0EhIKCmxpbmtfdG9rZW4YASABKAkSDQoFZW1haWwYAiABKAkiPgoXTGluZUxpbmtTZW5kT3RwUmVzcG9uc2USDwoHbWVzc2FnZRgBIAEoCRISCgpleHBpcmVzX2luGAIgASgFIkcKFUxpbmVMaW5rVmVyaWZ5UmVxdWVzdBISCgpsaW5rX3Rva2VuGAEgASgJEg0KBWVtYWlsGAIgASgJEgsKA290cBgDIAEoCSKbAQoWTGluZUxpbmtWZXJpZnlSZXNwb25zZRIPCgdtZXNzYWdlGAEgASgJEhQKDGFjY2Vzc190b2tlbhgCIAEoCRIVCg1yZWZyZXNoX3Rva2VuGAMgASgJEhIKCnRva2VuX3R5cGUYBCABKAkSEgoKZXhwaXJlc19pbhgFIAEoBRIbCgR1c2VyGAYgASgLMg0uYXV0aC52MS5Vc2VyIhYKFEdldFB1YmxpY0tleXNSZXF1ZXN0IiwKCVB1YmxpY0tleRILCgNraWQYASABKAkSEgoKcHVibGljX2tleRgCIAEoCSI5ChVHZXRQdWJsaWNLZXlzUmVzcG9uc2USIAoEa2V5cxgBIAMoCzISLmF1dGgudjEuUHVibGljS2V5IiEKDkdldFVzZXJSZXF1ZXN0Eg8KB3VzZXJfaWQYASABKAkiLgoPR2V0VXNlclJlc3BvbnNlEhsKBHVzZXIYASABKAsyDS5hdXRoLnYxLlVzZXIiFQoTTGlzdFNlc3Npb25zUmVxdWVzdCLiAQoHU2Vzc2lvbhISCgpzZXNzaW9uX2lkGAEgASgJEhAKCHByb3ZpZGVyGAIgASgJEg4KBmRldmljZRgDIAEoCRIuCgpjcmVhdGVkX2F0GAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIwCgxsYXN0X3VzZWRfYXQYBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi4KCmV4cGlyZXNfYXQYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEg8KB2N1cnJlbnQYByABKAgiOgoUTGlzdFNlc3Npb25zUmVzcG9uc2USIgoIc2Vzc2lvbnMYASADKAsyEC5hdXRoLnYxLlNlc3Npb24iJwoRRW5kU2Vzc2lvblJlcXVlc3QSEgoKc2Vzc2lvbl9pZBgBIAEoCSIlChJFbmRTZXNzaW9uUmVzcG9uc2USDwoHbWVzc2FnZRgBIAEoCSItChVFbmRBbGxTZXNzaW9uc1JlcXVlc3QSFAoMa2VlcF9jdXJyZW50GAEgASgIIjgKFkVuZEFsbFNlc3Npb25zUmVzcG9uc2USDwoHbWVzc2FnZRgBIAEoCRINCgVlbmRlZBgCIAEoBSJOChRVcGRhdGVQcm9maWxlUmVxdWVzdBIMCgRuYW1lGAEgASgJEhgKC3BpY3R1cmVfdXJsGAIgASgJSACIAQFCDgoMX3BpY3R1cmVfdXJsIkUKFVVwZGF0ZVByb2ZpbGVSZXNwb25zZRIPCgdtZXNzYWdlGAEgASgJEhsKBHVzZXIYAiABKAsyDS5hdXRoLnYxLlVzZXIiHwodUmVxdWVzdEFjY291bnREZWxldGlvblJlcXVlc3QiVAoeUmVxdWVzdEFjY291bnREZWxldGlvblJlc3BvbnNlEg8KB21lc3NhZ2UYASABKAkSDQoFZW1haWwYAiABKAkSEgoKZXhwaXJlc19pbhgDIAEoBSIjChREZWxldGVBY2NvdW50UmVxdWVzdBILCgNvdHAYASABKAkiKAoVRGVsZXRlQWNjb3VudFJlc3BvbnNlEg8KB21lc3NhZ2UYASABKAkiNgoUU3VibWl0Q29udGFjdFJlcXVlc3QSDQoFdG9waWMYASABKAkSDwoHbWVzc2FnZRgCIAEoCSIoChVTdWJtaXRDb250YWN0UmVzcG9uc2USDwoHbWVzc2FnZRgBIAEoCSJIChlSZXF1ZXN0RW1haWxDaGFuZ2VSZXF1ZXN0EhEKCW5ld19lbWFpbBgBIAEoCRIYChBjdXJyZW50X3Bhc3N3b3JkGAIgASgJIlAKGlJlcXVlc3RFbWFpbENoYW5nZVJlc3BvbnNlEg8KB21lc3NhZ2UYASABKAkSDQoFZW1haWwYAiABKAkSEgoKZXhwaXJlc19pbhgDIAEoBSI7ChlDb25maXJtRW1haWxDaGFuZ2VSZXF1ZXN0EhEKCW5ld19lbWFpbBgBIAEoCRILCgNvdHAYAiABKAkiSgoaQ29uZmlybUVtYWlsQ2hhbmdlUmVzcG9uc2USDwoHbWVzc2FnZRgBIAEoCRIbCgR1c2VyGAIgASgLMg0uYXV0aC52MS5Vc2VyMoQVCgtBdXRoU2VydmljZRJACgVMb2dpbhIVLmF1dGgudjEuTG9naW5SZXF1ZXN0GhYuYXV0aC52MS5Mb2dpblJlc3BvbnNlIgiKtRgECAEQARJZCg5WZXJpZnlMb2dpbk90cBIeLmF1dGgudjEuVmVyaWZ5TG9naW5PdHBSZXF1ZXN0Gh8uYXV0aC52MS5WZXJpZnlMb2dpbk90cFJlc3BvbnNlIgaKtRgCCAESWQoOUmVzZW5kTG9naW5PdHASHi5hdXRoLnYxLlJlc2VuZExvZ2luT3RwUmVxdWVzdBofLmF1dGgudjEuUmVzZW5kTG9naW5PdHBSZXNwb25zZSIGirUYAggBEkkKCFJlZ2lzdGVyEhguYXV0aC52MS5SZWdpc3RlclJlcXVlc3QaGS5hdXRoLnYxLlJlZ2lzdGVyUmVzcG9uc2UiCIq1GAQIARABEmUKElZlcmlmeVJlZ2lzdHJhdGlvbhIiLmF1dGgudjEuVmVyaWZ5UmVnaXN0cmF0aW9uUmVxdWVzdBojLmF1dGgudjEuVmVyaWZ5UmVnaXN0cmF0aW9uUmVzcG9uc2UiBoq1GAIIARJuChVSZXNlbmRSZWdpc3RyYXRpb25PdHASJS5hdXRoLnYxLlJlc2VuZFJlZ2lzdHJhdGlvbk90cFJlcXVlc3QaJi5hdXRoLnYxLlJlc2VuZFJlZ2lzdHJhdGlvbk90cFJlc3BvbnNlIgaKtRgCCAESWQoORm9yZ290UGFzc3dvcmQSHi5hdXRoLnYxLkZvcmdvdFBhc3N3b3JkUmVxdWVzdBofLmF1dGgudjEuRm9yZ290UGFzc3dvcmRSZXNwb25zZSIGirUYAggBElgKDVJlc2V0UGFzc3dvcmQSHS5hdXRoLnYxLlJlc2V0UGFzc3dvcmRSZXF1ZXN0Gh4uYXV0aC52MS5SZXNldFBhc3N3b3JkUmVzcG9uc2UiCIq1GAQIARABElMKDFJlZnJlc2hUb2tlbhIcLmF1dGgudjEuUmVmcmVzaFRva2VuUmVxdWVzdBodLmF1dGgudjEuUmVmcmVzaFRva2VuUmVzcG9uc2UiBoq1GAIIARJfChBSZWZyZXNoTGluZVRva2VuEiAuYXV0aC52MS5SZWZyZXNoTGluZVRva2VuUmVxdWVzdBohLmF1dGgudjEuUmVmcmVzaExpbmVUb2tlblJlc3BvbnNlIgaKtRgCCAESQQoGTG9nb3V0EhYuYXV0aC52MS5Mb2dvdXRSZXF1ZXN0GhcuYXV0aC52MS5Mb2dvdXRSZXNwb25zZSIGirUYAggBEj4KBUdldE1lEhUuYXV0aC52MS5HZXRNZVJlcXVlc3QaFi5hdXRoLnYxLkdldE1lUmVzcG9uc2UiBoq1GAIIAhJoChNHZXRTZWN1cml0eVNldHRpbmdzEiMuYXV0aC52MS5HZXRTZWN1cml0eVNldHRpbmdzUmVxdWVzdBokLmF1dGgudjEuR2V0U2VjdXJpdHlTZXR0aW5nc1Jlc3BvbnNlIgaKtRgCCAISWAoNVXBkYXRlVHdvU3RlcBIdLmF1dGgudjEuVXBkYXRlVHdvU3RlcFJlcXVlc3QaHi5hdXRoLnYxLlVwZGF0ZVR3b1N0ZXBSZXNwb25zZSIIirUYBAgCEAESWwoOQ2hhbmdlUGFzc3dvcmQSHi5hdXRoLnYxLkNoYW5nZVBhc3N3b3JkUmVxdWVzdBofLmF1dGgudjEuQ2hhbmdlUGFzc3dvcmRSZXNwb25zZSIIirUYBAgCEAESVgoNTGluZUF1dGhvcml6ZRIdLmF1dGgudjEuTGluZUF1dGhvcml6ZVJlcXVlc3QaHi5hdXRoLnYxLkxpbmVBdXRob3JpemVSZXNwb25zZSIGirUYAggBElMKDExpbmVDYWxsYmFjaxIcLmF1dGgudjEuTGluZUNhbGxiYWNrUmVxdWVzdBodLmF1dGgudjEuTGluZUNhbGxiYWNrUmVzcG9uc2UiBoq1GAIIARJcCg9MaW5lTGlua1NlbmRPdHASHy5hdXRoLnYxLkxpbmVMaW5rU2VuZE90cFJlcXVlc3QaIC5hdXRoLnYxLkxpbmVMaW5rU2VuZE90cFJlc3BvbnNlIgaKtRgCCAESWQoOTGluZUxpbmtWZXJpZnkSHi5hdXRoLnYxLkxpbmVMaW5rVmVyaWZ5UmVxdWVzdBofLmF1dGgudjEuTGluZUxpbmtWZXJpZnlSZXNwb25zZSIGirUYAggBElMKDExpc3RTZXNzaW9ucxIcLmF1dGgudjEuTGlzdFNlc3Npb25zUmVxdWVzdBodLmF1dGgudjEuTGlzdFNlc3Npb25zUmVzcG9uc2UiBoq1GAIIAhJNCgpFbmRTZXNzaW9uEhouYXV0aC52MS5FbmRTZXNzaW9uUmVxdWVzdBobLmF1dGgudjEuRW5kU2Vzc2lvblJlc3BvbnNlIgaKtRgCCAISWQoORW5kQWxsU2Vzc2lvbnMSHi5hdXRoLnYxLkVuZEFsbFNlc3Npb25zUmVxdWVzdBofLmF1dGgudjEuRW5kQWxsU2Vzc2lvbnNSZXNwb25zZSIGirUYAggCElYKDVVwZGF0ZVByb2ZpbGUSHS5hdXRoLnYxLlVwZGF0ZVByb2ZpbGVSZXF1ZXN0Gh4uYXV0aC52MS5VcGRhdGVQcm9maWxlUmVzcG9uc2UiBoq1GAIIAhJxChZSZXF1ZXN0QWNjb3VudERlbGV0aW9uEiYuYXV0aC52MS5SZXF1ZXN0QWNjb3VudERlbGV0aW9uUmVxdWVzdBonLmF1dGgudjEuUmVxdWVzdEFjY291bnREZWxldGlvblJlc3BvbnNlIgaKtRgCCAISVgoNRGVsZXRlQWNjb3VudBIdLmF1dGgudjEuRGVsZXRlQWNjb3VudFJlcXVlc3QaHi5hdXRoLnYxLkRlbGV0ZUFjY291bnRSZXNwb25zZSIGirUYAggCEmcKElJlcXVlc3RFbWFpbENoYW5nZRIiLmF1dGgudjEuUmVxdWVzdEVtYWlsQ2hhbmdlUmVxdWVzdBojLmF1dGgudjEuUmVxdWVzdEVtYWlsQ2hhbmdlUmVzcG9uc2UiCIq1GAQIAhABEmUKEkNvbmZpcm1FbWFpbENoYW5nZRIiLmF1dGgudjEuQ29uZmlybUVtYWlsQ2hhbmdlUmVxdWVzdBojLmF1dGgudjEuQ29uZmlybUVtYWlsQ2hhbmdlUmVzcG9uc2UiBoq1GAIIAhJWCg1TdWJtaXRDb250YWN0Eh0uYXV0aC52MS5TdWJtaXRDb250YWN0UmVxdWVzdBoeLmF1dGgudjEuU3VibWl0Q29udGFjdFJlc3BvbnNlIgaKtRgCCAISVgoNR2V0UHVibGljS2V5cxIdLmF1dGgudjEuR2V0UHVibGljS2V5c1JlcXVlc3QaHi5hdXRoLnYxLkdldFB1YmxpY0tleXNSZXNwb25zZSIGirUYAggDEkQKB0dldFVzZXISFy5hdXRoLnYxLkdldFVzZXJSZXF1ZXN0GhguYXV0aC52MS5HZXRVc2VyUmVzcG9uc2UiBoq1GAIIA0JyCgtjb20uYXV0aC52MUIJQXV0aFByb3RvUAFaG2JpZHJhZGFyL2dlbi9hdXRoL3YxO2F1dGh2MaICA0FYWKoCB0F1dGguVjHKAgdBdXRoXFYx4gITQXV0aFxWMVxHUEJNZXRhZGF0YeoCCEF1dGg6OlYxYgZwcm90bzM", [file_access_v1_access, file_google_protobuf_timestamp]);
+  fileDesc("ChJhdXRoL3YxL2F1dGgucHJvdG8SB2F1dGgudjEi2wEKBFVzZXISDwoHaWRfdXNlchgBIAEoCRIKCgJpZBgCIAEoCRIMCgRuYW1lGAMgASgJEhAKCHVzZXJuYW1lGAQgASgJEg0KBWVtYWlsGAUgASgJEhMKC3BpY3R1cmVfdXJsGAYgASgJEhAKCGxpbmVfaWQxGAcgASgJEh0KFXR3b19zdGVwX3ZlcmlmaWNhdGlvbhgIIAEoCRIRCglpc19hY3RpdmUYCSABKAgSLgoKY3JlYXRlZF9hdBgKIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiMgoMTG9naW5SZXF1ZXN0EhAKCHVzZXJuYW1lGAEgASgJEhAKCHBhc3N3b3JkGAIgASgJIsABCg1Mb2dpblJlc3BvbnNlEg8KB21lc3NhZ2UYASABKAkSHQoVdHdvX3N0ZXBfdmVyaWZpY2F0aW9uGAIgASgJEhQKDGFjY2Vzc190b2tlbhgDIAEoCRIVCg1yZWZyZXNoX3Rva2VuGAQgASgJEhIKCnRva2VuX3R5cGUYBSABKAkSEgoKZXhwaXJlc19pbhgGIAEoBRINCgVlbWFpbBgHIAEoCRIbCgR1c2VyGAggASgLMg0uYXV0aC52MS5Vc2VyIjMKFVZlcmlmeUxvZ2luT3RwUmVxdWVzdBINCgVlbWFpbBgBIAEoCRILCgNvdHAYAiABKAkimwEKFlZlcmlmeUxvZ2luT3RwUmVzcG9uc2USDwoHbWVzc2FnZRgBIAEoCRIUCgxhY2Nlc3NfdG9rZW4YAiABKAkSFQoNcmVmcmVzaF90b2tlbhgDIAEoCRISCgp0b2tlbl90eXBlGAQgASgJEhIKCmV4cGlyZXNfaW4YBSABKAUSGwoEdXNlchgGIAEoCzINLmF1dGgudjEuVXNlciImChVSZXNlbmRMb2dpbk90cFJlcXVlc3QSDQoFZW1haWwYASABKAkiPQoWUmVzZW5kTG9naW5PdHBSZXNwb25zZRIPCgdtZXNzYWdlGAEgASgJEhIKCmV4cGlyZXNfaW4YAiABKAUiUgoPUmVnaXN0ZXJSZXF1ZXN0EhAKCHVzZXJuYW1lGAEgASgJEg0KBWVtYWlsGAIgASgJEhAKCHBhc3N3b3JkGAMgASgJEgwKBG5hbWUYBCABKAkiRgoQUmVnaXN0ZXJSZXNwb25zZRIPCgdtZXNzYWdlGAEgASgJEg0KBWVtYWlsGAIgASgJEhIKCmV4cGlyZXNfaW4YAyABKAUiNwoZVmVyaWZ5UmVnaXN0cmF0aW9uUmVxdWVzdBINCgVlbWFpbBgBIAEoCRILCgNvdHAYAiABKAkinwEKGlZlcmlmeVJlZ2lzdHJhdGlvblJlc3BvbnNlEg8KB21lc3NhZ2UYASABKAkSFAoMYWNjZXNzX3Rva2VuGAIgASgJEhUKDXJlZnJlc2hfdG9rZW4YAyABKAkSEgoKdG9rZW5fdHlwZRgEIAEoCRISCgpleHBpcmVzX2luGAUgASgFEhsKBHVzZXIYBiABKAsyDS5hdXRoLnYxLlVzZXIiLQocUmVzZW5kUmVnaXN0cmF0aW9uT3RwUmVxdWVzdBINCgVlbWFpbBgBIAEoCSJECh1SZXNlbmRSZWdpc3RyYXRpb25PdHBSZXNwb25zZRIPCgdtZXNzYWdlGAEgASgJEhIKCmV4cGlyZXNfaW4YAiABKAUiJgoVRm9yZ290UGFzc3dvcmRSZXF1ZXN0Eg0KBWVtYWlsGAEgASgJIj0KFkZvcmdvdFBhc3N3b3JkUmVzcG9uc2USDwoHbWVzc2FnZRgBIAEoCRISCgpleHBpcmVzX2luGAIgASgFIkcKFFJlc2V0UGFzc3dvcmRSZXF1ZXN0Eg0KBWVtYWlsGAEgASgJEgsKA290cBgCIAEoCRITCgtuZXdQYXNzd29yZBgDIAEoCSIoChVSZXNldFBhc3N3b3JkUmVzcG9uc2USDwoHbWVzc2FnZRgBIAEoCSIsChNSZWZyZXNoVG9rZW5SZXF1ZXN0EhUKDXJlZnJlc2hfdG9rZW4YASABKAkifAoUUmVmcmVzaFRva2VuUmVzcG9uc2USDwoHbWVzc2FnZRgBIAEoCRIUCgxhY2Nlc3NfdG9rZW4YAiABKAkSFQoNcmVmcmVzaF90b2tlbhgDIAEoCRISCgp0b2tlbl90eXBlGAQgASgJEhIKCmV4cGlyZXNfaW4YBSABKAUiMAoXUmVmcmVzaExpbmVUb2tlblJlcXVlc3QSFQoNcmVmcmVzaF90b2tlbhgBIAEoCSKAAQoYUmVmcmVzaExpbmVUb2tlblJlc3BvbnNlEg8KB21lc3NhZ2UYASABKAkSFAoMYWNjZXNzX3Rva2VuGAIgASgJEhUKDXJlZnJlc2hfdG9rZW4YAyABKAkSEgoKdG9rZW5fdHlwZRgEIAEoCRISCgpleHBpcmVzX2luGAUgASgFIiYKDUxvZ291dFJlcXVlc3QSFQoNcmVmcmVzaF90b2tlbhgBIAEoCSIhCg5Mb2dvdXRSZXNwb25zZRIPCgdtZXNzYWdlGAEgASgJIg4KDEdldE1lUmVxdWVzdCIsCg1HZXRNZVJlc3BvbnNlEhsKBHVzZXIYASABKAsyDS5hdXRoLnYxLlVzZXIiHAoaR2V0U2VjdXJpdHlTZXR0aW5nc1JlcXVlc3QioAEKG0dldFNlY3VyaXR5U2V0dGluZ3NSZXNwb25zZRIdChV0d29fc3RlcF92ZXJpZmljYXRpb24YASABKAkSFAoMaGFzX3Bhc3N3b3JkGAIgASgIEhMKC2xpbmVfbGlua2VkGAMgASgIEjcKE3Bhc3N3b3JkX2NoYW5nZWRfYXQYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIlIKFFVwZGF0ZVR3b1N0ZXBSZXF1ZXN0EhQKB2VuYWJsZWQYASABKAhIAIgBARIYChBjdXJyZW50X3Bhc3N3b3JkGAIgASgJQgoKCF9lbmFibGVkIkcKFVVwZGF0ZVR3b1N0ZXBSZXNwb25zZRIPCgdtZXNzYWdlGAEgASgJEh0KFXR3b19zdGVwX3ZlcmlmaWNhdGlvbhgCIAEoCSJHChVDaGFuZ2VQYXNzd29yZFJlcXVlc3QSGAoQY3VycmVudF9wYXNzd29yZBgBIAEoCRIUCgxuZXdfcGFzc3dvcmQYAiABKAkiKQoWQ2hhbmdlUGFzc3dvcmRSZXNwb25zZRIPCgdtZXNzYWdlGAEgASgJIisKFExpbmVBdXRob3JpemVSZXF1ZXN0EhMKC3JlZGlyZWN0X3RvGAEgASgJIj0KFUxpbmVBdXRob3JpemVSZXNwb25zZRIVCg1hdXRob3JpemVfdXJsGAEgASgJEg0KBXN0YXRlGAIgASgJIhgKFkdldExvZ2luT3B0aW9uc1JlcXVlc3QiLQoXR2V0TG9naW5PcHRpb25zUmVzcG9uc2USEgoKbGluZV9sb2dpbhgBIAEoCCJcChNMaW5lQ2FsbGJhY2tSZXF1ZXN0EgwKBGNvZGUYASABKAkSDQoFc3RhdGUYAiABKAkSDQoFZXJyb3IYAyABKAkSGQoRZXJyb3JfZGVzY3JpcHRpb24YBCABKAkijgIKFExpbmVDYWxsYmFja1Jlc3BvbnNlEg8KB21lc3NhZ2UYASABKAkSDgoGc3RhdHVzGAIgASgJEhQKDGFjY2Vzc190b2tlbhgDIAEoCRIVCg1yZWZyZXNoX3Rva2VuGAQgASgJEhIKCnRva2VuX3R5cGUYBSABKAkSEgoKZXhwaXJlc19pbhgGIAEoBRIbCgR1c2VyGAcgASgLMg0uYXV0aC52MS5Vc2VyEhIKCmxpbmtfdG9rZW4YCCABKAkSDQoFZW1haWwYCSABKAkSEQoJbGluZV9uYW1lGAogASgJEhgKEGxpbmVfcGljdHVyZV91cmwYCyABKAkSEwoLcmVkaXJlY3RfdG8YDCABKAkiOwoWTGluZUxpbmtTZW5kT3RwUmVxdWVzdBISCgpsaW5rX3Rva2VuGAEgASgJEg0KBWVtYWlsGAIgASgJIj4KF0xpbmVMaW5rU2VuZE90cFJlc3BvbnNlEg8KB21lc3NhZ2UYASABKAkSEgoKZXhwaXJlc19pbhgCIAEoBSJHChVMaW5lTGlua1ZlcmlmeVJlcXVlc3QSEgoKbGlua190b2tlbhgBIAEoCRINCgVlbWFpbBgCIAEoCRILCgNvdHAYAyABKAkimwEKFkxpbmVMaW5rVmVyaWZ5UmVzcG9uc2USDwoHbWVzc2FnZRgBIAEoCRIUCgxhY2Nlc3NfdG9rZW4YAiABKAkSFQoNcmVmcmVzaF90b2tlbhgDIAEoCRISCgp0b2tlbl90eXBlGAQgASgJEhIKCmV4cGlyZXNfaW4YBSABKAUSGwoEdXNlchgGIAEoCzINLmF1dGgudjEuVXNlciIWChRHZXRQdWJsaWNLZXlzUmVxdWVzdCIsCglQdWJsaWNLZXkSCwoDa2lkGAEgASgJEhIKCnB1YmxpY19rZXkYAiABKAkiOQoVR2V0UHVibGljS2V5c1Jlc3BvbnNlEiAKBGtleXMYASADKAsyEi5hdXRoLnYxLlB1YmxpY0tleSIhCg5HZXRVc2VyUmVxdWVzdBIPCgd1c2VyX2lkGAEgASgJIi4KD0dldFVzZXJSZXNwb25zZRIbCgR1c2VyGAEgASgLMg0uYXV0aC52MS5Vc2VyIhUKE0xpc3RTZXNzaW9uc1JlcXVlc3Qi4gEKB1Nlc3Npb24SEgoKc2Vzc2lvbl9pZBgBIAEoCRIQCghwcm92aWRlchgCIAEoCRIOCgZkZXZpY2UYAyABKAkSLgoKY3JlYXRlZF9hdBgEIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASMAoMbGFzdF91c2VkX2F0GAUgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIuCgpleHBpcmVzX2F0GAYgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIPCgdjdXJyZW50GAcgASgIIjoKFExpc3RTZXNzaW9uc1Jlc3BvbnNlEiIKCHNlc3Npb25zGAEgAygLMhAuYXV0aC52MS5TZXNzaW9uIicKEUVuZFNlc3Npb25SZXF1ZXN0EhIKCnNlc3Npb25faWQYASABKAkiJQoSRW5kU2Vzc2lvblJlc3BvbnNlEg8KB21lc3NhZ2UYASABKAkiLQoVRW5kQWxsU2Vzc2lvbnNSZXF1ZXN0EhQKDGtlZXBfY3VycmVudBgBIAEoCCI4ChZFbmRBbGxTZXNzaW9uc1Jlc3BvbnNlEg8KB21lc3NhZ2UYASABKAkSDQoFZW5kZWQYAiABKAUiTgoUVXBkYXRlUHJvZmlsZVJlcXVlc3QSDAoEbmFtZRgBIAEoCRIYCgtwaWN0dXJlX3VybBgCIAEoCUgAiAEBQg4KDF9waWN0dXJlX3VybCJFChVVcGRhdGVQcm9maWxlUmVzcG9uc2USDwoHbWVzc2FnZRgBIAEoCRIbCgR1c2VyGAIgASgLMg0uYXV0aC52MS5Vc2VyIh8KHVJlcXVlc3RBY2NvdW50RGVsZXRpb25SZXF1ZXN0IlQKHlJlcXVlc3RBY2NvdW50RGVsZXRpb25SZXNwb25zZRIPCgdtZXNzYWdlGAEgASgJEg0KBWVtYWlsGAIgASgJEhIKCmV4cGlyZXNfaW4YAyABKAUiIwoURGVsZXRlQWNjb3VudFJlcXVlc3QSCwoDb3RwGAEgASgJIigKFURlbGV0ZUFjY291bnRSZXNwb25zZRIPCgdtZXNzYWdlGAEgASgJIjYKFFN1Ym1pdENvbnRhY3RSZXF1ZXN0Eg0KBXRvcGljGAEgASgJEg8KB21lc3NhZ2UYAiABKAkiKAoVU3VibWl0Q29udGFjdFJlc3BvbnNlEg8KB21lc3NhZ2UYASABKAkiSAoZUmVxdWVzdEVtYWlsQ2hhbmdlUmVxdWVzdBIRCgluZXdfZW1haWwYASABKAkSGAoQY3VycmVudF9wYXNzd29yZBgCIAEoCSJQChpSZXF1ZXN0RW1haWxDaGFuZ2VSZXNwb25zZRIPCgdtZXNzYWdlGAEgASgJEg0KBWVtYWlsGAIgASgJEhIKCmV4cGlyZXNfaW4YAyABKAUiOwoZQ29uZmlybUVtYWlsQ2hhbmdlUmVxdWVzdBIRCgluZXdfZW1haWwYASABKAkSCwoDb3RwGAIgASgJIkoKGkNvbmZpcm1FbWFpbENoYW5nZVJlc3BvbnNlEg8KB21lc3NhZ2UYASABKAkSGwoEdXNlchgCIAEoCzINLmF1dGgudjEuVXNlcjLiFQoLQXV0aFNlcnZpY2USQAoFTG9naW4SFS5hdXRoLnYxLkxvZ2luUmVxdWVzdBoWLmF1dGgudjEuTG9naW5SZXNwb25zZSIIirUYBAgBEAESWQoOVmVyaWZ5TG9naW5PdHASHi5hdXRoLnYxLlZlcmlmeUxvZ2luT3RwUmVxdWVzdBofLmF1dGgudjEuVmVyaWZ5TG9naW5PdHBSZXNwb25zZSIGirUYAggBElkKDlJlc2VuZExvZ2luT3RwEh4uYXV0aC52MS5SZXNlbmRMb2dpbk90cFJlcXVlc3QaHy5hdXRoLnYxLlJlc2VuZExvZ2luT3RwUmVzcG9uc2UiBoq1GAIIARJJCghSZWdpc3RlchIYLmF1dGgudjEuUmVnaXN0ZXJSZXF1ZXN0GhkuYXV0aC52MS5SZWdpc3RlclJlc3BvbnNlIgiKtRgECAEQARJlChJWZXJpZnlSZWdpc3RyYXRpb24SIi5hdXRoLnYxLlZlcmlmeVJlZ2lzdHJhdGlvblJlcXVlc3QaIy5hdXRoLnYxLlZlcmlmeVJlZ2lzdHJhdGlvblJlc3BvbnNlIgaKtRgCCAESbgoVUmVzZW5kUmVnaXN0cmF0aW9uT3RwEiUuYXV0aC52MS5SZXNlbmRSZWdpc3RyYXRpb25PdHBSZXF1ZXN0GiYuYXV0aC52MS5SZXNlbmRSZWdpc3RyYXRpb25PdHBSZXNwb25zZSIGirUYAggBElkKDkZvcmdvdFBhc3N3b3JkEh4uYXV0aC52MS5Gb3Jnb3RQYXNzd29yZFJlcXVlc3QaHy5hdXRoLnYxLkZvcmdvdFBhc3N3b3JkUmVzcG9uc2UiBoq1GAIIARJYCg1SZXNldFBhc3N3b3JkEh0uYXV0aC52MS5SZXNldFBhc3N3b3JkUmVxdWVzdBoeLmF1dGgudjEuUmVzZXRQYXNzd29yZFJlc3BvbnNlIgiKtRgECAEQARJTCgxSZWZyZXNoVG9rZW4SHC5hdXRoLnYxLlJlZnJlc2hUb2tlblJlcXVlc3QaHS5hdXRoLnYxLlJlZnJlc2hUb2tlblJlc3BvbnNlIgaKtRgCCAESXwoQUmVmcmVzaExpbmVUb2tlbhIgLmF1dGgudjEuUmVmcmVzaExpbmVUb2tlblJlcXVlc3QaIS5hdXRoLnYxLlJlZnJlc2hMaW5lVG9rZW5SZXNwb25zZSIGirUYAggBEkEKBkxvZ291dBIWLmF1dGgudjEuTG9nb3V0UmVxdWVzdBoXLmF1dGgudjEuTG9nb3V0UmVzcG9uc2UiBoq1GAIIARI+CgVHZXRNZRIVLmF1dGgudjEuR2V0TWVSZXF1ZXN0GhYuYXV0aC52MS5HZXRNZVJlc3BvbnNlIgaKtRgCCAISaAoTR2V0U2VjdXJpdHlTZXR0aW5ncxIjLmF1dGgudjEuR2V0U2VjdXJpdHlTZXR0aW5nc1JlcXVlc3QaJC5hdXRoLnYxLkdldFNlY3VyaXR5U2V0dGluZ3NSZXNwb25zZSIGirUYAggCElgKDVVwZGF0ZVR3b1N0ZXASHS5hdXRoLnYxLlVwZGF0ZVR3b1N0ZXBSZXF1ZXN0Gh4uYXV0aC52MS5VcGRhdGVUd29TdGVwUmVzcG9uc2UiCIq1GAQIAhABElsKDkNoYW5nZVBhc3N3b3JkEh4uYXV0aC52MS5DaGFuZ2VQYXNzd29yZFJlcXVlc3QaHy5hdXRoLnYxLkNoYW5nZVBhc3N3b3JkUmVzcG9uc2UiCIq1GAQIAhABElYKDUxpbmVBdXRob3JpemUSHS5hdXRoLnYxLkxpbmVBdXRob3JpemVSZXF1ZXN0Gh4uYXV0aC52MS5MaW5lQXV0aG9yaXplUmVzcG9uc2UiBoq1GAIIARJcCg9HZXRMb2dpbk9wdGlvbnMSHy5hdXRoLnYxLkdldExvZ2luT3B0aW9uc1JlcXVlc3QaIC5hdXRoLnYxLkdldExvZ2luT3B0aW9uc1Jlc3BvbnNlIgaKtRgCCAESUwoMTGluZUNhbGxiYWNrEhwuYXV0aC52MS5MaW5lQ2FsbGJhY2tSZXF1ZXN0Gh0uYXV0aC52MS5MaW5lQ2FsbGJhY2tSZXNwb25zZSIGirUYAggBElwKD0xpbmVMaW5rU2VuZE90cBIfLmF1dGgudjEuTGluZUxpbmtTZW5kT3RwUmVxdWVzdBogLmF1dGgudjEuTGluZUxpbmtTZW5kT3RwUmVzcG9uc2UiBoq1GAIIARJZCg5MaW5lTGlua1ZlcmlmeRIeLmF1dGgudjEuTGluZUxpbmtWZXJpZnlSZXF1ZXN0Gh8uYXV0aC52MS5MaW5lTGlua1ZlcmlmeVJlc3BvbnNlIgaKtRgCCAESUwoMTGlzdFNlc3Npb25zEhwuYXV0aC52MS5MaXN0U2Vzc2lvbnNSZXF1ZXN0Gh0uYXV0aC52MS5MaXN0U2Vzc2lvbnNSZXNwb25zZSIGirUYAggCEk0KCkVuZFNlc3Npb24SGi5hdXRoLnYxLkVuZFNlc3Npb25SZXF1ZXN0GhsuYXV0aC52MS5FbmRTZXNzaW9uUmVzcG9uc2UiBoq1GAIIAhJZCg5FbmRBbGxTZXNzaW9ucxIeLmF1dGgudjEuRW5kQWxsU2Vzc2lvbnNSZXF1ZXN0Gh8uYXV0aC52MS5FbmRBbGxTZXNzaW9uc1Jlc3BvbnNlIgaKtRgCCAISVgoNVXBkYXRlUHJvZmlsZRIdLmF1dGgudjEuVXBkYXRlUHJvZmlsZVJlcXVlc3QaHi5hdXRoLnYxLlVwZGF0ZVByb2ZpbGVSZXNwb25zZSIGirUYAggCEnEKFlJlcXVlc3RBY2NvdW50RGVsZXRpb24SJi5hdXRoLnYxLlJlcXVlc3RBY2NvdW50RGVsZXRpb25SZXF1ZXN0GicuYXV0aC52MS5SZXF1ZXN0QWNjb3VudERlbGV0aW9uUmVzcG9uc2UiBoq1GAIIAhJWCg1EZWxldGVBY2NvdW50Eh0uYXV0aC52MS5EZWxldGVBY2NvdW50UmVxdWVzdBoeLmF1dGgudjEuRGVsZXRlQWNjb3VudFJlc3BvbnNlIgaKtRgCCAISZwoSUmVxdWVzdEVtYWlsQ2hhbmdlEiIuYXV0aC52MS5SZXF1ZXN0RW1haWxDaGFuZ2VSZXF1ZXN0GiMuYXV0aC52MS5SZXF1ZXN0RW1haWxDaGFuZ2VSZXNwb25zZSIIirUYBAgCEAESZQoSQ29uZmlybUVtYWlsQ2hhbmdlEiIuYXV0aC52MS5Db25maXJtRW1haWxDaGFuZ2VSZXF1ZXN0GiMuYXV0aC52MS5Db25maXJtRW1haWxDaGFuZ2VSZXNwb25zZSIGirUYAggCElYKDVN1Ym1pdENvbnRhY3QSHS5hdXRoLnYxLlN1Ym1pdENvbnRhY3RSZXF1ZXN0Gh4uYXV0aC52MS5TdWJtaXRDb250YWN0UmVzcG9uc2UiBoq1GAIIAhJWCg1HZXRQdWJsaWNLZXlzEh0uYXV0aC52MS5HZXRQdWJsaWNLZXlzUmVxdWVzdBoeLmF1dGgudjEuR2V0UHVibGljS2V5c1Jlc3BvbnNlIgaKtRgCCAMSRAoHR2V0VXNlchIXLmF1dGgudjEuR2V0VXNlclJlcXVlc3QaGC5hdXRoLnYxLkdldFVzZXJSZXNwb25zZSIGirUYAggDQnIKC2NvbS5hdXRoLnYxQglBdXRoUHJvdG9QAVobYmlkcmFkYXIvZ2VuL2F1dGgvdjE7YXV0aHYxogIDQVhYqgIHQXV0aC5WMcoCB0F1dGhcVjHiAhNBdXRoXFYxXEdQQk1ldGFkYXRh6gIIQXV0aDo6VjFiBnByb3RvMw", [file_access_v1_access, file_google_protobuf_timestamp]);
 
 /**
  * User is the public view of an account (SPEC §3).
@@ -862,6 +862,38 @@ export const LineAuthorizeResponseSchema: GenMessage<LineAuthorizeResponse> = /*
   messageDesc(file_auth_v1_auth, 32);
 
 /**
+ * @generated from message auth.v1.GetLoginOptionsRequest
+ */
+export type GetLoginOptionsRequest = Message<"auth.v1.GetLoginOptionsRequest"> & {
+};
+
+/**
+ * Describes the message auth.v1.GetLoginOptionsRequest.
+ * Use `create(GetLoginOptionsRequestSchema)` to create a new message.
+ */
+export const GetLoginOptionsRequestSchema: GenMessage<GetLoginOptionsRequest> = /*@__PURE__*/
+  messageDesc(file_auth_v1_auth, 33);
+
+/**
+ * @generated from message auth.v1.GetLoginOptionsResponse
+ */
+export type GetLoginOptionsResponse = Message<"auth.v1.GetLoginOptionsResponse"> & {
+  /**
+   * LINE Login is configured: the sign-in pages show its button.
+   *
+   * @generated from field: bool line_login = 1;
+   */
+  lineLogin: boolean;
+};
+
+/**
+ * Describes the message auth.v1.GetLoginOptionsResponse.
+ * Use `create(GetLoginOptionsResponseSchema)` to create a new message.
+ */
+export const GetLoginOptionsResponseSchema: GenMessage<GetLoginOptionsResponse> = /*@__PURE__*/
+  messageDesc(file_auth_v1_auth, 34);
+
+/**
  * @generated from message auth.v1.LineCallbackRequest
  */
 export type LineCallbackRequest = Message<"auth.v1.LineCallbackRequest"> & {
@@ -893,7 +925,7 @@ export type LineCallbackRequest = Message<"auth.v1.LineCallbackRequest"> & {
  * Use `create(LineCallbackRequestSchema)` to create a new message.
  */
 export const LineCallbackRequestSchema: GenMessage<LineCallbackRequest> = /*@__PURE__*/
-  messageDesc(file_auth_v1_auth, 33);
+  messageDesc(file_auth_v1_auth, 35);
 
 /**
  * @generated from message auth.v1.LineCallbackResponse
@@ -971,7 +1003,7 @@ export type LineCallbackResponse = Message<"auth.v1.LineCallbackResponse"> & {
  * Use `create(LineCallbackResponseSchema)` to create a new message.
  */
 export const LineCallbackResponseSchema: GenMessage<LineCallbackResponse> = /*@__PURE__*/
-  messageDesc(file_auth_v1_auth, 34);
+  messageDesc(file_auth_v1_auth, 36);
 
 /**
  * @generated from message auth.v1.LineLinkSendOtpRequest
@@ -993,7 +1025,7 @@ export type LineLinkSendOtpRequest = Message<"auth.v1.LineLinkSendOtpRequest"> &
  * Use `create(LineLinkSendOtpRequestSchema)` to create a new message.
  */
 export const LineLinkSendOtpRequestSchema: GenMessage<LineLinkSendOtpRequest> = /*@__PURE__*/
-  messageDesc(file_auth_v1_auth, 35);
+  messageDesc(file_auth_v1_auth, 37);
 
 /**
  * @generated from message auth.v1.LineLinkSendOtpResponse
@@ -1015,7 +1047,7 @@ export type LineLinkSendOtpResponse = Message<"auth.v1.LineLinkSendOtpResponse">
  * Use `create(LineLinkSendOtpResponseSchema)` to create a new message.
  */
 export const LineLinkSendOtpResponseSchema: GenMessage<LineLinkSendOtpResponse> = /*@__PURE__*/
-  messageDesc(file_auth_v1_auth, 36);
+  messageDesc(file_auth_v1_auth, 38);
 
 /**
  * @generated from message auth.v1.LineLinkVerifyRequest
@@ -1042,7 +1074,7 @@ export type LineLinkVerifyRequest = Message<"auth.v1.LineLinkVerifyRequest"> & {
  * Use `create(LineLinkVerifyRequestSchema)` to create a new message.
  */
 export const LineLinkVerifyRequestSchema: GenMessage<LineLinkVerifyRequest> = /*@__PURE__*/
-  messageDesc(file_auth_v1_auth, 37);
+  messageDesc(file_auth_v1_auth, 39);
 
 /**
  * @generated from message auth.v1.LineLinkVerifyResponse
@@ -1084,7 +1116,7 @@ export type LineLinkVerifyResponse = Message<"auth.v1.LineLinkVerifyResponse"> &
  * Use `create(LineLinkVerifyResponseSchema)` to create a new message.
  */
 export const LineLinkVerifyResponseSchema: GenMessage<LineLinkVerifyResponse> = /*@__PURE__*/
-  messageDesc(file_auth_v1_auth, 38);
+  messageDesc(file_auth_v1_auth, 40);
 
 /**
  * @generated from message auth.v1.GetPublicKeysRequest
@@ -1097,7 +1129,7 @@ export type GetPublicKeysRequest = Message<"auth.v1.GetPublicKeysRequest"> & {
  * Use `create(GetPublicKeysRequestSchema)` to create a new message.
  */
 export const GetPublicKeysRequestSchema: GenMessage<GetPublicKeysRequest> = /*@__PURE__*/
-  messageDesc(file_auth_v1_auth, 39);
+  messageDesc(file_auth_v1_auth, 41);
 
 /**
  * @generated from message auth.v1.PublicKey
@@ -1121,7 +1153,7 @@ export type PublicKey = Message<"auth.v1.PublicKey"> & {
  * Use `create(PublicKeySchema)` to create a new message.
  */
 export const PublicKeySchema: GenMessage<PublicKey> = /*@__PURE__*/
-  messageDesc(file_auth_v1_auth, 40);
+  messageDesc(file_auth_v1_auth, 42);
 
 /**
  * @generated from message auth.v1.GetPublicKeysResponse
@@ -1138,7 +1170,7 @@ export type GetPublicKeysResponse = Message<"auth.v1.GetPublicKeysResponse"> & {
  * Use `create(GetPublicKeysResponseSchema)` to create a new message.
  */
 export const GetPublicKeysResponseSchema: GenMessage<GetPublicKeysResponse> = /*@__PURE__*/
-  messageDesc(file_auth_v1_auth, 41);
+  messageDesc(file_auth_v1_auth, 43);
 
 /**
  * @generated from message auth.v1.GetUserRequest
@@ -1155,7 +1187,7 @@ export type GetUserRequest = Message<"auth.v1.GetUserRequest"> & {
  * Use `create(GetUserRequestSchema)` to create a new message.
  */
 export const GetUserRequestSchema: GenMessage<GetUserRequest> = /*@__PURE__*/
-  messageDesc(file_auth_v1_auth, 42);
+  messageDesc(file_auth_v1_auth, 44);
 
 /**
  * @generated from message auth.v1.GetUserResponse
@@ -1172,7 +1204,7 @@ export type GetUserResponse = Message<"auth.v1.GetUserResponse"> & {
  * Use `create(GetUserResponseSchema)` to create a new message.
  */
 export const GetUserResponseSchema: GenMessage<GetUserResponse> = /*@__PURE__*/
-  messageDesc(file_auth_v1_auth, 43);
+  messageDesc(file_auth_v1_auth, 45);
 
 /**
  * @generated from message auth.v1.ListSessionsRequest
@@ -1185,7 +1217,7 @@ export type ListSessionsRequest = Message<"auth.v1.ListSessionsRequest"> & {
  * Use `create(ListSessionsRequestSchema)` to create a new message.
  */
 export const ListSessionsRequestSchema: GenMessage<ListSessionsRequest> = /*@__PURE__*/
-  messageDesc(file_auth_v1_auth, 44);
+  messageDesc(file_auth_v1_auth, 46);
 
 /**
  * Session is one signed-in device.
@@ -1240,7 +1272,7 @@ export type Session = Message<"auth.v1.Session"> & {
  * Use `create(SessionSchema)` to create a new message.
  */
 export const SessionSchema: GenMessage<Session> = /*@__PURE__*/
-  messageDesc(file_auth_v1_auth, 45);
+  messageDesc(file_auth_v1_auth, 47);
 
 /**
  * @generated from message auth.v1.ListSessionsResponse
@@ -1257,7 +1289,7 @@ export type ListSessionsResponse = Message<"auth.v1.ListSessionsResponse"> & {
  * Use `create(ListSessionsResponseSchema)` to create a new message.
  */
 export const ListSessionsResponseSchema: GenMessage<ListSessionsResponse> = /*@__PURE__*/
-  messageDesc(file_auth_v1_auth, 46);
+  messageDesc(file_auth_v1_auth, 48);
 
 /**
  * @generated from message auth.v1.EndSessionRequest
@@ -1274,7 +1306,7 @@ export type EndSessionRequest = Message<"auth.v1.EndSessionRequest"> & {
  * Use `create(EndSessionRequestSchema)` to create a new message.
  */
 export const EndSessionRequestSchema: GenMessage<EndSessionRequest> = /*@__PURE__*/
-  messageDesc(file_auth_v1_auth, 47);
+  messageDesc(file_auth_v1_auth, 49);
 
 /**
  * @generated from message auth.v1.EndSessionResponse
@@ -1291,7 +1323,7 @@ export type EndSessionResponse = Message<"auth.v1.EndSessionResponse"> & {
  * Use `create(EndSessionResponseSchema)` to create a new message.
  */
 export const EndSessionResponseSchema: GenMessage<EndSessionResponse> = /*@__PURE__*/
-  messageDesc(file_auth_v1_auth, 48);
+  messageDesc(file_auth_v1_auth, 50);
 
 /**
  * @generated from message auth.v1.EndAllSessionsRequest
@@ -1310,7 +1342,7 @@ export type EndAllSessionsRequest = Message<"auth.v1.EndAllSessionsRequest"> & {
  * Use `create(EndAllSessionsRequestSchema)` to create a new message.
  */
 export const EndAllSessionsRequestSchema: GenMessage<EndAllSessionsRequest> = /*@__PURE__*/
-  messageDesc(file_auth_v1_auth, 49);
+  messageDesc(file_auth_v1_auth, 51);
 
 /**
  * @generated from message auth.v1.EndAllSessionsResponse
@@ -1332,7 +1364,7 @@ export type EndAllSessionsResponse = Message<"auth.v1.EndAllSessionsResponse"> &
  * Use `create(EndAllSessionsResponseSchema)` to create a new message.
  */
 export const EndAllSessionsResponseSchema: GenMessage<EndAllSessionsResponse> = /*@__PURE__*/
-  messageDesc(file_auth_v1_auth, 50);
+  messageDesc(file_auth_v1_auth, 52);
 
 /**
  * @generated from message auth.v1.UpdateProfileRequest
@@ -1359,7 +1391,7 @@ export type UpdateProfileRequest = Message<"auth.v1.UpdateProfileRequest"> & {
  * Use `create(UpdateProfileRequestSchema)` to create a new message.
  */
 export const UpdateProfileRequestSchema: GenMessage<UpdateProfileRequest> = /*@__PURE__*/
-  messageDesc(file_auth_v1_auth, 51);
+  messageDesc(file_auth_v1_auth, 53);
 
 /**
  * @generated from message auth.v1.UpdateProfileResponse
@@ -1381,7 +1413,7 @@ export type UpdateProfileResponse = Message<"auth.v1.UpdateProfileResponse"> & {
  * Use `create(UpdateProfileResponseSchema)` to create a new message.
  */
 export const UpdateProfileResponseSchema: GenMessage<UpdateProfileResponse> = /*@__PURE__*/
-  messageDesc(file_auth_v1_auth, 52);
+  messageDesc(file_auth_v1_auth, 54);
 
 /**
  * @generated from message auth.v1.RequestAccountDeletionRequest
@@ -1394,7 +1426,7 @@ export type RequestAccountDeletionRequest = Message<"auth.v1.RequestAccountDelet
  * Use `create(RequestAccountDeletionRequestSchema)` to create a new message.
  */
 export const RequestAccountDeletionRequestSchema: GenMessage<RequestAccountDeletionRequest> = /*@__PURE__*/
-  messageDesc(file_auth_v1_auth, 53);
+  messageDesc(file_auth_v1_auth, 55);
 
 /**
  * @generated from message auth.v1.RequestAccountDeletionResponse
@@ -1423,7 +1455,7 @@ export type RequestAccountDeletionResponse = Message<"auth.v1.RequestAccountDele
  * Use `create(RequestAccountDeletionResponseSchema)` to create a new message.
  */
 export const RequestAccountDeletionResponseSchema: GenMessage<RequestAccountDeletionResponse> = /*@__PURE__*/
-  messageDesc(file_auth_v1_auth, 54);
+  messageDesc(file_auth_v1_auth, 56);
 
 /**
  * @generated from message auth.v1.DeleteAccountRequest
@@ -1440,7 +1472,7 @@ export type DeleteAccountRequest = Message<"auth.v1.DeleteAccountRequest"> & {
  * Use `create(DeleteAccountRequestSchema)` to create a new message.
  */
 export const DeleteAccountRequestSchema: GenMessage<DeleteAccountRequest> = /*@__PURE__*/
-  messageDesc(file_auth_v1_auth, 55);
+  messageDesc(file_auth_v1_auth, 57);
 
 /**
  * @generated from message auth.v1.DeleteAccountResponse
@@ -1457,7 +1489,7 @@ export type DeleteAccountResponse = Message<"auth.v1.DeleteAccountResponse"> & {
  * Use `create(DeleteAccountResponseSchema)` to create a new message.
  */
 export const DeleteAccountResponseSchema: GenMessage<DeleteAccountResponse> = /*@__PURE__*/
-  messageDesc(file_auth_v1_auth, 56);
+  messageDesc(file_auth_v1_auth, 58);
 
 /**
  * @generated from message auth.v1.SubmitContactRequest
@@ -1479,7 +1511,7 @@ export type SubmitContactRequest = Message<"auth.v1.SubmitContactRequest"> & {
  * Use `create(SubmitContactRequestSchema)` to create a new message.
  */
 export const SubmitContactRequestSchema: GenMessage<SubmitContactRequest> = /*@__PURE__*/
-  messageDesc(file_auth_v1_auth, 57);
+  messageDesc(file_auth_v1_auth, 59);
 
 /**
  * @generated from message auth.v1.SubmitContactResponse
@@ -1496,7 +1528,7 @@ export type SubmitContactResponse = Message<"auth.v1.SubmitContactResponse"> & {
  * Use `create(SubmitContactResponseSchema)` to create a new message.
  */
 export const SubmitContactResponseSchema: GenMessage<SubmitContactResponse> = /*@__PURE__*/
-  messageDesc(file_auth_v1_auth, 58);
+  messageDesc(file_auth_v1_auth, 60);
 
 /**
  * @generated from message auth.v1.RequestEmailChangeRequest
@@ -1520,7 +1552,7 @@ export type RequestEmailChangeRequest = Message<"auth.v1.RequestEmailChangeReque
  * Use `create(RequestEmailChangeRequestSchema)` to create a new message.
  */
 export const RequestEmailChangeRequestSchema: GenMessage<RequestEmailChangeRequest> = /*@__PURE__*/
-  messageDesc(file_auth_v1_auth, 59);
+  messageDesc(file_auth_v1_auth, 61);
 
 /**
  * @generated from message auth.v1.RequestEmailChangeResponse
@@ -1549,7 +1581,7 @@ export type RequestEmailChangeResponse = Message<"auth.v1.RequestEmailChangeResp
  * Use `create(RequestEmailChangeResponseSchema)` to create a new message.
  */
 export const RequestEmailChangeResponseSchema: GenMessage<RequestEmailChangeResponse> = /*@__PURE__*/
-  messageDesc(file_auth_v1_auth, 60);
+  messageDesc(file_auth_v1_auth, 62);
 
 /**
  * @generated from message auth.v1.ConfirmEmailChangeRequest
@@ -1571,7 +1603,7 @@ export type ConfirmEmailChangeRequest = Message<"auth.v1.ConfirmEmailChangeReque
  * Use `create(ConfirmEmailChangeRequestSchema)` to create a new message.
  */
 export const ConfirmEmailChangeRequestSchema: GenMessage<ConfirmEmailChangeRequest> = /*@__PURE__*/
-  messageDesc(file_auth_v1_auth, 61);
+  messageDesc(file_auth_v1_auth, 63);
 
 /**
  * @generated from message auth.v1.ConfirmEmailChangeResponse
@@ -1593,7 +1625,7 @@ export type ConfirmEmailChangeResponse = Message<"auth.v1.ConfirmEmailChangeResp
  * Use `create(ConfirmEmailChangeResponseSchema)` to create a new message.
  */
 export const ConfirmEmailChangeResponseSchema: GenMessage<ConfirmEmailChangeResponse> = /*@__PURE__*/
-  messageDesc(file_auth_v1_auth, 62);
+  messageDesc(file_auth_v1_auth, 64);
 
 /**
  * AuthService owns users, credentials, one-time codes, refresh-token families,
@@ -1764,6 +1796,17 @@ export const AuthService: GenService<{
     methodKind: "unary";
     input: typeof LineAuthorizeRequestSchema;
     output: typeof LineAuthorizeResponseSchema;
+  },
+  /**
+   * GetLoginOptions tells the sign-in pages which ways in are available (LINE
+   * Login only with a configured channel). No storage, nothing per caller.
+   *
+   * @generated from rpc auth.v1.AuthService.GetLoginOptions
+   */
+  getLoginOptions: {
+    methodKind: "unary";
+    input: typeof GetLoginOptionsRequestSchema;
+    output: typeof GetLoginOptionsResponseSchema;
   },
   /**
    * LineCallback exchanges the authorization code, verifies the ID token and
