@@ -414,7 +414,13 @@ func checkDeployment(ix *index, d *appsv1.Deployment, tg target) []error {
 		errs = append(errs, checkContainer(ix, d.Name, c, tmpVolume, tg)...)
 	}
 
-	// Probes on the main container, on a named port it declares.
+	// Probes on the main container, on a named port it declares. The
+	// gateway is ready when it is itself: its /readyz asks every service,
+	// and a dependency down must not take every gateway pod out.
+	readyPath := "/readyz"
+	if main.Name == "gateway" {
+		readyPath = "/healthz"
+	}
 	portNames := map[string]int32{}
 	for _, p := range main.Ports {
 		portNames[p.Name] = p.ContainerPort
@@ -425,7 +431,7 @@ func checkDeployment(ix *index, d *appsv1.Deployment, tg target) []error {
 	}{
 		{"startupProbe", "/healthz", main.StartupProbe},
 		{"livenessProbe", "/healthz", main.LivenessProbe},
-		{"readinessProbe", "/readyz", main.ReadinessProbe},
+		{"readinessProbe", readyPath, main.ReadinessProbe},
 	} {
 		if pr.p == nil || pr.p.HTTPGet == nil {
 			add("container %q: no httpGet %s", main.Name, pr.kind)
