@@ -57,7 +57,11 @@ type UserInterest struct {
 	AnnounceTypeName string `protobuf:"bytes,21,opt,name=announce_type_name,json=announceTypeName,proto3" json:"announce_type_name,omitempty"`
 	AnnounceDate     string `protobuf:"bytes,22,opt,name=announce_date,json=announceDate,proto3" json:"announce_date,omitempty"`
 	// "active", "archived", or "none" when the user has no record.
-	Source        string `protobuf:"bytes,23,opt,name=source,proto3" json:"source,omitempty"`
+	Source string `protobuf:"bytes,23,opt,name=source,proto3" json:"source,omitempty"`
+	// ISO dates (Asia/Bangkok) of the bid submission deadline and the price
+	// hearing, when known (the calendar export lists them).
+	SubmissionDue string `protobuf:"bytes,24,opt,name=submission_due,json=submissionDue,proto3" json:"submission_due,omitempty"`
+	HearingDue    string `protobuf:"bytes,25,opt,name=hearing_due,json=hearingDue,proto3" json:"hearing_due,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -249,6 +253,20 @@ func (x *UserInterest) GetAnnounceDate() string {
 func (x *UserInterest) GetSource() string {
 	if x != nil {
 		return x.Source
+	}
+	return ""
+}
+
+func (x *UserInterest) GetSubmissionDue() string {
+	if x != nil {
+		return x.SubmissionDue
+	}
+	return ""
+}
+
+func (x *UserInterest) GetHearingDue() string {
+	if x != nil {
+		return x.HearingDue
 	}
 	return ""
 }
@@ -1665,7 +1683,7 @@ var File_interests_v1_interests_proto protoreflect.FileDescriptor
 
 const file_interests_v1_interests_proto_rawDesc = "" +
 	"\n" +
-	"\x1cinterests/v1/interests.proto\x12\finterests.v1\x1a\x16access/v1/access.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xfe\a\n" +
+	"\x1cinterests/v1/interests.proto\x12\finterests.v1\x1a\x16access/v1/access.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xc6\b\n" +
 	"\fUserInterest\x12\x1d\n" +
 	"\n" +
 	"id_project\x18\x01 \x01(\tR\tidProject\x12\x1f\n" +
@@ -1695,7 +1713,10 @@ const file_interests_v1_interests_proto_rawDesc = "" +
 	"statusName\x12,\n" +
 	"\x12announce_type_name\x18\x15 \x01(\tR\x10announceTypeName\x12#\n" +
 	"\rannounce_date\x18\x16 \x01(\tR\fannounceDate\x12\x16\n" +
-	"\x06source\x18\x17 \x01(\tR\x06sourceB\v\n" +
+	"\x06source\x18\x17 \x01(\tR\x06source\x12%\n" +
+	"\x0esubmission_due\x18\x18 \x01(\tR\rsubmissionDue\x12\x1f\n" +
+	"\vhearing_due\x18\x19 \x01(\tR\n" +
+	"hearingDueB\v\n" +
 	"\t_bidPriceB\x13\n" +
 	"\x11_reductionPercentB\x12\n" +
 	"\x10_bidPrice_satangB\t\n" +

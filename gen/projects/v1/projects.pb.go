@@ -313,8 +313,12 @@ type ProjectSummary struct {
 	BudgetSatang         *int64 `protobuf:"varint,31,opt,name=budget_satang,json=budgetSatang,proto3,oneof" json:"budget_satang,omitempty"`
 	ReferencePriceSatang *int64 `protobuf:"varint,32,opt,name=reference_price_satang,json=referencePriceSatang,proto3,oneof" json:"reference_price_satang,omitempty"`
 	AgreedPriceSatang    *int64 `protobuf:"varint,33,opt,name=agreed_price_satang,json=agreedPriceSatang,proto3,oneof" json:"agreed_price_satang,omitempty"`
-	unknownFields        protoimpl.UnknownFields
-	sizeCache            protoimpl.SizeCache
+	// ISO dates (Asia/Bangkok) of the last day to submit bids and of the
+	// price hearing, when the source gave them.
+	SubmissionDue string `protobuf:"bytes,34,opt,name=submission_due,json=submissionDue,proto3" json:"submission_due,omitempty"`
+	HearingDue    string `protobuf:"bytes,35,opt,name=hearing_due,json=hearingDue,proto3" json:"hearing_due,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *ProjectSummary) Reset() {
@@ -576,6 +580,20 @@ func (x *ProjectSummary) GetAgreedPriceSatang() int64 {
 		return *x.AgreedPriceSatang
 	}
 	return 0
+}
+
+func (x *ProjectSummary) GetSubmissionDue() string {
+	if x != nil {
+		return x.SubmissionDue
+	}
+	return ""
+}
+
+func (x *ProjectSummary) GetHearingDue() string {
+	if x != nil {
+		return x.HearingDue
+	}
+	return ""
 }
 
 type Pagination struct {
@@ -3408,7 +3426,7 @@ const file_projects_v1_projects_proto_rawDesc = "" +
 	"\rprovince_User\x18\x11 \x03(\tR\fprovinceUser\x12#\n" +
 	"\rministry_User\x18\x12 \x03(\tR\fministryUserB\x15\n" +
 	"\x13_projectMoneyS_UserB\x15\n" +
-	"\x13_projectMoneyE_User\"\xb6\n" +
+	"\x13_projectMoneyE_User\"\xfe\n" +
 	"\n" +
 	"\x0eProjectSummary\x12\x1d\n" +
 	"\n" +
@@ -3452,7 +3470,10 @@ const file_projects_v1_projects_proto_rawDesc = "" +
 	"\x10matched_keywords\x18\x1e \x03(\tR\x0fmatchedKeywords\x12(\n" +
 	"\rbudget_satang\x18\x1f \x01(\x03H\x03R\fbudgetSatang\x88\x01\x01\x129\n" +
 	"\x16reference_price_satang\x18  \x01(\x03H\x04R\x14referencePriceSatang\x88\x01\x01\x123\n" +
-	"\x13agreed_price_satang\x18! \x01(\x03H\x05R\x11agreedPriceSatang\x88\x01\x01B\t\n" +
+	"\x13agreed_price_satang\x18! \x01(\x03H\x05R\x11agreedPriceSatang\x88\x01\x01\x12%\n" +
+	"\x0esubmission_due\x18\" \x01(\tR\rsubmissionDue\x12\x1f\n" +
+	"\vhearing_due\x18# \x01(\tR\n" +
+	"hearingDueB\t\n" +
 	"\a_budgetB\x12\n" +
 	"\x10_reference_priceB\x0f\n" +
 	"\r_agreed_priceB\x10\n" +

@@ -259,6 +259,7 @@ type Counts struct {
 type ProjectInfo struct {
 	ID, Name, AgencyName, Status, StatusName string
 	AnnounceTypeName, AnnounceDate           string
+	SubmissionDue, HearingDue                string // ISO dates, when known
 	BudgetSatang, ReferenceSatang            *int64
 }
 

@@ -50,6 +50,7 @@ func interestPB(r app.Row) *interestsv1.UserInterest {
 		BudgetSatang: r.Project.BudgetSatang, ReferencePrice: baht(r.Project.ReferenceSatang),
 		Status: r.Project.Status, StatusName: r.Project.StatusName,
 		AnnounceTypeName: r.Project.AnnounceTypeName, AnnounceDate: r.Project.AnnounceDate,
+		SubmissionDue: r.Project.SubmissionDue, HearingDue: r.Project.HearingDue,
 		Source: "none",
 	}
 	if r.Known {

@@ -141,6 +141,12 @@ func summary(p *domain.Project, terms []string) *projectsv1.ProjectSummary {
 	if !p.LastAnnounced.IsZero() {
 		s.AnnounceDate = p.LastAnnounced.In(domain.Bangkok).Format(time.DateOnly)
 	}
+	if p.SubmissionDue != nil {
+		s.SubmissionDue = p.SubmissionDue.In(domain.Bangkok).Format(time.DateOnly)
+	}
+	if p.HearingDue != nil {
+		s.HearingDue = p.HearingDue.In(domain.Bangkok).Format(time.DateOnly)
+	}
 	s.Budget, s.BudgetSatang = f64(p.Budget), satang(p.Budget)
 	s.ReferencePriceSatang, s.AgreedPriceSatang = satang(p.ReferencePrice), satang(p.AgreedPrice)
 	for i := len(p.Announcements) - 1; i >= 0; i-- {

@@ -43,4 +43,11 @@ describe("export of tracked projects", () => {
     expect(ics).toContain("DTSTART;VALUE=DATE:20261101");
     expect(ics).toContain("69120000001");
   });
+  it("adds the bid submission and hearing deadlines of a followed project when known", async () => {
+    const ics = await toIcs([create(UserInterestSchema, { ...rec, submissionDue: "2026-12-15", hearingDue: "2026-12-03", announceDate: "" })], "https://bidradar.example");
+    expect(ics.match(/BEGIN:VEVENT/g)).toHaveLength(2);
+    expect(ics).toContain("DTSTART;VALUE=DATE:20261215");
+    expect(ics).toContain("DTSTART;VALUE=DATE:20261203");
+    expect(ics).toContain("วันสุดท้ายยื่นข้อเสนอ");
+  });
 });

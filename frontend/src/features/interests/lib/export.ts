@@ -70,21 +70,38 @@ export async function toXlsx(records: readonly UserInterest[]): Promise<Blob> {
 }
 
 /** A calendar of the followed projects' latest announcement steps (all-day events). */
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+/**
+ * The calendar of followed projects: each one's latest announcement step, and
+ * its deadlines when the source gave them (the last day to submit bids, the
+ * price hearing), one all-day event each.
+ */
 export async function toIcs(records: readonly UserInterest[], origin: string): Promise<string> {
   const { createEvents } = await import("ics");
   const events = records
-    .filter((r) => r.isInterestToStepChk && /^\d{4}-\d{2}-\d{2}$/.test(r.announceDate))
-    .map((r) => {
-      const [y, m, d] = r.announceDate.split("-").map(Number);
-      return {
-        uid: `${r.idProject}-${r.announceDate}@bidradar`,
-        start: [y, m, d] as [number, number, number],
-        duration: { days: 1 },
-        title: `${r.announceTypeName || "ประกาศ"}: ${r.projectName || r.idProject}`,
-        description: `${r.deptName}\nรหัสโครงการ ${r.idProject}`,
-        url: `${origin}/project-details/${r.idProject}`,
-        calName: "BidRadar: โครงการที่ติดตาม",
-      };
+    .filter((r) => r.isInterestToStepChk)
+    .flatMap((r) => {
+      const name = r.projectName || r.idProject;
+      const dates: Array<[string, string, string]> = [
+        [r.announceDate, "step", `${r.announceTypeName || "ประกาศ"}: ${name}`],
+        [r.submissionDue, "submission", `วันสุดท้ายยื่นข้อเสนอ: ${name}`],
+        [r.hearingDue, "hearing", `รับฟังคำวิจารณ์ร่างขอบเขตงาน: ${name}`],
+      ];
+      return dates
+        .filter(([date]) => ISO_DATE.test(date))
+        .map(([date, kind, title]) => {
+          const [y, m, d] = date.split("-").map(Number);
+          return {
+            uid: `${r.idProject}-${kind}-${date}@bidradar`,
+            start: [y, m, d] as [number, number, number],
+            duration: { days: 1 },
+            title,
+            description: `${r.deptName}\nรหัสโครงการ ${r.idProject}`,
+            url: `${origin}/project-details/${r.idProject}`,
+            calName: "BidRadar: โครงการที่ติดตาม",
+          };
+        });
     });
   const { error, value } = createEvents(events);
   if (error || !value) throw error ?? new Error("ics");

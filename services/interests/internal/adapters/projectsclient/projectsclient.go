@@ -44,6 +44,7 @@ func (c *Client) Info(ctx context.Context, ids []string) (map[string]domain.Proj
 		out[p.ProjectId] = domain.ProjectInfo{
 			ID: p.ProjectId, Name: p.ProjectName, AgencyName: p.DeptName, Status: p.Status, StatusName: p.StatusName,
 			AnnounceTypeName: p.AnnounceTypeName, AnnounceDate: p.AnnounceDate,
+			SubmissionDue: p.SubmissionDue, HearingDue: p.HearingDue,
 			BudgetSatang: p.BudgetSatang, ReferenceSatang: p.ReferencePriceSatang,
 		}
 	}
