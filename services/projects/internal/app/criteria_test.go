@@ -97,7 +97,7 @@ func (q *countingQuota) Consume(_ context.Context, _ domain.Caller, kind string,
 // countRepo answers every search with 5 matches.
 type countRepo struct{ memRepo }
 
-func (countRepo) Search(context.Context, domain.Criteria, domain.PageRequest) (domain.ResultPage, error) {
+func (*countRepo) Search(context.Context, domain.Criteria, domain.PageRequest) (domain.ResultPage, error) {
 	return domain.ResultPage{Total: 5}, nil
 }
 
