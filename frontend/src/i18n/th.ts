@@ -815,7 +815,6 @@ export const th = {
     cancelEdit: "ยกเลิกการแก้ไข",
     saveEdit: "บันทึกการแก้ไข",
     editNotFound: "ไม่พบเงื่อนไขการค้นหาที่ต้องการแก้ไข อาจถูกลบไปแล้ว",
-    updated: "บันทึกการแก้ไขเงื่อนไขการค้นหาแล้ว",
     overnightUsage: (used: string, limit: string) => `ค้นหาข้ามคืน ${used}/${limit} ชุด`,
     overnightUsageUnlimited: (used: string) => `ค้นหาข้ามคืน ${used} ชุด (ไม่จำกัด)`,
     savedTotal: (n: string) => `บันทึกไว้ทั้งหมด ${n} ชุด`,
@@ -823,7 +822,6 @@ export const th = {
     overnightNone: "แพ็กเกจของคุณไม่รวมการค้นหาข้ามคืน อัปเกรดแพ็กเกจเพื่อใช้งาน",
     normalNone: "แพ็กเกจของคุณบันทึกการค้นหาแบบปกติไม่ได้ อัปเกรดแพ็กเกจเพื่อใช้งาน",
     seePlans: "ดูแพ็กเกจ",
-    unlimited: "ไม่จำกัด",
   },
   // ---- project details (/project-details/:projectId) ----
   projectDetails: {

@@ -108,7 +108,7 @@ describe("/user-settings/search-criteria", () => {
     backend(-1, [night]);
     renderApp("/user-settings/search-criteria");
     await waitFor(() => expect(screen.queryByTestId("overnight-usage")?.textContent).toBe(s.overnightUsageUnlimited("1")));
-    expect(screen.getByTestId("overnight-usage").textContent).toContain(s.unlimited);
+    expect(screen.getByTestId("overnight-usage").textContent).toContain("ไม่จำกัด");
     expect(screen.queryByTestId("overnight-full")).toBeNull();
   });
 });

@@ -107,7 +107,9 @@ func (s *CriteriaStore) RecordCriteriaRun(ctx context.Context, userID, id string
 
 // UpdateCriteria implements domain.SavedCriteriaRepository. The
 // search_criteria_changed trigger bumps criteria_version, so every
-// replica's instant-alert matcher reloads the edited search.
+// replica's instant-alert matcher reloads the edited search. Its alert
+// history (criteria_matches) stays: a project the user was already told
+// about is not announced again because the search changed.
 func (s *CriteriaStore) UpdateCriteria(ctx context.Context, c domain.SavedCriteria, wasType string) (domain.SavedCriteria, error) {
 	if !ValidCriteriaID(c.ID) {
 		return c, fmt.Errorf("%w: %s", domain.ErrCriteriaNotFound, c.ID)
