@@ -198,6 +198,11 @@ export default [
       await visible(dialog.getByTestId("save-locked-overnight"));
       assert.ok(await dialog.getByRole("radio", { name: "ค้นหาอัตโนมัติทุกคืน" }).isDisabled(), "overnight closed at 1/1");
       assert.equal(await dialog.getByTestId("save-locked-plans").getAttribute("href"), "/user-settings/pricing");
+      await page.setViewportSize({ width: 360, height: 780 });
+      const wideDialog = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      assert.ok(wideDialog <= 0, `save dialog scrolls sideways by ${wideDialog}px at 360 px`);
+      await ctx.shot(page, "43b-save-dialog-overnight-locked");
+      await page.setViewportSize({ width: 1280, height: 800 });
       await dialog.getByRole("button", { name: "ยกเลิก" }).click();
 
       // แก้ไข: the search page with the saved criteria in the form.
