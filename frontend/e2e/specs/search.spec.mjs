@@ -1,6 +1,6 @@
 // /search and /project-details against the real stack: a visitor searches in
 // Thai, sees highlighted matches, pages, shares the URL; a user opens details.
-import { assert, login, urlIs, visible } from "../support/harness.mjs";
+import { assert, hidden, login, toast, urlIs, visible } from "../support/harness.mjs";
 
 const MARK = "บิดเรดาร์"; // a village name only our seeded projects carry
 const N = 25;
@@ -154,6 +154,85 @@ export default [
       assert.match(JSON.stringify(release), /\d{11}/);
       assert.match(download.suggestedFilename(), /^\d{11}\.ocds\.json$/);
       await ctx.shot(page, "42-project-details", { fullPage: true });
+    },
+  },
+  {
+    name: "saved searches: save an overnight search, the settings count 1/1, edit it to normal from the search page, the list shows the edit",
+    async fn(ctx) {
+      await seed(ctx);
+      const u = await ctx.createUser("somsri", { name: "สมศรี ค้นเก่ง", password: PASSWORD });
+      const page = await ctx.newPage();
+      await login(page, u.username, PASSWORD);
+      await urlIs(page, "/");
+
+      // Save the search as overnight (the free plan holds one).
+      await page.goto(`/search?keyWord_Incl_Or=${encodeURIComponent(MARK)}`);
+      await visible(page.getByTestId("result-row"));
+      await page.getByTestId("save-criteria").click();
+      let dialog = await visible(page.getByTestId("save-dialog"));
+      await dialog.getByPlaceholder("เช่น งานถนน ภาคอีสาน").fill("ถนนบ้านบิดเรดาร์");
+      await dialog.getByRole("radio", { name: "ค้นหาอัตโนมัติทุกคืน" }).check();
+      await dialog.getByTestId("save-confirm").click();
+      await toast(page, "✅");
+      await hidden(page.getByTestId("save-dialog"));
+
+      // The settings page: its criteria in Thai, overnight, counted 1/1.
+      await page.goto("/user-settings/search-criteria");
+      await visible(page.getByTestId("overnight-usage").filter({ hasText: "ค้นหาข้ามคืน 1/1 ชุด" }));
+      const row = page.getByTestId("criteria-row");
+      assert.equal(await row.count(), 1);
+      assert.equal(await row.getByTestId("criteria-type").innerText(), "ค้นหาข้ามคืน");
+      assert.match(await row.getByTestId("criteria-summary").innerText(), new RegExp(`มีคำใดคำหนึ่ง\\s+${MARK}`));
+      await visible(page.getByTestId("overnight-full").getByRole("link", { name: "ดูแพ็กเกจ" }));
+      await page.setViewportSize({ width: 360, height: 780 });
+      const wide = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      assert.ok(wide <= 0, `settings page scrolls sideways by ${wide}px at 360 px`);
+      await ctx.shot(page, "43-saved-searches-overnight", { fullPage: true });
+      await page.setViewportSize({ width: 1280, height: 800 });
+
+      // A new save now finds the overnight choice closed, with the plan's limit and the way to the plans.
+      await page.goto(`/search?keyWord_Incl_Or=${encodeURIComponent("ถนน")}`);
+      await visible(page.getByTestId("criteria-form"));
+      await page.getByTestId("save-criteria").click();
+      dialog = await visible(page.getByTestId("save-dialog"));
+      await visible(dialog.getByTestId("save-locked-overnight"));
+      assert.ok(await dialog.getByRole("radio", { name: "ค้นหาอัตโนมัติทุกคืน" }).isDisabled(), "overnight closed at 1/1");
+      assert.equal(await dialog.getByTestId("save-locked-plans").getAttribute("href"), "/user-settings/pricing");
+      await page.setViewportSize({ width: 360, height: 780 });
+      const wideDialog = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      assert.ok(wideDialog <= 0, `save dialog scrolls sideways by ${wideDialog}px at 360 px`);
+      await ctx.shot(page, "43b-save-dialog-overnight-locked");
+      await page.setViewportSize({ width: 1280, height: 800 });
+      await dialog.getByRole("button", { name: "ยกเลิก" }).click();
+
+      // แก้ไข: the search page with the saved criteria in the form.
+      await page.goto("/user-settings/search-criteria");
+      await page.getByTestId("criteria-edit").click();
+      await page.waitForURL((x) => new URL(x).pathname === "/search" && new URL(x).searchParams.getAll("keyWord_Incl_Or").includes(MARK));
+      await visible(page.getByTestId("edit-banner").filter({ hasText: "ถนนบ้านบิดเรดาร์" }));
+      await settled(page);
+      const and = page.getByTestId("kw-and").getByRole("textbox");
+      await and.fill("คอนกรีต");
+      await and.press("Enter");
+      assert.equal(await page.getByTestId("save-criteria").innerText(), "บันทึกการแก้ไข");
+      await page.getByTestId("save-criteria").click();
+      dialog = await visible(page.getByTestId("save-dialog"));
+      // Already overnight: it may stay so; we switch it to normal.
+      assert.ok(await dialog.getByRole("radio", { name: "ค้นหาอัตโนมัติทุกคืน" }).isChecked());
+      await dialog.getByPlaceholder("เช่น งานถนน ภาคอีสาน").fill("ถนนคอนกรีต บิดเรดาร์");
+      await dialog.getByRole("radio", { name: "ค้นหาทันที (ปกติ)" }).check();
+      await dialog.getByTestId("save-confirm").click();
+      await urlIs(page, "/user-settings/search-criteria");
+      await toast(page, "บันทึกการแก้ไข");
+
+      // Updated: normal, renamed, the new keyword, and the overnight unit back.
+      await visible(page.getByTestId("overnight-usage").filter({ hasText: "ค้นหาข้ามคืน 0/1 ชุด" }));
+      await visible(row.filter({ hasText: "ถนนคอนกรีต บิดเรดาร์" }));
+      assert.equal(await row.count(), 1);
+      assert.equal(await row.getByTestId("criteria-type").innerText(), "แจ้งเตือนทันที");
+      assert.match(await row.getByTestId("criteria-summary").innerText(), /ต้องมีทุกคำ\s+คอนกรีต/);
+      assert.equal(await page.getByTestId("overnight-full").count(), 0);
+      await ctx.shot(page, "44-saved-search-edited", { fullPage: true });
     },
   },
 ];

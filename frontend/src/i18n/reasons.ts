@@ -133,6 +133,7 @@ export const reasons = {
   "invalid-search-type": "ประเภทการค้นหาไม่ถูกต้อง",
   "criteria-name-too-long": "ชื่อการค้นหายาวได้ไม่เกิน 200 ตัวอักษร",
   "search-criteria-not-found": "ไม่พบเงื่อนไขการค้นหานี้",
+  "search-criteria-changed": "เงื่อนไขการค้นหานี้ถูกแก้ไขจากที่อื่นระหว่างนี้ กรุณาโหลดใหม่แล้วลองอีกครั้ง",
   "limit-reached": messages["Your search limit has been reached. Please try again tomorrow or consider upgrading your plan."],
   "invalid-user-action": "คำขอตรวจสอบสถานะไม่ถูกต้อง",
   "subscription-unavailable": unavailable,

@@ -2684,6 +2684,139 @@ func (x *DeleteSearchCriteriaResponse) GetMessage() string {
 	return ""
 }
 
+type UpdateSearchCriteriaRequest struct {
+	state      protoimpl.MessageState `protogen:"open.v1"`
+	CriteriaId string                 `protobuf:"bytes,1,opt,name=criteria_id,json=criteriaId,proto3" json:"criteria_id,omitempty"`
+	// "normal" or "overnight" (empty is normal, as in ToDoSearch).
+	SearchType string `protobuf:"bytes,2,opt,name=search_type,json=searchType,proto3" json:"search_type,omitempty"`
+	// Empty: a summary of the criteria, as in ToDoSearch.
+	Name string `protobuf:"bytes,3,opt,name=name,proto3" json:"name,omitempty"`
+	// The whole criteria payload; validated as ToDoSearch validates it.
+	Criteria      *Criteria `protobuf:"bytes,4,opt,name=criteria,proto3" json:"criteria,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *UpdateSearchCriteriaRequest) Reset() {
+	*x = UpdateSearchCriteriaRequest{}
+	mi := &file_projects_v1_projects_proto_msgTypes[30]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *UpdateSearchCriteriaRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*UpdateSearchCriteriaRequest) ProtoMessage() {}
+
+func (x *UpdateSearchCriteriaRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_projects_v1_projects_proto_msgTypes[30]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use UpdateSearchCriteriaRequest.ProtoReflect.Descriptor instead.
+func (*UpdateSearchCriteriaRequest) Descriptor() ([]byte, []int) {
+	return file_projects_v1_projects_proto_rawDescGZIP(), []int{30}
+}
+
+func (x *UpdateSearchCriteriaRequest) GetCriteriaId() string {
+	if x != nil {
+		return x.CriteriaId
+	}
+	return ""
+}
+
+func (x *UpdateSearchCriteriaRequest) GetSearchType() string {
+	if x != nil {
+		return x.SearchType
+	}
+	return ""
+}
+
+func (x *UpdateSearchCriteriaRequest) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *UpdateSearchCriteriaRequest) GetCriteria() *Criteria {
+	if x != nil {
+		return x.Criteria
+	}
+	return nil
+}
+
+type UpdateSearchCriteriaResponse struct {
+	state   protoimpl.MessageState `protogen:"open.v1"`
+	Message string                 `protobuf:"bytes,1,opt,name=message,proto3" json:"message,omitempty"`
+	// The criteria as saved, with its fresh match count.
+	Criteria *SavedCriteria `protobuf:"bytes,2,opt,name=criteria,proto3" json:"criteria,omitempty"`
+	// What changed for the user, in Thai (the overnight units left).
+	Detail        string `protobuf:"bytes,3,opt,name=detail,proto3" json:"detail,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *UpdateSearchCriteriaResponse) Reset() {
+	*x = UpdateSearchCriteriaResponse{}
+	mi := &file_projects_v1_projects_proto_msgTypes[31]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *UpdateSearchCriteriaResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*UpdateSearchCriteriaResponse) ProtoMessage() {}
+
+func (x *UpdateSearchCriteriaResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_projects_v1_projects_proto_msgTypes[31]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use UpdateSearchCriteriaResponse.ProtoReflect.Descriptor instead.
+func (*UpdateSearchCriteriaResponse) Descriptor() ([]byte, []int) {
+	return file_projects_v1_projects_proto_rawDescGZIP(), []int{31}
+}
+
+func (x *UpdateSearchCriteriaResponse) GetMessage() string {
+	if x != nil {
+		return x.Message
+	}
+	return ""
+}
+
+func (x *UpdateSearchCriteriaResponse) GetCriteria() *SavedCriteria {
+	if x != nil {
+		return x.Criteria
+	}
+	return nil
+}
+
+func (x *UpdateSearchCriteriaResponse) GetDetail() string {
+	if x != nil {
+		return x.Detail
+	}
+	return ""
+}
+
 type StatusIndicator struct {
 	state      protoimpl.MessageState `protogen:"open.v1"`
 	StatusCode string                 `protobuf:"bytes,1,opt,name=status_code,json=statusCode,proto3" json:"status_code,omitempty"`
@@ -2696,7 +2829,7 @@ type StatusIndicator struct {
 
 func (x *StatusIndicator) Reset() {
 	*x = StatusIndicator{}
-	mi := &file_projects_v1_projects_proto_msgTypes[30]
+	mi := &file_projects_v1_projects_proto_msgTypes[32]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2708,7 +2841,7 @@ func (x *StatusIndicator) String() string {
 func (*StatusIndicator) ProtoMessage() {}
 
 func (x *StatusIndicator) ProtoReflect() protoreflect.Message {
-	mi := &file_projects_v1_projects_proto_msgTypes[30]
+	mi := &file_projects_v1_projects_proto_msgTypes[32]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2721,7 +2854,7 @@ func (x *StatusIndicator) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StatusIndicator.ProtoReflect.Descriptor instead.
 func (*StatusIndicator) Descriptor() ([]byte, []int) {
-	return file_projects_v1_projects_proto_rawDescGZIP(), []int{30}
+	return file_projects_v1_projects_proto_rawDescGZIP(), []int{32}
 }
 
 func (x *StatusIndicator) GetStatusCode() string {
@@ -2753,7 +2886,7 @@ type ListStatusIndicatorsRequest struct {
 
 func (x *ListStatusIndicatorsRequest) Reset() {
 	*x = ListStatusIndicatorsRequest{}
-	mi := &file_projects_v1_projects_proto_msgTypes[31]
+	mi := &file_projects_v1_projects_proto_msgTypes[33]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2765,7 +2898,7 @@ func (x *ListStatusIndicatorsRequest) String() string {
 func (*ListStatusIndicatorsRequest) ProtoMessage() {}
 
 func (x *ListStatusIndicatorsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_projects_v1_projects_proto_msgTypes[31]
+	mi := &file_projects_v1_projects_proto_msgTypes[33]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2778,7 +2911,7 @@ func (x *ListStatusIndicatorsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListStatusIndicatorsRequest.ProtoReflect.Descriptor instead.
 func (*ListStatusIndicatorsRequest) Descriptor() ([]byte, []int) {
-	return file_projects_v1_projects_proto_rawDescGZIP(), []int{31}
+	return file_projects_v1_projects_proto_rawDescGZIP(), []int{33}
 }
 
 type ListStatusIndicatorsResponse struct {
@@ -2790,7 +2923,7 @@ type ListStatusIndicatorsResponse struct {
 
 func (x *ListStatusIndicatorsResponse) Reset() {
 	*x = ListStatusIndicatorsResponse{}
-	mi := &file_projects_v1_projects_proto_msgTypes[32]
+	mi := &file_projects_v1_projects_proto_msgTypes[34]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2802,7 +2935,7 @@ func (x *ListStatusIndicatorsResponse) String() string {
 func (*ListStatusIndicatorsResponse) ProtoMessage() {}
 
 func (x *ListStatusIndicatorsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_projects_v1_projects_proto_msgTypes[32]
+	mi := &file_projects_v1_projects_proto_msgTypes[34]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2815,7 +2948,7 @@ func (x *ListStatusIndicatorsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListStatusIndicatorsResponse.ProtoReflect.Descriptor instead.
 func (*ListStatusIndicatorsResponse) Descriptor() ([]byte, []int) {
-	return file_projects_v1_projects_proto_rawDescGZIP(), []int{32}
+	return file_projects_v1_projects_proto_rawDescGZIP(), []int{34}
 }
 
 func (x *ListStatusIndicatorsResponse) GetStatusCodes() []*StatusIndicator {
@@ -2834,7 +2967,7 @@ type CheckStatusIndicatorRequest struct {
 
 func (x *CheckStatusIndicatorRequest) Reset() {
 	*x = CheckStatusIndicatorRequest{}
-	mi := &file_projects_v1_projects_proto_msgTypes[33]
+	mi := &file_projects_v1_projects_proto_msgTypes[35]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2846,7 +2979,7 @@ func (x *CheckStatusIndicatorRequest) String() string {
 func (*CheckStatusIndicatorRequest) ProtoMessage() {}
 
 func (x *CheckStatusIndicatorRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_projects_v1_projects_proto_msgTypes[33]
+	mi := &file_projects_v1_projects_proto_msgTypes[35]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2859,7 +2992,7 @@ func (x *CheckStatusIndicatorRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CheckStatusIndicatorRequest.ProtoReflect.Descriptor instead.
 func (*CheckStatusIndicatorRequest) Descriptor() ([]byte, []int) {
-	return file_projects_v1_projects_proto_rawDescGZIP(), []int{33}
+	return file_projects_v1_projects_proto_rawDescGZIP(), []int{35}
 }
 
 func (x *CheckStatusIndicatorRequest) GetUserAction() string {
@@ -2879,7 +3012,7 @@ type CheckStatusIndicatorResponse struct {
 
 func (x *CheckStatusIndicatorResponse) Reset() {
 	*x = CheckStatusIndicatorResponse{}
-	mi := &file_projects_v1_projects_proto_msgTypes[34]
+	mi := &file_projects_v1_projects_proto_msgTypes[36]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2891,7 +3024,7 @@ func (x *CheckStatusIndicatorResponse) String() string {
 func (*CheckStatusIndicatorResponse) ProtoMessage() {}
 
 func (x *CheckStatusIndicatorResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_projects_v1_projects_proto_msgTypes[34]
+	mi := &file_projects_v1_projects_proto_msgTypes[36]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2904,7 +3037,7 @@ func (x *CheckStatusIndicatorResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CheckStatusIndicatorResponse.ProtoReflect.Descriptor instead.
 func (*CheckStatusIndicatorResponse) Descriptor() ([]byte, []int) {
-	return file_projects_v1_projects_proto_rawDescGZIP(), []int{34}
+	return file_projects_v1_projects_proto_rawDescGZIP(), []int{36}
 }
 
 func (x *CheckStatusIndicatorResponse) GetStatusCode() string {
@@ -2934,7 +3067,7 @@ type IngestRequest struct {
 
 func (x *IngestRequest) Reset() {
 	*x = IngestRequest{}
-	mi := &file_projects_v1_projects_proto_msgTypes[35]
+	mi := &file_projects_v1_projects_proto_msgTypes[37]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2946,7 +3079,7 @@ func (x *IngestRequest) String() string {
 func (*IngestRequest) ProtoMessage() {}
 
 func (x *IngestRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_projects_v1_projects_proto_msgTypes[35]
+	mi := &file_projects_v1_projects_proto_msgTypes[37]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2959,7 +3092,7 @@ func (x *IngestRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use IngestRequest.ProtoReflect.Descriptor instead.
 func (*IngestRequest) Descriptor() ([]byte, []int) {
-	return file_projects_v1_projects_proto_rawDescGZIP(), []int{35}
+	return file_projects_v1_projects_proto_rawDescGZIP(), []int{37}
 }
 
 func (x *IngestRequest) GetSource() string {
@@ -3006,7 +3139,7 @@ type IngestionRun struct {
 
 func (x *IngestionRun) Reset() {
 	*x = IngestionRun{}
-	mi := &file_projects_v1_projects_proto_msgTypes[36]
+	mi := &file_projects_v1_projects_proto_msgTypes[38]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3018,7 +3151,7 @@ func (x *IngestionRun) String() string {
 func (*IngestionRun) ProtoMessage() {}
 
 func (x *IngestionRun) ProtoReflect() protoreflect.Message {
-	mi := &file_projects_v1_projects_proto_msgTypes[36]
+	mi := &file_projects_v1_projects_proto_msgTypes[38]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3031,7 +3164,7 @@ func (x *IngestionRun) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use IngestionRun.ProtoReflect.Descriptor instead.
 func (*IngestionRun) Descriptor() ([]byte, []int) {
-	return file_projects_v1_projects_proto_rawDescGZIP(), []int{36}
+	return file_projects_v1_projects_proto_rawDescGZIP(), []int{38}
 }
 
 func (x *IngestionRun) GetRunId() string {
@@ -3141,7 +3274,7 @@ type IngestResponse struct {
 
 func (x *IngestResponse) Reset() {
 	*x = IngestResponse{}
-	mi := &file_projects_v1_projects_proto_msgTypes[37]
+	mi := &file_projects_v1_projects_proto_msgTypes[39]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3153,7 +3286,7 @@ func (x *IngestResponse) String() string {
 func (*IngestResponse) ProtoMessage() {}
 
 func (x *IngestResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_projects_v1_projects_proto_msgTypes[37]
+	mi := &file_projects_v1_projects_proto_msgTypes[39]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3166,7 +3299,7 @@ func (x *IngestResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use IngestResponse.ProtoReflect.Descriptor instead.
 func (*IngestResponse) Descriptor() ([]byte, []int) {
-	return file_projects_v1_projects_proto_rawDescGZIP(), []int{37}
+	return file_projects_v1_projects_proto_rawDescGZIP(), []int{39}
 }
 
 func (x *IngestResponse) GetRun() *IngestionRun {
@@ -3185,7 +3318,7 @@ type ListIngestionRunsRequest struct {
 
 func (x *ListIngestionRunsRequest) Reset() {
 	*x = ListIngestionRunsRequest{}
-	mi := &file_projects_v1_projects_proto_msgTypes[38]
+	mi := &file_projects_v1_projects_proto_msgTypes[40]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3197,7 +3330,7 @@ func (x *ListIngestionRunsRequest) String() string {
 func (*ListIngestionRunsRequest) ProtoMessage() {}
 
 func (x *ListIngestionRunsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_projects_v1_projects_proto_msgTypes[38]
+	mi := &file_projects_v1_projects_proto_msgTypes[40]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3210,7 +3343,7 @@ func (x *ListIngestionRunsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListIngestionRunsRequest.ProtoReflect.Descriptor instead.
 func (*ListIngestionRunsRequest) Descriptor() ([]byte, []int) {
-	return file_projects_v1_projects_proto_rawDescGZIP(), []int{38}
+	return file_projects_v1_projects_proto_rawDescGZIP(), []int{40}
 }
 
 func (x *ListIngestionRunsRequest) GetLimit() int32 {
@@ -3229,7 +3362,7 @@ type ListIngestionRunsResponse struct {
 
 func (x *ListIngestionRunsResponse) Reset() {
 	*x = ListIngestionRunsResponse{}
-	mi := &file_projects_v1_projects_proto_msgTypes[39]
+	mi := &file_projects_v1_projects_proto_msgTypes[41]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3241,7 +3374,7 @@ func (x *ListIngestionRunsResponse) String() string {
 func (*ListIngestionRunsResponse) ProtoMessage() {}
 
 func (x *ListIngestionRunsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_projects_v1_projects_proto_msgTypes[39]
+	mi := &file_projects_v1_projects_proto_msgTypes[41]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3254,7 +3387,7 @@ func (x *ListIngestionRunsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListIngestionRunsResponse.ProtoReflect.Descriptor instead.
 func (*ListIngestionRunsResponse) Descriptor() ([]byte, []int) {
-	return file_projects_v1_projects_proto_rawDescGZIP(), []int{39}
+	return file_projects_v1_projects_proto_rawDescGZIP(), []int{41}
 }
 
 func (x *ListIngestionRunsResponse) GetRuns() []*IngestionRun {
@@ -3272,7 +3405,7 @@ type RunOvernightRequest struct {
 
 func (x *RunOvernightRequest) Reset() {
 	*x = RunOvernightRequest{}
-	mi := &file_projects_v1_projects_proto_msgTypes[40]
+	mi := &file_projects_v1_projects_proto_msgTypes[42]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3284,7 +3417,7 @@ func (x *RunOvernightRequest) String() string {
 func (*RunOvernightRequest) ProtoMessage() {}
 
 func (x *RunOvernightRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_projects_v1_projects_proto_msgTypes[40]
+	mi := &file_projects_v1_projects_proto_msgTypes[42]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3297,7 +3430,7 @@ func (x *RunOvernightRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RunOvernightRequest.ProtoReflect.Descriptor instead.
 func (*RunOvernightRequest) Descriptor() ([]byte, []int) {
-	return file_projects_v1_projects_proto_rawDescGZIP(), []int{40}
+	return file_projects_v1_projects_proto_rawDescGZIP(), []int{42}
 }
 
 type RunOvernightResponse struct {
@@ -3320,7 +3453,7 @@ type RunOvernightResponse struct {
 
 func (x *RunOvernightResponse) Reset() {
 	*x = RunOvernightResponse{}
-	mi := &file_projects_v1_projects_proto_msgTypes[41]
+	mi := &file_projects_v1_projects_proto_msgTypes[43]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3332,7 +3465,7 @@ func (x *RunOvernightResponse) String() string {
 func (*RunOvernightResponse) ProtoMessage() {}
 
 func (x *RunOvernightResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_projects_v1_projects_proto_msgTypes[41]
+	mi := &file_projects_v1_projects_proto_msgTypes[43]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3345,7 +3478,7 @@ func (x *RunOvernightResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RunOvernightResponse.ProtoReflect.Descriptor instead.
 func (*RunOvernightResponse) Descriptor() ([]byte, []int) {
-	return file_projects_v1_projects_proto_rawDescGZIP(), []int{41}
+	return file_projects_v1_projects_proto_rawDescGZIP(), []int{43}
 }
 
 func (x *RunOvernightResponse) GetDay() string {
@@ -3687,7 +3820,18 @@ const file_projects_v1_projects_proto_rawDesc = "" +
 	"\vcriteria_id\x18\x01 \x01(\tR\n" +
 	"criteriaId\"8\n" +
 	"\x1cDeleteSearchCriteriaResponse\x12\x18\n" +
-	"\amessage\x18\x01 \x01(\tR\amessage\"b\n" +
+	"\amessage\x18\x01 \x01(\tR\amessage\"\xa6\x01\n" +
+	"\x1bUpdateSearchCriteriaRequest\x12\x1f\n" +
+	"\vcriteria_id\x18\x01 \x01(\tR\n" +
+	"criteriaId\x12\x1f\n" +
+	"\vsearch_type\x18\x02 \x01(\tR\n" +
+	"searchType\x12\x12\n" +
+	"\x04name\x18\x03 \x01(\tR\x04name\x121\n" +
+	"\bcriteria\x18\x04 \x01(\v2\x15.projects.v1.CriteriaR\bcriteria\"\x88\x01\n" +
+	"\x1cUpdateSearchCriteriaResponse\x12\x18\n" +
+	"\amessage\x18\x01 \x01(\tR\amessage\x126\n" +
+	"\bcriteria\x18\x02 \x01(\v2\x1a.projects.v1.SavedCriteriaR\bcriteria\x12\x16\n" +
+	"\x06detail\x18\x03 \x01(\tR\x06detail\"b\n" +
 	"\x0fStatusIndicator\x12\x1f\n" +
 	"\vstatus_code\x18\x01 \x01(\tR\n" +
 	"statusCode\x12\x18\n" +
@@ -3743,7 +3887,7 @@ const file_projects_v1_projects_proto_rawDesc = "" +
 	"\rprojects_seen\x18\x05 \x01(\x03R\fprojectsSeen\x12\x18\n" +
 	"\adigests\x18\x06 \x01(\x03R\adigests\x12;\n" +
 	"\vfinished_at\x18\a \x01(\v2\x1a.google.protobuf.TimestampR\n" +
-	"finishedAt2\xe7\v\n" +
+	"finishedAt2\xdc\f\n" +
 	"\x0fProjectsService\x12[\n" +
 	"\fListProjects\x12 .projects.v1.ListProjectsRequest\x1a!.projects.v1.ListProjectsResponse\"\x06\x8a\xb5\x18\x02\b\x01\x12d\n" +
 	"\x0fGetDropdownData\x12#.projects.v1.GetDropdownDataRequest\x1a$.projects.v1.GetDropdownDataResponse\"\x06\x8a\xb5\x18\x02\b\x01\x12U\n" +
@@ -3758,6 +3902,7 @@ const file_projects_v1_projects_proto_rawDesc = "" +
 	"ToDoSearch\x12\x1e.projects.v1.ToDoSearchRequest\x1a\x1f.projects.v1.ToDoSearchResponse\"\x06\x8a\xb5\x18\x02\b\x02\x12m\n" +
 	"\x12RecallSaveCriteria\x12&.projects.v1.RecallSaveCriteriaRequest\x1a'.projects.v1.RecallSaveCriteriaResponse\"\x06\x8a\xb5\x18\x02\b\x02\x12s\n" +
 	"\x14DeleteSearchCriteria\x12(.projects.v1.DeleteSearchCriteriaRequest\x1a).projects.v1.DeleteSearchCriteriaResponse\"\x06\x8a\xb5\x18\x02\b\x02\x12s\n" +
+	"\x14UpdateSearchCriteria\x12(.projects.v1.UpdateSearchCriteriaRequest\x1a).projects.v1.UpdateSearchCriteriaResponse\"\x06\x8a\xb5\x18\x02\b\x02\x12s\n" +
 	"\x14ListStatusIndicators\x12(.projects.v1.ListStatusIndicatorsRequest\x1a).projects.v1.ListStatusIndicatorsResponse\"\x06\x8a\xb5\x18\x02\b\x01\x12s\n" +
 	"\x14CheckStatusIndicator\x12(.projects.v1.CheckStatusIndicatorRequest\x1a).projects.v1.CheckStatusIndicatorResponse\"\x06\x8a\xb5\x18\x02\b\x02\x12I\n" +
 	"\x06Ingest\x12\x1a.projects.v1.IngestRequest\x1a\x1b.projects.v1.IngestResponse\"\x06\x8a\xb5\x18\x02\b\x04\x12j\n" +
@@ -3777,7 +3922,7 @@ func file_projects_v1_projects_proto_rawDescGZIP() []byte {
 	return file_projects_v1_projects_proto_rawDescData
 }
 
-var file_projects_v1_projects_proto_msgTypes = make([]protoimpl.MessageInfo, 42)
+var file_projects_v1_projects_proto_msgTypes = make([]protoimpl.MessageInfo, 44)
 var file_projects_v1_projects_proto_goTypes = []any{
 	(*Option)(nil),                       // 0: projects.v1.Option
 	(*Criteria)(nil),                     // 1: projects.v1.Criteria
@@ -3809,20 +3954,22 @@ var file_projects_v1_projects_proto_goTypes = []any{
 	(*RecallSaveCriteriaResponse)(nil),   // 27: projects.v1.RecallSaveCriteriaResponse
 	(*DeleteSearchCriteriaRequest)(nil),  // 28: projects.v1.DeleteSearchCriteriaRequest
 	(*DeleteSearchCriteriaResponse)(nil), // 29: projects.v1.DeleteSearchCriteriaResponse
-	(*StatusIndicator)(nil),              // 30: projects.v1.StatusIndicator
-	(*ListStatusIndicatorsRequest)(nil),  // 31: projects.v1.ListStatusIndicatorsRequest
-	(*ListStatusIndicatorsResponse)(nil), // 32: projects.v1.ListStatusIndicatorsResponse
-	(*CheckStatusIndicatorRequest)(nil),  // 33: projects.v1.CheckStatusIndicatorRequest
-	(*CheckStatusIndicatorResponse)(nil), // 34: projects.v1.CheckStatusIndicatorResponse
-	(*IngestRequest)(nil),                // 35: projects.v1.IngestRequest
-	(*IngestionRun)(nil),                 // 36: projects.v1.IngestionRun
-	(*IngestResponse)(nil),               // 37: projects.v1.IngestResponse
-	(*ListIngestionRunsRequest)(nil),     // 38: projects.v1.ListIngestionRunsRequest
-	(*ListIngestionRunsResponse)(nil),    // 39: projects.v1.ListIngestionRunsResponse
-	(*RunOvernightRequest)(nil),          // 40: projects.v1.RunOvernightRequest
-	(*RunOvernightResponse)(nil),         // 41: projects.v1.RunOvernightResponse
-	(*timestamppb.Timestamp)(nil),        // 42: google.protobuf.Timestamp
-	(*structpb.Struct)(nil),              // 43: google.protobuf.Struct
+	(*UpdateSearchCriteriaRequest)(nil),  // 30: projects.v1.UpdateSearchCriteriaRequest
+	(*UpdateSearchCriteriaResponse)(nil), // 31: projects.v1.UpdateSearchCriteriaResponse
+	(*StatusIndicator)(nil),              // 32: projects.v1.StatusIndicator
+	(*ListStatusIndicatorsRequest)(nil),  // 33: projects.v1.ListStatusIndicatorsRequest
+	(*ListStatusIndicatorsResponse)(nil), // 34: projects.v1.ListStatusIndicatorsResponse
+	(*CheckStatusIndicatorRequest)(nil),  // 35: projects.v1.CheckStatusIndicatorRequest
+	(*CheckStatusIndicatorResponse)(nil), // 36: projects.v1.CheckStatusIndicatorResponse
+	(*IngestRequest)(nil),                // 37: projects.v1.IngestRequest
+	(*IngestionRun)(nil),                 // 38: projects.v1.IngestionRun
+	(*IngestResponse)(nil),               // 39: projects.v1.IngestResponse
+	(*ListIngestionRunsRequest)(nil),     // 40: projects.v1.ListIngestionRunsRequest
+	(*ListIngestionRunsResponse)(nil),    // 41: projects.v1.ListIngestionRunsResponse
+	(*RunOvernightRequest)(nil),          // 42: projects.v1.RunOvernightRequest
+	(*RunOvernightResponse)(nil),         // 43: projects.v1.RunOvernightResponse
+	(*timestamppb.Timestamp)(nil),        // 44: google.protobuf.Timestamp
+	(*structpb.Struct)(nil),              // 45: google.protobuf.Struct
 }
 var file_projects_v1_projects_proto_depIdxs = []int32{
 	2,  // 0: projects.v1.ListProjectsResponse.data:type_name -> projects.v1.ProjectSummary
@@ -3837,67 +3984,71 @@ var file_projects_v1_projects_proto_depIdxs = []int32{
 	0,  // 9: projects.v1.GetDropdownDataResponse.strategies:type_name -> projects.v1.Option
 	0,  // 10: projects.v1.GetDropdownDataResponse.categories:type_name -> projects.v1.Option
 	0,  // 11: projects.v1.GetDropdownDataResponse.budget_years:type_name -> projects.v1.Option
-	42, // 12: projects.v1.Announcement.first_seen_at:type_name -> google.protobuf.Timestamp
+	44, // 12: projects.v1.Announcement.first_seen_at:type_name -> google.protobuf.Timestamp
 	2,  // 13: projects.v1.ProjectDetail.summary:type_name -> projects.v1.ProjectSummary
 	8,  // 14: projects.v1.ProjectDetail.announcements:type_name -> projects.v1.Announcement
 	9,  // 15: projects.v1.ProjectDetail.contracts:type_name -> projects.v1.Contract
-	42, // 16: projects.v1.ProjectDetail.first_seen_at:type_name -> google.protobuf.Timestamp
-	42, // 17: projects.v1.ProjectDetail.last_seen_at:type_name -> google.protobuf.Timestamp
-	42, // 18: projects.v1.ProjectDetail.updated_at:type_name -> google.protobuf.Timestamp
+	44, // 16: projects.v1.ProjectDetail.first_seen_at:type_name -> google.protobuf.Timestamp
+	44, // 17: projects.v1.ProjectDetail.last_seen_at:type_name -> google.protobuf.Timestamp
+	44, // 18: projects.v1.ProjectDetail.updated_at:type_name -> google.protobuf.Timestamp
 	10, // 19: projects.v1.GetProjectResponse.project:type_name -> projects.v1.ProjectDetail
 	2,  // 20: projects.v1.GetProjectSummariesResponse.projects:type_name -> projects.v1.ProjectSummary
 	16, // 21: projects.v1.ScrapeResponse.results:type_name -> projects.v1.ScrapeResult
 	19, // 22: projects.v1.UpdateProjectSmartResponse.data:type_name -> projects.v1.UpdateProjectSmartData
-	43, // 23: projects.v1.ExportOcdsResponse.release:type_name -> google.protobuf.Struct
+	45, // 23: projects.v1.ExportOcdsResponse.release:type_name -> google.protobuf.Struct
 	1,  // 24: projects.v1.SavedCriteria.criteria:type_name -> projects.v1.Criteria
-	42, // 25: projects.v1.SavedCriteria.created_at:type_name -> google.protobuf.Timestamp
-	42, // 26: projects.v1.SavedCriteria.last_run_at:type_name -> google.protobuf.Timestamp
+	44, // 25: projects.v1.SavedCriteria.created_at:type_name -> google.protobuf.Timestamp
+	44, // 26: projects.v1.SavedCriteria.last_run_at:type_name -> google.protobuf.Timestamp
 	25, // 27: projects.v1.RecallSaveCriteriaResponse.criteria:type_name -> projects.v1.SavedCriteria
 	2,  // 28: projects.v1.RecallSaveCriteriaResponse.data:type_name -> projects.v1.ProjectSummary
 	3,  // 29: projects.v1.RecallSaveCriteriaResponse.pagination:type_name -> projects.v1.Pagination
-	30, // 30: projects.v1.ListStatusIndicatorsResponse.status_codes:type_name -> projects.v1.StatusIndicator
-	42, // 31: projects.v1.IngestionRun.started_at:type_name -> google.protobuf.Timestamp
-	42, // 32: projects.v1.IngestionRun.finished_at:type_name -> google.protobuf.Timestamp
-	36, // 33: projects.v1.IngestResponse.run:type_name -> projects.v1.IngestionRun
-	36, // 34: projects.v1.ListIngestionRunsResponse.runs:type_name -> projects.v1.IngestionRun
-	42, // 35: projects.v1.RunOvernightResponse.window_from:type_name -> google.protobuf.Timestamp
-	42, // 36: projects.v1.RunOvernightResponse.window_to:type_name -> google.protobuf.Timestamp
-	42, // 37: projects.v1.RunOvernightResponse.finished_at:type_name -> google.protobuf.Timestamp
-	4,  // 38: projects.v1.ProjectsService.ListProjects:input_type -> projects.v1.ListProjectsRequest
-	6,  // 39: projects.v1.ProjectsService.GetDropdownData:input_type -> projects.v1.GetDropdownDataRequest
-	11, // 40: projects.v1.ProjectsService.GetProject:input_type -> projects.v1.GetProjectRequest
-	13, // 41: projects.v1.ProjectsService.GetProjectSummaries:input_type -> projects.v1.GetProjectSummariesRequest
-	15, // 42: projects.v1.ProjectsService.Scrape:input_type -> projects.v1.ScrapeRequest
-	18, // 43: projects.v1.ProjectsService.UpdateProjectSmart:input_type -> projects.v1.UpdateProjectSmartRequest
-	21, // 44: projects.v1.ProjectsService.ExportOcds:input_type -> projects.v1.ExportOcdsRequest
-	23, // 45: projects.v1.ProjectsService.ToDoSearch:input_type -> projects.v1.ToDoSearchRequest
-	26, // 46: projects.v1.ProjectsService.RecallSaveCriteria:input_type -> projects.v1.RecallSaveCriteriaRequest
-	28, // 47: projects.v1.ProjectsService.DeleteSearchCriteria:input_type -> projects.v1.DeleteSearchCriteriaRequest
-	31, // 48: projects.v1.ProjectsService.ListStatusIndicators:input_type -> projects.v1.ListStatusIndicatorsRequest
-	33, // 49: projects.v1.ProjectsService.CheckStatusIndicator:input_type -> projects.v1.CheckStatusIndicatorRequest
-	35, // 50: projects.v1.ProjectsService.Ingest:input_type -> projects.v1.IngestRequest
-	38, // 51: projects.v1.ProjectsService.ListIngestionRuns:input_type -> projects.v1.ListIngestionRunsRequest
-	40, // 52: projects.v1.ProjectsService.RunOvernight:input_type -> projects.v1.RunOvernightRequest
-	5,  // 53: projects.v1.ProjectsService.ListProjects:output_type -> projects.v1.ListProjectsResponse
-	7,  // 54: projects.v1.ProjectsService.GetDropdownData:output_type -> projects.v1.GetDropdownDataResponse
-	12, // 55: projects.v1.ProjectsService.GetProject:output_type -> projects.v1.GetProjectResponse
-	14, // 56: projects.v1.ProjectsService.GetProjectSummaries:output_type -> projects.v1.GetProjectSummariesResponse
-	17, // 57: projects.v1.ProjectsService.Scrape:output_type -> projects.v1.ScrapeResponse
-	20, // 58: projects.v1.ProjectsService.UpdateProjectSmart:output_type -> projects.v1.UpdateProjectSmartResponse
-	22, // 59: projects.v1.ProjectsService.ExportOcds:output_type -> projects.v1.ExportOcdsResponse
-	24, // 60: projects.v1.ProjectsService.ToDoSearch:output_type -> projects.v1.ToDoSearchResponse
-	27, // 61: projects.v1.ProjectsService.RecallSaveCriteria:output_type -> projects.v1.RecallSaveCriteriaResponse
-	29, // 62: projects.v1.ProjectsService.DeleteSearchCriteria:output_type -> projects.v1.DeleteSearchCriteriaResponse
-	32, // 63: projects.v1.ProjectsService.ListStatusIndicators:output_type -> projects.v1.ListStatusIndicatorsResponse
-	34, // 64: projects.v1.ProjectsService.CheckStatusIndicator:output_type -> projects.v1.CheckStatusIndicatorResponse
-	37, // 65: projects.v1.ProjectsService.Ingest:output_type -> projects.v1.IngestResponse
-	39, // 66: projects.v1.ProjectsService.ListIngestionRuns:output_type -> projects.v1.ListIngestionRunsResponse
-	41, // 67: projects.v1.ProjectsService.RunOvernight:output_type -> projects.v1.RunOvernightResponse
-	53, // [53:68] is the sub-list for method output_type
-	38, // [38:53] is the sub-list for method input_type
-	38, // [38:38] is the sub-list for extension type_name
-	38, // [38:38] is the sub-list for extension extendee
-	0,  // [0:38] is the sub-list for field type_name
+	1,  // 30: projects.v1.UpdateSearchCriteriaRequest.criteria:type_name -> projects.v1.Criteria
+	25, // 31: projects.v1.UpdateSearchCriteriaResponse.criteria:type_name -> projects.v1.SavedCriteria
+	32, // 32: projects.v1.ListStatusIndicatorsResponse.status_codes:type_name -> projects.v1.StatusIndicator
+	44, // 33: projects.v1.IngestionRun.started_at:type_name -> google.protobuf.Timestamp
+	44, // 34: projects.v1.IngestionRun.finished_at:type_name -> google.protobuf.Timestamp
+	38, // 35: projects.v1.IngestResponse.run:type_name -> projects.v1.IngestionRun
+	38, // 36: projects.v1.ListIngestionRunsResponse.runs:type_name -> projects.v1.IngestionRun
+	44, // 37: projects.v1.RunOvernightResponse.window_from:type_name -> google.protobuf.Timestamp
+	44, // 38: projects.v1.RunOvernightResponse.window_to:type_name -> google.protobuf.Timestamp
+	44, // 39: projects.v1.RunOvernightResponse.finished_at:type_name -> google.protobuf.Timestamp
+	4,  // 40: projects.v1.ProjectsService.ListProjects:input_type -> projects.v1.ListProjectsRequest
+	6,  // 41: projects.v1.ProjectsService.GetDropdownData:input_type -> projects.v1.GetDropdownDataRequest
+	11, // 42: projects.v1.ProjectsService.GetProject:input_type -> projects.v1.GetProjectRequest
+	13, // 43: projects.v1.ProjectsService.GetProjectSummaries:input_type -> projects.v1.GetProjectSummariesRequest
+	15, // 44: projects.v1.ProjectsService.Scrape:input_type -> projects.v1.ScrapeRequest
+	18, // 45: projects.v1.ProjectsService.UpdateProjectSmart:input_type -> projects.v1.UpdateProjectSmartRequest
+	21, // 46: projects.v1.ProjectsService.ExportOcds:input_type -> projects.v1.ExportOcdsRequest
+	23, // 47: projects.v1.ProjectsService.ToDoSearch:input_type -> projects.v1.ToDoSearchRequest
+	26, // 48: projects.v1.ProjectsService.RecallSaveCriteria:input_type -> projects.v1.RecallSaveCriteriaRequest
+	28, // 49: projects.v1.ProjectsService.DeleteSearchCriteria:input_type -> projects.v1.DeleteSearchCriteriaRequest
+	30, // 50: projects.v1.ProjectsService.UpdateSearchCriteria:input_type -> projects.v1.UpdateSearchCriteriaRequest
+	33, // 51: projects.v1.ProjectsService.ListStatusIndicators:input_type -> projects.v1.ListStatusIndicatorsRequest
+	35, // 52: projects.v1.ProjectsService.CheckStatusIndicator:input_type -> projects.v1.CheckStatusIndicatorRequest
+	37, // 53: projects.v1.ProjectsService.Ingest:input_type -> projects.v1.IngestRequest
+	40, // 54: projects.v1.ProjectsService.ListIngestionRuns:input_type -> projects.v1.ListIngestionRunsRequest
+	42, // 55: projects.v1.ProjectsService.RunOvernight:input_type -> projects.v1.RunOvernightRequest
+	5,  // 56: projects.v1.ProjectsService.ListProjects:output_type -> projects.v1.ListProjectsResponse
+	7,  // 57: projects.v1.ProjectsService.GetDropdownData:output_type -> projects.v1.GetDropdownDataResponse
+	12, // 58: projects.v1.ProjectsService.GetProject:output_type -> projects.v1.GetProjectResponse
+	14, // 59: projects.v1.ProjectsService.GetProjectSummaries:output_type -> projects.v1.GetProjectSummariesResponse
+	17, // 60: projects.v1.ProjectsService.Scrape:output_type -> projects.v1.ScrapeResponse
+	20, // 61: projects.v1.ProjectsService.UpdateProjectSmart:output_type -> projects.v1.UpdateProjectSmartResponse
+	22, // 62: projects.v1.ProjectsService.ExportOcds:output_type -> projects.v1.ExportOcdsResponse
+	24, // 63: projects.v1.ProjectsService.ToDoSearch:output_type -> projects.v1.ToDoSearchResponse
+	27, // 64: projects.v1.ProjectsService.RecallSaveCriteria:output_type -> projects.v1.RecallSaveCriteriaResponse
+	29, // 65: projects.v1.ProjectsService.DeleteSearchCriteria:output_type -> projects.v1.DeleteSearchCriteriaResponse
+	31, // 66: projects.v1.ProjectsService.UpdateSearchCriteria:output_type -> projects.v1.UpdateSearchCriteriaResponse
+	34, // 67: projects.v1.ProjectsService.ListStatusIndicators:output_type -> projects.v1.ListStatusIndicatorsResponse
+	36, // 68: projects.v1.ProjectsService.CheckStatusIndicator:output_type -> projects.v1.CheckStatusIndicatorResponse
+	39, // 69: projects.v1.ProjectsService.Ingest:output_type -> projects.v1.IngestResponse
+	41, // 70: projects.v1.ProjectsService.ListIngestionRuns:output_type -> projects.v1.ListIngestionRunsResponse
+	43, // 71: projects.v1.ProjectsService.RunOvernight:output_type -> projects.v1.RunOvernightResponse
+	56, // [56:72] is the sub-list for method output_type
+	40, // [40:56] is the sub-list for method input_type
+	40, // [40:40] is the sub-list for extension type_name
+	40, // [40:40] is the sub-list for extension extendee
+	0,  // [0:40] is the sub-list for field type_name
 }
 
 func init() { file_projects_v1_projects_proto_init() }
@@ -3915,7 +4066,7 @@ func file_projects_v1_projects_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_projects_v1_projects_proto_rawDesc), len(file_projects_v1_projects_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   42,
+			NumMessages:   44,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -336,6 +336,51 @@ func local_request_ProjectsService_DeleteSearchCriteria_0(ctx context.Context, m
 	return msg, metadata, err
 }
 
+func request_ProjectsService_UpdateSearchCriteria_0(ctx context.Context, marshaler runtime.Marshaler, client ProjectsServiceClient, req *http.Request, pathParams map[string]string) (proto.Message, runtime.ServerMetadata, error) {
+	var (
+		protoReq UpdateSearchCriteriaRequest
+		metadata runtime.ServerMetadata
+		err      error
+	)
+	if err := marshaler.NewDecoder(req.Body).Decode(&protoReq); err != nil && !errors.Is(err, io.EOF) {
+		return nil, metadata, status.Errorf(codes.InvalidArgument, "%v", err)
+	}
+	val, ok := pathParams["criteria_id"]
+	if !ok {
+		return nil, metadata, status.Errorf(codes.InvalidArgument, "missing parameter %s", "criteria_id")
+	}
+	protoReq.CriteriaId, err = runtime.String(val)
+	if err != nil {
+		return nil, metadata, status.Errorf(codes.InvalidArgument, "type mismatch, parameter: %s, error: %v", "criteria_id", err)
+	}
+	if req.Body != nil {
+		_, _ = io.Copy(io.Discard, req.Body)
+	}
+	msg, err := client.UpdateSearchCriteria(ctx, &protoReq, grpc.Header(&metadata.HeaderMD), grpc.Trailer(&metadata.TrailerMD))
+	return msg, metadata, err
+}
+
+func local_request_ProjectsService_UpdateSearchCriteria_0(ctx context.Context, marshaler runtime.Marshaler, server ProjectsServiceServer, req *http.Request, pathParams map[string]string) (proto.Message, runtime.ServerMetadata, error) {
+	var (
+		protoReq UpdateSearchCriteriaRequest
+		metadata runtime.ServerMetadata
+		err      error
+	)
+	if err := marshaler.NewDecoder(req.Body).Decode(&protoReq); err != nil && !errors.Is(err, io.EOF) {
+		return nil, metadata, status.Errorf(codes.InvalidArgument, "%v", err)
+	}
+	val, ok := pathParams["criteria_id"]
+	if !ok {
+		return nil, metadata, status.Errorf(codes.InvalidArgument, "missing parameter %s", "criteria_id")
+	}
+	protoReq.CriteriaId, err = runtime.String(val)
+	if err != nil {
+		return nil, metadata, status.Errorf(codes.InvalidArgument, "type mismatch, parameter: %s, error: %v", "criteria_id", err)
+	}
+	msg, err := server.UpdateSearchCriteria(ctx, &protoReq)
+	return msg, metadata, err
+}
+
 func request_ProjectsService_ListStatusIndicators_0(ctx context.Context, marshaler runtime.Marshaler, client ProjectsServiceClient, req *http.Request, pathParams map[string]string) (proto.Message, runtime.ServerMetadata, error) {
 	var (
 		protoReq ListStatusIndicatorsRequest
@@ -659,6 +704,26 @@ func RegisterProjectsServiceHandlerServer(ctx context.Context, mux *runtime.Serv
 		}
 		forward_ProjectsService_DeleteSearchCriteria_0(annotatedContext, mux, outboundMarshaler, w, req, resp, mux.GetForwardResponseOptions()...)
 	})
+	mux.Handle(http.MethodPut, pattern_ProjectsService_UpdateSearchCriteria_0, func(w http.ResponseWriter, req *http.Request, pathParams map[string]string) {
+		ctx, cancel := context.WithCancel(req.Context())
+		defer cancel()
+		var stream runtime.ServerTransportStream
+		ctx = grpc.NewContextWithServerTransportStream(ctx, &stream)
+		inboundMarshaler, outboundMarshaler := runtime.MarshalerForRequest(mux, req)
+		annotatedContext, err := runtime.AnnotateIncomingContext(ctx, mux, req, "/projects.v1.ProjectsService/UpdateSearchCriteria", runtime.WithHTTPPathPattern("/app/backend/api/v1/search-criteria/{criteria_id}"))
+		if err != nil {
+			runtime.HTTPError(ctx, mux, outboundMarshaler, w, req, err)
+			return
+		}
+		resp, md, err := local_request_ProjectsService_UpdateSearchCriteria_0(annotatedContext, inboundMarshaler, server, req, pathParams)
+		md.HeaderMD, md.TrailerMD = metadata.Join(md.HeaderMD, stream.Header()), metadata.Join(md.TrailerMD, stream.Trailer())
+		annotatedContext = runtime.NewServerMetadataContext(annotatedContext, md)
+		if err != nil {
+			runtime.HTTPError(annotatedContext, mux, outboundMarshaler, w, req, err)
+			return
+		}
+		forward_ProjectsService_UpdateSearchCriteria_0(annotatedContext, mux, outboundMarshaler, w, req, resp, mux.GetForwardResponseOptions()...)
+	})
 	mux.Handle(http.MethodGet, pattern_ProjectsService_ListStatusIndicators_0, func(w http.ResponseWriter, req *http.Request, pathParams map[string]string) {
 		ctx, cancel := context.WithCancel(req.Context())
 		defer cancel()
@@ -952,6 +1017,23 @@ func RegisterProjectsServiceHandlerClient(ctx context.Context, mux *runtime.Serv
 		}
 		forward_ProjectsService_DeleteSearchCriteria_0(annotatedContext, mux, outboundMarshaler, w, req, resp, mux.GetForwardResponseOptions()...)
 	})
+	mux.Handle(http.MethodPut, pattern_ProjectsService_UpdateSearchCriteria_0, func(w http.ResponseWriter, req *http.Request, pathParams map[string]string) {
+		ctx, cancel := context.WithCancel(req.Context())
+		defer cancel()
+		inboundMarshaler, outboundMarshaler := runtime.MarshalerForRequest(mux, req)
+		annotatedContext, err := runtime.AnnotateContext(ctx, mux, req, "/projects.v1.ProjectsService/UpdateSearchCriteria", runtime.WithHTTPPathPattern("/app/backend/api/v1/search-criteria/{criteria_id}"))
+		if err != nil {
+			runtime.HTTPError(ctx, mux, outboundMarshaler, w, req, err)
+			return
+		}
+		resp, md, err := request_ProjectsService_UpdateSearchCriteria_0(annotatedContext, inboundMarshaler, client, req, pathParams)
+		annotatedContext = runtime.NewServerMetadataContext(annotatedContext, md)
+		if err != nil {
+			runtime.HTTPError(annotatedContext, mux, outboundMarshaler, w, req, err)
+			return
+		}
+		forward_ProjectsService_UpdateSearchCriteria_0(annotatedContext, mux, outboundMarshaler, w, req, resp, mux.GetForwardResponseOptions()...)
+	})
 	mux.Handle(http.MethodGet, pattern_ProjectsService_ListStatusIndicators_0, func(w http.ResponseWriter, req *http.Request, pathParams map[string]string) {
 		ctx, cancel := context.WithCancel(req.Context())
 		defer cancel()
@@ -1068,6 +1150,7 @@ var (
 	pattern_ProjectsService_ToDoSearch_0           = runtime.MustPattern(runtime.NewPattern(1, []int{2, 0, 2, 1, 2, 2, 2, 3, 2, 4}, []string{"app", "backend", "api", "v1", "to_do_search"}, ""))
 	pattern_ProjectsService_RecallSaveCriteria_0   = runtime.MustPattern(runtime.NewPattern(1, []int{2, 0, 2, 1, 2, 2, 2, 3, 2, 4}, []string{"app", "backend", "api", "v1", "recall_save_criteria"}, ""))
 	pattern_ProjectsService_DeleteSearchCriteria_0 = runtime.MustPattern(runtime.NewPattern(1, []int{2, 0, 2, 1, 2, 2, 2, 3, 2, 4, 1, 0, 4, 1, 5, 5}, []string{"app", "backend", "api", "v1", "search-criteria", "criteria_id"}, ""))
+	pattern_ProjectsService_UpdateSearchCriteria_0 = runtime.MustPattern(runtime.NewPattern(1, []int{2, 0, 2, 1, 2, 2, 2, 3, 2, 4, 1, 0, 4, 1, 5, 5}, []string{"app", "backend", "api", "v1", "search-criteria", "criteria_id"}, ""))
 	pattern_ProjectsService_ListStatusIndicators_0 = runtime.MustPattern(runtime.NewPattern(1, []int{2, 0, 2, 1, 2, 2, 2, 3, 2, 4}, []string{"app", "backend", "api", "v1", "status_indicators"}, ""))
 	pattern_ProjectsService_CheckStatusIndicator_0 = runtime.MustPattern(runtime.NewPattern(1, []int{2, 0, 2, 1, 2, 2, 2, 3, 2, 4}, []string{"app", "backend", "api", "v1", "status_indicator"}, ""))
 	pattern_ProjectsService_Ingest_0               = runtime.MustPattern(runtime.NewPattern(1, []int{2, 0, 2, 1, 2, 2, 2, 3, 2, 4, 2, 5}, []string{"app", "backend", "api", "v1", "admin", "ingest"}, ""))
@@ -1085,6 +1168,7 @@ var (
 	forward_ProjectsService_ToDoSearch_0           = runtime.ForwardResponseMessage
 	forward_ProjectsService_RecallSaveCriteria_0   = runtime.ForwardResponseMessage
 	forward_ProjectsService_DeleteSearchCriteria_0 = runtime.ForwardResponseMessage
+	forward_ProjectsService_UpdateSearchCriteria_0 = runtime.ForwardResponseMessage
 	forward_ProjectsService_ListStatusIndicators_0 = runtime.ForwardResponseMessage
 	forward_ProjectsService_CheckStatusIndicator_0 = runtime.ForwardResponseMessage
 	forward_ProjectsService_Ingest_0               = runtime.ForwardResponseMessage

@@ -29,6 +29,7 @@ const (
 	ProjectsService_ToDoSearch_FullMethodName           = "/projects.v1.ProjectsService/ToDoSearch"
 	ProjectsService_RecallSaveCriteria_FullMethodName   = "/projects.v1.ProjectsService/RecallSaveCriteria"
 	ProjectsService_DeleteSearchCriteria_FullMethodName = "/projects.v1.ProjectsService/DeleteSearchCriteria"
+	ProjectsService_UpdateSearchCriteria_FullMethodName = "/projects.v1.ProjectsService/UpdateSearchCriteria"
 	ProjectsService_ListStatusIndicators_FullMethodName = "/projects.v1.ProjectsService/ListStatusIndicators"
 	ProjectsService_CheckStatusIndicator_FullMethodName = "/projects.v1.ProjectsService/CheckStatusIndicator"
 	ProjectsService_Ingest_FullMethodName               = "/projects.v1.ProjectsService/Ingest"
@@ -64,6 +65,10 @@ type ProjectsServiceClient interface {
 	RecallSaveCriteria(ctx context.Context, in *RecallSaveCriteriaRequest, opts ...grpc.CallOption) (*RecallSaveCriteriaResponse, error)
 	// DeleteSearchCriteria removes a saved criteria set.
 	DeleteSearchCriteria(ctx context.Context, in *DeleteSearchCriteriaRequest, opts ...grpc.CallOption) (*DeleteSearchCriteriaResponse, error)
+	// UpdateSearchCriteria changes one of the caller's saved criteria (name,
+	// search_type and criteria, all replaced). Switching to overnight counts
+	// against overnight_search_save; switching back gives the unit back.
+	UpdateSearchCriteria(ctx context.Context, in *UpdateSearchCriteriaRequest, opts ...grpc.CallOption) (*UpdateSearchCriteriaResponse, error)
 	// ListStatusIndicators lists the status codes the search page can show.
 	ListStatusIndicators(ctx context.Context, in *ListStatusIndicatorsRequest, opts ...grpc.CallOption) (*ListStatusIndicatorsResponse, error)
 	// CheckStatusIndicator answers the status code for a user action (e.g. quota state).
@@ -186,6 +191,16 @@ func (c *projectsServiceClient) DeleteSearchCriteria(ctx context.Context, in *De
 	return out, nil
 }
 
+func (c *projectsServiceClient) UpdateSearchCriteria(ctx context.Context, in *UpdateSearchCriteriaRequest, opts ...grpc.CallOption) (*UpdateSearchCriteriaResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(UpdateSearchCriteriaResponse)
+	err := c.cc.Invoke(ctx, ProjectsService_UpdateSearchCriteria_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 func (c *projectsServiceClient) ListStatusIndicators(ctx context.Context, in *ListStatusIndicatorsRequest, opts ...grpc.CallOption) (*ListStatusIndicatorsResponse, error) {
 	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
 	out := new(ListStatusIndicatorsResponse)
@@ -264,6 +279,10 @@ type ProjectsServiceServer interface {
 	RecallSaveCriteria(context.Context, *RecallSaveCriteriaRequest) (*RecallSaveCriteriaResponse, error)
 	// DeleteSearchCriteria removes a saved criteria set.
 	DeleteSearchCriteria(context.Context, *DeleteSearchCriteriaRequest) (*DeleteSearchCriteriaResponse, error)
+	// UpdateSearchCriteria changes one of the caller's saved criteria (name,
+	// search_type and criteria, all replaced). Switching to overnight counts
+	// against overnight_search_save; switching back gives the unit back.
+	UpdateSearchCriteria(context.Context, *UpdateSearchCriteriaRequest) (*UpdateSearchCriteriaResponse, error)
 	// ListStatusIndicators lists the status codes the search page can show.
 	ListStatusIndicators(context.Context, *ListStatusIndicatorsRequest) (*ListStatusIndicatorsResponse, error)
 	// CheckStatusIndicator answers the status code for a user action (e.g. quota state).
@@ -315,6 +334,9 @@ func (UnimplementedProjectsServiceServer) RecallSaveCriteria(context.Context, *R
 }
 func (UnimplementedProjectsServiceServer) DeleteSearchCriteria(context.Context, *DeleteSearchCriteriaRequest) (*DeleteSearchCriteriaResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method DeleteSearchCriteria not implemented")
+}
+func (UnimplementedProjectsServiceServer) UpdateSearchCriteria(context.Context, *UpdateSearchCriteriaRequest) (*UpdateSearchCriteriaResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method UpdateSearchCriteria not implemented")
 }
 func (UnimplementedProjectsServiceServer) ListStatusIndicators(context.Context, *ListStatusIndicatorsRequest) (*ListStatusIndicatorsResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method ListStatusIndicators not implemented")
@@ -532,6 +554,24 @@ func _ProjectsService_DeleteSearchCriteria_Handler(srv interface{}, ctx context.
 	return interceptor(ctx, in, info, handler)
 }
 
+func _ProjectsService_UpdateSearchCriteria_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(UpdateSearchCriteriaRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(ProjectsServiceServer).UpdateSearchCriteria(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: ProjectsService_UpdateSearchCriteria_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(ProjectsServiceServer).UpdateSearchCriteria(ctx, req.(*UpdateSearchCriteriaRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 func _ProjectsService_ListStatusIndicators_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
 	in := new(ListStatusIndicatorsRequest)
 	if err := dec(in); err != nil {
@@ -668,6 +708,10 @@ var ProjectsService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "DeleteSearchCriteria",
 			Handler:    _ProjectsService_DeleteSearchCriteria_Handler,
+		},
+		{
+			MethodName: "UpdateSearchCriteria",
+			Handler:    _ProjectsService_UpdateSearchCriteria_Handler,
 		},
 		{
 			MethodName: "ListStatusIndicators",

@@ -1,2 +1,3 @@
 /** The payment feature's public API. */
 export { AccountStatusSettings, PaymentSettings, PricingSettings } from "./components/settings-sections";
+export { useMySubscription } from "./api/payment-api";

@@ -62,6 +62,9 @@ const (
 	// ProjectsServiceDeleteSearchCriteriaProcedure is the fully-qualified name of the ProjectsService's
 	// DeleteSearchCriteria RPC.
 	ProjectsServiceDeleteSearchCriteriaProcedure = "/projects.v1.ProjectsService/DeleteSearchCriteria"
+	// ProjectsServiceUpdateSearchCriteriaProcedure is the fully-qualified name of the ProjectsService's
+	// UpdateSearchCriteria RPC.
+	ProjectsServiceUpdateSearchCriteriaProcedure = "/projects.v1.ProjectsService/UpdateSearchCriteria"
 	// ProjectsServiceListStatusIndicatorsProcedure is the fully-qualified name of the ProjectsService's
 	// ListStatusIndicators RPC.
 	ProjectsServiceListStatusIndicatorsProcedure = "/projects.v1.ProjectsService/ListStatusIndicators"
@@ -101,6 +104,10 @@ type ProjectsServiceClient interface {
 	RecallSaveCriteria(context.Context, *connect.Request[v1.RecallSaveCriteriaRequest]) (*connect.Response[v1.RecallSaveCriteriaResponse], error)
 	// DeleteSearchCriteria removes a saved criteria set.
 	DeleteSearchCriteria(context.Context, *connect.Request[v1.DeleteSearchCriteriaRequest]) (*connect.Response[v1.DeleteSearchCriteriaResponse], error)
+	// UpdateSearchCriteria changes one of the caller's saved criteria (name,
+	// search_type and criteria, all replaced). Switching to overnight counts
+	// against overnight_search_save; switching back gives the unit back.
+	UpdateSearchCriteria(context.Context, *connect.Request[v1.UpdateSearchCriteriaRequest]) (*connect.Response[v1.UpdateSearchCriteriaResponse], error)
 	// ListStatusIndicators lists the status codes the search page can show.
 	ListStatusIndicators(context.Context, *connect.Request[v1.ListStatusIndicatorsRequest]) (*connect.Response[v1.ListStatusIndicatorsResponse], error)
 	// CheckStatusIndicator answers the status code for a user action (e.g. quota state).
@@ -186,6 +193,12 @@ func NewProjectsServiceClient(httpClient connect.HTTPClient, baseURL string, opt
 			connect.WithSchema(projectsServiceMethods.ByName("DeleteSearchCriteria")),
 			connect.WithClientOptions(opts...),
 		),
+		updateSearchCriteria: connect.NewClient[v1.UpdateSearchCriteriaRequest, v1.UpdateSearchCriteriaResponse](
+			httpClient,
+			baseURL+ProjectsServiceUpdateSearchCriteriaProcedure,
+			connect.WithSchema(projectsServiceMethods.ByName("UpdateSearchCriteria")),
+			connect.WithClientOptions(opts...),
+		),
 		listStatusIndicators: connect.NewClient[v1.ListStatusIndicatorsRequest, v1.ListStatusIndicatorsResponse](
 			httpClient,
 			baseURL+ProjectsServiceListStatusIndicatorsProcedure,
@@ -231,6 +244,7 @@ type projectsServiceClient struct {
 	toDoSearch           *connect.Client[v1.ToDoSearchRequest, v1.ToDoSearchResponse]
 	recallSaveCriteria   *connect.Client[v1.RecallSaveCriteriaRequest, v1.RecallSaveCriteriaResponse]
 	deleteSearchCriteria *connect.Client[v1.DeleteSearchCriteriaRequest, v1.DeleteSearchCriteriaResponse]
+	updateSearchCriteria *connect.Client[v1.UpdateSearchCriteriaRequest, v1.UpdateSearchCriteriaResponse]
 	listStatusIndicators *connect.Client[v1.ListStatusIndicatorsRequest, v1.ListStatusIndicatorsResponse]
 	checkStatusIndicator *connect.Client[v1.CheckStatusIndicatorRequest, v1.CheckStatusIndicatorResponse]
 	ingest               *connect.Client[v1.IngestRequest, v1.IngestResponse]
@@ -288,6 +302,11 @@ func (c *projectsServiceClient) DeleteSearchCriteria(ctx context.Context, req *c
 	return c.deleteSearchCriteria.CallUnary(ctx, req)
 }
 
+// UpdateSearchCriteria calls projects.v1.ProjectsService.UpdateSearchCriteria.
+func (c *projectsServiceClient) UpdateSearchCriteria(ctx context.Context, req *connect.Request[v1.UpdateSearchCriteriaRequest]) (*connect.Response[v1.UpdateSearchCriteriaResponse], error) {
+	return c.updateSearchCriteria.CallUnary(ctx, req)
+}
+
 // ListStatusIndicators calls projects.v1.ProjectsService.ListStatusIndicators.
 func (c *projectsServiceClient) ListStatusIndicators(ctx context.Context, req *connect.Request[v1.ListStatusIndicatorsRequest]) (*connect.Response[v1.ListStatusIndicatorsResponse], error) {
 	return c.listStatusIndicators.CallUnary(ctx, req)
@@ -336,6 +355,10 @@ type ProjectsServiceHandler interface {
 	RecallSaveCriteria(context.Context, *connect.Request[v1.RecallSaveCriteriaRequest]) (*connect.Response[v1.RecallSaveCriteriaResponse], error)
 	// DeleteSearchCriteria removes a saved criteria set.
 	DeleteSearchCriteria(context.Context, *connect.Request[v1.DeleteSearchCriteriaRequest]) (*connect.Response[v1.DeleteSearchCriteriaResponse], error)
+	// UpdateSearchCriteria changes one of the caller's saved criteria (name,
+	// search_type and criteria, all replaced). Switching to overnight counts
+	// against overnight_search_save; switching back gives the unit back.
+	UpdateSearchCriteria(context.Context, *connect.Request[v1.UpdateSearchCriteriaRequest]) (*connect.Response[v1.UpdateSearchCriteriaResponse], error)
 	// ListStatusIndicators lists the status codes the search page can show.
 	ListStatusIndicators(context.Context, *connect.Request[v1.ListStatusIndicatorsRequest]) (*connect.Response[v1.ListStatusIndicatorsResponse], error)
 	// CheckStatusIndicator answers the status code for a user action (e.g. quota state).
@@ -417,6 +440,12 @@ func NewProjectsServiceHandler(svc ProjectsServiceHandler, opts ...connect.Handl
 		connect.WithSchema(projectsServiceMethods.ByName("DeleteSearchCriteria")),
 		connect.WithHandlerOptions(opts...),
 	)
+	projectsServiceUpdateSearchCriteriaHandler := connect.NewUnaryHandler(
+		ProjectsServiceUpdateSearchCriteriaProcedure,
+		svc.UpdateSearchCriteria,
+		connect.WithSchema(projectsServiceMethods.ByName("UpdateSearchCriteria")),
+		connect.WithHandlerOptions(opts...),
+	)
 	projectsServiceListStatusIndicatorsHandler := connect.NewUnaryHandler(
 		ProjectsServiceListStatusIndicatorsProcedure,
 		svc.ListStatusIndicators,
@@ -469,6 +498,8 @@ func NewProjectsServiceHandler(svc ProjectsServiceHandler, opts ...connect.Handl
 			projectsServiceRecallSaveCriteriaHandler.ServeHTTP(w, r)
 		case ProjectsServiceDeleteSearchCriteriaProcedure:
 			projectsServiceDeleteSearchCriteriaHandler.ServeHTTP(w, r)
+		case ProjectsServiceUpdateSearchCriteriaProcedure:
+			projectsServiceUpdateSearchCriteriaHandler.ServeHTTP(w, r)
 		case ProjectsServiceListStatusIndicatorsProcedure:
 			projectsServiceListStatusIndicatorsHandler.ServeHTTP(w, r)
 		case ProjectsServiceCheckStatusIndicatorProcedure:
@@ -526,6 +557,10 @@ func (UnimplementedProjectsServiceHandler) RecallSaveCriteria(context.Context, *
 
 func (UnimplementedProjectsServiceHandler) DeleteSearchCriteria(context.Context, *connect.Request[v1.DeleteSearchCriteriaRequest]) (*connect.Response[v1.DeleteSearchCriteriaResponse], error) {
 	return nil, connect.NewError(connect.CodeUnimplemented, errors.New("projects.v1.ProjectsService.DeleteSearchCriteria is not implemented"))
+}
+
+func (UnimplementedProjectsServiceHandler) UpdateSearchCriteria(context.Context, *connect.Request[v1.UpdateSearchCriteriaRequest]) (*connect.Response[v1.UpdateSearchCriteriaResponse], error) {
+	return nil, connect.NewError(connect.CodeUnimplemented, errors.New("projects.v1.ProjectsService.UpdateSearchCriteria is not implemented"))
 }
 
 func (UnimplementedProjectsServiceHandler) ListStatusIndicators(context.Context, *connect.Request[v1.ListStatusIndicatorsRequest]) (*connect.Response[v1.ListStatusIndicatorsResponse], error) {

@@ -12,7 +12,8 @@ import (
 
 // Messages of the saved-criteria calls.
 const (
-	MsgCriteriaSaved = "บันทึกเงื่อนไขการค้นหาแล้ว"
+	MsgCriteriaSaved   = "บันทึกเงื่อนไขการค้นหาแล้ว"
+	MsgCriteriaUpdated = "บันทึกการแก้ไขเงื่อนไขการค้นหาแล้ว"
 	// MsgUnavailable is SPEC §8's text for a 503.
 	MsgUnavailable = "Service is currently unavailable. Please try again later."
 )
@@ -20,6 +21,7 @@ const (
 var (
 	errQuotaDown        = apperr.New(apperr.Unavailable, "subscription-unavailable", MsgUnavailable)
 	errCriteriaNotFound = apperr.New(apperr.NotFound, "search-criteria-not-found", "Search criteria not found")
+	errCriteriaChanged  = apperr.New(apperr.Aborted, "search-criteria-changed", "The search criteria changed meanwhile; reload it and try again")
 )
 
 // SaveCriteriaInput is a ToDoSearch request.
@@ -71,42 +73,62 @@ func quotaKind(searchType string) string {
 	return domain.QuotaSearchCombination
 }
 
-// SaveCriteria validates and stores a criteria after consuming one unit of
-// the user's tier limit (search_combination, or overnight_search_save for
-// overnight searches), then counts its matches.
-func (a *App) SaveCriteria(ctx context.Context, in SaveCriteriaInput) (SaveCriteriaResult, error) {
-	var res SaveCriteriaResult
-	st, err := SearchType(in.SearchType)
+// criteriaFields validates what ToDoSearch and UpdateSearchCriteria take:
+// the search type, the form, and the name (a summary of the form when empty).
+func criteriaFields(name, searchType string, f domain.SearchForm) (string, string, domain.SearchForm, error) {
+	st, err := SearchType(searchType)
 	if err != nil {
-		return res, err
+		return "", "", f, err
 	}
-	form, err := CleanForm(in.Form)
+	form, err := CleanForm(f)
 	if err != nil {
-		return res, err
+		return "", "", f, err
 	}
-	name := strings.Join(strings.Fields(in.Name), " ")
+	name = strings.Join(strings.Fields(name), " ")
 	if r := []rune(name); len(r) > 200 {
-		return res, apperr.New(apperr.InvalidArgument, "criteria-name-too-long", "name must be at most 200 characters")
+		return "", "", f, apperr.New(apperr.InvalidArgument, "criteria-name-too-long", "name must be at most 200 characters")
 	}
 	if name == "" {
 		name = form.Summary()
 	}
-	if a.x.Criteria == nil || a.x.Quota == nil {
-		return res, errQuotaDown
-	}
-	q, err := a.x.Quota.Consume(ctx, in.Caller, quotaKind(st), 1)
+	return name, st, form, nil
+}
+
+// consume takes one unit of a tier limit; a refusal is 409 with the
+// subscription service's detail (it contains 'Limit reached', SPEC §8).
+func (a *App) consume(ctx context.Context, c domain.Caller, kind string) (domain.QuotaAnswer, error) {
+	q, err := a.x.Quota.Consume(ctx, c, kind, 1)
 	if err != nil {
 		if errors.Is(err, domain.ErrQuotaUnavailable) {
-			return res, apperr.Wrap(err, apperr.Unavailable, "subscription-unavailable", MsgUnavailable)
+			return q, apperr.Wrap(err, apperr.Unavailable, "subscription-unavailable", MsgUnavailable)
 		}
-		return res, err
+		return q, err
 	}
 	if !q.Allowed {
 		detail := q.Detail
 		if !strings.Contains(detail, "Limit reached") {
 			detail = strings.TrimSpace("Limit reached: " + detail)
 		}
-		return res, apperr.New(apperr.Aborted, "limit-reached", detail)
+		return q, apperr.New(apperr.Aborted, "limit-reached", detail)
+	}
+	return q, nil
+}
+
+// SaveCriteria validates and stores a criteria after consuming one unit of
+// the user's tier limit (search_combination, or overnight_search_save for
+// overnight searches), then counts its matches.
+func (a *App) SaveCriteria(ctx context.Context, in SaveCriteriaInput) (SaveCriteriaResult, error) {
+	var res SaveCriteriaResult
+	name, st, form, err := criteriaFields(in.Name, in.SearchType, in.Form)
+	if err != nil {
+		return res, err
+	}
+	if a.x.Criteria == nil || a.x.Quota == nil {
+		return res, errQuotaDown
+	}
+	q, err := a.consume(ctx, in.Caller, quotaKind(st))
+	if err != nil {
+		return res, err
 	}
 	res.Quota = q
 	saved, err := a.x.Criteria.SaveCriteria(ctx, domain.SavedCriteria{
@@ -118,18 +140,75 @@ func (a *App) SaveCriteria(ctx context.Context, in SaveCriteriaInput) (SaveCrite
 		}
 		return res, err
 	}
-	res.Criteria = saved
-	page, err := a.repo.Search(ctx, form.Criteria(), domain.PageRequest{Page: 1, PerPage: 1})
+	res.Criteria, res.MatchCount = a.countMatches(ctx, saved)
+	return res, nil
+}
+
+// countMatches counts a just-saved criteria's matches and records them as
+// its last run. A failure leaves it saved all the same: the count comes
+// with the first recall.
+func (a *App) countMatches(ctx context.Context, c domain.SavedCriteria) (domain.SavedCriteria, int64) {
+	page, err := a.repo.Search(ctx, c.Form.Criteria(), domain.PageRequest{Page: 1, PerPage: 1})
 	if err != nil {
-		// Saved all the same; the count comes with the first recall.
-		a.log.WarnContext(ctx, "count matches of saved criteria", "criteria", saved.ID, "err", err)
-		return res, nil
+		a.log.WarnContext(ctx, "count matches of saved criteria", "criteria", c.ID, "err", err)
+		return c, 0
 	}
-	res.MatchCount = int64(page.Total)
-	at := a.now()
-	if err := a.x.Criteria.RecordCriteriaRun(ctx, in.Caller.UserID, saved.ID, at, res.MatchCount); err == nil {
-		res.Criteria.LastRunAt, res.Criteria.LastMatchCount = &at, res.MatchCount
+	n, at := int64(page.Total), a.now()
+	if err := a.x.Criteria.RecordCriteriaRun(ctx, c.UserID, c.ID, at, n); err == nil {
+		c.LastRunAt, c.LastMatchCount = &at, n
 	}
+	return c, n
+}
+
+// UpdateCriteriaInput is an UpdateSearchCriteria request: every field
+// replaces the saved one.
+type UpdateCriteriaInput struct {
+	Caller     domain.Caller
+	ID         string
+	Name       string
+	SearchType string
+	Form       domain.SearchForm
+}
+
+// UpdateCriteria replaces one of the user's saved criteria, validated as
+// SaveCriteria validates. Switching normal → overnight consumes an
+// overnight_search_save unit (refused at the limit) and overnight → normal
+// gives it back, as saving and deleting do. An edit is not a new search
+// combination: search_combination is not consumed.
+func (a *App) UpdateCriteria(ctx context.Context, in UpdateCriteriaInput) (SaveCriteriaResult, error) {
+	var res SaveCriteriaResult
+	name, st, form, err := criteriaFields(in.Name, in.SearchType, in.Form)
+	if err != nil {
+		return res, err
+	}
+	if a.x.Criteria == nil || a.x.Quota == nil {
+		return res, errQuotaDown
+	}
+	old, err := a.x.Criteria.GetCriteria(ctx, in.Caller.UserID, strings.TrimSpace(in.ID))
+	if err != nil {
+		return res, mapCriteriaErr(err)
+	}
+	toOvernight := old.SearchType != domain.SearchOvernight && st == domain.SearchOvernight
+	if toOvernight {
+		if res.Quota, err = a.consume(ctx, in.Caller, domain.QuotaOvernightSearchSave); err != nil {
+			return res, err
+		}
+	} else {
+		res.Quota = domain.QuotaAnswer{Allowed: true, RemainingToday: -1, RemainingMonth: -1}
+	}
+	saved, err := a.x.Criteria.UpdateCriteria(ctx, domain.SavedCriteria{
+		ID: old.ID, UserID: in.Caller.UserID, Name: name, SearchType: st, Form: form,
+	}, old.SearchType)
+	if err != nil {
+		if toOvernight {
+			a.releaseOvernight(ctx, in.Caller)
+		}
+		return res, mapCriteriaErr(err)
+	}
+	if old.SearchType == domain.SearchOvernight && st != domain.SearchOvernight {
+		a.releaseOvernight(ctx, in.Caller)
+	}
+	res.Criteria, res.MatchCount = a.countMatches(ctx, saved)
 	return res, nil
 }
 
@@ -162,6 +241,9 @@ func (a *App) releaseOvernight(ctx context.Context, c domain.Caller) {
 func mapCriteriaErr(err error) error {
 	if errors.Is(err, domain.ErrCriteriaNotFound) {
 		return apperr.Wrap(err, apperr.NotFound, errCriteriaNotFound.Slug, errCriteriaNotFound.Message)
+	}
+	if errors.Is(err, domain.ErrCriteriaChanged) {
+		return apperr.Wrap(err, apperr.Aborted, errCriteriaChanged.Slug, errCriteriaChanged.Message)
 	}
 	return err
 }

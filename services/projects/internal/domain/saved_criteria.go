@@ -28,6 +28,10 @@ var ErrUnusableCriteria = errors.New("unusable criteria")
 // ErrCriteriaNotFound reports an unknown saved criteria, or one of another user.
 var ErrCriteriaNotFound = errors.New("search criteria not found")
 
+// ErrCriteriaChanged reports an edit that lost a race: the saved criteria
+// changed search type between reading and writing it.
+var ErrCriteriaChanged = errors.New("search criteria changed meanwhile")
+
 // ErrQuotaUnavailable reports that the subscription service did not answer.
 var ErrQuotaUnavailable = errors.New("quota service unavailable")
 
@@ -219,6 +223,11 @@ type SavedCriteriaRepository interface {
 	// ListCriteria returns the user's criteria, newest first.
 	ListCriteria(ctx context.Context, userID string, limit int) ([]SavedCriteria, error)
 	GetCriteria(ctx context.Context, userID, id string) (SavedCriteria, error)
+	// UpdateCriteria replaces the name, search type and form of the user's
+	// criteria c.ID, if its search type is still wasType (else
+	// ErrCriteriaChanged), and clears its last run (the count was of the
+	// old criteria). It returns the criteria as stored.
+	UpdateCriteria(ctx context.Context, c SavedCriteria, wasType string) (SavedCriteria, error)
 	// RecordCriteriaRun stores the time and match count of a run.
 	RecordCriteriaRun(ctx context.Context, userID, id string, at time.Time, matches int64) error
 	// DeleteCriteria removes the criteria and returns what it was.

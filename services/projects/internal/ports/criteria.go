@@ -43,7 +43,24 @@ func budgetYears(in []string) ([]int, error) {
 	return out, nil
 }
 
+// form reads ToDoSearch's flat payload; it is the Criteria message's fields.
 func form(r *projectsv1.ToDoSearchRequest) (domain.SearchForm, error) {
+	return criteriaForm(&projectsv1.Criteria{
+		KeyWord_Incl_Or: r.KeyWord_Incl_Or, KeyWord_Incl_And: r.KeyWord_Incl_And, KeyWord_Excl_Nor: r.KeyWord_Excl_Nor,
+		AnnouType_UserRequired: r.AnnouType_UserRequired, Dept_User: r.Dept_User, DeptSubProvince_User: r.DeptSubProvince_User,
+		Method_UserRequired: r.Method_UserRequired, TypeTran_User: r.TypeTran_User, GovStrategy_User: r.GovStrategy_User,
+		ProjectId_User: r.ProjectId_User, AnnouSDate_User: r.AnnouSDate_User, AnnouEDate_User: r.AnnouEDate_User,
+		ProjectMoneyS_User: r.ProjectMoneyS_User, ProjectMoneyE_User: r.ProjectMoneyE_User,
+		ProjectStatus_User: r.ProjectStatus_User, BudgetYear_User: r.BudgetYear_User,
+		Province_User: r.Province_User, Ministry_User: r.Ministry_User,
+	})
+}
+
+// criteriaForm reads a criteria payload (nil is an empty one).
+func criteriaForm(r *projectsv1.Criteria) (domain.SearchForm, error) {
+	if r == nil {
+		r = &projectsv1.Criteria{}
+	}
 	f := domain.SearchForm{
 		AnyOf: r.KeyWord_Incl_Or, AllOf: r.KeyWord_Incl_And, NoneOf: r.KeyWord_Excl_Nor,
 		AnnouncementTypes: r.AnnouType_UserRequired, Departments: r.Dept_User, SubDepartments: r.DeptSubProvince_User,
@@ -156,6 +173,28 @@ func (h *Handler) DeleteSearchCriteria(ctx context.Context, req *connect.Request
 		return nil, err
 	}
 	return connect.NewResponse(&projectsv1.DeleteSearchCriteriaResponse{Message: "ลบเงื่อนไขการค้นหาแล้ว"}), nil
+}
+
+// UpdateSearchCriteria serves PUT /search-criteria/{criteria_id}: the
+// caller's own criteria, replaced and recounted.
+func (h *Handler) UpdateSearchCriteria(ctx context.Context, req *connect.Request[projectsv1.UpdateSearchCriteriaRequest]) (*connect.Response[projectsv1.UpdateSearchCriteriaResponse], error) {
+	who, err := caller(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	f, err := criteriaForm(req.Msg.Criteria)
+	if err != nil {
+		return nil, err
+	}
+	res, err := h.app.UpdateCriteria(ctx, app.UpdateCriteriaInput{
+		Caller: who, ID: req.Msg.CriteriaId, Name: req.Msg.Name, SearchType: req.Msg.SearchType, Form: f,
+	})
+	if err != nil {
+		return nil, err
+	}
+	return connect.NewResponse(&projectsv1.UpdateSearchCriteriaResponse{
+		Message: app.MsgCriteriaUpdated, Criteria: savedPB(res.Criteria), Detail: app.SaveDetail(res),
+	}), nil
 }
 
 // ListStatusIndicators serves GET /status_indicators (public).

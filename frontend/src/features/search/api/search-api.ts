@@ -1,12 +1,12 @@
-import { keepPreviousData, useMutation, useQuery } from "@tanstack/react-query";
+import { keepPreviousData, useMutation, useQuery, useQueryClient, type QueryClient } from "@tanstack/react-query";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { getClient } from "@/lib/clients";
 import { queryKeys } from "@/lib/query-keys";
-import { isLimitReached, serverMessage } from "@/lib/errors";
+import { errorMessage, isLimitReached, serverMessage } from "@/lib/errors";
 import { ProjectsService } from "@/gen/projects/v1/projects_pb";
 import { msg } from "@/i18n/th";
 import { toast } from "@/stores/toast-store";
-import { toListRequest, toToDoSearchRequest, type Criteria, type SearchState, type SearchType } from "../lib/criteria";
+import { toListRequest, toToDoSearchRequest, toUpdateRequest, type Criteria, type SearchState, type SearchType } from "../lib/criteria";
 
 const projects = () => getClient(ProjectsService);
 
@@ -86,11 +86,46 @@ export function notifySaveError(err: unknown): void {
   toast.error(known ?? msg("❌ Failed to save search criteria. Please try again."));
 }
 
+/** A save or an edit changes the list and what is left of the plan. */
+function afterSave(qc: QueryClient) {
+  void qc.invalidateQueries({ queryKey: queryKeys.projects.savedCriteria() });
+  void qc.invalidateQueries({ queryKey: queryKeys.subscription.mine() });
+}
+
 export function useSaveCriteria() {
+  const qc = useQueryClient();
   return useMutation({
     mutationFn: (v: { criteria: Criteria; searchType: SearchType; name?: string }) =>
       projects().toDoSearch(toToDoSearchRequest(v.criteria, v.searchType, v.name)),
-    onSuccess: notifySaved,
+    onSuccess: (res) => {
+      notifySaved(res);
+      afterSave(qc);
+    },
     onError: notifySaveError,
+  });
+}
+
+/** The user's saved searches (RecallSaveCriteria without an id), newest first. */
+export function useSavedCriteria(enabled = true) {
+  return useQuery({
+    queryKey: queryKeys.projects.savedCriteria(),
+    queryFn: ({ signal }) => projects().recallSaveCriteria({}, { signal }),
+    enabled,
+  });
+}
+
+/** UpdateSearchCriteria: the saved search replaced; refusals toast as a save's do (SPEC §8). */
+export function useUpdateCriteria() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (v: { id: string; criteria: Criteria; searchType: SearchType; name?: string }) =>
+      projects().updateSearchCriteria(toUpdateRequest(v.id, v.criteria, v.searchType, v.name)),
+    onSuccess: (res) => {
+      toast.success(`✅ ${res.message}`);
+      afterSave(qc);
+    },
+    // A limit as a save's; else the reason's Thai (gone, changed meanwhile, bad input).
+    onError: (err) =>
+      isLimitReached(err) ? notifySaveError(err) : toast.error(errorMessage(err, "❌ Failed to save search criteria. Please try again.")),
   });
 }

@@ -54,10 +54,12 @@ type Props = {
   onSubmit: (c: Criteria) => void;
   onSave: (c: Criteria) => void;
   saving?: boolean;
+  /** The save button's text (บันทึกการแก้ไข while editing a saved search). */
+  saveLabel?: string;
 };
 
 /** The criteria form of SPEC §3: keyword groups, project ids, multi-selects, B.E. dates, budget year and range. */
-export function CriteriaForm({ applied, dropdowns, dropdownsLoading, onSubmit, onSave, saving }: Props) {
+export function CriteriaForm({ applied, dropdowns, dropdownsLoading, onSubmit, onSave, saving, saveLabel = th.search.save }: Props) {
   const [draft, setDraft] = useState<Criteria>(applied);
   const [drafts, setDrafts] = useState<Drafts>(noDrafts);
   const [showAdvanced, setShowAdvanced] = useState(() => advancedCount(applied) > 0);
@@ -215,7 +217,7 @@ export function CriteriaForm({ applied, dropdowns, dropdownsLoading, onSubmit, o
           }}
           data-testid="save-criteria"
         >
-          {th.search.save}
+          {saveLabel}
         </Button>
       </div>
     </form>

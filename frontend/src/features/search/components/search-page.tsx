@@ -1,4 +1,4 @@
-import { useMemo, useRef, useState } from "react";
+import { useEffect, useEffectEvent, useMemo, useRef, useState } from "react";
 import { useLocation, useNavigate, useSearchParams } from "react-router";
 import { th } from "@/i18n/th";
 import { usePageTitle } from "@/hooks/use-page-title";
@@ -8,10 +8,12 @@ import { Button } from "@/components/ui/button";
 import { IconAlert, IconSearch } from "@/components/ui/icons";
 import { selectUser, useAuthStore } from "@/stores/auth-store";
 import { toast } from "@/stores/toast-store";
-import { useDropdownData, useProjectSearch, useSaveCriteria } from "../api/search-api";
+import { useDropdownData, useProjectSearch, useSaveCriteria, useSavedCriteria, useUpdateCriteria } from "../api/search-api";
 import {
   countActive,
+  EDIT_PARAM,
   emptyCriteria,
+  fromSaved,
   parseSearchParams,
   PER_PAGE_OPTIONS,
   positiveKeywords,
@@ -19,6 +21,7 @@ import {
   toSearchParams,
   type Criteria,
   type SearchState,
+  type SearchType,
   type Sort,
   type View,
 } from "../lib/criteria";
@@ -27,6 +30,8 @@ import { Pagination } from "./pagination";
 import { ResultRow, ResultsSkeleton, totalLabel } from "./results";
 import { SaveCriteriaDialog } from "./save-dialog";
 import { ListingFilterBar, toggleFilter } from "@/features/interests";
+import { useMySubscription } from "@/features/payment";
+import { lockedChoices, overnightRoom } from "../lib/limits";
 import "../search.css";
 
 /** /search, open to visitors (SPEC §2): criteria form, results, pagination; all state in the URL. */
@@ -40,12 +45,70 @@ export function SearchPage() {
   const dropdowns = useDropdownData();
   const results = useProjectSearch(state, !!user);
   const save = useSaveCriteria();
+  const update = useUpdateCriteria();
+  const saved = useSavedCriteria(!!user);
   const [saveFor, setSaveFor] = useState<Criteria | null>(null);
   const resultsRef = useRef<HTMLElement>(null);
+  // ?criteria=<id>: a saved search being edited (from the settings page).
+  const editId = params.get(EDIT_PARAM) ?? "";
+  const editing = (editId && saved.data?.criteria.find((c) => c.criteriaId === editId)) || null;
 
   const go = (next: SearchState, opts: { scroll?: boolean } = {}) => {
-    setParams(toSearchParams(next));
+    const sp = toSearchParams(next);
+    if (editId) sp.set(EDIT_PARAM, editId);
+    setParams(sp);
     if (opts.scroll) resultsRef.current?.scrollIntoView({ behavior: "smooth", block: "start" });
+  };
+
+  const stopEditing = () => {
+    const sp = new URLSearchParams(params);
+    sp.delete(EDIT_PARAM);
+    setParams(sp, { replace: true });
+  };
+
+  // Opening an edit loads the saved criteria into the form once; a URL that
+  // already carries criteria (a reload mid-edit) keeps them.
+  const loadedEdit = useRef("");
+  const loadEdit = useEffectEvent(() => {
+    if (!editId || loadedEdit.current === editId) return;
+    if (!user) {
+      loadedEdit.current = editId;
+      toast.info(th.search.saveLoginHint);
+      void navigate("/login", { state: { from: `${location.pathname}${location.search}` } });
+      return;
+    }
+    if (!saved.data) return;
+    loadedEdit.current = editId;
+    const found = saved.data.criteria.find((c) => c.criteriaId === editId);
+    if (!found) {
+      toast.error(th.savedSearch.editNotFound);
+      stopEditing();
+      return;
+    }
+    if (countActive(state.criteria) > 0) return;
+    const sp = toSearchParams({ ...state, criteria: fromSaved(found.criteria), page: 1 });
+    sp.set(EDIT_PARAM, editId);
+    setParams(sp, { replace: true });
+  });
+  useEffect(() => {
+    loadEdit();
+  }, [editId, saved.data, user]);
+
+  const onConfirm = ({ name, searchType }: { name: string; searchType: SearchType }) => {
+    if (!saveFor) return;
+    if (editing) {
+      update.mutate(
+        { id: editing.criteriaId, criteria: saveFor, searchType, name },
+        {
+          onSuccess: () => {
+            setSaveFor(null);
+            void navigate("/user-settings/search-criteria");
+          },
+        },
+      );
+      return;
+    }
+    save.mutate({ criteria: saveFor, searchType, name }, { onSuccess: () => setSaveFor(null) });
   };
 
   const onSave = (c: Criteria) => {
@@ -72,13 +135,23 @@ export function SearchPage() {
         <p className="lead">{th.search.lead}</p>
       </header>
 
+      {editing && (
+        <div className="edit-banner" data-testid="edit-banner">
+          <span>{th.savedSearch.editing(editing.name)}</span>
+          <Button type="button" variant="ghost" size="sm" onClick={stopEditing} data-testid="edit-cancel">
+            {th.savedSearch.cancelEdit}
+          </Button>
+        </div>
+      )}
+
       <CriteriaForm
         applied={state.criteria}
         dropdowns={dropdowns.data}
         dropdownsLoading={dropdowns.isPending}
         onSubmit={(c) => go({ ...state, criteria: c, page: 1 })}
         onSave={onSave}
-        saving={save.isPending}
+        saving={save.isPending || update.isPending}
+        saveLabel={editing ? th.savedSearch.saveEdit : th.search.save}
       />
 
       <section className="results-section" ref={resultsRef} aria-label={th.search.resultsRegion} aria-busy={results.isFetching}>
@@ -197,14 +270,39 @@ export function SearchPage() {
         )}
       </section>
 
-      <SaveCriteriaDialog
-        open={saveFor !== null}
-        saving={save.isPending}
-        onClose={() => setSaveFor(null)}
-        onConfirm={({ name, searchType }) =>
-          saveFor && save.mutate({ criteria: saveFor, searchType, name }, { onSuccess: () => setSaveFor(null) })
-        }
-      />
+      {user && (
+        <PlanGatedSaveDialog
+          open={saveFor !== null}
+          saving={save.isPending || update.isPending}
+          editing={editing}
+          savedTypes={saved.data?.criteria.map((c) => c.searchType)}
+          onClose={() => setSaveFor(null)}
+          onConfirm={onConfirm}
+        />
+      )}
     </div>
   );
+}
+
+/**
+ * The save dialog with the plan's limits applied (SPEC §6: gating from
+ * combination_limits). Mounted for signed-in users only, so the plan loads
+ * with the page (visitors would get a 401); the dialog itself mounts per
+ * opening.
+ */
+function PlanGatedSaveDialog(props: {
+  open: boolean;
+  saving: boolean;
+  editing: { name: string; searchType: string } | null;
+  savedTypes: string[] | undefined;
+  onClose: () => void;
+  onConfirm: (v: { name: string; searchType: SearchType }) => void;
+}) {
+  const { open, savedTypes, editing, ...rest } = props;
+  const sub = useMySubscription();
+  const l = sub.data?.combinationLimits;
+  const limits = l && { searchCombination: l.searchCombination, overnightSearchSave: l.overnightSearchSave };
+  const locked = lockedChoices(limits, overnightRoom(limits, savedTypes), editing);
+  if (!open) return null;
+  return <SaveCriteriaDialog open editing={editing} locked={locked} {...rest} />;
 }

@@ -1,6 +1,12 @@
 import { filtersFromParams, filtersToParams, filtersToRequest, noFilters, type ListingFilters } from "@/features/interests";
 import type { MessageInitShape } from "@bufbuild/protobuf";
-import type { ListProjectsRequestSchema, ToDoSearchRequestSchema, GetDropdownDataResponse } from "@/gen/projects/v1/projects_pb";
+import type {
+  Criteria as SavedPayload,
+  GetDropdownDataResponse,
+  ListProjectsRequestSchema,
+  ToDoSearchRequestSchema,
+  UpdateSearchCriteriaRequestSchema,
+} from "@/gen/projects/v1/projects_pb";
 import { thaiDigitsToAscii } from "@/lib/format";
 
 /**
@@ -207,6 +213,44 @@ export type SearchType = "normal" | "overnight";
 
 export function toToDoSearchRequest(c: Criteria, searchType: SearchType, name = ""): MessageInitShape<typeof ToDoSearchRequestSchema> {
   return { searchType, name, ...criteriaFields(c) };
+}
+
+/** The edit of a saved criteria (UpdateSearchCriteria): every field replaced. */
+export function toUpdateRequest(id: string, c: Criteria, searchType: SearchType, name = ""): MessageInitShape<typeof UpdateSearchCriteriaRequestSchema> {
+  return { criteriaId: id, searchType, name, criteria: criteriaFields(c) };
+}
+
+/** A saved criteria's payload (RecallSaveCriteria) in the form's shape. */
+export function fromSaved(p: SavedPayload | undefined): Criteria {
+  const c = emptyCriteria();
+  if (!p) return c;
+  return {
+    ...c,
+    or: [...p.keyWordInclOr],
+    and: [...p.keyWordInclAnd],
+    not: [...p.keyWordExclNor],
+    projectIds: [...p.projectIdUser],
+    announceTypes: [...p.annouTypeUserRequired],
+    methods: [...p.methodUserRequired],
+    provinces: [...p.provinceUser],
+    departments: [...p.deptUser],
+    subDepartments: [...p.deptSubProvinceUser],
+    statuses: [...p.projectStatusUser],
+    strategies: [...p.govStrategyUser],
+    categories: [...p.typeTranUser],
+    ministries: [...p.ministryUser],
+    budgetYears: [...p.budgetYearUser],
+    dateFrom: p.annouSDateUser,
+    dateTo: p.annouEDateUser,
+    moneyMin: p.projectMoneySUser ?? null,
+    moneyMax: p.projectMoneyEUser ?? null,
+  };
+}
+
+/** The search page with a saved criteria loaded for editing. */
+export const EDIT_PARAM = "criteria";
+export function editHref(id: string): string {
+  return `/search?${new URLSearchParams({ [EDIT_PARAM]: id }).toString()}`;
 }
 
 /** How many criteria are set (for the filter badge and the empty-state hint). */

@@ -5,11 +5,10 @@ import { timestampDate } from "@bufbuild/protobuf/wkt";
 import { th } from "@/i18n/th";
 import { authClient, getClient } from "@/lib/clients";
 import { errorMessage } from "@/lib/errors";
-import { formatNumber, formatThaiDate } from "@/lib/format";
+import { formatThaiDate } from "@/lib/format";
 import { queryKeys } from "@/lib/query-keys";
 import { useLoginOptions } from "@/lib/login-options";
 import { Avatar } from "@/components/ui/avatar";
-import { ProjectsService } from "@/gen/projects/v1/projects_pb";
 import { SubscriptionService } from "@/gen/subscription/v1/subscription_pb";
 import { useAuthStore } from "@/stores/auth-store";
 import { toast } from "@/stores/toast-store";
@@ -145,75 +144,6 @@ export function SecuritySection() {
         </form>
       )}
       <SessionsSection />
-    </div>
-  );
-}
-
-const projects = () => getClient(ProjectsService);
-
-/** /user-settings/search-criteria: the saved searches; run or delete each. */
-export function SearchCriteriaSection() {
-  const qc = useQueryClient();
-  const key = queryKeys.projects.savedCriteria();
-  const list = useQuery({ queryKey: key, queryFn: () => projects().recallSaveCriteria({}) });
-  const [ran, setRan] = useState<{ id: string; total: number; rows: { id: string; name: string }[] } | null>(null);
-  const run = useMutation({
-    mutationFn: (id: string) => projects().recallSaveCriteria({ criteriaId: id }),
-    onSuccess: (r, id) =>
-      setRan({ id, total: Number(r.pagination?.total ?? r.data.length), rows: r.data.slice(0, 10).map((p) => ({ id: p.projectId, name: p.projectName })) }),
-    onError: (err) => toast.error(errorMessage(err, "Failed to fetch data")),
-  });
-  const del = useMutation({
-    mutationFn: (id: string) => projects().deleteSearchCriteria({ criteriaId: id }),
-    onSuccess: () => {
-      toast.success(t.deleted);
-      setRan(null);
-      void qc.invalidateQueries({ queryKey: key });
-    },
-    onError: (err) => toast.error(errorMessage(err, "Failed to fetch data")),
-  });
-  const items = list.data?.criteria ?? [];
-  return (
-    <div data-testid="settings-criteria">
-      {items.length === 0 ? (
-        <p className="muted">
-          {list.isPending ? "…" : t.noCriteria} <Link to="/search">{t.goSearch}</Link>
-        </p>
-      ) : (
-        <ul className="criteria-list">
-          {items.map((c) => (
-            <li key={c.criteriaId} className="settings-card" data-testid="criteria-row">
-              <p className="criteria-name">
-                {c.name || t.unnamed} <span className="chip">{c.searchType === "overnight" ? t.overnight : t.normal}</span>
-              </p>
-              <p className="muted">
-                {c.createdAt && t.savedOn(formatThaiDate(timestampDate(c.createdAt)))}
-                {c.lastRunAt && ` · ${t.lastRun(formatThaiDate(timestampDate(c.lastRunAt)), formatNumber(Number(c.lastMatchCount)))}`}
-              </p>
-              <div className="settings-row">
-                <button type="button" className="btn btn-ghost btn-sm" onClick={() => run.mutate(c.criteriaId)} data-testid="criteria-run">
-                  {t.run}
-                </button>
-                <button type="button" className="btn btn-ghost btn-sm" onClick={() => window.confirm(t.confirmDelete) && del.mutate(c.criteriaId)} data-testid="criteria-delete">
-                  {t.delete}
-                </button>
-              </div>
-              {ran?.id === c.criteriaId && (
-                <div data-testid="criteria-results">
-                  <p>{t.found(formatNumber(ran.total))}</p>
-                  <ul>
-                    {ran.rows.map((r) => (
-                      <li key={r.id}>
-                        <Link to={`/project-details/${r.id}`}>{r.name || r.id}</Link>
-                      </li>
-                    ))}
-                  </ul>
-                </div>
-              )}
-            </li>
-          ))}
-        </ul>
-      )}
     </div>
   );
 }

@@ -6,7 +6,8 @@ import { NotificationSettingsSection } from "@/features/notifications";
 import { AccountStatusSettings, PaymentSettings, PricingSettings } from "@/features/payment";
 import { NotFoundSection } from "./not-found-section";
 import { ContactForm } from "./self-service";
-import { AdvancedFeaturesSection, LineSection, SearchCriteriaSection, SecuritySection, UserInfoSection } from "./account-sections";
+import { AdvancedFeaturesSection, LineSection, SecuritySection, UserInfoSection } from "./account-sections";
+import { SearchCriteriaSection } from "./search-criteria-section";
 import type { SettingsSection } from "../sections";
 
 const SECTIONS: Record<Exclude<SettingsSection, "contact-us">, () => ReactNode> = {

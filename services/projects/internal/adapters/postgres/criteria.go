@@ -105,6 +105,39 @@ func (s *CriteriaStore) RecordCriteriaRun(ctx context.Context, userID, id string
 	return nil
 }
 
+// UpdateCriteria implements domain.SavedCriteriaRepository. The
+// search_criteria_changed trigger bumps criteria_version, so every
+// replica's instant-alert matcher reloads the edited search. Its alert
+// history (criteria_matches) stays: a project the user was already told
+// about is not announced again because the search changed.
+func (s *CriteriaStore) UpdateCriteria(ctx context.Context, c domain.SavedCriteria, wasType string) (domain.SavedCriteria, error) {
+	if !ValidCriteriaID(c.ID) {
+		return c, fmt.Errorf("%w: %s", domain.ErrCriteriaNotFound, c.ID)
+	}
+	raw, err := json.Marshal(c.Form)
+	if err != nil {
+		return c, err
+	}
+	out, err := scanCriteria(s.pool.QueryRow(ctx, `UPDATE search_criteria
+		SET name = $4, search_type = $5, criteria = $6, last_run_at = NULL, last_match_count = 0
+		WHERE id = $1 AND user_id = $2 AND search_type = $3 RETURNING `+criteriaColumns,
+		c.ID, c.UserID, wasType, c.Name, c.SearchType, raw))
+	if errors.Is(err, pgx.ErrNoRows) {
+		var exists bool
+		if err := s.pool.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM search_criteria WHERE id = $1 AND user_id = $2)`, c.ID, c.UserID).Scan(&exists); err != nil {
+			return c, fmt.Errorf("update criteria: %w", err)
+		}
+		if exists {
+			return c, fmt.Errorf("%w: %s", domain.ErrCriteriaChanged, c.ID)
+		}
+		return c, fmt.Errorf("%w: %s", domain.ErrCriteriaNotFound, c.ID)
+	}
+	if err != nil {
+		return c, fmt.Errorf("update criteria: %w", err)
+	}
+	return out, nil
+}
+
 // DeleteCriteria implements domain.SavedCriteriaRepository.
 func (s *CriteriaStore) DeleteCriteria(ctx context.Context, userID, id string) (domain.SavedCriteria, error) {
 	if !ValidCriteriaID(id) {

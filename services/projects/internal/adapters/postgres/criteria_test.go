@@ -2,12 +2,14 @@ package postgres_test
 
 import (
 	"context"
+	"errors"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"bidradar/services/projects/internal/adapters/postgres"
+	"bidradar/services/projects/internal/domain"
 )
 
 // TestRefreshClaimIsExclusive: replicas racing for one project's refresh
@@ -52,5 +54,83 @@ func TestRefreshClaimIsExclusive(t *testing.T) {
 	ok, _, prev, err = s.Claim(ctx, "69099693138", later, 10*time.Minute)
 	if err != nil || !ok || !prev.Equal(now) {
 		t.Fatalf("after release: %v %v %v", ok, prev, err)
+	}
+}
+
+// TestUpdateCriteria: an edit replaces the owner's criteria, clears the
+// old run's count, moves criteria_version (the matcher's cue) and shows in
+// NormalCriteria; another user's id, an unknown or malformed one is
+// ErrCriteriaNotFound, and a search type changed meanwhile is
+// ErrCriteriaChanged with the row left alone.
+func TestUpdateCriteria(t *testing.T) {
+	pool, _ := setup(t)
+	ctx := context.Background()
+	s := postgres.NewCriteriaStore(pool)
+	owner := "11111111-1111-4111-8111-111111111111"
+	at := time.Date(2026, 10, 1, 9, 0, 0, 0, time.UTC)
+	orig, err := s.SaveCriteria(ctx, domain.SavedCriteria{UserID: owner, Name: "ถนน", SearchType: domain.SearchOvernight,
+		Form: domain.SearchForm{AnyOf: []string{"ถนน"}}, CreatedAt: at})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.RecordCriteriaRun(ctx, owner, orig.ID, at, 7); err != nil {
+		t.Fatal(err)
+	}
+	v0, err := s.CriteriaVersion(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	normal, _, err := s.NormalCriteria(ctx)
+	if err != nil || len(normal) != 0 {
+		t.Fatalf("normal before the edit: %v %v", normal, err)
+	}
+
+	min := domain.Money(100_000_00)
+	edit := domain.SavedCriteria{ID: orig.ID, UserID: owner, Name: "สะพาน", SearchType: domain.SearchNormal,
+		Form: domain.SearchForm{AllOf: []string{"สะพาน"}, Provinces: []string{"10"}, MinBudget: &min}}
+	got, err := s.UpdateCriteria(ctx, edit, domain.SearchOvernight)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Name != "สะพาน" || got.SearchType != domain.SearchNormal || len(got.Form.AnyOf) != 0 ||
+		got.Form.AllOf[0] != "สะพาน" || got.Form.Provinces[0] != "10" || *got.Form.MinBudget != min {
+		t.Fatalf("updated: %+v", got)
+	}
+	if !got.CreatedAt.Equal(at) || got.LastRunAt != nil || got.LastMatchCount != 0 {
+		t.Fatalf("created kept, run cleared: %+v", got)
+	}
+	if v1, _ := s.CriteriaVersion(ctx); v1 <= v0 {
+		t.Fatalf("criteria_version %d → %d: the matcher would not reload", v0, v1)
+	}
+	normal, _, err = s.NormalCriteria(ctx)
+	if err != nil || len(normal) != 1 || normal[0].ID != orig.ID || normal[0].Form.AllOf[0] != "สะพาน" {
+		t.Fatalf("normal after the edit: %+v %v", normal, err)
+	}
+	reread, err := s.GetCriteria(ctx, owner, orig.ID)
+	if err != nil || reread.Name != "สะพาน" || reread.SearchType != domain.SearchNormal {
+		t.Fatalf("reread: %+v %v", reread, err)
+	}
+
+	// Expecting overnight, but it is normal now: a lost race, nothing written.
+	stale := edit
+	stale.Name, stale.SearchType = "ล้าสมัย", domain.SearchOvernight
+	if _, err := s.UpdateCriteria(ctx, stale, domain.SearchOvernight); !errors.Is(err, domain.ErrCriteriaChanged) {
+		t.Fatalf("stale type: %v", err)
+	}
+	if c, _ := s.GetCriteria(ctx, owner, orig.ID); c.Name != "สะพาน" {
+		t.Fatalf("a lost race wrote: %+v", c)
+	}
+
+	for name, c := range map[string]domain.SavedCriteria{
+		"other user": {ID: orig.ID, UserID: "22222222-2222-4222-8222-222222222222", Name: "x", SearchType: domain.SearchNormal, Form: edit.Form},
+		"unknown":    {ID: "33333333-3333-4333-8333-333333333333", UserID: owner, Name: "x", SearchType: domain.SearchNormal, Form: edit.Form},
+		"malformed":  {ID: "not-a-uuid", UserID: owner, Name: "x", SearchType: domain.SearchNormal, Form: edit.Form},
+	} {
+		if _, err := s.UpdateCriteria(ctx, c, domain.SearchNormal); !errors.Is(err, domain.ErrCriteriaNotFound) {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+	if c, _ := s.GetCriteria(ctx, owner, orig.ID); c.Name != "สะพาน" {
+		t.Fatalf("another user's edit wrote: %+v", c)
 	}
 }
