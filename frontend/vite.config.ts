@@ -51,6 +51,9 @@ export default defineConfig({
     include: ["src/**/*.test.{ts,tsx}"],
     setupFiles: ["src/testing/setup.ts"],
     restoreMocks: true,
+    // Whole-app tests walk several screens, each waited for up to 5 s: on
+    // two busy cores the default 5 s for the whole test is too tight.
+    testTimeout: 20_000,
     reporters: ["default", "./scripts/plain-summary-reporter.ts"],
   },
 });
