@@ -146,7 +146,7 @@ describe("unverified account: one flow for a username or an e-mail", () => {
     it(`login as "${typed}" → 'Activate Your Account' on /verify-registration → Activate Account → the code boxes`, async () => {
       sessionStorage.clear();
       const be = createFakeBackend({
-        "AuthService/Login": () => connectError(403, "Account is inactive. Please verify your email to activate your account."),
+        "AuthService/Login": () => connectError(403, "Account is inactive. Please verify your email to activate your account.", "account-inactive"),
         "AuthService/ResendRegistrationOtp": () => ({ json: { expiresIn: 300 } }),
       });
       be.install();

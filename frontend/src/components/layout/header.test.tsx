@@ -45,8 +45,9 @@ describe("header", () => {
   it("mobile menu locks body scroll while open", async () => {
     createFakeBackend(tiers).install();
     renderApp("/");
-    const toggle = await screen.findByTestId("menu-toggle");
-    fireEvent.click(toggle);
+    // The home page (lazy) is on screen: no later re-render resets the menu.
+    await screen.findByRole("heading", { level: 1, name: th.home.heroTitle }, { timeout: 10_000 });
+    fireEvent.click(screen.getByTestId("menu-toggle"));
     expect(screen.getByTestId("mobile-menu").className).toContain("open");
     expect(document.body.style.overflow).toBe("hidden");
     fireEvent.keyDown(document, { key: "Escape" });
