@@ -51,6 +51,26 @@ var Migrate = runner.MigrateWith(Open)
 // set (STRIPE_WEBHOOK_SECRET then required; STRIPE_API_BASE points at
 // stripe-mock in tests), else the local provider of `make run` — refused in
 // production (APP_ENV=production), where nobody may upgrade for free.
+// seller reads the issuer printed on receipts: SELLER_NAME, SELLER_TAX_ID
+// (13 digits, check digit), SELLER_BRANCH (5 digits; unset: head office) and
+// SELLER_ADDRESS. Production needs them all (a tax invoice must name the
+// real company); development falls back to domain.SampleSeller.
+func seller(env *config.Loader) domain.Party {
+	name, taxID, address := env.String("SELLER_NAME", ""), env.String("SELLER_TAX_ID", ""), env.String("SELLER_ADDRESS", "")
+	branch := env.String("SELLER_BRANCH", "")
+	if name == "" && taxID == "" && address == "" && branch == "" {
+		if env.String("APP_ENV", "development") == "production" {
+			env.Invalid("SELLER_NAME", "SELLER_NAME, SELLER_TAX_ID and SELLER_ADDRESS are required in production (receipts name the seller)")
+		}
+		return domain.SampleSeller
+	}
+	p, err := domain.ValidateSeller(domain.Party{Name: name, TaxID: taxID, HeadOffice: branch == "", Branch: branch, Address: address})
+	if err != nil {
+		env.Invalid("SELLER_*", err.Error())
+	}
+	return p
+}
+
 func provider(env *config.Loader) app.Provider {
 	key, secret := env.OptionalSecret("STRIPE_SECRET_KEY"), env.OptionalSecret("STRIPE_WEBHOOK_SECRET")
 	apiBase, publicURL := env.String("STRIPE_API_BASE", ""), env.String("PUBLIC_URL", "")
@@ -75,6 +95,7 @@ func Build(ctx context.Context, getenv runner.Getenv, log *slog.Logger) (runner.
 	se := runner.ReadServiceEnv(env)
 	publicURL := env.String("PUBLIC_URL", "")
 	provider := provider(env)
+	issuer := seller(env)
 	mailCfg := mail.ConfigFrom(env)
 	if err := env.Err(); err != nil {
 		return nil, fmt.Errorf("subscription config: %w", err)
@@ -94,7 +115,7 @@ func Build(ctx context.Context, getenv runner.Getenv, log *slog.Logger) (runner.
 		// receipts and reminders wait in the queue until mail is set up.
 		log.WarnContext(ctx, "no mail sender: receipts and reminders stay queued", "err", err)
 	}
-	a := app.New(postgres.New(pool), provider, nil, log).WithMail(m, publicURL)
+	a := app.New(postgres.New(pool).WithSeller(issuer), provider, nil, log).WithMail(m, publicURL)
 	if se.NATSURL != "" {
 		if _, err := srv.ConnectEvents(ctx, se.NATSURL, pool, runner.Events{
 			Name: "subscription", Stream: Stream, Subjects: []string{"subscription.>"}, Forget: a.ForgetUser,

@@ -17,8 +17,10 @@ import (
 // VATRatePercent is Thailand's VAT rate.
 const VATRatePercent = 7
 
-// Seller is the issuer printed on every receipt. One place to change it.
-var Seller = Party{
+// SampleSeller is the issuer printed on receipts of a development stack
+// (SELLER_* unset); production must name the real company (see
+// subscriptionsvc). Each receipt keeps the seller as it stood when issued.
+var SampleSeller = Party{
 	Kind:       BuyerCompany,
 	Name:       "บริษัท บิดเรดาร์ (ประเทศไทย) จำกัด",
 	TaxID:      "0105559123454",
@@ -210,6 +212,7 @@ type Receipt struct {
 	AmountSatang int64
 	VATSatang    int64
 	BaseSatang   int64
+	Seller       Party
 	Buyer        *Party // nil: no billing profile (a receipt for the e-mail's owner)
 	BuyerEmail   string
 }
@@ -226,11 +229,17 @@ func Describe(tierLabel, period string) string {
 }
 
 // NewReceipt makes the receipt of a successful payment.
-func NewReceipt(number, paymentID string, p PaymentRecord, buyer *Party, at time.Time) Receipt {
+func NewReceipt(number, paymentID string, p PaymentRecord, seller Party, buyer *Party, at time.Time) Receipt {
 	vat, base := VAT(p.AmountSatang)
 	return Receipt{Number: number, PaymentID: paymentID, UserID: p.UserID, IssuedAt: at,
 		Description: Describe(p.TierLabel, p.Period), Tier: p.Tier, Period: p.Period, Method: p.Method,
-		AmountSatang: p.AmountSatang, VATSatang: vat, BaseSatang: base, Buyer: buyer, BuyerEmail: p.Email}
+		AmountSatang: p.AmountSatang, VATSatang: vat, BaseSatang: base, Seller: seller, Buyer: buyer, BuyerEmail: p.Email}
+}
+
+// ValidateSeller checks the issuer's details as a company's billing profile.
+func ValidateSeller(p Party) (Party, error) {
+	p.Kind = BuyerCompany
+	return NormalizeProfile(p)
 }
 
 // ReceiptMail is the Thai e-mail carrying the receipt: the same figures and
@@ -241,7 +250,7 @@ func ReceiptMail(r Receipt, publicURL string) Mail {
 	if b := r.Buyer; b != nil {
 		buyer = fmt.Sprintf("%s\nเลขประจำตัวผู้เสียภาษี %s %s\n%s", b.Name, b.TaxID, b.BranchLabel(), b.Address)
 	}
-	s := Seller
+	s := r.Seller
 	text := fmt.Sprintf(`ใบเสร็จรับเงิน / ใบกำกับภาษี
 เลขที่ %s
 วันที่ %s

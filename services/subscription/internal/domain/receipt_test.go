@@ -145,13 +145,13 @@ func TestReceiptNumberAndMail(t *testing.T) {
 		t.Fatal(got)
 	}
 	r := domain.NewReceipt("RC2569-000042", "p1", domain.PaymentRecord{UserID: "u1", Tier: "pro", TierLabel: "มืออาชีพ",
-		Period: "monthly", Method: "card", AmountSatang: 149000, Email: "ann@example.com"}, nil, now)
+		Period: "monthly", Method: "card", AmountSatang: 149000, Email: "ann@example.com"}, domain.SampleSeller, nil, now)
 	if r.VATSatang != 9748 || r.BaseSatang != 139252 || r.Description != "แพ็กเกจมืออาชีพ รายเดือน (30 วัน)" {
 		t.Fatalf("%+v", r)
 	}
 	m := domain.ReceiptMail(r, "https://bidradar.example/")
 	for _, want := range []string{"RC2569-000042", "25 พฤศจิกายน 2569", "1,490.00", "97.48", "1,392.52",
-		"หนึ่งพันสี่ร้อยเก้าสิบบาทถ้วน", "https://bidradar.example/receipt/RC2569-000042", domain.Seller.TaxID} {
+		"หนึ่งพันสี่ร้อยเก้าสิบบาทถ้วน", "https://bidradar.example/receipt/RC2569-000042", domain.SampleSeller.TaxID} {
 		if !contains(m.Text, want) {
 			t.Errorf("mail text lacks %q:\n%s", want, m.Text)
 		}

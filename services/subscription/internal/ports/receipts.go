@@ -69,7 +69,7 @@ func (h *Handler) GetReceipt(ctx context.Context, req *connect.Request[subscript
 		AmountSatang: r.AmountSatang, VatSatang: r.VATSatang, BaseSatang: r.BaseSatang,
 		Amount: baht(r.AmountSatang), Vat: baht(r.VATSatang), Base: baht(r.BaseSatang),
 		VatRatePercent: domain.VATRatePercent, AmountWords: domain.BahtText(r.AmountSatang),
-		Seller: partyToProto(domain.Seller), Buyer: &subscriptionv1.Party{Email: r.BuyerEmail},
+		Seller: partyToProto(r.Seller), Buyer: &subscriptionv1.Party{Email: r.BuyerEmail},
 		BuyerHasProfile: r.Buyer != nil, PaymentId: r.PaymentID,
 	}
 	if r.Buyer != nil {

@@ -128,7 +128,7 @@ func (r *Repo) Fulfil(ctx context.Context, ev domain.Event, now time.Time, decid
 			}
 		}
 		c = decide(st)
-		return write(ctx, tx, c, now, receiptMail)
+		return write(ctx, tx, c, now, r.seller, receiptMail)
 	})
 	return applied, c, err
 }
@@ -150,7 +150,7 @@ func lockProviderSub(ctx context.Context, tx pgx.Tx, id string) (*domain.Provide
 	return &p, nil
 }
 
-func write(ctx context.Context, tx pgx.Tx, c domain.Change, now time.Time, receiptMail func(domain.Receipt) domain.Mail) error {
+func write(ctx context.Context, tx pgx.Tx, c domain.Change, now time.Time, seller domain.Party, receiptMail func(domain.Receipt) domain.Mail) error {
 	if p := c.ProviderSub; p != nil {
 		if _, err := tx.Exec(ctx, `INSERT INTO provider_subscriptions (subscription_id, user_id, status, cancel_at_period_end, state_at)
 			VALUES ($1, $2, $3, $4, $5) ON CONFLICT (subscription_id) DO UPDATE
@@ -189,7 +189,7 @@ func write(ctx context.Context, tx pgx.Tx, c domain.Change, now time.Time, recei
 			return fmt.Errorf("record payment: %w", err)
 		}
 		if p.Succeeded {
-			if err := issueReceipt(ctx, tx, id, *p, now, receiptMail); err != nil {
+			if err := issueReceipt(ctx, tx, id, *p, now, seller, receiptMail); err != nil {
 				return err
 			}
 			return outbox.EnqueueEvent(ctx, tx, SubjectPaymentSucceeded, &subscriptionv1.PaymentSucceeded{

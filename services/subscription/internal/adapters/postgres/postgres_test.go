@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"bidradar/pkg/testutil/pgtest"
@@ -119,6 +120,37 @@ func TestReceiptNumbersWithoutGaps(t *testing.T) {
 	_ = pool.QueryRow(ctx, `SELECT number FROM receipts WHERE user_id = 'u1' LIMIT 1`).Scan(&u1)
 	if r, ok, _ := repo.Receipt(ctx, "u1", u1); !ok || r.Buyer != nil || r.BuyerEmail != "u1@example.com" {
 		t.Fatalf("u1 without a profile: %+v", r)
+	}
+}
+
+// A receipt keeps the seller it was issued by: a later change of the
+// company's details does not rewrite documents already issued.
+func TestReceiptKeepsItsSeller(t *testing.T) {
+	repo, pool := open(t)
+	ctx := context.Background()
+	if err := pay(repo, 1, "u1", 49000); err != nil {
+		t.Fatal(err)
+	}
+	moved := domain.Party{Kind: domain.BuyerCompany, Name: "บริษัท ย้ายแล้ว จำกัด", TaxID: "0105551234567", Branch: "00002", Address: "เชียงใหม่"}
+	repo.WithSeller(moved)
+	if err := pay(repo, 2, "u1", 49000); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := pool.Query(ctx, `SELECT number FROM receipts ORDER BY number`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	numbers, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil || len(numbers) != 2 {
+		t.Fatalf("receipts %v %v", numbers, err)
+	}
+	first, _, _ := repo.Receipt(ctx, "u1", numbers[0])
+	second, _, _ := repo.Receipt(ctx, "u1", numbers[1])
+	if first.Seller.Name != domain.SampleSeller.Name || first.Seller.TaxID != domain.SampleSeller.TaxID || !first.Seller.HeadOffice {
+		t.Fatalf("first receipt's seller %+v", first.Seller)
+	}
+	if second.Seller.Name != moved.Name || second.Seller.Branch != "00002" || second.Seller.HeadOffice {
+		t.Fatalf("second receipt's seller %+v", second.Seller)
 	}
 }
 

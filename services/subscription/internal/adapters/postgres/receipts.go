@@ -50,7 +50,7 @@ func (r *Repo) SaveBillingProfile(ctx context.Context, userID string, p domain.P
 // row lock orders concurrent payments; a rollback gives the number back),
 // so numbers have neither gaps nor duplicates. The receipt mail is queued
 // in the same transaction.
-func issueReceipt(ctx context.Context, tx pgx.Tx, paymentID string, p domain.PaymentRecord, now time.Time, mail func(domain.Receipt) domain.Mail) error {
+func issueReceipt(ctx context.Context, tx pgx.Tx, paymentID string, p domain.PaymentRecord, now time.Time, seller domain.Party, mail func(domain.Receipt) domain.Mail) error {
 	year := domain.BuddhistYear(domain.DayOf(now))
 	var seq int64
 	if err := tx.QueryRow(ctx, `INSERT INTO receipt_counters (buddhist_year, last) VALUES ($1, 1)
@@ -64,7 +64,7 @@ func issueReceipt(ctx context.Context, tx pgx.Tx, paymentID string, p domain.Pay
 	case !errors.Is(err, pgx.ErrNoRows):
 		return err
 	}
-	rc := domain.NewReceipt(domain.ReceiptNumber(year, seq), paymentID, p, buyer, now)
+	rc := domain.NewReceipt(domain.ReceiptNumber(year, seq), paymentID, p, seller, buyer, now)
 	if _, err := tx.Exec(ctx, `UPDATE payments SET receipt_no = $2, receipt_number = $3 WHERE id = $1`, paymentID, seq, rc.Number); err != nil {
 		return fmt.Errorf("number payment: %w", err)
 	}
@@ -73,10 +73,13 @@ func issueReceipt(ctx context.Context, tx pgx.Tx, paymentID string, p domain.Pay
 		b = *buyer
 	}
 	if _, err := tx.Exec(ctx, `INSERT INTO receipts (number, payment_id, user_id, issued_at, description, tier, period, method,
-		amount_satang, vat_satang, base_satang, buyer_kind, buyer_name, buyer_tax_id, buyer_head_office, buyer_branch, buyer_address, buyer_email)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, nullif($12, ''), nullif($13, ''), nullif($14, ''), $15, $16, nullif($17, ''), $18)`,
+		amount_satang, vat_satang, base_satang, buyer_kind, buyer_name, buyer_tax_id, buyer_head_office, buyer_branch, buyer_address, buyer_email,
+		seller_name, seller_tax_id, seller_head_office, seller_branch, seller_address)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, nullif($12, ''), nullif($13, ''), nullif($14, ''), $15, $16, nullif($17, ''), $18,
+		$19, $20, $21, $22, $23)`,
 		rc.Number, paymentID, rc.UserID, rc.IssuedAt, rc.Description, rc.Tier, rc.Period, rc.Method,
-		rc.AmountSatang, rc.VATSatang, rc.BaseSatang, b.Kind, b.Name, b.TaxID, buyer != nil && b.HeadOffice, b.Branch, b.Address, rc.BuyerEmail); err != nil {
+		rc.AmountSatang, rc.VATSatang, rc.BaseSatang, b.Kind, b.Name, b.TaxID, buyer != nil && b.HeadOffice, b.Branch, b.Address, rc.BuyerEmail,
+		seller.Name, seller.TaxID, seller.HeadOffice, seller.Branch, seller.Address); err != nil {
 		return fmt.Errorf("store receipt: %w", err)
 	}
 	if mail == nil || rc.BuyerEmail == "" {
@@ -92,16 +95,19 @@ func (r *Repo) Receipt(ctx context.Context, userID, number string) (domain.Recei
 	var kind, name, taxID, branch, address *string
 	var head *bool
 	err := r.pool.QueryRow(ctx, `SELECT number, payment_id::text, user_id, issued_at, description, tier, period, method,
-		amount_satang, vat_satang, base_satang, buyer_kind, buyer_name, buyer_tax_id, buyer_head_office, buyer_branch, buyer_address, buyer_email
+		amount_satang, vat_satang, base_satang, buyer_kind, buyer_name, buyer_tax_id, buyer_head_office, buyer_branch, buyer_address, buyer_email,
+		seller_name, seller_tax_id, seller_head_office, seller_branch, seller_address
 		FROM receipts WHERE number = $1 AND user_id = $2`, number, userID).
 		Scan(&rc.Number, &rc.PaymentID, &rc.UserID, &rc.IssuedAt, &rc.Description, &rc.Tier, &rc.Period, &rc.Method,
-			&rc.AmountSatang, &rc.VATSatang, &rc.BaseSatang, &kind, &name, &taxID, &head, &branch, &address, &rc.BuyerEmail)
+			&rc.AmountSatang, &rc.VATSatang, &rc.BaseSatang, &kind, &name, &taxID, &head, &branch, &address, &rc.BuyerEmail,
+			&rc.Seller.Name, &rc.Seller.TaxID, &rc.Seller.HeadOffice, &rc.Seller.Branch, &rc.Seller.Address)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return domain.Receipt{}, false, nil
 	}
 	if err != nil {
 		return domain.Receipt{}, false, fmt.Errorf("receipt: %w", err)
 	}
+	rc.Seller.Kind = domain.BuyerCompany
 	if kind != nil {
 		rc.Buyer = &domain.Party{Kind: *kind, Name: deref(name), TaxID: deref(taxID), HeadOffice: head != nil && *head, Branch: deref(branch), Address: deref(address)}
 	}

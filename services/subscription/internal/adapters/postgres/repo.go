@@ -14,10 +14,20 @@ import (
 )
 
 // Repo reads the subscription schema.
-type Repo struct{ pool *pgxpool.Pool }
+type Repo struct {
+	pool   *pgxpool.Pool
+	seller domain.Party // the issuer receipts are issued by from now on
+}
 
-// New wraps a pool whose search_path is the subscription schema.
-func New(pool *pgxpool.Pool) *Repo { return &Repo{pool: pool} }
+// New wraps a pool whose search_path is the subscription schema; receipts
+// name domain.SampleSeller until WithSeller.
+func New(pool *pgxpool.Pool) *Repo { return &Repo{pool: pool, seller: domain.SampleSeller} }
+
+// WithSeller sets the issuer of the receipts issued from now on.
+func (r *Repo) WithSeller(p domain.Party) *Repo {
+	r.seller = p
+	return r
+}
 
 // Tiers lists every tier by rank.
 func (r *Repo) Tiers(ctx context.Context) ([]domain.Tier, error) { return tiersIn(ctx, r.pool) }
