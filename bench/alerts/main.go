@@ -15,6 +15,7 @@ import (
 	"log/slog"
 	"math/rand/v2"
 	"os"
+	"runtime/pprof"
 	"sort"
 	"strings"
 	"sync"
@@ -137,6 +138,9 @@ func main() {
 	nCriteria := flag.Int("criteria", 100000, "saved searches of each type (normal and overnight)")
 	nProjects := flag.Int("projects", 20000, "new projects imported")
 	users := flag.Int("users", 25000, "owners of the saved searches")
+	db := flag.String("db", "bench_alerts", "database (dropped and created again)")
+	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the in-memory matching to this file")
+	memoryOnly := flag.Bool("memory-only", false, "stop after the in-memory matching")
 	flag.Parse()
 	ctx := context.Background()
 	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
@@ -145,11 +149,11 @@ func main() {
 	if err != nil {
 		fail(err)
 	}
-	if _, err := admin.Exec(ctx, "DROP DATABASE IF EXISTS bench_alerts WITH (FORCE)"); err != nil {
+	if _, err := admin.Exec(ctx, "DROP DATABASE IF EXISTS "+pgx.Identifier{*db}.Sanitize()+" WITH (FORCE)"); err != nil {
 		fail(err)
 	}
 	admin.Close(ctx)
-	dbURL := "postgres://postgres@127.0.0.1:5432/bench_alerts?sslmode=disable"
+	dbURL := "postgres://postgres@127.0.0.1:5432/" + *db + "?sslmode=disable"
 	if err := pgdb.EnsureDatabase(ctx, dbURL); err != nil {
 		fail(err)
 	}
@@ -188,7 +192,17 @@ func main() {
 	fmt.Printf("saved %d normal + %d overnight searches of %d users in %s\n", len(forms), len(forms), *users, time.Since(start).Round(time.Millisecond))
 
 	// The matching alone, in memory.
+	if *cpuProfile != "" {
+		f, err := os.Create(*cpuProfile)
+		if err != nil {
+			fail(err)
+		}
+		_ = pprof.StartCPUProfile(f)
+	}
 	per, build, match := benchkit.MatchInMemory(forms, ps)
+	if *cpuProfile != "" {
+		pprof.StopCPUProfile()
+	}
 	total := 0
 	hit := 0
 	for _, m := range per {
@@ -204,6 +218,10 @@ func main() {
 		float64(len(ps))/match.Seconds(), float64(match.Microseconds())/float64(len(ps)))
 	fmt.Printf("           %d matches: %.1f per project (median %d, p99 %d, max %d); %d of %d projects match something\n",
 		total, float64(total)/float64(len(ps)), sorted[len(sorted)/2], sorted[len(sorted)*99/100], sorted[len(sorted)-1], hit, len(ps))
+
+	if *memoryOnly {
+		return
+	}
 
 	// The service's path: ingestion writes project.created events to its
 	// outbox, the relay publishes them, the instant alerts consume them.

@@ -38,6 +38,7 @@ import (
 	"github.com/gorilla/websocket"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/types/known/timestamppb"
@@ -150,7 +151,10 @@ type bench struct {
 	js      jetstream.JetStream
 	seq     atomic.Int64
 	commits sync.Map // notification id → commit time (UnixNano)
-	rec     recorder
+	seen    sync.Map // notification id → when the bench's own NATS subscriber saw it
+	rec     recorder // commit → frame
+	relay   recorder // commit → on NATS (the outbox relay)
+	fanout  recorder // on NATS → frame (NATS, realtime, the socket)
 	got     atomic.Int64
 	dialer  websocket.Dialer
 }
@@ -205,6 +209,10 @@ func (b *bench) read(ws *websocket.Conn) {
 		}
 		if t, ok := b.commits.LoadAndDelete(m.Data.ID); ok {
 			b.rec.add(time.Duration(now - t.(int64)))
+			if s, ok := b.seen.LoadAndDelete(m.Data.ID); ok {
+				b.relay.add(time.Duration(s.(int64) - t.(int64)))
+				b.fanout.add(time.Duration(now - s.(int64)))
+			}
 			b.got.Add(1)
 		}
 	}
@@ -388,6 +396,16 @@ func main() {
 
 	b := &bench{signer: signer, wsURL: "ws://" + addr + "/ws/notifications/", pool: pool, js: js,
 		dialer: websocket.Dialer{HandshakeTimeout: 30 * time.Second, ReadBufferSize: 1024, WriteBufferSize: 1024}}
+	// The split of the latency: when the relay's message is on NATS.
+	if _, err := nc.Subscribe("notification.v1.user.*.created", func(m *nats.Msg) {
+		now := time.Now().UnixNano()
+		var ev notificationv1.NotificationCreated
+		if proto.Unmarshal(m.Data, &ev) == nil && strings.HasPrefix(ev.GetEventId(), "n") {
+			b.seen.Store(ev.GetEventId(), now)
+		}
+	}); err != nil {
+		fail(err)
+	}
 	// Wait for the service and its keys: one socket authenticates.
 	var probe *websocket.Conn
 	for i := 0; ; i++ {
@@ -447,6 +465,8 @@ func main() {
 	phase := func(name string, extra []string, extraRate int) []time.Duration {
 		b.got.Store(0)
 		b.rec.start()
+		b.relay.start()
+		b.fanout.start()
 		rssStart := procStatus(pid, "VmRSS")
 		stopMem := make(chan struct{})
 		var peak atomic.Int64
@@ -470,12 +490,16 @@ func main() {
 			time.Sleep(50 * time.Millisecond)
 		}
 		lat := b.rec.stop()
+		rl, fo := b.relay.stop(), b.fanout.stop()
 		close(stopMem)
 		fmt.Printf("%s: %d events in %s (%.0f/s) + %d/s to %d extra sockets; received %d; commit → frame p50 %s p95 %s p99 %s max %s; realtime RSS %d → peak %d → %d kB\n",
 			name, sent, *dur, float64(sent)/dur.Seconds(), extraRate, len(extra), len(lat),
 			pct(lat, .5).Round(100*time.Microsecond), pct(lat, .95).Round(100*time.Microsecond),
 			pct(lat, .99).Round(100*time.Microsecond), pct(lat, 1).Round(100*time.Microsecond),
 			rssStart, peak.Load(), procStatus(pid, "VmRSS"))
+		fmt.Printf("    of which commit → on NATS (relay) p50 %s p99 %s; on NATS → frame p50 %s p99 %s\n",
+			pct(rl, .5).Round(100*time.Microsecond), pct(rl, .99).Round(100*time.Microsecond),
+			pct(fo, .5).Round(100*time.Microsecond), pct(fo, .99).Round(100*time.Microsecond))
 		return lat
 	}
 	base := phase("latency", nil, 0)

@@ -4,8 +4,10 @@ import (
 	"crypto/ed25519"
 	"crypto/rand"
 	"encoding/json"
+	"errors"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -201,5 +203,45 @@ func TestCloseSaysGoingAway(t *testing.T) {
 	_ = ws.SetReadDeadline(time.Now().Add(5 * time.Second))
 	if _, _, err := ws.ReadMessage(); !websocket.IsCloseError(err, websocket.CloseGoingAway) {
 		t.Fatalf("want close 1001, got %v", err)
+	}
+}
+
+// A client that stops reading is closed by the server while its user's
+// events keep coming, instead of being written to for ever.
+func TestClientThatNeverReadsIsClosed(t *testing.T) {
+	f := setup(t)
+	var raw *net.TCPConn
+	d := websocket.Dialer{NetDial: func(network, addr string) (net.Conn, error) {
+		c, err := net.Dial(network, addr)
+		if err == nil {
+			raw = c.(*net.TCPConn)
+			_ = raw.SetReadBuffer(64 << 10)
+		}
+		return c, err
+	}}
+	ws, _, err := d.Dial("ws"+strings.TrimPrefix(f.srv.URL, "http")+"/ws/notifications/u1", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ws.Close()
+	_ = ws.WriteJSON(map[string]string{"type": "auth", "token": f.token(t, "u1")})
+	if m := read(t, ws); m.Type != "auth_success" {
+		t.Fatalf("got %+v", m)
+	}
+	ev, _ := proto.Marshal(&notificationv1.NotificationCreated{UserId: "u1", UnreadCount: 1,
+		Notification: &notificationv1.Notification{Id: "n", Title: strings.Repeat("ประกาศ", 300)}}) // ~5 KB a frame
+	// Far more than the socket's buffers and queue hold; the client reads nothing.
+	for range 2000 {
+		_ = f.nc.Publish("notification.v1.user.u1.created", ev)
+	}
+	_ = f.nc.Flush()
+	// Once closed by the server, reading what was buffered ends in an
+	// error, not in a wait.
+	deadline := time.Now().Add(30 * time.Second)
+	_ = raw.SetReadDeadline(deadline)
+	_, err = io.Copy(io.Discard, raw)
+	var ne net.Error
+	if errors.As(err, &ne) && ne.Timeout() {
+		t.Fatal("the server still held the socket open 30 s after its client stopped reading")
 	}
 }
