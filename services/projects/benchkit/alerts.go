@@ -102,9 +102,13 @@ func Ingest(ctx context.Context, pool *pgxpool.Pool, log *slog.Logger, ps []Proj
 // AlertSubjects are the subjects the instant alerts consume.
 var AlertSubjects = ports.AlertSubjects
 
+// AlertBatch is the largest batch of project events the instant alerts
+// handle at once.
+const AlertBatch = ports.AlertBatch
+
 // AlertHandler is the projects service's instant-alerts consumer
 // (app.NewAlerts behind ports.AlertEvents) on pool.
-func AlertHandler(pool *pgxpool.Pool, log *slog.Logger) (events.Handler, error) {
+func AlertHandler(pool *pgxpool.Pool, log *slog.Logger) (events.BatchHandler, error) {
 	d, err := projectssvc.NewDeps(pool, log, postgres.Options{})
 	if err != nil {
 		return nil, err

@@ -1,0 +1,88 @@
+package postgres_test
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"google.golang.org/protobuf/proto"
+
+	projectsv1 "bidradar/gen/projects/v1"
+	"bidradar/pkg/outbox"
+	"bidradar/services/projects/internal/adapters/eventproto"
+	"bidradar/services/projects/internal/adapters/postgres"
+	"bidradar/services/projects/internal/domain"
+)
+
+// RecordMatches records the new search–project pairs of a batch once (in
+// one statement) and tells each in its own criteria.matched event, all in
+// one outbox row; pairs already recorded, repeated in the batch or of a
+// deleted search tell nothing.
+func TestRecordMatchesOnce(t *testing.T) {
+	pool, _ := setup(t)
+	ctx := context.Background()
+	repo := postgres.New(pool, eventproto.Encoder{}, postgres.Options{})
+	store := postgres.NewCriteriaStore(pool)
+	const user = "11111111-1111-4111-8111-111111111111"
+	save := func(word string) domain.SavedCriteria {
+		t.Helper()
+		c, err := store.SaveCriteria(ctx, domain.SavedCriteria{UserID: user, Name: word, SearchType: domain.SearchNormal,
+			Form: domain.SearchForm{AllOf: []string{word}}, CreatedAt: time.Now()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Ids are compared as PostgreSQL spells them; a caller's case does not matter.
+		c.ID = strings.ToUpper(c.ID)
+		return c
+	}
+	a, b, gone := save("สะพาน"), save("ถนน"), save("ฝาย")
+	if _, err := store.DeleteCriteria(ctx, user, strings.ToLower(gone.ID)); err != nil {
+		t.Fatal(err)
+	}
+	p := func(id string) domain.Project { return domain.Project{ID: id, Name: "โครงการ " + id} }
+	match := func(c domain.SavedCriteria, id string) domain.CriteriaMatch { return domain.CriteriaMatch{Criteria: c, Project: p(id)} }
+	told := func() []string {
+		t.Helper()
+		evs, err := outbox.Stored(ctx, pool)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, e := range evs {
+			var m projectsv1.CriteriaMatched
+			if err := proto.Unmarshal(e.Payload, &m); err != nil || m.EventId != e.ID || len(m.Projects) != 1 {
+				t.Fatalf("event %v: %v", &m, err)
+			}
+			out = append(out, strings.ToUpper(m.CriteriaId)+" "+m.Projects[0].ProjectId)
+		}
+		return out
+	}
+	now := time.Date(2026, 11, 25, 10, 0, 0, 0, time.UTC)
+	n, err := repo.RecordMatches(ctx, []domain.CriteriaMatch{
+		match(b, "69000000002"), match(a, "69000000001"), match(a, "69000000002"), match(b, "69000000002"), match(gone, "69000000001"),
+	}, now)
+	if err != nil || n != 3 {
+		t.Fatalf("first batch: %d new, %v", n, err)
+	}
+	want := []string{b.ID + " 69000000002", a.ID + " 69000000001", a.ID + " 69000000002"} // in the batch's order
+	if got := told(); !slices.Equal(got, want) {
+		t.Fatalf("events %v, want %v", got, want)
+	}
+	n, err = repo.RecordMatches(ctx, []domain.CriteriaMatch{match(a, "69000000001"), match(b, "69000000003"), match(a, "69000000002")}, now)
+	if err != nil || n != 1 {
+		t.Fatalf("second batch: %d new, %v", n, err)
+	}
+	want = append(want, b.ID+" 69000000003")
+	if got := told(); !slices.Equal(got, want) {
+		t.Fatalf("events %v, want %v", got, want)
+	}
+	var rows, outboxRows int
+	if err := pool.QueryRow(ctx, "SELECT (SELECT count(*) FROM criteria_matches), (SELECT count(*) FROM outbox)").Scan(&rows, &outboxRows); err != nil {
+		t.Fatal(err)
+	}
+	if rows != 4 || outboxRows != 2 {
+		t.Fatalf("%d matches recorded in %d outbox rows, want 4 in 2", rows, outboxRows)
+	}
+}
