@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"google.golang.org/protobuf/proto"
 
 	projectsv1 "bidradar/gen/projects/v1"
@@ -42,7 +43,9 @@ func TestRecordMatchesOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := func(id string) domain.Project { return domain.Project{ID: id, Name: "โครงการ " + id} }
-	match := func(c domain.SavedCriteria, id string) domain.CriteriaMatch { return domain.CriteriaMatch{Criteria: c, Project: p(id)} }
+	match := func(c domain.SavedCriteria, id string) domain.CriteriaMatch {
+		return domain.CriteriaMatch{Criteria: c, Project: p(id)}
+	}
 	told := func() []string {
 		t.Helper()
 		evs, err := outbox.Stored(ctx, pool)
@@ -84,5 +87,94 @@ func TestRecordMatchesOnce(t *testing.T) {
 	}
 	if rows != 4 || outboxRows != 2 {
 		t.Fatalf("%d matches recorded in %d outbox rows, want 4 in 2", rows, outboxRows)
+	}
+}
+
+// RecordDigests writes a batch of digests in one transaction with the
+// semantics of one digest a search and day: a search already told that
+// day, a deleted one and one that found nothing new (its projects told
+// already) write nothing, not even a digest row, so a later batch of the
+// day still tells the last one what is new; a project named twice is told
+// once.
+func TestRecordDigestsBatch(t *testing.T) {
+	pool, _ := setup(t)
+	ctx := context.Background()
+	repo := postgres.New(pool, eventproto.Encoder{}, postgres.Options{})
+	store := postgres.NewCriteriaStore(pool)
+	const user = "11111111-1111-4111-8111-111111111111"
+	save := func(word string) domain.SavedCriteria {
+		t.Helper()
+		c, err := store.SaveCriteria(ctx, domain.SavedCriteria{UserID: user, Name: word, SearchType: domain.SearchOvernight,
+			Form: domain.SearchForm{AllOf: []string{word}}, CreatedAt: time.Now()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
+	a, b, c, gone := save("สะพาน"), save("ถนน"), save("ฝาย"), save("ประปา")
+	if _, err := store.DeleteCriteria(ctx, user, gone.ID); err != nil {
+		t.Fatal(err)
+	}
+	day := time.Date(2026, 11, 25, 0, 0, 0, 0, time.UTC)
+	now := time.Date(2026, 11, 24, 19, 5, 0, 0, time.UTC)
+	digest := func(s domain.SavedCriteria, ids ...string) domain.OvernightDigest {
+		d := domain.OvernightDigest{Criteria: s, Day: day}
+		for _, id := range ids {
+			d.Projects = append(d.Projects, domain.DigestProject{ID: id, Name: "โครงการ " + id})
+		}
+		return d
+	}
+	if n, err := repo.RecordDigests(ctx, []domain.OvernightDigest{digest(b, "69000000009")}, now); err != nil || n != 1 {
+		t.Fatalf("earlier run: %d, %v", n, err)
+	}
+	if n, err := repo.RecordMatches(ctx, []domain.CriteriaMatch{{Criteria: c, Project: domain.Project{ID: "69000000001"}}}, now); err != nil || n != 1 {
+		t.Fatalf("told c: %d, %v", n, err)
+	}
+	n, err := repo.RecordDigests(ctx, []domain.OvernightDigest{
+		digest(a, "69000000001", "69000000002", "69000000001"), digest(b, "69000000003"), digest(c, "69000000001"), digest(gone, "69000000001"),
+	}, now)
+	if err != nil || n != 1 {
+		t.Fatalf("batch: %d written, %v", n, err)
+	}
+	n, err = repo.RecordDigests(ctx, []domain.OvernightDigest{digest(c, "69000000001", "69000000004")}, now)
+	if err != nil || n != 1 {
+		t.Fatalf("c later: %d written, %v", n, err)
+	}
+	evs, err := outbox.Stored(ctx, pool)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, e := range evs {
+		var m projectsv1.CriteriaMatched
+		if err := proto.Unmarshal(e.Payload, &m); err != nil || m.EventId != e.ID {
+			t.Fatalf("event %v: %v", &m, err)
+		}
+		if m.RunKey == "" {
+			continue // c's instant alert
+		}
+		if m.EventId != domain.OvernightEventID(m.CriteriaId, day) || int(m.ProjectCount) != len(m.ProjectIds) {
+			t.Fatalf("digest %v", &m)
+		}
+		got = append(got, m.CriteriaName+" "+strings.Join(m.ProjectIds, ","))
+	}
+	want := []string{"ถนน 69000000009", "สะพาน 69000000001,69000000002", "ฝาย 69000000004"}
+	if !slices.Equal(got, want) {
+		t.Fatalf("digests %v, want %v", got, want)
+	}
+	rows, err := pool.Query(ctx, `SELECT c.name, d.projects FROM overnight_digests d JOIN search_criteria c ON c.id = d.criteria_id ORDER BY d.created_at, c.name`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	type row struct {
+		Name     string
+		Projects int
+	}
+	stored, err := pgx.CollectRows(rows, pgx.RowToStructByPos[row])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []row{{"ถนน", 1}, {"ฝาย", 1}, {"สะพาน", 2}}; !slices.Equal(stored, want) {
+		t.Fatalf("digest rows %v, want %v", stored, want)
 	}
 }
