@@ -139,7 +139,7 @@ func main() {
 	nProjects := flag.Int("projects", 20000, "new projects imported")
 	users := flag.Int("users", 25000, "owners of the saved searches")
 	db := flag.String("db", "bench_alerts", "database (dropped and created again)")
-	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the in-memory matching to this file")
+	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the in-memory matching to this file (and of the bench process during the instant alerts to this file + .instant)")
 	memoryOnly := flag.Bool("memory-only", false, "stop after the in-memory matching")
 	flag.Parse()
 	ctx := context.Background()
@@ -260,7 +260,7 @@ func main() {
 	var lastAt atomic.Int64
 	var took []time.Duration
 	var batches, inBatches int
-	stop, err := events.ConsumeBatch(ctx, js, events.StreamProjects, "projects-alerts", benchkit.AlertSubjects, benchkit.AlertBatch,
+	stop, err := events.ConsumeBatch(ctx, js, events.StreamProjects, "projects-alerts", benchkit.AlertSubjects, benchkit.AlertBatching,
 		func(ctx context.Context, msgs []events.Message) error {
 			t := time.Now()
 			err := handle(ctx, msgs)
@@ -284,6 +284,13 @@ func main() {
 	if err != nil {
 		fail(err)
 	}
+	if *cpuProfile != "" {
+		f, err := os.Create(*cpuProfile + ".instant")
+		if err != nil {
+			fail(err)
+		}
+		_ = pprof.StartCPUProfile(f)
+	}
 	start = time.Now()
 	created, err := benchkit.Ingest(ctx, pool, log, ps)
 	if err != nil {
@@ -298,6 +305,9 @@ func main() {
 		}
 	}
 	matched := time.Unix(0, lastAt.Load()).Sub(start)
+	if *cpuProfile != "" {
+		pprof.StopCPUProfile()
+	}
 	stop()
 	var recorded, outboxRows int
 	_ = pool.QueryRow(ctx, "SELECT count(*) FROM criteria_matches").Scan(&recorded)

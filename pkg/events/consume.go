@@ -1,7 +1,6 @@
 package events
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -173,18 +172,25 @@ type Message struct {
 // the others nor is retried with them; it must therefore be idempotent.
 type BatchHandler func(ctx context.Context, msgs []Message) error
 
+// Batching configures ConsumeBatch.
+type Batching struct {
+	Max     int // events a batch at most (1 when unset)
+	Workers int // batches handled at once (1 when unset): a handler waiting on its database leaves the CPU to another
+}
+
 // ConsumeBatch is Consume for a handler of batches: when events arrive
-// faster than they are handled, it passes up to max of those already
-// received at once; otherwise one at a time, as they come. Retries, dead
-// letters and stopping are Consume's; a batch's span continues the trace
-// of its first event and links the others.
-func ConsumeBatch(ctx context.Context, js jetstream.JetStream, stream, durable string, subjects []string, max int,
+// faster than they are handled, it passes up to b.Max of those already
+// received at once; otherwise one at a time, as they come. Events are in
+// no particular order across b.Workers. Retries, dead letters and stopping
+// are Consume's; a batch's span continues the trace of its first event and
+// links the others.
+func ConsumeBatch(ctx context.Context, js jetstream.JetStream, stream, durable string, subjects []string, b Batching,
 	handle BatchHandler, log *slog.Logger,
 ) (stop func(), err error) {
 	if log == nil {
 		log = slog.Default()
 	}
-	max = cmp.Or(max, 1)
+	size, workers := max(b.Max, 1), max(b.Workers, 1)
 	cons, err := consumer(ctx, js, stream, durable, subjects)
 	if err != nil {
 		return nil, err
@@ -196,7 +202,7 @@ func ConsumeBatch(ctx context.Context, js jetstream.JetStream, stream, durable s
 		return handle(ctx, []Message{{Subject: subject, EventID: eventID, Data: data}})
 	}
 	// The client's callback only queues; a worker takes what is queued.
-	queue := make(chan jetstream.Msg, max)
+	queue := make(chan jetstream.Msg, size*workers)
 	stopping := make(chan struct{}) // stop began: queued messages go back
 	closed := make(chan struct{})   // the client delivers no more
 	worked := make(chan struct{})
@@ -205,8 +211,8 @@ func ConsumeBatch(ctx context.Context, js jetstream.JetStream, stream, durable s
 			_ = m.Nak() // to the next consumer at once, not after AckWait
 		}
 	}
-	go func() {
-		defer close(worked)
+	var working sync.WaitGroup
+	work := func() {
 		for {
 			var batch []jetstream.Msg
 			select {
@@ -223,7 +229,7 @@ func ConsumeBatch(ctx context.Context, js jetstream.JetStream, stream, durable s
 				}
 			}
 		more:
-			for len(batch) < max {
+			for len(batch) < size {
 				select {
 				case m := <-queue:
 					batch = append(batch, m)
@@ -243,6 +249,13 @@ func ConsumeBatch(ctx context.Context, js jetstream.JetStream, stream, durable s
 				}
 			}
 		}
+	}
+	for range workers {
+		working.Go(work)
+	}
+	go func() {
+		working.Wait()
+		close(worked)
 	}()
 	cc, err := cons.Consume(func(msg jetstream.Msg) {
 		select {
@@ -374,11 +387,11 @@ func ConsumeUntilDone(ctx context.Context, js jetstream.JetStream, stream, durab
 }
 
 // ConsumeBatchUntilDone is ConsumeUntilDone for ConsumeBatch.
-func ConsumeBatchUntilDone(ctx context.Context, js jetstream.JetStream, stream, durable string, subjects []string, max int,
+func ConsumeBatchUntilDone(ctx context.Context, js jetstream.JetStream, stream, durable string, subjects []string, b Batching,
 	handle BatchHandler, log *slog.Logger,
 ) {
 	untilDone(ctx, stream, durable, log, func() (func(), error) {
-		return ConsumeBatch(ctx, js, stream, durable, subjects, max, handle, log)
+		return ConsumeBatch(ctx, js, stream, durable, subjects, b, handle, log)
 	})
 }
 

@@ -356,7 +356,7 @@ func TestSlowBacklogIsNotRedelivered(t *testing.T) {
 	}
 }
 
-// A batch consumer gets the backlog in batches, once each; a batch that
+// A batch consumer (two workers) gets the backlog in batches, once each; a batch that
 // fails is handled again event by event, so only its bad event is retried
 // or dead-lettered and the others are acked.
 func TestConsumeBatch(t *testing.T) {
@@ -382,7 +382,7 @@ func TestConsumeBatch(t *testing.T) {
 	done := map[string]int{} // successful handlings
 	flakyFailed := false
 	var sizes []int
-	stop, err := events.ConsumeBatch(ctx, js, "PROJECTS", "batch", nil, 16, func(_ context.Context, msgs []events.Message) error {
+	stop, err := events.ConsumeBatch(ctx, js, "PROJECTS", "batch", nil, events.Batching{Max: 16, Workers: 2}, func(_ context.Context, msgs []events.Message) error {
 		time.Sleep(50 * time.Millisecond)
 		mu.Lock()
 		defer mu.Unlock()

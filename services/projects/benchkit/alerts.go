@@ -102,9 +102,8 @@ func Ingest(ctx context.Context, pool *pgxpool.Pool, log *slog.Logger, ps []Proj
 // AlertSubjects are the subjects the instant alerts consume.
 var AlertSubjects = ports.AlertSubjects
 
-// AlertBatch is the largest batch of project events the instant alerts
-// handle at once.
-const AlertBatch = ports.AlertBatch
+// AlertBatching is how the instant alerts batch project events.
+var AlertBatching = ports.AlertBatching
 
 // AlertHandler is the projects service's instant-alerts consumer
 // (app.NewAlerts behind ports.AlertEvents) on pool.

@@ -170,7 +170,7 @@ func Build(ctx context.Context, getenv runner.Getenv, log *slog.Logger) (runner.
 		// a backlog waits.
 		alerts := app.NewAlerts(d.Repo, postgres.NewCriteriaStore(pool), d.Repo, nil)
 		srv.Background(func(ctx context.Context) {
-			events.ConsumeBatchUntilDone(ctx, js, Stream, "projects-alerts", ports.AlertSubjects, ports.AlertBatch, ports.AlertEvents(alerts), log)
+			events.ConsumeBatchUntilDone(ctx, js, Stream, "projects-alerts", ports.AlertSubjects, ports.AlertBatching, ports.AlertEvents(alerts), log)
 		})
 	} else {
 		log.WarnContext(ctx, "NATS_URL unset: events wait in the outbox until a relay with NATS runs")

@@ -22,10 +22,11 @@ const (
 // AlertSubjects are the subjects AlertEvents handles.
 var AlertSubjects = []string{subjectProjectCreated, subjectProjectUpdated}
 
-// AlertBatch is how many project events the instant alerts match and
-// record together when a backlog waits (an import): one read, one insert
-// and one outbox row for them all instead of a transaction each.
-const AlertBatch = 100
+// AlertBatching: when a backlog waits (an import), the instant alerts match
+// and record up to 100 project events together (one read, one insert and
+// one outbox row for them all instead of a transaction each), two batches
+// at once (one matching while the other is written).
+var AlertBatching = events.Batching{Max: 100, Workers: 2}
 
 // AlertEvents returns the handler that matches each created or changed
 // project against the saved searches (an events.BatchHandler: the events

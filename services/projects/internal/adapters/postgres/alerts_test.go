@@ -42,9 +42,8 @@ func TestRecordMatchesOnce(t *testing.T) {
 	if _, err := store.DeleteCriteria(ctx, user, strings.ToLower(gone.ID)); err != nil {
 		t.Fatal(err)
 	}
-	p := func(id string) domain.Project { return domain.Project{ID: id, Name: "โครงการ " + id} }
 	match := func(c domain.SavedCriteria, id string) domain.CriteriaMatch {
-		return domain.CriteriaMatch{Criteria: c, Project: p(id)}
+		return domain.CriteriaMatch{Criteria: &c, Project: &domain.Project{ID: id, Name: "โครงการ " + id}}
 	}
 	told := func() []string {
 		t.Helper()
@@ -127,7 +126,7 @@ func TestRecordDigestsBatch(t *testing.T) {
 	if n, err := repo.RecordDigests(ctx, []domain.OvernightDigest{digest(b, "69000000009")}, now); err != nil || n != 1 {
 		t.Fatalf("earlier run: %d, %v", n, err)
 	}
-	if n, err := repo.RecordMatches(ctx, []domain.CriteriaMatch{{Criteria: c, Project: domain.Project{ID: "69000000001"}}}, now); err != nil || n != 1 {
+	if n, err := repo.RecordMatches(ctx, []domain.CriteriaMatch{{Criteria: &c, Project: &domain.Project{ID: "69000000001"}}}, now); err != nil || n != 1 {
 		t.Fatalf("told c: %d, %v", n, err)
 	}
 	n, err := repo.RecordDigests(ctx, []domain.OvernightDigest{
