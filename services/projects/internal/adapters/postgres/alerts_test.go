@@ -20,7 +20,8 @@ import (
 // RecordMatches records the new search–project pairs of a batch once (in
 // one statement) and tells each in its own criteria.matched event, all in
 // one outbox row; pairs already recorded, repeated in the batch or of a
-// deleted search tell nothing.
+// deleted search tell nothing; rows go with their search, also one deleted
+// while its matches are being recorded.
 func TestRecordMatchesOnce(t *testing.T) {
 	pool, _ := setup(t)
 	ctx := context.Background()
@@ -86,6 +87,70 @@ func TestRecordMatchesOnce(t *testing.T) {
 	}
 	if rows != 4 || outboxRows != 2 {
 		t.Fatalf("%d matches recorded in %d outbox rows, want 4 in 2", rows, outboxRows)
+	}
+
+	// Rows go with their search (by trigger, migration 12).
+	count := func(c domain.SavedCriteria) int {
+		t.Helper()
+		var n int
+		if err := pool.QueryRow(ctx, "SELECT count(*) FROM criteria_matches WHERE criteria_id = $1", c.ID).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	if _, err := store.DeleteCriteria(ctx, user, strings.ToLower(a.ID)); err != nil {
+		t.Fatal(err)
+	}
+	if count(a) != 0 || count(b) != 2 {
+		t.Fatalf("after deleting a search: %d rows of it, %d of the other", count(a), count(b))
+	}
+	if err := store.DeleteUserCriteria(ctx, user); err != nil {
+		t.Fatal(err)
+	}
+	if count(b) != 0 {
+		t.Fatalf("after deleting the user's searches: %d rows", count(b))
+	}
+
+	// A search deleted while its matches are being recorded: the recording
+	// waits for the delete and records nothing of it, the other search's
+	// match is recorded.
+	c, d := save("ประปา"), save("ท่อ")
+	tx, err := pool.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback(ctx)
+	if _, err := tx.Exec(ctx, "DELETE FROM search_criteria WHERE id = $1", c.ID); err != nil {
+		t.Fatal(err)
+	}
+	type result struct {
+		n   int
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		n, err := repo.RecordMatches(ctx, []domain.CriteriaMatch{match(c, "69000000005"), match(d, "69000000005")}, now)
+		done <- result{n, err}
+	}()
+	deadline := time.Now().Add(10 * time.Second)
+	for waiting := false; !waiting; {
+		if err := pool.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM pg_stat_activity
+			WHERE datname = current_database() AND wait_event_type = 'Lock')`).Scan(&waiting); err != nil {
+			t.Fatal(err)
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the recording did not wait for the delete")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if err := tx.Commit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if r := <-done; r.err != nil || r.n != 1 {
+		t.Fatalf("recording beside a delete: %d new, %v", r.n, r.err)
+	}
+	if count(c) != 0 || count(d) != 1 {
+		t.Fatalf("deleted search %d rows, other %d", count(c), count(d))
 	}
 }
 

@@ -145,6 +145,8 @@ func (r *Repo) RecordDigests(ctx context.Context, ds []domain.OvernightDigest, n
 				mc, mp = append(mc, ds[i].Criteria.ID), append(mp, p.ID)
 			}
 		}
+		// The digests' foreign key locked their searches against deletion
+		// until commit (criteria_matches has none: migration 12).
 		rows, err = tx.Query(ctx, `INSERT INTO criteria_matches (criteria_id, project_id, matched_at)
 			SELECT m.criteria_id, m.project_id, $3 FROM unnest($1::uuid[], $2::text[]) AS m (criteria_id, project_id)
 			ORDER BY 1, 2

@@ -626,6 +626,8 @@ func (r *Repo) RecordMatches(ctx context.Context, ms []domain.CriteriaMatch, now
 	cids := make([]string, 0, len(ms))
 	pids := make([]string, 0, len(ms))
 	first := make(map[pair]int, len(ms)) // the match each new pair's event tells
+	var searches []string                // distinct
+	seen := map[string]bool{}
 	for i := range ms {
 		k := pair{strings.ToLower(ms[i].Criteria.ID), ms[i].Project.ID} // as uuid::text reads back
 		if _, dup := first[k]; !dup {
@@ -633,14 +635,22 @@ func (r *Repo) RecordMatches(ctx context.Context, ms []domain.CriteriaMatch, now
 			cids = append(cids, k.criteria)
 			pids = append(pids, k.project)
 		}
+		if !seen[k.criteria] {
+			seen[k.criteria] = true
+			searches = append(searches, k.criteria)
+		}
 	}
 	n := 0
 	err := pgx.BeginFunc(ctx, r.pool, func(tx pgx.Tx) error {
-		rows, err := tx.Query(ctx, `INSERT INTO criteria_matches (criteria_id, project_id, matched_at)
-			SELECT c.id, m.project_id, $3 FROM unnest($1::uuid[], $2::text[]) AS m (criteria_id, project_id)
-			JOIN search_criteria c ON c.id = m.criteria_id
+		// The searches are locked against deletion until commit (migration
+		// 12: no foreign key); a deleted one is not there to lock.
+		rows, err := tx.Query(ctx, `WITH live AS MATERIALIZED (
+				SELECT id FROM search_criteria WHERE id = ANY($4::uuid[]) ORDER BY id FOR KEY SHARE)
+			INSERT INTO criteria_matches (criteria_id, project_id, matched_at)
+			SELECT m.criteria_id, m.project_id, $3 FROM unnest($1::uuid[], $2::text[]) AS m (criteria_id, project_id)
+			WHERE m.criteria_id IN (SELECT id FROM live)
 			ORDER BY 1, 2
-			ON CONFLICT DO NOTHING RETURNING criteria_id::text, project_id`, cids, pids, now)
+			ON CONFLICT DO NOTHING RETURNING criteria_id::text, project_id`, cids, pids, now, searches)
 		if err != nil {
 			return fmt.Errorf("record matches: %w", err)
 		}
