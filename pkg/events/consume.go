@@ -31,35 +31,34 @@ type Handler func(ctx context.Context, subject, eventID string, data []byte) err
 const MaxDeliver = 10
 
 // RetryDelays are the redelivery delays after the 1st, 2nd, ... failed
-// delivery (the last one repeats). They are used both for Nak delays and as
-// the consumer's ack-timeout BackOff.
+// delivery (the last one repeats), asked for with each Nak.
 var RetryDelays = []time.Duration{
 	1 * time.Second, 2 * time.Second, 5 * time.Second, 10 * time.Second, 30 * time.Second,
 	1 * time.Minute, 2 * time.Minute, 5 * time.Minute, 10 * time.Minute,
 }
 
-// Consume creates or updates the durable pull consumer durable on stream
-// (explicit acks, MaxDeliver 10, BackOff RetryDelays, filtered on subjects
-// when given) and runs handle for each message in its own goroutine, one
-// message at a time. The trace context in the message headers becomes the
-// parent of a consumer span whose context is passed to handle.
-//
-// Messages are acked when handle returns nil, terminated when its error
-// wraps ErrPermanent (or on the last allowed delivery), and Nak'ed with a
-// growing delay otherwise. Consumption stops when ctx is done or when stop is
-// called; stop waits for the message being handled.
-func Consume(ctx context.Context, js jetstream.JetStream, stream, durable string, subjects []string,
-	handle func(ctx context.Context, subject, eventID string, data []byte) error, log *slog.Logger,
-) (stop func(), err error) {
-	if log == nil {
-		log = slog.Default()
-	}
+// AckWait is how long JetStream leaves a delivered message to its consumer
+// before delivering it again (a crashed or hung replica). It is counted from
+// the delivery to the client's buffer, not from the handler's start, so it
+// must exceed the time the buffer (BufferedMessages) takes to drain: a
+// backlog handled slower than that would be delivered a second time, its
+// work done twice. Failures are retried sooner, with RetryDelays.
+const AckWait = 2 * time.Minute
+
+// BufferedMessages is how many messages a consumer's client pulls ahead of
+// its handler (with a batch handler, the batch size more).
+const BufferedMessages = 100
+
+func consumer(ctx context.Context, js jetstream.JetStream, stream, durable string, subjects []string) (jetstream.Consumer, error) {
 	cfg := jetstream.ConsumerConfig{
 		Durable:       durable,
 		AckPolicy:     jetstream.AckExplicitPolicy,
 		DeliverPolicy: jetstream.DeliverAllPolicy,
 		MaxDeliver:    MaxDeliver,
-		BackOff:       RetryDelays,
+		// No BackOff: with one, JetStream takes its first step as the ack
+		// wait of a first delivery, and RetryDelays' 1 s redelivered any
+		// backlog the handler had not reached within a second.
+		AckWait:       AckWait,
 		MaxAckPending: 1000,
 	}
 	switch len(subjects) {
@@ -73,10 +72,11 @@ func Consume(ctx context.Context, js jetstream.JetStream, stream, durable string
 	if err != nil {
 		return nil, fmt.Errorf("events: consumer %s on %s: %w", durable, stream, err)
 	}
-	log = log.With("stream", stream, "consumer", durable)
-	tracer := otel.Tracer(tracerName)
+	return cons, nil
+}
 
-	deadLetter := func(ctx context.Context, msg jetstream.Msg, reason string) {
+func deadLetterer(js jetstream.JetStream, stream, durable string, log *slog.Logger) func(context.Context, jetstream.Msg, string) {
+	return func(ctx context.Context, msg jetstream.Msg, reason string) {
 		out := nats.NewMsg(DeadLetterPrefix + "." + stream + "." + durable)
 		out.Data = msg.Data()
 		for k, v := range msg.Headers() {
@@ -91,16 +91,51 @@ func Consume(ctx context.Context, js jetstream.JetStream, stream, durable string
 			log.ErrorContext(ctx, "dead-letter publish failed", "subject", msg.Subject(), "err", err)
 		}
 	}
+}
+
+// Consume creates or updates the durable pull consumer durable on stream
+// (explicit acks, MaxDeliver 10, AckWait, filtered on subjects when given)
+// and runs handle for each message in its own goroutine, one message at a
+// time. The trace context in the message headers becomes the parent of a
+// consumer span whose context is passed to handle.
+//
+// Messages are acked when handle returns nil, terminated when its error
+// wraps ErrPermanent (or on the last allowed delivery), and Nak'ed with a
+// growing delay otherwise. Consumption stops when ctx is done or when stop is
+// called; stop waits for the message being handled.
+func Consume(ctx context.Context, js jetstream.JetStream, stream, durable string, subjects []string,
+	handle func(ctx context.Context, subject, eventID string, data []byte) error, log *slog.Logger,
+) (stop func(), err error) {
+	if log == nil {
+		log = slog.Default()
+	}
+	cons, err := consumer(ctx, js, stream, durable, subjects)
+	if err != nil {
+		return nil, err
+	}
+	log = log.With("stream", stream, "consumer", durable)
+	tracer := otel.Tracer(tracerName)
+	deadLetter := deadLetterer(js, stream, durable, log)
 	cc, err := cons.Consume(func(msg jetstream.Msg) {
 		handleMsg(ctx, tracer, msg, handle, deadLetter, log)
-	}, jetstream.ConsumeErrHandler(func(_ jetstream.ConsumeContext, err error) {
-		if ctx.Err() == nil && !errors.Is(err, nats.ErrConnectionClosed) {
-			log.WarnContext(ctx, "consume error", "err", err)
-		}
-	}))
+	}, jetstream.PullMaxMessages(BufferedMessages), consumeErrors(ctx, log))
 	if err != nil {
 		return nil, fmt.Errorf("events: consume %s on %s: %w", durable, stream, err)
 	}
+	return stopper(ctx, cc, nil, nil), nil
+}
+
+func consumeErrors(ctx context.Context, log *slog.Logger) jetstream.PullConsumeOpt {
+	return jetstream.ConsumeErrHandler(func(_ jetstream.ConsumeContext, err error) {
+		if ctx.Err() == nil && !errors.Is(err, nats.ErrConnectionClosed) {
+			log.WarnContext(ctx, "consume error", "err", err)
+		}
+	})
+}
+
+// stopper stops cc when ctx is done or stop is called, running before
+// and, once cc is closed, after.
+func stopper(ctx context.Context, cc jetstream.ConsumeContext, before, after func()) (stop func()) {
 	done := make(chan struct{})
 	stopped := make(chan struct{})
 	go func() {
@@ -109,14 +144,175 @@ func Consume(ctx context.Context, js jetstream.JetStream, stream, durable string
 		case <-ctx.Done():
 		case <-done:
 		}
+		if before != nil {
+			before()
+		}
 		cc.Stop()
 		<-cc.Closed()
+		if after != nil {
+			after()
+		}
 	}()
 	var once sync.Once
 	return func() {
 		once.Do(func() { close(done) })
 		<-stopped
-	}, nil
+	}
+}
+
+// Message is one event of a batch.
+type Message struct {
+	Subject, EventID string
+	Data             []byte
+}
+
+// BatchHandler processes several events together (one transaction, one
+// round trip): nil acknowledges them all. On an error each event is handled
+// again alone (a batch of one), so that one bad event neither holds back
+// the others nor is retried with them; it must therefore be idempotent.
+type BatchHandler func(ctx context.Context, msgs []Message) error
+
+// Batching configures ConsumeBatch.
+type Batching struct {
+	Max     int // events a batch at most (1 when unset)
+	Workers int // batches handled at once (1 when unset): a handler waiting on its database leaves the CPU to another
+}
+
+// ConsumeBatch is Consume for a handler of batches: when events arrive
+// faster than they are handled, it passes up to b.Max of those already
+// received at once; otherwise one at a time, as they come. Events are in
+// no particular order across b.Workers. Retries, dead letters and stopping
+// are Consume's; a batch's span continues the trace of its first event and
+// links the others.
+func ConsumeBatch(ctx context.Context, js jetstream.JetStream, stream, durable string, subjects []string, b Batching,
+	handle BatchHandler, log *slog.Logger,
+) (stop func(), err error) {
+	if log == nil {
+		log = slog.Default()
+	}
+	size, workers := max(b.Max, 1), max(b.Workers, 1)
+	cons, err := consumer(ctx, js, stream, durable, subjects)
+	if err != nil {
+		return nil, err
+	}
+	log = log.With("stream", stream, "consumer", durable)
+	tracer := otel.Tracer(tracerName)
+	deadLetter := deadLetterer(js, stream, durable, log)
+	one := func(ctx context.Context, subject, eventID string, data []byte) error {
+		return handle(ctx, []Message{{Subject: subject, EventID: eventID, Data: data}})
+	}
+	// The client's callback only queues; a worker takes what is queued.
+	queue := make(chan jetstream.Msg, size*workers)
+	stopping := make(chan struct{}) // stop began: queued messages go back
+	closed := make(chan struct{})   // the client delivers no more
+	worked := make(chan struct{})
+	nak := func(ms ...jetstream.Msg) {
+		for _, m := range ms {
+			_ = m.Nak() // to the next consumer at once, not after AckWait
+		}
+	}
+	var working sync.WaitGroup
+	work := func() {
+		for {
+			var batch []jetstream.Msg
+			select {
+			case m := <-queue:
+				batch = append(batch, m)
+			case <-closed:
+				for {
+					select {
+					case m := <-queue:
+						nak(m)
+					default:
+						return
+					}
+				}
+			}
+		more:
+			for len(batch) < size {
+				select {
+				case m := <-queue:
+					batch = append(batch, m)
+				default:
+					break more
+				}
+			}
+			select {
+			case <-stopping:
+				nak(batch...)
+				continue
+			default:
+			}
+			if len(batch) == 1 || handleBatch(ctx, tracer, batch, handle, log) != nil {
+				for _, m := range batch {
+					handleMsg(ctx, tracer, m, one, deadLetter, log)
+				}
+			}
+		}
+	}
+	for range workers {
+		working.Go(work)
+	}
+	go func() {
+		working.Wait()
+		close(worked)
+	}()
+	cc, err := cons.Consume(func(msg jetstream.Msg) {
+		select {
+		case <-stopping:
+			nak(msg)
+		case queue <- msg:
+		}
+	}, jetstream.PullMaxMessages(BufferedMessages), consumeErrors(ctx, log))
+	if err != nil {
+		close(closed)
+		return nil, fmt.Errorf("events: consume %s on %s: %w", durable, stream, err)
+	}
+	return stopper(ctx, cc, func() { close(stopping) }, func() {
+		close(closed)
+		<-worked
+	}), nil
+}
+
+// handleBatch runs handle on msgs and acks them all when it succeeds; on an
+// error it acks nothing and returns it.
+func handleBatch(ctx context.Context, tracer trace.Tracer, msgs []jetstream.Msg, handle BatchHandler, log *slog.Logger) error {
+	batch := make([]Message, len(msgs))
+	links := make([]trace.Link, 0, len(msgs))
+	parent := ctx
+	for i, m := range msgs {
+		batch[i] = Message{Subject: m.Subject(), EventID: m.Headers().Get(nats.MsgIdHdr), Data: m.Data()}
+		if h := m.Headers(); h != nil {
+			mctx := Propagator.Extract(ctx, HeaderCarrier(h))
+			if i == 0 {
+				parent = mctx
+			}
+			if sc := trace.SpanContextFromContext(mctx); sc.IsValid() {
+				links = append(links, trace.Link{SpanContext: sc})
+			}
+		}
+	}
+	ctx, span := tracer.Start(parent, "process batch "+msgs[0].Subject(),
+		trace.WithSpanKind(trace.SpanKindConsumer), trace.WithLinks(links...),
+		trace.WithAttributes(
+			attribute.String("messaging.system", "nats"),
+			attribute.String("messaging.destination.name", msgs[0].Subject()),
+			attribute.Int("messaging.batch.message_count", len(msgs)),
+		))
+	defer span.End()
+	err := safeHandle(ctx, func(ctx context.Context, _, _ string, _ []byte) error { return handle(ctx, batch) }, "", "", nil)
+	if err != nil {
+		span.RecordError(err)
+		span.SetStatus(codes.Error, err.Error())
+		log.WarnContext(ctx, "event batch failed, handling its events one by one", "events", len(msgs), "err", err)
+		return err
+	}
+	for i, m := range msgs {
+		if aerr := m.Ack(); aerr != nil {
+			log.WarnContext(ctx, "event ack failed", "subject", batch[i].Subject, "event_id", batch[i].EventID, "err", aerr)
+		}
+	}
+	return nil
 }
 
 func handleMsg(ctx context.Context, tracer trace.Tracer, msg jetstream.Msg,
@@ -185,11 +381,26 @@ func safeHandle(ctx context.Context, handle func(ctx context.Context, subject, e
 // creation every few seconds while NATS or the stream is not there yet (a
 // service starts before its dependencies without failing).
 func ConsumeUntilDone(ctx context.Context, js jetstream.JetStream, stream, durable string, subjects []string, handle Handler, log *slog.Logger) {
+	untilDone(ctx, stream, durable, log, func() (func(), error) {
+		return Consume(ctx, js, stream, durable, subjects, handle, log)
+	})
+}
+
+// ConsumeBatchUntilDone is ConsumeUntilDone for ConsumeBatch.
+func ConsumeBatchUntilDone(ctx context.Context, js jetstream.JetStream, stream, durable string, subjects []string, b Batching,
+	handle BatchHandler, log *slog.Logger,
+) {
+	untilDone(ctx, stream, durable, log, func() (func(), error) {
+		return ConsumeBatch(ctx, js, stream, durable, subjects, b, handle, log)
+	})
+}
+
+func untilDone(ctx context.Context, stream, durable string, log *slog.Logger, start func() (func(), error)) {
 	if log == nil {
 		log = slog.Default()
 	}
 	for wait := time.Second; ; wait = min(2*wait, 30*time.Second) {
-		stop, err := Consume(ctx, js, stream, durable, subjects, handle, log)
+		stop, err := start()
 		if err == nil {
 			<-ctx.Done()
 			stop()

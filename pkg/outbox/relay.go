@@ -162,9 +162,16 @@ func (r *Relay) publishBatch(ctx context.Context) (int, error) {
 	}
 	// Marking and committing must not be cut short by ctx: rows published
 	// but left unmarked would be published again (harmless, but avoidable).
-	finishCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
-	defer cancel()
-	defer tx.Rollback(finishCtx) //nolint:errcheck // no-op after commit
+	// Their 10 s start when publishing ends: batch rows of tens of
+	// thousands of events take longer than that to publish.
+	finishCtx := func() (context.Context, context.CancelFunc) {
+		return context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+	}
+	defer func() {
+		fctx, cancel := finishCtx()
+		defer cancel()
+		_ = tx.Rollback(fctx) // no-op after commit
+	}()
 
 	rows, err := tx.Query(ctx, `SELECT seq, event_id, subject, payload, headers, batch FROM outbox
 		WHERE published_at IS NULL ORDER BY seq LIMIT $1 FOR UPDATE SKIP LOCKED`, r.opts.Batch)
@@ -193,10 +200,12 @@ func (r *Relay) publishBatch(ctx context.Context) (int, error) {
 		done = append(done, x.seq)
 	}
 	if len(done) > 0 {
-		if _, err := tx.Exec(finishCtx, `UPDATE outbox SET published_at = now() WHERE seq = ANY($1)`, done); err != nil {
+		fctx, cancel := finishCtx()
+		defer cancel()
+		if _, err := tx.Exec(fctx, `UPDATE outbox SET published_at = now() WHERE seq = ANY($1)`, done); err != nil {
 			return 0, errors.Join(pubErr, fmt.Errorf("mark published: %w", err))
 		}
-		if err := tx.Commit(finishCtx); err != nil {
+		if err := tx.Commit(fctx); err != nil {
 			return 0, errors.Join(pubErr, fmt.Errorf("commit: %w", err))
 		}
 	}

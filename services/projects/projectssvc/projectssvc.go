@@ -166,10 +166,11 @@ func Build(ctx context.Context, getenv runner.Getenv, log *slog.Logger) (runner.
 		}
 		// Instant alerts: every project ingestion creates or changes is
 		// matched against the saved searches (one durable consumer shared
-		// by the replicas: each project is matched once).
+		// by the replicas: each project is matched once), in batches when
+		// a backlog waits.
 		alerts := app.NewAlerts(d.Repo, postgres.NewCriteriaStore(pool), d.Repo, nil)
 		srv.Background(func(ctx context.Context) {
-			events.ConsumeUntilDone(ctx, js, Stream, "projects-alerts", ports.AlertSubjects, ports.AlertEvents(alerts), log)
+			events.ConsumeBatchUntilDone(ctx, js, Stream, "projects-alerts", ports.AlertSubjects, ports.AlertBatching, ports.AlertEvents(alerts), log)
 		})
 	} else {
 		log.WarnContext(ctx, "NATS_URL unset: events wait in the outbox until a relay with NATS runs")

@@ -46,6 +46,8 @@ func Build(_ context.Context, getenv runner.Getenv, log *slog.Logger) (runner.Co
 		}
 		return nil
 	})
-	srv.Handle("/ws/notifications/", hub.NewHandler(nc, srv.Verifier(), log))
+	h := hub.NewHandler(nc, srv.Verifier(), log)
+	srv.OnClose(h.Close) // runs before the drain registered above
+	srv.Handle("/ws/notifications/", h)
 	return srv, nil
 }

@@ -80,7 +80,7 @@ func (a *Alerts) MatchProjects(ctx context.Context, ids []string) (int, error) {
 	var ms []domain.CriteriaMatch
 	for i := range ps {
 		for _, s := range ix.Match(&ps[i]) {
-			ms = append(ms, domain.CriteriaMatch{Criteria: *s, Project: ps[i]})
+			ms = append(ms, domain.CriteriaMatch{Criteria: s, Project: &ps[i]})
 		}
 	}
 	return a.record.RecordMatches(ctx, ms, a.now())

@@ -20,9 +20,9 @@ type OvernightStore interface {
 	OvernightCriteria(ctx context.Context) ([]domain.SavedCriteria, error)
 	// FirstSeen pages through the projects first seen in [from, to).
 	FirstSeen(ctx context.Context, from, to, afterAt time.Time, afterID string, limit int) ([]domain.Project, error)
-	// RecordDigest writes a search's digest of its day and the event, once
-	// per search and day; false when nothing was written.
-	RecordDigest(ctx context.Context, d domain.OvernightDigest, now time.Time) (bool, error)
+	// RecordDigests writes searches' digests of their day and their events,
+	// once per search and day; it returns how many it wrote.
+	RecordDigests(ctx context.Context, ds []domain.OvernightDigest, now time.Time) (int, error)
 }
 
 // OvernightLease is how long a claimed run is left to its replica before
@@ -36,6 +36,7 @@ type Overnight struct {
 	log   *slog.Logger
 	now   func() time.Time
 	page  int
+	batch int // digests a transaction
 }
 
 // NewOvernight returns the use case; now may be nil (time.Now).
@@ -43,7 +44,7 @@ func NewOvernight(store OvernightStore, log *slog.Logger, now func() time.Time) 
 	if now == nil {
 		now = time.Now
 	}
-	return &Overnight{store: store, log: log, now: now, page: 1000}
+	return &Overnight{store: store, log: log, now: now, page: 1000, batch: 500}
 }
 
 // RunNow runs today's searches at once (operators, tests): a finished run
@@ -111,14 +112,14 @@ func (o *Overnight) run(ctx context.Context, rerun bool) (domain.OvernightStats,
 		}
 	}
 	st.ProjectsSeen = run.Seen()
-	for _, d := range run.Digests() {
-		wrote, err := o.store.RecordDigest(ctx, d, o.now())
+	for ds := run.Digests(); len(ds) > 0; {
+		n := min(len(ds), o.batch)
+		wrote, err := o.store.RecordDigests(ctx, ds[:n], o.now())
 		if err != nil {
 			return st, true, err
 		}
-		if wrote {
-			st.Digests++
-		}
+		st.Digests += wrote
+		ds = ds[n:]
 		if err := renew(); err != nil {
 			return st, true, err
 		}

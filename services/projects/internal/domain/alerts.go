@@ -1,19 +1,24 @@
 package domain
 
-import "unicode/utf8"
+import (
+	"slices"
+	"unicode/utf8"
+)
 
 // EventCriteriaMatched is the event of a saved search finding a project.
 const EventCriteriaMatched = "criteria.matched"
 
 // CriteriaMatch is one saved normal search matching one project: the alert
-// the notification service turns into a bell notification.
+// the notification service turns into a bell notification. It points to
+// both (a project matches ~160 searches: copies were most of a batch's
+// allocations).
 type CriteriaMatch struct {
-	Criteria SavedCriteria
-	Project  Project
+	Criteria *SavedCriteria
+	Project  *Project
 }
 
 // anchorRunes is the length of the keyword prefix criteria are indexed by.
-const anchorRunes = 3
+const anchorRunes = 6
 
 // CriteriaIndex finds, for a project, the saved normal searches it matches,
 // with the search's own semantics (Matcher, the oracle of search). It does
@@ -21,16 +26,42 @@ const anchorRunes = 3
 // is indexed by the first runes of one keyword every match must contain
 // (the longest "all" keyword, or each "any" keyword), so a project only
 // meets the searches whose anchor occurs in its text; searches without
-// keywords are evaluated for every project.
+// keywords are met by every project. Under each anchor, searches that name
+// provinces are filed under each of them and the others apart, so a
+// project only meets the searches of its own province and the nationwide
+// ones (most searches name one province: a common word would otherwise
+// bring thousands of searches that the province then rejects one by one).
 type CriteriaIndex struct {
-	anchored map[string][]entry
-	always   []entry
+	anchored map[string]*bucket
+	always   bucket
 	size     int
 }
 
+// bucket holds the searches under one anchor (or of no anchor).
+type bucket struct {
+	nationwide []entry
+	province   map[string][]entry // by province code
+}
+
+func (b *bucket) add(e entry) {
+	if len(e.provinces) == 0 {
+		b.nationwide = append(b.nationwide, e)
+		return
+	}
+	if b.province == nil {
+		b.province = map[string][]entry{}
+	}
+	for _, p := range e.provinces {
+		b.province[p] = append(b.province[p], e)
+	}
+}
+
 type entry struct {
-	saved *SavedCriteria
-	m     *Matcher
+	saved     *SavedCriteria
+	m         *Matcher
+	provinces []string // distinct
+	// multi: filed under several anchors, so a project may meet it twice.
+	multi bool
 }
 
 // NewCriteriaIndex indexes the normal searches among saved (overnight
@@ -41,7 +72,7 @@ func NewCriteriaIndex(saved []SavedCriteria) *CriteriaIndex { return newIndex(sa
 func NewOvernightIndex(saved []SavedCriteria) *CriteriaIndex { return newIndex(saved, SearchOvernight) }
 
 func newIndex(saved []SavedCriteria, searchType string) *CriteriaIndex {
-	ix := &CriteriaIndex{anchored: map[string][]entry{}}
+	ix := &CriteriaIndex{anchored: map[string]*bucket{}}
 	for i := range saved {
 		s := &saved[i]
 		if s.SearchType != searchType {
@@ -49,6 +80,11 @@ func newIndex(saved []SavedCriteria, searchType string) *CriteriaIndex {
 		}
 		c := s.Form.Criteria()
 		e := entry{saved: s, m: NewMatcher(c)}
+		for _, p := range c.Provinces {
+			if !slices.Contains(e.provinces, p) {
+				e.provinces = append(e.provinces, p)
+			}
+		}
 		ix.size++
 		t := c.Terms()
 		switch {
@@ -61,15 +97,18 @@ func newIndex(saved []SavedCriteria, searchType string) *CriteriaIndex {
 			}
 			ix.add(anchor(longest), e)
 		case len(t.Any) > 0:
-			seen := map[string]bool{}
+			var anchors []string
 			for _, k := range t.Any {
-				if a := anchor(k); !seen[a] {
-					seen[a] = true
-					ix.add(a, e)
+				if a := anchor(k); !slices.Contains(anchors, a) {
+					anchors = append(anchors, a)
 				}
 			}
+			e.multi = len(anchors) > 1
+			for _, a := range anchors {
+				ix.add(a, e)
+			}
 		default:
-			ix.always = append(ix.always, e)
+			ix.always.add(e)
 		}
 	}
 	return ix
@@ -78,7 +117,14 @@ func newIndex(saved []SavedCriteria, searchType string) *CriteriaIndex {
 // Len is the number of indexed searches.
 func (ix *CriteriaIndex) Len() int { return ix.size }
 
-func (ix *CriteriaIndex) add(key string, e entry) { ix.anchored[key] = append(ix.anchored[key], e) }
+func (ix *CriteriaIndex) add(key string, e entry) {
+	b := ix.anchored[key]
+	if b == nil {
+		b = &bucket{}
+		ix.anchored[key] = b
+	}
+	b.add(e)
+}
 
 func anchor(term string) string {
 	n := 0
@@ -94,34 +140,50 @@ func anchor(term string) string {
 // Match returns the searches p matches (p.SearchText derived), each once.
 func (ix *CriteriaIndex) Match(p *Project) []*SavedCriteria {
 	var out []*SavedCriteria
-	seen := map[*SavedCriteria]bool{}
+	var seen map[*SavedCriteria]bool // of the multi entries matched
 	try := func(es []entry) {
-		for _, e := range es {
-			if !seen[e.saved] && e.m.Match(p) {
-				seen[e.saved] = true
+		for i := range es {
+			e := &es[i]
+			if e.multi && seen[e.saved] {
+				continue
+			}
+			if e.m.Match(p) {
+				if e.multi {
+					if seen == nil {
+						seen = map[*SavedCriteria]bool{}
+					}
+					seen[e.saved] = true
+				}
 				out = append(out, e.saved)
 			}
 		}
 	}
-	try(ix.always)
+	tryBucket := func(b *bucket) {
+		try(b.nationwide)
+		try(b.province[p.ProvinceCode])
+	}
+	tryBucket(&ix.always)
 	if len(ix.anchored) == 0 {
 		return out
 	}
 	// Every substring of 1 to anchorRunes runes of the text is a possible
-	// anchor: one map lookup each.
+	// anchor: one map lookup each, each anchor tried once.
 	text := p.SearchText
-	looked := map[string]bool{}
+	var looked map[*bucket]bool
 	for i := range text {
 		j := i
 		for n := 0; n < anchorRunes && j < len(text); n++ {
 			_, w := utf8.DecodeRuneInString(text[j:])
 			j += w
-			key := text[i:j]
-			if looked[key] {
+			b := ix.anchored[text[i:j]]
+			if b == nil || looked[b] {
 				continue
 			}
-			looked[key] = true
-			try(ix.anchored[key])
+			if looked == nil {
+				looked = map[*bucket]bool{}
+			}
+			looked[b] = true
+			tryBucket(b)
 		}
 	}
 	return out

@@ -14,7 +14,9 @@ import (
 // The index finds exactly the searches the search oracle (Matcher) finds,
 // for every project: random keyword searches (all / any / none, 1 to 6
 // runes cut from real project texts, so many match), filter-only searches
-// and overnight searches (never alerting).
+// and overnight searches (never alerting); half of
+// them in one to three provinces (the index files them by province), some
+// naming the same province twice.
 func TestCriteriaIndexAgreesWithMatcher(t *testing.T) {
 	g := demo.New(7, time.Date(2026, 11, 1, 0, 0, 0, 0, domain.Bangkok))
 	projects := make([]domain.Project, 400)
@@ -46,7 +48,17 @@ func TestCriteriaIndexAgreesWithMatcher(t *testing.T) {
 			f.AnyOf = []string{cut()}
 			f.AllOf = []string{cut()}
 		default:
-			f.Provinces = []string{projects[r.IntN(len(projects))].ProvinceCode}
+			f.Methods = []string{projects[r.IntN(len(projects))].MethodCode}
+		}
+		province := func() string { return projects[r.IntN(len(projects))].ProvinceCode }
+		switch r.IntN(6) {
+		case 0:
+			f.Provinces = []string{province()}
+		case 1:
+			f.Provinces = []string{province(), province(), province()}
+		case 2:
+			p := province()
+			f.Provinces = []string{p, province(), p}
 		}
 		kind := domain.SearchNormal
 		if i%10 == 0 {
@@ -58,7 +70,11 @@ func TestCriteriaIndexAgreesWithMatcher(t *testing.T) {
 	if ix.Len() != 540 {
 		t.Fatalf("indexed %d normal searches, want 540", ix.Len())
 	}
-	total := 0
+	byID := map[string]domain.SearchForm{}
+	for _, s := range saved {
+		byID[s.ID] = s.Form
+	}
+	total, inProvince := 0, 0
 	for i := range projects {
 		p := &projects[i]
 		var want []string
@@ -77,8 +93,16 @@ func TestCriteriaIndexAgreesWithMatcher(t *testing.T) {
 			t.Fatalf("project %s: index %v, oracle %v", p.ID, got, want)
 		}
 		total += len(got)
+		for _, id := range got {
+			if len(byID[id].Provinces) > 0 {
+				inProvince++
+			}
+		}
 	}
 	if total < 1000 {
 		t.Fatalf("only %d matches: the test exercises too little", total)
+	}
+	if inProvince < 100 {
+		t.Fatalf("only %d matches of searches naming provinces: the test exercises too little", inProvince)
 	}
 }

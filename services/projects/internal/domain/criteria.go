@@ -158,7 +158,6 @@ func (m *Matcher) MatchText(text string) bool {
 // Match evaluates the whole criteria on p (p.SearchText must be derived).
 func (m *Matcher) Match(p *Project) bool {
 	c := &m.c
-	in := func(list []string, v string) bool { return len(list) == 0 || slices.Contains(list, v) }
 	if !in(c.Methods, p.MethodCode) || !in(c.Provinces, p.ProvinceCode) ||
 		!in(c.Ministries, p.MinistryCode) || !in(c.Departments, p.AgencyName) ||
 		!in(c.SubDepartments, p.SubAgencyName) || !in(c.Statuses, string(p.Status)) ||
@@ -205,6 +204,19 @@ func (m *Matcher) Match(p *Project) bool {
 		}
 	}
 	return m.MatchText(p.SearchText)
+}
+
+// in reports whether v is in list, an empty list allowing anything.
+func in(list []string, v string) bool {
+	if len(list) == 0 {
+		return true
+	}
+	for _, x := range list {
+		if x == v {
+			return true
+		}
+	}
+	return false
 }
 
 // Score is the relevance of a matching project: the number of distinct

@@ -3,6 +3,7 @@ package ports
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"google.golang.org/protobuf/proto"
 
@@ -21,28 +22,44 @@ const (
 // AlertSubjects are the subjects AlertEvents handles.
 var AlertSubjects = []string{subjectProjectCreated, subjectProjectUpdated}
 
+// AlertBatching: when a backlog waits (an import), the instant alerts match
+// and record up to 100 project events together (one read, one insert and
+// one outbox row for them all instead of a transaction each), two batches
+// at once (one matching while the other is written).
+var AlertBatching = events.Batching{Max: 100, Workers: 2}
+
 // AlertEvents returns the handler that matches each created or changed
-// project against the saved searches (an events.Handler).
-func AlertEvents(a *app.Alerts) events.Handler {
-	return func(ctx context.Context, subject, _ string, data []byte) error {
-		var id string
-		switch subject {
-		case subjectProjectCreated:
-			var ev projectsv1.ProjectCreated
-			if err := proto.Unmarshal(data, &ev); err != nil {
-				return fmt.Errorf("decode %s: %w: %v", subject, events.ErrPermanent, err)
+// project against the saved searches (an events.BatchHandler: the events
+// of a batch in one transaction).
+func AlertEvents(a *app.Alerts) events.BatchHandler {
+	return func(ctx context.Context, msgs []events.Message) error {
+		ids := make([]string, 0, len(msgs))
+		for _, m := range msgs {
+			var id string
+			switch m.Subject {
+			case subjectProjectCreated:
+				var ev projectsv1.ProjectCreated
+				if err := proto.Unmarshal(m.Data, &ev); err != nil {
+					return fmt.Errorf("decode %s: %w: %v", m.Subject, events.ErrPermanent, err)
+				}
+				id = ev.GetProjectId()
+			case subjectProjectUpdated:
+				var ev projectsv1.ProjectUpdated
+				if err := proto.Unmarshal(m.Data, &ev); err != nil {
+					return fmt.Errorf("decode %s: %w: %v", m.Subject, events.ErrPermanent, err)
+				}
+				id = ev.GetProjectId()
+			default:
+				continue
 			}
-			id = ev.GetProjectId()
-		case subjectProjectUpdated:
-			var ev projectsv1.ProjectUpdated
-			if err := proto.Unmarshal(data, &ev); err != nil {
-				return fmt.Errorf("decode %s: %w: %v", subject, events.ErrPermanent, err)
+			if !slices.Contains(ids, id) {
+				ids = append(ids, id)
 			}
-			id = ev.GetProjectId()
-		default:
+		}
+		if len(ids) == 0 {
 			return nil
 		}
-		_, err := a.MatchProjects(ctx, []string{id})
+		_, err := a.MatchProjects(ctx, ids)
 		return err
 	}
 }

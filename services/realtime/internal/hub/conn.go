@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"log/slog"
+	"net"
 	"net/http"
 	"net/url"
 	"strings"
@@ -29,13 +30,20 @@ const (
 	pingInterval = 25 * time.Second
 	pongTimeout  = 8 * time.Second
 	writeTimeout = 5 * time.Second
-	queueSize    = 64
-	maxInbound   = 8 << 10
+	// queueSize frames wait for a socket at most; one more closes it.
+	queueSize  = 64
+	maxInbound = 8 << 10
 	// maxFirstMessage bounds the unauthenticated first message (the token).
 	maxFirstMessage = 4 << 10
 	// natsProbeTimeout bounds the round trip to NATS before an upgrade: a
 	// socket without NATS behind it would only ever say "error".
 	natsProbeTimeout = 3 * time.Second
+	// sendBuffer is the kernel's send buffer of a socket. A client that
+	// stops reading is found out once this much is unsent (its queue then
+	// fills, and it is closed) and holds no more kernel memory than this:
+	// autotuning lets a send buffer grow to megabytes, which 100 clients
+	// that never read filled for half a minute (bench/realtime).
+	sendBuffer = 64 << 10
 )
 
 var errNATSDisconnected = errors.New("not connected to NATS")
@@ -52,14 +60,43 @@ type Message struct {
 }
 
 // Handler serves /ws/notifications/{userId}.
+//
+// One NATS subscription (notification.v1.user.*.>) feeds every socket,
+// through a registry of the sockets of each user: a subscription per socket
+// cost a goroutine and a server round trip each (≈ 10 KB of a 41 KB idle
+// socket at 15 000 sockets, bench/realtime).
 type Handler struct {
 	nc       *nats.Conn
 	verifier *authn.Verifier
 	log      *slog.Logger
 	upgrader websocket.Upgrader
+	sub      *nats.Subscription
 
 	mu   sync.Mutex
 	open map[string]map[chan struct{}]struct{} // session (token family) → its sockets' end signals
+
+	usersMu sync.RWMutex
+	users   map[string]map[*socket]struct{} // user id → its authenticated sockets
+
+	done      chan struct{} // closed by Close
+	closeOnce sync.Once
+}
+
+// socket is the fan-out's side of one authenticated connection.
+type socket struct {
+	queue    chan *Message
+	overflow chan struct{}
+	once     sync.Once
+}
+
+// offer queues m without blocking; a full queue marks the socket to close
+// (a slow client is dropped rather than waited for).
+func (s *socket) offer(m *Message) {
+	select {
+	case s.queue <- m:
+	default:
+		s.once.Do(func() { close(s.overflow) })
+	}
 }
 
 // SubjectSessionEnded is where auth announces ended sessions (logout,
@@ -69,12 +106,73 @@ const SubjectSessionEnded = "auth.v1.session.ended"
 // NewHandler serves sockets fed by NATS subjects notification.v1.user.<id>.>,
 // and closes the sockets of sessions auth ends.
 func NewHandler(nc *nats.Conn, v *authn.Verifier, log *slog.Logger) *Handler {
-	h := &Handler{nc: nc, verifier: v, log: log, open: map[string]map[chan struct{}]struct{}{}}
-	h.upgrader = websocket.Upgrader{CheckOrigin: sameOrigin, ReadBufferSize: 1024, WriteBufferSize: 4096}
+	h := &Handler{nc: nc, verifier: v, log: log, open: map[string]map[chan struct{}]struct{}{}, users: map[string]map[*socket]struct{}{}, done: make(chan struct{})}
+	// Idle sockets hold no write buffer: one is taken from the pool per write.
+	h.upgrader = websocket.Upgrader{CheckOrigin: sameOrigin, ReadBufferSize: 1024, WriteBufferSize: 4096, WriteBufferPool: &sync.Pool{}}
 	if _, err := nc.Subscribe(SubjectSessionEnded, h.sessionEnded); err != nil {
 		log.Error("subscribe to ended sessions", "err", err)
 	}
+	sub, err := nc.Subscribe(subjectUsers, h.dispatch)
+	if err != nil {
+		log.Error("subscribe to users' events", "err", err)
+	} else {
+		// A full NATS buffer drops messages for every socket: allow a
+		// burst (the per-socket queues bound each client).
+		_ = sub.SetPendingLimits(1<<20, 256<<20)
+		h.sub = sub
+		// The server knows the subscription before any socket is told it
+		// is connected.
+		if err := nc.FlushTimeout(writeTimeout); err != nil {
+			log.Warn("flush the users' subscription", "err", err)
+		}
+	}
 	return h
+}
+
+const subjectUsers = "notification.v1.user.*.>"
+
+// dispatch hands an event to the sockets of its user (the subject's fourth
+// token).
+func (h *Handler) dispatch(m *nats.Msg) {
+	rest, ok := strings.CutPrefix(m.Subject, "notification.v1.user.")
+	if !ok {
+		return
+	}
+	user, _, _ := strings.Cut(rest, ".")
+	h.usersMu.RLock()
+	n := len(h.users[user])
+	h.usersMu.RUnlock()
+	if n == 0 {
+		return
+	}
+	out, ok := translate(m.Subject, m.Data)
+	if !ok {
+		return
+	}
+	h.usersMu.RLock()
+	for s := range h.users[user] {
+		s.offer(&out)
+	}
+	h.usersMu.RUnlock()
+}
+
+// register adds an authenticated socket of user to the fan-out.
+func (h *Handler) register(user string) (*socket, func()) {
+	s := &socket{queue: make(chan *Message, queueSize), overflow: make(chan struct{})}
+	h.usersMu.Lock()
+	if h.users[user] == nil {
+		h.users[user] = map[*socket]struct{}{}
+	}
+	h.users[user][s] = struct{}{}
+	h.usersMu.Unlock()
+	return s, func() {
+		h.usersMu.Lock()
+		delete(h.users[user], s)
+		if len(h.users[user]) == 0 {
+			delete(h.users, user)
+		}
+		h.usersMu.Unlock()
+	}
 }
 
 func (h *Handler) sessionEnded(m *nats.Msg) {
@@ -150,7 +248,18 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		return // the upgrader already answered
 	}
+	// The socket lives on in goroutines of its own: returning lets net/http
+	// drop the connection's request state and its 8 KB of read and write
+	// buffers, which a handler running for the socket's life would keep
+	// (the upgrader has its own).
+	go h.serveSocket(ws, userID)
+}
+
+func (h *Handler) serveSocket(ws *websocket.Conn, userID string) {
 	defer ws.Close()
+	if tc, ok := ws.NetConn().(*net.TCPConn); ok {
+		_ = tc.SetWriteBuffer(sendBuffer)
+	}
 	ws.SetReadLimit(maxFirstMessage)
 	claims, ok := h.authenticate(ws, userID)
 	if !ok {
@@ -159,7 +268,12 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	ws.SetReadLimit(maxInbound)
 	ended, untrack := h.track(authn.FamilyID(claims))
 	defer untrack()
-	h.stream(r.Context(), ws, userID, ended)
+	h.stream(ws, userID, ended)
+}
+
+// Close tells every socket the service is going away (close code 1001).
+func (h *Handler) Close() {
+	h.closeOnce.Do(func() { close(h.done) })
 }
 
 // natsAnswers makes one round trip to the NATS server (a PING), within
@@ -205,36 +319,16 @@ func TokenOf(data []byte) string {
 	return strings.TrimPrefix(token, "Bearer ")
 }
 
-func (h *Handler) stream(ctx context.Context, ws *websocket.Conn, userID string, ended <-chan struct{}) {
-	queue := make(chan Message, queueSize)
-	overflow := make(chan struct{})
-	sub, err := h.nc.Subscribe("notification.v1.user."+userID+".>", func(m *nats.Msg) {
-		out, ok := translate(m.Subject, m.Data)
-		if !ok {
-			return
-		}
-		select {
-		case queue <- out:
-		default: // slow consumer: close it rather than block NATS
-			select {
-			case <-overflow:
-			default:
-				close(overflow)
-			}
-		}
-	})
-	if err != nil {
+func (h *Handler) stream(ws *websocket.Conn, userID string, ended <-chan struct{}) {
+	if h.sub == nil || !h.sub.IsValid() {
 		_ = h.write(ws, Message{Type: "error", Message: "Connection error"})
 		return
 	}
-	defer func() { _ = sub.Unsubscribe() }()
-	// The server must have the subscription before the client hears it is
-	// connected: an event published right after auth_success was lost
-	// otherwise (core NATS keeps nothing for late subscribers).
-	if err := h.nc.FlushTimeout(writeTimeout); err != nil {
-		_ = h.write(ws, Message{Type: "error", Message: "Connection error"})
-		return
-	}
+	// Registered before the client hears it is connected, so an event
+	// published right after auth_success reaches it (core NATS keeps
+	// nothing for late subscribers; the shared subscription exists already).
+	s, unregister := h.register(userID)
+	defer unregister()
 	if h.write(ws, Message{Type: "auth_success"}) != nil {
 		return
 	}
@@ -254,7 +348,7 @@ func (h *Handler) stream(ctx context.Context, ws *websocket.Conn, userID string,
 	defer ping.Stop()
 	for {
 		select {
-		case <-ctx.Done():
+		case <-h.done:
 			_ = ws.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(websocket.CloseGoingAway, "shutdown"), time.Now().Add(writeTimeout))
 			return
 		case <-closed:
@@ -263,15 +357,15 @@ func (h *Handler) stream(ctx context.Context, ws *websocket.Conn, userID string,
 			_ = h.write(ws, Message{Type: "auth_error", Message: "Session ended"})
 			_ = ws.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(4401, "session ended"), time.Now().Add(writeTimeout))
 			return
-		case <-overflow:
+		case <-s.overflow:
 			_ = ws.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(websocket.CloseTryAgainLater, "slow consumer"), time.Now().Add(writeTimeout))
 			return
 		case <-ping.C:
 			if err := ws.WriteControl(websocket.PingMessage, nil, time.Now().Add(writeTimeout)); err != nil {
 				return
 			}
-		case m := <-queue:
-			if err := h.write(ws, m); err != nil {
+		case m := <-s.queue:
+			if err := h.write(ws, *m); err != nil {
 				return
 			}
 		}

@@ -4,8 +4,10 @@ import (
 	"crypto/ed25519"
 	"crypto/rand"
 	"encoding/json"
+	"errors"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -23,6 +25,7 @@ import (
 )
 
 type fixture struct {
+	h      *hub.Handler
 	srv    *httptest.Server
 	nc     *nats.Conn
 	signer *authn.Signer
@@ -38,9 +41,10 @@ func setup(t *testing.T) fixture {
 	_, priv, _ := ed25519.GenerateKey(rand.Reader)
 	signer := authn.NewSigner(priv, "k1")
 	v := authn.NewVerifier(authn.StaticKeys{"k1": signer.PublicKey()})
-	srv := httptest.NewServer(hub.NewHandler(nc, v, slog.New(slog.NewTextHandler(io.Discard, nil))))
+	h := hub.NewHandler(nc, v, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
-	return fixture{srv: srv, nc: nc, signer: signer}
+	return fixture{h: h, srv: srv, nc: nc, signer: signer}
 }
 
 func (f fixture) token(t *testing.T, user string) string {
@@ -157,5 +161,87 @@ func TestCrossOriginRefused(t *testing.T) {
 	_, resp, err := f.dial(t, "u1", "https://evil.example")
 	if err == nil || resp == nil || resp.StatusCode != http.StatusForbidden {
 		t.Fatalf("cross-origin upgrade: err %v resp %v", err, resp)
+	}
+}
+
+// Every socket of a user gets the user's events (two tabs open).
+func TestTwoSocketsOfOneUser(t *testing.T) {
+	f := setup(t)
+	var socks []*websocket.Conn
+	for range 2 {
+		ws, _, err := f.dial(t, "u1", "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		_ = ws.WriteJSON(map[string]string{"type": "auth", "token": f.token(t, "u1")})
+		if m := read(t, ws); m.Type != "auth_success" {
+			t.Fatalf("got %+v", m)
+		}
+		socks = append(socks, ws)
+	}
+	cnt, _ := proto.Marshal(&notificationv1.UnreadCountChanged{UserId: "u1", UnreadCount: 7})
+	_ = f.nc.Publish("notification.v1.user.u1.unread", cnt)
+	for i, ws := range socks {
+		if m := read(t, ws); m.Type != "unread_count_update" || *m.UnreadCount != 7 {
+			t.Fatalf("socket %d: %+v", i, m)
+		}
+	}
+}
+
+// Closing the handler (service shutdown) closes its sockets with 1001.
+func TestCloseSaysGoingAway(t *testing.T) {
+	f := setup(t)
+	ws, _, err := f.dial(t, "u1", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = ws.WriteJSON(map[string]string{"type": "auth", "token": f.token(t, "u1")})
+	if m := read(t, ws); m.Type != "auth_success" {
+		t.Fatalf("got %+v", m)
+	}
+	f.h.Close()
+	_ = ws.SetReadDeadline(time.Now().Add(5 * time.Second))
+	if _, _, err := ws.ReadMessage(); !websocket.IsCloseError(err, websocket.CloseGoingAway) {
+		t.Fatalf("want close 1001, got %v", err)
+	}
+}
+
+// A client that stops reading is closed by the server while its user's
+// events keep coming, instead of being written to for ever.
+func TestClientThatNeverReadsIsClosed(t *testing.T) {
+	f := setup(t)
+	var raw *net.TCPConn
+	d := websocket.Dialer{NetDial: func(network, addr string) (net.Conn, error) {
+		c, err := net.Dial(network, addr)
+		if err == nil {
+			raw = c.(*net.TCPConn)
+			_ = raw.SetReadBuffer(64 << 10)
+		}
+		return c, err
+	}}
+	ws, _, err := d.Dial("ws"+strings.TrimPrefix(f.srv.URL, "http")+"/ws/notifications/u1", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ws.Close()
+	_ = ws.WriteJSON(map[string]string{"type": "auth", "token": f.token(t, "u1")})
+	if m := read(t, ws); m.Type != "auth_success" {
+		t.Fatalf("got %+v", m)
+	}
+	ev, _ := proto.Marshal(&notificationv1.NotificationCreated{UserId: "u1", UnreadCount: 1,
+		Notification: &notificationv1.Notification{Id: "n", Title: strings.Repeat("ประกาศ", 300)}}) // ~5 KB a frame
+	// Far more than the socket's buffers and queue hold; the client reads nothing.
+	for range 2000 {
+		_ = f.nc.Publish("notification.v1.user.u1.created", ev)
+	}
+	_ = f.nc.Flush()
+	// Once closed by the server, reading what was buffered ends in an
+	// error, not in a wait.
+	deadline := time.Now().Add(30 * time.Second)
+	_ = raw.SetReadDeadline(deadline)
+	_, err = io.Copy(io.Discard, raw)
+	var ne net.Error
+	if errors.As(err, &ne) && ne.Timeout() {
+		t.Fatal("the server still held the socket open 30 s after its client stopped reading")
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -86,64 +87,122 @@ func (r *Repo) FirstSeen(ctx context.Context, from, to time.Time, afterAt time.T
 	return out, rows.Err()
 }
 
-var errNothingNew = errors.New("nothing new")
-
-// RecordDigest writes a search's digest of the day and its event in one
-// transaction. Projects the search has already told about (criteria_matches,
-// shared with the instant alerts) are left out, and are recorded as told.
-// It returns false, writing nothing, when the search already has its
-// digest of the day, was deleted, or found nothing new.
-func (r *Repo) RecordDigest(ctx context.Context, d domain.OvernightDigest, now time.Time) (bool, error) {
-	eventID := domain.OvernightEventID(d.Criteria.ID, d.Day)
-	ids := make([]string, len(d.Projects))
-	for i, p := range d.Projects {
-		ids[i] = p.ID
+// RecordDigests writes the searches' digests of their day and their
+// events in one transaction: a few statements for the batch, not four per
+// digest (a night has tens of thousands). Projects a search has already
+// told about (criteria_matches, shared with the instant alerts) are left
+// out, and are recorded as told. A search that already has its digest of
+// the day, was deleted, or found nothing new writes nothing (no digest row
+// either: a later run of the day may still tell it). It returns how many
+// digests it wrote.
+func (r *Repo) RecordDigests(ctx context.Context, ds []domain.OvernightDigest, now time.Time) (int, error) {
+	if len(ds) == 0 {
+		return 0, nil
 	}
+	type key struct{ criteria, day string }
+	keyOf := func(d *domain.OvernightDigest) key {
+		return key{strings.ToLower(d.Criteria.ID), d.Day.Format(time.DateOnly)} // as uuid::text and date::text read back
+	}
+	days := make([]time.Time, len(ds))
+	cids := make([]string, len(ds))
+	eids := make([]string, len(ds))
+	at := make(map[key]int, len(ds))
+	for i := range ds {
+		days[i], cids[i], eids[i] = ds[i].Day, ds[i].Criteria.ID, domain.OvernightEventID(ds[i].Criteria.ID, ds[i].Day)
+		at[keyOf(&ds[i])] = i
+	}
+	wrote := 0
 	err := pgx.BeginFunc(ctx, r.pool, func(tx pgx.Tx) error {
-		tag, err := tx.Exec(ctx, `INSERT INTO overnight_digests (day, criteria_id, event_id, projects, created_at)
-			SELECT $1, id, $3, 0, $4 FROM search_criteria WHERE id = $2
-			ON CONFLICT DO NOTHING`, d.Day, d.Criteria.ID, eventID, now)
+		wrote = 0
+		// The gate of a digest a day: the searches told by an earlier run
+		// of the day (and the deleted ones) are not claimed.
+		rows, err := tx.Query(ctx, `INSERT INTO overnight_digests (day, criteria_id, event_id, projects, created_at)
+			SELECT d.day, c.id, d.event_id, 0, $4 FROM unnest($1::date[], $2::uuid[], $3::uuid[]) AS d (day, criteria_id, event_id)
+			JOIN search_criteria c ON c.id = d.criteria_id
+			ORDER BY 1, 2
+			ON CONFLICT DO NOTHING RETURNING criteria_id::text, day::text`, days, cids, eids, now)
 		if err != nil {
 			return err
 		}
-		if tag.RowsAffected() == 0 {
-			return errNothingNew
-		}
-		rows, err := tx.Query(ctx, `INSERT INTO criteria_matches (criteria_id, project_id, matched_at)
-			SELECT $1, unnest($2::text[]), $3 ON CONFLICT DO NOTHING RETURNING project_id`, d.Criteria.ID, ids, now)
-		if err != nil {
+		var claimed []int
+		var k key
+		if _, err := pgx.ForEachRow(rows, []any{&k.criteria, &k.day}, func() error {
+			i, ok := at[k]
+			if !ok {
+				return fmt.Errorf("claimed %v, not asked for", k)
+			}
+			claimed = append(claimed, i)
+			return nil
+		}); err != nil {
 			return err
 		}
-		fresh, err := pgx.CollectRows(rows, pgx.RowTo[string])
-		if err != nil {
-			return err
+		if len(claimed) == 0 {
+			return nil
 		}
-		if len(fresh) == 0 {
-			return errNothingNew
-		}
-		isNew := make(map[string]bool, len(fresh))
-		for _, id := range fresh {
-			isNew[id] = true
-		}
-		out := d
-		out.Projects = nil
-		for _, p := range d.Projects {
-			if isNew[p.ID] {
-				out.Projects = append(out.Projects, p)
-				delete(isNew, p.ID)
+		var mc, mp []string
+		for _, i := range claimed {
+			for _, p := range ds[i].Projects {
+				mc, mp = append(mc, ds[i].Criteria.ID), append(mp, p.ID)
 			}
 		}
-		if _, err := tx.Exec(ctx, `UPDATE overnight_digests SET projects = $3 WHERE day = $1 AND criteria_id = $2`,
-			d.Day, d.Criteria.ID, len(out.Projects)); err != nil {
+		// The digests' foreign key locked their searches against deletion
+		// until commit (criteria_matches has none: migration 12).
+		rows, err = tx.Query(ctx, `INSERT INTO criteria_matches (criteria_id, project_id, matched_at)
+			SELECT m.criteria_id, m.project_id, $3 FROM unnest($1::uuid[], $2::text[]) AS m (criteria_id, project_id)
+			ORDER BY 1, 2
+			ON CONFLICT DO NOTHING RETURNING criteria_id::text, project_id`, mc, mp, now)
+		if err != nil {
 			return err
 		}
-		return r.enqueue(ctx, tx, []domain.Event{{ID: eventID, Kind: domain.EventCriteriaMatched, At: now, Digest: &out}})
+		type pair struct{ criteria, project string }
+		fresh := map[pair]bool{}
+		var m pair
+		if _, err := pgx.ForEachRow(rows, []any{&m.criteria, &m.project}, func() error {
+			fresh[m] = true
+			return nil
+		}); err != nil {
+			return err
+		}
+		var emptyDays, toldDays []time.Time
+		var emptyIDs, toldIDs []string
+		var counts []int
+		var evs []domain.Event
+		for _, i := range claimed {
+			d := ds[i]
+			out := d
+			out.Projects = nil
+			cid := strings.ToLower(d.Criteria.ID)
+			for _, p := range d.Projects {
+				if k := (pair{cid, p.ID}); fresh[k] {
+					out.Projects = append(out.Projects, p)
+					delete(fresh, k) // a project named twice is told once
+				}
+			}
+			if len(out.Projects) == 0 {
+				emptyDays, emptyIDs = append(emptyDays, d.Day), append(emptyIDs, d.Criteria.ID)
+				continue
+			}
+			toldDays, toldIDs, counts = append(toldDays, d.Day), append(toldIDs, d.Criteria.ID), append(counts, len(out.Projects))
+			evs = append(evs, domain.Event{ID: eids[i], Kind: domain.EventCriteriaMatched, At: now, Digest: &out})
+		}
+		if len(emptyIDs) > 0 {
+			if _, err := tx.Exec(ctx, `DELETE FROM overnight_digests o USING unnest($1::date[], $2::uuid[]) AS e (day, criteria_id)
+				WHERE o.day = e.day AND o.criteria_id = e.criteria_id`, emptyDays, emptyIDs); err != nil {
+				return err
+			}
+		}
+		if len(toldIDs) > 0 {
+			if _, err := tx.Exec(ctx, `UPDATE overnight_digests o SET projects = u.n
+				FROM unnest($1::date[], $2::uuid[], $3::int[]) AS u (day, criteria_id, n)
+				WHERE o.day = u.day AND o.criteria_id = u.criteria_id`, toldDays, toldIDs, counts); err != nil {
+				return err
+			}
+		}
+		wrote = len(evs)
+		return r.enqueue(ctx, tx, evs)
 	})
-	if errors.Is(err, errNothingNew) {
-		return false, nil
-	}
 	if err != nil {
-		return false, fmt.Errorf("record digest of %s: %w", d.Criteria.ID, err)
+		return 0, fmt.Errorf("record %d digests: %w", len(ds), err)
 	}
-	return true, nil
+	return wrote, nil
 }

@@ -614,28 +614,65 @@ func (r *Repo) ListRuns(ctx context.Context, limit int) ([]domain.IngestRun, err
 // RecordMatches records each search–project match that is new and writes
 // its criteria.matched event to the outbox in the same transaction; a
 // match already recorded (or of a search deleted meanwhile) writes
-// nothing. It returns how many were new.
+// nothing. It returns how many were new. All of them are one statement and
+// one outbox row (a project matches ~160 searches, a batch of projects
+// thousands); rows are inserted in key order, so concurrent writers of
+// the same pairs wait for each other instead of deadlocking.
 func (r *Repo) RecordMatches(ctx context.Context, ms []domain.CriteriaMatch, now time.Time) (int, error) {
 	if len(ms) == 0 {
 		return 0, nil
 	}
+	type pair struct{ criteria, project string }
+	cids := make([]string, 0, len(ms))
+	pids := make([]string, 0, len(ms))
+	first := make(map[pair]int, len(ms)) // the match each new pair's event tells
+	var searches []string                // distinct
+	seen := map[string]bool{}
+	for i := range ms {
+		k := pair{strings.ToLower(ms[i].Criteria.ID), ms[i].Project.ID} // as uuid::text reads back
+		if _, dup := first[k]; !dup {
+			first[k] = i
+			cids = append(cids, k.criteria)
+			pids = append(pids, k.project)
+		}
+		if !seen[k.criteria] {
+			seen[k.criteria] = true
+			searches = append(searches, k.criteria)
+		}
+	}
 	n := 0
 	err := pgx.BeginFunc(ctx, r.pool, func(tx pgx.Tx) error {
-		n = 0
-		var evs []domain.Event
-		for i := range ms {
-			m := &ms[i]
-			tag, err := tx.Exec(ctx, `INSERT INTO criteria_matches (criteria_id, project_id, matched_at)
-				SELECT id, $2, $3 FROM search_criteria WHERE id = $1
-				ON CONFLICT DO NOTHING`, m.Criteria.ID, m.Project.ID, now)
-			if err != nil {
-				return fmt.Errorf("record match: %w", err)
-			}
-			if tag.RowsAffected() == 1 {
-				n++
-				evs = append(evs, domain.Event{ID: newID(), Kind: domain.EventCriteriaMatched, At: now, Match: m})
-			}
+		// The searches are locked against deletion until commit (migration
+		// 12: no foreign key); a deleted one is not there to lock.
+		rows, err := tx.Query(ctx, `WITH live AS MATERIALIZED (
+				SELECT id FROM search_criteria WHERE id = ANY($4::uuid[]) ORDER BY id FOR KEY SHARE)
+			INSERT INTO criteria_matches (criteria_id, project_id, matched_at)
+			SELECT m.criteria_id, m.project_id, $3 FROM unnest($1::uuid[], $2::text[]) AS m (criteria_id, project_id)
+			WHERE m.criteria_id IN (SELECT id FROM live)
+			ORDER BY 1, 2
+			ON CONFLICT DO NOTHING RETURNING criteria_id::text, project_id`, cids, pids, now, searches)
+		if err != nil {
+			return fmt.Errorf("record matches: %w", err)
 		}
+		var fresh []int
+		var k pair
+		_, err = pgx.ForEachRow(rows, []any{&k.criteria, &k.project}, func() error {
+			i, ok := first[k]
+			if !ok {
+				return fmt.Errorf("inserted %v, not asked for", k)
+			}
+			fresh = append(fresh, i)
+			return nil
+		})
+		if err != nil {
+			return fmt.Errorf("record matches: %w", err)
+		}
+		slices.Sort(fresh) // events in the order of ms
+		evs := make([]domain.Event, len(fresh))
+		for j, i := range fresh {
+			evs[j] = domain.Event{ID: newID(), Kind: domain.EventCriteriaMatched, At: now, Match: &ms[i]}
+		}
+		n = len(evs)
 		return r.enqueue(ctx, tx, evs)
 	})
 	return n, err

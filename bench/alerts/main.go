@@ -1,0 +1,346 @@
+// Command alerts benchmarks the saved-search alerts of the projects service
+// (issue 11): C saved searches (generated, Thai keywords and filters as
+// users write them), then an import of P new projects through the
+// ingestion use case, matched as it lands by the instant alerts' consumer
+// (outbox relay → JetStream → app.Alerts), then the overnight run of C
+// overnight searches over the same P new projects.
+//
+//	cd bench/alerts && GOWORK=off go run . -criteria 100000 -projects 20000
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"log/slog"
+	"math/rand/v2"
+	"os"
+	"runtime/pprof"
+	"sort"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"bidradar/pkg/events"
+	"bidradar/pkg/outbox"
+	"bidradar/pkg/pgdb"
+	"bidradar/services/projects/benchkit"
+	"bidradar/services/projects/projectssvc"
+)
+
+// What users type: the goods, services and works of procurement titles,
+// whole or in part, from the broad to the specific.
+var (
+	specific = []string{"คอมพิวเตอร์", "วัสดุสำนักงาน", "ครุภัณฑ์การแพทย์", "น้ำมันเชื้อเพลิง", "วัสดุก่อสร้าง", "อาหารเสริม (นม)",
+		"นม", "วัสดุการเกษตร", "ยาและเวชภัณฑ์", "ครุภัณฑ์สำนักงาน", "วัสดุไฟฟ้า", "เครื่องปรับอากาศ", "รถยนต์", "รถบรรทุกขยะ",
+		"รถพยาบาล", "เครื่องพิมพ์", "โต๊ะ", "เก้าอี้นักเรียน", "ชุดกีฬา", "โดรน", "กล้องวงจรปิด", "รักษาความปลอดภัย",
+		"ทำความสะอาด", "ป้ายประชาสัมพันธ์", "ซ่อมแซมรถยนต์", "กำจัดขยะ", "แบบพิมพ์", "ระบบคอมพิวเตอร์และเครือข่าย", "ที่ปรึกษา",
+		"สำรวจและออกแบบ", "เครื่องถ่ายเอกสาร", "ตัดหญ้า", "ภูมิทัศน์", "อาคารเรียน", "ระบบประปา", "ประปาหมู่บ้าน", "ขุดลอก",
+		"รางระบายน้ำ", "ห้องน้ำ", "ฝายชะลอน้ำ", "ฝาย", "ไฟฟ้าส่องสว่าง", "พลังงานแสงอาทิตย์", "ท่อระบายน้ำ", "ศาลาอเนกประสงค์",
+		"อาคารสำนักงาน", "บ่อบาดาล", "สะพาน", "ถนนคอนกรีตเสริมเหล็ก", "ถนนลาดยาง", "ถนนลูกรัง", "ถนนหินคลุก",
+		"แอสฟัลท์ติกคอนกรีต", "พาราแอสฟัลท์", "CCTV", "เลเซอร์"}
+	broad      = []string{"ถนน", "ก่อสร้าง", "ซ่อมแซม", "ครุภัณฑ์", "วัสดุ", "จ้างเหมา", "ปรับปรุง", "ติดตั้ง"}
+	villageA   = []string{"หนอง", "โนน", "ดอน", "โคก", "นา", "ห้วย", "ป่า", "บึง", "ท่า", "วัง", "สระ", "หัว", "ทุ่ง", "บ่อ", "คลอง", "บาง", "แม่", "ศรี", "เชียง"}
+	villageB   = []string{"บัว", "สูง", "แวง", "ใหญ่", "ยาง", "ขาม", "คำ", "ทอง", "น้อย", "ไผ่", "แดง", "เหล็ก", "หิน", "กลาง", "เจริญ", "สะอาด", "ตะเคียน", "มะม่วง", "ช้าง", "งาม"}
+	excluded   = []string{"ลูกรัง", "เช่า", "ซ่อม", "นม", "น้ำมัน", "ป้าย"}
+	methods    = []string{"16", "19", "15", "18"}
+	budgetsLow = []benchkit.Money{0, 10_000_000, 50_000_000, 100_000_000, 500_000_000}
+)
+
+func one(r *rand.Rand, s []string) string { return s[r.IntN(len(s))] }
+
+func some(r *rand.Rand, s []string, lo, hi int) []string {
+	n := lo + r.IntN(hi-lo+1)
+	out := make([]string, 0, n)
+	for len(out) < n {
+		v := one(r, s)
+		dup := false
+		for _, o := range out {
+			dup = dup || o == v
+		}
+		if !dup {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// genForms makes n saved searches. The mix (by share of searches): one
+// specific keyword in 1–3 provinces 61 %, one specific keyword nationwide
+// 4 %, a village or tambon name in a province 10 %, a broad AND a place name in a
+// province 10 %, any of 2–3 specific keywords in 1–2 provinces 8 %,
+// filters only (province + method + budget) 5 %, a broad keyword
+// nationwide above 5 M baht 2 %; then 15 % exclude a word, 15 % name a
+// method, 20 % a budget range.
+func genForms(n int, provinces []string, seed uint64) []benchkit.SearchForm {
+	r := rand.New(rand.NewPCG(seed, 11))
+	village := func() string { return one(r, villageA) + one(r, villageB) }
+	forms := make([]benchkit.SearchForm, n)
+	for i := range forms {
+		var f benchkit.SearchForm
+		k := r.IntN(100)
+		switch {
+		case k < 61:
+			f.AllOf = []string{one(r, specific)}
+			f.Provinces = some(r, provinces, 1, 3)
+		case k < 65:
+			f.AllOf = []string{one(r, specific)}
+		case k < 75:
+			f.AllOf = []string{village()}
+			f.Provinces = some(r, provinces, 1, 1)
+		case k < 85:
+			f.AllOf = []string{one(r, broad), village()}
+			f.Provinces = some(r, provinces, 1, 1)
+		case k < 93:
+			f.AnyOf = some(r, specific, 2, 3)
+			f.Provinces = some(r, provinces, 1, 2)
+		case k < 98:
+			f.Provinces = some(r, provinces, 1, 1)
+			f.Methods = some(r, methods, 1, 1)
+			lo := budgetsLow[1+r.IntN(len(budgetsLow)-1)]
+			f.MinBudget = &lo
+		default:
+			f.AllOf = []string{one(r, broad)}
+			lo := benchkit.Money(500_000_000)
+			f.MinBudget = &lo
+		}
+		if r.IntN(100) < 15 {
+			f.NoneOf = []string{one(r, excluded)}
+		}
+		if f.Methods == nil && r.IntN(100) < 15 {
+			f.Methods = some(r, methods, 1, 2)
+		}
+		if f.MinBudget == nil && r.IntN(100) < 20 {
+			lo := budgetsLow[r.IntN(len(budgetsLow))]
+			hi := lo*10 + 100_000_000
+			f.MinBudget, f.MaxBudget = &lo, &hi
+		}
+		clean, err := f.Clean()
+		if err != nil {
+			fail(fmt.Errorf("generated form %d: %w", i, err))
+		}
+		forms[i] = clean
+	}
+	return forms
+}
+
+func pct(ds []time.Duration, p float64) time.Duration {
+	s := append([]time.Duration(nil), ds...)
+	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
+	i := int(p*float64(len(s))+0.999999) - 1
+	return s[max(i, 0)]
+}
+
+func main() {
+	nCriteria := flag.Int("criteria", 100000, "saved searches of each type (normal and overnight)")
+	nProjects := flag.Int("projects", 20000, "new projects imported")
+	users := flag.Int("users", 25000, "owners of the saved searches")
+	db := flag.String("db", "bench_alerts", "database (dropped and created again)")
+	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the in-memory matching to this file (and of the bench process during the instant alerts to this file + .instant)")
+	memoryOnly := flag.Bool("memory-only", false, "stop after the in-memory matching")
+	flag.Parse()
+	ctx := context.Background()
+	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+
+	admin, err := pgx.Connect(ctx, "postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable")
+	if err != nil {
+		fail(err)
+	}
+	if _, err := admin.Exec(ctx, "DROP DATABASE IF EXISTS "+pgx.Identifier{*db}.Sanitize()+" WITH (FORCE)"); err != nil {
+		fail(err)
+	}
+	admin.Close(ctx)
+	dbURL := "postgres://postgres@127.0.0.1:5432/" + *db + "?sslmode=disable"
+	if err := pgdb.EnsureDatabase(ctx, dbURL); err != nil {
+		fail(err)
+	}
+	pool, err := projectssvc.Open(ctx, dbURL)
+	if err != nil {
+		fail(err)
+	}
+	defer pool.Close()
+
+	// New projects: generated, of the last 8 years (not in the database).
+	ps := make([]benchkit.Project, *nProjects)
+	provSet := map[string]bool{}
+	for i := range ps {
+		ps[i] = benchkit.Generate(7, i)
+		provSet[ps[i].ProvinceCode] = true
+	}
+	var provinces []string
+	for p := range provSet {
+		provinces = append(provinces, p)
+	}
+	sort.Strings(provinces)
+	forms := genForms(*nCriteria, provinces, 3)
+	owners := make([]string, len(forms))
+	for i := range owners {
+		owners[i] = fmt.Sprintf("bench-user-%05d", i%*users)
+	}
+	start := time.Now()
+	for _, t := range []string{benchkit.SearchNormal, benchkit.SearchOvernight} {
+		if err := benchkit.SaveCriteria(ctx, pool, forms, owners, t, time.Now().Add(-time.Hour)); err != nil {
+			fail(err)
+		}
+	}
+	if _, err := pool.Exec(ctx, "VACUUM ANALYZE search_criteria"); err != nil {
+		fail(err)
+	}
+	fmt.Printf("saved %d normal + %d overnight searches of %d users in %s\n", len(forms), len(forms), *users, time.Since(start).Round(time.Millisecond))
+
+	// The matching alone, in memory.
+	if *cpuProfile != "" {
+		f, err := os.Create(*cpuProfile)
+		if err != nil {
+			fail(err)
+		}
+		_ = pprof.StartCPUProfile(f)
+	}
+	per, build, match := benchkit.MatchInMemory(forms, ps)
+	if *cpuProfile != "" {
+		pprof.StopCPUProfile()
+	}
+	total := 0
+	hit := 0
+	for _, m := range per {
+		total += m
+		if m > 0 {
+			hit++
+		}
+	}
+	sorted := append([]int(nil), per...)
+	sort.Ints(sorted)
+	fmt.Printf("in memory: index of %d searches built in %s; %d projects matched in %s (%.0f projects/s, %.1f µs each)\n",
+		len(forms), build.Round(time.Millisecond), len(ps), match.Round(time.Millisecond),
+		float64(len(ps))/match.Seconds(), float64(match.Microseconds())/float64(len(ps)))
+	fmt.Printf("           %d matches: %.1f per project (median %d, p99 %d, max %d); %d of %d projects match something\n",
+		total, float64(total)/float64(len(ps)), sorted[len(sorted)/2], sorted[len(sorted)*99/100], sorted[len(sorted)-1], hit, len(ps))
+
+	if *memoryOnly {
+		return
+	}
+
+	// The service's path: ingestion writes project.created events to its
+	// outbox, the relay publishes them, the instant alerts consume them.
+	dir, err := os.MkdirTemp("", "bench-alerts-nats")
+	if err != nil {
+		fail(err)
+	}
+	defer os.RemoveAll(dir)
+	ns, natsURL, err := events.StartEmbedded(events.EmbeddedOptions{StoreDir: dir, Port: -1})
+	if err != nil {
+		fail(err)
+	}
+	defer ns.Shutdown()
+	nc, js, err := events.Connect(natsURL, "bench-alerts")
+	if err != nil {
+		fail(err)
+	}
+	defer nc.Close()
+	if err := events.EnsureStream(ctx, js, events.StreamProjects, []string{"projects.>"}); err != nil {
+		fail(err)
+	}
+	rctx, stopRelay := context.WithCancel(ctx)
+	defer stopRelay()
+	relay := outbox.NewRelay(pool, js, log, outbox.RelayOptions{})
+	go func() { _ = relay.Run(rctx) }()
+	handle, err := benchkit.AlertHandler(pool, log)
+	if err != nil {
+		fail(err)
+	}
+	// Distinct events handled: a message the consumer holds unacked past
+	// the consumer's first ack timeout is delivered again.
+	var seenMu sync.Mutex
+	seen := map[string]bool{}
+	deliveries := 0
+	var handled atomic.Int64
+	var lastAt atomic.Int64
+	var took []time.Duration
+	var batches, inBatches int
+	stop, err := events.ConsumeBatch(ctx, js, events.StreamProjects, "projects-alerts", benchkit.AlertSubjects, benchkit.AlertBatching,
+		func(ctx context.Context, msgs []events.Message) error {
+			t := time.Now()
+			err := handle(ctx, msgs)
+			if err == nil {
+				seenMu.Lock()
+				took = append(took, time.Since(t))
+				batches++
+				for _, m := range msgs {
+					inBatches++
+					deliveries++
+					if !seen[m.EventID] {
+						seen[m.EventID] = true
+						handled.Add(1)
+						lastAt.Store(time.Now().UnixNano())
+					}
+				}
+				seenMu.Unlock()
+			}
+			return err
+		}, log)
+	if err != nil {
+		fail(err)
+	}
+	if *cpuProfile != "" {
+		f, err := os.Create(*cpuProfile + ".instant")
+		if err != nil {
+			fail(err)
+		}
+		_ = pprof.StartCPUProfile(f)
+	}
+	start = time.Now()
+	created, err := benchkit.Ingest(ctx, pool, log, ps)
+	if err != nil {
+		fail(err)
+	}
+	imported := time.Since(start)
+	lagAtImport := int64(created) - handled.Load()
+	for handled.Load() < int64(created) {
+		time.Sleep(10 * time.Millisecond)
+		if time.Since(start) > 30*time.Minute {
+			fail(fmt.Errorf("matched %d of %d after 30 min", handled.Load(), created))
+		}
+	}
+	matched := time.Unix(0, lastAt.Load()).Sub(start)
+	if *cpuProfile != "" {
+		pprof.StopCPUProfile()
+	}
+	stop()
+	var recorded, outboxRows int
+	_ = pool.QueryRow(ctx, "SELECT count(*) FROM criteria_matches").Scan(&recorded)
+	evs, err := outbox.Stored(ctx, pool)
+	if err != nil {
+		fail(err)
+	}
+	for _, e := range evs {
+		if strings.HasSuffix(e.Subject, "criteria.matched") {
+			outboxRows++
+		}
+	}
+	fmt.Printf("import: %d new projects in %s (%.0f projects/s); %d events not yet matched when it finished\n",
+		created, imported.Round(time.Millisecond), float64(created)/imported.Seconds(), lagAtImport)
+	fmt.Printf("instant alerts: all %d matched %s after the import began (%.0f projects/s); %d batches of %.1f events, each p50 %s p99 %s; %d deliveries for %d events; %d matches recorded, %d criteria.matched events\n",
+		created, matched.Round(time.Millisecond), float64(created)/matched.Seconds(), batches, float64(inBatches)/float64(max(batches, 1)),
+		pct(took, .5).Round(10*time.Microsecond), pct(took, .99).Round(10*time.Microsecond), deliveries, created, recorded, outboxRows)
+	if recorded != total {
+		fmt.Printf("!! recorded %d matches, the in-memory index found %d\n", recorded, total)
+	}
+
+	// The overnight run over the same new projects.
+	start = time.Now()
+	st, err := benchkit.RunOvernight(ctx, pool, log)
+	if err != nil {
+		fail(err)
+	}
+	fmt.Printf("overnight: %d searches over %d new projects, %d digests, in %s\n",
+		st.Criteria, st.ProjectsSeen, st.Digests, time.Since(start).Round(time.Millisecond))
+	stopRelay()
+}
+
+func fail(err error) {
+	fmt.Fprintln(os.Stderr, "alerts bench:", err)
+	os.Exit(1)
+}
