@@ -47,16 +47,7 @@ func scan(row pgx.Row) (domain.Record, error) {
 }
 
 func collect(rows pgx.Rows) ([]domain.Record, error) {
-	defer rows.Close()
-	var out []domain.Record
-	for rows.Next() {
-		r, err := scan(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, r)
-	}
-	return out, rows.Err()
+	return pgx.CollectRows(rows, func(r pgx.CollectableRow) (domain.Record, error) { return scan(r) })
 }
 
 // Get implements domain.Records.

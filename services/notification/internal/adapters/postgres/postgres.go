@@ -39,16 +39,7 @@ func scan(row pgx.Row) (domain.Notification, error) {
 }
 
 func collect(rows pgx.Rows) ([]domain.Notification, error) {
-	defer rows.Close()
-	var out []domain.Notification
-	for rows.Next() {
-		n, err := scan(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, n)
-	}
-	return out, rows.Err()
+	return pgx.CollectRows(rows, func(r pgx.CollectableRow) (domain.Notification, error) { return scan(r) })
 }
 
 // visible is the condition of the rows in a user's list and count.
