@@ -141,10 +141,15 @@ func main() {
 	db := flag.String("db", "bench_alerts", "database (dropped and created again)")
 	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the in-memory matching to this file (and of the bench process during the instant alerts to this file + .instant)")
 	memoryOnly := flag.Bool("memory-only", false, "stop after the in-memory matching")
+	overnightOnly := flag.Bool("overnight-only", false, "run the overnight run again on the loaded database (its digests of today removed first)")
 	flag.Parse()
 	ctx := context.Background()
 	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 
+	if *overnightOnly {
+		overnightAgain(ctx, "postgres://postgres@127.0.0.1:5432/"+*db+"?sslmode=disable", log)
+		return
+	}
 	admin, err := pgx.Connect(ctx, "postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable")
 	if err != nil {
 		fail(err)
@@ -338,6 +343,53 @@ func main() {
 	fmt.Printf("overnight: %d searches over %d new projects, %d digests, in %s\n",
 		st.Criteria, st.ProjectsSeen, st.Digests, time.Since(start).Round(time.Millisecond))
 	stopRelay()
+}
+
+// overnightAgain clears the overnight runs, their digests and what they
+// recorded as told, then times the run again (with the relay publishing
+// its events, as in the service).
+func overnightAgain(ctx context.Context, dbURL string, log *slog.Logger) {
+	pool, err := projectssvc.Open(ctx, dbURL)
+	if err != nil {
+		fail(err)
+	}
+	defer pool.Close()
+	for _, q := range []string{
+		"DELETE FROM criteria_matches WHERE criteria_id IN (SELECT id FROM search_criteria WHERE search_type = 'overnight')",
+		"DELETE FROM overnight_digests", "DELETE FROM overnight_runs", "DELETE FROM outbox", "VACUUM ANALYZE criteria_matches",
+	} {
+		if _, err := pool.Exec(ctx, q); err != nil {
+			fail(fmt.Errorf("%s: %w", q, err))
+		}
+	}
+	dir, err := os.MkdirTemp("", "bench-alerts-nats")
+	if err != nil {
+		fail(err)
+	}
+	defer os.RemoveAll(dir)
+	ns, natsURL, err := events.StartEmbedded(events.EmbeddedOptions{StoreDir: dir, Port: -1})
+	if err != nil {
+		fail(err)
+	}
+	defer ns.Shutdown()
+	nc, js, err := events.Connect(natsURL, "bench-alerts")
+	if err != nil {
+		fail(err)
+	}
+	defer nc.Close()
+	if err := events.EnsureStream(ctx, js, events.StreamProjects, []string{"projects.>"}); err != nil {
+		fail(err)
+	}
+	rctx, stopRelay := context.WithCancel(ctx)
+	defer stopRelay()
+	go func() { _ = outbox.NewRelay(pool, js, log, outbox.RelayOptions{}).Run(rctx) }()
+	start := time.Now()
+	st, err := benchkit.RunOvernight(ctx, pool, log)
+	if err != nil {
+		fail(err)
+	}
+	fmt.Printf("overnight: %d searches over %d new projects, %d digests, in %s\n",
+		st.Criteria, st.ProjectsSeen, st.Digests, time.Since(start).Round(time.Millisecond))
 }
 
 func fail(err error) {

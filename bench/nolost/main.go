@@ -116,6 +116,8 @@ func main() {
 	nUsers := flag.Int("users", 500, "users the events are for")
 	rate := flag.Int("rate", 250, "events published per second")
 	watchers := flag.Int("sockets", 200, "users with a WebSocket open to realtime (reconnecting after each kill)")
+	every := flag.Duration("kill-every", 2500*time.Millisecond, "mean time between kills (uniform over 0.4–1.6 of it)")
+	downMax := flag.Duration("down-max", 1500*time.Millisecond, "longest time a killed service stays down (uniform from 0)")
 	targets := flag.String("kill", "notification,realtime", "services killed at random (comma-separated; empty: none)")
 	flag.Parse()
 	ctx := context.Background()
@@ -254,7 +256,7 @@ func main() {
 			select {
 			case <-stopKill:
 				return
-			case <-time.After(time.Duration(1000+r.IntN(3000)) * time.Millisecond):
+			case <-time.After(time.Duration(float64(*every) * (0.4 + 1.2*r.Float64()))):
 			}
 			var pick []*service
 			for _, s := range []*service{notif, rt} {
@@ -267,7 +269,7 @@ func main() {
 			}
 			s := pick[r.IntN(len(pick))]
 			s.kill()
-			down := time.Duration(r.IntN(1500)) * time.Millisecond
+			down := time.Duration(r.Int64N(int64(*downMax) + 1))
 			killLog = append(killLog, fmt.Sprintf("%s@%.1fs(down %s)", s.name, time.Since(start).Seconds(), down.Round(100*time.Millisecond)))
 			time.Sleep(down)
 			s.start()

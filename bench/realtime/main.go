@@ -301,6 +301,7 @@ func main() {
 	rate := flag.Int("rate", 1000, "events per second committed")
 	dur := flag.Duration("duration", 30*time.Second, "length of each timed phase")
 	nSlow := flag.Int("slow", 100, "sockets that never read (0: skip that phase)")
+	rounds := flag.Int("rounds", 2, "control / never-reading phase pairs (order alternates)")
 	slowRate := flag.Int("slow-rate", 1000, "events per second (~2 KB frames) to the extra sockets, over and above -rate")
 	bin := flag.String("realtime-bin", "", "realtime binary (built from services/realtime when empty)")
 	memOnly := flag.Bool("mem-only", false, "stop after the memory figure")
@@ -508,7 +509,6 @@ func main() {
 		return
 	}
 
-	// Control: 100 extra sockets that read, receiving slowRate events/s.
 	extraUsers := func(prefix string) []string {
 		out := make([]string, *nSlow)
 		for i := range out {
@@ -516,92 +516,114 @@ func main() {
 		}
 		return out
 	}
-	readers := extraUsers("r")
-	var readerConns []*websocket.Conn
-	for i, u := range readers {
-		ws, err := b.connect(u, i)
-		if err != nil {
-			fail(err)
+	// control: nSlow extra sockets that read, receiving slowRate events/s.
+	control := func(round int) []time.Duration {
+		readers := extraUsers(fmt.Sprintf("r%d-", round))
+		var readerConns []*websocket.Conn
+		for i, u := range readers {
+			ws, err := b.connect(u, i)
+			if err != nil {
+				fail(err)
+			}
+			readerConns = append(readerConns, ws)
+			go func() {
+				for {
+					if _, _, err := ws.NextReader(); err != nil {
+						return
+					}
+				}
+			}()
 		}
-		readerConns = append(readerConns, ws)
-		go func() {
-			for {
-				if _, _, err := ws.NextReader(); err != nil {
+		lat := phase(fmt.Sprintf("round %d, control (%d extra sockets that read)", round, *nSlow), readers, *slowRate)
+		for _, ws := range readerConns {
+			ws.Close()
+		}
+		time.Sleep(2 * time.Second)
+		return lat
+	}
+	// never: nSlow sockets that never read after auth_success, with a
+	// small receive buffer, receiving slowRate events/s.
+	never := func(round int) []time.Duration {
+		slow := extraUsers(fmt.Sprintf("s%d-", round))
+		var slowConns []net.Conn
+		var slowMu sync.Mutex
+		for i, u := range slow {
+			d := b.dialer
+			d.NetDialContext = func(ctx context.Context, network, a string) (net.Conn, error) {
+				nd := net.Dialer{LocalAddr: &net.TCPAddr{IP: net.IPv4(127, 0, 0, byte(2+i%8))}}
+				c, err := nd.DialContext(ctx, network, a)
+				if err == nil {
+					// Small, but not below the loopback MSS (64 KB): a receive
+					// window that never opens a full segment stalls even reads.
+					_ = c.(*net.TCPConn).SetReadBuffer(64 << 10)
+					slowMu.Lock()
+					slowConns = append(slowConns, c)
+					slowMu.Unlock()
+				}
+				return c, err
+			}
+			ws, _, err := d.Dial(b.wsURL+u, nil)
+			if err != nil {
+				fail(err)
+			}
+			if err := ws.WriteJSON(map[string]string{"type": "auth", "token": b.token(u)}); err != nil {
+				fail(err)
+			}
+			// auth_success is read; nothing after it ever is.
+			var m struct{ Type string }
+			if err := ws.ReadJSON(&m); err != nil || m.Type != "auth_success" {
+				fail(fmt.Errorf("slow auth: %v %q", err, m.Type))
+			}
+		}
+		fdsBefore := fds(pid)
+		closedAt := make(chan time.Duration, 1)
+		slowStart := time.Now()
+		go func() { // when the server has closed them all
+			for time.Since(slowStart) < *dur+time.Minute {
+				if fds(pid) <= fdsBefore-*nSlow {
+					closedAt <- time.Since(slowStart)
 					return
 				}
+				// Listing 15 000 descriptors is not free: once a second.
+				time.Sleep(time.Second)
 			}
+			closedAt <- -1
 		}()
-	}
-	control := phase(fmt.Sprintf("control (%d extra sockets that read)", *nSlow), readers, *slowRate)
-	for _, ws := range readerConns {
-		ws.Close()
-	}
-
-	// 100 sockets that never read, with a small receive buffer.
-	slow := extraUsers("s")
-	slowDialer := b.dialer
-	var slowConns []net.Conn
-	var slowMu sync.Mutex
-	for i, u := range slow {
-		d := slowDialer
-		d.NetDialContext = func(ctx context.Context, network, a string) (net.Conn, error) {
-			nd := net.Dialer{LocalAddr: &net.TCPAddr{IP: net.IPv4(127, 0, 0, byte(2+i%8))}}
-			c, err := nd.DialContext(ctx, network, a)
-			if err == nil {
-				// Small, but not below the loopback MSS (64 KB): a receive
-				// window that never opens a full segment stalls even reads.
-				_ = c.(*net.TCPConn).SetReadBuffer(64 << 10)
-				slowMu.Lock()
-				slowConns = append(slowConns, c)
-				slowMu.Unlock()
+		lat := phase(fmt.Sprintf("round %d, with %d sockets that never read", round, *nSlow), slow, *slowRate)
+		closed := <-closedAt
+		// A socket the server closed ends in an error once the buffered
+		// frames are read, not in a wait.
+		ended := 0
+		for _, c := range slowConns {
+			_ = c.SetReadDeadline(time.Now().Add(5 * time.Second))
+			_, err := io.Copy(io.Discard, c)
+			var ne net.Error
+			if !(errors.As(err, &ne) && ne.Timeout()) {
+				ended++
 			}
-			return c, err
+			c.Close()
 		}
-		ws, _, err := d.Dial(b.wsURL+u, nil)
-		if err != nil {
-			fail(err)
-		}
-		if err := ws.WriteJSON(map[string]string{"type": "auth", "token": b.token(u)}); err != nil {
-			fail(err)
-		}
-		// auth_success is read; nothing after it ever is.
-		var m struct{ Type string }
-		if err := ws.ReadJSON(&m); err != nil || m.Type != "auth_success" {
-			fail(fmt.Errorf("slow auth: %v %q", err, m.Type))
-		}
+		fmt.Printf("    never-reading sockets: %d of %d closed by the server (all gone %s after the phase began); realtime fds %d → %d\n",
+			ended, len(slowConns), closed.Round(100*time.Millisecond), fdsBefore, fds(pid))
+		return lat
 	}
-	fdsBefore := fds(pid)
-	closedAt := make(chan time.Duration, 1)
-	slowStart := time.Now()
-	go func() { // when the server has closed the 100 sockets
-		for time.Since(slowStart) < *dur+time.Minute {
-			if fds(pid) <= fdsBefore-*nSlow {
-				closedAt <- time.Since(slowStart)
-				return
-			}
-			time.Sleep(100 * time.Millisecond)
+	// Rounds alternate the order, so a change of the machine's other load
+	// falls on both sides.
+	var allControl, allNever []time.Duration
+	for round := 1; round <= *rounds; round++ {
+		var c, n []time.Duration
+		if round%2 == 1 {
+			c, n = control(round), never(round)
+		} else {
+			n, c = never(round), control(round)
 		}
-		closedAt <- -1
-	}()
-	withSlow := phase(fmt.Sprintf("with %d sockets that never read", *nSlow), slow, *slowRate)
-	closed := <-closedAt
-	// Every slow socket is closed by the server: reading it now ends in an
-	// error once the buffered frames are consumed.
-	ended := 0
-	for _, c := range slowConns {
-		_ = c.SetReadDeadline(time.Now().Add(5 * time.Second))
-		_, err := io.Copy(io.Discard, c)
-		var ne net.Error
-		if !(errors.As(err, &ne) && ne.Timeout()) {
-			ended++
-		}
-		c.Close()
+		allControl, allNever = append(allControl, c...), append(allNever, n...)
+		fmt.Printf("round %d: p99 with never-readers %s vs control %s (Δ %s)\n", round,
+			pct(n, .99).Round(100*time.Microsecond), pct(c, .99).Round(100*time.Microsecond), (pct(n, .99) - pct(c, .99)).Round(100*time.Microsecond))
 	}
-	fmt.Printf("never-reading sockets: %d of %d closed by the server (all gone %s after the phase began); realtime fds %d → %d\n",
-		ended, len(slowConns), closed.Round(100*time.Millisecond), fdsBefore, fds(pid))
-	fmt.Printf("p99 with never-readers %s vs control %s (Δ %s) vs no extra load %s\n",
-		pct(withSlow, .99).Round(100*time.Microsecond), pct(control, .99).Round(100*time.Microsecond),
-		(pct(withSlow, .99) - pct(control, .99)).Round(100*time.Microsecond), pct(base, .99).Round(100*time.Microsecond))
+	fmt.Printf("all rounds: p99 with never-readers %s vs control %s (Δ %s) vs no extra load %s\n",
+		pct(allNever, .99).Round(100*time.Microsecond), pct(allControl, .99).Round(100*time.Microsecond),
+		(pct(allNever, .99) - pct(allControl, .99)).Round(100*time.Microsecond), pct(base, .99).Round(100*time.Microsecond))
 	for _, ws := range conns {
 		ws.Close()
 	}
