@@ -127,6 +127,13 @@ func TestAccountSelfService(t *testing.T) {
 	}
 	expect(t, e.call("POST", "/contact-us", map[string]any{"topic": "x", "message": "   "}, bearer(t1)...), 422, "empty message")
 	expect(t, e.call("POST", "/contact-us", map[string]any{"topic": "", "message": "hi"}, bearer(t1)...), 422, "empty topic")
+	// Five an hour: support's inbox is not a loudspeaker.
+	for i := 2; i <= 5; i++ {
+		expect(t, e.call("POST", "/contact-us", map[string]any{"topic": "ข้อ " + itoa(i), "message": "ข้อความ"}, bearer(t1)...), 200, "contact "+itoa(i))
+	}
+	if r := e.call("POST", "/contact-us", map[string]any{"topic": "ข้อ 6", "message": "ข้อความ"}, bearer(t1)...); r.Status != 429 || r.Header.Get("Retry-After") == "" {
+		t.Fatalf("sixth message in an hour: %d %s", r.Status, r.Raw)
+	}
 
 	// Data in every service, then the deletion.
 	list2 := e.call("GET", "/gen-infor?per_page=1", nil)

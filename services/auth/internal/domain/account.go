@@ -30,10 +30,12 @@ const (
 	PictureMaxDimension = 1024
 )
 
-// Contact-us limits.
+// Contact-us limits: the text, and how many messages a user may send an
+// hour (each is mailed to support).
 const (
 	ContactTopicMax   = 100
 	ContactMessageMax = 4000
+	ContactPerHour    = 5
 )
 
 // Errors of the account's self-service.
@@ -45,6 +47,7 @@ var (
 	ErrContactMessage  = apperr.New(apperr.Validation, "contact-message-invalid", "message must be 1 to 4000 characters without control characters")
 	ErrDeleteNoEmail   = apperr.New(apperr.FailedPrecondition, "delete-needs-email", "The account has no e-mail address to send a confirmation code to")
 	ErrEmailUnchanged  = apperr.New(apperr.Validation, "email-unchanged", "The new e-mail is the same as the current one")
+	ErrContactTooMany  = apperr.New(apperr.ResourceExhausted, "contact-too-many", "You have sent several messages in the last hour. Please try again later.")
 )
 
 // SessionInfo is one signed-in device of a user.

@@ -92,7 +92,7 @@ func (s *Store) DeleteAccount(ctx context.Context, userID string, codeID int64, 
 		if err := consumeCode(ctx, tx, codeID, now); err != nil {
 			return err
 		}
-		placeholder := "deleted-" + uuid.MustParse(userID).String()
+		placeholder := "deleted-" + userID
 		if _, err := tx.Exec(ctx, `UPDATE users SET username = $2, email = $3, name = '', picture_url = '', line_id = NULL,
 			password_hash = '', active = false, two_step = false, deleted_at = $4, updated_at = $4 WHERE id = $1`,
 			userID, placeholder, placeholder+"@deleted.invalid", now); err != nil {
@@ -118,15 +118,29 @@ func (s *Store) DeleteAccount(ctx context.Context, userID string, codeID int64, 
 	})
 }
 
-// SaveContact implements domain.AccountStore.
+// SaveContact implements domain.AccountStore: at most ContactPerHour
+// messages per user in the hour before m.CreatedAt, counted under a lock on
+// the user's row so concurrent submissions cannot pass the limit together.
 func (s *Store) SaveContact(ctx context.Context, m domain.ContactMessage) error {
-	var user any
-	if _, err := uuid.Parse(m.UserID); err == nil {
-		user = m.UserID
+	if _, err := uuid.Parse(m.UserID); err != nil {
+		return domain.ErrUserNotFound
 	}
-	_, err := s.pool.Exec(ctx, `INSERT INTO contact_messages (user_id, email, topic, message, created_at) VALUES ($1, $2, $3, $4, $5)`,
-		user, m.Email, m.Topic, m.Message, m.CreatedAt)
-	return err
+	return s.tx(ctx, func(tx pgx.Tx) error {
+		if _, err := userByID(ctx, tx, m.UserID, true); err != nil {
+			return err
+		}
+		var n int
+		if err := tx.QueryRow(ctx, `SELECT count(*) FROM contact_messages WHERE user_id = $1 AND created_at > $2`,
+			m.UserID, m.CreatedAt.Add(-time.Hour)).Scan(&n); err != nil {
+			return err
+		}
+		if n >= domain.ContactPerHour {
+			return domain.ErrContactTooMany
+		}
+		_, err := tx.Exec(ctx, `INSERT INTO contact_messages (user_id, email, topic, message, created_at) VALUES ($1, $2, $3, $4, $5)`,
+			m.UserID, m.Email, m.Topic, m.Message, m.CreatedAt)
+		return err
+	})
 }
 
 // SetEmail implements domain.AccountStore.
