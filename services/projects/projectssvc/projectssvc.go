@@ -4,6 +4,7 @@ package projectssvc
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"math"
@@ -196,13 +197,22 @@ func Build(ctx context.Context, getenv runner.Getenv, log *slog.Logger) (runner.
 		return nil, err
 	}
 	// Overnight searches: at 02:00 Bangkok, once across replicas (a leased
-	// run per date, resumed after a crash); admins may run it now.
+	// run per date, resumed after a crash); admins may run it now. Checked
+	// every minute: cheap, one claim that fails once the day is done.
 	overnight := app.NewOvernight(d.Repo, log, nil)
-	srv.Background(func(ctx context.Context) { overnight.Schedule(ctx, time.Minute) })
+	srv.Every(time.Minute, func(ctx context.Context) {
+		if _, err := overnight.RunDue(ctx); err != nil && ctx.Err() == nil && !errors.Is(err, context.Canceled) {
+			log.WarnContext(ctx, "overnight run", "err", err)
+		}
+	})
 	// Deadline reminders, the day before from 08:00 Bangkok: every replica
 	// may run the job, each reminder is written once.
 	deadlines := app.NewDeadlines(d.Repo, log, nil)
-	srv.Background(func(ctx context.Context) { deadlines.Schedule(ctx, 5*time.Minute) })
+	srv.Every(5*time.Minute, func(ctx context.Context) {
+		if _, err := deadlines.RemindDue(ctx); err != nil && ctx.Err() == nil {
+			log.WarnContext(ctx, "deadline reminders", "err", err)
+		}
+	})
 	h := ports.NewHandler(d.App, newIngestSources(rssBase, hosts), func(p domain.Project) any { return ocds.FromProject(p, "") })
 	h.SetOvernight(overnight)
 	srv.Mount(projectsv1connect.NewProjectsServiceHandler(h, handlerOpts...))

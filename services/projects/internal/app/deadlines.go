@@ -45,19 +45,3 @@ func (d *Deadlines) RemindDue(ctx context.Context) (int, error) {
 	}
 	return len(ds), err
 }
-
-// Schedule runs RemindDue every interval until ctx ends.
-func (d *Deadlines) Schedule(ctx context.Context, every time.Duration) {
-	t := time.NewTicker(every)
-	defer t.Stop()
-	for {
-		if _, err := d.RemindDue(ctx); err != nil && ctx.Err() == nil {
-			d.log.WarnContext(ctx, "deadline reminders", "err", err)
-		}
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
-	}
-}

@@ -2,7 +2,6 @@ package app
 
 import (
 	"context"
-	"errors"
 	"log/slog"
 	"time"
 
@@ -131,24 +130,4 @@ func (o *Overnight) run(ctx context.Context, rerun bool) (domain.OvernightStats,
 	o.log.InfoContext(ctx, "overnight run finished", "day", day.Format(time.DateOnly), "criteria", st.Criteria,
 		"projects", st.ProjectsSeen, "digests", st.Digests, "took", st.FinishedAt.Sub(now).String())
 	return st, true, nil
-}
-
-// Schedule runs the day's run once its hour has come, checking every
-// minute (cheap: one claim that fails once the day is done) until ctx ends.
-func (o *Overnight) Schedule(ctx context.Context, every time.Duration) {
-	if every <= 0 {
-		every = time.Minute
-	}
-	t := time.NewTicker(every)
-	defer t.Stop()
-	for {
-		if _, err := o.RunDue(ctx); err != nil && ctx.Err() == nil && !errors.Is(err, context.Canceled) {
-			o.log.WarnContext(ctx, "overnight run", "err", err)
-		}
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
-	}
 }
