@@ -50,7 +50,7 @@ type Service struct {
 	relay   *outbox.Relay
 	signer  *token.Signer
 	handler http.Handler
-	mails   *postgres.MailQueue
+	mails   *mail.Queue
 	sender  mail.Sender
 
 	closeOnce sync.Once
@@ -164,7 +164,7 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *Service, err err
 		AuthorizeURL: cfg.Line.AuthorizeURL, TokenURL: cfg.Line.TokenURL, ProfileURL: cfg.Line.ProfileURL, Now: cfg.Now,
 	})
 	a, err := app.New(app.Deps{
-		Store: s.store, Hasher: hasher, Mailer: mailer{s.mails}, Signer: s.signer, Line: lineClient,
+		Store: s.store, Hasher: hasher, Mailer: mailer{s.mails, s.pool}, Signer: s.signer, Line: lineClient,
 		OTP: otpHasher, Rotator: rotator, Log: log, Now: cfg.Now, SupportEmail: cfg.SupportEmail,
 	})
 	if err != nil {
@@ -205,10 +205,13 @@ func derive(secret []byte, label string) []byte {
 // mailer is the app's Mailer port: it queues the message (one INSERT), so
 // that a request that sends mail takes as long as one that does not; the
 // mail workers send it.
-type mailer struct{ q *postgres.MailQueue }
+type mailer struct {
+	q  *mail.Queue
+	db mail.Execer
+}
 
 func (m mailer) Send(ctx context.Context, msg app.Mail) error {
-	return m.q.Enqueue(ctx, mail.Message{To: msg.To, Subject: msg.Subject, Text: msg.Text, HTML: msg.HTML})
+	return m.q.Enqueue(ctx, m.db, mail.Message{To: msg.To, Subject: msg.Subject, Text: msg.Text, HTML: msg.HTML})
 }
 
 // mailWorkers send queued mail: each claims one due message at a time (SKIP

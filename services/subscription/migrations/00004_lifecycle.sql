@@ -23,25 +23,26 @@ CREATE TABLE pass_reminders (
     PRIMARY KEY (user_id, end_date, kind)
 );
 
--- Mail decided in a transaction (receipts, reminders), sent after it by a
--- leased worker: claimed rows move next_attempt_at ahead, so one replica
--- sends each; a failure backs off.
-CREATE TABLE mail_queue (
-    id              uuid PRIMARY KEY,
-    recipient       text NOT NULL,
-    subject         text NOT NULL,
-    text_body       text NOT NULL,
-    html_body       text NOT NULL DEFAULT '',
-    created_at      timestamptz NOT NULL,
-    next_attempt_at timestamptz NOT NULL,
-    attempts        int NOT NULL DEFAULT 0,
-    sent_at         timestamptz,
-    last_error      text
+-- Mail decided in a transaction (receipts, reminders), sent after it by
+-- any replica with retries (pkg/mail's Queue: the same outbox as auth's);
+-- a body is erased once it is sent or given up.
+CREATE TABLE mail_outbox (
+	id               bigserial PRIMARY KEY,
+	recipient        text NOT NULL,
+	subject          text NOT NULL,
+	body_text        text,
+	body_html        text,
+	created_at       timestamptz NOT NULL DEFAULT now(),
+	attempts         integer NOT NULL DEFAULT 0,
+	next_attempt_at  timestamptz NOT NULL DEFAULT now(),
+	sent_at          timestamptz,
+	failed_at        timestamptz,
+	last_error       text
 );
-CREATE INDEX mail_queue_due_idx ON mail_queue (next_attempt_at) WHERE sent_at IS NULL;
+CREATE INDEX mail_outbox_due ON mail_outbox (next_attempt_at) WHERE sent_at IS NULL AND failed_at IS NULL;
 
 -- +goose Down
-DROP TABLE mail_queue;
+DROP TABLE mail_outbox;
 DROP TABLE pass_reminders;
 DROP INDEX subscriptions_end_idx;
 ALTER TABLE checkouts DROP COLUMN email;

@@ -46,8 +46,9 @@ type Store interface {
 	RollDue(ctx context.Context, now time.Time, limit int, roll func(domain.Subscription) (domain.Subscription, bool)) (int, error)
 	EndingBetween(ctx context.Context, from, to time.Time) ([]domain.Subscription, error)
 	QueueReminder(ctx context.Context, userID string, end time.Time, kind string, m domain.Mail, now time.Time) (bool, error)
-	ClaimMail(ctx context.Context, now time.Time, lease time.Duration, limit int) ([]domain.QueuedMail, error)
-	MailSent(ctx context.Context, id string, now time.Time, sendErr error, retryAt time.Time) error
+	// DeliverMail sends up to limit due queued mails with send, recording
+	// each outcome (retries back off); it returns how many it handled.
+	DeliverMail(ctx context.Context, limit int, now time.Time, send func(context.Context, domain.Mail) error) (int, error)
 	// ForgetUser erases a deleted account's personal data: the billing
 	// profile, usage counters, the e-mail kept for reminders and receipts,
 	// and mail not yet sent. Payments and issued receipts stay (tax law).

@@ -2,7 +2,6 @@ package app
 
 import (
 	"context"
-	"time"
 
 	"bidradar/services/subscription/internal/domain"
 )
@@ -108,30 +107,18 @@ func (a *App) SendReminders(ctx context.Context) (int, error) {
 }
 
 // DeliverMail sends queued mail: up to limit, each leased to this worker
-// for a minute; a failure is retried with a doubling delay.
+// while it is sent; a failure is retried with a doubling delay.
 func (a *App) DeliverMail(ctx context.Context, limit int) (int, error) {
 	if a.mailer == nil {
 		return 0, nil
 	}
-	due, err := a.store.ClaimMail(ctx, a.now(), time.Minute, limit)
-	if err != nil {
-		return 0, err
-	}
-	sent := 0
-	for _, m := range due {
-		sendErr := a.mailer.Send(ctx, m.Mail)
-		now := a.now()
-		retry := now.Add(time.Duration(1<<min(m.Attempts, 8)) * 30 * time.Second)
-		if err := a.store.MailSent(ctx, m.ID, now, sendErr, retry); err != nil {
-			return sent, err
+	return a.store.DeliverMail(ctx, limit, a.now(), func(ctx context.Context, m domain.Mail) error {
+		err := a.mailer.Send(ctx, m)
+		if err != nil {
+			a.log.WarnContext(ctx, "mail not sent", "err", err)
 		}
-		if sendErr != nil {
-			a.log.WarnContext(ctx, "mail not sent", "err", sendErr, "attempt", m.Attempts)
-			continue
-		}
-		sent++
-	}
-	return sent, nil
+		return err
+	})
 }
 
 // ForgetUser handles an account deletion (auth.v1.user.deactivated): a card

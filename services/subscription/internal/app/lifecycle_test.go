@@ -182,7 +182,7 @@ func TestRemindersOnceEach(t *testing.T) {
 	}
 	box.fail = errors.New("smtp down")
 	step(bangkok(2026, 11, 29, 9))
-	if len(box.all()) != 1 || count(t, pool, `SELECT count(*) FROM mail_queue WHERE sent_at IS NULL AND last_error = 'smtp down'`) != 1 {
+	if len(box.all()) != 1 || count(t, pool, `SELECT count(*) FROM mail_outbox WHERE sent_at IS NULL AND last_error = 'smtp down'`) != 1 {
 		t.Fatal("a failed send is not kept for retry")
 	}
 	box.fail = nil

@@ -12,13 +12,6 @@ type Mail struct {
 	To, Subject, Text, HTML string
 }
 
-// QueuedMail is a queued mail claimed for sending.
-type QueuedMail struct {
-	ID       string
-	Attempts int
-	Mail
-}
-
 var thaiMonths = [...]string{"มกราคม", "กุมภาพันธ์", "มีนาคม", "เมษายน", "พฤษภาคม", "มิถุนายน",
 	"กรกฎาคม", "สิงหาคม", "กันยายน", "ตุลาคม", "พฤศจิกายน", "ธันวาคม"}
 

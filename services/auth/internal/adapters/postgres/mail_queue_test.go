@@ -14,7 +14,7 @@ func TestMailQueueRetriesThenGivesUpAndErasesBodies(t *testing.T) {
 	_, pool := newStore(t)
 	q := postgres.NewMailQueue(pool)
 	ctx := context.Background()
-	if err := q.Enqueue(ctx, mail.Message{To: "a@example.com", Subject: "code", Text: "123456"}); err != nil {
+	if err := q.Enqueue(ctx, pool, mail.Message{To: "a@example.com", Subject: "code", Text: "123456"}); err != nil {
 		t.Fatal(err)
 	}
 	now := time.Now()
@@ -42,7 +42,7 @@ func TestMailQueueRetriesThenGivesUpAndErasesBodies(t *testing.T) {
 	}
 
 	// A message that goes through: sent once, its body (the code) erased.
-	if err := q.Enqueue(ctx, mail.Message{To: "b@example.com", Subject: "code", Text: "654321"}); err != nil {
+	if err := q.Enqueue(ctx, pool, mail.Message{To: "b@example.com", Subject: "code", Text: "654321"}); err != nil {
 		t.Fatal(err)
 	}
 	var got []mail.Message

@@ -11,6 +11,7 @@ import (
 	"google.golang.org/protobuf/types/known/timestamppb"
 
 	subscriptionv1 "bidradar/gen/subscription/v1"
+	"bidradar/pkg/mail"
 	"bidradar/pkg/outbox"
 	"bidradar/services/subscription/internal/domain"
 )
@@ -108,44 +109,25 @@ func (r *Repo) QueueReminder(ctx context.Context, userID string, end time.Time, 
 	return queued, err
 }
 
+// queueMail queues m in the transaction that decided it (pkg/mail's outbox).
 func queueMail(ctx context.Context, tx pgx.Tx, m domain.Mail, now time.Time) error {
-	if m.To == "" {
-		return nil
-	}
-	_, err := tx.Exec(ctx, `INSERT INTO mail_queue (id, recipient, subject, text_body, html_body, created_at, next_attempt_at)
-		VALUES ($1, $2, $3, $4, $5, $6, $6)`, uuid.New(), m.To, m.Subject, m.Text, m.HTML, now)
-	if err != nil {
-		return fmt.Errorf("queue mail: %w", err)
-	}
-	return nil
+	return mail.Enqueue(ctx, tx, mail.Message{To: m.To, Subject: m.Subject, Text: m.Text, HTML: m.HTML}, now)
 }
 
-// ClaimMail leases up to limit due mails for lease: other workers skip them
-// until it runs out (a worker that dies leaves them to be retried).
-func (r *Repo) ClaimMail(ctx context.Context, now time.Time, lease time.Duration, limit int) ([]domain.QueuedMail, error) {
-	rows, err := r.pool.Query(ctx, `UPDATE mail_queue SET next_attempt_at = $1::timestamptz + $2::interval, attempts = attempts + 1
-		WHERE id IN (SELECT id FROM mail_queue WHERE sent_at IS NULL AND next_attempt_at <= $1 AND attempts < 10
-			ORDER BY next_attempt_at LIMIT $3 FOR UPDATE SKIP LOCKED)
-		RETURNING id::text, attempts, recipient, subject, text_body, html_body`, now, lease, limit)
-	if err != nil {
-		return nil, fmt.Errorf("claim mail: %w", err)
-	}
-	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (domain.QueuedMail, error) {
-		var m domain.QueuedMail
-		err := row.Scan(&m.ID, &m.Attempts, &m.To, &m.Subject, &m.Text, &m.HTML)
-		return m, err
+// mailPolicy: receipts and reminders are not urgent; a failed send waits
+// 1 min, 2 min, 4 min … (at most 2 h), ten attempts in all.
+var mailPolicy = mail.Policy{
+	MaxAttempts: 10,
+	Backoff:     func(attempts int) time.Duration { return time.Duration(1<<min(attempts, 8)) * 30 * time.Second },
+	Lease:       time.Minute,
+}
+
+// DeliverMail implements app.Store: up to limit due mails, each leased to
+// this worker while send runs.
+func (r *Repo) DeliverMail(ctx context.Context, limit int, now time.Time, send func(context.Context, domain.Mail) error) (int, error) {
+	return mail.NewQueue(r.pool, mailPolicy).DeliverDue(ctx, limit, now, func(ctx context.Context, m mail.Message) error {
+		return send(ctx, domain.Mail{To: m.To, Subject: m.Subject, Text: m.Text, HTML: m.HTML})
 	})
-}
-
-// MailSent marks a mail sent; with sendErr it is retried at retryAt.
-func (r *Repo) MailSent(ctx context.Context, id string, now time.Time, sendErr error, retryAt time.Time) error {
-	var err error
-	if sendErr == nil {
-		_, err = r.pool.Exec(ctx, `UPDATE mail_queue SET sent_at = $2, last_error = NULL WHERE id = $1`, id, now)
-	} else {
-		_, err = r.pool.Exec(ctx, `UPDATE mail_queue SET next_attempt_at = $2, last_error = $3 WHERE id = $1`, id, retryAt, sendErr.Error())
-	}
-	return err
 }
 
 // ForgetUser implements app.Store, in one transaction.
@@ -170,7 +152,7 @@ func (r *Repo) ForgetUser(ctx context.Context, userID string) error {
 				return fmt.Errorf("forget user: %w", err)
 			}
 		}
-		if _, err := tx.Exec(ctx, `DELETE FROM mail_queue WHERE recipient = ANY($1) AND sent_at IS NULL`, emails); err != nil {
+		if _, err := tx.Exec(ctx, `DELETE FROM mail_outbox WHERE recipient = ANY($1) AND sent_at IS NULL`, emails); err != nil {
 			return fmt.Errorf("forget user's mail: %w", err)
 		}
 		return nil
