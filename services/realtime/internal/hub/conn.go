@@ -49,7 +49,7 @@ const (
 var errNATSDisconnected = errors.New("not connected to NATS")
 
 // unavailableBody is SPEC §8's answer when a dependency does not answer.
-const unavailableBody = `{"detail":"Service is currently unavailable. Please try again later."}`
+const unavailableBody = `{"detail":"Service is currently unavailable. Please try again later.","kind":"unavailable","reason":"unavailable"}`
 
 // Message is what the client receives (SPEC §7 message types).
 type Message struct {
