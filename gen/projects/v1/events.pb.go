@@ -294,7 +294,9 @@ func (x *AnnouncementAdded) GetLink() string {
 }
 
 // CriteriaMatched is published on projects.v1.criteria.matched when a saved search finds projects:
-// a normal search as soon as ingestion writes a matching project, an overnight search once per run.
+// an overnight search once per run (its digest). Instant matches of normal searches are now
+// ProjectMatched events; consumers still accept an instant CriteriaMatched (run_key empty) from an
+// older producer.
 type CriteriaMatched struct {
 	state        protoimpl.MessageState `protogen:"open.v1"`
 	EventId      string                 `protobuf:"bytes,1,opt,name=event_id,json=eventId,proto3" json:"event_id,omitempty"`
@@ -407,6 +409,141 @@ func (x *CriteriaMatched) GetProjectCount() int32 {
 	return 0
 }
 
+// ProjectMatched is published on projects.v1.project.matched when ingestion writes a project that
+// saved normal searches match for the first time (the instant alerts): one event a project naming every
+// search it newly matched, instead of one event a search (a project of a bulk import matches ~160
+// searches). A project matching more than 2,000 new searches is told in several events of at most
+// 2,000 matches. The notification service tells each user once a project, whatever the number of
+// their searches among the matches. An overnight run's digests stay criteria.matched events.
+type ProjectMatched struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	EventId       string                 `protobuf:"bytes,1,opt,name=event_id,json=eventId,proto3" json:"event_id,omitempty"`
+	OccurredAt    *timestamppb.Timestamp `protobuf:"bytes,2,opt,name=occurred_at,json=occurredAt,proto3" json:"occurred_at,omitempty"`
+	Project       *MatchedProject        `protobuf:"bytes,3,opt,name=project,proto3" json:"project,omitempty"`
+	Matches       []*SearchMatch         `protobuf:"bytes,4,rep,name=matches,proto3" json:"matches,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ProjectMatched) Reset() {
+	*x = ProjectMatched{}
+	mi := &file_projects_v1_events_proto_msgTypes[4]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ProjectMatched) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ProjectMatched) ProtoMessage() {}
+
+func (x *ProjectMatched) ProtoReflect() protoreflect.Message {
+	mi := &file_projects_v1_events_proto_msgTypes[4]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ProjectMatched.ProtoReflect.Descriptor instead.
+func (*ProjectMatched) Descriptor() ([]byte, []int) {
+	return file_projects_v1_events_proto_rawDescGZIP(), []int{4}
+}
+
+func (x *ProjectMatched) GetEventId() string {
+	if x != nil {
+		return x.EventId
+	}
+	return ""
+}
+
+func (x *ProjectMatched) GetOccurredAt() *timestamppb.Timestamp {
+	if x != nil {
+		return x.OccurredAt
+	}
+	return nil
+}
+
+func (x *ProjectMatched) GetProject() *MatchedProject {
+	if x != nil {
+		return x.Project
+	}
+	return nil
+}
+
+func (x *ProjectMatched) GetMatches() []*SearchMatch {
+	if x != nil {
+		return x.Matches
+	}
+	return nil
+}
+
+// SearchMatch is a saved search that matched a project: its owner, id and name.
+type SearchMatch struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	UserId        string                 `protobuf:"bytes,1,opt,name=user_id,json=userId,proto3" json:"user_id,omitempty"`
+	CriteriaId    string                 `protobuf:"bytes,2,opt,name=criteria_id,json=criteriaId,proto3" json:"criteria_id,omitempty"`
+	CriteriaName  string                 `protobuf:"bytes,3,opt,name=criteria_name,json=criteriaName,proto3" json:"criteria_name,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SearchMatch) Reset() {
+	*x = SearchMatch{}
+	mi := &file_projects_v1_events_proto_msgTypes[5]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SearchMatch) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SearchMatch) ProtoMessage() {}
+
+func (x *SearchMatch) ProtoReflect() protoreflect.Message {
+	mi := &file_projects_v1_events_proto_msgTypes[5]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SearchMatch.ProtoReflect.Descriptor instead.
+func (*SearchMatch) Descriptor() ([]byte, []int) {
+	return file_projects_v1_events_proto_rawDescGZIP(), []int{5}
+}
+
+func (x *SearchMatch) GetUserId() string {
+	if x != nil {
+		return x.UserId
+	}
+	return ""
+}
+
+func (x *SearchMatch) GetCriteriaId() string {
+	if x != nil {
+		return x.CriteriaId
+	}
+	return ""
+}
+
+func (x *SearchMatch) GetCriteriaName() string {
+	if x != nil {
+		return x.CriteriaName
+	}
+	return ""
+}
+
 // MatchedProject is a project as an alert names it.
 type MatchedProject struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
@@ -420,7 +557,7 @@ type MatchedProject struct {
 
 func (x *MatchedProject) Reset() {
 	*x = MatchedProject{}
-	mi := &file_projects_v1_events_proto_msgTypes[4]
+	mi := &file_projects_v1_events_proto_msgTypes[6]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -432,7 +569,7 @@ func (x *MatchedProject) String() string {
 func (*MatchedProject) ProtoMessage() {}
 
 func (x *MatchedProject) ProtoReflect() protoreflect.Message {
-	mi := &file_projects_v1_events_proto_msgTypes[4]
+	mi := &file_projects_v1_events_proto_msgTypes[6]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -445,7 +582,7 @@ func (x *MatchedProject) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use MatchedProject.ProtoReflect.Descriptor instead.
 func (*MatchedProject) Descriptor() ([]byte, []int) {
-	return file_projects_v1_events_proto_rawDescGZIP(), []int{4}
+	return file_projects_v1_events_proto_rawDescGZIP(), []int{6}
 }
 
 func (x *MatchedProject) GetProjectId() string {
@@ -494,7 +631,7 @@ type DeadlineApproaching struct {
 
 func (x *DeadlineApproaching) Reset() {
 	*x = DeadlineApproaching{}
-	mi := &file_projects_v1_events_proto_msgTypes[5]
+	mi := &file_projects_v1_events_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -506,7 +643,7 @@ func (x *DeadlineApproaching) String() string {
 func (*DeadlineApproaching) ProtoMessage() {}
 
 func (x *DeadlineApproaching) ProtoReflect() protoreflect.Message {
-	mi := &file_projects_v1_events_proto_msgTypes[5]
+	mi := &file_projects_v1_events_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -519,7 +656,7 @@ func (x *DeadlineApproaching) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DeadlineApproaching.ProtoReflect.Descriptor instead.
 func (*DeadlineApproaching) Descriptor() ([]byte, []int) {
-	return file_projects_v1_events_proto_rawDescGZIP(), []int{5}
+	return file_projects_v1_events_proto_rawDescGZIP(), []int{7}
 }
 
 func (x *DeadlineApproaching) GetEventId() string {
@@ -610,7 +747,18 @@ const file_projects_v1_events_proto_rawDesc = "" +
 	"projectIds\x127\n" +
 	"\bprojects\x18\a \x03(\v2\x1b.projects.v1.MatchedProjectR\bprojects\x12\x17\n" +
 	"\arun_key\x18\b \x01(\tR\x06runKey\x12#\n" +
-	"\rproject_count\x18\t \x01(\x05R\fprojectCount\"\xaf\x01\n" +
+	"\rproject_count\x18\t \x01(\x05R\fprojectCount\"\xd3\x01\n" +
+	"\x0eProjectMatched\x12\x19\n" +
+	"\bevent_id\x18\x01 \x01(\tR\aeventId\x12;\n" +
+	"\voccurred_at\x18\x02 \x01(\v2\x1a.google.protobuf.TimestampR\n" +
+	"occurredAt\x125\n" +
+	"\aproject\x18\x03 \x01(\v2\x1b.projects.v1.MatchedProjectR\aproject\x122\n" +
+	"\amatches\x18\x04 \x03(\v2\x18.projects.v1.SearchMatchR\amatches\"l\n" +
+	"\vSearchMatch\x12\x17\n" +
+	"\auser_id\x18\x01 \x01(\tR\x06userId\x12\x1f\n" +
+	"\vcriteria_id\x18\x02 \x01(\tR\n" +
+	"criteriaId\x12#\n" +
+	"\rcriteria_name\x18\x03 \x01(\tR\fcriteriaName\"\xaf\x01\n" +
 	"\x0eMatchedProject\x12\x1d\n" +
 	"\n" +
 	"project_id\x18\x01 \x01(\tR\tprojectId\x12!\n" +
@@ -642,28 +790,33 @@ func file_projects_v1_events_proto_rawDescGZIP() []byte {
 	return file_projects_v1_events_proto_rawDescData
 }
 
-var file_projects_v1_events_proto_msgTypes = make([]protoimpl.MessageInfo, 6)
+var file_projects_v1_events_proto_msgTypes = make([]protoimpl.MessageInfo, 8)
 var file_projects_v1_events_proto_goTypes = []any{
 	(*ProjectCreated)(nil),        // 0: projects.v1.ProjectCreated
 	(*ProjectUpdated)(nil),        // 1: projects.v1.ProjectUpdated
 	(*AnnouncementAdded)(nil),     // 2: projects.v1.AnnouncementAdded
 	(*CriteriaMatched)(nil),       // 3: projects.v1.CriteriaMatched
-	(*MatchedProject)(nil),        // 4: projects.v1.MatchedProject
-	(*DeadlineApproaching)(nil),   // 5: projects.v1.DeadlineApproaching
-	(*timestamppb.Timestamp)(nil), // 6: google.protobuf.Timestamp
+	(*ProjectMatched)(nil),        // 4: projects.v1.ProjectMatched
+	(*SearchMatch)(nil),           // 5: projects.v1.SearchMatch
+	(*MatchedProject)(nil),        // 6: projects.v1.MatchedProject
+	(*DeadlineApproaching)(nil),   // 7: projects.v1.DeadlineApproaching
+	(*timestamppb.Timestamp)(nil), // 8: google.protobuf.Timestamp
 }
 var file_projects_v1_events_proto_depIdxs = []int32{
-	6, // 0: projects.v1.ProjectCreated.occurred_at:type_name -> google.protobuf.Timestamp
-	6, // 1: projects.v1.ProjectUpdated.occurred_at:type_name -> google.protobuf.Timestamp
-	6, // 2: projects.v1.AnnouncementAdded.occurred_at:type_name -> google.protobuf.Timestamp
-	6, // 3: projects.v1.CriteriaMatched.occurred_at:type_name -> google.protobuf.Timestamp
-	4, // 4: projects.v1.CriteriaMatched.projects:type_name -> projects.v1.MatchedProject
-	6, // 5: projects.v1.DeadlineApproaching.occurred_at:type_name -> google.protobuf.Timestamp
-	6, // [6:6] is the sub-list for method output_type
-	6, // [6:6] is the sub-list for method input_type
-	6, // [6:6] is the sub-list for extension type_name
-	6, // [6:6] is the sub-list for extension extendee
-	0, // [0:6] is the sub-list for field type_name
+	8, // 0: projects.v1.ProjectCreated.occurred_at:type_name -> google.protobuf.Timestamp
+	8, // 1: projects.v1.ProjectUpdated.occurred_at:type_name -> google.protobuf.Timestamp
+	8, // 2: projects.v1.AnnouncementAdded.occurred_at:type_name -> google.protobuf.Timestamp
+	8, // 3: projects.v1.CriteriaMatched.occurred_at:type_name -> google.protobuf.Timestamp
+	6, // 4: projects.v1.CriteriaMatched.projects:type_name -> projects.v1.MatchedProject
+	8, // 5: projects.v1.ProjectMatched.occurred_at:type_name -> google.protobuf.Timestamp
+	6, // 6: projects.v1.ProjectMatched.project:type_name -> projects.v1.MatchedProject
+	5, // 7: projects.v1.ProjectMatched.matches:type_name -> projects.v1.SearchMatch
+	8, // 8: projects.v1.DeadlineApproaching.occurred_at:type_name -> google.protobuf.Timestamp
+	9, // [9:9] is the sub-list for method output_type
+	9, // [9:9] is the sub-list for method input_type
+	9, // [9:9] is the sub-list for extension type_name
+	9, // [9:9] is the sub-list for extension extendee
+	0, // [0:9] is the sub-list for field type_name
 }
 
 func init() { file_projects_v1_events_proto_init() }
@@ -671,14 +824,14 @@ func file_projects_v1_events_proto_init() {
 	if File_projects_v1_events_proto != nil {
 		return
 	}
-	file_projects_v1_events_proto_msgTypes[4].OneofWrappers = []any{}
+	file_projects_v1_events_proto_msgTypes[6].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_projects_v1_events_proto_rawDesc), len(file_projects_v1_events_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   6,
+			NumMessages:   8,
 			NumExtensions: 0,
 			NumServices:   0,
 		},

@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file projects/v1/events.proto.
  */
 export const file_projects_v1_events: GenFile = /*@__PURE__*/
-  fileDesc("Chhwcm9qZWN0cy92MS9ldmVudHMucHJvdG8SC3Byb2plY3RzLnYxIp0BCg5Qcm9qZWN0Q3JlYXRlZBIQCghldmVudF9pZBgBIAEoCRIvCgtvY2N1cnJlZF9hdBgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASEgoKcHJvamVjdF9pZBgDIAEoCRIUCgxwcm9qZWN0X25hbWUYBCABKAkSDgoGc3RhdHVzGAUgASgJEg4KBnNvdXJjZRgGIAEoCSKlAQoOUHJvamVjdFVwZGF0ZWQSEAoIZXZlbnRfaWQYASABKAkSLwoLb2NjdXJyZWRfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhIKCnByb2plY3RfaWQYAyABKAkSFAoMcHJvamVjdF9uYW1lGAQgASgJEg4KBnN0YXR1cxgFIAEoCRIWCg5jaGFuZ2VkX2ZpZWxkcxgGIAMoCSLCAQoRQW5ub3VuY2VtZW50QWRkZWQSEAoIZXZlbnRfaWQYASABKAkSLwoLb2NjdXJyZWRfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhIKCnByb2plY3RfaWQYAyABKAkSFAoMcHJvamVjdF9uYW1lGAQgASgJEhEKCXR5cGVfY29kZRgFIAEoCRIRCgl0eXBlX25hbWUYBiABKAkSDAoEZGF0ZRgHIAEoCRIMCgRsaW5rGAggASgJIv0BCg9Dcml0ZXJpYU1hdGNoZWQSEAoIZXZlbnRfaWQYASABKAkSLwoLb2NjdXJyZWRfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEg8KB3VzZXJfaWQYAyABKAkSEwoLY3JpdGVyaWFfaWQYBCABKAkSFQoNY3JpdGVyaWFfbmFtZRgFIAEoCRITCgtwcm9qZWN0X2lkcxgGIAMoCRItCghwcm9qZWN0cxgHIAMoCzIbLnByb2plY3RzLnYxLk1hdGNoZWRQcm9qZWN0Eg8KB3J1bl9rZXkYCCABKAkSFQoNcHJvamVjdF9jb3VudBgJIAEoBSJ9Cg5NYXRjaGVkUHJvamVjdBISCgpwcm9qZWN0X2lkGAEgASgJEhQKDHByb2plY3RfbmFtZRgCIAEoCRITCgthZ2VuY3lfbmFtZRgDIAEoCRIaCg1idWRnZXRfc2F0YW5nGAQgASgDSACIAQFCEAoOX2J1ZGdldF9zYXRhbmcingEKE0RlYWRsaW5lQXBwcm9hY2hpbmcSEAoIZXZlbnRfaWQYASABKAkSLwoLb2NjdXJyZWRfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhIKCnByb2plY3RfaWQYAyABKAkSFAoMcHJvamVjdF9uYW1lGAQgASgJEgwKBGtpbmQYBSABKAkSDAoEZGF0ZRgGIAEoCUKQAQoPY29tLnByb2plY3RzLnYxQgtFdmVudHNQcm90b1ABWiNiaWRyYWRhci9nZW4vcHJvamVjdHMvdjE7cHJvamVjdHN2MaICA1BYWKoCC1Byb2plY3RzLlYxygILUHJvamVjdHNcVjHiAhdQcm9qZWN0c1xWMVxHUEJNZXRhZGF0YeoCDFByb2plY3RzOjpWMWIGcHJvdG8z", [file_google_protobuf_timestamp]);
+  fileDesc("Chhwcm9qZWN0cy92MS9ldmVudHMucHJvdG8SC3Byb2plY3RzLnYxIp0BCg5Qcm9qZWN0Q3JlYXRlZBIQCghldmVudF9pZBgBIAEoCRIvCgtvY2N1cnJlZF9hdBgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASEgoKcHJvamVjdF9pZBgDIAEoCRIUCgxwcm9qZWN0X25hbWUYBCABKAkSDgoGc3RhdHVzGAUgASgJEg4KBnNvdXJjZRgGIAEoCSKlAQoOUHJvamVjdFVwZGF0ZWQSEAoIZXZlbnRfaWQYASABKAkSLwoLb2NjdXJyZWRfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhIKCnByb2plY3RfaWQYAyABKAkSFAoMcHJvamVjdF9uYW1lGAQgASgJEg4KBnN0YXR1cxgFIAEoCRIWCg5jaGFuZ2VkX2ZpZWxkcxgGIAMoCSLCAQoRQW5ub3VuY2VtZW50QWRkZWQSEAoIZXZlbnRfaWQYASABKAkSLwoLb2NjdXJyZWRfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhIKCnByb2plY3RfaWQYAyABKAkSFAoMcHJvamVjdF9uYW1lGAQgASgJEhEKCXR5cGVfY29kZRgFIAEoCRIRCgl0eXBlX25hbWUYBiABKAkSDAoEZGF0ZRgHIAEoCRIMCgRsaW5rGAggASgJIv0BCg9Dcml0ZXJpYU1hdGNoZWQSEAoIZXZlbnRfaWQYASABKAkSLwoLb2NjdXJyZWRfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEg8KB3VzZXJfaWQYAyABKAkSEwoLY3JpdGVyaWFfaWQYBCABKAkSFQoNY3JpdGVyaWFfbmFtZRgFIAEoCRITCgtwcm9qZWN0X2lkcxgGIAMoCRItCghwcm9qZWN0cxgHIAMoCzIbLnByb2plY3RzLnYxLk1hdGNoZWRQcm9qZWN0Eg8KB3J1bl9rZXkYCCABKAkSFQoNcHJvamVjdF9jb3VudBgJIAEoBSKsAQoOUHJvamVjdE1hdGNoZWQSEAoIZXZlbnRfaWQYASABKAkSLwoLb2NjdXJyZWRfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEiwKB3Byb2plY3QYAyABKAsyGy5wcm9qZWN0cy52MS5NYXRjaGVkUHJvamVjdBIpCgdtYXRjaGVzGAQgAygLMhgucHJvamVjdHMudjEuU2VhcmNoTWF0Y2giSgoLU2VhcmNoTWF0Y2gSDwoHdXNlcl9pZBgBIAEoCRITCgtjcml0ZXJpYV9pZBgCIAEoCRIVCg1jcml0ZXJpYV9uYW1lGAMgASgJIn0KDk1hdGNoZWRQcm9qZWN0EhIKCnByb2plY3RfaWQYASABKAkSFAoMcHJvamVjdF9uYW1lGAIgASgJEhMKC2FnZW5jeV9uYW1lGAMgASgJEhoKDWJ1ZGdldF9zYXRhbmcYBCABKANIAIgBAUIQCg5fYnVkZ2V0X3NhdGFuZyKeAQoTRGVhZGxpbmVBcHByb2FjaGluZxIQCghldmVudF9pZBgBIAEoCRIvCgtvY2N1cnJlZF9hdBgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASEgoKcHJvamVjdF9pZBgDIAEoCRIUCgxwcm9qZWN0X25hbWUYBCABKAkSDAoEa2luZBgFIAEoCRIMCgRkYXRlGAYgASgJQpABCg9jb20ucHJvamVjdHMudjFCC0V2ZW50c1Byb3RvUAFaI2JpZHJhZGFyL2dlbi9wcm9qZWN0cy92MTtwcm9qZWN0c3YxogIDUFhYqgILUHJvamVjdHMuVjHKAgtQcm9qZWN0c1xWMeICF1Byb2plY3RzXFYxXEdQQk1ldGFkYXRh6gIMUHJvamVjdHM6OlYxYgZwcm90bzM", [file_google_protobuf_timestamp]);
 
 /**
  * ProjectCreated is published on projects.v1.project.created.
@@ -158,7 +158,9 @@ export const AnnouncementAddedSchema: GenMessage<AnnouncementAdded> = /*@__PURE_
 
 /**
  * CriteriaMatched is published on projects.v1.criteria.matched when a saved search finds projects:
- * a normal search as soon as ingestion writes a matching project, an overnight search once per run.
+ * an overnight search once per run (its digest). Instant matches of normal searches are now
+ * ProjectMatched events; consumers still accept an instant CriteriaMatched (run_key empty) from an
+ * older producer.
  *
  * @generated from message projects.v1.CriteriaMatched
  */
@@ -224,6 +226,74 @@ export const CriteriaMatchedSchema: GenMessage<CriteriaMatched> = /*@__PURE__*/
   messageDesc(file_projects_v1_events, 3);
 
 /**
+ * ProjectMatched is published on projects.v1.project.matched when ingestion writes a project that
+ * saved normal searches match for the first time (the instant alerts): one event a project naming every
+ * search it newly matched, instead of one event a search (a project of a bulk import matches ~160
+ * searches). A project matching more than 2,000 new searches is told in several events of at most
+ * 2,000 matches. The notification service tells each user once a project, whatever the number of
+ * their searches among the matches. An overnight run's digests stay criteria.matched events.
+ *
+ * @generated from message projects.v1.ProjectMatched
+ */
+export type ProjectMatched = Message<"projects.v1.ProjectMatched"> & {
+  /**
+   * @generated from field: string event_id = 1;
+   */
+  eventId: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp occurred_at = 2;
+   */
+  occurredAt?: Timestamp | undefined;
+
+  /**
+   * @generated from field: projects.v1.MatchedProject project = 3;
+   */
+  project?: MatchedProject | undefined;
+
+  /**
+   * @generated from field: repeated projects.v1.SearchMatch matches = 4;
+   */
+  matches: SearchMatch[];
+};
+
+/**
+ * Describes the message projects.v1.ProjectMatched.
+ * Use `create(ProjectMatchedSchema)` to create a new message.
+ */
+export const ProjectMatchedSchema: GenMessage<ProjectMatched> = /*@__PURE__*/
+  messageDesc(file_projects_v1_events, 4);
+
+/**
+ * SearchMatch is a saved search that matched a project: its owner, id and name.
+ *
+ * @generated from message projects.v1.SearchMatch
+ */
+export type SearchMatch = Message<"projects.v1.SearchMatch"> & {
+  /**
+   * @generated from field: string user_id = 1;
+   */
+  userId: string;
+
+  /**
+   * @generated from field: string criteria_id = 2;
+   */
+  criteriaId: string;
+
+  /**
+   * @generated from field: string criteria_name = 3;
+   */
+  criteriaName: string;
+};
+
+/**
+ * Describes the message projects.v1.SearchMatch.
+ * Use `create(SearchMatchSchema)` to create a new message.
+ */
+export const SearchMatchSchema: GenMessage<SearchMatch> = /*@__PURE__*/
+  messageDesc(file_projects_v1_events, 5);
+
+/**
  * MatchedProject is a project as an alert names it.
  *
  * @generated from message projects.v1.MatchedProject
@@ -255,7 +325,7 @@ export type MatchedProject = Message<"projects.v1.MatchedProject"> & {
  * Use `create(MatchedProjectSchema)` to create a new message.
  */
 export const MatchedProjectSchema: GenMessage<MatchedProject> = /*@__PURE__*/
-  messageDesc(file_projects_v1_events, 4);
+  messageDesc(file_projects_v1_events, 6);
 
 /**
  * DeadlineApproaching is published on projects.v1.deadline.approaching the day before (Asia/Bangkok)
@@ -304,5 +374,5 @@ export type DeadlineApproaching = Message<"projects.v1.DeadlineApproaching"> & {
  * Use `create(DeadlineApproachingSchema)` to create a new message.
  */
 export const DeadlineApproachingSchema: GenMessage<DeadlineApproaching> = /*@__PURE__*/
-  messageDesc(file_projects_v1_events, 5);
+  messageDesc(file_projects_v1_events, 7);
 
