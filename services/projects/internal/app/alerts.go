@@ -15,9 +15,12 @@ type SavedSearches interface {
 	NormalCriteria(ctx context.Context) ([]domain.SavedCriteria, int64, error)
 }
 
-// MatchRecorder records new matches and publishes their alerts.
+// MatchRecorder records the matches not recorded before and publishes
+// their alerts; it returns how many matches (search and project) were new.
+// asOf is the version of the searches matched (SavedSearches): a search
+// deleted since is left out.
 type MatchRecorder interface {
-	RecordMatches(ctx context.Context, ms []domain.CriteriaMatch, now time.Time) (int, error)
+	RecordMatches(ctx context.Context, ms []domain.ProjectMatches, asOf int64, now time.Time) (int, error)
 }
 
 // ProjectReader reads stored projects.
@@ -48,28 +51,28 @@ func NewAlerts(projects ProjectReader, searches SavedSearches, record MatchRecor
 	return &Alerts{projects: projects, searches: searches, record: record, now: now, ver: -1}
 }
 
-func (a *Alerts) index(ctx context.Context) (*domain.CriteriaIndex, error) {
+func (a *Alerts) index(ctx context.Context) (*domain.CriteriaIndex, int64, error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	v, err := a.searches.CriteriaVersion(ctx)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	if a.ix != nil && v == a.ver {
-		return a.ix, nil
+		return a.ix, a.ver, nil
 	}
 	saved, v, err := a.searches.NormalCriteria(ctx)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	a.ix, a.ver = domain.NewCriteriaIndex(saved), v
-	return a.ix, nil
+	return a.ix, a.ver, nil
 }
 
 // MatchProjects matches the stored projects among ids and records each new
 // match once; it returns how many alerts it wrote.
 func (a *Alerts) MatchProjects(ctx context.Context, ids []string) (int, error) {
-	ix, err := a.index(ctx)
+	ix, ver, err := a.index(ctx)
 	if err != nil || ix.Len() == 0 {
 		return 0, err
 	}
@@ -77,11 +80,11 @@ func (a *Alerts) MatchProjects(ctx context.Context, ids []string) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	var ms []domain.CriteriaMatch
+	var ms []domain.ProjectMatches
 	for i := range ps {
-		for _, s := range ix.Match(&ps[i]) {
-			ms = append(ms, domain.CriteriaMatch{Criteria: s, Project: &ps[i]})
+		if found := ix.Match(&ps[i]); len(found) > 0 {
+			ms = append(ms, domain.ProjectMatches{Project: &ps[i], Searches: found})
 		}
 	}
-	return a.record.RecordMatches(ctx, ms, a.now())
+	return a.record.RecordMatches(ctx, ms, ver, a.now())
 }

@@ -5,16 +5,36 @@ import (
 	"unicode/utf8"
 )
 
-// EventCriteriaMatched is the event of a saved search finding a project.
+// EventCriteriaMatched is the event of an overnight search's digest.
 const EventCriteriaMatched = "criteria.matched"
 
-// CriteriaMatch is one saved normal search matching one project: the alert
-// the notification service turns into a bell notification. It points to
-// both (a project matches ~160 searches: copies were most of a batch's
-// allocations).
-type CriteriaMatch struct {
-	Criteria *SavedCriteria
+// EventProjectMatched is the event of a project that saved normal searches
+// newly match: the instant alerts of one project.
+const EventProjectMatched = "project.matched"
+
+// MaxMatchesPerEvent bounds the searches one project.matched event names
+// (a message stays well under JetStream's 1 MB); a project matching more
+// new searches is told in several events.
+const MaxMatchesPerEvent = 2000
+
+// ProjectMatches is a project and the saved normal searches it matches.
+// The alerts are grouped by project, not by search: a project of a bulk
+// import matches ~160 searches, and one record and one event a project
+// instead of one a match is what lets the alerts keep up with an import.
+type ProjectMatches struct {
 	Project  *Project
+	Searches []*SavedCriteria
+}
+
+// Chunks splits the searches into groups of at most MaxMatchesPerEvent,
+// each the searches of one event.
+func (m ProjectMatches) Chunks() [][]*SavedCriteria {
+	var out [][]*SavedCriteria
+	for s := m.Searches; len(s) > 0; {
+		n := min(len(s), MaxMatchesPerEvent)
+		out, s = append(out, s[:n:n]), s[n:]
+	}
+	return out
 }
 
 // anchorRunes is the length of the keyword prefix criteria are indexed by.

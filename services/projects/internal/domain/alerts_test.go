@@ -106,3 +106,33 @@ func TestCriteriaIndexAgreesWithMatcher(t *testing.T) {
 		t.Fatalf("only %d matches of searches naming provinces: the test exercises too little", inProvince)
 	}
 }
+
+// A project's new matches are told in events of at most MaxMatchesPerEvent
+// searches, every search once, in order.
+func TestProjectMatchesChunks(t *testing.T) {
+	for _, n := range []int{0, 1, domain.MaxMatchesPerEvent - 1, domain.MaxMatchesPerEvent, domain.MaxMatchesPerEvent + 1, 2*domain.MaxMatchesPerEvent + 7} {
+		m := domain.ProjectMatches{Project: &domain.Project{ID: "p"}}
+		for i := range n {
+			m.Searches = append(m.Searches, &domain.SavedCriteria{ID: strconv.Itoa(i)})
+		}
+		chunks := m.Chunks()
+		if want := (n + domain.MaxMatchesPerEvent - 1) / domain.MaxMatchesPerEvent; len(chunks) != want {
+			t.Fatalf("%d searches: %d events, want %d", n, len(chunks), want)
+		}
+		next := 0
+		for _, c := range chunks {
+			if len(c) == 0 || len(c) > domain.MaxMatchesPerEvent {
+				t.Fatalf("%d searches: an event of %d", n, len(c))
+			}
+			for _, s := range c {
+				if s.ID != strconv.Itoa(next) {
+					t.Fatalf("%d searches: %s where %d was due", n, s.ID, next)
+				}
+				next++
+			}
+		}
+		if next != n {
+			t.Fatalf("%d searches: %d told", n, next)
+		}
+	}
+}

@@ -25,7 +25,7 @@ type Event struct {
 	Project      *Project
 	Announcement *Announcement
 	RunID        int64
-	Match        *CriteriaMatch   // EventCriteriaMatched, instant
+	Matched      *ProjectMatches  // EventProjectMatched: the searches a project newly matched (at most MaxMatchesPerEvent)
 	Digest       *OvernightDigest // EventCriteriaMatched, an overnight run's digest
 	Deadline     *Deadline        // EventDeadlineApproaching
 }

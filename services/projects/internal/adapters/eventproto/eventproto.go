@@ -22,6 +22,7 @@ const (
 	SubjectProjectUpdated    = "projects.v1.project.updated"
 	SubjectAnnouncementAdded = "projects.v1.announcement.added"
 	SubjectCriteriaMatched   = "projects.v1.criteria.matched"
+	SubjectProjectMatched    = "projects.v1.project.matched"
 	SubjectDeadline          = "projects.v1.deadline.approaching"
 )
 
@@ -52,26 +53,22 @@ func (Encoder) Encode(e domain.Event) (string, []byte, error) {
 				CriteriaId: d.Criteria.ID, CriteriaName: d.Criteria.Name, RunKey: d.Day.Format(time.DateOnly),
 				ProjectCount: int32(len(d.Projects))}
 			for _, p := range d.Projects[:min(len(d.Projects), domain.DigestNames)] {
-				mp := &projectsv1.MatchedProject{ProjectId: p.ID, ProjectName: p.Name, AgencyName: p.Agency}
-				if p.Budget != nil {
-					v := int64(*p.Budget)
-					mp.BudgetSatang = &v
-				}
 				ev.ProjectIds = append(ev.ProjectIds, p.ID)
-				ev.Projects = append(ev.Projects, mp)
+				ev.Projects = append(ev.Projects, matchedProject(p.ID, p.Name, p.Agency, p.Budget))
 			}
 			msg = ev
 			break
 		}
-		m := e.Match
-		mp := &projectsv1.MatchedProject{ProjectId: m.Project.ID, ProjectName: m.Project.Name, AgencyName: m.Project.AgencyName}
-		if m.Project.Budget != nil {
-			v := int64(*m.Project.Budget)
-			mp.BudgetSatang = &v
+		return "", nil, fmt.Errorf("criteria.matched without a digest")
+	case domain.EventProjectMatched:
+		subject = SubjectProjectMatched
+		m := e.Matched
+		ev := &projectsv1.ProjectMatched{EventId: e.ID, OccurredAt: at, Project: matchedProject(m.Project.ID, m.Project.Name, m.Project.AgencyName, m.Project.Budget),
+			Matches: make([]*projectsv1.SearchMatch, len(m.Searches))}
+		for i, c := range m.Searches {
+			ev.Matches[i] = &projectsv1.SearchMatch{UserId: c.UserID, CriteriaId: c.ID, CriteriaName: c.Name}
 		}
-		msg = &projectsv1.CriteriaMatched{EventId: e.ID, OccurredAt: at, UserId: m.Criteria.UserID,
-			CriteriaId: m.Criteria.ID, CriteriaName: m.Criteria.Name, ProjectIds: []string{m.Project.ID},
-			Projects: []*projectsv1.MatchedProject{mp}}
+		msg = ev
 	case domain.EventDeadlineApproaching:
 		subject = SubjectDeadline
 		d := e.Deadline
@@ -82,4 +79,14 @@ func (Encoder) Encode(e domain.Event) (string, []byte, error) {
 	}
 	b, err := proto.Marshal(msg)
 	return subject, b, err
+}
+
+// matchedProject is a project as an alert names it.
+func matchedProject(id, name, agency string, budget *domain.Money) *projectsv1.MatchedProject {
+	mp := &projectsv1.MatchedProject{ProjectId: id, ProjectName: name, AgencyName: agency}
+	if budget != nil {
+		v := int64(*budget)
+		mp.BudgetSatang = &v
+	}
+	return mp
 }

@@ -2,8 +2,10 @@ package postgres_test
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -17,18 +19,17 @@ import (
 	"bidradar/services/projects/internal/domain"
 )
 
-// RecordMatches records the new search–project pairs of a batch once (in
-// one statement) and tells each in its own criteria.matched event, all in
-// one outbox row; pairs already recorded, repeated in the batch or of a
-// deleted search tell nothing; rows go with their search, also one deleted
-// while its matches are being recorded.
+// RecordMatches records, a row a project, the searches that alerted about
+// it and tells the new ones in one project.matched event a project, all
+// in one outbox row a batch; searches already told, repeated in the batch
+// or deleted tell nothing.
 func TestRecordMatchesOnce(t *testing.T) {
 	pool, _ := setup(t)
 	ctx := context.Background()
 	repo := postgres.New(pool, eventproto.Encoder{}, postgres.Options{})
 	store := postgres.NewCriteriaStore(pool)
 	const user = "11111111-1111-4111-8111-111111111111"
-	save := func(word string) domain.SavedCriteria {
+	save := func(word string) *domain.SavedCriteria {
 		t.Helper()
 		c, err := store.SaveCriteria(ctx, domain.SavedCriteria{UserID: user, Name: word, SearchType: domain.SearchNormal,
 			Form: domain.SearchForm{AllOf: []string{word}}, CreatedAt: time.Now()})
@@ -37,120 +38,145 @@ func TestRecordMatchesOnce(t *testing.T) {
 		}
 		// Ids are compared as PostgreSQL spells them; a caller's case does not matter.
 		c.ID = strings.ToUpper(c.ID)
-		return c
+		return &c
 	}
 	a, b, gone := save("สะพาน"), save("ถนน"), save("ฝาย")
 	if _, err := store.DeleteCriteria(ctx, user, strings.ToLower(gone.ID)); err != nil {
 		t.Fatal(err)
 	}
-	match := func(c domain.SavedCriteria, id string) domain.CriteriaMatch {
-		return domain.CriteriaMatch{Criteria: &c, Project: &domain.Project{ID: id, Name: "โครงการ " + id}}
+	match := func(id string, cs ...*domain.SavedCriteria) domain.ProjectMatches {
+		return domain.ProjectMatches{Project: &domain.Project{ID: id, Name: "โครงการ " + id}, Searches: cs}
 	}
-	told := func() []string {
+	seen := 0
+	told := func() []string { // the events since the last call
 		t.Helper()
 		evs, err := outbox.Stored(ctx, pool)
 		if err != nil {
 			t.Fatal(err)
 		}
 		var out []string
-		for _, e := range evs {
-			var m projectsv1.CriteriaMatched
-			if err := proto.Unmarshal(e.Payload, &m); err != nil || m.EventId != e.ID || len(m.Projects) != 1 {
-				t.Fatalf("event %v: %v", &m, err)
+		for _, e := range evs[seen:] {
+			var m projectsv1.ProjectMatched
+			if err := proto.Unmarshal(e.Payload, &m); err != nil || m.EventId != e.ID || e.Subject != eventproto.SubjectProjectMatched {
+				t.Fatalf("event %s %v: %v", e.Subject, &m, err)
 			}
-			out = append(out, strings.ToUpper(m.CriteriaId)+" "+m.Projects[0].ProjectId)
+			names := []string{m.Project.ProjectId}
+			for _, s := range m.Matches {
+				if s.UserId != user {
+					t.Fatalf("match %v", s)
+				}
+				names = append(names, s.CriteriaName)
+			}
+			out = append(out, strings.Join(names, " "))
 		}
+		seen = len(evs)
 		return out
 	}
-	now := time.Date(2026, 11, 25, 10, 0, 0, 0, time.UTC)
-	n, err := repo.RecordMatches(ctx, []domain.CriteriaMatch{
-		match(b, "69000000002"), match(a, "69000000001"), match(a, "69000000002"), match(b, "69000000002"), match(gone, "69000000001"),
-	}, now)
-	if err != nil || n != 3 {
-		t.Fatalf("first batch: %d new, %v", n, err)
-	}
-	want := []string{b.ID + " 69000000002", a.ID + " 69000000001", a.ID + " 69000000002"} // in the batch's order
-	if got := told(); !slices.Equal(got, want) {
-		t.Fatalf("events %v, want %v", got, want)
-	}
-	n, err = repo.RecordMatches(ctx, []domain.CriteriaMatch{match(a, "69000000001"), match(b, "69000000003"), match(a, "69000000002")}, now)
-	if err != nil || n != 1 {
-		t.Fatalf("second batch: %d new, %v", n, err)
-	}
-	want = append(want, b.ID+" 69000000003")
-	if got := told(); !slices.Equal(got, want) {
-		t.Fatalf("events %v, want %v", got, want)
-	}
-	var rows, outboxRows int
-	if err := pool.QueryRow(ctx, "SELECT (SELECT count(*) FROM criteria_matches), (SELECT count(*) FROM outbox)").Scan(&rows, &outboxRows); err != nil {
-		t.Fatal(err)
-	}
-	if rows != 4 || outboxRows != 2 {
-		t.Fatalf("%d matches recorded in %d outbox rows, want 4 in 2", rows, outboxRows)
-	}
-
-	// Rows go with their search (by trigger, migration 12).
-	count := func(c domain.SavedCriteria) int {
-		t.Helper()
-		var n int
-		if err := pool.QueryRow(ctx, "SELECT count(*) FROM criteria_matches WHERE criteria_id = $1", c.ID).Scan(&n); err != nil {
-			t.Fatal(err)
-		}
-		return n
-	}
-	if _, err := store.DeleteCriteria(ctx, user, strings.ToLower(a.ID)); err != nil {
-		t.Fatal(err)
-	}
-	if count(a) != 0 || count(b) != 2 {
-		t.Fatalf("after deleting a search: %d rows of it, %d of the other", count(a), count(b))
-	}
-	if err := store.DeleteUserCriteria(ctx, user); err != nil {
-		t.Fatal(err)
-	}
-	if count(b) != 0 {
-		t.Fatalf("after deleting the user's searches: %d rows", count(b))
-	}
-
-	// A search deleted while its matches are being recorded: the recording
-	// waits for the delete and records nothing of it, the other search's
-	// match is recorded.
-	c, d := save("ประปา"), save("ท่อ")
-	tx, err := pool.Begin(ctx)
+	version, err := store.CriteriaVersion(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer tx.Rollback(ctx)
-	if _, err := tx.Exec(ctx, "DELETE FROM search_criteria WHERE id = $1", c.ID); err != nil {
+	now := time.Date(2026, 11, 25, 10, 0, 0, 0, time.UTC)
+	// Matched by a matcher that loaded the searches before gone was
+	// deleted: the searches are read again, and gone tells nothing.
+	n, err := repo.RecordMatches(ctx, []domain.ProjectMatches{
+		match("69000000002", b, a), match("69000000001", a, gone), match("69000000002", b), match("69000000004", gone),
+	}, version-1, now)
+	if err != nil || n != 3 {
+		t.Fatalf("first batch: %d new, %v", n, err)
+	}
+	if got, want := told(), []string{"69000000002 ถนน สะพาน", "69000000001 สะพาน"}; !slices.Equal(got, want) {
+		t.Fatalf("events %v, want %v", got, want)
+	}
+	n, err = repo.RecordMatches(ctx, []domain.ProjectMatches{match("69000000001", a, b), match("69000000003", b), match("69000000002", a)}, version, now)
+	if err != nil || n != 2 {
+		t.Fatalf("second batch: %d new, %v", n, err)
+	}
+	if got, want := told(), []string{"69000000001 ถนน", "69000000003 ถนน"}; !slices.Equal(got, want) {
+		t.Fatalf("events %v, want %v", got, want)
+	}
+	if n, err := repo.RecordMatches(ctx, []domain.ProjectMatches{match("69000000001", b, a)}, version, now); err != nil || n != 0 {
+		t.Fatalf("all told: %d new, %v", n, err)
+	}
+	var rows, pairs, outboxRows int
+	if err := pool.QueryRow(ctx, `SELECT (SELECT count(*) FROM project_alerts), (SELECT sum(cardinality(criteria_ids)) FROM project_alerts),
+		(SELECT count(*) FROM outbox)`).Scan(&rows, &pairs, &outboxRows); err != nil {
 		t.Fatal(err)
 	}
-	type result struct {
-		n   int
-		err error
+	if rows != 3 || pairs != 5 || outboxRows != 2 {
+		t.Fatalf("%d matches of %d projects recorded in %d outbox rows, want 5 of 3 in 2", pairs, rows, outboxRows)
 	}
-	done := make(chan result, 1)
-	go func() {
-		n, err := repo.RecordMatches(ctx, []domain.CriteriaMatch{match(c, "69000000005"), match(d, "69000000005")}, now)
-		done <- result{n, err}
-	}()
-	deadline := time.Now().Add(10 * time.Second)
-	for waiting := false; !waiting; {
-		if err := pool.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM pg_stat_activity
-			WHERE datname = current_database() AND wait_event_type = 'Lock')`).Scan(&waiting); err != nil {
+}
+
+// Concurrent batches of the same projects (two replicas, or a redelivery
+// beside the first delivery) tell each search and project once between
+// them, also when both find the project untold and race to insert it.
+func TestRecordMatchesConcurrent(t *testing.T) {
+	pool, _ := setup(t)
+	ctx := context.Background()
+	repo := postgres.New(pool, eventproto.Encoder{}, postgres.Options{})
+	store := postgres.NewCriteriaStore(pool)
+	var searches []*domain.SavedCriteria
+	for i := range 30 {
+		c, err := store.SaveCriteria(ctx, domain.SavedCriteria{UserID: "11111111-1111-4111-8111-111111111111", Name: fmt.Sprint("s", i),
+			SearchType: domain.SearchNormal, Form: domain.SearchForm{AllOf: []string{fmt.Sprint("คำ", i)}}, CreatedAt: time.Now()})
+		if err != nil {
 			t.Fatal(err)
 		}
-		if time.Now().After(deadline) {
-			t.Fatal("the recording did not wait for the delete")
-		}
-		time.Sleep(10 * time.Millisecond)
+		searches = append(searches, &c)
 	}
-	if err := tx.Commit(ctx); err != nil {
+	version, err := store.CriteriaVersion(ctx)
+	if err != nil {
 		t.Fatal(err)
 	}
-	if r := <-done; r.err != nil || r.n != 1 {
-		t.Fatalf("recording beside a delete: %d new, %v", r.n, r.err)
+	now := time.Now()
+	const writers, projects = 4, 20
+	var wg sync.WaitGroup
+	news := make([]int, writers)
+	errs := make([]error, writers)
+	for w := range writers {
+		wg.Go(func() {
+			var ms []domain.ProjectMatches
+			for p := range projects {
+				// Overlapping subsets, in another project order each.
+				id := fmt.Sprintf("690000%05d", (p*7+w*3)%projects)
+				ms = append(ms, domain.ProjectMatches{Project: &domain.Project{ID: id}, Searches: searches[w*5 : w*5+15]})
+			}
+			news[w], errs[w] = repo.RecordMatches(ctx, ms, version, now)
+		})
 	}
-	if count(c) != 0 || count(d) != 1 {
-		t.Fatalf("deleted search %d rows, other %d", count(c), count(d))
+	wg.Wait()
+	total := 0
+	for w := range writers {
+		if errs[w] != nil {
+			t.Fatal(errs[w])
+		}
+		total += news[w]
+	}
+	// The union of the writers' searches is searches[0:30]: 30 a project.
+	if want := projects * 30; total != want {
+		t.Fatalf("%d new matches told, want %d", total, want)
+	}
+	evs, err := outbox.Stored(ctx, pool)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pairs := map[string]bool{}
+	for _, e := range evs {
+		var m projectsv1.ProjectMatched
+		if err := proto.Unmarshal(e.Payload, &m); err != nil {
+			t.Fatal(err)
+		}
+		for _, s := range m.Matches {
+			k := m.Project.ProjectId + " " + s.CriteriaId
+			if pairs[k] {
+				t.Fatalf("%s told twice", k)
+			}
+			pairs[k] = true
+		}
+	}
+	if len(pairs) != projects*30 {
+		t.Fatalf("%d pairs told, want %d", len(pairs), projects*30)
 	}
 }
 
@@ -191,7 +217,10 @@ func TestRecordDigestsBatch(t *testing.T) {
 	if n, err := repo.RecordDigests(ctx, []domain.OvernightDigest{digest(b, "69000000009")}, now); err != nil || n != 1 {
 		t.Fatalf("earlier run: %d, %v", n, err)
 	}
-	if n, err := repo.RecordMatches(ctx, []domain.CriteriaMatch{{Criteria: &c, Project: &domain.Project{ID: "69000000001"}}}, now); err != nil || n != 1 {
+	// c told about 69000000001 in the digest of the day before.
+	yesterday := digest(c, "69000000001")
+	yesterday.Day = day.AddDate(0, 0, -1)
+	if n, err := repo.RecordDigests(ctx, []domain.OvernightDigest{yesterday}, now); err != nil || n != 1 {
 		t.Fatalf("told c: %d, %v", n, err)
 	}
 	n, err := repo.RecordDigests(ctx, []domain.OvernightDigest{
@@ -214,8 +243,8 @@ func TestRecordDigestsBatch(t *testing.T) {
 		if err := proto.Unmarshal(e.Payload, &m); err != nil || m.EventId != e.ID {
 			t.Fatalf("event %v: %v", &m, err)
 		}
-		if m.RunKey == "" {
-			continue // c's instant alert
+		if m.RunKey != day.Format(time.DateOnly) {
+			continue // c's digest of the day before
 		}
 		if m.EventId != domain.OvernightEventID(m.CriteriaId, day) || int(m.ProjectCount) != len(m.ProjectIds) {
 			t.Fatalf("digest %v", &m)
@@ -238,7 +267,7 @@ func TestRecordDigestsBatch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := []row{{"ถนน", 1}, {"ฝาย", 1}, {"สะพาน", 2}}; !slices.Equal(stored, want) {
+	if want := []row{{"ถนน", 1}, {"ฝาย", 1}, {"ฝาย", 1}, {"สะพาน", 2}}; !slices.Equal(stored, want) {
 		t.Fatalf("digest rows %v, want %v", stored, want)
 	}
 }
