@@ -1,9 +1,12 @@
 package stack_test
 
 import (
+	"context"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/jackc/pgx/v5"
 )
 
 // TestEmailChangeREST: moving an account to a new e-mail needs the current
@@ -47,4 +50,59 @@ func TestEmailChangeREST(t *testing.T) {
 	// The new address signs in; the old one does not.
 	e.login("new@example.com", "long enough pass")
 	expect(t, e.call("POST", "/login", map[string]string{"username": "mover@example.com", "password": "long enough pass"}), 401, "old address")
+}
+
+// TestEmailChangeMovesBillingMail: receipts and plan reminders go to the
+// address captured at checkout; once the user moves to a new one
+// (auth.v1.user.email_changed) the plan and a checkout opened before the
+// move follow it, so the next receipt reaches the new address.
+func TestEmailChangeMovesBillingMail(t *testing.T) {
+	e := startStack(t, nil)
+	tok := bearer(e.registerVerified("payer", "payer@example.com", "long enough pass").str("access_token"))
+	userID := e.call("GET", "/users/me", nil, tok...).str("id")
+	receipt := func(to, what string) {
+		t.Helper()
+		deadline := time.Now().Add(20 * time.Second)
+		for {
+			m, err := e.mail.WaitFor(to, time.Until(deadline))
+			if err != nil {
+				t.Fatalf("%s: no receipt to %s: %v", what, to, err)
+			}
+			if strings.Contains(m.Subject, "ใบเสร็จรับเงิน") {
+				return
+			}
+		}
+	}
+	co := e.call("POST", "/payment/checkout", map[string]any{"tier": "pro", "period": "monthly", "method": "card"}, tok...)
+	expect(t, co, 200, "checkout")
+	expect(t, e.call("POST", "/payment/local/"+co.str("session_id")+"/complete", map[string]any{"outcome": "paid"}, tok...), 200, "pay")
+	receipt("payer@example.com", "first payment")
+	upgrade := e.call("POST", "/payment/checkout", map[string]any{"tier": "enterprise", "period": "monthly", "method": "card"}, tok...)
+	expect(t, upgrade, 200, "upgrade checkout")
+
+	expect(t, e.call("POST", "/users/me/email/send-otp", map[string]any{"new_email": "payer.new@example.com", "current_password": "long enough pass"}, tok...), 200, "send code")
+	expect(t, e.call("POST", "/users/me/email", map[string]any{"new_email": "payer.new@example.com", "otp": e.code("payer.new@example.com")}, tok...), 200, "confirm")
+
+	conn, err := pgx.Connect(context.Background(), e.db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(context.Background())
+	deadline := time.Now().Add(15 * time.Second)
+	for {
+		var left int
+		if err := conn.QueryRow(context.Background(), `SELECT (SELECT count(*) FROM subscription.subscriptions WHERE user_id = $1 AND email <> 'payer.new@example.com')
+			+ (SELECT count(*) FROM subscription.checkouts WHERE user_id = $1 AND email <> 'payer.new@example.com')`, userID).Scan(&left); err != nil {
+			t.Fatal(err)
+		}
+		if left == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("15 s after the change, %d plan or checkout rows keep the old address", left)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	expect(t, e.call("POST", "/payment/local/"+upgrade.str("session_id")+"/complete", map[string]any{"outcome": "paid"}, tok...), 200, "pay the upgrade")
+	receipt("payer.new@example.com", "upgrade paid after the move")
 }

@@ -320,6 +320,80 @@ func (x *SessionEnded) GetReason() string {
 	return ""
 }
 
+// UserEmailChanged is published on auth.v1.user.email_changed when a user
+// confirms a new e-mail address (the code sent to it), in the transaction
+// that changes it. A service that keeps a copy of the address (subscription:
+// where receipts and plan reminders go) replaces it; events of one user
+// may arrive out of order, so the latest occurred_at wins.
+type UserEmailChanged struct {
+	state      protoimpl.MessageState `protogen:"open.v1"`
+	EventId    string                 `protobuf:"bytes,1,opt,name=event_id,json=eventId,proto3" json:"event_id,omitempty"`
+	OccurredAt *timestamppb.Timestamp `protobuf:"bytes,2,opt,name=occurred_at,json=occurredAt,proto3" json:"occurred_at,omitempty"`
+	UserId     string                 `protobuf:"bytes,3,opt,name=user_id,json=userId,proto3" json:"user_id,omitempty"`
+	// The new address (normalised, lower case).
+	Email         string `protobuf:"bytes,4,opt,name=email,proto3" json:"email,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *UserEmailChanged) Reset() {
+	*x = UserEmailChanged{}
+	mi := &file_auth_v1_events_proto_msgTypes[4]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *UserEmailChanged) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*UserEmailChanged) ProtoMessage() {}
+
+func (x *UserEmailChanged) ProtoReflect() protoreflect.Message {
+	mi := &file_auth_v1_events_proto_msgTypes[4]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use UserEmailChanged.ProtoReflect.Descriptor instead.
+func (*UserEmailChanged) Descriptor() ([]byte, []int) {
+	return file_auth_v1_events_proto_rawDescGZIP(), []int{4}
+}
+
+func (x *UserEmailChanged) GetEventId() string {
+	if x != nil {
+		return x.EventId
+	}
+	return ""
+}
+
+func (x *UserEmailChanged) GetOccurredAt() *timestamppb.Timestamp {
+	if x != nil {
+		return x.OccurredAt
+	}
+	return nil
+}
+
+func (x *UserEmailChanged) GetUserId() string {
+	if x != nil {
+		return x.UserId
+	}
+	return ""
+}
+
+func (x *UserEmailChanged) GetEmail() string {
+	if x != nil {
+		return x.Email
+	}
+	return ""
+}
+
 var File_auth_v1_events_proto protoreflect.FileDescriptor
 
 const file_auth_v1_events_proto_rawDesc = "" +
@@ -351,7 +425,13 @@ const file_auth_v1_events_proto_rawDesc = "" +
 	"\auser_id\x18\x03 \x01(\tR\x06userId\x12\x1d\n" +
 	"\n" +
 	"family_ids\x18\x04 \x03(\tR\tfamilyIds\x12\x16\n" +
-	"\x06reason\x18\x05 \x01(\tR\x06reasonBt\n" +
+	"\x06reason\x18\x05 \x01(\tR\x06reason\"\x99\x01\n" +
+	"\x10UserEmailChanged\x12\x19\n" +
+	"\bevent_id\x18\x01 \x01(\tR\aeventId\x12;\n" +
+	"\voccurred_at\x18\x02 \x01(\v2\x1a.google.protobuf.TimestampR\n" +
+	"occurredAt\x12\x17\n" +
+	"\auser_id\x18\x03 \x01(\tR\x06userId\x12\x14\n" +
+	"\x05email\x18\x04 \x01(\tR\x05emailBt\n" +
 	"\vcom.auth.v1B\vEventsProtoP\x01Z\x1bbidradar/gen/auth/v1;authv1\xa2\x02\x03AXX\xaa\x02\aAuth.V1\xca\x02\aAuth\\V1\xe2\x02\x13Auth\\V1\\GPBMetadata\xea\x02\bAuth::V1b\x06proto3"
 
 var (
@@ -366,24 +446,26 @@ func file_auth_v1_events_proto_rawDescGZIP() []byte {
 	return file_auth_v1_events_proto_rawDescData
 }
 
-var file_auth_v1_events_proto_msgTypes = make([]protoimpl.MessageInfo, 4)
+var file_auth_v1_events_proto_msgTypes = make([]protoimpl.MessageInfo, 5)
 var file_auth_v1_events_proto_goTypes = []any{
 	(*UserRegistered)(nil),        // 0: auth.v1.UserRegistered
 	(*UserVerified)(nil),          // 1: auth.v1.UserVerified
 	(*UserDeactivated)(nil),       // 2: auth.v1.UserDeactivated
 	(*SessionEnded)(nil),          // 3: auth.v1.SessionEnded
-	(*timestamppb.Timestamp)(nil), // 4: google.protobuf.Timestamp
+	(*UserEmailChanged)(nil),      // 4: auth.v1.UserEmailChanged
+	(*timestamppb.Timestamp)(nil), // 5: google.protobuf.Timestamp
 }
 var file_auth_v1_events_proto_depIdxs = []int32{
-	4, // 0: auth.v1.UserRegistered.occurred_at:type_name -> google.protobuf.Timestamp
-	4, // 1: auth.v1.UserVerified.occurred_at:type_name -> google.protobuf.Timestamp
-	4, // 2: auth.v1.UserDeactivated.occurred_at:type_name -> google.protobuf.Timestamp
-	4, // 3: auth.v1.SessionEnded.occurred_at:type_name -> google.protobuf.Timestamp
-	4, // [4:4] is the sub-list for method output_type
-	4, // [4:4] is the sub-list for method input_type
-	4, // [4:4] is the sub-list for extension type_name
-	4, // [4:4] is the sub-list for extension extendee
-	0, // [0:4] is the sub-list for field type_name
+	5, // 0: auth.v1.UserRegistered.occurred_at:type_name -> google.protobuf.Timestamp
+	5, // 1: auth.v1.UserVerified.occurred_at:type_name -> google.protobuf.Timestamp
+	5, // 2: auth.v1.UserDeactivated.occurred_at:type_name -> google.protobuf.Timestamp
+	5, // 3: auth.v1.SessionEnded.occurred_at:type_name -> google.protobuf.Timestamp
+	5, // 4: auth.v1.UserEmailChanged.occurred_at:type_name -> google.protobuf.Timestamp
+	5, // [5:5] is the sub-list for method output_type
+	5, // [5:5] is the sub-list for method input_type
+	5, // [5:5] is the sub-list for extension type_name
+	5, // [5:5] is the sub-list for extension extendee
+	0, // [0:5] is the sub-list for field type_name
 }
 
 func init() { file_auth_v1_events_proto_init() }
@@ -397,7 +479,7 @@ func file_auth_v1_events_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_auth_v1_events_proto_rawDesc), len(file_auth_v1_events_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   4,
+			NumMessages:   5,
 			NumExtensions: 0,
 			NumServices:   0,
 		},

@@ -29,11 +29,30 @@ import (
 	"bidradar/services/auth/linetest"
 )
 
-// clock is the service's clock: real time plus an offset tests advance.
-type clock struct{ off atomic.Int64 }
+// clock is the service's clock: real time plus an offset tests advance,
+// or, once frozen, a time that moves only when a test advances it.
+type clock struct {
+	off    atomic.Int64
+	frozen atomic.Int64 // Unix nanoseconds; 0: real time
+}
 
-func (c *clock) Now() time.Time          { return time.Now().Add(time.Duration(c.off.Load())) }
+func (c *clock) Now() time.Time {
+	if at := c.frozen.Load(); at != 0 {
+		return time.Unix(0, at+c.off.Load())
+	}
+	return time.Now().Add(time.Duration(c.off.Load()))
+}
+
 func (c *clock) Advance(d time.Duration) { c.off.Add(int64(d)) }
+
+// Freeze stops the clock at an hour from now, for tests whose outcome
+// depends on how much time passes (a busy machine must not move it). It
+// stays ahead of the database's clock, which dates queued mail: mail is
+// sent when due by the service clock.
+func (c *clock) Freeze() {
+	c.frozen.Store(time.Now().Add(time.Hour).UnixNano())
+	c.off.Store(0)
+}
 
 // env is one running auth service with its real dependencies.
 type env struct {

@@ -12,6 +12,7 @@ import (
 
 	"bidradar/gen/subscription/v1/subscriptionv1connect"
 	"bidradar/pkg/config"
+	"bidradar/pkg/events"
 	"bidradar/pkg/mail"
 	"bidradar/pkg/runner"
 	"bidradar/services/subscription/internal/adapters/localpay"
@@ -39,9 +40,17 @@ var Spec = runner.Spec{
 }
 
 // Open connects to DATABASE_URL (creating the database if needed) and
-// migrates the schema and its outbox.
+// migrates the schema, its outbox and its processed-events table.
 func Open(ctx context.Context, url string) (*pgxpool.Pool, error) {
-	return runner.OpenDatabase(ctx, url, Schema, migrations.FS)
+	pool, err := runner.OpenDatabase(ctx, url, Schema, migrations.FS)
+	if err != nil {
+		return nil, err
+	}
+	if err := events.EnsureProcessedTable(ctx, pool); err != nil {
+		pool.Close()
+		return nil, err
+	}
+	return pool, nil
 }
 
 // Migrate applies the schema migrations.
@@ -117,12 +126,19 @@ func Build(ctx context.Context, getenv runner.Getenv, log *slog.Logger) (runner.
 	}
 	a := app.New(postgres.New(pool).WithSeller(issuer), provider, nil, log).WithMail(m, publicURL)
 	if se.NATSURL != "" {
-		if _, err := srv.ConnectEvents(ctx, se.NATSURL, pool, runner.Events{
+		js, err := srv.ConnectEvents(ctx, se.NATSURL, pool, runner.Events{
 			Name: "subscription", Stream: Stream, Subjects: []string{"subscription.>"}, Forget: a.ForgetUser,
-		}); err != nil {
+		})
+		if err != nil {
 			srv.Close()
 			return nil, err
 		}
+		// The address receipts and reminders go to follows the account's
+		// (the AUTH stream exists: ConnectEvents ensured it for Forget).
+		h := ports.NewEvents(a)
+		srv.Background(func(ctx context.Context) {
+			events.ConsumeUntilDone(ctx, js, events.StreamAuth, "subscription-emails", []string{ports.SubjectEmailChanged}, h.EmailChanged, log)
+		})
 	}
 	opts, err := srv.HandlerOptions(subscriptionv1connect.SubscriptionServiceName)
 	if err != nil {

@@ -230,7 +230,8 @@ func (h RequestEmailChangeHandler) Handle(ctx context.Context, cmd RequestEmailC
 }
 
 // ConfirmEmailChangeHandler moves the account to the new address with the
-// code sent there, and tells the old address.
+// code sent there, publishes auth.v1.user.email_changed (services keeping
+// the address follow it) and tells the old address.
 type ConfirmEmailChangeHandler struct{ c *core }
 
 // Handle runs the use case.
@@ -247,7 +248,9 @@ func (h ConfirmEmailChangeHandler) Handle(ctx context.Context, userID, newEmail,
 	if err != nil {
 		return domain.User{}, err
 	}
-	u, err := h.c.store.SetEmail(ctx, old.ID, email, code.ID, h.c.now())
+	now := h.c.now()
+	ev := domain.UserEmailChanged{EventID: newID(), OccurredAt: now, UserID: old.ID, Email: email}
+	u, err := h.c.store.SetEmail(ctx, old.ID, email, code.ID, ev, now)
 	if errors.Is(err, domain.ErrEmailTaken) {
 		return domain.User{}, domain.ErrInvalidCode
 	} else if err != nil {

@@ -68,6 +68,15 @@ type UserDeactivated struct {
 	UserID     string
 }
 
+// UserEmailChanged is recorded when a user moves to a new e-mail address:
+// services that keep a copy of the address (receipts, reminders) update it.
+type UserEmailChanged struct {
+	EventID    string
+	OccurredAt time.Time
+	UserID     string
+	Email      string
+}
+
 // ContactMessage is a message to support.
 type ContactMessage struct {
 	UserID, Email, Topic, Message string
@@ -92,9 +101,10 @@ type AccountStore interface {
 	DeleteAccount(ctx context.Context, userID string, codeID int64, ev UserDeactivated, now time.Time) error
 	// SaveContact stores a contact-us message.
 	SaveContact(ctx context.Context, m ContactMessage) error
-	// SetEmail consumes the confirmation code and changes the user's e-mail
-	// (ErrEmailTaken when another account has it meanwhile).
-	SetEmail(ctx context.Context, userID, email string, codeID int64, now time.Time) (User, error)
+	// SetEmail consumes the confirmation code, changes the user's e-mail
+	// (ErrEmailTaken when another account has it meanwhile) and records ev
+	// (auth.v1.user.email_changed), in one transaction.
+	SetEmail(ctx context.Context, userID, email string, codeID int64, ev UserEmailChanged, now time.Time) (User, error)
 }
 
 // ValidatePicture accepts "" (no picture) or a data URL of a JPEG or PNG

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"strconv"
+	"sync"
 	"time"
 
 	"bidradar/services/notification/internal/domain"
@@ -19,37 +20,65 @@ var (
 	errNoContact = errors.New("no address for this channel")
 )
 
-// Deliver sends the due e-mail and LINE messages (up to limit) and returns
-// how many were sent. A failure is retried later (domain.DeliveryRetries);
-// a message that cannot be sent at all (no address, channel off) is given
-// up at once.
+// DeliveryConcurrency is how many deliveries of a claimed batch are sent
+// at once: a receiver slow to answer (a webhook taking its full 10 s) holds
+// up its own message, not the other users' e-mail and LINE messages.
+const DeliveryConcurrency = 8
+
+// Deliver sends the due e-mail, LINE and webhook messages (up to limit,
+// DeliveryConcurrency at a time) and returns how many were sent. A failure
+// is retried later (domain.DeliveryRetries); a message that cannot be sent
+// at all (no address, channel off) is given up at once. Every claimed
+// delivery is sent and recorded even when recording another failed; the
+// first such error is returned.
 func (a *App) Deliver(ctx context.Context, limit int) (int, error) {
 	now := a.now()
 	ds, err := a.store.ClaimDeliveries(ctx, now, limit, DeliveryLease)
 	if err != nil {
 		return 0, err
 	}
-	sent := 0
+	var (
+		mu    sync.Mutex
+		sent  int
+		first error
+		wg    sync.WaitGroup
+		slots = make(chan struct{}, DeliveryConcurrency)
+	)
 	for _, d := range ds {
-		err := a.send(ctx, d)
-		switch {
-		case err == nil:
-			sent++
-			err = a.store.DeliveryDone(ctx, d.ID, a.now())
-		case errors.Is(err, errNoMail), errors.Is(err, errNoLine), errors.Is(err, errNoWebhook), errors.Is(err, errNoContact):
-			err = a.store.DeliveryFailed(ctx, d.ID, err.Error(), nil, a.now())
-		default:
-			var next *time.Time
-			if t, ok := domain.NextAttempt(d.Attempts, a.now()); ok {
-				next = &t
+		slots <- struct{}{}
+		wg.Go(func() {
+			defer func() { <-slots }()
+			ok, err := a.deliver(ctx, d)
+			mu.Lock()
+			defer mu.Unlock()
+			if ok {
+				sent++
 			}
-			err = a.store.DeliveryFailed(ctx, d.ID, err.Error(), next, a.now())
-		}
-		if err != nil {
-			return sent, err
-		}
+			if err != nil && first == nil {
+				first = err
+			}
+		})
 	}
-	return sent, nil
+	wg.Wait()
+	return sent, first
+}
+
+// deliver sends one claimed delivery and records the outcome; ok is true
+// when it was sent, err is an error recording it.
+func (a *App) deliver(ctx context.Context, d domain.Delivery) (ok bool, err error) {
+	err = a.send(ctx, d)
+	switch {
+	case err == nil:
+		return true, a.store.DeliveryDone(ctx, d.ID, a.now())
+	case errors.Is(err, errNoMail), errors.Is(err, errNoLine), errors.Is(err, errNoWebhook), errors.Is(err, errNoContact):
+		return false, a.store.DeliveryFailed(ctx, d.ID, err.Error(), nil, a.now())
+	default:
+		var next *time.Time
+		if t, ok := domain.NextAttempt(d.Attempts, a.now()); ok {
+			next = &t
+		}
+		return false, a.store.DeliveryFailed(ctx, d.ID, err.Error(), next, a.now())
+	}
 }
 
 func (a *App) send(ctx context.Context, d domain.Delivery) error {

@@ -1,6 +1,7 @@
 package domain_test
 
 import (
+	"net/netip"
 	"strings"
 	"testing"
 
@@ -81,10 +82,53 @@ func TestCleanWebhookURL(t *testing.T) {
 		{"https://", true, false},
 		{"", false, false},
 		{"https://hooks.example.com/" + strings.Repeat("a", 2048), true, false},
+		// In production an address written in the URL must be public.
+		{"https://8.8.8.8/hook", true, true},
+		{"https://[2606:4700:4700::1111]/hook", true, true},
+		{"https://127.0.0.1/hook", true, false},
+		{"https://localhost/hook", true, false},
+		{"https://api.localhost./hook", true, false},
+		{"https://10.1.2.3/hook", true, false},
+		{"https://100.64.0.1/hook", true, false},
+		{"https://100.127.255.254:8443/hook", true, false},
+		{"https://169.254.169.254/latest/meta-data", true, false},
+		{"https://0.1.2.3/hook", true, false},
+		{"https://[::1]/hook", true, false},
+		{"https://[fd00::1]/hook", true, false},
+		{"https://[fe80::1%25eth0]/hook", true, false},
+		{"https://[::ffff:10.0.0.1]/hook", true, false},
+		{"https://[::ffff:100.64.0.1]/hook", true, false},
+		{"https://100.64.0.1/hook", false, true}, // outside production anything https goes
 	} {
 		_, err := domain.CleanWebhookURL(c.url, c.production)
 		if (err == nil) != c.ok {
 			t.Errorf("CleanWebhookURL(%q, production %v): %v", c.url, c.production, err)
 		}
+	}
+}
+
+func TestPublicAddr(t *testing.T) {
+	for addr, want := range map[string]bool{
+		"8.8.8.8": true, "1.1.1.1": true, "100.63.255.255": true, "100.128.0.0": true,
+		"2606:4700:4700::1111": true, "::ffff:8.8.8.8": true, "64:ff9b::808:808": true, "2002:808:808::1": true,
+
+		"0.0.0.0": false, "0.1.2.3": false, "127.0.0.1": false, "10.0.0.1": false, "172.16.0.1": false,
+		"192.168.1.1": false, "169.254.169.254": false, "100.64.0.0": false, "100.64.0.1": false,
+		"100.127.255.255": false, "192.0.0.8": false, "198.18.0.1": false, "224.0.0.1": false,
+		"240.0.0.1": false, "255.255.255.255": false,
+
+		"::": false, "::1": false, "fc00::1": false, "fd12:3456::1": false, "fe80::1": false,
+		"fe80::1%eth0": false, "febf::1": false, "fec0::1": false, "ff02::1": false,
+		"::ffff:127.0.0.1": false, "::ffff:10.0.0.1": false, "::ffff:100.64.0.1": false,
+		"::ffff:169.254.169.254": false, "::ffff:0.0.0.1": false, "::10.0.0.1": false,
+		"64:ff9b::a00:1": false, "64:ff9b::6440:1": false, "64:ff9b:1::1": false,
+		"2002:a00:1::1": false, "2002:6440:1::1": false, "2001:db8::1": false,
+	} {
+		if got := domain.PublicAddr(netip.MustParseAddr(addr)); got != want {
+			t.Errorf("PublicAddr(%s) = %v, want %v", addr, got, want)
+		}
+	}
+	if domain.PublicAddr(netip.Addr{}) {
+		t.Error("the zero Addr is public")
 	}
 }

@@ -6,7 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"net"
+	"net/netip"
 	"net/url"
 	"strconv"
 	"strings"
@@ -47,29 +47,97 @@ func (w Webhook) SecretHint() string {
 }
 
 // CleanWebhookURL checks a webhook address: https, no credentials in it,
-// a host. Outside production, plain http to the loopback is allowed too
-// (local receivers, tests).
+// a host. In production a host written as an address must be a public one
+// (PublicAddr) and localhost is refused; a name is checked again when the
+// request connects, after DNS. Outside production, plain http to the
+// loopback is allowed too (local receivers, tests).
 func CleanWebhookURL(raw string, production bool) (string, error) {
 	raw = strings.TrimSpace(raw)
 	u, err := url.Parse(raw)
 	if err != nil || len(raw) > 2048 || u.User != nil || u.Host == "" || u.Hostname() == "" || u.Fragment != "" {
 		return "", ErrInvalidWebhookURL
 	}
+	host := u.Hostname()
 	switch {
 	case u.Scheme == "https":
-	case u.Scheme == "http" && !production && isLoopback(u.Hostname()):
+	case u.Scheme == "http" && !production && isLoopback(host):
 	default:
 		return "", ErrInvalidWebhookURL
+	}
+	if production {
+		if isLocalhost(host) {
+			return "", ErrInvalidWebhookURL
+		}
+		if ip, err := netip.ParseAddr(host); err == nil && !PublicAddr(ip) {
+			return "", ErrInvalidWebhookURL
+		}
 	}
 	return u.String(), nil
 }
 
+func isLocalhost(host string) bool {
+	host = strings.ToLower(strings.TrimSuffix(host, "."))
+	return host == "localhost" || strings.HasSuffix(host, ".localhost")
+}
+
 func isLoopback(host string) bool {
-	if host == "localhost" {
+	if isLocalhost(host) {
 		return true
 	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
+	ip, err := netip.ParseAddr(host)
+	return err == nil && ip.Unmap().IsLoopback()
+}
+
+// nonPublic are the special-purpose blocks (RFC 6890 and its updates) a
+// webhook must not reach besides what netip already names (loopback,
+// link-local, multicast, unspecified, RFC 1918 and fc00::/7).
+var nonPublic = []netip.Prefix{
+	netip.MustParsePrefix("0.0.0.0/8"),       // "this network"
+	netip.MustParsePrefix("100.64.0.0/10"),   // carrier-grade NAT (RFC 6598)
+	netip.MustParsePrefix("192.0.0.0/24"),    // IETF protocol assignments
+	netip.MustParsePrefix("192.0.2.0/24"),    // TEST-NET-1
+	netip.MustParsePrefix("198.18.0.0/15"),   // benchmarking
+	netip.MustParsePrefix("198.51.100.0/24"), // TEST-NET-2
+	netip.MustParsePrefix("203.0.113.0/24"),  // TEST-NET-3
+	netip.MustParsePrefix("240.0.0.0/4"),     // reserved, and the broadcast address
+	netip.MustParsePrefix("::/96"),           // IPv4-compatible (deprecated), :: and ::1 among them
+	netip.MustParsePrefix("64:ff9b:1::/48"),  // local-use NAT64 (RFC 8215)
+	netip.MustParsePrefix("100::/64"),        // discard-only
+	netip.MustParsePrefix("2001:db8::/32"),   // documentation
+	netip.MustParsePrefix("fec0::/10"),       // site-local (deprecated)
+}
+
+// Blocks whose address carries an IPv4 one that is what gets reached.
+var (
+	nat64     = netip.MustParsePrefix("64:ff9b::/96") // well-known NAT64: the last 32 bits
+	sixToFour = netip.MustParsePrefix("2002::/16")    // 6to4: bits 16 to 48
+)
+
+// PublicAddr reports whether ip is an address on the public internet, one
+// a user's webhook may reach: not loopback, private (10/8, 172.16/12,
+// 192.168/16, fc00::/7), link-local (169.254/16, fe80::/10), carrier-grade
+// NAT (100.64/10), 0/8, multicast or another special-purpose block; an
+// IPv4-mapped, NAT64 or 6to4 IPv6 address is judged by its IPv4 address.
+func PublicAddr(ip netip.Addr) bool {
+	ip = ip.WithZone("").Unmap()
+	if ip.Is6() {
+		b := ip.As16()
+		switch {
+		case nat64.Contains(ip):
+			return PublicAddr(netip.AddrFrom4([4]byte(b[12:16])))
+		case sixToFour.Contains(ip):
+			return PublicAddr(netip.AddrFrom4([4]byte(b[2:6])))
+		}
+	}
+	if !ip.IsValid() || !ip.IsGlobalUnicast() || ip.IsPrivate() || ip.IsLoopback() || ip.IsLinkLocalUnicast() {
+		return false
+	}
+	for _, p := range nonPublic {
+		if p.Contains(ip) {
+			return false
+		}
+	}
+	return true
 }
 
 // SignWebhook is the signature header of body sent at ts.

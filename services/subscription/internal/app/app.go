@@ -53,6 +53,11 @@ type Store interface {
 	// profile, usage counters, the e-mail kept for reminders and receipts,
 	// and mail not yet sent. Payments and issued receipts stay (tax law).
 	ForgetUser(ctx context.Context, userID string) error
+	// EmailChanged moves the address receipts and reminders go to (the
+	// plan's, the checkouts', mail not yet sent) to email, once per consumer
+	// and event id, unless a later change (at) was applied already; a user
+	// whose address was erased keeps none.
+	EmailChanged(ctx context.Context, consumer, eventID, userID, email string, at time.Time) error
 }
 
 // App is the subscription use cases.

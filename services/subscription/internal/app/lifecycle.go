@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"time"
 
 	"bidradar/services/subscription/internal/domain"
 )
@@ -136,4 +137,16 @@ func (a *App) ForgetUser(ctx context.Context, userID string) error {
 		}
 	}
 	return a.store.ForgetUser(ctx, userID)
+}
+
+// ConsumerEmails is the consumer name of auth.v1.user.email_changed
+// (processed_events.consumer).
+const ConsumerEmails = "subscription-emails"
+
+// EmailChanged handles auth.v1.user.email_changed: payment reminders and
+// receipts go to the user's new address from now on, not to the one
+// captured at checkout. Idempotent on the event id; the latest change wins
+// whatever the arrival order.
+func (a *App) EmailChanged(ctx context.Context, eventID, userID, email string, at time.Time) error {
+	return a.store.EmailChanged(ctx, ConsumerEmails, eventID, userID, email, at)
 }

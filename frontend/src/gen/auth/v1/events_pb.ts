@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file auth/v1/events.proto.
  */
 export const file_auth_v1_events: GenFile = /*@__PURE__*/
-  fileDesc("ChRhdXRoL3YxL2V2ZW50cy5wcm90bxIHYXV0aC52MSKTAQoOVXNlclJlZ2lzdGVyZWQSEAoIZXZlbnRfaWQYASABKAkSLwoLb2NjdXJyZWRfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEg8KB3VzZXJfaWQYAyABKAkSDQoFZW1haWwYBCABKAkSEAoIdXNlcm5hbWUYBSABKAkSDAoEbmFtZRgGIAEoCSJxCgxVc2VyVmVyaWZpZWQSEAoIZXZlbnRfaWQYASABKAkSLwoLb2NjdXJyZWRfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEg8KB3VzZXJfaWQYAyABKAkSDQoFZW1haWwYBCABKAkiZQoPVXNlckRlYWN0aXZhdGVkEhAKCGV2ZW50X2lkGAEgASgJEi8KC29jY3VycmVkX2F0GAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIPCgd1c2VyX2lkGAMgASgJIoYBCgxTZXNzaW9uRW5kZWQSEAoIZXZlbnRfaWQYASABKAkSLwoLb2NjdXJyZWRfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEg8KB3VzZXJfaWQYAyABKAkSEgoKZmFtaWx5X2lkcxgEIAMoCRIOCgZyZWFzb24YBSABKAlCdAoLY29tLmF1dGgudjFCC0V2ZW50c1Byb3RvUAFaG2JpZHJhZGFyL2dlbi9hdXRoL3YxO2F1dGh2MaICA0FYWKoCB0F1dGguVjHKAgdBdXRoXFYx4gITQXV0aFxWMVxHUEJNZXRhZGF0YeoCCEF1dGg6OlYxYgZwcm90bzM", [file_google_protobuf_timestamp]);
+  fileDesc("ChRhdXRoL3YxL2V2ZW50cy5wcm90bxIHYXV0aC52MSKTAQoOVXNlclJlZ2lzdGVyZWQSEAoIZXZlbnRfaWQYASABKAkSLwoLb2NjdXJyZWRfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEg8KB3VzZXJfaWQYAyABKAkSDQoFZW1haWwYBCABKAkSEAoIdXNlcm5hbWUYBSABKAkSDAoEbmFtZRgGIAEoCSJxCgxVc2VyVmVyaWZpZWQSEAoIZXZlbnRfaWQYASABKAkSLwoLb2NjdXJyZWRfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEg8KB3VzZXJfaWQYAyABKAkSDQoFZW1haWwYBCABKAkiZQoPVXNlckRlYWN0aXZhdGVkEhAKCGV2ZW50X2lkGAEgASgJEi8KC29jY3VycmVkX2F0GAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIPCgd1c2VyX2lkGAMgASgJIoYBCgxTZXNzaW9uRW5kZWQSEAoIZXZlbnRfaWQYASABKAkSLwoLb2NjdXJyZWRfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEg8KB3VzZXJfaWQYAyABKAkSEgoKZmFtaWx5X2lkcxgEIAMoCRIOCgZyZWFzb24YBSABKAkidQoQVXNlckVtYWlsQ2hhbmdlZBIQCghldmVudF9pZBgBIAEoCRIvCgtvY2N1cnJlZF9hdBgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASDwoHdXNlcl9pZBgDIAEoCRINCgVlbWFpbBgEIAEoCUJ0Cgtjb20uYXV0aC52MUILRXZlbnRzUHJvdG9QAVobYmlkcmFkYXIvZ2VuL2F1dGgvdjE7YXV0aHYxogIDQVhYqgIHQXV0aC5WMcoCB0F1dGhcVjHiAhNBdXRoXFYxXEdQQk1ldGFkYXRh6gIIQXV0aDo6VjFiBnByb3RvMw", [file_google_protobuf_timestamp]);
 
 /**
  * UserRegistered is published on auth.v1.user.registered.
@@ -167,4 +167,44 @@ export type SessionEnded = Message<"auth.v1.SessionEnded"> & {
  */
 export const SessionEndedSchema: GenMessage<SessionEnded> = /*@__PURE__*/
   messageDesc(file_auth_v1_events, 3);
+
+/**
+ * UserEmailChanged is published on auth.v1.user.email_changed when a user
+ * confirms a new e-mail address (the code sent to it), in the transaction
+ * that changes it. A service that keeps a copy of the address (subscription:
+ * where receipts and plan reminders go) replaces it; events of one user
+ * may arrive out of order, so the latest occurred_at wins.
+ *
+ * @generated from message auth.v1.UserEmailChanged
+ */
+export type UserEmailChanged = Message<"auth.v1.UserEmailChanged"> & {
+  /**
+   * @generated from field: string event_id = 1;
+   */
+  eventId: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp occurred_at = 2;
+   */
+  occurredAt?: Timestamp | undefined;
+
+  /**
+   * @generated from field: string user_id = 3;
+   */
+  userId: string;
+
+  /**
+   * The new address (normalised, lower case).
+   *
+   * @generated from field: string email = 4;
+   */
+  email: string;
+};
+
+/**
+ * Describes the message auth.v1.UserEmailChanged.
+ * Use `create(UserEmailChangedSchema)` to create a new message.
+ */
+export const UserEmailChangedSchema: GenMessage<UserEmailChanged> = /*@__PURE__*/
+  messageDesc(file_auth_v1_events, 4);
 

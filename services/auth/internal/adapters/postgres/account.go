@@ -13,8 +13,13 @@ import (
 	"bidradar/services/auth/internal/domain"
 )
 
-// SubjectDeactivated: every service erases what it holds of the user.
-const SubjectDeactivated = "auth.v1.user.deactivated"
+// Subjects of the account's self-service.
+const (
+	// SubjectDeactivated: every service erases what it holds of the user.
+	SubjectDeactivated = "auth.v1.user.deactivated"
+	// SubjectEmailChanged: services keeping the user's address update it.
+	SubjectEmailChanged = "auth.v1.user.email_changed"
+)
 
 // ListSessions implements domain.AccountStore.
 func (s *Store) ListSessions(ctx context.Context, userID string, now time.Time) ([]domain.SessionInfo, error) {
@@ -144,7 +149,7 @@ func (s *Store) SaveContact(ctx context.Context, m domain.ContactMessage) error 
 }
 
 // SetEmail implements domain.AccountStore.
-func (s *Store) SetEmail(ctx context.Context, userID, email string, codeID int64, now time.Time) (domain.User, error) {
+func (s *Store) SetEmail(ctx context.Context, userID, email string, codeID int64, ev domain.UserEmailChanged, now time.Time) (domain.User, error) {
 	var u domain.User
 	err := s.tx(ctx, func(tx pgx.Tx) error {
 		if err := consumeCode(ctx, tx, codeID, now); err != nil {
@@ -153,7 +158,12 @@ func (s *Store) SetEmail(ctx context.Context, userID, email string, codeID int64
 		var err error
 		u, err = scanUser(tx.QueryRow(ctx, `UPDATE users SET email = $2, updated_at = $3
 			WHERE id = $1 AND deleted_at IS NULL RETURNING `+userColumns, userID, email, now))
-		return translateUserConflict(err)
+		if err = translateUserConflict(err); err != nil {
+			return err
+		}
+		return enqueue(ctx, tx, SubjectEmailChanged, ev.EventID, &authv1.UserEmailChanged{
+			EventId: ev.EventID, OccurredAt: timestamppb.New(ev.OccurredAt), UserId: u.ID, Email: u.Email,
+		})
 	})
 	return u, err
 }

@@ -10,7 +10,9 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5/pgxpool"
+	"google.golang.org/protobuf/proto"
 
+	authv1 "bidradar/gen/auth/v1"
 	"bidradar/pkg/pgdb"
 	"bidradar/pkg/testutil/pgtest"
 	"bidradar/services/auth/internal/adapters/postgres"
@@ -494,5 +496,52 @@ func TestDevelopmentKeysPersist(t *testing.T) {
 	}
 	if err := s.Cleanup(ctx, time.Now()); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// A confirmed e-mail change publishes auth.v1.user.email_changed with the
+// new address in the same transaction; a change that fails (the address
+// was taken meanwhile) publishes nothing and keeps the code.
+func TestSetEmailPublishesTheChange(t *testing.T) {
+	t.Parallel()
+	s, pool := newStore(t)
+	ctx := context.Background()
+	u := createUser(t, s, "mover", "mover@example.com", true)
+	createUser(t, s, "holder", "holder@example.com", true)
+	if _, err := pool.Exec(ctx, `DELETE FROM outbox`); err != nil {
+		t.Fatal(err)
+	}
+	code := func(email string) int64 {
+		c, err := s.IssueCode(ctx, domain.NewCode{Purpose: domain.PurposeEmailChange, Email: email, HMAC: []byte("x")}, t0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c.ID
+	}
+	at := t0.Add(time.Hour)
+	taken := code("holder@example.com")
+	if _, err := s.SetEmail(ctx, u.ID, "holder@example.com", taken, domain.UserEmailChanged{EventID: uuid.NewString(), OccurredAt: at, UserID: u.ID, Email: "holder@example.com"}, at); !errors.Is(err, domain.ErrEmailTaken) {
+		t.Fatalf("taken address: %v", err)
+	}
+	var n int
+	if err := pool.QueryRow(ctx, `SELECT count(*) FROM outbox`).Scan(&n); err != nil || n != 0 {
+		t.Fatalf("a failed change published %d events (%v)", n, err)
+	}
+
+	ev := domain.UserEmailChanged{EventID: uuid.NewString(), OccurredAt: at, UserID: u.ID, Email: "new@example.com"}
+	got, err := s.SetEmail(ctx, u.ID, "new@example.com", code("new@example.com"), ev, at)
+	if err != nil || got.Email != "new@example.com" {
+		t.Fatalf("SetEmail = %+v, %v", got, err)
+	}
+	var subject, id string
+	var payload []byte
+	if err := pool.QueryRow(ctx, `SELECT subject, event_id, payload FROM outbox`).Scan(&subject, &id, &payload); err != nil {
+		t.Fatal(err)
+	}
+	var msg authv1.UserEmailChanged
+	if err := proto.Unmarshal(payload, &msg); err != nil || subject != "auth.v1.user.email_changed" ||
+		id != ev.EventID || msg.GetEventId() != ev.EventID || msg.GetUserId() != u.ID || msg.GetEmail() != "new@example.com" ||
+		!msg.GetOccurredAt().AsTime().Equal(at) {
+		t.Fatalf("event %s %s %+v %v", subject, id, &msg, err)
 	}
 }

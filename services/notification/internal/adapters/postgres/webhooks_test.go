@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -143,5 +144,128 @@ func TestWebhookSignedRetriedLogged(t *testing.T) {
 	var ae *apperr.Error
 	if err := a.DeleteWebhook(ctx, ann); !errors.As(err, &ae) || ae.Kind != apperr.NotFound {
 		t.Fatalf("delete twice: %v", err)
+	}
+}
+
+// events records what happened, in order, across goroutines.
+type events struct {
+	mu  sync.Mutex
+	log []string
+}
+
+func (e *events) add(s string) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.log = append(e.log, s)
+}
+
+func (e *events) list() []string {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return append([]string(nil), e.log...)
+}
+
+type signalMail struct {
+	ev   *events
+	done chan struct{}
+}
+
+func (m signalMail) Mail(_ context.Context, to, _, _ string) error {
+	m.ev.add("mail " + to)
+	close(m.done)
+	return nil
+}
+
+type signalLine struct {
+	ev   *events
+	done chan struct{}
+}
+
+func (l signalLine) Push(_ context.Context, to, _, retryKey string) error {
+	if retryKey == "" {
+		return errors.New("no retry key")
+	}
+	l.ev.add("line " + to)
+	close(l.done)
+	return nil
+}
+
+// A webhook receiver slow to answer holds up its own delivery only: bob's
+// e-mail and LINE message, claimed in the same batch after ann's webhook,
+// go out while the receiver is still holding ann's request (it answers only
+// once they have, or when the client gives up after its 10 s), and each
+// delivery is then recorded as sent.
+func TestSlowWebhookDoesNotHoldOthers(t *testing.T) {
+	pool, err := notificationsvc.Open(context.Background(), pgtest.NewDatabase(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(pool.Close)
+	ev := &events{}
+	mailed, pushed := make(chan struct{}), make(chan struct{})
+	receiver := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ev.add("webhook received")
+		for _, c := range []chan struct{}{mailed, pushed} {
+			select {
+			case <-c:
+			case <-r.Context().Done(): // the client gave up: the others were held behind this
+				return
+			}
+		}
+		ev.add("webhook answered")
+		w.WriteHeader(http.StatusNoContent)
+	}))
+	defer receiver.Close()
+
+	now := time.Date(2026, 11, 24, 5, 0, 0, 0, time.UTC)
+	a := app.New(postgres.New(pool), func() time.Time { return now }).WithChannels(app.Channels{
+		Contacts: fakeContacts{}, Mail: signalMail{ev, mailed}, Line: signalLine{ev, pushed},
+		Webhook: webhookpost.New(false), PublicURL: "https://bidradar.example",
+	})
+	ctx := context.Background()
+	if _, err := a.SetWebhook(ctx, ann, receiver.URL+"/hook"); err != nil {
+		t.Fatal(err)
+	}
+	s := domain.DefaultSettings
+	s.EmailEnabled, s.EmailDigest, s.LineEnabled, s.LineUserID = true, "instant", true, "U"+strings.Repeat("2", 32)
+	if _, err := a.PutSettings(ctx, bob, s); err != nil {
+		t.Fatal(err)
+	}
+	// Ann's webhook is due first, so a one-at-a-time worker would send it first.
+	if err := a.InterestChanged(ctx, ann, "69111111111", true, false, false, now); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.InterestChanged(ctx, bob, "69222222222", true, false, false, now); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.AnnouncementAdded(ctx, "step-a", "69111111111", "สะพาน", "ประกาศผู้ชนะ", "2026-11-24"); err != nil {
+		t.Fatal(err)
+	}
+	now = now.Add(time.Second)
+	if err := a.AnnouncementAdded(ctx, "step-b", "69222222222", "ถนน", "ประกาศผู้ชนะ", "2026-11-24"); err != nil {
+		t.Fatal(err)
+	}
+	var channels []string
+	rows, _ := pool.Query(ctx, `SELECT channel FROM deliveries ORDER BY next_attempt_at, channel`)
+	for rows.Next() {
+		var c string
+		_ = rows.Scan(&c)
+		channels = append(channels, c)
+	}
+	if rows.Err() != nil || strings.Join(channels, ",") != "webhook,email,line" {
+		t.Fatalf("deliveries due %v %v, want ann's webhook first", channels, rows.Err())
+	}
+
+	now = now.Add(time.Second)
+	if n, err := a.Deliver(ctx, 10); err != nil || n != 3 {
+		t.Fatalf("sent %d %v, want 3 (events %v)", n, err, ev.list())
+	}
+	got := ev.list()
+	if len(got) != 4 || got[3] != "webhook answered" {
+		t.Fatalf("events %v: bob's e-mail and LINE must go out while ann's webhook is still waiting", got)
+	}
+	var sent int
+	if err := pool.QueryRow(ctx, `SELECT count(*) FROM deliveries WHERE sent_at IS NOT NULL AND failed_at IS NULL AND attempts = 1`).Scan(&sent); err != nil || sent != 3 {
+		t.Fatalf("%d deliveries recorded sent, want 3 (%v)", sent, err)
 	}
 }

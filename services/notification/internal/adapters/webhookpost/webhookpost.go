@@ -13,6 +13,8 @@ import (
 	"net/netip"
 	"syscall"
 	"time"
+
+	"bidradar/services/notification/internal/domain"
 )
 
 // Client posts webhook requests: 10 s per attempt, no redirects followed
@@ -20,9 +22,10 @@ import (
 // addresses, so a user's URL cannot reach the services inside.
 type Client struct{ http *http.Client }
 
-// New returns the client; production refuses loopback, private, link-local
-// and other non-public addresses at connect time (after DNS, so a name
-// pointing inside is refused too).
+// New returns the client; production refuses loopback, private, link-local,
+// carrier-grade NAT and other non-public addresses (domain.PublicAddr) at
+// connect time, after DNS, so a name pointing inside is refused too, and
+// one whose answer changes after the URL was registered (DNS rebinding).
 func New(production bool) *Client {
 	d := &net.Dialer{Timeout: 5 * time.Second}
 	if production {
@@ -31,7 +34,7 @@ func New(production bool) *Client {
 			if err != nil {
 				return err
 			}
-			if ip := ap.Addr().Unmap(); !ip.IsGlobalUnicast() || ip.IsPrivate() || ip.IsLoopback() || ip.IsLinkLocalUnicast() {
+			if ip := ap.Addr(); !domain.PublicAddr(ip) {
 				return fmt.Errorf("webhook address %s is not public", ip)
 			}
 			return nil

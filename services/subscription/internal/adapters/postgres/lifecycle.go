@@ -11,6 +11,7 @@ import (
 	"google.golang.org/protobuf/types/known/timestamppb"
 
 	subscriptionv1 "bidradar/gen/subscription/v1"
+	"bidradar/pkg/events"
 	"bidradar/pkg/mail"
 	"bidradar/pkg/outbox"
 	"bidradar/services/subscription/internal/domain"
@@ -147,6 +148,7 @@ func (r *Repo) ForgetUser(ctx context.Context, userID string) error {
 			`DELETE FROM usage_counters WHERE user_id = $1`,
 			`UPDATE subscriptions SET email = '' WHERE user_id = $1`,
 			`UPDATE checkouts SET email = '' WHERE user_id = $1`,
+			`DELETE FROM email_changes WHERE user_id = $1`,
 		} {
 			if _, err := tx.Exec(ctx, q, userID); err != nil {
 				return fmt.Errorf("forget user: %w", err)
@@ -154,6 +156,48 @@ func (r *Repo) ForgetUser(ctx context.Context, userID string) error {
 		}
 		if _, err := tx.Exec(ctx, `DELETE FROM mail_outbox WHERE recipient = ANY($1) AND sent_at IS NULL`, emails); err != nil {
 			return fmt.Errorf("forget user's mail: %w", err)
+		}
+		return nil
+	})
+}
+
+// EmailChanged implements app.Store, in one transaction.
+func (r *Repo) EmailChanged(ctx context.Context, consumer, eventID, userID, email string, at time.Time) error {
+	return pgx.BeginFunc(ctx, r.pool, func(tx pgx.Tx) error {
+		if first, err := events.MarkProcessed(ctx, tx, consumer, eventID); err != nil || !first {
+			return err
+		}
+		// Only a change newer than the last one applied moves the address.
+		tag, err := tx.Exec(ctx, `INSERT INTO email_changes (user_id, changed_at) VALUES ($1, $2)
+			ON CONFLICT (user_id) DO UPDATE SET changed_at = excluded.changed_at
+			WHERE email_changes.changed_at < excluded.changed_at`, userID, at)
+		if err != nil {
+			return fmt.Errorf("email changed: %w", err)
+		}
+		if tag.RowsAffected() == 0 {
+			return nil
+		}
+		rows, err := tx.Query(ctx, `SELECT email FROM subscriptions WHERE user_id = $1 AND email <> '' AND email <> $2
+			UNION SELECT email FROM checkouts WHERE user_id = $1 AND email <> '' AND email <> $2`, userID, email)
+		if err != nil {
+			return fmt.Errorf("email changed: %w", err)
+		}
+		old, err := pgx.CollectRows(rows, pgx.RowTo[string])
+		if err != nil {
+			return fmt.Errorf("email changed: %w", err)
+		}
+		// An erased address (a deleted account) stays erased.
+		for _, q := range []string{
+			`UPDATE subscriptions SET email = $2 WHERE user_id = $1 AND email <> ''`,
+			`UPDATE checkouts SET email = $2 WHERE user_id = $1 AND email <> ''`,
+		} {
+			if _, err := tx.Exec(ctx, q, userID, email); err != nil {
+				return fmt.Errorf("email changed: %w", err)
+			}
+		}
+		if _, err := tx.Exec(ctx, `UPDATE mail_outbox SET recipient = $2
+			WHERE recipient = ANY($1) AND sent_at IS NULL AND failed_at IS NULL`, old, email); err != nil {
+			return fmt.Errorf("email changed: mail not yet sent: %w", err)
 		}
 		return nil
 	})
