@@ -81,7 +81,9 @@ func (r *Repo) Payments(ctx context.Context, userID string) ([]domain.Payment, e
 // payment.succeeded in the outbox. The plan changes only when this commits.
 //
 // A succeeded payment gets its receipt (number, VAT, buyer snapshot) in the
-// same transaction, and receiptMail's mail queued.
+// same transaction, and receiptMail's mail queued; an older card
+// subscription the change replaces gets its pending provider cancel
+// (provider_cancels), so stopping it survives a provider outage.
 func (r *Repo) Fulfil(ctx context.Context, ev domain.Event, now time.Time, decide func(domain.FulfilState) domain.Change, receiptMail func(domain.Receipt) domain.Mail) (applied bool, c domain.Change, err error) {
 	err = pgx.BeginFunc(ctx, r.pool, func(tx pgx.Tx) error {
 		applied, c = false, domain.Change{}
@@ -156,6 +158,11 @@ func write(ctx context.Context, tx pgx.Tx, c domain.Change, now time.Time, selle
 			VALUES ($1, $2, $3, $4, $5) ON CONFLICT (subscription_id) DO UPDATE
 			SET status = $3, cancel_at_period_end = $4, state_at = $5`, p.ID, p.UserID, p.Status, p.CancelAtPeriodEnd, p.StateAt); err != nil {
 			return fmt.Errorf("provider subscription: %w", err)
+		}
+	}
+	if pc := c.ProviderCancel; pc != nil {
+		if err := recordProviderCancel(ctx, tx, *pc, now); err != nil {
+			return err
 		}
 	}
 	if c.CheckoutID != "" && c.CheckoutStatus != "" {

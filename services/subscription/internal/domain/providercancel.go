@@ -1,0 +1,41 @@
+package domain
+
+import (
+	"errors"
+	"time"
+)
+
+// PendingCancel is a ProviderCancel recorded with the plan that made it and
+// not yet confirmed by the provider, as a worker claimed it.
+type PendingCancel struct {
+	ProviderCancel
+	Attempts  int       // calls made so far, this one included
+	Lease     time.Time // the claim: no other worker calls before it
+	LastError string    // the previous attempt's failure, if any
+	CreatedAt time.Time
+}
+
+// ErrProviderSubGone: the provider no longer has the subscription running
+// (cancelled already, or unknown): a request to stop it is fulfilled.
+// Providers wrap it into the error they return.
+var ErrProviderSubGone = errors.New("the provider subscription is cancelled already or does not exist")
+
+// CancelAlarmAttempts is the attempt from which a provider cancel still
+// failing is logged as needing an operator: the old card may keep charging.
+const CancelAlarmAttempts = 10
+
+// CancelRetryAfter is how long a provider cancel waits after its attempts-th
+// failed call: 1 min, 5 min, 30 min, 2 h, then every 6 h for ever.
+func CancelRetryAfter(attempts int) time.Duration {
+	switch {
+	case attempts <= 1:
+		return time.Minute
+	case attempts == 2:
+		return 5 * time.Minute
+	case attempts == 3:
+		return 30 * time.Minute
+	case attempts == 4:
+		return 2 * time.Hour
+	}
+	return 6 * time.Hour
+}
