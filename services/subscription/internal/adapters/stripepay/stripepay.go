@@ -6,6 +6,9 @@ package stripepay
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
 	"time"
 
 	"github.com/stripe/stripe-go/v82"
@@ -144,21 +147,50 @@ func (p *Provider) ParseEvent(payload []byte, signature string) (domain.Event, e
 }
 
 // SetCancelAtPeriodEnd implements app.Provider (Subscriptions update:
-// cancel_at_period_end).
+// cancel_at_period_end). A subscription cancelled already (Stripe refuses to
+// update it) or unknown answers an error wrapping domain.ErrProviderSubGone.
 func (p *Provider) SetCancelAtPeriodEnd(ctx context.Context, subscriptionID string, cancel bool) error {
 	_, err := p.client.V1Subscriptions.Update(ctx, subscriptionID, &stripe.SubscriptionUpdateParams{CancelAtPeriodEnd: stripe.Bool(cancel)})
-	if err != nil {
-		return apperr.Wrap(err, apperr.Unavailable, domain.ErrNoProvider.Slug, domain.ErrNoProvider.Message)
-	}
-	return nil
+	return p.failure(ctx, subscriptionID, err)
 }
 
 // CancelNow implements app.Provider (Subscriptions cancel, no proration:
-// the unused days became days of the new plan).
+// the unused days became days of the new plan). A subscription cancelled
+// already (Stripe answers resource_missing, "No such subscription") or
+// unknown answers an error wrapping domain.ErrProviderSubGone.
 func (p *Provider) CancelNow(ctx context.Context, subscriptionID string) error {
 	_, err := p.client.V1Subscriptions.Cancel(ctx, subscriptionID, &stripe.SubscriptionCancelParams{Prorate: stripe.Bool(false)})
-	if err != nil {
-		return apperr.Wrap(err, apperr.Unavailable, domain.ErrNoProvider.Slug, domain.ErrNoProvider.Message)
+	return p.failure(ctx, subscriptionID, err)
+}
+
+// failure maps a subscription call's error: domain.ErrProviderSubGone
+// (inside the usual Unavailable error) when the subscription can no longer
+// charge, so a retried stop counts as done.
+func (p *Provider) failure(ctx context.Context, subscriptionID string, err error) error {
+	if err == nil {
+		return nil
 	}
-	return nil
+	if p.gone(ctx, subscriptionID, err) {
+		err = fmt.Errorf("%w: %w", domain.ErrProviderSubGone, err)
+	}
+	return apperr.Wrap(err, apperr.Unavailable, domain.ErrNoProvider.Slug, domain.ErrNoProvider.Message)
+}
+
+// gone: Stripe answers resource_missing for a subscription it does not have
+// (cancelling a cancelled one answers so too) and a plain 400 to an update
+// of a cancelled one; for the latter the subscription is read to be sure.
+// Network failures, 5xx and 429 are not gone: they are retried.
+func (p *Provider) gone(ctx context.Context, subscriptionID string, err error) bool {
+	var se *stripe.Error
+	if !errors.As(err, &se) {
+		return false
+	}
+	if se.Code == stripe.ErrorCodeResourceMissing {
+		return true
+	}
+	if se.HTTPStatusCode != http.StatusBadRequest {
+		return false
+	}
+	s, err := p.client.V1Subscriptions.Retrieve(ctx, subscriptionID, nil)
+	return err == nil && (s.Status == stripe.SubscriptionStatusCanceled || s.Status == stripe.SubscriptionStatusIncompleteExpired)
 }
