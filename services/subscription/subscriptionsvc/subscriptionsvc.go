@@ -157,14 +157,16 @@ func (m mailer) Send(ctx context.Context, x domain.Mail) error {
 }
 
 // How often the jobs run. Each is safe on every replica at once: plans are
-// moved under row claims, reminders are remembered per plan end, mail is
-// leased per row.
+// moved under row claims, reminders are remembered per plan end, mail and
+// provider cancels are leased per row.
 const (
 	expiryEvery = time.Minute
 	mailEvery   = 3 * time.Second
+	cancelEvery = 30 * time.Second // the shortest back-off is 1 min
 )
 
-// startJobs runs the expiry and reminder job and the mail sender.
+// startJobs runs the expiry and reminder job, the mail sender and the
+// retries of provider cancels (replaced card subscriptions).
 func startJobs(srv *runner.RPCServer, a *app.App, log *slog.Logger) {
 	srv.Every(expiryEvery, func(ctx context.Context) {
 		if n, err := a.ExpireDue(ctx); err != nil && ctx.Err() == nil {
@@ -174,6 +176,17 @@ func startJobs(srv *runner.RPCServer, a *app.App, log *slog.Logger) {
 		}
 		if _, err := a.SendReminders(ctx); err != nil && ctx.Err() == nil {
 			log.WarnContext(ctx, "plan reminders", "err", err)
+		}
+	})
+	srv.Every(cancelEvery, func(ctx context.Context) {
+		for {
+			n, err := a.StopReplacedCards(ctx, 20)
+			if err != nil && ctx.Err() == nil {
+				log.WarnContext(ctx, "provider cancels", "err", err)
+			}
+			if n < 20 || err != nil {
+				return
+			}
 		}
 	})
 	srv.Every(mailEvery, func(ctx context.Context) {

@@ -49,6 +49,14 @@ type Store interface {
 	// DeliverMail sends up to limit due queued mails with send, recording
 	// each outcome (retries back off); it returns how many it handled.
 	DeliverMail(ctx context.Context, limit int, now time.Time, send func(context.Context, domain.Mail) error) (int, error)
+	// ClaimProviderCancels leases up to limit pending provider cancels due
+	// at now (only that subscription's, when only is set) until now+lease,
+	// counting an attempt each; rows another worker holds are skipped.
+	ClaimProviderCancels(ctx context.Context, now time.Time, lease time.Duration, limit int, only string) ([]domain.PendingCancel, error)
+	// ProviderCancelDone and ProviderCancelFailed record a claimed call's
+	// outcome (nothing, when the claim was lost meanwhile).
+	ProviderCancelDone(ctx context.Context, c domain.PendingCancel, now time.Time) error
+	ProviderCancelFailed(ctx context.Context, c domain.PendingCancel, retryAt time.Time, failure string) error
 	// ForgetUser erases a deleted account's personal data: the billing
 	// profile, usage counters, the e-mail kept for reminders and receipts,
 	// and mail not yet sent. Payments and issued receipts stay (tax law).
@@ -199,17 +207,11 @@ func (a *App) fulfil(ctx context.Context, ev domain.Event) error {
 	case c.Reason != "":
 		a.log.InfoContext(ctx, "webhook event changed nothing", "event", ev.String(), "reason", c.Reason)
 	case c.ProviderCancel != nil && a.provider != nil:
-		// The plan is written; the old card must stop charging. A failure is
-		// logged for an operator (the plan is right either way).
-		pc := c.ProviderCancel
-		var err error
-		if pc.AtPeriodEnd {
-			err = a.provider.SetCancelAtPeriodEnd(ctx, pc.SubscriptionID, true)
-		} else {
-			err = a.provider.CancelNow(ctx, pc.SubscriptionID)
-		}
-		if err != nil {
-			a.log.ErrorContext(ctx, "replaced card subscription not stopped at the provider", "subscription", pc.SubscriptionID, "err", err)
+		// The plan and the pending cancel of the old card are written: try
+		// it at once; a failure is retried by the job (StopReplacedCards),
+		// and the webhook is acknowledged either way (the plan is right).
+		if _, err := a.stopReplaced(ctx, 1, c.ProviderCancel.SubscriptionID); err != nil {
+			a.log.ErrorContext(ctx, "provider cancel: outcome not recorded; the job retries it", "subscription", c.ProviderCancel.SubscriptionID, "err", err)
 		}
 	}
 	return nil

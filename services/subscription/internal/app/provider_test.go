@@ -79,6 +79,9 @@ func TestReplacedCardStopsAtTheProvider(t *testing.T) {
 	if got := p.take(); len(got) != 1 || got[0] != "cancel_at_period_end sub_bob true" {
 		t.Fatalf("downgrade: %v", got)
 	}
+	if n := count(t, pool, `SELECT count(*) FROM provider_cancels WHERE done_at IS NOT NULL AND attempts = 1`); n != 2 {
+		t.Fatalf("%d provider cancels done at the first attempt, want ann's and bob's", n)
+	}
 	bob, _ := a.Current(ctx, "bob")
 	if bob.Tier.Name != "enterprise" || bob.Sub.Next == nil || !bob.Sub.CancelAtPeriodEnd {
 		t.Fatalf("bob keeps enterprise to the end, starter waits: %+v", bob.Sub)
