@@ -132,7 +132,10 @@ var (
 	ErrPassNoRenewal  = apperr.New(apperr.FailedPrecondition, "cancel-pass", "แพ็กเกจแบบชำระล่วงหน้า (พร้อมเพย์) ไม่ต่ออายุอัตโนมัติอยู่แล้ว จะสิ้นสุดตามวันหมดอายุ")
 	ErrAlreadyCancel  = apperr.New(apperr.FailedPrecondition, "cancel-already", "แพ็กเกจนี้ยกเลิกการต่ออายุไว้แล้ว")
 	ErrNotCancelled   = apperr.New(apperr.FailedPrecondition, "resume-not-cancelled", "แพ็กเกจนี้ไม่ได้ถูกยกเลิกการต่ออายุ")
-	ErrPlanQueued     = apperr.New(apperr.FailedPrecondition, "checkout-plan-queued", "มีแพ็กเกจที่รอเริ่มใช้หลังแพ็กเกจปัจจุบันอยู่แล้ว กรุณารอให้เริ่มใช้ก่อนซื้อแพ็กเกจอื่น")
+	// A downgrade booked for the period's end stopped the current card's
+	// renewal: renewing it again would charge for both plans.
+	ErrResumeQueued = apperr.New(apperr.FailedPrecondition, "resume-plan-queued", "มีแพ็กเกจที่จองไว้ให้เริ่มใช้เมื่อแพ็กเกจนี้สิ้นสุด จึงต่ออายุแพ็กเกจปัจจุบันไม่ได้")
+	ErrPlanQueued   = apperr.New(apperr.FailedPrecondition, "checkout-plan-queued", "มีแพ็กเกจที่รอเริ่มใช้หลังแพ็กเกจปัจจุบันอยู่แล้ว กรุณารอให้เริ่มใช้ก่อนซื้อแพ็กเกจอื่น")
 )
 
 // CanCancel checks that a plan may be set to end at its period's end: an
@@ -149,13 +152,16 @@ func CanCancel(s Subscription, found bool, now time.Time) error {
 	return nil
 }
 
-// CanResume checks that a cancellation may be undone: before the end.
+// CanResume checks that a cancellation may be undone: before the end, and
+// not when a lower plan is booked to follow.
 func CanResume(s Subscription, found bool, now time.Time) error {
 	switch {
 	case !found || !s.Active(now) || s.Tier == FreeTier:
 		return ErrNoPlanToCancel
 	case !s.CancelAtPeriodEnd:
 		return ErrNotCancelled
+	case s.Next != nil:
+		return ErrResumeQueued
 	}
 	return nil
 }

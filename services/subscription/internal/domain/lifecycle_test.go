@@ -174,6 +174,8 @@ func TestCancelAndResumeRules(t *testing.T) {
 	cancelled := card
 	cancelled.CancelAtPeriodEnd = true
 	pass := plan("pro", "2026-11-01", "2026-12-30")
+	downgraded := cancelled
+	downgraded.Next = &domain.NextPlan{Tier: "basic", Period: "monthly", Method: "card", EndDate: cancelled.EndDate.AddDate(0, 1, 0)}
 	for _, c := range []struct {
 		name           string
 		s              domain.Subscription
@@ -183,6 +185,7 @@ func TestCancelAndResumeRules(t *testing.T) {
 		{"no plan", domain.Subscription{}, false, domain.ErrNoPlanToCancel, domain.ErrNoPlanToCancel},
 		{"card", card, true, nil, domain.ErrNotCancelled},
 		{"cancelled card", cancelled, true, domain.ErrAlreadyCancel, nil},
+		{"downgrade booked", downgraded, true, domain.ErrAlreadyCancel, domain.ErrResumeQueued},
 		{"pass", pass, true, domain.ErrPassNoRenewal, domain.ErrNotCancelled},
 		{"lapsed", plan("pro", "2026-09-01", "2026-10-01"), true, domain.ErrNoPlanToCancel, domain.ErrNoPlanToCancel},
 	} {

@@ -107,6 +107,23 @@ describe("payment settings", () => {
   });
 });
 
+describe("renewal with a lower plan booked", () => {
+  it("names the booked plan and offers no resume of the old card (it would charge for both)", async () => {
+    signIn();
+    backend({
+      "SubscriptionService/GetMySubscription": () => ({
+        json: mine({ cancelAtPeriodEnd: true, autoRenew: false, next: { tier: "basic", tierLabel: "เริ่มต้น", startDate: "2026-12-10", endDate: "2027-01-08" } }),
+      }),
+    });
+    renderApp("/user-settings/payment-settings");
+    const next = await screen.findByTestId("renewal-next", {}, { timeout: 5000 });
+    expect(next.textContent).toContain("เริ่มต้น");
+    expect(screen.getByTestId("renewal-state").textContent).toContain("ยกเลิกการต่ออายุแล้ว");
+    expect(screen.queryByTestId("renewal-resume")).toBeNull();
+    expect(screen.queryByTestId("renewal-cancel")).toBeNull();
+  });
+});
+
 describe("receipt page", () => {
   it("shows the number, Buddhist-era date, VAT and the total in Thai words", async () => {
     signIn();

@@ -48,8 +48,9 @@ export function RenewalPanel() {
       )}
       {isCard && <p className="muted">{b.ruleCancel}</p>}
       {isCard &&
+        // With a lower plan booked to follow, the old card cannot renew again (the server refuses too).
         (sub.cancelAtPeriodEnd ? (
-          <button type="button" className="btn btn-primary btn-md" disabled={renewal.isPending} onClick={() => renewal.mutate("resume")} data-testid="renewal-resume">
+          !sub.next && <button type="button" className="btn btn-primary btn-md" disabled={renewal.isPending} onClick={() => renewal.mutate("resume")} data-testid="renewal-resume">
             {b.resume}
           </button>
         ) : (
