@@ -3,6 +3,7 @@ package postgres_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -463,5 +464,56 @@ func TestProjectMatchedOncePerUserAndProject(t *testing.T) {
 	}
 	if n := count(t, pool, `SELECT count(*) FROM deliveries WHERE user_id <> $1`, dave); n != 0 {
 		t.Errorf("%d deliveries for bell-only users", n)
+	}
+}
+
+// Create writes many users' notifications at once: writers whose user
+// sets overlap in any order do not deadlock, every draft is written once,
+// and the unread count of each created event is the user's count after
+// its commit (the last event of a user carries the final count).
+func TestCreateManyUsersConcurrently(t *testing.T) {
+	a, pool := newApp(t)
+	ctx := context.Background()
+	users := make([]string, 40)
+	for i := range users {
+		users[i] = fmt.Sprintf("%08x-0000-4000-8000-%012x", i+1, i+1)
+	}
+	var wg sync.WaitGroup
+	for w := range 8 {
+		wg.Go(func() {
+			for k := range 5 {
+				ms := make([]domain.Match, 0, len(users))
+				for i := range users { // each writer its own order: rotated, every other one reversed
+					j := (i + 5*w + k) % len(users)
+					if w%2 == 1 {
+						j = len(users) - 1 - j
+					}
+					ms = append(ms, domain.Match{UserID: users[j], CriteriaID: "c", CriteriaName: "ถนน"})
+				}
+				p := domain.MatchedProject{ID: fmt.Sprintf("6900000%02d%02d", w, k), Name: "โครงการ"}
+				if err := a.ProjectMatched(ctx, fmt.Sprintf("ev-%d-%d", w, k), p, ms); err != nil {
+					t.Error(err)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	evs := createdEvents(t, pool)
+	for _, u := range users {
+		if n := count(t, pool, `SELECT count(*) FROM notifications WHERE user_id = $1`, u); n != 40 {
+			t.Fatalf("%s: %d rows, want 40", u, n)
+		}
+		if got := len(evs[u]); got != 40 {
+			t.Fatalf("%s: %d created events, want 40", u, got)
+		}
+		seen := map[int64]bool{}
+		for _, e := range evs[u] {
+			seen[e.GetUnreadCount()] = true
+		}
+		for c := int64(1); c <= 40; c++ {
+			if !seen[c] {
+				t.Fatalf("%s: no event carried unread count %d", u, c)
+			}
+		}
 	}
 }
