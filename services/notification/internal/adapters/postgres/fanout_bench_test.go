@@ -7,6 +7,7 @@ import (
 	"os"
 	"strconv"
 	"testing"
+	"time"
 
 	"bidradar/pkg/testutil/pgtest"
 	"bidradar/services/notification/internal/adapters/postgres"
@@ -30,10 +31,16 @@ import (
 //     search makes a second notification, as it always did.
 //
 // notifications/s counts the rows written (checked against the table).
+// FANOUT_VACUUM_EVERY=N runs VACUUM (ANALYZE) on the notifications every N
+// events, inside the timing: autovacuum's work, for a server where it is off
+// (without it no new row becomes all-visible, and each unread count reads
+// every unread row's heap page). With -v the rate of every 2 000 events and
+// the sizes of the tables are logged.
 //
 //	go test ./internal/adapters/postgres -run '^$' -bench MatchFanOut -benchtime 500x
 func BenchmarkMatchFanOut(b *testing.B) {
 	perEvent, population := envInt("FANOUT_USERS", 160), envInt("FANOUT_POPULATION", 25000)
+	vacuumEvery := envInt("FANOUT_VACUUM_EVERY", 0)
 	users := make([]string, population)
 	for i := range users {
 		users[i] = fmt.Sprintf("%08x-%04x-4000-8000-%012x", i, i%0x10000, i)
@@ -54,6 +61,7 @@ func BenchmarkMatchFanOut(b *testing.B) {
 			}
 			var written int
 			ev := 0
+			lap, lapRows := time.Now(), 0
 			for b.Loop() {
 				b.StopTimer()
 				// A random sample of perEvent users (partial Fisher-Yates).
@@ -87,6 +95,15 @@ func BenchmarkMatchFanOut(b *testing.B) {
 					b.Fatal(err)
 				}
 				ev++
+				if vacuumEvery > 0 && ev%vacuumEvery == 0 { // autovacuum's work, timed with the rest
+					if _, err := pool.Exec(ctx, `VACUUM (ANALYZE) notifications`); err != nil {
+						b.Fatal(err)
+					}
+				}
+				if testing.Verbose() && ev%2000 == 0 { // does the rate hold while the tables grow?
+					b.Logf("events %d: %.0f notifications/s over the last 2000 (wall clock)", ev, float64(written-lapRows)/time.Since(lap).Seconds())
+					lap, lapRows = time.Now(), written
+				}
 			}
 			b.StopTimer()
 			var rows int
@@ -95,6 +112,15 @@ func BenchmarkMatchFanOut(b *testing.B) {
 			}
 			if rows != written {
 				b.Fatalf("%d rows, %d expected", rows, written)
+			}
+			if testing.Verbose() {
+				var sizes string
+				if err := pool.QueryRow(ctx, `SELECT string_agg(format('%s %s', c.relname, pg_size_pretty(pg_relation_size(c.oid))), ', ' ORDER BY c.relname)
+					FROM pg_class c JOIN pg_namespace s ON s.oid = c.relnamespace
+					WHERE s.nspname = current_schema() AND c.relkind IN ('r', 'i') AND pg_relation_size(c.oid) > 1000000`).Scan(&sizes); err != nil {
+					b.Fatal(err)
+				}
+				b.Logf("%d rows; sizes: %s", rows, sizes)
 			}
 			b.ReportMetric(float64(rows)/b.Elapsed().Seconds(), "notifications/s")
 			b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(rows), "µs/notification")
