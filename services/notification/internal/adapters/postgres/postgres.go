@@ -223,6 +223,9 @@ func (s *Store) Create(ctx context.Context, consumer, eventID string, drafts []d
 	var users []string
 	known := map[string]bool{}
 	for _, d := range drafts {
+		if id, err := uuid.Parse(d.UserID); err == nil {
+			d.UserID = id.String() // as the rows return it
+		}
 		k := key{d.UserID, d.DedupKey}
 		if _, dup := index[k]; dup {
 			continue
@@ -279,7 +282,11 @@ func (s *Store) Create(ctx context.Context, consumer, eventID string, drafts []d
 				rows.Close()
 				return fmt.Errorf("insert notifications: %w", err)
 			}
-			i := index[key{n.UserID, dedup}]
+			i, ok := index[key{n.UserID, dedup}]
+			if !ok {
+				rows.Close()
+				return fmt.Errorf("insert notifications: row %s of no draft", n.ID)
+			}
 			at = append(at, i)
 			byDraft[i] = n
 		}

@@ -517,3 +517,28 @@ func TestCreateManyUsersConcurrently(t *testing.T) {
 		}
 	}
 }
+
+// A batch of one user's drafts is written in its order (the bell lists the
+// last first), whatever the spelling of the user id; each has its event.
+func TestCreateKeepsDraftOrder(t *testing.T) {
+	a, pool := newApp(t)
+	ctx := context.Background()
+	ns, err := a.CreateTest(ctx, strings.ToUpper(ann), 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ns) != 3 || ns[0].Title != "การแจ้งเตือนทดสอบ #1" || ns[2].Title != "การแจ้งเตือนทดสอบ #3" || ns[0].UserID != ann {
+		t.Fatalf("created %+v", ns)
+	}
+	l, err := a.List(ctx, ann, domain.ListFilter{}, domain.Page{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(l.Items) != 3 || l.Items[0].Title != "การแจ้งเตือนทดสอบ #3" || l.Items[2].Title != "การแจ้งเตือนทดสอบ #1" || l.Unread != 3 {
+		t.Fatalf("bell %+v", l)
+	}
+	evs := createdEvents(t, pool)[ann]
+	if len(evs) != 3 || evs[0].GetNotification().GetId() != ns[0].ID || evs[2].GetUnreadCount() != 3 {
+		t.Fatalf("events %v", evs)
+	}
+}
