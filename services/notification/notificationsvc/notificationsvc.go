@@ -192,7 +192,7 @@ func connectEvents(ctx context.Context, srv *runner.RPCServer, pool *pgxpool.Poo
 		subjects        []string
 		handle          events.Handler
 	}{
-		{events.StreamProjects, "notification-projects", []string{ports.SubjectCriteriaMatched, ports.SubjectAnnouncementAdded, ports.SubjectDeadline}, h.Projects},
+		{events.StreamProjects, "notification-projects", []string{ports.SubjectProjectMatched, ports.SubjectCriteriaMatched, ports.SubjectAnnouncementAdded, ports.SubjectDeadline}, h.Projects},
 		{events.StreamInterests, "notification-follows", []string{ports.SubjectInterestChanged}, h.Interests},
 	}
 	for _, c := range consumers {

@@ -177,6 +177,7 @@ func (a *App) Webhook(ctx context.Context, userID string) (w domain.Webhook, ok 
 // Consumer names (processed_events.consumer).
 const (
 	ConsumerMatches       = "notification-matches"
+	ConsumerProjectMatch  = "notification-project-matches"
 	ConsumerAnnouncements = "notification-announcements"
 	ConsumerDeadlines     = "notification-deadlines"
 )
@@ -207,6 +208,46 @@ func (a *App) CriteriaMatched(ctx context.Context, eventID, userID, criteriaID, 
 		drafts[i].Channels = set[userID].Channels(drafts[i].Category)
 	}
 	_, err = a.store.Create(ctx, ConsumerMatches, eventID, drafts, a.now())
+	return err
+}
+
+// ProjectMatched: a project newly matched saved searches (the instant
+// alerts, one event a project). Each user is told once of the project,
+// however many of their searches matched it: one notification titled
+// after their first search, naming how many others matched. The settings
+// of every user of the event are read at once.
+func (a *App) ProjectMatched(ctx context.Context, eventID string, p domain.MatchedProject, matches []domain.Match) error {
+	if len(matches) == 0 {
+		return nil
+	}
+	var users []string
+	names := map[string][]string{}
+	seen := map[domain.Match]bool{} // a search named twice counts once
+	for _, m := range matches {
+		if _, ok := names[m.UserID]; !ok {
+			users = append(users, m.UserID)
+			names[m.UserID] = nil
+		}
+		k := domain.Match{UserID: m.UserID, CriteriaID: m.CriteriaID}
+		if m.CriteriaID != "" && seen[k] {
+			continue
+		}
+		seen[k] = true
+		names[m.UserID] = append(names[m.UserID], m.CriteriaName)
+	}
+	set, err := a.store.SettingsOf(ctx, users)
+	if err != nil {
+		return err
+	}
+	drafts := make([]domain.Draft, 0, len(users))
+	for _, u := range users {
+		if set[u].Wants(domain.CategorySearchMatch) {
+			d := domain.ProjectMatch(u, names[u], p)
+			d.Channels = set[u].Channels(d.Category)
+			drafts = append(drafts, d)
+		}
+	}
+	_, err = a.store.Create(ctx, ConsumerProjectMatch, eventID, drafts, a.now())
 	return err
 }
 

@@ -271,15 +271,56 @@ type MatchedProject struct {
 	BudgetSatang     *int64
 }
 
+// Match is a saved search that matched a project: its owner, id and name.
+type Match struct{ UserID, CriteriaID, CriteriaName string }
+
 // ProjectLink is the app's page of a project.
 func ProjectLink(id string) string { return "/project-details/" + id }
 
-// SearchMatch is the alert of one project matching one saved search.
+// SearchMatch is the alert of one project matching one saved search (an
+// instant criteria.matched of an older producer).
 func SearchMatch(userID, criteriaID, criteriaName string, p MatchedProject) Draft {
+	return Draft{
+		UserID: userID, DedupKey: "match:" + criteriaID + ":" + p.ID,
+		Category: CategorySearchMatch, Priority: PriorityNormal,
+		Title: matchTitle(criteriaName, 0), Message: matchMessage(p),
+		ProjectID: p.ID, Link: ProjectLink(p.ID),
+	}
+}
+
+// ProjectMatch is the one alert to a user of a project that several of
+// their saved searches may match (projects.v1.project.matched): titled
+// after the first search, naming how many others matched. Its dedup key is
+// the user's and project's, so a redelivered event, or the next event of a
+// project split over several, never alerts the user twice of the project.
+func ProjectMatch(userID string, criteriaNames []string, p MatchedProject) Draft {
+	first := ""
+	if len(criteriaNames) > 0 {
+		first = criteriaNames[0]
+	}
+	return Draft{
+		UserID: userID, DedupKey: "match:" + p.ID,
+		Category: CategorySearchMatch, Priority: PriorityNormal,
+		Title: matchTitle(first, max(len(criteriaNames)-1, 0)), Message: matchMessage(p),
+		ProjectID: p.ID, Link: ProjectLink(p.ID),
+	}
+}
+
+// matchTitle: โครงการใหม่ตรงกับ "name", and " และอีก N การค้นหา" when
+// others of the user's searches matched too.
+func matchTitle(criteriaName string, others int) string {
 	name := strings.TrimSpace(criteriaName)
 	if name == "" {
 		name = "การค้นหาที่บันทึกไว้"
 	}
+	t := "โครงการใหม่ตรงกับ \"" + name + "\""
+	if others > 0 {
+		t += fmt.Sprintf(" และอีก %d การค้นหา", others)
+	}
+	return t
+}
+
+func matchMessage(p MatchedProject) string {
 	msg := p.Name
 	if p.Agency != "" {
 		msg += " — " + p.Agency
@@ -287,12 +328,7 @@ func SearchMatch(userID, criteriaID, criteriaName string, p MatchedProject) Draf
 	if p.BudgetSatang != nil {
 		msg += " งบประมาณ " + Baht(*p.BudgetSatang)
 	}
-	return Draft{
-		UserID: userID, DedupKey: "match:" + criteriaID + ":" + p.ID,
-		Category: CategorySearchMatch, Priority: PriorityNormal,
-		Title: "โครงการใหม่ตรงกับ \"" + name + "\"", Message: msg,
-		ProjectID: p.ID, Link: ProjectLink(p.ID),
-	}
+	return msg
 }
 
 // Digest is the one alert of an overnight search naming its projects: the

@@ -132,3 +132,26 @@ func TestPublicAddr(t *testing.T) {
 		t.Error("the zero Addr is public")
 	}
 }
+
+// One alert per user and project, titled after the user's first search;
+// its dedup key is the user's and project's whatever the searches.
+func TestProjectMatchTitle(t *testing.T) {
+	p := domain.MatchedProject{ID: "69000000001", Name: "สะพาน", Agency: "กรม"}
+	for _, c := range []struct {
+		names []string
+		title string
+	}{
+		{[]string{"ถนน"}, `โครงการใหม่ตรงกับ "ถนน"`},
+		{[]string{" ถนน ", "สะพาน", "คลอง"}, `โครงการใหม่ตรงกับ "ถนน" และอีก 2 การค้นหา`},
+		{[]string{""}, `โครงการใหม่ตรงกับ "การค้นหาที่บันทึกไว้"`},
+		{nil, `โครงการใหม่ตรงกับ "การค้นหาที่บันทึกไว้"`},
+	} {
+		d := domain.ProjectMatch("u", c.names, p)
+		if d.Title != c.title || d.DedupKey != "match:69000000001" || d.Message != "สะพาน — กรม" || d.Category != domain.CategorySearchMatch {
+			t.Errorf("%q: %+v", c.names, d)
+		}
+	}
+	if s := domain.SearchMatch("u", "c1", "ถนน", p); s.Title != `โครงการใหม่ตรงกับ "ถนน"` || s.DedupKey != "match:c1:69000000001" {
+		t.Errorf("SearchMatch %+v", s)
+	}
+}

@@ -16,6 +16,7 @@ import (
 // Subjects this service consumes.
 const (
 	SubjectCriteriaMatched   = "projects.v1.criteria.matched"
+	SubjectProjectMatched    = "projects.v1.project.matched"
 	SubjectAnnouncementAdded = "projects.v1.announcement.added"
 	SubjectDeadline          = "projects.v1.deadline.approaching"
 	SubjectInterestChanged   = "interests.v1.interest.changed"
@@ -36,9 +37,30 @@ func decode(data []byte, m proto.Message) error {
 	return nil
 }
 
-// Projects handles projects.v1.criteria.matched, .announcement.added and .deadline.approaching.
+// Projects handles projects.v1.project.matched, .criteria.matched, .announcement.added and .deadline.approaching.
 func (e *Events) Projects(ctx context.Context, subject, eventID string, data []byte) error {
 	switch subject {
+	case SubjectProjectMatched:
+		var ev projectsv1.ProjectMatched
+		if err := decode(data, &ev); err != nil {
+			return err
+		}
+		p := ev.GetProject()
+		if p.GetProjectId() == "" {
+			return fmt.Errorf("project.matched: %w: no project id", events.ErrPermanent)
+		}
+		ms := make([]domain.Match, 0, len(ev.GetMatches()))
+		for _, m := range ev.GetMatches() {
+			if !domain.ValidID(m.GetUserId()) {
+				return fmt.Errorf("project.matched: %w: user %q", events.ErrPermanent, m.GetUserId())
+			}
+			ms = append(ms, domain.Match{UserID: m.GetUserId(), CriteriaID: m.GetCriteriaId(), CriteriaName: m.GetCriteriaName()})
+		}
+		mp := domain.MatchedProject{ID: p.GetProjectId(), Name: p.GetProjectName(), Agency: p.GetAgencyName(), BudgetSatang: p.BudgetSatang}
+		if mp.Name == "" {
+			mp.Name = "โครงการ " + mp.ID
+		}
+		return e.app.ProjectMatched(ctx, eventID, mp, ms)
 	case SubjectCriteriaMatched:
 		var ev projectsv1.CriteriaMatched
 		if err := decode(data, &ev); err != nil {

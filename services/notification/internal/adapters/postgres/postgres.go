@@ -6,11 +6,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
+	"google.golang.org/protobuf/proto"
 
 	notificationv1 "bidradar/gen/notification/v1"
 	"bidradar/pkg/events"
@@ -194,8 +196,55 @@ func (s *Store) Clear(ctx context.Context, userID string, f domain.ClearFilter, 
 	return n, err
 }
 
-// Create implements domain.Store.
+// lockUsers takes the advisory lock of each user (changeUnread's), in the
+// order of the lock keys: writers of overlapping users wait for one
+// another instead of deadlocking (the keys, not the ids, are sorted: two
+// ids may share a key). A volatile function of the select list is
+// evaluated after the ORDER BY sort (PostgreSQL ≥ 9.6).
+func lockUsers(ctx context.Context, tx pgx.Tx, users []string) error {
+	_, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(k) FROM
+		(SELECT DISTINCT hashtextextended('notification:' || u, 0) AS k FROM unnest($1::text[]) u) keys ORDER BY k`, users)
+	if err != nil {
+		return fmt.Errorf("lock users: %w", err)
+	}
+	return nil
+}
+
+// Create implements domain.Store, with a few statements whatever the
+// number of drafts (an alert fans out to hundreds of users): the users'
+// locks, the rows (those whose user and dedup key are new), their
+// deliveries, the unread counts of their users, and one outbox row
+// carrying a NotificationCreated event a new notification (with its
+// user's unread count after this commit, counted from the rows).
 func (s *Store) Create(ctx context.Context, consumer, eventID string, drafts []domain.Draft, now time.Time) ([]domain.Notification, error) {
+	type key struct{ user, dedup string }
+	index := make(map[key]int, len(drafts)) // a (user, key) named twice: the first draft
+	uniq := make([]domain.Draft, 0, len(drafts))
+	var users []string
+	known := map[string]bool{}
+	for _, d := range drafts {
+		if id, err := uuid.Parse(d.UserID); err == nil {
+			d.UserID = id.String() // as the rows return it
+		}
+		k := key{d.UserID, d.DedupKey}
+		if _, dup := index[k]; dup {
+			continue
+		}
+		index[k] = len(uniq)
+		uniq = append(uniq, d)
+		if !known[d.UserID] {
+			known[d.UserID] = true
+			users = append(users, d.UserID)
+		}
+	}
+	cols := make([][]string, 8)
+	for i := range cols {
+		cols[i] = make([]string, len(uniq))
+	}
+	for i, d := range uniq {
+		cols[0][i], cols[1][i], cols[2][i], cols[3][i] = d.UserID, d.DedupKey, d.Category, d.Priority
+		cols[4][i], cols[5][i], cols[6][i], cols[7][i] = d.Title, d.Message, d.ProjectID, d.Link
+	}
 	var created []domain.Notification
 	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 		created = nil // a retried transaction starts over
@@ -205,61 +254,115 @@ func (s *Store) Create(ctx context.Context, consumer, eventID string, drafts []d
 				return err
 			}
 		}
-		byUser := map[string][]domain.Notification{}
-		var users []string
-		for _, d := range drafts {
-			if _, seen := byUser[d.UserID]; !seen {
-				users = append(users, d.UserID)
-				byUser[d.UserID] = nil
-			}
+		if len(uniq) == 0 {
+			return nil
 		}
-		for _, u := range users {
-			if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(hashtextextended('notification:' || $1, 0))`, u); err != nil {
-				return err
-			}
+		if err := lockUsers(ctx, tx, users); err != nil {
+			return err
 		}
-		for _, d := range drafts {
-			n, err := scan(tx.QueryRow(ctx, `INSERT INTO notifications
-				(id, user_id, dedup_key, category, priority, type, title, message, project_id, link, created_at)
-				VALUES (gen_random_uuid(), $1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
-				ON CONFLICT (user_id, dedup_key) DO NOTHING RETURNING `+columns,
-				d.UserID, d.DedupKey, d.Category, d.Priority, domain.TypeBell, d.Title, d.Message, d.ProjectID, d.Link, now))
-			if errors.Is(err, pgx.ErrNoRows) {
-				continue // this user already has it
+		// In the drafts' order: seq orders a user's notifications of one instant.
+		rows, err := tx.Query(ctx, `INSERT INTO notifications
+			(id, user_id, dedup_key, category, priority, type, title, message, project_id, link, created_at)
+			SELECT gen_random_uuid(), d.user_id::uuid, d.dedup_key, d.category, d.priority, $9, d.title, d.message, d.project_id, d.link, $10
+			FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[]) WITH ORDINALITY
+				AS d (user_id, dedup_key, category, priority, title, message, project_id, link, i)
+			ORDER BY d.i
+			ON CONFLICT (user_id, dedup_key) DO NOTHING RETURNING dedup_key, `+columns,
+			cols[0], cols[1], cols[2], cols[3], cols[4], cols[5], cols[6], cols[7], domain.TypeBell, now)
+		if err != nil {
+			return fmt.Errorf("insert notifications: %w", err)
+		}
+		at := make([]int, 0, len(uniq)) // the draft of each new row
+		byDraft := make(map[int]domain.Notification, len(uniq))
+		for rows.Next() {
+			var dedup string
+			var n domain.Notification
+			if err := rows.Scan(&dedup, &n.ID, &n.UserID, &n.Category, &n.Priority, &n.Type, &n.Title, &n.Message,
+				&n.ProjectID, &n.Link, &n.IsRead, &n.ReadAt, &n.Created); err != nil {
+				rows.Close()
+				return fmt.Errorf("insert notifications: %w", err)
 			}
-			if err != nil {
-				return fmt.Errorf("insert notification: %w", err)
+			i, ok := index[key{n.UserID, dedup}]
+			if !ok {
+				rows.Close()
+				return fmt.Errorf("insert notifications: row %s of no draft", n.ID)
 			}
-			byUser[d.UserID] = append(byUser[d.UserID], n)
+			at = append(at, i)
+			byDraft[i] = n
+		}
+		if err := rows.Err(); err != nil {
+			return fmt.Errorf("insert notifications: %w", err)
+		}
+		if len(at) == 0 {
+			return nil // every user has them already
+		}
+		slices.Sort(at)
+		var dn, du, dc []string
+		touched := make([]string, 0, len(users))
+		seen := map[string]bool{}
+		for _, i := range at {
+			n := byDraft[i]
 			created = append(created, n)
-			for _, ch := range d.Channels {
-				if _, err := tx.Exec(ctx, `INSERT INTO deliveries (notification_id, user_id, channel, retry_key, next_attempt_at)
-					VALUES ($1, $2, $3, gen_random_uuid(), $4) ON CONFLICT DO NOTHING`, n.ID, d.UserID, ch, now); err != nil {
-					return fmt.Errorf("queue %s delivery: %w", ch, err)
-				}
+			for _, ch := range uniq[i].Channels {
+				dn, du, dc = append(dn, n.ID), append(du, n.UserID), append(dc, ch)
+			}
+			if !seen[n.UserID] {
+				seen[n.UserID] = true
+				touched = append(touched, n.UserID)
 			}
 		}
-		for _, u := range users {
-			if len(byUser[u]) == 0 {
-				continue
+		if len(dn) > 0 {
+			if _, err := tx.Exec(ctx, `INSERT INTO deliveries (notification_id, user_id, channel, retry_key, next_attempt_at)
+				SELECT d.n::uuid, d.u::uuid, d.c, gen_random_uuid(), $4
+				FROM unnest($1::text[], $2::text[], $3::text[]) WITH ORDINALITY AS d (n, u, c, i)
+				ORDER BY d.i ON CONFLICT DO NOTHING`, dn, du, dc, now); err != nil {
+				return fmt.Errorf("queue deliveries: %w", err)
 			}
-			count, err := unread(ctx, tx, u)
+		}
+		counts, err := unreadOf(ctx, tx, touched)
+		if err != nil {
+			return err
+		}
+		evs := make([]outbox.Event, 0, len(created))
+		for _, n := range created {
+			ev := &notificationv1.NotificationCreated{EventId: uuid.NewString(), UserId: n.UserID,
+				Notification: wire.Notification(n), UnreadCount: counts[n.UserID]}
+			b, err := proto.Marshal(ev)
 			if err != nil {
-				return err
+				return fmt.Errorf("encode created event: %w", err)
 			}
-			for _, n := range byUser[u] {
-				if err := outbox.EnqueueEvent(ctx, tx, subjectCreated(u), &notificationv1.NotificationCreated{
-					EventId: uuid.NewString(), UserId: u, Notification: wire.Notification(n), UnreadCount: count}); err != nil {
-					return err
-				}
-			}
+			evs = append(evs, outbox.Event{ID: ev.EventId, Subject: subjectCreated(n.UserID), Payload: b})
 		}
-		return nil
+		return outbox.EnqueueBatch(ctx, tx, evs)
 	})
 	if err != nil {
 		return nil, err
 	}
 	return created, nil
+}
+
+// unreadOf counts the unread notifications of each of users, with one query
+// (the partial index of unread rows).
+func unreadOf(ctx context.Context, tx pgx.Tx, users []string) (map[string]int64, error) {
+	rows, err := tx.Query(ctx, `SELECT user_id::text, count(*) FROM notifications
+		WHERE user_id = ANY($1::uuid[]) AND archived_at IS NULL AND NOT is_read GROUP BY user_id`, users)
+	if err != nil {
+		return nil, fmt.Errorf("count unread: %w", err)
+	}
+	defer rows.Close()
+	out := make(map[string]int64, len(users))
+	for rows.Next() {
+		var u string
+		var n int64
+		if err := rows.Scan(&u, &n); err != nil {
+			return nil, fmt.Errorf("count unread: %w", err)
+		}
+		out[u] = n
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("count unread: %w", err)
+	}
+	return out, nil
 }
 
 // SetFollow implements domain.Store.

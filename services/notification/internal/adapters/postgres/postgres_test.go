@@ -3,13 +3,17 @@ package postgres_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
+	"google.golang.org/protobuf/proto"
 
+	notificationv1 "bidradar/gen/notification/v1"
+	"bidradar/pkg/outbox"
 	"bidradar/pkg/testutil/pgtest"
 	"bidradar/services/notification/internal/adapters/postgres"
 	"bidradar/services/notification/internal/app"
@@ -333,5 +337,208 @@ func TestDigestListsFill20Steps(t *testing.T) {
 	}
 	if bobText := mail.sent[bob[:4]+"@example.com"]; bobText == "" || strings.Contains(bobText, header) {
 		t.Fatalf("bob (following without fill20):\n%s", bobText)
+	}
+}
+
+// createdEvents decodes the NotificationCreated events in the outbox, by user.
+func createdEvents(t *testing.T, pool *pgxpool.Pool) map[string][]*notificationv1.NotificationCreated {
+	t.Helper()
+	evs, err := outbox.Stored(context.Background(), pool)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string][]*notificationv1.NotificationCreated{}
+	for _, e := range evs {
+		if !strings.HasSuffix(e.Subject, ".created") {
+			continue
+		}
+		var m notificationv1.NotificationCreated
+		if err := proto.Unmarshal(e.Payload, &m); err != nil {
+			t.Fatal(err)
+		}
+		if e.Subject != "notification.v1.user."+m.GetUserId()+".created" || e.ID != m.GetEventId() {
+			t.Fatalf("event %s on %s for %s", e.ID, e.Subject, m.GetUserId())
+		}
+		out[m.GetUserId()] = append(out[m.GetUserId()], &m)
+	}
+	return out
+}
+
+// One project.matched event tells each user once of the project: a user
+// with two matching searches gets one alert naming the other; the event
+// delivered again, concurrently, or the project told again in another
+// event (a split one, a repeat) writes nothing more; a user who turned
+// search alerts off gets none; a user with instant e-mail and LINE has both
+// deliveries queued; each new notification has its created event with the
+// unread count counted from the rows.
+func TestProjectMatchedOncePerUserAndProject(t *testing.T) {
+	a, pool := newApp(t)
+	ctx := context.Background()
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	carl := "33333333-3333-4333-8333-333333333333"
+	dave := "44444444-4444-4444-8444-444444444444"
+	off := domain.DefaultSettings
+	off.NotifySearchMatches = false
+	_, err := a.PutSettings(ctx, carl, off)
+	must(err)
+	chans := domain.DefaultSettings
+	chans.EmailEnabled, chans.EmailDigest, chans.LineEnabled = true, "instant", true
+	_, err = a.PutSettings(ctx, dave, chans)
+	must(err)
+	// ann has an alert already: the count of the new one counts it.
+	must(a.CriteriaMatched(ctx, "old-1", ann, "c0", "เก่า", "", []domain.MatchedProject{{ID: "69000000009", Name: "เก่า"}}, 0))
+
+	p := domain.MatchedProject{ID: "69222222222", Name: "ก่อสร้างสะพาน", Agency: "กรมทางหลวงชนบท", BudgetSatang: ptr(int64(450000000))}
+	matches := []domain.Match{
+		{UserID: ann, CriteriaID: "c1", CriteriaName: "ถนน"},
+		{UserID: bob, CriteriaID: "c2", CriteriaName: " สะพาน "},
+		{UserID: carl, CriteriaID: "c3", CriteriaName: "ปิด"},
+		{UserID: ann, CriteriaID: "c4", CriteriaName: "สะพาน"},
+		{UserID: dave, CriteriaID: "c5", CriteriaName: ""},
+		{UserID: ann, CriteriaID: "c4", CriteriaName: "สะพาน"}, // named twice: counted once
+	}
+	var wg sync.WaitGroup
+	for range 10 {
+		wg.Go(func() {
+			if err := a.ProjectMatched(ctx, "pm-1", p, matches); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	wg.Wait()
+	must(a.ProjectMatched(ctx, "pm-1", p, matches))
+	must(a.ProjectMatched(ctx, "pm-2", p, matches[3:])) // the same project in another event
+
+	want := map[string]string{
+		ann:  `โครงการใหม่ตรงกับ "ถนน" และอีก 1 การค้นหา`,
+		bob:  `โครงการใหม่ตรงกับ "สะพาน"`,
+		dave: `โครงการใหม่ตรงกับ "การค้นหาที่บันทึกไว้"`,
+	}
+	evs := createdEvents(t, pool)
+	for u, title := range want {
+		l, err := a.List(ctx, u, domain.ListFilter{}, domain.Page{})
+		must(err)
+		var got []domain.Notification
+		for _, n := range l.Items {
+			if n.ProjectID == p.ID {
+				got = append(got, n)
+			}
+		}
+		if len(got) != 1 {
+			t.Fatalf("%s: %d alerts of the project, want 1: %+v", u, len(got), l.Items)
+		}
+		n := got[0]
+		if n.Title != title || n.Message != "ก่อสร้างสะพาน — กรมทางหลวงชนบท งบประมาณ 4,500,000.00 บาท" ||
+			n.Category != domain.CategorySearchMatch || n.Link != "/project-details/69222222222" || n.IsRead {
+			t.Errorf("%s: %+v", u, n)
+		}
+		var mine []*notificationv1.NotificationCreated
+		for _, e := range evs[u] {
+			if e.GetNotification().GetProjectId() == p.ID {
+				mine = append(mine, e)
+			}
+		}
+		if len(mine) != 1 || mine[0].GetNotification().GetId() != n.ID || mine[0].GetUnreadCount() != l.Unread {
+			t.Errorf("%s: created events %v, unread %d", u, mine, l.Unread)
+		}
+	}
+	if u, _ := a.UnreadCount(ctx, ann); u != 2 {
+		t.Errorf("ann unread %d, want 2", u)
+	}
+	if n := count(t, pool, `SELECT count(*) FROM notifications WHERE user_id = $1`, carl); n != 0 || len(evs[carl]) != 0 {
+		t.Errorf("carl (search alerts off) got %d", n)
+	}
+	if n := count(t, pool, `SELECT count(*) FROM notifications WHERE project_id = $1`, p.ID); n != 3 {
+		t.Errorf("%d rows of the project, want 3", n)
+	}
+	var chs string
+	must(pool.QueryRow(ctx, `SELECT string_agg(d.channel, ',' ORDER BY d.channel) FROM deliveries d
+		JOIN notifications n ON n.id = d.notification_id WHERE d.user_id = $1 AND n.project_id = $2`, dave, p.ID).Scan(&chs))
+	if chs != "email,line" {
+		t.Errorf("dave's deliveries %q, want email,line", chs)
+	}
+	if n := count(t, pool, `SELECT count(*) FROM deliveries WHERE user_id <> $1`, dave); n != 0 {
+		t.Errorf("%d deliveries for bell-only users", n)
+	}
+}
+
+// Create writes many users' notifications at once: writers whose user
+// sets overlap in any order do not deadlock, every draft is written once,
+// and the unread count of each created event is the user's count after
+// its commit (the last event of a user carries the final count).
+func TestCreateManyUsersConcurrently(t *testing.T) {
+	a, pool := newApp(t)
+	ctx := context.Background()
+	users := make([]string, 40)
+	for i := range users {
+		users[i] = fmt.Sprintf("%08x-0000-4000-8000-%012x", i+1, i+1)
+	}
+	var wg sync.WaitGroup
+	for w := range 8 {
+		wg.Go(func() {
+			for k := range 5 {
+				ms := make([]domain.Match, 0, len(users))
+				for i := range users { // each writer its own order: rotated, every other one reversed
+					j := (i + 5*w + k) % len(users)
+					if w%2 == 1 {
+						j = len(users) - 1 - j
+					}
+					ms = append(ms, domain.Match{UserID: users[j], CriteriaID: "c", CriteriaName: "ถนน"})
+				}
+				p := domain.MatchedProject{ID: fmt.Sprintf("6900000%02d%02d", w, k), Name: "โครงการ"}
+				if err := a.ProjectMatched(ctx, fmt.Sprintf("ev-%d-%d", w, k), p, ms); err != nil {
+					t.Error(err)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	evs := createdEvents(t, pool)
+	for _, u := range users {
+		if n := count(t, pool, `SELECT count(*) FROM notifications WHERE user_id = $1`, u); n != 40 {
+			t.Fatalf("%s: %d rows, want 40", u, n)
+		}
+		if got := len(evs[u]); got != 40 {
+			t.Fatalf("%s: %d created events, want 40", u, got)
+		}
+		seen := map[int64]bool{}
+		for _, e := range evs[u] {
+			seen[e.GetUnreadCount()] = true
+		}
+		for c := int64(1); c <= 40; c++ {
+			if !seen[c] {
+				t.Fatalf("%s: no event carried unread count %d", u, c)
+			}
+		}
+	}
+}
+
+// A batch of one user's drafts is written in its order (the bell lists the
+// last first), whatever the spelling of the user id; each has its event.
+func TestCreateKeepsDraftOrder(t *testing.T) {
+	a, pool := newApp(t)
+	ctx := context.Background()
+	ns, err := a.CreateTest(ctx, strings.ToUpper(ann), 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ns) != 3 || ns[0].Title != "การแจ้งเตือนทดสอบ #1" || ns[2].Title != "การแจ้งเตือนทดสอบ #3" || ns[0].UserID != ann {
+		t.Fatalf("created %+v", ns)
+	}
+	l, err := a.List(ctx, ann, domain.ListFilter{}, domain.Page{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(l.Items) != 3 || l.Items[0].Title != "การแจ้งเตือนทดสอบ #3" || l.Items[2].Title != "การแจ้งเตือนทดสอบ #1" || l.Unread != 3 {
+		t.Fatalf("bell %+v", l)
+	}
+	evs := createdEvents(t, pool)[ann]
+	if len(evs) != 3 || evs[0].GetNotification().GetId() != ns[0].ID || evs[2].GetUnreadCount() != 3 {
+		t.Fatalf("events %v", evs)
 	}
 }
