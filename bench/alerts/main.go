@@ -23,7 +23,9 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
 	"google.golang.org/protobuf/proto"
 
 	projectsv1 "bidradar/gen/projects/v1"
@@ -234,28 +236,8 @@ func main() {
 
 	// The service's path: ingestion writes project.created events to its
 	// outbox, the relay publishes them, the instant alerts consume them.
-	dir, err := os.MkdirTemp("", "bench-alerts-nats")
-	if err != nil {
-		fail(err)
-	}
-	defer os.RemoveAll(dir)
-	ns, natsURL, err := events.StartEmbedded(events.EmbeddedOptions{StoreDir: dir, Port: -1})
-	if err != nil {
-		fail(err)
-	}
-	defer ns.Shutdown()
-	nc, js, err := events.Connect(natsURL, "bench-alerts")
-	if err != nil {
-		fail(err)
-	}
-	defer nc.Close()
-	if err := events.EnsureStream(ctx, js, events.StreamProjects, []string{"projects.>"}); err != nil {
-		fail(err)
-	}
-	rctx, stopRelay := context.WithCancel(ctx)
-	defer stopRelay()
-	relay := outbox.NewRelay(pool, js, log, outbox.RelayOptions{})
-	go func() { _ = relay.Run(rctx) }()
+	nc, js, stopBus := startBus(ctx, pool, log)
+	defer stopBus()
 	handle, err := benchkit.AlertHandler(pool, log)
 	if err != nil {
 		fail(err)
@@ -372,7 +354,6 @@ func main() {
 	}
 	fmt.Printf("overnight: %d searches over %d new projects, %d digests, in %s\n",
 		st.Criteria, st.ProjectsSeen, st.Digests, time.Since(start).Round(time.Millisecond))
-	stopRelay()
 }
 
 // overnightAgain clears the overnight runs, their digests and what they
@@ -392,27 +373,8 @@ func overnightAgain(ctx context.Context, dbURL string, log *slog.Logger) {
 			fail(fmt.Errorf("%s: %w", q, err))
 		}
 	}
-	dir, err := os.MkdirTemp("", "bench-alerts-nats")
-	if err != nil {
-		fail(err)
-	}
-	defer os.RemoveAll(dir)
-	ns, natsURL, err := events.StartEmbedded(events.EmbeddedOptions{StoreDir: dir, Port: -1})
-	if err != nil {
-		fail(err)
-	}
-	defer ns.Shutdown()
-	nc, js, err := events.Connect(natsURL, "bench-alerts")
-	if err != nil {
-		fail(err)
-	}
-	defer nc.Close()
-	if err := events.EnsureStream(ctx, js, events.StreamProjects, []string{"projects.>"}); err != nil {
-		fail(err)
-	}
-	rctx, stopRelay := context.WithCancel(ctx)
-	defer stopRelay()
-	go func() { _ = outbox.NewRelay(pool, js, log, outbox.RelayOptions{}).Run(rctx) }()
+	_, _, stopBus := startBus(ctx, pool, log)
+	defer stopBus()
 	start := time.Now()
 	st, err := benchkit.RunOvernight(ctx, pool, log)
 	if err != nil {
@@ -420,6 +382,41 @@ func overnightAgain(ctx context.Context, dbURL string, log *slog.Logger) {
 	}
 	fmt.Printf("overnight: %d searches over %d new projects, %d digests, in %s\n",
 		st.Criteria, st.ProjectsSeen, st.Digests, time.Since(start).Round(time.Millisecond))
+}
+
+// startBus starts the service's event path in the bench process: an
+// embedded JetStream (files in a temporary directory) with the projects
+// stream, a connection to it, and the outbox relay publishing pool's
+// events. stop ends them all and removes the files.
+func startBus(ctx context.Context, pool *pgxpool.Pool, log *slog.Logger) (*nats.Conn, jetstream.JetStream, func()) {
+	dir, err := os.MkdirTemp("", "bench-alerts-nats")
+	if err != nil {
+		fail(err)
+	}
+	ns, natsURL, err := events.StartEmbedded(events.EmbeddedOptions{StoreDir: dir, Port: -1})
+	if err != nil {
+		fail(err)
+	}
+	nc, js, err := events.Connect(natsURL, "bench-alerts")
+	if err != nil {
+		fail(err)
+	}
+	if err := events.EnsureStream(ctx, js, events.StreamProjects, []string{"projects.>"}); err != nil {
+		fail(err)
+	}
+	rctx, stopRelay := context.WithCancel(ctx)
+	relayDone := make(chan struct{})
+	go func() {
+		defer close(relayDone)
+		_ = outbox.NewRelay(pool, js, log, outbox.RelayOptions{}).Run(rctx)
+	}()
+	return nc, js, func() {
+		stopRelay()
+		<-relayDone
+		nc.Close()
+		ns.Shutdown()
+		_ = os.RemoveAll(dir)
+	}
 }
 
 func fail(err error) {
