@@ -7,13 +7,16 @@ import (
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"bidradar/pkg/events"
 	"bidradar/pkg/outbox"
 	"bidradar/pkg/pgdb"
 )
 
 // OpenDatabase connects to url for a service that owns schema and publishes
 // through an outbox: it creates the database when missing, then applies the
-// outbox's and the schema's migrations.
+// outbox's migrations, creates the processed-events table its idempotent
+// event consumers record in (events.MarkProcessed), and applies the
+// schema's migrations.
 func OpenDatabase(ctx context.Context, url, schema string, migrations fs.FS) (*pgxpool.Pool, error) {
 	if url == "" {
 		return nil, errors.New(schema + ": DATABASE_URL is required")
@@ -26,6 +29,10 @@ func OpenDatabase(ctx context.Context, url, schema string, migrations fs.FS) (*p
 		return nil, err
 	}
 	if err := outbox.Migrate(ctx, pool); err != nil {
+		pool.Close()
+		return nil, err
+	}
+	if err := events.EnsureProcessedTable(ctx, pool); err != nil {
 		pool.Close()
 		return nil, err
 	}

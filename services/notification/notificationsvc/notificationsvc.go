@@ -41,15 +41,7 @@ var Spec = runner.Spec{
 // Open connects to DATABASE_URL (creating the database if needed) and
 // migrates the schema, its outbox and its processed-events table.
 func Open(ctx context.Context, url string) (*pgxpool.Pool, error) {
-	pool, err := runner.OpenDatabase(ctx, url, Schema, migrations.FS)
-	if err != nil {
-		return nil, err
-	}
-	if err := events.EnsureProcessedTable(ctx, pool); err != nil {
-		pool.Close()
-		return nil, err
-	}
-	return pool, nil
+	return runner.OpenDatabase(ctx, url, Schema, migrations.FS)
 }
 
 // Migrate applies the schema migrations.
