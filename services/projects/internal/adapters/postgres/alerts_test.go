@@ -28,14 +28,9 @@ func TestRecordMatchesOnce(t *testing.T) {
 	ctx := context.Background()
 	repo := postgres.New(pool, eventproto.Encoder{}, postgres.Options{})
 	store := postgres.NewCriteriaStore(pool)
-	const user = "11111111-1111-4111-8111-111111111111"
+	const user = searcher
 	save := func(word string) *domain.SavedCriteria {
-		t.Helper()
-		c, err := store.SaveCriteria(ctx, domain.SavedCriteria{UserID: user, Name: word, SearchType: domain.SearchNormal,
-			Form: domain.SearchForm{AllOf: []string{word}}, CreatedAt: time.Now()})
-		if err != nil {
-			t.Fatal(err)
-		}
+		c := saveSearch(t, store, domain.SearchNormal, word, word)
 		// Ids are compared as PostgreSQL spells them; a caller's case does not matter.
 		c.ID = strings.ToUpper(c.ID)
 		return &c
@@ -118,11 +113,7 @@ func TestRecordMatchesConcurrent(t *testing.T) {
 	store := postgres.NewCriteriaStore(pool)
 	var searches []*domain.SavedCriteria
 	for i := range 30 {
-		c, err := store.SaveCriteria(ctx, domain.SavedCriteria{UserID: "11111111-1111-4111-8111-111111111111", Name: fmt.Sprint("s", i),
-			SearchType: domain.SearchNormal, Form: domain.SearchForm{AllOf: []string{fmt.Sprint("คำ", i)}}, CreatedAt: time.Now()})
-		if err != nil {
-			t.Fatal(err)
-		}
+		c := saveSearch(t, store, domain.SearchNormal, fmt.Sprint("s", i), fmt.Sprint("คำ", i))
 		searches = append(searches, &c)
 	}
 	version, err := store.CriteriaVersion(ctx)
@@ -191,15 +182,9 @@ func TestRecordDigestsBatch(t *testing.T) {
 	ctx := context.Background()
 	repo := postgres.New(pool, eventproto.Encoder{}, postgres.Options{})
 	store := postgres.NewCriteriaStore(pool)
-	const user = "11111111-1111-4111-8111-111111111111"
+	const user = searcher
 	save := func(word string) domain.SavedCriteria {
-		t.Helper()
-		c, err := store.SaveCriteria(ctx, domain.SavedCriteria{UserID: user, Name: word, SearchType: domain.SearchOvernight,
-			Form: domain.SearchForm{AllOf: []string{word}}, CreatedAt: time.Now()})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return c
+		return saveSearch(t, store, domain.SearchOvernight, word, word)
 	}
 	a, b, c, gone := save("สะพาน"), save("ถนน"), save("ฝาย"), save("ประปา")
 	if _, err := store.DeleteCriteria(ctx, user, gone.ID); err != nil {
@@ -270,4 +255,19 @@ func TestRecordDigestsBatch(t *testing.T) {
 	if want := []row{{"ถนน", 1}, {"ฝาย", 1}, {"ฝาย", 1}, {"สะพาน", 2}}; !slices.Equal(stored, want) {
 		t.Fatalf("digest rows %v, want %v", stored, want)
 	}
+}
+
+// searcher owns the searches of these tests.
+const searcher = "11111111-1111-4111-8111-111111111111"
+
+// saveSearch saves searcher's search of searchType named name, for every
+// project containing word.
+func saveSearch(t *testing.T, store *postgres.CriteriaStore, searchType, name, word string) domain.SavedCriteria {
+	t.Helper()
+	c, err := store.SaveCriteria(context.Background(), domain.SavedCriteria{UserID: searcher, Name: name, SearchType: searchType,
+		Form: domain.SearchForm{AllOf: []string{word}}, CreatedAt: time.Now()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
 }
