@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -133,6 +134,22 @@ func TestProjectMatchesChunks(t *testing.T) {
 		}
 		if next != n {
 			t.Fatalf("%d searches: %d told", n, next)
+		}
+	}
+}
+
+// A search id reads as its 16 bytes in either case and spells back in
+// lower case; anything that is not a UUID is refused, never a panic.
+func TestSearchKey(t *testing.T) {
+	const id = "0a1b2c3d-4e5f-4a6b-8c7d-8e9fa0b1c2d3"
+	k, ok := domain.ParseSearchKey(strings.ToUpper(id))
+	if !ok || k.String() != id || k != (domain.SearchKey{0x0a, 0x1b, 0x2c, 0x3d, 0x4e, 0x5f, 0x4a, 0x6b, 0x8c, 0x7d, 0x8e, 0x9f, 0xa0, 0xb1, 0xc2, 0xd3}) {
+		t.Fatalf("%s: %x %v", id, k, ok)
+	}
+	for _, bad := range []string{"", id[:35], id + "0", strings.Replace(id, "-", "0", 1), "0a-b2c3d-4e5f-4a6b-8c7d-8e9fa0b1c2d3",
+		"0a1b2c3d-4e5f-4a6b-8c7d-8e9fa0b1c2dg", "0a1b2c3d04e5f-4a6b-8c7d-8e9fa0b1c2d3-", "------------------------------------"} {
+		if k, ok := domain.ParseSearchKey(bad); ok {
+			t.Errorf("%q read as %s", bad, k)
 		}
 	}
 }

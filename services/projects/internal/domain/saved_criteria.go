@@ -206,6 +206,7 @@ func (f SearchForm) Summary() string {
 // SavedCriteria is a user's saved search (ToDoSearch).
 type SavedCriteria struct {
 	ID             string
+	Key            SearchKey // ID's bytes when read from the store (see SearchKey)
 	UserID         string
 	Name           string
 	SearchType     string // normal or overnight
@@ -213,6 +214,16 @@ type SavedCriteria struct {
 	CreatedAt      time.Time
 	LastRunAt      *time.Time
 	LastMatchCount int64
+}
+
+// SearchKey is the search's id as its bytes: Key, set by the store when it
+// reads the search (the instant alerts need it for each of millions of
+// matches), else parsed from ID.
+func (c *SavedCriteria) SearchKey() (SearchKey, bool) {
+	if c.Key != (SearchKey{}) {
+		return c.Key, true
+	}
+	return ParseSearchKey(c.ID)
 }
 
 // SavedCriteriaRepository stores saved criteria; every call is scoped to

@@ -37,6 +37,7 @@ func scanCriteria(row pgx.Row) (domain.SavedCriteria, error) {
 	if err := json.Unmarshal(raw, &c.Form); err != nil {
 		return c, fmt.Errorf("saved criteria %s: %w", c.ID, err)
 	}
+	c.Key, _ = domain.ParseSearchKey(c.ID)
 	return c, nil
 }
 
