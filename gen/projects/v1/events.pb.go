@@ -416,11 +416,16 @@ func (x *CriteriaMatched) GetProjectCount() int32 {
 // 2,000 matches. The notification service tells each user once a project, whatever the number of
 // their searches among the matches. An overnight run's digests stay criteria.matched events.
 type ProjectMatched struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	EventId       string                 `protobuf:"bytes,1,opt,name=event_id,json=eventId,proto3" json:"event_id,omitempty"`
-	OccurredAt    *timestamppb.Timestamp `protobuf:"bytes,2,opt,name=occurred_at,json=occurredAt,proto3" json:"occurred_at,omitempty"`
-	Project       *MatchedProject        `protobuf:"bytes,3,opt,name=project,proto3" json:"project,omitempty"`
-	Matches       []*SearchMatch         `protobuf:"bytes,4,rep,name=matches,proto3" json:"matches,omitempty"`
+	state      protoimpl.MessageState `protogen:"open.v1"`
+	EventId    string                 `protobuf:"bytes,1,opt,name=event_id,json=eventId,proto3" json:"event_id,omitempty"`
+	OccurredAt *timestamppb.Timestamp `protobuf:"bytes,2,opt,name=occurred_at,json=occurredAt,proto3" json:"occurred_at,omitempty"`
+	Project    *MatchedProject        `protobuf:"bytes,3,opt,name=project,proto3" json:"project,omitempty"`
+	// The matches one by one, as producers before users wrote them; consumers still read them.
+	Matches []*SearchMatch `protobuf:"bytes,4,rep,name=matches,proto3" json:"matches,omitempty"`
+	// The matches grouped by the searches' owner (what producers write): a third of the size of
+	// matches, since a bulk import sends millions of them. A user may have several entries; consumers
+	// merge them.
+	Users         []*UserMatches `protobuf:"bytes,5,rep,name=users,proto3" json:"users,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -483,6 +488,75 @@ func (x *ProjectMatched) GetMatches() []*SearchMatch {
 	return nil
 }
 
+func (x *ProjectMatched) GetUsers() []*UserMatches {
+	if x != nil {
+		return x.Users
+	}
+	return nil
+}
+
+// UserMatches is one user's saved searches that matched a project.
+type UserMatches struct {
+	state  protoimpl.MessageState `protogen:"open.v1"`
+	UserId string                 `protobuf:"bytes,1,opt,name=user_id,json=userId,proto3" json:"user_id,omitempty"`
+	// The searches' ids (UUIDs), 16 bytes each, in the order of criteria_names.
+	CriteriaIds   []byte   `protobuf:"bytes,2,opt,name=criteria_ids,json=criteriaIds,proto3" json:"criteria_ids,omitempty"`
+	CriteriaNames []string `protobuf:"bytes,3,rep,name=criteria_names,json=criteriaNames,proto3" json:"criteria_names,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *UserMatches) Reset() {
+	*x = UserMatches{}
+	mi := &file_projects_v1_events_proto_msgTypes[5]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *UserMatches) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*UserMatches) ProtoMessage() {}
+
+func (x *UserMatches) ProtoReflect() protoreflect.Message {
+	mi := &file_projects_v1_events_proto_msgTypes[5]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use UserMatches.ProtoReflect.Descriptor instead.
+func (*UserMatches) Descriptor() ([]byte, []int) {
+	return file_projects_v1_events_proto_rawDescGZIP(), []int{5}
+}
+
+func (x *UserMatches) GetUserId() string {
+	if x != nil {
+		return x.UserId
+	}
+	return ""
+}
+
+func (x *UserMatches) GetCriteriaIds() []byte {
+	if x != nil {
+		return x.CriteriaIds
+	}
+	return nil
+}
+
+func (x *UserMatches) GetCriteriaNames() []string {
+	if x != nil {
+		return x.CriteriaNames
+	}
+	return nil
+}
+
 // SearchMatch is a saved search that matched a project: its owner, id and name.
 type SearchMatch struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
@@ -495,7 +569,7 @@ type SearchMatch struct {
 
 func (x *SearchMatch) Reset() {
 	*x = SearchMatch{}
-	mi := &file_projects_v1_events_proto_msgTypes[5]
+	mi := &file_projects_v1_events_proto_msgTypes[6]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -507,7 +581,7 @@ func (x *SearchMatch) String() string {
 func (*SearchMatch) ProtoMessage() {}
 
 func (x *SearchMatch) ProtoReflect() protoreflect.Message {
-	mi := &file_projects_v1_events_proto_msgTypes[5]
+	mi := &file_projects_v1_events_proto_msgTypes[6]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -520,7 +594,7 @@ func (x *SearchMatch) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SearchMatch.ProtoReflect.Descriptor instead.
 func (*SearchMatch) Descriptor() ([]byte, []int) {
-	return file_projects_v1_events_proto_rawDescGZIP(), []int{5}
+	return file_projects_v1_events_proto_rawDescGZIP(), []int{6}
 }
 
 func (x *SearchMatch) GetUserId() string {
@@ -557,7 +631,7 @@ type MatchedProject struct {
 
 func (x *MatchedProject) Reset() {
 	*x = MatchedProject{}
-	mi := &file_projects_v1_events_proto_msgTypes[6]
+	mi := &file_projects_v1_events_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -569,7 +643,7 @@ func (x *MatchedProject) String() string {
 func (*MatchedProject) ProtoMessage() {}
 
 func (x *MatchedProject) ProtoReflect() protoreflect.Message {
-	mi := &file_projects_v1_events_proto_msgTypes[6]
+	mi := &file_projects_v1_events_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -582,7 +656,7 @@ func (x *MatchedProject) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use MatchedProject.ProtoReflect.Descriptor instead.
 func (*MatchedProject) Descriptor() ([]byte, []int) {
-	return file_projects_v1_events_proto_rawDescGZIP(), []int{6}
+	return file_projects_v1_events_proto_rawDescGZIP(), []int{7}
 }
 
 func (x *MatchedProject) GetProjectId() string {
@@ -631,7 +705,7 @@ type DeadlineApproaching struct {
 
 func (x *DeadlineApproaching) Reset() {
 	*x = DeadlineApproaching{}
-	mi := &file_projects_v1_events_proto_msgTypes[7]
+	mi := &file_projects_v1_events_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -643,7 +717,7 @@ func (x *DeadlineApproaching) String() string {
 func (*DeadlineApproaching) ProtoMessage() {}
 
 func (x *DeadlineApproaching) ProtoReflect() protoreflect.Message {
-	mi := &file_projects_v1_events_proto_msgTypes[7]
+	mi := &file_projects_v1_events_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -656,7 +730,7 @@ func (x *DeadlineApproaching) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DeadlineApproaching.ProtoReflect.Descriptor instead.
 func (*DeadlineApproaching) Descriptor() ([]byte, []int) {
-	return file_projects_v1_events_proto_rawDescGZIP(), []int{7}
+	return file_projects_v1_events_proto_rawDescGZIP(), []int{8}
 }
 
 func (x *DeadlineApproaching) GetEventId() string {
@@ -747,13 +821,18 @@ const file_projects_v1_events_proto_rawDesc = "" +
 	"projectIds\x127\n" +
 	"\bprojects\x18\a \x03(\v2\x1b.projects.v1.MatchedProjectR\bprojects\x12\x17\n" +
 	"\arun_key\x18\b \x01(\tR\x06runKey\x12#\n" +
-	"\rproject_count\x18\t \x01(\x05R\fprojectCount\"\xd3\x01\n" +
+	"\rproject_count\x18\t \x01(\x05R\fprojectCount\"\x83\x02\n" +
 	"\x0eProjectMatched\x12\x19\n" +
 	"\bevent_id\x18\x01 \x01(\tR\aeventId\x12;\n" +
 	"\voccurred_at\x18\x02 \x01(\v2\x1a.google.protobuf.TimestampR\n" +
 	"occurredAt\x125\n" +
 	"\aproject\x18\x03 \x01(\v2\x1b.projects.v1.MatchedProjectR\aproject\x122\n" +
-	"\amatches\x18\x04 \x03(\v2\x18.projects.v1.SearchMatchR\amatches\"l\n" +
+	"\amatches\x18\x04 \x03(\v2\x18.projects.v1.SearchMatchR\amatches\x12.\n" +
+	"\x05users\x18\x05 \x03(\v2\x18.projects.v1.UserMatchesR\x05users\"p\n" +
+	"\vUserMatches\x12\x17\n" +
+	"\auser_id\x18\x01 \x01(\tR\x06userId\x12!\n" +
+	"\fcriteria_ids\x18\x02 \x01(\fR\vcriteriaIds\x12%\n" +
+	"\x0ecriteria_names\x18\x03 \x03(\tR\rcriteriaNames\"l\n" +
 	"\vSearchMatch\x12\x17\n" +
 	"\auser_id\x18\x01 \x01(\tR\x06userId\x12\x1f\n" +
 	"\vcriteria_id\x18\x02 \x01(\tR\n" +
@@ -790,33 +869,35 @@ func file_projects_v1_events_proto_rawDescGZIP() []byte {
 	return file_projects_v1_events_proto_rawDescData
 }
 
-var file_projects_v1_events_proto_msgTypes = make([]protoimpl.MessageInfo, 8)
+var file_projects_v1_events_proto_msgTypes = make([]protoimpl.MessageInfo, 9)
 var file_projects_v1_events_proto_goTypes = []any{
 	(*ProjectCreated)(nil),        // 0: projects.v1.ProjectCreated
 	(*ProjectUpdated)(nil),        // 1: projects.v1.ProjectUpdated
 	(*AnnouncementAdded)(nil),     // 2: projects.v1.AnnouncementAdded
 	(*CriteriaMatched)(nil),       // 3: projects.v1.CriteriaMatched
 	(*ProjectMatched)(nil),        // 4: projects.v1.ProjectMatched
-	(*SearchMatch)(nil),           // 5: projects.v1.SearchMatch
-	(*MatchedProject)(nil),        // 6: projects.v1.MatchedProject
-	(*DeadlineApproaching)(nil),   // 7: projects.v1.DeadlineApproaching
-	(*timestamppb.Timestamp)(nil), // 8: google.protobuf.Timestamp
+	(*UserMatches)(nil),           // 5: projects.v1.UserMatches
+	(*SearchMatch)(nil),           // 6: projects.v1.SearchMatch
+	(*MatchedProject)(nil),        // 7: projects.v1.MatchedProject
+	(*DeadlineApproaching)(nil),   // 8: projects.v1.DeadlineApproaching
+	(*timestamppb.Timestamp)(nil), // 9: google.protobuf.Timestamp
 }
 var file_projects_v1_events_proto_depIdxs = []int32{
-	8, // 0: projects.v1.ProjectCreated.occurred_at:type_name -> google.protobuf.Timestamp
-	8, // 1: projects.v1.ProjectUpdated.occurred_at:type_name -> google.protobuf.Timestamp
-	8, // 2: projects.v1.AnnouncementAdded.occurred_at:type_name -> google.protobuf.Timestamp
-	8, // 3: projects.v1.CriteriaMatched.occurred_at:type_name -> google.protobuf.Timestamp
-	6, // 4: projects.v1.CriteriaMatched.projects:type_name -> projects.v1.MatchedProject
-	8, // 5: projects.v1.ProjectMatched.occurred_at:type_name -> google.protobuf.Timestamp
-	6, // 6: projects.v1.ProjectMatched.project:type_name -> projects.v1.MatchedProject
-	5, // 7: projects.v1.ProjectMatched.matches:type_name -> projects.v1.SearchMatch
-	8, // 8: projects.v1.DeadlineApproaching.occurred_at:type_name -> google.protobuf.Timestamp
-	9, // [9:9] is the sub-list for method output_type
-	9, // [9:9] is the sub-list for method input_type
-	9, // [9:9] is the sub-list for extension type_name
-	9, // [9:9] is the sub-list for extension extendee
-	0, // [0:9] is the sub-list for field type_name
+	9,  // 0: projects.v1.ProjectCreated.occurred_at:type_name -> google.protobuf.Timestamp
+	9,  // 1: projects.v1.ProjectUpdated.occurred_at:type_name -> google.protobuf.Timestamp
+	9,  // 2: projects.v1.AnnouncementAdded.occurred_at:type_name -> google.protobuf.Timestamp
+	9,  // 3: projects.v1.CriteriaMatched.occurred_at:type_name -> google.protobuf.Timestamp
+	7,  // 4: projects.v1.CriteriaMatched.projects:type_name -> projects.v1.MatchedProject
+	9,  // 5: projects.v1.ProjectMatched.occurred_at:type_name -> google.protobuf.Timestamp
+	7,  // 6: projects.v1.ProjectMatched.project:type_name -> projects.v1.MatchedProject
+	6,  // 7: projects.v1.ProjectMatched.matches:type_name -> projects.v1.SearchMatch
+	5,  // 8: projects.v1.ProjectMatched.users:type_name -> projects.v1.UserMatches
+	9,  // 9: projects.v1.DeadlineApproaching.occurred_at:type_name -> google.protobuf.Timestamp
+	10, // [10:10] is the sub-list for method output_type
+	10, // [10:10] is the sub-list for method input_type
+	10, // [10:10] is the sub-list for extension type_name
+	10, // [10:10] is the sub-list for extension extendee
+	0,  // [0:10] is the sub-list for field type_name
 }
 
 func init() { file_projects_v1_events_proto_init() }
@@ -824,14 +905,14 @@ func file_projects_v1_events_proto_init() {
 	if File_projects_v1_events_proto != nil {
 		return
 	}
-	file_projects_v1_events_proto_msgTypes[6].OneofWrappers = []any{}
+	file_projects_v1_events_proto_msgTypes[7].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_projects_v1_events_proto_rawDesc), len(file_projects_v1_events_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   8,
+			NumMessages:   9,
 			NumExtensions: 0,
 			NumServices:   0,
 		},

@@ -2,6 +2,7 @@ package ports
 
 import (
 	"context"
+	"encoding/hex"
 	"fmt"
 
 	"google.golang.org/protobuf/proto"
@@ -49,12 +50,9 @@ func (e *Events) Projects(ctx context.Context, subject, eventID string, data []b
 		if p.GetProjectId() == "" {
 			return fmt.Errorf("project.matched: %w: no project id", events.ErrPermanent)
 		}
-		ms := make([]domain.Match, 0, len(ev.GetMatches()))
-		for _, m := range ev.GetMatches() {
-			if !domain.ValidID(m.GetUserId()) {
-				return fmt.Errorf("project.matched: %w: user %q", events.ErrPermanent, m.GetUserId())
-			}
-			ms = append(ms, domain.Match{UserID: m.GetUserId(), CriteriaID: m.GetCriteriaId(), CriteriaName: m.GetCriteriaName()})
+		ms, err := projectMatches(&ev)
+		if err != nil {
+			return err
 		}
 		mp := domain.MatchedProject{ID: p.GetProjectId(), Name: p.GetProjectName(), Agency: p.GetAgencyName(), BudgetSatang: p.BudgetSatang}
 		if mp.Name == "" {
@@ -112,4 +110,33 @@ func (e *Events) Interests(ctx context.Context, subject, _ string, data []byte) 
 		return fmt.Errorf("interest.changed: %w: user %q project %q", events.ErrPermanent, ev.GetUserId(), ev.GetProjectId())
 	}
 	return e.app.InterestChanged(ctx, ev.GetUserId(), ev.GetProjectId(), ev.GetIsInterestToStepChk(), ev.GetIsFill20(), ev.GetArchived(), ev.GetOccurredAt().AsTime())
+}
+
+// projectMatches reads a project.matched event's matches, grouped by user
+// (users) or, from older producers, one by one (matches).
+func projectMatches(ev *projectsv1.ProjectMatched) ([]domain.Match, error) {
+	ms := make([]domain.Match, 0, len(ev.GetMatches()))
+	for _, m := range ev.GetMatches() {
+		if !domain.ValidID(m.GetUserId()) {
+			return nil, fmt.Errorf("project.matched: %w: user %q", events.ErrPermanent, m.GetUserId())
+		}
+		ms = append(ms, domain.Match{UserID: m.GetUserId(), CriteriaID: m.GetCriteriaId(), CriteriaName: m.GetCriteriaName()})
+	}
+	for _, u := range ev.GetUsers() {
+		ids, names := u.GetCriteriaIds(), u.GetCriteriaNames()
+		if !domain.ValidID(u.GetUserId()) || len(ids) != 16*len(names) {
+			return nil, fmt.Errorf("project.matched: %w: user %q with %d bytes of ids for %d searches",
+				events.ErrPermanent, u.GetUserId(), len(ids), len(names))
+		}
+		for i, name := range names {
+			ms = append(ms, domain.Match{UserID: u.GetUserId(), CriteriaID: uuidText(ids[16*i : 16*i+16]), CriteriaName: name})
+		}
+	}
+	return ms, nil
+}
+
+// uuidText spells a UUID's 16 bytes as its canonical text.
+func uuidText(b []byte) string {
+	h := hex.EncodeToString(b)
+	return h[:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:]
 }

@@ -32,8 +32,10 @@ func marshal(t *testing.T, m proto.Message) []byte {
 }
 
 // projects.v1.project.matched: a good event alerts each user once (also
-// when redelivered); a payload that does not decode, names no project or
-// a user that is not a user id is permanent and writes nothing.
+// when redelivered), with its matches grouped by user or, from an older
+// producer, one by one; a payload that does not decode, names no project,
+// a user that is not a user id or ids that are not 16 bytes a search is
+// permanent and writes nothing.
 func TestProjectMatchedEvent(t *testing.T) {
 	ctx := context.Background()
 	pool, err := notificationsvc.Open(ctx, pgtest.NewDatabase(t))
@@ -44,13 +46,23 @@ func TestProjectMatchedEvent(t *testing.T) {
 	a := app.New(postgres.New(pool), nil)
 	h := ports.NewEvents(a)
 	budget := int64(120000)
+	key := func(b byte) []byte { return []byte{b, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, b} }
 	good := &projectsv1.ProjectMatched{
 		EventId: "pm-1",
 		Project: &projectsv1.MatchedProject{ProjectId: "69222222222", ProjectName: "จัดซื้อครุภัณฑ์", AgencyName: "อบต.นา", BudgetSatang: &budget},
+		Users: []*projectsv1.UserMatches{
+			{UserId: ann, CriteriaIds: append(key(1), key(2)...), CriteriaNames: []string{"ครุภัณฑ์", "จัดซื้อ"}},
+			{UserId: bob, CriteriaIds: key(3), CriteriaNames: []string{"อบต."}},
+		},
+	}
+	older := &projectsv1.ProjectMatched{
+		EventId: "pm-old",
+		Project: &projectsv1.MatchedProject{ProjectId: "69111111111", ProjectName: "จ้างก่อสร้างถนน"},
 		Matches: []*projectsv1.SearchMatch{
-			{UserId: ann, CriteriaId: "c1", CriteriaName: "ครุภัณฑ์"},
-			{UserId: ann, CriteriaId: "c2", CriteriaName: "จัดซื้อ"},
-			{UserId: bob, CriteriaId: "c3", CriteriaName: "อบต."},
+			{UserId: ann, CriteriaId: "c1", CriteriaName: "ถนน"},
+			{UserId: ann, CriteriaId: "c1", CriteriaName: "ถนน"},
+			{UserId: ann, CriteriaId: "c2", CriteriaName: "ก่อสร้าง"},
+			{UserId: bob, CriteriaId: "c3", CriteriaName: "จ้าง"},
 		},
 	}
 	bad := map[string][]byte{
@@ -61,6 +73,12 @@ func TestProjectMatchedEvent(t *testing.T) {
 			Matches: []*projectsv1.SearchMatch{{UserId: ann, CriteriaId: "c1"}}}),
 		"bad user id": marshal(t, &projectsv1.ProjectMatched{EventId: "pm-4", Project: &projectsv1.MatchedProject{ProjectId: "69333333333"},
 			Matches: []*projectsv1.SearchMatch{{UserId: bob, CriteriaId: "c3"}, {UserId: "bob'; --", CriteriaId: "c1"}}}),
+		"bad user id, grouped": marshal(t, &projectsv1.ProjectMatched{EventId: "pm-5", Project: &projectsv1.MatchedProject{ProjectId: "69333333333"},
+			Users: []*projectsv1.UserMatches{{UserId: "bob'; --", CriteriaIds: key(1), CriteriaNames: []string{"x"}}}}),
+		"ids not 16 bytes a search": marshal(t, &projectsv1.ProjectMatched{EventId: "pm-6", Project: &projectsv1.MatchedProject{ProjectId: "69333333333"},
+			Users: []*projectsv1.UserMatches{{UserId: ann, CriteriaIds: key(1)[:15], CriteriaNames: []string{"x"}}}}),
+		"a name without an id": marshal(t, &projectsv1.ProjectMatched{EventId: "pm-7", Project: &projectsv1.MatchedProject{ProjectId: "69333333333"},
+			Users: []*projectsv1.UserMatches{{UserId: ann, CriteriaIds: key(1), CriteriaNames: []string{"x", "y"}}}}),
 	}
 	for name, data := range bad {
 		if err := h.Projects(ctx, ports.SubjectProjectMatched, "bad-"+name, data); !errors.Is(err, events.ErrPermanent) {
@@ -68,23 +86,26 @@ func TestProjectMatchedEvent(t *testing.T) {
 		}
 	}
 	for range 2 {
-		if err := h.Projects(ctx, ports.SubjectProjectMatched, good.EventId, marshal(t, good)); err != nil {
-			t.Fatal(err)
+		for _, ev := range []*projectsv1.ProjectMatched{older, good} {
+			if err := h.Projects(ctx, ports.SubjectProjectMatched, ev.EventId, marshal(t, ev)); err != nil {
+				t.Fatal(err)
+			}
 		}
 	}
 	var rows int
 	if err := pool.QueryRow(ctx, `SELECT count(*) FROM notifications`).Scan(&rows); err != nil {
 		t.Fatal(err)
 	}
-	if rows != 2 {
-		t.Fatalf("%d notifications, want 2 (one per user)", rows)
+	if rows != 4 {
+		t.Fatalf("%d notifications, want 4 (one per user and event)", rows)
 	}
 	l, err := a.List(ctx, ann, domain.ListFilter{}, domain.Page{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(l.Items) != 1 || l.Items[0].Title != `โครงการใหม่ตรงกับ "ครุภัณฑ์" และอีก 1 การค้นหา` ||
-		l.Items[0].Message != "จัดซื้อครุภัณฑ์ — อบต.นา งบประมาณ 1,200.00 บาท" {
+	if len(l.Items) != 2 || l.Items[0].Title != `โครงการใหม่ตรงกับ "ครุภัณฑ์" และอีก 1 การค้นหา` ||
+		l.Items[0].Message != "จัดซื้อครุภัณฑ์ — อบต.นา งบประมาณ 1,200.00 บาท" ||
+		l.Items[1].Title != `โครงการใหม่ตรงกับ "ถนน" และอีก 1 การค้นหา` {
 		t.Fatalf("ann's bell: %+v", l.Items)
 	}
 }

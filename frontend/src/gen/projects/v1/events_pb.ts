@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file projects/v1/events.proto.
  */
 export const file_projects_v1_events: GenFile = /*@__PURE__*/
-  fileDesc("Chhwcm9qZWN0cy92MS9ldmVudHMucHJvdG8SC3Byb2plY3RzLnYxIp0BCg5Qcm9qZWN0Q3JlYXRlZBIQCghldmVudF9pZBgBIAEoCRIvCgtvY2N1cnJlZF9hdBgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASEgoKcHJvamVjdF9pZBgDIAEoCRIUCgxwcm9qZWN0X25hbWUYBCABKAkSDgoGc3RhdHVzGAUgASgJEg4KBnNvdXJjZRgGIAEoCSKlAQoOUHJvamVjdFVwZGF0ZWQSEAoIZXZlbnRfaWQYASABKAkSLwoLb2NjdXJyZWRfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhIKCnByb2plY3RfaWQYAyABKAkSFAoMcHJvamVjdF9uYW1lGAQgASgJEg4KBnN0YXR1cxgFIAEoCRIWCg5jaGFuZ2VkX2ZpZWxkcxgGIAMoCSLCAQoRQW5ub3VuY2VtZW50QWRkZWQSEAoIZXZlbnRfaWQYASABKAkSLwoLb2NjdXJyZWRfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhIKCnByb2plY3RfaWQYAyABKAkSFAoMcHJvamVjdF9uYW1lGAQgASgJEhEKCXR5cGVfY29kZRgFIAEoCRIRCgl0eXBlX25hbWUYBiABKAkSDAoEZGF0ZRgHIAEoCRIMCgRsaW5rGAggASgJIv0BCg9Dcml0ZXJpYU1hdGNoZWQSEAoIZXZlbnRfaWQYASABKAkSLwoLb2NjdXJyZWRfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEg8KB3VzZXJfaWQYAyABKAkSEwoLY3JpdGVyaWFfaWQYBCABKAkSFQoNY3JpdGVyaWFfbmFtZRgFIAEoCRITCgtwcm9qZWN0X2lkcxgGIAMoCRItCghwcm9qZWN0cxgHIAMoCzIbLnByb2plY3RzLnYxLk1hdGNoZWRQcm9qZWN0Eg8KB3J1bl9rZXkYCCABKAkSFQoNcHJvamVjdF9jb3VudBgJIAEoBSKsAQoOUHJvamVjdE1hdGNoZWQSEAoIZXZlbnRfaWQYASABKAkSLwoLb2NjdXJyZWRfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEiwKB3Byb2plY3QYAyABKAsyGy5wcm9qZWN0cy52MS5NYXRjaGVkUHJvamVjdBIpCgdtYXRjaGVzGAQgAygLMhgucHJvamVjdHMudjEuU2VhcmNoTWF0Y2giSgoLU2VhcmNoTWF0Y2gSDwoHdXNlcl9pZBgBIAEoCRITCgtjcml0ZXJpYV9pZBgCIAEoCRIVCg1jcml0ZXJpYV9uYW1lGAMgASgJIn0KDk1hdGNoZWRQcm9qZWN0EhIKCnByb2plY3RfaWQYASABKAkSFAoMcHJvamVjdF9uYW1lGAIgASgJEhMKC2FnZW5jeV9uYW1lGAMgASgJEhoKDWJ1ZGdldF9zYXRhbmcYBCABKANIAIgBAUIQCg5fYnVkZ2V0X3NhdGFuZyKeAQoTRGVhZGxpbmVBcHByb2FjaGluZxIQCghldmVudF9pZBgBIAEoCRIvCgtvY2N1cnJlZF9hdBgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASEgoKcHJvamVjdF9pZBgDIAEoCRIUCgxwcm9qZWN0X25hbWUYBCABKAkSDAoEa2luZBgFIAEoCRIMCgRkYXRlGAYgASgJQpABCg9jb20ucHJvamVjdHMudjFCC0V2ZW50c1Byb3RvUAFaI2JpZHJhZGFyL2dlbi9wcm9qZWN0cy92MTtwcm9qZWN0c3YxogIDUFhYqgILUHJvamVjdHMuVjHKAgtQcm9qZWN0c1xWMeICF1Byb2plY3RzXFYxXEdQQk1ldGFkYXRh6gIMUHJvamVjdHM6OlYxYgZwcm90bzM", [file_google_protobuf_timestamp]);
+  fileDesc("Chhwcm9qZWN0cy92MS9ldmVudHMucHJvdG8SC3Byb2plY3RzLnYxIp0BCg5Qcm9qZWN0Q3JlYXRlZBIQCghldmVudF9pZBgBIAEoCRIvCgtvY2N1cnJlZF9hdBgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASEgoKcHJvamVjdF9pZBgDIAEoCRIUCgxwcm9qZWN0X25hbWUYBCABKAkSDgoGc3RhdHVzGAUgASgJEg4KBnNvdXJjZRgGIAEoCSKlAQoOUHJvamVjdFVwZGF0ZWQSEAoIZXZlbnRfaWQYASABKAkSLwoLb2NjdXJyZWRfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhIKCnByb2plY3RfaWQYAyABKAkSFAoMcHJvamVjdF9uYW1lGAQgASgJEg4KBnN0YXR1cxgFIAEoCRIWCg5jaGFuZ2VkX2ZpZWxkcxgGIAMoCSLCAQoRQW5ub3VuY2VtZW50QWRkZWQSEAoIZXZlbnRfaWQYASABKAkSLwoLb2NjdXJyZWRfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhIKCnByb2plY3RfaWQYAyABKAkSFAoMcHJvamVjdF9uYW1lGAQgASgJEhEKCXR5cGVfY29kZRgFIAEoCRIRCgl0eXBlX25hbWUYBiABKAkSDAoEZGF0ZRgHIAEoCRIMCgRsaW5rGAggASgJIv0BCg9Dcml0ZXJpYU1hdGNoZWQSEAoIZXZlbnRfaWQYASABKAkSLwoLb2NjdXJyZWRfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEg8KB3VzZXJfaWQYAyABKAkSEwoLY3JpdGVyaWFfaWQYBCABKAkSFQoNY3JpdGVyaWFfbmFtZRgFIAEoCRITCgtwcm9qZWN0X2lkcxgGIAMoCRItCghwcm9qZWN0cxgHIAMoCzIbLnByb2plY3RzLnYxLk1hdGNoZWRQcm9qZWN0Eg8KB3J1bl9rZXkYCCABKAkSFQoNcHJvamVjdF9jb3VudBgJIAEoBSLVAQoOUHJvamVjdE1hdGNoZWQSEAoIZXZlbnRfaWQYASABKAkSLwoLb2NjdXJyZWRfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEiwKB3Byb2plY3QYAyABKAsyGy5wcm9qZWN0cy52MS5NYXRjaGVkUHJvamVjdBIpCgdtYXRjaGVzGAQgAygLMhgucHJvamVjdHMudjEuU2VhcmNoTWF0Y2gSJwoFdXNlcnMYBSADKAsyGC5wcm9qZWN0cy52MS5Vc2VyTWF0Y2hlcyJMCgtVc2VyTWF0Y2hlcxIPCgd1c2VyX2lkGAEgASgJEhQKDGNyaXRlcmlhX2lkcxgCIAEoDBIWCg5jcml0ZXJpYV9uYW1lcxgDIAMoCSJKCgtTZWFyY2hNYXRjaBIPCgd1c2VyX2lkGAEgASgJEhMKC2NyaXRlcmlhX2lkGAIgASgJEhUKDWNyaXRlcmlhX25hbWUYAyABKAkifQoOTWF0Y2hlZFByb2plY3QSEgoKcHJvamVjdF9pZBgBIAEoCRIUCgxwcm9qZWN0X25hbWUYAiABKAkSEwoLYWdlbmN5X25hbWUYAyABKAkSGgoNYnVkZ2V0X3NhdGFuZxgEIAEoA0gAiAEBQhAKDl9idWRnZXRfc2F0YW5nIp4BChNEZWFkbGluZUFwcHJvYWNoaW5nEhAKCGV2ZW50X2lkGAEgASgJEi8KC29jY3VycmVkX2F0GAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBISCgpwcm9qZWN0X2lkGAMgASgJEhQKDHByb2plY3RfbmFtZRgEIAEoCRIMCgRraW5kGAUgASgJEgwKBGRhdGUYBiABKAlCkAEKD2NvbS5wcm9qZWN0cy52MUILRXZlbnRzUHJvdG9QAVojYmlkcmFkYXIvZ2VuL3Byb2plY3RzL3YxO3Byb2plY3RzdjGiAgNQWFiqAgtQcm9qZWN0cy5WMcoCC1Byb2plY3RzXFYx4gIXUHJvamVjdHNcVjFcR1BCTWV0YWRhdGHqAgxQcm9qZWN0czo6VjFiBnByb3RvMw", [file_google_protobuf_timestamp]);
 
 /**
  * ProjectCreated is published on projects.v1.project.created.
@@ -252,9 +252,20 @@ export type ProjectMatched = Message<"projects.v1.ProjectMatched"> & {
   project?: MatchedProject | undefined;
 
   /**
+   * The matches one by one, as producers before users wrote them; consumers still read them.
+   *
    * @generated from field: repeated projects.v1.SearchMatch matches = 4;
    */
   matches: SearchMatch[];
+
+  /**
+   * The matches grouped by the searches' owner (what producers write): a third of the size of
+   * matches, since a bulk import sends millions of them. A user may have several entries; consumers
+   * merge them.
+   *
+   * @generated from field: repeated projects.v1.UserMatches users = 5;
+   */
+  users: UserMatches[];
 };
 
 /**
@@ -263,6 +274,37 @@ export type ProjectMatched = Message<"projects.v1.ProjectMatched"> & {
  */
 export const ProjectMatchedSchema: GenMessage<ProjectMatched> = /*@__PURE__*/
   messageDesc(file_projects_v1_events, 4);
+
+/**
+ * UserMatches is one user's saved searches that matched a project.
+ *
+ * @generated from message projects.v1.UserMatches
+ */
+export type UserMatches = Message<"projects.v1.UserMatches"> & {
+  /**
+   * @generated from field: string user_id = 1;
+   */
+  userId: string;
+
+  /**
+   * The searches' ids (UUIDs), 16 bytes each, in the order of criteria_names.
+   *
+   * @generated from field: bytes criteria_ids = 2;
+   */
+  criteriaIds: Uint8Array;
+
+  /**
+   * @generated from field: repeated string criteria_names = 3;
+   */
+  criteriaNames: string[];
+};
+
+/**
+ * Describes the message projects.v1.UserMatches.
+ * Use `create(UserMatchesSchema)` to create a new message.
+ */
+export const UserMatchesSchema: GenMessage<UserMatches> = /*@__PURE__*/
+  messageDesc(file_projects_v1_events, 5);
 
 /**
  * SearchMatch is a saved search that matched a project: its owner, id and name.
@@ -291,7 +333,7 @@ export type SearchMatch = Message<"projects.v1.SearchMatch"> & {
  * Use `create(SearchMatchSchema)` to create a new message.
  */
 export const SearchMatchSchema: GenMessage<SearchMatch> = /*@__PURE__*/
-  messageDesc(file_projects_v1_events, 5);
+  messageDesc(file_projects_v1_events, 6);
 
 /**
  * MatchedProject is a project as an alert names it.
@@ -325,7 +367,7 @@ export type MatchedProject = Message<"projects.v1.MatchedProject"> & {
  * Use `create(MatchedProjectSchema)` to create a new message.
  */
 export const MatchedProjectSchema: GenMessage<MatchedProject> = /*@__PURE__*/
-  messageDesc(file_projects_v1_events, 6);
+  messageDesc(file_projects_v1_events, 7);
 
 /**
  * DeadlineApproaching is published on projects.v1.deadline.approaching the day before (Asia/Bangkok)
@@ -374,5 +416,5 @@ export type DeadlineApproaching = Message<"projects.v1.DeadlineApproaching"> & {
  * Use `create(DeadlineApproachingSchema)` to create a new message.
  */
 export const DeadlineApproachingSchema: GenMessage<DeadlineApproaching> = /*@__PURE__*/
-  messageDesc(file_projects_v1_events, 7);
+  messageDesc(file_projects_v1_events, 8);
 

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -14,53 +13,47 @@ import (
 
 // RecordMatches records, for each project, the saved normal searches it
 // matches that have not alerted about it before (project_alerts, one row a
-// project: migration 13), and writes one project.matched event a project
-// (at most domain.MaxMatchesPerEvent searches each) to the outbox in the
-// same transaction. Searches already told, repeated in the batch, or
-// deleted since the matcher loaded them at version asOf tell nothing. It
-// returns how many matches were new. Rows are locked and written in project order, so
-// concurrent batches of the same projects wait for each other instead of
-// deadlocking; the events keep the order of ms.
+// project holding their keys: migrations 13 and 14), and writes one
+// project.matched event a project (at most domain.MaxMatchesPerEvent
+// searches each) to the outbox in the same transaction. Searches already
+// told, repeated in the batch, or deleted since the matcher loaded them at
+// version asOf tell nothing. It returns how many matches were new. Rows
+// are locked and written in project order, so concurrent batches of the
+// same projects wait for each other instead of deadlocking; the events
+// keep the order of ms.
 func (r *Repo) RecordMatches(ctx context.Context, ms []domain.ProjectMatches, asOf int64, now time.Time) (int, error) {
 	type wanted struct {
 		project  *domain.Project
 		searches []*domain.SavedCriteria
-		ids      []string // the searches' ids as uuid::text reads them back
+		keys     []domain.SearchKey // of searches
 		fresh    []*domain.SavedCriteria
 	}
 	byProject := make(map[string]*wanted, len(ms))
-	var order []string     // projects, as first met in ms
-	var searchIDs []string // distinct
-	seenSearch := map[string]bool{}
+	var order []string // projects, as first met in ms
 	for _, m := range ms {
 		w, again := byProject[m.Project.ID]
-		var had map[string]bool // only for a project met twice in the batch
-		if again {
-			had = make(map[string]bool, len(w.ids))
-			for _, id := range w.ids {
-				had[id] = true
-			}
-		} else {
-			w = &wanted{project: m.Project}
+		if !again {
+			w = &wanted{project: m.Project, searches: make([]*domain.SavedCriteria, 0, len(m.Searches)),
+				keys: make([]domain.SearchKey, 0, len(m.Searches))}
 			byProject[m.Project.ID] = w
 			order = append(order, m.Project.ID)
 		}
 		for _, c := range m.Searches {
-			id := strings.ToLower(c.ID)
-			if had[id] {
+			k, ok := c.SearchKey()
+			if !ok {
+				return 0, fmt.Errorf("record matches: search id %q", c.ID)
+			}
+			if again && slices.Contains(w.keys, k) { // a project met twice in the batch
 				continue
 			}
-			if had != nil {
-				had[id] = true
-			}
-			w.searches, w.ids = append(w.searches, c), append(w.ids, id)
-			if !seenSearch[id] {
-				seenSearch[id] = true
-				searchIDs = append(searchIDs, id)
-			}
+			w.searches, w.keys = append(w.searches, c), append(w.keys, k)
 		}
 	}
-	if len(searchIDs) == 0 {
+	matched := 0
+	for _, w := range byProject {
+		matched += len(w.keys)
+	}
+	if matched == 0 {
 		return 0, nil
 	}
 	sorted := slices.Sorted(slices.Values(order))
@@ -71,30 +64,34 @@ func (r *Repo) RecordMatches(ctx context.Context, ms []domain.ProjectMatches, as
 		// matcher loaded them (a batch names ~16,000: reading them was
 		// half its time). One deleted after this read is as if deleted
 		// just after the batch: its id in project_alerts names nobody.
-		var live map[string]bool // nil: all of them
+		var live map[domain.SearchKey]bool // nil: all of them
 		var v int64
 		if err := tx.QueryRow(ctx, `SELECT v FROM criteria_version`).Scan(&v); err != nil {
 			return fmt.Errorf("record matches: criteria version: %w", err)
 		}
 		if v != asOf {
-			live = make(map[string]bool, len(searchIDs))
-			if err := collect(ctx, tx, live, `SELECT id::text FROM search_criteria WHERE id = ANY($1::uuid[])`, searchIDs); err != nil {
+			var keys []domain.SearchKey
+			for _, pid := range order {
+				keys = append(keys, byProject[pid].keys...)
+			}
+			var err error
+			if live, err = liveSearches(ctx, tx, keys); err != nil {
 				return fmt.Errorf("record matches: live searches: %w", err)
 			}
 		}
-		told := map[string]map[string]bool{}
+		told := map[string]map[domain.SearchKey]bool{}
 		lockTold := func(projects []string) error {
-			rows, err := tx.Query(ctx, `SELECT project_id, criteria_ids::text[] FROM project_alerts
+			rows, err := tx.Query(ctx, `SELECT project_id, told FROM project_alerts
 				WHERE project_id = ANY($1) ORDER BY project_id FOR UPDATE`, projects)
 			if err != nil {
 				return err
 			}
 			var pid string
-			var ids []string
-			_, err = pgx.ForEachRow(rows, []any{&pid, &ids}, func() error {
-				set := make(map[string]bool, len(ids))
-				for _, id := range ids {
-					set[id] = true
+			var keys []byte
+			_, err = pgx.ForEachRow(rows, []any{&pid, &keys}, func() error {
+				set := make(map[domain.SearchKey]bool, len(keys)/16)
+				for i := 0; i+16 <= len(keys); i += 16 {
+					set[domain.SearchKey(keys[i:i+16])] = true
 				}
 				told[pid] = set
 				return nil
@@ -104,31 +101,34 @@ func (r *Repo) RecordMatches(ctx context.Context, ms []domain.ProjectMatches, as
 		if err := lockTold(sorted); err != nil {
 			return fmt.Errorf("record matches: lock told: %w", err)
 		}
-		freshOf := func(w *wanted) []string {
+		// freshOf keeps the searches of w not told before, and returns
+		// their keys end to end (a project_alerts.told).
+		freshOf := func(w *wanted) []byte {
 			w.fresh = w.fresh[:0]
-			var ids []string
-			for i, id := range w.ids {
-				if (live == nil || live[id]) && !told[w.project.ID][id] {
-					w.fresh, ids = append(w.fresh, w.searches[i]), append(ids, id)
+			keys := make([]byte, 0, 16*len(w.keys))
+			for i, k := range w.keys {
+				if (live == nil || live[k]) && !told[w.project.ID][k] {
+					w.fresh, keys = append(w.fresh, w.searches[i]), append(keys, k[:]...)
 				}
 			}
-			return ids
+			return keys
 		}
 		// Projects told nothing yet: a row with all their searches. One
 		// another batch inserted meanwhile is locked and extended below.
-		var newP, newIDs []string
+		var newP []string
+		var newKeys [][]byte
 		for _, pid := range sorted {
 			if _, ok := told[pid]; !ok {
-				if ids := freshOf(byProject[pid]); len(ids) > 0 {
-					newP, newIDs = append(newP, pid), append(newIDs, strings.Join(ids, ","))
+				if keys := freshOf(byProject[pid]); len(keys) > 0 {
+					newP, newKeys = append(newP, pid), append(newKeys, keys)
 				}
 			}
 		}
 		inserted := make(map[string]bool, len(newP))
 		if len(newP) > 0 {
-			if err := collect(ctx, tx, inserted, `INSERT INTO project_alerts (project_id, criteria_ids, updated_at)
-				SELECT u.project_id, string_to_array(u.ids, ',')::uuid[], $3 FROM unnest($1::text[], $2::text[]) AS u (project_id, ids)
-				ORDER BY 1 ON CONFLICT DO NOTHING RETURNING project_id`, newP, newIDs, now); err != nil {
+			if err := collect(ctx, tx, inserted, `INSERT INTO project_alerts (project_id, told, updated_at)
+				SELECT u.project_id, u.told, $3 FROM unnest($1::text[], $2::bytea[]) AS u (project_id, told)
+				ORDER BY 1 ON CONFLICT DO NOTHING RETURNING project_id`, newP, newKeys, now); err != nil {
 				return fmt.Errorf("record matches: insert: %w", err)
 			}
 			var raced []string
@@ -144,19 +144,19 @@ func (r *Repo) RecordMatches(ctx context.Context, ms []domain.ProjectMatches, as
 			}
 		}
 		// Projects told before: their new searches appended.
-		var oldP, oldIDs []string
+		var oldP []string
+		var oldKeys [][]byte
 		for _, pid := range sorted {
 			if _, ok := told[pid]; ok {
-				if ids := freshOf(byProject[pid]); len(ids) > 0 {
-					oldP, oldIDs = append(oldP, pid), append(oldIDs, strings.Join(ids, ","))
+				if keys := freshOf(byProject[pid]); len(keys) > 0 {
+					oldP, oldKeys = append(oldP, pid), append(oldKeys, keys)
 				}
 			}
 		}
 		if len(oldP) > 0 {
-			if _, err := tx.Exec(ctx, `UPDATE project_alerts a
-				SET criteria_ids = a.criteria_ids || string_to_array(u.ids, ',')::uuid[], updated_at = $3
-				FROM unnest($1::text[], $2::text[]) AS u (project_id, ids) WHERE a.project_id = u.project_id`,
-				oldP, oldIDs, now); err != nil {
+			if _, err := tx.Exec(ctx, `UPDATE project_alerts a SET told = a.told || u.told, updated_at = $3
+				FROM unnest($1::text[], $2::bytea[]) AS u (project_id, told) WHERE a.project_id = u.project_id`,
+				oldP, oldKeys, now); err != nil {
 				return fmt.Errorf("record matches: extend: %w", err)
 			}
 		}
@@ -172,6 +172,30 @@ func (r *Repo) RecordMatches(ctx context.Context, ms []domain.ProjectMatches, as
 		return r.enqueue(ctx, tx, evs)
 	})
 	return n, err
+}
+
+// liveSearches returns which of the searches keys still exist.
+func liveSearches(ctx context.Context, tx pgx.Tx, keys []domain.SearchKey) (map[domain.SearchKey]bool, error) {
+	ids := make([]string, 0, len(keys))
+	seen := make(map[domain.SearchKey]bool, len(keys))
+	for _, k := range keys {
+		if !seen[k] {
+			seen[k] = true
+			ids = append(ids, k.String())
+		}
+	}
+	rows, err := tx.Query(ctx, `SELECT id::text FROM search_criteria WHERE id = ANY($1::uuid[])`, ids)
+	if err != nil {
+		return nil, err
+	}
+	live := make(map[domain.SearchKey]bool, len(ids))
+	var id string
+	_, err = pgx.ForEachRow(rows, []any{&id}, func() error {
+		k, _ := domain.ParseSearchKey(id)
+		live[k] = true
+		return nil
+	})
+	return live, err
 }
 
 // collect adds the single text column of a query's rows to set.

@@ -31,8 +31,8 @@ func TestRecordMatchesOnce(t *testing.T) {
 	const user = searcher
 	save := func(word string) *domain.SavedCriteria {
 		c := saveSearch(t, store, domain.SearchNormal, word, word)
-		// Ids are compared as PostgreSQL spells them; a caller's case does not matter.
-		c.ID = strings.ToUpper(c.ID)
+		// A search not read from the store (no Key) is keyed by its id, in either case.
+		c.ID, c.Key = strings.ToUpper(c.ID), domain.SearchKey{}
 		return &c
 	}
 	a, b, gone := save("สะพาน"), save("ถนน"), save("ฝาย")
@@ -56,11 +56,11 @@ func TestRecordMatchesOnce(t *testing.T) {
 				t.Fatalf("event %s %v: %v", e.Subject, &m, err)
 			}
 			names := []string{m.Project.ProjectId}
-			for _, s := range m.Matches {
-				if s.UserId != user {
-					t.Fatalf("match %v", s)
+			for _, u := range m.Users {
+				if u.UserId != user || len(u.CriteriaIds) != 16*len(u.CriteriaNames) || len(m.Matches) != 0 {
+					t.Fatalf("matches %v", &m)
 				}
-				names = append(names, s.CriteriaName)
+				names = append(names, u.CriteriaNames...)
 			}
 			out = append(out, strings.Join(names, " "))
 		}
@@ -94,7 +94,7 @@ func TestRecordMatchesOnce(t *testing.T) {
 		t.Fatalf("all told: %d new, %v", n, err)
 	}
 	var rows, pairs, outboxRows int
-	if err := pool.QueryRow(ctx, `SELECT (SELECT count(*) FROM project_alerts), (SELECT sum(cardinality(criteria_ids)) FROM project_alerts),
+	if err := pool.QueryRow(ctx, `SELECT (SELECT count(*) FROM project_alerts), (SELECT sum(length(told) / 16) FROM project_alerts),
 		(SELECT count(*) FROM outbox)`).Scan(&rows, &pairs, &outboxRows); err != nil {
 		t.Fatal(err)
 	}
@@ -158,12 +158,14 @@ func TestRecordMatchesConcurrent(t *testing.T) {
 		if err := proto.Unmarshal(e.Payload, &m); err != nil {
 			t.Fatal(err)
 		}
-		for _, s := range m.Matches {
-			k := m.Project.ProjectId + " " + s.CriteriaId
-			if pairs[k] {
-				t.Fatalf("%s told twice", k)
+		for _, u := range m.Users {
+			for i := 0; i < len(u.CriteriaIds); i += 16 {
+				k := m.Project.ProjectId + " " + string(u.CriteriaIds[i:i+16])
+				if pairs[k] {
+					t.Fatalf("%x told twice", k)
+				}
+				pairs[k] = true
 			}
-			pairs[k] = true
 		}
 	}
 	if len(pairs) != projects*30 {

@@ -1,0 +1,61 @@
+package eventproto_test
+
+import (
+	"testing"
+	"time"
+
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/types/known/timestamppb"
+
+	projectsv1 "bidradar/gen/projects/v1"
+	"bidradar/services/projects/internal/adapters/eventproto"
+	"bidradar/services/projects/internal/domain"
+)
+
+// A project.matched event, its users field written by hand, reads back
+// with the generated code as the message it stands for: consecutive
+// searches of a user in one entry, ids as 16 bytes in the names' order.
+func TestProjectMatchedEncoding(t *testing.T) {
+	const ann, bob = "11111111-1111-4111-8111-111111111111", "22222222-2222-4222-8222-222222222222"
+	search := func(user, id, name string) *domain.SavedCriteria {
+		return &domain.SavedCriteria{ID: id, UserID: user, Name: name}
+	}
+	ids := []string{"0a1b2c3d-4e5f-4a6b-8c7d-8e9fa0b1c2d3", "A0000000-0000-4000-8000-000000000001",
+		"a0000000-0000-4000-8000-000000000002", "a0000000-0000-4000-8000-000000000003"}
+	key := func(i int) []byte {
+		k, ok := domain.ParseSearchKey(ids[i])
+		if !ok {
+			t.Fatal(ids[i])
+		}
+		return k[:]
+	}
+	budget := domain.Money(150_000_000)
+	at := time.Date(2026, 11, 25, 3, 4, 5, 6, time.UTC)
+	e := domain.Event{ID: "ev-1", Kind: domain.EventProjectMatched, At: at, Matched: &domain.ProjectMatches{
+		Project:  &domain.Project{ID: "69111111111", Name: "ก่อสร้างถนนคอนกรีต", AgencyName: "อบต.หนองบัว", Budget: &budget},
+		Searches: []*domain.SavedCriteria{search(ann, ids[0], "ถนน"), search(ann, ids[1], ""), search(bob, ids[2], "คอนกรีต 🚧"), search(ann, ids[3], "อบต.")},
+	}}
+	subject, b, err := eventproto.Encoder{}.Encode(e)
+	if err != nil || subject != eventproto.SubjectProjectMatched {
+		t.Fatal(subject, err)
+	}
+	var got projectsv1.ProjectMatched
+	if err := proto.Unmarshal(b, &got); err != nil {
+		t.Fatal(err)
+	}
+	satang := int64(budget)
+	want := &projectsv1.ProjectMatched{EventId: "ev-1", OccurredAt: timestamppb.New(at),
+		Project: &projectsv1.MatchedProject{ProjectId: "69111111111", ProjectName: "ก่อสร้างถนนคอนกรีต", AgencyName: "อบต.หนองบัว", BudgetSatang: &satang},
+		Users: []*projectsv1.UserMatches{
+			{UserId: ann, CriteriaIds: append(key(0), key(1)...), CriteriaNames: []string{"ถนน", ""}},
+			{UserId: bob, CriteriaIds: key(2), CriteriaNames: []string{"คอนกรีต 🚧"}},
+			{UserId: ann, CriteriaIds: key(3), CriteriaNames: []string{"อบต."}},
+		}}
+	if !proto.Equal(&got, want) {
+		t.Fatalf("decoded %v\nwant    %v", &got, want)
+	}
+	e.Matched.Searches = append(e.Matched.Searches, search(bob, "not-a-uuid", "x"))
+	if _, _, err := (eventproto.Encoder{}).Encode(e); err == nil {
+		t.Fatal("a search id that is not a UUID encoded")
+	}
+}
