@@ -276,14 +276,17 @@ func main() {
 		fail(err)
 	}
 	// The alerts as the notification service gets them: every
-	// project.matched message the relay publishes, counted off the bus.
-	var published, publishedMatches atomic.Int64
+	// project.matched message the relay publishes, taken off the bus (and
+	// decoded after the run: decoding is the notification service's work,
+	// in its own process).
+	var published atomic.Int64
 	var publishedAt atomic.Int64
+	var payloadsMu sync.Mutex
+	var payloads [][]byte
 	sub, err := nc.Subscribe("projects.v1.project.matched", func(m *nats.Msg) {
-		var ev projectsv1.ProjectMatched
-		if proto.Unmarshal(m.Data, &ev) == nil {
-			publishedMatches.Add(int64(len(ev.Matches)))
-		}
+		payloadsMu.Lock()
+		payloads = append(payloads, m.Data)
+		payloadsMu.Unlock()
 		published.Add(1)
 		publishedAt.Store(time.Now().UnixNano())
 	})
@@ -318,7 +321,7 @@ func main() {
 	}
 	stop()
 	var recorded, eventsWritten int
-	_ = pool.QueryRow(ctx, "SELECT coalesce(sum(cardinality(criteria_ids)), 0) FROM project_alerts").Scan(&recorded)
+	_ = pool.QueryRow(ctx, "SELECT coalesce(sum(length(told) / 16), 0) FROM project_alerts").Scan(&recorded)
 	evs, err := outbox.Stored(ctx, pool)
 	if err != nil {
 		fail(err)
@@ -335,6 +338,19 @@ func main() {
 		}
 	}
 	onBus := time.Unix(0, publishedAt.Load()).Sub(start)
+	var publishedMatches atomic.Int64
+	payloadsMu.Lock()
+	for _, data := range payloads {
+		var ev projectsv1.ProjectMatched
+		if err := proto.Unmarshal(data, &ev); err != nil {
+			fail(err)
+		}
+		publishedMatches.Add(int64(len(ev.Matches)))
+		for _, u := range ev.Users {
+			publishedMatches.Add(int64(len(u.CriteriaNames)))
+		}
+	}
+	payloadsMu.Unlock()
 	fmt.Printf("import: %d new projects in %s (%.0f projects/s); %d events not yet matched when it finished\n",
 		created, imported.Round(time.Millisecond), float64(created)/imported.Seconds(), lagAtImport)
 	fmt.Printf("instant alerts: all %d matched and recorded %s after the import began (%.0f projects/s); %d batches of %.1f events, each p50 %s p99 %s; %d deliveries for %d events; %d matches recorded in %d project.matched events\n",
