@@ -171,6 +171,9 @@ func Build(ctx context.Context, getenv runner.Getenv, log *slog.Logger) (runner.
 		// a backlog waits.
 		alerts := app.NewAlerts(d.Repo, postgres.NewCriteriaStore(pool), d.Repo, nil)
 		srv.Background(func(ctx context.Context) {
+			if err := alerts.Warm(ctx); err != nil && ctx.Err() == nil {
+				log.WarnContext(ctx, "instant alerts: searches not loaded at start; the first batch loads them", "err", err)
+			}
 			events.ConsumeBatchUntilDone(ctx, js, Stream, "projects-alerts", ports.AlertSubjects, ports.AlertBatching, ports.AlertEvents(alerts), log)
 		})
 	} else {
