@@ -238,7 +238,7 @@ func main() {
 	// outbox, the relay publishes them, the instant alerts consume them.
 	nc, js, stopBus := startBus(ctx, pool, log)
 	defer stopBus()
-	handle, err := benchkit.AlertHandler(pool, log)
+	handle, err := benchkit.AlertHandler(ctx, pool, log)
 	if err != nil {
 		fail(err)
 	}

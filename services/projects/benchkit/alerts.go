@@ -106,13 +106,18 @@ var AlertSubjects = ports.AlertSubjects
 var AlertBatching = ports.AlertBatching
 
 // AlertHandler is the projects service's instant-alerts consumer
-// (app.NewAlerts behind ports.AlertEvents) on pool.
-func AlertHandler(pool *pgxpool.Pool, log *slog.Logger) (events.BatchHandler, error) {
+// (app.NewAlerts behind ports.AlertEvents) on pool, its searches loaded as
+// the service loads them when it starts.
+func AlertHandler(ctx context.Context, pool *pgxpool.Pool, log *slog.Logger) (events.BatchHandler, error) {
 	d, err := projectssvc.NewDeps(pool, log, postgres.Options{})
 	if err != nil {
 		return nil, err
 	}
-	return ports.AlertEvents(app.NewAlerts(d.Repo, postgres.NewCriteriaStore(pool), d.Repo, nil)), nil
+	a := app.NewAlerts(d.Repo, postgres.NewCriteriaStore(pool), d.Repo, nil)
+	if err := a.Warm(ctx); err != nil {
+		return nil, err
+	}
+	return ports.AlertEvents(a), nil
 }
 
 // OvernightStats sums up an overnight run.
