@@ -334,8 +334,11 @@ type SubscriptionPeriod struct {
 	Next *NextPlan `protobuf:"bytes,10,opt,name=next,proto3" json:"next,omitempty"`
 	// Exact amount of the last payment (satang).
 	LastPaymentAmountSatang *int64 `protobuf:"varint,11,opt,name=last_payment_amount_satang,json=lastPaymentAmountSatang,proto3,oneof" json:"last_payment_amount_satang,omitempty"`
-	unknownFields           protoimpl.UnknownFields
-	sizeCache               protoimpl.SizeCache
+	// The cancellation can be undone (ResumeSubscription): false when a plan is booked to
+	// follow or the card's subscription at the provider has ended.
+	CanResume     bool `protobuf:"varint,12,opt,name=can_resume,json=canResume,proto3" json:"can_resume,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *SubscriptionPeriod) Reset() {
@@ -443,6 +446,13 @@ func (x *SubscriptionPeriod) GetLastPaymentAmountSatang() int64 {
 		return *x.LastPaymentAmountSatang
 	}
 	return 0
+}
+
+func (x *SubscriptionPeriod) GetCanResume() bool {
+	if x != nil {
+		return x.CanResume
+	}
+	return false
 }
 
 // NextPlan is a plan that starts the day after the current one ends.
@@ -2471,7 +2481,7 @@ const file_subscription_v1_subscription_proto_rawDesc = "" +
 	"\ftier_details\x18\x01 \x03(\v2\x15.subscription.v1.TierR\vtierDetails\x12>\n" +
 	"\x0fupgrade_options\x18\x02 \x03(\v2\x15.subscription.v1.TierR\x0eupgradeOptions\x12#\n" +
 	"\rneeds_upgrade\x18\x03 \x01(\bR\fneedsUpgrade\x12!\n" +
-	"\fcurrent_tier\x18\x04 \x01(\tR\vcurrentTier\"\xef\x03\n" +
+	"\fcurrent_tier\x18\x04 \x01(\tR\vcurrentTier\"\x8e\x04\n" +
 	"\x12SubscriptionPeriod\x12\x16\n" +
 	"\x06status\x18\x01 \x01(\tR\x06status\x12\x1d\n" +
 	"\n" +
@@ -2486,7 +2496,9 @@ const file_subscription_v1_subscription_proto_rawDesc = "" +
 	"auto_renew\x18\t \x01(\bR\tautoRenew\x12-\n" +
 	"\x04next\x18\n" +
 	" \x01(\v2\x19.subscription.v1.NextPlanR\x04next\x12@\n" +
-	"\x1alast_payment_amount_satang\x18\v \x01(\x03H\x01R\x17lastPaymentAmountSatang\x88\x01\x01B\x16\n" +
+	"\x1alast_payment_amount_satang\x18\v \x01(\x03H\x01R\x17lastPaymentAmountSatang\x88\x01\x01\x12\x1d\n" +
+	"\n" +
+	"can_resume\x18\f \x01(\bR\tcanResumeB\x16\n" +
 	"\x14_last_payment_amountB\x1d\n" +
 	"\x1b_last_payment_amount_satang\"w\n" +
 	"\bNextPlan\x12\x12\n" +

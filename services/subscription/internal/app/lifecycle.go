@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	"bidradar/services/subscription/internal/domain"
@@ -43,22 +44,40 @@ func (a *App) setCancel(ctx context.Context, userID string, cancel bool) (domain
 	if err := check(p.Sub, p.Found, now); err != nil {
 		return domain.Subscription{}, err
 	}
+	// gone: the provider has no running subscription for this plan any
+	// more (cancelled there, and its webhook not here yet): nothing renews.
+	// A cancel has then nothing left to do but say so; a resume cannot be
+	// done. Either way the plan records that it will not renew.
+	gone := ""
 	if id := p.Sub.ProviderSubscriptionID; id != "" {
 		if a.provider == nil {
 			return domain.Subscription{}, domain.ErrNoProvider
 		}
-		if err := a.provider.SetCancelAtPeriodEnd(ctx, id, cancel); err != nil {
+		if err := a.provider.SetCancelAtPeriodEnd(ctx, id, cancel); errors.Is(err, domain.ErrProviderSubGone) {
+			a.log.WarnContext(ctx, "the provider's subscription has ended already", "user", userID, "subscription", id)
+			gone = id
+		} else if err != nil {
 			return domain.Subscription{}, err
 		}
 	}
-	return a.store.UpdatePlan(ctx, userID, now, func(s domain.Subscription, found bool) (domain.Subscription, error) {
+	s, err := a.store.UpdatePlan(ctx, userID, now, func(s domain.Subscription, found bool) (domain.Subscription, error) {
 		s, _ = domain.Roll(s, now)
+		if gone != "" && s.ProviderSubscriptionID == gone {
+			// Kept as the plan's subscription: its deletion webhook, when
+			// it comes, still applies.
+			s.ProviderEndedID, s.CancelAtPeriodEnd = gone, true
+			return s, nil
+		}
 		if err := check(s, found, now); err != nil {
 			return s, err
 		}
 		s.CancelAtPeriodEnd = cancel
 		return s, nil
 	})
+	if err == nil && gone != "" && !cancel {
+		return domain.Subscription{}, domain.ErrResumeProviderEnded
+	}
+	return s, err
 }
 
 // ExpireDue moves every plan past its end date on (to the downgrade

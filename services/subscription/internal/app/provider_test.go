@@ -109,3 +109,47 @@ func TestReplacedCardStopsAtTheProvider(t *testing.T) {
 		t.Fatalf("resume twice: %v", err)
 	}
 }
+
+// A card subscription the provider has ended already (cancelled there, its
+// webhook not here yet): cancel succeeds and the plan records that nothing
+// renews; resume is refused with the reason, not a provider outage, and is
+// not offered again. A local card plan (no provider subscription) still
+// cancels and resumes.
+func TestCancelOrResumeWhenTheProviderEndedTheSubscription(t *testing.T) {
+	pool := open(t)
+	ctx := context.Background()
+	c := &clock{t: bangkok(2026, 11, 25, 10)}
+	p := &recorder{fail: apperr.Wrap(fmt.Errorf("%w: no such subscription", domain.ErrProviderSubGone), apperr.Unavailable,
+		domain.ErrNoProvider.Slug, domain.ErrNoProvider.Message)}
+	a := app.New(postgres.New(pool), p, c.now, nil)
+	for _, user := range []string{"dan", "eve"} {
+		exec(t, pool, `INSERT INTO subscriptions (user_id, tier, status, start_date, end_date, method, period, provider_subscription_id, cancel_at_period_end)
+			VALUES ($1, 'pro', 'active', '2026-11-10', '2026-12-09', 'card', 'monthly', 'sub_'||$1, $1 = 'eve')`, user)
+	}
+	dan, err := a.Cancel(ctx, "dan")
+	if err != nil || !dan.CancelAtPeriodEnd || dan.ProviderEndedID != "sub_dan" || dan.Tier != "pro" || dan.EndDate.Format("2006-01-02") != "2026-12-09" {
+		t.Fatalf("cancel: %+v %v", dan, err)
+	}
+	if _, err := a.Resume(ctx, "eve"); err != domain.ErrResumeProviderEnded {
+		t.Fatalf("resume: %v, want %v", err, domain.ErrResumeProviderEnded)
+	}
+	for _, user := range []string{"dan", "eve"} {
+		plan, _ := a.Current(ctx, user)
+		if !plan.Sub.CancelAtPeriodEnd || plan.Sub.ProviderEndedID != "sub_"+user || plan.Sub.ResumeRefusal() != domain.ErrResumeProviderEnded {
+			t.Fatalf("%s: %+v", user, plan.Sub)
+		}
+	}
+	// Asked again, resume answers the reason without asking the provider.
+	p.fail = errors.New("the provider must not be asked")
+	if _, err := a.Resume(ctx, "dan"); err != domain.ErrResumeProviderEnded {
+		t.Fatalf("resume again: %v", err)
+	}
+	exec(t, pool, `INSERT INTO subscriptions (user_id, tier, status, start_date, end_date, method, period)
+		VALUES ('fay', 'pro', 'active', '2026-11-10', '2026-12-09', 'card', 'monthly')`)
+	if _, err := a.Cancel(ctx, "fay"); err != nil {
+		t.Fatal(err)
+	}
+	if fay, err := a.Resume(ctx, "fay"); err != nil || fay.CancelAtPeriodEnd {
+		t.Fatalf("local card resume: %+v %v", fay, err)
+	}
+}

@@ -135,7 +135,10 @@ var (
 	// A downgrade booked for the period's end stopped the current card's
 	// renewal: renewing it again would charge for both plans.
 	ErrResumeQueued = apperr.New(apperr.FailedPrecondition, "resume-plan-queued", "มีแพ็กเกจที่จองไว้ให้เริ่มใช้เมื่อแพ็กเกจนี้สิ้นสุด จึงต่ออายุแพ็กเกจปัจจุบันไม่ได้")
-	ErrPlanQueued   = apperr.New(apperr.FailedPrecondition, "checkout-plan-queued", "มีแพ็กเกจที่รอเริ่มใช้หลังแพ็กเกจปัจจุบันอยู่แล้ว กรุณารอให้เริ่มใช้ก่อนซื้อแพ็กเกจอื่น")
+	// The card's subscription at the provider has ended (cancelled there,
+	// e.g. after failed renewals): nothing is left to renew.
+	ErrResumeProviderEnded = apperr.New(apperr.FailedPrecondition, "resume-provider-ended", "การต่ออายุด้วยบัตรถูกยกเลิกที่ผู้ให้บริการชำระเงินแล้ว จึงต่ออายุแพ็กเกจนี้ไม่ได้ เลือกแพ็กเกจใหม่ได้เมื่อแพ็กเกจนี้สิ้นสุด")
+	ErrPlanQueued          = apperr.New(apperr.FailedPrecondition, "checkout-plan-queued", "มีแพ็กเกจที่รอเริ่มใช้หลังแพ็กเกจปัจจุบันอยู่แล้ว กรุณารอให้เริ่มใช้ก่อนซื้อแพ็กเกจอื่น")
 )
 
 // CanCancel checks that a plan may be set to end at its period's end: an
@@ -152,16 +155,26 @@ func CanCancel(s Subscription, found bool, now time.Time) error {
 	return nil
 }
 
-// CanResume checks that a cancellation may be undone: before the end, and
-// not when a lower plan is booked to follow.
+// CanResume checks that a cancellation may be undone: before the end, not
+// when a lower plan is booked to follow, and not when the card's
+// subscription at the provider has ended.
 func CanResume(s Subscription, found bool, now time.Time) error {
-	switch {
-	case !found || !s.Active(now) || s.Tier == FreeTier:
+	if !found || !s.Active(now) || s.Tier == FreeTier {
 		return ErrNoPlanToCancel
+	}
+	return s.ResumeRefusal()
+}
+
+// ResumeRefusal is why the plan's cancellation cannot be undone, dates
+// apart (CanResume); nil when it can.
+func (s Subscription) ResumeRefusal() error {
+	switch {
 	case !s.CancelAtPeriodEnd:
 		return ErrNotCancelled
 	case s.Next != nil:
 		return ErrResumeQueued
+	case s.ProviderSubscriptionID != "" && s.ProviderSubscriptionID == s.ProviderEndedID:
+		return ErrResumeProviderEnded
 	}
 	return nil
 }

@@ -170,9 +170,13 @@ func TestReminderDue(t *testing.T) {
 
 func TestCancelAndResumeRules(t *testing.T) {
 	card := plan("pro", "2026-11-01", "2026-12-30")
-	card.Method = "card"
+	card.Method, card.ProviderSubscriptionID = "card", "sub_1"
 	cancelled := card
 	cancelled.CancelAtPeriodEnd = true
+	ended := cancelled // the card's subscription ended at the provider
+	ended.ProviderEndedID = "sub_1"
+	replaced := ended // then a new card subscription
+	replaced.ProviderSubscriptionID = "sub_2"
 	pass := plan("pro", "2026-11-01", "2026-12-30")
 	downgraded := cancelled
 	downgraded.Next = &domain.NextPlan{Tier: "basic", Period: "monthly", Method: "card", EndDate: cancelled.EndDate.AddDate(0, 1, 0)}
@@ -186,6 +190,8 @@ func TestCancelAndResumeRules(t *testing.T) {
 		{"card", card, true, nil, domain.ErrNotCancelled},
 		{"cancelled card", cancelled, true, domain.ErrAlreadyCancel, nil},
 		{"downgrade booked", downgraded, true, domain.ErrAlreadyCancel, domain.ErrResumeQueued},
+		{"card ended at the provider", ended, true, domain.ErrAlreadyCancel, domain.ErrResumeProviderEnded},
+		{"a new card after the ended one", replaced, true, domain.ErrAlreadyCancel, nil},
 		{"pass", pass, true, domain.ErrPassNoRenewal, domain.ErrNotCancelled},
 		{"lapsed", plan("pro", "2026-09-01", "2026-10-01"), true, domain.ErrNoPlanToCancel, domain.ErrNoPlanToCancel},
 	} {

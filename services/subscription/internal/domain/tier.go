@@ -45,6 +45,9 @@ type Subscription struct {
 	Method                 string // card or promptpay
 	ProviderSubscriptionID string // the renewing card subscription, when any
 	CancelAtPeriodEnd      bool
+	// ProviderEndedID is a card subscription the provider said has ended;
+	// while it is ProviderSubscriptionID, nothing is left to resume.
+	ProviderEndedID string
 
 	Email string    // where receipts and reminders go (carried from the checkout)
 	Next  *NextPlan // a downgrade waiting for the end of the paid period

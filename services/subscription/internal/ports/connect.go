@@ -139,7 +139,7 @@ func periodToProto(s domain.Subscription, tiers []domain.Tier) *subscriptionv1.S
 		Status: s.Status, StartDate: s.StartDate.Format(time.DateOnly),
 		EndDate: day(s.EndDate), LastPaymentDate: day(s.LastPaymentDate),
 		Period: s.Period, Method: s.Method, CancelAtPeriodEnd: s.CancelAtPeriodEnd,
-		AutoRenew: s.Status == "active" && s.Renews(),
+		AutoRenew: s.Status == "active" && s.Renews(), CanResume: s.ResumeRefusal() == nil,
 	}
 	if s.LastPaymentSatang != nil {
 		v := baht(*s.LastPaymentSatang)

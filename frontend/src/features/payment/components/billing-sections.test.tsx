@@ -88,7 +88,7 @@ describe("payment settings", () => {
     signIn();
     let cancelled = false;
     const be = backend({
-      "SubscriptionService/GetMySubscription": () => ({ json: mine(cancelled ? { cancelAtPeriodEnd: true, autoRenew: false } : {}) }),
+      "SubscriptionService/GetMySubscription": () => ({ json: mine(cancelled ? { cancelAtPeriodEnd: true, autoRenew: false, canResume: true } : {}) }),
       "SubscriptionService/CancelSubscription": () => {
         cancelled = true;
         return { json: { message: "ยกเลิกการต่ออายุแล้ว ใช้งานได้ถึงวันที่ 9 ธันวาคม 2569" } };
@@ -112,13 +112,27 @@ describe("renewal with a lower plan booked", () => {
     signIn();
     backend({
       "SubscriptionService/GetMySubscription": () => ({
-        json: mine({ cancelAtPeriodEnd: true, autoRenew: false, next: { tier: "basic", tierLabel: "เริ่มต้น", startDate: "2026-12-10", endDate: "2027-01-08" } }),
+        json: mine({ cancelAtPeriodEnd: true, autoRenew: false, canResume: false, next: { tier: "basic", tierLabel: "เริ่มต้น", startDate: "2026-12-10", endDate: "2027-01-08" } }),
       }),
     });
     renderApp("/user-settings/payment-settings");
     const next = await screen.findByTestId("renewal-next", {}, { timeout: 5000 });
     expect(next.textContent).toContain("เริ่มต้น");
     expect(screen.getByTestId("renewal-state").textContent).toContain("ยกเลิกการต่ออายุแล้ว");
+    expect(screen.queryByTestId("renewal-resume")).toBeNull();
+    expect(screen.queryByTestId("renewal-cancel")).toBeNull();
+  });
+});
+
+describe("renewal ended at the payment provider", () => {
+  it("says the plan ends and offers no resume when the server says it cannot be resumed", async () => {
+    signIn();
+    backend({
+      "SubscriptionService/GetMySubscription": () => ({ json: mine({ cancelAtPeriodEnd: true, autoRenew: false, canResume: false }) }),
+    });
+    renderApp("/user-settings/payment-settings");
+    const state = await screen.findByTestId("renewal-state", {}, { timeout: 5000 });
+    expect(state.textContent).toContain("ยกเลิกการต่ออายุแล้ว");
     expect(screen.queryByTestId("renewal-resume")).toBeNull();
     expect(screen.queryByTestId("renewal-cancel")).toBeNull();
   });

@@ -48,9 +48,10 @@ export function RenewalPanel() {
       )}
       {isCard && <p className="muted">{b.ruleCancel}</p>}
       {isCard &&
-        // With a lower plan booked to follow, the old card cannot renew again (the server refuses too).
+        // canResume is false with a lower plan booked to follow (the old card would renew beside
+        // it) or when the card's subscription has ended at the provider (the server refuses too).
         (sub.cancelAtPeriodEnd ? (
-          !sub.next && <button type="button" className="btn btn-primary btn-md" disabled={renewal.isPending} onClick={() => renewal.mutate("resume")} data-testid="renewal-resume">
+          sub.canResume && <button type="button" className="btn btn-primary btn-md" disabled={renewal.isPending} onClick={() => renewal.mutate("resume")} data-testid="renewal-resume">
             {b.resume}
           </button>
         ) : (

@@ -64,7 +64,8 @@ func (r *Repo) Subscription(ctx context.Context, userID string) (domain.Subscrip
 
 const subColumns = `user_id, tier, status, start_date, end_date, last_payment_date, last_payment_satang,
 	coalesce(period, ''), coalesce(method, ''), coalesce(provider_subscription_id, ''), cancel_at_period_end, email,
-	coalesce(next_tier, ''), coalesce(next_period, ''), coalesce(next_method, ''), coalesce(next_provider_subscription_id, ''), next_end_date`
+	coalesce(next_tier, ''), coalesce(next_period, ''), coalesce(next_method, ''), coalesce(next_provider_subscription_id, ''), next_end_date,
+	coalesce(provider_ended_id, '')`
 
 func scanSubscription(row pgx.Row) (domain.Subscription, error) {
 	var s domain.Subscription
@@ -72,7 +73,7 @@ func scanSubscription(row pgx.Row) (domain.Subscription, error) {
 	var nextEnd *time.Time
 	err := row.Scan(&s.UserID, &s.Tier, &s.Status, &s.StartDate, &s.EndDate, &s.LastPaymentDate, &s.LastPaymentSatang,
 		&s.Period, &s.Method, &s.ProviderSubscriptionID, &s.CancelAtPeriodEnd, &s.Email,
-		&n.Tier, &n.Period, &n.Method, &n.ProviderSubscriptionID, &nextEnd)
+		&n.Tier, &n.Period, &n.Method, &n.ProviderSubscriptionID, &nextEnd, &s.ProviderEndedID)
 	if err == nil && n.Tier != "" && nextEnd != nil {
 		n.EndDate = *nextEnd
 		s.Next = &n
@@ -89,16 +90,17 @@ func writeSubscription(ctx context.Context, tx pgx.Tx, s domain.Subscription, no
 	}
 	_, err := tx.Exec(ctx, `INSERT INTO subscriptions (user_id, tier, status, start_date, end_date, last_payment_date,
 		last_payment_satang, period, method, provider_subscription_id, cancel_at_period_end, updated_at, email,
-		next_tier, next_period, next_method, next_provider_subscription_id, next_end_date)
+		next_tier, next_period, next_method, next_provider_subscription_id, next_end_date, provider_ended_id)
 		VALUES ($1, $2, $3, $4, $5, $6, $7, nullif($8, ''), nullif($9, ''), nullif($10, ''), $11, $12, $13,
-		nullif($14, ''), nullif($15, ''), nullif($16, ''), nullif($17, ''), $18)
+		nullif($14, ''), nullif($15, ''), nullif($16, ''), nullif($17, ''), $18, nullif($19, ''))
 		ON CONFLICT (user_id) DO UPDATE SET tier = $2, status = $3, start_date = $4, end_date = $5, last_payment_date = $6,
 		last_payment_satang = $7, period = nullif($8, ''), method = nullif($9, ''), provider_subscription_id = nullif($10, ''),
 		cancel_at_period_end = $11, updated_at = $12, email = $13, next_tier = nullif($14, ''), next_period = nullif($15, ''),
-		next_method = nullif($16, ''), next_provider_subscription_id = nullif($17, ''), next_end_date = $18`,
+		next_method = nullif($16, ''), next_provider_subscription_id = nullif($17, ''), next_end_date = $18,
+		provider_ended_id = nullif($19, '')`,
 		s.UserID, s.Tier, s.Status, s.StartDate, s.EndDate, s.LastPaymentDate, s.LastPaymentSatang,
 		s.Period, s.Method, s.ProviderSubscriptionID, s.CancelAtPeriodEnd, now, s.Email,
-		n.Tier, n.Period, n.Method, n.ProviderSubscriptionID, nextEnd)
+		n.Tier, n.Period, n.Method, n.ProviderSubscriptionID, nextEnd, s.ProviderEndedID)
 	if err != nil {
 		return fmt.Errorf("write plan: %w", err)
 	}
