@@ -1,6 +1,7 @@
 package domain
 
 import (
+	"math"
 	"slices"
 	"unicode/utf8"
 )
@@ -55,6 +56,7 @@ type CriteriaIndex struct {
 	anchored map[string]*bucket
 	always   bucket
 	size     int
+	methods  map[string]uint64 // a method's bit in entry.methods
 }
 
 // bucket holds the searches under one anchor (or of no anchor).
@@ -63,25 +65,46 @@ type bucket struct {
 	province   map[string][]entry // by province code
 }
 
-func (b *bucket) add(e entry) {
-	if len(e.provinces) == 0 {
+// add files e under each of its (distinct) provinces, or nationwide.
+func (b *bucket) add(e entry, provinces []string) {
+	if len(provinces) == 0 {
 		b.nationwide = append(b.nationwide, e)
 		return
 	}
 	if b.province == nil {
 		b.province = map[string][]entry{}
 	}
-	for _, p := range e.provinces {
+	for _, p := range provinces {
 		b.province[p] = append(b.province[p], e)
 	}
 }
 
+// entry is a search under an anchor. Most searches a project meets there
+// fail on their method or budget (57 % in the bench's import), so those
+// two are copied into the entry and checked first, from the bucket's own
+// memory, before the matcher, which is elsewhere in memory and checks
+// everything again.
 type entry struct {
-	saved     *SavedCriteria
-	m         *Matcher
-	provinces []string // distinct
+	saved *SavedCriteria
+	m     *Matcher
+	// methods: the bits of the methods the search accepts (methodBits),
+	// all ones when it names none or names a method the index has no bit
+	// for.
+	methods uint64
+	// budget: the search bounds the budget, to [minBudget, maxBudget].
+	budget               bool
+	minBudget, maxBudget Money
 	// multi: filed under several anchors, so a project may meet it twice.
 	multi bool
+}
+
+// mayMatch is the entry's part of the matcher's filters: false only when
+// the matcher would say false.
+func (e *entry) mayMatch(p *Project, method uint64) bool {
+	if e.methods&method == 0 {
+		return false
+	}
+	return !e.budget || p.Budget != nil && *p.Budget >= e.minBudget && *p.Budget <= e.maxBudget
 }
 
 // NewCriteriaIndex indexes the normal searches among saved (overnight
@@ -92,17 +115,25 @@ func NewCriteriaIndex(saved []SavedCriteria) *CriteriaIndex { return newIndex(sa
 func NewOvernightIndex(saved []SavedCriteria) *CriteriaIndex { return newIndex(saved, SearchOvernight) }
 
 func newIndex(saved []SavedCriteria, searchType string) *CriteriaIndex {
-	ix := &CriteriaIndex{anchored: map[string]*bucket{}}
+	ix := &CriteriaIndex{anchored: map[string]*bucket{}, methods: map[string]uint64{}}
 	for i := range saved {
 		s := &saved[i]
 		if s.SearchType != searchType {
 			continue
 		}
 		c := s.Form.Criteria()
-		e := entry{saved: s}
+		e := entry{saved: s, methods: ix.methodBits(c.Methods), budget: c.MinBudget != nil || c.MaxBudget != nil,
+			minBudget: math.MinInt64, maxBudget: math.MaxInt64}
+		if c.MinBudget != nil {
+			e.minBudget = *c.MinBudget
+		}
+		if c.MaxBudget != nil {
+			e.maxBudget = *c.MaxBudget
+		}
+		var provinces []string
 		for _, p := range c.Provinces {
-			if !slices.Contains(e.provinces, p) {
-				e.provinces = append(e.provinces, p)
+			if !slices.Contains(provinces, p) {
+				provinces = append(provinces, p)
 			}
 		}
 		// The buckets file the search under its provinces: its matcher
@@ -120,7 +151,7 @@ func newIndex(saved []SavedCriteria, searchType string) *CriteriaIndex {
 					longest = k
 				}
 			}
-			ix.add(anchor(longest), e)
+			ix.add(anchor(longest), e, provinces)
 		case len(t.Any) > 0:
 			var anchors []string
 			for _, k := range t.Any {
@@ -130,10 +161,10 @@ func newIndex(saved []SavedCriteria, searchType string) *CriteriaIndex {
 			}
 			e.multi = len(anchors) > 1
 			for _, a := range anchors {
-				ix.add(a, e)
+				ix.add(a, e, provinces)
 			}
 		default:
-			ix.always.add(e)
+			ix.always.add(e, provinces)
 		}
 	}
 	return ix
@@ -142,13 +173,38 @@ func newIndex(saved []SavedCriteria, searchType string) *CriteriaIndex {
 // Len is the number of indexed searches.
 func (ix *CriteriaIndex) Len() int { return ix.size }
 
-func (ix *CriteriaIndex) add(key string, e entry) {
+func (ix *CriteriaIndex) add(key string, e entry, provinces []string) {
 	b := ix.anchored[key]
 	if b == nil {
 		b = &bucket{}
 		ix.anchored[key] = b
 	}
-	b.add(e)
+	b.add(e, provinces)
+}
+
+// otherMethods is the bit of a project whose method no search names (the
+// last bit): only the searches accepting any method (all bits) pass it.
+const otherMethods = uint64(1) << 63
+
+// methodBits is the entry.methods of a search naming methods: a bit for
+// each, numbered as the index first meets them (the first 63 methods).
+func (ix *CriteriaIndex) methodBits(methods []string) uint64 {
+	if len(methods) == 0 {
+		return ^uint64(0)
+	}
+	var bits uint64
+	for _, m := range methods {
+		bit, ok := ix.methods[m]
+		if !ok {
+			if len(ix.methods) == 63 {
+				return ^uint64(0) // no bit left: the matcher decides
+			}
+			bit = uint64(1) << len(ix.methods)
+			ix.methods[m] = bit
+		}
+		bits |= bit
+	}
+	return bits
 }
 
 func anchor(term string) string {
@@ -166,10 +222,14 @@ func anchor(term string) string {
 func (ix *CriteriaIndex) Match(p *Project) []*SavedCriteria {
 	var out []*SavedCriteria
 	var seen map[*SavedCriteria]bool // of the multi entries matched
+	method, named := ix.methods[p.MethodCode]
+	if !named {
+		method = otherMethods
+	}
 	try := func(es []entry) {
 		for i := range es {
 			e := &es[i]
-			if e.multi && seen[e.saved] {
+			if !e.mayMatch(p, method) || e.multi && seen[e.saved] {
 				continue
 			}
 			if e.m.Match(p) {

@@ -17,12 +17,17 @@ import (
 // runes cut from real project texts, so many match), filter-only searches
 // and overnight searches (never alerting); half of
 // them in one to three provinces (the index files them by province), some
-// naming the same province twice.
+// naming the same province twice; a third bounding the budget and a third
+// naming methods (the index checks both itself first), some a method no
+// project has, and some projects without a budget.
 func TestCriteriaIndexAgreesWithMatcher(t *testing.T) {
 	g := demo.New(7, time.Date(2026, 11, 1, 0, 0, 0, 0, domain.Bangkok))
 	projects := make([]domain.Project, 400)
 	for i := range projects {
 		projects[i] = g.Project(i)
+		if i%9 == 0 {
+			projects[i].Budget = nil
+		}
 	}
 	r := rand.New(rand.NewPCG(1, 2))
 	cut := func() string {
@@ -50,6 +55,32 @@ func TestCriteriaIndexAgreesWithMatcher(t *testing.T) {
 			f.AllOf = []string{cut()}
 		default:
 			f.Methods = []string{projects[r.IntN(len(projects))].MethodCode}
+		}
+		method := func() string { return projects[r.IntN(len(projects))].MethodCode }
+		switch r.IntN(6) {
+		case 0:
+			f.Methods = append(f.Methods, method())
+		case 1:
+			f.Methods = append(f.Methods, method(), "99")
+		}
+		budget := func() *domain.Money {
+			for {
+				if b := projects[r.IntN(len(projects))].Budget; b != nil {
+					return b
+				}
+			}
+		}
+		switch r.IntN(6) {
+		case 0:
+			f.MinBudget = budget()
+		case 1:
+			f.MaxBudget = budget()
+		case 2:
+			lo, hi := budget(), budget()
+			if *lo > *hi {
+				lo, hi = hi, lo
+			}
+			f.MinBudget, f.MaxBudget = lo, hi
 		}
 		province := func() string { return projects[r.IntN(len(projects))].ProvinceCode }
 		switch r.IntN(6) {
@@ -103,8 +134,46 @@ func TestCriteriaIndexAgreesWithMatcher(t *testing.T) {
 	if total < 1000 {
 		t.Fatalf("only %d matches: the test exercises too little", total)
 	}
+	t.Logf("%d matches, %d of searches naming provinces", total, inProvince)
 	if inProvince < 100 {
 		t.Fatalf("only %d matches of searches naming provinces: the test exercises too little", inProvince)
+	}
+}
+
+// Past the 63 methods the index has bits for, searches naming other
+// methods are left to the matcher: still exactly the oracle's matches.
+func TestCriteriaIndexManyMethods(t *testing.T) {
+	var saved []domain.SavedCriteria
+	var projects []domain.Project
+	for i := range 80 {
+		code := "m" + strconv.Itoa(i)
+		saved = append(saved, domain.SavedCriteria{ID: "s" + strconv.Itoa(i), SearchType: domain.SearchNormal,
+			Form: domain.SearchForm{AllOf: []string{"ถนน"}, Methods: []string{code, "m" + strconv.Itoa((i+1)%80)}}})
+		p := domain.Project{ID: "p" + strconv.Itoa(i), Name: "ก่อสร้างถนน", MethodCode: code}
+		p.Derive()
+		projects = append(projects, p)
+	}
+	saved = append(saved, domain.SavedCriteria{ID: "any", SearchType: domain.SearchNormal, Form: domain.SearchForm{AllOf: []string{"ถนน"}}})
+	other := domain.Project{ID: "other", Name: "ก่อสร้างถนน", MethodCode: "zz"}
+	other.Derive()
+	projects = append(projects, other)
+	ix := domain.NewCriteriaIndex(saved)
+	for i := range projects {
+		p := &projects[i]
+		var got []string
+		for _, s := range ix.Match(p) {
+			got = append(got, s.ID)
+		}
+		slices.Sort(got)
+		want := []string{"any"}
+		if i < 80 {
+			// Its own method's search and the one before it (which names it second).
+			want = append(want, "s"+strconv.Itoa(i), "s"+strconv.Itoa((i+79)%80))
+			slices.Sort(want)
+		}
+		if !slices.Equal(got, want) {
+			t.Fatalf("project %s (%s): %v, want %v", p.ID, p.MethodCode, got, want)
+		}
 	}
 }
 
