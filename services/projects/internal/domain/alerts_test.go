@@ -19,7 +19,8 @@ import (
 // them in one to three provinces (the index files them by province), some
 // naming the same province twice; a third bounding the budget and a third
 // naming methods (the index checks both itself first), some a method no
-// project has, and some projects without a budget.
+// project has, some projects without a budget, and a sixth with a status
+// (left to the matcher).
 func TestCriteriaIndexAgreesWithMatcher(t *testing.T) {
 	g := demo.New(7, time.Date(2026, 11, 1, 0, 0, 0, 0, domain.Bangkok))
 	projects := make([]domain.Project, 400)
@@ -81,6 +82,9 @@ func TestCriteriaIndexAgreesWithMatcher(t *testing.T) {
 				lo, hi = hi, lo
 			}
 			f.MinBudget, f.MaxBudget = lo, hi
+		}
+		if r.IntN(6) == 0 { // a filter the index leaves to the matcher
+			f.Statuses = []string{string(projects[r.IntN(len(projects))].Status)}
 		}
 		province := func() string { return projects[r.IntN(len(projects))].ProvinceCode }
 		switch r.IntN(6) {
