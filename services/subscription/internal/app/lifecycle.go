@@ -48,8 +48,8 @@ func (a *App) setCancel(ctx context.Context, userID string, cancel bool) (domain
 	// more (cancelled there, and its webhook not here yet): nothing renews.
 	// A cancel has then nothing left to do but say so; a resume cannot be
 	// done. Either way the plan records that it will not renew.
-	gone := ""
-	if id := p.Sub.ProviderSubscriptionID; id != "" {
+	gone, told := "", p.Sub.ProviderSubscriptionID
+	if id := told; id != "" {
 		if a.provider == nil {
 			return domain.Subscription{}, domain.ErrNoProvider
 		}
@@ -62,7 +62,10 @@ func (a *App) setCancel(ctx context.Context, userID string, cancel bool) (domain
 	}
 	s, err := a.store.UpdatePlan(ctx, userID, now, func(s domain.Subscription, found bool) (domain.Subscription, error) {
 		s, _ = domain.Roll(s, now)
-		if gone != "" && s.ProviderSubscriptionID == gone {
+		if s.ProviderSubscriptionID != told {
+			return s, domain.ErrPlanChanged // the provider was told of another subscription
+		}
+		if gone != "" {
 			// Kept as the plan's subscription: its deletion webhook, when
 			// it comes, still applies.
 			s.ProviderEndedID, s.CancelAtPeriodEnd = gone, true

@@ -20,11 +20,16 @@ type recorder struct {
 	mu    sync.Mutex
 	calls []string
 	fail  error
+	// during runs inside SetCancelAtPeriodEnd (what happens meanwhile).
+	during func()
 }
 
 func (r *recorder) SetCancelAtPeriodEnd(_ context.Context, id string, cancel bool) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	if r.during != nil {
+		r.during()
+	}
 	if r.fail != nil {
 		return r.fail
 	}
@@ -151,5 +156,25 @@ func TestCancelOrResumeWhenTheProviderEndedTheSubscription(t *testing.T) {
 	}
 	if fay, err := a.Resume(ctx, "fay"); err != nil || fay.CancelAtPeriodEnd {
 		t.Fatalf("local card resume: %+v %v", fay, err)
+	}
+}
+
+// A new card subscription recorded while the provider is told to stop the
+// old one (a checkout paid at that moment): the plan is not marked
+// cancelled for a subscription the provider was not told about.
+func TestCancelWhileThePlanChanges(t *testing.T) {
+	pool := open(t)
+	ctx := context.Background()
+	c := &clock{t: bangkok(2026, 11, 25, 10)}
+	p := &recorder{}
+	a := app.New(postgres.New(pool), p, c.now, nil)
+	exec(t, pool, `INSERT INTO subscriptions (user_id, tier, status, start_date, end_date, method, period, provider_subscription_id)
+		VALUES ('gus', 'pro', 'active', '2026-11-10', '2026-12-09', 'card', 'monthly', 'sub_old')`)
+	p.during = func() { exec(t, pool, `UPDATE subscriptions SET provider_subscription_id = 'sub_new' WHERE user_id = 'gus'`) }
+	if _, err := a.Cancel(ctx, "gus"); err != domain.ErrPlanChanged {
+		t.Fatalf("cancel: %v, want %v", err, domain.ErrPlanChanged)
+	}
+	if gus, _ := a.Current(ctx, "gus"); gus.Sub.CancelAtPeriodEnd || gus.Sub.ProviderSubscriptionID != "sub_new" {
+		t.Fatalf("gus: %+v", gus.Sub)
 	}
 }

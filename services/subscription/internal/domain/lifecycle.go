@@ -138,7 +138,10 @@ var (
 	// The card's subscription at the provider has ended (cancelled there,
 	// e.g. after failed renewals): nothing is left to renew.
 	ErrResumeProviderEnded = apperr.New(apperr.FailedPrecondition, "resume-provider-ended", "การต่ออายุด้วยบัตรถูกยกเลิกที่ผู้ให้บริการชำระเงินแล้ว จึงต่ออายุแพ็กเกจนี้ไม่ได้ เลือกแพ็กเกจใหม่ได้เมื่อแพ็กเกจนี้สิ้นสุด")
-	ErrPlanQueued          = apperr.New(apperr.FailedPrecondition, "checkout-plan-queued", "มีแพ็กเกจที่รอเริ่มใช้หลังแพ็กเกจปัจจุบันอยู่แล้ว กรุณารอให้เริ่มใช้ก่อนซื้อแพ็กเกจอื่น")
+	// The plan moved to another card subscription (a checkout paid, or the
+	// period rolled on) between telling the provider and recording it.
+	ErrPlanChanged = apperr.New(apperr.Aborted, "plan-changed", "แพ็กเกจของคุณเพิ่งเปลี่ยน กรุณาโหลดหน้าใหม่แล้วลองอีกครั้ง")
+	ErrPlanQueued  = apperr.New(apperr.FailedPrecondition, "checkout-plan-queued", "มีแพ็กเกจที่รอเริ่มใช้หลังแพ็กเกจปัจจุบันอยู่แล้ว กรุณารอให้เริ่มใช้ก่อนซื้อแพ็กเกจอื่น")
 )
 
 // CanCancel checks that a plan may be set to end at its period's end: an
