@@ -170,7 +170,9 @@ func TestCancelWhileThePlanChanges(t *testing.T) {
 	a := app.New(postgres.New(pool), p, c.now, nil)
 	exec(t, pool, `INSERT INTO subscriptions (user_id, tier, status, start_date, end_date, method, period, provider_subscription_id)
 		VALUES ('gus', 'pro', 'active', '2026-11-10', '2026-12-09', 'card', 'monthly', 'sub_old')`)
-	p.during = func() { exec(t, pool, `UPDATE subscriptions SET provider_subscription_id = 'sub_new' WHERE user_id = 'gus'`) }
+	p.during = func() {
+		exec(t, pool, `UPDATE subscriptions SET provider_subscription_id = 'sub_new' WHERE user_id = 'gus'`)
+	}
 	if _, err := a.Cancel(ctx, "gus"); err != domain.ErrPlanChanged {
 		t.Fatalf("cancel: %v, want %v", err, domain.ErrPlanChanged)
 	}
