@@ -55,7 +55,8 @@ func TestEmailChangeREST(t *testing.T) {
 // TestEmailChangeMovesBillingMail: receipts and plan reminders go to the
 // address captured at checkout; once the user moves to a new one
 // (auth.v1.user.email_changed) the plan and a checkout opened before the
-// move follow it, so the next receipt reaches the new address.
+// move follow it, so the next receipt reaches the new address; a checkout
+// opened after it with an access token from before it takes the new one.
 func TestEmailChangeMovesBillingMail(t *testing.T) {
 	e := startStack(t, nil)
 	tok := bearer(e.registerVerified("payer", "payer@example.com", "long enough pass").str("access_token"))
@@ -102,6 +103,14 @@ func TestEmailChangeMovesBillingMail(t *testing.T) {
 			t.Fatalf("15 s after the change, %d plan or checkout rows keep the old address", left)
 		}
 		time.Sleep(100 * time.Millisecond)
+	}
+	// A checkout opened now with the access token issued before the change
+	// (it still says the old address) records the new one.
+	yearly := e.call("POST", "/payment/checkout", map[string]any{"tier": "enterprise", "period": "yearly", "method": "card"}, tok...)
+	expect(t, yearly, 200, "checkout with the older token")
+	var recorded string
+	if err := conn.QueryRow(context.Background(), `SELECT email FROM subscription.checkouts WHERE session_id = $1`, yearly.str("session_id")).Scan(&recorded); err != nil || recorded != "payer.new@example.com" {
+		t.Fatalf("checkout after the change records %q (%v), want the new address", recorded, err)
 	}
 	expect(t, e.call("POST", "/payment/local/"+upgrade.str("session_id")+"/complete", map[string]any{"outcome": "paid"}, tok...), 200, "pay the upgrade")
 	receipt("payer.new@example.com", "upgrade paid after the move")

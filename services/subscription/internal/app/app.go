@@ -66,6 +66,9 @@ type Store interface {
 	// and event id, unless a later change (at) was applied already; a user
 	// whose address was erased keeps none.
 	EmailChanged(ctx context.Context, consumer, eventID, userID, email string, at time.Time) error
+	// LatestEmail is the address of the user's latest e-mail change applied
+	// and its time; ok is false when none is known.
+	LatestEmail(ctx context.Context, userID string) (email string, at time.Time, ok bool, err error)
 }
 
 // App is the subscription use cases.

@@ -16,7 +16,8 @@ import (
 
 // A user moves to a new address (auth.v1.user.email_changed): the plan's
 // reminders, mail still queued to the old address and the receipt of a
-// checkout opened before the move all go to the new one. The event applies
+// checkout opened before the move all go to the new one, and so does a
+// checkout opened after it with an access token issued before it. The event applies
 // once however often it is delivered, an older change arriving late does
 // not bring an old address back, and an erased address (a deleted account)
 // stays erased.
@@ -85,6 +86,22 @@ func TestEmailChangeFollowsTheAccount(t *testing.T) {
 	if n := count(t, pool, `SELECT count(*) FROM processed_events WHERE event_id = 'ev-2'`); n != 1 {
 		t.Fatalf("ev-2 processed %d times", n)
 	}
+	// A checkout takes the address of the change when its access token is
+	// older than the change, the token's otherwise.
+	for _, c := range []struct {
+		user, token string
+		issued      time.Time
+		want        string
+	}{
+		{"ann", old, at.Add(-10 * time.Minute), moved},
+		{"ann", moved, at.Add(time.Minute), moved},
+		{"ann", "ann.newest@example.com", at.Add(time.Minute), "ann.newest@example.com"}, // its change not here yet
+		{"dan", "dan@example.com", at.Add(-time.Hour), "dan@example.com"},
+	} {
+		if got, err := a.AccountEmail(ctx, c.user, c.token, c.issued); err != nil || got != c.want {
+			t.Errorf("%s with a token of %s issued %s: %q %v, want %q", c.user, c.token, c.issued, got, err, c.want)
+		}
+	}
 	for q, want := range map[string]int{
 		`SELECT count(*) FROM subscriptions WHERE user_id = 'ann' AND email = '` + moved + `'`:                     1,
 		`SELECT count(*) FROM checkouts WHERE user_id = 'ann' AND email <> '` + moved + `'`:                        0,
@@ -120,7 +137,8 @@ func TestEmailChangeFollowsTheAccount(t *testing.T) {
 	must(a.ForgetUser(ctx, "ann"))
 	must(a.EmailChanged(ctx, "ev-5", "ann", "ann.late@example.com", at.Add(time.Minute)))
 	if n := count(t, pool, `SELECT count(*) FROM subscriptions WHERE user_id = 'ann' AND email <> ''`) +
-		count(t, pool, `SELECT count(*) FROM checkouts WHERE user_id = 'ann' AND email <> ''`); n != 0 {
+		count(t, pool, `SELECT count(*) FROM checkouts WHERE user_id = 'ann' AND email <> ''`) +
+		count(t, pool, `SELECT count(*) FROM email_changes WHERE user_id = 'ann' AND email IS NOT NULL`); n != 0 {
 		t.Fatalf("%d rows hold an address after the deletion", n)
 	}
 }

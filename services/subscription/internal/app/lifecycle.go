@@ -165,6 +165,17 @@ func (a *App) ForgetUser(ctx context.Context, userID string) error {
 // (processed_events.consumer).
 const ConsumerEmails = "subscription-emails"
 
+// AccountEmail is the address a checkout records for receipts: the access
+// token's (issued at issued), unless the account changed its address
+// after the token was issued (auth.v1.user.email_changed, applied here).
+func (a *App) AccountEmail(ctx context.Context, userID, tokenEmail string, issued time.Time) (string, error) {
+	email, at, ok, err := a.store.LatestEmail(ctx, userID)
+	if err != nil || !ok || !at.After(issued) {
+		return tokenEmail, err
+	}
+	return email, nil
+}
+
 // EmailChanged handles auth.v1.user.email_changed: payment reminders and
 // receipts go to the user's new address from now on, not to the one
 // captured at checkout. Idempotent on the event id; the latest change wins

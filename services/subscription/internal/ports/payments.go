@@ -24,8 +24,12 @@ func (h *Handler) CreateCheckout(ctx context.Context, req *connect.Request[subsc
 	if len(key) > 200 {
 		return nil, apperr.New(apperr.InvalidArgument, "idempotency-key", "Idempotency-Key is too long (200 characters at most)")
 	}
+	email, err := h.app.AccountEmail(ctx, claims.UserID, claims.Email, claims.IssuedAt)
+	if err != nil {
+		return nil, err
+	}
 	m := req.Msg
-	s, err := h.app.Checkout(ctx, claims.UserID, claims.Email, m.GetTier(), m.GetPeriod(), m.GetMethod(), key)
+	s, err := h.app.Checkout(ctx, claims.UserID, email, m.GetTier(), m.GetPeriod(), m.GetMethod(), key)
 	if err != nil {
 		return nil, err
 	}

@@ -148,7 +148,10 @@ func (r *Repo) ForgetUser(ctx context.Context, userID string) error {
 			`DELETE FROM usage_counters WHERE user_id = $1`,
 			`UPDATE subscriptions SET email = '' WHERE user_id = $1`,
 			`UPDATE checkouts SET email = '' WHERE user_id = $1`,
-			`DELETE FROM email_changes WHERE user_id = $1`,
+			// No address, and no change later than this one: a change
+			// arriving late stores none.
+			`INSERT INTO email_changes (user_id, changed_at, email) VALUES ($1, 'infinity', NULL)
+				ON CONFLICT (user_id) DO UPDATE SET changed_at = 'infinity', email = NULL`,
 		} {
 			if _, err := tx.Exec(ctx, q, userID); err != nil {
 				return fmt.Errorf("forget user: %w", err)
@@ -161,6 +164,20 @@ func (r *Repo) ForgetUser(ctx context.Context, userID string) error {
 	})
 }
 
+// LatestEmail implements app.Store.
+func (r *Repo) LatestEmail(ctx context.Context, userID string) (string, time.Time, bool, error) {
+	var email string
+	var at time.Time
+	err := r.pool.QueryRow(ctx, `SELECT email, changed_at FROM email_changes WHERE user_id = $1 AND email IS NOT NULL`, userID).Scan(&email, &at)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return "", time.Time{}, false, nil
+	}
+	if err != nil {
+		return "", time.Time{}, false, fmt.Errorf("latest email: %w", err)
+	}
+	return email, at, true, nil
+}
+
 // EmailChanged implements app.Store, in one transaction.
 func (r *Repo) EmailChanged(ctx context.Context, consumer, eventID, userID, email string, at time.Time) error {
 	return pgx.BeginFunc(ctx, r.pool, func(tx pgx.Tx) error {
@@ -168,9 +185,9 @@ func (r *Repo) EmailChanged(ctx context.Context, consumer, eventID, userID, emai
 			return err
 		}
 		// Only a change newer than the last one applied moves the address.
-		tag, err := tx.Exec(ctx, `INSERT INTO email_changes (user_id, changed_at) VALUES ($1, $2)
-			ON CONFLICT (user_id) DO UPDATE SET changed_at = excluded.changed_at
-			WHERE email_changes.changed_at < excluded.changed_at`, userID, at)
+		tag, err := tx.Exec(ctx, `INSERT INTO email_changes (user_id, changed_at, email) VALUES ($1, $2, $3)
+			ON CONFLICT (user_id) DO UPDATE SET changed_at = excluded.changed_at, email = excluded.email
+			WHERE email_changes.changed_at < excluded.changed_at`, userID, at, email)
 		if err != nil {
 			return fmt.Errorf("email changed: %w", err)
 		}
