@@ -7,6 +7,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/jackc/pgx/v5/pgxpool"
+
 	"bidradar/pkg/apperr"
 	"bidradar/services/subscription/internal/adapters/localpay"
 	"bidradar/services/subscription/internal/adapters/postgres"
@@ -44,6 +46,15 @@ func (r *recorder) CancelNow(_ context.Context, id string) error {
 	return nil
 }
 
+// recordingApp is the app on a database of its own with a recorder for
+// provider, its clock at 2026-11-25 10:00 in Bangkok.
+func recordingApp(t *testing.T) (*pgxpool.Pool, *recorder, *app.App) {
+	pool := open(t)
+	p := &recorder{}
+	c := &clock{t: bangkok(2026, 11, 25, 10)}
+	return pool, p, app.New(postgres.New(pool), p, c.now, nil)
+}
+
 func (r *recorder) take() []string {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -56,11 +67,8 @@ func (r *recorder) take() []string {
 // upgrade, at its period's end for a downgrade; cancel and resume go to the
 // provider first, and a provider failure changes nothing.
 func TestReplacedCardStopsAtTheProvider(t *testing.T) {
-	pool := open(t)
+	pool, p, a := recordingApp(t)
 	ctx := context.Background()
-	c := &clock{t: bangkok(2026, 11, 25, 10)}
-	p := &recorder{}
-	a := app.New(postgres.New(pool), p, c.now, nil)
 	card := func(user, tier string) {
 		exec(t, pool, `INSERT INTO subscriptions (user_id, tier, status, start_date, end_date, method, period, provider_subscription_id)
 			VALUES ($1, $2, 'active', '2026-11-10', '2026-12-09', 'card', 'monthly', 'sub_'||$1)`, user, tier)
@@ -121,12 +129,10 @@ func TestReplacedCardStopsAtTheProvider(t *testing.T) {
 // not offered again. A local card plan (no provider subscription) still
 // cancels and resumes.
 func TestCancelOrResumeWhenTheProviderEndedTheSubscription(t *testing.T) {
-	pool := open(t)
+	pool, p, a := recordingApp(t)
 	ctx := context.Background()
-	c := &clock{t: bangkok(2026, 11, 25, 10)}
-	p := &recorder{fail: apperr.Wrap(fmt.Errorf("%w: no such subscription", domain.ErrProviderSubGone), apperr.Unavailable,
-		domain.ErrNoProvider.Slug, domain.ErrNoProvider.Message)}
-	a := app.New(postgres.New(pool), p, c.now, nil)
+	p.fail = apperr.Wrap(fmt.Errorf("%w: no such subscription", domain.ErrProviderSubGone), apperr.Unavailable,
+		domain.ErrNoProvider.Slug, domain.ErrNoProvider.Message)
 	for _, user := range []string{"dan", "eve"} {
 		exec(t, pool, `INSERT INTO subscriptions (user_id, tier, status, start_date, end_date, method, period, provider_subscription_id, cancel_at_period_end)
 			VALUES ($1, 'pro', 'active', '2026-11-10', '2026-12-09', 'card', 'monthly', 'sub_'||$1, $1 = 'eve')`, user)
@@ -163,11 +169,8 @@ func TestCancelOrResumeWhenTheProviderEndedTheSubscription(t *testing.T) {
 // old one (a checkout paid at that moment): the plan is not marked
 // cancelled for a subscription the provider was not told about.
 func TestCancelWhileThePlanChanges(t *testing.T) {
-	pool := open(t)
+	pool, p, a := recordingApp(t)
 	ctx := context.Background()
-	c := &clock{t: bangkok(2026, 11, 25, 10)}
-	p := &recorder{}
-	a := app.New(postgres.New(pool), p, c.now, nil)
 	exec(t, pool, `INSERT INTO subscriptions (user_id, tier, status, start_date, end_date, method, period, provider_subscription_id)
 		VALUES ('gus', 'pro', 'active', '2026-11-10', '2026-12-09', 'card', 'monthly', 'sub_old')`)
 	p.during = func() {
