@@ -2,9 +2,9 @@ package ports
 
 import (
 	"context"
-	"encoding/hex"
 	"fmt"
 
+	"github.com/google/uuid"
 	"google.golang.org/protobuf/proto"
 
 	interestsv1 "bidradar/gen/interests/v1"
@@ -129,14 +129,8 @@ func projectMatches(ev *projectsv1.ProjectMatched) ([]domain.Match, error) {
 				events.ErrPermanent, u.GetUserId(), len(ids), len(names))
 		}
 		for i, name := range names {
-			ms = append(ms, domain.Match{UserID: u.GetUserId(), CriteriaID: uuidText(ids[16*i : 16*i+16]), CriteriaName: name})
+			ms = append(ms, domain.Match{UserID: u.GetUserId(), CriteriaID: uuid.UUID(ids[16*i : 16*i+16]).String(), CriteriaName: name})
 		}
 	}
 	return ms, nil
-}
-
-// uuidText spells a UUID's 16 bytes as its canonical text.
-func uuidText(b []byte) string {
-	h := hex.EncodeToString(b)
-	return h[:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:]
 }
