@@ -6,6 +6,7 @@ require (
 	bidradar/gen v0.0.0
 	bidradar/pkg v0.0.0-00010101000000-000000000000
 	connectrpc.com/connect v1.21.1
+	github.com/google/uuid v1.6.0
 	github.com/jackc/pgx/v5 v5.12.0
 	golang.org/x/text v0.43.0
 	google.golang.org/protobuf v1.36.12
@@ -19,7 +20,6 @@ require (
 	github.com/go-logr/logr v1.4.4 // indirect
 	github.com/go-logr/stdr v1.2.2 // indirect
 	github.com/google/go-tpm v0.9.8 // indirect
-	github.com/google/uuid v1.6.0 // indirect
 	github.com/grpc-ecosystem/grpc-gateway/v2 v2.31.0 // indirect
 	github.com/jackc/pgpassfile v1.0.0 // indirect
 	github.com/jackc/pgservicefile v0.0.0-20240606120523-5a60cdf6a761 // indirect

@@ -4,6 +4,8 @@ import (
 	"math"
 	"slices"
 	"unicode/utf8"
+
+	"github.com/google/uuid"
 )
 
 // EventCriteriaMatched is the event of an overnight search's digest.
@@ -280,50 +282,18 @@ func (ix *CriteriaIndex) Match(p *Project) []*SavedCriteria {
 // matches.
 type SearchKey [16]byte
 
-// ParseSearchKey reads a search id (a UUID in either case); ok is false for
-// anything else.
+// ParseSearchKey reads a search id (a UUID of 36 characters, in either
+// case); ok is false for anything else.
 func ParseSearchKey(id string) (k SearchKey, ok bool) {
-	if len(id) != 36 || id[8] != '-' || id[13] != '-' || id[18] != '-' || id[23] != '-' {
+	if len(id) != 36 { // uuid.Parse also takes braces, urn:uuid: and no dashes
 		return k, false
 	}
-	for i, j := 0, 0; i < len(id); j++ {
-		if i == 8 || i == 13 || i == 18 || i == 23 { // the dashes
-			i++
-		}
-		hi, lo := unhex(id[i]), unhex(id[i+1])
-		if hi > 15 || lo > 15 {
-			return SearchKey{}, false
-		}
-		k[j] = hi<<4 | lo
-		i += 2
+	u, err := uuid.Parse(id)
+	if err != nil {
+		return k, false
 	}
-	return k, true
+	return SearchKey(u), true
 }
 
 // String is the key as the canonical lower-case id.
-func (k SearchKey) String() string {
-	const digits = "0123456789abcdef"
-	var b [36]byte
-	j := 0
-	for i, x := range k {
-		if i == 4 || i == 6 || i == 8 || i == 10 {
-			b[j] = '-'
-			j++
-		}
-		b[j], b[j+1] = digits[x>>4], digits[x&15]
-		j += 2
-	}
-	return string(b[:])
-}
-
-func unhex(c byte) byte {
-	switch {
-	case '0' <= c && c <= '9':
-		return c - '0'
-	case 'a' <= c && c <= 'f':
-		return c - 'a' + 10
-	case 'A' <= c && c <= 'F':
-		return c - 'A' + 10
-	}
-	return 255
-}
+func (k SearchKey) String() string { return uuid.UUID(k).String() }

@@ -7,8 +7,6 @@ package postgres
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -18,6 +16,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgtype"
@@ -506,14 +505,7 @@ func (r *Repo) enqueue(ctx context.Context, tx pgx.Tx, evs []domain.Event) error
 	return outbox.EnqueueBatch(ctx, tx, batch)
 }
 
-func newID() string {
-	var b [16]byte
-	_, _ = rand.Read(b[:])
-	b[6] = b[6]&0x0f | 0x40
-	b[8] = b[8]&0x3f | 0x80
-	h := hex.EncodeToString(b[:])
-	return h[:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:]
-}
+func newID() string { return uuid.NewString() }
 
 // Facets implements domain.ProjectRepository (cached for a minute).
 func (r *Repo) Facets(ctx context.Context) (domain.Facets, error) {
