@@ -44,8 +44,12 @@ func collect(rows pgx.Rows) ([]domain.Notification, error) {
 	return pgx.CollectRows(rows, func(r pgx.CollectableRow) (domain.Notification, error) { return scan(r) })
 }
 
-// visible is the condition of the rows in a user's list and count.
-const visible = `user_id = $1 AND archived_at IS NULL`
+// listed is the condition of the rows in the lists and counts (archived
+// rows are kept but shown nowhere); visible is a user's.
+const (
+	listed  = `archived_at IS NULL`
+	visible = `user_id = $1 AND ` + listed
+)
 
 func unread(ctx context.Context, q interface {
 	QueryRow(context.Context, string, ...any) pgx.Row
@@ -345,7 +349,7 @@ func (s *Store) Create(ctx context.Context, consumer, eventID string, drafts []d
 // (the partial index of unread rows).
 func unreadOf(ctx context.Context, tx pgx.Tx, users []string) (map[string]int64, error) {
 	rows, err := tx.Query(ctx, `SELECT user_id::text, count(*) FROM notifications
-		WHERE user_id = ANY($1::uuid[]) AND archived_at IS NULL AND NOT is_read GROUP BY user_id`, users)
+		WHERE user_id = ANY($1::uuid[]) AND `+listed+` AND NOT is_read GROUP BY user_id`, users)
 	if err != nil {
 		return nil, fmt.Errorf("count unread: %w", err)
 	}
