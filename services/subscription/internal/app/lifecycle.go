@@ -49,13 +49,13 @@ func (a *App) setCancel(ctx context.Context, userID string, cancel bool) (domain
 	// A cancel has then nothing left to do but say so; a resume cannot be
 	// done. Either way the plan records that it will not renew.
 	gone, told := "", p.Sub.ProviderSubscriptionID
-	if id := told; id != "" {
+	if told != "" {
 		if a.provider == nil {
 			return domain.Subscription{}, domain.ErrNoProvider
 		}
-		if err := a.provider.SetCancelAtPeriodEnd(ctx, id, cancel); errors.Is(err, domain.ErrProviderSubGone) {
-			a.log.WarnContext(ctx, "the provider's subscription has ended already", "user", userID, "subscription", id)
-			gone = id
+		if err := a.provider.SetCancelAtPeriodEnd(ctx, told, cancel); errors.Is(err, domain.ErrProviderSubGone) {
+			a.log.WarnContext(ctx, "the provider's subscription has ended already", "user", userID, "subscription", told)
+			gone = told
 		} else if err != nil {
 			return domain.Subscription{}, err
 		}
