@@ -44,18 +44,18 @@ func (a *App) setCancel(ctx context.Context, userID string, cancel bool) (domain
 	if err := check(p.Sub, p.Found, now); err != nil {
 		return domain.Subscription{}, err
 	}
-	// gone: the provider has no running subscription for this plan any
+	// ended: the provider has no running subscription for this plan any
 	// more (cancelled there, and its webhook not here yet): nothing renews.
 	// A cancel has then nothing left to do but say so; a resume cannot be
 	// done. Either way the plan records that it will not renew.
-	gone, told := "", p.Sub.ProviderSubscriptionID
+	told, ended := p.Sub.ProviderSubscriptionID, false
 	if told != "" {
 		if a.provider == nil {
 			return domain.Subscription{}, domain.ErrNoProvider
 		}
 		if err := a.provider.SetCancelAtPeriodEnd(ctx, told, cancel); errors.Is(err, domain.ErrProviderSubGone) {
 			a.log.WarnContext(ctx, "the provider's subscription has ended already", "user", userID, "subscription", told)
-			gone = told
+			ended = true
 		} else if err != nil {
 			return domain.Subscription{}, err
 		}
@@ -65,10 +65,10 @@ func (a *App) setCancel(ctx context.Context, userID string, cancel bool) (domain
 		if s.ProviderSubscriptionID != told {
 			return s, domain.ErrPlanChanged // the provider was told of another subscription
 		}
-		if gone != "" {
+		if ended {
 			// Kept as the plan's subscription: its deletion webhook, when
 			// it comes, still applies.
-			s.ProviderEndedID, s.CancelAtPeriodEnd = gone, true
+			s.ProviderEndedID, s.CancelAtPeriodEnd = told, true
 			return s, nil
 		}
 		if err := check(s, found, now); err != nil {
@@ -77,7 +77,7 @@ func (a *App) setCancel(ctx context.Context, userID string, cancel bool) (domain
 		s.CancelAtPeriodEnd = cancel
 		return s, nil
 	})
-	if err == nil && gone != "" && !cancel {
+	if err == nil && ended && !cancel {
 		return domain.Subscription{}, domain.ErrResumeProviderEnded
 	}
 	return s, err
