@@ -148,6 +148,7 @@ func main() {
 	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the in-memory matching to this file (and of the bench process during the instant alerts to this file + .instant)")
 	memoryOnly := flag.Bool("memory-only", false, "stop after the in-memory matching")
 	overnightOnly := flag.Bool("overnight-only", false, "run the overnight run again on the loaded database (its digests of today removed first)")
+	instantOnly := flag.Bool("instant-only", false, "stop after the instant alerts (no overnight run)")
 	flag.Parse()
 	ctx := context.Background()
 	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
@@ -360,6 +361,10 @@ func main() {
 		published.Load(), publishedMatches, onBus.Round(time.Millisecond), (onBus - imported).Round(time.Millisecond))
 	if recorded != total || publishedMatches != int64(total) {
 		fmt.Printf("!! recorded %d matches and published %d, the in-memory index found %d\n", recorded, publishedMatches, total)
+	}
+
+	if *instantOnly {
+		return
 	}
 
 	// The overnight run over the same new projects.

@@ -2,7 +2,10 @@ package domain
 
 import (
 	"math"
+	"reflect"
 	"slices"
+	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/google/uuid"
@@ -59,6 +62,9 @@ type CriteriaIndex struct {
 	always   bucket
 	size     int
 	methods  map[string]uint64 // a method's bit in entry.methods
+	terms    []string          // the keywords of the entries, by id
+	termIDs  map[string]int32
+	found    sync.Pool // of *termsFound
 }
 
 // bucket holds the searches under one anchor (or of no anchor).
@@ -84,11 +90,16 @@ func (b *bucket) add(e entry, provinces []string) {
 // entry is a search under an anchor. Most searches a project meets there
 // fail on their method or budget (57 % in the bench's import), so those
 // two are copied into the entry and checked first, from the bucket's own
-// memory, before the matcher, which is elsewhere in memory and checks
-// everything again.
+// memory. A search of keywords and those filters only (nearly all) is
+// then decided by the entry too: its keywords are held as ids of the
+// index's terms, and a term is looked for once in a project's text however
+// many searches name it. Any other search keeps its matcher (rest), which
+// checks everything again.
 type entry struct {
 	saved *SavedCriteria
-	m     *Matcher
+	// rest: the search's matcher, when the entry cannot decide alone; nil
+	// when the entry holds every condition of the search.
+	rest *Matcher
 	// methods: the bits of the methods the search accepts (methodBits),
 	// all ones when it names none or names a method the index has no bit
 	// for.
@@ -98,7 +109,15 @@ type entry struct {
 	minBudget, maxBudget Money
 	// multi: filed under several anchors, so a project may meet it twice.
 	multi bool
+	// terms: the ids of its keywords when rest is nil, in keywordsMatch's
+	// order: nAll, then nAny, then nNone.
+	terms             [maxEntryTerms]int32
+	nAll, nAny, nNone uint8
 }
+
+// maxEntryTerms bounds the keywords an entry decides alone (a search of
+// more keeps its matcher): nearly every search names one to three.
+const maxEntryTerms = 4
 
 // mayMatch is the entry's part of the matcher's filters: false only when
 // the matcher would say false.
@@ -109,6 +128,51 @@ func (e *entry) mayMatch(p *Project, method uint64) bool {
 	return !e.budget || p.Budget != nil && *p.Budget >= e.minBudget && *p.Budget <= e.maxBudget
 }
 
+// match decides the search for p, of which mayMatch is true.
+func (e *entry) match(p *Project, found *termsFound) bool {
+	if e.rest != nil {
+		return e.rest.Match(p)
+	}
+	return keywordsMatch(int(e.nAll), int(e.nAny), int(e.nNone), func(i int) bool {
+		return found.in(p.SearchText, e.terms[i])
+	})
+}
+
+// termsFound remembers, for one project, which of the index's terms its
+// text contains: a bulk import's project meets ~450 searches under its
+// anchors, which name a handful of distinct terms.
+type termsFound struct {
+	terms []string
+	// state[id] is 2*gen when term id was looked for and is absent,
+	// 2*gen+1 when present, anything else when not looked for yet.
+	state []uint32
+	gen   uint32
+}
+
+func (f *termsFound) in(text string, id int32) bool {
+	switch f.state[id] {
+	case 2 * f.gen:
+		return false
+	case 2*f.gen + 1:
+		return true
+	}
+	ok := strings.Contains(text, f.terms[id])
+	f.state[id] = 2 * f.gen
+	if ok {
+		f.state[id]++
+	}
+	return ok
+}
+
+// next forgets every term, for the next project.
+func (f *termsFound) next() {
+	f.gen++
+	if f.gen == 1<<31-1 {
+		clear(f.state)
+		f.gen = 1
+	}
+}
+
 // NewCriteriaIndex indexes the normal searches among saved (overnight
 // searches never alert instantly).
 func NewCriteriaIndex(saved []SavedCriteria) *CriteriaIndex { return newIndex(saved, SearchNormal) }
@@ -117,14 +181,15 @@ func NewCriteriaIndex(saved []SavedCriteria) *CriteriaIndex { return newIndex(sa
 func NewOvernightIndex(saved []SavedCriteria) *CriteriaIndex { return newIndex(saved, SearchOvernight) }
 
 func newIndex(saved []SavedCriteria, searchType string) *CriteriaIndex {
-	ix := &CriteriaIndex{anchored: map[string]*bucket{}, methods: map[string]uint64{}}
+	ix := &CriteriaIndex{anchored: map[string]*bucket{}, methods: map[string]uint64{}, termIDs: map[string]int32{}}
 	for i := range saved {
 		s := &saved[i]
 		if s.SearchType != searchType {
 			continue
 		}
 		c := s.Form.Criteria()
-		e := entry{saved: s, methods: ix.methodBits(c.Methods), budget: c.MinBudget != nil || c.MaxBudget != nil,
+		methods, exact := ix.methodBits(c.Methods)
+		e := entry{saved: s, methods: methods, budget: c.MinBudget != nil || c.MaxBudget != nil,
 			minBudget: math.MinInt64, maxBudget: math.MaxInt64}
 		if c.MinBudget != nil {
 			e.minBudget = *c.MinBudget
@@ -142,9 +207,16 @@ func newIndex(saved []SavedCriteria, searchType string) *CriteriaIndex {
 		// need not compare them again (reading each search's province
 		// strings was a tenth of the matching's time, all cache misses).
 		c.Provinces = nil
-		e.m = NewMatcher(c)
-		ix.size++
 		t := c.Terms()
+		if !exact || len(t.All)+len(t.Any)+len(t.None) > maxEntryTerms || !onlyEntryConditions(c) {
+			e.rest = NewMatcher(c)
+		} else {
+			e.nAll, e.nAny, e.nNone = uint8(len(t.All)), uint8(len(t.Any)), uint8(len(t.None))
+			for j, k := range slices.Concat(t.All, t.Any, t.None) {
+				e.terms[j] = ix.termID(k)
+			}
+		}
+		ix.size++
 		switch {
 		case len(t.All) > 0:
 			longest := t.All[0]
@@ -169,7 +241,29 @@ func newIndex(saved []SavedCriteria, searchType string) *CriteriaIndex {
 			ix.always.add(e, provinces)
 		}
 	}
+	n := len(ix.terms)
+	ix.found.New = func() any { return &termsFound{terms: ix.terms, state: make([]uint32, n), gen: 1} }
 	return ix
+}
+
+// onlyEntryConditions reports whether c (its provinces removed) has no
+// condition but its keywords, methods and budget bounds, which an entry
+// holds. Any other field set, including one added to Criteria later,
+// leaves the search to its matcher.
+func onlyEntryConditions(c Criteria) bool {
+	c.Keyword, c.AllOf, c.AnyOf, c.NoneOf = "", nil, nil, nil
+	c.Methods, c.MinBudget, c.MaxBudget, c.Sort = nil, nil, nil, ""
+	return reflect.ValueOf(c).IsZero()
+}
+
+func (ix *CriteriaIndex) termID(term string) int32 {
+	id, ok := ix.termIDs[term]
+	if !ok {
+		id = int32(len(ix.terms))
+		ix.terms = append(ix.terms, term)
+		ix.termIDs[term] = id
+	}
+	return id
 }
 
 // Len is the number of indexed searches.
@@ -190,23 +284,24 @@ const otherMethods = uint64(1) << 63
 
 // methodBits is the entry.methods of a search naming methods: a bit for
 // each, numbered as the index first meets them (the first 63 methods).
-func (ix *CriteriaIndex) methodBits(methods []string) uint64 {
+// exact is false when a method has no bit left (all ones: the search's
+// matcher decides).
+func (ix *CriteriaIndex) methodBits(methods []string) (bits uint64, exact bool) {
 	if len(methods) == 0 {
-		return ^uint64(0)
+		return ^uint64(0), true
 	}
-	var bits uint64
 	for _, m := range methods {
 		bit, ok := ix.methods[m]
 		if !ok {
 			if len(ix.methods) == 63 {
-				return ^uint64(0) // no bit left: the matcher decides
+				return ^uint64(0), false
 			}
 			bit = uint64(1) << len(ix.methods)
 			ix.methods[m] = bit
 		}
 		bits |= bit
 	}
-	return bits
+	return bits, true
 }
 
 func anchor(term string) string {
@@ -228,13 +323,15 @@ func (ix *CriteriaIndex) Match(p *Project) []*SavedCriteria {
 	if !named {
 		method = otherMethods
 	}
+	found := ix.found.Get().(*termsFound)
+	defer func() { found.next(); ix.found.Put(found) }()
 	try := func(es []entry) {
 		for i := range es {
 			e := &es[i]
 			if !e.mayMatch(p, method) || e.multi && seen[e.saved] {
 				continue
 			}
-			if e.m.Match(p) {
+			if e.match(p, found) {
 				if e.multi {
 					if seen == nil {
 						seen = map[*SavedCriteria]bool{}

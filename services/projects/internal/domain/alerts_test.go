@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -19,8 +20,10 @@ import (
 // them in one to three provinces (the index files them by province), some
 // naming the same province twice; a third bounding the budget and a third
 // naming methods (the index checks both itself first), some a method no
-// project has, some projects without a budget, and a sixth with a status
-// (left to the matcher).
+// project has, some projects without a budget, a sixth with a status and
+// some with more keywords than an entry holds (both left to the matcher),
+// and many naming the same keyword (an entry looks a term up once a
+// project, however many searches name it).
 func TestCriteriaIndexAgreesWithMatcher(t *testing.T) {
 	g := demo.New(7, time.Date(2026, 11, 1, 0, 0, 0, 0, domain.Bangkok))
 	projects := make([]domain.Project, 400)
@@ -43,7 +46,7 @@ func TestCriteriaIndexAgreesWithMatcher(t *testing.T) {
 	var saved []domain.SavedCriteria
 	for i := range 600 {
 		var f domain.SearchForm
-		switch r.IntN(5) {
+		switch r.IntN(7) {
 		case 0:
 			f.AllOf = []string{cut()}
 		case 1:
@@ -54,6 +57,15 @@ func TestCriteriaIndexAgreesWithMatcher(t *testing.T) {
 		case 3:
 			f.AnyOf = []string{cut()}
 			f.AllOf = []string{cut()}
+		case 4: // more keywords than an entry holds
+			f.AnyOf = []string{cut(), cut(), cut()}
+			f.AllOf = []string{cut()}
+			f.NoneOf = []string{cut()}
+		case 5: // the keywords of an earlier search, again
+			if i > 0 {
+				prev := saved[r.IntN(len(saved))].Form
+				f.AllOf, f.AnyOf, f.NoneOf = prev.AllOf, prev.AnyOf, prev.NoneOf
+			}
 		default:
 			f.Methods = []string{projects[r.IntN(len(projects))].MethodCode}
 		}
@@ -141,6 +153,23 @@ func TestCriteriaIndexAgreesWithMatcher(t *testing.T) {
 	t.Logf("%d matches, %d of searches naming provinces", total, inProvince)
 	if inProvince < 100 {
 		t.Fatalf("only %d matches of searches naming provinces: the test exercises too little", inProvince)
+	}
+	// The consumer's workers share one index: each Match remembers its
+	// own project's terms.
+	var wg sync.WaitGroup
+	counts := make([]int, 4)
+	for w := range counts {
+		wg.Go(func() {
+			for i := range projects {
+				counts[w] += len(ix.Match(&projects[(i+w*97)%len(projects)]))
+			}
+		})
+	}
+	wg.Wait()
+	for w, n := range counts {
+		if n != total {
+			t.Fatalf("worker %d of 4 at once: %d matches, alone %d", w, n, total)
+		}
 	}
 }
 

@@ -130,25 +130,39 @@ func NewMatcher(c Criteria) *Matcher {
 
 // MatchText evaluates only the keyword part on a normalised text.
 func (m *Matcher) MatchText(text string) bool {
-	for _, k := range m.t.All {
-		if !strings.Contains(text, k) {
+	t := &m.t
+	return keywordsMatch(len(t.All), len(t.Any), len(t.None), func(i int) bool {
+		switch {
+		case i < len(t.All):
+			return strings.Contains(text, t.All[i])
+		case i < len(t.All)+len(t.Any):
+			return strings.Contains(text, t.Any[i-len(t.All)])
+		}
+		return strings.Contains(text, t.None[i-len(t.All)-len(t.Any)])
+	})
+}
+
+// keywordsMatch is the keyword rule of search, shared by the matcher and
+// the alerts index: every "all" term occurs, at least one "any" term when
+// there are any, and no "none" term. occurs(i) tells whether term i occurs,
+// numbered all, then any, then none.
+func keywordsMatch(nAll, nAny, nNone int, occurs func(i int) bool) bool {
+	for i := range nAll {
+		if !occurs(i) {
 			return false
 		}
 	}
-	if len(m.t.Any) > 0 {
+	if nAny > 0 {
 		ok := false
-		for _, k := range m.t.Any {
-			if strings.Contains(text, k) {
-				ok = true
-				break
-			}
+		for i := nAll; i < nAll+nAny && !ok; i++ {
+			ok = occurs(i)
 		}
 		if !ok {
 			return false
 		}
 	}
-	for _, k := range m.t.None {
-		if strings.Contains(text, k) {
+	for i := nAll + nAny; i < nAll+nAny+nNone; i++ {
+		if occurs(i) {
 			return false
 		}
 	}
