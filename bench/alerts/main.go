@@ -145,10 +145,11 @@ func main() {
 	nProjects := flag.Int("projects", 20000, "new projects imported")
 	users := flag.Int("users", 25000, "owners of the saved searches")
 	db := flag.String("db", "bench_alerts", "database (dropped and created again)")
-	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the in-memory matching to this file (and of the bench process during the instant alerts to this file + .instant)")
+	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the in-memory matching to this file (and of the bench process during the instant alerts, with the import unless -alerts-after-import, to this file + .instant)")
 	memoryOnly := flag.Bool("memory-only", false, "stop after the in-memory matching")
 	overnightOnly := flag.Bool("overnight-only", false, "run the overnight run again on the loaded database (its digests of today removed first)")
 	instantOnly := flag.Bool("instant-only", false, "stop after the instant alerts (no overnight run)")
+	afterImport := flag.Bool("alerts-after-import", false, "start the instant alerts' consumer only once the import has ended and its events are on the bus: their throughput alone, not sharing the cores with the import")
 	flag.Parse()
 	ctx := context.Background()
 	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
@@ -252,29 +253,34 @@ func main() {
 	var lastAt atomic.Int64
 	var took []time.Duration
 	var batches, inBatches int
-	stop, err := events.ConsumeBatch(ctx, js, events.StreamProjects, "projects-alerts", benchkit.AlertSubjects, benchkit.AlertBatching,
-		func(ctx context.Context, msgs []events.Message) error {
-			t := time.Now()
-			err := handle(ctx, msgs)
-			if err == nil {
-				seenMu.Lock()
-				took = append(took, time.Since(t))
-				batches++
-				for _, m := range msgs {
-					inBatches++
-					deliveries++
-					if !seen[m.EventID] {
-						seen[m.EventID] = true
-						handled.Add(1)
-						lastAt.Store(time.Now().UnixNano())
+	consume := func() (stop func(), err error) {
+		return events.ConsumeBatch(ctx, js, events.StreamProjects, "projects-alerts", benchkit.AlertSubjects, benchkit.AlertBatching,
+			func(ctx context.Context, msgs []events.Message) error {
+				t := time.Now()
+				err := handle(ctx, msgs)
+				if err == nil {
+					seenMu.Lock()
+					took = append(took, time.Since(t))
+					batches++
+					for _, m := range msgs {
+						inBatches++
+						deliveries++
+						if !seen[m.EventID] {
+							seen[m.EventID] = true
+							handled.Add(1)
+							lastAt.Store(time.Now().UnixNano())
+						}
 					}
+					seenMu.Unlock()
 				}
-				seenMu.Unlock()
-			}
-			return err
-		}, log)
-	if err != nil {
-		fail(err)
+				return err
+			}, log)
+	}
+	stop := func() {}
+	if !*afterImport {
+		if stop, err = consume(); err != nil {
+			fail(err)
+		}
 	}
 	// The alerts as the notification service gets them: every
 	// project.matched message the relay publishes, taken off the bus (and
@@ -296,12 +302,17 @@ func main() {
 	}
 	_ = sub.SetPendingLimits(-1, -1)
 	defer sub.Unsubscribe()
-	if *cpuProfile != "" {
-		f, err := os.Create(*cpuProfile + ".instant")
-		if err != nil {
-			fail(err)
+	profileInstant := func() {
+		if *cpuProfile != "" {
+			f, err := os.Create(*cpuProfile + ".instant")
+			if err != nil {
+				fail(err)
+			}
+			_ = pprof.StartCPUProfile(f)
 		}
-		_ = pprof.StartCPUProfile(f)
+	}
+	if !*afterImport {
+		profileInstant()
 	}
 	start = time.Now()
 	created, err := benchkit.Ingest(ctx, pool, log, ps)
@@ -310,6 +321,27 @@ func main() {
 	}
 	imported := time.Since(start)
 	lagAtImport := int64(created) - handled.Load()
+	if *afterImport {
+		// Every project event on the bus, then the alerts alone.
+		for {
+			var waiting int
+			if err := pool.QueryRow(ctx, "SELECT count(*) FROM outbox WHERE published_at IS NULL").Scan(&waiting); err != nil {
+				fail(err)
+			}
+			if waiting == 0 {
+				break
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+		fmt.Printf("import: %d new projects in %s (%.0f projects/s), alone; its events on the bus after %s\n",
+			created, imported.Round(time.Millisecond), float64(created)/imported.Seconds(), time.Since(start).Round(time.Millisecond))
+		start = time.Now()
+		imported = 0
+		profileInstant()
+		if stop, err = consume(); err != nil {
+			fail(err)
+		}
+	}
 	for handled.Load() < int64(created) {
 		time.Sleep(10 * time.Millisecond)
 		if time.Since(start) > 30*time.Minute {

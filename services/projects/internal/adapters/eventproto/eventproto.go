@@ -92,6 +92,10 @@ func (Encoder) Encode(e domain.Event) (string, []byte, error) {
 // consumers merge a user's entries.
 func appendUserMatches(b []byte, searches []*domain.SavedCriteria) ([]byte, error) {
 	const users, userID, criteriaIDs, criteriaNames = 5, 1, 2, 3
+	// The size of each user's entry, then of them all: the buffer is
+	// allocated once (growing it as it filled copied it ~6 times).
+	sizes := make([]int, 0, len(searches))
+	total := 0
 	for i := 0; i < len(searches); {
 		j, size := i, 0
 		for ; j < len(searches) && searches[j].UserID == searches[i].UserID; j++ {
@@ -99,8 +103,18 @@ func appendUserMatches(b []byte, searches []*domain.SavedCriteria) ([]byte, erro
 		}
 		size += protowire.SizeTag(userID) + protowire.SizeBytes(len(searches[i].UserID)) +
 			protowire.SizeTag(criteriaIDs) + protowire.SizeBytes(16*(j-i))
+		sizes = append(sizes, size)
+		total += protowire.SizeTag(users) + protowire.SizeBytes(size)
+		i = j
+	}
+	b = append(make([]byte, 0, len(b)+total), b...)
+	for i, n := 0, 0; i < len(searches); n++ {
+		j := i + 1
+		for j < len(searches) && searches[j].UserID == searches[i].UserID {
+			j++
+		}
 		b = protowire.AppendTag(b, users, protowire.BytesType)
-		b = protowire.AppendVarint(b, uint64(size))
+		b = protowire.AppendVarint(b, uint64(sizes[n]))
 		b = protowire.AppendTag(b, userID, protowire.BytesType)
 		b = protowire.AppendString(b, searches[i].UserID)
 		b = protowire.AppendTag(b, criteriaIDs, protowire.BytesType)
