@@ -145,7 +145,7 @@ func main() {
 	nProjects := flag.Int("projects", 20000, "new projects imported")
 	users := flag.Int("users", 25000, "owners of the saved searches")
 	db := flag.String("db", "bench_alerts", "database (dropped and created again)")
-	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the in-memory matching to this file (and of the bench process during the instant alerts, with the import unless -alerts-after-import, to this file + .instant)")
+	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the in-memory matching to this file (and of the bench process during the instant alerts, with the import unless -alerts-after-import, to this file + .instant; with -overnight-only, of the overnight run to this file + .overnight)")
 	memoryOnly := flag.Bool("memory-only", false, "stop after the in-memory matching")
 	overnightOnly := flag.Bool("overnight-only", false, "run the overnight run again on the loaded database (its digests of today removed first)")
 	instantOnly := flag.Bool("instant-only", false, "stop after the instant alerts (no overnight run)")
@@ -155,6 +155,14 @@ func main() {
 	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 
 	if *overnightOnly {
+		if *cpuProfile != "" {
+			f, err := os.Create(*cpuProfile + ".overnight")
+			if err != nil {
+				fail(err)
+			}
+			_ = pprof.StartCPUProfile(f)
+			defer pprof.StopCPUProfile()
+		}
 		overnightAgain(ctx, "postgres://postgres@127.0.0.1:5432/"+*db+"?sslmode=disable", log)
 		return
 	}

@@ -4,11 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
 
+	"bidradar/pkg/pgdb"
 	"bidradar/services/projects/internal/domain"
 )
 
@@ -99,20 +99,30 @@ func (r *Repo) RecordDigests(ctx context.Context, ds []domain.OvernightDigest, n
 	if len(ds) == 0 {
 		return 0, nil
 	}
-	type key struct{ criteria, day string }
-	keyOf := func(d *domain.OvernightDigest) key {
-		return key{strings.ToLower(d.Criteria.ID), d.Day.Format(time.DateOnly)} // as uuid::text and date::text read back
+	// Search and event ids go to PostgreSQL as 16-byte keys (pgdb.UUIDs):
+	// a night passes millions of (search, project) pairs.
+	type key struct {
+		criteria domain.SearchKey
+		day      string
 	}
 	days := make([]time.Time, len(ds))
-	cids := make([]string, len(ds))
+	cids := make([]domain.SearchKey, len(ds))
 	eids := make([]string, len(ds))
 	at := make(map[key]int, len(ds))
 	for i := range ds {
-		days[i], cids[i], eids[i] = ds[i].Day, ds[i].Criteria.ID, domain.OvernightEventID(ds[i].Criteria.ID, ds[i].Day)
-		at[keyOf(&ds[i])] = i
+		k, ok := ds[i].Criteria.SearchKey()
+		if !ok {
+			return 0, fmt.Errorf("record digests: search id %q", ds[i].Criteria.ID)
+		}
+		days[i], cids[i], eids[i] = ds[i].Day, k, domain.OvernightEventID(ds[i].Criteria.ID, ds[i].Day)
+		at[key{k, ds[i].Day.Format(time.DateOnly)}] = i // as day::text reads back
+	}
+	eventKeys, err := pgdb.UUIDs(eids)
+	if err != nil {
+		return 0, fmt.Errorf("record digests: %w", err)
 	}
 	wrote := 0
-	err := pgx.BeginFunc(ctx, r.pool, func(tx pgx.Tx) error {
+	err = pgx.BeginFunc(ctx, r.pool, func(tx pgx.Tx) error {
 		wrote = 0
 		// The gate of a digest a day: the searches told by an earlier run
 		// of the day (and the deleted ones) are not claimed.
@@ -120,7 +130,7 @@ func (r *Repo) RecordDigests(ctx context.Context, ds []domain.OvernightDigest, n
 			SELECT d.day, c.id, d.event_id, 0, $4 FROM unnest($1::date[], $2::uuid[], $3::uuid[]) AS d (day, criteria_id, event_id)
 			JOIN search_criteria c ON c.id = d.criteria_id
 			ORDER BY 1, 2
-			ON CONFLICT DO NOTHING RETURNING criteria_id::text, day::text`, days, cids, eids, now)
+			ON CONFLICT DO NOTHING RETURNING criteria_id, day::text`, days, cids, eventKeys, now)
 		if err != nil {
 			return err
 		}
@@ -139,10 +149,11 @@ func (r *Repo) RecordDigests(ctx context.Context, ds []domain.OvernightDigest, n
 		if len(claimed) == 0 {
 			return nil
 		}
-		var mc, mp []string
+		var mc []domain.SearchKey
+		var mp []string
 		for _, i := range claimed {
 			for _, p := range ds[i].Projects {
-				mc, mp = append(mc, ds[i].Criteria.ID), append(mp, p.ID)
+				mc, mp = append(mc, cids[i]), append(mp, p.ID)
 			}
 		}
 		// The digests' foreign key locked their searches against deletion
@@ -150,12 +161,15 @@ func (r *Repo) RecordDigests(ctx context.Context, ds []domain.OvernightDigest, n
 		rows, err = tx.Query(ctx, `INSERT INTO criteria_matches (criteria_id, project_id, matched_at)
 			SELECT m.criteria_id, m.project_id, $3 FROM unnest($1::uuid[], $2::text[]) AS m (criteria_id, project_id)
 			ORDER BY 1, 2
-			ON CONFLICT DO NOTHING RETURNING criteria_id::text, project_id`, mc, mp, now)
+			ON CONFLICT DO NOTHING RETURNING criteria_id, project_id`, mc, mp, now)
 		if err != nil {
 			return err
 		}
-		type pair struct{ criteria, project string }
-		fresh := map[pair]bool{}
+		type pair struct {
+			criteria domain.SearchKey
+			project  string
+		}
+		fresh := make(map[pair]bool, len(mc))
 		var m pair
 		if _, err := pgx.ForEachRow(rows, []any{&m.criteria, &m.project}, func() error {
 			fresh[m] = true
@@ -164,37 +178,36 @@ func (r *Repo) RecordDigests(ctx context.Context, ds []domain.OvernightDigest, n
 			return err
 		}
 		var emptyDays, toldDays []time.Time
-		var emptyIDs, toldIDs []string
+		var emptyKeys, toldKeys []domain.SearchKey
 		var counts []int
 		var evs []domain.Event
 		for _, i := range claimed {
 			d := ds[i]
 			out := d
 			out.Projects = nil
-			cid := strings.ToLower(d.Criteria.ID)
 			for _, p := range d.Projects {
-				if k := (pair{cid, p.ID}); fresh[k] {
+				if k := (pair{cids[i], p.ID}); fresh[k] {
 					out.Projects = append(out.Projects, p)
 					delete(fresh, k) // a project named twice is told once
 				}
 			}
 			if len(out.Projects) == 0 {
-				emptyDays, emptyIDs = append(emptyDays, d.Day), append(emptyIDs, d.Criteria.ID)
+				emptyDays, emptyKeys = append(emptyDays, d.Day), append(emptyKeys, cids[i])
 				continue
 			}
-			toldDays, toldIDs, counts = append(toldDays, d.Day), append(toldIDs, d.Criteria.ID), append(counts, len(out.Projects))
+			toldDays, toldKeys, counts = append(toldDays, d.Day), append(toldKeys, cids[i]), append(counts, len(out.Projects))
 			evs = append(evs, domain.Event{ID: eids[i], Kind: domain.EventCriteriaMatched, At: now, Digest: &out})
 		}
-		if len(emptyIDs) > 0 {
+		if len(emptyKeys) > 0 {
 			if _, err := tx.Exec(ctx, `DELETE FROM overnight_digests o USING unnest($1::date[], $2::uuid[]) AS e (day, criteria_id)
-				WHERE o.day = e.day AND o.criteria_id = e.criteria_id`, emptyDays, emptyIDs); err != nil {
+				WHERE o.day = e.day AND o.criteria_id = e.criteria_id`, emptyDays, emptyKeys); err != nil {
 				return err
 			}
 		}
-		if len(toldIDs) > 0 {
+		if len(toldKeys) > 0 {
 			if _, err := tx.Exec(ctx, `UPDATE overnight_digests o SET projects = u.n
 				FROM unnest($1::date[], $2::uuid[], $3::int[]) AS u (day, criteria_id, n)
-				WHERE o.day = u.day AND o.criteria_id = u.criteria_id`, toldDays, toldIDs, counts); err != nil {
+				WHERE o.day = u.day AND o.criteria_id = u.criteria_id`, toldDays, toldKeys, counts); err != nil {
 				return err
 			}
 		}
