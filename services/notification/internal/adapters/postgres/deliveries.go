@@ -7,6 +7,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"bidradar/pkg/pgdb"
 	"bidradar/services/notification/internal/domain"
 )
 
@@ -105,11 +106,15 @@ func (s *Store) Fill20Steps(ctx context.Context, userIDs []string, since time.Ti
 	if len(userIDs) == 0 {
 		return out, nil
 	}
+	keys, err := pgdb.UUIDs(userIDs)
+	if err != nil {
+		return nil, fmt.Errorf("fill20 steps: %w", err)
+	}
 	rows, err := s.pool.Query(ctx, `SELECT f.user_id::text, p.event_id, p.project_id, p.project_name, p.type_name, p.day, p.seen_at
 		FROM follows f JOIN project_steps p ON p.project_id = f.project_id
 		WHERE f.user_id = ANY($1::uuid[]) AND f.following AND f.fill20
 		AND coalesce(p.day, (p.seen_at AT TIME ZONE 'Asia/Bangkok')::date) >= $2::date
-		ORDER BY f.user_id, p.project_id, coalesce(p.day, (p.seen_at AT TIME ZONE 'Asia/Bangkok')::date), p.seen_at`, userIDs, since)
+		ORDER BY f.user_id, p.project_id, coalesce(p.day, (p.seen_at AT TIME ZONE 'Asia/Bangkok')::date), p.seen_at`, keys, since)
 	if err != nil {
 		return nil, fmt.Errorf("fill20 steps: %w", err)
 	}

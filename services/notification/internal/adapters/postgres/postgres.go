@@ -17,6 +17,7 @@ import (
 	notificationv1 "bidradar/gen/notification/v1"
 	"bidradar/pkg/events"
 	"bidradar/pkg/outbox"
+	"bidradar/pkg/pgdb"
 	"bidradar/services/notification/internal/domain"
 	"bidradar/services/notification/internal/wire"
 )
@@ -173,7 +174,11 @@ func (s *Store) Delete(ctx context.Context, userID, id string, now time.Time) er
 func (s *Store) Clear(ctx context.Context, userID string, f domain.ClearFilter, now time.Time) (int64, error) {
 	where, args := visible, []any{userID}
 	if len(f.IDs) > 0 {
-		args = append(args, f.IDs)
+		ids, err := pgdb.UUIDs(f.IDs)
+		if err != nil {
+			return 0, fmt.Errorf("clear: %w", err)
+		}
+		args = append(args, ids)
 		where += fmt.Sprintf(" AND id = ANY($%d::uuid[])", len(args))
 	}
 	if f.Category != "" {
@@ -348,8 +353,12 @@ func (s *Store) Create(ctx context.Context, consumer, eventID string, drafts []d
 // unreadOf counts the unread notifications of each of users, with one query
 // (the partial index of unread rows).
 func unreadOf(ctx context.Context, tx pgx.Tx, users []string) (map[string]int64, error) {
+	keys, err := pgdb.UUIDs(users)
+	if err != nil {
+		return nil, fmt.Errorf("count unread: %w", err)
+	}
 	rows, err := tx.Query(ctx, `SELECT user_id::text, count(*) FROM notifications
-		WHERE user_id = ANY($1::uuid[]) AND `+listed+` AND NOT is_read GROUP BY user_id`, users)
+		WHERE user_id = ANY($1::uuid[]) AND `+listed+` AND NOT is_read GROUP BY user_id`, keys)
 	if err != nil {
 		return nil, fmt.Errorf("count unread: %w", err)
 	}
@@ -395,8 +404,12 @@ func (s *Store) SettingsOf(ctx context.Context, userIDs []string) (map[string]do
 	for _, u := range userIDs {
 		out[u] = domain.DefaultSettings
 	}
+	keys, err := pgdb.UUIDs(userIDs)
+	if err != nil {
+		return nil, fmt.Errorf("settings: %w", err)
+	}
 	rows, err := s.pool.Query(ctx, `SELECT user_id::text, bell_enabled, email_enabled, email_digest, line_enabled, line_user_id,
-		notify_announcements, notify_search_matches, notify_payments FROM settings WHERE user_id = ANY($1::uuid[])`, userIDs)
+		notify_announcements, notify_search_matches, notify_payments FROM settings WHERE user_id = ANY($1::uuid[])`, keys)
 	if err != nil {
 		return nil, fmt.Errorf("settings: %w", err)
 	}
@@ -413,7 +426,7 @@ func (s *Store) SettingsOf(ctx context.Context, userIDs []string) (map[string]do
 	if err := rows.Err(); err != nil {
 		return nil, err
 	}
-	hooks, err := s.pool.Query(ctx, `SELECT user_id::text FROM webhooks WHERE user_id = ANY($1::uuid[])`, userIDs)
+	hooks, err := s.pool.Query(ctx, `SELECT user_id::text FROM webhooks WHERE user_id = ANY($1::uuid[])`, keys)
 	if err != nil {
 		return nil, fmt.Errorf("settings: webhooks: %w", err)
 	}

@@ -174,24 +174,24 @@ func (r *Repo) RecordMatches(ctx context.Context, ms []domain.ProjectMatches, as
 	return n, err
 }
 
-// liveSearches returns which of the searches keys still exist.
+// liveSearches returns which of the searches keys still exist (the keys
+// go and come back as 16 bytes: see pgdb.UUIDs).
 func liveSearches(ctx context.Context, tx pgx.Tx, keys []domain.SearchKey) (map[domain.SearchKey]bool, error) {
-	ids := make([]string, 0, len(keys))
+	distinct := make([]domain.SearchKey, 0, len(keys))
 	seen := make(map[domain.SearchKey]bool, len(keys))
 	for _, k := range keys {
 		if !seen[k] {
 			seen[k] = true
-			ids = append(ids, k.String())
+			distinct = append(distinct, k)
 		}
 	}
-	rows, err := tx.Query(ctx, `SELECT id::text FROM search_criteria WHERE id = ANY($1::uuid[])`, ids)
+	rows, err := tx.Query(ctx, `SELECT id FROM search_criteria WHERE id = ANY($1::uuid[])`, distinct)
 	if err != nil {
 		return nil, err
 	}
-	live := make(map[domain.SearchKey]bool, len(ids))
-	var id string
-	_, err = pgx.ForEachRow(rows, []any{&id}, func() error {
-		k, _ := domain.ParseSearchKey(id)
+	live := make(map[domain.SearchKey]bool, len(distinct))
+	var k domain.SearchKey
+	_, err = pgx.ForEachRow(rows, []any{&k}, func() error {
 		live[k] = true
 		return nil
 	})
