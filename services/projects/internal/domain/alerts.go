@@ -58,13 +58,23 @@ const anchorRunes = 6
 // ones (most searches name one province: a common word would otherwise
 // bring thousands of searches that the province then rejects one by one).
 type CriteriaIndex struct {
-	anchored map[string]*bucket
+	anchored map[string]anchorNode
 	always   bucket
 	size     int
 	methods  map[string]uint64 // a method's bit in entry.methods
 	terms    []string          // the keywords of the entries, by id
 	termIDs  map[string]int32
 	found    sync.Pool // of *termsFound
+}
+
+// anchorNode is what the index holds under a text of 1 to anchorRunes
+// runes: the bucket when it is an anchor, and whether it begins a longer
+// anchor. A text the index does not hold begins none, so a project's text
+// is looked up only as far as it can still lead to an anchor (two or
+// three lookups a rune, not anchorRunes).
+type anchorNode struct {
+	b      *bucket
+	longer bool
 }
 
 // bucket holds the searches under one anchor (or of no anchor).
@@ -181,7 +191,7 @@ func NewCriteriaIndex(saved []SavedCriteria) *CriteriaIndex { return newIndex(sa
 func NewOvernightIndex(saved []SavedCriteria) *CriteriaIndex { return newIndex(saved, SearchOvernight) }
 
 func newIndex(saved []SavedCriteria, searchType string) *CriteriaIndex {
-	ix := &CriteriaIndex{anchored: map[string]*bucket{}, methods: map[string]uint64{}, termIDs: map[string]int32{}}
+	ix := &CriteriaIndex{anchored: map[string]anchorNode{}, methods: map[string]uint64{}, termIDs: map[string]int32{}}
 	for i := range saved {
 		s := &saved[i]
 		if s.SearchType != searchType {
@@ -270,12 +280,19 @@ func (ix *CriteriaIndex) termID(term string) int32 {
 func (ix *CriteriaIndex) Len() int { return ix.size }
 
 func (ix *CriteriaIndex) add(key string, e entry, provinces []string) {
-	b := ix.anchored[key]
-	if b == nil {
-		b = &bucket{}
-		ix.anchored[key] = b
+	n := ix.anchored[key]
+	if n.b == nil {
+		n.b = &bucket{}
+		ix.anchored[key] = n
+		for i := range key { // its shorter prefixes lead to it
+			if i > 0 {
+				pre := ix.anchored[key[:i]]
+				pre.longer = true
+				ix.anchored[key[:i]] = pre
+			}
+		}
 	}
-	b.add(e, provinces)
+	n.b.add(e, provinces)
 }
 
 // otherMethods is the bit of a project whose method no search names (the
@@ -351,7 +368,7 @@ func (ix *CriteriaIndex) Match(p *Project) []*SavedCriteria {
 		return out
 	}
 	// Every substring of 1 to anchorRunes runes of the text is a possible
-	// anchor: one map lookup each, each anchor tried once.
+	// anchor, looked up while it still begins one; each anchor tried once.
 	text := p.SearchText
 	var looked map[*bucket]bool
 	for i := range text {
@@ -359,15 +376,20 @@ func (ix *CriteriaIndex) Match(p *Project) []*SavedCriteria {
 		for n := 0; n < anchorRunes && j < len(text); n++ {
 			_, w := utf8.DecodeRuneInString(text[j:])
 			j += w
-			b := ix.anchored[text[i:j]]
-			if b == nil || looked[b] {
-				continue
+			node, ok := ix.anchored[text[i:j]]
+			if !ok {
+				break
 			}
-			if looked == nil {
-				looked = map[*bucket]bool{}
+			if b := node.b; b != nil && !looked[b] {
+				if looked == nil {
+					looked = map[*bucket]bool{}
+				}
+				looked[b] = true
+				tryBucket(b)
 			}
-			looked[b] = true
-			tryBucket(b)
+			if !node.longer {
+				break
+			}
 		}
 	}
 	return out
