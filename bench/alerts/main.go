@@ -133,6 +133,26 @@ func genForms(n int, provinces []string, seed uint64) []benchkit.SearchForm {
 	return forms
 }
 
+// nameOf names a search as users do, after what it looks for: its
+// keywords, and how many provinces or the budget it asks for (30-70 bytes
+// of Thai; every alert carries its search's name).
+func nameOf(f benchkit.SearchForm) string {
+	name := strings.Join(append(append([]string(nil), f.AllOf...), f.AnyOf...), " / ")
+	if name == "" {
+		name = "งานทุกประเภท"
+	}
+	switch {
+	case len(f.Provinces) == 1:
+		name += " ในจังหวัดที่ติดตาม"
+	case len(f.Provinces) > 1:
+		name += fmt.Sprintf(" %d จังหวัด", len(f.Provinces))
+	}
+	if f.MinBudget != nil && *f.MinBudget > 0 {
+		name += fmt.Sprintf(" งบ %d บาทขึ้นไป", *f.MinBudget/100)
+	}
+	return name
+}
+
 func pct(ds []time.Duration, p float64) time.Duration {
 	s := append([]time.Duration(nil), ds...)
 	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
@@ -149,6 +169,7 @@ func main() {
 	memoryOnly := flag.Bool("memory-only", false, "stop after the in-memory matching")
 	overnightOnly := flag.Bool("overnight-only", false, "run the overnight run again on the loaded database (its digests of today removed first)")
 	instantOnly := flag.Bool("instant-only", false, "stop after the instant alerts (no overnight run)")
+	shortNames := flag.Bool("short-names", false, "name every search \"bench\" (the runs before 2026-11-25 16:00 UTC), not as users do")
 	afterImport := flag.Bool("alerts-after-import", false, "start the instant alerts' consumer only once the import has ended and its events are on the bus: their throughput alone, not sharing the cores with the import")
 	flag.Parse()
 	ctx := context.Background()
@@ -198,12 +219,17 @@ func main() {
 	sort.Strings(provinces)
 	forms := genForms(*nCriteria, provinces, 3)
 	owners := make([]string, len(forms))
+	names := make([]string, len(forms))
 	for i := range owners {
 		owners[i] = fmt.Sprintf("bench-user-%05d", i%*users)
+		names[i] = "bench"
+		if !*shortNames {
+			names[i] = nameOf(forms[i])
+		}
 	}
 	start := time.Now()
 	for _, t := range []string{benchkit.SearchNormal, benchkit.SearchOvernight} {
-		if err := benchkit.SaveCriteria(ctx, pool, forms, owners, t, time.Now().Add(-time.Hour)); err != nil {
+		if err := benchkit.SaveCriteria(ctx, pool, forms, owners, names, t, time.Now().Add(-time.Hour)); err != nil {
 			fail(err)
 		}
 	}

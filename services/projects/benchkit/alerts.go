@@ -36,16 +36,16 @@ const (
 )
 
 // SaveCriteria inserts saved searches of searchType (form i owned by
-// users[i]) with COPY, then bumps the criteria version once, as the
-// trigger of an ordinary insert does.
-func SaveCriteria(ctx context.Context, pool *pgxpool.Pool, forms []SearchForm, users []string, searchType string, at time.Time) error {
+// users[i] and named names[i]) with COPY, then bumps the criteria version
+// once, as the trigger of an ordinary insert does.
+func SaveCriteria(ctx context.Context, pool *pgxpool.Pool, forms []SearchForm, users, names []string, searchType string, at time.Time) error {
 	rows := make([][]any, len(forms))
 	for i, f := range forms {
 		raw, err := json.Marshal(f)
 		if err != nil {
 			return err
 		}
-		rows[i] = []any{users[i], "bench", searchType, string(raw), at}
+		rows[i] = []any{users[i], names[i], searchType, string(raw), at}
 	}
 	if _, err := pool.CopyFrom(ctx, pgx.Identifier{"search_criteria"},
 		[]string{"user_id", "name", "search_type", "criteria", "created_at"}, pgx.CopyFromRows(rows)); err != nil {
