@@ -131,6 +131,9 @@ export const reasons = {
   "project-ids-required": "กรุณาระบุรหัสโครงการอย่างน้อยหนึ่งรายการ",
   "too-many-project-ids": "ระบุรหัสโครงการมากเกินไปในครั้งเดียว",
   "too-many-ids": "เลือกรายการมากเกินไปในครั้งเดียว",
+  // Internal (notification → projects): never shown, but every reason has Thai.
+  "invalid-search-keys": "รหัสการค้นหาที่บันทึกไว้ไม่ถูกต้อง",
+  "too-many-searches": "ขอข้อมูลการค้นหาที่บันทึกไว้มากเกินไปในครั้งเดียว",
   "invalid-page": "หมายเลขหน้าหรือจำนวนต่อหน้าไม่ถูกต้อง",
   "invalid-criteria": "เงื่อนไขการค้นหาไม่ถูกต้อง กรุณาตรวจสอบอีกครั้ง",
   "unusable-criteria": "ใช้เงื่อนไขการค้นหานี้ไม่ได้ กรุณาระบุอย่างน้อยหนึ่งเงื่อนไข และตรวจสอบช่วงงบประมาณและวันที่",

@@ -420,12 +420,16 @@ type ProjectMatched struct {
 	EventId    string                 `protobuf:"bytes,1,opt,name=event_id,json=eventId,proto3" json:"event_id,omitempty"`
 	OccurredAt *timestamppb.Timestamp `protobuf:"bytes,2,opt,name=occurred_at,json=occurredAt,proto3" json:"occurred_at,omitempty"`
 	Project    *MatchedProject        `protobuf:"bytes,3,opt,name=project,proto3" json:"project,omitempty"`
-	// The matches one by one, as producers before users wrote them; consumers still read them.
+	// The matches one by one, as the first producers wrote them; consumers still read them.
 	Matches []*SearchMatch `protobuf:"bytes,4,rep,name=matches,proto3" json:"matches,omitempty"`
-	// The matches grouped by the searches' owner (what producers write): a third of the size of
-	// matches, since a bulk import sends millions of them. A user may have several entries; consumers
-	// merge them.
-	Users         []*UserMatches `protobuf:"bytes,5,rep,name=users,proto3" json:"users,omitempty"`
+	// The matches grouped by the searches' owner, as the producers before criteria_keys wrote
+	// them; consumers still read them. A user may have several entries; consumers merge them.
+	Users []*UserMatches `protobuf:"bytes,5,rep,name=users,proto3" json:"users,omitempty"`
+	// The matched searches' ids (UUIDs), 16 bytes each, end to end: what producers write. A bulk
+	// import sends millions of matches, and owners and names were most of their bytes;
+	// consumers look them up (ProjectsService.GetSearchOwners), and a search deleted since is
+	// left out.
+	CriteriaKeys  []byte `protobuf:"bytes,6,opt,name=criteria_keys,json=criteriaKeys,proto3" json:"criteria_keys,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -491,6 +495,13 @@ func (x *ProjectMatched) GetMatches() []*SearchMatch {
 func (x *ProjectMatched) GetUsers() []*UserMatches {
 	if x != nil {
 		return x.Users
+	}
+	return nil
+}
+
+func (x *ProjectMatched) GetCriteriaKeys() []byte {
+	if x != nil {
+		return x.CriteriaKeys
 	}
 	return nil
 }
@@ -821,14 +832,15 @@ const file_projects_v1_events_proto_rawDesc = "" +
 	"projectIds\x127\n" +
 	"\bprojects\x18\a \x03(\v2\x1b.projects.v1.MatchedProjectR\bprojects\x12\x17\n" +
 	"\arun_key\x18\b \x01(\tR\x06runKey\x12#\n" +
-	"\rproject_count\x18\t \x01(\x05R\fprojectCount\"\x83\x02\n" +
+	"\rproject_count\x18\t \x01(\x05R\fprojectCount\"\xa8\x02\n" +
 	"\x0eProjectMatched\x12\x19\n" +
 	"\bevent_id\x18\x01 \x01(\tR\aeventId\x12;\n" +
 	"\voccurred_at\x18\x02 \x01(\v2\x1a.google.protobuf.TimestampR\n" +
 	"occurredAt\x125\n" +
 	"\aproject\x18\x03 \x01(\v2\x1b.projects.v1.MatchedProjectR\aproject\x122\n" +
 	"\amatches\x18\x04 \x03(\v2\x18.projects.v1.SearchMatchR\amatches\x12.\n" +
-	"\x05users\x18\x05 \x03(\v2\x18.projects.v1.UserMatchesR\x05users\"p\n" +
+	"\x05users\x18\x05 \x03(\v2\x18.projects.v1.UserMatchesR\x05users\x12#\n" +
+	"\rcriteria_keys\x18\x06 \x01(\fR\fcriteriaKeys\"p\n" +
 	"\vUserMatches\x12\x17\n" +
 	"\auser_id\x18\x01 \x01(\tR\x06userId\x12!\n" +
 	"\fcriteria_ids\x18\x02 \x01(\fR\vcriteriaIds\x12%\n" +

@@ -1697,6 +1697,157 @@ func (x *GetProjectSummariesResponse) GetProjects() []*ProjectSummary {
 	return nil
 }
 
+type GetSearchOwnersRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The searches' ids (UUIDs), 16 bytes each, end to end; at most 2000.
+	CriteriaKeys  []byte `protobuf:"bytes,1,opt,name=criteria_keys,json=criteriaKeys,proto3" json:"criteria_keys,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GetSearchOwnersRequest) Reset() {
+	*x = GetSearchOwnersRequest{}
+	mi := &file_projects_v1_projects_proto_msgTypes[15]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetSearchOwnersRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetSearchOwnersRequest) ProtoMessage() {}
+
+func (x *GetSearchOwnersRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_projects_v1_projects_proto_msgTypes[15]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetSearchOwnersRequest.ProtoReflect.Descriptor instead.
+func (*GetSearchOwnersRequest) Descriptor() ([]byte, []int) {
+	return file_projects_v1_projects_proto_rawDescGZIP(), []int{15}
+}
+
+func (x *GetSearchOwnersRequest) GetCriteriaKeys() []byte {
+	if x != nil {
+		return x.CriteriaKeys
+	}
+	return nil
+}
+
+type GetSearchOwnersResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Searches      []*SearchOwner         `protobuf:"bytes,1,rep,name=searches,proto3" json:"searches,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GetSearchOwnersResponse) Reset() {
+	*x = GetSearchOwnersResponse{}
+	mi := &file_projects_v1_projects_proto_msgTypes[16]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetSearchOwnersResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetSearchOwnersResponse) ProtoMessage() {}
+
+func (x *GetSearchOwnersResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_projects_v1_projects_proto_msgTypes[16]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetSearchOwnersResponse.ProtoReflect.Descriptor instead.
+func (*GetSearchOwnersResponse) Descriptor() ([]byte, []int) {
+	return file_projects_v1_projects_proto_rawDescGZIP(), []int{16}
+}
+
+func (x *GetSearchOwnersResponse) GetSearches() []*SearchOwner {
+	if x != nil {
+		return x.Searches
+	}
+	return nil
+}
+
+// SearchOwner is a saved search as an alert names it.
+type SearchOwner struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The search's id, 16 bytes.
+	CriteriaKey   []byte `protobuf:"bytes,1,opt,name=criteria_key,json=criteriaKey,proto3" json:"criteria_key,omitempty"`
+	UserId        string `protobuf:"bytes,2,opt,name=user_id,json=userId,proto3" json:"user_id,omitempty"`
+	Name          string `protobuf:"bytes,3,opt,name=name,proto3" json:"name,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SearchOwner) Reset() {
+	*x = SearchOwner{}
+	mi := &file_projects_v1_projects_proto_msgTypes[17]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SearchOwner) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SearchOwner) ProtoMessage() {}
+
+func (x *SearchOwner) ProtoReflect() protoreflect.Message {
+	mi := &file_projects_v1_projects_proto_msgTypes[17]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SearchOwner.ProtoReflect.Descriptor instead.
+func (*SearchOwner) Descriptor() ([]byte, []int) {
+	return file_projects_v1_projects_proto_rawDescGZIP(), []int{17}
+}
+
+func (x *SearchOwner) GetCriteriaKey() []byte {
+	if x != nil {
+		return x.CriteriaKey
+	}
+	return nil
+}
+
+func (x *SearchOwner) GetUserId() string {
+	if x != nil {
+		return x.UserId
+	}
+	return ""
+}
+
+func (x *SearchOwner) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
 type ScrapeRequest struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	ProjectIds    []string               `protobuf:"bytes,1,rep,name=project_ids,json=projectIds,proto3" json:"project_ids,omitempty"`
@@ -1706,7 +1857,7 @@ type ScrapeRequest struct {
 
 func (x *ScrapeRequest) Reset() {
 	*x = ScrapeRequest{}
-	mi := &file_projects_v1_projects_proto_msgTypes[15]
+	mi := &file_projects_v1_projects_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1718,7 +1869,7 @@ func (x *ScrapeRequest) String() string {
 func (*ScrapeRequest) ProtoMessage() {}
 
 func (x *ScrapeRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_projects_v1_projects_proto_msgTypes[15]
+	mi := &file_projects_v1_projects_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1731,7 +1882,7 @@ func (x *ScrapeRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ScrapeRequest.ProtoReflect.Descriptor instead.
 func (*ScrapeRequest) Descriptor() ([]byte, []int) {
-	return file_projects_v1_projects_proto_rawDescGZIP(), []int{15}
+	return file_projects_v1_projects_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *ScrapeRequest) GetProjectIds() []string {
@@ -1753,7 +1904,7 @@ type ScrapeResult struct {
 
 func (x *ScrapeResult) Reset() {
 	*x = ScrapeResult{}
-	mi := &file_projects_v1_projects_proto_msgTypes[16]
+	mi := &file_projects_v1_projects_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1765,7 +1916,7 @@ func (x *ScrapeResult) String() string {
 func (*ScrapeResult) ProtoMessage() {}
 
 func (x *ScrapeResult) ProtoReflect() protoreflect.Message {
-	mi := &file_projects_v1_projects_proto_msgTypes[16]
+	mi := &file_projects_v1_projects_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1778,7 +1929,7 @@ func (x *ScrapeResult) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ScrapeResult.ProtoReflect.Descriptor instead.
 func (*ScrapeResult) Descriptor() ([]byte, []int) {
-	return file_projects_v1_projects_proto_rawDescGZIP(), []int{16}
+	return file_projects_v1_projects_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *ScrapeResult) GetProjectId() string {
@@ -1812,7 +1963,7 @@ type ScrapeResponse struct {
 
 func (x *ScrapeResponse) Reset() {
 	*x = ScrapeResponse{}
-	mi := &file_projects_v1_projects_proto_msgTypes[17]
+	mi := &file_projects_v1_projects_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1824,7 +1975,7 @@ func (x *ScrapeResponse) String() string {
 func (*ScrapeResponse) ProtoMessage() {}
 
 func (x *ScrapeResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_projects_v1_projects_proto_msgTypes[17]
+	mi := &file_projects_v1_projects_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1837,7 +1988,7 @@ func (x *ScrapeResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ScrapeResponse.ProtoReflect.Descriptor instead.
 func (*ScrapeResponse) Descriptor() ([]byte, []int) {
-	return file_projects_v1_projects_proto_rawDescGZIP(), []int{17}
+	return file_projects_v1_projects_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *ScrapeResponse) GetMessage() string {
@@ -1863,7 +2014,7 @@ type UpdateProjectSmartRequest struct {
 
 func (x *UpdateProjectSmartRequest) Reset() {
 	*x = UpdateProjectSmartRequest{}
-	mi := &file_projects_v1_projects_proto_msgTypes[18]
+	mi := &file_projects_v1_projects_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1875,7 +2026,7 @@ func (x *UpdateProjectSmartRequest) String() string {
 func (*UpdateProjectSmartRequest) ProtoMessage() {}
 
 func (x *UpdateProjectSmartRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_projects_v1_projects_proto_msgTypes[18]
+	mi := &file_projects_v1_projects_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1888,7 +2039,7 @@ func (x *UpdateProjectSmartRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UpdateProjectSmartRequest.ProtoReflect.Descriptor instead.
 func (*UpdateProjectSmartRequest) Descriptor() ([]byte, []int) {
-	return file_projects_v1_projects_proto_rawDescGZIP(), []int{18}
+	return file_projects_v1_projects_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *UpdateProjectSmartRequest) GetProjectId() string {
@@ -1911,7 +2062,7 @@ type UpdateProjectSmartData struct {
 
 func (x *UpdateProjectSmartData) Reset() {
 	*x = UpdateProjectSmartData{}
-	mi := &file_projects_v1_projects_proto_msgTypes[19]
+	mi := &file_projects_v1_projects_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1923,7 +2074,7 @@ func (x *UpdateProjectSmartData) String() string {
 func (*UpdateProjectSmartData) ProtoMessage() {}
 
 func (x *UpdateProjectSmartData) ProtoReflect() protoreflect.Message {
-	mi := &file_projects_v1_projects_proto_msgTypes[19]
+	mi := &file_projects_v1_projects_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1936,7 +2087,7 @@ func (x *UpdateProjectSmartData) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UpdateProjectSmartData.ProtoReflect.Descriptor instead.
 func (*UpdateProjectSmartData) Descriptor() ([]byte, []int) {
-	return file_projects_v1_projects_proto_rawDescGZIP(), []int{19}
+	return file_projects_v1_projects_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *UpdateProjectSmartData) GetCanUpdate() bool {
@@ -1972,7 +2123,7 @@ type UpdateProjectSmartResponse struct {
 
 func (x *UpdateProjectSmartResponse) Reset() {
 	*x = UpdateProjectSmartResponse{}
-	mi := &file_projects_v1_projects_proto_msgTypes[20]
+	mi := &file_projects_v1_projects_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1984,7 +2135,7 @@ func (x *UpdateProjectSmartResponse) String() string {
 func (*UpdateProjectSmartResponse) ProtoMessage() {}
 
 func (x *UpdateProjectSmartResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_projects_v1_projects_proto_msgTypes[20]
+	mi := &file_projects_v1_projects_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1997,7 +2148,7 @@ func (x *UpdateProjectSmartResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UpdateProjectSmartResponse.ProtoReflect.Descriptor instead.
 func (*UpdateProjectSmartResponse) Descriptor() ([]byte, []int) {
-	return file_projects_v1_projects_proto_rawDescGZIP(), []int{20}
+	return file_projects_v1_projects_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *UpdateProjectSmartResponse) GetMessage() string {
@@ -2030,7 +2181,7 @@ type ExportOcdsRequest struct {
 
 func (x *ExportOcdsRequest) Reset() {
 	*x = ExportOcdsRequest{}
-	mi := &file_projects_v1_projects_proto_msgTypes[21]
+	mi := &file_projects_v1_projects_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2042,7 +2193,7 @@ func (x *ExportOcdsRequest) String() string {
 func (*ExportOcdsRequest) ProtoMessage() {}
 
 func (x *ExportOcdsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_projects_v1_projects_proto_msgTypes[21]
+	mi := &file_projects_v1_projects_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2055,7 +2206,7 @@ func (x *ExportOcdsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ExportOcdsRequest.ProtoReflect.Descriptor instead.
 func (*ExportOcdsRequest) Descriptor() ([]byte, []int) {
-	return file_projects_v1_projects_proto_rawDescGZIP(), []int{21}
+	return file_projects_v1_projects_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *ExportOcdsRequest) GetProjectId() string {
@@ -2074,7 +2225,7 @@ type ExportOcdsResponse struct {
 
 func (x *ExportOcdsResponse) Reset() {
 	*x = ExportOcdsResponse{}
-	mi := &file_projects_v1_projects_proto_msgTypes[22]
+	mi := &file_projects_v1_projects_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2086,7 +2237,7 @@ func (x *ExportOcdsResponse) String() string {
 func (*ExportOcdsResponse) ProtoMessage() {}
 
 func (x *ExportOcdsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_projects_v1_projects_proto_msgTypes[22]
+	mi := &file_projects_v1_projects_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2099,7 +2250,7 @@ func (x *ExportOcdsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ExportOcdsResponse.ProtoReflect.Descriptor instead.
 func (*ExportOcdsResponse) Descriptor() ([]byte, []int) {
-	return file_projects_v1_projects_proto_rawDescGZIP(), []int{22}
+	return file_projects_v1_projects_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *ExportOcdsResponse) GetRelease() *structpb.Struct {
@@ -2139,7 +2290,7 @@ type ToDoSearchRequest struct {
 
 func (x *ToDoSearchRequest) Reset() {
 	*x = ToDoSearchRequest{}
-	mi := &file_projects_v1_projects_proto_msgTypes[23]
+	mi := &file_projects_v1_projects_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2151,7 +2302,7 @@ func (x *ToDoSearchRequest) String() string {
 func (*ToDoSearchRequest) ProtoMessage() {}
 
 func (x *ToDoSearchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_projects_v1_projects_proto_msgTypes[23]
+	mi := &file_projects_v1_projects_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2164,7 +2315,7 @@ func (x *ToDoSearchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ToDoSearchRequest.ProtoReflect.Descriptor instead.
 func (*ToDoSearchRequest) Descriptor() ([]byte, []int) {
-	return file_projects_v1_projects_proto_rawDescGZIP(), []int{23}
+	return file_projects_v1_projects_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *ToDoSearchRequest) GetSearchType() string {
@@ -2319,7 +2470,7 @@ type ToDoSearchResponse struct {
 
 func (x *ToDoSearchResponse) Reset() {
 	*x = ToDoSearchResponse{}
-	mi := &file_projects_v1_projects_proto_msgTypes[24]
+	mi := &file_projects_v1_projects_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2331,7 +2482,7 @@ func (x *ToDoSearchResponse) String() string {
 func (*ToDoSearchResponse) ProtoMessage() {}
 
 func (x *ToDoSearchResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_projects_v1_projects_proto_msgTypes[24]
+	mi := &file_projects_v1_projects_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2344,7 +2495,7 @@ func (x *ToDoSearchResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ToDoSearchResponse.ProtoReflect.Descriptor instead.
 func (*ToDoSearchResponse) Descriptor() ([]byte, []int) {
-	return file_projects_v1_projects_proto_rawDescGZIP(), []int{24}
+	return file_projects_v1_projects_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *ToDoSearchResponse) GetMessage() string {
@@ -2390,7 +2541,7 @@ type SavedCriteria struct {
 
 func (x *SavedCriteria) Reset() {
 	*x = SavedCriteria{}
-	mi := &file_projects_v1_projects_proto_msgTypes[25]
+	mi := &file_projects_v1_projects_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2402,7 +2553,7 @@ func (x *SavedCriteria) String() string {
 func (*SavedCriteria) ProtoMessage() {}
 
 func (x *SavedCriteria) ProtoReflect() protoreflect.Message {
-	mi := &file_projects_v1_projects_proto_msgTypes[25]
+	mi := &file_projects_v1_projects_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2415,7 +2566,7 @@ func (x *SavedCriteria) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SavedCriteria.ProtoReflect.Descriptor instead.
 func (*SavedCriteria) Descriptor() ([]byte, []int) {
-	return file_projects_v1_projects_proto_rawDescGZIP(), []int{25}
+	return file_projects_v1_projects_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *SavedCriteria) GetCriteriaId() string {
@@ -2479,7 +2630,7 @@ type RecallSaveCriteriaRequest struct {
 
 func (x *RecallSaveCriteriaRequest) Reset() {
 	*x = RecallSaveCriteriaRequest{}
-	mi := &file_projects_v1_projects_proto_msgTypes[26]
+	mi := &file_projects_v1_projects_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2491,7 +2642,7 @@ func (x *RecallSaveCriteriaRequest) String() string {
 func (*RecallSaveCriteriaRequest) ProtoMessage() {}
 
 func (x *RecallSaveCriteriaRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_projects_v1_projects_proto_msgTypes[26]
+	mi := &file_projects_v1_projects_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2504,7 +2655,7 @@ func (x *RecallSaveCriteriaRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RecallSaveCriteriaRequest.ProtoReflect.Descriptor instead.
 func (*RecallSaveCriteriaRequest) Descriptor() ([]byte, []int) {
-	return file_projects_v1_projects_proto_rawDescGZIP(), []int{26}
+	return file_projects_v1_projects_proto_rawDescGZIP(), []int{29}
 }
 
 func (x *RecallSaveCriteriaRequest) GetCriteriaId() string {
@@ -2540,7 +2691,7 @@ type RecallSaveCriteriaResponse struct {
 
 func (x *RecallSaveCriteriaResponse) Reset() {
 	*x = RecallSaveCriteriaResponse{}
-	mi := &file_projects_v1_projects_proto_msgTypes[27]
+	mi := &file_projects_v1_projects_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2552,7 +2703,7 @@ func (x *RecallSaveCriteriaResponse) String() string {
 func (*RecallSaveCriteriaResponse) ProtoMessage() {}
 
 func (x *RecallSaveCriteriaResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_projects_v1_projects_proto_msgTypes[27]
+	mi := &file_projects_v1_projects_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2565,7 +2716,7 @@ func (x *RecallSaveCriteriaResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RecallSaveCriteriaResponse.ProtoReflect.Descriptor instead.
 func (*RecallSaveCriteriaResponse) Descriptor() ([]byte, []int) {
-	return file_projects_v1_projects_proto_rawDescGZIP(), []int{27}
+	return file_projects_v1_projects_proto_rawDescGZIP(), []int{30}
 }
 
 func (x *RecallSaveCriteriaResponse) GetMessage() string {
@@ -2605,7 +2756,7 @@ type DeleteSearchCriteriaRequest struct {
 
 func (x *DeleteSearchCriteriaRequest) Reset() {
 	*x = DeleteSearchCriteriaRequest{}
-	mi := &file_projects_v1_projects_proto_msgTypes[28]
+	mi := &file_projects_v1_projects_proto_msgTypes[31]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2617,7 +2768,7 @@ func (x *DeleteSearchCriteriaRequest) String() string {
 func (*DeleteSearchCriteriaRequest) ProtoMessage() {}
 
 func (x *DeleteSearchCriteriaRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_projects_v1_projects_proto_msgTypes[28]
+	mi := &file_projects_v1_projects_proto_msgTypes[31]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2630,7 +2781,7 @@ func (x *DeleteSearchCriteriaRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DeleteSearchCriteriaRequest.ProtoReflect.Descriptor instead.
 func (*DeleteSearchCriteriaRequest) Descriptor() ([]byte, []int) {
-	return file_projects_v1_projects_proto_rawDescGZIP(), []int{28}
+	return file_projects_v1_projects_proto_rawDescGZIP(), []int{31}
 }
 
 func (x *DeleteSearchCriteriaRequest) GetCriteriaId() string {
@@ -2649,7 +2800,7 @@ type DeleteSearchCriteriaResponse struct {
 
 func (x *DeleteSearchCriteriaResponse) Reset() {
 	*x = DeleteSearchCriteriaResponse{}
-	mi := &file_projects_v1_projects_proto_msgTypes[29]
+	mi := &file_projects_v1_projects_proto_msgTypes[32]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2661,7 +2812,7 @@ func (x *DeleteSearchCriteriaResponse) String() string {
 func (*DeleteSearchCriteriaResponse) ProtoMessage() {}
 
 func (x *DeleteSearchCriteriaResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_projects_v1_projects_proto_msgTypes[29]
+	mi := &file_projects_v1_projects_proto_msgTypes[32]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2674,7 +2825,7 @@ func (x *DeleteSearchCriteriaResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DeleteSearchCriteriaResponse.ProtoReflect.Descriptor instead.
 func (*DeleteSearchCriteriaResponse) Descriptor() ([]byte, []int) {
-	return file_projects_v1_projects_proto_rawDescGZIP(), []int{29}
+	return file_projects_v1_projects_proto_rawDescGZIP(), []int{32}
 }
 
 func (x *DeleteSearchCriteriaResponse) GetMessage() string {
@@ -2699,7 +2850,7 @@ type UpdateSearchCriteriaRequest struct {
 
 func (x *UpdateSearchCriteriaRequest) Reset() {
 	*x = UpdateSearchCriteriaRequest{}
-	mi := &file_projects_v1_projects_proto_msgTypes[30]
+	mi := &file_projects_v1_projects_proto_msgTypes[33]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2711,7 +2862,7 @@ func (x *UpdateSearchCriteriaRequest) String() string {
 func (*UpdateSearchCriteriaRequest) ProtoMessage() {}
 
 func (x *UpdateSearchCriteriaRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_projects_v1_projects_proto_msgTypes[30]
+	mi := &file_projects_v1_projects_proto_msgTypes[33]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2724,7 +2875,7 @@ func (x *UpdateSearchCriteriaRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UpdateSearchCriteriaRequest.ProtoReflect.Descriptor instead.
 func (*UpdateSearchCriteriaRequest) Descriptor() ([]byte, []int) {
-	return file_projects_v1_projects_proto_rawDescGZIP(), []int{30}
+	return file_projects_v1_projects_proto_rawDescGZIP(), []int{33}
 }
 
 func (x *UpdateSearchCriteriaRequest) GetCriteriaId() string {
@@ -2768,7 +2919,7 @@ type UpdateSearchCriteriaResponse struct {
 
 func (x *UpdateSearchCriteriaResponse) Reset() {
 	*x = UpdateSearchCriteriaResponse{}
-	mi := &file_projects_v1_projects_proto_msgTypes[31]
+	mi := &file_projects_v1_projects_proto_msgTypes[34]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2780,7 +2931,7 @@ func (x *UpdateSearchCriteriaResponse) String() string {
 func (*UpdateSearchCriteriaResponse) ProtoMessage() {}
 
 func (x *UpdateSearchCriteriaResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_projects_v1_projects_proto_msgTypes[31]
+	mi := &file_projects_v1_projects_proto_msgTypes[34]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2793,7 +2944,7 @@ func (x *UpdateSearchCriteriaResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UpdateSearchCriteriaResponse.ProtoReflect.Descriptor instead.
 func (*UpdateSearchCriteriaResponse) Descriptor() ([]byte, []int) {
-	return file_projects_v1_projects_proto_rawDescGZIP(), []int{31}
+	return file_projects_v1_projects_proto_rawDescGZIP(), []int{34}
 }
 
 func (x *UpdateSearchCriteriaResponse) GetMessage() string {
@@ -2829,7 +2980,7 @@ type StatusIndicator struct {
 
 func (x *StatusIndicator) Reset() {
 	*x = StatusIndicator{}
-	mi := &file_projects_v1_projects_proto_msgTypes[32]
+	mi := &file_projects_v1_projects_proto_msgTypes[35]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2841,7 +2992,7 @@ func (x *StatusIndicator) String() string {
 func (*StatusIndicator) ProtoMessage() {}
 
 func (x *StatusIndicator) ProtoReflect() protoreflect.Message {
-	mi := &file_projects_v1_projects_proto_msgTypes[32]
+	mi := &file_projects_v1_projects_proto_msgTypes[35]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2854,7 +3005,7 @@ func (x *StatusIndicator) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StatusIndicator.ProtoReflect.Descriptor instead.
 func (*StatusIndicator) Descriptor() ([]byte, []int) {
-	return file_projects_v1_projects_proto_rawDescGZIP(), []int{32}
+	return file_projects_v1_projects_proto_rawDescGZIP(), []int{35}
 }
 
 func (x *StatusIndicator) GetStatusCode() string {
@@ -2886,7 +3037,7 @@ type ListStatusIndicatorsRequest struct {
 
 func (x *ListStatusIndicatorsRequest) Reset() {
 	*x = ListStatusIndicatorsRequest{}
-	mi := &file_projects_v1_projects_proto_msgTypes[33]
+	mi := &file_projects_v1_projects_proto_msgTypes[36]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2898,7 +3049,7 @@ func (x *ListStatusIndicatorsRequest) String() string {
 func (*ListStatusIndicatorsRequest) ProtoMessage() {}
 
 func (x *ListStatusIndicatorsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_projects_v1_projects_proto_msgTypes[33]
+	mi := &file_projects_v1_projects_proto_msgTypes[36]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2911,7 +3062,7 @@ func (x *ListStatusIndicatorsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListStatusIndicatorsRequest.ProtoReflect.Descriptor instead.
 func (*ListStatusIndicatorsRequest) Descriptor() ([]byte, []int) {
-	return file_projects_v1_projects_proto_rawDescGZIP(), []int{33}
+	return file_projects_v1_projects_proto_rawDescGZIP(), []int{36}
 }
 
 type ListStatusIndicatorsResponse struct {
@@ -2923,7 +3074,7 @@ type ListStatusIndicatorsResponse struct {
 
 func (x *ListStatusIndicatorsResponse) Reset() {
 	*x = ListStatusIndicatorsResponse{}
-	mi := &file_projects_v1_projects_proto_msgTypes[34]
+	mi := &file_projects_v1_projects_proto_msgTypes[37]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2935,7 +3086,7 @@ func (x *ListStatusIndicatorsResponse) String() string {
 func (*ListStatusIndicatorsResponse) ProtoMessage() {}
 
 func (x *ListStatusIndicatorsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_projects_v1_projects_proto_msgTypes[34]
+	mi := &file_projects_v1_projects_proto_msgTypes[37]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2948,7 +3099,7 @@ func (x *ListStatusIndicatorsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListStatusIndicatorsResponse.ProtoReflect.Descriptor instead.
 func (*ListStatusIndicatorsResponse) Descriptor() ([]byte, []int) {
-	return file_projects_v1_projects_proto_rawDescGZIP(), []int{34}
+	return file_projects_v1_projects_proto_rawDescGZIP(), []int{37}
 }
 
 func (x *ListStatusIndicatorsResponse) GetStatusCodes() []*StatusIndicator {
@@ -2967,7 +3118,7 @@ type CheckStatusIndicatorRequest struct {
 
 func (x *CheckStatusIndicatorRequest) Reset() {
 	*x = CheckStatusIndicatorRequest{}
-	mi := &file_projects_v1_projects_proto_msgTypes[35]
+	mi := &file_projects_v1_projects_proto_msgTypes[38]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2979,7 +3130,7 @@ func (x *CheckStatusIndicatorRequest) String() string {
 func (*CheckStatusIndicatorRequest) ProtoMessage() {}
 
 func (x *CheckStatusIndicatorRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_projects_v1_projects_proto_msgTypes[35]
+	mi := &file_projects_v1_projects_proto_msgTypes[38]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2992,7 +3143,7 @@ func (x *CheckStatusIndicatorRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CheckStatusIndicatorRequest.ProtoReflect.Descriptor instead.
 func (*CheckStatusIndicatorRequest) Descriptor() ([]byte, []int) {
-	return file_projects_v1_projects_proto_rawDescGZIP(), []int{35}
+	return file_projects_v1_projects_proto_rawDescGZIP(), []int{38}
 }
 
 func (x *CheckStatusIndicatorRequest) GetUserAction() string {
@@ -3012,7 +3163,7 @@ type CheckStatusIndicatorResponse struct {
 
 func (x *CheckStatusIndicatorResponse) Reset() {
 	*x = CheckStatusIndicatorResponse{}
-	mi := &file_projects_v1_projects_proto_msgTypes[36]
+	mi := &file_projects_v1_projects_proto_msgTypes[39]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3024,7 +3175,7 @@ func (x *CheckStatusIndicatorResponse) String() string {
 func (*CheckStatusIndicatorResponse) ProtoMessage() {}
 
 func (x *CheckStatusIndicatorResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_projects_v1_projects_proto_msgTypes[36]
+	mi := &file_projects_v1_projects_proto_msgTypes[39]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3037,7 +3188,7 @@ func (x *CheckStatusIndicatorResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CheckStatusIndicatorResponse.ProtoReflect.Descriptor instead.
 func (*CheckStatusIndicatorResponse) Descriptor() ([]byte, []int) {
-	return file_projects_v1_projects_proto_rawDescGZIP(), []int{36}
+	return file_projects_v1_projects_proto_rawDescGZIP(), []int{39}
 }
 
 func (x *CheckStatusIndicatorResponse) GetStatusCode() string {
@@ -3067,7 +3218,7 @@ type IngestRequest struct {
 
 func (x *IngestRequest) Reset() {
 	*x = IngestRequest{}
-	mi := &file_projects_v1_projects_proto_msgTypes[37]
+	mi := &file_projects_v1_projects_proto_msgTypes[40]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3079,7 +3230,7 @@ func (x *IngestRequest) String() string {
 func (*IngestRequest) ProtoMessage() {}
 
 func (x *IngestRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_projects_v1_projects_proto_msgTypes[37]
+	mi := &file_projects_v1_projects_proto_msgTypes[40]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3092,7 +3243,7 @@ func (x *IngestRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use IngestRequest.ProtoReflect.Descriptor instead.
 func (*IngestRequest) Descriptor() ([]byte, []int) {
-	return file_projects_v1_projects_proto_rawDescGZIP(), []int{37}
+	return file_projects_v1_projects_proto_rawDescGZIP(), []int{40}
 }
 
 func (x *IngestRequest) GetSource() string {
@@ -3139,7 +3290,7 @@ type IngestionRun struct {
 
 func (x *IngestionRun) Reset() {
 	*x = IngestionRun{}
-	mi := &file_projects_v1_projects_proto_msgTypes[38]
+	mi := &file_projects_v1_projects_proto_msgTypes[41]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3151,7 +3302,7 @@ func (x *IngestionRun) String() string {
 func (*IngestionRun) ProtoMessage() {}
 
 func (x *IngestionRun) ProtoReflect() protoreflect.Message {
-	mi := &file_projects_v1_projects_proto_msgTypes[38]
+	mi := &file_projects_v1_projects_proto_msgTypes[41]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3164,7 +3315,7 @@ func (x *IngestionRun) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use IngestionRun.ProtoReflect.Descriptor instead.
 func (*IngestionRun) Descriptor() ([]byte, []int) {
-	return file_projects_v1_projects_proto_rawDescGZIP(), []int{38}
+	return file_projects_v1_projects_proto_rawDescGZIP(), []int{41}
 }
 
 func (x *IngestionRun) GetRunId() string {
@@ -3274,7 +3425,7 @@ type IngestResponse struct {
 
 func (x *IngestResponse) Reset() {
 	*x = IngestResponse{}
-	mi := &file_projects_v1_projects_proto_msgTypes[39]
+	mi := &file_projects_v1_projects_proto_msgTypes[42]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3286,7 +3437,7 @@ func (x *IngestResponse) String() string {
 func (*IngestResponse) ProtoMessage() {}
 
 func (x *IngestResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_projects_v1_projects_proto_msgTypes[39]
+	mi := &file_projects_v1_projects_proto_msgTypes[42]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3299,7 +3450,7 @@ func (x *IngestResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use IngestResponse.ProtoReflect.Descriptor instead.
 func (*IngestResponse) Descriptor() ([]byte, []int) {
-	return file_projects_v1_projects_proto_rawDescGZIP(), []int{39}
+	return file_projects_v1_projects_proto_rawDescGZIP(), []int{42}
 }
 
 func (x *IngestResponse) GetRun() *IngestionRun {
@@ -3318,7 +3469,7 @@ type ListIngestionRunsRequest struct {
 
 func (x *ListIngestionRunsRequest) Reset() {
 	*x = ListIngestionRunsRequest{}
-	mi := &file_projects_v1_projects_proto_msgTypes[40]
+	mi := &file_projects_v1_projects_proto_msgTypes[43]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3330,7 +3481,7 @@ func (x *ListIngestionRunsRequest) String() string {
 func (*ListIngestionRunsRequest) ProtoMessage() {}
 
 func (x *ListIngestionRunsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_projects_v1_projects_proto_msgTypes[40]
+	mi := &file_projects_v1_projects_proto_msgTypes[43]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3343,7 +3494,7 @@ func (x *ListIngestionRunsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListIngestionRunsRequest.ProtoReflect.Descriptor instead.
 func (*ListIngestionRunsRequest) Descriptor() ([]byte, []int) {
-	return file_projects_v1_projects_proto_rawDescGZIP(), []int{40}
+	return file_projects_v1_projects_proto_rawDescGZIP(), []int{43}
 }
 
 func (x *ListIngestionRunsRequest) GetLimit() int32 {
@@ -3362,7 +3513,7 @@ type ListIngestionRunsResponse struct {
 
 func (x *ListIngestionRunsResponse) Reset() {
 	*x = ListIngestionRunsResponse{}
-	mi := &file_projects_v1_projects_proto_msgTypes[41]
+	mi := &file_projects_v1_projects_proto_msgTypes[44]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3374,7 +3525,7 @@ func (x *ListIngestionRunsResponse) String() string {
 func (*ListIngestionRunsResponse) ProtoMessage() {}
 
 func (x *ListIngestionRunsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_projects_v1_projects_proto_msgTypes[41]
+	mi := &file_projects_v1_projects_proto_msgTypes[44]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3387,7 +3538,7 @@ func (x *ListIngestionRunsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListIngestionRunsResponse.ProtoReflect.Descriptor instead.
 func (*ListIngestionRunsResponse) Descriptor() ([]byte, []int) {
-	return file_projects_v1_projects_proto_rawDescGZIP(), []int{41}
+	return file_projects_v1_projects_proto_rawDescGZIP(), []int{44}
 }
 
 func (x *ListIngestionRunsResponse) GetRuns() []*IngestionRun {
@@ -3405,7 +3556,7 @@ type RunOvernightRequest struct {
 
 func (x *RunOvernightRequest) Reset() {
 	*x = RunOvernightRequest{}
-	mi := &file_projects_v1_projects_proto_msgTypes[42]
+	mi := &file_projects_v1_projects_proto_msgTypes[45]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3417,7 +3568,7 @@ func (x *RunOvernightRequest) String() string {
 func (*RunOvernightRequest) ProtoMessage() {}
 
 func (x *RunOvernightRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_projects_v1_projects_proto_msgTypes[42]
+	mi := &file_projects_v1_projects_proto_msgTypes[45]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3430,7 +3581,7 @@ func (x *RunOvernightRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RunOvernightRequest.ProtoReflect.Descriptor instead.
 func (*RunOvernightRequest) Descriptor() ([]byte, []int) {
-	return file_projects_v1_projects_proto_rawDescGZIP(), []int{42}
+	return file_projects_v1_projects_proto_rawDescGZIP(), []int{45}
 }
 
 type RunOvernightResponse struct {
@@ -3453,7 +3604,7 @@ type RunOvernightResponse struct {
 
 func (x *RunOvernightResponse) Reset() {
 	*x = RunOvernightResponse{}
-	mi := &file_projects_v1_projects_proto_msgTypes[43]
+	mi := &file_projects_v1_projects_proto_msgTypes[46]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3465,7 +3616,7 @@ func (x *RunOvernightResponse) String() string {
 func (*RunOvernightResponse) ProtoMessage() {}
 
 func (x *RunOvernightResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_projects_v1_projects_proto_msgTypes[43]
+	mi := &file_projects_v1_projects_proto_msgTypes[46]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3478,7 +3629,7 @@ func (x *RunOvernightResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RunOvernightResponse.ProtoReflect.Descriptor instead.
 func (*RunOvernightResponse) Descriptor() ([]byte, []int) {
-	return file_projects_v1_projects_proto_rawDescGZIP(), []int{43}
+	return file_projects_v1_projects_proto_rawDescGZIP(), []int{46}
 }
 
 func (x *RunOvernightResponse) GetDay() string {
@@ -3732,7 +3883,15 @@ const file_projects_v1_projects_proto_rawDesc = "" +
 	"\vproject_ids\x18\x01 \x03(\tR\n" +
 	"projectIds\"V\n" +
 	"\x1bGetProjectSummariesResponse\x127\n" +
-	"\bprojects\x18\x01 \x03(\v2\x1b.projects.v1.ProjectSummaryR\bprojects\"0\n" +
+	"\bprojects\x18\x01 \x03(\v2\x1b.projects.v1.ProjectSummaryR\bprojects\"=\n" +
+	"\x16GetSearchOwnersRequest\x12#\n" +
+	"\rcriteria_keys\x18\x01 \x01(\fR\fcriteriaKeys\"O\n" +
+	"\x17GetSearchOwnersResponse\x124\n" +
+	"\bsearches\x18\x01 \x03(\v2\x18.projects.v1.SearchOwnerR\bsearches\"]\n" +
+	"\vSearchOwner\x12!\n" +
+	"\fcriteria_key\x18\x01 \x01(\fR\vcriteriaKey\x12\x17\n" +
+	"\auser_id\x18\x02 \x01(\tR\x06userId\x12\x12\n" +
+	"\x04name\x18\x03 \x01(\tR\x04name\"0\n" +
 	"\rScrapeRequest\x12\x1f\n" +
 	"\vproject_ids\x18\x01 \x03(\tR\n" +
 	"projectIds\"]\n" +
@@ -3887,13 +4046,14 @@ const file_projects_v1_projects_proto_rawDesc = "" +
 	"\rprojects_seen\x18\x05 \x01(\x03R\fprojectsSeen\x12\x18\n" +
 	"\adigests\x18\x06 \x01(\x03R\adigests\x12;\n" +
 	"\vfinished_at\x18\a \x01(\v2\x1a.google.protobuf.TimestampR\n" +
-	"finishedAt2\xdc\f\n" +
+	"finishedAt2\xc2\r\n" +
 	"\x0fProjectsService\x12[\n" +
 	"\fListProjects\x12 .projects.v1.ListProjectsRequest\x1a!.projects.v1.ListProjectsResponse\"\x06\x8a\xb5\x18\x02\b\x01\x12d\n" +
 	"\x0fGetDropdownData\x12#.projects.v1.GetDropdownDataRequest\x1a$.projects.v1.GetDropdownDataResponse\"\x06\x8a\xb5\x18\x02\b\x01\x12U\n" +
 	"\n" +
 	"GetProject\x12\x1e.projects.v1.GetProjectRequest\x1a\x1f.projects.v1.GetProjectResponse\"\x06\x8a\xb5\x18\x02\b\x02\x12p\n" +
-	"\x13GetProjectSummaries\x12'.projects.v1.GetProjectSummariesRequest\x1a(.projects.v1.GetProjectSummariesResponse\"\x06\x8a\xb5\x18\x02\b\x03\x12I\n" +
+	"\x13GetProjectSummaries\x12'.projects.v1.GetProjectSummariesRequest\x1a(.projects.v1.GetProjectSummariesResponse\"\x06\x8a\xb5\x18\x02\b\x03\x12d\n" +
+	"\x0fGetSearchOwners\x12#.projects.v1.GetSearchOwnersRequest\x1a$.projects.v1.GetSearchOwnersResponse\"\x06\x8a\xb5\x18\x02\b\x03\x12I\n" +
 	"\x06Scrape\x12\x1a.projects.v1.ScrapeRequest\x1a\x1b.projects.v1.ScrapeResponse\"\x06\x8a\xb5\x18\x02\b\x02\x12m\n" +
 	"\x12UpdateProjectSmart\x12&.projects.v1.UpdateProjectSmartRequest\x1a'.projects.v1.UpdateProjectSmartResponse\"\x06\x8a\xb5\x18\x02\b\x02\x12U\n" +
 	"\n" +
@@ -3922,7 +4082,7 @@ func file_projects_v1_projects_proto_rawDescGZIP() []byte {
 	return file_projects_v1_projects_proto_rawDescData
 }
 
-var file_projects_v1_projects_proto_msgTypes = make([]protoimpl.MessageInfo, 44)
+var file_projects_v1_projects_proto_msgTypes = make([]protoimpl.MessageInfo, 47)
 var file_projects_v1_projects_proto_goTypes = []any{
 	(*Option)(nil),                       // 0: projects.v1.Option
 	(*Criteria)(nil),                     // 1: projects.v1.Criteria
@@ -3939,37 +4099,40 @@ var file_projects_v1_projects_proto_goTypes = []any{
 	(*GetProjectResponse)(nil),           // 12: projects.v1.GetProjectResponse
 	(*GetProjectSummariesRequest)(nil),   // 13: projects.v1.GetProjectSummariesRequest
 	(*GetProjectSummariesResponse)(nil),  // 14: projects.v1.GetProjectSummariesResponse
-	(*ScrapeRequest)(nil),                // 15: projects.v1.ScrapeRequest
-	(*ScrapeResult)(nil),                 // 16: projects.v1.ScrapeResult
-	(*ScrapeResponse)(nil),               // 17: projects.v1.ScrapeResponse
-	(*UpdateProjectSmartRequest)(nil),    // 18: projects.v1.UpdateProjectSmartRequest
-	(*UpdateProjectSmartData)(nil),       // 19: projects.v1.UpdateProjectSmartData
-	(*UpdateProjectSmartResponse)(nil),   // 20: projects.v1.UpdateProjectSmartResponse
-	(*ExportOcdsRequest)(nil),            // 21: projects.v1.ExportOcdsRequest
-	(*ExportOcdsResponse)(nil),           // 22: projects.v1.ExportOcdsResponse
-	(*ToDoSearchRequest)(nil),            // 23: projects.v1.ToDoSearchRequest
-	(*ToDoSearchResponse)(nil),           // 24: projects.v1.ToDoSearchResponse
-	(*SavedCriteria)(nil),                // 25: projects.v1.SavedCriteria
-	(*RecallSaveCriteriaRequest)(nil),    // 26: projects.v1.RecallSaveCriteriaRequest
-	(*RecallSaveCriteriaResponse)(nil),   // 27: projects.v1.RecallSaveCriteriaResponse
-	(*DeleteSearchCriteriaRequest)(nil),  // 28: projects.v1.DeleteSearchCriteriaRequest
-	(*DeleteSearchCriteriaResponse)(nil), // 29: projects.v1.DeleteSearchCriteriaResponse
-	(*UpdateSearchCriteriaRequest)(nil),  // 30: projects.v1.UpdateSearchCriteriaRequest
-	(*UpdateSearchCriteriaResponse)(nil), // 31: projects.v1.UpdateSearchCriteriaResponse
-	(*StatusIndicator)(nil),              // 32: projects.v1.StatusIndicator
-	(*ListStatusIndicatorsRequest)(nil),  // 33: projects.v1.ListStatusIndicatorsRequest
-	(*ListStatusIndicatorsResponse)(nil), // 34: projects.v1.ListStatusIndicatorsResponse
-	(*CheckStatusIndicatorRequest)(nil),  // 35: projects.v1.CheckStatusIndicatorRequest
-	(*CheckStatusIndicatorResponse)(nil), // 36: projects.v1.CheckStatusIndicatorResponse
-	(*IngestRequest)(nil),                // 37: projects.v1.IngestRequest
-	(*IngestionRun)(nil),                 // 38: projects.v1.IngestionRun
-	(*IngestResponse)(nil),               // 39: projects.v1.IngestResponse
-	(*ListIngestionRunsRequest)(nil),     // 40: projects.v1.ListIngestionRunsRequest
-	(*ListIngestionRunsResponse)(nil),    // 41: projects.v1.ListIngestionRunsResponse
-	(*RunOvernightRequest)(nil),          // 42: projects.v1.RunOvernightRequest
-	(*RunOvernightResponse)(nil),         // 43: projects.v1.RunOvernightResponse
-	(*timestamppb.Timestamp)(nil),        // 44: google.protobuf.Timestamp
-	(*structpb.Struct)(nil),              // 45: google.protobuf.Struct
+	(*GetSearchOwnersRequest)(nil),       // 15: projects.v1.GetSearchOwnersRequest
+	(*GetSearchOwnersResponse)(nil),      // 16: projects.v1.GetSearchOwnersResponse
+	(*SearchOwner)(nil),                  // 17: projects.v1.SearchOwner
+	(*ScrapeRequest)(nil),                // 18: projects.v1.ScrapeRequest
+	(*ScrapeResult)(nil),                 // 19: projects.v1.ScrapeResult
+	(*ScrapeResponse)(nil),               // 20: projects.v1.ScrapeResponse
+	(*UpdateProjectSmartRequest)(nil),    // 21: projects.v1.UpdateProjectSmartRequest
+	(*UpdateProjectSmartData)(nil),       // 22: projects.v1.UpdateProjectSmartData
+	(*UpdateProjectSmartResponse)(nil),   // 23: projects.v1.UpdateProjectSmartResponse
+	(*ExportOcdsRequest)(nil),            // 24: projects.v1.ExportOcdsRequest
+	(*ExportOcdsResponse)(nil),           // 25: projects.v1.ExportOcdsResponse
+	(*ToDoSearchRequest)(nil),            // 26: projects.v1.ToDoSearchRequest
+	(*ToDoSearchResponse)(nil),           // 27: projects.v1.ToDoSearchResponse
+	(*SavedCriteria)(nil),                // 28: projects.v1.SavedCriteria
+	(*RecallSaveCriteriaRequest)(nil),    // 29: projects.v1.RecallSaveCriteriaRequest
+	(*RecallSaveCriteriaResponse)(nil),   // 30: projects.v1.RecallSaveCriteriaResponse
+	(*DeleteSearchCriteriaRequest)(nil),  // 31: projects.v1.DeleteSearchCriteriaRequest
+	(*DeleteSearchCriteriaResponse)(nil), // 32: projects.v1.DeleteSearchCriteriaResponse
+	(*UpdateSearchCriteriaRequest)(nil),  // 33: projects.v1.UpdateSearchCriteriaRequest
+	(*UpdateSearchCriteriaResponse)(nil), // 34: projects.v1.UpdateSearchCriteriaResponse
+	(*StatusIndicator)(nil),              // 35: projects.v1.StatusIndicator
+	(*ListStatusIndicatorsRequest)(nil),  // 36: projects.v1.ListStatusIndicatorsRequest
+	(*ListStatusIndicatorsResponse)(nil), // 37: projects.v1.ListStatusIndicatorsResponse
+	(*CheckStatusIndicatorRequest)(nil),  // 38: projects.v1.CheckStatusIndicatorRequest
+	(*CheckStatusIndicatorResponse)(nil), // 39: projects.v1.CheckStatusIndicatorResponse
+	(*IngestRequest)(nil),                // 40: projects.v1.IngestRequest
+	(*IngestionRun)(nil),                 // 41: projects.v1.IngestionRun
+	(*IngestResponse)(nil),               // 42: projects.v1.IngestResponse
+	(*ListIngestionRunsRequest)(nil),     // 43: projects.v1.ListIngestionRunsRequest
+	(*ListIngestionRunsResponse)(nil),    // 44: projects.v1.ListIngestionRunsResponse
+	(*RunOvernightRequest)(nil),          // 45: projects.v1.RunOvernightRequest
+	(*RunOvernightResponse)(nil),         // 46: projects.v1.RunOvernightResponse
+	(*timestamppb.Timestamp)(nil),        // 47: google.protobuf.Timestamp
+	(*structpb.Struct)(nil),              // 48: google.protobuf.Struct
 }
 var file_projects_v1_projects_proto_depIdxs = []int32{
 	2,  // 0: projects.v1.ListProjectsResponse.data:type_name -> projects.v1.ProjectSummary
@@ -3984,71 +4147,74 @@ var file_projects_v1_projects_proto_depIdxs = []int32{
 	0,  // 9: projects.v1.GetDropdownDataResponse.strategies:type_name -> projects.v1.Option
 	0,  // 10: projects.v1.GetDropdownDataResponse.categories:type_name -> projects.v1.Option
 	0,  // 11: projects.v1.GetDropdownDataResponse.budget_years:type_name -> projects.v1.Option
-	44, // 12: projects.v1.Announcement.first_seen_at:type_name -> google.protobuf.Timestamp
+	47, // 12: projects.v1.Announcement.first_seen_at:type_name -> google.protobuf.Timestamp
 	2,  // 13: projects.v1.ProjectDetail.summary:type_name -> projects.v1.ProjectSummary
 	8,  // 14: projects.v1.ProjectDetail.announcements:type_name -> projects.v1.Announcement
 	9,  // 15: projects.v1.ProjectDetail.contracts:type_name -> projects.v1.Contract
-	44, // 16: projects.v1.ProjectDetail.first_seen_at:type_name -> google.protobuf.Timestamp
-	44, // 17: projects.v1.ProjectDetail.last_seen_at:type_name -> google.protobuf.Timestamp
-	44, // 18: projects.v1.ProjectDetail.updated_at:type_name -> google.protobuf.Timestamp
+	47, // 16: projects.v1.ProjectDetail.first_seen_at:type_name -> google.protobuf.Timestamp
+	47, // 17: projects.v1.ProjectDetail.last_seen_at:type_name -> google.protobuf.Timestamp
+	47, // 18: projects.v1.ProjectDetail.updated_at:type_name -> google.protobuf.Timestamp
 	10, // 19: projects.v1.GetProjectResponse.project:type_name -> projects.v1.ProjectDetail
 	2,  // 20: projects.v1.GetProjectSummariesResponse.projects:type_name -> projects.v1.ProjectSummary
-	16, // 21: projects.v1.ScrapeResponse.results:type_name -> projects.v1.ScrapeResult
-	19, // 22: projects.v1.UpdateProjectSmartResponse.data:type_name -> projects.v1.UpdateProjectSmartData
-	45, // 23: projects.v1.ExportOcdsResponse.release:type_name -> google.protobuf.Struct
-	1,  // 24: projects.v1.SavedCriteria.criteria:type_name -> projects.v1.Criteria
-	44, // 25: projects.v1.SavedCriteria.created_at:type_name -> google.protobuf.Timestamp
-	44, // 26: projects.v1.SavedCriteria.last_run_at:type_name -> google.protobuf.Timestamp
-	25, // 27: projects.v1.RecallSaveCriteriaResponse.criteria:type_name -> projects.v1.SavedCriteria
-	2,  // 28: projects.v1.RecallSaveCriteriaResponse.data:type_name -> projects.v1.ProjectSummary
-	3,  // 29: projects.v1.RecallSaveCriteriaResponse.pagination:type_name -> projects.v1.Pagination
-	1,  // 30: projects.v1.UpdateSearchCriteriaRequest.criteria:type_name -> projects.v1.Criteria
-	25, // 31: projects.v1.UpdateSearchCriteriaResponse.criteria:type_name -> projects.v1.SavedCriteria
-	32, // 32: projects.v1.ListStatusIndicatorsResponse.status_codes:type_name -> projects.v1.StatusIndicator
-	44, // 33: projects.v1.IngestionRun.started_at:type_name -> google.protobuf.Timestamp
-	44, // 34: projects.v1.IngestionRun.finished_at:type_name -> google.protobuf.Timestamp
-	38, // 35: projects.v1.IngestResponse.run:type_name -> projects.v1.IngestionRun
-	38, // 36: projects.v1.ListIngestionRunsResponse.runs:type_name -> projects.v1.IngestionRun
-	44, // 37: projects.v1.RunOvernightResponse.window_from:type_name -> google.protobuf.Timestamp
-	44, // 38: projects.v1.RunOvernightResponse.window_to:type_name -> google.protobuf.Timestamp
-	44, // 39: projects.v1.RunOvernightResponse.finished_at:type_name -> google.protobuf.Timestamp
-	4,  // 40: projects.v1.ProjectsService.ListProjects:input_type -> projects.v1.ListProjectsRequest
-	6,  // 41: projects.v1.ProjectsService.GetDropdownData:input_type -> projects.v1.GetDropdownDataRequest
-	11, // 42: projects.v1.ProjectsService.GetProject:input_type -> projects.v1.GetProjectRequest
-	13, // 43: projects.v1.ProjectsService.GetProjectSummaries:input_type -> projects.v1.GetProjectSummariesRequest
-	15, // 44: projects.v1.ProjectsService.Scrape:input_type -> projects.v1.ScrapeRequest
-	18, // 45: projects.v1.ProjectsService.UpdateProjectSmart:input_type -> projects.v1.UpdateProjectSmartRequest
-	21, // 46: projects.v1.ProjectsService.ExportOcds:input_type -> projects.v1.ExportOcdsRequest
-	23, // 47: projects.v1.ProjectsService.ToDoSearch:input_type -> projects.v1.ToDoSearchRequest
-	26, // 48: projects.v1.ProjectsService.RecallSaveCriteria:input_type -> projects.v1.RecallSaveCriteriaRequest
-	28, // 49: projects.v1.ProjectsService.DeleteSearchCriteria:input_type -> projects.v1.DeleteSearchCriteriaRequest
-	30, // 50: projects.v1.ProjectsService.UpdateSearchCriteria:input_type -> projects.v1.UpdateSearchCriteriaRequest
-	33, // 51: projects.v1.ProjectsService.ListStatusIndicators:input_type -> projects.v1.ListStatusIndicatorsRequest
-	35, // 52: projects.v1.ProjectsService.CheckStatusIndicator:input_type -> projects.v1.CheckStatusIndicatorRequest
-	37, // 53: projects.v1.ProjectsService.Ingest:input_type -> projects.v1.IngestRequest
-	40, // 54: projects.v1.ProjectsService.ListIngestionRuns:input_type -> projects.v1.ListIngestionRunsRequest
-	42, // 55: projects.v1.ProjectsService.RunOvernight:input_type -> projects.v1.RunOvernightRequest
-	5,  // 56: projects.v1.ProjectsService.ListProjects:output_type -> projects.v1.ListProjectsResponse
-	7,  // 57: projects.v1.ProjectsService.GetDropdownData:output_type -> projects.v1.GetDropdownDataResponse
-	12, // 58: projects.v1.ProjectsService.GetProject:output_type -> projects.v1.GetProjectResponse
-	14, // 59: projects.v1.ProjectsService.GetProjectSummaries:output_type -> projects.v1.GetProjectSummariesResponse
-	17, // 60: projects.v1.ProjectsService.Scrape:output_type -> projects.v1.ScrapeResponse
-	20, // 61: projects.v1.ProjectsService.UpdateProjectSmart:output_type -> projects.v1.UpdateProjectSmartResponse
-	22, // 62: projects.v1.ProjectsService.ExportOcds:output_type -> projects.v1.ExportOcdsResponse
-	24, // 63: projects.v1.ProjectsService.ToDoSearch:output_type -> projects.v1.ToDoSearchResponse
-	27, // 64: projects.v1.ProjectsService.RecallSaveCriteria:output_type -> projects.v1.RecallSaveCriteriaResponse
-	29, // 65: projects.v1.ProjectsService.DeleteSearchCriteria:output_type -> projects.v1.DeleteSearchCriteriaResponse
-	31, // 66: projects.v1.ProjectsService.UpdateSearchCriteria:output_type -> projects.v1.UpdateSearchCriteriaResponse
-	34, // 67: projects.v1.ProjectsService.ListStatusIndicators:output_type -> projects.v1.ListStatusIndicatorsResponse
-	36, // 68: projects.v1.ProjectsService.CheckStatusIndicator:output_type -> projects.v1.CheckStatusIndicatorResponse
-	39, // 69: projects.v1.ProjectsService.Ingest:output_type -> projects.v1.IngestResponse
-	41, // 70: projects.v1.ProjectsService.ListIngestionRuns:output_type -> projects.v1.ListIngestionRunsResponse
-	43, // 71: projects.v1.ProjectsService.RunOvernight:output_type -> projects.v1.RunOvernightResponse
-	56, // [56:72] is the sub-list for method output_type
-	40, // [40:56] is the sub-list for method input_type
-	40, // [40:40] is the sub-list for extension type_name
-	40, // [40:40] is the sub-list for extension extendee
-	0,  // [0:40] is the sub-list for field type_name
+	17, // 21: projects.v1.GetSearchOwnersResponse.searches:type_name -> projects.v1.SearchOwner
+	19, // 22: projects.v1.ScrapeResponse.results:type_name -> projects.v1.ScrapeResult
+	22, // 23: projects.v1.UpdateProjectSmartResponse.data:type_name -> projects.v1.UpdateProjectSmartData
+	48, // 24: projects.v1.ExportOcdsResponse.release:type_name -> google.protobuf.Struct
+	1,  // 25: projects.v1.SavedCriteria.criteria:type_name -> projects.v1.Criteria
+	47, // 26: projects.v1.SavedCriteria.created_at:type_name -> google.protobuf.Timestamp
+	47, // 27: projects.v1.SavedCriteria.last_run_at:type_name -> google.protobuf.Timestamp
+	28, // 28: projects.v1.RecallSaveCriteriaResponse.criteria:type_name -> projects.v1.SavedCriteria
+	2,  // 29: projects.v1.RecallSaveCriteriaResponse.data:type_name -> projects.v1.ProjectSummary
+	3,  // 30: projects.v1.RecallSaveCriteriaResponse.pagination:type_name -> projects.v1.Pagination
+	1,  // 31: projects.v1.UpdateSearchCriteriaRequest.criteria:type_name -> projects.v1.Criteria
+	28, // 32: projects.v1.UpdateSearchCriteriaResponse.criteria:type_name -> projects.v1.SavedCriteria
+	35, // 33: projects.v1.ListStatusIndicatorsResponse.status_codes:type_name -> projects.v1.StatusIndicator
+	47, // 34: projects.v1.IngestionRun.started_at:type_name -> google.protobuf.Timestamp
+	47, // 35: projects.v1.IngestionRun.finished_at:type_name -> google.protobuf.Timestamp
+	41, // 36: projects.v1.IngestResponse.run:type_name -> projects.v1.IngestionRun
+	41, // 37: projects.v1.ListIngestionRunsResponse.runs:type_name -> projects.v1.IngestionRun
+	47, // 38: projects.v1.RunOvernightResponse.window_from:type_name -> google.protobuf.Timestamp
+	47, // 39: projects.v1.RunOvernightResponse.window_to:type_name -> google.protobuf.Timestamp
+	47, // 40: projects.v1.RunOvernightResponse.finished_at:type_name -> google.protobuf.Timestamp
+	4,  // 41: projects.v1.ProjectsService.ListProjects:input_type -> projects.v1.ListProjectsRequest
+	6,  // 42: projects.v1.ProjectsService.GetDropdownData:input_type -> projects.v1.GetDropdownDataRequest
+	11, // 43: projects.v1.ProjectsService.GetProject:input_type -> projects.v1.GetProjectRequest
+	13, // 44: projects.v1.ProjectsService.GetProjectSummaries:input_type -> projects.v1.GetProjectSummariesRequest
+	15, // 45: projects.v1.ProjectsService.GetSearchOwners:input_type -> projects.v1.GetSearchOwnersRequest
+	18, // 46: projects.v1.ProjectsService.Scrape:input_type -> projects.v1.ScrapeRequest
+	21, // 47: projects.v1.ProjectsService.UpdateProjectSmart:input_type -> projects.v1.UpdateProjectSmartRequest
+	24, // 48: projects.v1.ProjectsService.ExportOcds:input_type -> projects.v1.ExportOcdsRequest
+	26, // 49: projects.v1.ProjectsService.ToDoSearch:input_type -> projects.v1.ToDoSearchRequest
+	29, // 50: projects.v1.ProjectsService.RecallSaveCriteria:input_type -> projects.v1.RecallSaveCriteriaRequest
+	31, // 51: projects.v1.ProjectsService.DeleteSearchCriteria:input_type -> projects.v1.DeleteSearchCriteriaRequest
+	33, // 52: projects.v1.ProjectsService.UpdateSearchCriteria:input_type -> projects.v1.UpdateSearchCriteriaRequest
+	36, // 53: projects.v1.ProjectsService.ListStatusIndicators:input_type -> projects.v1.ListStatusIndicatorsRequest
+	38, // 54: projects.v1.ProjectsService.CheckStatusIndicator:input_type -> projects.v1.CheckStatusIndicatorRequest
+	40, // 55: projects.v1.ProjectsService.Ingest:input_type -> projects.v1.IngestRequest
+	43, // 56: projects.v1.ProjectsService.ListIngestionRuns:input_type -> projects.v1.ListIngestionRunsRequest
+	45, // 57: projects.v1.ProjectsService.RunOvernight:input_type -> projects.v1.RunOvernightRequest
+	5,  // 58: projects.v1.ProjectsService.ListProjects:output_type -> projects.v1.ListProjectsResponse
+	7,  // 59: projects.v1.ProjectsService.GetDropdownData:output_type -> projects.v1.GetDropdownDataResponse
+	12, // 60: projects.v1.ProjectsService.GetProject:output_type -> projects.v1.GetProjectResponse
+	14, // 61: projects.v1.ProjectsService.GetProjectSummaries:output_type -> projects.v1.GetProjectSummariesResponse
+	16, // 62: projects.v1.ProjectsService.GetSearchOwners:output_type -> projects.v1.GetSearchOwnersResponse
+	20, // 63: projects.v1.ProjectsService.Scrape:output_type -> projects.v1.ScrapeResponse
+	23, // 64: projects.v1.ProjectsService.UpdateProjectSmart:output_type -> projects.v1.UpdateProjectSmartResponse
+	25, // 65: projects.v1.ProjectsService.ExportOcds:output_type -> projects.v1.ExportOcdsResponse
+	27, // 66: projects.v1.ProjectsService.ToDoSearch:output_type -> projects.v1.ToDoSearchResponse
+	30, // 67: projects.v1.ProjectsService.RecallSaveCriteria:output_type -> projects.v1.RecallSaveCriteriaResponse
+	32, // 68: projects.v1.ProjectsService.DeleteSearchCriteria:output_type -> projects.v1.DeleteSearchCriteriaResponse
+	34, // 69: projects.v1.ProjectsService.UpdateSearchCriteria:output_type -> projects.v1.UpdateSearchCriteriaResponse
+	37, // 70: projects.v1.ProjectsService.ListStatusIndicators:output_type -> projects.v1.ListStatusIndicatorsResponse
+	39, // 71: projects.v1.ProjectsService.CheckStatusIndicator:output_type -> projects.v1.CheckStatusIndicatorResponse
+	42, // 72: projects.v1.ProjectsService.Ingest:output_type -> projects.v1.IngestResponse
+	44, // 73: projects.v1.ProjectsService.ListIngestionRuns:output_type -> projects.v1.ListIngestionRunsResponse
+	46, // 74: projects.v1.ProjectsService.RunOvernight:output_type -> projects.v1.RunOvernightResponse
+	58, // [58:75] is the sub-list for method output_type
+	41, // [41:58] is the sub-list for method input_type
+	41, // [41:41] is the sub-list for extension type_name
+	41, // [41:41] is the sub-list for extension extendee
+	0,  // [0:41] is the sub-list for field type_name
 }
 
 func init() { file_projects_v1_projects_proto_init() }
@@ -4059,14 +4225,14 @@ func file_projects_v1_projects_proto_init() {
 	file_projects_v1_projects_proto_msgTypes[1].OneofWrappers = []any{}
 	file_projects_v1_projects_proto_msgTypes[2].OneofWrappers = []any{}
 	file_projects_v1_projects_proto_msgTypes[4].OneofWrappers = []any{}
-	file_projects_v1_projects_proto_msgTypes[23].OneofWrappers = []any{}
+	file_projects_v1_projects_proto_msgTypes[26].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_projects_v1_projects_proto_rawDesc), len(file_projects_v1_projects_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   44,
+			NumMessages:   47,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -23,6 +23,7 @@ const (
 	ProjectsService_GetDropdownData_FullMethodName      = "/projects.v1.ProjectsService/GetDropdownData"
 	ProjectsService_GetProject_FullMethodName           = "/projects.v1.ProjectsService/GetProject"
 	ProjectsService_GetProjectSummaries_FullMethodName  = "/projects.v1.ProjectsService/GetProjectSummaries"
+	ProjectsService_GetSearchOwners_FullMethodName      = "/projects.v1.ProjectsService/GetSearchOwners"
 	ProjectsService_Scrape_FullMethodName               = "/projects.v1.ProjectsService/Scrape"
 	ProjectsService_UpdateProjectSmart_FullMethodName   = "/projects.v1.ProjectsService/UpdateProjectSmart"
 	ProjectsService_ExportOcds_FullMethodName           = "/projects.v1.ProjectsService/ExportOcds"
@@ -53,6 +54,10 @@ type ProjectsServiceClient interface {
 	// GetProjectSummaries is internal: the list rows of the given projects
 	// (unknown ids are left out), for services that show projects in lists.
 	GetProjectSummaries(ctx context.Context, in *GetProjectSummariesRequest, opts ...grpc.CallOption) (*GetProjectSummariesResponse, error)
+	// GetSearchOwners is internal: the owner and name of each saved search among the
+	// keys (deleted ones are left out), for the notification service, which reads the
+	// instant alerts' project.matched events as search keys only.
+	GetSearchOwners(ctx context.Context, in *GetSearchOwnersRequest, opts ...grpc.CallOption) (*GetSearchOwnersResponse, error)
 	// Scrape fetches the given project ids through the e-GP source adapter and upserts them.
 	Scrape(ctx context.Context, in *ScrapeRequest, opts ...grpc.CallOption) (*ScrapeResponse, error)
 	// UpdateProjectSmart refreshes one project from its source, with a per-project cooldown.
@@ -125,6 +130,16 @@ func (c *projectsServiceClient) GetProjectSummaries(ctx context.Context, in *Get
 	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
 	out := new(GetProjectSummariesResponse)
 	err := c.cc.Invoke(ctx, ProjectsService_GetProjectSummaries_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *projectsServiceClient) GetSearchOwners(ctx context.Context, in *GetSearchOwnersRequest, opts ...grpc.CallOption) (*GetSearchOwnersResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(GetSearchOwnersResponse)
+	err := c.cc.Invoke(ctx, ProjectsService_GetSearchOwners_FullMethodName, in, out, cOpts...)
 	if err != nil {
 		return nil, err
 	}
@@ -267,6 +282,10 @@ type ProjectsServiceServer interface {
 	// GetProjectSummaries is internal: the list rows of the given projects
 	// (unknown ids are left out), for services that show projects in lists.
 	GetProjectSummaries(context.Context, *GetProjectSummariesRequest) (*GetProjectSummariesResponse, error)
+	// GetSearchOwners is internal: the owner and name of each saved search among the
+	// keys (deleted ones are left out), for the notification service, which reads the
+	// instant alerts' project.matched events as search keys only.
+	GetSearchOwners(context.Context, *GetSearchOwnersRequest) (*GetSearchOwnersResponse, error)
 	// Scrape fetches the given project ids through the e-GP source adapter and upserts them.
 	Scrape(context.Context, *ScrapeRequest) (*ScrapeResponse, error)
 	// UpdateProjectSmart refreshes one project from its source, with a per-project cooldown.
@@ -316,6 +335,9 @@ func (UnimplementedProjectsServiceServer) GetProject(context.Context, *GetProjec
 }
 func (UnimplementedProjectsServiceServer) GetProjectSummaries(context.Context, *GetProjectSummariesRequest) (*GetProjectSummariesResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method GetProjectSummaries not implemented")
+}
+func (UnimplementedProjectsServiceServer) GetSearchOwners(context.Context, *GetSearchOwnersRequest) (*GetSearchOwnersResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method GetSearchOwners not implemented")
 }
 func (UnimplementedProjectsServiceServer) Scrape(context.Context, *ScrapeRequest) (*ScrapeResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method Scrape not implemented")
@@ -442,6 +464,24 @@ func _ProjectsService_GetProjectSummaries_Handler(srv interface{}, ctx context.C
 	}
 	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
 		return srv.(ProjectsServiceServer).GetProjectSummaries(ctx, req.(*GetProjectSummariesRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _ProjectsService_GetSearchOwners_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(GetSearchOwnersRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(ProjectsServiceServer).GetSearchOwners(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: ProjectsService_GetSearchOwners_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(ProjectsServiceServer).GetSearchOwners(ctx, req.(*GetSearchOwnersRequest))
 	}
 	return interceptor(ctx, in, info, handler)
 }
@@ -684,6 +724,10 @@ var ProjectsService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "GetProjectSummaries",
 			Handler:    _ProjectsService_GetProjectSummaries_Handler,
+		},
+		{
+			MethodName: "GetSearchOwners",
+			Handler:    _ProjectsService_GetSearchOwners_Handler,
 		},
 		{
 			MethodName: "Scrape",

@@ -45,6 +45,9 @@ const (
 	// ProjectsServiceGetProjectSummariesProcedure is the fully-qualified name of the ProjectsService's
 	// GetProjectSummaries RPC.
 	ProjectsServiceGetProjectSummariesProcedure = "/projects.v1.ProjectsService/GetProjectSummaries"
+	// ProjectsServiceGetSearchOwnersProcedure is the fully-qualified name of the ProjectsService's
+	// GetSearchOwners RPC.
+	ProjectsServiceGetSearchOwnersProcedure = "/projects.v1.ProjectsService/GetSearchOwners"
 	// ProjectsServiceScrapeProcedure is the fully-qualified name of the ProjectsService's Scrape RPC.
 	ProjectsServiceScrapeProcedure = "/projects.v1.ProjectsService/Scrape"
 	// ProjectsServiceUpdateProjectSmartProcedure is the fully-qualified name of the ProjectsService's
@@ -92,6 +95,10 @@ type ProjectsServiceClient interface {
 	// GetProjectSummaries is internal: the list rows of the given projects
 	// (unknown ids are left out), for services that show projects in lists.
 	GetProjectSummaries(context.Context, *connect.Request[v1.GetProjectSummariesRequest]) (*connect.Response[v1.GetProjectSummariesResponse], error)
+	// GetSearchOwners is internal: the owner and name of each saved search among the
+	// keys (deleted ones are left out), for the notification service, which reads the
+	// instant alerts' project.matched events as search keys only.
+	GetSearchOwners(context.Context, *connect.Request[v1.GetSearchOwnersRequest]) (*connect.Response[v1.GetSearchOwnersResponse], error)
 	// Scrape fetches the given project ids through the e-GP source adapter and upserts them.
 	Scrape(context.Context, *connect.Request[v1.ScrapeRequest]) (*connect.Response[v1.ScrapeResponse], error)
 	// UpdateProjectSmart refreshes one project from its source, with a per-project cooldown.
@@ -155,6 +162,12 @@ func NewProjectsServiceClient(httpClient connect.HTTPClient, baseURL string, opt
 			httpClient,
 			baseURL+ProjectsServiceGetProjectSummariesProcedure,
 			connect.WithSchema(projectsServiceMethods.ByName("GetProjectSummaries")),
+			connect.WithClientOptions(opts...),
+		),
+		getSearchOwners: connect.NewClient[v1.GetSearchOwnersRequest, v1.GetSearchOwnersResponse](
+			httpClient,
+			baseURL+ProjectsServiceGetSearchOwnersProcedure,
+			connect.WithSchema(projectsServiceMethods.ByName("GetSearchOwners")),
 			connect.WithClientOptions(opts...),
 		),
 		scrape: connect.NewClient[v1.ScrapeRequest, v1.ScrapeResponse](
@@ -238,6 +251,7 @@ type projectsServiceClient struct {
 	getDropdownData      *connect.Client[v1.GetDropdownDataRequest, v1.GetDropdownDataResponse]
 	getProject           *connect.Client[v1.GetProjectRequest, v1.GetProjectResponse]
 	getProjectSummaries  *connect.Client[v1.GetProjectSummariesRequest, v1.GetProjectSummariesResponse]
+	getSearchOwners      *connect.Client[v1.GetSearchOwnersRequest, v1.GetSearchOwnersResponse]
 	scrape               *connect.Client[v1.ScrapeRequest, v1.ScrapeResponse]
 	updateProjectSmart   *connect.Client[v1.UpdateProjectSmartRequest, v1.UpdateProjectSmartResponse]
 	exportOcds           *connect.Client[v1.ExportOcdsRequest, v1.ExportOcdsResponse]
@@ -270,6 +284,11 @@ func (c *projectsServiceClient) GetProject(ctx context.Context, req *connect.Req
 // GetProjectSummaries calls projects.v1.ProjectsService.GetProjectSummaries.
 func (c *projectsServiceClient) GetProjectSummaries(ctx context.Context, req *connect.Request[v1.GetProjectSummariesRequest]) (*connect.Response[v1.GetProjectSummariesResponse], error) {
 	return c.getProjectSummaries.CallUnary(ctx, req)
+}
+
+// GetSearchOwners calls projects.v1.ProjectsService.GetSearchOwners.
+func (c *projectsServiceClient) GetSearchOwners(ctx context.Context, req *connect.Request[v1.GetSearchOwnersRequest]) (*connect.Response[v1.GetSearchOwnersResponse], error) {
+	return c.getSearchOwners.CallUnary(ctx, req)
 }
 
 // Scrape calls projects.v1.ProjectsService.Scrape.
@@ -343,6 +362,10 @@ type ProjectsServiceHandler interface {
 	// GetProjectSummaries is internal: the list rows of the given projects
 	// (unknown ids are left out), for services that show projects in lists.
 	GetProjectSummaries(context.Context, *connect.Request[v1.GetProjectSummariesRequest]) (*connect.Response[v1.GetProjectSummariesResponse], error)
+	// GetSearchOwners is internal: the owner and name of each saved search among the
+	// keys (deleted ones are left out), for the notification service, which reads the
+	// instant alerts' project.matched events as search keys only.
+	GetSearchOwners(context.Context, *connect.Request[v1.GetSearchOwnersRequest]) (*connect.Response[v1.GetSearchOwnersResponse], error)
 	// Scrape fetches the given project ids through the e-GP source adapter and upserts them.
 	Scrape(context.Context, *connect.Request[v1.ScrapeRequest]) (*connect.Response[v1.ScrapeResponse], error)
 	// UpdateProjectSmart refreshes one project from its source, with a per-project cooldown.
@@ -402,6 +425,12 @@ func NewProjectsServiceHandler(svc ProjectsServiceHandler, opts ...connect.Handl
 		ProjectsServiceGetProjectSummariesProcedure,
 		svc.GetProjectSummaries,
 		connect.WithSchema(projectsServiceMethods.ByName("GetProjectSummaries")),
+		connect.WithHandlerOptions(opts...),
+	)
+	projectsServiceGetSearchOwnersHandler := connect.NewUnaryHandler(
+		ProjectsServiceGetSearchOwnersProcedure,
+		svc.GetSearchOwners,
+		connect.WithSchema(projectsServiceMethods.ByName("GetSearchOwners")),
 		connect.WithHandlerOptions(opts...),
 	)
 	projectsServiceScrapeHandler := connect.NewUnaryHandler(
@@ -486,6 +515,8 @@ func NewProjectsServiceHandler(svc ProjectsServiceHandler, opts ...connect.Handl
 			projectsServiceGetProjectHandler.ServeHTTP(w, r)
 		case ProjectsServiceGetProjectSummariesProcedure:
 			projectsServiceGetProjectSummariesHandler.ServeHTTP(w, r)
+		case ProjectsServiceGetSearchOwnersProcedure:
+			projectsServiceGetSearchOwnersHandler.ServeHTTP(w, r)
 		case ProjectsServiceScrapeProcedure:
 			projectsServiceScrapeHandler.ServeHTTP(w, r)
 		case ProjectsServiceUpdateProjectSmartProcedure:
@@ -533,6 +564,10 @@ func (UnimplementedProjectsServiceHandler) GetProject(context.Context, *connect.
 
 func (UnimplementedProjectsServiceHandler) GetProjectSummaries(context.Context, *connect.Request[v1.GetProjectSummariesRequest]) (*connect.Response[v1.GetProjectSummariesResponse], error) {
 	return nil, connect.NewError(connect.CodeUnimplemented, errors.New("projects.v1.ProjectsService.GetProjectSummaries is not implemented"))
+}
+
+func (UnimplementedProjectsServiceHandler) GetSearchOwners(context.Context, *connect.Request[v1.GetSearchOwnersRequest]) (*connect.Response[v1.GetSearchOwnersResponse], error) {
+	return nil, connect.NewError(connect.CodeUnimplemented, errors.New("projects.v1.ProjectsService.GetSearchOwners is not implemented"))
 }
 
 func (UnimplementedProjectsServiceHandler) Scrape(context.Context, *connect.Request[v1.ScrapeRequest]) (*connect.Response[v1.ScrapeResponse], error) {

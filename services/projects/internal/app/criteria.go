@@ -303,6 +303,20 @@ func (a *App) DeleteCriteria(ctx context.Context, caller domain.Caller, id strin
 	return nil
 }
 
+// SearchOwners returns the owner and name of each search among keys that
+// still exists (at most domain.MaxMatchesPerEvent, one event's searches):
+// the notification service names the searches of an instant alert with it.
+func (a *App) SearchOwners(ctx context.Context, keys []domain.SearchKey) ([]domain.SavedCriteria, error) {
+	if len(keys) > domain.MaxMatchesPerEvent {
+		return nil, apperr.New(apperr.InvalidArgument, "too-many-searches",
+			fmt.Sprintf("at most %d searches", domain.MaxMatchesPerEvent))
+	}
+	if a.x.Criteria == nil || len(keys) == 0 {
+		return nil, nil
+	}
+	return a.x.Criteria.SearchOwners(ctx, keys)
+}
+
 // ForgetUser erases a deleted account's saved searches (PDPA); run again,
 // it finds nothing left.
 func (a *App) ForgetUser(ctx context.Context, userID string) error {

@@ -245,6 +245,9 @@ type SavedCriteriaRepository interface {
 	DeleteCriteria(ctx context.Context, userID, id string) (SavedCriteria, error)
 	// DeleteUserCriteria removes every saved criteria of a user (account deleted).
 	DeleteUserCriteria(ctx context.Context, userID string) error
+	// SearchOwners returns the searches among keys that exist, with their
+	// id, owner and name only.
+	SearchOwners(ctx context.Context, keys []SearchKey) ([]SavedCriteria, error)
 }
 
 // Caller is the signed-in user of a request, with the access token the

@@ -308,6 +308,28 @@ func (h *Handler) GetProjectSummaries(ctx context.Context, req *connect.Request[
 	return connect.NewResponse(out), nil
 }
 
+// GetSearchOwners is internal: the owner and name of each saved search
+// among the keys (16 bytes each); deleted ones are left out.
+func (h *Handler) GetSearchOwners(ctx context.Context, req *connect.Request[projectsv1.GetSearchOwnersRequest]) (*connect.Response[projectsv1.GetSearchOwnersResponse], error) {
+	raw := req.Msg.CriteriaKeys
+	if len(raw)%16 != 0 {
+		return nil, apperr.New(apperr.InvalidArgument, "invalid-search-keys", "criteria_keys must be 16 bytes a search")
+	}
+	keys := make([]domain.SearchKey, len(raw)/16)
+	for i := range keys {
+		keys[i] = domain.SearchKey(raw[16*i : 16*i+16])
+	}
+	cs, err := h.app.SearchOwners(ctx, keys)
+	if err != nil {
+		return nil, err
+	}
+	out := &projectsv1.GetSearchOwnersResponse{Searches: make([]*projectsv1.SearchOwner, 0, len(cs))}
+	for _, c := range cs {
+		out.Searches = append(out.Searches, &projectsv1.SearchOwner{CriteriaKey: c.Key[:], UserId: c.UserID, Name: c.Name})
+	}
+	return connect.NewResponse(out), nil
+}
+
 // Ingest is the admin entry: rss (url), csv or ocds (content).
 func (h *Handler) Ingest(ctx context.Context, req *connect.Request[projectsv1.IngestRequest]) (*connect.Response[projectsv1.IngestResponse], error) {
 	target := req.Msg.Url

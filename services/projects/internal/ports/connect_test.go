@@ -31,6 +31,7 @@ import (
 	"bidradar/services/projects/internal/adapters/postgres"
 	"bidradar/services/projects/internal/adapters/quotaclient"
 	"bidradar/services/projects/internal/app"
+	"bidradar/services/projects/internal/domain"
 	"bidradar/services/projects/internal/ports"
 	"bidradar/services/projects/migrations"
 )
@@ -492,6 +493,64 @@ func TestSavedCriteriaLifecycle(t *testing.T) {
 	}
 	if _, err := toDo(e, "u1", &projectsv1.ToDoSearchRequest{KeyWord_Incl_And: []string{"น้ำ"}, SearchType: "overnight"}); err != nil {
 		t.Fatalf("overnight after delete: %v", err)
+	}
+}
+
+// GetSearchOwners (internal) names the searches of an instant alert: the
+// owner and name of each key that exists, a deleted or unknown one left
+// out; keys that are not 16 bytes each, or too many, are a 400.
+func TestGetSearchOwners(t *testing.T) {
+	e := setup(t)
+	var keys []byte
+	ids := map[string]string{} // id -> "owner name"
+	for i, s := range []struct{ user, name string }{{"u1", "ถนน ขอนแก่น"}, {"u1", "ประปา"}, {"u2", "คอมพิวเตอร์"}} {
+		*e.clock = e.clock.Add(time.Second)
+		res, err := toDo(e, s.user, &projectsv1.ToDoSearchRequest{Name: s.name, KeyWord_Incl_And: []string{"งาน" + strconv.Itoa(i)}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		k, ok := domain.ParseSearchKey(res.CriteriaId)
+		if !ok {
+			t.Fatal(res.CriteriaId)
+		}
+		keys = append(keys, k[:]...)
+		ids[res.CriteriaId] = s.user + " " + s.name
+	}
+	deleted := ""
+	for id, who := range ids {
+		if who == "u1 ประปา" {
+			deleted = id
+		}
+	}
+	ctx, dreq := as("u1", &projectsv1.DeleteSearchCriteriaRequest{CriteriaId: deleted})
+	if _, err := e.h.DeleteSearchCriteria(ctx, dreq); err != nil {
+		t.Fatal(err)
+	}
+	delete(ids, deleted)
+	unknown, _ := domain.ParseSearchKey("00000000-0000-4000-8000-000000000000")
+	res, err := e.h.GetSearchOwners(context.Background(), connect.NewRequest(&projectsv1.GetSearchOwnersRequest{CriteriaKeys: append(keys, unknown[:]...)}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, s := range res.Msg.Searches {
+		got[domain.SearchKey(s.CriteriaKey).String()] = s.UserId + " " + s.Name
+	}
+	if len(got) != 2 || got[deleted] != "" {
+		t.Fatalf("owners %v, want %v", got, ids)
+	}
+	for id, who := range ids {
+		if got[id] != who {
+			t.Fatalf("owners %v, want %v", got, ids)
+		}
+	}
+	_, err = e.h.GetSearchOwners(context.Background(), connect.NewRequest(&projectsv1.GetSearchOwnersRequest{CriteriaKeys: keys[:20]}))
+	wantErr(t, err, 400, "16 bytes")
+	_, err = e.h.GetSearchOwners(context.Background(), connect.NewRequest(&projectsv1.GetSearchOwnersRequest{CriteriaKeys: make([]byte, 16*(domain.MaxMatchesPerEvent+1))}))
+	wantErr(t, err, 400, "at most")
+	res, err = e.h.GetSearchOwners(context.Background(), connect.NewRequest(&projectsv1.GetSearchOwnersRequest{}))
+	if err != nil || len(res.Msg.Searches) != 0 {
+		t.Fatalf("no keys: %v %v", res, err)
 	}
 }
 

@@ -213,6 +213,25 @@ func (s *CriteriaStore) CriteriaVersion(ctx context.Context) (int64, error) {
 	return v, nil
 }
 
+// SearchOwners implements domain.SavedCriteriaRepository.
+func (s *CriteriaStore) SearchOwners(ctx context.Context, keys []domain.SearchKey) ([]domain.SavedCriteria, error) {
+	rows, err := s.pool.Query(ctx, `SELECT id, user_id, name FROM search_criteria WHERE id = ANY($1::uuid[])`, keys)
+	if err != nil {
+		return nil, fmt.Errorf("search owners: %w", err)
+	}
+	var out []domain.SavedCriteria
+	var c domain.SavedCriteria
+	_, err = pgx.ForEachRow(rows, []any{&c.Key, &c.UserID, &c.Name}, func() error {
+		c.ID = c.Key.String()
+		out = append(out, c)
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("search owners: %w", err)
+	}
+	return out, nil
+}
+
 // NormalCriteria returns every saved normal search (the instant alerts) and
 // the version they were read at.
 func (s *CriteriaStore) NormalCriteria(ctx context.Context) ([]domain.SavedCriteria, int64, error) {
