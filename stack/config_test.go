@@ -33,6 +33,8 @@ func TestEveryBuildListsEveryConfigProblem(t *testing.T) {
 		{interestssvc.Spec, nil, []string{"DATABASE_URL", "PROJECTS_TARGET", "AUTH_TARGET"}},
 		{subscriptionsvc.Spec, map[string]string{"STRIPE_SECRET_KEY": "sk_test_x"}, []string{"DATABASE_URL", "AUTH_TARGET", "STRIPE_WEBHOOK_SECRET"}},
 		{notificationsvc.Spec, map[string]string{"SMTP_TLS": "ssl", "MAIL_FROM": "not an address"}, []string{"DATABASE_URL", "AUTH_TARGET", "SMTP_TLS", "MAIL_FROM"}},
+		// With events, the owners of the searches an alert names come from the projects service.
+		{notificationsvc.Spec, map[string]string{"NATS_URL": "nats://127.0.0.1:1"}, []string{"DATABASE_URL", "PROJECTS_TARGET"}},
 		{realtimesvc.Spec, nil, []string{"NATS_URL", "AUTH_TARGET"}},
 		{gw.Spec, map[string]string{"GATEWAY_MAX_BODY": "12", "GATEWAY_PASSWORD_INFLIGHT": "x", "ALLOWED_ORIGINS": "nope"},
 			[]string{"AUTH_TARGET", "PROJECTS_TARGET", "INTERESTS_TARGET", "SUBSCRIPTION_TARGET", "NOTIFICATION_TARGET", "REALTIME_TARGET", "GATEWAY_MAX_BODY", "GATEWAY_PASSWORD_INFLIGHT", "ALLOWED_ORIGINS"}},

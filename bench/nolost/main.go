@@ -178,9 +178,11 @@ func main() {
 	}
 	defer logs.Close()
 	rtAddr := freePort()
+	// PROJECTS_TARGET is required with NATS_URL but not called here: a
+	// criteria.matched event names its search's owner and name itself.
 	notif := &service{name: "notification", bin: bins["notification"], logFile: logs, env: []string{
 		"DATABASE_URL=" + dbURL, "AUTH_TARGET=" + authLn.Addr().String(), "NATS_URL=" + natsURL,
-		"NOTIFICATION_ADDR=" + freePort(), "LOG_LEVEL=warn"}}
+		"PROJECTS_TARGET=" + authLn.Addr().String(), "NOTIFICATION_ADDR=" + freePort(), "LOG_LEVEL=warn"}}
 	rt := &service{name: "realtime", bin: bins["realtime"], logFile: logs, env: []string{
 		"AUTH_TARGET=" + authLn.Addr().String(), "NATS_URL=" + natsURL, "REALTIME_ADDR=" + rtAddr, "LOG_LEVEL=warn"}}
 	notif.start()

@@ -20,8 +20,10 @@ import (
 	"bidradar/services/notification/internal/adapters/authcontacts"
 	"bidradar/services/notification/internal/adapters/linepush"
 	"bidradar/services/notification/internal/adapters/postgres"
+	"bidradar/services/notification/internal/adapters/searchowners"
 	"bidradar/services/notification/internal/adapters/webhookpost"
 	"bidradar/services/notification/internal/app"
+	"bidradar/services/notification/internal/domain"
 	"bidradar/services/notification/internal/ports"
 	"bidradar/services/notification/migrations"
 )
@@ -50,11 +52,18 @@ var Migrate = runner.MigrateWith(Open)
 // Build assembles the service. Environment: DATABASE_URL is required;
 // AUTH_TARGET; NATS_URL (the events it consumes, and the relay of the
 // per-user events the realtime service pushes; unset, the bell still works
-// but nothing arrives live and no alert is written).
+// but nothing arrives live and no alert is written); with NATS_URL,
+// PROJECTS_TARGET (the owners and names of the searches an alert names).
 func Build(ctx context.Context, getenv runner.Getenv, log *slog.Logger) (runner.Component, error) {
 	env := config.FromGetenv(getenv)
 	se := runner.ReadServiceEnv(env)
 	ch := readChannels(env)
+	// The instant alerts name their searches by key: the projects service
+	// tells their owners and names.
+	var projectsTarget string
+	if se.NATSURL != "" {
+		projectsTarget = env.Required("PROJECTS_TARGET")
+	}
 	if err := env.Err(); err != nil {
 		return nil, fmt.Errorf("notification config: %w", err)
 	}
@@ -70,7 +79,7 @@ func Build(ctx context.Context, getenv runner.Getenv, log *slog.Logger) (runner.
 	a := app.New(postgres.New(pool), nil).WithChannels(c)
 	startChannelJobs(srv, a, log)
 	if se.NATSURL != "" {
-		if err := connectEvents(ctx, srv, pool, se.NATSURL, a, log); err != nil {
+		if err := connectEvents(ctx, srv, pool, se.NATSURL, a, searchowners.New(projectsTarget, 0), log); err != nil {
 			srv.Close()
 			return nil, err
 		}
@@ -160,7 +169,7 @@ func startChannelJobs(srv *runner.RPCServer, a *app.App, log *slog.Logger) {
 }
 
 // connectEvents starts the outbox relay and the durable consumers.
-func connectEvents(ctx context.Context, srv *runner.RPCServer, pool *pgxpool.Pool, url string, a *app.App, log *slog.Logger) error {
+func connectEvents(ctx context.Context, srv *runner.RPCServer, pool *pgxpool.Pool, url string, a *app.App, owners domain.SearchOwners, log *slog.Logger) error {
 	js, err := srv.ConnectEvents(ctx, url, pool, runner.Events{
 		Name: "notification", Stream: events.StreamNotification, Subjects: []string{"notification.>"}, Forget: a.ForgetUser,
 	})
@@ -178,7 +187,7 @@ func connectEvents(ctx context.Context, srv *runner.RPCServer, pool *pgxpool.Poo
 			return err
 		}
 	}
-	h := ports.NewEvents(a)
+	h := ports.NewEvents(a, owners)
 	consumers := []struct {
 		stream, durable string
 		subjects        []string

@@ -274,6 +274,18 @@ type MatchedProject struct {
 // Match is a saved search that matched a project: its owner, id and name.
 type Match struct{ UserID, CriteriaID, CriteriaName string }
 
+// SearchOwner is a saved search's owner and name, as the projects service
+// keeps them.
+type SearchOwner struct{ UserID, Name string }
+
+// SearchOwners looks saved searches up by their 16-byte ids: the instant
+// alerts name their searches by key only.
+type SearchOwners interface {
+	// Owners returns the searches among keys that exist (a deleted one is
+	// left out).
+	Owners(ctx context.Context, keys [][16]byte) (map[[16]byte]SearchOwner, error)
+}
+
 // ProjectLink is the app's page of a project.
 func ProjectLink(id string) string { return "/project-details/" + id }
 

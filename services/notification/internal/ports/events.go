@@ -26,10 +26,17 @@ const (
 // Events decodes the events of other services into use-case calls (an
 // events.Handler each). A payload that does not decode is permanent: it is
 // terminated (and dead-lettered), never retried.
-type Events struct{ app *app.App }
+type Events struct {
+	app    *app.App
+	owners domain.SearchOwners
+}
 
-// NewEvents returns the event handlers.
-func NewEvents(a *app.App) *Events { return &Events{app: a} }
+// NewEvents returns the event handlers; owners names the searches of
+// project.matched events that carry keys only (nil: such events fail, and
+// are retried).
+func NewEvents(a *app.App, owners domain.SearchOwners) *Events {
+	return &Events{app: a, owners: owners}
+}
 
 func decode(data []byte, m proto.Message) error {
 	if err := proto.Unmarshal(data, m); err != nil {
@@ -53,6 +60,13 @@ func (e *Events) Projects(ctx context.Context, subject, eventID string, data []b
 		ms, err := projectMatches(&ev)
 		if err != nil {
 			return err
+		}
+		if keys := ev.GetCriteriaKeys(); len(keys) > 0 {
+			named, err := e.namedMatches(ctx, keys)
+			if err != nil {
+				return err
+			}
+			ms = append(ms, named...)
 		}
 		mp := domain.MatchedProject{ID: p.GetProjectId(), Name: p.GetProjectName(), Agency: p.GetAgencyName(), BudgetSatang: p.BudgetSatang}
 		if mp.Name == "" {
@@ -110,6 +124,34 @@ func (e *Events) Interests(ctx context.Context, subject, _ string, data []byte) 
 		return fmt.Errorf("interest.changed: %w: user %q project %q", events.ErrPermanent, ev.GetUserId(), ev.GetProjectId())
 	}
 	return e.app.InterestChanged(ctx, ev.GetUserId(), ev.GetProjectId(), ev.GetIsInterestToStepChk(), ev.GetIsFill20(), ev.GetArchived(), ev.GetOccurredAt().AsTime())
+}
+
+// namedMatches looks up the owner and name of each search among keys (16
+// bytes each), in their order: a search deleted since it matched is left
+// out, and so is one whose owner is not a user id (the others are still
+// told).
+func (e *Events) namedMatches(ctx context.Context, keys []byte) ([]domain.Match, error) {
+	if len(keys)%16 != 0 {
+		return nil, fmt.Errorf("project.matched: %w: %d bytes of search keys", events.ErrPermanent, len(keys))
+	}
+	if e.owners == nil {
+		return nil, fmt.Errorf("project.matched: no lookup of search owners (PROJECTS_TARGET)")
+	}
+	ks := make([][16]byte, len(keys)/16)
+	for i := range ks {
+		ks[i] = [16]byte(keys[16*i : 16*i+16])
+	}
+	owners, err := e.owners.Owners(ctx, ks)
+	if err != nil {
+		return nil, fmt.Errorf("project.matched: search owners: %w", err)
+	}
+	ms := make([]domain.Match, 0, len(ks))
+	for _, k := range ks {
+		if o, ok := owners[k]; ok && domain.ValidID(o.UserID) {
+			ms = append(ms, domain.Match{UserID: o.UserID, CriteriaID: uuid.UUID(k).String(), CriteriaName: o.Name})
+		}
+	}
+	return ms, nil
 }
 
 // projectMatches reads a project.matched event's matches, grouped by user

@@ -44,7 +44,7 @@ func TestProjectMatchedEvent(t *testing.T) {
 	}
 	t.Cleanup(pool.Close)
 	a := app.New(postgres.New(pool), nil)
-	h := ports.NewEvents(a)
+	h := ports.NewEvents(a, nil)
 	budget := int64(120000)
 	key := func(b byte) []byte { return []byte{b, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, b} }
 	good := &projectsv1.ProjectMatched{
@@ -107,5 +107,94 @@ func TestProjectMatchedEvent(t *testing.T) {
 		l.Items[0].Message != "จัดซื้อครุภัณฑ์ — อบต.นา งบประมาณ 1,200.00 บาท" ||
 		l.Items[1].Title != `โครงการใหม่ตรงกับ "ถนน" และอีก 1 การค้นหา` {
 		t.Fatalf("ann's bell: %+v", l.Items)
+	}
+}
+
+// fakeOwners is the projects service's lookup of search owners.
+type fakeOwners struct {
+	owners map[[16]byte]domain.SearchOwner
+	err    error
+	asked  int
+}
+
+func (f *fakeOwners) Owners(_ context.Context, keys [][16]byte) (map[[16]byte]domain.SearchOwner, error) {
+	f.asked++
+	if f.err != nil {
+		return nil, f.err
+	}
+	out := map[[16]byte]domain.SearchOwner{}
+	for _, k := range keys {
+		if o, ok := f.owners[k]; ok {
+			out[k] = o
+		}
+	}
+	return out, nil
+}
+
+// A project.matched event naming its searches by key: their owners and
+// names are looked up, each user is told once, titled after their first
+// search; a search deleted since (not found) or whose owner is not a user
+// id is left out. A failed lookup is retried (not permanent) and writes
+// nothing; keys that are not 16 bytes each are permanent.
+func TestProjectMatchedKeys(t *testing.T) {
+	ctx := context.Background()
+	pool, err := notificationsvc.Open(ctx, pgtest.NewDatabase(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(pool.Close)
+	a := app.New(postgres.New(pool), nil)
+	key := func(b byte) [16]byte { return [16]byte{b, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, b} }
+	owners := &fakeOwners{owners: map[[16]byte]domain.SearchOwner{
+		key(1): {UserID: ann, Name: "ครุภัณฑ์"}, key(2): {UserID: ann, Name: "จัดซื้อ"},
+		key(3): {UserID: bob, Name: "อบต."}, key(5): {UserID: "bob'; --", Name: "x"},
+	}}
+	h := ports.NewEvents(a, owners)
+	var keys []byte
+	for _, b := range []byte{1, 2, 3, 4, 5} { // 4: deleted since
+		k := key(b)
+		keys = append(keys, k[:]...)
+	}
+	ev := marshal(t, &projectsv1.ProjectMatched{EventId: "pk-1", CriteriaKeys: keys,
+		Project: &projectsv1.MatchedProject{ProjectId: "69444444444", ProjectName: "จัดซื้อครุภัณฑ์", AgencyName: "อบต.นา"}})
+	count := func() int {
+		var n int
+		if err := pool.QueryRow(ctx, `SELECT count(*) FROM notifications`).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+
+	owners.err = errors.New("projects unavailable")
+	if err := h.Projects(ctx, ports.SubjectProjectMatched, "pk-1", ev); err == nil || errors.Is(err, events.ErrPermanent) {
+		t.Fatalf("lookup failed: %v, want a retry", err)
+	}
+	if n := count(); n != 0 {
+		t.Fatalf("%d notifications after a failed lookup", n)
+	}
+	owners.err = nil
+	for range 2 { // redelivered: still one each
+		if err := h.Projects(ctx, ports.SubjectProjectMatched, "pk-1", ev); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := count(); n != 2 {
+		t.Fatalf("%d notifications, want 2 (ann and bob)", n)
+	}
+	l, err := a.List(ctx, ann, domain.ListFilter{}, domain.Page{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(l.Items) != 1 || l.Items[0].Title != `โครงการใหม่ตรงกับ "ครุภัณฑ์" และอีก 1 การค้นหา` {
+		t.Fatalf("ann's bell: %+v", l.Items)
+	}
+
+	short := marshal(t, &projectsv1.ProjectMatched{EventId: "pk-2", CriteriaKeys: keys[:31],
+		Project: &projectsv1.MatchedProject{ProjectId: "69444444444"}})
+	if err := h.Projects(ctx, ports.SubjectProjectMatched, "pk-2", short); !errors.Is(err, events.ErrPermanent) {
+		t.Fatalf("keys of 31 bytes: %v, want permanent", err)
+	}
+	if err := ports.NewEvents(a, nil).Projects(ctx, ports.SubjectProjectMatched, "pk-3", ev); err == nil || errors.Is(err, events.ErrPermanent) {
+		t.Fatalf("no lookup: %v, want a retry", err)
 	}
 }
