@@ -147,7 +147,7 @@ func TestAlertsReachTheBell(t *testing.T) {
 		t.Fatalf("socket: %v", m)
 	}
 
-	expect(t, e.call("POST", "/to_do_search", map[string]any{"keyWord_Incl_And": []string{"สะพานข้ามคลอง"}, "search_type": "normal"}, a...), 200, "save search")
+	expect(t, e.call("POST", "/to_do_search", map[string]any{"keyWord_Incl_And": []string{"สะพานข้ามคลอง"}, "search_type": "normal", "name": "สะพานที่ติดตาม"}, a...), 200, "save search")
 	expect(t, e.call("POST", "/to_do_search", map[string]any{"keyWord_Incl_And": []string{"สะพานข้ามคลอง"}, "search_type": "overnight"}, a...), 200, "save overnight search")
 	ingest := func(pkg string) {
 		t.Helper()
@@ -159,8 +159,10 @@ func TestAlertsReachTheBell(t *testing.T) {
 
 	frame := readSocketUntil(t, ws, "bell_notification", 10*time.Second)
 	data := frame["data"].(map[string]any)
+	// The title names the search: its name comes from the projects service
+	// (the event names the search by key only).
 	if data["category"] != "search_match" || data["project_id"] != "69222222222" || frame["unread_count"] != float64(1) ||
-		!strings.Contains(data["message"].(string), "กรมทางหลวงชนบท") || !strings.Contains(data["message"].(string), "4,500,000.00 บาท") {
+		data["title"] != `โครงการใหม่ตรงกับ "สะพานที่ติดตาม"` || !strings.Contains(data["message"].(string), "กรมทางหลวงชนบท") || !strings.Contains(data["message"].(string), "4,500,000.00 บาท") {
 		t.Fatalf("match frame: %v", frame)
 	}
 	// Seen again, changed: no second alert for the same search and project.

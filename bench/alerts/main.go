@@ -412,7 +412,7 @@ func main() {
 		if err := proto.Unmarshal(data, &ev); err != nil {
 			fail(err)
 		}
-		publishedMatches += int64(len(ev.Matches))
+		publishedMatches += int64(len(ev.Matches) + len(ev.CriteriaKeys)/16)
 		for _, u := range ev.Users {
 			publishedMatches += int64(len(u.CriteriaNames))
 		}

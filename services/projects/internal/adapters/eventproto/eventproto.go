@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"time"
 
-	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/types/known/timestamppb"
 
@@ -64,13 +63,18 @@ func (Encoder) Encode(e domain.Event) (string, []byte, error) {
 	case domain.EventProjectMatched:
 		subject = SubjectProjectMatched
 		m := e.Matched
-		b, err := proto.Marshal(&projectsv1.ProjectMatched{EventId: e.ID, OccurredAt: at,
-			Project: matchedProject(m.Project.ID, m.Project.Name, m.Project.AgencyName, m.Project.Budget)})
-		if err != nil {
-			return "", nil, err
+		keys := make([]byte, 0, 16*len(m.Searches))
+		for _, c := range m.Searches {
+			k, ok := c.SearchKey()
+			if !ok {
+				return "", nil, fmt.Errorf("project.matched: search id %q", c.ID)
+			}
+			keys = append(keys, k[:]...)
 		}
-		b, err = appendUserMatches(b, m.Searches)
-		return subject, b, err
+		// The searches as their keys only: owners and names were most of
+		// a bulk import's alert bytes, and the consumer looks them up.
+		msg = &projectsv1.ProjectMatched{EventId: e.ID, OccurredAt: at, CriteriaKeys: keys,
+			Project: matchedProject(m.Project.ID, m.Project.Name, m.Project.AgencyName, m.Project.Budget)}
 	case domain.EventDeadlineApproaching:
 		subject = SubjectDeadline
 		d := e.Deadline
@@ -81,58 +85,6 @@ func (Encoder) Encode(e domain.Event) (string, []byte, error) {
 	}
 	b, err := proto.Marshal(msg)
 	return subject, b, err
-}
-
-// appendUserMatches appends the users field (5) of a ProjectMatched, its
-// UserMatches written directly: a bulk import encodes millions of matches,
-// and building a message a user and a map to group them (then
-// marshalling) was a fifth of the instant alerts' CPU. Concatenated
-// protobuf fields are one message, so this follows proto.Marshal's output
-// of the other fields. Consecutive searches of one user share an entry;
-// consumers merge a user's entries.
-func appendUserMatches(b []byte, searches []*domain.SavedCriteria) ([]byte, error) {
-	const users, userID, criteriaIDs, criteriaNames = 5, 1, 2, 3
-	// The size of each user's entry, then of them all: the buffer is
-	// allocated once (growing it as it filled copied it ~6 times).
-	sizes := make([]int, 0, len(searches))
-	total := 0
-	for i := 0; i < len(searches); {
-		j, size := i, 0
-		for ; j < len(searches) && searches[j].UserID == searches[i].UserID; j++ {
-			size += protowire.SizeTag(criteriaNames) + protowire.SizeBytes(len(searches[j].Name))
-		}
-		size += protowire.SizeTag(userID) + protowire.SizeBytes(len(searches[i].UserID)) +
-			protowire.SizeTag(criteriaIDs) + protowire.SizeBytes(16*(j-i))
-		sizes = append(sizes, size)
-		total += protowire.SizeTag(users) + protowire.SizeBytes(size)
-		i = j
-	}
-	b = append(make([]byte, 0, len(b)+total), b...)
-	for i, n := 0, 0; i < len(searches); n++ {
-		j := i + 1
-		for j < len(searches) && searches[j].UserID == searches[i].UserID {
-			j++
-		}
-		b = protowire.AppendTag(b, users, protowire.BytesType)
-		b = protowire.AppendVarint(b, uint64(sizes[n]))
-		b = protowire.AppendTag(b, userID, protowire.BytesType)
-		b = protowire.AppendString(b, searches[i].UserID)
-		b = protowire.AppendTag(b, criteriaIDs, protowire.BytesType)
-		b = protowire.AppendVarint(b, uint64(16*(j-i)))
-		for _, c := range searches[i:j] {
-			k, ok := c.SearchKey()
-			if !ok {
-				return nil, fmt.Errorf("project.matched: search id %q", c.ID)
-			}
-			b = append(b, k[:]...)
-		}
-		for _, c := range searches[i:j] {
-			b = protowire.AppendTag(b, criteriaNames, protowire.BytesType)
-			b = protowire.AppendString(b, c.Name)
-		}
-		i = j
-	}
-	return b, nil
 }
 
 // matchedProject is a project as an alert names it.

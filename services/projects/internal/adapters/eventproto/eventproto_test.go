@@ -1,6 +1,7 @@
 package eventproto_test
 
 import (
+	"slices"
 	"testing"
 	"time"
 
@@ -12,9 +13,8 @@ import (
 	"bidradar/services/projects/internal/domain"
 )
 
-// A project.matched event, its users field written by hand, reads back
-// with the generated code as the message it stands for: consecutive
-// searches of a user in one entry, ids as 16 bytes in the names' order.
+// A project.matched event carries its searches as 16-byte keys end to end,
+// in the order matched (any case of id), and no owner or name.
 func TestProjectMatchedEncoding(t *testing.T) {
 	const ann, bob = "11111111-1111-4111-8111-111111111111", "22222222-2222-4222-8222-222222222222"
 	search := func(user, id, name string) *domain.SavedCriteria {
@@ -45,12 +45,8 @@ func TestProjectMatchedEncoding(t *testing.T) {
 	}
 	satang := int64(budget)
 	want := &projectsv1.ProjectMatched{EventId: "ev-1", OccurredAt: timestamppb.New(at),
-		Project: &projectsv1.MatchedProject{ProjectId: "69111111111", ProjectName: "ก่อสร้างถนนคอนกรีต", AgencyName: "อบต.หนองบัว", BudgetSatang: &satang},
-		Users: []*projectsv1.UserMatches{
-			{UserId: ann, CriteriaIds: append(key(0), key(1)...), CriteriaNames: []string{"ถนน", ""}},
-			{UserId: bob, CriteriaIds: key(2), CriteriaNames: []string{"คอนกรีต 🚧"}},
-			{UserId: ann, CriteriaIds: key(3), CriteriaNames: []string{"อบต."}},
-		}}
+		Project:      &projectsv1.MatchedProject{ProjectId: "69111111111", ProjectName: "ก่อสร้างถนนคอนกรีต", AgencyName: "อบต.หนองบัว", BudgetSatang: &satang},
+		CriteriaKeys: slices.Concat(key(0), key(1), key(2), key(3))}
 	if !proto.Equal(&got, want) {
 		t.Fatalf("decoded %v\nwant    %v", &got, want)
 	}

@@ -42,6 +42,11 @@ func TestRecordMatchesOnce(t *testing.T) {
 	match := func(id string, cs ...*domain.SavedCriteria) domain.ProjectMatches {
 		return domain.ProjectMatches{Project: &domain.Project{ID: id, Name: "โครงการ " + id}, Searches: cs}
 	}
+	nameOf := map[domain.SearchKey]string{} // the events carry keys only
+	for _, c := range []*domain.SavedCriteria{a, b, gone} {
+		k, _ := c.SearchKey()
+		nameOf[k] = c.Name
+	}
 	seen := 0
 	told := func() []string { // the events since the last call
 		t.Helper()
@@ -56,11 +61,11 @@ func TestRecordMatchesOnce(t *testing.T) {
 				t.Fatalf("event %s %v: %v", e.Subject, &m, err)
 			}
 			names := []string{m.Project.ProjectId}
-			for _, u := range m.Users {
-				if u.UserId != user || len(u.CriteriaIds) != 16*len(u.CriteriaNames) || len(m.Matches) != 0 {
-					t.Fatalf("matches %v", &m)
-				}
-				names = append(names, u.CriteriaNames...)
+			if len(m.Users) != 0 || len(m.Matches) != 0 || len(m.CriteriaKeys)%16 != 0 {
+				t.Fatalf("matches %v", &m)
+			}
+			for i := 0; i < len(m.CriteriaKeys); i += 16 {
+				names = append(names, nameOf[domain.SearchKey(m.CriteriaKeys[i:i+16])])
 			}
 			out = append(out, strings.Join(names, " "))
 		}
@@ -158,14 +163,12 @@ func TestRecordMatchesConcurrent(t *testing.T) {
 		if err := proto.Unmarshal(e.Payload, &m); err != nil {
 			t.Fatal(err)
 		}
-		for _, u := range m.Users {
-			for i := 0; i < len(u.CriteriaIds); i += 16 {
-				k := m.Project.ProjectId + " " + string(u.CriteriaIds[i:i+16])
-				if pairs[k] {
-					t.Fatalf("%x told twice", k)
-				}
-				pairs[k] = true
+		for i := 0; i < len(m.CriteriaKeys); i += 16 {
+			k := m.Project.ProjectId + " " + string(m.CriteriaKeys[i:i+16])
+			if pairs[k] {
+				t.Fatalf("%x told twice", k)
 			}
+			pairs[k] = true
 		}
 	}
 	if len(pairs) != projects*30 {
