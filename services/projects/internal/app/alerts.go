@@ -89,8 +89,8 @@ func (a *Alerts) MatchProjects(ctx context.Context, ids []string) (int, error) {
 	}
 	var ms []domain.ProjectMatches
 	for i := range ps {
-		if found := ix.Match(&ps[i]); len(found) > 0 {
-			ms = append(ms, domain.ProjectMatches{Project: &ps[i], Searches: found})
+		if found := ix.MatchKeys(&ps[i]); len(found) > 0 {
+			ms = append(ms, domain.ProjectMatches{Project: &ps[i], Keys: found})
 		}
 	}
 	return a.record.RecordMatches(ctx, ms, ver, a.now())

@@ -35,15 +35,15 @@ func (m memProjects) GetMany(_ context.Context, ids []string) ([]domain.Project,
 
 type memRecorder struct {
 	asOf []int64
-	told map[string][]string // project → names of the searches matched
+	told map[string][]string // project → ids of the searches matched
 }
 
 func (m *memRecorder) RecordMatches(_ context.Context, ms []domain.ProjectMatches, asOf int64, _ time.Time) (int, error) {
 	m.asOf = append(m.asOf, asOf)
 	n := 0
 	for _, pm := range ms {
-		for _, c := range pm.Searches {
-			m.told[pm.Project.ID] = append(m.told[pm.Project.ID], c.Name)
+		for _, k := range pm.Keys {
+			m.told[pm.Project.ID] = append(m.told[pm.Project.ID], k.String())
 			n++
 		}
 	}
@@ -65,7 +65,8 @@ func TestAlertsLoadSearchesOncePerVersion(t *testing.T) {
 		p.Derive()
 		return p
 	}
-	searches := &memSearches{v: 4, saved: []domain.SavedCriteria{search("s1", "ถนน"),
+	const s1, s2 = "00000000-0000-4000-8000-000000000001", "00000000-0000-4000-8000-000000000002"
+	searches := &memSearches{v: 4, saved: []domain.SavedCriteria{search(s1, "ถนน"),
 		{ID: "s0", UserID: "u1", Name: "กลางคืน", SearchType: domain.SearchOvernight, Form: domain.SearchForm{AllOf: []string{"ถนน"}}}}}
 	projects := memProjects{"69000000001": project("69000000001", "ก่อสร้างถนนคอนกรีต"), "69000000002": project("69000000002", "จัดซื้อสะพานเหล็ก")}
 	rec := &memRecorder{told: map[string][]string{}}
@@ -76,11 +77,11 @@ func TestAlertsLoadSearchesOncePerVersion(t *testing.T) {
 	if n, err := a.MatchProjects(ctx, []string{"69000000001", "69000000002"}); err != nil || n != 1 || searches.loads != 1 {
 		t.Fatalf("first batch: %d told, %d loads, %v", n, searches.loads, err)
 	}
-	searches.saved, searches.v = append(searches.saved, search("s2", "สะพาน")), 5
+	searches.saved, searches.v = append(searches.saved, search(s2, "สะพาน")), 5
 	if n, err := a.MatchProjects(ctx, []string{"69000000002"}); err != nil || n != 1 || searches.loads != 2 {
 		t.Fatalf("after a new search: %d told, %d loads, %v", n, searches.loads, err)
 	}
-	if got := rec.told; len(got) != 2 || len(got["69000000001"]) != 1 || got["69000000001"][0] != "ถนน" || got["69000000002"][0] != "สะพาน" || rec.asOf[0] != 4 || rec.asOf[1] != 5 {
+	if got := rec.told; len(got) != 2 || len(got["69000000001"]) != 1 || got["69000000001"][0] != s1 || got["69000000002"][0] != s2 || rec.asOf[0] != 4 || rec.asOf[1] != 5 {
 		t.Fatalf("told %v at versions %v", got, rec.asOf)
 	}
 }

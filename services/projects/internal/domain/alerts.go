@@ -23,20 +23,22 @@ const EventProjectMatched = "project.matched"
 // new searches is told in several events.
 const MaxMatchesPerEvent = 2000
 
-// ProjectMatches is a project and the saved normal searches it matches.
-// The alerts are grouped by project, not by search: a project of a bulk
-// import matches ~160 searches, and one record and one event a project
-// instead of one a match is what lets the alerts keep up with an import.
+// ProjectMatches is a project and the saved normal searches it matches, by
+// their keys. The alerts are grouped by project, not by search: a project
+// of a bulk import matches ~160 searches, and one record and one event a
+// project instead of one a match is what lets the alerts keep up with an
+// import. Keys, not the searches: the alerts store and send nothing else,
+// and reading each search's record from memory was a cache miss a match.
 type ProjectMatches struct {
-	Project  *Project
-	Searches []*SavedCriteria
+	Project *Project
+	Keys    []SearchKey
 }
 
-// Chunks splits the searches into groups of at most MaxMatchesPerEvent,
-// each the searches of one event.
-func (m ProjectMatches) Chunks() [][]*SavedCriteria {
-	var out [][]*SavedCriteria
-	for s := m.Searches; len(s) > 0; {
+// Chunks splits the keys into groups of at most MaxMatchesPerEvent, each
+// the searches of one event.
+func (m ProjectMatches) Chunks() [][]SearchKey {
+	var out [][]SearchKey
+	for s := m.Keys; len(s) > 0; {
 		n := min(len(s), MaxMatchesPerEvent)
 		out, s = append(out, s[:n:n]), s[n:]
 	}
@@ -107,6 +109,10 @@ func (b *bucket) add(e entry, provinces []string) {
 // checks everything again.
 type entry struct {
 	saved *SavedCriteria
+	// key: the search's key (hasKey false for an id that is not a UUID,
+	// never one read from the store), kept here for MatchKeys.
+	key    SearchKey
+	hasKey bool
 	// rest: the search's matcher, when the entry cannot decide alone; nil
 	// when the entry holds every condition of the search.
 	rest *Matcher
@@ -201,6 +207,7 @@ func newIndex(saved []SavedCriteria, searchType string) *CriteriaIndex {
 		methods, exact := ix.methodBits(c.Methods)
 		e := entry{saved: s, methods: methods, budget: c.MinBudget != nil || c.MaxBudget != nil,
 			minBudget: math.MinInt64, maxBudget: math.MaxInt64}
+		e.key, e.hasKey = s.SearchKey()
 		if c.MinBudget != nil {
 			e.minBudget = *c.MinBudget
 		}
@@ -335,27 +342,46 @@ func anchor(term string) string {
 // Match returns the searches p matches (p.SearchText derived), each once.
 func (ix *CriteriaIndex) Match(p *Project) []*SavedCriteria {
 	var out []*SavedCriteria
+	ix.each(p, func(e *entry) { out = append(out, e.saved) })
+	return out
+}
+
+// MatchKeys returns the keys of the searches p matches, each once, read
+// from the index's own entries (a search whose id is not a UUID, never one
+// read from the store, is left out).
+func (ix *CriteriaIndex) MatchKeys(p *Project) []SearchKey {
+	var out []SearchKey
+	ix.each(p, func(e *entry) {
+		if e.hasKey {
+			out = append(out, e.key)
+		}
+	})
+	return out
+}
+
+// each calls found with the entry of each search p matches, once a search.
+func (ix *CriteriaIndex) each(p *Project, found func(*entry)) {
 	var seen map[*SavedCriteria]bool // of the multi entries matched
 	method, named := ix.methods[p.MethodCode]
 	if !named {
 		method = otherMethods
 	}
-	found := ix.found.Get().(*termsFound)
-	defer func() { found.next(); ix.found.Put(found) }()
+	terms := ix.found.Get().(*termsFound)
+	defer func() { terms.next(); ix.found.Put(terms) }()
 	try := func(es []entry) {
 		for i := range es {
 			e := &es[i]
 			if !e.mayMatch(p, method) || e.multi && seen[e.saved] {
 				continue
 			}
-			if e.match(p, found) {
+			if e.match(p, terms) {
 				if e.multi {
 					if seen == nil {
 						seen = map[*SavedCriteria]bool{}
 					}
 					seen[e.saved] = true
 				}
-				out = append(out, e.saved)
+				found(e)
 			}
 		}
 	}
@@ -365,7 +391,7 @@ func (ix *CriteriaIndex) Match(p *Project) []*SavedCriteria {
 	}
 	tryBucket(&ix.always)
 	if len(ix.anchored) == 0 {
-		return out
+		return
 	}
 	// Every substring of 1 to anchorRunes runes of the text is a possible
 	// anchor, looked up while it still begins one; each anchor tried once.
@@ -392,7 +418,6 @@ func (ix *CriteriaIndex) Match(p *Project) []*SavedCriteria {
 			}
 		}
 	}
-	return out
 }
 
 // SearchKey is a saved search's id as its 16 bytes, how the instant alerts

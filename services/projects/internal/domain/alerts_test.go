@@ -210,13 +210,39 @@ func TestCriteriaIndexManyMethods(t *testing.T) {
 	}
 }
 
+// MatchKeys finds what Match finds, as the searches' keys: the key read
+// from the store, else parsed from the id (in either case); a search whose
+// id is not a UUID (never one from the store) is left out.
+func TestMatchKeys(t *testing.T) {
+	const upper = "A0000000-0000-4000-8000-00000000000B"
+	stored, _ := domain.ParseSearchKey("a0000000-0000-4000-8000-00000000000a")
+	saved := []domain.SavedCriteria{
+		{ID: "a0000000-0000-4000-8000-00000000000a", Key: stored, SearchType: domain.SearchNormal, Form: domain.SearchForm{AllOf: []string{"ถนน"}}},
+		{ID: upper, SearchType: domain.SearchNormal, Form: domain.SearchForm{AnyOf: []string{"ถนน", "สะพาน"}}},
+		{ID: "s3", SearchType: domain.SearchNormal, Form: domain.SearchForm{AllOf: []string{"ถนน"}}},
+		{ID: "a0000000-0000-4000-8000-00000000000c", SearchType: domain.SearchNormal, Form: domain.SearchForm{AllOf: []string{"ฝาย"}}},
+	}
+	p := domain.Project{ID: "p", Name: "ก่อสร้างถนนและสะพาน"}
+	p.Derive()
+	ix := domain.NewCriteriaIndex(saved)
+	if got := ix.Match(&p); len(got) != 3 {
+		t.Fatalf("Match: %d searches, want 3", len(got))
+	}
+	parsed, _ := domain.ParseSearchKey(upper)
+	got := ix.MatchKeys(&p)
+	slices.SortFunc(got, func(a, b domain.SearchKey) int { return strings.Compare(a.String(), b.String()) })
+	if want := []domain.SearchKey{stored, parsed}; !slices.Equal(got, want) {
+		t.Fatalf("MatchKeys: %v, want %v", got, want)
+	}
+}
+
 // A project's new matches are told in events of at most MaxMatchesPerEvent
 // searches, every search once, in order.
 func TestProjectMatchesChunks(t *testing.T) {
 	for _, n := range []int{0, 1, domain.MaxMatchesPerEvent - 1, domain.MaxMatchesPerEvent, domain.MaxMatchesPerEvent + 1, 2*domain.MaxMatchesPerEvent + 7} {
 		m := domain.ProjectMatches{Project: &domain.Project{ID: "p"}}
 		for i := range n {
-			m.Searches = append(m.Searches, &domain.SavedCriteria{ID: strconv.Itoa(i)})
+			m.Keys = append(m.Keys, domain.SearchKey{byte(i), byte(i >> 8)})
 		}
 		chunks := m.Chunks()
 		if want := (n + domain.MaxMatchesPerEvent - 1) / domain.MaxMatchesPerEvent; len(chunks) != want {
@@ -227,9 +253,9 @@ func TestProjectMatchesChunks(t *testing.T) {
 			if len(c) == 0 || len(c) > domain.MaxMatchesPerEvent {
 				t.Fatalf("%d searches: an event of %d", n, len(c))
 			}
-			for _, s := range c {
-				if s.ID != strconv.Itoa(next) {
-					t.Fatalf("%d searches: %s where %d was due", n, s.ID, next)
+			for _, k := range c {
+				if k != (domain.SearchKey{byte(next), byte(next >> 8)}) {
+					t.Fatalf("%d searches: %x where %d was due", n, k, next)
 				}
 				next++
 			}

@@ -63,12 +63,8 @@ func (Encoder) Encode(e domain.Event) (string, []byte, error) {
 	case domain.EventProjectMatched:
 		subject = SubjectProjectMatched
 		m := e.Matched
-		keys := make([]byte, 0, 16*len(m.Searches))
-		for _, c := range m.Searches {
-			k, ok := c.SearchKey()
-			if !ok {
-				return "", nil, fmt.Errorf("project.matched: search id %q", c.ID)
-			}
+		keys := make([]byte, 0, 16*len(m.Keys))
+		for _, k := range m.Keys {
 			keys = append(keys, k[:]...)
 		}
 		// The searches as their keys only: owners and names were most of

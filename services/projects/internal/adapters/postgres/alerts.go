@@ -23,30 +23,24 @@ import (
 // keep the order of ms.
 func (r *Repo) RecordMatches(ctx context.Context, ms []domain.ProjectMatches, asOf int64, now time.Time) (int, error) {
 	type wanted struct {
-		project  *domain.Project
-		searches []*domain.SavedCriteria
-		keys     []domain.SearchKey // of searches
-		fresh    []*domain.SavedCriteria
+		project *domain.Project
+		keys    []domain.SearchKey
+		fresh   []domain.SearchKey
 	}
 	byProject := make(map[string]*wanted, len(ms))
 	var order []string // projects, as first met in ms
 	for _, m := range ms {
 		w, again := byProject[m.Project.ID]
 		if !again {
-			w = &wanted{project: m.Project, searches: make([]*domain.SavedCriteria, 0, len(m.Searches)),
-				keys: make([]domain.SearchKey, 0, len(m.Searches))}
+			w = &wanted{project: m.Project, keys: make([]domain.SearchKey, 0, len(m.Keys))}
 			byProject[m.Project.ID] = w
 			order = append(order, m.Project.ID)
 		}
-		for _, c := range m.Searches {
-			k, ok := c.SearchKey()
-			if !ok {
-				return 0, fmt.Errorf("record matches: search id %q", c.ID)
-			}
+		for _, k := range m.Keys {
 			if again && slices.Contains(w.keys, k) { // a project met twice in the batch
 				continue
 			}
-			w.searches, w.keys = append(w.searches, c), append(w.keys, k)
+			w.keys = append(w.keys, k)
 		}
 	}
 	matched := 0
@@ -106,9 +100,9 @@ func (r *Repo) RecordMatches(ctx context.Context, ms []domain.ProjectMatches, as
 		freshOf := func(w *wanted) []byte {
 			w.fresh = w.fresh[:0]
 			keys := make([]byte, 0, 16*len(w.keys))
-			for i, k := range w.keys {
+			for _, k := range w.keys {
 				if (live == nil || live[k]) && !told[w.project.ID][k] {
-					w.fresh, keys = append(w.fresh, w.searches[i]), append(keys, k[:]...)
+					w.fresh, keys = append(w.fresh, k), append(keys, k[:]...)
 				}
 			}
 			return keys
@@ -164,9 +158,9 @@ func (r *Repo) RecordMatches(ctx context.Context, ms []domain.ProjectMatches, as
 		for _, pid := range order {
 			w := byProject[pid]
 			n += len(w.fresh)
-			for _, chunk := range (domain.ProjectMatches{Project: w.project, Searches: w.fresh}).Chunks() {
+			for _, chunk := range (domain.ProjectMatches{Project: w.project, Keys: w.fresh}).Chunks() {
 				evs = append(evs, domain.Event{ID: newID(), Kind: domain.EventProjectMatched, At: now,
-					Matched: &domain.ProjectMatches{Project: w.project, Searches: chunk}})
+					Matched: &domain.ProjectMatches{Project: w.project, Keys: chunk}})
 			}
 		}
 		return r.enqueue(ctx, tx, evs)

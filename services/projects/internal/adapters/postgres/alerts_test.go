@@ -31,8 +31,6 @@ func TestRecordMatchesOnce(t *testing.T) {
 	const user = searcher
 	save := func(word string) *domain.SavedCriteria {
 		c := saveSearch(t, store, domain.SearchNormal, word, word)
-		// A search not read from the store (no Key) is keyed by its id, in either case.
-		c.ID, c.Key = strings.ToUpper(c.ID), domain.SearchKey{}
 		return &c
 	}
 	a, b, gone := save("สะพาน"), save("ถนน"), save("ฝาย")
@@ -40,7 +38,12 @@ func TestRecordMatchesOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	match := func(id string, cs ...*domain.SavedCriteria) domain.ProjectMatches {
-		return domain.ProjectMatches{Project: &domain.Project{ID: id, Name: "โครงการ " + id}, Searches: cs}
+		var keys []domain.SearchKey
+		for _, c := range cs {
+			k, _ := c.SearchKey()
+			keys = append(keys, k)
+		}
+		return domain.ProjectMatches{Project: &domain.Project{ID: id, Name: "โครงการ " + id}, Keys: keys}
 	}
 	nameOf := map[domain.SearchKey]string{} // the events carry keys only
 	for _, c := range []*domain.SavedCriteria{a, b, gone} {
@@ -116,10 +119,10 @@ func TestRecordMatchesConcurrent(t *testing.T) {
 	ctx := context.Background()
 	repo := postgres.New(pool, eventproto.Encoder{}, postgres.Options{})
 	store := postgres.NewCriteriaStore(pool)
-	var searches []*domain.SavedCriteria
+	var searches []domain.SearchKey
 	for i := range 30 {
 		c := saveSearch(t, store, domain.SearchNormal, fmt.Sprint("s", i), fmt.Sprint("คำ", i))
-		searches = append(searches, &c)
+		searches = append(searches, c.Key)
 	}
 	version, err := store.CriteriaVersion(ctx)
 	if err != nil {
@@ -136,7 +139,7 @@ func TestRecordMatchesConcurrent(t *testing.T) {
 			for p := range projects {
 				// Overlapping subsets, in another project order each.
 				id := fmt.Sprintf("690000%05d", (p*7+w*3)%projects)
-				ms = append(ms, domain.ProjectMatches{Project: &domain.Project{ID: id}, Searches: searches[w*5 : w*5+15]})
+				ms = append(ms, domain.ProjectMatches{Project: &domain.Project{ID: id}, Keys: searches[w*5 : w*5+15]})
 			}
 			news[w], errs[w] = repo.RecordMatches(ctx, ms, version, now)
 		})
