@@ -145,12 +145,12 @@ func (e *entry) mayMatch(p *Project, method uint64) bool {
 }
 
 // match decides the search for p, of which mayMatch is true.
-func (e *entry) match(p *Project, found *termsFound) bool {
+func (e *entry) match(p *Project, terms *termsFound) bool {
 	if e.rest != nil {
 		return e.rest.Match(p)
 	}
 	return keywordsMatch(int(e.nAll), int(e.nAny), int(e.nNone), func(i int) bool {
-		return found.in(p.SearchText, e.terms[i])
+		return terms.in(p.SearchText, e.terms[i])
 	})
 }
 
