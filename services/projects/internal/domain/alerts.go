@@ -73,7 +73,7 @@ type CriteriaIndex struct {
 // runes: the bucket when it is an anchor, and whether it begins a longer
 // anchor. A text the index does not hold begins none, so a project's text
 // is looked up only as far as it can still lead to an anchor (two or
-// three lookups a rune, not anchorRunes).
+// three lookups a position in it, not anchorRunes).
 type anchorNode struct {
 	b      *bucket
 	longer bool
