@@ -247,24 +247,11 @@ func (s *CriteriaStore) NormalCriteria(ctx context.Context) ([]domain.SavedCrite
 		}
 		defer rows.Close()
 		out = out[:0]
-		// One copy of each owner's id and of each name: every match's
-		// alert spells both, and 25,000 owners' ids in one small stretch
-		// of memory stay in the cache where 100,000 scattered copies
-		// did not (each a cache miss, a tenth of an import's alerts).
-		same := map[string]string{}
-		shared := func(s string) string {
-			if v, ok := same[s]; ok {
-				return v
-			}
-			same[s] = s
-			return s
-		}
 		for rows.Next() {
 			c, err := scanCriteria(rows)
 			if err != nil {
 				return err
 			}
-			c.UserID, c.Name = shared(c.UserID), shared(c.Name)
 			out = append(out, c)
 		}
 		return rows.Err()
