@@ -311,7 +311,10 @@ func (a *App) SearchOwners(ctx context.Context, keys []domain.SearchKey) ([]doma
 		return nil, apperr.New(apperr.InvalidArgument, "too-many-searches",
 			fmt.Sprintf("at most %d searches", domain.MaxMatchesPerEvent))
 	}
-	if a.x.Criteria == nil || len(keys) == 0 {
+	if a.x.Criteria == nil { // unavailable, not "none found": the caller retries
+		return nil, errQuotaDown
+	}
+	if len(keys) == 0 {
 		return nil, nil
 	}
 	return a.x.Criteria.SearchOwners(ctx, keys)
