@@ -5,6 +5,7 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/jackc/pgx/v5/pgxpool"
 	"google.golang.org/protobuf/proto"
 
 	projectsv1 "bidradar/gen/projects/v1"
@@ -22,6 +23,17 @@ const (
 	bob = "22222222-2222-4222-8222-222222222222"
 )
 
+// newApp is the service's use cases over a database of their own.
+func newApp(t *testing.T) (*pgxpool.Pool, *app.App) {
+	t.Helper()
+	pool, err := notificationsvc.Open(context.Background(), pgtest.NewDatabase(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(pool.Close)
+	return pool, app.New(postgres.New(pool), nil)
+}
+
 func marshal(t *testing.T, m proto.Message) []byte {
 	t.Helper()
 	b, err := proto.Marshal(m)
@@ -38,12 +50,7 @@ func marshal(t *testing.T, m proto.Message) []byte {
 // permanent and writes nothing.
 func TestProjectMatchedEvent(t *testing.T) {
 	ctx := context.Background()
-	pool, err := notificationsvc.Open(ctx, pgtest.NewDatabase(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(pool.Close)
-	a := app.New(postgres.New(pool), nil)
+	pool, a := newApp(t)
 	h := ports.NewEvents(a, nil)
 	budget := int64(120000)
 	key := func(b byte) []byte { return []byte{b, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, b} }
@@ -138,12 +145,7 @@ func (f *fakeOwners) Owners(_ context.Context, keys [][16]byte) (map[[16]byte]do
 // nothing; keys that are not 16 bytes each are permanent.
 func TestProjectMatchedKeys(t *testing.T) {
 	ctx := context.Background()
-	pool, err := notificationsvc.Open(ctx, pgtest.NewDatabase(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(pool.Close)
-	a := app.New(postgres.New(pool), nil)
+	pool, a := newApp(t)
 	key := func(b byte) [16]byte { return [16]byte{b, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, b} }
 	owners := &fakeOwners{owners: map[[16]byte]domain.SearchOwner{
 		key(1): {UserID: ann, Name: "ครุภัณฑ์"}, key(2): {UserID: ann, Name: "จัดซื้อ"},
