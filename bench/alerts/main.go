@@ -134,8 +134,9 @@ func genForms(n int, provinces []string, seed uint64) []benchkit.SearchForm {
 }
 
 // nameOf names a search as users do, after what it looks for: its
-// keywords, and how many provinces or the budget it asks for (30-70 bytes
-// of Thai; every alert carries its search's name).
+// keywords, and how many provinces or the budget it asks for (85 bytes of
+// Thai on average; the alert events carried each search's name until they
+// named searches by key only).
 func nameOf(f benchkit.SearchForm) string {
 	name := strings.Join(append(append([]string(nil), f.AllOf...), f.AnyOf...), " / ")
 	if name == "" {
