@@ -24,7 +24,7 @@ const (
 )
 
 // newApp is the service's use cases over a database of their own.
-func newApp(t *testing.T) (*pgxpool.Pool, *app.App) {
+func newApp(t testing.TB) (*pgxpool.Pool, *app.App) {
 	t.Helper()
 	pool, err := notificationsvc.Open(context.Background(), pgtest.NewDatabase(t))
 	if err != nil {
@@ -34,7 +34,7 @@ func newApp(t *testing.T) (*pgxpool.Pool, *app.App) {
 	return pool, app.New(postgres.New(pool), nil)
 }
 
-func marshal(t *testing.T, m proto.Message) []byte {
+func marshal(t testing.TB, m proto.Message) []byte {
 	t.Helper()
 	b, err := proto.Marshal(m)
 	if err != nil {
