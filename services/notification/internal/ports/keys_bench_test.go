@@ -39,13 +39,11 @@ func (s *ownersServer) GetSearchOwners(_ context.Context, req *connect.Request[p
 // BenchmarkProjectMatchedEvents measures project.matched events through the
 // consumer's handler (decoding, the use case, the store), one at a time:
 // each names 160 searches of 160 users drawn from 100 000 searches of
-// 25 000 users, into a database of its own.
-//
-//   - keys: the searches by key, their owners and names looked up through
-//     the searchowners client in a fake projects service (first from the
-//     service, then from the client's cache as the searches recur);
-//   - users: the same searches with owners and names in the event, as
-//     producers wrote them before.
+// 25 000 users, into a database of its own. "keys" names the searches by
+// key, their owners and names looked up through the searchowners client in
+// a fake projects service (first from the service, then from the client's
+// cache as the searches recur); "users" carries the same owners and names in
+// the event, as producers wrote them before.
 //
 //	go test ./internal/ports -run '^$' -bench ProjectMatchedEvents -benchtime 2000x
 func BenchmarkProjectMatchedEvents(b *testing.B) {
