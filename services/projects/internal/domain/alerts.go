@@ -229,7 +229,7 @@ func newIndex(saved []SavedCriteria, searchType string) *CriteriaIndex {
 			e.rest = NewMatcher(c)
 		} else {
 			e.nAll, e.nAny, e.nNone = uint8(len(t.All)), uint8(len(t.Any)), uint8(len(t.None))
-			for j, k := range slices.Concat(t.All, t.Any, t.None) {
+			for j, k := range t.ordered() {
 				e.terms[j] = ix.termID(k)
 			}
 		}

@@ -78,6 +78,10 @@ func (c Criteria) Terms() Terms {
 	return Terms{All: norm(all), Any: norm(c.AnyOf), None: norm(c.NoneOf)}
 }
 
+// ordered lists the terms in keywordsMatch's order: all, then any, then
+// none.
+func (t Terms) ordered() []string { return slices.Concat(t.All, t.Any, t.None) }
+
 // Positive lists the distinct positive terms (All then Any).
 func (t Terms) Positive() []string {
 	out := append([]string(nil), t.All...)
@@ -117,28 +121,23 @@ func (c Criteria) Validate() error {
 // reference semantics of search (the brute-force oracle of the tests) and
 // the selectivity estimator of the planner.
 type Matcher struct {
-	c     Criteria
-	t     Terms
-	sets  [][]string
-	years []int
+	c       Criteria
+	t       Terms
+	ordered []string // t's terms in keywordsMatch's order
+	sets    [][]string
+	years   []int
 }
 
 // NewMatcher prepares c for repeated evaluation.
 func NewMatcher(c Criteria) *Matcher {
-	return &Matcher{c: c, t: c.Terms()}
+	t := c.Terms()
+	return &Matcher{c: c, t: t, ordered: t.ordered()}
 }
 
 // MatchText evaluates only the keyword part on a normalised text.
 func (m *Matcher) MatchText(text string) bool {
-	t := &m.t
-	return keywordsMatch(len(t.All), len(t.Any), len(t.None), func(i int) bool {
-		switch {
-		case i < len(t.All):
-			return strings.Contains(text, t.All[i])
-		case i < len(t.All)+len(t.Any):
-			return strings.Contains(text, t.Any[i-len(t.All)])
-		}
-		return strings.Contains(text, t.None[i-len(t.All)-len(t.Any)])
+	return keywordsMatch(len(m.t.All), len(m.t.Any), len(m.t.None), func(i int) bool {
+		return strings.Contains(text, m.ordered[i])
 	})
 }
 
