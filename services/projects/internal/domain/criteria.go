@@ -124,8 +124,6 @@ type Matcher struct {
 	c       Criteria
 	t       Terms
 	ordered []string // t's terms in keywordsMatch's order
-	sets    [][]string
-	years   []int
 }
 
 // NewMatcher prepares c for repeated evaluation.
