@@ -265,6 +265,118 @@ func TestRecordDigestsBatch(t *testing.T) {
 	}
 }
 
+// A search switched between instant and overnight alerts tells each
+// project once across both: its digests leave out what it alerted about
+// instantly, its instant alerts what its digests named, and a search no
+// longer overnight gets no digest from a run that loaded it before.
+func TestSwitchedSearchTellsOnce(t *testing.T) {
+	pool, _ := setup(t)
+	ctx := context.Background()
+	repo := postgres.New(pool, eventproto.Encoder{}, postgres.Options{})
+	store := postgres.NewCriteriaStore(pool)
+	now := time.Date(2026, 11, 25, 10, 0, 0, 0, time.UTC)
+	day := time.Date(2026, 11, 26, 0, 0, 0, 0, time.UTC)
+	seen := 0
+	told := func() []string { // project ids of the events since the last call
+		t.Helper()
+		evs, err := outbox.Stored(ctx, pool)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, e := range evs[seen:] {
+			switch e.Subject {
+			case eventproto.SubjectProjectMatched:
+				var m projectsv1.ProjectMatched
+				if err := proto.Unmarshal(e.Payload, &m); err != nil {
+					t.Fatal(err)
+				}
+				out = append(out, "instant "+m.Project.ProjectId)
+			default:
+				var m projectsv1.CriteriaMatched
+				if err := proto.Unmarshal(e.Payload, &m); err != nil {
+					t.Fatal(err)
+				}
+				out = append(out, "digest "+strings.Join(m.ProjectIds, ","))
+			}
+		}
+		seen = len(evs)
+		return out
+	}
+	instant := func(c domain.SavedCriteria, ids ...string) {
+		t.Helper()
+		k, _ := c.SearchKey()
+		var ms []domain.ProjectMatches
+		for _, id := range ids {
+			ms = append(ms, domain.ProjectMatches{Project: &domain.Project{ID: id, Name: id}, Keys: []domain.SearchKey{k}})
+		}
+		v, err := store.CriteriaVersion(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := repo.RecordMatches(ctx, ms, v, now); err != nil {
+			t.Fatal(err)
+		}
+	}
+	digest := func(c domain.SavedCriteria, ids ...string) {
+		t.Helper()
+		d := domain.OvernightDigest{Criteria: c, Day: day}
+		for _, id := range ids {
+			d.Projects = append(d.Projects, domain.DigestProject{ID: id, Name: id})
+		}
+		if _, err := repo.RecordDigests(ctx, []domain.OvernightDigest{d}, now); err != nil {
+			t.Fatal(err)
+		}
+		day = day.AddDate(0, 0, 1)
+	}
+	switchTo := func(c domain.SavedCriteria, to string) domain.SavedCriteria {
+		t.Helper()
+		was := c.SearchType
+		c.SearchType = to
+		out, err := store.UpdateCriteria(ctx, c, was)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	expect := func(step string, want ...string) {
+		t.Helper()
+		if got := told(); !slices.Equal(got, want) {
+			t.Fatalf("%s: told %v, want %v", step, got, want)
+		}
+	}
+
+	a := saveSearch(t, store, domain.SearchNormal, "a", "สะพาน")
+	instant(a, "69000000001")
+	expect("a instant", "instant 69000000001")
+	a = switchTo(a, domain.SearchOvernight)
+	if !a.WasInstant {
+		t.Fatal("a switched to overnight is not marked was_instant")
+	}
+	digest(a, "69000000001", "69000000002")
+	expect("a's digest", "digest 69000000002")
+
+	b := saveSearch(t, store, domain.SearchOvernight, "b", "ถนน")
+	digest(b, "69000000003")
+	expect("b's digest", "digest 69000000003")
+	stale := b // as a run that loaded it before the switch holds it
+	b = switchTo(b, domain.SearchNormal)
+	if b.WasInstant {
+		t.Fatal("b was never instant")
+	}
+	instant(b, "69000000003", "69000000004")
+	expect("b instant", "instant 69000000004")
+	digest(stale, "69000000005")
+	expect("b's digest after the switch")
+
+	a = switchTo(a, domain.SearchNormal)
+	instant(a, "69000000001", "69000000002", "69000000006")
+	expect("a instant again", "instant 69000000006")
+	a = switchTo(a, domain.SearchOvernight)
+	digest(a, "69000000001", "69000000002", "69000000006", "69000000007")
+	expect("a's digest again", "digest 69000000007")
+}
+
 // searcher owns the searches of these tests.
 const searcher = "11111111-1111-4111-8111-111111111111"
 

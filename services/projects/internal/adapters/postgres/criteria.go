@@ -26,12 +26,12 @@ var uuidRe = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[
 // ValidCriteriaID reports whether id has the form of a saved criteria id.
 func ValidCriteriaID(id string) bool { return uuidRe.MatchString(id) }
 
-const criteriaColumns = `id::text, user_id, name, search_type, criteria, created_at, last_run_at, last_match_count`
+const criteriaColumns = `id::text, user_id, name, search_type, criteria, created_at, last_run_at, last_match_count, was_instant`
 
 func scanCriteria(row pgx.Row) (domain.SavedCriteria, error) {
 	var c domain.SavedCriteria
 	var raw []byte
-	if err := row.Scan(&c.ID, &c.UserID, &c.Name, &c.SearchType, &raw, &c.CreatedAt, &c.LastRunAt, &c.LastMatchCount); err != nil {
+	if err := row.Scan(&c.ID, &c.UserID, &c.Name, &c.SearchType, &raw, &c.CreatedAt, &c.LastRunAt, &c.LastMatchCount, &c.WasInstant); err != nil {
 		return c, err
 	}
 	if err := json.Unmarshal(raw, &c.Form); err != nil {
@@ -109,8 +109,12 @@ func (s *CriteriaStore) RecordCriteriaRun(ctx context.Context, userID, id string
 // UpdateCriteria implements domain.SavedCriteriaRepository. The
 // search_criteria_changed trigger bumps criteria_version, so every
 // replica's instant-alert matcher reloads the edited search. Its alert
-// history (criteria_matches) stays: a project the user was already told
-// about is not announced again because the search changed.
+// history stays, also across a switch of type: a project the user was
+// already told about is not announced again because the search changed.
+// Instant alerts remember by project (project_alerts) and overnight
+// digests by search (criteria_matches), so a search leaving instant alerts
+// is marked was_instant (its digests then read project_alerts), and one
+// joining them has its digested projects added to project_alerts.
 func (s *CriteriaStore) UpdateCriteria(ctx context.Context, c domain.SavedCriteria, wasType string) (domain.SavedCriteria, error) {
 	if !ValidCriteriaID(c.ID) {
 		return c, fmt.Errorf("%w: %s", domain.ErrCriteriaNotFound, c.ID)
@@ -119,10 +123,24 @@ func (s *CriteriaStore) UpdateCriteria(ctx context.Context, c domain.SavedCriter
 	if err != nil {
 		return c, err
 	}
-	out, err := scanCriteria(s.pool.QueryRow(ctx, `UPDATE search_criteria
-		SET name = $4, search_type = $5, criteria = $6, last_run_at = NULL, last_match_count = 0
-		WHERE id = $1 AND user_id = $2 AND search_type = $3 RETURNING `+criteriaColumns,
-		c.ID, c.UserID, wasType, c.Name, c.SearchType, raw))
+	var out domain.SavedCriteria
+	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		var err error
+		out, err = scanCriteria(tx.QueryRow(ctx, `UPDATE search_criteria
+			SET name = $4, search_type = $5, criteria = $6, last_run_at = NULL, last_match_count = 0,
+				was_instant = was_instant OR (search_type = 'normal' AND $5 <> 'normal')
+			WHERE id = $1 AND user_id = $2 AND search_type = $3 RETURNING `+criteriaColumns,
+			c.ID, c.UserID, wasType, c.Name, c.SearchType, raw))
+		if err != nil || wasType == domain.SearchNormal || c.SearchType != domain.SearchNormal {
+			return err
+		}
+		// Rows in project order, as the instant alerts lock them.
+		_, err = tx.Exec(ctx, `INSERT INTO project_alerts (project_id, told, updated_at)
+			SELECT m.project_id, uuid_send(m.criteria_id), now() FROM criteria_matches m
+			WHERE m.criteria_id = $1 ORDER BY m.project_id
+			ON CONFLICT (project_id) DO UPDATE SET told = project_alerts.told || EXCLUDED.told, updated_at = EXCLUDED.updated_at`, c.ID)
+		return err
+	})
 	if errors.Is(err, pgx.ErrNoRows) {
 		var exists bool
 		if err := s.pool.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM search_criteria WHERE id = $1 AND user_id = $2)`, c.ID, c.UserID).Scan(&exists); err != nil {

@@ -128,7 +128,7 @@ func (r *Repo) RecordDigests(ctx context.Context, ds []domain.OvernightDigest, n
 		// of the day (and the deleted ones) are not claimed.
 		rows, err := tx.Query(ctx, `INSERT INTO overnight_digests (day, criteria_id, event_id, projects, created_at)
 			SELECT d.day, c.id, d.event_id, 0, $4 FROM unnest($1::date[], $2::uuid[], $3::uuid[]) AS d (day, criteria_id, event_id)
-			JOIN search_criteria c ON c.id = d.criteria_id
+			JOIN search_criteria c ON c.id = d.criteria_id AND c.search_type = 'overnight'
 			ORDER BY 1, 2
 			ON CONFLICT DO NOTHING RETURNING criteria_id, day::text`, days, cids, eventKeys, now)
 		if err != nil {
@@ -149,11 +149,17 @@ func (r *Repo) RecordDigests(ctx context.Context, ds []domain.OvernightDigest, n
 		if len(claimed) == 0 {
 			return nil
 		}
+		toldInstantly, err := toldBefore(ctx, tx, ds, claimed, cids)
+		if err != nil {
+			return err
+		}
 		var mc []domain.SearchKey
 		var mp []string
 		for _, i := range claimed {
 			for _, p := range ds[i].Projects {
-				mc, mp = append(mc, cids[i]), append(mp, p.ID)
+				if !toldInstantly[searchProject{cids[i], p.ID}] {
+					mc, mp = append(mc, cids[i]), append(mp, p.ID)
+				}
 			}
 		}
 		// The digests' foreign key locked their searches against deletion
@@ -165,12 +171,8 @@ func (r *Repo) RecordDigests(ctx context.Context, ds []domain.OvernightDigest, n
 		if err != nil {
 			return err
 		}
-		type pair struct {
-			criteria domain.SearchKey
-			project  string
-		}
-		fresh := make(map[pair]bool, len(mc))
-		var m pair
+		fresh := make(map[searchProject]bool, len(mc))
+		var m searchProject
 		if _, err := pgx.ForEachRow(rows, []any{&m.criteria, &m.project}, func() error {
 			fresh[m] = true
 			return nil
@@ -186,7 +188,7 @@ func (r *Repo) RecordDigests(ctx context.Context, ds []domain.OvernightDigest, n
 			out := d
 			out.Projects = nil
 			for _, p := range d.Projects {
-				if k := (pair{cids[i], p.ID}); fresh[k] {
+				if k := (searchProject{cids[i], p.ID}); fresh[k] {
 					out.Projects = append(out.Projects, p)
 					delete(fresh, k) // a project named twice is told once
 				}
@@ -218,4 +220,48 @@ func (r *Repo) RecordDigests(ctx context.Context, ds []domain.OvernightDigest, n
 		return 0, fmt.Errorf("record %d digests: %w", len(ds), err)
 	}
 	return wrote, nil
+}
+
+// searchProject is a search and a project it told about.
+type searchProject struct {
+	criteria domain.SearchKey
+	project  string
+}
+
+// toldBefore returns which projects of the claimed digests their search
+// already alerted about instantly, before it became an overnight search
+// (SavedCriteria.WasInstant; the others have nothing there to read).
+func toldBefore(ctx context.Context, tx pgx.Tx, ds []domain.OvernightDigest, claimed []int, cids []domain.SearchKey) (map[searchProject]bool, error) {
+	switched := map[domain.SearchKey]bool{}
+	var projects []string
+	for _, i := range claimed {
+		if ds[i].Criteria.WasInstant {
+			switched[cids[i]] = true
+			for _, p := range ds[i].Projects {
+				projects = append(projects, p.ID)
+			}
+		}
+	}
+	if len(projects) == 0 {
+		return nil, nil
+	}
+	rows, err := tx.Query(ctx, `SELECT project_id, told FROM project_alerts WHERE project_id = ANY($1)`, projects)
+	if err != nil {
+		return nil, fmt.Errorf("told instantly: %w", err)
+	}
+	told := map[searchProject]bool{}
+	var pid string
+	var keys []byte
+	_, err = pgx.ForEachRow(rows, []any{&pid, &keys}, func() error {
+		for i := 0; i+16 <= len(keys); i += 16 {
+			if k := domain.SearchKey(keys[i : i+16]); switched[k] {
+				told[searchProject{k, pid}] = true
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("told instantly: %w", err)
+	}
+	return told, nil
 }
