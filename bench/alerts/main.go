@@ -325,18 +325,38 @@ func main() {
 	var publishedAt atomic.Int64
 	var payloadsMu sync.Mutex
 	var payloads [][]byte
+	var payloadAt []int64
 	sub, err := nc.Subscribe("projects.v1.project.matched", func(m *nats.Msg) {
+		now := time.Now().UnixNano()
 		payloadsMu.Lock()
 		payloads = append(payloads, m.Data)
+		payloadAt = append(payloadAt, now)
 		payloadsMu.Unlock()
 		published.Add(1)
-		publishedAt.Store(time.Now().UnixNano())
+		publishedAt.Store(now)
 	})
 	if err != nil {
 		fail(err)
 	}
 	_ = sub.SetPendingLimits(-1, -1)
 	defer sub.Unsubscribe()
+	// When each project's project.created reached the bus: a project's
+	// alert lag is from then until its last project.matched is on the bus.
+	var createdMu sync.Mutex
+	var createdPayloads [][]byte
+	var createdAt []int64
+	createdSub, err := nc.Subscribe("projects.v1.project.created", func(m *nats.Msg) {
+		now := time.Now().UnixNano()
+		createdMu.Lock()
+		createdPayloads = append(createdPayloads, m.Data)
+		createdAt = append(createdAt, now)
+		createdMu.Unlock()
+	})
+	if err != nil {
+		fail(err)
+	}
+	_ = createdSub.SetPendingLimits(-1, -1)
+	defer createdSub.Unsubscribe()
 	profileInstant := func() {
 		if *cpuProfile != "" {
 			f, err := os.Create(*cpuProfile + ".instant")
@@ -377,6 +397,10 @@ func main() {
 			fail(err)
 		}
 	}
+	// A stall (nothing handled or published for 3 s) is reported with
+	// what each stage holds, once.
+	stallDone := make(chan struct{})
+	go watchStall(ctx, stallDone, pool, js, &handled, &published)
 	for handled.Load() < int64(created) {
 		time.Sleep(10 * time.Millisecond)
 		if time.Since(start) > 30*time.Minute {
@@ -405,14 +429,27 @@ func main() {
 			fail(fmt.Errorf("published %d of %d alert events after 30 min", published.Load(), eventsWritten))
 		}
 	}
+	close(stallDone)
 	onBus := time.Unix(0, publishedAt.Load()).Sub(start)
 	var publishedMatches int64
+	createdMu.Lock()
+	onBusAt := make(map[string]int64, len(createdPayloads))
+	for i, data := range createdPayloads {
+		var ev projectsv1.ProjectCreated
+		if err := proto.Unmarshal(data, &ev); err != nil {
+			fail(err)
+		}
+		onBusAt[ev.ProjectId] = createdAt[i]
+	}
+	createdMu.Unlock()
+	alertedAt := map[string]int64{}
 	payloadsMu.Lock()
-	for _, data := range payloads {
+	for i, data := range payloads {
 		var ev projectsv1.ProjectMatched
 		if err := proto.Unmarshal(data, &ev); err != nil {
 			fail(err)
 		}
+		alertedAt[ev.Project.GetProjectId()] = max(alertedAt[ev.Project.GetProjectId()], payloadAt[i])
 		publishedMatches += int64(len(ev.Matches) + len(ev.CriteriaKeys)/16)
 		for _, u := range ev.Users {
 			publishedMatches += int64(len(u.CriteriaNames))
@@ -426,6 +463,42 @@ func main() {
 		pct(took, .5).Round(10*time.Microsecond), pct(took, .99).Round(10*time.Microsecond), deliveries, created, recorded, eventsWritten)
 	fmt.Printf("instant alerts on the bus: the last of %d events (%d matches) published %s after the import began, %s after the import ended\n",
 		published.Load(), publishedMatches, onBus.Round(time.Millisecond), (onBus - imported).Round(time.Millisecond))
+	// Each project's alert lag: until its last project.matched is on the
+	// bus, from its project.created on the bus and from when the import
+	// stamped it (first_seen_at, set as its batch of 1,000 is written: a
+	// little before its commit).
+	stamped := map[string]int64{}
+	rows, err := pool.Query(ctx, "SELECT id, first_seen_at FROM projects")
+	if err != nil {
+		fail(err)
+	}
+	var id string
+	var seenAt time.Time
+	if _, err := pgx.ForEachRow(rows, []any{&id, &seenAt}, func() error {
+		stamped[id] = seenAt.UnixNano()
+		return nil
+	}); err != nil {
+		fail(err)
+	}
+	var fromBus, fromStamp []time.Duration
+	for id, at := range alertedAt {
+		if c, ok := onBusAt[id]; ok {
+			fromBus = append(fromBus, time.Duration(at-c))
+		}
+		if c, ok := stamped[id]; ok {
+			fromStamp = append(fromStamp, time.Duration(at-c))
+		}
+	}
+	for _, l := range []struct {
+		from string
+		ds   []time.Duration
+	}{{"its project.created on the bus", fromBus}, {"its import stamp", fromStamp}} {
+		if len(l.ds) > 0 && !*afterImport { // else the lag counts the wait for the import's end
+			fmt.Printf("alert lag of %d projects, from %s to its last project.matched on the bus: p50 %s p90 %s p99 %s max %s\n",
+				len(l.ds), l.from, pct(l.ds, .5).Round(time.Millisecond), pct(l.ds, .9).Round(time.Millisecond),
+				pct(l.ds, .99).Round(time.Millisecond), pct(l.ds, 1).Round(time.Millisecond))
+		}
+	}
 	if recorded != total || publishedMatches != int64(total) {
 		fmt.Printf("!! recorded %d matches and published %d, the in-memory index found %d\n", recorded, publishedMatches, total)
 	}
@@ -504,6 +577,44 @@ func startBus(ctx context.Context, pool *pgxpool.Pool, log *slog.Logger) (*nats.
 		nc.Close()
 		ns.Shutdown()
 		_ = os.RemoveAll(dir)
+	}
+}
+
+// watchStall reports, once, a time of 3 s in which neither the handled
+// project events nor the alert events on the bus advanced: the consumer's
+// state on the server and the events still in the outbox.
+func watchStall(ctx context.Context, done <-chan struct{}, pool *pgxpool.Pool, js jetstream.JetStream, handled, published *atomic.Int64) {
+	last, lastPub, since := handled.Load(), published.Load(), time.Now()
+	for {
+		select {
+		case <-done:
+			return
+		case <-time.After(100 * time.Millisecond):
+		}
+		if h, p := handled.Load(), published.Load(); h != last || p != lastPub {
+			last, lastPub, since = h, p, time.Now()
+			continue
+		}
+		if time.Since(since) < 3*time.Second {
+			continue
+		}
+		var waiting int
+		_ = pool.QueryRow(ctx, "SELECT count(*) FROM outbox WHERE published_at IS NULL").Scan(&waiting)
+		msg := fmt.Sprintf("!! stalled for 3 s: %d project events handled, %d alert events on the bus, %d outbox events unpublished", last, lastPub, waiting)
+		if c, err := js.Consumer(ctx, events.StreamProjects, "projects-alerts"); err == nil {
+			if ci, err := c.Info(ctx); err == nil {
+				msg += fmt.Sprintf("; consumer: %d pending, %d ack pending, %d redelivered, %d pull requests waiting, delivered seq %d, ack floor %d",
+					ci.NumPending, ci.NumAckPending, ci.NumRedelivered, ci.NumWaiting, ci.Delivered.Stream, ci.AckFloor.Stream)
+			}
+		}
+		// Every goroutine's stack, to see what waits.
+		if f, err := os.CreateTemp("", "alertsbench-stall-*.txt"); err == nil {
+			_ = pprof.Lookup("goroutine").WriteTo(f, 2)
+			_ = f.Close()
+			msg += "; goroutines in " + f.Name()
+		}
+		fmt.Println(msg)
+		return
 	}
 }
 
