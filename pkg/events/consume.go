@@ -82,8 +82,8 @@ func deadLetterer(js jetstream.JetStream, stream, durable string, log *slog.Logg
 		for k, v := range msg.Headers() {
 			out.Header[k] = v
 		}
-		out.Header.Set("Bidradar-Original-Subject", msg.Subject())
-		out.Header.Set("Bidradar-Dead-Reason", reason)
+		out.Header.Set(hdrOriginalSubject, msg.Subject())
+		out.Header.Set(hdrDeadReason, reason)
 		if id := msg.Headers().Get(nats.MsgIdHdr); id != "" {
 			out.Header.Set(nats.MsgIdHdr, "dead:"+durable+":"+id)
 		}

@@ -22,6 +22,7 @@ import (
 	"bidradar/pkg/authkeys"
 	"bidradar/pkg/authn"
 	"bidradar/pkg/config"
+	"bidradar/pkg/events"
 	"bidradar/pkg/logging"
 	"bidradar/pkg/server"
 	"bidradar/pkg/telemetry"
@@ -46,7 +47,8 @@ type Spec struct {
 	Migrate func(ctx context.Context, getenv Getenv, log *slog.Logger) error
 }
 
-// Main runs `<name> [serve|migrate]` and exits non-zero on failure (bad config included).
+// Main runs `<name> [serve|migrate|replay-dead-letters STREAM CONSUMER]` and
+// exits non-zero on failure (bad config included).
 func Main(spec Spec) {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -69,9 +71,11 @@ func run(ctx context.Context, spec Spec, log *slog.Logger) error {
 			return nil
 		}
 		return spec.Migrate(ctx, os.Getenv, log)
+	case "replay-dead-letters":
+		return ReplayDeadLetters(ctx, spec.Name, os.Args[2:], os.Getenv, log)
 	case "serve":
 	default:
-		return fmt.Errorf("unknown command %q (want serve or migrate)", cmd)
+		return fmt.Errorf("unknown command %q (want serve, migrate or replay-dead-letters)", cmd)
 	}
 	shutdown, err := telemetry.Setup(ctx, spec.Name)
 	if err != nil {
@@ -89,6 +93,33 @@ func run(ctx context.Context, spec Spec, log *slog.Logger) error {
 	}
 	log.Info("listening", "addr", ln.Addr().String())
 	return comp.Run(ctx, ln)
+}
+
+// ReplayDeadLetters is the replay-dead-letters command: it publishes again
+// the events a consumer gave up on (args: its stream and durable name, e.g.
+// PROJECTS notification-projects), on the NATS server of NATS_URL, once
+// what failed them is mended. See events.ReplayDeadLetters.
+func ReplayDeadLetters(ctx context.Context, name string, args []string, getenv Getenv, log *slog.Logger) error {
+	if len(args) != 2 {
+		return errors.New("usage: " + name + " replay-dead-letters STREAM CONSUMER (e.g. PROJECTS notification-projects)")
+	}
+	env := config.FromGetenv(getenv)
+	url := env.Required("NATS_URL")
+	if err := env.Err(); err != nil {
+		return err
+	}
+	nc, js, err := events.Connect(url, name+"-replay")
+	if err != nil {
+		return err
+	}
+	defer nc.Close()
+	st, err := events.ReplayDeadLetters(ctx, js, args[0], args[1])
+	if err != nil {
+		return fmt.Errorf("%w (%d replayed before)", err, st.Replayed)
+	}
+	log.Info("dead letters replayed", "stream", args[0], "consumer", args[1], "replayed", st.Replayed,
+		"kept_inside_duplicate_window", st.Kept)
+	return nil
 }
 
 // RPCServer serves connect handlers with the shared interceptors; requests are
