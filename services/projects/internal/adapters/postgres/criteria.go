@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"bidradar/services/projects/internal/domain"
@@ -124,22 +125,27 @@ func (s *CriteriaStore) UpdateCriteria(ctx context.Context, c domain.SavedCriter
 		return c, err
 	}
 	var out domain.SavedCriteria
-	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
-		var err error
-		out, err = scanCriteria(tx.QueryRow(ctx, `UPDATE search_criteria
-			SET name = $4, search_type = $5, criteria = $6, last_run_at = NULL, last_match_count = 0,
-				was_instant = was_instant OR (search_type = 'normal' AND $5 <> 'normal')
-			WHERE id = $1 AND user_id = $2 AND search_type = $3 RETURNING `+criteriaColumns,
-			c.ID, c.UserID, wasType, c.Name, c.SearchType, raw))
-		if err != nil || wasType == domain.SearchNormal || c.SearchType != domain.SearchNormal {
+	// The copy may deadlock with an instant-alert batch extending the same
+	// rows (it locks old rows, then new ones): PostgreSQL aborts one, and
+	// the update is tried again.
+	err = retryOnDeadlock(3, func() error {
+		return pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+			var err error
+			out, err = scanCriteria(tx.QueryRow(ctx, `UPDATE search_criteria
+				SET name = $4, search_type = $5, criteria = $6, last_run_at = NULL, last_match_count = 0,
+					was_instant = was_instant OR (search_type = 'normal' AND $5 <> 'normal')
+				WHERE id = $1 AND user_id = $2 AND search_type = $3 RETURNING `+criteriaColumns,
+				c.ID, c.UserID, wasType, c.Name, c.SearchType, raw))
+			if err != nil || wasType == domain.SearchNormal || c.SearchType != domain.SearchNormal {
+				return err
+			}
+			// Rows in project order, as the instant alerts lock them.
+			_, err = tx.Exec(ctx, `INSERT INTO project_alerts (project_id, told, updated_at)
+				SELECT m.project_id, uuid_send(m.criteria_id), now() FROM criteria_matches m
+				WHERE m.criteria_id = $1 ORDER BY m.project_id
+				ON CONFLICT (project_id) DO UPDATE SET told = project_alerts.told || EXCLUDED.told, updated_at = EXCLUDED.updated_at`, c.ID)
 			return err
-		}
-		// Rows in project order, as the instant alerts lock them.
-		_, err = tx.Exec(ctx, `INSERT INTO project_alerts (project_id, told, updated_at)
-			SELECT m.project_id, uuid_send(m.criteria_id), now() FROM criteria_matches m
-			WHERE m.criteria_id = $1 ORDER BY m.project_id
-			ON CONFLICT (project_id) DO UPDATE SET told = project_alerts.told || EXCLUDED.told, updated_at = EXCLUDED.updated_at`, c.ID)
-		return err
+		})
 	})
 	if errors.Is(err, pgx.ErrNoRows) {
 		var exists bool
@@ -278,4 +284,17 @@ func (s *CriteriaStore) NormalCriteria(ctx context.Context) ([]domain.SavedCrite
 		return nil, 0, fmt.Errorf("normal criteria: %w", err)
 	}
 	return out, v, nil
+}
+
+// retryOnDeadlock runs fn up to attempts times while PostgreSQL aborts it
+// as a deadlock victim.
+func retryOnDeadlock(attempts int, fn func() error) error {
+	var err error
+	for range attempts {
+		var pgErr *pgconn.PgError
+		if err = fn(); !errors.As(err, &pgErr) || pgErr.Code != "40P01" {
+			return err
+		}
+	}
+	return err
 }

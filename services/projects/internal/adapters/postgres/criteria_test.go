@@ -3,10 +3,14 @@ package postgres_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 
 	"bidradar/services/projects/internal/adapters/postgres"
 	"bidradar/services/projects/internal/domain"
@@ -132,5 +136,31 @@ func TestUpdateCriteria(t *testing.T) {
 	}
 	if c, _ := s.GetCriteria(ctx, owner, orig.ID); c.Name != "สะพาน" {
 		t.Fatalf("another user's edit wrote: %+v", c)
+	}
+}
+
+// An update aborted as a deadlock victim is tried again, a bounded number
+// of times; any other error is returned at once.
+func TestRetryOnDeadlock(t *testing.T) {
+	deadlock := &pgconn.PgError{Code: "40P01", Message: "deadlock detected"}
+	for _, c := range []struct {
+		errs  []error
+		calls int
+		want  error
+	}{
+		{[]error{nil}, 1, nil},
+		{[]error{deadlock, nil}, 2, nil},
+		{[]error{deadlock, deadlock, deadlock, nil}, 3, deadlock},
+		{[]error{pgx.ErrNoRows, nil}, 1, pgx.ErrNoRows},
+		{[]error{fmt.Errorf("update: %w", deadlock), nil}, 2, nil},
+	} {
+		calls := 0
+		err := postgres.RetryOnDeadlock(3, func() error {
+			calls++
+			return c.errs[calls-1]
+		})
+		if calls != c.calls || !errors.Is(err, c.want) {
+			t.Errorf("%v: %d calls, %v; want %d, %v", c.errs, calls, err, c.calls, c.want)
+		}
 	}
 }
