@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
 	"google.golang.org/protobuf/proto"
 
 	projectsv1 "bidradar/gen/projects/v1"
@@ -50,15 +51,11 @@ func TestRecordMatchesOnce(t *testing.T) {
 		k, _ := c.SearchKey()
 		nameOf[k] = c.Name
 	}
-	seen := 0
+	newEvents := eventsSince(t, pool)
 	told := func() []string { // the events since the last call
 		t.Helper()
-		evs, err := outbox.Stored(ctx, pool)
-		if err != nil {
-			t.Fatal(err)
-		}
 		var out []string
-		for _, e := range evs[seen:] {
+		for _, e := range newEvents() {
 			var m projectsv1.ProjectMatched
 			if err := proto.Unmarshal(e.Payload, &m); err != nil || m.EventId != e.ID || e.Subject != eventproto.SubjectProjectMatched {
 				t.Fatalf("event %s %v: %v", e.Subject, &m, err)
@@ -72,7 +69,6 @@ func TestRecordMatchesOnce(t *testing.T) {
 			}
 			out = append(out, strings.Join(names, " "))
 		}
-		seen = len(evs)
 		return out
 	}
 	version, err := store.CriteriaVersion(ctx)
@@ -276,15 +272,11 @@ func TestSwitchedSearchTellsOnce(t *testing.T) {
 	store := postgres.NewCriteriaStore(pool)
 	now := time.Date(2026, 11, 25, 10, 0, 0, 0, time.UTC)
 	day := time.Date(2026, 11, 26, 0, 0, 0, 0, time.UTC)
-	seen := 0
+	newEvents := eventsSince(t, pool)
 	told := func() []string { // project ids of the events since the last call
 		t.Helper()
-		evs, err := outbox.Stored(ctx, pool)
-		if err != nil {
-			t.Fatal(err)
-		}
 		var out []string
-		for _, e := range evs[seen:] {
+		for _, e := range newEvents() {
 			switch e.Subject {
 			case eventproto.SubjectProjectMatched:
 				var m projectsv1.ProjectMatched
@@ -300,7 +292,6 @@ func TestSwitchedSearchTellsOnce(t *testing.T) {
 				out = append(out, "digest "+strings.Join(m.ProjectIds, ","))
 			}
 		}
-		seen = len(evs)
 		return out
 	}
 	instant := func(c domain.SavedCriteria, ids ...string) {
@@ -375,6 +366,21 @@ func TestSwitchedSearchTellsOnce(t *testing.T) {
 	a = switchTo(a, domain.SearchOvernight)
 	digest(a, "69000000001", "69000000002", "69000000006", "69000000007")
 	expect("a's digest again", "digest 69000000007")
+}
+
+// eventsSince returns a function that returns the events stored in the
+// outbox since its last call.
+func eventsSince(t *testing.T, pool *pgxpool.Pool) func() []outbox.Event {
+	seen := 0
+	return func() []outbox.Event {
+		t.Helper()
+		evs, err := outbox.Stored(context.Background(), pool)
+		if err != nil {
+			t.Fatal(err)
+		}
+		evs, seen = evs[seen:], len(evs)
+		return evs
+	}
 }
 
 // searcher owns the searches of these tests.
