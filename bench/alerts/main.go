@@ -320,43 +320,14 @@ func main() {
 	// The alerts as the notification service gets them: every
 	// project.matched message the relay publishes, taken off the bus (and
 	// decoded after the run: decoding is the notification service's work,
-	// in its own process).
-	var published atomic.Int64
-	var publishedAt atomic.Int64
-	var payloadsMu sync.Mutex
-	var payloads [][]byte
-	var payloadAt []int64
-	sub, err := nc.Subscribe("projects.v1.project.matched", func(m *nats.Msg) {
-		now := time.Now().UnixNano()
-		payloadsMu.Lock()
-		payloads = append(payloads, m.Data)
-		payloadAt = append(payloadAt, now)
-		payloadsMu.Unlock()
-		published.Add(1)
-		publishedAt.Store(now)
-	})
-	if err != nil {
-		fail(err)
-	}
-	_ = sub.SetPendingLimits(-1, -1)
-	defer sub.Unsubscribe()
-	// When each project's project.created reached the bus: a project's
-	// alert lag is from then until its last project.matched is on the bus.
-	var createdMu sync.Mutex
-	var createdPayloads [][]byte
-	var createdAt []int64
-	createdSub, err := nc.Subscribe("projects.v1.project.created", func(m *nats.Msg) {
-		now := time.Now().UnixNano()
-		createdMu.Lock()
-		createdPayloads = append(createdPayloads, m.Data)
-		createdAt = append(createdAt, now)
-		createdMu.Unlock()
-	})
-	if err != nil {
-		fail(err)
-	}
-	_ = createdSub.SetPendingLimits(-1, -1)
-	defer createdSub.Unsubscribe()
+	// in its own process). And when each project's project.created reached
+	// the bus: a project's alert lag is from then until its last
+	// project.matched is on the bus.
+	matchedOnBus := recordBus(nc, "projects.v1.project.matched")
+	defer matchedOnBus.stop()
+	createdOnBus := recordBus(nc, "projects.v1.project.created")
+	defer createdOnBus.stop()
+	published, publishedAt := &matchedOnBus.n, &matchedOnBus.last
 	profileInstant := func() {
 		if *cpuProfile != "" {
 			f, err := os.Create(*cpuProfile + ".instant")
@@ -400,7 +371,7 @@ func main() {
 	// A stall (nothing handled or published for 3 s) is reported with
 	// what each stage holds, once.
 	stallDone := make(chan struct{})
-	go watchStall(ctx, stallDone, pool, js, &handled, &published)
+	go watchStall(ctx, stallDone, pool, js, &handled, published)
 	for handled.Load() < int64(created) {
 		time.Sleep(10 * time.Millisecond)
 		if time.Since(start) > 30*time.Minute {
@@ -432,7 +403,7 @@ func main() {
 	close(stallDone)
 	onBus := time.Unix(0, publishedAt.Load()).Sub(start)
 	var publishedMatches int64
-	createdMu.Lock()
+	createdPayloads, createdAt := createdOnBus.taken()
 	onBusAt := make(map[string]int64, len(createdPayloads))
 	for i, data := range createdPayloads {
 		var ev projectsv1.ProjectCreated
@@ -441,9 +412,8 @@ func main() {
 		}
 		onBusAt[ev.ProjectId] = createdAt[i]
 	}
-	createdMu.Unlock()
 	alertedAt := map[string]int64{}
-	payloadsMu.Lock()
+	payloads, payloadAt := matchedOnBus.taken()
 	for i, data := range payloads {
 		var ev projectsv1.ProjectMatched
 		if err := proto.Unmarshal(data, &ev); err != nil {
@@ -455,7 +425,6 @@ func main() {
 			publishedMatches += int64(len(u.CriteriaNames))
 		}
 	}
-	payloadsMu.Unlock()
 	fmt.Printf("import: %d new projects in %s (%.0f projects/s); %d events not yet matched when it finished\n",
 		created, imported.Round(time.Millisecond), float64(created)/imported.Seconds(), lagAtImport)
 	fmt.Printf("instant alerts: all %d matched and recorded %s after the import began (%.0f projects/s); %d batches of %.1f events, each p50 %s p99 %s; %d deliveries for %d events; %d matches recorded in %d project.matched events\n",
@@ -579,6 +548,43 @@ func startBus(ctx context.Context, pool *pgxpool.Pool, log *slog.Logger) (*nats.
 		_ = os.RemoveAll(dir)
 	}
 }
+
+// busRecord keeps the messages of a subject as they reach the bus, with
+// when each arrived.
+type busRecord struct {
+	sub     *nats.Subscription
+	n, last atomic.Int64 // messages so far, and when the last arrived (ns)
+	mu      sync.Mutex
+	data    [][]byte
+	at      []int64
+}
+
+func recordBus(nc *nats.Conn, subject string) *busRecord {
+	r := &busRecord{}
+	sub, err := nc.Subscribe(subject, func(m *nats.Msg) {
+		now := time.Now().UnixNano()
+		r.mu.Lock()
+		r.data, r.at = append(r.data, m.Data), append(r.at, now)
+		r.mu.Unlock()
+		r.n.Add(1)
+		r.last.Store(now)
+	})
+	if err != nil {
+		fail(err)
+	}
+	_ = sub.SetPendingLimits(-1, -1)
+	r.sub = sub
+	return r
+}
+
+// taken returns the messages recorded so far and when each arrived.
+func (r *busRecord) taken() ([][]byte, []int64) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.data, r.at
+}
+
+func (r *busRecord) stop() { _ = r.sub.Unsubscribe() }
 
 // watchStall reports, once, a time of 3 s in which neither the handled
 // project events nor the alert events on the bus advanced: the consumer's
