@@ -1,4 +1,4 @@
-// Command interests runs the interests service (subcommands: serve, migrate).
+// Command interests runs the interests service (subcommands: serve, migrate, replay-dead-letters).
 package main
 
 import (

@@ -1,4 +1,4 @@
-// Command notification runs the notification service (subcommands: serve, migrate).
+// Command notification runs the notification service (subcommands: serve, migrate, replay-dead-letters).
 package main
 
 import (

@@ -5,6 +5,7 @@
 //	projects ingest --rss URL | --csv FILE | --ocds FILE
 //	projects seed-demo N                  insert N generated demo projects
 //	projects overnight-run                run today's overnight searches now
+//	projects replay-dead-letters STREAM CONSUMER   publish a consumer's dead letters again
 package main
 
 import (

@@ -1,4 +1,4 @@
-// Command subscription runs the subscription service (subcommands: serve, migrate).
+// Command subscription runs the subscription service (subcommands: serve, migrate, replay-dead-letters).
 package main
 
 import (
