@@ -34,7 +34,7 @@ type ReplayStats struct {
 func ReplayDeadLetters(ctx context.Context, js jetstream.JetStream, stream, durable string) (ReplayStats, error) {
 	var st ReplayStats
 	if stream == "" || durable == "" || strings.ContainsAny(stream+durable, ".*> ") {
-		return st, fmt.Errorf("events: replay: a stream and a consumer name are required, without '.', '*', '>' or spaces")
+		return st, errors.New("events: replay: a stream and a consumer name are required, without '.', '*', '>' or spaces")
 	}
 	dl, err := js.Stream(ctx, StreamDeadLetter)
 	if errors.Is(err, jetstream.ErrStreamNotFound) {
