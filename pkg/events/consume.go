@@ -45,6 +45,15 @@ var RetryDelays = []time.Duration{
 // work done twice. Failures are retried sooner, with RetryDelays.
 const AckWait = 2 * time.Minute
 
+// PullHeartbeat is how often JetStream tells a waiting pull request it is
+// alive. The client notices a request the server no longer holds only when
+// two heartbeats are missing; with the client's default (half the 30 s
+// expiry) a bulk import's instant alerts once stood still for 30 s, the
+// consumer idle with 12 600 events waiting and no request on the server
+// (bench/alerts, 2026-11-26). Every 2 s costs a small message per waiting
+// request, and bounds such a stop to about 4 s.
+const PullHeartbeat = 2 * time.Second
+
 // BufferedMessages is how many messages a consumer's client pulls ahead of
 // its handler (with a batch handler, the batch size more).
 const BufferedMessages = 100
@@ -118,7 +127,7 @@ func Consume(ctx context.Context, js jetstream.JetStream, stream, durable string
 	deadLetter := deadLetterer(js, stream, durable, log)
 	cc, err := cons.Consume(func(msg jetstream.Msg) {
 		handleMsg(ctx, tracer, msg, handle, deadLetter, log)
-	}, jetstream.PullMaxMessages(BufferedMessages), consumeErrors(ctx, log))
+	}, jetstream.PullMaxMessages(BufferedMessages), jetstream.PullHeartbeat(PullHeartbeat), consumeErrors(ctx, log))
 	if err != nil {
 		return nil, fmt.Errorf("events: consume %s on %s: %w", durable, stream, err)
 	}
@@ -263,7 +272,7 @@ func ConsumeBatch(ctx context.Context, js jetstream.JetStream, stream, durable s
 			nak(msg)
 		case queue <- msg:
 		}
-	}, jetstream.PullMaxMessages(BufferedMessages), consumeErrors(ctx, log))
+	}, jetstream.PullMaxMessages(BufferedMessages), jetstream.PullHeartbeat(PullHeartbeat), consumeErrors(ctx, log))
 	if err != nil {
 		close(closed)
 		return nil, fmt.Errorf("events: consume %s on %s: %w", durable, stream, err)
