@@ -214,9 +214,6 @@ type SavedCriteria struct {
 	CreatedAt      time.Time
 	LastRunAt      *time.Time
 	LastMatchCount int64
-	// WasInstant: an overnight search that alerted instantly before; its
-	// digests leave out the projects it told about then.
-	WasInstant bool
 }
 
 // SearchKey is the search's id as its bytes: Key, set by the store when it

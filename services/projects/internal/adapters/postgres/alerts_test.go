@@ -340,8 +340,17 @@ func TestSwitchedSearchTellsOnce(t *testing.T) {
 	a := saveSearch(t, store, domain.SearchNormal, "a", "สะพาน")
 	instant(a, "69000000001")
 	expect("a instant", "instant 69000000001")
+	wasInstant := func(c domain.SavedCriteria) bool {
+		t.Helper()
+		var was bool
+		if err := pool.QueryRow(ctx, `SELECT was_instant FROM search_criteria WHERE id = $1`, c.ID).Scan(&was); err != nil {
+			t.Fatal(err)
+		}
+		return was
+	}
+	stale := a // as a run that loaded it before the switch holds it
 	a = switchTo(a, domain.SearchOvernight)
-	if !a.WasInstant {
+	if !wasInstant(a) {
 		t.Fatal("a switched to overnight is not marked was_instant")
 	}
 	digest(a, "69000000001", "69000000002")
@@ -350,14 +359,14 @@ func TestSwitchedSearchTellsOnce(t *testing.T) {
 	b := saveSearch(t, store, domain.SearchOvernight, "b", "ถนน")
 	digest(b, "69000000003")
 	expect("b's digest", "digest 69000000003")
-	stale := b // as a run that loaded it before the switch holds it
+	staleB := b
 	b = switchTo(b, domain.SearchNormal)
-	if b.WasInstant {
+	if wasInstant(b) {
 		t.Fatal("b was never instant")
 	}
 	instant(b, "69000000003", "69000000004")
 	expect("b instant", "instant 69000000004")
-	digest(stale, "69000000005")
+	digest(staleB, "69000000005")
 	expect("b's digest after the switch")
 
 	a = switchTo(a, domain.SearchNormal)
@@ -366,6 +375,11 @@ func TestSwitchedSearchTellsOnce(t *testing.T) {
 	a = switchTo(a, domain.SearchOvernight)
 	digest(a, "69000000001", "69000000002", "69000000006", "69000000007")
 	expect("a's digest again", "digest 69000000007")
+	// A run holding a as loaded before any switch (overnight, as it is
+	// now) still leaves out what a told instantly.
+	stale.SearchType = domain.SearchOvernight
+	digest(stale, "69000000006", "69000000008")
+	expect("a's digest from a stale load", "digest 69000000008")
 }
 
 // eventsSince returns a function that returns the events stored in the

@@ -27,12 +27,12 @@ var uuidRe = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[
 // ValidCriteriaID reports whether id has the form of a saved criteria id.
 func ValidCriteriaID(id string) bool { return uuidRe.MatchString(id) }
 
-const criteriaColumns = `id::text, user_id, name, search_type, criteria, created_at, last_run_at, last_match_count, was_instant`
+const criteriaColumns = `id::text, user_id, name, search_type, criteria, created_at, last_run_at, last_match_count`
 
 func scanCriteria(row pgx.Row) (domain.SavedCriteria, error) {
 	var c domain.SavedCriteria
 	var raw []byte
-	if err := row.Scan(&c.ID, &c.UserID, &c.Name, &c.SearchType, &raw, &c.CreatedAt, &c.LastRunAt, &c.LastMatchCount, &c.WasInstant); err != nil {
+	if err := row.Scan(&c.ID, &c.UserID, &c.Name, &c.SearchType, &raw, &c.CreatedAt, &c.LastRunAt, &c.LastMatchCount); err != nil {
 		return c, err
 	}
 	if err := json.Unmarshal(raw, &c.Form); err != nil {

@@ -229,14 +229,29 @@ type searchProject struct {
 }
 
 // toldBefore returns which projects of the claimed digests their search
-// already alerted about instantly, before it became an overnight search
-// (SavedCriteria.WasInstant; the others have nothing there to read).
+// already alerted about instantly, before it became an overnight search.
+// Only searches marked was_instant (as the update leaves them: read now,
+// not as the run loaded them) can have any; the others cost one lookup.
 func toldBefore(ctx context.Context, tx pgx.Tx, ds []domain.OvernightDigest, claimed []int, cids []domain.SearchKey) (map[searchProject]bool, error) {
+	keys := make([]domain.SearchKey, len(claimed))
+	for n, i := range claimed {
+		keys[n] = cids[i]
+	}
+	rows, err := tx.Query(ctx, `SELECT id FROM search_criteria WHERE id = ANY($1::uuid[]) AND was_instant`, keys)
+	if err != nil {
+		return nil, fmt.Errorf("searches once instant: %w", err)
+	}
 	switched := map[domain.SearchKey]bool{}
+	var k domain.SearchKey
+	if _, err := pgx.ForEachRow(rows, []any{&k}, func() error {
+		switched[k] = true
+		return nil
+	}); err != nil {
+		return nil, fmt.Errorf("searches once instant: %w", err)
+	}
 	var projects []string
 	for _, i := range claimed {
-		if ds[i].Criteria.WasInstant {
-			switched[cids[i]] = true
+		if switched[cids[i]] {
 			for _, p := range ds[i].Projects {
 				projects = append(projects, p.ID)
 			}
@@ -245,16 +260,16 @@ func toldBefore(ctx context.Context, tx pgx.Tx, ds []domain.OvernightDigest, cla
 	if len(projects) == 0 {
 		return nil, nil
 	}
-	rows, err := tx.Query(ctx, `SELECT project_id, told FROM project_alerts WHERE project_id = ANY($1)`, projects)
+	rows, err = tx.Query(ctx, `SELECT project_id, told FROM project_alerts WHERE project_id = ANY($1)`, projects)
 	if err != nil {
 		return nil, fmt.Errorf("told instantly: %w", err)
 	}
 	told := map[searchProject]bool{}
 	var pid string
-	var keys []byte
-	_, err = pgx.ForEachRow(rows, []any{&pid, &keys}, func() error {
-		for i := 0; i+16 <= len(keys); i += 16 {
-			if k := domain.SearchKey(keys[i : i+16]); switched[k] {
+	var toldKeys []byte
+	_, err = pgx.ForEachRow(rows, []any{&pid, &toldKeys}, func() error {
+		for i := 0; i+16 <= len(toldKeys); i += 16 {
+			if k := domain.SearchKey(toldKeys[i : i+16]); switched[k] {
 				told[searchProject{k, pid}] = true
 			}
 		}
