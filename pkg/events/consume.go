@@ -86,7 +86,7 @@ func consumer(ctx context.Context, js jetstream.JetStream, stream, durable strin
 
 func deadLetterer(js jetstream.JetStream, stream, durable string, log *slog.Logger) func(context.Context, jetstream.Msg, string) {
 	return func(ctx context.Context, msg jetstream.Msg, reason string) {
-		out := nats.NewMsg(DeadLetterPrefix + "." + stream + "." + durable)
+		out := nats.NewMsg(deadLetterSubject(stream, durable))
 		out.Data = msg.Data()
 		for k, v := range msg.Headers() {
 			out.Header[k] = v
@@ -94,7 +94,7 @@ func deadLetterer(js jetstream.JetStream, stream, durable string, log *slog.Logg
 		out.Header.Set(hdrOriginalSubject, msg.Subject())
 		out.Header.Set(hdrDeadReason, reason)
 		if id := msg.Headers().Get(nats.MsgIdHdr); id != "" {
-			out.Header.Set(nats.MsgIdHdr, "dead:"+durable+":"+id)
+			out.Header.Set(nats.MsgIdHdr, deadLetterIDPrefix(durable)+id)
 		}
 		if _, err := js.PublishMsg(ctx, out); err != nil {
 			log.ErrorContext(ctx, "dead-letter publish failed", "subject", msg.Subject(), "err", err)

@@ -16,6 +16,15 @@ const (
 	hdrDeadReason      = "Bidradar-Dead-Reason"
 )
 
+// deadLetterSubject is where durable's dead letters of stream go.
+func deadLetterSubject(stream, durable string) string {
+	return DeadLetterPrefix + "." + stream + "." + durable
+}
+
+// deadLetterIDPrefix precedes the event id of durable's dead letters (their
+// own id, so JetStream does not drop them as repeats of the event).
+func deadLetterIDPrefix(durable string) string { return "dead:" + durable + ":" }
+
 // ReplayStats sums up a ReplayDeadLetters run.
 type ReplayStats struct {
 	Replayed int // published again and removed from the dead letters
@@ -48,8 +57,8 @@ func ReplayDeadLetters(ctx context.Context, js jetstream.JetStream, stream, dura
 		return st, fmt.Errorf("events: replay: dead-letter stream: %w", err)
 	}
 	last := info.State.LastSeq
-	subject := DeadLetterPrefix + "." + stream + "." + durable
-	idPrefix := "dead:" + durable + ":"
+	subject := deadLetterSubject(stream, durable)
+	idPrefix := deadLetterIDPrefix(durable)
 	for seq := uint64(1); seq <= last; {
 		dead, err := dl.GetMsg(ctx, seq, jetstream.WithGetMsgSubject(subject))
 		if errors.Is(err, jetstream.ErrMsgNotFound) {
