@@ -3,6 +3,7 @@ package postgres
 import (
 	"context"
 	"fmt"
+	"iter"
 	"slices"
 	"time"
 
@@ -84,8 +85,8 @@ func (r *Repo) RecordMatches(ctx context.Context, ms []domain.ProjectMatches, as
 			var keys []byte
 			_, err = pgx.ForEachRow(rows, []any{&pid, &keys}, func() error {
 				set := make(map[domain.SearchKey]bool, len(keys)/16)
-				for i := 0; i+16 <= len(keys); i += 16 {
-					set[domain.SearchKey(keys[i:i+16])] = true
+				for k := range toldKeys(keys) {
+					set[k] = true
 				}
 				told[pid] = set
 				return nil
@@ -166,6 +167,18 @@ func (r *Repo) RecordMatches(ctx context.Context, ms []domain.ProjectMatches, as
 		return r.enqueue(ctx, tx, evs)
 	})
 	return n, err
+}
+
+// toldKeys yields the search keys of a project_alerts.told (16 bytes each,
+// end to end).
+func toldKeys(told []byte) iter.Seq[domain.SearchKey] {
+	return func(yield func(domain.SearchKey) bool) {
+		for i := 0; i+16 <= len(told); i += 16 {
+			if !yield(domain.SearchKey(told[i : i+16])) {
+				return
+			}
+		}
+	}
 }
 
 // liveSearches returns which of the searches keys still exist (the keys
