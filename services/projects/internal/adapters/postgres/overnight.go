@@ -125,23 +125,34 @@ func (r *Repo) RecordDigests(ctx context.Context, ds []domain.OvernightDigest, n
 	err = pgx.BeginFunc(ctx, r.pool, func(tx pgx.Tx) error {
 		wrote = 0
 		// The gate of a digest a day: the searches told by an earlier run
-		// of the day (and the deleted ones) are not claimed.
-		rows, err := tx.Query(ctx, `INSERT INTO overnight_digests (day, criteria_id, event_id, projects, created_at)
-			SELECT d.day, c.id, d.event_id, 0, $4 FROM unnest($1::date[], $2::uuid[], $3::uuid[]) AS d (day, criteria_id, event_id)
-			JOIN search_criteria c ON c.id = d.criteria_id AND c.search_type = 'overnight'
-			ORDER BY 1, 2
-			ON CONFLICT DO NOTHING RETURNING criteria_id, day::text`, days, cids, eventKeys, now)
+		// of the day (and the deleted ones, and those no longer overnight)
+		// are not claimed. Each claimed search says whether it once
+		// alerted instantly (was_instant, as it is now, not as the run
+		// loaded it).
+		rows, err := tx.Query(ctx, `WITH claimed AS (
+				INSERT INTO overnight_digests (day, criteria_id, event_id, projects, created_at)
+				SELECT d.day, c.id, d.event_id, 0, $4 FROM unnest($1::date[], $2::uuid[], $3::uuid[]) AS d (day, criteria_id, event_id)
+				JOIN search_criteria c ON c.id = d.criteria_id AND c.search_type = 'overnight'
+				ORDER BY 1, 2
+				ON CONFLICT DO NOTHING RETURNING criteria_id, day)
+			SELECT k.criteria_id, k.day::text, c.was_instant FROM claimed k JOIN search_criteria c ON c.id = k.criteria_id`,
+			days, cids, eventKeys, now)
 		if err != nil {
 			return err
 		}
 		var claimed []int
+		switched := map[domain.SearchKey]bool{}
 		var k key
-		if _, err := pgx.ForEachRow(rows, []any{&k.criteria, &k.day}, func() error {
+		var wasInstant bool
+		if _, err := pgx.ForEachRow(rows, []any{&k.criteria, &k.day, &wasInstant}, func() error {
 			i, ok := at[k]
 			if !ok {
 				return fmt.Errorf("claimed %v, not asked for", k)
 			}
 			claimed = append(claimed, i)
+			if wasInstant {
+				switched[k.criteria] = true
+			}
 			return nil
 		}); err != nil {
 			return err
@@ -149,7 +160,7 @@ func (r *Repo) RecordDigests(ctx context.Context, ds []domain.OvernightDigest, n
 		if len(claimed) == 0 {
 			return nil
 		}
-		toldInstantly, err := toldBefore(ctx, tx, ds, claimed, cids)
+		toldInstantly, err := toldBefore(ctx, tx, ds, claimed, cids, switched)
 		if err != nil {
 			return err
 		}
@@ -229,26 +240,11 @@ type searchProject struct {
 }
 
 // toldBefore returns which projects of the claimed digests their search
-// already alerted about instantly, before it became an overnight search.
-// Only searches marked was_instant (as the update leaves them: read now,
-// not as the run loaded them) can have any; the others cost one lookup.
-func toldBefore(ctx context.Context, tx pgx.Tx, ds []domain.OvernightDigest, claimed []int, cids []domain.SearchKey) (map[searchProject]bool, error) {
-	keys := make([]domain.SearchKey, len(claimed))
-	for n, i := range claimed {
-		keys[n] = cids[i]
-	}
-	rows, err := tx.Query(ctx, `SELECT id FROM search_criteria WHERE id = ANY($1::uuid[]) AND was_instant`, keys)
-	if err != nil {
-		return nil, fmt.Errorf("searches once instant: %w", err)
-	}
-	switched := map[domain.SearchKey]bool{}
-	var k domain.SearchKey
-	if _, err := pgx.ForEachRow(rows, []any{&k}, func() error {
-		switched[k] = true
-		return nil
-	}); err != nil {
-		return nil, fmt.Errorf("searches once instant: %w", err)
-	}
+// already alerted about instantly, before it became an overnight search:
+// only the switched searches (was_instant) can have any.
+func toldBefore(ctx context.Context, tx pgx.Tx, ds []domain.OvernightDigest, claimed []int, cids []domain.SearchKey,
+	switched map[domain.SearchKey]bool,
+) (map[searchProject]bool, error) {
 	var projects []string
 	for _, i := range claimed {
 		if switched[cids[i]] {
@@ -260,16 +256,16 @@ func toldBefore(ctx context.Context, tx pgx.Tx, ds []domain.OvernightDigest, cla
 	if len(projects) == 0 {
 		return nil, nil
 	}
-	rows, err = tx.Query(ctx, `SELECT project_id, told FROM project_alerts WHERE project_id = ANY($1)`, projects)
+	rows, err := tx.Query(ctx, `SELECT project_id, told FROM project_alerts WHERE project_id = ANY($1)`, projects)
 	if err != nil {
 		return nil, fmt.Errorf("told instantly: %w", err)
 	}
 	told := map[searchProject]bool{}
 	var pid string
-	var toldKeys []byte
-	_, err = pgx.ForEachRow(rows, []any{&pid, &toldKeys}, func() error {
-		for i := 0; i+16 <= len(toldKeys); i += 16 {
-			if k := domain.SearchKey(toldKeys[i : i+16]); switched[k] {
+	var keys []byte
+	_, err = pgx.ForEachRow(rows, []any{&pid, &keys}, func() error {
+		for k := range toldKeys(keys) {
+			if switched[k] {
 				told[searchProject{k, pid}] = true
 			}
 		}
