@@ -69,6 +69,7 @@ if [ -f frontend/package.json ] && grep -q '"test"' frontend/package.json; then
   vp=$(grep -oE '[0-9]+ passed' <<<"$tests_line" | grep -oE '[0-9]+'); vf=$(grep -oE '[0-9]+ failed' <<<"$tests_line" | grep -oE '[0-9]+')
   vs=$(grep -oE '[0-9]+ skipped' <<<"$tests_line" | grep -oE '[0-9]+'); skipped=$((skipped + ${vs:-0}))
   vp=${vp:-0}; vf=${vf:-0}; if [ $rc -ne 0 ] && [ "$vf" -eq 0 ]; then vf=1; tail -40 "$logs/vitest.log"; fi
+  [ $rc -eq 0 ] || grep -E '^vitest FAILED: ' "$logs/vitest.log" || true
   count "$vp" "$vf"; [ $rc -eq 0 ] || broken+=("vitest"); echo "vitest: $vp passed, $vf failed"
   step frontend-build make -s frontend-build
   echo "=== bundle size"; (cd frontend && npm run -s bundle-size) 2>&1 | tee "$logs/bundle.log"; [ "${PIPESTATUS[0]}" -eq 0 ] && count 1 0 || { count 0 1; broken+=("bundle-size"); }

@@ -10,7 +10,13 @@ export default class PlainSummaryReporter implements Reporter {
       for (const t of m.children.allTests()) {
         const s = t.result().state;
         if (s === "passed") passed++;
-        else if (s === "failed") failed++;
+        else if (s === "failed") {
+          failed++;
+          // Name each failure on its own line, so CI logs that keep only the
+          // tail still say which test broke and why.
+          const why = t.result().errors?.[0]?.message?.split("\n")[0] ?? "";
+          console.log(`vitest FAILED: ${m.moduleId.replace(/^.*\/src\//, "src/")} > ${t.fullName}: ${why}`);
+        }
         else skipped++;
       }
     }
