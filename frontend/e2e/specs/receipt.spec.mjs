@@ -80,11 +80,7 @@ export default [
       await page.setViewportSize({ width: 1280, height: 860 });
 
       // The same document by e-mail, in Thai.
-      let mail;
-      for (let i = 0; ; i++) {
-        mail = await ctx.mail.nextFor(u.email, { after: i, timeoutMs: 20_000 });
-        if ((mail.subject ?? "").includes(number)) break;
-      }
+      const mail = await ctx.mail.firstFor(u.email, (m) => (m.subject ?? "").includes(number), { after: 0 });
       assert.match(mail.text ?? "", /สี่ร้อยเก้าสิบบาทถ้วน/);
 
       // Card plans renew; cancel (after confirming) and resume.

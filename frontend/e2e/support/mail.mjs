@@ -103,6 +103,13 @@ export async function startMailCatcher() {
     }
     return found();
   }
+  /** The first message to `email` from number `after` on (0-based) that `pred` accepts. */
+  async function firstFor(email, pred, opts = {}) {
+    for (let after = opts.after ?? countFor(email); ; after++) {
+      const m = await nextFor(email, { ...opts, after });
+      if (pred(m)) return m;
+    }
+  }
   function countFor(email) {
     return messages.filter((m) => m.rcpt.includes(email.toLowerCase())).length;
   }
@@ -111,17 +118,13 @@ export async function startMailCatcher() {
     messages,
     countFor,
     nextFor,
-    /** Wait for a code mailed to `email` (message number `after`, 0-based). */
+    /** Wait for a code mailed to `email` (message number `after`, 0-based, or later). */
     // Security notices (two-step turned on, password changed) carry no code
     // and may arrive in between, since mail is sent after the answer: skip them.
     async codeFor(email, opts = {}) {
-      let after = opts.after ?? countFor(email);
-      for (;;) {
-        const m = await nextFor(email, { ...opts, after });
-        if (m.code) return m.code;
-        after++;
-      }
+      return (await firstFor(email, (m) => m.code, opts)).code;
     },
+    firstFor,
     close: () => new Promise((r) => server.close(r)),
   };
 }
