@@ -147,7 +147,8 @@ func TestAlertsReachTheBell(t *testing.T) {
 		t.Fatalf("socket: %v", m)
 	}
 
-	expect(t, e.call("POST", "/to_do_search", map[string]any{"keyWord_Incl_And": []string{"สะพานข้ามคลอง"}, "search_type": "normal", "name": "สะพานที่ติดตาม"}, a...), 200, "save search")
+	saved := e.call("POST", "/to_do_search", map[string]any{"keyWord_Incl_And": []string{"สะพานข้ามคลอง"}, "search_type": "normal", "name": "สะพานที่ติดตาม"}, a...)
+	expect(t, saved, 200, "save search")
 	expect(t, e.call("POST", "/to_do_search", map[string]any{"keyWord_Incl_And": []string{"สะพานข้ามคลอง"}, "search_type": "overnight"}, a...), 200, "save overnight search")
 	ingest := func(pkg string) {
 		t.Helper()
@@ -185,6 +186,15 @@ func TestAlertsReachTheBell(t *testing.T) {
 	expect(t, e.call("PATCH", "/bell/notifications/"+first+"/read", nil, a...), 200, "read")
 	if m := readSocketUntil(t, ws, "unread_count_update", 5*time.Second); m["unread_count"] != list.Body["total"].(float64)-1 {
 		t.Fatalf("count frame: %v", m)
+	}
+	// Renamed, then matched again: the alert names it by its new name at
+	// once (the notification service had the old name cached).
+	expect(t, e.call("PUT", "/search-criteria/"+saved.str("criteria_id"), map[string]any{"name": "สะพานข้ามคลอง กทม.", "search_type": "normal",
+		"criteria": map[string]any{"keyWord_Incl_And": []string{"สะพานข้ามคลอง"}}}, a...), 200, "rename search")
+	ingest(ocdsPackage("69333333333", "จ้างก่อสร้างสะพานข้ามคลองบางกอกน้อย", "tender"))
+	renamed := readSocketUntil(t, ws, "bell_notification", 10*time.Second)
+	if d := renamed["data"].(map[string]any); d["project_id"] != "69333333333" || d["title"] != `โครงการใหม่ตรงกับ "สะพานข้ามคลอง กทม."` {
+		t.Fatalf("after the rename: %v", renamed)
 	}
 }
 

@@ -429,9 +429,13 @@ type ProjectMatched struct {
 	// import sends millions of matches, and owners and names were most of their bytes;
 	// consumers look them up (ProjectsService.GetSearchOwners), and a search deleted since is
 	// left out.
-	CriteriaKeys  []byte `protobuf:"bytes,6,opt,name=criteria_keys,json=criteriaKeys,proto3" json:"criteria_keys,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	CriteriaKeys []byte `protobuf:"bytes,6,opt,name=criteria_keys,json=criteriaKeys,proto3" json:"criteria_keys,omitempty"`
+	// The version of the saved searches the project was matched against (it moves with every
+	// change of any search). A consumer that learned a search's name at an older version asks
+	// again, so an alert names a renamed search by its new name. 0 from older producers.
+	CriteriaVersion int64 `protobuf:"varint,7,opt,name=criteria_version,json=criteriaVersion,proto3" json:"criteria_version,omitempty"`
+	unknownFields   protoimpl.UnknownFields
+	sizeCache       protoimpl.SizeCache
 }
 
 func (x *ProjectMatched) Reset() {
@@ -504,6 +508,13 @@ func (x *ProjectMatched) GetCriteriaKeys() []byte {
 		return x.CriteriaKeys
 	}
 	return nil
+}
+
+func (x *ProjectMatched) GetCriteriaVersion() int64 {
+	if x != nil {
+		return x.CriteriaVersion
+	}
+	return 0
 }
 
 // UserMatches is one user's saved searches that matched a project.
@@ -832,7 +843,7 @@ const file_projects_v1_events_proto_rawDesc = "" +
 	"projectIds\x127\n" +
 	"\bprojects\x18\a \x03(\v2\x1b.projects.v1.MatchedProjectR\bprojects\x12\x17\n" +
 	"\arun_key\x18\b \x01(\tR\x06runKey\x12#\n" +
-	"\rproject_count\x18\t \x01(\x05R\fprojectCount\"\xa8\x02\n" +
+	"\rproject_count\x18\t \x01(\x05R\fprojectCount\"\xd3\x02\n" +
 	"\x0eProjectMatched\x12\x19\n" +
 	"\bevent_id\x18\x01 \x01(\tR\aeventId\x12;\n" +
 	"\voccurred_at\x18\x02 \x01(\v2\x1a.google.protobuf.TimestampR\n" +
@@ -840,7 +851,8 @@ const file_projects_v1_events_proto_rawDesc = "" +
 	"\aproject\x18\x03 \x01(\v2\x1b.projects.v1.MatchedProjectR\aproject\x122\n" +
 	"\amatches\x18\x04 \x03(\v2\x18.projects.v1.SearchMatchR\amatches\x12.\n" +
 	"\x05users\x18\x05 \x03(\v2\x18.projects.v1.UserMatchesR\x05users\x12#\n" +
-	"\rcriteria_keys\x18\x06 \x01(\fR\fcriteriaKeys\"p\n" +
+	"\rcriteria_keys\x18\x06 \x01(\fR\fcriteriaKeys\x12)\n" +
+	"\x10criteria_version\x18\a \x01(\x03R\x0fcriteriaVersion\"p\n" +
 	"\vUserMatches\x12\x17\n" +
 	"\auser_id\x18\x01 \x01(\tR\x06userId\x12!\n" +
 	"\fcriteria_ids\x18\x02 \x01(\fR\vcriteriaIds\x12%\n" +

@@ -1743,10 +1743,12 @@ func (x *GetSearchOwnersRequest) GetCriteriaKeys() []byte {
 }
 
 type GetSearchOwnersResponse struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Searches      []*SearchOwner         `protobuf:"bytes,1,rep,name=searches,proto3" json:"searches,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	state    protoimpl.MessageState `protogen:"open.v1"`
+	Searches []*SearchOwner         `protobuf:"bytes,1,rep,name=searches,proto3" json:"searches,omitempty"`
+	// The version of the saved searches the answer was read at (ProjectMatched.criteria_version).
+	CriteriaVersion int64 `protobuf:"varint,2,opt,name=criteria_version,json=criteriaVersion,proto3" json:"criteria_version,omitempty"`
+	unknownFields   protoimpl.UnknownFields
+	sizeCache       protoimpl.SizeCache
 }
 
 func (x *GetSearchOwnersResponse) Reset() {
@@ -1784,6 +1786,13 @@ func (x *GetSearchOwnersResponse) GetSearches() []*SearchOwner {
 		return x.Searches
 	}
 	return nil
+}
+
+func (x *GetSearchOwnersResponse) GetCriteriaVersion() int64 {
+	if x != nil {
+		return x.CriteriaVersion
+	}
+	return 0
 }
 
 // SearchOwner is a saved search as an alert names it.
@@ -3885,9 +3894,10 @@ const file_projects_v1_projects_proto_rawDesc = "" +
 	"\x1bGetProjectSummariesResponse\x127\n" +
 	"\bprojects\x18\x01 \x03(\v2\x1b.projects.v1.ProjectSummaryR\bprojects\"=\n" +
 	"\x16GetSearchOwnersRequest\x12#\n" +
-	"\rcriteria_keys\x18\x01 \x01(\fR\fcriteriaKeys\"O\n" +
+	"\rcriteria_keys\x18\x01 \x01(\fR\fcriteriaKeys\"z\n" +
 	"\x17GetSearchOwnersResponse\x124\n" +
-	"\bsearches\x18\x01 \x03(\v2\x18.projects.v1.SearchOwnerR\bsearches\"]\n" +
+	"\bsearches\x18\x01 \x03(\v2\x18.projects.v1.SearchOwnerR\bsearches\x12)\n" +
+	"\x10criteria_version\x18\x02 \x01(\x03R\x0fcriteriaVersion\"]\n" +
 	"\vSearchOwner\x12!\n" +
 	"\fcriteria_key\x18\x01 \x01(\fR\vcriteriaKey\x12\x17\n" +
 	"\auser_id\x18\x02 \x01(\tR\x06userId\x12\x12\n" +

@@ -282,8 +282,9 @@ type SearchOwner struct{ UserID, Name string }
 // alerts name their searches by key only.
 type SearchOwners interface {
 	// Owners returns the searches among keys that exist (a deleted one is
-	// left out).
-	Owners(ctx context.Context, keys [][16]byte) (map[[16]byte]SearchOwner, error)
+	// left out), as they were at version asOf of the saved searches or
+	// later (0: any recent answer will do).
+	Owners(ctx context.Context, keys [][16]byte, asOf int64) (map[[16]byte]SearchOwner, error)
 }
 
 // ProjectLink is the app's page of a project.

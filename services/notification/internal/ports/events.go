@@ -62,7 +62,7 @@ func (e *Events) Projects(ctx context.Context, subject, eventID string, data []b
 			return err
 		}
 		if keys := ev.GetCriteriaKeys(); len(keys) > 0 {
-			named, err := e.namedMatches(ctx, keys)
+			named, err := e.namedMatches(ctx, keys, ev.GetCriteriaVersion())
 			if err != nil {
 				return err
 			}
@@ -127,10 +127,10 @@ func (e *Events) Interests(ctx context.Context, subject, _ string, data []byte) 
 }
 
 // namedMatches looks up the owner and name of each search among keys (16
-// bytes each), in their order: a search deleted since it matched is left
-// out, and so is one whose owner is not a user id (the others are still
-// told).
-func (e *Events) namedMatches(ctx context.Context, keys []byte) ([]domain.Match, error) {
+// bytes each), in their order, as of version asOf of the searches (the
+// one they matched at): a search deleted since it matched is left out, and
+// so is one whose owner is not a user id (the others are still told).
+func (e *Events) namedMatches(ctx context.Context, keys []byte, asOf int64) ([]domain.Match, error) {
 	if len(keys)%16 != 0 {
 		return nil, fmt.Errorf("project.matched: %w: %d bytes of search keys", events.ErrPermanent, len(keys))
 	}
@@ -141,7 +141,7 @@ func (e *Events) namedMatches(ctx context.Context, keys []byte) ([]domain.Match,
 	for i := range ks {
 		ks[i] = [16]byte(keys[16*i : 16*i+16])
 	}
-	owners, err := e.owners.Owners(ctx, ks)
+	owners, err := e.owners.Owners(ctx, ks, asOf)
 	if err != nil {
 		return nil, fmt.Errorf("project.matched: search owners: %w", err)
 	}

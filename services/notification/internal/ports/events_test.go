@@ -122,10 +122,12 @@ type fakeOwners struct {
 	owners map[[16]byte]domain.SearchOwner
 	err    error
 	asked  int
+	asOf   int64 // of the last call
 }
 
-func (f *fakeOwners) Owners(_ context.Context, keys [][16]byte) (map[[16]byte]domain.SearchOwner, error) {
+func (f *fakeOwners) Owners(_ context.Context, keys [][16]byte, asOf int64) (map[[16]byte]domain.SearchOwner, error) {
 	f.asked++
+	f.asOf = asOf
 	if f.err != nil {
 		return nil, f.err
 	}
@@ -157,7 +159,7 @@ func TestProjectMatchedKeys(t *testing.T) {
 		k := key(b)
 		keys = append(keys, k[:]...)
 	}
-	ev := marshal(t, &projectsv1.ProjectMatched{EventId: "pk-1", CriteriaKeys: keys,
+	ev := marshal(t, &projectsv1.ProjectMatched{EventId: "pk-1", CriteriaKeys: keys, CriteriaVersion: 42,
 		Project: &projectsv1.MatchedProject{ProjectId: "69444444444", ProjectName: "จัดซื้อครุภัณฑ์", AgencyName: "อบต.นา"}})
 	count := func() int {
 		var n int
@@ -182,6 +184,9 @@ func TestProjectMatchedKeys(t *testing.T) {
 	}
 	if n := count(); n != 2 {
 		t.Fatalf("%d notifications, want 2 (ann and bob)", n)
+	}
+	if owners.asOf != 42 {
+		t.Fatalf("looked up as of version %d, want the event's 42", owners.asOf)
 	}
 	l, err := a.List(ctx, ann, domain.ListFilter{}, domain.Page{})
 	if err != nil {

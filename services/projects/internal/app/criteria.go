@@ -304,18 +304,16 @@ func (a *App) DeleteCriteria(ctx context.Context, caller domain.Caller, id strin
 }
 
 // SearchOwners returns the owner and name of each search among keys that
-// still exists (at most domain.MaxMatchesPerEvent, one event's searches):
-// the notification service names the searches of an instant alert with it.
-func (a *App) SearchOwners(ctx context.Context, keys []domain.SearchKey) ([]domain.SavedCriteria, error) {
+// still exists (at most domain.MaxMatchesPerEvent, one event's searches),
+// and the version of the searches they were read at: the notification
+// service names the searches of an instant alert with it.
+func (a *App) SearchOwners(ctx context.Context, keys []domain.SearchKey) ([]domain.SavedCriteria, int64, error) {
 	if len(keys) > domain.MaxMatchesPerEvent {
-		return nil, apperr.New(apperr.InvalidArgument, "too-many-searches",
+		return nil, 0, apperr.New(apperr.InvalidArgument, "too-many-searches",
 			fmt.Sprintf("at most %d searches", domain.MaxMatchesPerEvent))
 	}
 	if a.x.Criteria == nil { // unavailable, not "none found": the caller retries
-		return nil, errQuotaDown
-	}
-	if len(keys) == 0 {
-		return nil, nil
+		return nil, 0, errQuotaDown
 	}
 	return a.x.Criteria.SearchOwners(ctx, keys)
 }

@@ -32,6 +32,9 @@ const MaxMatchesPerEvent = 2000
 type ProjectMatches struct {
 	Project *Project
 	Keys    []SearchKey
+	// AsOf is the version of the saved searches matched (CriteriaVersion):
+	// a consumer that learned a search's name at an older one asks again.
+	AsOf int64
 }
 
 // Chunks splits the keys into groups of at most MaxMatchesPerEvent, each

@@ -246,8 +246,9 @@ type SavedCriteriaRepository interface {
 	// DeleteUserCriteria removes every saved criteria of a user (account deleted).
 	DeleteUserCriteria(ctx context.Context, userID string) error
 	// SearchOwners returns the searches among keys that exist, with their
-	// id, owner and name only.
-	SearchOwners(ctx context.Context, keys []SearchKey) ([]SavedCriteria, error)
+	// id, owner and name only, and the version of the saved searches they
+	// were read at (CriteriaVersion, in the same snapshot).
+	SearchOwners(ctx context.Context, keys []SearchKey) ([]SavedCriteria, int64, error)
 }
 
 // Caller is the signed-in user of a request, with the access token the

@@ -319,11 +319,11 @@ func (h *Handler) GetSearchOwners(ctx context.Context, req *connect.Request[proj
 	for i := range keys {
 		keys[i] = domain.SearchKey(raw[16*i : 16*i+16])
 	}
-	cs, err := h.app.SearchOwners(ctx, keys)
+	cs, ver, err := h.app.SearchOwners(ctx, keys)
 	if err != nil {
 		return nil, err
 	}
-	out := &projectsv1.GetSearchOwnersResponse{Searches: make([]*projectsv1.SearchOwner, 0, len(cs))}
+	out := &projectsv1.GetSearchOwnersResponse{Searches: make([]*projectsv1.SearchOwner, 0, len(cs)), CriteriaVersion: ver}
 	for _, c := range cs {
 		out.Searches = append(out.Searches, &projectsv1.SearchOwner{CriteriaKey: c.Key[:], UserId: c.UserID, Name: c.Name})
 	}

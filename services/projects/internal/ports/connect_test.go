@@ -522,6 +522,10 @@ func TestGetSearchOwners(t *testing.T) {
 			deleted = id
 		}
 	}
+	before, err := e.h.GetSearchOwners(context.Background(), connect.NewRequest(&projectsv1.GetSearchOwnersRequest{CriteriaKeys: keys}))
+	if err != nil || len(before.Msg.Searches) != 3 || before.Msg.CriteriaVersion <= 0 {
+		t.Fatalf("before the delete: %v %v", before, err)
+	}
 	ctx, dreq := as("u1", &projectsv1.DeleteSearchCriteriaRequest{CriteriaId: deleted})
 	if _, err := e.h.DeleteSearchCriteria(ctx, dreq); err != nil {
 		t.Fatal(err)
@@ -539,6 +543,10 @@ func TestGetSearchOwners(t *testing.T) {
 	if len(got) != 2 || got[deleted] != "" {
 		t.Fatalf("owners %v, want %v", got, ids)
 	}
+	// The answer says which version of the searches it read: the delete moved it.
+	if res.Msg.CriteriaVersion <= before.Msg.CriteriaVersion {
+		t.Fatalf("version %d after a delete, %d before", res.Msg.CriteriaVersion, before.Msg.CriteriaVersion)
+	}
 	for id, who := range ids {
 		if got[id] != who {
 			t.Fatalf("owners %v, want %v", got, ids)
@@ -549,7 +557,7 @@ func TestGetSearchOwners(t *testing.T) {
 	_, err = e.h.GetSearchOwners(context.Background(), connect.NewRequest(&projectsv1.GetSearchOwnersRequest{CriteriaKeys: make([]byte, 16*(domain.MaxMatchesPerEvent+1))}))
 	wantErr(t, err, 400, "at most")
 	res, err = e.h.GetSearchOwners(context.Background(), connect.NewRequest(&projectsv1.GetSearchOwnersRequest{}))
-	if err != nil || len(res.Msg.Searches) != 0 {
+	if err != nil || len(res.Msg.Searches) != 0 || res.Msg.CriteriaVersion != before.Msg.CriteriaVersion+1 {
 		t.Fatalf("no keys: %v %v", res, err)
 	}
 }

@@ -2,7 +2,10 @@
 // projects service (projects.v1.ProjectsService/GetSearchOwners, an
 // internal RPC), for the instant alerts' project.matched events, which name
 // their searches by key only. Answers are kept for a while: a bulk import
-// names the same 100,000 searches over and over.
+// names the same 100,000 searches over and over. Each answer carries the
+// version of the saved searches it was read at, and each event the version
+// it was matched at: an answer older than the event's is asked again, so a
+// search renamed before a project matched it is named by its new name.
 package searchowners
 
 import (
@@ -20,7 +23,8 @@ import (
 
 // Defaults of the cache.
 const (
-	// TTL bounds how long a renamed search keeps its old name in alerts.
+	// TTL bounds how long an answer is kept, and how long a renamed search
+	// keeps its old name in the alerts of producers that send no version.
 	TTL = 10 * time.Minute
 	// MaxCached bounds the memory (~150 bytes a search): past it the cache
 	// starts again empty.
@@ -46,9 +50,10 @@ type Client struct {
 }
 
 type cachedOwner struct {
-	owner domain.SearchOwner
-	found bool // false: the search does not exist (deleted)
-	at    time.Time
+	owner   domain.SearchOwner
+	found   bool  // false: the search does not exist (deleted)
+	version int64 // of the saved searches, when it was read
+	at      time.Time
 }
 
 // New returns a client of the projects service at target (host:port, h2c).
@@ -67,8 +72,9 @@ func NewWith(rpc Lookup, timeout time.Duration, now func() time.Time) *Client {
 	return &Client{rpc: rpc, timeout: timeout, now: now, cached: map[[16]byte]cachedOwner{}}
 }
 
-// Owners implements domain.SearchOwners: the searches among keys that exist.
-func (c *Client) Owners(ctx context.Context, keys [][16]byte) (map[[16]byte]domain.SearchOwner, error) {
+// Owners implements domain.SearchOwners: the searches among keys that
+// exist, as of version asOf of the saved searches or later.
+func (c *Client) Owners(ctx context.Context, keys [][16]byte, asOf int64) (map[[16]byte]domain.SearchOwner, error) {
 	out := make(map[[16]byte]domain.SearchOwner, len(keys))
 	var missing []byte
 	asked := map[[16]byte]bool{}
@@ -77,7 +83,7 @@ func (c *Client) Owners(ctx context.Context, keys [][16]byte) (map[[16]byte]doma
 	for _, k := range keys {
 		e, ok := c.cached[k]
 		switch {
-		case ok && now.Sub(e.at) < TTL:
+		case ok && now.Sub(e.at) < TTL && e.version >= asOf:
 			if e.found {
 				out[k] = e.owner
 			}
@@ -119,7 +125,7 @@ func (c *Client) ask(ctx context.Context, keys []byte, now time.Time, out map[[1
 	for i := 0; i+16 <= len(keys); i += 16 {
 		k := [16]byte(keys[i : i+16])
 		o, ok := found[k]
-		c.cached[k] = cachedOwner{owner: o, found: ok, at: now}
+		c.cached[k] = cachedOwner{owner: o, found: ok, version: res.Msg.CriteriaVersion, at: now}
 		if ok {
 			out[k] = o
 		}

@@ -69,7 +69,7 @@ func (Encoder) Encode(e domain.Event) (string, []byte, error) {
 		}
 		// The searches as their keys only: owners and names were most of
 		// a bulk import's alert bytes, and the consumer looks them up.
-		msg = &projectsv1.ProjectMatched{EventId: e.ID, OccurredAt: at, CriteriaKeys: keys,
+		msg = &projectsv1.ProjectMatched{EventId: e.ID, OccurredAt: at, CriteriaKeys: keys, CriteriaVersion: m.AsOf,
 			Project: matchedProject(m.Project.ID, m.Project.Name, m.Project.AgencyName, m.Project.Budget)}
 	case domain.EventDeadlineApproaching:
 		subject = SubjectDeadline

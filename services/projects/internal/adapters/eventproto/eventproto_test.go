@@ -34,6 +34,7 @@ func TestProjectMatchedEncoding(t *testing.T) {
 	e := domain.Event{ID: "ev-1", Kind: domain.EventProjectMatched, At: at, Matched: &domain.ProjectMatches{
 		Project: &domain.Project{ID: "69111111111", Name: "ก่อสร้างถนนคอนกรีต", AgencyName: "อบต.หนองบัว", Budget: &budget},
 		Keys:    keys,
+		AsOf:    9,
 	}}
 	subject, b, err := eventproto.Encoder{}.Encode(e)
 	if err != nil || subject != eventproto.SubjectProjectMatched {
@@ -46,7 +47,7 @@ func TestProjectMatchedEncoding(t *testing.T) {
 	satang := int64(budget)
 	want := &projectsv1.ProjectMatched{EventId: "ev-1", OccurredAt: timestamppb.New(at),
 		Project:      &projectsv1.MatchedProject{ProjectId: "69111111111", ProjectName: "ก่อสร้างถนนคอนกรีต", AgencyName: "อบต.หนองบัว", BudgetSatang: &satang},
-		CriteriaKeys: slices.Concat(key(0), key(1), key(2), key(3))}
+		CriteriaKeys: slices.Concat(key(0), key(1), key(2), key(3)), CriteriaVersion: 9}
 	if !proto.Equal(&got, want) {
 		t.Fatalf("decoded %v\nwant    %v", &got, want)
 	}

@@ -161,7 +161,7 @@ func (r *Repo) RecordMatches(ctx context.Context, ms []domain.ProjectMatches, as
 			n += len(w.fresh)
 			for _, chunk := range (domain.ProjectMatches{Project: w.project, Keys: w.fresh}).Chunks() {
 				evs = append(evs, domain.Event{ID: newID(), Kind: domain.EventProjectMatched, At: now,
-					Matched: &domain.ProjectMatches{Project: w.project, Keys: chunk}})
+					Matched: &domain.ProjectMatches{Project: w.project, Keys: chunk, AsOf: asOf}})
 			}
 		}
 		return r.enqueue(ctx, tx, evs)

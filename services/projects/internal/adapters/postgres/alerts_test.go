@@ -52,6 +52,7 @@ func TestRecordMatchesOnce(t *testing.T) {
 		nameOf[k] = c.Name
 	}
 	newEvents := eventsSince(t, pool)
+	var asOf int64            // the searches' version the last batch was matched at
 	told := func() []string { // the events since the last call
 		t.Helper()
 		var out []string
@@ -61,7 +62,7 @@ func TestRecordMatchesOnce(t *testing.T) {
 				t.Fatalf("event %s %v: %v", e.Subject, &m, err)
 			}
 			names := []string{m.Project.ProjectId}
-			if len(m.Users) != 0 || len(m.Matches) != 0 || len(m.CriteriaKeys)%16 != 0 {
+			if len(m.Users) != 0 || len(m.Matches) != 0 || len(m.CriteriaKeys)%16 != 0 || m.CriteriaVersion != asOf {
 				t.Fatalf("matches %v", &m)
 			}
 			for i := 0; i < len(m.CriteriaKeys); i += 16 {
@@ -78,16 +79,18 @@ func TestRecordMatchesOnce(t *testing.T) {
 	now := time.Date(2026, 11, 25, 10, 0, 0, 0, time.UTC)
 	// Matched by a matcher that loaded the searches before gone was
 	// deleted: the searches are read again, and gone tells nothing.
+	asOf = version - 1
 	n, err := repo.RecordMatches(ctx, []domain.ProjectMatches{
 		match("69000000002", b, a), match("69000000001", a, gone), match("69000000002", b), match("69000000004", gone),
-	}, version-1, now)
+	}, asOf, now)
 	if err != nil || n != 3 {
 		t.Fatalf("first batch: %d new, %v", n, err)
 	}
 	if got, want := told(), []string{"69000000002 ถนน สะพาน", "69000000001 สะพาน"}; !slices.Equal(got, want) {
 		t.Fatalf("events %v, want %v", got, want)
 	}
-	n, err = repo.RecordMatches(ctx, []domain.ProjectMatches{match("69000000001", a, b), match("69000000003", b), match("69000000002", a)}, version, now)
+	asOf = version
+	n, err = repo.RecordMatches(ctx, []domain.ProjectMatches{match("69000000001", a, b), match("69000000003", b), match("69000000002", a)}, asOf, now)
 	if err != nil || n != 2 {
 		t.Fatalf("second batch: %d new, %v", n, err)
 	}

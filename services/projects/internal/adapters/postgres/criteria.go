@@ -237,23 +237,32 @@ func (s *CriteriaStore) CriteriaVersion(ctx context.Context) (int64, error) {
 	return v, nil
 }
 
-// SearchOwners implements domain.SavedCriteriaRepository.
-func (s *CriteriaStore) SearchOwners(ctx context.Context, keys []domain.SearchKey) ([]domain.SavedCriteria, error) {
-	rows, err := s.pool.Query(ctx, `SELECT id, user_id, name FROM search_criteria WHERE id = ANY($1::uuid[])`, keys)
+// SearchOwners implements domain.SavedCriteriaRepository. One statement,
+// so the version and the searches come from one snapshot; the LEFT JOIN
+// gives the version a row even when no search is found.
+func (s *CriteriaStore) SearchOwners(ctx context.Context, keys []domain.SearchKey) ([]domain.SavedCriteria, int64, error) {
+	rows, err := s.pool.Query(ctx, `
+		SELECT v.v, s.id, s.user_id, s.name
+		FROM criteria_version v LEFT JOIN search_criteria s ON s.id = ANY($1::uuid[])`, keys)
 	if err != nil {
-		return nil, fmt.Errorf("search owners: %w", err)
+		return nil, 0, fmt.Errorf("search owners: %w", err)
 	}
 	var out []domain.SavedCriteria
-	var c domain.SavedCriteria
-	_, err = pgx.ForEachRow(rows, []any{&c.Key, &c.UserID, &c.Name}, func() error {
-		c.ID = c.Key.String()
-		out = append(out, c)
+	var (
+		ver          int64
+		key          *domain.SearchKey
+		userID, name *string
+	)
+	_, err = pgx.ForEachRow(rows, []any{&ver, &key, &userID, &name}, func() error {
+		if key != nil {
+			out = append(out, domain.SavedCriteria{ID: key.String(), Key: *key, UserID: *userID, Name: *name})
+		}
 		return nil
 	})
 	if err != nil {
-		return nil, fmt.Errorf("search owners: %w", err)
+		return nil, 0, fmt.Errorf("search owners: %w", err)
 	}
-	return out, nil
+	return out, ver, nil
 }
 
 // NormalCriteria returns every saved normal search (the instant alerts) and
