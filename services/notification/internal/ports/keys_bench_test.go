@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"connectrpc.com/connect"
@@ -22,11 +23,12 @@ import (
 // projects service's own query, so the lookups here are a lower bound.
 type ownersServer struct {
 	projectsv1connect.UnimplementedProjectsServiceHandler
-	owners map[[16]byte]*projectsv1.SearchOwner
+	owners  map[[16]byte]*projectsv1.SearchOwner
+	version atomic.Int64 // of the saved searches, sent with every answer
 }
 
 func (s *ownersServer) GetSearchOwners(_ context.Context, req *connect.Request[projectsv1.GetSearchOwnersRequest]) (*connect.Response[projectsv1.GetSearchOwnersResponse], error) {
-	res := &projectsv1.GetSearchOwnersResponse{}
+	res := &projectsv1.GetSearchOwnersResponse{CriteriaVersion: s.version.Load()}
 	ks := req.Msg.CriteriaKeys
 	for i := 0; i+16 <= len(ks); i += 16 {
 		if o, ok := s.owners[[16]byte(ks[i:i+16])]; ok {
@@ -42,8 +44,10 @@ func (s *ownersServer) GetSearchOwners(_ context.Context, req *connect.Request[p
 // 25 000 users, into a database of its own. "keys" names the searches by
 // key, their owners and names looked up through the searchowners client in
 // a fake projects service (first from the service, then from the client's
-// cache as the searches recur); "users" carries the same owners and names in
-// the event, as producers wrote them before.
+// cache as the searches recur); "keys-changing" does the same while some
+// search changes before every event (the worst case of the version check:
+// every event's searches are asked again); "users" carries the same owners
+// and names in the event, as producers wrote them before.
 //
 //	go test ./internal/ports -run '^$' -bench ProjectMatchedEvents -benchtime 2000x
 func BenchmarkProjectMatchedEvents(b *testing.B) {
@@ -65,7 +69,7 @@ func BenchmarkProjectMatchedEvents(b *testing.B) {
 	hs.Start()
 	defer hs.Close()
 
-	for _, form := range []string{"keys", "users"} {
+	for _, form := range []string{"keys", "keys-changing", "users"} {
 		b.Run(form, func(b *testing.B) {
 			ctx := context.Background()
 			_, a := newApp(b)
@@ -84,11 +88,14 @@ func BenchmarkProjectMatchedEvents(b *testing.B) {
 						continue
 					}
 					seen[o.UserId] = true
-					if form == "keys" {
+					if form != "users" {
 						m.CriteriaKeys = append(m.CriteriaKeys, k[:]...)
 					} else {
 						m.Users = append(m.Users, &projectsv1.UserMatches{UserId: o.UserId, CriteriaIds: k[:], CriteriaNames: []string{o.Name}})
 					}
+				}
+				if form == "keys-changing" {
+					m.CriteriaVersion = srv.version.Add(1)
 				}
 				data := marshal(b, m)
 				b.StartTimer()
