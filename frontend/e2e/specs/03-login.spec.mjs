@@ -60,9 +60,9 @@ export default [
       // its clock is moved past that instead of waiting, then brought back so
       // the tokens it issues carry real time for the other services.
       await ctx.serverClock.set("61s");
-      // Counted here, not from \`before\`: the notice that two-step was turned
+      // Counted here, not from `before`: the notice that two-step was turned
       // on is mailed after createUser's answer and may land before or after
-      // \`before\` was taken; counting from it could pick the first code again.
+      // `before` was taken; counting from it could pick the first code again.
       const beforeResend = ctx.mail.countFor(u.email);
       await page.getByTestId("otp-resend").click();
       await toast(page, "ส่งรหัสใหม่ไปที่อีเมลของคุณแล้ว");

@@ -6,10 +6,8 @@ import { initialAuthState, useAuthStore } from "@/stores/auth-store";
 import { useBidsStore } from "@/stores/bids-store";
 import { useToastStore } from "@/stores/toast-store";
 
-// findBy*/waitFor give up after 1 s by default. Loaded CI cores (two, shared
-// with the rest of the suite) can take longer than that to render a lazy
-// route, so a correct screen failed a run now and then; 5 s, as the
-// whole-app tests already pass explicitly.
+// findBy*/waitFor give up after 1 s by default: tight for a lazy route on
+// two loaded CI cores. 5 s, as the whole-app tests already pass explicitly.
 configure({ asyncUtilTimeout: 5000 });
 
 // jsdom lacks these; the header and the hash scroll use them.
