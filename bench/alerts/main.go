@@ -166,12 +166,12 @@ func main() {
 	nProjects := flag.Int("projects", 20000, "new projects imported")
 	users := flag.Int("users", 25000, "owners of the saved searches")
 	db := flag.String("db", "bench_alerts", "database (dropped and created again)")
-	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the in-memory matching to this file (and of the bench process during the instant alerts, with the import unless -alerts-after-import, to this file + .instant; with -overnight-only, of the overnight run to this file + .overnight)")
+	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the in-memory matching to this file (and of the bench process during the import with its alerts, to this file + .instant; with -overnight-only, of the overnight run to this file + .overnight)")
 	memoryOnly := flag.Bool("memory-only", false, "stop after the in-memory matching")
 	overnightOnly := flag.Bool("overnight-only", false, "run the overnight run again on the loaded database (its digests of today removed first)")
 	instantOnly := flag.Bool("instant-only", false, "stop after the instant alerts (no overnight run)")
 	shortNames := flag.Bool("short-names", false, "name every search \"bench\" (the runs before 2026-11-25 16:00 UTC), not as users do")
-	afterImport := flag.Bool("alerts-after-import", false, "start the instant alerts' consumer only once the import has ended and its events are on the bus: their throughput alone, not sharing the cores with the import")
+	noAlerts := flag.Bool("no-alerts", false, "import without the instant alerts (the import alone, for comparison), then stop")
 	flag.Parse()
 	ctx := context.Background()
 	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
@@ -271,118 +271,36 @@ func main() {
 		return
 	}
 
-	// The service's path: ingestion writes project.created events to its
-	// outbox, the relay publishes them, the instant alerts consume them.
-	nc, js, stopBus := startBus(ctx, pool, log)
+	// The service's path: each write of the import matches the projects it
+	// creates against the saved searches and writes their alerts to the
+	// outbox with them; the relay publishes both.
+	nc, _, stopBus := startBus(ctx, pool, log)
 	defer stopBus()
-	handle, err := benchkit.AlertHandler(ctx, pool, log)
+	importer, err := benchkit.Importer(ctx, pool, log, !*noAlerts)
 	if err != nil {
 		fail(err)
 	}
-	// Distinct events handled: a message the consumer holds unacked past
-	// the consumer's first ack timeout is delivered again.
-	var seenMu sync.Mutex
-	seen := map[string]bool{}
-	deliveries := 0
-	var handled atomic.Int64
-	var lastAt atomic.Int64
-	var took []time.Duration
-	var batches, inBatches int
-	consume := func() (stop func(), err error) {
-		return events.ConsumeBatch(ctx, js, events.StreamProjects, "projects-alerts", benchkit.AlertSubjects, benchkit.AlertBatching,
-			func(ctx context.Context, msgs []events.Message) error {
-				t := time.Now()
-				err := handle(ctx, msgs)
-				if err == nil {
-					seenMu.Lock()
-					took = append(took, time.Since(t))
-					batches++
-					for _, m := range msgs {
-						inBatches++
-						deliveries++
-						if !seen[m.EventID] {
-							seen[m.EventID] = true
-							handled.Add(1)
-							lastAt.Store(time.Now().UnixNano())
-						}
-					}
-					seenMu.Unlock()
-				}
-				return err
-			}, log)
-	}
-	stop := func() {}
-	if !*afterImport {
-		if stop, err = consume(); err != nil {
-			fail(err)
-		}
-	}
-	// The alerts as the notification service gets them: every
-	// project.matched message the relay publishes, taken off the bus (and
-	// decoded after the run: decoding is the notification service's work,
-	// in its own process). And when each project's project.created reached
-	// the bus: a project's alert lag is from then until its last
-	// project.matched is on the bus.
+	// The events as the other services get them: every message the relay
+	// publishes, taken off the bus (and decoded after the run: decoding is
+	// the notification service's work, in its own process), with when it
+	// arrived.
 	matchedOnBus := recordBus(nc, "projects.v1.project.matched")
 	defer matchedOnBus.stop()
 	createdOnBus := recordBus(nc, "projects.v1.project.created")
 	defer createdOnBus.stop()
-	published, publishedAt := &matchedOnBus.n, &matchedOnBus.last
-	profileInstant := func() {
-		if *cpuProfile != "" {
-			f, err := os.Create(*cpuProfile + ".instant")
-			if err != nil {
-				fail(err)
-			}
-			_ = pprof.StartCPUProfile(f)
+	if *cpuProfile != "" {
+		f, err := os.Create(*cpuProfile + ".instant")
+		if err != nil {
+			fail(err)
 		}
-	}
-	if !*afterImport {
-		profileInstant()
+		_ = pprof.StartCPUProfile(f)
 	}
 	start = time.Now()
-	created, err := benchkit.Ingest(ctx, pool, log, ps)
+	ist, err := importer(ctx, ps)
 	if err != nil {
 		fail(err)
 	}
 	imported := time.Since(start)
-	lagAtImport := int64(created) - handled.Load()
-	if *afterImport {
-		// Every project event on the bus, then the alerts alone.
-		for {
-			var waiting int
-			if err := pool.QueryRow(ctx, "SELECT count(*) FROM outbox WHERE published_at IS NULL").Scan(&waiting); err != nil {
-				fail(err)
-			}
-			if waiting == 0 {
-				break
-			}
-			time.Sleep(10 * time.Millisecond)
-		}
-		fmt.Printf("import: %d new projects in %s (%.0f projects/s), alone; its events on the bus after %s\n",
-			created, imported.Round(time.Millisecond), float64(created)/imported.Seconds(), time.Since(start).Round(time.Millisecond))
-		start = time.Now()
-		imported = 0
-		profileInstant()
-		if stop, err = consume(); err != nil {
-			fail(err)
-		}
-	}
-	// A stall (nothing handled or published for 3 s) is reported with
-	// what each stage holds, once.
-	stallDone := make(chan struct{})
-	go watchStall(ctx, stallDone, pool, js, &handled, published)
-	for handled.Load() < int64(created) {
-		time.Sleep(10 * time.Millisecond)
-		if time.Since(start) > 30*time.Minute {
-			fail(fmt.Errorf("matched %d of %d after 30 min", handled.Load(), created))
-		}
-	}
-	matched := time.Unix(0, lastAt.Load()).Sub(start)
-	if *cpuProfile != "" {
-		pprof.StopCPUProfile()
-	}
-	stop()
 	var recorded, eventsWritten int
 	_ = pool.QueryRow(ctx, "SELECT coalesce(sum(length(told) / 16), 0) FROM project_alerts").Scan(&recorded)
 	evs, err := outbox.Stored(ctx, pool)
@@ -394,14 +312,27 @@ func main() {
 			eventsWritten++
 		}
 	}
-	for published.Load() < int64(eventsWritten) {
+	for matchedOnBus.n.Load() < int64(eventsWritten) || createdOnBus.n.Load() < int64(ist.Created) {
 		time.Sleep(10 * time.Millisecond)
 		if time.Since(start) > 30*time.Minute {
-			fail(fmt.Errorf("published %d of %d alert events after 30 min", published.Load(), eventsWritten))
+			fail(fmt.Errorf("%d of %d alert events and %d of %d project events on the bus after 30 min",
+				matchedOnBus.n.Load(), eventsWritten, createdOnBus.n.Load(), ist.Created))
 		}
 	}
-	close(stallDone)
-	onBus := time.Unix(0, publishedAt.Load()).Sub(start)
+	if *cpuProfile != "" {
+		pprof.StopCPUProfile()
+	}
+	createdLast := time.Unix(0, createdOnBus.last.Load()).Sub(start)
+	what := "with their alerts"
+	if *noAlerts {
+		what = "alone (no alerts)"
+	}
+	fmt.Printf("import: %d new projects %s in %s (%.0f projects/s), %d new matches told; the last project.created on the bus %s after the import began\n",
+		ist.Created, what, imported.Round(time.Millisecond), float64(ist.Created)/imported.Seconds(), ist.Alerted, createdLast.Round(time.Millisecond))
+	if *noAlerts {
+		return
+	}
+	onBus := time.Unix(0, matchedOnBus.last.Load()).Sub(start)
 	var publishedMatches int64
 	createdPayloads, createdAt := createdOnBus.taken()
 	onBusAt := make(map[string]int64, len(createdPayloads))
@@ -420,18 +351,10 @@ func main() {
 			fail(err)
 		}
 		alertedAt[ev.Project.GetProjectId()] = max(alertedAt[ev.Project.GetProjectId()], payloadAt[i])
-		publishedMatches += int64(len(ev.Matches) + len(ev.CriteriaKeys)/16)
-		for _, u := range ev.Users {
-			publishedMatches += int64(len(u.CriteriaNames))
-		}
+		publishedMatches += int64(len(ev.CriteriaKeys) / 16)
 	}
-	fmt.Printf("import: %d new projects in %s (%.0f projects/s); %d events not yet matched when it finished\n",
-		created, imported.Round(time.Millisecond), float64(created)/imported.Seconds(), lagAtImport)
-	fmt.Printf("instant alerts: all %d matched and recorded %s after the import began (%.0f projects/s); %d batches of %.1f events, each p50 %s p99 %s; %d deliveries for %d events; %d matches recorded in %d project.matched events\n",
-		created, matched.Round(time.Millisecond), float64(created)/matched.Seconds(), batches, float64(inBatches)/float64(max(batches, 1)),
-		pct(took, .5).Round(10*time.Microsecond), pct(took, .99).Round(10*time.Microsecond), deliveries, created, recorded, eventsWritten)
 	fmt.Printf("instant alerts on the bus: the last of %d events (%d matches) published %s after the import began, %s after the import ended\n",
-		published.Load(), publishedMatches, onBus.Round(time.Millisecond), (onBus - imported).Round(time.Millisecond))
+		len(payloads), publishedMatches, onBus.Round(time.Millisecond), (onBus - imported).Round(time.Millisecond))
 	// Each project's alert lag: until its last project.matched is on the
 	// bus, from its project.created on the bus and from when the import
 	// stamped it (first_seen_at, set as its batch of 1,000 is written: a
@@ -462,14 +385,14 @@ func main() {
 		from string
 		ds   []time.Duration
 	}{{"its project.created on the bus", fromBus}, {"its import stamp", fromStamp}} {
-		if len(l.ds) > 0 && !*afterImport { // else the lag counts the wait for the import's end
+		if len(l.ds) > 0 {
 			fmt.Printf("alert lag of %d projects, from %s to its last project.matched on the bus: p50 %s p90 %s p99 %s max %s\n",
 				len(l.ds), l.from, pct(l.ds, .5).Round(time.Millisecond), pct(l.ds, .9).Round(time.Millisecond),
 				pct(l.ds, .99).Round(time.Millisecond), pct(l.ds, 1).Round(time.Millisecond))
 		}
 	}
-	if recorded != total || publishedMatches != int64(total) {
-		fmt.Printf("!! recorded %d matches and published %d, the in-memory index found %d\n", recorded, publishedMatches, total)
+	if recorded != total || publishedMatches != int64(total) || ist.Alerted != total {
+		fmt.Printf("!! recorded %d matches, told %d and published %d; the in-memory index found %d\n", recorded, ist.Alerted, publishedMatches, total)
 	}
 
 	if *instantOnly {
@@ -585,44 +508,6 @@ func (r *busRecord) taken() ([][]byte, []int64) {
 }
 
 func (r *busRecord) stop() { _ = r.sub.Unsubscribe() }
-
-// watchStall reports, once, a time of 3 s in which neither the handled
-// project events nor the alert events on the bus advanced: the consumer's
-// state on the server and the events still in the outbox.
-func watchStall(ctx context.Context, done <-chan struct{}, pool *pgxpool.Pool, js jetstream.JetStream, handled, published *atomic.Int64) {
-	last, lastPub, since := handled.Load(), published.Load(), time.Now()
-	for {
-		select {
-		case <-done:
-			return
-		case <-time.After(100 * time.Millisecond):
-		}
-		if h, p := handled.Load(), published.Load(); h != last || p != lastPub {
-			last, lastPub, since = h, p, time.Now()
-			continue
-		}
-		if time.Since(since) < 3*time.Second {
-			continue
-		}
-		var waiting int
-		_ = pool.QueryRow(ctx, "SELECT count(*) FROM outbox WHERE published_at IS NULL").Scan(&waiting)
-		msg := fmt.Sprintf("!! stalled for 3 s: %d project events handled, %d alert events on the bus, %d outbox events unpublished", last, lastPub, waiting)
-		if c, err := js.Consumer(ctx, events.StreamProjects, "projects-alerts"); err == nil {
-			if ci, err := c.Info(ctx); err == nil {
-				msg += fmt.Sprintf("; consumer: %d pending, %d ack pending, %d redelivered, %d pull requests waiting, delivered seq %d, ack floor %d",
-					ci.NumPending, ci.NumAckPending, ci.NumRedelivered, ci.NumWaiting, ci.Delivered.Stream, ci.AckFloor.Stream)
-			}
-		}
-		// Every goroutine's stack, to see what waits.
-		if f, err := os.CreateTemp("", "alertsbench-stall-*.txt"); err == nil {
-			_ = pprof.Lookup("goroutine").WriteTo(f, 2)
-			_ = f.Close()
-			msg += "; goroutines in " + f.Name()
-		}
-		fmt.Println(msg)
-		return
-	}
-}
 
 func fail(err error) {
 	fmt.Fprintln(os.Stderr, "alerts bench:", err)

@@ -9,16 +9,14 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
-	"bidradar/pkg/events"
 	"bidradar/services/projects/internal/adapters/postgres"
 	"bidradar/services/projects/internal/app"
 	"bidradar/services/projects/internal/domain"
-	"bidradar/services/projects/internal/ports"
 	"bidradar/services/projects/projectssvc"
 )
 
 // What bench/alerts needs: saved searches in bulk, an import through the
-// ingestion use case, the instant alerts' event handler and the overnight run.
+// ingestion use case, with or without the instant alerts, and the overnight run.
 
 // SearchForm is a saved search's form (SPEC §3 fields).
 type SearchForm = domain.SearchForm
@@ -87,37 +85,28 @@ func (s sliceSource) Each(ctx context.Context, fn func(domain.Project) error, _ 
 	return nil
 }
 
-// Ingest imports ps through the ingestion use case (the path of `projects
+// IngestStats counts what an import did (Alerted: new matches told).
+type IngestStats = domain.UpsertStats
+
+// Importer returns the ingestion use case on pool (the path of `projects
 // ingest`: batches, upsert workers, one project.created event per new
-// project in the outbox).
-func Ingest(ctx context.Context, pool *pgxpool.Pool, log *slog.Logger, ps []Project) (created int, err error) {
-	d, err := projectssvc.NewDeps(pool, log, postgres.Options{})
-	if err != nil {
-		return 0, err
-	}
-	run, err := d.App.Ingest(ctx, sliceSource(ps), "bench", nil)
-	return run.Stats.Created, err
-}
-
-// AlertSubjects are the subjects the instant alerts consume.
-var AlertSubjects = ports.AlertSubjects
-
-// AlertBatching is how the instant alerts batch project events.
-var AlertBatching = ports.AlertBatching
-
-// AlertHandler is the projects service's instant-alerts consumer
-// (app.NewAlerts behind ports.AlertEvents) on pool, its searches loaded as
-// the service loads them when it starts.
-func AlertHandler(ctx context.Context, pool *pgxpool.Pool, log *slog.Logger) (events.BatchHandler, error) {
+// project in the outbox). With alerts, each write also matches its
+// projects against the saved searches, loaded first as the service loads
+// them when it starts; without, the import alone.
+func Importer(ctx context.Context, pool *pgxpool.Pool, log *slog.Logger, alerts bool) (func(context.Context, []Project) (IngestStats, error), error) {
 	d, err := projectssvc.NewDeps(pool, log, postgres.Options{})
 	if err != nil {
 		return nil, err
 	}
-	a := app.NewAlerts(d.Repo, postgres.NewCriteriaStore(pool), d.Repo, nil)
-	if err := a.Warm(ctx); err != nil {
+	if !alerts {
+		d.Repo.SetInstantAlerts(nil)
+	} else if err := d.Alerts.Warm(ctx); err != nil {
 		return nil, err
 	}
-	return ports.AlertEvents(a), nil
+	return func(ctx context.Context, ps []Project) (IngestStats, error) {
+		run, err := d.App.Ingest(ctx, sliceSource(ps), "bench", nil)
+		return run.Stats, err
+	}, nil
 }
 
 // OvernightStats sums up an overnight run.

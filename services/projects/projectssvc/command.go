@@ -101,9 +101,9 @@ func Command(ctx context.Context, cmd string, args []string, getenv runner.Geten
 		bar.done()
 	}
 	el := run.FinishedAt.Sub(run.StartedAt)
-	fmt.Fprintf(os.Stderr, "run %d %s: %d read, %d created, %d updated, %d unchanged, %d announcements added, %d errors in %s (%.0f rows/s)\n",
+	fmt.Fprintf(os.Stderr, "run %d %s: %d read, %d created, %d updated, %d unchanged, %d announcements added, %d saved-search alerts, %d errors in %s (%.0f rows/s)\n",
 		run.ID, run.Status, run.Stats.Seen, run.Stats.Created, run.Stats.Updated, run.Stats.Unchanged,
-		run.Stats.AnnouncementsAdded, run.Errors, el.Round(time.Millisecond), float64(run.Stats.Seen)/max(el.Seconds(), 1e-9))
+		run.Stats.AnnouncementsAdded, run.Stats.Alerted, run.Errors, el.Round(time.Millisecond), float64(run.Stats.Seen)/max(el.Seconds(), 1e-9))
 	for i, e := range run.ErrorLog {
 		if i == 10 {
 			break

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/nats-io/nats.go/jetstream"
 
 	"bidradar/gen/projects/v1/projectsv1connect"
 	"bidradar/pkg/config"
@@ -60,9 +61,10 @@ var Migrate = runner.MigrateWith(Open)
 
 // Deps are the assembled parts, shared by the server and the CLI.
 type Deps struct {
-	Pool *pgxpool.Pool
-	Repo *postgres.Repo
-	App  *app.App
+	Pool   *pgxpool.Pool
+	Repo   *postgres.Repo
+	App    *app.App
+	Alerts *app.Alerts // the saved searches every write matches against
 }
 
 // NewDeps builds the repository and use cases on pool.
@@ -72,7 +74,11 @@ func NewDeps(pool *pgxpool.Pool, log *slog.Logger, opts postgres.Options) (*Deps
 	if err != nil {
 		return nil, err
 	}
-	return &Deps{Pool: pool, Repo: repo, App: a}, nil
+	// Every write of projects (ingestion, refresh, the demo seed) matches
+	// them against the saved searches: the instant alerts.
+	alerts := app.NewAlerts(postgres.NewCriteriaStore(pool))
+	repo.SetInstantAlerts(alerts)
+	return &Deps{Pool: pool, Repo: repo, App: a, Alerts: alerts}, nil
 }
 
 // SeedDemo inserts n generated projects (deterministic, seed 1) when the
@@ -157,6 +163,11 @@ func Build(ctx context.Context, getenv runner.Getenv, log *slog.Logger) (runner.
 			return nil, err
 		}
 	}
+	srv.Background(func(ctx context.Context) {
+		if err := d.Alerts.Warm(ctx); err != nil && ctx.Err() == nil {
+			log.WarnContext(ctx, "instant alerts: searches not loaded at start; the first write loads them", "err", err)
+		}
+	})
 	if se.NATSURL != "" {
 		js, err := srv.ConnectEvents(ctx, se.NATSURL, pool, runner.Events{
 			Name: "projects", Stream: Stream, Subjects: []string{"projects.>"}, Forget: d.App.ForgetUser,
@@ -165,17 +176,12 @@ func Build(ctx context.Context, getenv runner.Getenv, log *slog.Logger) (runner.
 			srv.Close()
 			return nil, err
 		}
-		// Instant alerts: every project ingestion creates or changes is
-		// matched against the saved searches (one durable consumer shared
-		// by the replicas: each project is matched once), in batches when
-		// a backlog waits.
-		alerts := app.NewAlerts(d.Repo, postgres.NewCriteriaStore(pool), d.Repo, nil)
-		srv.Background(func(ctx context.Context) {
-			if err := alerts.Warm(ctx); err != nil && ctx.Err() == nil {
-				log.WarnContext(ctx, "instant alerts: searches not loaded at start; the first batch loads them", "err", err)
-			}
-			events.ConsumeBatchUntilDone(ctx, js, Stream, "projects-alerts", ports.AlertSubjects, ports.AlertBatching, ports.AlertEvents(alerts), log)
-		})
+		// The instant alerts were once a durable consumer of the project
+		// events; writes now match in their own transaction. Its left-over
+		// durable would keep every project event pending: deleted.
+		if err := js.DeleteConsumer(ctx, Stream, "projects-alerts"); err != nil && !errors.Is(err, jetstream.ErrConsumerNotFound) {
+			log.WarnContext(ctx, "the former instant alerts' consumer projects-alerts not deleted", "err", err)
+		}
 	} else {
 		log.WarnContext(ctx, "NATS_URL unset: events wait in the outbox until a relay with NATS runs")
 	}

@@ -1,6 +1,7 @@
 package domain
 
 import (
+	"context"
 	"math"
 	"reflect"
 	"slices"
@@ -17,6 +18,14 @@ const EventCriteriaMatched = "criteria.matched"
 // EventProjectMatched is the event of a project that saved normal searches
 // newly match: the instant alerts of one project.
 const EventProjectMatched = "project.matched"
+
+// SearchIndex gives the saved normal searches as an index and the version
+// (CriteriaVersion) it holds: what a write of projects matches the projects
+// it creates or changes against, in its own transaction (the instant
+// alerts of DESIGN §7).
+type SearchIndex interface {
+	Searches(ctx context.Context) (*CriteriaIndex, int64, error)
+}
 
 // MaxMatchesPerEvent bounds the searches one project.matched event names
 // (a message stays well under JetStream's 1 MB); a project matching more
@@ -353,13 +362,19 @@ func (ix *CriteriaIndex) Match(p *Project) []*SavedCriteria {
 // from the index's own entries (a search whose id is not a UUID, never one
 // read from the store, is left out).
 func (ix *CriteriaIndex) MatchKeys(p *Project) []SearchKey {
-	var out []SearchKey
+	return ix.AppendKeys(nil, p)
+}
+
+// AppendKeys appends the keys MatchKeys returns to dst: a write matching a
+// batch of projects keeps their keys in one growing buffer instead of
+// growing a slice for each project (~160 keys a project in a bulk import).
+func (ix *CriteriaIndex) AppendKeys(dst []SearchKey, p *Project) []SearchKey {
 	ix.each(p, func(e *entry) {
 		if e.hasKey {
-			out = append(out, e.key)
+			dst = append(dst, e.key)
 		}
 	})
-	return out
+	return dst
 }
 
 // each calls found with the entry of each search p matches, once a search.

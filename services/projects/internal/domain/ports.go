@@ -38,6 +38,8 @@ type EventEncoder interface {
 // UpsertStats counts the effect of an upsert batch.
 type UpsertStats struct {
 	Seen, Created, Updated, Unchanged, AnnouncementsAdded int
+	// Alerted counts the new matches of saved searches (instant alerts).
+	Alerted int
 }
 
 // Add accumulates o into s.
@@ -47,6 +49,7 @@ func (s *UpsertStats) Add(o UpsertStats) {
 	s.Updated += o.Updated
 	s.Unchanged += o.Unchanged
 	s.AnnouncementsAdded += o.AnnouncementsAdded
+	s.Alerted += o.Alerted
 }
 
 // PageRequest asks for one page of results: by page number (1-based) or,

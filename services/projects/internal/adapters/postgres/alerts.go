@@ -12,17 +12,17 @@ import (
 	"bidradar/services/projects/internal/domain"
 )
 
-// RecordMatches records, for each project, the saved normal searches it
-// matches that have not alerted about it before (project_alerts, one row a
-// project holding their keys: migrations 13 and 14), and writes one
-// project.matched event a project (at most domain.MaxMatchesPerEvent
-// searches each) to the outbox in the same transaction. Searches already
-// told, repeated in the batch, or deleted since the matcher loaded them at
-// version asOf tell nothing. It returns how many matches were new. Rows
-// are locked and written in project order, so concurrent batches of the
-// same projects wait for each other instead of deadlocking; the events
-// keep the order of ms.
-func (r *Repo) RecordMatches(ctx context.Context, ms []domain.ProjectMatches, asOf int64, now time.Time) (int, error) {
+// recordMatches records, inside tx, for each project, the saved normal
+// searches it matches that have not alerted about it before
+// (project_alerts, one row a project holding their keys: migrations 13
+// and 14), and returns one project.matched event a project (at most
+// domain.MaxMatchesPerEvent searches each) for the caller to write to the
+// outbox in the same transaction. Searches already told, repeated in ms, or
+// deleted since the index was loaded at version asOf tell nothing. It also
+// returns how many matches were new. Rows are locked and written in
+// project order, so concurrent writes of the same projects wait for each
+// other instead of deadlocking; the events keep the order of ms.
+func recordMatches(ctx context.Context, tx pgx.Tx, ms []domain.ProjectMatches, asOf int64, now time.Time) ([]domain.Event, int, error) {
 	type wanted struct {
 		project *domain.Project
 		keys    []domain.SearchKey
@@ -33,15 +33,15 @@ func (r *Repo) RecordMatches(ctx context.Context, ms []domain.ProjectMatches, as
 	for _, m := range ms {
 		w, again := byProject[m.Project.ID]
 		if !again {
-			w = &wanted{project: m.Project, keys: make([]domain.SearchKey, 0, len(m.Keys))}
-			byProject[m.Project.ID] = w
+			// Clipped: a project met again below appends to a copy.
+			byProject[m.Project.ID] = &wanted{project: m.Project, keys: slices.Clip(m.Keys)}
 			order = append(order, m.Project.ID)
+			continue
 		}
 		for _, k := range m.Keys {
-			if again && slices.Contains(w.keys, k) { // a project met twice in the batch
-				continue
+			if !slices.Contains(w.keys, k) { // a project met twice in ms
+				w.keys = append(w.keys, k)
 			}
-			w.keys = append(w.keys, k)
 		}
 	}
 	matched := 0
@@ -49,124 +49,123 @@ func (r *Repo) RecordMatches(ctx context.Context, ms []domain.ProjectMatches, as
 		matched += len(w.keys)
 	}
 	if matched == 0 {
-		return 0, nil
+		return nil, 0, nil
 	}
 	sorted := slices.Sorted(slices.Values(order))
-	n := 0
-	err := pgx.BeginFunc(ctx, r.pool, func(tx pgx.Tx) error {
-		n = 0
-		// The searches are read again only when one changed since the
-		// matcher loaded them (a batch names ~16,000: reading them was
-		// half its time). One deleted after this read is as if deleted
-		// just after the batch: its id in project_alerts names nobody.
-		var live map[domain.SearchKey]bool // nil: all of them
-		var v int64
-		if err := tx.QueryRow(ctx, `SELECT v FROM criteria_version`).Scan(&v); err != nil {
-			return fmt.Errorf("record matches: criteria version: %w", err)
+	// The searches are read again only when one changed since the index
+	// was loaded (a batch names ~16,000: reading them was half its time).
+	// One deleted after this read is as if deleted just after the batch:
+	// its id in project_alerts names nobody.
+	var live map[domain.SearchKey]bool // nil: all of them
+	var v int64
+	if err := tx.QueryRow(ctx, `SELECT v FROM criteria_version`).Scan(&v); err != nil {
+		return nil, 0, fmt.Errorf("record matches: criteria version: %w", err)
+	}
+	if v != asOf {
+		var keys []domain.SearchKey
+		for _, pid := range order {
+			keys = append(keys, byProject[pid].keys...)
 		}
-		if v != asOf {
-			var keys []domain.SearchKey
-			for _, pid := range order {
-				keys = append(keys, byProject[pid].keys...)
-			}
-			var err error
-			if live, err = liveSearches(ctx, tx, keys); err != nil {
-				return fmt.Errorf("record matches: live searches: %w", err)
-			}
+		var err error
+		if live, err = liveSearches(ctx, tx, keys); err != nil {
+			return nil, 0, fmt.Errorf("record matches: live searches: %w", err)
 		}
-		told := map[string]map[domain.SearchKey]bool{}
-		lockTold := func(projects []string) error {
-			rows, err := tx.Query(ctx, `SELECT project_id, told FROM project_alerts
-				WHERE project_id = ANY($1) ORDER BY project_id FOR UPDATE`, projects)
-			if err != nil {
-				return err
-			}
-			var pid string
-			var keys []byte
-			_, err = pgx.ForEachRow(rows, []any{&pid, &keys}, func() error {
-				set := make(map[domain.SearchKey]bool, len(keys)/16)
-				for k := range toldKeys(keys) {
-					set[k] = true
-				}
-				told[pid] = set
-				return nil
-			})
+	}
+	told := map[string]map[domain.SearchKey]bool{}
+	lockTold := func(projects []string) error {
+		rows, err := tx.Query(ctx, `SELECT project_id, told FROM project_alerts
+			WHERE project_id = ANY($1) ORDER BY project_id FOR UPDATE`, projects)
+		if err != nil {
 			return err
 		}
-		if err := lockTold(sorted); err != nil {
-			return fmt.Errorf("record matches: lock told: %w", err)
+		var pid string
+		var keys []byte
+		_, err = pgx.ForEachRow(rows, []any{&pid, &keys}, func() error {
+			set := make(map[domain.SearchKey]bool, len(keys)/16)
+			for k := range toldKeys(keys) {
+				set[k] = true
+			}
+			told[pid] = set
+			return nil
+		})
+		return err
+	}
+	if err := lockTold(sorted); err != nil {
+		return nil, 0, fmt.Errorf("record matches: lock told: %w", err)
+	}
+	// freshOf keeps the searches of w not told before, and returns
+	// their keys end to end (a project_alerts.told).
+	freshOf := func(w *wanted) []byte {
+		if w.fresh == nil {
+			w.fresh = make([]domain.SearchKey, 0, len(w.keys))
 		}
-		// freshOf keeps the searches of w not told before, and returns
-		// their keys end to end (a project_alerts.told).
-		freshOf := func(w *wanted) []byte {
-			w.fresh = w.fresh[:0]
-			keys := make([]byte, 0, 16*len(w.keys))
-			for _, k := range w.keys {
-				if (live == nil || live[k]) && !told[w.project.ID][k] {
-					w.fresh, keys = append(w.fresh, k), append(keys, k[:]...)
-				}
-			}
-			return keys
-		}
-		// Projects told nothing yet: a row with all their searches. One
-		// another batch inserted meanwhile is locked and extended below.
-		var newP []string
-		var newKeys [][]byte
-		for _, pid := range sorted {
-			if _, ok := told[pid]; !ok {
-				if keys := freshOf(byProject[pid]); len(keys) > 0 {
-					newP, newKeys = append(newP, pid), append(newKeys, keys)
-				}
-			}
-		}
-		inserted := make(map[string]bool, len(newP))
-		if len(newP) > 0 {
-			if err := collect(ctx, tx, inserted, `INSERT INTO project_alerts (project_id, told, updated_at)
-				SELECT u.project_id, u.told, $3 FROM unnest($1::text[], $2::bytea[]) AS u (project_id, told)
-				ORDER BY 1 ON CONFLICT DO NOTHING RETURNING project_id`, newP, newKeys, now); err != nil {
-				return fmt.Errorf("record matches: insert: %w", err)
-			}
-			var raced []string
-			for _, pid := range newP {
-				if !inserted[pid] {
-					raced = append(raced, pid)
-				}
-			}
-			if len(raced) > 0 {
-				if err := lockTold(raced); err != nil {
-					return fmt.Errorf("record matches: lock told: %w", err)
-				}
+		w.fresh = w.fresh[:0]
+		keys := make([]byte, 0, 16*len(w.keys))
+		for _, k := range w.keys {
+			if (live == nil || live[k]) && !told[w.project.ID][k] {
+				w.fresh, keys = append(w.fresh, k), append(keys, k[:]...)
 			}
 		}
-		// Projects told before: their new searches appended.
-		var oldP []string
-		var oldKeys [][]byte
-		for _, pid := range sorted {
-			if _, ok := told[pid]; ok {
-				if keys := freshOf(byProject[pid]); len(keys) > 0 {
-					oldP, oldKeys = append(oldP, pid), append(oldKeys, keys)
-				}
+		return keys
+	}
+	// Projects told nothing yet: a row with all their searches. One
+	// another batch inserted meanwhile is locked and extended below.
+	var newP []string
+	var newKeys [][]byte
+	for _, pid := range sorted {
+		if _, ok := told[pid]; !ok {
+			if keys := freshOf(byProject[pid]); len(keys) > 0 {
+				newP, newKeys = append(newP, pid), append(newKeys, keys)
 			}
 		}
-		if len(oldP) > 0 {
-			if _, err := tx.Exec(ctx, `UPDATE project_alerts a SET told = a.told || u.told, updated_at = $3
-				FROM unnest($1::text[], $2::bytea[]) AS u (project_id, told) WHERE a.project_id = u.project_id`,
-				oldP, oldKeys, now); err != nil {
-				return fmt.Errorf("record matches: extend: %w", err)
+	}
+	inserted := make(map[string]bool, len(newP))
+	if len(newP) > 0 {
+		if err := collect(ctx, tx, inserted, `INSERT INTO project_alerts (project_id, told, updated_at)
+			SELECT u.project_id, u.told, $3 FROM unnest($1::text[], $2::bytea[]) AS u (project_id, told)
+			ORDER BY 1 ON CONFLICT DO NOTHING RETURNING project_id`, newP, newKeys, now); err != nil {
+			return nil, 0, fmt.Errorf("record matches: insert: %w", err)
+		}
+		var raced []string
+		for _, pid := range newP {
+			if !inserted[pid] {
+				raced = append(raced, pid)
 			}
 		}
-		var evs []domain.Event
-		for _, pid := range order {
-			w := byProject[pid]
-			n += len(w.fresh)
-			for _, chunk := range (domain.ProjectMatches{Project: w.project, Keys: w.fresh}).Chunks() {
-				evs = append(evs, domain.Event{ID: newID(), Kind: domain.EventProjectMatched, At: now,
-					Matched: &domain.ProjectMatches{Project: w.project, Keys: chunk, AsOf: asOf}})
+		if len(raced) > 0 {
+			if err := lockTold(raced); err != nil {
+				return nil, 0, fmt.Errorf("record matches: lock told: %w", err)
 			}
 		}
-		return r.enqueue(ctx, tx, evs)
-	})
-	return n, err
+	}
+	// Projects told before: their new searches appended.
+	var oldP []string
+	var oldKeys [][]byte
+	for _, pid := range sorted {
+		if _, ok := told[pid]; ok {
+			if keys := freshOf(byProject[pid]); len(keys) > 0 {
+				oldP, oldKeys = append(oldP, pid), append(oldKeys, keys)
+			}
+		}
+	}
+	if len(oldP) > 0 {
+		if _, err := tx.Exec(ctx, `UPDATE project_alerts a SET told = a.told || u.told, updated_at = $3
+			FROM unnest($1::text[], $2::bytea[]) AS u (project_id, told) WHERE a.project_id = u.project_id`,
+			oldP, oldKeys, now); err != nil {
+			return nil, 0, fmt.Errorf("record matches: extend: %w", err)
+		}
+	}
+	var evs []domain.Event
+	n := 0
+	for _, pid := range order {
+		w := byProject[pid]
+		n += len(w.fresh)
+		for _, chunk := range (domain.ProjectMatches{Project: w.project, Keys: w.fresh}).Chunks() {
+			evs = append(evs, domain.Event{ID: newID(), Kind: domain.EventProjectMatched, At: now,
+				Matched: &domain.ProjectMatches{Project: w.project, Keys: chunk, AsOf: asOf}})
+		}
+	}
+	return evs, n, nil
 }
 
 // toldKeys yields the search keys of a project_alerts.told (16 bytes each,

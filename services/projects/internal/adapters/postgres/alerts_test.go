@@ -17,6 +17,7 @@ import (
 	"bidradar/pkg/outbox"
 	"bidradar/services/projects/internal/adapters/eventproto"
 	"bidradar/services/projects/internal/adapters/postgres"
+	"bidradar/services/projects/internal/app"
 	"bidradar/services/projects/internal/domain"
 )
 
@@ -107,6 +108,95 @@ func TestRecordMatchesOnce(t *testing.T) {
 	}
 	if rows != 3 || pairs != 5 || outboxRows != 2 {
 		t.Fatalf("%d matches of %d projects recorded in %d outbox rows, want 5 of 3 in 2", pairs, rows, outboxRows)
+	}
+}
+
+// A write of projects matches the ones it creates or changes against the
+// saved normal searches and tells their new matches in the same
+// transaction, in the same outbox row as the projects' own events: an
+// overnight search never, a search told once never again, a new search
+// from the next write on.
+func TestUpsertTellsItsAlerts(t *testing.T) {
+	pool, _ := setup(t)
+	ctx := context.Background()
+	store := postgres.NewCriteriaStore(pool)
+	repo := postgres.New(pool, eventproto.Encoder{}, postgres.Options{})
+	repo.SetInstantAlerts(app.NewAlerts(store))
+	road := saveSearch(t, store, domain.SearchNormal, "ถนน", "ถนน")
+	saveSearch(t, store, domain.SearchOvernight, "สะพาน", "สะพาน")
+	nameOf := map[string]string{string(road.Key[:]): road.Name}
+	newEvents := eventsSince(t, pool)
+	events := func() (out []string, version int64) {
+		t.Helper()
+		for _, e := range newEvents() {
+			line := strings.TrimPrefix(e.Subject, "projects.v1.")
+			if e.Subject == eventproto.SubjectProjectMatched {
+				var m projectsv1.ProjectMatched
+				if err := proto.Unmarshal(e.Payload, &m); err != nil {
+					t.Fatal(err)
+				}
+				line += " " + m.Project.ProjectId
+				for i := 0; i < len(m.CriteriaKeys); i += 16 {
+					line += " " + nameOf[string(m.CriteriaKeys[i:i+16])]
+				}
+				version = m.CriteriaVersion
+			}
+			out = append(out, line)
+		}
+		return out, version
+	}
+	project := func(id, name string) domain.Project { return domain.Project{ID: id, Name: name} }
+	now := time.Date(2026, 11, 26, 10, 0, 0, 0, time.UTC)
+	write := func(ps ...domain.Project) domain.UpsertStats {
+		t.Helper()
+		st, err := repo.Upsert(ctx, 0, ps, now)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return st
+	}
+	var outboxRows int
+	countRows := func() int {
+		t.Helper()
+		var n int
+		if err := pool.QueryRow(ctx, `SELECT count(*) FROM outbox`).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		defer func() { outboxRows = n }()
+		return n - outboxRows
+	}
+
+	st := write(project("69000000001", "ก่อสร้างถนนคอนกรีต"), project("69000000002", "จัดซื้อสะพานเหล็ก"), project("69000000003", "ซ่อมถนนลาดยาง"))
+	got, version := events()
+	want := []string{"project.created", "project.created", "project.created", "project.matched 69000000001 ถนน", "project.matched 69000000003 ถนน"}
+	if st.Created != 3 || st.Alerted != 2 || !slices.Equal(got, want) || countRows() != 1 {
+		t.Fatalf("first write: %+v, events %v in %d outbox rows, want %v in one", st, got, outboxRows, want)
+	}
+	if v, err := store.CriteriaVersion(ctx); err != nil || version != v {
+		t.Fatalf("matched at version %d, the searches are at %d (%v)", version, v, err)
+	}
+	// Changed, still matching: told already.
+	st = write(project("69000000001", "ก่อสร้างถนนคอนกรีต ระยะที่ 2"))
+	if got, _ := events(); st.Updated != 1 || st.Alerted != 0 || !slices.Equal(got, []string{"project.updated"}) {
+		t.Fatalf("changed project: %+v, events %v", st, got)
+	}
+	// A new search: the next write loads it and tells it alone.
+	concrete := saveSearch(t, store, domain.SearchNormal, "คอนกรีต", "คอนกรีต")
+	nameOf[string(concrete.Key[:])] = concrete.Name
+	st = write(project("69000000001", "ก่อสร้างถนนคอนกรีต ระยะที่ 3"), project("69000000002", "จัดซื้อสะพานเหล็ก"))
+	got, version = events()
+	if st.Updated != 1 || st.Unchanged != 1 || st.Alerted != 1 || !slices.Equal(got, []string{"project.updated", "project.matched 69000000001 คอนกรีต"}) {
+		t.Fatalf("after a new search: %+v, events %v", st, got)
+	}
+	if v, err := store.CriteriaVersion(ctx); err != nil || version != v {
+		t.Fatalf("matched at version %d, the searches are at %d (%v)", version, v, err)
+	}
+	// The same observations again: nothing written, nothing told.
+	if st := write(project("69000000001", "ก่อสร้างถนนคอนกรีต ระยะที่ 3")); st.Unchanged != 1 || st.Alerted != 0 {
+		t.Fatalf("replay: %+v", st)
+	}
+	if got, _ := events(); len(got) != 0 {
+		t.Fatalf("replay: events %v", got)
 	}
 }
 
