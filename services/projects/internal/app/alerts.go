@@ -53,7 +53,7 @@ func (a *Alerts) Searches(ctx context.Context) (*domain.CriteriaIndex, int64, er
 	return a.ix, a.ver, nil
 }
 
-// Warm loads the searches now, so the first write after a start does not
+// Warm loads the searches now if they changed, so that a write does not
 // wait for them (100,000 searches take ~0.5 s to read and index).
 func (a *Alerts) Warm(ctx context.Context) error {
 	_, _, err := a.Searches(ctx)
