@@ -1,15 +1,20 @@
 package stack_test
 
 import (
+	"context"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"bidradar/services/projects/projectssvc"
 )
 
 // TestBellREST drives every /bell/notifications path of SPEC §7 as two users
@@ -195,6 +200,50 @@ func TestAlertsReachTheBell(t *testing.T) {
 	renamed := readSocketUntil(t, ws, "bell_notification", 10*time.Second)
 	if d := renamed["data"].(map[string]any); d["project_id"] != "69333333333" || d["title"] != `โครงการใหม่ตรงกับ "สะพานข้ามคลอง กทม."` {
 		t.Fatalf("after the rename: %v", renamed)
+	}
+}
+
+// TestCommandLineIngestAlertsTheBell: a real e-GP feed file ingested with
+// the command line (`projects ingest --rss`, its own process in production:
+// its own pool and its own copy of the saved searches) alerts the user who
+// saved a matching search, on the socket and in the bell, once.
+func TestCommandLineIngestAlertsTheBell(t *testing.T) {
+	e := startStack(t, nil)
+	reg := e.registerVerified("bee", "bee@example.com", "long enough pass")
+	tok := reg.str("access_token")
+	a := bearer(tok)
+	userID, _ := e.call("GET", "/users/me", nil, a...).Body["id"].(string)
+	ws := dialSocket(t, e, userID, tok)
+	if m := readSocket(t, ws); m["type"] != "auth_success" {
+		t.Fatalf("socket: %v", m)
+	}
+	expect(t, e.call("POST", "/to_do_search", map[string]any{"keyWord_Incl_And": []string{"ถนนคอนกรีต"}, "search_type": "normal", "name": "ถนนคอนกรีต อีสาน"}, a...), 200, "save search")
+	feeds := httptest.NewServer(http.FileServer(http.Dir("../services/projects/internal/adapters/egprss/testdata")))
+	defer feeds.Close()
+	ingest := func() {
+		t.Helper()
+		env := map[string]string{"DATABASE_URL": e.db}
+		log := slog.New(slog.NewTextHandler(io.Discard, nil))
+		if err := projectssvc.Command(context.Background(), "ingest", []string{"--rss", feeds.URL + "/egp-rss-2026.xml"}, func(k string) string { return env[k] }, log); err != nil {
+			t.Fatalf("projects ingest: %v", err)
+		}
+	}
+	ingest()
+	frame := readSocketUntil(t, ws, "bell_notification", 10*time.Second)
+	if d := frame["data"].(map[string]any); d["category"] != "search_match" || d["project_id"] != "69099693138" ||
+		d["title"] != `โครงการใหม่ตรงกับ "ถนนคอนกรีต อีสาน"` || frame["unread_count"] != float64(1) {
+		t.Fatalf("frame: %v", frame)
+	}
+	// The same file again: nothing new, nothing told.
+	ingest()
+	_ = ws.SetReadDeadline(time.Now().Add(2 * time.Second))
+	var m map[string]any
+	if err := ws.ReadJSON(&m); err == nil && m["type"] == "bell_notification" {
+		t.Fatalf("a second alert: %v", m)
+	}
+	list := e.call("GET", "/bell/notifications", nil, a...)
+	if list.Body["total"] != float64(1) || list.Body["unread_count"] != float64(1) {
+		t.Fatalf("bell: %s", list.Raw)
 	}
 }
 
