@@ -168,7 +168,10 @@ func Build(ctx context.Context, getenv runner.Getenv, log *slog.Logger) (runner.
 	// 100,000 searches), and a user's refresh of a project never should.
 	failing := false
 	srv.Every(time.Second, func(ctx context.Context) {
-		err := d.Alerts.Warm(ctx)
+		// A hung database holds no write behind the reload for long.
+		wctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+		err := d.Alerts.Warm(wctx)
+		cancel()
 		if err != nil && !failing && ctx.Err() == nil {
 			log.WarnContext(ctx, "instant alerts: saved searches not loaded; the next write loads them", "err", err)
 		}
