@@ -1,9 +1,9 @@
 // Command alerts benchmarks the saved-search alerts of the projects service
 // (issue 11): C saved searches (generated, Thai keywords and filters as
 // users write them), then an import of P new projects through the
-// ingestion use case, matched as it lands by the instant alerts' consumer
-// (outbox relay → JetStream → app.Alerts), then the overnight run of C
-// overnight searches over the same P new projects.
+// ingestion use case, each write matching its projects and telling their
+// alerts in its own transaction (outbox relay → JetStream), then the
+// overnight run of C overnight searches over the same P new projects.
 //
 //	cd bench/alerts && GOWORK=off go run . -criteria 100000 -projects 20000
 package main
