@@ -48,14 +48,14 @@ const AckWait = 2 * time.Minute
 // PullHeartbeat is how often JetStream tells a waiting pull request it is
 // alive. The client notices a request the server no longer holds only when
 // two heartbeats are missing; with the client's default (half the 30 s
-// expiry) a bulk import's instant alerts once stood still for 30 s, the
+// expiry) a bulk import's instant alerts (then a consumer) stood still for 30 s, the
 // consumer idle with 12 600 events waiting and no request on the server
 // (bench/alerts, 2026-11-26). Every 2 s costs a small message per waiting
 // request, and bounds such a stop to about 4 s.
 const PullHeartbeat = 2 * time.Second
 
 // BufferedMessages is how many messages a consumer's client pulls ahead of
-// its handler (with a batch handler, the batch size more).
+// its handler.
 const BufferedMessages = 100
 
 func consumer(ctx context.Context, js jetstream.JetStream, stream, durable string, subjects []string) (jetstream.Consumer, error) {
@@ -131,7 +131,7 @@ func Consume(ctx context.Context, js jetstream.JetStream, stream, durable string
 	if err != nil {
 		return nil, fmt.Errorf("events: consume %s on %s: %w", durable, stream, err)
 	}
-	return stopper(ctx, cc, nil, nil), nil
+	return stopper(ctx, cc), nil
 }
 
 func consumeErrors(ctx context.Context, log *slog.Logger) jetstream.PullConsumeOpt {
@@ -142,9 +142,9 @@ func consumeErrors(ctx context.Context, log *slog.Logger) jetstream.PullConsumeO
 	})
 }
 
-// stopper stops cc when ctx is done or stop is called, running before
-// and, once cc is closed, after.
-func stopper(ctx context.Context, cc jetstream.ConsumeContext, before, after func()) (stop func()) {
+// stopper stops cc when ctx is done or stop is called, and returns once
+// cc is closed.
+func stopper(ctx context.Context, cc jetstream.ConsumeContext) (stop func()) {
 	done := make(chan struct{})
 	stopped := make(chan struct{})
 	go func() {
@@ -153,175 +153,14 @@ func stopper(ctx context.Context, cc jetstream.ConsumeContext, before, after fun
 		case <-ctx.Done():
 		case <-done:
 		}
-		if before != nil {
-			before()
-		}
 		cc.Stop()
 		<-cc.Closed()
-		if after != nil {
-			after()
-		}
 	}()
 	var once sync.Once
 	return func() {
 		once.Do(func() { close(done) })
 		<-stopped
 	}
-}
-
-// Message is one event of a batch.
-type Message struct {
-	Subject, EventID string
-	Data             []byte
-}
-
-// BatchHandler processes several events together (one transaction, one
-// round trip): nil acknowledges them all. On an error each event is handled
-// again alone (a batch of one), so that one bad event neither holds back
-// the others nor is retried with them; it must therefore be idempotent.
-type BatchHandler func(ctx context.Context, msgs []Message) error
-
-// Batching configures ConsumeBatch.
-type Batching struct {
-	Max     int // events a batch at most (1 when unset)
-	Workers int // batches handled at once (1 when unset): a handler waiting on its database leaves the CPU to another
-}
-
-// ConsumeBatch is Consume for a handler of batches: when events arrive
-// faster than they are handled, it passes up to b.Max of those already
-// received at once; otherwise one at a time, as they come. Events are in
-// no particular order across b.Workers. Retries, dead letters and stopping
-// are Consume's; a batch's span continues the trace of its first event and
-// links the others.
-func ConsumeBatch(ctx context.Context, js jetstream.JetStream, stream, durable string, subjects []string, b Batching,
-	handle BatchHandler, log *slog.Logger,
-) (stop func(), err error) {
-	if log == nil {
-		log = slog.Default()
-	}
-	size, workers := max(b.Max, 1), max(b.Workers, 1)
-	cons, err := consumer(ctx, js, stream, durable, subjects)
-	if err != nil {
-		return nil, err
-	}
-	log = log.With("stream", stream, "consumer", durable)
-	tracer := otel.Tracer(tracerName)
-	deadLetter := deadLetterer(js, stream, durable, log)
-	one := func(ctx context.Context, subject, eventID string, data []byte) error {
-		return handle(ctx, []Message{{Subject: subject, EventID: eventID, Data: data}})
-	}
-	// The client's callback only queues; a worker takes what is queued.
-	queue := make(chan jetstream.Msg, size*workers)
-	stopping := make(chan struct{}) // stop began: queued messages go back
-	closed := make(chan struct{})   // the client delivers no more
-	worked := make(chan struct{})
-	nak := func(ms ...jetstream.Msg) {
-		for _, m := range ms {
-			_ = m.Nak() // to the next consumer at once, not after AckWait
-		}
-	}
-	var working sync.WaitGroup
-	work := func() {
-		for {
-			var batch []jetstream.Msg
-			select {
-			case m := <-queue:
-				batch = append(batch, m)
-			case <-closed:
-				for {
-					select {
-					case m := <-queue:
-						nak(m)
-					default:
-						return
-					}
-				}
-			}
-		more:
-			for len(batch) < size {
-				select {
-				case m := <-queue:
-					batch = append(batch, m)
-				default:
-					break more
-				}
-			}
-			select {
-			case <-stopping:
-				nak(batch...)
-				continue
-			default:
-			}
-			if len(batch) == 1 || handleBatch(ctx, tracer, batch, handle, log) != nil {
-				for _, m := range batch {
-					handleMsg(ctx, tracer, m, one, deadLetter, log)
-				}
-			}
-		}
-	}
-	for range workers {
-		working.Go(work)
-	}
-	go func() {
-		working.Wait()
-		close(worked)
-	}()
-	cc, err := cons.Consume(func(msg jetstream.Msg) {
-		select {
-		case <-stopping:
-			nak(msg)
-		case queue <- msg:
-		}
-	}, jetstream.PullMaxMessages(BufferedMessages), jetstream.PullHeartbeat(PullHeartbeat), consumeErrors(ctx, log))
-	if err != nil {
-		close(closed)
-		return nil, fmt.Errorf("events: consume %s on %s: %w", durable, stream, err)
-	}
-	return stopper(ctx, cc, func() { close(stopping) }, func() {
-		close(closed)
-		<-worked
-	}), nil
-}
-
-// handleBatch runs handle on msgs and acks them all when it succeeds; on an
-// error it acks nothing and returns it.
-func handleBatch(ctx context.Context, tracer trace.Tracer, msgs []jetstream.Msg, handle BatchHandler, log *slog.Logger) error {
-	batch := make([]Message, len(msgs))
-	links := make([]trace.Link, 0, len(msgs))
-	parent := ctx
-	for i, m := range msgs {
-		batch[i] = Message{Subject: m.Subject(), EventID: m.Headers().Get(nats.MsgIdHdr), Data: m.Data()}
-		if h := m.Headers(); h != nil {
-			mctx := Propagator.Extract(ctx, HeaderCarrier(h))
-			if i == 0 {
-				parent = mctx
-			}
-			if sc := trace.SpanContextFromContext(mctx); sc.IsValid() {
-				links = append(links, trace.Link{SpanContext: sc})
-			}
-		}
-	}
-	ctx, span := tracer.Start(parent, "process batch "+msgs[0].Subject(),
-		trace.WithSpanKind(trace.SpanKindConsumer), trace.WithLinks(links...),
-		trace.WithAttributes(
-			attribute.String("messaging.system", "nats"),
-			attribute.String("messaging.destination.name", msgs[0].Subject()),
-			attribute.Int("messaging.batch.message_count", len(msgs)),
-		))
-	defer span.End()
-	err := safeHandle(ctx, func(ctx context.Context, _, _ string, _ []byte) error { return handle(ctx, batch) }, "", "", nil)
-	if err != nil {
-		span.RecordError(err)
-		span.SetStatus(codes.Error, err.Error())
-		log.WarnContext(ctx, "event batch failed, handling its events one by one", "events", len(msgs), "err", err)
-		return err
-	}
-	for i, m := range msgs {
-		if aerr := m.Ack(); aerr != nil {
-			log.WarnContext(ctx, "event ack failed", "subject", batch[i].Subject, "event_id", batch[i].EventID, "err", aerr)
-		}
-	}
-	return nil
 }
 
 func handleMsg(ctx context.Context, tracer trace.Tracer, msg jetstream.Msg,
@@ -392,15 +231,6 @@ func safeHandle(ctx context.Context, handle func(ctx context.Context, subject, e
 func ConsumeUntilDone(ctx context.Context, js jetstream.JetStream, stream, durable string, subjects []string, handle Handler, log *slog.Logger) {
 	untilDone(ctx, stream, durable, log, func() (func(), error) {
 		return Consume(ctx, js, stream, durable, subjects, handle, log)
-	})
-}
-
-// ConsumeBatchUntilDone is ConsumeUntilDone for ConsumeBatch.
-func ConsumeBatchUntilDone(ctx context.Context, js jetstream.JetStream, stream, durable string, subjects []string, b Batching,
-	handle BatchHandler, log *slog.Logger,
-) {
-	untilDone(ctx, stream, durable, log, func() (func(), error) {
-		return ConsumeBatch(ctx, js, stream, durable, subjects, b, handle, log)
 	})
 }
 

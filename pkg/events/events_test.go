@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -353,105 +352,5 @@ func TestSlowBacklogIsNotRedelivered(t *testing.T) {
 	if len(calls) != n || total != n || ci.NumRedelivered != 0 || ci.Delivered.Consumer != n {
 		t.Fatalf("%d events handled %d times, %d redelivered, %d deliveries; want %d once each", len(calls), total,
 			ci.NumRedelivered, ci.Delivered.Consumer, n)
-	}
-}
-
-// A batch consumer (two workers) gets the backlog in batches, once each; a batch that
-// fails is handled again event by event, so only its bad event is retried
-// or dead-lettered and the others are acked.
-func TestConsumeBatch(t *testing.T) {
-	js := setup(t)
-	ctx := context.Background()
-	if err := events.EnsureStream(ctx, js, events.StreamDeadLetter, []string{events.DeadLetterPrefix + ".>"}); err != nil {
-		t.Fatal(err)
-	}
-	const n = 60
-	for i := range n {
-		id := fmt.Sprint("b-", i)
-		switch i {
-		case 30:
-			id = "poison"
-		case 45:
-			id = "flaky"
-		}
-		if err := events.Publish(ctx, js, "projects.v1.x", id, []byte(id)); err != nil {
-			t.Fatal(err)
-		}
-	}
-	var mu sync.Mutex
-	done := map[string]int{} // successful handlings
-	flakyFailed := false
-	var sizes []int
-	stop, err := events.ConsumeBatch(ctx, js, "PROJECTS", "batch", nil, events.Batching{Max: 16, Workers: 2}, func(_ context.Context, msgs []events.Message) error {
-		time.Sleep(50 * time.Millisecond)
-		mu.Lock()
-		defer mu.Unlock()
-		sizes = append(sizes, len(msgs))
-		for _, m := range msgs {
-			if string(m.Data) != m.EventID {
-				return fmt.Errorf("data %q for %s", m.Data, m.EventID)
-			}
-			switch {
-			case m.EventID == "poison":
-				return fmt.Errorf("decode: %w", events.ErrPermanent)
-			case m.EventID == "flaky" && !flakyFailed:
-				flakyFailed = true
-				return errors.New("database is down")
-			}
-		}
-		for _, m := range msgs {
-			done[m.EventID]++
-		}
-		return nil
-	}, quiet)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer stop()
-	cons, err := js.Consumer(ctx, "PROJECTS", "batch")
-	if err != nil {
-		t.Fatal(err)
-	}
-	deadline := time.Now().Add(20 * time.Second)
-	for {
-		mu.Lock()
-		handled := len(done)
-		mu.Unlock()
-		ci, err := cons.Info(ctx)
-		if err == nil && handled == n-1 && ci.NumAckPending == 0 && ci.NumPending == 0 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("handled %d of %d: %+v %v", handled, n-1, ci, err)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	mu.Lock()
-	defer mu.Unlock()
-	for id, k := range done {
-		if k != 1 {
-			t.Errorf("%s handled %d times", id, k)
-		}
-	}
-	if done["poison"] != 0 || done["flaky"] != 1 {
-		t.Errorf("poison %d, flaky %d", done["poison"], done["flaky"])
-	}
-	if slices.Max(sizes) < 2 {
-		t.Errorf("a backlog handled one at a time: batches %v", sizes)
-	}
-	if slices.Max(sizes) > 16 {
-		t.Errorf("a batch over its maximum: %v", sizes)
-	}
-	dl, err := js.Stream(ctx, events.StreamDeadLetter)
-	if err != nil {
-		t.Fatal(err)
-	}
-	waitFor(t, func() bool { si, err := dl.Info(ctx); return err == nil && si.State.Msgs == 1 })
-	dead, err := dl.GetMsg(ctx, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !strings.HasSuffix(dead.Header.Get(nats.MsgIdHdr), ":poison") {
-		t.Fatalf("dead letter %v", dead.Header)
 	}
 }
