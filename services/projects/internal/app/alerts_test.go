@@ -46,15 +46,15 @@ func TestAlertsLoadSearchesOncePerVersion(t *testing.T) {
 	if err != nil || v != 4 || searches.loads != 1 {
 		t.Fatalf("same version: v%d, %d loads, %v", v, searches.loads, err)
 	}
-	if got := ix.MatchKeys(road); len(got) != 1 || got[0].String() != s1 || len(ix.MatchKeys(bridge)) != 0 {
-		t.Fatalf("road matched %v, bridge %v", got, ix.MatchKeys(bridge))
+	if got := ix.AppendKeys(nil, road); len(got) != 1 || got[0].String() != s1 || len(ix.AppendKeys(nil, bridge)) != 0 {
+		t.Fatalf("road matched %v, bridge %v", got, ix.AppendKeys(nil, bridge))
 	}
 	searches.saved, searches.v = append(searches.saved, search(s2, "สะพาน")), 5
 	ix, v, err = a.Searches(ctx)
 	if err != nil || v != 5 || searches.loads != 2 {
 		t.Fatalf("after a new search: v%d, %d loads, %v", v, searches.loads, err)
 	}
-	if got := ix.MatchKeys(bridge); len(got) != 1 || got[0].String() != s2 {
+	if got := ix.AppendKeys(nil, bridge); len(got) != 1 || got[0].String() != s2 {
 		t.Fatalf("bridge matched %v", got)
 	}
 }

@@ -122,7 +122,7 @@ func (b *bucket) add(e entry, provinces []string) {
 type entry struct {
 	saved *SavedCriteria
 	// key: the search's key (hasKey false for an id that is not a UUID,
-	// never one read from the store), kept here for MatchKeys.
+	// never one read from the store), kept here for AppendKeys.
 	key    SearchKey
 	hasKey bool
 	// rest: the search's matcher, when the entry cannot decide alone; nil
@@ -358,16 +358,11 @@ func (ix *CriteriaIndex) Match(p *Project) []*SavedCriteria {
 	return out
 }
 
-// MatchKeys returns the keys of the searches p matches, each once, read
-// from the index's own entries (a search whose id is not a UUID, never one
-// read from the store, is left out).
-func (ix *CriteriaIndex) MatchKeys(p *Project) []SearchKey {
-	return ix.AppendKeys(nil, p)
-}
-
-// AppendKeys appends the keys MatchKeys returns to dst: a write matching a
-// batch of projects keeps their keys in one growing buffer instead of
-// growing a slice for each project (~160 keys a project in a bulk import).
+// AppendKeys appends to dst the keys of the searches p matches, each once,
+// read from the index's own entries (a search whose id is not a UUID,
+// never one read from the store, is left out). A write matching a batch of
+// projects keeps their keys in one growing buffer instead of growing a
+// slice for each project (~160 keys a project in a bulk import).
 func (ix *CriteriaIndex) AppendKeys(dst []SearchKey, p *Project) []SearchKey {
 	ix.each(p, func(e *entry) {
 		if e.hasKey {

@@ -210,10 +210,10 @@ func TestCriteriaIndexManyMethods(t *testing.T) {
 	}
 }
 
-// MatchKeys finds what Match finds, as the searches' keys: the key read
+// AppendKeys finds what Match finds, as the searches' keys: the key read
 // from the store, else parsed from the id (in either case); a search whose
 // id is not a UUID (never one from the store) is left out.
-func TestMatchKeys(t *testing.T) {
+func TestAppendKeys(t *testing.T) {
 	const upper = "A0000000-0000-4000-8000-00000000000B"
 	stored, _ := domain.ParseSearchKey("a0000000-0000-4000-8000-00000000000a")
 	saved := []domain.SavedCriteria{
@@ -229,10 +229,10 @@ func TestMatchKeys(t *testing.T) {
 		t.Fatalf("Match: %d searches, want 3", len(got))
 	}
 	parsed, _ := domain.ParseSearchKey(upper)
-	got := ix.MatchKeys(&p)
+	got := ix.AppendKeys(nil, &p)
 	slices.SortFunc(got, func(a, b domain.SearchKey) int { return strings.Compare(a.String(), b.String()) })
 	if want := []domain.SearchKey{stored, parsed}; !slices.Equal(got, want) {
-		t.Fatalf("MatchKeys: %v, want %v", got, want)
+		t.Fatalf("AppendKeys: %v, want %v", got, want)
 	}
 }
 
