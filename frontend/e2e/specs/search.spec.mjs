@@ -85,6 +85,13 @@ export default [
       await page.getByTestId("search-submit").click();
       await page.waitForURL((u) => new URL(u).searchParams.getAll("keyWord_Incl_And").length === 2);
       await settled(page);
+      // Both searches find the same N rows, so the count alone cannot tell
+      // the second search's rows from the first's: settled() once passed
+      // before the new query began, with the first rows (only MARK marked).
+      // The second's rows are the ones that mark its and-keywords.
+      await page.waitForFunction(() =>
+        [...(document.querySelector('[data-testid="result-row"]')?.querySelectorAll("mark") ?? [])].some((m) => m.textContent === "๒๕๖๙"),
+      );
       await visible(page.getByTestId("results-count").filter({ hasText: `พบ ${N} รายการ` }));
       assert.equal(await page.getByTestId("result-row").count(), 10);
       const marks = await page.getByTestId("result-row").first().locator("mark").allInnerTexts();
