@@ -407,6 +407,7 @@ export const th = {
     login: "เข้าสู่ระบบ",
     settings: "การตั้งค่า",
     myProjects: "โครงการของฉัน",
+    notifications: "การแจ้งเตือน",
     logout: "ออกจากระบบ",
     openMenu: "เปิดเมนู",
     closeMenu: "ปิดเมนู",
