@@ -64,6 +64,7 @@ export const messages = {
   // Ours: notifications
   "Failed to update notifications": "อัปเดตการแจ้งเตือนไม่สำเร็จ กรุณาลองอีกครั้ง",
   "Failed to save notification settings": "บันทึกการตั้งค่าการแจ้งเตือนไม่สำเร็จ กรุณาลองอีกครั้ง",
+  "Failed to send the test notification": "ส่งการแจ้งเตือนทดสอบไม่สำเร็จ กรุณาลองอีกครั้ง",
 } as const;
 
 export type MessageKey = keyof typeof messages;
@@ -295,6 +296,9 @@ export const th = {
     confirmArchiveAll: "เก็บการแจ้งเตือนทั้งหมดเข้าคลังหรือไม่? รายการจะหายจากกระดิ่งแต่ยังถูกเก็บไว้",
     seeAll: "ดูการแจ้งเตือนทั้งหมด",
     sendTest: "ส่งการแจ้งเตือนทดสอบ",
+    testTitle: "ทดสอบการแจ้งเตือน",
+    testLead: "ส่งการแจ้งเตือนทดสอบไปที่กระดิ่งของคุณ เพื่อดูว่าการแจ้งเตือนมาถึงทันที (ไม่ส่งทางอีเมลหรือ LINE)",
+    testSent: "ส่งการแจ้งเตือนทดสอบแล้ว ดูได้ที่กระดิ่งด้านบน",
     unreadBadge: "ใหม่",
     filterAll: "ทั้งหมด",
     filterUnread: "ยังไม่ได้อ่าน",
