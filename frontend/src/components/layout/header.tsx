@@ -132,7 +132,7 @@ export function Header({ onLogout, loggingOut }: Props) {
   // otherwise become the containing block of its position: fixed children.
   return (
     <>
-    <header className="site-header" data-testid="site-header">
+    <header className={`site-header${user ? " site-header-app" : ""}`} data-testid="site-header">
       <div className="container header-inner">
         <Logo />
         <nav className={`nav-desktop${user ? " nav-app" : ""}`} aria-label={th.nav.mainNav}>
