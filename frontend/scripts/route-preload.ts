@@ -15,7 +15,7 @@ export const ROUTE_PRELOAD_FILE = "route-preload.json";
 // Where visitors land cold: each route's lazy module (src/app/router.tsx),
 // whose chunks the gateway announces with index.html (route-preload.ts).
 export const landingRoutes: Record<string, string> = {
-  "/": "src/features/home/components/home-page.tsx",
+  "/": "src/features/home/components/home-route.tsx",
   "/search": "src/features/search/components/search-page.tsx",
   "/project-details/:projectId": "src/features/projects/components/project-pages.tsx",
   "/login": "src/features/auth/components/login-page.tsx",

@@ -1,4 +1,4 @@
-import { assert, pasteCode, toast, typeCode, uniq, urlIs, visible, login } from "../support/harness.mjs";
+import { assert, hidden, pasteCode, toast, typeCode, uniq, urlIs, visible, login } from "../support/harness.mjs";
 
 const PASSWORD = "ประมูลงานรัฐ-2569";
 
@@ -14,7 +14,10 @@ async function signUp(page, u, name) {
   await visible(page.getByRole("heading", { name: "ยืนยันอีเมลของคุณ" }));
 }
 
-/** After verification the app goes home with a user, or to /login without one (SPEC §2). */
+/**
+ * After verification the app goes to / with a user, or to /login without one
+ * (SPEC §2); a new account has no saved search, so / is its first step.
+ */
 async function landSignedIn(page) {
   await page.waitForURL((x) => x.pathname === "/" || x.pathname === "/login");
   if (new URL(page.url()).pathname === "/login") {
@@ -23,7 +26,12 @@ async function landSignedIn(page) {
     await urlIs(page, "/");
   }
   await visible(page.getByTestId("user-menu-button"));
+  await visible(page.getByTestId("first-step"));
+  assert.equal(await page.getByRole("heading", { level: 1 }).innerText(), "ตั้งการค้นหาแรกของคุณ");
 }
+
+/** Sideways scroll of the page, in px (0 when it fits). */
+const sideways = (page) => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
 
 export default [
   {
@@ -43,21 +51,58 @@ export default [
       await ctx.shot(page, "11-verify-wrong-code");
       await typeCode(page, code);
       await landSignedIn(page);
+      await ctx.shot(page, "12-first-step-desktop");
       await page.getByTestId("user-menu-button").click();
       assert.equal(await page.getByTestId("user-menu-name").innerText(), "สมชาย ใจดี");
       assert.equal(await page.getByTestId("user-menu-email").innerText(), u.email);
       await ctx.shot(page, "12-home-logged-in-menu");
+      await page.keyboard.press("Escape");
+
+      // The step can be skipped: on to the search; / is then the landing page for this visit.
+      await page.getByTestId("first-step-skip").click();
+      await urlIs(page, "/search");
+      await visible(page.getByRole("heading", { name: "ค้นหาโครงการ" }));
+      assert.equal(await page.getByTestId("save-dialog").count(), 0);
+      await page.getByRole("link", { name: /BidRadar/ }).first().click();
+      await urlIs(page, "/");
+      await visible(page.getByTestId("tier-pro"));
+      assert.equal(await page.getByTestId("first-step").count(), 0);
     },
   },
   {
-    name: "sign up → the code pasted fills all six boxes → logged in",
+    name: "sign up on a phone → the code pasted fills all six boxes → the first step saves a first search",
     async fn(ctx) {
-      const page = await ctx.newPage();
+      const page = await ctx.newPage({ viewport: { width: 360, height: 740 }, touch: true });
       const u = uniq("malee");
       await signUp(page, u, "มาลี มีสุข");
       const code = await ctx.mail.codeFor(u.email, { after: 0 });
       await pasteCode(page, code);
       await landSignedIn(page);
+      assert.ok((await sideways(page)) <= 0, `the first step scrolls sideways by ${await sideways(page)} px at 360 px`);
+      await ctx.shot(page, "14-first-step-phone", { fullPage: true });
+
+      // A keyword typed and an example tapped, then into the search's save flow.
+      const step = page.getByTestId("first-step");
+      await step.getByLabel("คำค้นหา").fill("ก่อสร้างสะพาน");
+      await step.getByRole("button", { name: "เพิ่มคำค้น ก่อสร้างถนน" }).tap();
+      await step.getByTestId("first-step-submit").tap();
+      await urlIs(page, "/search");
+      const url = new URL(page.url());
+      assert.deepEqual(url.searchParams.getAll("keyWord_Incl_Or"), ["ก่อสร้างถนน", "ก่อสร้างสะพาน"]);
+      const dialog = await visible(page.getByTestId("save-dialog"));
+      assert.ok((await sideways(page)) <= 0, `the save dialog scrolls sideways by ${await sideways(page)} px at 360 px`);
+      await ctx.shot(page, "15-first-step-save-dialog-phone");
+      await dialog.getByLabel(/ชื่อเงื่อนไข/).fill("งานถนนและสะพาน");
+      await dialog.getByTestId("save-confirm").tap();
+      await toast(page, "✅");
+      await hidden(page.getByTestId("save-dialog"));
+
+      // Saved on the server; / is now the landing page, the step is done.
+      await page.goto("/user-settings/search-criteria");
+      await visible(page.getByText("งานถนนและสะพาน").first());
+      await page.goto("/");
+      await visible(page.getByTestId("tier-pro"));
+      assert.equal(await page.getByTestId("first-step").count(), 0);
     },
   },
   {

@@ -2,7 +2,7 @@
 // matching project: the bell's count rises live without a reload, the toast
 // shows, the dropdown lists it and marking it read lowers the count; the full
 // page and the settings page work at phone width.
-import { assert, login, urlIs, visible } from "../support/harness.mjs";
+import { assert, login, toast, urlIs, visible } from "../support/harness.mjs";
 
 const WORD = "ระบบแจ้งเตือนอีทูอี"; // only the project ingested here carries it
 const PASSWORD = "ประมูลงานรัฐ-2569";
@@ -79,6 +79,8 @@ export default [
       await urlIs(page, "/notifications");
       await visible(page.getByTestId("notifications-page").getByTestId("bell-item").first());
       assert.match(await page.getByTestId("notifications-total").innerText(), /ยังไม่ได้อ่าน 0/);
+      // The inbox is the customer's: no test button there (it lives on the settings page).
+      assert.equal(await page.getByRole("button", { name: "ส่งการแจ้งเตือนทดสอบ" }).count(), 0);
 
       // Settings: turn search alerts off and keep it after a reload.
       await page.goto("/user-settings/notification-settings");
@@ -90,6 +92,13 @@ export default [
       await page.reload();
       await visible(page.getByTestId("setting-notifySearchMatches"));
       assert.equal(await page.getByTestId("setting-notifySearchMatches").isChecked(), false);
+
+      // The settings page tests the bell: a test notification arrives live.
+      await page.getByTestId("settings-test-notification").click();
+      await toast(page, "ส่งการแจ้งเตือนทดสอบแล้ว");
+      await visible(page.getByTestId("bell-count"), 15_000);
+      assert.equal(await page.getByTestId("bell-count").innerText(), "1");
+      await ctx.shot(page, "61-settings-test-notification");
 
       // A team's webhook at phone width: the secret shows once, a long
       // address and the secret wrap instead of scrolling sideways.
@@ -113,6 +122,27 @@ export default [
         await page.keyboard.press("Escape");
       }
       await ctx.shot(page, "62-notifications-phone");
+
+      // The inbox's filters on a phone, by touch: the app's select and segmented control.
+      const phone = await ctx.newPage({ viewport: { width: 360, height: 740 }, touch: true });
+      await login(phone, u.username, PASSWORD);
+      await phone.waitForURL((x) => x.pathname !== "/login");
+      await phone.goto("/notifications");
+      const inbox = phone.getByTestId("notifications-page");
+      await visible(inbox.getByTestId("bell-item"));
+      assert.equal(await inbox.getByTestId("bell-item").count(), 2);
+      const items = () => phone.evaluate(() => document.querySelectorAll("[data-testid=notifications-page] [data-testid=bell-item]").length);
+      await inbox.getByRole("group", { name: "สถานะ" }).getByRole("button", { name: "ยังไม่ได้อ่าน" }).tap();
+      await phone.waitForFunction(() => document.querySelectorAll("[data-testid=notifications-page] [data-testid=bell-item]").length === 1);
+      assert.match(await inbox.getByTestId("bell-item").innerText(), /การแจ้งเตือนทดสอบ/);
+      await inbox.getByRole("group", { name: "สถานะ" }).getByRole("button", { name: "ทั้งหมด" }).tap();
+      await inbox.getByTestId("filter-category").selectOption("search_match");
+      await phone.waitForFunction(() => document.querySelectorAll("[data-testid=notifications-page] [data-testid=bell-item]").length === 1);
+      assert.match(await inbox.getByTestId("bell-item").innerText(), new RegExp(WORD));
+      assert.equal(await items(), 1);
+      const wideInbox = await phone.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      assert.ok(wideInbox <= 0, `the inbox's filters scroll sideways by ${wideInbox}px at 360 px`);
+      await ctx.shot(phone, "63-notifications-filters-phone");
     },
   },
 ];

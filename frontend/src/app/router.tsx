@@ -34,7 +34,7 @@ const appRoutes: RouteObject[] = [
   {
     element: <PublicLayout />,
     children: [
-      { index: true, lazy: page(() => import("@/features/home/components/home-page"), (m) => m.HomePage) },
+      { index: true, lazy: page(() => import("@/features/home/components/home-route"), (m) => m.HomeRoute) },
       { path: "login", lazy: page(auth, (m) => m.LoginPage) },
       { path: "signup", lazy: page(signup, (m) => m.SignupPage) },
       { path: "test", element: <TestSkeletonPage /> },

@@ -64,6 +64,7 @@ export const messages = {
   // Ours: notifications
   "Failed to update notifications": "อัปเดตการแจ้งเตือนไม่สำเร็จ กรุณาลองอีกครั้ง",
   "Failed to save notification settings": "บันทึกการตั้งค่าการแจ้งเตือนไม่สำเร็จ กรุณาลองอีกครั้ง",
+  "Failed to send the test notification": "ส่งการแจ้งเตือนทดสอบไม่สำเร็จ กรุณาลองอีกครั้ง",
 } as const;
 
 export type MessageKey = keyof typeof messages;
@@ -295,6 +296,9 @@ export const th = {
     confirmArchiveAll: "เก็บการแจ้งเตือนทั้งหมดเข้าคลังหรือไม่? รายการจะหายจากกระดิ่งแต่ยังถูกเก็บไว้",
     seeAll: "ดูการแจ้งเตือนทั้งหมด",
     sendTest: "ส่งการแจ้งเตือนทดสอบ",
+    testTitle: "ทดสอบการแจ้งเตือน",
+    testLead: "ส่งการแจ้งเตือนทดสอบไปที่กระดิ่งของคุณ เพื่อดูว่าการแจ้งเตือนมาถึงทันที (ไม่ส่งทางอีเมลหรือ LINE)",
+    testSent: "ส่งการแจ้งเตือนทดสอบแล้ว ดูได้ที่กระดิ่งด้านบน",
     unreadBadge: "ใหม่",
     filterAll: "ทั้งหมด",
     filterUnread: "ยังไม่ได้อ่าน",
@@ -407,6 +411,7 @@ export const th = {
     login: "เข้าสู่ระบบ",
     settings: "การตั้งค่า",
     myProjects: "โครงการของฉัน",
+    notifications: "การแจ้งเตือน",
     logout: "ออกจากระบบ",
     openMenu: "เปิดเมนู",
     closeMenu: "ปิดเมนู",
@@ -990,6 +995,25 @@ export const th = {
     overnightNone: "แพ็กเกจของคุณไม่รวมการค้นหาข้ามคืน อัปเกรดแพ็กเกจเพื่อใช้งาน",
     normalNone: "แพ็กเกจของคุณบันทึกการค้นหาแบบปกติไม่ได้ อัปเกรดแพ็กเกจเพื่อใช้งาน",
     seePlans: "ดูแพ็กเกจ",
+  },
+  // ---- the first step of a new account: save a first search (/ while none is saved) ----
+  firstStep: {
+    title: "เริ่มต้นใช้งาน",
+    eyebrow: "ขั้นแรก",
+    heading: "ตั้งการค้นหาแรกของคุณ",
+    lead: "บอกเราว่าทีมของคุณรับงานประเภทไหน เราจะค้นหาโครงการ e-GP ที่ตรงกันให้ และแจ้งเตือนในกระดิ่งทันทีที่มีโครงการใหม่",
+    steps: ["ใส่คำค้นของงานที่คุณรับ และจังหวัดถ้าต้องการ", "ดูผลการค้นหา แล้วตั้งชื่อและบันทึก", "รับแจ้งเตือนเมื่อมีโครงการใหม่ที่ตรงกัน"],
+    keywords: "คำค้นหา",
+    keywordsPlaceholder: "เช่น ก่อสร้างถนน, กล้องวงจรปิด",
+    keywordsHint: "พบโครงการที่มีคำใดคำหนึ่ง กด Enter หรือใส่จุลภาค (,) เพื่อเพิ่มหลายคำ",
+    examples: "ตัวอย่าง:",
+    exampleWords: ["ก่อสร้างถนน", "ปรับปรุงอาคาร", "ระบบคอมพิวเตอร์", "กล้องวงจรปิด"],
+    addExample: (w: string) => `เพิ่มคำค้น ${w}`,
+    provinces: "จังหวัด (ไม่บังคับ)",
+    required: "ใส่คำค้นหรือเลือกจังหวัดอย่างน้อย 1 อย่าง",
+    submit: "ค้นหาและบันทึก",
+    skip: "ข้ามไปก่อน",
+    skipHint: "บันทึกการค้นหาได้ทุกเมื่อจากหน้าค้นหาโครงการ",
   },
   // ---- project details (/project-details/:projectId) ----
   projectDetails: {

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi, afterEach } from "vitest";
-import { act, fireEvent, screen, waitFor } from "@testing-library/react";
+import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { renderApp } from "@/testing/render";
 import { connectError, createFakeBackend, testUser } from "@/testing/fake-backend";
 import { useAuthStore } from "@/stores/auth-store";
@@ -12,7 +12,7 @@ const tiers = { "SubscriptionService/ListTiers": () => ({ json: { tierDetails: [
 describe("header", () => {
   afterEach(() => vi.useRealTimers());
 
-  it("logged out: the six links plus sign-up and login", async () => {
+  it("logged out: the six links plus sign-up and login, the current one marked", async () => {
     createFakeBackend(tiers).install();
     renderApp("/");
     const nav = await screen.findAllByRole("navigation", { name: th.nav.mainNav });
@@ -20,8 +20,41 @@ describe("header", () => {
     expect(labels).toEqual([th.nav.home, th.nav.features, th.nav.search, th.nav.pricing, th.nav.faq, th.nav.contact]);
     const contact = Array.from(nav[0].querySelectorAll("a")).find((a) => a.textContent === th.nav.contact)!;
     expect(contact.getAttribute("href")).toBe("/user-settings/contact-us");
+    expect(Array.from(nav[0].querySelectorAll("a[aria-current=page]")).map((a) => a.textContent)).toEqual([th.nav.home]);
     expect(screen.getAllByRole("link", { name: th.nav.signup }).length).toBeGreaterThan(0);
     expect(screen.getAllByRole("link", { name: th.nav.login }).length).toBeGreaterThan(0);
+  });
+
+  it("signed in: the app's menu (search, my projects, notifications, settings) instead of the marketing one, the current route marked", async () => {
+    createFakeBackend(tiers).install();
+    useAuthStore.setState({ user: testUser });
+    renderApp("/my-projects");
+    // The slide-in menu is closed (aria-hidden) yet renders the same list.
+    const [desktop, mobile] = await screen.findAllByRole("navigation", { name: th.nav.mainNav, hidden: true });
+    for (const nav of [desktop, mobile]) {
+      const links = Array.from(nav.querySelectorAll("a"));
+      expect(links.map((a) => a.textContent)).toEqual([th.nav.search, th.nav.myProjects, th.nav.notifications, th.nav.settings]);
+      expect(links.map((a) => a.getAttribute("href"))).toEqual(["/search", "/my-projects", "/notifications", "/user-settings"]);
+      expect(links.filter((a) => a.getAttribute("aria-current") === "page").map((a) => a.textContent)).toEqual([th.nav.myProjects]);
+      for (const marketing of [th.nav.features, th.nav.pricing, th.nav.faq]) expect(within(nav).queryByRole("link", { name: marketing, hidden: true })).toBeNull();
+    }
+    // The avatar menu stays beside it.
+    expect(screen.getByTestId("user-menu-button")).toBeTruthy();
+  });
+
+  it("signed in: a settings page and a project's page mark their entries", async () => {
+    createFakeBackend(tiers).install();
+    useAuthStore.setState({ user: testUser });
+    const { router } = renderApp("/user-settings/contact-us");
+    const current = async () => {
+      const [desktop] = await screen.findAllByRole("navigation", { name: th.nav.mainNav });
+      return Array.from(desktop.querySelectorAll("a[aria-current=page]")).map((a) => a.textContent);
+    };
+    await waitFor(async () => expect(await current()).toEqual([th.nav.settings]));
+    await act(async () => {
+      await router.navigate("/project-details/69119900990");
+    });
+    await waitFor(async () => expect(await current()).toEqual([th.nav.search]));
   });
 
   it("logged in: avatar menu with name, e-mail, Settings and Logout", async () => {

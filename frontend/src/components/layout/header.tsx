@@ -4,19 +4,30 @@ import { th } from "@/i18n/th";
 import { useAuthStore, type AppUser } from "@/stores/auth-store";
 import { Avatar } from "@/components/ui/avatar";
 import { Logo } from "@/components/ui/logo";
-import { IconBell, IconChevronDown, IconClose, IconLogout, IconMenu, IconSettings } from "@/components/ui/icons";
+import { IconChevronDown, IconClose, IconFolder, IconLogout, IconMenu, IconSettings } from "@/components/ui/icons";
 import { BellButton } from "@/features/notifications";
-import { NAV_LINKS } from "./nav-links";
+import { isCurrent, navLinksFor, type NavItem } from "./nav-links";
 
 /** Tailwind's md breakpoint: below it the header collapses into the slide-in menu. */
 export const MD_BREAKPOINT_PX = 768;
 
 type Props = { onLogout: () => void; loggingOut?: boolean };
 
-function isActive(loc: { pathname: string; hash: string }, to: { pathname: string; hash?: string }) {
-  if (to.hash) return loc.pathname === "/" && loc.hash === to.hash;
-  if (to.pathname === "/") return loc.pathname === "/" && !loc.hash;
-  return loc.pathname.startsWith(to.pathname);
+/** One entry of the menu; the current page is marked for the eye and for screen readers. */
+function NavEntry({ item, current, className, onClick }: { item: NavItem; current: boolean; className: string; onClick?: () => void }) {
+  const Icon = item.icon;
+  return (
+    <Link
+      to={item.to}
+      className={`${className}${current ? " active" : ""}`}
+      aria-current={current ? "page" : undefined}
+      onClick={onClick}
+      data-testid={`nav-${item.key}`}
+    >
+      {Icon && <Icon size={18} className="nav-icon" />}
+      <span>{item.label}</span>
+    </Link>
+  );
 }
 
 function UserMenu({ user, onLogout }: { user: AppUser; onLogout: () => void }) {
@@ -65,7 +76,7 @@ function UserMenu({ user, onLogout }: { user: AppUser; onLogout: () => void }) {
             </div>
           </div>
           <Link role="menuitem" to="/my-projects" className="user-menu-item" onClick={() => setOpen(false)} data-testid="menu-my-projects">
-            <IconBell size={18} />
+            <IconFolder size={18} />
             {th.nav.myProjects}
           </Link>
           <Link role="menuitem" to="/user-settings" className="user-menu-item" onClick={() => setOpen(false)}>
@@ -94,6 +105,8 @@ export function Header({ onLogout, loggingOut }: Props) {
   const user = useAuthStore((s) => s.user);
   const location = useLocation();
   const [menuOpen, setMenuOpen] = useState(false);
+  // Signed in: the app's own areas; visitors: the marketing menu.
+  const links = navLinksFor(!!user);
 
   // Close the slide-in menu on navigation.
   useEffect(() => setMenuOpen(false), [location.pathname, location.hash]);
@@ -119,14 +132,12 @@ export function Header({ onLogout, loggingOut }: Props) {
   // otherwise become the containing block of its position: fixed children.
   return (
     <>
-    <header className="site-header" data-testid="site-header">
+    <header className={`site-header${user ? " site-header-app" : ""}`} data-testid="site-header">
       <div className="container header-inner">
         <Logo />
-        <nav className="nav-desktop" aria-label={th.nav.mainNav}>
-          {NAV_LINKS.map((l) => (
-            <Link key={l.key} to={l.to} className={`nav-link${isActive(location, l.to) ? " active" : ""}`}>
-              {l.label}
-            </Link>
+        <nav className={`nav-desktop${user ? " nav-app" : ""}`} aria-label={th.nav.mainNav}>
+          {links.map((l) => (
+            <NavEntry key={l.key} item={l} current={isCurrent(location, l)} className="nav-link" />
           ))}
         </nav>
         <div className="header-actions">
@@ -186,19 +197,15 @@ export function Header({ onLogout, loggingOut }: Props) {
             </div>
           </div>
         )}
-        <nav className="mobile-nav" aria-label={th.nav.mainNav}>
-          {NAV_LINKS.map((l) => (
-            <Link key={l.key} to={l.to} className={`mobile-link${isActive(location, l.to) ? " active" : ""}`} onClick={() => setMenuOpen(false)}>
-              {l.label}
-            </Link>
+        <nav className={`mobile-nav${user ? " nav-app" : ""}`} aria-label={th.nav.mainNav}>
+          {links.map((l) => (
+            <NavEntry key={l.key} item={l} current={isCurrent(location, l)} className="mobile-link" onClick={() => setMenuOpen(false)} />
           ))}
         </nav>
         <div className="mobile-actions">
           {user ? (
             <>
-              <Link to="/user-settings" className="btn btn-secondary btn-md btn-block" onClick={() => setMenuOpen(false)}>
-                <IconSettings size={18} /> {th.nav.settings}
-              </Link>
+              {/* Settings is in the list above; the drawer ends with leaving. */}
               <button
                 type="button"
                 className="btn btn-ghost btn-md btn-block danger"

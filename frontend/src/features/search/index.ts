@@ -1,3 +1,5 @@
+import { lazy } from "react";
+
 /**
  * The search feature's public API: what other features may use (the
  * lint's feature-boundary rule keeps them from reaching past this file).
@@ -6,4 +8,7 @@
 export { CriteriaSummary } from "./components/criteria-summary";
 export { useSavedCriteria } from "./api/search-api";
 export { editHref } from "./lib/criteria";
+export { useFirstStep } from "./lib/first-step";
+/** The first step of a new account (a first saved search); its own chunk, only signed-in users see it. */
+export const FirstStep = lazy(() => import("./components/first-step").then((m) => ({ default: m.FirstStep })));
 export { overnightRoom, overnightUsage, type OvernightRoom } from "./lib/limits";

@@ -76,8 +76,9 @@ export function useClearNotifications() {
   );
 }
 
+/** One system_alert test notification: shows the user that alerts reach their bell live. */
 export function useCreateTestNotification() {
-  return useBellMutation(() => bell().createTestNotification({}), "Failed to update notifications");
+  return useBellMutation(() => bell().createTestNotification({}), "Failed to send the test notification");
 }
 
 export function useNotificationSettings() {

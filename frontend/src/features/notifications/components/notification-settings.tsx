@@ -4,7 +4,9 @@ import { useAuthStore } from "@/stores/auth-store";
 import { create } from "@bufbuild/protobuf";
 import { th } from "@/i18n/th";
 import { NotificationSettingsSchema, type NotificationSettings } from "@/gen/notification/v1/notification_pb";
-import { useNotificationSettings, useSaveNotificationSettings } from "../api/notifications-api";
+import { Button } from "@/components/ui/button";
+import { toast } from "@/stores/toast-store";
+import { useCreateTestNotification, useNotificationSettings, useSaveNotificationSettings } from "../api/notifications-api";
 import { WebhookSection } from "./webhook-settings";
 import "../notifications.css";
 
@@ -15,6 +17,7 @@ type Toggle = "bellEnabled" | "notifySearchMatches" | "notifyAnnouncements" | "n
 export function NotificationSettingsSection() {
   const q = useNotificationSettings();
   const save = useSaveNotificationSettings();
+  const test = useCreateTestNotification();
   const [draft, setDraft] = useState<NotificationSettings | null>(null);
   const lineLinked = !!useAuthStore((st) => st.user?.lineId1);
   useEffect(() => {
@@ -75,6 +78,21 @@ export function NotificationSettingsSection() {
           {t.save}
         </button>
       </form>
+      {/* Where a test is useful: right after choosing the alerts, it shows them arriving live. */}
+      <fieldset className="notification-test" data-testid="notification-test">
+        <legend>{t.testTitle}</legend>
+        <p className="muted">{t.testLead}</p>
+        <Button
+          type="button"
+          variant="secondary"
+          size="sm"
+          loading={test.isPending}
+          onClick={() => test.mutate(undefined, { onSuccess: () => toast.success(t.testSent) })}
+          data-testid="settings-test-notification"
+        >
+          {t.sendTest}
+        </Button>
+      </fieldset>
       <WebhookSection />
     </>
   );

@@ -1,9 +1,11 @@
 import { useState } from "react";
 import { th } from "@/i18n/th";
 import { usePageTitle } from "@/hooks/use-page-title";
+import { Button } from "@/components/ui/button";
+import { Segmented } from "@/components/ui/segmented";
+import { SelectControl } from "@/components/ui/select-control";
 import {
   useClearNotifications,
-  useCreateTestNotification,
   useDeleteNotification,
   useMarkAllRead,
   useMarkRead,
@@ -14,13 +16,19 @@ import "../notifications.css";
 
 const t = th.notifications;
 const PER_PAGE = 20;
-const CATEGORIES = ["", "search_match", "project_update", "system_alert"];
+/** Every category the service writes ("" = all), in the order a bid manager cares. */
+const CATEGORIES = ["", "search_match", "project_update", "deadline", "payment", "system_alert"] as const;
 type ReadState = "all" | "unread" | "read";
+const READ_STATES = [
+  { value: "all", label: t.filterAll },
+  { value: "unread", label: t.filterUnread },
+  { value: "read", label: t.filterRead },
+] as const;
 
 /** /notifications: the whole bell with filters, paging and bulk actions. */
 export function NotificationsPage() {
   usePageTitle(t.title);
-  const [category, setCategory] = useState("");
+  const [category, setCategory] = useState<(typeof CATEGORIES)[number]>("");
   const [state, setState] = useState<ReadState>("all");
   const [page, setPage] = useState(1);
   const isRead = state === "all" ? undefined : state === "read";
@@ -29,7 +37,6 @@ export function NotificationsPage() {
   const markAll = useMarkAllRead();
   const del = useDeleteNotification();
   const clear = useClearNotifications();
-  const test = useCreateTestNotification();
 
   const items = list.data?.notifications ?? [];
   const total = list.data?.total ?? 0;
@@ -48,49 +55,26 @@ export function NotificationsPage() {
           <p className="muted">{t.lead}</p>
         </div>
         <div className="notifications-actions">
-          <button type="button" className="btn btn-ghost btn-sm" onClick={() => test.mutate(undefined)}>
-            {t.sendTest}
-          </button>
-          <button type="button" className="btn btn-ghost btn-sm" disabled={unread === 0} onClick={() => markAll.mutate(undefined)}>
+          <Button variant="ghost" size="sm" disabled={unread === 0} onClick={() => markAll.mutate(undefined)}>
             {t.markAllRead}
-          </button>
-          <button type="button" className="btn btn-ghost btn-sm" onClick={() => clear.mutate({ archive: false, isRead: true })}>
+          </Button>
+          <Button variant="ghost" size="sm" onClick={() => clear.mutate({ archive: false, isRead: true })}>
             {t.clearRead}
-          </button>
-          <button
-            type="button"
-            className="btn btn-ghost btn-sm"
-            disabled={total === 0}
-            onClick={() => window.confirm(t.confirmArchiveAll) && clear.mutate({ archive: true })}
-          >
+          </Button>
+          <Button variant="ghost" size="sm" disabled={total === 0} onClick={() => window.confirm(t.confirmArchiveAll) && clear.mutate({ archive: true })}>
             {t.archiveAll}
-          </button>
+          </Button>
         </div>
       </header>
       <div className="notifications-filters">
-        <label>
-          {t.filterCategory}
-          <select value={category} onChange={(e) => choose(() => setCategory(e.target.value))} data-testid="filter-category">
-            {CATEGORIES.map((c) => (
-              <option key={c} value={c}>
-                {t.categories[c]}
-              </option>
-            ))}
-          </select>
-        </label>
-        <div role="group" aria-label={t.filterState} className="notifications-state">
-          {(["all", "unread", "read"] as const).map((s) => (
-            <button
-              key={s}
-              type="button"
-              className={`btn btn-sm ${state === s ? "btn-primary" : "btn-ghost"}`}
-              aria-pressed={state === s}
-              onClick={() => choose(() => setState(s))}
-            >
-              {s === "all" ? t.filterAll : s === "unread" ? t.filterUnread : t.filterRead}
-            </button>
-          ))}
-        </div>
+        <SelectControl
+          label={t.filterCategory}
+          value={category}
+          options={CATEGORIES.map((c) => ({ value: c, label: t.categories[c] }))}
+          onChange={(c) => choose(() => setCategory(c))}
+          testId="filter-category"
+        />
+        <Segmented<ReadState> label={t.filterState} value={state} options={READ_STATES} onChange={(s) => choose(() => setState(s))} />
         <p className="muted" data-testid="notifications-total">
           {t.total(total, unread)}
         </p>
@@ -109,13 +93,13 @@ export function NotificationsPage() {
       )}
       {pages > 1 && (
         <nav className="notifications-pager" aria-label={t.page(page, pages)}>
-          <button type="button" className="btn btn-ghost btn-sm" disabled={page <= 1} onClick={() => setPage(page - 1)}>
+          <Button variant="ghost" size="sm" disabled={page <= 1} onClick={() => setPage(page - 1)}>
             {t.prev}
-          </button>
+          </Button>
           <span>{t.page(page, pages)}</span>
-          <button type="button" className="btn btn-ghost btn-sm" disabled={page >= pages} onClick={() => setPage(page + 1)}>
+          <Button variant="ghost" size="sm" disabled={page >= pages} onClick={() => setPage(page + 1)}>
             {t.next}
-          </button>
+          </Button>
         </nav>
       )}
     </section>

@@ -32,6 +32,7 @@ import { SaveCriteriaDialog } from "./save-dialog";
 import { ListingFilterBar, toggleFilter } from "@/features/interests";
 import { useMySubscription } from "@/features/payment";
 import { lockedChoices, overnightRoom } from "../lib/limits";
+import { wantsSaveOnArrival } from "../lib/first-step";
 import "../search.css";
 
 /** /search, open to visitors (SPEC §2): criteria form, results, pagination; all state in the URL. */
@@ -93,6 +94,17 @@ export function SearchPage() {
   useEffect(() => {
     loadEdit();
   }, [editId, saved.data, user]);
+
+  // From the first step: its criteria go straight into the save dialog, once
+  // (the router state is dropped, so a reload or Back does not reopen it).
+  const offerSave = useEffectEvent(() => {
+    if (!wantsSaveOnArrival(location.state)) return;
+    void navigate({ pathname: location.pathname, search: location.search }, { replace: true, state: null });
+    if (user && countActive(state.criteria) > 0) setSaveFor(state.criteria);
+  });
+  useEffect(() => {
+    offerSave();
+  }, [location.key]);
 
   const onConfirm = ({ name, searchType }: { name: string; searchType: SearchType }) => {
     if (!saveFor) return;
