@@ -45,8 +45,9 @@ export function createContext({ browser, baseURL, artifactsDir, mail, line, serv
   /** @type {Array<{text:string, allowed:RegExp[]}>} */
   const problems = [];
 
-  async function newPage({ viewport = { width: 1280, height: 860 }, allowConsole = [] } = {}) {
-    const context = await browser.newContext({ baseURL, viewport, locale: "th-TH", timezoneId: "Asia/Bangkok" });
+  // hasTouch + isMobile: a phone (touch events, tap(), a mobile viewport).
+  async function newPage({ viewport = { width: 1280, height: 860 }, allowConsole = [], hasTouch = false, isMobile = false } = {}) {
+    const context = await browser.newContext({ baseURL, viewport, hasTouch, isMobile, locale: "th-TH", timezoneId: "Asia/Bangkok" });
     const page = await context.newPage();
     page.setDefaultTimeout(15_000);
     page.on("console", (m) => {

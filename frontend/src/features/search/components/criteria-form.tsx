@@ -1,4 +1,4 @@
-import { useEffect, useEffectEvent, useState, type FormEvent } from "react";
+import { useEffect, useEffectEvent, useState, type FormEvent, type MouseEvent } from "react";
 import { th } from "@/i18n/th";
 import { Button } from "@/components/ui/button";
 import { IconFilter, IconSearch } from "@/components/ui/icons";
@@ -29,6 +29,14 @@ const SELECT_GROUPS: ListKey[] = [
   "strategies",
   "budgetYears",
 ];
+
+/**
+ * A press on the form's buttons leaves the focus where it is. Moving it would
+ * blur a keyword box first, turning its text into a tag: the box can grow a
+ * line and move the button before the release lands (on a phone the tap then
+ * does nothing). The submit commits the typed text itself.
+ */
+const keepFocus = (e: MouseEvent) => e.preventDefault();
 
 function advancedCount(c: Criteria): number {
   return countActive(c) - c.or.length - c.and.length - c.not.length;
@@ -119,7 +127,7 @@ export function CriteriaForm({ applied, dropdowns, dropdownsLoading, onSubmit, o
           submitOnEnter
           testId="kw-or"
         />
-        <Button type="submit" size="lg" icon={<IconSearch size={20} />} className="criteria-submit" data-testid="search-submit">
+        <Button type="submit" size="lg" icon={<IconSearch size={20} />} className="criteria-submit" onMouseDown={keepFocus} data-testid="search-submit">
           {th.search.submit}
         </Button>
       </div>
@@ -203,6 +211,7 @@ export function CriteriaForm({ applied, dropdowns, dropdownsLoading, onSubmit, o
             onSubmit(emptyCriteria());
           }}
           disabled={countActive(draft) === 0 && countActive(applied) === 0}
+          onMouseDown={keepFocus}
           data-testid="criteria-reset"
         >
           {th.search.reset}
@@ -215,6 +224,7 @@ export function CriteriaForm({ applied, dropdowns, dropdownsLoading, onSubmit, o
             const c = validated();
             if (c) onSave(c);
           }}
+          onMouseDown={keepFocus}
           data-testid="save-criteria"
         >
           {saveLabel}

