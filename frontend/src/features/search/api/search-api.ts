@@ -1,4 +1,4 @@
-import { keepPreviousData, useMutation, useQuery, useQueryClient, type QueryClient } from "@tanstack/react-query";
+import { useMutation, useQuery, useQueryClient, type QueryClient } from "@tanstack/react-query";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { getClient } from "@/lib/clients";
 import { queryKeys } from "@/lib/query-keys";
@@ -39,13 +39,30 @@ export function useDropdownData() {
 export type DropdownData = NonNullable<ReturnType<typeof useDropdownData>["data"]>;
 export type Option = { value: string; label: string };
 
-/** ListProjects for the state in the URL; the previous page stays on screen while the next one loads. */
+type ListRequest = ReturnType<typeof toListRequest>;
+
+/** Two requests that find the same projects (they differ at most in page, page size and order). */
+function sameMatches(a: ListRequest, b: ListRequest): boolean {
+  const scope = (r: ListRequest) => JSON.stringify({ ...r, page: 0, perPage: 0, sort: "" });
+  return scope(a) === scope(b);
+}
+
+/**
+ * ListProjects for the state in the URL; the previous rows stay on screen
+ * while the next ones load. Their count stays only for another page or
+ * order of the same search: another search's total (an estimate, say) is
+ * not this one's, so it is dropped until the answer comes.
+ */
 export function useProjectSearch(state: SearchState, signedIn = false) {
   const req = toListRequest(state, signedIn);
   return useQuery({
     queryKey: queryKeys.projects.list(req),
     queryFn: ({ signal }) => projects().listProjects(req, { signal }),
-    placeholderData: keepPreviousData,
+    placeholderData: (prev, prevQuery) => {
+      if (!prev) return undefined;
+      const prevReq = prevQuery?.queryKey[2];
+      return prevReq && sameMatches(prevReq, req) ? prev : { ...prev, pagination: undefined };
+    },
     staleTime: 30_000,
   });
 }

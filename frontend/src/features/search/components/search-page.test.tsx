@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { renderApp } from "@/testing/render";
-import { connectError, createFakeBackend, testUser, type Call } from "@/testing/fake-backend";
+import { connectError, createFakeBackend, testUser, type Call, type Reply } from "@/testing/fake-backend";
 import { setAccessToken } from "@/lib/session";
 import { useAuthStore } from "@/stores/auth-store";
 import { msg, th } from "@/i18n/th";
@@ -59,7 +59,7 @@ function listReply(call: Call, opts: { total?: number; estimate?: boolean } = {}
   };
 }
 
-function backend(list: (c: Call) => ReturnType<typeof listReply> | { status: number; json: unknown } = (c) => listReply(c), extra = {}) {
+function backend(list: (c: Call) => Reply = (c) => listReply(c), extra = {}) {
   const be = createFakeBackend({
     "ProjectsService/GetDropdownData": () => ({ json: dropdowns }),
     "ProjectsService/ListProjects": list,
@@ -215,6 +215,37 @@ describe("/search: results", () => {
     renderApp("/search?keyWord_Incl_Or=ก");
     await screen.findAllByTestId("result-row", {}, { timeout: 5000 });
     expect(screen.getByTestId("results-count").textContent).toContain("30,000 รายการ");
+    expect(screen.getByTestId("results-count").textContent).not.toContain("ประมาณ");
+  });
+
+  it("while another search loads, the count is not the previous search's estimate", async () => {
+    let release!: () => void;
+    const be = backend((c) => {
+      if (!(c.body.keyWordInclOr as string[] | undefined)?.includes("คอมพิวเตอร์")) return listReply(c, { total: 1800, estimate: true });
+      return new Promise((ok) => (release = () => ok(listReply(c, { total: 142 }))));
+    });
+    const { router } = renderApp("/search?keyWord_Incl_Or=จ้าง");
+    await screen.findAllByTestId("result-row", {}, { timeout: 5000 });
+    expect(screen.getByTestId("results-count").textContent).toContain("ประมาณ 1,800 รายการ");
+    // Another page of the same search keeps its count while it loads.
+    await act(async () => {
+      fireEvent.click(screen.getByTestId("page-next"));
+    });
+    await waitFor(() => expect(router.state.location.search).toContain("page=2"));
+    expect(screen.getByTestId("results-count").textContent).toContain("ประมาณ 1,800 รายการ");
+    await waitFor(() => expect(screen.getByTestId("results-count").textContent).toContain("แสดงรายการที่ 11–20"));
+
+    const or = within(screen.getByTestId("kw-or")).getByRole("textbox");
+    fireEvent.change(or, { target: { value: "คอมพิวเตอร์" } });
+    await act(async () => {
+      fireEvent.click(screen.getByTestId("search-submit"));
+    });
+    await waitFor(() => expect(lastList(be).body).toMatchObject({ keyWordInclOr: ["จ้าง", "คอมพิวเตอร์"] }));
+    // The old rows stay (dimmed) while the new search loads; its count is not known yet.
+    expect(screen.getAllByTestId("result-row").length).toBeGreaterThan(0);
+    expect(screen.getByTestId("results-count").textContent).not.toContain("ประมาณ");
+    await act(async () => release());
+    await waitFor(() => expect(screen.getByTestId("results-count").textContent).toContain("พบ 142 รายการ"));
     expect(screen.getByTestId("results-count").textContent).not.toContain("ประมาณ");
   });
 

@@ -200,7 +200,7 @@ export function SearchPage() {
                   <span className="muted"> · {th.search.showing(formatNumber(from), formatNumber(from + rows.length - 1))}</span>
                 )}
               </>
-            ) : results.isPending ? (
+            ) : results.isPending || results.isPlaceholderData ? (
               <span className="sk sk-count" />
             ) : null}
           </div>
