@@ -4,7 +4,7 @@ import { getClient } from "@/lib/clients";
 import { queryKeys } from "@/lib/query-keys";
 import { errorMessage, isLimitReached, serverMessage } from "@/lib/errors";
 import { ProjectsService } from "@/gen/projects/v1/projects_pb";
-import { msg } from "@/i18n/th";
+import { msg, th } from "@/i18n/th";
 import { toast } from "@/stores/toast-store";
 import { toListRequest, toToDoSearchRequest, toUpdateRequest, type Criteria, type SearchState, type SearchType } from "../lib/criteria";
 
@@ -69,13 +69,32 @@ export function useProjectSearch(state: SearchState, signedIn = false) {
 
 export const LIMIT_INFO_DELAY_MS = 2000;
 
-/** SPEC §8, search submit: the toasts for a ToDoSearch answer ('Limit reached' is SPEC's own text). */
-export function notifySaved(res: { message: string; criteriaId: string; detail: string }): void {
+/** A search's name as the service keeps it (spaces collapsed); empty when the service names it. */
+const cleanName = (name = "") => name.split(/\s+/).filter(Boolean).join(" ");
+
+/** The saved search's name in the user's list, or "" (the list could not be read). */
+async function savedName(qc: QueryClient, criteriaId: string): Promise<string> {
+  try {
+    const list = await qc.fetchQuery({ queryKey: queryKeys.projects.savedCriteria(), queryFn: () => projects().recallSaveCriteria({}) });
+    return list.criteria.find((c) => c.criteriaId === criteriaId)?.name ?? "";
+  } catch {
+    return "";
+  }
+}
+
+/**
+ * The toasts for a ToDoSearch answer ('Limit reached' is SPEC's own text).
+ * Success names the search, not its id: the name typed, else the one the
+ * service gave it (a summary of the criteria), read back from the list. No
+ * emoji: the toast has its icon, and ✅ has no glyph in the Thai fonts.
+ */
+export async function notifySaved(qc: QueryClient, res: { message: string; criteriaId: string; detail: string }, typedName?: string): Promise<void> {
   if (res.detail.includes("Limit reached") && !res.criteriaId) {
     notifyLimit(res.detail);
     return;
   }
-  toast.success(`✅ ${res.message} (ID: ${res.criteriaId})`);
+  const name = cleanName(typedName) || (await savedName(qc, res.criteriaId));
+  toast.success(name ? th.search.savedToast(name) : res.message);
 }
 
 function notifyLimit(detail: string): void {
@@ -114,9 +133,9 @@ export function useSaveCriteria() {
   return useMutation({
     mutationFn: (v: { criteria: Criteria; searchType: SearchType; name?: string }) =>
       projects().toDoSearch(toToDoSearchRequest(v.criteria, v.searchType, v.name)),
-    onSuccess: (res) => {
-      notifySaved(res);
+    onSuccess: (res, v) => {
       afterSave(qc);
+      void notifySaved(qc, res, v.name);
     },
     onError: notifySaveError,
   });
@@ -138,7 +157,7 @@ export function useUpdateCriteria() {
     mutationFn: (v: { id: string; criteria: Criteria; searchType: SearchType; name?: string }) =>
       projects().updateSearchCriteria(toUpdateRequest(v.id, v.criteria, v.searchType, v.name)),
     onSuccess: (res) => {
-      toast.success(`✅ ${res.message}`);
+      toast.success(res.criteria?.name ? th.savedSearch.editedToast(res.criteria.name) : res.message);
       afterSave(qc);
     },
     // A limit as a save's; else the reason's Thai (gone, changed meanwhile, bad input).
