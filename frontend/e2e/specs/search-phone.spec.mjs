@@ -8,7 +8,7 @@ import { assert, login, urlIs, visible } from "../support/harness.mjs";
 const MARK = "มือถืออีทูอี"; // only the projects seeded here carry it
 const COMPUTERS = 4; // titles with คอมพิวเตอร์
 const N = 12;
-const BID_PROJECT = "69130000012"; // reference price 2,000,000.00 baht
+const NEWEST = "69130000012"; // first in a search by date; reference price 2,000,000.00 baht
 const PASSWORD = "ประมูลงานรัฐ-2569";
 const PHONE = { viewport: { width: 360, height: 780 }, hasTouch: true, isMobile: true };
 const pad = (n) => String(n).padStart(2, "0");
@@ -137,6 +137,54 @@ export default [
       await resultsInView(page);
       // The keyboard closes: nothing in the form keeps the focus.
       assert.equal(await page.evaluate(() => !!document.activeElement?.closest("[data-testid=criteria-form]")), false);
+    },
+  },
+  {
+    name: "phone, signed in: the mark buttons say what they are, following + 20 days reads '+ สรุป 20 วัน' on screen; the save toast names the search",
+    async fn(ctx) {
+      await seed(ctx);
+      const u = await ctx.createUser("phonemarks", { name: "มานี ถือมือถือ", password: PASSWORD });
+      const page = await ctx.newPage(PHONE);
+      await login(page, u.username, PASSWORD);
+      await urlIs(page, "/");
+      await page.goto(`/search?keyWord_Incl_Or=${encodeURIComponent(MARK)}`);
+      const row = page.locator(`[data-testid=result-row][data-project-id="${NEWEST}"]`);
+      await visible(row);
+      const marks = row.getByTestId("marks");
+      // Every mark shows a word on screen (innerText is what is rendered), inside the row.
+      const shown = async () => Object.fromEntries(await Promise.all(["like", "follow", "bid", "archive"].map(async (k) => [k, (await marks.getByTestId(`mark-${k}`).innerText()).trim()])));
+      const labels = await shown();
+      for (const [k, text] of Object.entries(labels)) assert.ok(text.length > 0, `mark-${k} shows no label on a phone: ${JSON.stringify(labels)}`);
+      const fits = () =>
+        row.evaluate((r) => {
+          const box = r.getBoundingClientRect();
+          return [...r.querySelectorAll("[data-testid^=mark-]")].every((b) => {
+            const m = b.getBoundingClientRect();
+            return m.left >= box.left && m.right <= box.right && b.scrollWidth <= b.clientWidth + 1;
+          });
+        });
+      assert.ok(await fits(), "the mark buttons fit the row");
+      // Follow: off → following → following + 20 days, each state in words.
+      const follow = marks.getByTestId("mark-follow");
+      await follow.tap();
+      await visible(row.locator('[data-testid=mark-follow][aria-pressed="true"]'));
+      await follow.tap();
+      await page.waitForFunction((id) => /20/.test(document.querySelector(`[data-project-id="${id}"] [data-testid=mark-follow]`)?.getAttribute("aria-label") ?? ""), NEWEST);
+      assert.match(await follow.innerText(), /\+ สรุป 20 วัน/);
+      assert.ok(await fits(), "the mark buttons fit the row with following + 20 days");
+      await ctx.shot(page, "61-phone-marks");
+
+      // Save the search: the toast names it, in glyphs the Thai fonts have.
+      await page.getByTestId("save-criteria").tap();
+      const dialog = await visible(page.getByTestId("save-dialog"));
+      await dialog.getByPlaceholder("เช่น งานถนน ภาคอีสาน").fill("งานมือถือ ลำปาง");
+      await dialog.getByTestId("save-confirm").tap();
+      const t = await visible(page.getByTestId("toast").filter({ hasText: "งานมือถือ ลำปาง" }));
+      const text = (await t.innerText()).trim();
+      assert.doesNotMatch(text, /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i, `a UUID in the toast: ${text}`);
+      // Thai, ASCII and the punctuation the Thai fonts draw: nothing that renders as a missing glyph (✅ did).
+      assert.match(text, /^[\u0E00-\u0E7F\u0020-\u007E\u00B7\u2013\u2014\u201C\u201D\u2026\s]+$/, `a character without a glyph in the toast: ${JSON.stringify(text)}`);
+      await ctx.shot(page, "62-phone-save-toast");
     },
   },
 ];

@@ -342,6 +342,8 @@ export const th = {
     bid: "สนใจยื่นเสนอราคา",
     archive: "เก็บเข้าคลัง",
     archived: "อยู่ในคลัง",
+    // The marks' words in a search row and on a phone (each part of the full label above).
+    markShort: { like: "ถูกใจ", follow: "ติดตาม", following: "กำลังติดตาม", fill20: "ติดตาม + สรุป 20 วัน", bid: "ยื่นเสนอ", archive: "เก็บ", archived: "ในคลัง" },
     filtersLabel: "กรองตามการติดตามของฉัน",
     filtersTitle: "เฉพาะโครงการที่ฉัน:",
     filterBid: "สนใจยื่นเสนอ",
