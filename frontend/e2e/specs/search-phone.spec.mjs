@@ -187,4 +187,62 @@ export default [
       await ctx.shot(page, "62-phone-save-toast");
     },
   },
+  {
+    name: "phone, signed in: the bid panel refuses a percent outside 0–100 before saving, in Thai; a typed price 1,234,567.89 stays exactly that after save and reload",
+    async fn(ctx) {
+      await seed(ctx);
+      const u = await ctx.createUser("phonebid", { name: "ประมูล ถือมือถือ", password: PASSWORD });
+      const page = await ctx.newPage(PHONE);
+      const saves = [];
+      page.on("request", (r) => r.url().includes("UpdateInterest") && saves.push(r.postData() ?? ""));
+      await login(page, u.username, PASSWORD);
+      await urlIs(page, "/");
+      await page.goto(`/project-details/${NEWEST}`);
+      const panel = await visible(page.getByTestId("bid-panel"));
+      await visible(panel.getByText("2,000,000.00 บาท"));
+      const price = panel.getByTestId("bid-price");
+      const percent = panel.getByTestId("bid-percent");
+
+      // A percent over 100: a Thai message tied to the field, the price left alone, nothing saved.
+      await percent.tap();
+      await page.keyboard.insertText("150");
+      const describedBy = await percent.getAttribute("aria-describedby");
+      assert.ok(describedBy, "the percent field points to its message (aria-describedby)");
+      const message = page.locator(`[id="${describedBy}"]`);
+      await visible(message);
+      assert.match(await message.innerText(), /^[\u0E00-\u0E7F0-9\s.–%()]+$/, "the message is Thai");
+      assert.match(await message.innerText(), /100/);
+      assert.equal(await price.inputValue(), "", "no price computed from a percent over 100");
+      await panel.getByTestId("bid-save").tap({ force: true });
+      await page.keyboard.press("Enter");
+      await page.waitForTimeout(300);
+      assert.deepEqual(saves, [], "nothing saved with a percent over 100");
+      await ctx.shot(page, "63-phone-bid-percent-refused");
+
+      // The price typed as a bid manager types it: it is the price saved, shown and reloaded.
+      await percent.fill("");
+      await price.tap();
+      await page.keyboard.insertText("1,234,567.89");
+      assert.equal(await percent.inputValue(), "38.27");
+      // Touching the percent and typing it back to 38.27 must not round the price to 1,234,600.
+      await percent.tap();
+      await page.keyboard.press("Backspace");
+      assert.equal(await price.inputValue(), "1,236,000");
+      await page.keyboard.insertText("7");
+      assert.equal(await price.inputValue(), "1,234,567.89");
+      await panel.getByTestId("bid-save").tap();
+      await visible(panel.getByTestId("bid-updated"));
+      assert.equal(saves.length, 1);
+      assert.equal(await price.inputValue(), "1,234,567.89");
+      await page.reload();
+      await visible(page.getByTestId("bid-updated"));
+      await page.waitForFunction(() => document.querySelector("[data-testid=bid-price]")?.value !== "");
+      assert.equal(await page.getByTestId("bid-price").inputValue(), "1,234,567.89");
+      assert.equal(await page.getByTestId("bid-percent").inputValue(), "38.27");
+      const wide = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      assert.ok(wide <= 0, `the project page scrolls sideways by ${wide}px at 360 px`);
+      await page.getByTestId("bid-panel").scrollIntoViewIfNeeded();
+      await ctx.shot(page, "64-phone-bid-saved");
+    },
+  },
 ];

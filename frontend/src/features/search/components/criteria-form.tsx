@@ -2,12 +2,12 @@ import { useEffect, useEffectEvent, useState, type FormEvent, type MouseEvent } 
 import { th } from "@/i18n/th";
 import { Button } from "@/components/ui/button";
 import { IconFilter, IconSearch } from "@/components/ui/icons";
+import { MoneyInput } from "@/components/ui/money-input";
 import { cleanProjectId, countActive, DROPDOWN_OF, emptyCriteria, isProjectId, type Criteria, type ListKey } from "../lib/criteria";
 import type { DropdownData } from "../api/search-api";
 import { addTags, splitTags, TagInput } from "./tag-input";
 import { MultiSelect } from "./multi-select";
 import { BeDateInput } from "./date-input";
-import { MoneyInput } from "./money-input";
 
 type TagKey = "or" | "and" | "not" | "projectIds";
 type Drafts = Record<TagKey, string>;
@@ -195,8 +195,15 @@ export function CriteriaForm({ applied, dropdowns, dropdownsLoading, onSubmit, o
         <div className="criteria-grid criteria-ranges">
           <BeDateInput label={th.search.dateFrom} value={draft.dateFrom} onChange={(v) => set("dateFrom", v)} error={errors.date} testId="date-from" />
           <BeDateInput label={th.search.dateTo} value={draft.dateTo} onChange={(v) => set("dateTo", v)} testId="date-to" />
-          <MoneyInput label={th.search.moneyMin} value={draft.moneyMin} onChange={(v) => set("moneyMin", v)} error={errors.money} testId="money-min" />
-          <MoneyInput label={th.search.moneyMax} value={draft.moneyMax} onChange={(v) => set("moneyMax", v)} testId="money-max" />
+          <MoneyInput
+            label={th.search.moneyMin}
+            value={draft.moneyMin}
+            onChange={(v) => set("moneyMin", v)}
+            error={errors.money}
+            placeholder={th.search.moneyPlaceholder}
+            testId="money-min"
+          />
+          <MoneyInput label={th.search.moneyMax} value={draft.moneyMax} onChange={(v) => set("moneyMax", v)} placeholder={th.search.moneyPlaceholder} testId="money-max" />
         </div>
       </div>
 
