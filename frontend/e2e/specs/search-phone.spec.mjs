@@ -219,8 +219,15 @@ export default [
       assert.deepEqual(saves, [], "nothing saved with a percent over 100");
       await ctx.shot(page, "63-phone-bid-percent-refused");
 
-      // The price typed as a bid manager types it: it is the price saved, shown and reloaded.
+      // A price over the reference price: said before saving.
       await percent.fill("");
+      await price.tap();
+      await page.keyboard.insertText("2500000");
+      await visible(panel.getByText("ราคาเสนอสูงกว่าราคากลาง"));
+      assert.ok(await panel.getByTestId("bid-save").isDisabled());
+      await price.fill("");
+
+      // The price typed as a bid manager types it: it is the price saved, shown and reloaded.
       await price.tap();
       await page.keyboard.insertText("1,234,567.89");
       assert.equal(await percent.inputValue(), "38.27");
