@@ -180,7 +180,7 @@ export default [
       await dialog.getByPlaceholder("เช่น งานถนน ภาคอีสาน").fill("ถนนบ้านบิดเรดาร์");
       await dialog.getByRole("radio", { name: "ค้นหาอัตโนมัติทุกคืน" }).check();
       await dialog.getByTestId("save-confirm").click();
-      await toast(page, "✅");
+      await toast(page, "บันทึกเงื่อนไขการค้นหา “ถนนบ้านบิดเรดาร์” แล้ว");
       await hidden(page.getByTestId("save-dialog"));
 
       // The settings page: its criteria in Thai, overnight, counted 1/1.

@@ -45,9 +45,9 @@ export function createContext({ browser, baseURL, artifactsDir, mail, line, serv
   /** @type {Array<{text:string, allowed:RegExp[]}>} */
   const problems = [];
 
-  /** touch: a phone (hasTouch, isMobile), so tests can tap() as a thumb does. */
-  async function newPage({ viewport = { width: 1280, height: 860 }, allowConsole = [], touch = false } = {}) {
-    const context = await browser.newContext({ baseURL, viewport, locale: "th-TH", timezoneId: "Asia/Bangkok", hasTouch: touch, isMobile: touch });
+  // A phone: touch (or hasTouch + isMobile) gives touch events, tap() and a mobile viewport.
+  async function newPage({ viewport = { width: 1280, height: 860 }, allowConsole = [], touch = false, hasTouch = touch, isMobile = touch } = {}) {
+    const context = await browser.newContext({ baseURL, viewport, hasTouch, isMobile, locale: "th-TH", timezoneId: "Asia/Bangkok" });
     const page = await context.newPage();
     page.setDefaultTimeout(15_000);
     page.on("console", (m) => {

@@ -1,12 +1,15 @@
 import { useEffect, useRef, useState, type FormEvent } from "react";
 import { th } from "@/i18n/th";
-import { formatAmountInput, formatMoney, formatThaiDate, parseAmount } from "@/lib/format";
+import { reasons } from "@/i18n/reasons";
+import { formatMoney, formatThaiDate } from "@/lib/format";
 import { Button } from "@/components/ui/button";
+import { MoneyInput } from "@/components/ui/money-input";
+import { TextField } from "@/components/ui/text-field";
 import { selectUser, useAuthStore } from "@/stores/auth-store";
 import { useBidsStore } from "@/stores/bids-store";
 import type { UserInterest } from "@/gen/interests/v1/interests_pb";
 import { marksOf, tsToDate, useCommentActions, useComments, useInterest, useSaveBid } from "../api/interests-api";
-import { percentFromPrice, priceFromPercent, validPercent, validPrice } from "../lib/bid";
+import { parsePercent, percentFromPrice, priceForPercent, toSatang, validPercent, validPrice } from "../lib/bid";
 import { MarkBar } from "./marks";
 import "../interests.css";
 
@@ -33,19 +36,24 @@ const iso = (d: Date | null) => (d ? d.toISOString() : "");
  * Bid price and reduction, each computing the other from the reference price
  * (else the budget). Kept in browser storage (projectBids) and on the server;
  * the newer lastUpdated wins, so the bid follows the user to another device.
+ * The price the user typed is the one saved: a percent is saved only when the
+ * user typed one that differs from the typed price's own (priceForPercent).
  */
 function BidPanel({ projectId, baseSatang, interest, ready }: { projectId: string; baseSatang: number | null; interest?: UserInterest; ready: boolean }) {
   const local = useBidsStore((s) => s.bids[projectId]);
   const putBid = useBidsStore((s) => s.putBid);
   const save = useSaveBid(projectId);
-  const [price, setPrice] = useState("");
+  const [price, setPrice] = useState<number | null>(null);
+  // The last price typed (or saved): a percent that gives it back keeps it.
+  const [typedPrice, setTypedPrice] = useState<number | null>(null);
   const [percent, setPercent] = useState("");
   const [edited, setEdited] = useState<"price" | "percent" | null>(null);
   const synced = useRef(false);
 
   const serverAt = iso(tsToDate(interest?.lastUpdated));
   const shown = (p: number | null | undefined, r: number | null | undefined) => {
-    setPrice(p != null ? formatAmountInput(p) : "");
+    setPrice(p ?? null);
+    setTypedPrice(p ?? null);
     setPercent(r != null ? String(r) : "");
   };
 
@@ -73,29 +81,37 @@ function BidPanel({ projectId, baseSatang, interest, ready }: { projectId: strin
     shown(d.bidPrice, d.reductionPercent);
   }, [save.data, projectId, putBid]);
 
-  const onPrice = (v: string) => {
-    setPrice(v);
+  const onPrice = (p: number | null) => {
+    setPrice(p);
+    setTypedPrice(p);
     setEdited("price");
-    const p = parseAmount(v);
-    const r = p !== null ? percentFromPrice(baseSatang, p) : null;
-    if (r !== null) setPercent(String(r));
+    if (p === null || baseSatang === null) return;
+    const r = percentFromPrice(baseSatang, p);
+    setPercent(r !== null ? String(r) : "");
   };
   const onPercent = (v: string) => {
     setPercent(v);
-    setEdited("percent");
-    const r = Number(v.replace(",", "."));
-    const p = v.trim() !== "" && Number.isFinite(r) ? priceFromPercent(baseSatang, r) : null;
-    if (p !== null) setPrice(formatAmountInput(p));
+    const r = parsePercent(v);
+    // A percent out of range or not a number leaves the price alone; its message says why.
+    if (r === null || !validPercent(r)) {
+      setEdited("percent");
+      return;
+    }
+    const next = priceForPercent(baseSatang, r, typedPrice);
+    setEdited(next.typed ? "price" : "percent");
+    if (next.price !== null) setPrice(next.price);
   };
-  const priceValue = parseAmount(price);
-  const percentValue = percent.trim() === "" ? null : Number(percent.replace(",", "."));
-  const priceError = edited === "price" && price.trim() !== "" && !validPrice(priceValue) ? t.bidPriceInvalid : "";
-  const percentError = edited === "percent" && percent.trim() !== "" && !validPercent(percentValue) ? t.reductionInvalid : "";
+  const percentValue = parsePercent(percent);
+  const aboveBase = price !== null && baseSatang !== null && baseSatang > 0 && toSatang(price) > baseSatang;
+  const priceError = price !== null && !validPrice(price) ? t.bidPriceInvalid : aboveBase ? reasons["bid-above-reference"] : "";
+  const percentError = percentValue !== null && !validPercent(percentValue) ? t.reductionInvalid : "";
 
+  // Refused before it is sent: a message stands by a field.
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    if (edited === "percent" && validPercent(percentValue)) save.mutate({ reductionPercent: percentValue! });
-    else if (validPrice(priceValue)) save.mutate({ bidPrice: priceValue! });
+    if (!edited || priceError || percentError) return;
+    if (edited === "percent" && percentValue !== null) save.mutate({ reductionPercent: percentValue });
+    else if (price !== null) save.mutate({ bidPrice: price });
   };
   const at = local?.lastUpdated || serverAt;
 
@@ -103,20 +119,17 @@ function BidPanel({ projectId, baseSatang, interest, ready }: { projectId: strin
     <form className="card" onSubmit={submit} data-testid="bid-panel" noValidate>
       <h2>{t.bidTitle}</h2>
       <div className="bid-grid">
-        <div className={`field${priceError ? " field-invalid" : ""}`}>
-          <label className="field-label" htmlFor="bid-price">
-            {t.bidPrice}
-          </label>
-          <input id="bid-price" inputMode="decimal" value={price} onChange={(e) => onPrice(e.target.value)} aria-invalid={!!priceError || undefined} data-testid="bid-price" />
-          {priceError && <p className="field-error">{priceError}</p>}
-        </div>
-        <div className={`field${percentError ? " field-invalid" : ""}`}>
-          <label className="field-label" htmlFor="bid-percent">
-            {t.reduction}
-          </label>
-          <input id="bid-percent" inputMode="decimal" value={percent} onChange={(e) => onPercent(e.target.value)} aria-invalid={!!percentError || undefined} data-testid="bid-percent" />
-          {percentError && <p className="field-error">{percentError}</p>}
-        </div>
+        <MoneyInput label={t.bidPrice} value={price} onChange={onPrice} error={priceError} placeholder={t.bidPricePlaceholder} testId="bid-price" />
+        <TextField
+          label={t.reduction}
+          value={percent}
+          onChange={(e) => onPercent(e.target.value)}
+          error={percentError}
+          inputMode="decimal"
+          autoComplete="off"
+          placeholder={t.reductionPlaceholder}
+          data-testid="bid-percent"
+        />
         <Button type="submit" loading={save.isPending} disabled={!edited || !!priceError || !!percentError} data-testid="bid-save">
           {t.bidSave}
         </Button>

@@ -18,10 +18,20 @@ export function followLabel(m: Pick<Marks, "follow" | "fill20">): string {
   return !m.follow ? t.follow : m.fill20 ? t.followFill20 : t.following;
 }
 
-/** Like, follow (three states), bid and archive on one project; optimistic. */
+function followShort(m: Pick<Marks, "follow" | "fill20">): string {
+  return !m.follow ? t.markShort.follow : m.fill20 ? t.markShort.fill20 : t.markShort.following;
+}
+
+/**
+ * Like, follow (three states), bid and archive on one project; optimistic.
+ * Each button shows its word: the full one on a wide screen's project page,
+ * the short one in search rows (compact) and on phones (interests.css), so
+ * a state such as "+ สรุป 20 วัน" is read on screen, not only by a screen
+ * reader. The short word is part of the full label, which names the button.
+ */
 export function MarkBar({ projectId, marks, compact = false }: { projectId: string; marks: Marks; compact?: boolean }) {
   const set = useSetMarks(projectId);
-  const btn = (key: string, on: boolean, label: string, icon: ReactNode, onClick: () => void, title = label) => (
+  const btn = (key: string, on: boolean, label: string, short: string, icon: ReactNode, onClick: () => void, title = label) => (
     <button
       type="button"
       className={`mark${on ? " mark-on" : ""}`}
@@ -32,25 +42,37 @@ export function MarkBar({ projectId, marks, compact = false }: { projectId: stri
       data-testid={`mark-${key}`}
     >
       {icon}
-      {!compact && <span className="mark-label">{label}</span>}
+      {!compact && (
+        <span className="mark-label" aria-hidden="true">
+          {label}
+        </span>
+      )}
+      <span className="mark-short" aria-hidden="true">
+        {short}
+      </span>
     </button>
   );
   return (
     <div className={`marks${compact ? " marks-compact" : ""}`} role="group" aria-label={t.marksLabel} data-testid="marks">
-      {btn("like", marks.like, t.like, <IconHeart size={16} fill={marks.like ? "currentColor" : "none"} />, () => set.mutate({ like: !marks.like }))}
+      {btn("like", marks.like, t.like, t.markShort.like, <IconHeart size={16} fill={marks.like ? "currentColor" : "none"} />, () => set.mutate({ like: !marks.like }))}
       {btn(
         "follow",
         marks.follow,
         followLabel(marks),
-        <>
-          <IconBell size={16} />
-          {marks.fill20 && <span className="mark-plus">20</span>}
-        </>,
+        followShort(marks),
+        <IconBell size={16} />,
         () => set.mutate(nextFollow(marks)),
         `${t.followHint}: ${followLabel(marks)}`,
       )}
-      {btn("bid", marks.bid, t.bid, <IconCoin size={16} />, () => set.mutate({ bid: !marks.bid }))}
-      {btn("archive", marks.archived, marks.archived ? t.archived : t.archive, <IconArchive size={16} />, () => set.mutate({ archived: !marks.archived }))}
+      {btn("bid", marks.bid, t.bid, t.markShort.bid, <IconCoin size={16} />, () => set.mutate({ bid: !marks.bid }))}
+      {btn(
+        "archive",
+        marks.archived,
+        marks.archived ? t.archived : t.archive,
+        marks.archived ? t.markShort.archived : t.markShort.archive,
+        <IconArchive size={16} />,
+        () => set.mutate({ archived: !marks.archived }),
+      )}
     </div>
   );
 }

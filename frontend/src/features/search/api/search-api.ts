@@ -1,10 +1,10 @@
-import { keepPreviousData, useMutation, useQuery, useQueryClient, type QueryClient } from "@tanstack/react-query";
+import { useMutation, useQuery, useQueryClient, type QueryClient } from "@tanstack/react-query";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { getClient } from "@/lib/clients";
 import { queryKeys } from "@/lib/query-keys";
 import { errorMessage, isLimitReached, serverMessage } from "@/lib/errors";
 import { ProjectsService } from "@/gen/projects/v1/projects_pb";
-import { msg } from "@/i18n/th";
+import { msg, th } from "@/i18n/th";
 import { toast } from "@/stores/toast-store";
 import { toListRequest, toToDoSearchRequest, toUpdateRequest, type Criteria, type SearchState, type SearchType } from "../lib/criteria";
 
@@ -39,26 +39,62 @@ export function useDropdownData() {
 export type DropdownData = NonNullable<ReturnType<typeof useDropdownData>["data"]>;
 export type Option = { value: string; label: string };
 
-/** ListProjects for the state in the URL; the previous page stays on screen while the next one loads. */
+type ListRequest = ReturnType<typeof toListRequest>;
+
+/** Two requests that find the same projects (they differ at most in page, page size and order). */
+function sameMatches(a: ListRequest, b: ListRequest): boolean {
+  const scope = (r: ListRequest) => JSON.stringify({ ...r, page: 0, perPage: 0, sort: "" });
+  return scope(a) === scope(b);
+}
+
+/**
+ * ListProjects for the state in the URL; the previous rows stay on screen
+ * while the next ones load. Their count stays only for another page or
+ * order of the same search: another search's total (an estimate, say) is
+ * not this one's, so it is dropped until the answer comes.
+ */
 export function useProjectSearch(state: SearchState, signedIn = false) {
   const req = toListRequest(state, signedIn);
   return useQuery({
     queryKey: queryKeys.projects.list(req),
     queryFn: ({ signal }) => projects().listProjects(req, { signal }),
-    placeholderData: keepPreviousData,
+    placeholderData: (prev, prevQuery) => {
+      if (!prev) return undefined;
+      const prevReq = prevQuery?.queryKey[2];
+      return prevReq && sameMatches(prevReq, req) ? prev : { ...prev, pagination: undefined };
+    },
     staleTime: 30_000,
   });
 }
 
 export const LIMIT_INFO_DELAY_MS = 2000;
 
-/** SPEC §8, search submit: the toasts for a ToDoSearch answer ('Limit reached' is SPEC's own text). */
-export function notifySaved(res: { message: string; criteriaId: string; detail: string }): void {
+/** A search's name as the service keeps it (spaces collapsed); empty when the service names it. */
+const cleanName = (name = "") => name.split(/\s+/).filter(Boolean).join(" ");
+
+/** The saved search's name in the user's list, or "" (the list could not be read). */
+async function savedName(qc: QueryClient, criteriaId: string): Promise<string> {
+  try {
+    const list = await qc.fetchQuery({ queryKey: queryKeys.projects.savedCriteria(), queryFn: () => projects().recallSaveCriteria({}) });
+    return list.criteria.find((c) => c.criteriaId === criteriaId)?.name ?? "";
+  } catch {
+    return "";
+  }
+}
+
+/**
+ * The toasts for a ToDoSearch answer ('Limit reached' is SPEC's own text).
+ * Success names the search, not its id: the name typed, else the one the
+ * service gave it (a summary of the criteria), read back from the list. No
+ * emoji: the toast has its icon, and ✅ has no glyph in the Thai fonts.
+ */
+export async function notifySaved(qc: QueryClient, res: { message: string; criteriaId: string; detail: string }, typedName?: string): Promise<void> {
   if (res.detail.includes("Limit reached") && !res.criteriaId) {
     notifyLimit(res.detail);
     return;
   }
-  toast.success(`✅ ${res.message} (ID: ${res.criteriaId})`);
+  const name = cleanName(typedName) || (await savedName(qc, res.criteriaId));
+  toast.success(name ? th.search.savedToast(name) : res.message);
 }
 
 function notifyLimit(detail: string): void {
@@ -97,9 +133,9 @@ export function useSaveCriteria() {
   return useMutation({
     mutationFn: (v: { criteria: Criteria; searchType: SearchType; name?: string }) =>
       projects().toDoSearch(toToDoSearchRequest(v.criteria, v.searchType, v.name)),
-    onSuccess: (res) => {
-      notifySaved(res);
+    onSuccess: (res, v) => {
       afterSave(qc);
+      void notifySaved(qc, res, v.name);
     },
     onError: notifySaveError,
   });
@@ -121,7 +157,7 @@ export function useUpdateCriteria() {
     mutationFn: (v: { id: string; criteria: Criteria; searchType: SearchType; name?: string }) =>
       projects().updateSearchCriteria(toUpdateRequest(v.id, v.criteria, v.searchType, v.name)),
     onSuccess: (res) => {
-      toast.success(`✅ ${res.message}`);
+      toast.success(res.criteria?.name ? th.savedSearch.editedToast(res.criteria.name) : res.message);
       afterSave(qc);
     },
     // A limit as a save's; else the reason's Thai (gone, changed meanwhile, bad input).

@@ -1,13 +1,13 @@
-import { useEffect, useEffectEvent, useState, type FormEvent } from "react";
+import { useEffect, useEffectEvent, useState, type FormEvent, type MouseEvent } from "react";
 import { th } from "@/i18n/th";
 import { Button } from "@/components/ui/button";
 import { IconFilter, IconSearch } from "@/components/ui/icons";
+import { MoneyInput } from "@/components/ui/money-input";
 import { cleanProjectId, countActive, DROPDOWN_OF, emptyCriteria, isProjectId, type Criteria, type ListKey } from "../lib/criteria";
 import type { DropdownData } from "../api/search-api";
 import { addTags, splitTags, TagInput } from "./tag-input";
 import { MultiSelect } from "./multi-select";
 import { BeDateInput } from "./date-input";
-import { MoneyInput } from "./money-input";
 
 type TagKey = "or" | "and" | "not" | "projectIds";
 type Drafts = Record<TagKey, string>;
@@ -29,6 +29,14 @@ const SELECT_GROUPS: ListKey[] = [
   "strategies",
   "budgetYears",
 ];
+
+/**
+ * A press on the form's buttons leaves the focus where it is. Moving it would
+ * blur a keyword box first, turning its text into a tag: the box can grow a
+ * line and move the button before the release lands (on a phone the tap then
+ * does nothing). The submit commits the typed text itself.
+ */
+const keepFocus = (e: MouseEvent) => e.preventDefault();
 
 function advancedCount(c: Criteria): number {
   return countActive(c) - c.or.length - c.and.length - c.not.length;
@@ -119,7 +127,7 @@ export function CriteriaForm({ applied, dropdowns, dropdownsLoading, onSubmit, o
           submitOnEnter
           testId="kw-or"
         />
-        <Button type="submit" size="lg" icon={<IconSearch size={20} />} className="criteria-submit" data-testid="search-submit">
+        <Button type="submit" size="lg" icon={<IconSearch size={20} />} className="criteria-submit" onMouseDown={keepFocus} data-testid="search-submit">
           {th.search.submit}
         </Button>
       </div>
@@ -187,8 +195,15 @@ export function CriteriaForm({ applied, dropdowns, dropdownsLoading, onSubmit, o
         <div className="criteria-grid criteria-ranges">
           <BeDateInput label={th.search.dateFrom} value={draft.dateFrom} onChange={(v) => set("dateFrom", v)} error={errors.date} testId="date-from" />
           <BeDateInput label={th.search.dateTo} value={draft.dateTo} onChange={(v) => set("dateTo", v)} testId="date-to" />
-          <MoneyInput label={th.search.moneyMin} value={draft.moneyMin} onChange={(v) => set("moneyMin", v)} error={errors.money} testId="money-min" />
-          <MoneyInput label={th.search.moneyMax} value={draft.moneyMax} onChange={(v) => set("moneyMax", v)} testId="money-max" />
+          <MoneyInput
+            label={th.search.moneyMin}
+            value={draft.moneyMin}
+            onChange={(v) => set("moneyMin", v)}
+            error={errors.money}
+            placeholder={th.search.moneyPlaceholder}
+            testId="money-min"
+          />
+          <MoneyInput label={th.search.moneyMax} value={draft.moneyMax} onChange={(v) => set("moneyMax", v)} placeholder={th.search.moneyPlaceholder} testId="money-max" />
         </div>
       </div>
 
@@ -203,6 +218,7 @@ export function CriteriaForm({ applied, dropdowns, dropdownsLoading, onSubmit, o
             onSubmit(emptyCriteria());
           }}
           disabled={countActive(draft) === 0 && countActive(applied) === 0}
+          onMouseDown={keepFocus}
           data-testid="criteria-reset"
         >
           {th.search.reset}
@@ -215,6 +231,7 @@ export function CriteriaForm({ applied, dropdowns, dropdownsLoading, onSubmit, o
             const c = validated();
             if (c) onSave(c);
           }}
+          onMouseDown={keepFocus}
           data-testid="save-criteria"
         >
           {saveLabel}

@@ -133,6 +133,8 @@ describe("/search?criteria=<id>: editing a saved search", () => {
     expect(call.body).toMatchObject({ criteriaId: "c-night", searchType: "normal", name: "ประตูระบายน้ำ" });
     expect(call.body.criteria).toMatchObject({ keyWordInclOr: ["ประตูระบายน้ำ"], provinceUser: ["10"] });
     expect(be.calls.some((c) => c.method === "ToDoSearch")).toBe(false);
+    // The toast names the search, with no emoji the Thai fonts lack.
+    await waitFor(() => expect(screen.getAllByTestId("toast").map((t) => t.textContent)).toContain(s.editedToast("ประตูระบายน้ำ")));
   });
 
   it("a normal search switched to overnight at the limit: the choice is closed", async () => {

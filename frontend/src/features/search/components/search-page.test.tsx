@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { renderApp } from "@/testing/render";
-import { connectError, createFakeBackend, testUser, type Call } from "@/testing/fake-backend";
+import { connectError, createFakeBackend, testUser, type Call, type Reply } from "@/testing/fake-backend";
 import { setAccessToken } from "@/lib/session";
 import { useAuthStore } from "@/stores/auth-store";
 import { msg, th } from "@/i18n/th";
@@ -59,7 +59,7 @@ function listReply(call: Call, opts: { total?: number; estimate?: boolean } = {}
   };
 }
 
-function backend(list: (c: Call) => ReturnType<typeof listReply> | { status: number; json: unknown } = (c) => listReply(c), extra = {}) {
+function backend(list: (c: Call) => Reply = (c) => listReply(c), extra = {}) {
   const be = createFakeBackend({
     "ProjectsService/GetDropdownData": () => ({ json: dropdowns }),
     "ProjectsService/ListProjects": list,
@@ -218,6 +218,37 @@ describe("/search: results", () => {
     expect(screen.getByTestId("results-count").textContent).not.toContain("ประมาณ");
   });
 
+  it("while another search loads, the count is not the previous search's estimate", async () => {
+    let release!: () => void;
+    const be = backend((c) => {
+      if (!(c.body.keyWordInclOr as string[] | undefined)?.includes("คอมพิวเตอร์")) return listReply(c, { total: 1800, estimate: true });
+      return new Promise((ok) => (release = () => ok(listReply(c, { total: 142 }))));
+    });
+    const { router } = renderApp("/search?keyWord_Incl_Or=จ้าง");
+    await screen.findAllByTestId("result-row", {}, { timeout: 5000 });
+    expect(screen.getByTestId("results-count").textContent).toContain("ประมาณ 1,800 รายการ");
+    // Another page of the same search keeps its count while it loads.
+    await act(async () => {
+      fireEvent.click(screen.getByTestId("page-next"));
+    });
+    await waitFor(() => expect(router.state.location.search).toContain("page=2"));
+    expect(screen.getByTestId("results-count").textContent).toContain("ประมาณ 1,800 รายการ");
+    await waitFor(() => expect(screen.getByTestId("results-count").textContent).toContain("แสดงรายการที่ 11–20"));
+
+    const or = within(screen.getByTestId("kw-or")).getByRole("textbox");
+    fireEvent.change(or, { target: { value: "คอมพิวเตอร์" } });
+    await act(async () => {
+      fireEvent.click(screen.getByTestId("search-submit"));
+    });
+    await waitFor(() => expect(lastList(be).body).toMatchObject({ keyWordInclOr: ["จ้าง", "คอมพิวเตอร์"] }));
+    // The old rows stay (dimmed) while the new search loads; its count is not known yet.
+    expect(screen.getAllByTestId("result-row").length).toBeGreaterThan(0);
+    expect(screen.getByTestId("results-count").textContent).not.toContain("ประมาณ");
+    await act(async () => release());
+    await waitFor(() => expect(screen.getByTestId("results-count").textContent).toContain("พบ 142 รายการ"));
+    expect(screen.getByTestId("results-count").textContent).not.toContain("ประมาณ");
+  });
+
   it("short view by default, long view shows method, prices and the e-GP link", async () => {
     backend((c) => ({ json: { ...listReply(c).json, data: [row(1, { methodName: "ประกวดราคาอิเล็กทรอนิกส์ (e-bidding)", referencePrice: 4812500, egpUrl: "https://process5.gprocurement.go.th/x" })] } }));
     renderApp("/search");
@@ -268,12 +299,17 @@ describe("/search: save criteria (ToDoSearch, SPEC §8 toasts)", () => {
     setAccessToken("tok");
   }
 
-  async function saveWith(reply: () => { status?: number; json: unknown }) {
-    const be = backend(undefined, { "ProjectsService/ToDoSearch": reply });
+  async function saveWith(reply: () => { status?: number; json: unknown }, opts: { name?: string; saved?: unknown[] } = {}) {
+    const be = backend(undefined, {
+      "ProjectsService/ToDoSearch": reply,
+      "ProjectsService/RecallSaveCriteria": () => ({ json: { criteria: opts.saved ?? [] } }),
+      "SubscriptionService/GetMySubscription": () => ({ json: { tier: "free", combinationLimits: { searchCombination: 3, overnightSearchSave: 1 } } }),
+    });
     renderApp("/search?keyWord_Incl_Or=ถนน");
     await screen.findAllByTestId("result-row", {}, { timeout: 5000 });
     fireEvent.click(screen.getByTestId("save-criteria"));
     const dialog = await screen.findByTestId("save-dialog");
+    if (opts.name) fireEvent.change(within(dialog).getByPlaceholderText(th.search.saveNamePlaceholder), { target: { value: opts.name } });
     fireEvent.click(within(dialog).getByRole("radio", { name: th.search.saveOvernight }));
     await act(async () => {
       fireEvent.click(within(dialog).getByTestId("save-confirm"));
@@ -283,14 +319,29 @@ describe("/search: save criteria (ToDoSearch, SPEC §8 toasts)", () => {
 
   const toasts = () => screen.queryAllByTestId("toast").map((t) => t.textContent);
 
-  it("success: '✅ {message} (ID: {criteria_id})' and the criteria payload with search_type", async () => {
+  const ID = "0b7e3c2a-5f1d-4c8e-9a6b-2d4f8e1c7a90";
+  // Characters the Thai fonts here (fonts-thai-tlwg, DejaVu) have no glyph for: ✅ ❌ and other emoji.
+  const NO_GLYPH = /[\u2705\u274C\u{1F300}-\u{1FAFF}]/u;
+
+  it("success names the search (the name typed), never its id, and sends the criteria with search_type", async () => {
     signIn();
-    const be = await saveWith(() => ({ json: { message: "Search criteria saved", criteriaId: "c-42" } }));
-    await waitFor(() => expect(toasts()).toContain("✅ Search criteria saved (ID: c-42)"));
+    const be = await saveWith(() => ({ json: { message: "บันทึกเงื่อนไขการค้นหาแล้ว", criteriaId: ID } }), { name: "  งานถนน   ภาคอีสาน " });
+    await waitFor(() => expect(toasts()).toContain("บันทึกเงื่อนไขการค้นหา “งานถนน ภาคอีสาน” แล้ว"));
+    expect(toasts().join(" ")).not.toContain(ID);
+    expect(toasts().join(" ")).not.toMatch(NO_GLYPH);
     const call = be.calls.find((c) => c.method === "ToDoSearch")!;
-    expect(call.body).toMatchObject({ searchType: "overnight", keyWordInclOr: ["ถนน"] });
+    expect(call.body).toMatchObject({ searchType: "overnight", name: "งานถนน   ภาคอีสาน", keyWordInclOr: ["ถนน"] });
     expect(call.headers.get("authorization")).toBe("Bearer tok");
     expect(screen.queryByTestId("save-dialog")).toBeNull();
+  });
+
+  it("success without a typed name: the name the service gave the search, read from the list", async () => {
+    signIn();
+    await saveWith(() => ({ json: { message: "บันทึกเงื่อนไขการค้นหาแล้ว", criteriaId: ID } }), {
+      saved: [{ criteriaId: ID, name: "มีคำใดคำหนึ่ง ถนน", searchType: "overnight", criteria: { keyWord_Incl_Or: ["ถนน"] } }],
+    });
+    await waitFor(() => expect(toasts()).toContain("บันทึกเงื่อนไขการค้นหา “มีคำใดคำหนึ่ง ถนน” แล้ว"));
+    expect(toasts().join(" ")).not.toContain(ID);
   });
 
   it("409: the reason's message, never the English detail", async () => {
@@ -321,6 +372,7 @@ describe("/search: save criteria (ToDoSearch, SPEC §8 toasts)", () => {
     signIn();
     await saveWith(() => connectError(500, "database down"));
     await waitFor(() => expect(toasts()).toContain(msg("❌ Failed to save search criteria. Please try again.")));
+    expect(toasts().join(" ")).not.toMatch(NO_GLYPH);
   });
 
   it("visitors are sent to /login and come back to the same search", async () => {

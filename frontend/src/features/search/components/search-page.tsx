@@ -35,6 +35,23 @@ import { lockedChoices, overnightRoom } from "../lib/limits";
 import { wantsSaveOnArrival } from "../lib/first-step";
 import "../search.css";
 
+/** The phone layout of the page (search.css switches to one column there). */
+const PHONE_QUERY = "(max-width: 640px)";
+const matches = (q: string) => typeof window.matchMedia === "function" && window.matchMedia(q).matches;
+
+/**
+ * After a search from the form: on a touch screen the keyboard closes (the
+ * focus leaves the form), and on a phone, where the form fills the screen,
+ * the results section (its count and first rows) scrolls into view.
+ */
+function revealResults(section: HTMLElement | null) {
+  if (!section) return;
+  const active = document.activeElement;
+  if (active instanceof HTMLElement && matches("(pointer: coarse)") && active.closest("form[role=search]")) active.blur();
+  if (!matches(PHONE_QUERY)) return;
+  section.scrollIntoView({ behavior: matches("(prefers-reduced-motion: reduce)") ? "auto" : "smooth", block: "start" });
+}
+
 /** /search, open to visitors (SPEC §2): criteria form, results, pagination; all state in the URL. */
 export function SearchPage() {
   usePageTitle(th.titles.search);
@@ -50,6 +67,11 @@ export function SearchPage() {
   const saved = useSavedCriteria(!!user);
   const [saveFor, setSaveFor] = useState<Criteria | null>(null);
   const resultsRef = useRef<HTMLElement>(null);
+  // Counts the searches run from the form: each one reveals the results once rendered.
+  const [submits, setSubmits] = useState(0);
+  useEffect(() => {
+    if (submits > 0) revealResults(resultsRef.current);
+  }, [submits]);
   // ?criteria=<id>: a saved search being edited (from the settings page).
   const editId = params.get(EDIT_PARAM) ?? "";
   const editing = (editId && saved.data?.criteria.find((c) => c.criteriaId === editId)) || null;
@@ -160,7 +182,10 @@ export function SearchPage() {
         applied={state.criteria}
         dropdowns={dropdowns.data}
         dropdownsLoading={dropdowns.isPending}
-        onSubmit={(c) => go({ ...state, criteria: c, page: 1 })}
+        onSubmit={(c) => {
+          go({ ...state, criteria: c, page: 1 });
+          setSubmits((n) => n + 1);
+        }}
         onSave={onSave}
         saving={save.isPending || update.isPending}
         saveLabel={editing ? th.savedSearch.saveEdit : th.search.save}
@@ -187,7 +212,7 @@ export function SearchPage() {
                   <span className="muted"> · {th.search.showing(formatNumber(from), formatNumber(from + rows.length - 1))}</span>
                 )}
               </>
-            ) : results.isPending ? (
+            ) : results.isPending || results.isPlaceholderData ? (
               <span className="sk sk-count" />
             ) : null}
           </div>

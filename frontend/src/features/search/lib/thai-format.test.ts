@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { fiscalYearBE, formatIsoDateBE, formatMoney, formatPercent, parseAmount, parseThaiDateInput, savingPercent } from "@/lib/format";
-import { groupDigits } from "../components/money-input";
+import { groupDigits } from "@/components/ui/money-input";
 
 describe("Buddhist-era dates", () => {
   it("shows ISO dates in B.E.", () => {

@@ -8,6 +8,8 @@ type Props = {
   value: number | null;
   onChange: (v: number | null) => void;
   error?: string | null;
+  hint?: string;
+  placeholder?: string;
   testId?: string;
 };
 
@@ -19,8 +21,12 @@ export function groupDigits(text: string): string {
   return rest.length ? `${grouped}.${rest.join("").slice(0, 2)}` : grouped;
 }
 
-/** An amount in baht with thousands separators. */
-export function MoneyInput({ label, value, onChange, error, testId }: Props) {
+/**
+ * An amount in baht with thousands separators. What the user typed stays as
+ * typed while it means `value`; another value (set from outside) is shown
+ * formatted.
+ */
+export function MoneyInput({ label, value, onChange, error, hint, placeholder, testId }: Props) {
   const id = useId();
   const [text, setText] = useState(() => formatAmountInput(value));
   useEffect(() => {
@@ -28,14 +34,14 @@ export function MoneyInput({ label, value, onChange, error, testId }: Props) {
   }, [value]);
 
   return (
-    <FieldFrame id={id} label={label} error={error}>
+    <FieldFrame id={id} label={label} error={error} hint={hint}>
       <div className="field-control money-control">
         <input
           id={id}
           data-testid={testId}
           value={text}
           inputMode="decimal"
-          placeholder={th.search.moneyPlaceholder}
+          placeholder={placeholder}
           autoComplete="off"
           onChange={(e) => {
             const g = groupDigits(e.target.value);
@@ -44,7 +50,7 @@ export function MoneyInput({ label, value, onChange, error, testId }: Props) {
           }}
           onBlur={() => setText(formatAmountInput(parseAmount(text)))}
           aria-invalid={error ? true : undefined}
-          aria-describedby={fieldDescribedBy(id, error)}
+          aria-describedby={fieldDescribedBy(id, error, hint)}
         />
         <span className="money-unit" aria-hidden="true">
           {th.common.baht}
