@@ -129,11 +129,14 @@ func (a *App) Settings(ctx context.Context, userID string) (domain.Settings, err
 	return m[userID], nil
 }
 
-// PutSettings replaces the user's channel settings.
+// PutSettings replaces the user's channel settings. A LINE user id sent
+// along is not kept: alerts go only to the LINE account the user proved
+// (see lineID).
 func (a *App) PutSettings(ctx context.Context, userID string, s domain.Settings) (domain.Settings, error) {
 	if err := s.Validate(); err != nil {
 		return domain.Settings{}, err
 	}
+	s.LineUserID = ""
 	return s, a.store.PutSettings(ctx, userID, s, a.now())
 }
 

@@ -145,16 +145,10 @@ func (a *App) sendWebhook(ctx context.Context, d domain.Delivery) error {
 	return err
 }
 
-// lineID is the LINE user to push to: the one saved in the settings, else
-// the one the user signed in with (line_id1).
+// lineID is the LINE user to push to: the one the user proved through LINE
+// Login or a link flow (auth's line_id1), never an id typed into the
+// settings, which would let anyone have our LINE account message a stranger.
 func (a *App) lineID(ctx context.Context, userID string) (string, error) {
-	set, err := a.store.SettingsOf(ctx, []string{userID})
-	if err != nil {
-		return "", err
-	}
-	if id := set[userID].LineUserID; id != "" {
-		return id, nil
-	}
 	c, err := a.ch.Contacts.Contact(ctx, userID)
 	if err != nil {
 		return "", err
