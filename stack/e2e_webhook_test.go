@@ -28,7 +28,8 @@ func TestWebhookREST(t *testing.T) {
 		mu.Unlock()
 	}))
 	defer receiver.Close()
-	e := startStack(t, map[string]string{"ADMIN_EMAILS": "@ops.bidradar.test"})
+	// The receiver is on the loopback: the development flag lets it in.
+	e := startStack(t, map[string]string{"ADMIN_EMAILS": "@ops.bidradar.test", "WEBHOOK_ALLOW_PRIVATE": "true"})
 	admin := bearer(e.registerVerified("ops", "ops@ops.bidradar.test", "long enough pass").str("access_token"))
 	a := bearer(e.registerVerified("ann", "ann@example.com", "long enough pass").str("access_token"))
 

@@ -99,24 +99,30 @@ func Build(ctx context.Context, getenv runner.Getenv, log *slog.Logger) (runner.
 // development sender without SMTP_HOST), LINE when LINE_CHANNEL_ACCESS_TOKEN
 // is set (LINE_API_BASE points tests at a fake), addresses from the auth
 // service (AUTH_TARGET with AUTH_INTERNAL_TOKEN), links on PUBLIC_URL;
-// outgoing webhooks always (APP_ENV=production: https to public addresses only).
+// outgoing webhooks always: https to public addresses only, unless the
+// development flag WEBHOOK_ALLOW_PRIVATE (refused with APP_ENV=production)
+// lets local receivers in.
 type channelConfig struct {
 	publicURL, authTarget, internalToken string
 	mail                                 mail.Config
 	lineToken, lineAPIBase               string
-	production                           bool
+	allowPrivateWebhooks                 bool
 }
 
 func readChannels(env *config.Loader) channelConfig {
-	return channelConfig{
-		publicURL:     env.String("PUBLIC_URL", ""),
-		authTarget:    env.String("AUTH_TARGET", ""),
-		internalToken: env.OptionalSecret("AUTH_INTERNAL_TOKEN"),
-		mail:          mail.ConfigFrom(env),
-		lineToken:     env.OptionalSecret("LINE_CHANNEL_ACCESS_TOKEN"),
-		lineAPIBase:   env.String("LINE_API_BASE", ""),
-		production:    env.String("APP_ENV", "development") == "production",
+	cc := channelConfig{
+		publicURL:            env.String("PUBLIC_URL", ""),
+		authTarget:           env.String("AUTH_TARGET", ""),
+		internalToken:        env.OptionalSecret("AUTH_INTERNAL_TOKEN"),
+		mail:                 mail.ConfigFrom(env),
+		lineToken:            env.OptionalSecret("LINE_CHANNEL_ACCESS_TOKEN"),
+		lineAPIBase:          env.String("LINE_API_BASE", ""),
+		allowPrivateWebhooks: env.Bool("WEBHOOK_ALLOW_PRIVATE", false),
 	}
+	if cc.allowPrivateWebhooks && env.String("APP_ENV", "development") == "production" {
+		env.Invalid("WEBHOOK_ALLOW_PRIVATE", "a development flag: refused with APP_ENV=production")
+	}
+	return cc
 }
 
 func (cc channelConfig) build(log *slog.Logger) (app.Channels, error) {
@@ -135,9 +141,9 @@ func (cc channelConfig) build(log *slog.Logger) (app.Channels, error) {
 	if cc.lineToken != "" {
 		c.Line = linepush.New(cc.lineAPIBase, cc.lineToken)
 	}
-	// Outgoing webhooks: https to public addresses only in production.
-	c.Production = cc.production
-	c.Webhook = webhookpost.New(c.Production)
+	// Outgoing webhooks: https to public addresses only, but for the flag.
+	c.AllowPrivateWebhooks = cc.allowPrivateWebhooks
+	c.Webhook = webhookpost.New(c.AllowPrivateWebhooks)
 	return c, nil
 }
 

@@ -26,8 +26,10 @@ type Channels struct {
 	Line      domain.LinePusher
 	Webhook   domain.WebhookPoster
 	PublicURL string // the app's origin, for links in messages
-	// Production: webhooks must be https (elsewhere http to the loopback too).
-	Production bool
+	// AllowPrivateWebhooks (the development flag WEBHOOK_ALLOW_PRIVATE,
+	// never in production) lets webhooks reach the loopback over http and
+	// private addresses; otherwise only https to public addresses.
+	AllowPrivateWebhooks bool
 }
 
 // New returns the use cases; now may be nil (time.Now).
@@ -146,7 +148,7 @@ const WebhookLogSize = 50
 // SetWebhook sets the user's webhook with a new signing secret, returned
 // this once (only its hint is shown again).
 func (a *App) SetWebhook(ctx context.Context, userID, rawURL string) (domain.Webhook, error) {
-	u, err := domain.CleanWebhookURL(rawURL, a.ch.Production)
+	u, err := domain.CleanWebhookURL(rawURL, a.ch.AllowPrivateWebhooks)
 	if err != nil {
 		return domain.Webhook{}, err
 	}

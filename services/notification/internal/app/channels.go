@@ -77,8 +77,19 @@ func (a *App) deliver(ctx context.Context, d domain.Delivery) (ok bool, err erro
 		if t, ok := domain.NextAttempt(d.Attempts, a.now()); ok {
 			next = &t
 		}
-		return false, a.store.DeliveryFailed(ctx, d.ID, err.Error(), next, a.now())
+		return false, a.store.DeliveryFailed(ctx, d.ID, failure(d, err), next, a.now())
 	}
+}
+
+// failure is the error a delivery keeps. The webhook's is shown to the user
+// in its delivery log: only the poster's named problems (domain.Webhook…),
+// never another error's text (a database's, a raw dial error).
+func failure(d domain.Delivery, err error) string {
+	var we *domain.WebhookError
+	if d.Channel != domain.ChannelWebhook || errors.As(err, &we) {
+		return err.Error()
+	}
+	return domain.WebhookFailed
 }
 
 func (a *App) send(ctx context.Context, d domain.Delivery) error {
