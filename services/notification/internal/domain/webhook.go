@@ -28,7 +28,7 @@ const (
 // Webhook errors.
 var (
 	ErrInvalidWebhookURL = apperr.New(apperr.InvalidArgument, "invalid-webhook-url",
-		"url must be an https:// address without user or password (at most 2048 characters)")
+		"url must be an https:// address on the public internet, without user or password (at most 2048 characters)")
 	ErrWebhookNotFound = apperr.New(apperr.NotFound, "webhook-not-found", "No webhook is set")
 )
 
