@@ -24,3 +24,12 @@ func TestWebhookDevelopmentFlagRefusedInProduction(t *testing.T) {
 		t.Fatalf("a value that is no boolean: %v", err)
 	}
 }
+
+// The rate limits are configurable, within bounds.
+func TestRateLimitVariables(t *testing.T) {
+	vars := map[string]string{"TEST_NOTIFICATIONS_PER_MINUTE": "0", "WEBHOOK_CHANGES_PER_HOUR": "many"}
+	_, err := notificationsvc.Build(context.Background(), func(k string) string { return vars[k] }, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if err == nil || !strings.Contains(err.Error(), "TEST_NOTIFICATIONS_PER_MINUTE") || !strings.Contains(err.Error(), "WEBHOOK_CHANGES_PER_HOUR") {
+		t.Fatalf("Build: %v", err)
+	}
+}

@@ -58,6 +58,7 @@ func Build(ctx context.Context, getenv runner.Getenv, log *slog.Logger) (runner.
 	env := config.FromGetenv(getenv)
 	se := runner.ReadServiceEnv(env)
 	ch := readChannels(env)
+	limits := readLimits(env)
 	// The instant alerts name their searches by key: the projects service
 	// tells their owners and names.
 	var projectsTarget string
@@ -76,7 +77,7 @@ func Build(ctx context.Context, getenv runner.Getenv, log *slog.Logger) (runner.
 		srv.Close()
 		return nil, err
 	}
-	a := app.New(postgres.New(pool), nil).WithChannels(c)
+	a := app.New(postgres.New(pool), nil).WithChannels(c).WithLimits(limits)
 	startChannelJobs(srv, a, log)
 	if se.NATSURL != "" {
 		if err := connectEvents(ctx, srv, pool, se.NATSURL, a, searchowners.New(projectsTarget, 0), log); err != nil {
@@ -93,6 +94,16 @@ func Build(ctx context.Context, getenv runner.Getenv, log *slog.Logger) (runner.
 	}
 	srv.Mount(notificationv1connect.NewNotificationServiceHandler(ports.NewHandler(a), opts...))
 	return srv, nil
+}
+
+// readLimits reads the per-account rate limits: TEST_NOTIFICATIONS_PER_MINUTE
+// (test and test-multiple together, default 30) and WEBHOOK_CHANGES_PER_HOUR
+// (sets and removals, default 20).
+func readLimits(env *config.Loader) domain.Limits {
+	l := domain.DefaultLimits
+	l.Test.Max = env.IntIn("TEST_NOTIFICATIONS_PER_MINUTE", l.Test.Max, 1, 100000)
+	l.Webhook.Max = env.IntIn("WEBHOOK_CHANGES_PER_HOUR", l.Webhook.Max, 1, 100000)
+	return l
 }
 
 // channelConfig is the ways out besides the bell: e-mail through SMTP_* (the

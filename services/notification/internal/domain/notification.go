@@ -239,6 +239,8 @@ type Store interface {
 	WebhookDeliveries(ctx context.Context, userID string, limit int) ([]WebhookDelivery, error)
 	// DeliveryStatus records the HTTP status of a delivery's last attempt.
 	DeliveryStatus(ctx context.Context, id int64, status int) error
+
+	RateStore
 }
 
 // Thai text of the alerts.
