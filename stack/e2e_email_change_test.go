@@ -2,6 +2,7 @@ package stack_test
 
 import (
 	"context"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -114,4 +115,30 @@ func TestEmailChangeMovesBillingMail(t *testing.T) {
 	}
 	expect(t, e.call("POST", "/payment/local/"+upgrade.str("session_id")+"/complete", map[string]any{"outcome": "paid"}, tok...), 200, "pay the upgrade")
 	receipt("payer.new@example.com", "upgrade paid after the move")
+}
+
+// TestEmailChangeCodesToFewAddresses: one account cannot have codes mailed
+// to many addresses (the form would be a way to send our mail to anyone):
+// at most 5 different new addresses an hour, then 429 with Retry-After,
+// addresses held by other accounts (no code sent, the same answer) counted
+// alike; another account is not held back.
+func TestEmailChangeCodesToFewAddresses(t *testing.T) {
+	e := startStack(t, nil)
+	tok := bearer(e.registerVerified("sender", "sender@example.com", "long enough pass").str("access_token"))
+	other := bearer(e.registerVerified("other", "other@example.com", "long enough pass").str("access_token"))
+	ask := func(to string, who []string) reply {
+		return e.call("POST", "/users/me/email/send-otp", map[string]any{"new_email": to, "current_password": "long enough pass"}, who...)
+	}
+	for _, to := range []string{"a1@example.com", "a2@example.com", "other@example.com", "a4@example.com", "a5@example.com"} {
+		expect(t, ask(to, tok), 200, "code to "+to)
+	}
+	r := ask("a6@example.com", tok)
+	expectReason(t, r, 429, "resource_exhausted", "email-change-too-many")
+	if s, err := strconv.Atoi(r.Header.Get("Retry-After")); err != nil || s < 3000 || s > 3600 {
+		t.Fatalf("Retry-After %q, want about an hour", r.Header.Get("Retry-After"))
+	}
+	if m, err := e.mail.WaitFor("a6@example.com", 500*time.Millisecond); err == nil {
+		t.Fatalf("a code went to a sixth address: %q", m.Subject)
+	}
+	expect(t, ask("b1@example.com", other), 200, "another account's code")
 }

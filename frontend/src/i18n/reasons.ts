@@ -66,6 +66,10 @@ export const reasons = {
   "contact-too-many": "คุณส่งข้อความหลายครั้งในชั่วโมงที่ผ่านมา กรุณาลองใหม่ภายหลัง",
   "contact-message-invalid": "กรุณากรอกข้อความ ไม่เกิน 4,000 ตัวอักษร",
   "email-unchanged": "อีเมลใหม่ต้องไม่ซ้ำกับอีเมลปัจจุบัน",
+  "email-change-too-many": (ctx: ReasonContext) =>
+    ctx.retryAfter && ctx.retryAfter > 0
+      ? `ขอรหัสไปยังอีเมลใหม่หลายที่อยู่เกินไปในชั่วโมงที่ผ่านมา กรุณาลองใหม่ในอีก ${Math.ceil(ctx.retryAfter / 60)} นาที`
+      : "ขอรหัสไปยังอีเมลใหม่หลายที่อยู่เกินไปในชั่วโมงที่ผ่านมา กรุณาลองใหม่ภายหลัง",
   "delete-needs-email": "บัญชีนี้ยังไม่มีอีเมลสำหรับรับรหัสยืนยัน กรุณาติดต่อเรา",
   // ---- auth: sign-up and profile fields
   "otp-format": messages["Please enter a valid 6-digit verification code"],

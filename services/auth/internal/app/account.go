@@ -195,7 +195,8 @@ type RequestEmailChange struct {
 // RequestEmailChangeHandler checks the current password (accounts made
 // through LINE have none: the code to the new address is their proof) and
 // e-mails a code to the new address. An address another account already
-// has gets no code and the same answer, so the form cannot probe accounts.
+// has gets no code and the same answer, so the form cannot probe accounts;
+// it counts against the account's few addresses an hour all the same.
 type RequestEmailChangeHandler struct{ c *core }
 
 // Handle runs the use case and answers the normalised new address.
@@ -223,7 +224,7 @@ func (h RequestEmailChangeHandler) Handle(ctx context.Context, cmd RequestEmailC
 		return "", err
 	}
 	if err := h.c.issueCode(ctx, codeRequest{Purpose: domain.PurposeEmailChange, Email: email, Binding: u.ID,
-		Delivery: delivery, Name: u.Name}); err != nil {
+		Delivery: delivery, Name: u.Name, Owner: u.ID}); err != nil {
 		return "", err
 	}
 	return email, nil
