@@ -134,9 +134,10 @@ type AccountStore interface {
 	// SaveContact stores a contact-us message.
 	SaveContact(ctx context.Context, m ContactMessage) error
 	// SetEmail consumes the confirmation code, changes the user's e-mail
-	// (ErrEmailTaken when another account has it meanwhile) and records ev
-	// (auth.v1.user.email_changed), in one transaction.
-	SetEmail(ctx context.Context, userID, email string, codeID int64, ev UserEmailChanged, now time.Time) (User, error)
+	// (ErrEmailTaken when another account has it meanwhile), records ev
+	// (auth.v1.user.email_changed), ends every session of the user and
+	// starts ns for the caller, in one transaction.
+	SetEmail(ctx context.Context, userID, email string, codeID int64, ev UserEmailChanged, ns NewSession) (User, Family, error)
 }
 
 // ValidatePicture accepts "" (no picture) or a data URL of a JPEG or PNG

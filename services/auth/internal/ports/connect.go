@@ -690,9 +690,17 @@ func (s *Server) ConfirmEmailChange(ctx context.Context, req *connect.Request[au
 	if err != nil {
 		return nil, err
 	}
-	u, err := s.app.ConfirmEmailChange.Handle(ctx, c.UserID, req.Msg.GetNewEmail(), req.Msg.GetOtp())
+	ctx = withDevice(ctx, req.Header())
+	sess, err := s.app.ConfirmEmailChange.Handle(ctx, app.ConfirmEmailChange{
+		UserID: c.UserID, NewEmail: req.Msg.GetNewEmail(), OTP: req.Msg.GetOtp(), Provider: domain.Provider(c.Provider),
+	})
 	if err != nil {
 		return nil, rpcErr(err)
 	}
-	return connect.NewResponse(&authv1.ConfirmEmailChangeResponse{Message: "Email changed", User: userPB(u)}), nil
+	res := connect.NewResponse(&authv1.ConfirmEmailChangeResponse{
+		Message: "Email changed", User: userPB(sess.User), AccessToken: sess.AccessToken, RefreshToken: sess.RefreshToken,
+		TokenType: tokenType, ExpiresIn: int32(sess.ExpiresIn),
+	})
+	s.setSessionCookies(res.Header(), sess)
+	return res, nil
 }
