@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"bidradar/services/auth/linetest"
 	"bidradar/services/projects/projectssvc"
 )
 
@@ -266,7 +267,10 @@ func readSocketUntil(t *testing.T, ws interface {
 }
 
 // TestAlertsByEmailAndLINE: a user who chose instant e-mail and LINE gets
-// the alert of a saved search by both, once each, in Thai.
+// the alert of a saved search by both, once each, in Thai. The LINE message
+// goes to the LINE account the user linked through LINE Login, never to a
+// LINE user id typed into the settings (that would let anyone have our LINE
+// account message a stranger).
 func TestAlertsByEmailAndLINE(t *testing.T) {
 	var mu sync.Mutex
 	var pushes []string
@@ -282,15 +286,25 @@ func TestAlertsByEmailAndLINE(t *testing.T) {
 		_, _ = w.Write([]byte("{}"))
 	}))
 	defer line.Close()
-	e := startStack(t, map[string]string{"ADMIN_EMAILS": "@ops.bidradar.test", "LINE_CHANNEL_ACCESS_TOKEN": "tok", "LINE_API_BASE": line.URL})
+	fake := linetest.Start(t, lineChannel, lineSecret, lineRedirect)
+	e := startStack(t, map[string]string{"ADMIN_EMAILS": "@ops.bidradar.test", "LINE_CHANNEL_ACCESS_TOKEN": "tok", "LINE_API_BASE": line.URL,
+		"LINE_CHANNEL_ID": lineChannel, "LINE_CHANNEL_SECRET": lineSecret, "LINE_REDIRECT_URI": lineRedirect,
+		"LINE_AUTHORIZE_URL": fake.AuthorizeURL(), "LINE_TOKEN_URL": fake.TokenURL(), "LINE_PROFILE_URL": fake.ProfileURL()})
 	admin := bearer(e.registerVerified("ops", "ops@ops.bidradar.test", "long enough pass").str("access_token"))
 	a := bearer(e.registerVerified("ann", "ann@example.com", "long enough pass").str("access_token"))
 	lineID := "U" + strings.Repeat("ab", 16)
-	set := map[string]any{"bell_enabled": true, "email_enabled": true, "email_digest": "instant", "line_enabled": true, "line_user_id": lineID,
+	linking := lineSignIn(t, e, fake, linetest.User{Sub: lineID, Name: "Ann"}, a...)
+	expect(t, linking, 200, "link LINE while signed in")
+	expect(t, e.call("POST", "/line/auth/line/link/send-otp", map[string]string{"link_token": linking.str("link_token"), "email": "ann@example.com"}), 200, "link code")
+	expect(t, e.call("POST", "/line/auth/line/link/verify", map[string]string{"link_token": linking.str("link_token"), "email": "ann@example.com",
+		"otp": e.code("ann@example.com")}), 200, "link LINE")
+
+	stranger := "U" + strings.Repeat("cd", 16)
+	set := map[string]any{"bell_enabled": true, "email_enabled": true, "email_digest": "instant", "line_enabled": true, "line_user_id": stranger,
 		"notify_announcements": true, "notify_search_matches": true, "notify_payments": true}
 	expect(t, e.call("PUT", "/notification-settings", set, a...), 200, "settings")
 	got := e.call("GET", "/notification-settings", nil, a...)
-	if s := got.Body["settings"].(map[string]any); s["email_digest"] != "instant" || s["line_user_id"] != lineID {
+	if s := got.Body["settings"].(map[string]any); s["email_digest"] != "instant" || s["line_enabled"] != true || s["line_user_id"] != "" {
 		t.Fatalf("settings: %s", got.Raw)
 	}
 	bad := map[string]any{"email_digest": "weekly"}
@@ -323,7 +337,7 @@ func TestAlertsByEmailAndLINE(t *testing.T) {
 	}
 	mu.Lock()
 	defer mu.Unlock()
-	if len(pushes) != 1 || !strings.HasPrefix(pushes[0], lineID+"|") || !strings.Contains(pushes[0], "ประตูระบายน้ำ") {
+	if len(pushes) != 1 || !strings.HasPrefix(pushes[0], lineID+"|") || !strings.Contains(pushes[0], "ประตูระบายน้ำ") { // the linked account only
 		t.Fatalf("LINE pushes: %v", pushes)
 	}
 }

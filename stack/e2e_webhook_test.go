@@ -5,9 +5,11 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/hex"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -28,7 +30,8 @@ func TestWebhookREST(t *testing.T) {
 		mu.Unlock()
 	}))
 	defer receiver.Close()
-	e := startStack(t, map[string]string{"ADMIN_EMAILS": "@ops.bidradar.test"})
+	// The receiver is on the loopback: the development flag lets it in.
+	e := startStack(t, map[string]string{"ADMIN_EMAILS": "@ops.bidradar.test", "WEBHOOK_ALLOW_PRIVATE": "true"})
 	admin := bearer(e.registerVerified("ops", "ops@ops.bidradar.test", "long enough pass").str("access_token"))
 	a := bearer(e.registerVerified("ann", "ann@example.com", "long enough pass").str("access_token"))
 
@@ -95,4 +98,50 @@ func TestWebhookREST(t *testing.T) {
 	}
 	expect(t, e.call("DELETE", "/notification-settings/webhook", nil, a...), 200, "remove webhook")
 	expect(t, e.call("DELETE", "/notification-settings/webhook", nil, a...), 404, "remove webhook twice")
+}
+
+// TestAlertSettingsRateLimits: one account cannot flood: test notifications
+// (test and test-multiple together) at most 30 a minute, webhook changes at
+// most 20 an hour, each then 429 with Retry-After; another account is not
+// held back. Without the development flag a webhook on the loopback is
+// refused outright.
+func TestAlertSettingsRateLimits(t *testing.T) {
+	e := startStack(t, nil)
+	a := bearer(e.registerVerified("ann", "ann@example.com", "long enough pass").str("access_token"))
+	b := bearer(e.registerVerified("bob", "bob@example.com", "long enough pass").str("access_token"))
+
+	expectDetail(t, e.call("PUT", "/notification-settings/webhook", map[string]string{"url": "http://127.0.0.1:9/hook"}, a...), 400, "https://")
+	expectDetail(t, e.call("PUT", "/notification-settings/webhook", map[string]string{"url": "https://10.0.0.7/hook"}, a...), 400, "https://")
+
+	limited := func(r reply, what string, most int) {
+		t.Helper()
+		expectReason(t, r, 429, "resource_exhausted", r.str("reason"))
+		if r.detail() == "" || r.str("reason") == "" {
+			t.Fatalf("%s: %s", what, r.Raw)
+		}
+		if s, err := strconv.Atoi(r.Header.Get("Retry-After")); err != nil || s < 1 || s > most {
+			t.Fatalf("%s: Retry-After %q, want 1..%d", what, r.Header.Get("Retry-After"), most)
+		}
+	}
+	for i := range 30 {
+		path := "/bell/notifications/test"
+		if i%2 == 1 {
+			path = "/bell/notifications/test-multiple?count=2"
+		}
+		expect(t, e.call("POST", path, nil, a...), 200, fmt.Sprintf("test notification %d", i+1))
+	}
+	limited(e.call("POST", "/bell/notifications/test", nil, a...), "the 31st test notification", 60)
+	limited(e.call("POST", "/bell/notifications/test-multiple?count=2", nil, a...), "test-multiple after 30 calls", 60)
+	expect(t, e.call("POST", "/bell/notifications/test", nil, b...), 200, "another account's test notification")
+
+	for i := range 20 {
+		if i%2 == 0 {
+			expect(t, e.call("PUT", "/notification-settings/webhook", map[string]string{"url": fmt.Sprintf("https://hooks.example.com/%d", i)}, a...), 200, "set webhook")
+		} else {
+			expect(t, e.call("DELETE", "/notification-settings/webhook", nil, a...), 200, "remove webhook")
+		}
+	}
+	limited(e.call("PUT", "/notification-settings/webhook", map[string]string{"url": "https://hooks.example.com/late"}, a...), "the 21st webhook change", 3600)
+	limited(e.call("DELETE", "/notification-settings/webhook", nil, a...), "a removal after 20 changes", 3600)
+	expect(t, e.call("PUT", "/notification-settings/webhook", map[string]string{"url": "https://hooks.example.com/bob"}, b...), 200, "another account's webhook")
 }

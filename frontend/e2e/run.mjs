@@ -61,6 +61,8 @@ async function main() {
         LINE_AUTHORIZE_URL: line.authorizeUrl,
         LINE_TOKEN_URL: line.tokenUrl,
         ADMIN_EMAILS: "@ops.bidradar.test",
+        // The notifications spec sets a webhook on the loopback.
+        WEBHOOK_ALLOW_PRIVATE: "true",
         SUPPORT_EMAIL: "support@bidradar.test",
         // The auth service's clock, moved by tests instead of waiting.
         STACK_TEST_CLOCK_ADDR: `127.0.0.1:${clockPort}`,

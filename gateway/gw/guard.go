@@ -63,8 +63,10 @@ func guardInput(maxBody int64, next http.Handler) http.Handler {
 		rc := http.NewResponseController(w)
 		_ = rc.SetReadDeadline(time.Now().Add(BodyReadTimeout))
 		body, err := io.ReadAll(r.Body)
-		_ = rc.SetReadDeadline(time.Time{})
 		if err != nil {
+			// The expired deadline stays: net/http would otherwise read the
+			// rest of the body (up to 256 KiB, at the client's pace) before
+			// closing, and a trickling client would keep its socket.
 			var tooBig *http.MaxBytesError
 			switch {
 			case errors.As(err, &tooBig):
@@ -75,6 +77,7 @@ func guardInput(maxBody int64, next http.Handler) http.Handler {
 			}
 			return
 		}
+		_ = rc.SetReadDeadline(time.Time{})
 		if isJSON(r.Header.Get("Content-Type")) && (!utf8.Valid(body) || bytes.IndexByte(body, 0) >= 0 || hasEscapedNUL(body)) {
 			gatewayError(w, r, http.StatusBadRequest, reasonInvalidCharacters, "The request body contains invalid characters (invalid UTF-8 or NUL)")
 			return

@@ -468,3 +468,67 @@ func TestTricklingBodiesDoNotStarveLogins(t *testing.T) {
 		}
 	}
 }
+
+// A client trickling its body has its connection closed by the server
+// within a minute of opening it, so slow clients cannot hold sockets: a
+// buffered body is answered 408 after BodyReadTimeout, a streamed one (gRPC
+// content types are not buffered) is cut by the server's ReadTimeout. It
+// runs on server.Run as the gateway does in production.
+func TestTricklingBodyConnectionIsClosed(t *testing.T) {
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	g, err := gw.New(context.Background(), gw.Config{AuthTarget: "127.0.0.1:1", ProjectsTarget: "127.0.0.1:1", InterestsTarget: "127.0.0.1:1",
+		SubscriptionTarget: "127.0.0.1:1", NotificationTarget: "127.0.0.1:1", RealtimeTarget: "127.0.0.1:1", RequestTimeout: 5e9}, log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = g.Close() })
+	ln, err := server.Listen("127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- server.Run(ctx, ln, g, server.WithLogger(log)) }()
+	t.Cleanup(func() { cancel(); <-done })
+
+	for _, tt := range []struct{ name, contentType, answer string }{
+		{"buffered JSON", "application/json", "HTTP/1.1 408 "},
+		{"streamed gRPC", "application/grpc", ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			opened := time.Now()
+			c, err := net.Dial("tcp", ln.Addr().String())
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer c.Close()
+			fmt.Fprintf(c, "POST /app/backend/api/v1/login HTTP/1.1\r\nHost: x\r\nContent-Type: %s\r\nContent-Length: 100000\r\n\r\n{", tt.contentType)
+			// One byte a second, until the server hangs up (a write then fails).
+			stop := make(chan struct{})
+			defer close(stop)
+			go func() {
+				for {
+					select {
+					case <-stop:
+						return
+					case <-time.After(time.Second):
+						if _, err := c.Write([]byte(" ")); err != nil {
+							return
+						}
+					}
+				}
+			}()
+			_ = c.SetReadDeadline(opened.Add(60 * time.Second))
+			got, err := io.ReadAll(c) // returns at EOF: the server closed the connection
+			var reset *net.OpError
+			if err != nil && !(errors.As(err, &reset) && !reset.Timeout()) {
+				t.Fatalf("after %s the connection is still open (%v); read so far: %q", time.Since(opened).Round(time.Second), err, got)
+			}
+			if !strings.HasPrefix(string(got), tt.answer) {
+				t.Fatalf("answer: %q", got)
+			}
+			t.Logf("closed %s after opening (%q)", time.Since(opened).Round(100*time.Millisecond), strings.SplitN(string(got), "\r\n", 2)[0])
+		})
+	}
+}

@@ -44,11 +44,20 @@ func Require(ctx context.Context) (Claims, error) {
 // CookieName is the cookie holding the access token in browsers.
 const CookieName = "access_token"
 
+// HostCookieName is the access cookie in production: a browser keeps a
+// "__Host-" cookie only when it is Secure, for Path=/ and without Domain, so
+// no sibling subdomain or plain-http page can plant it.
+const HostCookieName = "__Host-" + CookieName
+
 // TokenFromRequest returns the access token of a request: from
 // "Authorization: Bearer <t>", else the access_token cookie, else the
 // cookie line the grpc-gateway forwards as "Grpcgateway-Cookie" metadata.
 // It returns "" when there is none.
-func TokenFromRequest(h http.Header) string {
+func TokenFromRequest(h http.Header) string { return TokenFromHeader(h, false) }
+
+// TokenFromHeader is TokenFromRequest; with secureOnly (production) the
+// unprefixed access_token cookie is ignored and only HostCookieName counts.
+func TokenFromHeader(h http.Header, secureOnly bool) string {
 	if auth := h.Get("Authorization"); auth != "" {
 		scheme, tok, ok := strings.Cut(auth, " ")
 		if ok && strings.EqualFold(scheme, "Bearer") {
@@ -57,13 +66,16 @@ func TokenFromRequest(h http.Header) string {
 			}
 		}
 	}
+	names := []string{HostCookieName, CookieName}
+	if secureOnly {
+		names = names[:1]
+	}
 	for _, name := range []string{"Cookie", "Grpcgateway-Cookie"} {
 		if lines := h.Values(name); len(lines) > 0 {
 			// net/http's lenient cookie parser skips malformed pairs
 			// instead of rejecting the whole line.
 			r := http.Request{Header: http.Header{"Cookie": lines}}
-			// "__Host-access_token" in production (Secure, Path=/, no Domain).
-			for _, n := range []string{"__Host-" + CookieName, CookieName} {
+			for _, n := range names {
 				if c, err := r.Cookie(n); err == nil && c.Value != "" {
 					return c.Value
 				}
@@ -85,8 +97,21 @@ func TokenFromRequest(h http.Header) string {
 //   - a procedure the policy does not know is refused.
 //
 // Client-side calls pass through untouched.
-func NewInterceptor(v *Verifier, policy access.Policy, admins Admins) connect.Interceptor {
-	return &interceptor{v: v, policy: policy, admins: admins, now: time.Now}
+func NewInterceptor(v *Verifier, policy access.Policy, admins Admins, opts ...InterceptorOption) connect.Interceptor {
+	i := &interceptor{v: v, policy: policy, admins: admins, now: time.Now}
+	for _, o := range opts {
+		o(i)
+	}
+	return i
+}
+
+// InterceptorOption configures NewInterceptor.
+type InterceptorOption func(*interceptor)
+
+// SecureCookiesOnly makes the interceptor read only the __Host- access
+// cookie (APP_ENV=production, where the auth service sets no other).
+func SecureCookiesOnly() InterceptorOption {
+	return func(i *interceptor) { i.secureOnly = true }
 }
 
 // ErrNoAccessRule answers a procedure without a declared audience (never
@@ -94,10 +119,11 @@ func NewInterceptor(v *Verifier, policy access.Policy, admins Admins) connect.In
 var ErrNoAccessRule = apperr.New(apperr.PermissionDenied, "no-access-rule", "Access denied")
 
 type interceptor struct {
-	v      *Verifier
-	policy access.Policy
-	admins Admins
-	now    func() time.Time
+	v          *Verifier
+	policy     access.Policy
+	admins     Admins
+	now        func() time.Time
+	secureOnly bool
 }
 
 func (i *interceptor) authenticate(ctx context.Context, procedure string, h http.Header) (context.Context, error) {
@@ -106,7 +132,7 @@ func (i *interceptor) authenticate(ctx context.Context, procedure string, h http
 		return ctx, apperr.ToConnect(ErrNoAccessRule)
 	}
 	optional := rule.Audience == access.Public || rule.Audience == access.Internal
-	tok := TokenFromRequest(h)
+	tok := TokenFromHeader(h, i.secureOnly)
 	if tok == "" {
 		if optional {
 			return ctx, nil

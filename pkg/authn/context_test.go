@@ -46,6 +46,52 @@ func TestTokenFromRequest(t *testing.T) {
 	}
 }
 
+// In production only the __Host- cookie counts: a plain "access_token" can be
+// planted by a sibling subdomain or a plain-http page (the browser only
+// guards the prefixed name), so it must not sign anyone in.
+func TestSecureCookiesOnly(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		name   string
+		header http.Header
+		want   string
+	}{
+		{"plain cookie ignored", http.Header{"Cookie": {"access_token=plain"}}, ""},
+		{"plain gateway cookie ignored", http.Header{"Grpcgateway-Cookie": {"access_token=plain"}}, ""},
+		{"__Host- cookie", http.Header{"Cookie": {"access_token=plain; __Host-access_token=h1"}}, "h1"},
+		{"__Host- gateway cookie", http.Header{"Grpcgateway-Cookie": {"__Host-access_token=g1"}}, "g1"},
+		{"bearer", http.Header{"Authorization": {"Bearer abc"}, "Cookie": {"access_token=plain"}}, "abc"},
+	} {
+		if got := authn.TokenFromHeader(tt.header, true); got != tt.want {
+			t.Errorf("%s: got %q, want %q", tt.name, got, tt.want)
+		}
+	}
+
+	now := time.Now()
+	c := claims()
+	c.IssuedAt, c.ExpiresAt = now, now.Add(15*time.Minute)
+	valid := sign(t, c)
+	ic := authn.NewInterceptor(verifier(), access.Policy{privateProc: {Audience: access.User}}, authn.Admins{}, authn.SecureCookiesOnly())
+	srv := httptest.NewServer(connect.NewUnaryHandler(privateProc, whoAmI, connect.WithInterceptors(ic)))
+	t.Cleanup(srv.Close)
+	client := connect.NewClient[wrapperspb.StringValue, wrapperspb.StringValue](srv.Client(), srv.URL+privateProc)
+	call := func(cookie string) (string, error) {
+		req := connect.NewRequest(wrapperspb.String(""))
+		req.Header().Set("Cookie", cookie)
+		res, err := client.CallUnary(context.Background(), req)
+		if err != nil {
+			return "", err
+		}
+		return res.Msg.GetValue(), nil
+	}
+	if _, err := call("access_token=" + valid); connect.CodeOf(err) != connect.CodeUnauthenticated {
+		t.Fatalf("a valid token in the plain cookie: %v, want unauthenticated", err)
+	}
+	if who, err := call("__Host-access_token=" + valid); err != nil || who != "u-1" {
+		t.Fatalf("the __Host- cookie: %q, %v", who, err)
+	}
+}
+
 func TestRequire(t *testing.T) {
 	t.Parallel()
 	_, err := authn.Require(context.Background())

@@ -130,14 +130,16 @@ type RPCServer struct {
 	keys     *authkeys.Fetcher
 	verifier *authn.Verifier
 	admins   authn.Admins
+	authOpts []authn.InterceptorOption
 	opts     []server.Option
 	closers  []func()
 	bg       []func(ctx context.Context)
 }
 
-// NewRPCServer prepares a server; authTarget is the auth service's host:port
-// and admins the operators allowed to call admin procedures (ADMIN_EMAILS).
-func NewRPCServer(log *slog.Logger, authTarget string, admins authn.Admins) (*RPCServer, error) {
+// NewRPCServer prepares a server; authTarget is the auth service's host:port,
+// admins the operators allowed to call admin procedures (ADMIN_EMAILS) and
+// authOpts tune how callers are authenticated (authn.SecureCookiesOnly).
+func NewRPCServer(log *slog.Logger, authTarget string, admins authn.Admins, authOpts ...authn.InterceptorOption) (*RPCServer, error) {
 	if authTarget == "" {
 		return nil, errors.New("AUTH_TARGET is required (the auth service's host:port)")
 	}
@@ -148,6 +150,7 @@ func NewRPCServer(log *slog.Logger, authTarget string, admins authn.Admins) (*RP
 		keys:     keys,
 		verifier: authn.NewVerifier(keys.Ring(), authn.WithEndedSessions(authn.NewEndedSessions())),
 		admins:   admins,
+		authOpts: authOpts,
 		opts:     []server.Option{server.WithLogger(log)},
 	}, nil
 }
@@ -160,7 +163,7 @@ func (s *RPCServer) HandlerOptions(service string) ([]connect.HandlerOption, err
 	if err != nil {
 		return nil, err
 	}
-	return server.HandlerOptions(s.log, authn.NewInterceptor(s.verifier, policy, s.admins)), nil
+	return server.HandlerOptions(s.log, authn.NewInterceptor(s.verifier, policy, s.admins, s.authOpts...)), nil
 }
 
 // Mount adds a generated connect handler (path, handler).

@@ -16,10 +16,12 @@ import (
 
 // ServiceEnv is what every RPC service with a database reads: DATABASE_URL
 // and AUTH_TARGET (required), ADMIN_EMAILS and NATS_URL (unset: events wait
-// in the outbox and nothing is consumed).
+// in the outbox and nothing is consumed), APP_ENV (production: only the
+// __Host- access cookie counts).
 type ServiceEnv struct {
 	DatabaseURL, AuthTarget, NATSURL string
 	Admins                           authn.Admins
+	Production                       bool
 }
 
 // ReadServiceEnv reads the ServiceEnv through env, which collects the
@@ -30,6 +32,7 @@ func ReadServiceEnv(env *config.Loader) ServiceEnv {
 		AuthTarget:  env.Required("AUTH_TARGET"),
 		Admins:      authn.ParseAdmins(env.String("ADMIN_EMAILS", "")),
 		NATSURL:     env.String("NATS_URL", ""),
+		Production:  env.String("APP_ENV", "development") == "production",
 	}
 }
 
@@ -37,7 +40,11 @@ func ReadServiceEnv(env *config.Loader) ServiceEnv {
 // open: the pool answers /readyz and closes with the server. After an error
 // later in Build, call srv.Close.
 func StartService(ctx context.Context, log *slog.Logger, e ServiceEnv, open func(context.Context, string) (*pgxpool.Pool, error)) (*RPCServer, *pgxpool.Pool, error) {
-	srv, err := NewRPCServer(log, e.AuthTarget, e.Admins)
+	var opts []authn.InterceptorOption
+	if e.Production {
+		opts = append(opts, authn.SecureCookiesOnly())
+	}
+	srv, err := NewRPCServer(log, e.AuthTarget, e.Admins, opts...)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -17,6 +17,13 @@ import (
 const (
 	DefaultShutdownTimeout = 15 * time.Second
 	readinessCheckTimeout  = 3 * time.Second
+	// ReadTimeout bounds reading one request, headers and body, from its
+	// first byte; then the connection is closed. A client trickling a body
+	// that nothing buffers (a streamed gRPC body, the gateway's other
+	// paths) cannot hold a socket longer. The gateway's own body limit
+	// (10 s) is shorter; a hijacked WebSocket and an HTTP/2 connection
+	// drop the deadline once they take over.
+	ReadTimeout = 30 * time.Second
 )
 
 type readinessCheck struct {
@@ -88,6 +95,7 @@ func Run(ctx context.Context, ln net.Listener, h http.Handler, opts ...Option) e
 		Handler:           routes(h, &o, &stopping),
 		Protocols:         &protocols,
 		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       ReadTimeout,
 		// No WriteTimeout: it would cut streaming RPCs; handlers use
 		// deadlines from their callers instead.
 		IdleTimeout: 2 * time.Minute,

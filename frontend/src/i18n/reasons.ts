@@ -48,6 +48,16 @@ export const reasons = {
   "overnight-unavailable": unavailable,
   "invalid-webhook-url": "ที่อยู่ webhook ไม่ถูกต้อง ต้องเป็น https:// ที่เข้าถึงได้จากอินเทอร์เน็ต",
   "webhook-not-found": "ยังไม่ได้ตั้งค่า webhook",
+  "webhook-changes-too-many": (ctx: ReasonContext) =>
+    ctx.retryAfter && ctx.retryAfter > 0
+      ? `เปลี่ยน webhook บ่อยเกินไป กรุณาลองใหม่ในอีก ${Math.ceil(ctx.retryAfter / 60)} นาที`
+      : "เปลี่ยน webhook บ่อยเกินไป กรุณาลองใหม่ภายหลัง",
+  "test-notifications-too-many": (ctx: ReasonContext) =>
+    waitSeconds(
+      ctx,
+      (n) => `ส่งการแจ้งเตือนทดสอบบ่อยเกินไป กรุณารอ ${n} วินาที`,
+      "ส่งการแจ้งเตือนทดสอบบ่อยเกินไป กรุณาลองใหม่ในอีกสักครู่",
+    ),
   // ---- auth: the account's self-service
   "picture-invalid": "รูปโปรไฟล์ต้องเป็นไฟล์ JPEG หรือ PNG ขนาดไม่เกิน 40 KB และไม่เกิน 1024×1024 พิกเซล",
   "session-not-found": "ไม่พบอุปกรณ์นี้ หรืออุปกรณ์นี้ออกจากระบบไปแล้ว",
@@ -56,6 +66,10 @@ export const reasons = {
   "contact-too-many": "คุณส่งข้อความหลายครั้งในชั่วโมงที่ผ่านมา กรุณาลองใหม่ภายหลัง",
   "contact-message-invalid": "กรุณากรอกข้อความ ไม่เกิน 4,000 ตัวอักษร",
   "email-unchanged": "อีเมลใหม่ต้องไม่ซ้ำกับอีเมลปัจจุบัน",
+  "email-change-too-many": (ctx: ReasonContext) =>
+    ctx.retryAfter && ctx.retryAfter > 0
+      ? `ขอรหัสไปยังอีเมลใหม่หลายที่อยู่เกินไปในชั่วโมงที่ผ่านมา กรุณาลองใหม่ในอีก ${Math.ceil(ctx.retryAfter / 60)} นาที`
+      : "ขอรหัสไปยังอีเมลใหม่หลายที่อยู่เกินไปในชั่วโมงที่ผ่านมา กรุณาลองใหม่ภายหลัง",
   "delete-needs-email": "บัญชีนี้ยังไม่มีอีเมลสำหรับรับรหัสยืนยัน กรุณาติดต่อเรา",
   // ---- auth: sign-up and profile fields
   "otp-format": messages["Please enter a valid 6-digit verification code"],

@@ -3573,9 +3573,14 @@ func (x *ConfirmEmailChangeRequest) GetOtp() string {
 }
 
 type ConfirmEmailChangeResponse struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Message       string                 `protobuf:"bytes,1,opt,name=message,proto3" json:"message,omitempty"`
-	User          *User                  `protobuf:"bytes,2,opt,name=user,proto3" json:"user,omitempty"`
+	state   protoimpl.MessageState `protogen:"open.v1"`
+	Message string                 `protobuf:"bytes,1,opt,name=message,proto3" json:"message,omitempty"`
+	User    *User                  `protobuf:"bytes,2,opt,name=user,proto3" json:"user,omitempty"`
+	// The caller's new session: every earlier one, the caller's included, has ended.
+	AccessToken   string `protobuf:"bytes,3,opt,name=access_token,json=accessToken,proto3" json:"access_token,omitempty"`
+	RefreshToken  string `protobuf:"bytes,4,opt,name=refresh_token,json=refreshToken,proto3" json:"refresh_token,omitempty"`
+	TokenType     string `protobuf:"bytes,5,opt,name=token_type,json=tokenType,proto3" json:"token_type,omitempty"`
+	ExpiresIn     int32  `protobuf:"varint,6,opt,name=expires_in,json=expiresIn,proto3" json:"expires_in,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -3622,6 +3627,34 @@ func (x *ConfirmEmailChangeResponse) GetUser() *User {
 		return x.User
 	}
 	return nil
+}
+
+func (x *ConfirmEmailChangeResponse) GetAccessToken() string {
+	if x != nil {
+		return x.AccessToken
+	}
+	return ""
+}
+
+func (x *ConfirmEmailChangeResponse) GetRefreshToken() string {
+	if x != nil {
+		return x.RefreshToken
+	}
+	return ""
+}
+
+func (x *ConfirmEmailChangeResponse) GetTokenType() string {
+	if x != nil {
+		return x.TokenType
+	}
+	return ""
+}
+
+func (x *ConfirmEmailChangeResponse) GetExpiresIn() int32 {
+	if x != nil {
+		return x.ExpiresIn
+	}
+	return 0
 }
 
 var File_auth_v1_auth_proto protoreflect.FileDescriptor
@@ -3886,10 +3919,16 @@ const file_auth_v1_auth_proto_rawDesc = "" +
 	"expires_in\x18\x03 \x01(\x05R\texpiresIn\"J\n" +
 	"\x19ConfirmEmailChangeRequest\x12\x1b\n" +
 	"\tnew_email\x18\x01 \x01(\tR\bnewEmail\x12\x10\n" +
-	"\x03otp\x18\x02 \x01(\tR\x03otp\"Y\n" +
+	"\x03otp\x18\x02 \x01(\tR\x03otp\"\xdf\x01\n" +
 	"\x1aConfirmEmailChangeResponse\x12\x18\n" +
 	"\amessage\x18\x01 \x01(\tR\amessage\x12!\n" +
-	"\x04user\x18\x02 \x01(\v2\r.auth.v1.UserR\x04user2\xe2\x15\n" +
+	"\x04user\x18\x02 \x01(\v2\r.auth.v1.UserR\x04user\x12!\n" +
+	"\faccess_token\x18\x03 \x01(\tR\vaccessToken\x12#\n" +
+	"\rrefresh_token\x18\x04 \x01(\tR\frefreshToken\x12\x1d\n" +
+	"\n" +
+	"token_type\x18\x05 \x01(\tR\ttokenType\x12\x1d\n" +
+	"\n" +
+	"expires_in\x18\x06 \x01(\x05R\texpiresIn2\xe2\x15\n" +
 	"\vAuthService\x12@\n" +
 	"\x05Login\x12\x15.auth.v1.LoginRequest\x1a\x16.auth.v1.LoginResponse\"\b\x8a\xb5\x18\x04\b\x01\x10\x01\x12Y\n" +
 	"\x0eVerifyLoginOtp\x12\x1e.auth.v1.VerifyLoginOtpRequest\x1a\x1f.auth.v1.VerifyLoginOtpResponse\"\x06\x8a\xb5\x18\x02\b\x01\x12Y\n" +

@@ -120,6 +120,9 @@ type AuthServiceClient interface {
 	// RequestEmailChange checks the current password and e-mails a code to the new address.
 	RequestEmailChange(ctx context.Context, in *RequestEmailChangeRequest, opts ...grpc.CallOption) (*RequestEmailChangeResponse, error)
 	// ConfirmEmailChange moves the account to the new address with that code; the old address is told.
+	// Like a password change it ends every session of the account; the caller gets a new one
+	// (tokens and cookies) whose access token names the new address, so rights that follow the
+	// address (ADMIN_EMAILS) follow it at once.
 	ConfirmEmailChange(ctx context.Context, in *ConfirmEmailChangeRequest, opts ...grpc.CallOption) (*ConfirmEmailChangeResponse, error)
 	// SubmitContact stores a contact-us message and mails it to support.
 	SubmitContact(ctx context.Context, in *SubmitContactRequest, opts ...grpc.CallOption) (*SubmitContactResponse, error)
@@ -515,6 +518,9 @@ type AuthServiceServer interface {
 	// RequestEmailChange checks the current password and e-mails a code to the new address.
 	RequestEmailChange(context.Context, *RequestEmailChangeRequest) (*RequestEmailChangeResponse, error)
 	// ConfirmEmailChange moves the account to the new address with that code; the old address is told.
+	// Like a password change it ends every session of the account; the caller gets a new one
+	// (tokens and cookies) whose access token names the new address, so rights that follow the
+	// address (ADMIN_EMAILS) follow it at once.
 	ConfirmEmailChange(context.Context, *ConfirmEmailChangeRequest) (*ConfirmEmailChangeResponse, error)
 	// SubmitContact stores a contact-us message and mails it to support.
 	SubmitContact(context.Context, *SubmitContactRequest) (*SubmitContactResponse, error)

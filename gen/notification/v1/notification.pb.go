@@ -959,7 +959,8 @@ type NotificationSettings struct {
 	// "instant", "daily" or "off".
 	EmailDigest string `protobuf:"bytes,3,opt,name=email_digest,json=emailDigest,proto3" json:"email_digest,omitempty"`
 	LineEnabled bool   `protobuf:"varint,4,opt,name=line_enabled,json=lineEnabled,proto3" json:"line_enabled,omitempty"`
-	// The LINE Messaging API user id (from LINE Login) that pushes go to.
+	// Not kept, always empty: LINE pushes go only to the LINE account the user linked through
+	// LINE Login (the auth service's line_id1), never to an id typed here.
 	LineUserId          string `protobuf:"bytes,5,opt,name=line_user_id,json=lineUserId,proto3" json:"line_user_id,omitempty"`
 	NotifyAnnouncements bool   `protobuf:"varint,6,opt,name=notify_announcements,json=notifyAnnouncements,proto3" json:"notify_announcements,omitempty"`
 	NotifySearchMatches bool   `protobuf:"varint,7,opt,name=notify_search_matches,json=notifySearchMatches,proto3" json:"notify_search_matches,omitempty"`

@@ -186,7 +186,11 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *Service, err err
 	if err != nil {
 		return nil, err
 	}
-	opts := append(server.HandlerOptions(log, authn.NewInterceptor(verifier, policy, authn.Admins{}), ports.RejectEndedSessions(ended, policy)),
+	var cookies []authn.InterceptorOption
+	if cfg.Production() {
+		cookies = append(cookies, authn.SecureCookiesOnly()) // the __Host- access cookie only
+	}
+	opts := append(server.HandlerOptions(log, authn.NewInterceptor(verifier, policy, authn.Admins{}, cookies...), ports.RejectEndedSessions(ended, policy)),
 		connect.WithReadMaxBytes(ports.MaxRequestBytes))
 	mux := http.NewServeMux()
 	mux.Handle(authv1connect.NewAuthServiceHandler(rpc, opts...))

@@ -58,6 +58,7 @@ func Build(ctx context.Context, getenv runner.Getenv, log *slog.Logger) (runner.
 	env := config.FromGetenv(getenv)
 	se := runner.ReadServiceEnv(env)
 	ch := readChannels(env)
+	limits := readLimits(env)
 	// The instant alerts name their searches by key: the projects service
 	// tells their owners and names.
 	var projectsTarget string
@@ -76,7 +77,7 @@ func Build(ctx context.Context, getenv runner.Getenv, log *slog.Logger) (runner.
 		srv.Close()
 		return nil, err
 	}
-	a := app.New(postgres.New(pool), nil).WithChannels(c)
+	a := app.New(postgres.New(pool), nil).WithChannels(c).WithLimits(limits)
 	startChannelJobs(srv, a, log)
 	if se.NATSURL != "" {
 		if err := connectEvents(ctx, srv, pool, se.NATSURL, a, searchowners.New(projectsTarget, 0), log); err != nil {
@@ -95,28 +96,44 @@ func Build(ctx context.Context, getenv runner.Getenv, log *slog.Logger) (runner.
 	return srv, nil
 }
 
+// readLimits reads the per-account rate limits: TEST_NOTIFICATIONS_PER_MINUTE
+// (test and test-multiple together, default 30) and WEBHOOK_CHANGES_PER_HOUR
+// (sets and removals, default 20).
+func readLimits(env *config.Loader) domain.Limits {
+	l := domain.DefaultLimits
+	l.Test.Max = env.IntIn("TEST_NOTIFICATIONS_PER_MINUTE", l.Test.Max, 1, 100000)
+	l.Webhook.Max = env.IntIn("WEBHOOK_CHANGES_PER_HOUR", l.Webhook.Max, 1, 100000)
+	return l
+}
+
 // channelConfig is the ways out besides the bell: e-mail through SMTP_* (the
 // development sender without SMTP_HOST), LINE when LINE_CHANNEL_ACCESS_TOKEN
 // is set (LINE_API_BASE points tests at a fake), addresses from the auth
 // service (AUTH_TARGET with AUTH_INTERNAL_TOKEN), links on PUBLIC_URL;
-// outgoing webhooks always (APP_ENV=production: https to public addresses only).
+// outgoing webhooks always: https to public addresses only, unless the
+// development flag WEBHOOK_ALLOW_PRIVATE (refused with APP_ENV=production)
+// lets local receivers in.
 type channelConfig struct {
 	publicURL, authTarget, internalToken string
 	mail                                 mail.Config
 	lineToken, lineAPIBase               string
-	production                           bool
+	allowPrivateWebhooks                 bool
 }
 
 func readChannels(env *config.Loader) channelConfig {
-	return channelConfig{
-		publicURL:     env.String("PUBLIC_URL", ""),
-		authTarget:    env.String("AUTH_TARGET", ""),
-		internalToken: env.OptionalSecret("AUTH_INTERNAL_TOKEN"),
-		mail:          mail.ConfigFrom(env),
-		lineToken:     env.OptionalSecret("LINE_CHANNEL_ACCESS_TOKEN"),
-		lineAPIBase:   env.String("LINE_API_BASE", ""),
-		production:    env.String("APP_ENV", "development") == "production",
+	cc := channelConfig{
+		publicURL:            env.String("PUBLIC_URL", ""),
+		authTarget:           env.String("AUTH_TARGET", ""),
+		internalToken:        env.OptionalSecret("AUTH_INTERNAL_TOKEN"),
+		mail:                 mail.ConfigFrom(env),
+		lineToken:            env.OptionalSecret("LINE_CHANNEL_ACCESS_TOKEN"),
+		lineAPIBase:          env.String("LINE_API_BASE", ""),
+		allowPrivateWebhooks: env.Bool("WEBHOOK_ALLOW_PRIVATE", false),
 	}
+	if cc.allowPrivateWebhooks && env.String("APP_ENV", "development") == "production" {
+		env.Invalid("WEBHOOK_ALLOW_PRIVATE", "a development flag: refused with APP_ENV=production")
+	}
+	return cc
 }
 
 func (cc channelConfig) build(log *slog.Logger) (app.Channels, error) {
@@ -135,9 +152,9 @@ func (cc channelConfig) build(log *slog.Logger) (app.Channels, error) {
 	if cc.lineToken != "" {
 		c.Line = linepush.New(cc.lineAPIBase, cc.lineToken)
 	}
-	// Outgoing webhooks: https to public addresses only in production.
-	c.Production = cc.production
-	c.Webhook = webhookpost.New(c.Production)
+	// Outgoing webhooks: https to public addresses only, but for the flag.
+	c.AllowPrivateWebhooks = cc.allowPrivateWebhooks
+	c.Webhook = webhookpost.New(c.AllowPrivateWebhooks)
 	return c, nil
 }
 

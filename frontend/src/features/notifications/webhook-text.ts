@@ -4,7 +4,7 @@ export const webhookText = {
   lead: "ส่งการแจ้งเตือนทุกรายการเข้าระบบของทีมคุณทันที เป็นคำขอ POST แบบ JSON ที่ลงลายมือชื่อด้วย HMAC-SHA256 หากระบบปลายทางไม่ตอบรับ เราจะส่งซ้ำเป็นระยะ (1, 5, 15 นาที, 1 และ 3 ชั่วโมง)",
   url: "ที่อยู่ปลายทาง (https://)",
   urlPlaceholder: "https://example.com/bidradar-webhook",
-  urlInvalid: "ที่อยู่ต้องขึ้นต้นด้วย https:// และไม่มีชื่อผู้ใช้หรือรหัสผ่านอยู่ในที่อยู่",
+  urlInvalid: "ที่อยู่ต้องขึ้นต้นด้วย https:// เป็นที่อยู่สาธารณะบนอินเทอร์เน็ต และไม่มีชื่อผู้ใช้หรือรหัสผ่านอยู่ในที่อยู่",
   save: "บันทึกเว็บฮุก",
   change: "เปลี่ยนที่อยู่และสร้างรหัสลับใหม่",
   cancel: "ยกเลิก",
@@ -29,5 +29,18 @@ export const webhookText = {
   attempts: (n: number) => `ส่ง ${n} ครั้ง`,
   http: (code: number) => `ตอบกลับ HTTP ${code}`,
   noAnswer: "ปลายทางไม่ตอบ",
+  /** Why a delivery failed: the server names the problem in a few English words. */
+  problems: {
+    "address not allowed": "ที่อยู่นี้ใช้ไม่ได้ เว็บฮุกส่งได้เฉพาะที่อยู่สาธารณะบนอินเทอร์เน็ต",
+    "timed out": "ปลายทางไม่ตอบภายในเวลาที่กำหนด",
+    "connection refused": "ปลายทางปฏิเสธการเชื่อมต่อ",
+    "address not found": "ไม่พบที่อยู่ปลายทาง ตรวจสอบชื่อโดเมน",
+    "TLS failed": "เชื่อมต่อแบบปลอดภัย (TLS) ไม่สำเร็จ ตรวจสอบใบรับรองของปลายทาง",
+    "connection failed": "เชื่อมต่อปลายทางไม่สำเร็จ",
+    "webhook removed": "เว็บฮุกนี้ถูกลบแล้ว",
+    "no address for this channel": "เว็บฮุกนี้ถูกลบแล้ว",
+    "webhooks are not configured": "ระบบยังไม่เปิดใช้เว็บฮุก",
+  } as Record<string, string>,
+  problemOther: "ส่งไม่สำเร็จ",
   nextAttempt: (d: string) => `ส่งซ้ำครั้งถัดไป ${d}`,
 };

@@ -184,6 +184,9 @@ type AuthServiceClient interface {
 	// RequestEmailChange checks the current password and e-mails a code to the new address.
 	RequestEmailChange(context.Context, *connect.Request[v1.RequestEmailChangeRequest]) (*connect.Response[v1.RequestEmailChangeResponse], error)
 	// ConfirmEmailChange moves the account to the new address with that code; the old address is told.
+	// Like a password change it ends every session of the account; the caller gets a new one
+	// (tokens and cookies) whose access token names the new address, so rights that follow the
+	// address (ADMIN_EMAILS) follow it at once.
 	ConfirmEmailChange(context.Context, *connect.Request[v1.ConfirmEmailChangeRequest]) (*connect.Response[v1.ConfirmEmailChangeResponse], error)
 	// SubmitContact stores a contact-us message and mails it to support.
 	SubmitContact(context.Context, *connect.Request[v1.SubmitContactRequest]) (*connect.Response[v1.SubmitContactResponse], error)
@@ -645,6 +648,9 @@ type AuthServiceHandler interface {
 	// RequestEmailChange checks the current password and e-mails a code to the new address.
 	RequestEmailChange(context.Context, *connect.Request[v1.RequestEmailChangeRequest]) (*connect.Response[v1.RequestEmailChangeResponse], error)
 	// ConfirmEmailChange moves the account to the new address with that code; the old address is told.
+	// Like a password change it ends every session of the account; the caller gets a new one
+	// (tokens and cookies) whose access token names the new address, so rights that follow the
+	// address (ADMIN_EMAILS) follow it at once.
 	ConfirmEmailChange(context.Context, *connect.Request[v1.ConfirmEmailChangeRequest]) (*connect.Response[v1.ConfirmEmailChangeResponse], error)
 	// SubmitContact stores a contact-us message and mails it to support.
 	SubmitContact(context.Context, *connect.Request[v1.SubmitContactRequest]) (*connect.Response[v1.SubmitContactResponse], error)

@@ -195,7 +195,8 @@ type RequestEmailChange struct {
 // RequestEmailChangeHandler checks the current password (accounts made
 // through LINE have none: the code to the new address is their proof) and
 // e-mails a code to the new address. An address another account already
-// has gets no code and the same answer, so the form cannot probe accounts.
+// has gets no code and the same answer, so the form cannot probe accounts;
+// it counts against the account's few addresses an hour all the same.
 type RequestEmailChangeHandler struct{ c *core }
 
 // Handle runs the use case and answers the normalised new address.
@@ -223,7 +224,7 @@ func (h RequestEmailChangeHandler) Handle(ctx context.Context, cmd RequestEmailC
 		return "", err
 	}
 	if err := h.c.issueCode(ctx, codeRequest{Purpose: domain.PurposeEmailChange, Email: email, Binding: u.ID,
-		Delivery: delivery, Name: u.Name}); err != nil {
+		Delivery: delivery, Name: u.Name, Owner: u.ID}); err != nil {
 		return "", err
 	}
 	return email, nil
@@ -231,33 +232,52 @@ func (h RequestEmailChangeHandler) Handle(ctx context.Context, cmd RequestEmailC
 
 // ConfirmEmailChangeHandler moves the account to the new address with the
 // code sent there, publishes auth.v1.user.email_changed (services keeping
-// the address follow it) and tells the old address.
+// the address follow it) and tells the old address. Like a password change
+// it ends every session of the account, the caller's too: the caller gets a
+// new one whose access token names the new address, so what follows the
+// address (operator rights, ADMIN_EMAILS) changes at once, not at the next
+// refresh of a token that still names the old one.
 type ConfirmEmailChangeHandler struct{ c *core }
 
+// ConfirmEmailChange is the change and the caller's session (its provider
+// carries over to the new one).
+type ConfirmEmailChange struct {
+	UserID, NewEmail, OTP string
+	Provider              domain.Provider
+}
+
 // Handle runs the use case.
-func (h ConfirmEmailChangeHandler) Handle(ctx context.Context, userID, newEmail, otp string) (domain.User, error) {
-	email, otp, err := checkEmailAndOTP(newEmail, otp)
+func (h ConfirmEmailChangeHandler) Handle(ctx context.Context, cmd ConfirmEmailChange) (Session, error) {
+	email, otp, err := checkEmailAndOTP(cmd.NewEmail, cmd.OTP)
 	if err != nil {
-		return domain.User{}, err
+		return Session{}, err
 	}
-	old, err := h.c.store.UserByID(ctx, userID)
+	old, err := h.c.store.UserByID(ctx, cmd.UserID)
 	if err != nil {
-		return domain.User{}, err
+		return Session{}, err
 	}
 	code, err := h.c.verifyCode(ctx, domain.PurposeEmailChange, email, old.ID, otp)
 	if err != nil {
-		return domain.User{}, err
+		return Session{}, err
 	}
 	now := h.c.now()
 	ev := domain.UserEmailChanged{EventID: newID(), OccurredAt: now, UserID: old.ID, Email: email}
-	u, err := h.c.store.SetEmail(ctx, old.ID, email, code.ID, ev, now)
+	provider := cmd.Provider
+	if provider != domain.ProviderLine {
+		provider = domain.ProviderPassword
+	}
+	refresh := domain.NewRefreshToken()
+	u, fam, err := h.c.store.SetEmail(ctx, old.ID, email, code.ID, ev, domain.NewSession{
+		FamilyID: newID(), UserID: old.ID, Provider: provider, TokenHash: domain.HashToken(refresh),
+		Now: now, Device: deviceFrom(ctx),
+	})
 	if errors.Is(err, domain.ErrEmailTaken) {
-		return domain.User{}, domain.ErrInvalidCode
+		return Session{}, domain.ErrInvalidCode
 	} else if err != nil {
-		return domain.User{}, err
+		return Session{}, err
 	}
 	if old.Email != "" {
 		h.c.notify(ctx, securityNoticeMail(old.Email, old.Name, emailChangedNotice(email)))
 	}
-	return u, nil
+	return h.c.sessionFor(u, fam, refresh, now)
 }

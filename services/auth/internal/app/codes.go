@@ -30,6 +30,7 @@ type codeRequest struct {
 	AuthAt   time.Time
 	Delivery delivery
 	Name     string // greeting, optional
+	Owner    string // the account asking, for the limit of its addresses (e-mail change)
 }
 
 // issueCode applies the resend throttle, stores a new code (invalidating
@@ -42,7 +43,7 @@ func (c *core) issueCode(ctx context.Context, r codeRequest) error {
 		code = domain.NewOTP()
 		sum = c.otp.Sum(r.Purpose, r.Email, r.Binding, code)
 	}
-	if _, err := c.store.IssueCode(ctx, domain.NewCode{Purpose: r.Purpose, Email: r.Email, HMAC: sum, AuthAt: r.AuthAt}, now); err != nil {
+	if _, err := c.store.IssueCode(ctx, domain.NewCode{Purpose: r.Purpose, Email: r.Email, HMAC: sum, AuthAt: r.AuthAt, Owner: r.Owner}, now); err != nil {
 		return err
 	}
 	var m Mail

@@ -8,6 +8,7 @@ import (
 	_ "image/jpeg" // DecodeConfig of uploaded pictures
 	_ "image/png"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 	"unicode"
@@ -22,6 +23,37 @@ const PurposeAccountDelete Purpose = "account_delete"
 // PurposeEmailChange is the code, sent to the new address, that confirms an
 // e-mail change.
 const PurposeEmailChange Purpose = "email_change"
+
+// EmailChangeAddressesPerHour bounds the different new addresses one account
+// may ask codes for in an hour: the form must not mail anyone we are told to.
+const EmailChangeAddressesPerHour = 5
+
+// ErrEmailChangeTooManyBase is the 429 of one address too many.
+var ErrEmailChangeTooManyBase = apperr.New(apperr.ResourceExhausted, "email-change-too-many",
+	"Codes were sent to several new addresses in the last hour. Please try again later.")
+
+// CheckEmailChangeAddresses applies EmailChangeAddressesPerHour at now:
+// recent holds, for each address the account asked a code for, when it last
+// did. Asking again for one of them is the resend throttle's business; a new
+// one waits until the oldest of EmailChangeAddressesPerHour others is an
+// hour old.
+func CheckEmailChangeAddresses(recent map[string]time.Time, email string, now time.Time) error {
+	var times []time.Time
+	for addr, at := range recent {
+		if addr == email {
+			return nil
+		}
+		if now.Sub(at) < time.Hour {
+			times = append(times, at)
+		}
+	}
+	if len(times) < EmailChangeAddressesPerHour {
+		return nil
+	}
+	slices.SortFunc(times, func(a, b time.Time) int { return b.Compare(a) })
+	wait := times[EmailChangeAddressesPerHour-1].Add(time.Hour).Sub(now)
+	return &RetryError{Err: ErrEmailChangeTooManyBase, RetryAfter: max(wait, time.Second)}
+}
 
 // Profile pictures are uploaded as data URLs the app has already shrunk; the
 // limits keep a row small and the request under the service's 64 KiB bound.
@@ -102,9 +134,10 @@ type AccountStore interface {
 	// SaveContact stores a contact-us message.
 	SaveContact(ctx context.Context, m ContactMessage) error
 	// SetEmail consumes the confirmation code, changes the user's e-mail
-	// (ErrEmailTaken when another account has it meanwhile) and records ev
-	// (auth.v1.user.email_changed), in one transaction.
-	SetEmail(ctx context.Context, userID, email string, codeID int64, ev UserEmailChanged, now time.Time) (User, error)
+	// (ErrEmailTaken when another account has it meanwhile), records ev
+	// (auth.v1.user.email_changed), ends every session of the user and
+	// starts ns for the caller, in one transaction.
+	SetEmail(ctx context.Context, userID, email string, codeID int64, ev UserEmailChanged, ns NewSession) (User, Family, error)
 }
 
 // ValidatePicture accepts "" (no picture) or a data URL of a JPEG or PNG

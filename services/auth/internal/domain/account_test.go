@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"encoding/base64"
 	"errors"
+	"fmt"
 	"image"
 	"image/jpeg"
 	"image/png"
 	"strings"
 	"testing"
+	"time"
 
 	"bidradar/services/auth/internal/domain"
 )
@@ -98,5 +100,31 @@ func TestDescribeDevice(t *testing.T) {
 		if got := domain.DescribeDevice(ua); got != want {
 			t.Errorf("DescribeDevice(%q) = %q, want %q", ua, got, want)
 		}
+	}
+}
+
+// One account may ask e-mail change codes for at most five different new
+// addresses an hour; asking again for one of them is not a new address.
+func TestCheckEmailChangeAddresses(t *testing.T) {
+	now := time.Date(2026, 11, 25, 3, 0, 0, 0, time.UTC)
+	recent := map[string]time.Time{}
+	for i := range domain.EmailChangeAddressesPerHour {
+		addr := fmt.Sprintf("a%d@example.com", i)
+		if err := domain.CheckEmailChangeAddresses(recent, addr, now); err != nil {
+			t.Fatalf("address %d: %v", i+1, err)
+		}
+		recent[addr] = now.Add(-time.Duration(50-i*10) * time.Minute) // asked 50, 40, … 10 minutes ago
+	}
+	if err := domain.CheckEmailChangeAddresses(recent, "a0@example.com", now); err != nil {
+		t.Fatalf("an address already asked for: %v", err)
+	}
+	err := domain.CheckEmailChangeAddresses(recent, "new@example.com", now)
+	var re *domain.RetryError
+	if !errors.As(err, &re) || !errors.Is(err, domain.ErrEmailChangeTooManyBase) || re.RetryAfter != 10*time.Minute {
+		t.Fatalf("a sixth address: %v; want a 429 for 10 minutes (the oldest is 50 minutes old)", err)
+	}
+	recent["a0@example.com"] = now.Add(-61 * time.Minute)
+	if err := domain.CheckEmailChangeAddresses(recent, "new@example.com", now); err != nil {
+		t.Fatalf("once the oldest is over an hour old: %v", err)
 	}
 }

@@ -45,6 +45,9 @@ type NewCode struct {
 	Email   string
 	HMAC    []byte
 	AuthAt  time.Time
+	// Owner is the account asking for an e-mail change code: it may ask
+	// for at most EmailChangeAddressesPerHour different addresses an hour.
+	Owner string
 }
 
 // LineState is a pending LINE authorization (state, nonce, PKCE).

@@ -165,15 +165,21 @@ func (s *Server) clearCookies(h http.Header) {
 
 // refreshFrom returns the refresh token of the body, else of the
 // refresh_token cookie (Cookie, or Grpcgateway-Cookie as grpc-gateway
-// forwards it).
-func refreshFrom(body string, h http.Header) string {
+// forwards it). With secureOnly (production) only the prefixed cookies
+// count: a plain refresh_token may have been planted by a sibling subdomain
+// or a plain-http page, which cannot set a __Secure- or __Host- one.
+func refreshFrom(body string, h http.Header, secureOnly bool) string {
 	if t := strings.TrimSpace(body); t != "" {
 		return t
+	}
+	names := []string{SecurePrefix + RefreshCookie, HostPrefix + RefreshCookie, RefreshCookie}
+	if secureOnly {
+		names = names[:2]
 	}
 	for _, name := range []string{"Cookie", "Grpcgateway-Cookie"} {
 		if lines := h.Values(name); len(lines) > 0 {
 			r := http.Request{Header: http.Header{"Cookie": lines}}
-			for _, n := range []string{SecurePrefix + RefreshCookie, HostPrefix + RefreshCookie, RefreshCookie} {
+			for _, n := range names {
 				if c, err := r.Cookie(n); err == nil && c.Value != "" {
 					return c.Value
 				}
@@ -316,7 +322,7 @@ func (s *Server) ResetPassword(ctx context.Context, req *connect.Request[authv1.
 }
 
 func (s *Server) refresh(ctx context.Context, body string, h http.Header) (app.Session, http.Header, error) {
-	sess, err := s.app.Refresh.Handle(ctx, app.Refresh{Token: refreshFrom(body, h)})
+	sess, err := s.app.Refresh.Handle(ctx, app.Refresh{Token: refreshFrom(body, h, s.opts.SecureCookies)})
 	if err != nil {
 		return app.Session{}, nil, rpcErr(err)
 	}
@@ -364,7 +370,7 @@ func copyHeader(dst, src http.Header) {
 
 // Logout implements authv1connect.AuthServiceHandler.
 func (s *Server) Logout(ctx context.Context, req *connect.Request[authv1.LogoutRequest]) (*connect.Response[authv1.LogoutResponse], error) {
-	cmd := app.Logout{Token: refreshFrom(req.Msg.GetRefreshToken(), req.Header())}
+	cmd := app.Logout{Token: refreshFrom(req.Msg.GetRefreshToken(), req.Header(), s.opts.SecureCookies)}
 	if c, ok := authn.FromContext(ctx); ok {
 		cmd.AccessFamily, cmd.UserID = authn.FamilyID(c), c.UserID
 	}
@@ -684,9 +690,17 @@ func (s *Server) ConfirmEmailChange(ctx context.Context, req *connect.Request[au
 	if err != nil {
 		return nil, err
 	}
-	u, err := s.app.ConfirmEmailChange.Handle(ctx, c.UserID, req.Msg.GetNewEmail(), req.Msg.GetOtp())
+	ctx = withDevice(ctx, req.Header())
+	sess, err := s.app.ConfirmEmailChange.Handle(ctx, app.ConfirmEmailChange{
+		UserID: c.UserID, NewEmail: req.Msg.GetNewEmail(), OTP: req.Msg.GetOtp(), Provider: domain.Provider(c.Provider),
+	})
 	if err != nil {
 		return nil, rpcErr(err)
 	}
-	return connect.NewResponse(&authv1.ConfirmEmailChangeResponse{Message: "Email changed", User: userPB(u)}), nil
+	res := connect.NewResponse(&authv1.ConfirmEmailChangeResponse{
+		Message: "Email changed", User: userPB(sess.User), AccessToken: sess.AccessToken, RefreshToken: sess.RefreshToken,
+		TokenType: tokenType, ExpiresIn: int32(sess.ExpiresIn),
+	})
+	s.setSessionCookies(res.Header(), sess)
+	return res, nil
 }

@@ -27,10 +27,33 @@ func TestRefreshFrom(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			if got := refreshFrom(tt.body, tt.h); got != tt.want {
+			if got := refreshFrom(tt.body, tt.h, false); got != tt.want {
 				t.Fatalf("got %q, want %q", got, tt.want)
 			}
 		})
+	}
+}
+
+// In production only the prefixed refresh cookies count: the browser keeps
+// a __Secure- or __Host- cookie only from a secure origin, while a plain
+// refresh_token can be planted by a sibling subdomain or a plain-http page.
+func TestRefreshFromProduction(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		name string
+		body string
+		h    http.Header
+		want string
+	}{
+		{"plain cookie ignored", "", http.Header{"Cookie": {"refresh_token=plain"}}, ""},
+		{"plain gateway cookie ignored", "", http.Header{"Grpcgateway-Cookie": {"refresh_token=plain"}}, ""},
+		{"scoped cookie", "", http.Header{"Cookie": {"refresh_token=plain; __Secure-refresh_token=scoped"}}, "scoped"},
+		{"host cookie", "", http.Header{"Grpcgateway-Cookie": {"__Host-refresh_token=hostr"}}, "hostr"},
+		{"body", "tok", http.Header{"Cookie": {"refresh_token=plain"}}, "tok"},
+	} {
+		if got := refreshFrom(tt.body, tt.h, true); got != tt.want {
+			t.Errorf("%s: got %q, want %q", tt.name, got, tt.want)
+		}
 	}
 }
 

@@ -14,9 +14,10 @@ import (
 
 // App is the notification use cases.
 type App struct {
-	store domain.Store
-	now   func() time.Time
-	ch    Channels
+	store  domain.Store
+	now    func() time.Time
+	ch     Channels
+	limits domain.Limits
 }
 
 // Channels are the ways out besides the bell; a nil part is not configured.
@@ -26,8 +27,10 @@ type Channels struct {
 	Line      domain.LinePusher
 	Webhook   domain.WebhookPoster
 	PublicURL string // the app's origin, for links in messages
-	// Production: webhooks must be https (elsewhere http to the loopback too).
-	Production bool
+	// AllowPrivateWebhooks (the development flag WEBHOOK_ALLOW_PRIVATE,
+	// never in production) lets webhooks reach the loopback over http and
+	// private addresses; otherwise only https to public addresses.
+	AllowPrivateWebhooks bool
 }
 
 // New returns the use cases; now may be nil (time.Now).
@@ -35,7 +38,26 @@ func New(store domain.Store, now func() time.Time) *App {
 	if now == nil {
 		now = time.Now
 	}
-	return &App{store: store, now: now}
+	return &App{store: store, now: now, limits: domain.DefaultLimits}
+}
+
+// WithLimits replaces the per-account rate limits (domain.DefaultLimits).
+func (a *App) WithLimits(l domain.Limits) *App {
+	a.limits = l
+	return a
+}
+
+// take counts a call of userID against l, or refuses it (429 with when to
+// try again).
+func (a *App) take(ctx context.Context, userID string, l domain.RateLimit) error {
+	wait, err := a.store.TakeRate(ctx, userID, l, a.now())
+	if err != nil {
+		return err
+	}
+	if wait > 0 {
+		return l.Refuse(wait)
+	}
+	return nil
 }
 
 // WithChannels sets the e-mail and LINE channels.
@@ -109,6 +131,9 @@ func (a *App) CreateTest(ctx context.Context, userID string, count int) ([]domai
 	if count < 0 || count > domain.MaxTestBatch {
 		return nil, domain.ErrInvalidCount
 	}
+	if err := a.take(ctx, userID, a.limits.Test); err != nil {
+		return nil, err
+	}
 	batch := newID()
 	drafts := []domain.Draft{domain.Test(userID, batch, 0)}
 	if count > 0 {
@@ -129,11 +154,14 @@ func (a *App) Settings(ctx context.Context, userID string) (domain.Settings, err
 	return m[userID], nil
 }
 
-// PutSettings replaces the user's channel settings.
+// PutSettings replaces the user's channel settings. A LINE user id sent
+// along is not kept: alerts go only to the LINE account the user proved
+// (see lineID).
 func (a *App) PutSettings(ctx context.Context, userID string, s domain.Settings) (domain.Settings, error) {
 	if err := s.Validate(); err != nil {
 		return domain.Settings{}, err
 	}
+	s.LineUserID = ""
 	return s, a.store.PutSettings(ctx, userID, s, a.now())
 }
 
@@ -141,10 +169,14 @@ func (a *App) PutSettings(ctx context.Context, userID string, s domain.Settings)
 const WebhookLogSize = 50
 
 // SetWebhook sets the user's webhook with a new signing secret, returned
-// this once (only its hint is shown again).
+// this once (only its hint is shown again). Changes count against the
+// account's webhook limit; a refused address does not.
 func (a *App) SetWebhook(ctx context.Context, userID, rawURL string) (domain.Webhook, error) {
-	u, err := domain.CleanWebhookURL(rawURL, a.ch.Production)
+	u, err := domain.CleanWebhookURL(rawURL, a.ch.AllowPrivateWebhooks)
 	if err != nil {
+		return domain.Webhook{}, err
+	}
+	if err := a.take(ctx, userID, a.limits.Webhook); err != nil {
 		return domain.Webhook{}, err
 	}
 	var b [32]byte
@@ -153,8 +185,11 @@ func (a *App) SetWebhook(ctx context.Context, userID, rawURL string) (domain.Web
 	return w, a.store.PutWebhook(ctx, w, w.CreatedAt)
 }
 
-// DeleteWebhook removes the user's webhook.
+// DeleteWebhook removes the user's webhook (a change, counted like a set).
 func (a *App) DeleteWebhook(ctx context.Context, userID string) error {
+	if err := a.take(ctx, userID, a.limits.Webhook); err != nil {
+		return err
+	}
 	found, err := a.store.DeleteWebhook(ctx, userID, a.now())
 	if err == nil && !found {
 		err = domain.ErrWebhookNotFound

@@ -77,8 +77,19 @@ func (a *App) deliver(ctx context.Context, d domain.Delivery) (ok bool, err erro
 		if t, ok := domain.NextAttempt(d.Attempts, a.now()); ok {
 			next = &t
 		}
-		return false, a.store.DeliveryFailed(ctx, d.ID, err.Error(), next, a.now())
+		return false, a.store.DeliveryFailed(ctx, d.ID, failure(d, err), next, a.now())
 	}
+}
+
+// failure is the error a delivery keeps. The webhook's is shown to the user
+// in its delivery log: only the poster's named problems (domain.Webhook…),
+// never another error's text (a database's, a raw dial error).
+func failure(d domain.Delivery, err error) string {
+	var we *domain.WebhookError
+	if d.Channel != domain.ChannelWebhook || errors.As(err, &we) {
+		return err.Error()
+	}
+	return domain.WebhookFailed
 }
 
 func (a *App) send(ctx context.Context, d domain.Delivery) error {
@@ -145,16 +156,10 @@ func (a *App) sendWebhook(ctx context.Context, d domain.Delivery) error {
 	return err
 }
 
-// lineID is the LINE user to push to: the one saved in the settings, else
-// the one the user signed in with (line_id1).
+// lineID is the LINE user to push to: the one the user proved through LINE
+// Login or a link flow (auth's line_id1), never an id typed into the
+// settings, which would let anyone have our LINE account message a stranger.
 func (a *App) lineID(ctx context.Context, userID string) (string, error) {
-	set, err := a.store.SettingsOf(ctx, []string{userID})
-	if err != nil {
-		return "", err
-	}
-	if id := set[userID].LineUserID; id != "" {
-		return id, nil
-	}
 	c, err := a.ch.Contacts.Contact(ctx, userID)
 	if err != nil {
 		return "", err

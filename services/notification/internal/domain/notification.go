@@ -136,7 +136,7 @@ func (f ClearFilter) Validate() error {
 type Settings struct {
 	BellEnabled, EmailEnabled, LineEnabled                   bool
 	EmailDigest                                              string // instant | daily | off
-	LineUserID                                               string
+	LineUserID                                               string // not kept: LINE alerts go to auth's line_id1
 	NotifyAnnouncements, NotifySearchMatches, NotifyPayments bool
 	// Webhook: the user has an outgoing webhook (set apart from the rest).
 	Webhook bool
@@ -239,6 +239,8 @@ type Store interface {
 	WebhookDeliveries(ctx context.Context, userID string, limit int) ([]WebhookDelivery, error)
 	// DeliveryStatus records the HTTP status of a delivery's last attempt.
 	DeliveryStatus(ctx context.Context, id int64, status int) error
+
+	RateStore
 }
 
 // Thai text of the alerts.

@@ -64,45 +64,50 @@ func TestDigestNamesItsProjects(t *testing.T) {
 	}
 }
 
+// Webhook addresses: https to public addresses only, in production and
+// outside it alike; only the development flag (WEBHOOK_ALLOW_PRIVATE) lets
+// plain http to the loopback and private https addresses through, for
+// local receivers.
 func TestCleanWebhookURL(t *testing.T) {
 	for _, c := range []struct {
-		url        string
-		production bool
-		ok         bool
+		url          string
+		allowPrivate bool
+		ok           bool
 	}{
-		{"https://hooks.example.com/bidradar", true, true},
-		{"  https://hooks.example.com:8443/x?team=1  ", true, true},
-		{"http://127.0.0.1:9000/hook", false, true},
-		{"http://localhost/hook", false, true},
-		{"http://127.0.0.1:9000/hook", true, false},
-		{"http://hooks.example.com/x", false, false},
-		{"https://user:pw@hooks.example.com/", true, false},
-		{"https://hooks.example.com/#frag", true, false},
-		{"ftp://hooks.example.com/", false, false},
-		{"https://", true, false},
-		{"", false, false},
-		{"https://hooks.example.com/" + strings.Repeat("a", 2048), true, false},
-		// In production an address written in the URL must be public.
-		{"https://8.8.8.8/hook", true, true},
-		{"https://[2606:4700:4700::1111]/hook", true, true},
-		{"https://127.0.0.1/hook", true, false},
-		{"https://localhost/hook", true, false},
-		{"https://api.localhost./hook", true, false},
-		{"https://10.1.2.3/hook", true, false},
-		{"https://100.64.0.1/hook", true, false},
-		{"https://100.127.255.254:8443/hook", true, false},
-		{"https://169.254.169.254/latest/meta-data", true, false},
-		{"https://0.1.2.3/hook", true, false},
-		{"https://[::1]/hook", true, false},
-		{"https://[fd00::1]/hook", true, false},
-		{"https://[fe80::1%25eth0]/hook", true, false},
-		{"https://[::ffff:10.0.0.1]/hook", true, false},
-		{"https://[::ffff:100.64.0.1]/hook", true, false},
-		{"https://100.64.0.1/hook", false, true}, // outside production anything https goes
+		{"https://hooks.example.com/bidradar", false, true},
+		{"  https://hooks.example.com:8443/x?team=1  ", false, true},
+		{"http://127.0.0.1:9000/hook", true, true},
+		{"http://localhost/hook", true, true},
+		{"http://127.0.0.1:9000/hook", false, false},
+		{"http://localhost/hook", false, false},
+		{"http://hooks.example.com/x", true, false},
+		{"https://user:pw@hooks.example.com/", false, false},
+		{"https://hooks.example.com/#frag", false, false},
+		{"ftp://hooks.example.com/", true, false},
+		{"https://", false, false},
+		{"", true, false},
+		{"https://hooks.example.com/" + strings.Repeat("a", 2048), false, false},
+		// An address written in the URL must be public.
+		{"https://8.8.8.8/hook", false, true},
+		{"https://[2606:4700:4700::1111]/hook", false, true},
+		{"https://127.0.0.1/hook", false, false},
+		{"https://localhost/hook", false, false},
+		{"https://api.localhost./hook", false, false},
+		{"https://10.1.2.3/hook", false, false},
+		{"https://100.64.0.1/hook", false, false},
+		{"https://100.127.255.254:8443/hook", false, false},
+		{"https://169.254.169.254/latest/meta-data", false, false},
+		{"https://0.1.2.3/hook", false, false},
+		{"https://[::1]/hook", false, false},
+		{"https://[fd00::1]/hook", false, false},
+		{"https://[fe80::1%25eth0]/hook", false, false},
+		{"https://[::ffff:10.0.0.1]/hook", false, false},
+		{"https://[::ffff:100.64.0.1]/hook", false, false},
+		{"https://100.64.0.1/hook", true, true}, // with the development flag anything https goes
 	} {
-		_, err := domain.CleanWebhookURL(c.url, c.production)
+		_, err := domain.CleanWebhookURL(c.url, c.allowPrivate)
 		if (err == nil) != c.ok {
-			t.Errorf("CleanWebhookURL(%q, production %v): %v", c.url, c.production, err)
+			t.Errorf("CleanWebhookURL(%q, allowPrivate %v): %v", c.url, c.allowPrivate, err)
 		}
 	}
 }

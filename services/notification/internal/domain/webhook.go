@@ -28,7 +28,7 @@ const (
 // Webhook errors.
 var (
 	ErrInvalidWebhookURL = apperr.New(apperr.InvalidArgument, "invalid-webhook-url",
-		"url must be an https:// address without user or password (at most 2048 characters)")
+		"url must be an https:// address on the public internet, without user or password (at most 2048 characters)")
 	ErrWebhookNotFound = apperr.New(apperr.NotFound, "webhook-not-found", "No webhook is set")
 )
 
@@ -47,11 +47,12 @@ func (w Webhook) SecretHint() string {
 }
 
 // CleanWebhookURL checks a webhook address: https, no credentials in it,
-// a host. In production a host written as an address must be a public one
-// (PublicAddr) and localhost is refused; a name is checked again when the
-// request connects, after DNS. Outside production, plain http to the
-// loopback is allowed too (local receivers, tests).
-func CleanWebhookURL(raw string, production bool) (string, error) {
+// a host. A host written as an address must be a public one (PublicAddr)
+// and localhost is refused; a name is checked again when the request
+// connects, after DNS. allowPrivate (the development flag, never in
+// production) lets plain http to the loopback and any https host through,
+// for local receivers and tests.
+func CleanWebhookURL(raw string, allowPrivate bool) (string, error) {
 	raw = strings.TrimSpace(raw)
 	u, err := url.Parse(raw)
 	if err != nil || len(raw) > 2048 || u.User != nil || u.Host == "" || u.Hostname() == "" || u.Fragment != "" {
@@ -60,11 +61,11 @@ func CleanWebhookURL(raw string, production bool) (string, error) {
 	host := u.Hostname()
 	switch {
 	case u.Scheme == "https":
-	case u.Scheme == "http" && !production && isLoopback(host):
+	case u.Scheme == "http" && allowPrivate && isLoopback(host):
 	default:
 		return "", ErrInvalidWebhookURL
 	}
-	if production {
+	if !allowPrivate {
 		if isLocalhost(host) {
 			return "", ErrInvalidWebhookURL
 		}
@@ -171,10 +172,43 @@ func WebhookBody(n Notification, publicURL string) ([]byte, error) {
 }
 
 // WebhookPoster sends one webhook request; status is the HTTP status (0
-// when nothing answered) and err is set for anything but a 2xx.
+// when nothing answered) and err is set for anything but a 2xx: a
+// *WebhookError, whose text is what the user is shown.
 type WebhookPoster interface {
 	Post(ctx context.Context, url string, headers map[string]string, body []byte) (status int, err error)
 }
+
+// Why a webhook request failed, in the few words the delivery log shows
+// (the app translates them): never the raw dial, resolver or TLS error,
+// which would name our network to whoever set the address.
+const (
+	WebhookNotAllowed = "address not allowed" // a loopback, private or other non-public address
+	WebhookTimedOut   = "timed out"
+	WebhookRefused    = "connection refused"
+	WebhookNotFound   = "address not found" // the name does not resolve
+	WebhookTLSFailed  = "TLS failed"
+	WebhookFailed     = "connection failed" // anything else before an answer
+)
+
+// WebhookError is a failed webhook request: Problem is one of the phrases
+// above, or Status the HTTP status of an answer other than 2xx. Cause is
+// for logs only.
+type WebhookError struct {
+	Problem string
+	Status  int
+	Cause   error
+}
+
+// Error is the text the delivery log keeps and shows.
+func (e *WebhookError) Error() string {
+	if e.Status != 0 {
+		return "HTTP " + strconv.Itoa(e.Status)
+	}
+	return e.Problem
+}
+
+// Unwrap returns the cause.
+func (e *WebhookError) Unwrap() error { return e.Cause }
 
 // WebhookDelivery is one line of the delivery log.
 type WebhookDelivery struct {

@@ -4,6 +4,7 @@ package ports
 
 import (
 	"context"
+	"errors"
 	"strconv"
 
 	"connectrpc.com/connect"
@@ -11,6 +12,7 @@ import (
 
 	notificationv1 "bidradar/gen/notification/v1"
 	"bidradar/gen/notification/v1/notificationv1connect"
+	"bidradar/pkg/apperr"
 	"bidradar/pkg/authn"
 	"bidradar/services/notification/internal/app"
 	"bidradar/services/notification/internal/domain"
@@ -25,6 +27,18 @@ type Handler struct {
 
 // NewHandler returns the handler.
 func NewHandler(a *app.App) *Handler { return &Handler{app: a} }
+
+// rpcErr converts a use-case error; a rate limit also says when to try
+// again (Retry-After, which the gateway passes on for REST).
+func rpcErr(err error) error {
+	var rl *domain.RateLimited
+	if errors.As(err, &rl) {
+		ce := apperr.ToConnect(err)
+		ce.Meta().Set("Retry-After", strconv.Itoa(rl.RetryAfterSeconds()))
+		return ce
+	}
+	return err
+}
 
 // ListNotifications is GET /bell/notifications.
 func (h *Handler) ListNotifications(ctx context.Context, req *connect.Request[notificationv1.ListNotificationsRequest]) (*connect.Response[notificationv1.ListNotificationsResponse], error) {
@@ -125,7 +139,7 @@ func (h *Handler) CreateTestNotification(ctx context.Context, _ *connect.Request
 	}
 	ns, err := h.app.CreateTest(ctx, uid, 0)
 	if err != nil {
-		return nil, err
+		return nil, rpcErr(err)
 	}
 	out := &notificationv1.CreateTestNotificationResponse{Message: "Test notification created"}
 	if len(ns) > 0 {
@@ -146,7 +160,7 @@ func (h *Handler) CreateTestNotifications(ctx context.Context, req *connect.Requ
 	}
 	ns, err := h.app.CreateTest(ctx, uid, count)
 	if err != nil {
-		return nil, err
+		return nil, rpcErr(err)
 	}
 	return connect.NewResponse(&notificationv1.CreateTestNotificationsResponse{
 		Message: "Test notifications created", Notifications: wire.Notifications(ns)}), nil
@@ -206,7 +220,7 @@ func (h *Handler) SetWebhook(ctx context.Context, req *connect.Request[notificat
 	}
 	w, err := h.app.SetWebhook(ctx, uid, req.Msg.GetUrl())
 	if err != nil {
-		return nil, err
+		return nil, rpcErr(err)
 	}
 	return connect.NewResponse(&notificationv1.SetWebhookResponse{Webhook: webhookPB(w), Secret: w.Secret}), nil
 }
@@ -218,7 +232,7 @@ func (h *Handler) DeleteWebhook(ctx context.Context, _ *connect.Request[notifica
 		return nil, err
 	}
 	if err := h.app.DeleteWebhook(ctx, uid); err != nil {
-		return nil, err
+		return nil, rpcErr(err)
 	}
 	return connect.NewResponse(&notificationv1.DeleteWebhookResponse{Message: "Webhook removed"}), nil
 }

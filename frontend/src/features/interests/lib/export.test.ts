@@ -36,6 +36,19 @@ describe("export of tracked projects", () => {
     expect(csv.startsWith("\uFEFFรหัสโครงการ,ชื่อโครงการ")).toBe(true);
     expect(csv).toContain('"จ้างปรับปรุงอาคาร ""หลังที่ 1"", ชั้น 2"');
   });
+  it("neutralises cells a spreadsheet would run as a formula, whatever field they come from", async () => {
+    const risky = ["=HYPERLINK(\"http://x.example\")", "+1+1", "-2+3", "@SUM(A1)", "\t=1", "\r=1", "=1\n2"];
+    const csv = await toCsv(
+      risky.map((v, i) => create(UserInterestSchema, { ...rec, idProject: v, projectName: v, deptName: `${i}`, announceTypeName: v, reductionPercent: -5 })),
+    );
+    const rows = (await import("papaparse")).default.parse<string[]>(csv.slice(1)).data.slice(1);
+    expect(rows).toHaveLength(risky.length);
+    rows.forEach((row, i) => {
+      for (const col of [0, 1, 5]) expect(row[col]).toBe(`'${risky[i]}`);
+      expect(row[2]).toBe(`${i}`);
+      expect(row[12]).toBe("-5"); // a number stays a number
+    });
+  });
   it("writes a calendar of the followed projects' steps", async () => {
     const ics = await toIcs([rec, create(UserInterestSchema, { ...rec, idProject: "69120000002", isInterestToStepChk: false })], "https://bidradar.example");
     expect(ics).toContain("BEGIN:VCALENDAR");

@@ -54,10 +54,18 @@ export function exportRows(records: readonly UserInterest[]): (string | number |
   });
 }
 
+/**
+ * A text cell a spreadsheet would run as a formula (a project or agency name
+ * from the feed may start with anything) gets a leading ' from papaparse.
+ * Its own pattern for `escapeFormulae: true` ends in `.*$`, which misses a
+ * cell with a line break.
+ */
+const FORMULA_START = /^[=+\-@\t\r]/;
+
 /** CSV (UTF-8 with a BOM, so that Excel reads the Thai). */
 export async function toCsv(records: readonly UserInterest[]): Promise<string> {
   const Papa = (await import("papaparse")).default;
-  return "\uFEFF" + Papa.unparse({ fields: [...EXPORT_HEADERS], data: exportRows(records) });
+  return "\uFEFF" + Papa.unparse({ fields: [...EXPORT_HEADERS], data: exportRows(records) }, { escapeFormulae: FORMULA_START });
 }
 
 export async function toXlsx(records: readonly UserInterest[]): Promise<Blob> {

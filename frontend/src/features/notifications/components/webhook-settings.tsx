@@ -155,7 +155,9 @@ function DeliveryLog({ items }: { items: WebhookDelivery[] }) {
                 {t.attempts(d.attempts)} · {d.lastStatusCode > 0 ? t.http(d.lastStatusCode) : d.attempts > 0 ? t.noAnswer : ""}
                 {d.status === "pending" && d.nextAttemptAt ? ` · ${t.nextAttempt(whenTime(d.nextAttemptAt))}` : ""}
               </p>
-              {d.lastError && d.status !== "sent" && <p className="muted webhook-log-error">{d.lastError}</p>}
+              {d.lastError && d.status !== "sent" && !/^HTTP \d+$/.test(d.lastError) && (
+                <p className="muted webhook-log-error">{t.problems[d.lastError] ?? t.problemOther}</p>
+              )}
             </li>
           ))}
         </ul>

@@ -7,6 +7,7 @@ import { authClient } from "@/lib/clients";
 import { errorMessage } from "@/lib/errors";
 import { formatThaiDate } from "@/lib/format";
 import { queryKeys } from "@/lib/query-keys";
+import { setAccessToken } from "@/lib/session";
 import { Avatar } from "@/components/ui/avatar";
 import { OtpInput, emptyOtp } from "@/components/ui/otp-input";
 import { toAppUser, useAuthStore } from "@/stores/auth-store";
@@ -97,6 +98,8 @@ export function EmailForm({ hasPassword }: { hasPassword: boolean }) {
   const confirm = useMutation({
     mutationFn: (otp: string) => authClient().confirmEmailChange({ newEmail: sentTo, otp }),
     onSuccess: (r) => {
+      // The change ended every session, this one too: go on with the new one.
+      if (r.accessToken) setAccessToken(r.accessToken);
       set({ user: toAppUser(r.user), email: r.user?.email ?? "" });
       setSentTo("");
       setEmail("");

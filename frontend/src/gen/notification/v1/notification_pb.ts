@@ -454,7 +454,8 @@ export type NotificationSettings = Message<"notification.v1.NotificationSettings
   lineEnabled: boolean;
 
   /**
-   * The LINE Messaging API user id (from LINE Login) that pushes go to.
+   * Not kept, always empty: LINE pushes go only to the LINE account the user linked through
+   * LINE Login (the auth service's line_id1), never to an id typed here.
    *
    * @generated from field: string line_user_id = 5;
    */

@@ -148,22 +148,33 @@ func (s *Store) SaveContact(ctx context.Context, m domain.ContactMessage) error 
 	})
 }
 
-// SetEmail implements domain.AccountStore.
-func (s *Store) SetEmail(ctx context.Context, userID, email string, codeID int64, ev domain.UserEmailChanged, now time.Time) (domain.User, error) {
+// SetEmail implements domain.AccountStore. Every session ends (reason
+// "email_change"; the other services hear it through
+// auth.v1.session.ended): an access token names the address, and rights
+// that follow the address must not outlive it.
+func (s *Store) SetEmail(ctx context.Context, userID, email string, codeID int64, ev domain.UserEmailChanged, ns domain.NewSession) (domain.User, domain.Family, error) {
 	var u domain.User
+	var f domain.Family
 	err := s.tx(ctx, func(tx pgx.Tx) error {
-		if err := consumeCode(ctx, tx, codeID, now); err != nil {
+		if err := consumeCode(ctx, tx, codeID, ns.Now); err != nil {
 			return err
 		}
 		var err error
 		u, err = scanUser(tx.QueryRow(ctx, `UPDATE users SET email = $2, updated_at = $3
-			WHERE id = $1 AND deleted_at IS NULL RETURNING `+userColumns, userID, email, now))
+			WHERE id = $1 AND deleted_at IS NULL RETURNING `+userColumns, userID, email, ns.Now))
 		if err = translateUserConflict(err); err != nil {
+			return err
+		}
+		if err := endSessions(ctx, tx, "email_change", "user_id = $3", ns.Now, u.ID); err != nil {
+			return err
+		}
+		ns.UserID = u.ID
+		if f, err = startSession(ctx, tx, ns); err != nil {
 			return err
 		}
 		return enqueue(ctx, tx, SubjectEmailChanged, ev.EventID, &authv1.UserEmailChanged{
 			EventId: ev.EventID, OccurredAt: timestamppb.New(ev.OccurredAt), UserId: u.ID, Email: u.Email,
 		})
 	})
-	return u, err
+	return u, f, err
 }

@@ -20,6 +20,13 @@ func (s *Store) IssueCode(ctx context.Context, c domain.NewCode, now time.Time) 
 	out := domain.OTPCode{Purpose: c.Purpose, Email: c.Email, HMAC: c.HMAC, CreatedAt: now,
 		ExpiresAt: now.Add(domain.OTPTTL), AuthAt: c.AuthAt}
 	err := s.tx(ctx, func(tx pgx.Tx) error {
+		if c.Owner != "" {
+			// The owner first (then the address, as every issuer does), so
+			// one account's requests for different addresses take turns.
+			if err := checkOwnerAddresses(ctx, tx, c, now); err != nil {
+				return err
+			}
+		}
 		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`,
 			"otp:"+string(c.Purpose)+":"+c.Email); err != nil {
 			return err
@@ -46,14 +53,35 @@ func (s *Store) IssueCode(ctx context.Context, c domain.NewCode, now time.Time) 
 		if c.HMAC == nil {
 			invalidated = &now // a throttle record only: born dead
 		}
-		return tx.QueryRow(ctx, `INSERT INTO otp_codes (purpose, email, code_hmac, created_at, expires_at, invalidated_at, auth_at)
-			VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id`,
-			c.Purpose, c.Email, c.HMAC, now, out.ExpiresAt, invalidated, nullTime(c.AuthAt)).Scan(&out.ID)
+		return tx.QueryRow(ctx, `INSERT INTO otp_codes (purpose, email, code_hmac, created_at, expires_at, invalidated_at, auth_at, owner_id)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id`,
+			c.Purpose, c.Email, c.HMAC, now, out.ExpiresAt, invalidated, nullTime(c.AuthAt), nullString(c.Owner)).Scan(&out.ID)
 	})
 	if err != nil {
 		return domain.OTPCode{}, err
 	}
 	return out, nil
+}
+
+// checkOwnerAddresses applies domain.CheckEmailChangeAddresses to the
+// addresses c.Owner asked codes of c.Purpose for in the last hour, under a
+// lock of the owner.
+func checkOwnerAddresses(ctx context.Context, tx pgx.Tx, c domain.NewCode, now time.Time) error {
+	if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, "otp-owner:"+c.Owner); err != nil {
+		return err
+	}
+	rows, err := tx.Query(ctx, `SELECT email, max(created_at) FROM otp_codes
+		WHERE owner_id = $1 AND purpose = $2 AND created_at > $3 GROUP BY email`, c.Owner, c.Purpose, now.Add(-time.Hour))
+	if err != nil {
+		return err
+	}
+	recent := map[string]time.Time{}
+	var email string
+	var at time.Time
+	if _, err := pgx.ForEachRow(rows, []any{&email, &at}, func() error { recent[email] = at; return nil }); err != nil {
+		return err
+	}
+	return domain.CheckEmailChangeAddresses(recent, c.Email, now)
 }
 
 // DailyFailures implements domain.Store. Codes live five minutes, so the

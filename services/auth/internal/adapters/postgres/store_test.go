@@ -520,7 +520,10 @@ func TestSetEmailPublishesTheChange(t *testing.T) {
 	}
 	at := t0.Add(time.Hour)
 	taken := code("holder@example.com")
-	if _, err := s.SetEmail(ctx, u.ID, "holder@example.com", taken, domain.UserEmailChanged{EventID: uuid.NewString(), OccurredAt: at, UserID: u.ID, Email: "holder@example.com"}, at); !errors.Is(err, domain.ErrEmailTaken) {
+	session := func() domain.NewSession {
+		return domain.NewSession{FamilyID: uuid.NewString(), UserID: u.ID, Provider: domain.ProviderPassword, TokenHash: []byte(uuid.NewString()), Now: at}
+	}
+	if _, _, err := s.SetEmail(ctx, u.ID, "holder@example.com", taken, domain.UserEmailChanged{EventID: uuid.NewString(), OccurredAt: at, UserID: u.ID, Email: "holder@example.com"}, session()); !errors.Is(err, domain.ErrEmailTaken) {
 		t.Fatalf("taken address: %v", err)
 	}
 	var n int
@@ -529,9 +532,9 @@ func TestSetEmailPublishesTheChange(t *testing.T) {
 	}
 
 	ev := domain.UserEmailChanged{EventID: uuid.NewString(), OccurredAt: at, UserID: u.ID, Email: "new@example.com"}
-	got, err := s.SetEmail(ctx, u.ID, "new@example.com", code("new@example.com"), ev, at)
-	if err != nil || got.Email != "new@example.com" {
-		t.Fatalf("SetEmail = %+v, %v", got, err)
+	got, fam, err := s.SetEmail(ctx, u.ID, "new@example.com", code("new@example.com"), ev, session())
+	if err != nil || got.Email != "new@example.com" || fam.UserID != u.ID {
+		t.Fatalf("SetEmail = %+v, %+v, %v", got, fam, err)
 	}
 	var subject, id string
 	var payload []byte

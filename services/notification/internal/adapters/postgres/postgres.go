@@ -462,7 +462,7 @@ func (s *Store) DeleteUser(ctx context.Context, userID string) error {
 		return nil
 	}
 	return pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
-		for _, table := range []string{"deliveries", "digests", "notifications", "follows", "settings", "webhooks"} {
+		for _, table := range []string{"deliveries", "digests", "notifications", "follows", "settings", "webhooks", "rate_events"} {
 			if _, err := tx.Exec(ctx, `DELETE FROM `+table+` WHERE user_id = $1`, userID); err != nil {
 				return fmt.Errorf("delete user's %s: %w", table, err)
 			}

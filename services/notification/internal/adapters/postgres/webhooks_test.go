@@ -58,7 +58,7 @@ func TestWebhookSignedRetriedLogged(t *testing.T) {
 
 	now := time.Date(2026, 11, 24, 5, 0, 0, 0, time.UTC)
 	a := app.New(postgres.New(pool), func() time.Time { return now }).
-		WithChannels(app.Channels{Webhook: webhookpost.New(false), PublicURL: "https://bidradar.example"})
+		WithChannels(app.Channels{Webhook: webhookpost.New(true), PublicURL: "https://bidradar.example", AllowPrivateWebhooks: true})
 	ctx := context.Background()
 
 	for _, bad := range []string{"ftp://x.example/h", "http://hooks.example.com/x", "https://user:pw@hooks.example.com/", "https://", "not a url", ""} {
@@ -66,9 +66,9 @@ func TestWebhookSignedRetriedLogged(t *testing.T) {
 			t.Errorf("SetWebhook(%q): %v", bad, err)
 		}
 	}
-	prod := app.New(postgres.New(pool), nil).WithChannels(app.Channels{Production: true})
-	if _, err := prod.SetWebhook(ctx, bob, receiver.URL); !errors.Is(err, domain.ErrInvalidWebhookURL) {
-		t.Errorf("production took %s: %v", receiver.URL, err)
+	strict := app.New(postgres.New(pool), nil).WithChannels(app.Channels{})
+	if _, err := strict.SetWebhook(ctx, bob, receiver.URL); !errors.Is(err, domain.ErrInvalidWebhookURL) {
+		t.Errorf("without the development flag took %s: %v", receiver.URL, err)
 	}
 	first, err := a.SetWebhook(ctx, ann, "https://old.example/hook")
 	if err != nil {
@@ -220,7 +220,7 @@ func TestSlowWebhookDoesNotHoldOthers(t *testing.T) {
 	now := time.Date(2026, 11, 24, 5, 0, 0, 0, time.UTC)
 	a := app.New(postgres.New(pool), func() time.Time { return now }).WithChannels(app.Channels{
 		Contacts: fakeContacts{}, Mail: signalMail{ev, mailed}, Line: signalLine{ev, pushed},
-		Webhook: webhookpost.New(false), PublicURL: "https://bidradar.example",
+		Webhook: webhookpost.New(true), PublicURL: "https://bidradar.example", AllowPrivateWebhooks: true,
 	})
 	ctx := context.Background()
 	if _, err := a.SetWebhook(ctx, ann, receiver.URL+"/hook"); err != nil {

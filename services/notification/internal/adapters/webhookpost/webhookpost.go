@@ -5,12 +5,14 @@ package webhookpost
 import (
 	"bytes"
 	"context"
+	"crypto/tls"
+	"crypto/x509"
 	"errors"
-	"fmt"
 	"io"
 	"net"
 	"net/http"
 	"net/netip"
+	"strings"
 	"syscall"
 	"time"
 
@@ -18,24 +20,29 @@ import (
 )
 
 // Client posts webhook requests: 10 s per attempt, no redirects followed
-// (a receiver moving must be set again), and in production only to public
-// addresses, so a user's URL cannot reach the services inside.
+// (a receiver moving must be set again), and only to public addresses
+// unless the development flag allows others, so a user's URL cannot reach
+// the services inside.
 type Client struct{ http *http.Client }
 
-// New returns the client; production refuses loopback, private, link-local,
-// carrier-grade NAT and other non-public addresses (domain.PublicAddr) at
-// connect time, after DNS, so a name pointing inside is refused too, and
-// one whose answer changes after the URL was registered (DNS rebinding).
-func New(production bool) *Client {
+// errNotPublic refuses a connection to a non-public address.
+var errNotPublic = errors.New("webhook address is not public")
+
+// New returns the client. Unless allowPrivate (the development flag), it
+// refuses loopback, private, link-local, carrier-grade NAT and other
+// non-public addresses (domain.PublicAddr) at connect time, after DNS, so
+// a name pointing inside is refused too, and one whose answer changes
+// after the URL was registered (DNS rebinding).
+func New(allowPrivate bool) *Client {
 	d := &net.Dialer{Timeout: 5 * time.Second}
-	if production {
+	if !allowPrivate {
 		d.Control = func(_, address string, _ syscall.RawConn) error {
 			ap, err := netip.ParseAddrPort(address)
 			if err != nil {
 				return err
 			}
-			if ip := ap.Addr(); !domain.PublicAddr(ip) {
-				return fmt.Errorf("webhook address %s is not public", ip)
+			if !domain.PublicAddr(ap.Addr()) {
+				return errNotPublic
 			}
 			return nil
 		}
@@ -54,7 +61,7 @@ func New(production bool) *Client {
 func (c *Client) Post(ctx context.Context, url string, headers map[string]string, body []byte) (int, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
 	if err != nil {
-		return 0, err
+		return 0, &domain.WebhookError{Problem: domain.WebhookFailed, Cause: err}
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("User-Agent", "BidRadar-Webhook/1")
@@ -63,16 +70,42 @@ func (c *Client) Post(ctx context.Context, url string, headers map[string]string
 	}
 	resp, err := c.http.Do(req)
 	if err != nil {
-		var ue interface{ Timeout() bool }
-		if errors.As(err, &ue) && ue.Timeout() {
-			return 0, errors.New("no answer within 10 s")
-		}
-		return 0, err
+		return 0, &domain.WebhookError{Problem: problem(err), Cause: err}
 	}
 	defer resp.Body.Close()
 	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		return resp.StatusCode, fmt.Errorf("HTTP %d", resp.StatusCode)
+		return resp.StatusCode, &domain.WebhookError{Status: resp.StatusCode}
 	}
 	return resp.StatusCode, nil
+}
+
+// problem names what went wrong before an answer came.
+func problem(err error) string {
+	var (
+		dns       *net.DNSError
+		timeout   interface{ Timeout() bool }
+		verify    *tls.CertificateVerificationError
+		record    tls.RecordHeaderError
+		alert     tls.AlertError
+		unknownCA x509.UnknownAuthorityError
+		hostname  x509.HostnameError
+		invalid   x509.CertificateInvalidError
+	)
+	switch {
+	case errors.Is(err, errNotPublic):
+		return domain.WebhookNotAllowed
+	case errors.As(err, &dns) && !dns.IsTimeout:
+		return domain.WebhookNotFound
+	case errors.Is(err, context.DeadlineExceeded), errors.As(err, &timeout) && timeout.Timeout():
+		return domain.WebhookTimedOut
+	case errors.Is(err, syscall.ECONNREFUSED):
+		return domain.WebhookRefused
+	case errors.As(err, &verify), errors.As(err, &record), errors.As(err, &alert),
+		errors.As(err, &unknownCA), errors.As(err, &hostname), errors.As(err, &invalid),
+		// net/http's words for a plain-http answer to the TLS handshake
+		strings.Contains(err.Error(), "server gave HTTP response to HTTPS client"):
+		return domain.WebhookTLSFailed
+	}
+	return domain.WebhookFailed
 }
