@@ -2063,8 +2063,11 @@ func (x *RevokeCalendarFeedResponse) GetMessage() string {
 }
 
 type RenderCalendarFeedRequest struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Token         string                 `protobuf:"bytes,1,opt,name=token,proto3" json:"token,omitempty"`
+	state protoimpl.MessageState `protogen:"open.v1"`
+	Token string                 `protobuf:"bytes,1,opt,name=token,proto3" json:"token,omitempty"`
+	// The app's public origin (https://host), for the events' links to their
+	// projects; empty or not an origin: no links.
+	Origin        string `protobuf:"bytes,2,opt,name=origin,proto3" json:"origin,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2102,6 +2105,13 @@ func (*RenderCalendarFeedRequest) Descriptor() ([]byte, []int) {
 func (x *RenderCalendarFeedRequest) GetToken() string {
 	if x != nil {
 		return x.Token
+	}
+	return ""
+}
+
+func (x *RenderCalendarFeedRequest) GetOrigin() string {
+	if x != nil {
+		return x.Origin
 	}
 	return ""
 }
@@ -2334,9 +2344,10 @@ const file_interests_v1_interests_proto_rawDesc = "" +
 	"\x04path\x18\x03 \x01(\tR\x04path\"\x1b\n" +
 	"\x19RevokeCalendarFeedRequest\"6\n" +
 	"\x1aRevokeCalendarFeedResponse\x12\x18\n" +
-	"\amessage\x18\x01 \x01(\tR\amessage\"1\n" +
+	"\amessage\x18\x01 \x01(\tR\amessage\"I\n" +
 	"\x19RenderCalendarFeedRequest\x12\x14\n" +
-	"\x05token\x18\x01 \x01(\tR\x05token\"0\n" +
+	"\x05token\x18\x01 \x01(\tR\x05token\x12\x16\n" +
+	"\x06origin\x18\x02 \x01(\tR\x06origin\"0\n" +
 	"\x1aRenderCalendarFeedResponse\x12\x12\n" +
 	"\x04body\x18\x01 \x01(\fR\x04body2\xc2\v\n" +
 	"\x10InterestsService\x12Z\n" +
