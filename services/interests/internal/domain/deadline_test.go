@@ -38,7 +38,9 @@ func TestListQueryKeepAndOrder(t *testing.T) {
 		{domain.Record{ProjectID: "d", Updated: t0}, "2026-11-28"},
 		{domain.Record{ProjectID: "e", Updated: t0.Add(time.Hour)}, "2026-12-10"},
 	}
-	sort.SliceStable(rows, func(i, j int) bool { return domain.DeadlineFirst(rows[i].rec, rows[j].rec, rows[i].due, rows[j].due, today) })
+	sort.SliceStable(rows, func(i, j int) bool {
+		return domain.DeadlineFirst(rows[i].rec, rows[j].rec, rows[i].due, rows[j].due, today)
+	})
 	var got []string
 	for _, x := range rows {
 		got = append(got, x.rec.ProjectID)
