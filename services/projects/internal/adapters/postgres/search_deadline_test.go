@@ -57,6 +57,7 @@ func TestSearchDeadlineOrderAndFilters(t *testing.T) {
 		"walk":   postgres.New(pool, nil, postgres.Options{TotalCap: 1 << 30, ForcePlan: postgres.PlanWalk}),
 		"bitmap": postgres.New(pool, nil, postgres.Options{TotalCap: 1 << 30, ForcePlan: postgres.PlanBitmap}),
 		"filter": postgres.New(pool, nil, postgres.Options{TotalCap: 1 << 30, ForcePlan: postgres.PlanFilter}),
+		"due":    postgres.New(pool, nil, postgres.Options{TotalCap: 1 << 30, ForcePlan: postgres.PlanDue}),
 	}
 	ids := func(s ...string) []string {
 		for i := range s {
