@@ -45,8 +45,9 @@ export function createContext({ browser, baseURL, artifactsDir, mail, line, serv
   /** @type {Array<{text:string, allowed:RegExp[]}>} */
   const problems = [];
 
-  async function newPage({ viewport = { width: 1280, height: 860 }, allowConsole = [] } = {}) {
-    const context = await browser.newContext({ baseURL, viewport, locale: "th-TH", timezoneId: "Asia/Bangkok" });
+  /** touch: a phone (touch events, mobile viewport meta), for tap(). */
+  async function newPage({ viewport = { width: 1280, height: 860 }, allowConsole = [], touch = false } = {}) {
+    const context = await browser.newContext({ baseURL, viewport, locale: "th-TH", timezoneId: "Asia/Bangkok", hasTouch: touch, isMobile: touch });
     const page = await context.newPage();
     page.setDefaultTimeout(15_000);
     page.on("console", (m) => {
