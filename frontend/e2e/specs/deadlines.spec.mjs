@@ -79,6 +79,8 @@ const waitIds = (page, sel, want) =>
     ([s, w]) => [...document.querySelectorAll(s)].map((e) => e.getAttribute("data-project-id")).join(",") === w,
     [sel, want.join(",")],
   );
+/** A locator's text on one line (the badge's parts are flex items: innerText breaks between them). */
+const text = async (locator) => (await locator.innerText()).replace(/\s+/g, " ");
 const noSidewaysScroll = (page) => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
 
 export default [
@@ -93,13 +95,13 @@ export default [
       await urlIs(page, "/");
 
       // Search rows: days left, the last day, closed.
-      await page.goto(`/search?keyword=${encodeURIComponent(MARK)}`);
+      await page.goto(`/search?keyWord_Incl_Or=${encodeURIComponent(MARK)}`);
       const soon = page.locator(`[data-testid=result-row][data-project-id="${SOON}"]`);
       await visible(soon.getByTestId("deadline-submission"));
-      assert.match(await soon.getByTestId("deadline-submission").innerText(), /ยื่นข้อเสนอถึง .*25\d\d.*เหลือ 2 วัน/);
-      assert.match(await soon.getByTestId("deadline-hearing").innerText(), /รับฟังคำวิจารณ์ถึง .*เหลือ 1 วัน/);
+      assert.match(await text(soon.getByTestId("deadline-submission")), /ยื่นข้อเสนอถึง .*25\d\d.*เหลือ 2 วัน/);
+      assert.match(await text(soon.getByTestId("deadline-hearing")), /รับฟังคำวิจารณ์ถึง .*เหลือ 1 วัน/);
       assert.match(
-        await page.locator(`[data-testid=result-row][data-project-id="${CLOSED}"] [data-testid=deadline-submission]`).innerText(),
+        await text(page.locator(`[data-testid=result-row][data-project-id="${CLOSED}"] [data-testid=deadline-submission]`)),
         /ปิดรับแล้ว/,
       );
       // Deadline order: upcoming soonest first, the closed one after.
@@ -115,8 +117,8 @@ export default [
       // The project page.
       await page.goto(`/project-details/${SOON}`);
       await visible(page.getByTestId("pd-deadlines"));
-      assert.match(await page.getByTestId("pd-deadlines").innerText(), /เหลือ 2 วัน/);
-      assert.match(await page.getByTestId("pd-submission-due").innerText(), /25\d\d/);
+      assert.match(await text(page.getByTestId("pd-deadlines")), /เหลือ 2 วัน/);
+      assert.match(await text(page.getByTestId("pd-submission-due")), /25\d\d/);
       await ctx.shot(page, "91-details-deadlines-desktop");
 
       // My projects: rows with deadlines, by deadline, closing this week.
@@ -145,8 +147,7 @@ export default [
       assert.ok(ics.includes(`UID:${SOON}-submission@bidradar`) && ics.includes(`UID:${LATER}-submission@bidradar`), ics.slice(0, 600));
       await ctx.shot(page, "92-my-projects-deadlines-desktop", { fullPage: true });
       await page.reload();
-      await visible(page.getByTestId("calendar-feed-state"));
-      assert.match(await page.getByTestId("calendar-feed-state").innerText(), /สร้างเมื่อ/);
+      await page.waitForFunction(() => /สร้างเมื่อ/.test(document.querySelector("[data-testid=calendar-feed-state]")?.textContent ?? ""));
       await page.getByTestId("calendar-feed-revoke").click();
       await page.waitForFunction(() => /ยังไม่ได้สร้าง/.test(document.querySelector("[data-testid=calendar-feed-state]")?.textContent ?? ""));
       assert.equal((await fetch(url)).status, 404);
@@ -156,7 +157,7 @@ export default [
       const sw = page.getByTestId("setting-notifyDeadlines");
       await visible(sw);
       assert.ok(await sw.isChecked());
-      assert.match(await page.locator("label", { has: sw }).innerText(), /เตือนล่วงหน้า 1 วัน/);
+      assert.match(await text(page.locator("label", { has: sw })), /เตือนล่วงหน้า 1 วัน/);
       await sw.uncheck();
       await page.getByTestId("settings-save").click();
       await visible(page.getByText("บันทึกการตั้งค่าการแจ้งเตือนแล้ว"));
@@ -175,10 +176,10 @@ export default [
       await login(page, u.username, PASSWORD);
       await urlIs(page, "/");
 
-      await page.goto(`/search?keyword=${encodeURIComponent(MARK)}&sort=deadline`);
+      await page.goto(`/search?keyWord_Incl_Or=${encodeURIComponent(MARK)}&sort=deadline`);
       await waitIds(page, "[data-testid=result-row]", [SOON, LATER, CLOSED]);
       const soon = page.locator(`[data-testid=result-row][data-project-id="${SOON}"]`);
-      assert.match(await soon.getByTestId("deadline-submission").innerText(), /เหลือ 2 วัน/);
+      assert.match(await text(soon.getByTestId("deadline-submission")), /เหลือ 2 วัน/);
       await page.getByTestId("closing-week").tap();
       await waitIds(page, "[data-testid=result-row]", [SOON]);
       assert.ok(await noSidewaysScroll(page), "search scrolls sideways at 360 px");
@@ -186,7 +187,7 @@ export default [
 
       await page.goto(`/project-details/${SOON}`);
       await visible(page.getByTestId("pd-deadlines"));
-      assert.match(await page.getByTestId("pd-deadlines").innerText(), /เหลือ 2 วัน/);
+      assert.match(await text(page.getByTestId("pd-deadlines")), /เหลือ 2 วัน/);
       assert.ok(await noSidewaysScroll(page), "details scroll sideways at 360 px");
       await ctx.shot(page, "95-details-deadlines-phone");
 

@@ -49,8 +49,12 @@ export function CalendarFeedSection() {
           <p className="small muted">{t.feedSecret}</p>
         </div>
       ) : (
-        <p className="small" data-testid="calendar-feed-state">
-          {feed?.active && feed.createdAt ? t.feedActive(formatThaiDate(timestampDate(feed.createdAt), true)) : t.feedNone}
+        <p className="small" data-testid="calendar-feed-state" aria-busy={q.isPending}>
+          {q.isPending
+            ? th.common.loading
+            : feed?.active && feed.createdAt
+              ? t.feedActive(formatThaiDate(timestampDate(feed.createdAt), true))
+              : t.feedNone}
         </p>
       )}
       <div className="calendar-feed-actions">
