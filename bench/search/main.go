@@ -52,6 +52,12 @@ func mix() []query {
 		{"filters", map[string]any{"keyword": "ถนน", "province_User": []string{"40"}, "method_User_required": []string{"16"}}, benchkit.Criteria{Keyword: "ถนน", Provinces: []string{"40"}, Methods: []string{"16"}}},
 		{"filters", map[string]any{"keyword": "ซื้อ", "projectStatus_User": []string{"open"}}, benchkit.Criteria{Keyword: "ซื้อ", Statuses: []string{"open"}}},
 		{"filters", map[string]any{"keyword": "รถ", "province_User": []string{"10", "50"}}, benchkit.Criteria{Keyword: "รถ", Provinces: []string{"10", "50"}}},
+		// deadlines, counted from benchkit.Today: the deadline order (its first part walks the
+		// deadline btree), closing this week, and a keyword in the deadline order
+		{"deadline", map[string]any{"sort": "deadline"}, benchkit.Criteria{Sort: "deadline"}},
+		{"deadline", map[string]any{"closing_within_days": 7}, benchkit.Criteria{ClosingWithin: 7}},
+		{"deadline", map[string]any{"keyword": "ก่อสร้าง", "sort": "deadline", "closing_within_days": 7}, benchkit.Criteria{Keyword: "ก่อสร้าง", Sort: "deadline", ClosingWithin: 7}},
+		{"deadline", map[string]any{"keyword": "ถนน", "sort": "deadline"}, benchkit.Criteria{Keyword: "ถนน", Sort: "deadline"}},
 	}
 }
 

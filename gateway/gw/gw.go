@@ -118,6 +118,7 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (*Gateway, error) {
 	mux.Handle(apiPrefix, trimTrailingSlash(rest))
 	mux.HandleFunc("GET "+apiPrefix+"openapi.json", serveOpenAPI)
 	mux.Handle("POST "+webhookPath, newStripeWebhook(cfg.SubscriptionTarget))
+	mux.Handle("GET "+calendarPrefix+"{file}", newCalendarFeed(cfg.InterestsTarget, cfg.PublicURL, cfg.RequestTimeout))
 	for prefix, target := range connectRoutes(cfg) {
 		mux.Handle(prefix, slots.connect(newConnectProxy(target, log)))
 	}
@@ -132,7 +133,8 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (*Gateway, error) {
 	h = cors(cfg.AllowedOrigins, h)
 	h = securityHeaders(cfg.Production, h)
 	h = otelhttp.NewHandler(h, "gateway", otelhttp.WithFilter(func(r *http.Request) bool {
-		return r.URL.Path != "/healthz" && r.URL.Path != "/readyz"
+		// a calendar link's path is its secret: not recorded in a span
+		return r.URL.Path != "/healthz" && r.URL.Path != "/readyz" && !strings.HasPrefix(r.URL.Path, calendarPrefix)
 	}))
 	g.handler = accessLog(log, h)
 	return g, nil

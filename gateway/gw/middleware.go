@@ -217,7 +217,7 @@ func accessLog(log *slog.Logger, next http.Handler) http.Handler {
 			return
 		}
 		log.InfoContext(r.Context(), "http",
-			"method", r.Method, "path", r.URL.Path, "status", rec.status,
+			"method", r.Method, "path", redactPath(r.URL.Path), "status", rec.status,
 			"duration_ms", time.Since(start).Milliseconds())
 	})
 }

@@ -179,6 +179,9 @@ export const reasons = {
   "comment-too-long": "ความคิดเห็นยาวได้ไม่เกิน 2,000 ตัวอักษร",
   "comment-control-characters": "ความคิดเห็นมีอักขระที่ใช้ไม่ได้",
   "invalid-flag": "ตัวกรองรายการไม่ถูกต้อง",
+  "invalid-list-query": "การเรียงลำดับหรือตัวกรองวันปิดรับไม่ถูกต้อง",
+  "calendar-feed-not-found": "ลิงก์ปฏิทินนี้ถูกยกเลิกหรือเปลี่ยนใหม่แล้ว",
+  "invalid-calendar-token": "ลิงก์ปฏิทินไม่ถูกต้อง กรุณาคัดลอกลิงก์ใหม่จากหน้าโครงการของฉัน",
   // ---- notifications
   "notification-not-found": "ไม่พบการแจ้งเตือนนี้",
   "invalid-notification-id": "รหัสการแจ้งเตือนไม่ถูกต้อง",

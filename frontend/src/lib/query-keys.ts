@@ -39,7 +39,13 @@ export const queryKeys = {
     one: (projectId: string) => ["interests", "one", projectId] as const,
     /** Prefix of the active and the archived "my projects" lists. */
     lists: () => ["interests", "list"] as const,
-    list: (archived: boolean) => ["interests", "list", archived ? "archived" : "active"] as const,
+    /** One list; ordered or filtered by deadline, the order is part of the key. */
+    list: (archived: boolean, order?: { sort: string; closingDays: number }) =>
+      order && (order.sort || order.closingDays)
+        ? (["interests", "list", archived ? "archived" : "active", order] as const)
+        : (["interests", "list", archived ? "archived" : "active"] as const),
+    /** The user's calendar link's state (GetCalendarFeed). */
+    calendarFeed: () => ["interests", "calendar-feed"] as const,
     comments: (projectId: string) => ["interests", "comments", projectId] as const,
   },
 

@@ -344,7 +344,17 @@ type ListActiveInterestsRequest struct {
 	// Default 1.
 	Page int32 `protobuf:"varint,1,opt,name=page,proto3" json:"page,omitempty"`
 	// Default 10, at most 100.
-	PerPage       int32 `protobuf:"varint,2,opt,name=per_page,json=perPage,proto3" json:"per_page,omitempty"`
+	PerPage int32 `protobuf:"varint,2,opt,name=per_page,json=perPage,proto3" json:"per_page,omitempty"`
+	// "changed" (default, newest change first) or "deadline": the projects whose
+	// last day to submit bids is today or later (Asia/Bangkok) soonest first,
+	// then the others, newest change first.
+	Sort string `protobuf:"bytes,3,opt,name=sort,proto3" json:"sort,omitempty"`
+	// Only projects whose last day to submit bids is today or within the next
+	// closing_within_days - 1 days (1 to 366; 7 is "closing this week").
+	ClosingWithinDays int32 `protobuf:"varint,4,opt,name=closing_within_days,json=closingWithinDays,proto3" json:"closing_within_days,omitempty"`
+	// The last day to submit bids within this range (ISO dates, YYYY-MM-DD).
+	DueSDate_User string `protobuf:"bytes,5,opt,name=dueSDate_User,json=dueSDateUser,proto3" json:"dueSDate_User,omitempty"`
+	DueEDate_User string `protobuf:"bytes,6,opt,name=dueEDate_User,json=dueEDateUser,proto3" json:"dueEDate_User,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -391,6 +401,34 @@ func (x *ListActiveInterestsRequest) GetPerPage() int32 {
 		return x.PerPage
 	}
 	return 0
+}
+
+func (x *ListActiveInterestsRequest) GetSort() string {
+	if x != nil {
+		return x.Sort
+	}
+	return ""
+}
+
+func (x *ListActiveInterestsRequest) GetClosingWithinDays() int32 {
+	if x != nil {
+		return x.ClosingWithinDays
+	}
+	return 0
+}
+
+func (x *ListActiveInterestsRequest) GetDueSDate_User() string {
+	if x != nil {
+		return x.DueSDate_User
+	}
+	return ""
+}
+
+func (x *ListActiveInterestsRequest) GetDueEDate_User() string {
+	if x != nil {
+		return x.DueEDate_User
+	}
+	return ""
 }
 
 type ListActiveInterestsResponse struct {
@@ -455,11 +493,16 @@ func (x *ListActiveInterestsResponse) GetCounts() *InterestCounts {
 }
 
 type ListArchivedInterestsRequest struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Page          int32                  `protobuf:"varint,1,opt,name=page,proto3" json:"page,omitempty"`
-	PerPage       int32                  `protobuf:"varint,2,opt,name=per_page,json=perPage,proto3" json:"per_page,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	state   protoimpl.MessageState `protogen:"open.v1"`
+	Page    int32                  `protobuf:"varint,1,opt,name=page,proto3" json:"page,omitempty"`
+	PerPage int32                  `protobuf:"varint,2,opt,name=per_page,json=perPage,proto3" json:"per_page,omitempty"`
+	// As in ListActiveInterestsRequest.
+	Sort              string `protobuf:"bytes,3,opt,name=sort,proto3" json:"sort,omitempty"`
+	ClosingWithinDays int32  `protobuf:"varint,4,opt,name=closing_within_days,json=closingWithinDays,proto3" json:"closing_within_days,omitempty"`
+	DueSDate_User     string `protobuf:"bytes,5,opt,name=dueSDate_User,json=dueSDateUser,proto3" json:"dueSDate_User,omitempty"`
+	DueEDate_User     string `protobuf:"bytes,6,opt,name=dueEDate_User,json=dueEDateUser,proto3" json:"dueEDate_User,omitempty"`
+	unknownFields     protoimpl.UnknownFields
+	sizeCache         protoimpl.SizeCache
 }
 
 func (x *ListArchivedInterestsRequest) Reset() {
@@ -504,6 +547,34 @@ func (x *ListArchivedInterestsRequest) GetPerPage() int32 {
 		return x.PerPage
 	}
 	return 0
+}
+
+func (x *ListArchivedInterestsRequest) GetSort() string {
+	if x != nil {
+		return x.Sort
+	}
+	return ""
+}
+
+func (x *ListArchivedInterestsRequest) GetClosingWithinDays() int32 {
+	if x != nil {
+		return x.ClosingWithinDays
+	}
+	return 0
+}
+
+func (x *ListArchivedInterestsRequest) GetDueSDate_User() string {
+	if x != nil {
+		return x.DueSDate_User
+	}
+	return ""
+}
+
+func (x *ListArchivedInterestsRequest) GetDueEDate_User() string {
+	if x != nil {
+		return x.DueEDate_User
+	}
+	return ""
 }
 
 type ListArchivedInterestsResponse struct {
@@ -1679,6 +1750,417 @@ func (x *ListProjectIdsByFlagResponse) GetTruncated() bool {
 	return false
 }
 
+// CalendarFeed is the state of a user's calendar link.
+type CalendarFeed struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Active        bool                   `protobuf:"varint,1,opt,name=active,proto3" json:"active,omitempty"`
+	CreatedAt     *timestamppb.Timestamp `protobuf:"bytes,2,opt,name=created_at,json=createdAt,proto3" json:"created_at,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CalendarFeed) Reset() {
+	*x = CalendarFeed{}
+	mi := &file_interests_v1_interests_proto_msgTypes[24]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CalendarFeed) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CalendarFeed) ProtoMessage() {}
+
+func (x *CalendarFeed) ProtoReflect() protoreflect.Message {
+	mi := &file_interests_v1_interests_proto_msgTypes[24]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CalendarFeed.ProtoReflect.Descriptor instead.
+func (*CalendarFeed) Descriptor() ([]byte, []int) {
+	return file_interests_v1_interests_proto_rawDescGZIP(), []int{24}
+}
+
+func (x *CalendarFeed) GetActive() bool {
+	if x != nil {
+		return x.Active
+	}
+	return false
+}
+
+func (x *CalendarFeed) GetCreatedAt() *timestamppb.Timestamp {
+	if x != nil {
+		return x.CreatedAt
+	}
+	return nil
+}
+
+type GetCalendarFeedRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GetCalendarFeedRequest) Reset() {
+	*x = GetCalendarFeedRequest{}
+	mi := &file_interests_v1_interests_proto_msgTypes[25]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetCalendarFeedRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetCalendarFeedRequest) ProtoMessage() {}
+
+func (x *GetCalendarFeedRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_interests_v1_interests_proto_msgTypes[25]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetCalendarFeedRequest.ProtoReflect.Descriptor instead.
+func (*GetCalendarFeedRequest) Descriptor() ([]byte, []int) {
+	return file_interests_v1_interests_proto_rawDescGZIP(), []int{25}
+}
+
+type GetCalendarFeedResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Feed          *CalendarFeed          `protobuf:"bytes,1,opt,name=feed,proto3" json:"feed,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GetCalendarFeedResponse) Reset() {
+	*x = GetCalendarFeedResponse{}
+	mi := &file_interests_v1_interests_proto_msgTypes[26]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetCalendarFeedResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetCalendarFeedResponse) ProtoMessage() {}
+
+func (x *GetCalendarFeedResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_interests_v1_interests_proto_msgTypes[26]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetCalendarFeedResponse.ProtoReflect.Descriptor instead.
+func (*GetCalendarFeedResponse) Descriptor() ([]byte, []int) {
+	return file_interests_v1_interests_proto_rawDescGZIP(), []int{26}
+}
+
+func (x *GetCalendarFeedResponse) GetFeed() *CalendarFeed {
+	if x != nil {
+		return x.Feed
+	}
+	return nil
+}
+
+type RotateCalendarFeedRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *RotateCalendarFeedRequest) Reset() {
+	*x = RotateCalendarFeedRequest{}
+	mi := &file_interests_v1_interests_proto_msgTypes[27]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RotateCalendarFeedRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RotateCalendarFeedRequest) ProtoMessage() {}
+
+func (x *RotateCalendarFeedRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_interests_v1_interests_proto_msgTypes[27]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RotateCalendarFeedRequest.ProtoReflect.Descriptor instead.
+func (*RotateCalendarFeedRequest) Descriptor() ([]byte, []int) {
+	return file_interests_v1_interests_proto_rawDescGZIP(), []int{27}
+}
+
+type RotateCalendarFeedResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	Feed  *CalendarFeed          `protobuf:"bytes,1,opt,name=feed,proto3" json:"feed,omitempty"`
+	// The secret token, shown this once (the service keeps only its hash).
+	Token string `protobuf:"bytes,2,opt,name=token,proto3" json:"token,omitempty"`
+	// The subscribable path with the token: /app/backend/api/v1/calendar/{token}.ics
+	// (the app puts its own origin in front).
+	Path          string `protobuf:"bytes,3,opt,name=path,proto3" json:"path,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *RotateCalendarFeedResponse) Reset() {
+	*x = RotateCalendarFeedResponse{}
+	mi := &file_interests_v1_interests_proto_msgTypes[28]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RotateCalendarFeedResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RotateCalendarFeedResponse) ProtoMessage() {}
+
+func (x *RotateCalendarFeedResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_interests_v1_interests_proto_msgTypes[28]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RotateCalendarFeedResponse.ProtoReflect.Descriptor instead.
+func (*RotateCalendarFeedResponse) Descriptor() ([]byte, []int) {
+	return file_interests_v1_interests_proto_rawDescGZIP(), []int{28}
+}
+
+func (x *RotateCalendarFeedResponse) GetFeed() *CalendarFeed {
+	if x != nil {
+		return x.Feed
+	}
+	return nil
+}
+
+func (x *RotateCalendarFeedResponse) GetToken() string {
+	if x != nil {
+		return x.Token
+	}
+	return ""
+}
+
+func (x *RotateCalendarFeedResponse) GetPath() string {
+	if x != nil {
+		return x.Path
+	}
+	return ""
+}
+
+type RevokeCalendarFeedRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *RevokeCalendarFeedRequest) Reset() {
+	*x = RevokeCalendarFeedRequest{}
+	mi := &file_interests_v1_interests_proto_msgTypes[29]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RevokeCalendarFeedRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RevokeCalendarFeedRequest) ProtoMessage() {}
+
+func (x *RevokeCalendarFeedRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_interests_v1_interests_proto_msgTypes[29]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RevokeCalendarFeedRequest.ProtoReflect.Descriptor instead.
+func (*RevokeCalendarFeedRequest) Descriptor() ([]byte, []int) {
+	return file_interests_v1_interests_proto_rawDescGZIP(), []int{29}
+}
+
+type RevokeCalendarFeedResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Message       string                 `protobuf:"bytes,1,opt,name=message,proto3" json:"message,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *RevokeCalendarFeedResponse) Reset() {
+	*x = RevokeCalendarFeedResponse{}
+	mi := &file_interests_v1_interests_proto_msgTypes[30]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RevokeCalendarFeedResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RevokeCalendarFeedResponse) ProtoMessage() {}
+
+func (x *RevokeCalendarFeedResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_interests_v1_interests_proto_msgTypes[30]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RevokeCalendarFeedResponse.ProtoReflect.Descriptor instead.
+func (*RevokeCalendarFeedResponse) Descriptor() ([]byte, []int) {
+	return file_interests_v1_interests_proto_rawDescGZIP(), []int{30}
+}
+
+func (x *RevokeCalendarFeedResponse) GetMessage() string {
+	if x != nil {
+		return x.Message
+	}
+	return ""
+}
+
+type RenderCalendarFeedRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	Token string                 `protobuf:"bytes,1,opt,name=token,proto3" json:"token,omitempty"`
+	// The app's public origin (https://host), for the events' links to their
+	// projects; empty or not an origin: no links.
+	Origin        string `protobuf:"bytes,2,opt,name=origin,proto3" json:"origin,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *RenderCalendarFeedRequest) Reset() {
+	*x = RenderCalendarFeedRequest{}
+	mi := &file_interests_v1_interests_proto_msgTypes[31]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RenderCalendarFeedRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RenderCalendarFeedRequest) ProtoMessage() {}
+
+func (x *RenderCalendarFeedRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_interests_v1_interests_proto_msgTypes[31]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RenderCalendarFeedRequest.ProtoReflect.Descriptor instead.
+func (*RenderCalendarFeedRequest) Descriptor() ([]byte, []int) {
+	return file_interests_v1_interests_proto_rawDescGZIP(), []int{31}
+}
+
+func (x *RenderCalendarFeedRequest) GetToken() string {
+	if x != nil {
+		return x.Token
+	}
+	return ""
+}
+
+func (x *RenderCalendarFeedRequest) GetOrigin() string {
+	if x != nil {
+		return x.Origin
+	}
+	return ""
+}
+
+type RenderCalendarFeedResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// text/calendar (RFC 5545), UTF-8, CRLF line ends.
+	Body          []byte `protobuf:"bytes,1,opt,name=body,proto3" json:"body,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *RenderCalendarFeedResponse) Reset() {
+	*x = RenderCalendarFeedResponse{}
+	mi := &file_interests_v1_interests_proto_msgTypes[32]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RenderCalendarFeedResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RenderCalendarFeedResponse) ProtoMessage() {}
+
+func (x *RenderCalendarFeedResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_interests_v1_interests_proto_msgTypes[32]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RenderCalendarFeedResponse.ProtoReflect.Descriptor instead.
+func (*RenderCalendarFeedResponse) Descriptor() ([]byte, []int) {
+	return file_interests_v1_interests_proto_rawDescGZIP(), []int{32}
+}
+
+func (x *RenderCalendarFeedResponse) GetBody() []byte {
+	if x != nil {
+		return x.Body
+	}
+	return nil
+}
+
 var File_interests_v1_interests_proto protoreflect.FileDescriptor
 
 const file_interests_v1_interests_proto_rawDesc = "" +
@@ -1728,19 +2210,27 @@ const file_interests_v1_interests_proto_rawDesc = "" +
 	"\bper_page\x18\x02 \x01(\x05R\aperPage\x12\x14\n" +
 	"\x05total\x18\x03 \x01(\x03R\x05total\x12\x1f\n" +
 	"\vtotal_pages\x18\x04 \x01(\x05R\n" +
-	"totalPages\"K\n" +
+	"totalPages\"\xd9\x01\n" +
 	"\x1aListActiveInterestsRequest\x12\x12\n" +
 	"\x04page\x18\x01 \x01(\x05R\x04page\x12\x19\n" +
-	"\bper_page\x18\x02 \x01(\x05R\aperPage\"\xc5\x01\n" +
+	"\bper_page\x18\x02 \x01(\x05R\aperPage\x12\x12\n" +
+	"\x04sort\x18\x03 \x01(\tR\x04sort\x12.\n" +
+	"\x13closing_within_days\x18\x04 \x01(\x05R\x11closingWithinDays\x12#\n" +
+	"\rdueSDate_User\x18\x05 \x01(\tR\fdueSDateUser\x12#\n" +
+	"\rdueEDate_User\x18\x06 \x01(\tR\fdueEDateUser\"\xc5\x01\n" +
 	"\x1bListActiveInterestsResponse\x12.\n" +
 	"\x04data\x18\x01 \x03(\v2\x1a.interests.v1.UserInterestR\x04data\x12@\n" +
 	"\n" +
 	"pagination\x18\x02 \x01(\v2 .interests.v1.InterestPaginationR\n" +
 	"pagination\x124\n" +
-	"\x06counts\x18\x03 \x01(\v2\x1c.interests.v1.InterestCountsR\x06counts\"M\n" +
+	"\x06counts\x18\x03 \x01(\v2\x1c.interests.v1.InterestCountsR\x06counts\"\xdb\x01\n" +
 	"\x1cListArchivedInterestsRequest\x12\x12\n" +
 	"\x04page\x18\x01 \x01(\x05R\x04page\x12\x19\n" +
-	"\bper_page\x18\x02 \x01(\x05R\aperPage\"\xc7\x01\n" +
+	"\bper_page\x18\x02 \x01(\x05R\aperPage\x12\x12\n" +
+	"\x04sort\x18\x03 \x01(\tR\x04sort\x12.\n" +
+	"\x13closing_within_days\x18\x04 \x01(\x05R\x11closingWithinDays\x12#\n" +
+	"\rdueSDate_User\x18\x05 \x01(\tR\fdueSDateUser\x12#\n" +
+	"\rdueEDate_User\x18\x06 \x01(\tR\fdueEDateUser\"\xc7\x01\n" +
 	"\x1dListArchivedInterestsResponse\x12.\n" +
 	"\x04data\x18\x01 \x03(\v2\x1a.interests.v1.UserInterestR\x04data\x12@\n" +
 	"\n" +
@@ -1839,7 +2329,27 @@ const file_interests_v1_interests_proto_rawDesc = "" +
 	"\x1cListProjectIdsByFlagResponse\x12\x1f\n" +
 	"\vproject_ids\x18\x01 \x03(\tR\n" +
 	"projectIds\x12\x1c\n" +
-	"\ttruncated\x18\x02 \x01(\bR\ttruncated2\x87\b\n" +
+	"\ttruncated\x18\x02 \x01(\bR\ttruncated\"a\n" +
+	"\fCalendarFeed\x12\x16\n" +
+	"\x06active\x18\x01 \x01(\bR\x06active\x129\n" +
+	"\n" +
+	"created_at\x18\x02 \x01(\v2\x1a.google.protobuf.TimestampR\tcreatedAt\"\x18\n" +
+	"\x16GetCalendarFeedRequest\"I\n" +
+	"\x17GetCalendarFeedResponse\x12.\n" +
+	"\x04feed\x18\x01 \x01(\v2\x1a.interests.v1.CalendarFeedR\x04feed\"\x1b\n" +
+	"\x19RotateCalendarFeedRequest\"v\n" +
+	"\x1aRotateCalendarFeedResponse\x12.\n" +
+	"\x04feed\x18\x01 \x01(\v2\x1a.interests.v1.CalendarFeedR\x04feed\x12\x14\n" +
+	"\x05token\x18\x02 \x01(\tR\x05token\x12\x12\n" +
+	"\x04path\x18\x03 \x01(\tR\x04path\"\x1b\n" +
+	"\x19RevokeCalendarFeedRequest\"6\n" +
+	"\x1aRevokeCalendarFeedResponse\x12\x18\n" +
+	"\amessage\x18\x01 \x01(\tR\amessage\"I\n" +
+	"\x19RenderCalendarFeedRequest\x12\x14\n" +
+	"\x05token\x18\x01 \x01(\tR\x05token\x12\x16\n" +
+	"\x06origin\x18\x02 \x01(\tR\x06origin\"0\n" +
+	"\x1aRenderCalendarFeedResponse\x12\x12\n" +
+	"\x04body\x18\x01 \x01(\fR\x04body2\xc2\v\n" +
 	"\x10InterestsService\x12Z\n" +
 	"\vGetInterest\x12 .interests.v1.GetInterestRequest\x1a!.interests.v1.GetInterestResponse\"\x06\x8a\xb5\x18\x02\b\x02\x12r\n" +
 	"\x13ListActiveInterests\x12(.interests.v1.ListActiveInterestsRequest\x1a).interests.v1.ListActiveInterestsResponse\"\x06\x8a\xb5\x18\x02\b\x02\x12x\n" +
@@ -1851,7 +2361,11 @@ const file_interests_v1_interests_proto_rawDesc = "" +
 	"\rUpdateComment\x12\".interests.v1.UpdateCommentRequest\x1a#.interests.v1.UpdateCommentResponse\"\x06\x8a\xb5\x18\x02\b\x02\x12`\n" +
 	"\rDeleteComment\x12\".interests.v1.DeleteCommentRequest\x1a#.interests.v1.DeleteCommentResponse\"\x06\x8a\xb5\x18\x02\b\x02\x12Q\n" +
 	"\bGetFlags\x12\x1d.interests.v1.GetFlagsRequest\x1a\x1e.interests.v1.GetFlagsResponse\"\x06\x8a\xb5\x18\x02\b\x03\x12u\n" +
-	"\x14ListProjectIdsByFlag\x12).interests.v1.ListProjectIdsByFlagRequest\x1a*.interests.v1.ListProjectIdsByFlagResponse\"\x06\x8a\xb5\x18\x02\b\x03B\x9a\x01\n" +
+	"\x14ListProjectIdsByFlag\x12).interests.v1.ListProjectIdsByFlagRequest\x1a*.interests.v1.ListProjectIdsByFlagResponse\"\x06\x8a\xb5\x18\x02\b\x03\x12f\n" +
+	"\x0fGetCalendarFeed\x12$.interests.v1.GetCalendarFeedRequest\x1a%.interests.v1.GetCalendarFeedResponse\"\x06\x8a\xb5\x18\x02\b\x02\x12o\n" +
+	"\x12RotateCalendarFeed\x12'.interests.v1.RotateCalendarFeedRequest\x1a(.interests.v1.RotateCalendarFeedResponse\"\x06\x8a\xb5\x18\x02\b\x02\x12o\n" +
+	"\x12RevokeCalendarFeed\x12'.interests.v1.RevokeCalendarFeedRequest\x1a(.interests.v1.RevokeCalendarFeedResponse\"\x06\x8a\xb5\x18\x02\b\x02\x12o\n" +
+	"\x12RenderCalendarFeed\x12'.interests.v1.RenderCalendarFeedRequest\x1a(.interests.v1.RenderCalendarFeedResponse\"\x06\x8a\xb5\x18\x02\b\x03B\x9a\x01\n" +
 	"\x10com.interests.v1B\x0eInterestsProtoP\x01Z%bidradar/gen/interests/v1;interestsv1\xa2\x02\x03IXX\xaa\x02\fInterests.V1\xca\x02\fInterests\\V1\xe2\x02\x18Interests\\V1\\GPBMetadata\xea\x02\rInterests::V1b\x06proto3"
 
 var (
@@ -1866,7 +2380,7 @@ func file_interests_v1_interests_proto_rawDescGZIP() []byte {
 	return file_interests_v1_interests_proto_rawDescData
 }
 
-var file_interests_v1_interests_proto_msgTypes = make([]protoimpl.MessageInfo, 24)
+var file_interests_v1_interests_proto_msgTypes = make([]protoimpl.MessageInfo, 33)
 var file_interests_v1_interests_proto_goTypes = []any{
 	(*UserInterest)(nil),                  // 0: interests.v1.UserInterest
 	(*InterestPagination)(nil),            // 1: interests.v1.InterestPagination
@@ -1892,12 +2406,21 @@ var file_interests_v1_interests_proto_goTypes = []any{
 	(*GetFlagsResponse)(nil),              // 21: interests.v1.GetFlagsResponse
 	(*ListProjectIdsByFlagRequest)(nil),   // 22: interests.v1.ListProjectIdsByFlagRequest
 	(*ListProjectIdsByFlagResponse)(nil),  // 23: interests.v1.ListProjectIdsByFlagResponse
-	(*timestamppb.Timestamp)(nil),         // 24: google.protobuf.Timestamp
+	(*CalendarFeed)(nil),                  // 24: interests.v1.CalendarFeed
+	(*GetCalendarFeedRequest)(nil),        // 25: interests.v1.GetCalendarFeedRequest
+	(*GetCalendarFeedResponse)(nil),       // 26: interests.v1.GetCalendarFeedResponse
+	(*RotateCalendarFeedRequest)(nil),     // 27: interests.v1.RotateCalendarFeedRequest
+	(*RotateCalendarFeedResponse)(nil),    // 28: interests.v1.RotateCalendarFeedResponse
+	(*RevokeCalendarFeedRequest)(nil),     // 29: interests.v1.RevokeCalendarFeedRequest
+	(*RevokeCalendarFeedResponse)(nil),    // 30: interests.v1.RevokeCalendarFeedResponse
+	(*RenderCalendarFeedRequest)(nil),     // 31: interests.v1.RenderCalendarFeedRequest
+	(*RenderCalendarFeedResponse)(nil),    // 32: interests.v1.RenderCalendarFeedResponse
+	(*timestamppb.Timestamp)(nil),         // 33: google.protobuf.Timestamp
 }
 var file_interests_v1_interests_proto_depIdxs = []int32{
-	24, // 0: interests.v1.UserInterest.created_at:type_name -> google.protobuf.Timestamp
-	24, // 1: interests.v1.UserInterest.updated_at:type_name -> google.protobuf.Timestamp
-	24, // 2: interests.v1.UserInterest.lastUpdated:type_name -> google.protobuf.Timestamp
+	33, // 0: interests.v1.UserInterest.created_at:type_name -> google.protobuf.Timestamp
+	33, // 1: interests.v1.UserInterest.updated_at:type_name -> google.protobuf.Timestamp
+	33, // 2: interests.v1.UserInterest.lastUpdated:type_name -> google.protobuf.Timestamp
 	0,  // 3: interests.v1.ListActiveInterestsResponse.data:type_name -> interests.v1.UserInterest
 	1,  // 4: interests.v1.ListActiveInterestsResponse.pagination:type_name -> interests.v1.InterestPagination
 	6,  // 5: interests.v1.ListActiveInterestsResponse.counts:type_name -> interests.v1.InterestCounts
@@ -1906,39 +2429,50 @@ var file_interests_v1_interests_proto_depIdxs = []int32{
 	6,  // 8: interests.v1.ListArchivedInterestsResponse.counts:type_name -> interests.v1.InterestCounts
 	0,  // 9: interests.v1.GetInterestResponse.data:type_name -> interests.v1.UserInterest
 	0,  // 10: interests.v1.UpdateInterestResponse.data:type_name -> interests.v1.UserInterest
-	24, // 11: interests.v1.Comment.created_at:type_name -> google.protobuf.Timestamp
-	24, // 12: interests.v1.Comment.updated_at:type_name -> google.protobuf.Timestamp
+	33, // 11: interests.v1.Comment.created_at:type_name -> google.protobuf.Timestamp
+	33, // 12: interests.v1.Comment.updated_at:type_name -> google.protobuf.Timestamp
 	11, // 13: interests.v1.ListCommentsResponse.comments:type_name -> interests.v1.Comment
 	11, // 14: interests.v1.AddCommentResponse.comments:type_name -> interests.v1.Comment
 	11, // 15: interests.v1.AddCommentResponse.latest_comment:type_name -> interests.v1.Comment
 	0,  // 16: interests.v1.AddCommentResponse.record:type_name -> interests.v1.UserInterest
 	11, // 17: interests.v1.UpdateCommentResponse.comment:type_name -> interests.v1.Comment
 	0,  // 18: interests.v1.GetFlagsResponse.interests:type_name -> interests.v1.UserInterest
-	7,  // 19: interests.v1.InterestsService.GetInterest:input_type -> interests.v1.GetInterestRequest
-	2,  // 20: interests.v1.InterestsService.ListActiveInterests:input_type -> interests.v1.ListActiveInterestsRequest
-	4,  // 21: interests.v1.InterestsService.ListArchivedInterests:input_type -> interests.v1.ListArchivedInterestsRequest
-	9,  // 22: interests.v1.InterestsService.UpdateInterest:input_type -> interests.v1.UpdateInterestRequest
-	12, // 23: interests.v1.InterestsService.ListComments:input_type -> interests.v1.ListCommentsRequest
-	14, // 24: interests.v1.InterestsService.AddComment:input_type -> interests.v1.AddCommentRequest
-	16, // 25: interests.v1.InterestsService.UpdateComment:input_type -> interests.v1.UpdateCommentRequest
-	18, // 26: interests.v1.InterestsService.DeleteComment:input_type -> interests.v1.DeleteCommentRequest
-	20, // 27: interests.v1.InterestsService.GetFlags:input_type -> interests.v1.GetFlagsRequest
-	22, // 28: interests.v1.InterestsService.ListProjectIdsByFlag:input_type -> interests.v1.ListProjectIdsByFlagRequest
-	8,  // 29: interests.v1.InterestsService.GetInterest:output_type -> interests.v1.GetInterestResponse
-	3,  // 30: interests.v1.InterestsService.ListActiveInterests:output_type -> interests.v1.ListActiveInterestsResponse
-	5,  // 31: interests.v1.InterestsService.ListArchivedInterests:output_type -> interests.v1.ListArchivedInterestsResponse
-	10, // 32: interests.v1.InterestsService.UpdateInterest:output_type -> interests.v1.UpdateInterestResponse
-	13, // 33: interests.v1.InterestsService.ListComments:output_type -> interests.v1.ListCommentsResponse
-	15, // 34: interests.v1.InterestsService.AddComment:output_type -> interests.v1.AddCommentResponse
-	17, // 35: interests.v1.InterestsService.UpdateComment:output_type -> interests.v1.UpdateCommentResponse
-	19, // 36: interests.v1.InterestsService.DeleteComment:output_type -> interests.v1.DeleteCommentResponse
-	21, // 37: interests.v1.InterestsService.GetFlags:output_type -> interests.v1.GetFlagsResponse
-	23, // 38: interests.v1.InterestsService.ListProjectIdsByFlag:output_type -> interests.v1.ListProjectIdsByFlagResponse
-	29, // [29:39] is the sub-list for method output_type
-	19, // [19:29] is the sub-list for method input_type
-	19, // [19:19] is the sub-list for extension type_name
-	19, // [19:19] is the sub-list for extension extendee
-	0,  // [0:19] is the sub-list for field type_name
+	33, // 19: interests.v1.CalendarFeed.created_at:type_name -> google.protobuf.Timestamp
+	24, // 20: interests.v1.GetCalendarFeedResponse.feed:type_name -> interests.v1.CalendarFeed
+	24, // 21: interests.v1.RotateCalendarFeedResponse.feed:type_name -> interests.v1.CalendarFeed
+	7,  // 22: interests.v1.InterestsService.GetInterest:input_type -> interests.v1.GetInterestRequest
+	2,  // 23: interests.v1.InterestsService.ListActiveInterests:input_type -> interests.v1.ListActiveInterestsRequest
+	4,  // 24: interests.v1.InterestsService.ListArchivedInterests:input_type -> interests.v1.ListArchivedInterestsRequest
+	9,  // 25: interests.v1.InterestsService.UpdateInterest:input_type -> interests.v1.UpdateInterestRequest
+	12, // 26: interests.v1.InterestsService.ListComments:input_type -> interests.v1.ListCommentsRequest
+	14, // 27: interests.v1.InterestsService.AddComment:input_type -> interests.v1.AddCommentRequest
+	16, // 28: interests.v1.InterestsService.UpdateComment:input_type -> interests.v1.UpdateCommentRequest
+	18, // 29: interests.v1.InterestsService.DeleteComment:input_type -> interests.v1.DeleteCommentRequest
+	20, // 30: interests.v1.InterestsService.GetFlags:input_type -> interests.v1.GetFlagsRequest
+	22, // 31: interests.v1.InterestsService.ListProjectIdsByFlag:input_type -> interests.v1.ListProjectIdsByFlagRequest
+	25, // 32: interests.v1.InterestsService.GetCalendarFeed:input_type -> interests.v1.GetCalendarFeedRequest
+	27, // 33: interests.v1.InterestsService.RotateCalendarFeed:input_type -> interests.v1.RotateCalendarFeedRequest
+	29, // 34: interests.v1.InterestsService.RevokeCalendarFeed:input_type -> interests.v1.RevokeCalendarFeedRequest
+	31, // 35: interests.v1.InterestsService.RenderCalendarFeed:input_type -> interests.v1.RenderCalendarFeedRequest
+	8,  // 36: interests.v1.InterestsService.GetInterest:output_type -> interests.v1.GetInterestResponse
+	3,  // 37: interests.v1.InterestsService.ListActiveInterests:output_type -> interests.v1.ListActiveInterestsResponse
+	5,  // 38: interests.v1.InterestsService.ListArchivedInterests:output_type -> interests.v1.ListArchivedInterestsResponse
+	10, // 39: interests.v1.InterestsService.UpdateInterest:output_type -> interests.v1.UpdateInterestResponse
+	13, // 40: interests.v1.InterestsService.ListComments:output_type -> interests.v1.ListCommentsResponse
+	15, // 41: interests.v1.InterestsService.AddComment:output_type -> interests.v1.AddCommentResponse
+	17, // 42: interests.v1.InterestsService.UpdateComment:output_type -> interests.v1.UpdateCommentResponse
+	19, // 43: interests.v1.InterestsService.DeleteComment:output_type -> interests.v1.DeleteCommentResponse
+	21, // 44: interests.v1.InterestsService.GetFlags:output_type -> interests.v1.GetFlagsResponse
+	23, // 45: interests.v1.InterestsService.ListProjectIdsByFlag:output_type -> interests.v1.ListProjectIdsByFlagResponse
+	26, // 46: interests.v1.InterestsService.GetCalendarFeed:output_type -> interests.v1.GetCalendarFeedResponse
+	28, // 47: interests.v1.InterestsService.RotateCalendarFeed:output_type -> interests.v1.RotateCalendarFeedResponse
+	30, // 48: interests.v1.InterestsService.RevokeCalendarFeed:output_type -> interests.v1.RevokeCalendarFeedResponse
+	32, // 49: interests.v1.InterestsService.RenderCalendarFeed:output_type -> interests.v1.RenderCalendarFeedResponse
+	36, // [36:50] is the sub-list for method output_type
+	22, // [22:36] is the sub-list for method input_type
+	22, // [22:22] is the sub-list for extension type_name
+	22, // [22:22] is the sub-list for extension extendee
+	0,  // [0:22] is the sub-list for field type_name
 }
 
 func init() { file_interests_v1_interests_proto_init() }
@@ -1954,7 +2488,7 @@ func file_interests_v1_interests_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_interests_v1_interests_proto_rawDesc), len(file_interests_v1_interests_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   24,
+			NumMessages:   33,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -389,6 +389,75 @@ func local_request_InterestsService_DeleteComment_0(ctx context.Context, marshal
 	return msg, metadata, err
 }
 
+func request_InterestsService_GetCalendarFeed_0(ctx context.Context, marshaler runtime.Marshaler, client InterestsServiceClient, req *http.Request, pathParams map[string]string) (proto.Message, runtime.ServerMetadata, error) {
+	var (
+		protoReq GetCalendarFeedRequest
+		metadata runtime.ServerMetadata
+	)
+	if req.Body != nil {
+		_, _ = io.Copy(io.Discard, req.Body)
+	}
+	msg, err := client.GetCalendarFeed(ctx, &protoReq, grpc.Header(&metadata.HeaderMD), grpc.Trailer(&metadata.TrailerMD))
+	return msg, metadata, err
+}
+
+func local_request_InterestsService_GetCalendarFeed_0(ctx context.Context, marshaler runtime.Marshaler, server InterestsServiceServer, req *http.Request, pathParams map[string]string) (proto.Message, runtime.ServerMetadata, error) {
+	var (
+		protoReq GetCalendarFeedRequest
+		metadata runtime.ServerMetadata
+	)
+	msg, err := server.GetCalendarFeed(ctx, &protoReq)
+	return msg, metadata, err
+}
+
+func request_InterestsService_RotateCalendarFeed_0(ctx context.Context, marshaler runtime.Marshaler, client InterestsServiceClient, req *http.Request, pathParams map[string]string) (proto.Message, runtime.ServerMetadata, error) {
+	var (
+		protoReq RotateCalendarFeedRequest
+		metadata runtime.ServerMetadata
+	)
+	if err := marshaler.NewDecoder(req.Body).Decode(&protoReq); err != nil && !errors.Is(err, io.EOF) {
+		return nil, metadata, status.Errorf(codes.InvalidArgument, "%v", err)
+	}
+	if req.Body != nil {
+		_, _ = io.Copy(io.Discard, req.Body)
+	}
+	msg, err := client.RotateCalendarFeed(ctx, &protoReq, grpc.Header(&metadata.HeaderMD), grpc.Trailer(&metadata.TrailerMD))
+	return msg, metadata, err
+}
+
+func local_request_InterestsService_RotateCalendarFeed_0(ctx context.Context, marshaler runtime.Marshaler, server InterestsServiceServer, req *http.Request, pathParams map[string]string) (proto.Message, runtime.ServerMetadata, error) {
+	var (
+		protoReq RotateCalendarFeedRequest
+		metadata runtime.ServerMetadata
+	)
+	if err := marshaler.NewDecoder(req.Body).Decode(&protoReq); err != nil && !errors.Is(err, io.EOF) {
+		return nil, metadata, status.Errorf(codes.InvalidArgument, "%v", err)
+	}
+	msg, err := server.RotateCalendarFeed(ctx, &protoReq)
+	return msg, metadata, err
+}
+
+func request_InterestsService_RevokeCalendarFeed_0(ctx context.Context, marshaler runtime.Marshaler, client InterestsServiceClient, req *http.Request, pathParams map[string]string) (proto.Message, runtime.ServerMetadata, error) {
+	var (
+		protoReq RevokeCalendarFeedRequest
+		metadata runtime.ServerMetadata
+	)
+	if req.Body != nil {
+		_, _ = io.Copy(io.Discard, req.Body)
+	}
+	msg, err := client.RevokeCalendarFeed(ctx, &protoReq, grpc.Header(&metadata.HeaderMD), grpc.Trailer(&metadata.TrailerMD))
+	return msg, metadata, err
+}
+
+func local_request_InterestsService_RevokeCalendarFeed_0(ctx context.Context, marshaler runtime.Marshaler, server InterestsServiceServer, req *http.Request, pathParams map[string]string) (proto.Message, runtime.ServerMetadata, error) {
+	var (
+		protoReq RevokeCalendarFeedRequest
+		metadata runtime.ServerMetadata
+	)
+	msg, err := server.RevokeCalendarFeed(ctx, &protoReq)
+	return msg, metadata, err
+}
+
 // RegisterInterestsServiceHandlerServer registers the http handlers for service InterestsService to "mux".
 // UnaryRPC     :call InterestsServiceServer directly.
 // StreamingRPC :currently unsupported pending https://github.com/grpc/grpc-go/issues/906.
@@ -554,6 +623,66 @@ func RegisterInterestsServiceHandlerServer(ctx context.Context, mux *runtime.Ser
 			return
 		}
 		forward_InterestsService_DeleteComment_0(annotatedContext, mux, outboundMarshaler, w, req, resp, mux.GetForwardResponseOptions()...)
+	})
+	mux.Handle(http.MethodGet, pattern_InterestsService_GetCalendarFeed_0, func(w http.ResponseWriter, req *http.Request, pathParams map[string]string) {
+		ctx, cancel := context.WithCancel(req.Context())
+		defer cancel()
+		var stream runtime.ServerTransportStream
+		ctx = grpc.NewContextWithServerTransportStream(ctx, &stream)
+		inboundMarshaler, outboundMarshaler := runtime.MarshalerForRequest(mux, req)
+		annotatedContext, err := runtime.AnnotateIncomingContext(ctx, mux, req, "/interests.v1.InterestsService/GetCalendarFeed", runtime.WithHTTPPathPattern("/app/backend/api/v1/users/me/calendar-feed"))
+		if err != nil {
+			runtime.HTTPError(ctx, mux, outboundMarshaler, w, req, err)
+			return
+		}
+		resp, md, err := local_request_InterestsService_GetCalendarFeed_0(annotatedContext, inboundMarshaler, server, req, pathParams)
+		md.HeaderMD, md.TrailerMD = metadata.Join(md.HeaderMD, stream.Header()), metadata.Join(md.TrailerMD, stream.Trailer())
+		annotatedContext = runtime.NewServerMetadataContext(annotatedContext, md)
+		if err != nil {
+			runtime.HTTPError(annotatedContext, mux, outboundMarshaler, w, req, err)
+			return
+		}
+		forward_InterestsService_GetCalendarFeed_0(annotatedContext, mux, outboundMarshaler, w, req, response_InterestsService_GetCalendarFeed_0{resp.(*GetCalendarFeedResponse)}, mux.GetForwardResponseOptions()...)
+	})
+	mux.Handle(http.MethodPost, pattern_InterestsService_RotateCalendarFeed_0, func(w http.ResponseWriter, req *http.Request, pathParams map[string]string) {
+		ctx, cancel := context.WithCancel(req.Context())
+		defer cancel()
+		var stream runtime.ServerTransportStream
+		ctx = grpc.NewContextWithServerTransportStream(ctx, &stream)
+		inboundMarshaler, outboundMarshaler := runtime.MarshalerForRequest(mux, req)
+		annotatedContext, err := runtime.AnnotateIncomingContext(ctx, mux, req, "/interests.v1.InterestsService/RotateCalendarFeed", runtime.WithHTTPPathPattern("/app/backend/api/v1/users/me/calendar-feed"))
+		if err != nil {
+			runtime.HTTPError(ctx, mux, outboundMarshaler, w, req, err)
+			return
+		}
+		resp, md, err := local_request_InterestsService_RotateCalendarFeed_0(annotatedContext, inboundMarshaler, server, req, pathParams)
+		md.HeaderMD, md.TrailerMD = metadata.Join(md.HeaderMD, stream.Header()), metadata.Join(md.TrailerMD, stream.Trailer())
+		annotatedContext = runtime.NewServerMetadataContext(annotatedContext, md)
+		if err != nil {
+			runtime.HTTPError(annotatedContext, mux, outboundMarshaler, w, req, err)
+			return
+		}
+		forward_InterestsService_RotateCalendarFeed_0(annotatedContext, mux, outboundMarshaler, w, req, resp, mux.GetForwardResponseOptions()...)
+	})
+	mux.Handle(http.MethodDelete, pattern_InterestsService_RevokeCalendarFeed_0, func(w http.ResponseWriter, req *http.Request, pathParams map[string]string) {
+		ctx, cancel := context.WithCancel(req.Context())
+		defer cancel()
+		var stream runtime.ServerTransportStream
+		ctx = grpc.NewContextWithServerTransportStream(ctx, &stream)
+		inboundMarshaler, outboundMarshaler := runtime.MarshalerForRequest(mux, req)
+		annotatedContext, err := runtime.AnnotateIncomingContext(ctx, mux, req, "/interests.v1.InterestsService/RevokeCalendarFeed", runtime.WithHTTPPathPattern("/app/backend/api/v1/users/me/calendar-feed"))
+		if err != nil {
+			runtime.HTTPError(ctx, mux, outboundMarshaler, w, req, err)
+			return
+		}
+		resp, md, err := local_request_InterestsService_RevokeCalendarFeed_0(annotatedContext, inboundMarshaler, server, req, pathParams)
+		md.HeaderMD, md.TrailerMD = metadata.Join(md.HeaderMD, stream.Header()), metadata.Join(md.TrailerMD, stream.Trailer())
+		annotatedContext = runtime.NewServerMetadataContext(annotatedContext, md)
+		if err != nil {
+			runtime.HTTPError(annotatedContext, mux, outboundMarshaler, w, req, err)
+			return
+		}
+		forward_InterestsService_RevokeCalendarFeed_0(annotatedContext, mux, outboundMarshaler, w, req, resp, mux.GetForwardResponseOptions()...)
 	})
 
 	return nil
@@ -731,7 +860,67 @@ func RegisterInterestsServiceHandlerClient(ctx context.Context, mux *runtime.Ser
 		}
 		forward_InterestsService_DeleteComment_0(annotatedContext, mux, outboundMarshaler, w, req, resp, mux.GetForwardResponseOptions()...)
 	})
+	mux.Handle(http.MethodGet, pattern_InterestsService_GetCalendarFeed_0, func(w http.ResponseWriter, req *http.Request, pathParams map[string]string) {
+		ctx, cancel := context.WithCancel(req.Context())
+		defer cancel()
+		inboundMarshaler, outboundMarshaler := runtime.MarshalerForRequest(mux, req)
+		annotatedContext, err := runtime.AnnotateContext(ctx, mux, req, "/interests.v1.InterestsService/GetCalendarFeed", runtime.WithHTTPPathPattern("/app/backend/api/v1/users/me/calendar-feed"))
+		if err != nil {
+			runtime.HTTPError(ctx, mux, outboundMarshaler, w, req, err)
+			return
+		}
+		resp, md, err := request_InterestsService_GetCalendarFeed_0(annotatedContext, inboundMarshaler, client, req, pathParams)
+		annotatedContext = runtime.NewServerMetadataContext(annotatedContext, md)
+		if err != nil {
+			runtime.HTTPError(annotatedContext, mux, outboundMarshaler, w, req, err)
+			return
+		}
+		forward_InterestsService_GetCalendarFeed_0(annotatedContext, mux, outboundMarshaler, w, req, response_InterestsService_GetCalendarFeed_0{resp.(*GetCalendarFeedResponse)}, mux.GetForwardResponseOptions()...)
+	})
+	mux.Handle(http.MethodPost, pattern_InterestsService_RotateCalendarFeed_0, func(w http.ResponseWriter, req *http.Request, pathParams map[string]string) {
+		ctx, cancel := context.WithCancel(req.Context())
+		defer cancel()
+		inboundMarshaler, outboundMarshaler := runtime.MarshalerForRequest(mux, req)
+		annotatedContext, err := runtime.AnnotateContext(ctx, mux, req, "/interests.v1.InterestsService/RotateCalendarFeed", runtime.WithHTTPPathPattern("/app/backend/api/v1/users/me/calendar-feed"))
+		if err != nil {
+			runtime.HTTPError(ctx, mux, outboundMarshaler, w, req, err)
+			return
+		}
+		resp, md, err := request_InterestsService_RotateCalendarFeed_0(annotatedContext, inboundMarshaler, client, req, pathParams)
+		annotatedContext = runtime.NewServerMetadataContext(annotatedContext, md)
+		if err != nil {
+			runtime.HTTPError(annotatedContext, mux, outboundMarshaler, w, req, err)
+			return
+		}
+		forward_InterestsService_RotateCalendarFeed_0(annotatedContext, mux, outboundMarshaler, w, req, resp, mux.GetForwardResponseOptions()...)
+	})
+	mux.Handle(http.MethodDelete, pattern_InterestsService_RevokeCalendarFeed_0, func(w http.ResponseWriter, req *http.Request, pathParams map[string]string) {
+		ctx, cancel := context.WithCancel(req.Context())
+		defer cancel()
+		inboundMarshaler, outboundMarshaler := runtime.MarshalerForRequest(mux, req)
+		annotatedContext, err := runtime.AnnotateContext(ctx, mux, req, "/interests.v1.InterestsService/RevokeCalendarFeed", runtime.WithHTTPPathPattern("/app/backend/api/v1/users/me/calendar-feed"))
+		if err != nil {
+			runtime.HTTPError(ctx, mux, outboundMarshaler, w, req, err)
+			return
+		}
+		resp, md, err := request_InterestsService_RevokeCalendarFeed_0(annotatedContext, inboundMarshaler, client, req, pathParams)
+		annotatedContext = runtime.NewServerMetadataContext(annotatedContext, md)
+		if err != nil {
+			runtime.HTTPError(annotatedContext, mux, outboundMarshaler, w, req, err)
+			return
+		}
+		forward_InterestsService_RevokeCalendarFeed_0(annotatedContext, mux, outboundMarshaler, w, req, resp, mux.GetForwardResponseOptions()...)
+	})
 	return nil
+}
+
+type response_InterestsService_GetCalendarFeed_0 struct {
+	*GetCalendarFeedResponse
+}
+
+func (m response_InterestsService_GetCalendarFeed_0) XXX_ResponseBody() interface{} {
+	response := m.GetCalendarFeedResponse
+	return response.Feed
 }
 
 var (
@@ -743,6 +932,9 @@ var (
 	pattern_InterestsService_AddComment_0            = runtime.MustPattern(runtime.NewPattern(1, []int{2, 0, 2, 1, 2, 2, 2, 3, 2, 4, 1, 0, 4, 1, 5, 5, 2, 6}, []string{"app", "backend", "api", "v1", "userInterests", "id", "comments"}, ""))
 	pattern_InterestsService_UpdateComment_0         = runtime.MustPattern(runtime.NewPattern(1, []int{2, 0, 2, 1, 2, 2, 2, 3, 2, 4, 1, 0, 4, 1, 5, 5, 2, 6, 1, 0, 4, 1, 5, 7}, []string{"app", "backend", "api", "v1", "userInterests", "id", "comments", "comment_id"}, ""))
 	pattern_InterestsService_DeleteComment_0         = runtime.MustPattern(runtime.NewPattern(1, []int{2, 0, 2, 1, 2, 2, 2, 3, 2, 4, 1, 0, 4, 1, 5, 5, 2, 6, 1, 0, 4, 1, 5, 7}, []string{"app", "backend", "api", "v1", "userInterests", "id", "comments", "comment_id"}, ""))
+	pattern_InterestsService_GetCalendarFeed_0       = runtime.MustPattern(runtime.NewPattern(1, []int{2, 0, 2, 1, 2, 2, 2, 3, 2, 4, 2, 5, 2, 6}, []string{"app", "backend", "api", "v1", "users", "me", "calendar-feed"}, ""))
+	pattern_InterestsService_RotateCalendarFeed_0    = runtime.MustPattern(runtime.NewPattern(1, []int{2, 0, 2, 1, 2, 2, 2, 3, 2, 4, 2, 5, 2, 6}, []string{"app", "backend", "api", "v1", "users", "me", "calendar-feed"}, ""))
+	pattern_InterestsService_RevokeCalendarFeed_0    = runtime.MustPattern(runtime.NewPattern(1, []int{2, 0, 2, 1, 2, 2, 2, 3, 2, 4, 2, 5, 2, 6}, []string{"app", "backend", "api", "v1", "users", "me", "calendar-feed"}, ""))
 )
 
 var (
@@ -754,4 +946,7 @@ var (
 	forward_InterestsService_AddComment_0            = runtime.ForwardResponseMessage
 	forward_InterestsService_UpdateComment_0         = runtime.ForwardResponseMessage
 	forward_InterestsService_DeleteComment_0         = runtime.ForwardResponseMessage
+	forward_InterestsService_GetCalendarFeed_0       = runtime.ForwardResponseMessage
+	forward_InterestsService_RotateCalendarFeed_0    = runtime.ForwardResponseMessage
+	forward_InterestsService_RevokeCalendarFeed_0    = runtime.ForwardResponseMessage
 )

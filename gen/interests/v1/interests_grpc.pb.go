@@ -29,6 +29,10 @@ const (
 	InterestsService_DeleteComment_FullMethodName         = "/interests.v1.InterestsService/DeleteComment"
 	InterestsService_GetFlags_FullMethodName              = "/interests.v1.InterestsService/GetFlags"
 	InterestsService_ListProjectIdsByFlag_FullMethodName  = "/interests.v1.InterestsService/ListProjectIdsByFlag"
+	InterestsService_GetCalendarFeed_FullMethodName       = "/interests.v1.InterestsService/GetCalendarFeed"
+	InterestsService_RotateCalendarFeed_FullMethodName    = "/interests.v1.InterestsService/RotateCalendarFeed"
+	InterestsService_RevokeCalendarFeed_FullMethodName    = "/interests.v1.InterestsService/RevokeCalendarFeed"
+	InterestsService_RenderCalendarFeed_FullMethodName    = "/interests.v1.InterestsService/RenderCalendarFeed"
 )
 
 // InterestsServiceClient is the client API for InterestsService service.
@@ -63,6 +67,18 @@ type InterestsServiceClient interface {
 	GetFlags(ctx context.Context, in *GetFlagsRequest, opts ...grpc.CallOption) (*GetFlagsResponse, error)
 	// ListProjectIdsByFlag is internal: the ids of a user's projects carrying a listing flag.
 	ListProjectIdsByFlag(ctx context.Context, in *ListProjectIdsByFlagRequest, opts ...grpc.CallOption) (*ListProjectIdsByFlagResponse, error)
+	// GetCalendarFeed tells whether the caller has a calendar feed (its secret
+	// link is shown only once, when made).
+	GetCalendarFeed(ctx context.Context, in *GetCalendarFeedRequest, opts ...grpc.CallOption) (*GetCalendarFeedResponse, error)
+	// RotateCalendarFeed makes the caller a new secret calendar link; the old
+	// one, if any, stops working at once.
+	RotateCalendarFeed(ctx context.Context, in *RotateCalendarFeedRequest, opts ...grpc.CallOption) (*RotateCalendarFeedResponse, error)
+	// RevokeCalendarFeed ends the caller's calendar link (404 from then on).
+	RevokeCalendarFeed(ctx context.Context, in *RevokeCalendarFeedRequest, opts ...grpc.CallOption) (*RevokeCalendarFeedResponse, error)
+	// RenderCalendarFeed is internal (the gateway's GET /calendar/{token}.ics,
+	// for calendar apps, which send no cookies): the iCalendar document of the
+	// token owner's followed and bidding projects.
+	RenderCalendarFeed(ctx context.Context, in *RenderCalendarFeedRequest, opts ...grpc.CallOption) (*RenderCalendarFeedResponse, error)
 }
 
 type interestsServiceClient struct {
@@ -173,6 +189,46 @@ func (c *interestsServiceClient) ListProjectIdsByFlag(ctx context.Context, in *L
 	return out, nil
 }
 
+func (c *interestsServiceClient) GetCalendarFeed(ctx context.Context, in *GetCalendarFeedRequest, opts ...grpc.CallOption) (*GetCalendarFeedResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(GetCalendarFeedResponse)
+	err := c.cc.Invoke(ctx, InterestsService_GetCalendarFeed_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *interestsServiceClient) RotateCalendarFeed(ctx context.Context, in *RotateCalendarFeedRequest, opts ...grpc.CallOption) (*RotateCalendarFeedResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(RotateCalendarFeedResponse)
+	err := c.cc.Invoke(ctx, InterestsService_RotateCalendarFeed_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *interestsServiceClient) RevokeCalendarFeed(ctx context.Context, in *RevokeCalendarFeedRequest, opts ...grpc.CallOption) (*RevokeCalendarFeedResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(RevokeCalendarFeedResponse)
+	err := c.cc.Invoke(ctx, InterestsService_RevokeCalendarFeed_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *interestsServiceClient) RenderCalendarFeed(ctx context.Context, in *RenderCalendarFeedRequest, opts ...grpc.CallOption) (*RenderCalendarFeedResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(RenderCalendarFeedResponse)
+	err := c.cc.Invoke(ctx, InterestsService_RenderCalendarFeed_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // InterestsServiceServer is the server API for InterestsService service.
 // All implementations must embed UnimplementedInterestsServiceServer
 // for forward compatibility.
@@ -205,6 +261,18 @@ type InterestsServiceServer interface {
 	GetFlags(context.Context, *GetFlagsRequest) (*GetFlagsResponse, error)
 	// ListProjectIdsByFlag is internal: the ids of a user's projects carrying a listing flag.
 	ListProjectIdsByFlag(context.Context, *ListProjectIdsByFlagRequest) (*ListProjectIdsByFlagResponse, error)
+	// GetCalendarFeed tells whether the caller has a calendar feed (its secret
+	// link is shown only once, when made).
+	GetCalendarFeed(context.Context, *GetCalendarFeedRequest) (*GetCalendarFeedResponse, error)
+	// RotateCalendarFeed makes the caller a new secret calendar link; the old
+	// one, if any, stops working at once.
+	RotateCalendarFeed(context.Context, *RotateCalendarFeedRequest) (*RotateCalendarFeedResponse, error)
+	// RevokeCalendarFeed ends the caller's calendar link (404 from then on).
+	RevokeCalendarFeed(context.Context, *RevokeCalendarFeedRequest) (*RevokeCalendarFeedResponse, error)
+	// RenderCalendarFeed is internal (the gateway's GET /calendar/{token}.ics,
+	// for calendar apps, which send no cookies): the iCalendar document of the
+	// token owner's followed and bidding projects.
+	RenderCalendarFeed(context.Context, *RenderCalendarFeedRequest) (*RenderCalendarFeedResponse, error)
 	mustEmbedUnimplementedInterestsServiceServer()
 }
 
@@ -244,6 +312,18 @@ func (UnimplementedInterestsServiceServer) GetFlags(context.Context, *GetFlagsRe
 }
 func (UnimplementedInterestsServiceServer) ListProjectIdsByFlag(context.Context, *ListProjectIdsByFlagRequest) (*ListProjectIdsByFlagResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method ListProjectIdsByFlag not implemented")
+}
+func (UnimplementedInterestsServiceServer) GetCalendarFeed(context.Context, *GetCalendarFeedRequest) (*GetCalendarFeedResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method GetCalendarFeed not implemented")
+}
+func (UnimplementedInterestsServiceServer) RotateCalendarFeed(context.Context, *RotateCalendarFeedRequest) (*RotateCalendarFeedResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method RotateCalendarFeed not implemented")
+}
+func (UnimplementedInterestsServiceServer) RevokeCalendarFeed(context.Context, *RevokeCalendarFeedRequest) (*RevokeCalendarFeedResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method RevokeCalendarFeed not implemented")
+}
+func (UnimplementedInterestsServiceServer) RenderCalendarFeed(context.Context, *RenderCalendarFeedRequest) (*RenderCalendarFeedResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method RenderCalendarFeed not implemented")
 }
 func (UnimplementedInterestsServiceServer) mustEmbedUnimplementedInterestsServiceServer() {}
 func (UnimplementedInterestsServiceServer) testEmbeddedByValue()                          {}
@@ -446,6 +526,78 @@ func _InterestsService_ListProjectIdsByFlag_Handler(srv interface{}, ctx context
 	return interceptor(ctx, in, info, handler)
 }
 
+func _InterestsService_GetCalendarFeed_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(GetCalendarFeedRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(InterestsServiceServer).GetCalendarFeed(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: InterestsService_GetCalendarFeed_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(InterestsServiceServer).GetCalendarFeed(ctx, req.(*GetCalendarFeedRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _InterestsService_RotateCalendarFeed_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(RotateCalendarFeedRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(InterestsServiceServer).RotateCalendarFeed(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: InterestsService_RotateCalendarFeed_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(InterestsServiceServer).RotateCalendarFeed(ctx, req.(*RotateCalendarFeedRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _InterestsService_RevokeCalendarFeed_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(RevokeCalendarFeedRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(InterestsServiceServer).RevokeCalendarFeed(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: InterestsService_RevokeCalendarFeed_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(InterestsServiceServer).RevokeCalendarFeed(ctx, req.(*RevokeCalendarFeedRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _InterestsService_RenderCalendarFeed_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(RenderCalendarFeedRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(InterestsServiceServer).RenderCalendarFeed(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: InterestsService_RenderCalendarFeed_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(InterestsServiceServer).RenderCalendarFeed(ctx, req.(*RenderCalendarFeedRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // InterestsService_ServiceDesc is the grpc.ServiceDesc for InterestsService service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -492,6 +644,22 @@ var InterestsService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "ListProjectIdsByFlag",
 			Handler:    _InterestsService_ListProjectIdsByFlag_Handler,
+		},
+		{
+			MethodName: "GetCalendarFeed",
+			Handler:    _InterestsService_GetCalendarFeed_Handler,
+		},
+		{
+			MethodName: "RotateCalendarFeed",
+			Handler:    _InterestsService_RotateCalendarFeed_Handler,
+		},
+		{
+			MethodName: "RevokeCalendarFeed",
+			Handler:    _InterestsService_RevokeCalendarFeed_Handler,
+		},
+		{
+			MethodName: "RenderCalendarFeed",
+			Handler:    _InterestsService_RenderCalendarFeed_Handler,
 		},
 	},
 	Streams:  []grpc.StreamDesc{},

@@ -965,8 +965,11 @@ type NotificationSettings struct {
 	NotifyAnnouncements bool   `protobuf:"varint,6,opt,name=notify_announcements,json=notifyAnnouncements,proto3" json:"notify_announcements,omitempty"`
 	NotifySearchMatches bool   `protobuf:"varint,7,opt,name=notify_search_matches,json=notifySearchMatches,proto3" json:"notify_search_matches,omitempty"`
 	NotifyPayments      bool   `protobuf:"varint,8,opt,name=notify_payments,json=notifyPayments,proto3" json:"notify_payments,omitempty"`
-	unknownFields       protoimpl.UnknownFields
-	sizeCache           protoimpl.SizeCache
+	// The reminder the day before a followed project's last day to submit bids
+	// or of its price hearing. Always set in answers; unset in an update keeps it.
+	NotifyDeadlines *bool `protobuf:"varint,9,opt,name=notify_deadlines,json=notifyDeadlines,proto3,oneof" json:"notify_deadlines,omitempty"`
+	unknownFields   protoimpl.UnknownFields
+	sizeCache       protoimpl.SizeCache
 }
 
 func (x *NotificationSettings) Reset() {
@@ -1051,6 +1054,13 @@ func (x *NotificationSettings) GetNotifySearchMatches() bool {
 func (x *NotificationSettings) GetNotifyPayments() bool {
 	if x != nil {
 		return x.NotifyPayments
+	}
+	return false
+}
+
+func (x *NotificationSettings) GetNotifyDeadlines() bool {
+	if x != nil && x.NotifyDeadlines != nil {
+		return *x.NotifyDeadlines
 	}
 	return false
 }
@@ -1750,7 +1760,7 @@ const file_notification_v1_notification_proto_rawDesc = "" +
 	"\x05count\x18\x01 \x01(\x05R\x05count\"\x80\x01\n" +
 	"\x1fCreateTestNotificationsResponse\x12\x18\n" +
 	"\amessage\x18\x01 \x01(\tR\amessage\x12C\n" +
-	"\rnotifications\x18\x02 \x03(\v2\x1d.notification.v1.NotificationR\rnotifications\"\xd6\x02\n" +
+	"\rnotifications\x18\x02 \x03(\v2\x1d.notification.v1.NotificationR\rnotifications\"\x9b\x03\n" +
 	"\x14NotificationSettings\x12!\n" +
 	"\fbell_enabled\x18\x01 \x01(\bR\vbellEnabled\x12#\n" +
 	"\remail_enabled\x18\x02 \x01(\bR\femailEnabled\x12!\n" +
@@ -1760,7 +1770,9 @@ const file_notification_v1_notification_proto_rawDesc = "" +
 	"lineUserId\x121\n" +
 	"\x14notify_announcements\x18\x06 \x01(\bR\x13notifyAnnouncements\x122\n" +
 	"\x15notify_search_matches\x18\a \x01(\bR\x13notifySearchMatches\x12'\n" +
-	"\x0fnotify_payments\x18\b \x01(\bR\x0enotifyPayments\" \n" +
+	"\x0fnotify_payments\x18\b \x01(\bR\x0enotifyPayments\x12.\n" +
+	"\x10notify_deadlines\x18\t \x01(\bH\x00R\x0fnotifyDeadlines\x88\x01\x01B\x13\n" +
+	"\x11_notify_deadlines\" \n" +
 	"\x1eGetNotificationSettingsRequest\"d\n" +
 	"\x1fGetNotificationSettingsResponse\x12A\n" +
 	"\bsettings\x18\x01 \x01(\v2%.notification.v1.NotificationSettingsR\bsettings\"f\n" +
@@ -1925,6 +1937,7 @@ func file_notification_v1_notification_proto_init() {
 	}
 	file_notification_v1_notification_proto_msgTypes[1].OneofWrappers = []any{}
 	file_notification_v1_notification_proto_msgTypes[11].OneofWrappers = []any{}
+	file_notification_v1_notification_proto_msgTypes[17].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{

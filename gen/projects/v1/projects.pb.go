@@ -712,7 +712,10 @@ type ListProjectsRequest struct {
 	IsUserLike          bool `protobuf:"varint,7,opt,name=is_userLike,json=isUserLike,proto3" json:"is_userLike,omitempty"`
 	IsFill20            bool `protobuf:"varint,8,opt,name=is_fill20,json=isFill20,proto3" json:"is_fill20,omitempty"`
 	IsComment           bool `protobuf:"varint,9,opt,name=is_comment,json=isComment,proto3" json:"is_comment,omitempty"`
-	// "date" (default, newest first), "budget" or "relevance".
+	// "date" (default, newest first), "budget", "relevance" or "deadline": the
+	// projects whose last day to submit bids is today or later (Asia/Bangkok),
+	// soonest first (same day: by project id), then every other project (no
+	// deadline, or passed) newest announcement first.
 	Sort string `protobuf:"bytes,10,opt,name=sort,proto3" json:"sort,omitempty"`
 	// Opaque keyset cursor from a previous page's pagination.next_cursor.
 	Cursor                 string   `protobuf:"bytes,11,opt,name=cursor,proto3" json:"cursor,omitempty"`
@@ -734,8 +737,16 @@ type ListProjectsRequest struct {
 	BudgetYear_User        []string `protobuf:"bytes,27,rep,name=budgetYear_User,json=budgetYearUser,proto3" json:"budgetYear_User,omitempty"`
 	Province_User          []string `protobuf:"bytes,28,rep,name=province_User,json=provinceUser,proto3" json:"province_User,omitempty"`
 	Ministry_User          []string `protobuf:"bytes,29,rep,name=ministry_User,json=ministryUser,proto3" json:"ministry_User,omitempty"`
-	unknownFields          protoimpl.UnknownFields
-	sizeCache              protoimpl.SizeCache
+	// Ours: the last day to submit bids (submission_due) within this range,
+	// ISO dates (YYYY-MM-DD, Gregorian) or Thai dates; a project without one is left out.
+	DueSDate_User string `protobuf:"bytes,30,opt,name=dueSDate_User,json=dueSDateUser,proto3" json:"dueSDate_User,omitempty"`
+	DueEDate_User string `protobuf:"bytes,31,opt,name=dueEDate_User,json=dueEDateUser,proto3" json:"dueEDate_User,omitempty"`
+	// Ours: only projects whose last day to submit bids is today (Asia/Bangkok)
+	// or within the next closing_within_days - 1 days (1 to 366; 7 is
+	// "closing this week"); 0 is no such filter.
+	ClosingWithinDays int32 `protobuf:"varint,32,opt,name=closing_within_days,json=closingWithinDays,proto3" json:"closing_within_days,omitempty"`
+	unknownFields     protoimpl.UnknownFields
+	sizeCache         protoimpl.SizeCache
 }
 
 func (x *ListProjectsRequest) Reset() {
@@ -969,6 +980,27 @@ func (x *ListProjectsRequest) GetMinistry_User() []string {
 		return x.Ministry_User
 	}
 	return nil
+}
+
+func (x *ListProjectsRequest) GetDueSDate_User() string {
+	if x != nil {
+		return x.DueSDate_User
+	}
+	return ""
+}
+
+func (x *ListProjectsRequest) GetDueEDate_User() string {
+	if x != nil {
+		return x.DueEDate_User
+	}
+	return ""
+}
+
+func (x *ListProjectsRequest) GetClosingWithinDays() int32 {
+	if x != nil {
+		return x.ClosingWithinDays
+	}
+	return 0
 }
 
 type ListProjectsResponse struct {
@@ -3784,7 +3816,8 @@ const file_projects_v1_projects_proto_rawDesc = "" +
 	"\bhas_next\x18\x06 \x01(\bR\ahasNext\x12\x19\n" +
 	"\bhas_prev\x18\a \x01(\bR\ahasPrev\x12\x1f\n" +
 	"\vnext_cursor\x18\b \x01(\tR\n" +
-	"nextCursor\"\x9e\t\n" +
+	"nextCursor\"\x98\n" +
+	"\n" +
 	"\x13ListProjectsRequest\x12\x12\n" +
 	"\x04page\x18\x01 \x01(\x05R\x04page\x12\x19\n" +
 	"\bper_page\x18\x02 \x01(\x05R\aperPage\x12\x18\n" +
@@ -3818,7 +3851,10 @@ const file_projects_v1_projects_proto_rawDesc = "" +
 	"\x12projectStatus_User\x18\x1a \x03(\tR\x11projectStatusUser\x12'\n" +
 	"\x0fbudgetYear_User\x18\x1b \x03(\tR\x0ebudgetYearUser\x12#\n" +
 	"\rprovince_User\x18\x1c \x03(\tR\fprovinceUser\x12#\n" +
-	"\rministry_User\x18\x1d \x03(\tR\fministryUserB\x15\n" +
+	"\rministry_User\x18\x1d \x03(\tR\fministryUser\x12#\n" +
+	"\rdueSDate_User\x18\x1e \x01(\tR\fdueSDateUser\x12#\n" +
+	"\rdueEDate_User\x18\x1f \x01(\tR\fdueEDateUser\x12.\n" +
+	"\x13closing_within_days\x18  \x01(\x05R\x11closingWithinDaysB\x15\n" +
 	"\x13_projectMoneyS_UserB\x15\n" +
 	"\x13_projectMoneyE_User\"\x80\x01\n" +
 	"\x14ListProjectsResponse\x12/\n" +

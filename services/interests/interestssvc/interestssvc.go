@@ -14,6 +14,7 @@ import (
 	"bidradar/pkg/config"
 	"bidradar/pkg/events"
 	"bidradar/pkg/runner"
+	"bidradar/services/interests/internal/adapters/ical"
 	"bidradar/services/interests/internal/adapters/postgres"
 	"bidradar/services/interests/internal/adapters/projectsclient"
 	"bidradar/services/interests/internal/app"
@@ -59,7 +60,9 @@ func Build(ctx context.Context, getenv runner.Getenv, log *slog.Logger) (runner.
 	if err != nil {
 		return nil, err
 	}
-	a := app.New(postgres.New(pool), projectsclient.New(projectsTarget, 5*time.Second), nil)
+	repo := postgres.New(pool)
+	a := app.New(repo, projectsclient.New(projectsTarget, 5*time.Second), nil)
+	a.SetFeeds(repo)
 	if se.NATSURL != "" {
 		if _, err := srv.ConnectEvents(ctx, se.NATSURL, pool, runner.Events{
 			Name: "interests", Stream: Stream, Subjects: []string{"interests.>"}, Forget: a.ForgetUser,
@@ -75,6 +78,8 @@ func Build(ctx context.Context, getenv runner.Getenv, log *slog.Logger) (runner.
 		srv.Close()
 		return nil, err
 	}
-	srv.Mount(interestsv1connect.NewInterestsServiceHandler(ports.NewHandler(a), opts...))
+	h := ports.NewHandler(a)
+	h.SetCalendar(ical.Encode)
+	srv.Mount(interestsv1connect.NewInterestsServiceHandler(h, opts...))
 	return srv, nil
 }

@@ -133,10 +133,18 @@ func HandlerWithInterests(pool *pgxpool.Pool, log *slog.Logger, interestsTarget 
 	if interestsTarget != "" {
 		d.App.SetInterests(interestsclient.New(interestsTarget, 5*time.Second))
 	}
+	h := ports.NewHandler(d.App, nil, nil)
+	// The generated projects end on 30 Sep 2026: deadlines count from Today.
+	h.SetClock(func() time.Time { return Today })
 	mux := http.NewServeMux()
-	mux.Handle(projectsv1connect.NewProjectsServiceHandler(ports.NewHandler(d.App, nil, nil)))
+	mux.Handle(projectsv1connect.NewProjectsServiceHandler(h))
 	return mux, nil
 }
+
+// Today is the day the benchmark's deadline filters and order count from:
+// ten days before the generated data ends, so that about a month of tenders
+// still takes bids (~3 300 at 1 M projects).
+var Today = time.Date(2026, 9, 20, 12, 0, 0, 0, domain.Bangkok)
 
 // TotalCap is the service's default cap for exact totals.
 const TotalCap = postgres.DefaultTotalCap
@@ -166,7 +174,7 @@ func NewOracle(seed uint64, n int) *Oracle {
 				o.Rows[i] = domain.Project{ID: p.ID, SearchText: p.SearchText, MethodCode: p.MethodCode, ProvinceCode: p.ProvinceCode,
 					MinistryCode: p.MinistryCode, AgencyName: p.AgencyName, SubAgencyName: p.SubAgencyName, Status: p.Status,
 					StrategyCode: p.StrategyCode, WorkTypeCode: p.WorkTypeCode, BudgetYear: p.BudgetYear, Announcements: types,
-					LastAnnounced: p.LastAnnounced, Budget: p.Budget}
+					LastAnnounced: p.LastAnnounced, Budget: p.Budget, SubmissionDue: p.SubmissionDue}
 			}
 		}()
 	}
@@ -176,6 +184,9 @@ func NewOracle(seed uint64, n int) *Oracle {
 
 // Search returns the total and the first k ids in result order.
 func (o *Oracle) Search(c domain.Criteria, k int) (int, []string) {
+	if (c.ClosingWithin > 0 || c.Sort == domain.SortDeadline) && c.Today.IsZero() {
+		c.Today = Today
+	}
 	m := domain.NewMatcher(c)
 	var hits []*domain.Project
 	for i := range o.Rows {
@@ -228,6 +239,10 @@ func Naive(ctx context.Context, pool *pgxpool.Pool, c domain.Criteria, perPage i
 	if len(c.Statuses) > 0 {
 		add("status = ANY(?)", c.Statuses)
 	}
+	if c.ClosingWithin > 0 {
+		add("submission_due >= ?::date", domain.DateKey(Today))
+		add("submission_due <= ?::date", domain.DateKey(Today).AddDate(0, 0, c.ClosingWithin-1))
+	}
 	where := "TRUE"
 	if len(conds) > 0 {
 		where = strings.Join(conds, " AND ")
@@ -266,6 +281,9 @@ func fmtInt(n int) string {
 // the SQL with its plans.
 func Explain(ctx context.Context, pool *pgxpool.Pool, c domain.Criteria, perPage int) (string, []string, error) {
 	var out []string
+	if (c.ClosingWithin > 0 || c.Sort == domain.SortDeadline) && c.Today.IsZero() {
+		c.Today = Today
+	}
 	res, err := postgres.New(pool, nil, postgres.Options{}).Search(postgres.WithExplain(ctx, &out), c, domain.PageRequest{PerPage: perPage})
 	return res.Plan, out, err
 }

@@ -63,6 +63,18 @@ const (
 	// InterestsServiceListProjectIdsByFlagProcedure is the fully-qualified name of the
 	// InterestsService's ListProjectIdsByFlag RPC.
 	InterestsServiceListProjectIdsByFlagProcedure = "/interests.v1.InterestsService/ListProjectIdsByFlag"
+	// InterestsServiceGetCalendarFeedProcedure is the fully-qualified name of the InterestsService's
+	// GetCalendarFeed RPC.
+	InterestsServiceGetCalendarFeedProcedure = "/interests.v1.InterestsService/GetCalendarFeed"
+	// InterestsServiceRotateCalendarFeedProcedure is the fully-qualified name of the InterestsService's
+	// RotateCalendarFeed RPC.
+	InterestsServiceRotateCalendarFeedProcedure = "/interests.v1.InterestsService/RotateCalendarFeed"
+	// InterestsServiceRevokeCalendarFeedProcedure is the fully-qualified name of the InterestsService's
+	// RevokeCalendarFeed RPC.
+	InterestsServiceRevokeCalendarFeedProcedure = "/interests.v1.InterestsService/RevokeCalendarFeed"
+	// InterestsServiceRenderCalendarFeedProcedure is the fully-qualified name of the InterestsService's
+	// RenderCalendarFeed RPC.
+	InterestsServiceRenderCalendarFeedProcedure = "/interests.v1.InterestsService/RenderCalendarFeed"
 )
 
 // InterestsServiceClient is a client for the interests.v1.InterestsService service.
@@ -91,6 +103,18 @@ type InterestsServiceClient interface {
 	GetFlags(context.Context, *connect.Request[v1.GetFlagsRequest]) (*connect.Response[v1.GetFlagsResponse], error)
 	// ListProjectIdsByFlag is internal: the ids of a user's projects carrying a listing flag.
 	ListProjectIdsByFlag(context.Context, *connect.Request[v1.ListProjectIdsByFlagRequest]) (*connect.Response[v1.ListProjectIdsByFlagResponse], error)
+	// GetCalendarFeed tells whether the caller has a calendar feed (its secret
+	// link is shown only once, when made).
+	GetCalendarFeed(context.Context, *connect.Request[v1.GetCalendarFeedRequest]) (*connect.Response[v1.GetCalendarFeedResponse], error)
+	// RotateCalendarFeed makes the caller a new secret calendar link; the old
+	// one, if any, stops working at once.
+	RotateCalendarFeed(context.Context, *connect.Request[v1.RotateCalendarFeedRequest]) (*connect.Response[v1.RotateCalendarFeedResponse], error)
+	// RevokeCalendarFeed ends the caller's calendar link (404 from then on).
+	RevokeCalendarFeed(context.Context, *connect.Request[v1.RevokeCalendarFeedRequest]) (*connect.Response[v1.RevokeCalendarFeedResponse], error)
+	// RenderCalendarFeed is internal (the gateway's GET /calendar/{token}.ics,
+	// for calendar apps, which send no cookies): the iCalendar document of the
+	// token owner's followed and bidding projects.
+	RenderCalendarFeed(context.Context, *connect.Request[v1.RenderCalendarFeedRequest]) (*connect.Response[v1.RenderCalendarFeedResponse], error)
 }
 
 // NewInterestsServiceClient constructs a client for the interests.v1.InterestsService service. By
@@ -164,6 +188,30 @@ func NewInterestsServiceClient(httpClient connect.HTTPClient, baseURL string, op
 			connect.WithSchema(interestsServiceMethods.ByName("ListProjectIdsByFlag")),
 			connect.WithClientOptions(opts...),
 		),
+		getCalendarFeed: connect.NewClient[v1.GetCalendarFeedRequest, v1.GetCalendarFeedResponse](
+			httpClient,
+			baseURL+InterestsServiceGetCalendarFeedProcedure,
+			connect.WithSchema(interestsServiceMethods.ByName("GetCalendarFeed")),
+			connect.WithClientOptions(opts...),
+		),
+		rotateCalendarFeed: connect.NewClient[v1.RotateCalendarFeedRequest, v1.RotateCalendarFeedResponse](
+			httpClient,
+			baseURL+InterestsServiceRotateCalendarFeedProcedure,
+			connect.WithSchema(interestsServiceMethods.ByName("RotateCalendarFeed")),
+			connect.WithClientOptions(opts...),
+		),
+		revokeCalendarFeed: connect.NewClient[v1.RevokeCalendarFeedRequest, v1.RevokeCalendarFeedResponse](
+			httpClient,
+			baseURL+InterestsServiceRevokeCalendarFeedProcedure,
+			connect.WithSchema(interestsServiceMethods.ByName("RevokeCalendarFeed")),
+			connect.WithClientOptions(opts...),
+		),
+		renderCalendarFeed: connect.NewClient[v1.RenderCalendarFeedRequest, v1.RenderCalendarFeedResponse](
+			httpClient,
+			baseURL+InterestsServiceRenderCalendarFeedProcedure,
+			connect.WithSchema(interestsServiceMethods.ByName("RenderCalendarFeed")),
+			connect.WithClientOptions(opts...),
+		),
 	}
 }
 
@@ -179,6 +227,10 @@ type interestsServiceClient struct {
 	deleteComment         *connect.Client[v1.DeleteCommentRequest, v1.DeleteCommentResponse]
 	getFlags              *connect.Client[v1.GetFlagsRequest, v1.GetFlagsResponse]
 	listProjectIdsByFlag  *connect.Client[v1.ListProjectIdsByFlagRequest, v1.ListProjectIdsByFlagResponse]
+	getCalendarFeed       *connect.Client[v1.GetCalendarFeedRequest, v1.GetCalendarFeedResponse]
+	rotateCalendarFeed    *connect.Client[v1.RotateCalendarFeedRequest, v1.RotateCalendarFeedResponse]
+	revokeCalendarFeed    *connect.Client[v1.RevokeCalendarFeedRequest, v1.RevokeCalendarFeedResponse]
+	renderCalendarFeed    *connect.Client[v1.RenderCalendarFeedRequest, v1.RenderCalendarFeedResponse]
 }
 
 // GetInterest calls interests.v1.InterestsService.GetInterest.
@@ -231,6 +283,26 @@ func (c *interestsServiceClient) ListProjectIdsByFlag(ctx context.Context, req *
 	return c.listProjectIdsByFlag.CallUnary(ctx, req)
 }
 
+// GetCalendarFeed calls interests.v1.InterestsService.GetCalendarFeed.
+func (c *interestsServiceClient) GetCalendarFeed(ctx context.Context, req *connect.Request[v1.GetCalendarFeedRequest]) (*connect.Response[v1.GetCalendarFeedResponse], error) {
+	return c.getCalendarFeed.CallUnary(ctx, req)
+}
+
+// RotateCalendarFeed calls interests.v1.InterestsService.RotateCalendarFeed.
+func (c *interestsServiceClient) RotateCalendarFeed(ctx context.Context, req *connect.Request[v1.RotateCalendarFeedRequest]) (*connect.Response[v1.RotateCalendarFeedResponse], error) {
+	return c.rotateCalendarFeed.CallUnary(ctx, req)
+}
+
+// RevokeCalendarFeed calls interests.v1.InterestsService.RevokeCalendarFeed.
+func (c *interestsServiceClient) RevokeCalendarFeed(ctx context.Context, req *connect.Request[v1.RevokeCalendarFeedRequest]) (*connect.Response[v1.RevokeCalendarFeedResponse], error) {
+	return c.revokeCalendarFeed.CallUnary(ctx, req)
+}
+
+// RenderCalendarFeed calls interests.v1.InterestsService.RenderCalendarFeed.
+func (c *interestsServiceClient) RenderCalendarFeed(ctx context.Context, req *connect.Request[v1.RenderCalendarFeedRequest]) (*connect.Response[v1.RenderCalendarFeedResponse], error) {
+	return c.renderCalendarFeed.CallUnary(ctx, req)
+}
+
 // InterestsServiceHandler is an implementation of the interests.v1.InterestsService service.
 type InterestsServiceHandler interface {
 	// GetInterest is the lookup of SPEC §4 for one project: the active record,
@@ -257,6 +329,18 @@ type InterestsServiceHandler interface {
 	GetFlags(context.Context, *connect.Request[v1.GetFlagsRequest]) (*connect.Response[v1.GetFlagsResponse], error)
 	// ListProjectIdsByFlag is internal: the ids of a user's projects carrying a listing flag.
 	ListProjectIdsByFlag(context.Context, *connect.Request[v1.ListProjectIdsByFlagRequest]) (*connect.Response[v1.ListProjectIdsByFlagResponse], error)
+	// GetCalendarFeed tells whether the caller has a calendar feed (its secret
+	// link is shown only once, when made).
+	GetCalendarFeed(context.Context, *connect.Request[v1.GetCalendarFeedRequest]) (*connect.Response[v1.GetCalendarFeedResponse], error)
+	// RotateCalendarFeed makes the caller a new secret calendar link; the old
+	// one, if any, stops working at once.
+	RotateCalendarFeed(context.Context, *connect.Request[v1.RotateCalendarFeedRequest]) (*connect.Response[v1.RotateCalendarFeedResponse], error)
+	// RevokeCalendarFeed ends the caller's calendar link (404 from then on).
+	RevokeCalendarFeed(context.Context, *connect.Request[v1.RevokeCalendarFeedRequest]) (*connect.Response[v1.RevokeCalendarFeedResponse], error)
+	// RenderCalendarFeed is internal (the gateway's GET /calendar/{token}.ics,
+	// for calendar apps, which send no cookies): the iCalendar document of the
+	// token owner's followed and bidding projects.
+	RenderCalendarFeed(context.Context, *connect.Request[v1.RenderCalendarFeedRequest]) (*connect.Response[v1.RenderCalendarFeedResponse], error)
 }
 
 // NewInterestsServiceHandler builds an HTTP handler from the service implementation. It returns the
@@ -326,6 +410,30 @@ func NewInterestsServiceHandler(svc InterestsServiceHandler, opts ...connect.Han
 		connect.WithSchema(interestsServiceMethods.ByName("ListProjectIdsByFlag")),
 		connect.WithHandlerOptions(opts...),
 	)
+	interestsServiceGetCalendarFeedHandler := connect.NewUnaryHandler(
+		InterestsServiceGetCalendarFeedProcedure,
+		svc.GetCalendarFeed,
+		connect.WithSchema(interestsServiceMethods.ByName("GetCalendarFeed")),
+		connect.WithHandlerOptions(opts...),
+	)
+	interestsServiceRotateCalendarFeedHandler := connect.NewUnaryHandler(
+		InterestsServiceRotateCalendarFeedProcedure,
+		svc.RotateCalendarFeed,
+		connect.WithSchema(interestsServiceMethods.ByName("RotateCalendarFeed")),
+		connect.WithHandlerOptions(opts...),
+	)
+	interestsServiceRevokeCalendarFeedHandler := connect.NewUnaryHandler(
+		InterestsServiceRevokeCalendarFeedProcedure,
+		svc.RevokeCalendarFeed,
+		connect.WithSchema(interestsServiceMethods.ByName("RevokeCalendarFeed")),
+		connect.WithHandlerOptions(opts...),
+	)
+	interestsServiceRenderCalendarFeedHandler := connect.NewUnaryHandler(
+		InterestsServiceRenderCalendarFeedProcedure,
+		svc.RenderCalendarFeed,
+		connect.WithSchema(interestsServiceMethods.ByName("RenderCalendarFeed")),
+		connect.WithHandlerOptions(opts...),
+	)
 	return "/interests.v1.InterestsService/", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch r.URL.Path {
 		case InterestsServiceGetInterestProcedure:
@@ -348,6 +456,14 @@ func NewInterestsServiceHandler(svc InterestsServiceHandler, opts ...connect.Han
 			interestsServiceGetFlagsHandler.ServeHTTP(w, r)
 		case InterestsServiceListProjectIdsByFlagProcedure:
 			interestsServiceListProjectIdsByFlagHandler.ServeHTTP(w, r)
+		case InterestsServiceGetCalendarFeedProcedure:
+			interestsServiceGetCalendarFeedHandler.ServeHTTP(w, r)
+		case InterestsServiceRotateCalendarFeedProcedure:
+			interestsServiceRotateCalendarFeedHandler.ServeHTTP(w, r)
+		case InterestsServiceRevokeCalendarFeedProcedure:
+			interestsServiceRevokeCalendarFeedHandler.ServeHTTP(w, r)
+		case InterestsServiceRenderCalendarFeedProcedure:
+			interestsServiceRenderCalendarFeedHandler.ServeHTTP(w, r)
 		default:
 			http.NotFound(w, r)
 		}
@@ -395,4 +511,20 @@ func (UnimplementedInterestsServiceHandler) GetFlags(context.Context, *connect.R
 
 func (UnimplementedInterestsServiceHandler) ListProjectIdsByFlag(context.Context, *connect.Request[v1.ListProjectIdsByFlagRequest]) (*connect.Response[v1.ListProjectIdsByFlagResponse], error) {
 	return nil, connect.NewError(connect.CodeUnimplemented, errors.New("interests.v1.InterestsService.ListProjectIdsByFlag is not implemented"))
+}
+
+func (UnimplementedInterestsServiceHandler) GetCalendarFeed(context.Context, *connect.Request[v1.GetCalendarFeedRequest]) (*connect.Response[v1.GetCalendarFeedResponse], error) {
+	return nil, connect.NewError(connect.CodeUnimplemented, errors.New("interests.v1.InterestsService.GetCalendarFeed is not implemented"))
+}
+
+func (UnimplementedInterestsServiceHandler) RotateCalendarFeed(context.Context, *connect.Request[v1.RotateCalendarFeedRequest]) (*connect.Response[v1.RotateCalendarFeedResponse], error) {
+	return nil, connect.NewError(connect.CodeUnimplemented, errors.New("interests.v1.InterestsService.RotateCalendarFeed is not implemented"))
+}
+
+func (UnimplementedInterestsServiceHandler) RevokeCalendarFeed(context.Context, *connect.Request[v1.RevokeCalendarFeedRequest]) (*connect.Response[v1.RevokeCalendarFeedResponse], error) {
+	return nil, connect.NewError(connect.CodeUnimplemented, errors.New("interests.v1.InterestsService.RevokeCalendarFeed is not implemented"))
+}
+
+func (UnimplementedInterestsServiceHandler) RenderCalendarFeed(context.Context, *connect.Request[v1.RenderCalendarFeedRequest]) (*connect.Response[v1.RenderCalendarFeedResponse], error) {
+	return nil, connect.NewError(connect.CodeUnimplemented, errors.New("interests.v1.InterestsService.RenderCalendarFeed is not implemented"))
 }

@@ -4,6 +4,7 @@ package app
 
 import (
 	"context"
+	"sort"
 	"time"
 
 	"bidradar/pkg/apperr"
@@ -24,6 +25,7 @@ const (
 type App struct {
 	records  domain.Records
 	projects domain.Projects
+	feeds    domain.Feeds
 	now      func() time.Time
 }
 
@@ -58,6 +60,24 @@ func (a *App) info(ctx context.Context, ids []string) (map[string]domain.Project
 		return nil, apperr.Wrap(err, apperr.Unavailable, ErrProjectsUnavailable.Slug, ErrProjectsUnavailable.Message)
 	}
 	return m, nil
+}
+
+// infoAll is info for any number of ids, a chunk a call.
+func (a *App) infoAll(ctx context.Context, ids []string) (map[string]domain.ProjectInfo, error) {
+	if len(ids) <= infoChunk {
+		return a.info(ctx, ids)
+	}
+	out := make(map[string]domain.ProjectInfo, len(ids))
+	for i := 0; i < len(ids); i += infoChunk {
+		m, err := a.info(ctx, ids[i:min(i+infoChunk, len(ids))])
+		if err != nil {
+			return nil, err
+		}
+		for k, v := range m {
+			out[k] = v
+		}
+	}
+	return out, nil
 }
 
 // project returns one project's info, or ErrProjectNotFound.
@@ -117,8 +137,16 @@ func (a *App) Update(ctx context.Context, userID, projectID string, p domain.Pat
 }
 
 // List is one page of the user's active or archived records, with their
-// projects and the user's counts per mark.
+// projects and the user's counts per mark, newest change first.
 func (a *App) List(ctx context.Context, userID string, archived bool, page, perPage int) ([]Row, int64, domain.Page, domain.Counts, error) {
+	return a.ListBy(ctx, userID, archived, page, perPage, domain.ListQuery{})
+}
+
+// ListBy is List in the query's order and with its deadline filters. The
+// deadlines are the projects service's: ordering or filtering by them reads
+// the whole list (at most MaxFlagIDs records) and its projects, then
+// pages; a user's list is tens to hundreds of records.
+func (a *App) ListBy(ctx context.Context, userID string, archived bool, page, perPage int, q domain.ListQuery) ([]Row, int64, domain.Page, domain.Counts, error) {
 	p := domain.Page{Number: page, Size: perPage}
 	if p.Number < 1 {
 		p.Number = 1
@@ -132,6 +160,17 @@ func (a *App) List(ctx context.Context, userID string, archived bool, page, perP
 	if p.Number > 1_000_000 {
 		return nil, 0, p, domain.Counts{}, apperr.New(apperr.InvalidArgument, "invalid-page", "page is too large")
 	}
+	if err := q.Validate(); err != nil {
+		return nil, 0, p, domain.Counts{}, err
+	}
+	if q.Sort == domain.SortDeadline || q.Filtered() {
+		rows, total, err := a.listByDeadline(ctx, userID, archived, p, q)
+		if err != nil {
+			return nil, 0, p, domain.Counts{}, err
+		}
+		counts, err := a.records.Counts(ctx, userID)
+		return rows, total, p, counts, err
+	}
 	recs, total, err := a.records.List(ctx, userID, archived, p)
 	if err != nil {
 		return nil, 0, p, domain.Counts{}, err
@@ -144,12 +183,41 @@ func (a *App) List(ctx context.Context, userID string, archived bool, page, perP
 	return rows, total, p, counts, err
 }
 
+func (a *App) listByDeadline(ctx context.Context, userID string, archived bool, p domain.Page, q domain.ListQuery) ([]Row, int64, error) {
+	recs, _, err := a.records.List(ctx, userID, archived, domain.Page{Number: 1, Size: MaxFlagIDs})
+	if err != nil {
+		return nil, 0, err
+	}
+	all, err := a.withProjects(ctx, recs)
+	if err != nil {
+		return nil, 0, err
+	}
+	today := domain.Today(a.now())
+	kept := all[:0]
+	for _, r := range all {
+		if q.Keep(r.Project.SubmissionDue, today) {
+			kept = append(kept, r)
+		}
+	}
+	if q.Sort == domain.SortDeadline {
+		sort.SliceStable(kept, func(i, j int) bool {
+			return domain.DeadlineFirst(kept[i].Record, kept[j].Record, kept[i].Project.SubmissionDue, kept[j].Project.SubmissionDue, today)
+		})
+	}
+	total := int64(len(kept))
+	from := min((p.Number-1)*p.Size, len(kept))
+	return kept[from:min(from+p.Size, len(kept))], total, nil
+}
+
+// infoChunk is the most ids one GetProjectSummaries call takes.
+const infoChunk = 500
+
 func (a *App) withProjects(ctx context.Context, recs []domain.Record) ([]Row, error) {
 	ids := make([]string, len(recs))
 	for i, r := range recs {
 		ids[i] = r.ProjectID
 	}
-	m, err := a.info(ctx, ids)
+	m, err := a.infoAll(ctx, ids)
 	if err != nil {
 		return nil, err
 	}
@@ -254,6 +322,79 @@ func (a *App) DeleteComment(ctx context.Context, userID, projectID, commentID st
 	}
 	return a.records.DeleteComment(ctx, userID, projectID, commentID, a.now())
 }
+
+// SetFeeds sets the store of calendar links (nil: the feed RPCs fail).
+func (a *App) SetFeeds(f domain.Feeds) { a.feeds = f }
+
+// FeedState is the user's calendar link, if any.
+func (a *App) FeedState(ctx context.Context, userID string) (domain.Feed, bool, error) {
+	return a.feeds.Feed(ctx, userID)
+}
+
+// RotateFeed makes the user a new calendar link and returns its token (to
+// be shown once); the old link, if any, stops at once.
+func (a *App) RotateFeed(ctx context.Context, userID string) (domain.Feed, string, error) {
+	token, hash, err := domain.NewFeedToken()
+	if err != nil {
+		return domain.Feed{}, "", err
+	}
+	f, err := a.feeds.RotateFeed(ctx, userID, hash, a.now())
+	return f, token, err
+}
+
+// RevokeFeed ends the user's calendar link; ErrFeedNotFound when none.
+func (a *App) RevokeFeed(ctx context.Context, userID string) error {
+	ok, err := a.feeds.RevokeFeed(ctx, userID)
+	if err == nil && !ok {
+		err = domain.ErrFeedNotFound
+	}
+	return err
+}
+
+// FeedEvents are the events of a calendar link: the owner's active
+// followed and bidding projects, their latest steps and deadlines. A bad
+// token is ErrFeedToken, an unknown (revoked, replaced) one ErrFeedNotFound.
+func (a *App) FeedEvents(ctx context.Context, token, origin string) ([]domain.CalendarEvent, error) {
+	hash, err := domain.FeedTokenHash(token)
+	if err != nil {
+		return nil, err
+	}
+	user, ok, err := a.feeds.FeedOwner(ctx, hash)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return nil, domain.ErrFeedNotFound
+	}
+	seen := map[string]bool{}
+	var ids []string
+	for _, f := range []domain.Flag{domain.FlagFollow, domain.FlagBid} {
+		got, _, err := a.records.ProjectIDs(ctx, user, f, MaxFlagIDs)
+		if err != nil {
+			return nil, err
+		}
+		for _, id := range got {
+			if !seen[id] {
+				seen[id] = true
+				ids = append(ids, id)
+			}
+		}
+	}
+	m, err := a.infoAll(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	infos := make([]domain.ProjectInfo, 0, len(m))
+	for _, id := range ids {
+		if p, ok := m[id]; ok {
+			infos = append(infos, p)
+		}
+	}
+	return domain.FeedEvents(infos, origin), nil
+}
+
+// Now is the use cases' clock (the feed's DTSTAMP).
+func (a *App) Now() time.Time { return a.now() }
 
 // ForgetUser erases a deleted account's records and comments (PDPA); run
 // again, it finds nothing left to erase.

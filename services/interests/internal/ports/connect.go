@@ -4,6 +4,8 @@ package ports
 
 import (
 	"context"
+	"net/url"
+	"time"
 
 	"connectrpc.com/connect"
 	"google.golang.org/protobuf/types/known/timestamppb"
@@ -18,11 +20,19 @@ import (
 // Handler implements interestsv1connect.InterestsServiceHandler.
 type Handler struct {
 	interestsv1connect.UnimplementedInterestsServiceHandler
-	app *app.App
+	app      *app.App
+	calendar CalendarEncoder
 }
+
+// CalendarEncoder writes a feed's events as a calendar document (the
+// service's assembly passes the iCalendar adapter's).
+type CalendarEncoder func(events []domain.CalendarEvent, now time.Time) []byte
 
 // NewHandler returns the handler.
 func NewHandler(a *app.App) *Handler { return &Handler{app: a} }
+
+// SetCalendar sets the feed's encoder (nil: RenderCalendarFeed is unimplemented).
+func (h *Handler) SetCalendar(enc CalendarEncoder) { h.calendar = enc }
 
 func baht(satang *int64) *float64 {
 	if satang == nil {
@@ -89,12 +99,12 @@ func (h *Handler) GetInterest(ctx context.Context, req *connect.Request[interest
 	return connect.NewResponse(&interestsv1.GetInterestResponse{Data: interestPB(row)}), nil
 }
 
-func (h *Handler) list(ctx context.Context, archived bool, page, perPage int32) ([]*interestsv1.UserInterest, *interestsv1.InterestPagination, *interestsv1.InterestCounts, error) {
+func (h *Handler) list(ctx context.Context, archived bool, page, perPage int32, q domain.ListQuery) ([]*interestsv1.UserInterest, *interestsv1.InterestPagination, *interestsv1.InterestCounts, error) {
 	user, err := authn.RequireUserID(ctx)
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	rows, total, p, c, err := h.app.List(ctx, user, archived, int(page), int(perPage))
+	rows, total, p, c, err := h.app.ListBy(ctx, user, archived, int(page), int(perPage), q)
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -109,7 +119,9 @@ func (h *Handler) list(ctx context.Context, archived bool, page, perPage int32) 
 
 // ListActiveInterests lists the caller's active records.
 func (h *Handler) ListActiveInterests(ctx context.Context, req *connect.Request[interestsv1.ListActiveInterestsRequest]) (*connect.Response[interestsv1.ListActiveInterestsResponse], error) {
-	data, pg, counts, err := h.list(ctx, false, req.Msg.Page, req.Msg.PerPage)
+	m := req.Msg
+	data, pg, counts, err := h.list(ctx, false, m.Page, m.PerPage,
+		domain.ListQuery{Sort: m.Sort, ClosingWithin: int(m.ClosingWithinDays), DueFrom: m.DueSDate_User, DueTo: m.DueEDate_User})
 	if err != nil {
 		return nil, err
 	}
@@ -118,7 +130,9 @@ func (h *Handler) ListActiveInterests(ctx context.Context, req *connect.Request[
 
 // ListArchivedInterests lists the caller's archived records.
 func (h *Handler) ListArchivedInterests(ctx context.Context, req *connect.Request[interestsv1.ListArchivedInterestsRequest]) (*connect.Response[interestsv1.ListArchivedInterestsResponse], error) {
-	data, pg, counts, err := h.list(ctx, true, req.Msg.Page, req.Msg.PerPage)
+	m := req.Msg
+	data, pg, counts, err := h.list(ctx, true, m.Page, m.PerPage,
+		domain.ListQuery{Sort: m.Sort, ClosingWithin: int(m.ClosingWithinDays), DueFrom: m.DueSDate_User, DueTo: m.DueEDate_User})
 	if err != nil {
 		return nil, err
 	}
@@ -219,4 +233,71 @@ func (h *Handler) ListProjectIdsByFlag(ctx context.Context, req *connect.Request
 		return nil, err
 	}
 	return connect.NewResponse(&interestsv1.ListProjectIdsByFlagResponse{ProjectIds: ids, Truncated: truncated}), nil
+}
+
+func feedPB(f domain.Feed, ok bool) *interestsv1.CalendarFeed {
+	if !ok {
+		return &interestsv1.CalendarFeed{}
+	}
+	return &interestsv1.CalendarFeed{Active: true, CreatedAt: timestamppb.New(f.Created)}
+}
+
+// GetCalendarFeed tells whether the caller has a calendar link.
+func (h *Handler) GetCalendarFeed(ctx context.Context, _ *connect.Request[interestsv1.GetCalendarFeedRequest]) (*connect.Response[interestsv1.GetCalendarFeedResponse], error) {
+	user, err := authn.RequireUserID(ctx)
+	if err != nil {
+		return nil, err
+	}
+	f, ok, err := h.app.FeedState(ctx, user)
+	if err != nil {
+		return nil, err
+	}
+	return connect.NewResponse(&interestsv1.GetCalendarFeedResponse{Feed: feedPB(f, ok)}), nil
+}
+
+// RotateCalendarFeed makes the caller a new calendar link.
+func (h *Handler) RotateCalendarFeed(ctx context.Context, _ *connect.Request[interestsv1.RotateCalendarFeedRequest]) (*connect.Response[interestsv1.RotateCalendarFeedResponse], error) {
+	user, err := authn.RequireUserID(ctx)
+	if err != nil {
+		return nil, err
+	}
+	f, token, err := h.app.RotateFeed(ctx, user)
+	if err != nil {
+		return nil, err
+	}
+	return connect.NewResponse(&interestsv1.RotateCalendarFeedResponse{Feed: feedPB(f, true), Token: token, Path: domain.FeedPath(token)}), nil
+}
+
+// RevokeCalendarFeed ends the caller's calendar link.
+func (h *Handler) RevokeCalendarFeed(ctx context.Context, _ *connect.Request[interestsv1.RevokeCalendarFeedRequest]) (*connect.Response[interestsv1.RevokeCalendarFeedResponse], error) {
+	user, err := authn.RequireUserID(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if err := h.app.RevokeFeed(ctx, user); err != nil {
+		return nil, err
+	}
+	return connect.NewResponse(&interestsv1.RevokeCalendarFeedResponse{Message: "Calendar link revoked"}), nil
+}
+
+// RenderCalendarFeed is internal: a calendar link's document.
+func (h *Handler) RenderCalendarFeed(ctx context.Context, req *connect.Request[interestsv1.RenderCalendarFeedRequest]) (*connect.Response[interestsv1.RenderCalendarFeedResponse], error) {
+	if h.calendar == nil {
+		return nil, connect.NewError(connect.CodeUnimplemented, nil)
+	}
+	events, err := h.app.FeedEvents(ctx, req.Msg.Token, origin(req.Msg.Origin))
+	if err != nil {
+		return nil, err
+	}
+	return connect.NewResponse(&interestsv1.RenderCalendarFeedResponse{Body: h.calendar(events, h.app.Now())}), nil
+}
+
+// origin keeps an http(s) origin (scheme and host only), else "".
+func origin(s string) string {
+	u, err := url.Parse(s)
+	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" || u.User != nil ||
+		(u.Path != "" && u.Path != "/") || u.RawQuery != "" || u.Fragment != "" {
+		return ""
+	}
+	return u.Scheme + "://" + u.Host
 }

@@ -138,6 +138,9 @@ type Settings struct {
 	EmailDigest                                              string // instant | daily | off
 	LineUserID                                               string // not kept: LINE alerts go to auth's line_id1
 	NotifyAnnouncements, NotifySearchMatches, NotifyPayments bool
+	// NotifyDeadlines: the reminder the day before a followed project's
+	// last day to submit bids or of its hearing.
+	NotifyDeadlines bool
 	// Webhook: the user has an outgoing webhook (set apart from the rest).
 	Webhook bool
 }
@@ -146,7 +149,7 @@ type Settings struct {
 // until the user chooses them.
 var DefaultSettings = Settings{
 	BellEnabled: true, EmailDigest: "daily",
-	NotifyAnnouncements: true, NotifySearchMatches: true, NotifyPayments: true,
+	NotifyAnnouncements: true, NotifySearchMatches: true, NotifyPayments: true, NotifyDeadlines: true,
 }
 
 var lineUserRe = regexp.MustCompile(`^U[0-9a-f]{32}$`)
@@ -170,8 +173,10 @@ func (s Settings) Wants(category string) bool {
 		return category == CategorySystemAlert
 	}
 	switch category {
-	case CategoryProjectUpdate, CategoryDeadline:
+	case CategoryProjectUpdate:
 		return s.NotifyAnnouncements
+	case CategoryDeadline:
+		return s.NotifyDeadlines
 	case CategorySearchMatch:
 		return s.NotifySearchMatches
 	case CategoryPayment:

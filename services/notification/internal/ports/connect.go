@@ -170,7 +170,7 @@ func settingsPB(s domain.Settings) *notificationv1.NotificationSettings {
 	return &notificationv1.NotificationSettings{
 		BellEnabled: s.BellEnabled, EmailEnabled: s.EmailEnabled, EmailDigest: s.EmailDigest,
 		LineEnabled: s.LineEnabled, LineUserId: s.LineUserID, NotifyAnnouncements: s.NotifyAnnouncements,
-		NotifySearchMatches: s.NotifySearchMatches, NotifyPayments: s.NotifyPayments,
+		NotifySearchMatches: s.NotifySearchMatches, NotifyPayments: s.NotifyPayments, NotifyDeadlines: &s.NotifyDeadlines,
 	}
 }
 
@@ -197,11 +197,22 @@ func (h *Handler) UpdateNotificationSettings(ctx context.Context, req *connect.R
 	if in == nil {
 		return nil, domain.ErrInvalidSettings
 	}
-	s, err := h.app.PutSettings(ctx, uid, domain.Settings{
+	next := domain.Settings{
 		BellEnabled: in.GetBellEnabled(), EmailEnabled: in.GetEmailEnabled(), EmailDigest: in.GetEmailDigest(),
 		LineEnabled: in.GetLineEnabled(), LineUserID: in.GetLineUserId(), NotifyAnnouncements: in.GetNotifyAnnouncements(),
 		NotifySearchMatches: in.GetNotifySearchMatches(), NotifyPayments: in.GetNotifyPayments(),
-	})
+	}
+	if in.NotifyDeadlines != nil {
+		next.NotifyDeadlines = in.GetNotifyDeadlines()
+	} else {
+		// a client that predates the switch keeps the user's choice
+		cur, err := h.app.Settings(ctx, uid)
+		if err != nil {
+			return nil, err
+		}
+		next.NotifyDeadlines = cur.NotifyDeadlines
+	}
+	s, err := h.app.PutSettings(ctx, uid, next)
 	if err != nil {
 		return nil, err
 	}

@@ -234,6 +234,7 @@ func (g *Generator) Project(i int) domain.Project {
 	}
 	lastDate := p.Announcements[n-1].Date
 	last := path[n-1]
+	g.deadlines(&p, i)
 	if last == "15" || last == "D0" || last == "D2" || last == "W0" || last == "W2" {
 		ref := domain.Money(int64(float64(bud)*(0.9+0.1*r.Float64())/100) * 100)
 		p.ReferencePrice = &ref
@@ -261,6 +262,24 @@ func (g *Generator) Project(i int) domain.Project {
 	p.LastSeen = lastDate
 	p.Derive()
 	return p
+}
+
+// deadlines gives a tender its dates as e-GP publishes them: the hearing
+// ends 3 to 7 days after the draft (B0), bids close 7 to 20 days after the
+// invitation (D0); later steps never move them. Drawn from their own
+// stream, so the other fields of project i stay as they were.
+func (g *Generator) deadlines(p *domain.Project, i int) {
+	r := rand.New(rand.NewPCG(g.Seed^0xDEAD11AE, uint64(i)))
+	for _, a := range p.Announcements {
+		switch a.Type {
+		case domain.AnnDraft:
+			d := a.Date.AddDate(0, 0, 3+r.IntN(5))
+			p.HearingDue = &d
+		case domain.AnnInvitation:
+			d := a.Date.AddDate(0, 0, 7+r.IntN(14))
+			p.SubmissionDue = &d
+		}
+	}
 }
 
 func pick(r *rand.Rand, s []string) string { return s[r.IntN(len(s))] }

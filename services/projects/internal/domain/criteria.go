@@ -20,7 +20,14 @@ const (
 	SortDate      SortOrder = "date"      // last announcement date, newest first
 	SortBudget    SortOrder = "budget"    // budget, largest first (no budget last)
 	SortRelevance SortOrder = "relevance" // positive keywords found, then date
+	// SortDeadline: the projects whose last day to submit bids is Today or
+	// later, soonest first (same day: id ascending), then every other
+	// project (no deadline, or passed) in date order.
+	SortDeadline SortOrder = "deadline"
 )
+
+// MaxClosingWithin bounds ClosingWithin (a year and a day).
+const MaxClosingWithin = 366
 
 // Criteria is the search form (SPEC §3 criteria payload), in domain terms.
 // Keywords use substring semantics on normalised text.
@@ -43,7 +50,46 @@ type Criteria struct {
 	From, To          *time.Time
 	MinBudget         *Money
 	MaxBudget         *Money
-	Sort              SortOrder
+	// DueFrom, DueTo bound the last day to submit bids (SubmissionDue);
+	// either one leaves out the projects without one.
+	DueFrom, DueTo *time.Time
+	// ClosingWithin > 0 keeps the projects whose last day to submit bids is
+	// Today or within the next ClosingWithin-1 days (7: "closing this week").
+	ClosingWithin int
+	// Today is the Bangkok date that ClosingWithin and SortDeadline count
+	// from (listing only: saved searches never set them).
+	Today time.Time
+	Sort  SortOrder
+}
+
+// DueRange is the range of SubmissionDue dates (as DateKey) that the
+// deadline filters allow; ok is false when there is no deadline filter.
+// The range may be empty (from after to).
+func (c Criteria) DueRange() (from, to time.Time, ok bool) {
+	from, to = NoDate, time.Date(9999, 12, 31, 0, 0, 0, 0, time.UTC)
+	if c.DueFrom != nil {
+		from, ok = DateKey(*c.DueFrom), true
+	}
+	if c.DueTo != nil {
+		to, ok = DateKey(*c.DueTo), true
+	}
+	if c.ClosingWithin > 0 {
+		today := DateKey(c.Today)
+		if today.After(from) {
+			from = today
+		}
+		if end := today.AddDate(0, 0, c.ClosingWithin-1); end.Before(to) {
+			to = end
+		}
+		ok = true
+	}
+	return from, to, ok
+}
+
+// Upcoming reports whether p's last day to submit bids is Today or later:
+// the first part of SortDeadline.
+func (c Criteria) Upcoming(p *Project) bool {
+	return p.SubmissionDue != nil && !DateKey(*p.SubmissionDue).Before(DateKey(c.Today))
 }
 
 // ErrInvalidCriteria reports criteria that cannot be run (a 400);
@@ -109,8 +155,17 @@ func (c Criteria) Validate() error {
 	if c.MinBudget != nil && c.MaxBudget != nil && *c.MaxBudget < *c.MinBudget {
 		return InvalidCriteria("max budget below min budget")
 	}
+	if c.DueFrom != nil && c.DueTo != nil && c.DueTo.Before(*c.DueFrom) {
+		return InvalidCriteria("deadline end date before start date")
+	}
+	if c.ClosingWithin < 0 || c.ClosingWithin > MaxClosingWithin {
+		return InvalidCriteria("closing_within_days must be between 1 and %d", MaxClosingWithin)
+	}
+	if (c.ClosingWithin > 0 || c.Sort == SortDeadline) && c.Today.IsZero() {
+		return InvalidCriteria("no date to count deadlines from")
+	}
 	switch c.Sort {
-	case "", SortDate, SortBudget, SortRelevance:
+	case "", SortDate, SortBudget, SortRelevance, SortDeadline:
 	default:
 		return InvalidCriteria("sort %q", c.Sort)
 	}
@@ -203,6 +258,14 @@ func (m *Matcher) Match(p *Project) bool {
 			return false
 		}
 	}
+	if from, to, ok := c.DueRange(); ok {
+		if p.SubmissionDue == nil {
+			return false
+		}
+		if d := DateKey(*p.SubmissionDue); d.Before(from) || d.After(to) {
+			return false
+		}
+	}
 	if c.MinBudget != nil || c.MaxBudget != nil {
 		if p.Budget == nil {
 			return false
@@ -243,9 +306,22 @@ func (m *Matcher) Score(p *Project) int {
 }
 
 // Less orders two matching projects for sort order s (true when a comes
-// first): the key of s descending, then the id descending.
+// first): the key of s descending, then the id descending; SortDeadline's
+// upcoming part ascending (deadline, then id).
 func (m *Matcher) Less(s SortOrder, a, b *Project) bool {
 	switch s {
+	case SortDeadline:
+		ua, ub := m.c.Upcoming(a), m.c.Upcoming(b)
+		if ua != ub {
+			return ua
+		}
+		if ua {
+			if da, db := DateKey(*a.SubmissionDue), DateKey(*b.SubmissionDue); !da.Equal(db) {
+				return da.Before(db)
+			}
+			return a.ID < b.ID
+		}
+		return m.Less(SortDate, a, b)
 	case SortBudget:
 		ab, bb := budgetKey(a), budgetKey(b)
 		if ab != bb {

@@ -32,6 +32,17 @@ type Handler struct {
 	sources   IngestSources
 	release   OCDSRelease
 	overnight *app.Overnight
+	now       func() time.Time // nil: time.Now
+}
+
+// SetClock sets the clock that dates the listing's deadline filters (tests).
+func (h *Handler) SetClock(now func() time.Time) { h.now = now }
+
+func (h *Handler) clock() time.Time {
+	if h.now != nil {
+		return h.now()
+	}
+	return time.Now()
 }
 
 // SetOvernight sets the overnight searches' runner (admin "run now").
@@ -73,7 +84,8 @@ func date(s string) (*time.Time, error) {
 	return &d, nil
 }
 
-func criteria(r *projectsv1.ListProjectsRequest) (domain.Criteria, error) {
+// criteria reads a listing request; now dates its deadline filters and order.
+func criteria(r *projectsv1.ListProjectsRequest, now time.Time) (domain.Criteria, error) {
 	c := domain.Criteria{
 		Keyword: r.Keyword, AnyOf: r.KeyWord_Incl_Or, AllOf: r.KeyWord_Incl_And, NoneOf: r.KeyWord_Excl_Nor,
 		AnnouncementTypes: r.AnnouType_UserRequired, Methods: r.Method_UserRequired,
@@ -96,6 +108,16 @@ func criteria(r *projectsv1.ListProjectsRequest) (domain.Criteria, error) {
 	}
 	if c.To, err = date(r.AnnouEDate_User); err != nil {
 		return c, err
+	}
+	if c.DueFrom, err = date(r.DueSDate_User); err != nil {
+		return c, err
+	}
+	if c.DueTo, err = date(r.DueEDate_User); err != nil {
+		return c, err
+	}
+	c.ClosingWithin = int(r.ClosingWithinDays)
+	if c.ClosingWithin != 0 || c.Sort == domain.SortDeadline {
+		c.Today = now
 	}
 	return c, c.Validate()
 }
@@ -165,7 +187,7 @@ func summary(p *domain.Project, terms []string) *projectsv1.ProjectSummary {
 
 // ListProjects serves GET /gen-infor: criteria search with pagination.
 func (h *Handler) ListProjects(ctx context.Context, req *connect.Request[projectsv1.ListProjectsRequest]) (*connect.Response[projectsv1.ListProjectsResponse], error) {
-	c, err := criteria(req.Msg)
+	c, err := criteria(req.Msg, h.clock())
 	if err != nil {
 		return nil, err
 	}

@@ -1,4 +1,4 @@
-import { useMutation, useQuery, useQueryClient, type QueryClient } from "@tanstack/react-query";
+import { keepPreviousData, useMutation, useQuery, useQueryClient, type QueryClient } from "@tanstack/react-query";
 import { timestampDate } from "@bufbuild/protobuf/wkt";
 import { getClient } from "@/lib/clients";
 import { queryKeys } from "@/lib/query-keys";
@@ -130,16 +130,39 @@ export function useSaveBid(projectId: string) {
   });
 }
 
+/** The order of "my projects": newest change first ("") or by deadline; closingDays > 0: closing within that many days. */
+export type ListOrder = { sort: "" | "deadline"; closingDays: number };
+
 /** GET /userInterests/active or /archived (the app asks page 1, size 100). */
-export function useInterestList(archived: boolean) {
+export function useInterestList(archived: boolean, order: ListOrder = { sort: "", closingDays: 0 }) {
+  const req = { page: 1, perPage: 100, sort: order.sort, closingWithinDays: order.closingDays };
   return useQuery({
-    queryKey: queryKeys.interests.list(archived),
+    queryKey: queryKeys.interests.list(archived, order),
     queryFn: async ({ signal }) =>
-      archived
-        ? await interests().listArchivedInterests({ page: 1, perPage: 100 }, { signal })
-        : await interests().listActiveInterests({ page: 1, perPage: 100 }, { signal }),
+      archived ? await interests().listArchivedInterests(req, { signal }) : await interests().listActiveInterests(req, { signal }),
+    placeholderData: keepPreviousData,
     staleTime: 15_000,
   });
+}
+
+/** The calendar link's state: whether one exists and since when (its secret is shown only when made). */
+export function useCalendarFeed() {
+  return useQuery({
+    queryKey: queryKeys.interests.calendarFeed(),
+    queryFn: async ({ signal }) => (await interests().getCalendarFeed({}, { signal })).feed,
+    staleTime: 60_000,
+  });
+}
+
+/** Make a new calendar link (the old one stops) or revoke it. */
+export function useCalendarFeedActions() {
+  const qc = useQueryClient();
+  const done = () => void qc.invalidateQueries({ queryKey: queryKeys.interests.calendarFeed() });
+  const fail = (err: unknown) => toast.error(errorMessage(err, "Failed to fetch data"));
+  return {
+    rotate: useMutation({ mutationFn: () => interests().rotateCalendarFeed({}), onSuccess: done, onError: fail }),
+    revoke: useMutation({ mutationFn: () => interests().revokeCalendarFeed({}), onSuccess: done, onError: fail }),
+  };
 }
 
 /**

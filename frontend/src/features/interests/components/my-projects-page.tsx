@@ -7,7 +7,10 @@ import { formatIsoDateBE, formatMoney, formatNumber, formatThaiDate } from "@/li
 import { Button } from "@/components/ui/button";
 import { StatusBadge } from "@/components/ui/status-badge";
 import type { UserInterest } from "@/gen/interests/v1/interests_pb";
-import { marksOf, tsToDate, useInterestList } from "../api/interests-api";
+import { marksOf, tsToDate, useInterestList, type ListOrder } from "../api/interests-api";
+import { Deadlines } from "@/components/ui/deadlines";
+import { CLOSING_WEEK_DAYS } from "@/lib/deadline";
+import { CalendarFeedSection } from "./calendar-feed";
 import { followLabel, MarkBar } from "./marks";
 import { download, toCsv, toIcs, toXlsx } from "../lib/export";
 import { toast } from "@/stores/toast-store";
@@ -34,6 +37,7 @@ function Row({ i }: { i: UserInterest }) {
           </span>
         )}
       </div>
+      <Deadlines submissionDue={i.submissionDue} hearingDue={i.hearingDue} />
       <div className="my-row-meta">
         {m.follow && <span>{followLabel(m)}</span>}
         {i.bidPrice !== undefined && <span>{t.bidShort(formatMoney(i.bidPrice), i.reductionPercent)}</span>}
@@ -49,7 +53,8 @@ function Row({ i }: { i: UserInterest }) {
 export function MyProjectsPage() {
   usePageTitle(t.myTitle);
   const [archived, setArchived] = useState(false);
-  const q = useInterestList(archived);
+  const [order, setOrder] = useState<ListOrder>({ sort: "", closingDays: 0 });
+  const q = useInterestList(archived, order);
   const active = useInterestList(false);
   const stored = useInterestList(true);
   const c = q.data?.counts;
@@ -98,6 +103,32 @@ export function MyProjectsPage() {
           </Button>
         </div>
       )}
+      <div className="my-controls" role="group" aria-label={t.sortLabel}>
+        <label className="control">
+          <span>{t.sortLabel}</span>
+          <select
+            value={order.sort || "changed"}
+            onChange={(e) => setOrder({ ...order, sort: e.target.value === "deadline" ? "deadline" : "" })}
+            data-testid="my-sort"
+          >
+            {(["changed", "deadline"] as const).map((s) => (
+              <option key={s} value={s}>
+                {t.sorts[s]}
+              </option>
+            ))}
+          </select>
+        </label>
+        <button
+          type="button"
+          className={`filter-chip${order.closingDays ? " filter-chip-on" : ""}`}
+          aria-pressed={!!order.closingDays}
+          title={th.deadlines.closingWeekHint}
+          onClick={() => setOrder({ ...order, closingDays: order.closingDays ? 0 : CLOSING_WEEK_DAYS })}
+          data-testid="my-closing-week"
+        >
+          {th.deadlines.closingWeek}
+        </button>
+      </div>
       {c && (
         <div className="my-counts" data-testid="my-counts">
           <span>{t.like} {formatNumber(Number(c.liked))}</span>
@@ -117,7 +148,7 @@ export function MyProjectsPage() {
         </div>
       ) : q.data.data.length === 0 ? (
         <div className="state-card" data-testid="my-empty">
-          <p>{archived ? t.emptyArchived : t.emptyActive}</p>
+          <p>{order.closingDays ? th.deadlines.closingWeekHint : archived ? t.emptyArchived : t.emptyActive}</p>
           <Link to="/search" className="btn btn-secondary btn-md">
             {th.nav.search}
           </Link>
@@ -129,6 +160,7 @@ export function MyProjectsPage() {
           ))}
         </ul>
       )}
+      <CalendarFeedSection />
     </div>
   );
 }

@@ -49,10 +49,19 @@ describe("export of tracked projects", () => {
       expect(row[12]).toBe("-5"); // a number stays a number
     });
   });
-  it("writes a calendar of the followed projects' steps", async () => {
-    const ics = await toIcs([rec, create(UserInterestSchema, { ...rec, idProject: "69120000002", isInterestToStepChk: false })], "https://bidradar.example");
+  it("writes a calendar of the followed and bidding projects' steps", async () => {
+    const ics = await toIcs(
+      [
+        rec,
+        create(UserInterestSchema, { ...rec, idProject: "69120000002", isInterestToStepChk: false }), // only liked
+        create(UserInterestSchema, { ...rec, idProject: "69120000003", isInterestToStepChk: false, isInterestToBid: true }),
+        create(UserInterestSchema, { ...rec, idProject: "69120000004", archived: true }),
+      ],
+      "https://bidradar.example",
+    );
     expect(ics).toContain("BEGIN:VCALENDAR");
-    expect(ics.match(/BEGIN:VEVENT/g)).toHaveLength(1);
+    expect(ics.match(/BEGIN:VEVENT/g)).toHaveLength(2);
+    expect(ics).toContain("69120000003-step-2026-11-01@bidradar");
     expect(ics).toContain("DTSTART;VALUE=DATE:20261101");
     expect(ics).toContain("69120000001");
   });
@@ -62,5 +71,8 @@ describe("export of tracked projects", () => {
     expect(ics).toContain("DTSTART;VALUE=DATE:20261215");
     expect(ics).toContain("DTSTART;VALUE=DATE:20261203");
     expect(ics).toContain("วันสุดท้ายยื่นข้อเสนอ");
+    // the calendar link's UIDs: one event per project and deadline, wherever it moves
+    expect(ics).toContain("UID:69120000001-submission@bidradar");
+    expect(ics).toContain("UID:69120000001-hearing@bidradar");
   });
 });

@@ -81,27 +81,29 @@ export async function toXlsx(records: readonly UserInterest[]): Promise<Blob> {
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 /**
- * The calendar of followed projects: each one's latest announcement step, and
- * its deadlines when the source gave them (the last day to submit bids, the
- * price hearing), one all-day event each.
+ * The calendar of the followed and bidding projects (as the calendar link
+ * has them): each one's latest announcement step, and its deadlines when the
+ * source gave them (the last day to submit bids, the end of the price
+ * hearing), one all-day event each. The UIDs are the link's: a deadline is
+ * one event per project however often it moves.
  */
 export async function toIcs(records: readonly UserInterest[], origin: string): Promise<string> {
   const { createEvents } = await import("ics");
   const events = records
-    .filter((r) => r.isInterestToStepChk)
+    .filter((r) => !r.archived && (r.isInterestToStepChk || r.isInterestToBid))
     .flatMap((r) => {
       const name = r.projectName || r.idProject;
-      const dates: Array<[string, string, string]> = [
-        [r.announceDate, "step", `${r.announceTypeName || "ประกาศ"}: ${name}`],
-        [r.submissionDue, "submission", `วันสุดท้ายยื่นข้อเสนอ: ${name}`],
-        [r.hearingDue, "hearing", `รับฟังคำวิจารณ์ร่างขอบเขตงาน: ${name}`],
+      const dates: Array<[string, string, string, string]> = [
+        [r.announceDate, "step", `${r.announceTypeName || "ประกาศ"}: ${name}`, `step-${r.announceDate}`],
+        [r.submissionDue, "submission", `วันสุดท้ายยื่นข้อเสนอ: ${name}`, "submission"],
+        [r.hearingDue, "hearing", `วันสุดท้ายรับฟังคำวิจารณ์: ${name}`, "hearing"],
       ];
       return dates
         .filter(([date]) => ISO_DATE.test(date))
-        .map(([date, kind, title]) => {
+        .map(([date, , title, key]) => {
           const [y, m, d] = date.split("-").map(Number);
           return {
-            uid: `${r.idProject}-${kind}-${date}@bidradar`,
+            uid: `${r.idProject}-${key}@bidradar`,
             start: [y, m, d] as [number, number, number],
             duration: { days: 1 },
             title,

@@ -45,6 +45,18 @@ export function NotificationSettingsSection() {
           {toggle("bellEnabled", t.bellEnabled)}
           {toggle("notifySearchMatches", t.notifySearchMatches)}
           {toggle("notifyAnnouncements", t.notifyAnnouncements)}
+          <label className="settings-toggle" key="notifyDeadlines">
+            <input
+              type="checkbox"
+              checked={draft.notifyDeadlines ?? true}
+              onChange={(e) => setDraft({ ...draft, notifyDeadlines: e.target.checked })}
+              data-testid="setting-notifyDeadlines"
+            />
+            <span>
+              {t.notifyDeadlines}
+              <span className="settings-hint"> ({t.notifyDeadlinesHint})</span>
+            </span>
+          </label>
           {toggle("notifyPayments", t.notifyPayments)}
         </fieldset>
         <fieldset>

@@ -7,6 +7,7 @@ import { errorMessage } from "@/lib/errors";
 import { toast } from "@/stores/toast-store";
 import { downloadOcds, ocdsUrl } from "../api/projects-api";
 import { StatusBadge } from "@/components/ui/status-badge";
+import { Deadlines } from "@/components/ui/deadlines";
 
 const t = th.projectDetails;
 
@@ -79,6 +80,11 @@ export function ProjectView({ project, sample = false }: { project: ProjectDetai
           {s.projectName}
         </h1>
         <p className="pd-agency">{[s.deptName, s.deptSubName].filter(Boolean).join(" · ")}</p>
+        {(s.submissionDue || s.hearingDue) && (
+          <div className="pd-deadlines" data-testid="pd-deadlines">
+            <Deadlines submissionDue={s.submissionDue} hearingDue={s.hearingDue} />
+          </div>
+        )}
         <div className="pd-actions">
           {s.egpUrl && (
             <a className="btn btn-primary btn-md" href={s.egpUrl} target="_blank" rel="noopener noreferrer" data-testid="pd-egp">
@@ -114,6 +120,8 @@ export function ProjectView({ project, sample = false }: { project: ProjectDetai
               <Field label={t.province}>{place}</Field>
               <Field label={t.method}>{s.methodName}</Field>
               <Field label={t.category}>{s.typeName}</Field>
+              {s.hearingDue && <Field label={t.hearingDue} testId="pd-hearing-due">{formatIsoDateBE(s.hearingDue, true)}</Field>}
+              {s.submissionDue && <Field label={t.submissionDue} testId="pd-submission-due">{formatIsoDateBE(s.submissionDue, true)}</Field>}
               <Field label={t.budgetYear} testId="pd-budget-year">{s.budgetYear > 0 ? `พ.ศ. ${s.budgetYear}` : ""}</Field>
               <Field label={t.status}>
                 <StatusBadge status={s.status} label={s.statusName} />

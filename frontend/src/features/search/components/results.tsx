@@ -6,6 +6,7 @@ import { IconArrowRight } from "@/components/ui/icons";
 import type { View } from "../lib/criteria";
 import { Highlight } from "./highlight";
 import { StatusBadge } from "@/components/ui/status-badge";
+import { Deadlines } from "@/components/ui/deadlines";
 import { MarkBar } from "@/features/interests";
 
 type RowProps = { p: ProjectSummary; view: View; fallbackKeywords: string[]; loggedIn: boolean };
@@ -55,6 +56,7 @@ export function ResultRow({ p, view, fallbackKeywords, loggedIn }: RowProps) {
           </span>
         )}
         {p.announceDate && <span className="result-date">{formatIsoDateBE(p.announceDate)}</span>}
+        <Deadlines submissionDue={p.submissionDue} hearingDue={p.hearingDue} />
       </div>
       {loggedIn && (
         <div className="result-marks">

@@ -4,6 +4,7 @@ import { th } from "@/i18n/th";
 import { usePageTitle } from "@/hooks/use-page-title";
 import { errorMessage } from "@/lib/errors";
 import { formatNumber } from "@/lib/format";
+import { CLOSING_WEEK_DAYS } from "@/lib/deadline";
 import { Button } from "@/components/ui/button";
 import { IconAlert, IconSearch } from "@/components/ui/icons";
 import { selectUser, useAuthStore } from "@/stores/auth-store";
@@ -227,6 +228,16 @@ export function SearchPage() {
                 ))}
               </select>
             </label>
+            <button
+              type="button"
+              className={`filter-chip${state.closingDays ? " filter-chip-on" : ""}`}
+              aria-pressed={!!state.closingDays}
+              title={th.deadlines.closingWeekHint}
+              onClick={() => go({ ...state, closingDays: state.closingDays ? 0 : CLOSING_WEEK_DAYS, page: 1 })}
+              data-testid="closing-week"
+            >
+              {th.deadlines.closingWeek}
+            </button>
             <label className="control">
               <span>{th.search.perPage}</span>
               <select value={state.perPage} onChange={(e) => go({ ...state, perPage: Number(e.target.value), page: 1 })} data-testid="per-page-select">

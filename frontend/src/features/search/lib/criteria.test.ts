@@ -51,6 +51,16 @@ describe("search state ↔ query string", () => {
     expect(s).toEqual(defaultState());
   });
 
+  it("keeps the deadline order and closing this week in the URL, as the REST names", () => {
+    const s = { ...defaultState(), sort: "deadline" as const, closingDays: 7 };
+    const sp = toSearchParams(s);
+    expect(sp.toString()).toBe("sort=deadline&closing_within_days=7");
+    expect(parseSearchParams(sp)).toEqual(s);
+    expect(toListRequest(s)).toMatchObject({ sort: "deadline", closingWithinDays: 7 });
+    expect(parseSearchParams(new URLSearchParams("closing_within_days=0")).closingDays).toBeUndefined();
+    expect(parseSearchParams(new URLSearchParams("closing_within_days=abc")).closingDays).toBeUndefined();
+  });
+
   it("accepts comma-separated code lists and Thai-digit project ids", () => {
     const s = parseSearchParams(new URLSearchParams("province_User=10,41&project_id_User=๖๙๐๙๙๗๒๒๒๐๓"));
     expect(s.criteria.provinces).toEqual(["10", "41"]);

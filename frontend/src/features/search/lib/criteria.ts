@@ -39,13 +39,18 @@ export type Criteria = {
 
 export type ListKey = Exclude<keyof Criteria, "dateFrom" | "dateTo" | "moneyMin" | "moneyMax">;
 export type View = "short" | "long";
-export type Sort = "date" | "budget" | "relevance";
+export type Sort = "date" | "budget" | "relevance" | "deadline";
 
-export type SearchState = { criteria: Criteria; page: number; perPage: number; view: View; sort: Sort; filters: ListingFilters };
+/**
+ * closingDays > 0 keeps the projects whose last day to submit bids is today
+ * or within the next closingDays - 1 days (7: "closing this week"); a
+ * listing filter (closing_within_days), never part of a saved search.
+ */
+export type SearchState = { criteria: Criteria; page: number; perPage: number; view: View; sort: Sort; filters: ListingFilters; closingDays?: number };
 
 export const PER_PAGE_OPTIONS = [10, 20, 50] as const;
 export const DEFAULT_PER_PAGE = 10;
-export const SORTS: readonly Sort[] = ["date", "budget", "relevance"];
+export const SORTS: readonly Sort[] = ["date", "budget", "relevance", "deadline"];
 
 export const emptyCriteria = (): Criteria => ({
   or: [],
@@ -152,6 +157,7 @@ export function parseSearchParams(sp: URLSearchParams): SearchState {
   const perPage = Number(sp.get("per_page"));
   const view = sp.get("view");
   const sort = sp.get("sort") as Sort | null;
+  const closingDays = readClosingDays(sp.get("closing_within_days"));
   return {
     criteria: c,
     page: readInt(sp.get("page"), 1),
@@ -159,7 +165,13 @@ export function parseSearchParams(sp: URLSearchParams): SearchState {
     view: view === "long" ? "long" : "short",
     sort: sort && SORTS.includes(sort) ? sort : "date",
     filters: filtersFromParams(sp),
+    ...(closingDays > 0 ? { closingDays } : {}),
   };
+}
+
+function readClosingDays(v: string | null): number {
+  const n = Number(v);
+  return Number.isInteger(n) && n >= 1 && n <= 366 ? n : 0;
 }
 
 /** The query string of a search: only what differs from the defaults, in a stable order. */
@@ -176,6 +188,7 @@ export function toSearchParams(s: SearchState): URLSearchParams {
   if (s.sort !== "date") sp.set("sort", s.sort);
   if (s.view !== "short") sp.set("view", s.view);
   if (s.filters) filtersToParams(s.filters, sp);
+  if (s.closingDays) sp.set("closing_within_days", String(s.closingDays));
   return sp;
 }
 
@@ -206,7 +219,7 @@ function criteriaFields(c: Criteria) {
 /** The ListProjects request; the listing filters only for a signed-in user (visitors would get 401). */
 export function toListRequest(s: SearchState, signedIn = false): MessageInitShape<typeof ListProjectsRequestSchema> {
   const filters = signedIn && s.filters ? filtersToRequest(s.filters) : {};
-  return { page: s.page, perPage: s.perPage, sort: s.sort, ...criteriaFields(s.criteria), ...filters };
+  return { page: s.page, perPage: s.perPage, sort: s.sort, closingWithinDays: s.closingDays ?? 0, ...criteriaFields(s.criteria), ...filters };
 }
 
 export type SearchType = "normal" | "overnight";

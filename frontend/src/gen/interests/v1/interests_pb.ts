@@ -13,7 +13,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file interests/v1/interests.proto.
  */
 export const file_interests_v1_interests: GenFile = /*@__PURE__*/
-  fileDesc("ChxpbnRlcmVzdHMvdjEvaW50ZXJlc3RzLnByb3RvEgxpbnRlcmVzdHMudjEihAYKDFVzZXJJbnRlcmVzdBISCgppZF9wcm9qZWN0GAEgASgJEhMKC2lzX3VzZXJMaWtlGAIgASgIEhwKFGlzX2ludGVyZXN0VG9TdGVwQ2hrGAMgASgIEhgKEGlzX0ludGVyZXN0VG9CaWQYBCABKAgSEAoIYXJjaGl2ZWQYBSABKAgSEQoJaXNfZmlsbDIwGAYgASgIEhUKDWNvbW1lbnRfY291bnQYByABKAUSFQoIYmlkUHJpY2UYCCABKAFIAIgBARIdChByZWR1Y3Rpb25QZXJjZW50GAkgASgBSAGIAQESLgoKY3JlYXRlZF9hdBgKIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLgoKdXBkYXRlZF9hdBgLIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASFAoMcHJvamVjdF9uYW1lGAwgASgJEi8KC2xhc3RVcGRhdGVkGA0gASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIcCg9iaWRQcmljZV9zYXRhbmcYDiABKANIAogBARIRCglkZXB0X25hbWUYDyABKAkSEwoGYnVkZ2V0GBAgASgBSAOIAQESGgoNYnVkZ2V0X3NhdGFuZxgRIAEoA0gEiAEBEhwKD3JlZmVyZW5jZV9wcmljZRgSIAEoAUgFiAEBEg4KBnN0YXR1cxgTIAEoCRITCgtzdGF0dXNfbmFtZRgUIAEoCRIaChJhbm5vdW5jZV90eXBlX25hbWUYFSABKAkSFQoNYW5ub3VuY2VfZGF0ZRgWIAEoCRIOCgZzb3VyY2UYFyABKAkSFgoOc3VibWlzc2lvbl9kdWUYGCABKAkSEwoLaGVhcmluZ19kdWUYGSABKAlCCwoJX2JpZFByaWNlQhMKEV9yZWR1Y3Rpb25QZXJjZW50QhIKEF9iaWRQcmljZV9zYXRhbmdCCQoHX2J1ZGdldEIQCg5fYnVkZ2V0X3NhdGFuZ0ISChBfcmVmZXJlbmNlX3ByaWNlIlgKEkludGVyZXN0UGFnaW5hdGlvbhIMCgRwYWdlGAEgASgFEhAKCHBlcl9wYWdlGAIgASgFEg0KBXRvdGFsGAMgASgDEhMKC3RvdGFsX3BhZ2VzGAQgASgFIjwKGkxpc3RBY3RpdmVJbnRlcmVzdHNSZXF1ZXN0EgwKBHBhZ2UYASABKAUSEAoIcGVyX3BhZ2UYAiABKAUiqwEKG0xpc3RBY3RpdmVJbnRlcmVzdHNSZXNwb25zZRIoCgRkYXRhGAEgAygLMhouaW50ZXJlc3RzLnYxLlVzZXJJbnRlcmVzdBI0CgpwYWdpbmF0aW9uGAIgASgLMiAuaW50ZXJlc3RzLnYxLkludGVyZXN0UGFnaW5hdGlvbhIsCgZjb3VudHMYAyABKAsyHC5pbnRlcmVzdHMudjEuSW50ZXJlc3RDb3VudHMiPgocTGlzdEFyY2hpdmVkSW50ZXJlc3RzUmVxdWVzdBIMCgRwYWdlGAEgASgFEhAKCHBlcl9wYWdlGAIgASgFIq0BCh1MaXN0QXJjaGl2ZWRJbnRlcmVzdHNSZXNwb25zZRIoCgRkYXRhGAEgAygLMhouaW50ZXJlc3RzLnYxLlVzZXJJbnRlcmVzdBI0CgpwYWdpbmF0aW9uGAIgASgLMiAuaW50ZXJlc3RzLnYxLkludGVyZXN0UGFnaW5hdGlvbhIsCgZjb3VudHMYAyABKAsyHC5pbnRlcmVzdHMudjEuSW50ZXJlc3RDb3VudHMieAoOSW50ZXJlc3RDb3VudHMSDgoGYWN0aXZlGAEgASgDEhAKCGFyY2hpdmVkGAIgASgDEg0KBWxpa2VkGAMgASgDEhEKCWZvbGxvd2luZxgEIAEoAxIPCgdiaWRkaW5nGAUgASgDEhEKCWNvbW1lbnRlZBgGIAEoAyInChJHZXRJbnRlcmVzdFJlcXVlc3QSEQoJcHJvamVjdElkGAEgASgJIj8KE0dldEludGVyZXN0UmVzcG9uc2USKAoEZGF0YRgBIAEoCzIaLmludGVyZXN0cy52MS5Vc2VySW50ZXJlc3Qi/wIKFVVwZGF0ZUludGVyZXN0UmVxdWVzdBIRCglwcm9qZWN0SWQYASABKAkSGAoLaXNfdXNlckxpa2UYAiABKAhIAIgBARIhChRpc19pbnRlcmVzdFRvU3RlcENoaxgDIAEoCEgBiAEBEh0KEGlzX0ludGVyZXN0VG9CaWQYBCABKAhIAogBARIVCghhcmNoaXZlZBgFIAEoCEgDiAEBEhYKCWlzX2ZpbGwyMBgGIAEoCEgEiAEBEhUKCGJpZFByaWNlGAcgASgBSAWIAQESHQoQcmVkdWN0aW9uUGVyY2VudBgIIAEoAUgGiAEBEhEKCWNsZWFyX2JpZBgKIAEoCEIOCgxfaXNfdXNlckxpa2VCFwoVX2lzX2ludGVyZXN0VG9TdGVwQ2hrQhMKEV9pc19JbnRlcmVzdFRvQmlkQgsKCV9hcmNoaXZlZEIMCgpfaXNfZmlsbDIwQgsKCV9iaWRQcmljZUITChFfcmVkdWN0aW9uUGVyY2VudEoECAkQCiJTChZVcGRhdGVJbnRlcmVzdFJlc3BvbnNlEg8KB21lc3NhZ2UYASABKAkSKAoEZGF0YRgCIAEoCzIaLmludGVyZXN0cy52MS5Vc2VySW50ZXJlc3QinAEKB0NvbW1lbnQSCgoCaWQYASABKAkSFAoMY29tbWVudF90ZXh0GAIgASgJEg8KB3VzZXJfaWQYAyABKAkSLgoKY3JlYXRlZF9hdBgEIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLgoKdXBkYXRlZF9hdBgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiIQoTTGlzdENvbW1lbnRzUmVxdWVzdBIKCgJpZBgBIAEoCSJ7ChRMaXN0Q29tbWVudHNSZXNwb25zZRInCghjb21tZW50cxgBIAMoCzIVLmludGVyZXN0cy52MS5Db21tZW50EhUKDWNvbW1lbnRfY291bnQYAiABKAUSDgoGc291cmNlGAMgASgJEhMKC3JlY29yZF90eXBlGAQgASgJIkYKEUFkZENvbW1lbnRSZXF1ZXN0EgoKAmlkGAEgASgJEhQKDGNvbW1lbnRfdGV4dBgCIAEoCRIPCgd1c2VyX2lkGAMgASgJIuUBChJBZGRDb21tZW50UmVzcG9uc2USDwoHbWVzc2FnZRgBIAEoCRInCghjb21tZW50cxgCIAMoCzIVLmludGVyZXN0cy52MS5Db21tZW50EhUKDWNvbW1lbnRfY291bnQYAyABKAUSDgoGc291cmNlGAQgASgJEhMKC3JlY29yZF90eXBlGAUgASgJEi0KDmxhdGVzdF9jb21tZW50GAYgASgLMhUuaW50ZXJlc3RzLnYxLkNvbW1lbnQSKgoGcmVjb3JkGAcgASgLMhouaW50ZXJlc3RzLnYxLlVzZXJJbnRlcmVzdCJMChRVcGRhdGVDb21tZW50UmVxdWVzdBIKCgJpZBgBIAEoCRISCgpjb21tZW50X2lkGAIgASgJEhQKDGNvbW1lbnRfdGV4dBgDIAEoCSJQChVVcGRhdGVDb21tZW50UmVzcG9uc2USDwoHbWVzc2FnZRgBIAEoCRImCgdjb21tZW50GAIgASgLMhUuaW50ZXJlc3RzLnYxLkNvbW1lbnQiNgoURGVsZXRlQ29tbWVudFJlcXVlc3QSCgoCaWQYASABKAkSEgoKY29tbWVudF9pZBgCIAEoCSI/ChVEZWxldGVDb21tZW50UmVzcG9uc2USDwoHbWVzc2FnZRgBIAEoCRIVCg1jb21tZW50X2NvdW50GAIgASgFIjcKD0dldEZsYWdzUmVxdWVzdBIPCgd1c2VyX2lkGAEgASgJEhMKC3Byb2plY3RfaWRzGAIgAygJIkEKEEdldEZsYWdzUmVzcG9uc2USLQoJaW50ZXJlc3RzGAEgAygLMhouaW50ZXJlc3RzLnYxLlVzZXJJbnRlcmVzdCJLChtMaXN0UHJvamVjdElkc0J5RmxhZ1JlcXVlc3QSDwoHdXNlcl9pZBgBIAEoCRIMCgRmbGFnGAIgASgJEg0KBWxpbWl0GAMgASgFIkYKHExpc3RQcm9qZWN0SWRzQnlGbGFnUmVzcG9uc2USEwoLcHJvamVjdF9pZHMYASADKAkSEQoJdHJ1bmNhdGVkGAIgASgIMocIChBJbnRlcmVzdHNTZXJ2aWNlEloKC0dldEludGVyZXN0EiAuaW50ZXJlc3RzLnYxLkdldEludGVyZXN0UmVxdWVzdBohLmludGVyZXN0cy52MS5HZXRJbnRlcmVzdFJlc3BvbnNlIgaKtRgCCAIScgoTTGlzdEFjdGl2ZUludGVyZXN0cxIoLmludGVyZXN0cy52MS5MaXN0QWN0aXZlSW50ZXJlc3RzUmVxdWVzdBopLmludGVyZXN0cy52MS5MaXN0QWN0aXZlSW50ZXJlc3RzUmVzcG9uc2UiBoq1GAIIAhJ4ChVMaXN0QXJjaGl2ZWRJbnRlcmVzdHMSKi5pbnRlcmVzdHMudjEuTGlzdEFyY2hpdmVkSW50ZXJlc3RzUmVxdWVzdBorLmludGVyZXN0cy52MS5MaXN0QXJjaGl2ZWRJbnRlcmVzdHNSZXNwb25zZSIGirUYAggCEmMKDlVwZGF0ZUludGVyZXN0EiMuaW50ZXJlc3RzLnYxLlVwZGF0ZUludGVyZXN0UmVxdWVzdBokLmludGVyZXN0cy52MS5VcGRhdGVJbnRlcmVzdFJlc3BvbnNlIgaKtRgCCAISXQoMTGlzdENvbW1lbnRzEiEuaW50ZXJlc3RzLnYxLkxpc3RDb21tZW50c1JlcXVlc3QaIi5pbnRlcmVzdHMudjEuTGlzdENvbW1lbnRzUmVzcG9uc2UiBoq1GAIIAhJXCgpBZGRDb21tZW50Eh8uaW50ZXJlc3RzLnYxLkFkZENvbW1lbnRSZXF1ZXN0GiAuaW50ZXJlc3RzLnYxLkFkZENvbW1lbnRSZXNwb25zZSIGirUYAggCEmAKDVVwZGF0ZUNvbW1lbnQSIi5pbnRlcmVzdHMudjEuVXBkYXRlQ29tbWVudFJlcXVlc3QaIy5pbnRlcmVzdHMudjEuVXBkYXRlQ29tbWVudFJlc3BvbnNlIgaKtRgCCAISYAoNRGVsZXRlQ29tbWVudBIiLmludGVyZXN0cy52MS5EZWxldGVDb21tZW50UmVxdWVzdBojLmludGVyZXN0cy52MS5EZWxldGVDb21tZW50UmVzcG9uc2UiBoq1GAIIAhJRCghHZXRGbGFncxIdLmludGVyZXN0cy52MS5HZXRGbGFnc1JlcXVlc3QaHi5pbnRlcmVzdHMudjEuR2V0RmxhZ3NSZXNwb25zZSIGirUYAggDEnUKFExpc3RQcm9qZWN0SWRzQnlGbGFnEikuaW50ZXJlc3RzLnYxLkxpc3RQcm9qZWN0SWRzQnlGbGFnUmVxdWVzdBoqLmludGVyZXN0cy52MS5MaXN0UHJvamVjdElkc0J5RmxhZ1Jlc3BvbnNlIgaKtRgCCANCmgEKEGNvbS5pbnRlcmVzdHMudjFCDkludGVyZXN0c1Byb3RvUAFaJWJpZHJhZGFyL2dlbi9pbnRlcmVzdHMvdjE7aW50ZXJlc3RzdjGiAgNJWFiqAgxJbnRlcmVzdHMuVjHKAgxJbnRlcmVzdHNcVjHiAhhJbnRlcmVzdHNcVjFcR1BCTWV0YWRhdGHqAg1JbnRlcmVzdHM6OlYxYgZwcm90bzM", [file_access_v1_access, file_google_protobuf_timestamp]);
+  fileDesc("ChxpbnRlcmVzdHMvdjEvaW50ZXJlc3RzLnByb3RvEgxpbnRlcmVzdHMudjEihAYKDFVzZXJJbnRlcmVzdBISCgppZF9wcm9qZWN0GAEgASgJEhMKC2lzX3VzZXJMaWtlGAIgASgIEhwKFGlzX2ludGVyZXN0VG9TdGVwQ2hrGAMgASgIEhgKEGlzX0ludGVyZXN0VG9CaWQYBCABKAgSEAoIYXJjaGl2ZWQYBSABKAgSEQoJaXNfZmlsbDIwGAYgASgIEhUKDWNvbW1lbnRfY291bnQYByABKAUSFQoIYmlkUHJpY2UYCCABKAFIAIgBARIdChByZWR1Y3Rpb25QZXJjZW50GAkgASgBSAGIAQESLgoKY3JlYXRlZF9hdBgKIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLgoKdXBkYXRlZF9hdBgLIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASFAoMcHJvamVjdF9uYW1lGAwgASgJEi8KC2xhc3RVcGRhdGVkGA0gASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIcCg9iaWRQcmljZV9zYXRhbmcYDiABKANIAogBARIRCglkZXB0X25hbWUYDyABKAkSEwoGYnVkZ2V0GBAgASgBSAOIAQESGgoNYnVkZ2V0X3NhdGFuZxgRIAEoA0gEiAEBEhwKD3JlZmVyZW5jZV9wcmljZRgSIAEoAUgFiAEBEg4KBnN0YXR1cxgTIAEoCRITCgtzdGF0dXNfbmFtZRgUIAEoCRIaChJhbm5vdW5jZV90eXBlX25hbWUYFSABKAkSFQoNYW5ub3VuY2VfZGF0ZRgWIAEoCRIOCgZzb3VyY2UYFyABKAkSFgoOc3VibWlzc2lvbl9kdWUYGCABKAkSEwoLaGVhcmluZ19kdWUYGSABKAlCCwoJX2JpZFByaWNlQhMKEV9yZWR1Y3Rpb25QZXJjZW50QhIKEF9iaWRQcmljZV9zYXRhbmdCCQoHX2J1ZGdldEIQCg5fYnVkZ2V0X3NhdGFuZ0ISChBfcmVmZXJlbmNlX3ByaWNlIlgKEkludGVyZXN0UGFnaW5hdGlvbhIMCgRwYWdlGAEgASgFEhAKCHBlcl9wYWdlGAIgASgFEg0KBXRvdGFsGAMgASgDEhMKC3RvdGFsX3BhZ2VzGAQgASgFIpUBChpMaXN0QWN0aXZlSW50ZXJlc3RzUmVxdWVzdBIMCgRwYWdlGAEgASgFEhAKCHBlcl9wYWdlGAIgASgFEgwKBHNvcnQYAyABKAkSGwoTY2xvc2luZ193aXRoaW5fZGF5cxgEIAEoBRIVCg1kdWVTRGF0ZV9Vc2VyGAUgASgJEhUKDWR1ZUVEYXRlX1VzZXIYBiABKAkiqwEKG0xpc3RBY3RpdmVJbnRlcmVzdHNSZXNwb25zZRIoCgRkYXRhGAEgAygLMhouaW50ZXJlc3RzLnYxLlVzZXJJbnRlcmVzdBI0CgpwYWdpbmF0aW9uGAIgASgLMiAuaW50ZXJlc3RzLnYxLkludGVyZXN0UGFnaW5hdGlvbhIsCgZjb3VudHMYAyABKAsyHC5pbnRlcmVzdHMudjEuSW50ZXJlc3RDb3VudHMilwEKHExpc3RBcmNoaXZlZEludGVyZXN0c1JlcXVlc3QSDAoEcGFnZRgBIAEoBRIQCghwZXJfcGFnZRgCIAEoBRIMCgRzb3J0GAMgASgJEhsKE2Nsb3Npbmdfd2l0aGluX2RheXMYBCABKAUSFQoNZHVlU0RhdGVfVXNlchgFIAEoCRIVCg1kdWVFRGF0ZV9Vc2VyGAYgASgJIq0BCh1MaXN0QXJjaGl2ZWRJbnRlcmVzdHNSZXNwb25zZRIoCgRkYXRhGAEgAygLMhouaW50ZXJlc3RzLnYxLlVzZXJJbnRlcmVzdBI0CgpwYWdpbmF0aW9uGAIgASgLMiAuaW50ZXJlc3RzLnYxLkludGVyZXN0UGFnaW5hdGlvbhIsCgZjb3VudHMYAyABKAsyHC5pbnRlcmVzdHMudjEuSW50ZXJlc3RDb3VudHMieAoOSW50ZXJlc3RDb3VudHMSDgoGYWN0aXZlGAEgASgDEhAKCGFyY2hpdmVkGAIgASgDEg0KBWxpa2VkGAMgASgDEhEKCWZvbGxvd2luZxgEIAEoAxIPCgdiaWRkaW5nGAUgASgDEhEKCWNvbW1lbnRlZBgGIAEoAyInChJHZXRJbnRlcmVzdFJlcXVlc3QSEQoJcHJvamVjdElkGAEgASgJIj8KE0dldEludGVyZXN0UmVzcG9uc2USKAoEZGF0YRgBIAEoCzIaLmludGVyZXN0cy52MS5Vc2VySW50ZXJlc3Qi/wIKFVVwZGF0ZUludGVyZXN0UmVxdWVzdBIRCglwcm9qZWN0SWQYASABKAkSGAoLaXNfdXNlckxpa2UYAiABKAhIAIgBARIhChRpc19pbnRlcmVzdFRvU3RlcENoaxgDIAEoCEgBiAEBEh0KEGlzX0ludGVyZXN0VG9CaWQYBCABKAhIAogBARIVCghhcmNoaXZlZBgFIAEoCEgDiAEBEhYKCWlzX2ZpbGwyMBgGIAEoCEgEiAEBEhUKCGJpZFByaWNlGAcgASgBSAWIAQESHQoQcmVkdWN0aW9uUGVyY2VudBgIIAEoAUgGiAEBEhEKCWNsZWFyX2JpZBgKIAEoCEIOCgxfaXNfdXNlckxpa2VCFwoVX2lzX2ludGVyZXN0VG9TdGVwQ2hrQhMKEV9pc19JbnRlcmVzdFRvQmlkQgsKCV9hcmNoaXZlZEIMCgpfaXNfZmlsbDIwQgsKCV9iaWRQcmljZUITChFfcmVkdWN0aW9uUGVyY2VudEoECAkQCiJTChZVcGRhdGVJbnRlcmVzdFJlc3BvbnNlEg8KB21lc3NhZ2UYASABKAkSKAoEZGF0YRgCIAEoCzIaLmludGVyZXN0cy52MS5Vc2VySW50ZXJlc3QinAEKB0NvbW1lbnQSCgoCaWQYASABKAkSFAoMY29tbWVudF90ZXh0GAIgASgJEg8KB3VzZXJfaWQYAyABKAkSLgoKY3JlYXRlZF9hdBgEIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLgoKdXBkYXRlZF9hdBgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiIQoTTGlzdENvbW1lbnRzUmVxdWVzdBIKCgJpZBgBIAEoCSJ7ChRMaXN0Q29tbWVudHNSZXNwb25zZRInCghjb21tZW50cxgBIAMoCzIVLmludGVyZXN0cy52MS5Db21tZW50EhUKDWNvbW1lbnRfY291bnQYAiABKAUSDgoGc291cmNlGAMgASgJEhMKC3JlY29yZF90eXBlGAQgASgJIkYKEUFkZENvbW1lbnRSZXF1ZXN0EgoKAmlkGAEgASgJEhQKDGNvbW1lbnRfdGV4dBgCIAEoCRIPCgd1c2VyX2lkGAMgASgJIuUBChJBZGRDb21tZW50UmVzcG9uc2USDwoHbWVzc2FnZRgBIAEoCRInCghjb21tZW50cxgCIAMoCzIVLmludGVyZXN0cy52MS5Db21tZW50EhUKDWNvbW1lbnRfY291bnQYAyABKAUSDgoGc291cmNlGAQgASgJEhMKC3JlY29yZF90eXBlGAUgASgJEi0KDmxhdGVzdF9jb21tZW50GAYgASgLMhUuaW50ZXJlc3RzLnYxLkNvbW1lbnQSKgoGcmVjb3JkGAcgASgLMhouaW50ZXJlc3RzLnYxLlVzZXJJbnRlcmVzdCJMChRVcGRhdGVDb21tZW50UmVxdWVzdBIKCgJpZBgBIAEoCRISCgpjb21tZW50X2lkGAIgASgJEhQKDGNvbW1lbnRfdGV4dBgDIAEoCSJQChVVcGRhdGVDb21tZW50UmVzcG9uc2USDwoHbWVzc2FnZRgBIAEoCRImCgdjb21tZW50GAIgASgLMhUuaW50ZXJlc3RzLnYxLkNvbW1lbnQiNgoURGVsZXRlQ29tbWVudFJlcXVlc3QSCgoCaWQYASABKAkSEgoKY29tbWVudF9pZBgCIAEoCSI/ChVEZWxldGVDb21tZW50UmVzcG9uc2USDwoHbWVzc2FnZRgBIAEoCRIVCg1jb21tZW50X2NvdW50GAIgASgFIjcKD0dldEZsYWdzUmVxdWVzdBIPCgd1c2VyX2lkGAEgASgJEhMKC3Byb2plY3RfaWRzGAIgAygJIkEKEEdldEZsYWdzUmVzcG9uc2USLQoJaW50ZXJlc3RzGAEgAygLMhouaW50ZXJlc3RzLnYxLlVzZXJJbnRlcmVzdCJLChtMaXN0UHJvamVjdElkc0J5RmxhZ1JlcXVlc3QSDwoHdXNlcl9pZBgBIAEoCRIMCgRmbGFnGAIgASgJEg0KBWxpbWl0GAMgASgFIkYKHExpc3RQcm9qZWN0SWRzQnlGbGFnUmVzcG9uc2USEwoLcHJvamVjdF9pZHMYASADKAkSEQoJdHJ1bmNhdGVkGAIgASgIIk4KDENhbGVuZGFyRmVlZBIOCgZhY3RpdmUYASABKAgSLgoKY3JlYXRlZF9hdBgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiGAoWR2V0Q2FsZW5kYXJGZWVkUmVxdWVzdCJDChdHZXRDYWxlbmRhckZlZWRSZXNwb25zZRIoCgRmZWVkGAEgASgLMhouaW50ZXJlc3RzLnYxLkNhbGVuZGFyRmVlZCIbChlSb3RhdGVDYWxlbmRhckZlZWRSZXF1ZXN0ImMKGlJvdGF0ZUNhbGVuZGFyRmVlZFJlc3BvbnNlEigKBGZlZWQYASABKAsyGi5pbnRlcmVzdHMudjEuQ2FsZW5kYXJGZWVkEg0KBXRva2VuGAIgASgJEgwKBHBhdGgYAyABKAkiGwoZUmV2b2tlQ2FsZW5kYXJGZWVkUmVxdWVzdCItChpSZXZva2VDYWxlbmRhckZlZWRSZXNwb25zZRIPCgdtZXNzYWdlGAEgASgJIjoKGVJlbmRlckNhbGVuZGFyRmVlZFJlcXVlc3QSDQoFdG9rZW4YASABKAkSDgoGb3JpZ2luGAIgASgJIioKGlJlbmRlckNhbGVuZGFyRmVlZFJlc3BvbnNlEgwKBGJvZHkYASABKAwywgsKEEludGVyZXN0c1NlcnZpY2USWgoLR2V0SW50ZXJlc3QSIC5pbnRlcmVzdHMudjEuR2V0SW50ZXJlc3RSZXF1ZXN0GiEuaW50ZXJlc3RzLnYxLkdldEludGVyZXN0UmVzcG9uc2UiBoq1GAIIAhJyChNMaXN0QWN0aXZlSW50ZXJlc3RzEiguaW50ZXJlc3RzLnYxLkxpc3RBY3RpdmVJbnRlcmVzdHNSZXF1ZXN0GikuaW50ZXJlc3RzLnYxLkxpc3RBY3RpdmVJbnRlcmVzdHNSZXNwb25zZSIGirUYAggCEngKFUxpc3RBcmNoaXZlZEludGVyZXN0cxIqLmludGVyZXN0cy52MS5MaXN0QXJjaGl2ZWRJbnRlcmVzdHNSZXF1ZXN0GisuaW50ZXJlc3RzLnYxLkxpc3RBcmNoaXZlZEludGVyZXN0c1Jlc3BvbnNlIgaKtRgCCAISYwoOVXBkYXRlSW50ZXJlc3QSIy5pbnRlcmVzdHMudjEuVXBkYXRlSW50ZXJlc3RSZXF1ZXN0GiQuaW50ZXJlc3RzLnYxLlVwZGF0ZUludGVyZXN0UmVzcG9uc2UiBoq1GAIIAhJdCgxMaXN0Q29tbWVudHMSIS5pbnRlcmVzdHMudjEuTGlzdENvbW1lbnRzUmVxdWVzdBoiLmludGVyZXN0cy52MS5MaXN0Q29tbWVudHNSZXNwb25zZSIGirUYAggCElcKCkFkZENvbW1lbnQSHy5pbnRlcmVzdHMudjEuQWRkQ29tbWVudFJlcXVlc3QaIC5pbnRlcmVzdHMudjEuQWRkQ29tbWVudFJlc3BvbnNlIgaKtRgCCAISYAoNVXBkYXRlQ29tbWVudBIiLmludGVyZXN0cy52MS5VcGRhdGVDb21tZW50UmVxdWVzdBojLmludGVyZXN0cy52MS5VcGRhdGVDb21tZW50UmVzcG9uc2UiBoq1GAIIAhJgCg1EZWxldGVDb21tZW50EiIuaW50ZXJlc3RzLnYxLkRlbGV0ZUNvbW1lbnRSZXF1ZXN0GiMuaW50ZXJlc3RzLnYxLkRlbGV0ZUNvbW1lbnRSZXNwb25zZSIGirUYAggCElEKCEdldEZsYWdzEh0uaW50ZXJlc3RzLnYxLkdldEZsYWdzUmVxdWVzdBoeLmludGVyZXN0cy52MS5HZXRGbGFnc1Jlc3BvbnNlIgaKtRgCCAMSdQoUTGlzdFByb2plY3RJZHNCeUZsYWcSKS5pbnRlcmVzdHMudjEuTGlzdFByb2plY3RJZHNCeUZsYWdSZXF1ZXN0GiouaW50ZXJlc3RzLnYxLkxpc3RQcm9qZWN0SWRzQnlGbGFnUmVzcG9uc2UiBoq1GAIIAxJmCg9HZXRDYWxlbmRhckZlZWQSJC5pbnRlcmVzdHMudjEuR2V0Q2FsZW5kYXJGZWVkUmVxdWVzdBolLmludGVyZXN0cy52MS5HZXRDYWxlbmRhckZlZWRSZXNwb25zZSIGirUYAggCEm8KElJvdGF0ZUNhbGVuZGFyRmVlZBInLmludGVyZXN0cy52MS5Sb3RhdGVDYWxlbmRhckZlZWRSZXF1ZXN0GiguaW50ZXJlc3RzLnYxLlJvdGF0ZUNhbGVuZGFyRmVlZFJlc3BvbnNlIgaKtRgCCAISbwoSUmV2b2tlQ2FsZW5kYXJGZWVkEicuaW50ZXJlc3RzLnYxLlJldm9rZUNhbGVuZGFyRmVlZFJlcXVlc3QaKC5pbnRlcmVzdHMudjEuUmV2b2tlQ2FsZW5kYXJGZWVkUmVzcG9uc2UiBoq1GAIIAhJvChJSZW5kZXJDYWxlbmRhckZlZWQSJy5pbnRlcmVzdHMudjEuUmVuZGVyQ2FsZW5kYXJGZWVkUmVxdWVzdBooLmludGVyZXN0cy52MS5SZW5kZXJDYWxlbmRhckZlZWRSZXNwb25zZSIGirUYAggDQpoBChBjb20uaW50ZXJlc3RzLnYxQg5JbnRlcmVzdHNQcm90b1ABWiViaWRyYWRhci9nZW4vaW50ZXJlc3RzL3YxO2ludGVyZXN0c3YxogIDSVhYqgIMSW50ZXJlc3RzLlYxygIMSW50ZXJlc3RzXFYx4gIYSW50ZXJlc3RzXFYxXEdQQk1ldGFkYXRh6gINSW50ZXJlc3RzOjpWMWIGcHJvdG8z", [file_access_v1_access, file_google_protobuf_timestamp]);
 
 /**
  * UserInterest is the user's record on one project (SPEC §3), with the
@@ -223,6 +223,35 @@ export type ListActiveInterestsRequest = Message<"interests.v1.ListActiveInteres
    * @generated from field: int32 per_page = 2;
    */
   perPage: number;
+
+  /**
+   * "changed" (default, newest change first) or "deadline": the projects whose
+   * last day to submit bids is today or later (Asia/Bangkok) soonest first,
+   * then the others, newest change first.
+   *
+   * @generated from field: string sort = 3;
+   */
+  sort: string;
+
+  /**
+   * Only projects whose last day to submit bids is today or within the next
+   * closing_within_days - 1 days (1 to 366; 7 is "closing this week").
+   *
+   * @generated from field: int32 closing_within_days = 4;
+   */
+  closingWithinDays: number;
+
+  /**
+   * The last day to submit bids within this range (ISO dates, YYYY-MM-DD).
+   *
+   * @generated from field: string dueSDate_User = 5;
+   */
+  dueSDateUser: string;
+
+  /**
+   * @generated from field: string dueEDate_User = 6;
+   */
+  dueEDateUser: string;
 };
 
 /**
@@ -274,6 +303,28 @@ export type ListArchivedInterestsRequest = Message<"interests.v1.ListArchivedInt
    * @generated from field: int32 per_page = 2;
    */
   perPage: number;
+
+  /**
+   * As in ListActiveInterestsRequest.
+   *
+   * @generated from field: string sort = 3;
+   */
+  sort: string;
+
+  /**
+   * @generated from field: int32 closing_within_days = 4;
+   */
+  closingWithinDays: number;
+
+  /**
+   * @generated from field: string dueSDate_User = 5;
+   */
+  dueSDateUser: string;
+
+  /**
+   * @generated from field: string dueEDate_User = 6;
+   */
+  dueEDateUser: string;
 };
 
 /**
@@ -841,6 +892,179 @@ export const ListProjectIdsByFlagResponseSchema: GenMessage<ListProjectIdsByFlag
   messageDesc(file_interests_v1_interests, 23);
 
 /**
+ * CalendarFeed is the state of a user's calendar link.
+ *
+ * @generated from message interests.v1.CalendarFeed
+ */
+export type CalendarFeed = Message<"interests.v1.CalendarFeed"> & {
+  /**
+   * @generated from field: bool active = 1;
+   */
+  active: boolean;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp created_at = 2;
+   */
+  createdAt?: Timestamp | undefined;
+};
+
+/**
+ * Describes the message interests.v1.CalendarFeed.
+ * Use `create(CalendarFeedSchema)` to create a new message.
+ */
+export const CalendarFeedSchema: GenMessage<CalendarFeed> = /*@__PURE__*/
+  messageDesc(file_interests_v1_interests, 24);
+
+/**
+ * @generated from message interests.v1.GetCalendarFeedRequest
+ */
+export type GetCalendarFeedRequest = Message<"interests.v1.GetCalendarFeedRequest"> & {
+};
+
+/**
+ * Describes the message interests.v1.GetCalendarFeedRequest.
+ * Use `create(GetCalendarFeedRequestSchema)` to create a new message.
+ */
+export const GetCalendarFeedRequestSchema: GenMessage<GetCalendarFeedRequest> = /*@__PURE__*/
+  messageDesc(file_interests_v1_interests, 25);
+
+/**
+ * @generated from message interests.v1.GetCalendarFeedResponse
+ */
+export type GetCalendarFeedResponse = Message<"interests.v1.GetCalendarFeedResponse"> & {
+  /**
+   * @generated from field: interests.v1.CalendarFeed feed = 1;
+   */
+  feed?: CalendarFeed | undefined;
+};
+
+/**
+ * Describes the message interests.v1.GetCalendarFeedResponse.
+ * Use `create(GetCalendarFeedResponseSchema)` to create a new message.
+ */
+export const GetCalendarFeedResponseSchema: GenMessage<GetCalendarFeedResponse> = /*@__PURE__*/
+  messageDesc(file_interests_v1_interests, 26);
+
+/**
+ * @generated from message interests.v1.RotateCalendarFeedRequest
+ */
+export type RotateCalendarFeedRequest = Message<"interests.v1.RotateCalendarFeedRequest"> & {
+};
+
+/**
+ * Describes the message interests.v1.RotateCalendarFeedRequest.
+ * Use `create(RotateCalendarFeedRequestSchema)` to create a new message.
+ */
+export const RotateCalendarFeedRequestSchema: GenMessage<RotateCalendarFeedRequest> = /*@__PURE__*/
+  messageDesc(file_interests_v1_interests, 27);
+
+/**
+ * @generated from message interests.v1.RotateCalendarFeedResponse
+ */
+export type RotateCalendarFeedResponse = Message<"interests.v1.RotateCalendarFeedResponse"> & {
+  /**
+   * @generated from field: interests.v1.CalendarFeed feed = 1;
+   */
+  feed?: CalendarFeed | undefined;
+
+  /**
+   * The secret token, shown this once (the service keeps only its hash).
+   *
+   * @generated from field: string token = 2;
+   */
+  token: string;
+
+  /**
+   * The subscribable path with the token: /app/backend/api/v1/calendar/{token}.ics
+   * (the app puts its own origin in front).
+   *
+   * @generated from field: string path = 3;
+   */
+  path: string;
+};
+
+/**
+ * Describes the message interests.v1.RotateCalendarFeedResponse.
+ * Use `create(RotateCalendarFeedResponseSchema)` to create a new message.
+ */
+export const RotateCalendarFeedResponseSchema: GenMessage<RotateCalendarFeedResponse> = /*@__PURE__*/
+  messageDesc(file_interests_v1_interests, 28);
+
+/**
+ * @generated from message interests.v1.RevokeCalendarFeedRequest
+ */
+export type RevokeCalendarFeedRequest = Message<"interests.v1.RevokeCalendarFeedRequest"> & {
+};
+
+/**
+ * Describes the message interests.v1.RevokeCalendarFeedRequest.
+ * Use `create(RevokeCalendarFeedRequestSchema)` to create a new message.
+ */
+export const RevokeCalendarFeedRequestSchema: GenMessage<RevokeCalendarFeedRequest> = /*@__PURE__*/
+  messageDesc(file_interests_v1_interests, 29);
+
+/**
+ * @generated from message interests.v1.RevokeCalendarFeedResponse
+ */
+export type RevokeCalendarFeedResponse = Message<"interests.v1.RevokeCalendarFeedResponse"> & {
+  /**
+   * @generated from field: string message = 1;
+   */
+  message: string;
+};
+
+/**
+ * Describes the message interests.v1.RevokeCalendarFeedResponse.
+ * Use `create(RevokeCalendarFeedResponseSchema)` to create a new message.
+ */
+export const RevokeCalendarFeedResponseSchema: GenMessage<RevokeCalendarFeedResponse> = /*@__PURE__*/
+  messageDesc(file_interests_v1_interests, 30);
+
+/**
+ * @generated from message interests.v1.RenderCalendarFeedRequest
+ */
+export type RenderCalendarFeedRequest = Message<"interests.v1.RenderCalendarFeedRequest"> & {
+  /**
+   * @generated from field: string token = 1;
+   */
+  token: string;
+
+  /**
+   * The app's public origin (https://host), for the events' links to their
+   * projects; empty or not an origin: no links.
+   *
+   * @generated from field: string origin = 2;
+   */
+  origin: string;
+};
+
+/**
+ * Describes the message interests.v1.RenderCalendarFeedRequest.
+ * Use `create(RenderCalendarFeedRequestSchema)` to create a new message.
+ */
+export const RenderCalendarFeedRequestSchema: GenMessage<RenderCalendarFeedRequest> = /*@__PURE__*/
+  messageDesc(file_interests_v1_interests, 31);
+
+/**
+ * @generated from message interests.v1.RenderCalendarFeedResponse
+ */
+export type RenderCalendarFeedResponse = Message<"interests.v1.RenderCalendarFeedResponse"> & {
+  /**
+   * text/calendar (RFC 5545), UTF-8, CRLF line ends.
+   *
+   * @generated from field: bytes body = 1;
+   */
+  body: Uint8Array;
+};
+
+/**
+ * Describes the message interests.v1.RenderCalendarFeedResponse.
+ * Use `create(RenderCalendarFeedResponseSchema)` to create a new message.
+ */
+export const RenderCalendarFeedResponseSchema: GenMessage<RenderCalendarFeedResponse> = /*@__PURE__*/
+  messageDesc(file_interests_v1_interests, 32);
+
+/**
  * InterestsService owns the user's marks on projects (like, follow, bid,
  * archive), comments and bid notes (DESIGN §2). Every user RPC acts on the
  * caller's own records only.
@@ -951,6 +1175,50 @@ export const InterestsService: GenService<{
     methodKind: "unary";
     input: typeof ListProjectIdsByFlagRequestSchema;
     output: typeof ListProjectIdsByFlagResponseSchema;
+  },
+  /**
+   * GetCalendarFeed tells whether the caller has a calendar feed (its secret
+   * link is shown only once, when made).
+   *
+   * @generated from rpc interests.v1.InterestsService.GetCalendarFeed
+   */
+  getCalendarFeed: {
+    methodKind: "unary";
+    input: typeof GetCalendarFeedRequestSchema;
+    output: typeof GetCalendarFeedResponseSchema;
+  },
+  /**
+   * RotateCalendarFeed makes the caller a new secret calendar link; the old
+   * one, if any, stops working at once.
+   *
+   * @generated from rpc interests.v1.InterestsService.RotateCalendarFeed
+   */
+  rotateCalendarFeed: {
+    methodKind: "unary";
+    input: typeof RotateCalendarFeedRequestSchema;
+    output: typeof RotateCalendarFeedResponseSchema;
+  },
+  /**
+   * RevokeCalendarFeed ends the caller's calendar link (404 from then on).
+   *
+   * @generated from rpc interests.v1.InterestsService.RevokeCalendarFeed
+   */
+  revokeCalendarFeed: {
+    methodKind: "unary";
+    input: typeof RevokeCalendarFeedRequestSchema;
+    output: typeof RevokeCalendarFeedResponseSchema;
+  },
+  /**
+   * RenderCalendarFeed is internal (the gateway's GET /calendar/{token}.ics,
+   * for calendar apps, which send no cookies): the iCalendar document of the
+   * token owner's followed and bidding projects.
+   *
+   * @generated from rpc interests.v1.InterestsService.RenderCalendarFeed
+   */
+  renderCalendarFeed: {
+    methodKind: "unary";
+    input: typeof RenderCalendarFeedRequestSchema;
+    output: typeof RenderCalendarFeedResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_interests_v1_interests, 0);

@@ -286,10 +286,59 @@ func (r *Repo) DeleteComment(ctx context.Context, userID, projectID, commentID s
 	return rec, err
 }
 
-// DeleteUser implements domain.Records; comments go with their records.
+// DeleteUser implements domain.Records; comments go with their records,
+// and the calendar link with them.
 func (r *Repo) DeleteUser(ctx context.Context, userID string) error {
 	if _, err := r.pool.Exec(ctx, `DELETE FROM interests WHERE user_id = $1`, userID); err != nil {
 		return fmt.Errorf("delete user's records: %w", err)
 	}
+	if _, err := r.pool.Exec(ctx, `DELETE FROM calendar_feeds WHERE user_id = $1`, userID); err != nil {
+		return fmt.Errorf("delete user's calendar link: %w", err)
+	}
 	return nil
+}
+
+// Feed implements domain.Feeds.
+func (r *Repo) Feed(ctx context.Context, userID string) (domain.Feed, bool, error) {
+	f := domain.Feed{UserID: userID}
+	err := r.pool.QueryRow(ctx, `SELECT created_at FROM calendar_feeds WHERE user_id = $1`, userID).Scan(&f.Created)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return f, false, nil
+	}
+	if err != nil {
+		return f, false, fmt.Errorf("read calendar link: %w", err)
+	}
+	return f, true, nil
+}
+
+// RotateFeed implements domain.Feeds: the new hash replaces the old one in
+// one statement, so the old link stops with the same commit.
+func (r *Repo) RotateFeed(ctx context.Context, userID string, hash []byte, now time.Time) (domain.Feed, error) {
+	if _, err := r.pool.Exec(ctx, `INSERT INTO calendar_feeds (user_id, token_hash, created_at) VALUES ($1, $2, $3)
+		ON CONFLICT (user_id) DO UPDATE SET token_hash = EXCLUDED.token_hash, created_at = EXCLUDED.created_at`, userID, hash, now); err != nil {
+		return domain.Feed{}, fmt.Errorf("write calendar link: %w", err)
+	}
+	return domain.Feed{UserID: userID, Created: now}, nil
+}
+
+// RevokeFeed implements domain.Feeds.
+func (r *Repo) RevokeFeed(ctx context.Context, userID string) (bool, error) {
+	tag, err := r.pool.Exec(ctx, `DELETE FROM calendar_feeds WHERE user_id = $1`, userID)
+	if err != nil {
+		return false, fmt.Errorf("revoke calendar link: %w", err)
+	}
+	return tag.RowsAffected() > 0, nil
+}
+
+// FeedOwner implements domain.Feeds.
+func (r *Repo) FeedOwner(ctx context.Context, hash []byte) (string, bool, error) {
+	var user string
+	err := r.pool.QueryRow(ctx, `SELECT user_id FROM calendar_feeds WHERE token_hash = $1`, hash).Scan(&user)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return "", false, nil
+	}
+	if err != nil {
+		return "", false, fmt.Errorf("find calendar link: %w", err)
+	}
+	return user, true, nil
 }

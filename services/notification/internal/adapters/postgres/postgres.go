@@ -409,7 +409,7 @@ func (s *Store) SettingsOf(ctx context.Context, userIDs []string) (map[string]do
 		return nil, fmt.Errorf("settings: %w", err)
 	}
 	rows, err := s.pool.Query(ctx, `SELECT user_id::text, bell_enabled, email_enabled, email_digest, line_enabled, line_user_id,
-		notify_announcements, notify_search_matches, notify_payments FROM settings WHERE user_id = ANY($1::uuid[])`, keys)
+		notify_announcements, notify_search_matches, notify_payments, notify_deadlines FROM settings WHERE user_id = ANY($1::uuid[])`, keys)
 	if err != nil {
 		return nil, fmt.Errorf("settings: %w", err)
 	}
@@ -418,7 +418,7 @@ func (s *Store) SettingsOf(ctx context.Context, userIDs []string) (map[string]do
 		var u string
 		var st domain.Settings
 		if err := rows.Scan(&u, &st.BellEnabled, &st.EmailEnabled, &st.EmailDigest, &st.LineEnabled, &st.LineUserID,
-			&st.NotifyAnnouncements, &st.NotifySearchMatches, &st.NotifyPayments); err != nil {
+			&st.NotifyAnnouncements, &st.NotifySearchMatches, &st.NotifyPayments, &st.NotifyDeadlines); err != nil {
 			return nil, err
 		}
 		out[u] = st
@@ -445,11 +445,12 @@ func (s *Store) SettingsOf(ctx context.Context, userIDs []string) (map[string]do
 // PutSettings implements domain.Store.
 func (s *Store) PutSettings(ctx context.Context, userID string, st domain.Settings, now time.Time) error {
 	_, err := s.pool.Exec(ctx, `INSERT INTO settings (user_id, bell_enabled, email_enabled, email_digest, line_enabled, line_user_id,
-		notify_announcements, notify_search_matches, notify_payments, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+		notify_announcements, notify_search_matches, notify_payments, updated_at, notify_deadlines) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
 		ON CONFLICT (user_id) DO UPDATE SET bell_enabled = $2, email_enabled = $3, email_digest = $4, line_enabled = $5,
-		line_user_id = $6, notify_announcements = $7, notify_search_matches = $8, notify_payments = $9, updated_at = $10`,
+		line_user_id = $6, notify_announcements = $7, notify_search_matches = $8, notify_payments = $9, updated_at = $10,
+		notify_deadlines = $11`,
 		userID, st.BellEnabled, st.EmailEnabled, st.EmailDigest, st.LineEnabled, st.LineUserID,
-		st.NotifyAnnouncements, st.NotifySearchMatches, st.NotifyPayments, now)
+		st.NotifyAnnouncements, st.NotifySearchMatches, st.NotifyPayments, now, st.NotifyDeadlines)
 	if err != nil {
 		return fmt.Errorf("put settings: %w", err)
 	}

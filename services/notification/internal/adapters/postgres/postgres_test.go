@@ -108,7 +108,8 @@ func TestFollowersAndSteps(t *testing.T) {
 
 // A deadline reminder reaches each follower once per project, kind and
 // date, even when published again under another event id; non-followers
-// and followers who turned project alerts off get none.
+// and followers who turned deadline reminders off get none, whatever their
+// step alerts (a switch of its own since migration 6).
 func TestDeadlineRemindersOncePerFollower(t *testing.T) {
 	a, pool := newApp(t)
 	ctx := context.Background()
@@ -123,9 +124,12 @@ func TestDeadlineRemindersOncePerFollower(t *testing.T) {
 	must(a.InterestChanged(ctx, ann, "69222222222", true, false, false, t0))
 	must(a.InterestChanged(ctx, carl, "69222222222", true, false, false, t0))
 	off := domain.DefaultSettings
-	off.NotifyAnnouncements = false
+	off.NotifyDeadlines = false
 	_, err := a.PutSettings(ctx, carl, off)
 	must(err)
+	if st, _ := a.Settings(ctx, carl); st.NotifyDeadlines || !st.NotifyAnnouncements {
+		t.Fatalf("carl's settings read back %+v", st)
+	}
 	for _, ev := range []string{"d-1", "d-1", "d-1-republished"} {
 		must(a.DeadlineApproaching(ctx, ev, "69222222222", "ก่อสร้างสะพาน", domain.DeadlineSubmission, "2026-11-26"))
 	}

@@ -59,7 +59,7 @@ func TestMigrationsUpgradeADatabaseHoldingProjects(t *testing.T) {
 		_ = rows.Scan(&n)
 		names = append(names, n)
 	}
-	want := []string{"projects_budget_idx", "projects_date_idx", "projects_first_seen_idx", "projects_hearing_due_idx", "projects_pkey", "projects_province_date_idx", "projects_search_grams_idx", "projects_submission_due_idx"}
+	want := []string{"projects_budget_idx", "projects_date_idx", "projects_first_seen_idx", "projects_hearing_due_idx", "projects_pkey", "projects_province_date_idx", "projects_search_grams_idx", "projects_submission_due_id_idx"}
 	if len(names) != len(want) {
 		t.Fatalf("indexes %v, want %v", names, want)
 	}

@@ -391,6 +391,21 @@ func randomCriteria(r *rand.Rand, rows []domain.Project) domain.Criteria {
 		c.ProjectIDs = []string{rows[r.IntN(len(rows))].ID, rows[r.IntN(len(rows))].ID}
 	}
 	c.Sort = []domain.SortOrder{domain.SortDate, domain.SortBudget, domain.SortRelevance}[r.IntN(3)]
+	// the deadline order and filters, counted from a day among the rows' deadlines
+	if r.IntN(3) == 0 {
+		c.Today = domain.Date(2024+r.IntN(3), time.Month(1+r.IntN(9)), 1+r.IntN(28))
+		switch r.IntN(4) {
+		case 0:
+			c.ClosingWithin = 1 + r.IntN(30)
+		case 1:
+			f := c.Today.AddDate(0, 0, -r.IntN(60))
+			to := f.AddDate(0, 0, r.IntN(90))
+			c.DueFrom, c.DueTo = &f, &to
+		}
+		if r.IntN(3) > 0 {
+			c.Sort = domain.SortDeadline
+		}
+	}
 	return c
 }
 

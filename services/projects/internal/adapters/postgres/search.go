@@ -29,6 +29,11 @@ const (
 	// condition a filter, then sorts. Walking the date btree for them reads
 	// ~need/fraction rows: 20 000 for 455 ids among 1 M.
 	PlanIDs = "ids"
+	// PlanDue reads the rows of a deadline range by the deadline btree (a
+	// week of deadlines is ~500 rows among 1 M), every other condition a
+	// filter, then sorts: chosen when the range is rarer than the rarest
+	// keyword (a bitmap on "ก่อสร้าง" read 300 000 rows for 155 matches).
+	PlanDue = "due"
 )
 
 // sampler keeps ~SampleSize projects in memory to estimate the selectivity
@@ -127,7 +132,7 @@ func (s *sampler) load(ctx context.Context) ([]domain.Project, int64, error) {
 		}
 	}
 	const cols = `id, search_text, method_code, province_code, ministry_code, agency_name, sub_agency_name, status,
-		strategy_code, work_type_code, budget_year, announce_types, announced_on, budget`
+		strategy_code, work_type_code, budget_year, announce_types, announced_on, budget, submission_due`
 	q := "SELECT " + cols + " FROM projects"
 	if total > int64(s.repo.opts.SampleSize) {
 		pct := 100 * float64(s.repo.opts.SampleSize) / float64(total)
@@ -146,9 +151,14 @@ func (s *sampler) load(ctx context.Context) ([]domain.Project, int64, error) {
 		var types []string
 		var announced time.Time
 		var budget pgtype.Numeric
+		var due *time.Time
 		if err := rows.Scan(&p.ID, &p.SearchText, &p.MethodCode, &p.ProvinceCode, &p.MinistryCode, &p.AgencyName, &p.SubAgencyName,
-			&st, &p.StrategyCode, &p.WorkTypeCode, &by, &types, &announced, &budget); err != nil {
+			&st, &p.StrategyCode, &p.WorkTypeCode, &by, &types, &announced, &budget, &due); err != nil {
 			return nil, 0, err
+		}
+		if due != nil {
+			d := bangkokDate(*due)
+			p.SubmissionDue = &d
 		}
 		p.Status, p.BudgetYear = domain.Status(st), int(by)
 		for _, t := range types {
@@ -168,7 +178,10 @@ type cursor struct {
 	Score  int    `json:"s,omitempty"`
 	Date   string `json:"d,omitempty"`
 	Budget int64  `json:"b,omitempty"`
-	ID     string `json:"i"`
+	// Due is the last row's deadline in the upcoming part of SortDeadline
+	// (empty: the cursor is in its second part, in date order).
+	Due string `json:"u,omitempty"`
+	ID  string `json:"i"`
 }
 
 func encodeCursor(c cursor) string {
@@ -184,6 +197,11 @@ func decodeCursor(s string) (cursor, error) {
 	}
 	if err != nil || !domain.ValidProjectID(c.ID) {
 		return c, domain.InvalidCriteria("bad cursor")
+	}
+	for _, d := range []string{c.Date, c.Due} {
+		if _, err := time.Parse(time.DateOnly, d); d != "" && err != nil {
+			return c, domain.InvalidCriteria("bad cursor")
+		}
 	}
 	return c, nil
 }
@@ -254,13 +272,19 @@ func (r *Repo) analyse(ctx context.Context, c domain.Criteria, t domain.Terms, n
 		wc.Provinces = c.Provinces
 	}
 	wm := domain.NewMatcher(wc)
-	hits, walkHits := 0, 0
+	hits, walkHits, dueHits := 0, 0, 0
 	termHits := make([]int, len(t.All))
 	anyHits := 0
+	dueFrom, dueTo, dueFilter := c.DueRange()
 	for i := range rows {
 		p := &rows[i]
 		if m.Match(p) {
 			hits++
+		}
+		if dueFilter && p.SubmissionDue != nil {
+			if d := domain.DateKey(*p.SubmissionDue); !d.Before(dueFrom) && !d.After(dueTo) {
+				dueHits++
+			}
 		}
 		if wm.Match(p) {
 			walkHits++
@@ -304,7 +328,7 @@ func (r *Repo) analyse(ctx context.Context, c domain.Criteria, t domain.Terms, n
 	// A single province walks the (province, date) btree: only the rows of
 	// that province are read, in date order. (A status is common enough for
 	// the covering date walk, which holds it; migration 6.)
-	filterWalk := c.Sort == domain.SortDate && len(c.Provinces) == 1
+	filterWalk := dateOrdered(c.Sort) && len(c.Provinces) == 1
 	switch {
 	case a.Drive == -2:
 		a.Plan = PlanPlanner
@@ -338,11 +362,18 @@ func (r *Repo) analyse(ctx context.Context, c domain.Criteria, t domain.Terms, n
 			a.Plan = PlanWalk
 		}
 	}
+	if dueFilter && (a.Drive == -2 || float64(dueHits) <= best) {
+		a.Plan = PlanDue
+	}
 	if r.opts.ForcePlan != "" && a.Plan != PlanPlanner {
 		a.Plan = r.opts.ForcePlan
 	}
 	return a, nil
 }
+
+// dateOrdered: the sort walks the date btree (SortDeadline's second part
+// does; its first part walks the deadline btree, of few rows).
+func dateOrdered(s domain.SortOrder) bool { return s == domain.SortDate || s == domain.SortDeadline }
 
 // coveredWalk reports whether a date walk for c reads only columns of the
 // date btree (keywords, province, status, method, dates).
@@ -368,7 +399,7 @@ func (b *builder) where(c domain.Criteria, t domain.Terms, a Analysis) string {
 		conds = append(conds, "(search_text || '') NOT LIKE "+b.arg(likePattern(k)))
 	}
 	in := func(col string, vals []string) {
-		if a.Plan == PlanIDs && col != "id" {
+		if (a.Plan == PlanIDs || a.Plan == PlanDue) && col != "id" {
 			// a filter on the listed rows, not a second index to combine
 			// (a BitmapAnd with a province's whole posting list cost more)
 			col = "(" + col + " || '')"
@@ -409,6 +440,9 @@ func (b *builder) where(c domain.Criteria, t domain.Terms, a Analysis) string {
 	if c.To != nil {
 		conds = append(conds, "announced_on <= "+b.arg(domain.DateKey(*c.To))+"::date")
 	}
+	if from, to, ok := c.DueRange(); ok {
+		conds = append(conds, "submission_due >= "+b.arg(from)+"::date", "submission_due <= "+b.arg(to)+"::date")
+	}
 	if c.MinBudget != nil {
 		conds = append(conds, "budget >= "+b.arg(numeric(c.MinBudget)))
 	}
@@ -438,7 +472,7 @@ func planSettings(plan string) string {
 	switch plan {
 	case PlanWalk, PlanFilter:
 		off["enable_bitmapscan"], off["enable_sort"], off["enable_seqscan"] = true, true, true
-	case PlanBitmap, PlanIDs:
+	case PlanBitmap, PlanIDs, PlanDue:
 		off["enable_indexscan"], off["enable_seqscan"], off["enable_indexonlyscan"] = true, true, true
 	}
 	// The disabled paths inflate cost estimates past jit_above_cost: JIT
@@ -494,8 +528,10 @@ func (r *Repo) Search(ctx context.Context, c domain.Criteria, pr domain.PageRequ
 
 	b := builder{freq: a.gramFreq}
 	where := b.where(c, t, a)
-	var order, keyset, sel string
+	var order, keyset, sel, q string
 	switch c.Sort {
+	case domain.SortDeadline:
+		q = b.deadlineQuery(where, c, after, offset+pr.PerPage+1)
 	case domain.SortBudget:
 		order = "coalesce(budget, -1) DESC, id DESC"
 		sel = "coalesce(budget, -1)"
@@ -524,8 +560,9 @@ func (r *Repo) Search(ctx context.Context, c domain.Criteria, pr domain.PageRequ
 	}
 	// With a bitmap plan every match is read and sorted anyway: a window
 	// count gives the exact total for free (not after a cursor, whose
-	// keyset condition narrows the rows).
-	windowCount := (a.Plan == PlanBitmap || a.Plan == PlanIDs) && after == nil
+	// keyset condition narrows the rows). SortDeadline's two parts count
+	// apart.
+	windowCount := (a.Plan == PlanBitmap || a.Plan == PlanIDs || a.Plan == PlanDue) && after == nil && c.Sort != domain.SortDeadline
 	countCol := "0::bigint"
 	if windowCount {
 		countCol = "count(*) OVER ()"
@@ -534,8 +571,12 @@ func (r *Repo) Search(ctx context.Context, c domain.Criteria, pr domain.PageRequ
 	// the window count (a bitmap plan sorts, and a window count buffers,
 	// every match: with all columns that spilled past work_mem and doubled
 	// the time), then the page's rows are read by id.
-	q := "SELECT id, announced_on, (" + sel + ")::numeric, " + countCol + " FROM projects WHERE " + pageWhere + " ORDER BY " + order +
-		" LIMIT " + strconv.Itoa(pr.PerPage+1) + " OFFSET " + strconv.Itoa(offset)
+	if q == "" {
+		q = "SELECT id, announced_on, (" + sel + ")::numeric, " + countCol + " FROM projects WHERE " + pageWhere + " ORDER BY " + order +
+			" LIMIT " + strconv.Itoa(pr.PerPage+1) + " OFFSET " + strconv.Itoa(offset)
+	} else {
+		q += " LIMIT " + strconv.Itoa(pr.PerPage+1) + " OFFSET " + strconv.Itoa(offset)
+	}
 	pageArgs := append([]any(nil), b.args...)
 
 	err = pgx.BeginTxFunc(ctx, r.pool, pgx.TxOptions{AccessMode: pgx.ReadOnly}, func(tx pgx.Tx) error {
@@ -552,6 +593,7 @@ func (r *Repo) Search(ctx context.Context, c domain.Criteria, pr domain.PageRequ
 		var ids []string
 		var dates []time.Time
 		var scores []int64
+		var dues []*time.Time
 		windowTotal := int64(-1)
 		for rows.Next() {
 			var id string
@@ -563,11 +605,15 @@ func (r *Repo) Search(ctx context.Context, c domain.Criteria, pr domain.PageRequ
 			}
 			ids, dates = append(ids, id), append(dates, d)
 			k, _ := money(key)
+			var due *time.Time
 			if k == nil {
 				scores = append(scores, 0)
 			} else {
 				scores = append(scores, int64(*k))
+				t := dueEpoch.AddDate(0, 0, int(*k/100))
+				due = &t
 			}
+			dues = append(dues, due)
 		}
 		rows.Close()
 		if err := rows.Err(); err != nil {
@@ -581,6 +627,10 @@ func (r *Repo) Search(ctx context.Context, c domain.Criteria, pr domain.PageRequ
 				cur.Budget = scores[last]
 			case domain.SortRelevance:
 				cur.Score = int(scores[last] / 100)
+			case domain.SortDeadline:
+				if dues[last] != nil {
+					cur.Due = dues[last].Format(time.DateOnly)
+				}
 			}
 			out.NextCursor = encodeCursor(cur)
 			ids = ids[:pr.PerPage]
@@ -602,6 +652,43 @@ func (r *Repo) Search(ctx context.Context, c domain.Criteria, pr domain.PageRequ
 		return domain.ResultPage{}, fmt.Errorf("search: %w", err)
 	}
 	return out, nil
+}
+
+// dueEpoch is the origin of the day numbers that SortDeadline's page query
+// returns as its sort key (NULL in its second part).
+var dueEpoch = time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
+
+// deadlineQuery renders SortDeadline's page query without its LIMIT: the
+// projects whose last day to submit bids is today or later, by (deadline,
+// id), then the others by (date, id) descending, each part a walk of its own
+// btree (the deadline one, migration 16, holds few rows) bounded by limit.
+// A cursor in the first part continues it and the whole second part; one
+// in the second part continues only that. The second part runs only when
+// the first leaves the page short (an Append hands its parts over in
+// order, and a LIMIT above it stops pulling once the page is full;
+// parallel plans are off for search).
+func (b *builder) deadlineQuery(where string, c domain.Criteria, after *cursor, limit int) string {
+	today := b.arg(domain.DateKey(c.Today)) + "::date"
+	lim := " LIMIT " + strconv.Itoa(limit)
+	first := "(SELECT id, announced_on, (submission_due - DATE '2000-01-01')::numeric AS k, 0::bigint AS n FROM projects WHERE " +
+		where + " AND submission_due >= " + today
+	second := "(SELECT id, announced_on, NULL::numeric, 0::bigint FROM projects WHERE " + where +
+		" AND (submission_due < " + today + " OR submission_due IS NULL)"
+	switch {
+	case after != nil && after.Due != "":
+		d, _ := time.Parse(time.DateOnly, after.Due)
+		first += " AND (submission_due, id) > (" + b.arg(d) + "::date, " + b.arg(after.ID) + ")"
+	case after != nil:
+		d, _ := time.Parse(time.DateOnly, after.Date)
+		second += " AND (announced_on, id) < (" + b.arg(d) + "::date, " + b.arg(after.ID) + ")"
+		first = ""
+	}
+	second += " ORDER BY announced_on DESC, id DESC" + lim + ")"
+	if first == "" {
+		return "SELECT * FROM " + second + " s"
+	}
+	first += " ORDER BY submission_due, id" + lim + ")"
+	return "SELECT * FROM (" + first + " UNION ALL " + second + ") s"
 }
 
 // byIDs reads the projects ids in that order.
