@@ -21,10 +21,13 @@ type App struct {
 
 // Channels are the ways out besides the bell; a nil part is not configured.
 type Channels struct {
-	Contacts  domain.Contacts
-	Mail      domain.Mailer
-	Line      domain.LinePusher
-	Webhook   domain.WebhookPoster
+	Contacts domain.Contacts
+	Mail     domain.Mailer
+	Line     domain.LinePusher
+	Webhook  domain.WebhookPoster
+	// Plans says which channels each user's tier includes; nil: none
+	// beyond the bell (and webhooks).
+	Plans     domain.Plans
 	PublicURL string // the app's origin, for links in messages
 	// Production: webhooks must be https (elsewhere http to the loopback too).
 	Production bool
@@ -129,9 +132,13 @@ func (a *App) Settings(ctx context.Context, userID string) (domain.Settings, err
 	return m[userID], nil
 }
 
-// PutSettings replaces the user's channel settings.
+// PutSettings replaces the user's channel settings; turning on a channel
+// the user's tier does not include is refused.
 func (a *App) PutSettings(ctx context.Context, userID string, s domain.Settings) (domain.Settings, error) {
 	if err := s.Validate(); err != nil {
+		return domain.Settings{}, err
+	}
+	if err := a.checkTurnsOn(ctx, userID, s); err != nil {
 		return domain.Settings{}, err
 	}
 	return s, a.store.PutSettings(ctx, userID, s, a.now())
