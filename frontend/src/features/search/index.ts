@@ -6,4 +6,4 @@
 export { CriteriaSummary } from "./components/criteria-summary";
 export { useSavedCriteria } from "./api/search-api";
 export { editHref } from "./lib/criteria";
-export { overnightRoom, overnightUsage, type OvernightRoom } from "./lib/limits";
+export { normalRoom, normalUsage, overnightRoom, overnightUsage, type OvernightRoom } from "./lib/limits";
