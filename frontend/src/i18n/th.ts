@@ -1062,6 +1062,7 @@ export const th = {
     links: "ลิงก์",
     egp: "ดูโครงการบน e-GP",
     ocds: "ดาวน์โหลดข้อมูล OCDS (JSON)",
+    ocdsUpgrade: "ดาวน์โหลดข้อมูล OCDS: ดูแพ็กเกจที่รองรับ",
     source: "แหล่งข้อมูล",
     lastUpdated: "อัปเดตล่าสุด",
     firstSeen: "พบครั้งแรก",

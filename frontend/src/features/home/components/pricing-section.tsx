@@ -72,7 +72,7 @@ export function TierCard({ tier, current }: { tier: Tier; current?: boolean }) {
           </li>
         ))}
         {tierLines(tier).map(([k, text]) => (
-          <li key={k} data-testid={`tier-line-${k}`}>
+          <li key={k} data-testid={`plan-line-${k}`}>
             <IconCheck size={16} />
             <span>{text}</span>
           </li>

@@ -104,7 +104,11 @@ export function useSaveCriteria() {
       notifySaved(res);
       afterSave(qc);
     },
-    onError: notifySaveError,
+    onError: (err) => {
+      notifySaveError(err);
+      // A full plan refused (saved elsewhere meanwhile): the list and the plan are stale.
+      if (errorReason(err) === "saved-search-limit") afterSave(qc);
+    },
   });
 }
 
