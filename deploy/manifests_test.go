@@ -968,7 +968,7 @@ func TestBrokenManifestsAreRejected(t *testing.T) {
 				`Deployment "projects": INTERESTS_TARGET=interests:9003: NetworkPolicy ingress of "interests" does not admit "projects"`,
 				`NetworkPolicy "projects" admits traffic from outside the namespace`,
 				`Deployment "projects": has DATABASE_URL but its NetworkPolicy egress does not allow PostgreSQL`,
-				`NetworkPolicy egress of "projects" allows "subscription" (TCP 9004), which it does not call`,
+				`NetworkPolicy egress of "interests" allows "subscription" (TCP 9004), which it does not call`,
 				`Deployment "subscription": no NetworkPolicy of its own`,
 			},
 		},

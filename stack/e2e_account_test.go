@@ -119,7 +119,8 @@ func TestChangePasswordREST(t *testing.T) {
 }
 
 // TestProjectOCDSREST: GET /projects/{id}/ocds returns the project as an
-// OCDS release, to signed-in users only; unknown and malformed ids are 4xx.
+// OCDS release, to signed-in users whose tier includes it; unknown and
+// malformed ids are 4xx.
 func TestProjectOCDSREST(t *testing.T) {
 	e := startStack(t, map[string]string{"DEMO_DATA": "5"})
 	list := e.call("GET", "/gen-infor?page=1&per_page=1", nil)
@@ -137,6 +138,9 @@ func TestProjectOCDSREST(t *testing.T) {
 	me := bearer(e.registerVerified("ocds", "ocds@example.com", "long enough pass").str("access_token"))
 
 	expectDetail(t, e.call("GET", "/projects/"+id+"/ocds", nil), 401, "Authentication required")
+	// The export is in the pro tier.
+	expectReason(t, e.call("GET", "/projects/"+id+"/ocds", nil, me...), 403, "permission_denied", "upgrade-required")
+	e.upgrade(me, "pro")
 	r := e.call("GET", "/projects/"+id+"/ocds", nil, me...)
 	expect(t, r, 200, "ocds")
 	if ocid := r.str("ocid"); !strings.HasPrefix(ocid, "ocds-") || !strings.HasSuffix(ocid, id) {

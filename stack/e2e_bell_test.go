@@ -14,6 +14,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+
 	"bidradar/services/auth/linetest"
 	"bidradar/services/projects/projectssvc"
 )
@@ -146,6 +148,7 @@ func TestAlertsReachTheBell(t *testing.T) {
 	reg := e.registerVerified("ann", "ann@example.com", "long enough pass")
 	tok := reg.str("access_token")
 	a := bearer(tok)
+	e.upgrade(a, "starter") // a normal and an overnight search
 	me := e.call("GET", "/users/me", nil, a...)
 	userID, _ := me.Body["id"].(string)
 	ws := dialSocket(t, e, userID, tok)
@@ -302,6 +305,9 @@ func TestAlertsByEmailAndLINE(t *testing.T) {
 	stranger := "U" + strings.Repeat("cd", 16)
 	set := map[string]any{"bell_enabled": true, "email_enabled": true, "email_digest": "instant", "line_enabled": true, "line_user_id": stranger,
 		"notify_announcements": true, "notify_search_matches": true, "notify_payments": true}
+	// E-mail and LINE alerts are in the pro tier, not the free one.
+	expectReason(t, e.call("PUT", "/notification-settings", set, a...), 403, "permission_denied", "upgrade-required")
+	e.upgrade(a, "pro")
 	expect(t, e.call("PUT", "/notification-settings", set, a...), 200, "settings")
 	got := e.call("GET", "/notification-settings", nil, a...)
 	if s := got.Body["settings"].(map[string]any); s["email_digest"] != "instant" || s["line_enabled"] != true || s["line_user_id"] != "" {
@@ -336,8 +342,44 @@ func TestAlertsByEmailAndLINE(t *testing.T) {
 		time.Sleep(100 * time.Millisecond)
 	}
 	mu.Lock()
-	defer mu.Unlock()
 	if len(pushes) != 1 || !strings.HasPrefix(pushes[0], lineID+"|") || !strings.Contains(pushes[0], "ประตูระบายน้ำ") { // the linked account only
 		t.Fatalf("LINE pushes: %v", pushes)
+	}
+	mu.Unlock()
+
+	// The plan lapses: the settings stay, the bell still rings, but the
+	// e-mail and LINE messages of the next alert are given up unsent.
+	e.lapse(a)
+	r = e.call("POST", "/admin/ingest", map[string]string{"source": "ocds",
+		"content": base64.StdEncoding.EncodeToString([]byte(ocdsPackage("69333333334", "จ้างซ่อมประตูระบายน้ำ คลองสี่", "tender")))}, admin...)
+	expect(t, r, 200, "ingest after the lapse")
+	conn, err := pgx.Connect(context.Background(), e.db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(context.Background())
+	deadline = time.Now().Add(15 * time.Second)
+	for {
+		var given, other int
+		if err := conn.QueryRow(context.Background(), `SELECT count(*) FILTER (WHERE d.failed_at IS NOT NULL AND d.last_error LIKE '%plan does not include%'),
+			count(*) FILTER (WHERE d.failed_at IS NULL OR d.last_error NOT LIKE '%plan does not include%')
+			FROM notification.deliveries d JOIN notification.notifications n ON n.id = d.notification_id WHERE n.project_id = '69333333334'`).Scan(&given, &other); err != nil {
+			t.Fatal(err)
+		}
+		if given == 2 && other == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("deliveries after the lapse: %d given up for the plan, %d other", given, other)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	if bell := e.call("GET", "/bell/notifications?per_page=100", nil, a...); !strings.Contains(bell.Raw, "69333333334") {
+		t.Fatalf("the bell after the lapse: %s", bell.Raw)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(pushes) != 1 {
+		t.Fatalf("LINE pushes after the lapse: %v", pushes)
 	}
 }

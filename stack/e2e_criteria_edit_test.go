@@ -8,21 +8,23 @@ import (
 )
 
 // TestEditSavedSearch drives PUT /search-criteria/{criteria_id}: the owner
-// edits name, type and criteria; switching to normal gives the overnight
-// unit back and the instant alerts follow the new criteria; another user's
-// or an unknown id is 404; bad input is a 4xx with a detail.
+// edits name, type and criteria; an edit may not repeat another search of
+// its kind; the instant alerts follow the new criteria; another user's or
+// an unknown id is 404; bad input is a 4xx with a detail.
 func TestEditSavedSearch(t *testing.T) {
 	e := startStack(t, map[string]string{"ADMIN_EMAILS": "@ops.bidradar.test"})
 	admin := bearer(e.registerVerified("ops", "ops@ops.bidradar.test", "long enough pass").str("access_token"))
 	a := bearer(e.registerVerified("editor", "editor@example.com", "long enough pass").str("access_token"))
 	b := bearer(e.registerVerified("stranger", "stranger@example.com", "long enough pass").str("access_token"))
 
+	e.upgrade(a, "starter") // overnight searches are not in the free tier
 	night := e.call("POST", "/to_do_search", map[string]any{"name": "ประตูน้ำ", "keyWord_Incl_And": []string{"ประตูระบายน้ำ"}, "search_type": "overnight"}, a...)
 	expect(t, night, 200, "save overnight")
 	id := night.str("criteria_id")
 	path := "/search-criteria/" + id
-	// The free tier holds one overnight search: a second is refused.
-	expectDetail(t, e.call("POST", "/to_do_search", map[string]any{"keyWord_Incl_And": []string{"ฝาย"}, "search_type": "overnight"}, a...), 409, "Limit reached")
+	// The same criteria again is refused.
+	expectReason(t, e.call("POST", "/to_do_search", map[string]any{"keyWord_Incl_And": []string{"ประตูระบายน้ำ"}, "search_type": "overnight"}, a...),
+		409, "already_exists", "duplicate-search")
 
 	edit := map[string]any{"name": "หอกระจายข่าว", "search_type": "normal",
 		"criteria": map[string]any{"keyWord_Incl_And": []string{"หอกระจายข่าว"}, "projectMoneyE_User": 9000000}}
@@ -68,14 +70,13 @@ func TestEditSavedSearch(t *testing.T) {
 	if l := list(a); len(l) != 1 || l[0]["name"] != "หอกระจายข่าว" || l[0]["search_type"] != "normal" {
 		t.Fatalf("after the edit: %v", l)
 	}
-	// The overnight unit came back: another overnight search fits, and
-	// switching this one back to overnight is now over the limit.
+	// Another search may not be edited into a copy of this one.
 	other := e.call("POST", "/to_do_search", map[string]any{"keyWord_Incl_And": []string{"ฝาย"}, "search_type": "overnight"}, a...)
 	expect(t, other, 200, "overnight after the edit")
+	expectReason(t, e.call("PUT", "/search-criteria/"+other.str("criteria_id"), edit, a...), 409, "already_exists", "duplicate-search")
 	back := map[string]any{"search_type": "overnight", "criteria": map[string]any{"keyWord_Incl_And": []string{"หอกระจายข่าว"}}}
-	expectDetail(t, e.call("PUT", path, back, a...), 409, "Limit reached")
 	expect(t, e.call("PUT", "/search-criteria/"+other.str("criteria_id"), map[string]any{"criteria": map[string]any{"keyWord_Incl_And": []string{"ฝาย"}}}, a...), 200, "other to normal")
-	expect(t, e.call("PUT", path, back, a...), 200, "back to overnight once the unit is free")
+	expect(t, e.call("PUT", path, back, a...), 200, "back to overnight")
 	expect(t, e.call("PUT", path, edit, a...), 200, "normal again")
 
 	// ---- the instant alerts follow the edited criteria ----

@@ -20,6 +20,7 @@ func TestOvernightRunREST(t *testing.T) {
 	expect(t, e.call("POST", "/admin/overnight-run", map[string]any{}), 401, "overnight run signed out")
 	expect(t, e.call("POST", "/admin/overnight-run", map[string]any{}, a...), 403, "overnight run by a user")
 
+	e.upgrade(a, "starter") // overnight searches are not in the free tier
 	save := e.call("POST", "/to_do_search", map[string]any{"keyWord_Incl_And": []string{"สะพานแขวน"}, "search_type": "overnight"}, a...)
 	expect(t, save, 200, "save overnight search")
 	pkg := ocdsPackage("69444444444", "จ้างก่อสร้างสะพานแขวนข้ามแม่น้ำปิง", "tender")

@@ -142,45 +142,62 @@ func TestProjectsAPIContract(t *testing.T) {
 		}
 	}
 
-	// ---- to_do_search: saves within the free tier's 3 a day ----
-	var saved []string
-	for i, body := range []map[string]any{
-		{"keyWord_Incl_Or": []string{"ถนน", "คอมพิวเตอร์"}, "annouSDate_User": "2025-01-01", "search_type": "normal"},
-		{"keyWord_Incl_And": []string{"ถนนคอนกรีต"}, "projectMoneyS_User": 1000000, "budgetYear_User": []string{"2569"}},
-		{"project_id_User": []string{"68059426756"}, "annouType_User_required": []string{"W0"}},
-	} {
+	// ---- to_do_search: the free tier holds one normal search, saves 3 a day ----
+	save := func(body map[string]any, what string) string {
+		t.Helper()
 		r := e.call("POST", "/to_do_search", body, auth...)
-		expect(t, r, 200, "save criteria "+strconv.Itoa(i+1))
+		expect(t, r, 200, what)
 		if r.str("message") == "" || r.str("criteria_id") == "" || r.str("detail") == "" || r.Body["match_count"] == nil {
 			t.Fatalf("to_do_search answer %s", r.Raw)
 		}
-		saved = append(saved, r.str("criteria_id"))
+		return r.str("criteria_id")
 	}
-	limit := e.call("POST", "/to_do_search", map[string]any{"keyWord_Incl_Or": []string{"น้ำ"}}, auth...)
+	bodies := []map[string]any{
+		{"keyWord_Incl_Or": []string{"ถนน", "คอมพิวเตอร์"}, "annouSDate_User": "2025-01-01", "search_type": "normal"},
+		{"keyWord_Incl_And": []string{"ถนนคอนกรีต"}, "projectMoneyS_User": 1000000, "budgetYear_User": []string{"2569"}},
+		{"project_id_User": []string{"68059426756"}, "annouType_User_required": []string{"W0"}},
+	}
+	held := save(bodies[2], "save criteria 1")
+	expectReason(t, e.call("POST", "/to_do_search", bodies[1], auth...), 409, "aborted", "saved-search-limit")
+	expectReason(t, e.call("POST", "/to_do_search", bodies[2], auth...), 409, "already_exists", "duplicate-search")
+	expectReason(t, e.call("POST", "/to_do_search", map[string]any{"keyWord_Incl_Or": []string{"ถนน"}, "search_type": "overnight"}, auth...), 403, "permission_denied", "upgrade-required")
+	if st := e.call("POST", "/status_indicator", map[string]string{"user_action": "overnight"}, auth...); st.str("status_code") != "OVERNIGHT_LIMIT_EXCEEDED" {
+		t.Fatalf("overnight status on free %s", st.Raw)
+	}
+	// Deleting makes room, but each save is one of the day's 3 combinations.
+	for i := 2; i <= 3; i++ {
+		expect(t, e.call("DELETE", "/search-criteria/"+held, nil, auth...), 200, "delete to make room")
+		held = save(bodies[2], "save criteria "+strconv.Itoa(i))
+	}
+	expect(t, e.call("DELETE", "/search-criteria/"+held, nil, auth...), 200, "delete to make room")
+	limit := e.call("POST", "/to_do_search", bodies[0], auth...)
+	expectReason(t, limit, 409, "aborted", "limit-reached")
 	expectDetail(t, limit, 409, "Limit reached")
 	st = e.call("POST", "/status_indicator", map[string]string{"user_action": "search"}, auth...)
 	if expect(t, st, 200, "status after the limit"); st.str("status_code") != "DAILY_LIMIT_EXCEEDED" {
 		t.Fatalf("status after 3 saves %s", st.Raw)
 	}
+	// Starter: five normal and five overnight searches, 10 combinations a day.
+	e.upgrade(auth, "starter")
+	saved := []string{save(bodies[0], "starter: save criteria"), save(bodies[1], "starter: another")}
 	night := e.call("POST", "/to_do_search", map[string]any{"keyWord_Incl_Or": []string{"ถนน"}, "search_type": "overnight"}, auth...)
 	expect(t, night, 200, "overnight save")
-	expectDetail(t, e.call("POST", "/to_do_search", map[string]any{"keyWord_Incl_Or": []string{"น้ำ"}, "search_type": "overnight"}, auth...), 409, "Limit reached")
-	if st := e.call("POST", "/status_indicator", map[string]string{"user_action": "overnight"}, auth...); st.str("status_code") != "OVERNIGHT_LIMIT_EXCEEDED" {
-		t.Fatalf("overnight status %s", st.Raw)
+	if st := e.call("POST", "/status_indicator", map[string]string{"user_action": "overnight"}, auth...); st.str("status_code") != "OVERNIGHT_SEARCH_AVAILABLE" {
+		t.Fatalf("overnight status on starter %s", st.Raw)
 	}
 
 	// ---- recall_save_criteria ----
 	all := e.call("POST", "/recall_save_criteria", map[string]any{}, auth...)
 	expect(t, all, 200, "recall list")
 	crit, _ := all.Body["criteria"].([]any)
-	if len(crit) != 4 {
+	if len(crit) != 3 {
 		t.Fatalf("recall list %s", all.Raw)
 	}
 	newest := crit[0].(map[string]any)
 	if newest["criteria_id"] != night.str("criteria_id") || newest["search_type"] != "overnight" {
 		t.Fatalf("newest first: %v", newest)
 	}
-	firstSaved := crit[3].(map[string]any)
+	firstSaved := crit[2].(map[string]any)
 	payload, _ := firstSaved["criteria"].(map[string]any)
 	if kw, _ := payload["keyWord_Incl_Or"].([]any); len(kw) != 2 || payload["annouSDate_User"] != "2025-01-01" {
 		t.Fatalf("saved payload %v", payload)

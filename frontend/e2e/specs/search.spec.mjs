@@ -57,6 +57,17 @@ async function seed(ctx) {
   assert.equal(Number(after.json.pagination.total), N, `seeded projects searchable: ${after.text.slice(0, 300)}`);
 }
 
+/** Buys tier for u through the local provider (the checkout of `make run`), over REST. */
+async function buy(ctx, u, tier) {
+  const li = await ctx.api("POST", "/login", { username: u.username, password: PASSWORD });
+  assert.equal(li.status, 200, li.text);
+  const auth = { authorization: `Bearer ${li.json.access_token}` };
+  const co = await ctx.api("POST", "/payment/checkout", { tier, period: "monthly", method: "card" }, auth);
+  assert.equal(co.status, 200, `checkout: ${co.text}`);
+  const paid = await ctx.api("POST", `/payment/local/${co.json.session_id}/complete`, { outcome: "paid" }, auth);
+  assert.equal(paid.status, 200, `pay: ${paid.text}`);
+}
+
 /** The results for the current URL are on screen (not the previous page kept while loading). */
 const settled = (page) =>
   page.waitForFunction(() => {
@@ -141,6 +152,7 @@ export default [
     async fn(ctx) {
       await seed(ctx);
       const u = await ctx.createUser("kanya", { name: "กัญญา ประมูลเก่ง", password: PASSWORD });
+      await buy(ctx, u, "pro"); // the OCDS export is in the pro plan
       const page = await ctx.newPage();
       await login(page, u.username, PASSWORD);
       await urlIs(page, "/");
@@ -164,15 +176,16 @@ export default [
     },
   },
   {
-    name: "saved searches: save an overnight search, the settings count 1/1, edit it to normal from the search page, the list shows the edit",
+    name: "saved searches: save an overnight search, the settings count it against the plan, edit it to normal from the search page, the list shows the edit",
     async fn(ctx) {
       await seed(ctx);
       const u = await ctx.createUser("somsri", { name: "สมศรี ค้นเก่ง", password: PASSWORD });
+      await buy(ctx, u, "starter"); // overnight searches: 5 in the starter plan, none in the free one
       const page = await ctx.newPage();
       await login(page, u.username, PASSWORD);
       await urlIs(page, "/");
 
-      // Save the search as overnight (the free plan holds one).
+      // Save the search as overnight.
       await page.goto(`/search?keyWord_Incl_Or=${encodeURIComponent(MARK)}`);
       await visible(page.getByTestId("result-row"));
       await page.getByTestId("save-criteria").click();
@@ -183,34 +196,19 @@ export default [
       await toast(page, "บันทึกเงื่อนไขการค้นหา “ถนนบ้านบิดเรดาร์” แล้ว");
       await hidden(page.getByTestId("save-dialog"));
 
-      // The settings page: its criteria in Thai, overnight, counted 1/1.
+      // The settings page: its criteria in Thai, overnight, counted against the plan.
       await page.goto("/user-settings/search-criteria");
-      await visible(page.getByTestId("overnight-usage").filter({ hasText: "ค้นหาข้ามคืน 1/1 ชุด" }));
+      await visible(page.getByTestId("overnight-usage").filter({ hasText: "ค้นหาข้ามคืน 1/5 ชุด" }));
+      await visible(page.getByTestId("normal-usage").filter({ hasText: "ค้นหาแบบปกติ 0/5 ชุด" }));
       const row = page.getByTestId("criteria-row");
       assert.equal(await row.count(), 1);
       assert.equal(await row.getByTestId("criteria-type").innerText(), "ค้นหาข้ามคืน");
       assert.match(await row.getByTestId("criteria-summary").innerText(), new RegExp(`มีคำใดคำหนึ่ง\\s+${MARK}`));
-      await visible(page.getByTestId("overnight-full").getByRole("link", { name: "ดูแพ็กเกจ" }));
       await page.setViewportSize({ width: 360, height: 780 });
       const wide = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
       assert.ok(wide <= 0, `settings page scrolls sideways by ${wide}px at 360 px`);
       await ctx.shot(page, "43-saved-searches-overnight", { fullPage: true });
       await page.setViewportSize({ width: 1280, height: 800 });
-
-      // A new save now finds the overnight choice closed, with the plan's limit and the way to the plans.
-      await page.goto(`/search?keyWord_Incl_Or=${encodeURIComponent("ถนน")}`);
-      await visible(page.getByTestId("criteria-form"));
-      await page.getByTestId("save-criteria").click();
-      dialog = await visible(page.getByTestId("save-dialog"));
-      await visible(dialog.getByTestId("save-locked-overnight"));
-      assert.ok(await dialog.getByRole("radio", { name: "ค้นหาอัตโนมัติทุกคืน" }).isDisabled(), "overnight closed at 1/1");
-      assert.equal(await dialog.getByTestId("save-locked-plans").getAttribute("href"), "/user-settings/pricing");
-      await page.setViewportSize({ width: 360, height: 780 });
-      const wideDialog = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-      assert.ok(wideDialog <= 0, `save dialog scrolls sideways by ${wideDialog}px at 360 px`);
-      await ctx.shot(page, "43b-save-dialog-overnight-locked");
-      await page.setViewportSize({ width: 1280, height: 800 });
-      await dialog.getByRole("button", { name: "ยกเลิก" }).click();
 
       // แก้ไข: the search page with the saved criteria in the form.
       await page.goto("/user-settings/search-criteria");
@@ -232,8 +230,9 @@ export default [
       await urlIs(page, "/user-settings/search-criteria");
       await toast(page, "บันทึกการแก้ไข");
 
-      // Updated: normal, renamed, the new keyword, and the overnight unit back.
-      await visible(page.getByTestId("overnight-usage").filter({ hasText: "ค้นหาข้ามคืน 0/1 ชุด" }));
+      // Updated: normal, renamed, the new keyword, counted as normal now.
+      await visible(page.getByTestId("overnight-usage").filter({ hasText: "ค้นหาข้ามคืน 0/5 ชุด" }));
+      await visible(page.getByTestId("normal-usage").filter({ hasText: "ค้นหาแบบปกติ 1/5 ชุด" }));
       await visible(row.filter({ hasText: "ถนนคอนกรีต บิดเรดาร์" }));
       assert.equal(await row.count(), 1);
       assert.equal(await row.getByTestId("criteria-type").innerText(), "แจ้งเตือนทันที");

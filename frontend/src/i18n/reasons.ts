@@ -156,6 +156,8 @@ export const reasons = {
   "search-criteria-not-found": "ไม่พบเงื่อนไขการค้นหานี้",
   "search-criteria-changed": "เงื่อนไขการค้นหานี้ถูกแก้ไขจากที่อื่นระหว่างนี้ กรุณาโหลดใหม่แล้วลองอีกครั้ง",
   "limit-reached": messages["Your search limit has been reached. Please try again tomorrow or consider upgrading your plan."],
+  "saved-search-limit": "บันทึกเงื่อนไขการค้นหาครบจำนวนที่แพ็กเกจของคุณรองรับแล้ว ลบเงื่อนไขที่ไม่ใช้ หรืออัปเกรดแพ็กเกจเพื่อบันทึกเพิ่ม",
+  "duplicate-search": "มีเงื่อนไขการค้นหาแบบเดียวกันบันทึกไว้แล้ว ใช้ชุดเดิมหรือปรับเงื่อนไขให้ต่างออกไป",
   "invalid-user-action": "คำขอตรวจสอบสถานะไม่ถูกต้อง",
   "subscription-unavailable": unavailable,
   "interests-unavailable": unavailable,
@@ -200,6 +202,9 @@ export const reasons = {
   "webhook-event": tryLater,
   "idempotency-key": tryLater,
   "local-outcome": tryLater,
+  "upgrade-required": "แพ็กเกจปัจจุบันของคุณไม่รวมฟีเจอร์นี้ อัปเกรดแพ็กเกจเพื่อใช้งาน",
+  // Internal (projects, notification → subscription): never shown, but every reason has Thai.
+  "too-many-users": "ขอข้อมูลสิทธิ์ของผู้ใช้มากเกินไปในครั้งเดียว",
   "quota-other-user": "ใช้สิทธิ์ของผู้ใช้อื่นไม่ได้",
   "quota-amount": tryLater,
   "quota-kind": tryLater,

@@ -178,6 +178,7 @@ export const th = {
     usageSearchToday: "ค้นหาแบบรวมเงื่อนไข วันนี้",
     usageSearchMonth: "ค้นหาแบบรวมเงื่อนไข เดือนนี้",
     usageFilterToday: "กรองฐานข้อมูล วันนี้",
+    usageNormal: "เงื่อนไขค้นหาแบบปกติที่บันทึกไว้",
     usageOvernight: "เงื่อนไขค้นหาข้ามคืนที่บันทึกไว้",
     usageLiveToday: "ค้นหาสดจาก e-GP วันนี้",
     upgrade: "อัปเกรดแพ็กเกจ",
@@ -328,6 +329,12 @@ export const th = {
     lineEnabled: "ส่งทาง LINE",
     lineNotLinked: "เชื่อมบัญชี LINE ก่อนเพื่อรับการแจ้งเตือนทาง LINE",
     lineLink: "เชื่อมบัญชี LINE",
+    /** Under a channel the user's plan does not include (the tier table's features). */
+    emailNotInPlan: "แพ็กเกจปัจจุบันของคุณไม่รวมการแจ้งเตือนทางอีเมล",
+    lineNotInPlan: "แพ็กเกจปัจจุบันของคุณไม่รวมการแจ้งเตือนผ่าน LINE",
+    /** The channel was turned on under a plan that has lapsed: kept, but silent. */
+    pausedByPlan: "ตอนนี้จึงไม่มีการส่งทางช่องทางนี้ จะกลับมาส่งเมื่ออัปเกรดแพ็กเกจ",
+    seePlans: "ดูแพ็กเกจ",
     bellEnabled: "แสดงในกระดิ่งแจ้งเตือน",
     notifySearchMatches: "โครงการใหม่ที่ตรงกับการค้นหาที่บันทึกไว้",
     notifyAnnouncements: "ประกาศใหม่ของโครงการที่ติดตาม",
@@ -729,10 +736,26 @@ export const th = {
     pricingChoose: "เลือกแพ็กเกจนี้",
     pricingStartFree: "เริ่มใช้งานฟรี",
     pricingYearly: (amount: string) => `หรือ ${amount} ต่อปี`,
+    /**
+     * Pricing cards: every line is built from the tier table's numbers and
+     * feature keys (subscription ListTiers), never free text.
+     */
+    savedSearches: (n: string) => `บันทึกเงื่อนไขค้นหา ${n} ชุด`,
+    savedSearchesUnlimited: "บันทึกเงื่อนไขค้นหาได้ไม่จำกัด",
+    overnightSearches: (n: string) => `ค้นหาข้ามคืนอัตโนมัติ ${n} ชุด`,
+    overnightUnlimited: "ค้นหาข้ามคืนอัตโนมัติไม่จำกัด",
+    bellAlerts: "แจ้งเตือนในระบบ (กระดิ่ง)",
+    tierFeatures: {
+      email_alerts: "แจ้งเตือนทางอีเมล (ทันทีหรือสรุปรายวัน)",
+      line_alerts: "แจ้งเตือนผ่าน LINE",
+      ocds_export: "ส่งออกข้อมูล OCDS",
+      account_manager: "ผู้ดูแลบัญชีเฉพาะ",
+    } as Record<string, string>,
     limits: {
       search_combination: "ค้นหาแบบรวมเงื่อนไข",
       database_filter_search: "กรองฐานข้อมูล",
       overnight_search_save: "บันทึกเงื่อนไขค้นหาข้ามคืน",
+      normal_search_save: "บันทึกเงื่อนไขค้นหาแบบปกติ",
       explore_live_search: "ค้นหาสดจาก e-GP",
     } as Record<string, string>,
     perDay: "ครั้ง/วัน",
@@ -1018,6 +1041,9 @@ export const th = {
     savedTotal: (n: string) => `บันทึกไว้ทั้งหมด ${n} ชุด`,
     overnightFull: (limit: string) => `แพ็กเกจของคุณบันทึกการค้นหาข้ามคืนได้ ${limit} ชุด และใช้ครบแล้ว ลบหรือเปลี่ยนชุดเดิมเป็นแบบปกติ หรืออัปเกรดแพ็กเกจเพื่อเพิ่มจำนวน`,
     overnightNone: "แพ็กเกจของคุณไม่รวมการค้นหาข้ามคืน อัปเกรดแพ็กเกจเพื่อใช้งาน",
+    normalUsage: (used: string, limit: string) => `ค้นหาแบบปกติ ${used}/${limit} ชุด`,
+    normalUsageUnlimited: (used: string) => `ค้นหาแบบปกติ ${used} ชุด (ไม่จำกัด)`,
+    normalFull: (limit: string) => `แพ็กเกจของคุณบันทึกการค้นหาแบบปกติได้ ${limit} ชุด และใช้ครบแล้ว ลบชุดเดิม หรืออัปเกรดแพ็กเกจเพื่อเพิ่มจำนวน`,
     normalNone: "แพ็กเกจของคุณบันทึกการค้นหาแบบปกติไม่ได้ อัปเกรดแพ็กเกจเพื่อใช้งาน",
     seePlans: "ดูแพ็กเกจ",
   },
@@ -1098,6 +1124,7 @@ export const th = {
     links: "ลิงก์",
     egp: "ดูโครงการบน e-GP",
     ocds: "ดาวน์โหลดข้อมูล OCDS (JSON)",
+    ocdsUpgrade: "ดาวน์โหลดข้อมูล OCDS: ดูแพ็กเกจที่รองรับ",
     source: "แหล่งข้อมูล",
     lastUpdated: "อัปเดตล่าสุด",
     firstSeen: "พบครั้งแรก",

@@ -57,9 +57,13 @@ export function isUserNotFound(err: unknown): boolean {
   return e.code === Code.NotFound && errorReason(e) === "user-not-found";
 }
 
-/** A search-save refused by the plan's limits (SPEC §8 'Limit reached'). */
+/**
+ * A search-save refused by the plan's limits (SPEC §8 'Limit reached'):
+ * the day's or month's searches, or the saved searches the plan holds.
+ */
 export function isLimitReached(err: unknown): boolean {
-  return errorReason(err) === "limit-reached";
+  const r = errorReason(err);
+  return r === "limit-reached" || r === "saved-search-limit";
 }
 
 /**

@@ -30,10 +30,13 @@ type CombinationLimits struct {
 	SearchCombination      int32 `protobuf:"varint,1,opt,name=search_combination,json=searchCombination,proto3" json:"search_combination,omitempty"`
 	SearchCombinationMonth int32 `protobuf:"varint,2,opt,name=search_combination_month,json=searchCombinationMonth,proto3" json:"search_combination_month,omitempty"`
 	DatabaseFilterSearch   int32 `protobuf:"varint,3,opt,name=database_filter_search,json=databaseFilterSearch,proto3" json:"database_filter_search,omitempty"`
-	OvernightSearchSave    int32 `protobuf:"varint,4,opt,name=overnight_search_save,json=overnightSearchSave,proto3" json:"overnight_search_save,omitempty"`
-	ExploreLiveSearch      int32 `protobuf:"varint,5,opt,name=explore_live_search,json=exploreLiveSearch,proto3" json:"explore_live_search,omitempty"`
-	unknownFields          protoimpl.UnknownFields
-	sizeCache              protoimpl.SizeCache
+	// Overnight searches a user may hold at once (0: not in the tier).
+	OvernightSearchSave int32 `protobuf:"varint,4,opt,name=overnight_search_save,json=overnightSearchSave,proto3" json:"overnight_search_save,omitempty"`
+	ExploreLiveSearch   int32 `protobuf:"varint,5,opt,name=explore_live_search,json=exploreLiveSearch,proto3" json:"explore_live_search,omitempty"`
+	// Normal (instantly alerting) saved searches a user may hold at once.
+	NormalSearchSave int32 `protobuf:"varint,6,opt,name=normal_search_save,json=normalSearchSave,proto3" json:"normal_search_save,omitempty"`
+	unknownFields    protoimpl.UnknownFields
+	sizeCache        protoimpl.SizeCache
 }
 
 func (x *CombinationLimits) Reset() {
@@ -101,6 +104,13 @@ func (x *CombinationLimits) GetExploreLiveSearch() int32 {
 	return 0
 }
 
+func (x *CombinationLimits) GetNormalSearchSave() int32 {
+	if x != nil {
+		return x.NormalSearchSave
+	}
+	return 0
+}
+
 type Tier struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// "free", "starter", "pro", "enterprise".
@@ -110,10 +120,12 @@ type Tier struct {
 	PriceYearly       float64            `protobuf:"fixed64,4,opt,name=price_yearly,json=priceYearly,proto3" json:"price_yearly,omitempty"`
 	Currency          string             `protobuf:"bytes,5,opt,name=currency,proto3" json:"currency,omitempty"`
 	CombinationLimits *CombinationLimits `protobuf:"bytes,6,opt,name=combination_limits,json=combinationLimits,proto3" json:"combination_limits,omitempty"`
-	Features          []string           `protobuf:"bytes,7,rep,name=features,proto3" json:"features,omitempty"`
-	Rank              int32              `protobuf:"varint,8,opt,name=rank,proto3" json:"rank,omitempty"`
-	unknownFields     protoimpl.UnknownFields
-	sizeCache         protoimpl.SizeCache
+	// The tier's features, as keys the app words and gates by: "email_alerts" (instant and
+	// daily e-mail), "line_alerts", "ocds_export", "account_manager". The bell is in every tier.
+	Features      []string `protobuf:"bytes,7,rep,name=features,proto3" json:"features,omitempty"`
+	Rank          int32    `protobuf:"varint,8,opt,name=rank,proto3" json:"rank,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *Tier) Reset() {
@@ -529,10 +541,11 @@ type Usage struct {
 	SearchCombinationToday    int32                  `protobuf:"varint,1,opt,name=search_combination_today,json=searchCombinationToday,proto3" json:"search_combination_today,omitempty"`
 	SearchCombinationMonth    int32                  `protobuf:"varint,2,opt,name=search_combination_month,json=searchCombinationMonth,proto3" json:"search_combination_month,omitempty"`
 	DatabaseFilterSearchToday int32                  `protobuf:"varint,3,opt,name=database_filter_search_today,json=databaseFilterSearchToday,proto3" json:"database_filter_search_today,omitempty"`
-	OvernightSearchSave       int32                  `protobuf:"varint,4,opt,name=overnight_search_save,json=overnightSearchSave,proto3" json:"overnight_search_save,omitempty"`
-	ExploreLiveSearchToday    int32                  `protobuf:"varint,5,opt,name=explore_live_search_today,json=exploreLiveSearchToday,proto3" json:"explore_live_search_today,omitempty"`
-	unknownFields             protoimpl.UnknownFields
-	sizeCache                 protoimpl.SizeCache
+	// Deprecated, always 0: the projects service counts saved searches (RecallSaveCriteria lists them).
+	OvernightSearchSave    int32 `protobuf:"varint,4,opt,name=overnight_search_save,json=overnightSearchSave,proto3" json:"overnight_search_save,omitempty"`
+	ExploreLiveSearchToday int32 `protobuf:"varint,5,opt,name=explore_live_search_today,json=exploreLiveSearchToday,proto3" json:"explore_live_search_today,omitempty"`
+	unknownFields          protoimpl.UnknownFields
+	sizeCache              protoimpl.SizeCache
 }
 
 func (x *Usage) Reset() {
@@ -637,18 +650,19 @@ func (*GetMySubscriptionRequest) Descriptor() ([]byte, []int) {
 }
 
 type GetMySubscriptionResponse struct {
-	state                  protoimpl.MessageState `protogen:"open.v1"`
-	Tier                   string                 `protobuf:"bytes,1,opt,name=tier,proto3" json:"tier,omitempty"`
-	TierLabel              string                 `protobuf:"bytes,2,opt,name=tier_label,json=tierLabel,proto3" json:"tier_label,omitempty"`
-	Price                  float64                `protobuf:"fixed64,3,opt,name=price,proto3" json:"price,omitempty"`
-	IsActive               bool                   `protobuf:"varint,4,opt,name=is_active,json=isActive,proto3" json:"is_active,omitempty"`
-	DaysRemaining          int32                  `protobuf:"varint,5,opt,name=days_remaining,json=daysRemaining,proto3" json:"days_remaining,omitempty"`
-	CombinationLimits      *CombinationLimits     `protobuf:"bytes,6,opt,name=combination_limits,json=combinationLimits,proto3" json:"combination_limits,omitempty"`
-	Features               []string               `protobuf:"bytes,7,rep,name=features,proto3" json:"features,omitempty"`
-	ButtonStatusExamples   map[string]string      `protobuf:"bytes,8,rep,name=button_status_examples,json=buttonStatusExamples,proto3" json:"button_status_examples,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
-	UpgradeRecommendations []*Tier                `protobuf:"bytes,9,rep,name=upgrade_recommendations,json=upgradeRecommendations,proto3" json:"upgrade_recommendations,omitempty"`
-	Subscription           *SubscriptionPeriod    `protobuf:"bytes,10,opt,name=subscription,proto3" json:"subscription,omitempty"`
-	Usage                  *Usage                 `protobuf:"bytes,11,opt,name=usage,proto3" json:"usage,omitempty"`
+	state             protoimpl.MessageState `protogen:"open.v1"`
+	Tier              string                 `protobuf:"bytes,1,opt,name=tier,proto3" json:"tier,omitempty"`
+	TierLabel         string                 `protobuf:"bytes,2,opt,name=tier_label,json=tierLabel,proto3" json:"tier_label,omitempty"`
+	Price             float64                `protobuf:"fixed64,3,opt,name=price,proto3" json:"price,omitempty"`
+	IsActive          bool                   `protobuf:"varint,4,opt,name=is_active,json=isActive,proto3" json:"is_active,omitempty"`
+	DaysRemaining     int32                  `protobuf:"varint,5,opt,name=days_remaining,json=daysRemaining,proto3" json:"days_remaining,omitempty"`
+	CombinationLimits *CombinationLimits     `protobuf:"bytes,6,opt,name=combination_limits,json=combinationLimits,proto3" json:"combination_limits,omitempty"`
+	// Feature keys, as Tier.features.
+	Features               []string            `protobuf:"bytes,7,rep,name=features,proto3" json:"features,omitempty"`
+	ButtonStatusExamples   map[string]string   `protobuf:"bytes,8,rep,name=button_status_examples,json=buttonStatusExamples,proto3" json:"button_status_examples,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
+	UpgradeRecommendations []*Tier             `protobuf:"bytes,9,rep,name=upgrade_recommendations,json=upgradeRecommendations,proto3" json:"upgrade_recommendations,omitempty"`
+	Subscription           *SubscriptionPeriod `protobuf:"bytes,10,opt,name=subscription,proto3" json:"subscription,omitempty"`
+	Usage                  *Usage              `protobuf:"bytes,11,opt,name=usage,proto3" json:"usage,omitempty"`
 	unknownFields          protoimpl.UnknownFields
 	sizeCache              protoimpl.SizeCache
 }
@@ -889,6 +903,149 @@ func (x *ConsumeQuotaResponse) GetDetail() string {
 	return ""
 }
 
+type GetEntitlementsRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// At most 500 users.
+	UserIds       []string `protobuf:"bytes,1,rep,name=user_ids,json=userIds,proto3" json:"user_ids,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GetEntitlementsRequest) Reset() {
+	*x = GetEntitlementsRequest{}
+	mi := &file_subscription_v1_subscription_proto_msgTypes[11]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetEntitlementsRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetEntitlementsRequest) ProtoMessage() {}
+
+func (x *GetEntitlementsRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_subscription_v1_subscription_proto_msgTypes[11]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetEntitlementsRequest.ProtoReflect.Descriptor instead.
+func (*GetEntitlementsRequest) Descriptor() ([]byte, []int) {
+	return file_subscription_v1_subscription_proto_rawDescGZIP(), []int{11}
+}
+
+func (x *GetEntitlementsRequest) GetUserIds() []string {
+	if x != nil {
+		return x.UserIds
+	}
+	return nil
+}
+
+type UserEntitlements struct {
+	state  protoimpl.MessageState `protogen:"open.v1"`
+	UserId string                 `protobuf:"bytes,1,opt,name=user_id,json=userId,proto3" json:"user_id,omitempty"`
+	// The tier in force: the user's active plan, else free.
+	Tier          *Tier `protobuf:"bytes,2,opt,name=tier,proto3" json:"tier,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *UserEntitlements) Reset() {
+	*x = UserEntitlements{}
+	mi := &file_subscription_v1_subscription_proto_msgTypes[12]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *UserEntitlements) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*UserEntitlements) ProtoMessage() {}
+
+func (x *UserEntitlements) ProtoReflect() protoreflect.Message {
+	mi := &file_subscription_v1_subscription_proto_msgTypes[12]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use UserEntitlements.ProtoReflect.Descriptor instead.
+func (*UserEntitlements) Descriptor() ([]byte, []int) {
+	return file_subscription_v1_subscription_proto_rawDescGZIP(), []int{12}
+}
+
+func (x *UserEntitlements) GetUserId() string {
+	if x != nil {
+		return x.UserId
+	}
+	return ""
+}
+
+func (x *UserEntitlements) GetTier() *Tier {
+	if x != nil {
+		return x.Tier
+	}
+	return nil
+}
+
+type GetEntitlementsResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// One per distinct requested user, in the order asked.
+	Users         []*UserEntitlements `protobuf:"bytes,1,rep,name=users,proto3" json:"users,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GetEntitlementsResponse) Reset() {
+	*x = GetEntitlementsResponse{}
+	mi := &file_subscription_v1_subscription_proto_msgTypes[13]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetEntitlementsResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetEntitlementsResponse) ProtoMessage() {}
+
+func (x *GetEntitlementsResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_subscription_v1_subscription_proto_msgTypes[13]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetEntitlementsResponse.ProtoReflect.Descriptor instead.
+func (*GetEntitlementsResponse) Descriptor() ([]byte, []int) {
+	return file_subscription_v1_subscription_proto_rawDescGZIP(), []int{13}
+}
+
+func (x *GetEntitlementsResponse) GetUsers() []*UserEntitlements {
+	if x != nil {
+		return x.Users
+	}
+	return nil
+}
+
 type CreateCheckoutRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	Tier  string                 `protobuf:"bytes,1,opt,name=tier,proto3" json:"tier,omitempty"`
@@ -902,7 +1059,7 @@ type CreateCheckoutRequest struct {
 
 func (x *CreateCheckoutRequest) Reset() {
 	*x = CreateCheckoutRequest{}
-	mi := &file_subscription_v1_subscription_proto_msgTypes[11]
+	mi := &file_subscription_v1_subscription_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -914,7 +1071,7 @@ func (x *CreateCheckoutRequest) String() string {
 func (*CreateCheckoutRequest) ProtoMessage() {}
 
 func (x *CreateCheckoutRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_subscription_v1_subscription_proto_msgTypes[11]
+	mi := &file_subscription_v1_subscription_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -927,7 +1084,7 @@ func (x *CreateCheckoutRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreateCheckoutRequest.ProtoReflect.Descriptor instead.
 func (*CreateCheckoutRequest) Descriptor() ([]byte, []int) {
-	return file_subscription_v1_subscription_proto_rawDescGZIP(), []int{11}
+	return file_subscription_v1_subscription_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *CreateCheckoutRequest) GetTier() string {
@@ -961,7 +1118,7 @@ type CreateCheckoutResponse struct {
 
 func (x *CreateCheckoutResponse) Reset() {
 	*x = CreateCheckoutResponse{}
-	mi := &file_subscription_v1_subscription_proto_msgTypes[12]
+	mi := &file_subscription_v1_subscription_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -973,7 +1130,7 @@ func (x *CreateCheckoutResponse) String() string {
 func (*CreateCheckoutResponse) ProtoMessage() {}
 
 func (x *CreateCheckoutResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_subscription_v1_subscription_proto_msgTypes[12]
+	mi := &file_subscription_v1_subscription_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -986,7 +1143,7 @@ func (x *CreateCheckoutResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreateCheckoutResponse.ProtoReflect.Descriptor instead.
 func (*CreateCheckoutResponse) Descriptor() ([]byte, []int) {
-	return file_subscription_v1_subscription_proto_rawDescGZIP(), []int{12}
+	return file_subscription_v1_subscription_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *CreateCheckoutResponse) GetCheckoutUrl() string {
@@ -1013,7 +1170,7 @@ type HandleProviderEventRequest struct {
 
 func (x *HandleProviderEventRequest) Reset() {
 	*x = HandleProviderEventRequest{}
-	mi := &file_subscription_v1_subscription_proto_msgTypes[13]
+	mi := &file_subscription_v1_subscription_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1025,7 +1182,7 @@ func (x *HandleProviderEventRequest) String() string {
 func (*HandleProviderEventRequest) ProtoMessage() {}
 
 func (x *HandleProviderEventRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_subscription_v1_subscription_proto_msgTypes[13]
+	mi := &file_subscription_v1_subscription_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1038,7 +1195,7 @@ func (x *HandleProviderEventRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use HandleProviderEventRequest.ProtoReflect.Descriptor instead.
 func (*HandleProviderEventRequest) Descriptor() ([]byte, []int) {
-	return file_subscription_v1_subscription_proto_rawDescGZIP(), []int{13}
+	return file_subscription_v1_subscription_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *HandleProviderEventRequest) GetPayload() []byte {
@@ -1064,7 +1221,7 @@ type HandleProviderEventResponse struct {
 
 func (x *HandleProviderEventResponse) Reset() {
 	*x = HandleProviderEventResponse{}
-	mi := &file_subscription_v1_subscription_proto_msgTypes[14]
+	mi := &file_subscription_v1_subscription_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1076,7 +1233,7 @@ func (x *HandleProviderEventResponse) String() string {
 func (*HandleProviderEventResponse) ProtoMessage() {}
 
 func (x *HandleProviderEventResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_subscription_v1_subscription_proto_msgTypes[14]
+	mi := &file_subscription_v1_subscription_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1089,7 +1246,7 @@ func (x *HandleProviderEventResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use HandleProviderEventResponse.ProtoReflect.Descriptor instead.
 func (*HandleProviderEventResponse) Descriptor() ([]byte, []int) {
-	return file_subscription_v1_subscription_proto_rawDescGZIP(), []int{14}
+	return file_subscription_v1_subscription_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *HandleProviderEventResponse) GetReceived() bool {
@@ -1121,7 +1278,7 @@ type Payment struct {
 
 func (x *Payment) Reset() {
 	*x = Payment{}
-	mi := &file_subscription_v1_subscription_proto_msgTypes[15]
+	mi := &file_subscription_v1_subscription_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1133,7 +1290,7 @@ func (x *Payment) String() string {
 func (*Payment) ProtoMessage() {}
 
 func (x *Payment) ProtoReflect() protoreflect.Message {
-	mi := &file_subscription_v1_subscription_proto_msgTypes[15]
+	mi := &file_subscription_v1_subscription_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1146,7 +1303,7 @@ func (x *Payment) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Payment.ProtoReflect.Descriptor instead.
 func (*Payment) Descriptor() ([]byte, []int) {
-	return file_subscription_v1_subscription_proto_rawDescGZIP(), []int{15}
+	return file_subscription_v1_subscription_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *Payment) GetPaymentId() string {
@@ -1242,7 +1399,7 @@ type LocalCheckout struct {
 
 func (x *LocalCheckout) Reset() {
 	*x = LocalCheckout{}
-	mi := &file_subscription_v1_subscription_proto_msgTypes[16]
+	mi := &file_subscription_v1_subscription_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1254,7 +1411,7 @@ func (x *LocalCheckout) String() string {
 func (*LocalCheckout) ProtoMessage() {}
 
 func (x *LocalCheckout) ProtoReflect() protoreflect.Message {
-	mi := &file_subscription_v1_subscription_proto_msgTypes[16]
+	mi := &file_subscription_v1_subscription_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1267,7 +1424,7 @@ func (x *LocalCheckout) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LocalCheckout.ProtoReflect.Descriptor instead.
 func (*LocalCheckout) Descriptor() ([]byte, []int) {
-	return file_subscription_v1_subscription_proto_rawDescGZIP(), []int{16}
+	return file_subscription_v1_subscription_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *LocalCheckout) GetSessionId() string {
@@ -1328,7 +1485,7 @@ type GetLocalCheckoutRequest struct {
 
 func (x *GetLocalCheckoutRequest) Reset() {
 	*x = GetLocalCheckoutRequest{}
-	mi := &file_subscription_v1_subscription_proto_msgTypes[17]
+	mi := &file_subscription_v1_subscription_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1340,7 +1497,7 @@ func (x *GetLocalCheckoutRequest) String() string {
 func (*GetLocalCheckoutRequest) ProtoMessage() {}
 
 func (x *GetLocalCheckoutRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_subscription_v1_subscription_proto_msgTypes[17]
+	mi := &file_subscription_v1_subscription_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1353,7 +1510,7 @@ func (x *GetLocalCheckoutRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetLocalCheckoutRequest.ProtoReflect.Descriptor instead.
 func (*GetLocalCheckoutRequest) Descriptor() ([]byte, []int) {
-	return file_subscription_v1_subscription_proto_rawDescGZIP(), []int{17}
+	return file_subscription_v1_subscription_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *GetLocalCheckoutRequest) GetSessionId() string {
@@ -1372,7 +1529,7 @@ type GetLocalCheckoutResponse struct {
 
 func (x *GetLocalCheckoutResponse) Reset() {
 	*x = GetLocalCheckoutResponse{}
-	mi := &file_subscription_v1_subscription_proto_msgTypes[18]
+	mi := &file_subscription_v1_subscription_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1384,7 +1541,7 @@ func (x *GetLocalCheckoutResponse) String() string {
 func (*GetLocalCheckoutResponse) ProtoMessage() {}
 
 func (x *GetLocalCheckoutResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_subscription_v1_subscription_proto_msgTypes[18]
+	mi := &file_subscription_v1_subscription_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1397,7 +1554,7 @@ func (x *GetLocalCheckoutResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetLocalCheckoutResponse.ProtoReflect.Descriptor instead.
 func (*GetLocalCheckoutResponse) Descriptor() ([]byte, []int) {
-	return file_subscription_v1_subscription_proto_rawDescGZIP(), []int{18}
+	return file_subscription_v1_subscription_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *GetLocalCheckoutResponse) GetCheckout() *LocalCheckout {
@@ -1418,7 +1575,7 @@ type CompleteLocalCheckoutRequest struct {
 
 func (x *CompleteLocalCheckoutRequest) Reset() {
 	*x = CompleteLocalCheckoutRequest{}
-	mi := &file_subscription_v1_subscription_proto_msgTypes[19]
+	mi := &file_subscription_v1_subscription_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1430,7 +1587,7 @@ func (x *CompleteLocalCheckoutRequest) String() string {
 func (*CompleteLocalCheckoutRequest) ProtoMessage() {}
 
 func (x *CompleteLocalCheckoutRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_subscription_v1_subscription_proto_msgTypes[19]
+	mi := &file_subscription_v1_subscription_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1443,7 +1600,7 @@ func (x *CompleteLocalCheckoutRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CompleteLocalCheckoutRequest.ProtoReflect.Descriptor instead.
 func (*CompleteLocalCheckoutRequest) Descriptor() ([]byte, []int) {
-	return file_subscription_v1_subscription_proto_rawDescGZIP(), []int{19}
+	return file_subscription_v1_subscription_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *CompleteLocalCheckoutRequest) GetSessionId() string {
@@ -1470,7 +1627,7 @@ type CompleteLocalCheckoutResponse struct {
 
 func (x *CompleteLocalCheckoutResponse) Reset() {
 	*x = CompleteLocalCheckoutResponse{}
-	mi := &file_subscription_v1_subscription_proto_msgTypes[20]
+	mi := &file_subscription_v1_subscription_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1482,7 +1639,7 @@ func (x *CompleteLocalCheckoutResponse) String() string {
 func (*CompleteLocalCheckoutResponse) ProtoMessage() {}
 
 func (x *CompleteLocalCheckoutResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_subscription_v1_subscription_proto_msgTypes[20]
+	mi := &file_subscription_v1_subscription_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1495,7 +1652,7 @@ func (x *CompleteLocalCheckoutResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CompleteLocalCheckoutResponse.ProtoReflect.Descriptor instead.
 func (*CompleteLocalCheckoutResponse) Descriptor() ([]byte, []int) {
-	return file_subscription_v1_subscription_proto_rawDescGZIP(), []int{20}
+	return file_subscription_v1_subscription_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *CompleteLocalCheckoutResponse) GetMessage() string {
@@ -1520,7 +1677,7 @@ type ListPaymentsRequest struct {
 
 func (x *ListPaymentsRequest) Reset() {
 	*x = ListPaymentsRequest{}
-	mi := &file_subscription_v1_subscription_proto_msgTypes[21]
+	mi := &file_subscription_v1_subscription_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1532,7 +1689,7 @@ func (x *ListPaymentsRequest) String() string {
 func (*ListPaymentsRequest) ProtoMessage() {}
 
 func (x *ListPaymentsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_subscription_v1_subscription_proto_msgTypes[21]
+	mi := &file_subscription_v1_subscription_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1545,7 +1702,7 @@ func (x *ListPaymentsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListPaymentsRequest.ProtoReflect.Descriptor instead.
 func (*ListPaymentsRequest) Descriptor() ([]byte, []int) {
-	return file_subscription_v1_subscription_proto_rawDescGZIP(), []int{21}
+	return file_subscription_v1_subscription_proto_rawDescGZIP(), []int{24}
 }
 
 type ListPaymentsResponse struct {
@@ -1557,7 +1714,7 @@ type ListPaymentsResponse struct {
 
 func (x *ListPaymentsResponse) Reset() {
 	*x = ListPaymentsResponse{}
-	mi := &file_subscription_v1_subscription_proto_msgTypes[22]
+	mi := &file_subscription_v1_subscription_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1569,7 +1726,7 @@ func (x *ListPaymentsResponse) String() string {
 func (*ListPaymentsResponse) ProtoMessage() {}
 
 func (x *ListPaymentsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_subscription_v1_subscription_proto_msgTypes[22]
+	mi := &file_subscription_v1_subscription_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1582,7 +1739,7 @@ func (x *ListPaymentsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListPaymentsResponse.ProtoReflect.Descriptor instead.
 func (*ListPaymentsResponse) Descriptor() ([]byte, []int) {
-	return file_subscription_v1_subscription_proto_rawDescGZIP(), []int{22}
+	return file_subscription_v1_subscription_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *ListPaymentsResponse) GetPayments() []*Payment {
@@ -1600,7 +1757,7 @@ type CancelSubscriptionRequest struct {
 
 func (x *CancelSubscriptionRequest) Reset() {
 	*x = CancelSubscriptionRequest{}
-	mi := &file_subscription_v1_subscription_proto_msgTypes[23]
+	mi := &file_subscription_v1_subscription_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1612,7 +1769,7 @@ func (x *CancelSubscriptionRequest) String() string {
 func (*CancelSubscriptionRequest) ProtoMessage() {}
 
 func (x *CancelSubscriptionRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_subscription_v1_subscription_proto_msgTypes[23]
+	mi := &file_subscription_v1_subscription_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1625,7 +1782,7 @@ func (x *CancelSubscriptionRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CancelSubscriptionRequest.ProtoReflect.Descriptor instead.
 func (*CancelSubscriptionRequest) Descriptor() ([]byte, []int) {
-	return file_subscription_v1_subscription_proto_rawDescGZIP(), []int{23}
+	return file_subscription_v1_subscription_proto_rawDescGZIP(), []int{26}
 }
 
 type CancelSubscriptionResponse struct {
@@ -1638,7 +1795,7 @@ type CancelSubscriptionResponse struct {
 
 func (x *CancelSubscriptionResponse) Reset() {
 	*x = CancelSubscriptionResponse{}
-	mi := &file_subscription_v1_subscription_proto_msgTypes[24]
+	mi := &file_subscription_v1_subscription_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1650,7 +1807,7 @@ func (x *CancelSubscriptionResponse) String() string {
 func (*CancelSubscriptionResponse) ProtoMessage() {}
 
 func (x *CancelSubscriptionResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_subscription_v1_subscription_proto_msgTypes[24]
+	mi := &file_subscription_v1_subscription_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1663,7 +1820,7 @@ func (x *CancelSubscriptionResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CancelSubscriptionResponse.ProtoReflect.Descriptor instead.
 func (*CancelSubscriptionResponse) Descriptor() ([]byte, []int) {
-	return file_subscription_v1_subscription_proto_rawDescGZIP(), []int{24}
+	return file_subscription_v1_subscription_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *CancelSubscriptionResponse) GetMessage() string {
@@ -1688,7 +1845,7 @@ type ResumeSubscriptionRequest struct {
 
 func (x *ResumeSubscriptionRequest) Reset() {
 	*x = ResumeSubscriptionRequest{}
-	mi := &file_subscription_v1_subscription_proto_msgTypes[25]
+	mi := &file_subscription_v1_subscription_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1700,7 +1857,7 @@ func (x *ResumeSubscriptionRequest) String() string {
 func (*ResumeSubscriptionRequest) ProtoMessage() {}
 
 func (x *ResumeSubscriptionRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_subscription_v1_subscription_proto_msgTypes[25]
+	mi := &file_subscription_v1_subscription_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1713,7 +1870,7 @@ func (x *ResumeSubscriptionRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ResumeSubscriptionRequest.ProtoReflect.Descriptor instead.
 func (*ResumeSubscriptionRequest) Descriptor() ([]byte, []int) {
-	return file_subscription_v1_subscription_proto_rawDescGZIP(), []int{25}
+	return file_subscription_v1_subscription_proto_rawDescGZIP(), []int{28}
 }
 
 type ResumeSubscriptionResponse struct {
@@ -1726,7 +1883,7 @@ type ResumeSubscriptionResponse struct {
 
 func (x *ResumeSubscriptionResponse) Reset() {
 	*x = ResumeSubscriptionResponse{}
-	mi := &file_subscription_v1_subscription_proto_msgTypes[26]
+	mi := &file_subscription_v1_subscription_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1738,7 +1895,7 @@ func (x *ResumeSubscriptionResponse) String() string {
 func (*ResumeSubscriptionResponse) ProtoMessage() {}
 
 func (x *ResumeSubscriptionResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_subscription_v1_subscription_proto_msgTypes[26]
+	mi := &file_subscription_v1_subscription_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1751,7 +1908,7 @@ func (x *ResumeSubscriptionResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ResumeSubscriptionResponse.ProtoReflect.Descriptor instead.
 func (*ResumeSubscriptionResponse) Descriptor() ([]byte, []int) {
-	return file_subscription_v1_subscription_proto_rawDescGZIP(), []int{26}
+	return file_subscription_v1_subscription_proto_rawDescGZIP(), []int{29}
 }
 
 func (x *ResumeSubscriptionResponse) GetMessage() string {
@@ -1786,7 +1943,7 @@ type BillingProfile struct {
 
 func (x *BillingProfile) Reset() {
 	*x = BillingProfile{}
-	mi := &file_subscription_v1_subscription_proto_msgTypes[27]
+	mi := &file_subscription_v1_subscription_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1798,7 +1955,7 @@ func (x *BillingProfile) String() string {
 func (*BillingProfile) ProtoMessage() {}
 
 func (x *BillingProfile) ProtoReflect() protoreflect.Message {
-	mi := &file_subscription_v1_subscription_proto_msgTypes[27]
+	mi := &file_subscription_v1_subscription_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1811,7 +1968,7 @@ func (x *BillingProfile) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use BillingProfile.ProtoReflect.Descriptor instead.
 func (*BillingProfile) Descriptor() ([]byte, []int) {
-	return file_subscription_v1_subscription_proto_rawDescGZIP(), []int{27}
+	return file_subscription_v1_subscription_proto_rawDescGZIP(), []int{30}
 }
 
 func (x *BillingProfile) GetKind() string {
@@ -1864,7 +2021,7 @@ type GetBillingProfileRequest struct {
 
 func (x *GetBillingProfileRequest) Reset() {
 	*x = GetBillingProfileRequest{}
-	mi := &file_subscription_v1_subscription_proto_msgTypes[28]
+	mi := &file_subscription_v1_subscription_proto_msgTypes[31]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1876,7 +2033,7 @@ func (x *GetBillingProfileRequest) String() string {
 func (*GetBillingProfileRequest) ProtoMessage() {}
 
 func (x *GetBillingProfileRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_subscription_v1_subscription_proto_msgTypes[28]
+	mi := &file_subscription_v1_subscription_proto_msgTypes[31]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1889,7 +2046,7 @@ func (x *GetBillingProfileRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetBillingProfileRequest.ProtoReflect.Descriptor instead.
 func (*GetBillingProfileRequest) Descriptor() ([]byte, []int) {
-	return file_subscription_v1_subscription_proto_rawDescGZIP(), []int{28}
+	return file_subscription_v1_subscription_proto_rawDescGZIP(), []int{31}
 }
 
 type GetBillingProfileResponse struct {
@@ -1902,7 +2059,7 @@ type GetBillingProfileResponse struct {
 
 func (x *GetBillingProfileResponse) Reset() {
 	*x = GetBillingProfileResponse{}
-	mi := &file_subscription_v1_subscription_proto_msgTypes[29]
+	mi := &file_subscription_v1_subscription_proto_msgTypes[32]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1914,7 +2071,7 @@ func (x *GetBillingProfileResponse) String() string {
 func (*GetBillingProfileResponse) ProtoMessage() {}
 
 func (x *GetBillingProfileResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_subscription_v1_subscription_proto_msgTypes[29]
+	mi := &file_subscription_v1_subscription_proto_msgTypes[32]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1927,7 +2084,7 @@ func (x *GetBillingProfileResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetBillingProfileResponse.ProtoReflect.Descriptor instead.
 func (*GetBillingProfileResponse) Descriptor() ([]byte, []int) {
-	return file_subscription_v1_subscription_proto_rawDescGZIP(), []int{29}
+	return file_subscription_v1_subscription_proto_rawDescGZIP(), []int{32}
 }
 
 func (x *GetBillingProfileResponse) GetProfile() *BillingProfile {
@@ -1958,7 +2115,7 @@ type UpdateBillingProfileRequest struct {
 
 func (x *UpdateBillingProfileRequest) Reset() {
 	*x = UpdateBillingProfileRequest{}
-	mi := &file_subscription_v1_subscription_proto_msgTypes[30]
+	mi := &file_subscription_v1_subscription_proto_msgTypes[33]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1970,7 +2127,7 @@ func (x *UpdateBillingProfileRequest) String() string {
 func (*UpdateBillingProfileRequest) ProtoMessage() {}
 
 func (x *UpdateBillingProfileRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_subscription_v1_subscription_proto_msgTypes[30]
+	mi := &file_subscription_v1_subscription_proto_msgTypes[33]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1983,7 +2140,7 @@ func (x *UpdateBillingProfileRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UpdateBillingProfileRequest.ProtoReflect.Descriptor instead.
 func (*UpdateBillingProfileRequest) Descriptor() ([]byte, []int) {
-	return file_subscription_v1_subscription_proto_rawDescGZIP(), []int{30}
+	return file_subscription_v1_subscription_proto_rawDescGZIP(), []int{33}
 }
 
 func (x *UpdateBillingProfileRequest) GetKind() string {
@@ -2038,7 +2195,7 @@ type UpdateBillingProfileResponse struct {
 
 func (x *UpdateBillingProfileResponse) Reset() {
 	*x = UpdateBillingProfileResponse{}
-	mi := &file_subscription_v1_subscription_proto_msgTypes[31]
+	mi := &file_subscription_v1_subscription_proto_msgTypes[34]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2050,7 +2207,7 @@ func (x *UpdateBillingProfileResponse) String() string {
 func (*UpdateBillingProfileResponse) ProtoMessage() {}
 
 func (x *UpdateBillingProfileResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_subscription_v1_subscription_proto_msgTypes[31]
+	mi := &file_subscription_v1_subscription_proto_msgTypes[34]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2063,7 +2220,7 @@ func (x *UpdateBillingProfileResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UpdateBillingProfileResponse.ProtoReflect.Descriptor instead.
 func (*UpdateBillingProfileResponse) Descriptor() ([]byte, []int) {
-	return file_subscription_v1_subscription_proto_rawDescGZIP(), []int{31}
+	return file_subscription_v1_subscription_proto_rawDescGZIP(), []int{34}
 }
 
 func (x *UpdateBillingProfileResponse) GetMessage() string {
@@ -2098,7 +2255,7 @@ type Party struct {
 
 func (x *Party) Reset() {
 	*x = Party{}
-	mi := &file_subscription_v1_subscription_proto_msgTypes[32]
+	mi := &file_subscription_v1_subscription_proto_msgTypes[35]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2110,7 +2267,7 @@ func (x *Party) String() string {
 func (*Party) ProtoMessage() {}
 
 func (x *Party) ProtoReflect() protoreflect.Message {
-	mi := &file_subscription_v1_subscription_proto_msgTypes[32]
+	mi := &file_subscription_v1_subscription_proto_msgTypes[35]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2123,7 +2280,7 @@ func (x *Party) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Party.ProtoReflect.Descriptor instead.
 func (*Party) Descriptor() ([]byte, []int) {
-	return file_subscription_v1_subscription_proto_rawDescGZIP(), []int{32}
+	return file_subscription_v1_subscription_proto_rawDescGZIP(), []int{35}
 }
 
 func (x *Party) GetKind() string {
@@ -2212,7 +2369,7 @@ type Receipt struct {
 
 func (x *Receipt) Reset() {
 	*x = Receipt{}
-	mi := &file_subscription_v1_subscription_proto_msgTypes[33]
+	mi := &file_subscription_v1_subscription_proto_msgTypes[36]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2224,7 +2381,7 @@ func (x *Receipt) String() string {
 func (*Receipt) ProtoMessage() {}
 
 func (x *Receipt) ProtoReflect() protoreflect.Message {
-	mi := &file_subscription_v1_subscription_proto_msgTypes[33]
+	mi := &file_subscription_v1_subscription_proto_msgTypes[36]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2237,7 +2394,7 @@ func (x *Receipt) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Receipt.ProtoReflect.Descriptor instead.
 func (*Receipt) Descriptor() ([]byte, []int) {
-	return file_subscription_v1_subscription_proto_rawDescGZIP(), []int{33}
+	return file_subscription_v1_subscription_proto_rawDescGZIP(), []int{36}
 }
 
 func (x *Receipt) GetNumber() string {
@@ -2375,7 +2532,7 @@ type GetReceiptRequest struct {
 
 func (x *GetReceiptRequest) Reset() {
 	*x = GetReceiptRequest{}
-	mi := &file_subscription_v1_subscription_proto_msgTypes[34]
+	mi := &file_subscription_v1_subscription_proto_msgTypes[37]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2387,7 +2544,7 @@ func (x *GetReceiptRequest) String() string {
 func (*GetReceiptRequest) ProtoMessage() {}
 
 func (x *GetReceiptRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_subscription_v1_subscription_proto_msgTypes[34]
+	mi := &file_subscription_v1_subscription_proto_msgTypes[37]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2400,7 +2557,7 @@ func (x *GetReceiptRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetReceiptRequest.ProtoReflect.Descriptor instead.
 func (*GetReceiptRequest) Descriptor() ([]byte, []int) {
-	return file_subscription_v1_subscription_proto_rawDescGZIP(), []int{34}
+	return file_subscription_v1_subscription_proto_rawDescGZIP(), []int{37}
 }
 
 func (x *GetReceiptRequest) GetNumber() string {
@@ -2419,7 +2576,7 @@ type GetReceiptResponse struct {
 
 func (x *GetReceiptResponse) Reset() {
 	*x = GetReceiptResponse{}
-	mi := &file_subscription_v1_subscription_proto_msgTypes[35]
+	mi := &file_subscription_v1_subscription_proto_msgTypes[38]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2431,7 +2588,7 @@ func (x *GetReceiptResponse) String() string {
 func (*GetReceiptResponse) ProtoMessage() {}
 
 func (x *GetReceiptResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_subscription_v1_subscription_proto_msgTypes[35]
+	mi := &file_subscription_v1_subscription_proto_msgTypes[38]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2444,7 +2601,7 @@ func (x *GetReceiptResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetReceiptResponse.ProtoReflect.Descriptor instead.
 func (*GetReceiptResponse) Descriptor() ([]byte, []int) {
-	return file_subscription_v1_subscription_proto_rawDescGZIP(), []int{35}
+	return file_subscription_v1_subscription_proto_rawDescGZIP(), []int{38}
 }
 
 func (x *GetReceiptResponse) GetReceipt() *Receipt {
@@ -2458,13 +2615,14 @@ var File_subscription_v1_subscription_proto protoreflect.FileDescriptor
 
 const file_subscription_v1_subscription_proto_rawDesc = "" +
 	"\n" +
-	"\"subscription/v1/subscription.proto\x12\x0fsubscription.v1\x1a\x16access/v1/access.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\x96\x02\n" +
+	"\"subscription/v1/subscription.proto\x12\x0fsubscription.v1\x1a\x16access/v1/access.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xc4\x02\n" +
 	"\x11CombinationLimits\x12-\n" +
 	"\x12search_combination\x18\x01 \x01(\x05R\x11searchCombination\x128\n" +
 	"\x18search_combination_month\x18\x02 \x01(\x05R\x16searchCombinationMonth\x124\n" +
 	"\x16database_filter_search\x18\x03 \x01(\x05R\x14databaseFilterSearch\x122\n" +
 	"\x15overnight_search_save\x18\x04 \x01(\x05R\x13overnightSearchSave\x12.\n" +
-	"\x13explore_live_search\x18\x05 \x01(\x05R\x11exploreLiveSearch\"\x88\x02\n" +
+	"\x13explore_live_search\x18\x05 \x01(\x05R\x11exploreLiveSearch\x12,\n" +
+	"\x12normal_search_save\x18\x06 \x01(\x05R\x10normalSearchSave\"\x88\x02\n" +
 	"\x04Tier\x12\x12\n" +
 	"\x04tier\x18\x01 \x01(\tR\x04tier\x12\x14\n" +
 	"\x05label\x18\x02 \x01(\tR\x05label\x12\x14\n" +
@@ -2540,7 +2698,14 @@ const file_subscription_v1_subscription_proto_rawDesc = "" +
 	"\aallowed\x18\x01 \x01(\bR\aallowed\x12'\n" +
 	"\x0fremaining_today\x18\x02 \x01(\x05R\x0eremainingToday\x12'\n" +
 	"\x0fremaining_month\x18\x03 \x01(\x05R\x0eremainingMonth\x12\x16\n" +
-	"\x06detail\x18\x04 \x01(\tR\x06detail\"[\n" +
+	"\x06detail\x18\x04 \x01(\tR\x06detail\"3\n" +
+	"\x16GetEntitlementsRequest\x12\x19\n" +
+	"\buser_ids\x18\x01 \x03(\tR\auserIds\"V\n" +
+	"\x10UserEntitlements\x12\x17\n" +
+	"\auser_id\x18\x01 \x01(\tR\x06userId\x12)\n" +
+	"\x04tier\x18\x02 \x01(\v2\x15.subscription.v1.TierR\x04tier\"R\n" +
+	"\x17GetEntitlementsResponse\x127\n" +
+	"\x05users\x18\x01 \x03(\v2!.subscription.v1.UserEntitlementsR\x05users\"[\n" +
 	"\x15CreateCheckoutRequest\x12\x12\n" +
 	"\x04tier\x18\x01 \x01(\tR\x04tier\x12\x16\n" +
 	"\x06period\x18\x02 \x01(\tR\x06period\x12\x16\n" +
@@ -2664,11 +2829,12 @@ const file_subscription_v1_subscription_proto_rawDesc = "" +
 	"\x11GetReceiptRequest\x12\x16\n" +
 	"\x06number\x18\x01 \x01(\tR\x06number\"H\n" +
 	"\x12GetReceiptResponse\x122\n" +
-	"\areceipt\x18\x01 \x01(\v2\x18.subscription.v1.ReceiptR\areceipt2\xc3\v\n" +
+	"\areceipt\x18\x01 \x01(\v2\x18.subscription.v1.ReceiptR\areceipt2\xb1\f\n" +
 	"\x13SubscriptionService\x12Z\n" +
 	"\tListTiers\x12!.subscription.v1.ListTiersRequest\x1a\".subscription.v1.ListTiersResponse\"\x06\x8a\xb5\x18\x02\b\x01\x12r\n" +
 	"\x11GetMySubscription\x12).subscription.v1.GetMySubscriptionRequest\x1a*.subscription.v1.GetMySubscriptionResponse\"\x06\x8a\xb5\x18\x02\b\x02\x12c\n" +
-	"\fConsumeQuota\x12$.subscription.v1.ConsumeQuotaRequest\x1a%.subscription.v1.ConsumeQuotaResponse\"\x06\x8a\xb5\x18\x02\b\x03\x12i\n" +
+	"\fConsumeQuota\x12$.subscription.v1.ConsumeQuotaRequest\x1a%.subscription.v1.ConsumeQuotaResponse\"\x06\x8a\xb5\x18\x02\b\x03\x12l\n" +
+	"\x0fGetEntitlements\x12'.subscription.v1.GetEntitlementsRequest\x1a(.subscription.v1.GetEntitlementsResponse\"\x06\x8a\xb5\x18\x02\b\x03\x12i\n" +
 	"\x0eCreateCheckout\x12&.subscription.v1.CreateCheckoutRequest\x1a'.subscription.v1.CreateCheckoutResponse\"\x06\x8a\xb5\x18\x02\b\x02\x12x\n" +
 	"\x13HandleProviderEvent\x12+.subscription.v1.HandleProviderEventRequest\x1a,.subscription.v1.HandleProviderEventResponse\"\x06\x8a\xb5\x18\x02\b\x03\x12o\n" +
 	"\x10GetLocalCheckout\x12(.subscription.v1.GetLocalCheckoutRequest\x1a).subscription.v1.GetLocalCheckoutResponse\"\x06\x8a\xb5\x18\x02\b\x02\x12~\n" +
@@ -2694,7 +2860,7 @@ func file_subscription_v1_subscription_proto_rawDescGZIP() []byte {
 	return file_subscription_v1_subscription_proto_rawDescData
 }
 
-var file_subscription_v1_subscription_proto_msgTypes = make([]protoimpl.MessageInfo, 37)
+var file_subscription_v1_subscription_proto_msgTypes = make([]protoimpl.MessageInfo, 40)
 var file_subscription_v1_subscription_proto_goTypes = []any{
 	(*CombinationLimits)(nil),             // 0: subscription.v1.CombinationLimits
 	(*Tier)(nil),                          // 1: subscription.v1.Tier
@@ -2707,33 +2873,36 @@ var file_subscription_v1_subscription_proto_goTypes = []any{
 	(*GetMySubscriptionResponse)(nil),     // 8: subscription.v1.GetMySubscriptionResponse
 	(*ConsumeQuotaRequest)(nil),           // 9: subscription.v1.ConsumeQuotaRequest
 	(*ConsumeQuotaResponse)(nil),          // 10: subscription.v1.ConsumeQuotaResponse
-	(*CreateCheckoutRequest)(nil),         // 11: subscription.v1.CreateCheckoutRequest
-	(*CreateCheckoutResponse)(nil),        // 12: subscription.v1.CreateCheckoutResponse
-	(*HandleProviderEventRequest)(nil),    // 13: subscription.v1.HandleProviderEventRequest
-	(*HandleProviderEventResponse)(nil),   // 14: subscription.v1.HandleProviderEventResponse
-	(*Payment)(nil),                       // 15: subscription.v1.Payment
-	(*LocalCheckout)(nil),                 // 16: subscription.v1.LocalCheckout
-	(*GetLocalCheckoutRequest)(nil),       // 17: subscription.v1.GetLocalCheckoutRequest
-	(*GetLocalCheckoutResponse)(nil),      // 18: subscription.v1.GetLocalCheckoutResponse
-	(*CompleteLocalCheckoutRequest)(nil),  // 19: subscription.v1.CompleteLocalCheckoutRequest
-	(*CompleteLocalCheckoutResponse)(nil), // 20: subscription.v1.CompleteLocalCheckoutResponse
-	(*ListPaymentsRequest)(nil),           // 21: subscription.v1.ListPaymentsRequest
-	(*ListPaymentsResponse)(nil),          // 22: subscription.v1.ListPaymentsResponse
-	(*CancelSubscriptionRequest)(nil),     // 23: subscription.v1.CancelSubscriptionRequest
-	(*CancelSubscriptionResponse)(nil),    // 24: subscription.v1.CancelSubscriptionResponse
-	(*ResumeSubscriptionRequest)(nil),     // 25: subscription.v1.ResumeSubscriptionRequest
-	(*ResumeSubscriptionResponse)(nil),    // 26: subscription.v1.ResumeSubscriptionResponse
-	(*BillingProfile)(nil),                // 27: subscription.v1.BillingProfile
-	(*GetBillingProfileRequest)(nil),      // 28: subscription.v1.GetBillingProfileRequest
-	(*GetBillingProfileResponse)(nil),     // 29: subscription.v1.GetBillingProfileResponse
-	(*UpdateBillingProfileRequest)(nil),   // 30: subscription.v1.UpdateBillingProfileRequest
-	(*UpdateBillingProfileResponse)(nil),  // 31: subscription.v1.UpdateBillingProfileResponse
-	(*Party)(nil),                         // 32: subscription.v1.Party
-	(*Receipt)(nil),                       // 33: subscription.v1.Receipt
-	(*GetReceiptRequest)(nil),             // 34: subscription.v1.GetReceiptRequest
-	(*GetReceiptResponse)(nil),            // 35: subscription.v1.GetReceiptResponse
-	nil,                                   // 36: subscription.v1.GetMySubscriptionResponse.ButtonStatusExamplesEntry
-	(*timestamppb.Timestamp)(nil),         // 37: google.protobuf.Timestamp
+	(*GetEntitlementsRequest)(nil),        // 11: subscription.v1.GetEntitlementsRequest
+	(*UserEntitlements)(nil),              // 12: subscription.v1.UserEntitlements
+	(*GetEntitlementsResponse)(nil),       // 13: subscription.v1.GetEntitlementsResponse
+	(*CreateCheckoutRequest)(nil),         // 14: subscription.v1.CreateCheckoutRequest
+	(*CreateCheckoutResponse)(nil),        // 15: subscription.v1.CreateCheckoutResponse
+	(*HandleProviderEventRequest)(nil),    // 16: subscription.v1.HandleProviderEventRequest
+	(*HandleProviderEventResponse)(nil),   // 17: subscription.v1.HandleProviderEventResponse
+	(*Payment)(nil),                       // 18: subscription.v1.Payment
+	(*LocalCheckout)(nil),                 // 19: subscription.v1.LocalCheckout
+	(*GetLocalCheckoutRequest)(nil),       // 20: subscription.v1.GetLocalCheckoutRequest
+	(*GetLocalCheckoutResponse)(nil),      // 21: subscription.v1.GetLocalCheckoutResponse
+	(*CompleteLocalCheckoutRequest)(nil),  // 22: subscription.v1.CompleteLocalCheckoutRequest
+	(*CompleteLocalCheckoutResponse)(nil), // 23: subscription.v1.CompleteLocalCheckoutResponse
+	(*ListPaymentsRequest)(nil),           // 24: subscription.v1.ListPaymentsRequest
+	(*ListPaymentsResponse)(nil),          // 25: subscription.v1.ListPaymentsResponse
+	(*CancelSubscriptionRequest)(nil),     // 26: subscription.v1.CancelSubscriptionRequest
+	(*CancelSubscriptionResponse)(nil),    // 27: subscription.v1.CancelSubscriptionResponse
+	(*ResumeSubscriptionRequest)(nil),     // 28: subscription.v1.ResumeSubscriptionRequest
+	(*ResumeSubscriptionResponse)(nil),    // 29: subscription.v1.ResumeSubscriptionResponse
+	(*BillingProfile)(nil),                // 30: subscription.v1.BillingProfile
+	(*GetBillingProfileRequest)(nil),      // 31: subscription.v1.GetBillingProfileRequest
+	(*GetBillingProfileResponse)(nil),     // 32: subscription.v1.GetBillingProfileResponse
+	(*UpdateBillingProfileRequest)(nil),   // 33: subscription.v1.UpdateBillingProfileRequest
+	(*UpdateBillingProfileResponse)(nil),  // 34: subscription.v1.UpdateBillingProfileResponse
+	(*Party)(nil),                         // 35: subscription.v1.Party
+	(*Receipt)(nil),                       // 36: subscription.v1.Receipt
+	(*GetReceiptRequest)(nil),             // 37: subscription.v1.GetReceiptRequest
+	(*GetReceiptResponse)(nil),            // 38: subscription.v1.GetReceiptResponse
+	nil,                                   // 39: subscription.v1.GetMySubscriptionResponse.ButtonStatusExamplesEntry
+	(*timestamppb.Timestamp)(nil),         // 40: google.protobuf.Timestamp
 }
 var file_subscription_v1_subscription_proto_depIdxs = []int32{
 	0,  // 0: subscription.v1.Tier.combination_limits:type_name -> subscription.v1.CombinationLimits
@@ -2741,52 +2910,56 @@ var file_subscription_v1_subscription_proto_depIdxs = []int32{
 	1,  // 2: subscription.v1.ListTiersResponse.upgrade_options:type_name -> subscription.v1.Tier
 	5,  // 3: subscription.v1.SubscriptionPeriod.next:type_name -> subscription.v1.NextPlan
 	0,  // 4: subscription.v1.GetMySubscriptionResponse.combination_limits:type_name -> subscription.v1.CombinationLimits
-	36, // 5: subscription.v1.GetMySubscriptionResponse.button_status_examples:type_name -> subscription.v1.GetMySubscriptionResponse.ButtonStatusExamplesEntry
+	39, // 5: subscription.v1.GetMySubscriptionResponse.button_status_examples:type_name -> subscription.v1.GetMySubscriptionResponse.ButtonStatusExamplesEntry
 	1,  // 6: subscription.v1.GetMySubscriptionResponse.upgrade_recommendations:type_name -> subscription.v1.Tier
 	4,  // 7: subscription.v1.GetMySubscriptionResponse.subscription:type_name -> subscription.v1.SubscriptionPeriod
 	6,  // 8: subscription.v1.GetMySubscriptionResponse.usage:type_name -> subscription.v1.Usage
-	37, // 9: subscription.v1.Payment.created_at:type_name -> google.protobuf.Timestamp
-	16, // 10: subscription.v1.GetLocalCheckoutResponse.checkout:type_name -> subscription.v1.LocalCheckout
-	16, // 11: subscription.v1.CompleteLocalCheckoutResponse.checkout:type_name -> subscription.v1.LocalCheckout
-	15, // 12: subscription.v1.ListPaymentsResponse.payments:type_name -> subscription.v1.Payment
-	4,  // 13: subscription.v1.CancelSubscriptionResponse.subscription:type_name -> subscription.v1.SubscriptionPeriod
-	4,  // 14: subscription.v1.ResumeSubscriptionResponse.subscription:type_name -> subscription.v1.SubscriptionPeriod
-	27, // 15: subscription.v1.GetBillingProfileResponse.profile:type_name -> subscription.v1.BillingProfile
-	27, // 16: subscription.v1.UpdateBillingProfileResponse.profile:type_name -> subscription.v1.BillingProfile
-	32, // 17: subscription.v1.Receipt.seller:type_name -> subscription.v1.Party
-	32, // 18: subscription.v1.Receipt.buyer:type_name -> subscription.v1.Party
-	33, // 19: subscription.v1.GetReceiptResponse.receipt:type_name -> subscription.v1.Receipt
-	2,  // 20: subscription.v1.SubscriptionService.ListTiers:input_type -> subscription.v1.ListTiersRequest
-	7,  // 21: subscription.v1.SubscriptionService.GetMySubscription:input_type -> subscription.v1.GetMySubscriptionRequest
-	9,  // 22: subscription.v1.SubscriptionService.ConsumeQuota:input_type -> subscription.v1.ConsumeQuotaRequest
-	11, // 23: subscription.v1.SubscriptionService.CreateCheckout:input_type -> subscription.v1.CreateCheckoutRequest
-	13, // 24: subscription.v1.SubscriptionService.HandleProviderEvent:input_type -> subscription.v1.HandleProviderEventRequest
-	17, // 25: subscription.v1.SubscriptionService.GetLocalCheckout:input_type -> subscription.v1.GetLocalCheckoutRequest
-	19, // 26: subscription.v1.SubscriptionService.CompleteLocalCheckout:input_type -> subscription.v1.CompleteLocalCheckoutRequest
-	21, // 27: subscription.v1.SubscriptionService.ListPayments:input_type -> subscription.v1.ListPaymentsRequest
-	23, // 28: subscription.v1.SubscriptionService.CancelSubscription:input_type -> subscription.v1.CancelSubscriptionRequest
-	25, // 29: subscription.v1.SubscriptionService.ResumeSubscription:input_type -> subscription.v1.ResumeSubscriptionRequest
-	28, // 30: subscription.v1.SubscriptionService.GetBillingProfile:input_type -> subscription.v1.GetBillingProfileRequest
-	30, // 31: subscription.v1.SubscriptionService.UpdateBillingProfile:input_type -> subscription.v1.UpdateBillingProfileRequest
-	34, // 32: subscription.v1.SubscriptionService.GetReceipt:input_type -> subscription.v1.GetReceiptRequest
-	3,  // 33: subscription.v1.SubscriptionService.ListTiers:output_type -> subscription.v1.ListTiersResponse
-	8,  // 34: subscription.v1.SubscriptionService.GetMySubscription:output_type -> subscription.v1.GetMySubscriptionResponse
-	10, // 35: subscription.v1.SubscriptionService.ConsumeQuota:output_type -> subscription.v1.ConsumeQuotaResponse
-	12, // 36: subscription.v1.SubscriptionService.CreateCheckout:output_type -> subscription.v1.CreateCheckoutResponse
-	14, // 37: subscription.v1.SubscriptionService.HandleProviderEvent:output_type -> subscription.v1.HandleProviderEventResponse
-	18, // 38: subscription.v1.SubscriptionService.GetLocalCheckout:output_type -> subscription.v1.GetLocalCheckoutResponse
-	20, // 39: subscription.v1.SubscriptionService.CompleteLocalCheckout:output_type -> subscription.v1.CompleteLocalCheckoutResponse
-	22, // 40: subscription.v1.SubscriptionService.ListPayments:output_type -> subscription.v1.ListPaymentsResponse
-	24, // 41: subscription.v1.SubscriptionService.CancelSubscription:output_type -> subscription.v1.CancelSubscriptionResponse
-	26, // 42: subscription.v1.SubscriptionService.ResumeSubscription:output_type -> subscription.v1.ResumeSubscriptionResponse
-	29, // 43: subscription.v1.SubscriptionService.GetBillingProfile:output_type -> subscription.v1.GetBillingProfileResponse
-	31, // 44: subscription.v1.SubscriptionService.UpdateBillingProfile:output_type -> subscription.v1.UpdateBillingProfileResponse
-	35, // 45: subscription.v1.SubscriptionService.GetReceipt:output_type -> subscription.v1.GetReceiptResponse
-	33, // [33:46] is the sub-list for method output_type
-	20, // [20:33] is the sub-list for method input_type
-	20, // [20:20] is the sub-list for extension type_name
-	20, // [20:20] is the sub-list for extension extendee
-	0,  // [0:20] is the sub-list for field type_name
+	1,  // 9: subscription.v1.UserEntitlements.tier:type_name -> subscription.v1.Tier
+	12, // 10: subscription.v1.GetEntitlementsResponse.users:type_name -> subscription.v1.UserEntitlements
+	40, // 11: subscription.v1.Payment.created_at:type_name -> google.protobuf.Timestamp
+	19, // 12: subscription.v1.GetLocalCheckoutResponse.checkout:type_name -> subscription.v1.LocalCheckout
+	19, // 13: subscription.v1.CompleteLocalCheckoutResponse.checkout:type_name -> subscription.v1.LocalCheckout
+	18, // 14: subscription.v1.ListPaymentsResponse.payments:type_name -> subscription.v1.Payment
+	4,  // 15: subscription.v1.CancelSubscriptionResponse.subscription:type_name -> subscription.v1.SubscriptionPeriod
+	4,  // 16: subscription.v1.ResumeSubscriptionResponse.subscription:type_name -> subscription.v1.SubscriptionPeriod
+	30, // 17: subscription.v1.GetBillingProfileResponse.profile:type_name -> subscription.v1.BillingProfile
+	30, // 18: subscription.v1.UpdateBillingProfileResponse.profile:type_name -> subscription.v1.BillingProfile
+	35, // 19: subscription.v1.Receipt.seller:type_name -> subscription.v1.Party
+	35, // 20: subscription.v1.Receipt.buyer:type_name -> subscription.v1.Party
+	36, // 21: subscription.v1.GetReceiptResponse.receipt:type_name -> subscription.v1.Receipt
+	2,  // 22: subscription.v1.SubscriptionService.ListTiers:input_type -> subscription.v1.ListTiersRequest
+	7,  // 23: subscription.v1.SubscriptionService.GetMySubscription:input_type -> subscription.v1.GetMySubscriptionRequest
+	9,  // 24: subscription.v1.SubscriptionService.ConsumeQuota:input_type -> subscription.v1.ConsumeQuotaRequest
+	11, // 25: subscription.v1.SubscriptionService.GetEntitlements:input_type -> subscription.v1.GetEntitlementsRequest
+	14, // 26: subscription.v1.SubscriptionService.CreateCheckout:input_type -> subscription.v1.CreateCheckoutRequest
+	16, // 27: subscription.v1.SubscriptionService.HandleProviderEvent:input_type -> subscription.v1.HandleProviderEventRequest
+	20, // 28: subscription.v1.SubscriptionService.GetLocalCheckout:input_type -> subscription.v1.GetLocalCheckoutRequest
+	22, // 29: subscription.v1.SubscriptionService.CompleteLocalCheckout:input_type -> subscription.v1.CompleteLocalCheckoutRequest
+	24, // 30: subscription.v1.SubscriptionService.ListPayments:input_type -> subscription.v1.ListPaymentsRequest
+	26, // 31: subscription.v1.SubscriptionService.CancelSubscription:input_type -> subscription.v1.CancelSubscriptionRequest
+	28, // 32: subscription.v1.SubscriptionService.ResumeSubscription:input_type -> subscription.v1.ResumeSubscriptionRequest
+	31, // 33: subscription.v1.SubscriptionService.GetBillingProfile:input_type -> subscription.v1.GetBillingProfileRequest
+	33, // 34: subscription.v1.SubscriptionService.UpdateBillingProfile:input_type -> subscription.v1.UpdateBillingProfileRequest
+	37, // 35: subscription.v1.SubscriptionService.GetReceipt:input_type -> subscription.v1.GetReceiptRequest
+	3,  // 36: subscription.v1.SubscriptionService.ListTiers:output_type -> subscription.v1.ListTiersResponse
+	8,  // 37: subscription.v1.SubscriptionService.GetMySubscription:output_type -> subscription.v1.GetMySubscriptionResponse
+	10, // 38: subscription.v1.SubscriptionService.ConsumeQuota:output_type -> subscription.v1.ConsumeQuotaResponse
+	13, // 39: subscription.v1.SubscriptionService.GetEntitlements:output_type -> subscription.v1.GetEntitlementsResponse
+	15, // 40: subscription.v1.SubscriptionService.CreateCheckout:output_type -> subscription.v1.CreateCheckoutResponse
+	17, // 41: subscription.v1.SubscriptionService.HandleProviderEvent:output_type -> subscription.v1.HandleProviderEventResponse
+	21, // 42: subscription.v1.SubscriptionService.GetLocalCheckout:output_type -> subscription.v1.GetLocalCheckoutResponse
+	23, // 43: subscription.v1.SubscriptionService.CompleteLocalCheckout:output_type -> subscription.v1.CompleteLocalCheckoutResponse
+	25, // 44: subscription.v1.SubscriptionService.ListPayments:output_type -> subscription.v1.ListPaymentsResponse
+	27, // 45: subscription.v1.SubscriptionService.CancelSubscription:output_type -> subscription.v1.CancelSubscriptionResponse
+	29, // 46: subscription.v1.SubscriptionService.ResumeSubscription:output_type -> subscription.v1.ResumeSubscriptionResponse
+	32, // 47: subscription.v1.SubscriptionService.GetBillingProfile:output_type -> subscription.v1.GetBillingProfileResponse
+	34, // 48: subscription.v1.SubscriptionService.UpdateBillingProfile:output_type -> subscription.v1.UpdateBillingProfileResponse
+	38, // 49: subscription.v1.SubscriptionService.GetReceipt:output_type -> subscription.v1.GetReceiptResponse
+	36, // [36:50] is the sub-list for method output_type
+	22, // [22:36] is the sub-list for method input_type
+	22, // [22:22] is the sub-list for extension type_name
+	22, // [22:22] is the sub-list for extension extendee
+	0,  // [0:22] is the sub-list for field type_name
 }
 
 func init() { file_subscription_v1_subscription_proto_init() }
@@ -2795,14 +2968,14 @@ func file_subscription_v1_subscription_proto_init() {
 		return
 	}
 	file_subscription_v1_subscription_proto_msgTypes[4].OneofWrappers = []any{}
-	file_subscription_v1_subscription_proto_msgTypes[15].OneofWrappers = []any{}
+	file_subscription_v1_subscription_proto_msgTypes[18].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_subscription_v1_subscription_proto_rawDesc), len(file_subscription_v1_subscription_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   37,
+			NumMessages:   40,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

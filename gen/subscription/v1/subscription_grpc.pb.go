@@ -22,6 +22,7 @@ const (
 	SubscriptionService_ListTiers_FullMethodName             = "/subscription.v1.SubscriptionService/ListTiers"
 	SubscriptionService_GetMySubscription_FullMethodName     = "/subscription.v1.SubscriptionService/GetMySubscription"
 	SubscriptionService_ConsumeQuota_FullMethodName          = "/subscription.v1.SubscriptionService/ConsumeQuota"
+	SubscriptionService_GetEntitlements_FullMethodName       = "/subscription.v1.SubscriptionService/GetEntitlements"
 	SubscriptionService_CreateCheckout_FullMethodName        = "/subscription.v1.SubscriptionService/CreateCheckout"
 	SubscriptionService_HandleProviderEvent_FullMethodName   = "/subscription.v1.SubscriptionService/HandleProviderEvent"
 	SubscriptionService_GetLocalCheckout_FullMethodName      = "/subscription.v1.SubscriptionService/GetLocalCheckout"
@@ -46,6 +47,9 @@ type SubscriptionServiceClient interface {
 	GetMySubscription(ctx context.Context, in *GetMySubscriptionRequest, opts ...grpc.CallOption) (*GetMySubscriptionResponse, error)
 	// ConsumeQuota is internal: atomically checks and consumes one unit of a limit kind.
 	ConsumeQuota(ctx context.Context, in *ConsumeQuotaRequest, opts ...grpc.CallOption) (*ConsumeQuotaResponse, error)
+	// GetEntitlements is internal: the tier in force for each user (free without an active
+	// plan) with its limits and features, for the services that enforce them.
+	GetEntitlements(ctx context.Context, in *GetEntitlementsRequest, opts ...grpc.CallOption) (*GetEntitlementsResponse, error)
 	// CreateCheckout starts a payment for a tier.
 	CreateCheckout(ctx context.Context, in *CreateCheckoutRequest, opts ...grpc.CallOption) (*CreateCheckoutResponse, error)
 	// HandleProviderEvent receives a payment provider webhook (raw body, verified signature).
@@ -100,6 +104,16 @@ func (c *subscriptionServiceClient) ConsumeQuota(ctx context.Context, in *Consum
 	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
 	out := new(ConsumeQuotaResponse)
 	err := c.cc.Invoke(ctx, SubscriptionService_ConsumeQuota_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *subscriptionServiceClient) GetEntitlements(ctx context.Context, in *GetEntitlementsRequest, opts ...grpc.CallOption) (*GetEntitlementsResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(GetEntitlementsResponse)
+	err := c.cc.Invoke(ctx, SubscriptionService_GetEntitlements_FullMethodName, in, out, cOpts...)
 	if err != nil {
 		return nil, err
 	}
@@ -218,6 +232,9 @@ type SubscriptionServiceServer interface {
 	GetMySubscription(context.Context, *GetMySubscriptionRequest) (*GetMySubscriptionResponse, error)
 	// ConsumeQuota is internal: atomically checks and consumes one unit of a limit kind.
 	ConsumeQuota(context.Context, *ConsumeQuotaRequest) (*ConsumeQuotaResponse, error)
+	// GetEntitlements is internal: the tier in force for each user (free without an active
+	// plan) with its limits and features, for the services that enforce them.
+	GetEntitlements(context.Context, *GetEntitlementsRequest) (*GetEntitlementsResponse, error)
 	// CreateCheckout starts a payment for a tier.
 	CreateCheckout(context.Context, *CreateCheckoutRequest) (*CreateCheckoutResponse, error)
 	// HandleProviderEvent receives a payment provider webhook (raw body, verified signature).
@@ -256,6 +273,9 @@ func (UnimplementedSubscriptionServiceServer) GetMySubscription(context.Context,
 }
 func (UnimplementedSubscriptionServiceServer) ConsumeQuota(context.Context, *ConsumeQuotaRequest) (*ConsumeQuotaResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method ConsumeQuota not implemented")
+}
+func (UnimplementedSubscriptionServiceServer) GetEntitlements(context.Context, *GetEntitlementsRequest) (*GetEntitlementsResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method GetEntitlements not implemented")
 }
 func (UnimplementedSubscriptionServiceServer) CreateCheckout(context.Context, *CreateCheckoutRequest) (*CreateCheckoutResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method CreateCheckout not implemented")
@@ -358,6 +378,24 @@ func _SubscriptionService_ConsumeQuota_Handler(srv interface{}, ctx context.Cont
 	}
 	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
 		return srv.(SubscriptionServiceServer).ConsumeQuota(ctx, req.(*ConsumeQuotaRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _SubscriptionService_GetEntitlements_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(GetEntitlementsRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(SubscriptionServiceServer).GetEntitlements(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: SubscriptionService_GetEntitlements_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(SubscriptionServiceServer).GetEntitlements(ctx, req.(*GetEntitlementsRequest))
 	}
 	return interceptor(ctx, in, info, handler)
 }
@@ -560,6 +598,10 @@ var SubscriptionService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "ConsumeQuota",
 			Handler:    _SubscriptionService_ConsumeQuota_Handler,
+		},
+		{
+			MethodName: "GetEntitlements",
+			Handler:    _SubscriptionService_GetEntitlements_Handler,
 		},
 		{
 			MethodName: "CreateCheckout",

@@ -19,6 +19,7 @@ import (
 	"bidradar/pkg/server"
 	"bidradar/services/notification/internal/adapters/authcontacts"
 	"bidradar/services/notification/internal/adapters/linepush"
+	"bidradar/services/notification/internal/adapters/plansclient"
 	"bidradar/services/notification/internal/adapters/postgres"
 	"bidradar/services/notification/internal/adapters/searchowners"
 	"bidradar/services/notification/internal/adapters/webhookpost"
@@ -112,9 +113,11 @@ func readLimits(env *config.Loader) domain.Limits {
 // service (AUTH_TARGET with AUTH_INTERNAL_TOKEN), links on PUBLIC_URL;
 // outgoing webhooks always: https to public addresses only, unless the
 // development flag WEBHOOK_ALLOW_PRIVATE (refused with APP_ENV=production)
-// lets local receivers in.
+// lets local receivers in; e-mail and LINE only for the tiers that include
+// them (SUBSCRIPTION_TARGET).
 type channelConfig struct {
 	publicURL, authTarget, internalToken string
+	subscriptionTarget                   string
 	mail                                 mail.Config
 	lineToken, lineAPIBase               string
 	allowPrivateWebhooks                 bool
@@ -122,9 +125,11 @@ type channelConfig struct {
 
 func readChannels(env *config.Loader) channelConfig {
 	cc := channelConfig{
-		publicURL:            env.String("PUBLIC_URL", ""),
-		authTarget:           env.String("AUTH_TARGET", ""),
-		internalToken:        env.OptionalSecret("AUTH_INTERNAL_TOKEN"),
+		publicURL:     env.String("PUBLIC_URL", ""),
+		authTarget:    env.String("AUTH_TARGET", ""),
+		internalToken: env.OptionalSecret("AUTH_INTERNAL_TOKEN"),
+		// Which channels each user's tier includes.
+		subscriptionTarget:   env.String("SUBSCRIPTION_TARGET", ""),
 		mail:                 mail.ConfigFrom(env),
 		lineToken:            env.OptionalSecret("LINE_CHANNEL_ACCESS_TOKEN"),
 		lineAPIBase:          env.String("LINE_API_BASE", ""),
@@ -143,6 +148,11 @@ func (cc channelConfig) build(log *slog.Logger) (app.Channels, error) {
 		c.Contacts = authcontacts.New(server.H2CClient(), cc.authTarget, cc.internalToken)
 	} else {
 		log.Warn("AUTH_INTERNAL_TOKEN unset: alerts reach the bell only (no e-mail, no LINE)")
+	}
+	if cc.subscriptionTarget != "" {
+		c.Plans = plansclient.New(cc.subscriptionTarget, 0)
+	} else {
+		log.Warn("SUBSCRIPTION_TARGET unset: alerts reach the bell only (no tier is known to include e-mail or LINE)")
 	}
 	sender, err := mail.New(cc.mail, log)
 	if err != nil {

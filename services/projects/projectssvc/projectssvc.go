@@ -121,8 +121,8 @@ func SeedDemo(ctx context.Context, d *Deps, n int, log *slog.Logger) error {
 // EGP_PROJECT_CONCURRENCY (parallel e-GP requests per scrape, default 4),
 // EGP_PROJECT_PACE (least time between two e-GP requests, default 250ms),
 // PROJECT_REFRESH_COOLDOWN (update-project-smart, default 10m),
-// SUBSCRIPTION_TARGET (host:port of the subscription service, h2c; unset:
-// saving criteria answers 503), SUBSCRIPTION_TIMEOUT (default 5s) and
+// SUBSCRIPTION_TARGET (host:port of the subscription service, h2c: the
+// tier limits; unset: saving criteria and the OCDS export answer 503), SUBSCRIPTION_TIMEOUT (default 5s) and
 // INGEST_ALLOWED_HOSTS (hosts an admin ingest may fetch, default e-GP's) and
 // INTERESTS_TARGET (host:port of the interests service: the users' marks on
 // listing rows and the listing flags).
@@ -265,7 +265,8 @@ func extras(env *config.Loader) app.Extras {
 	}
 	timeout := env.PositiveDuration("SUBSCRIPTION_TIMEOUT", 5*time.Second)
 	if t := env.String("SUBSCRIPTION_TARGET", ""); t != "" {
-		x.Quota = quotaclient.New(t, timeout)
+		q := quotaclient.New(t, timeout)
+		x.Quota, x.Plans = q, q
 	}
 	return x
 }

@@ -1,3 +1,3 @@
 /** The home feature's public API. */
 export { useTiers } from "./api/get-tiers";
-export { TierCard } from "./components/pricing-section";
+export { TierCard, tierLines } from "./components/pricing-section";

@@ -11,4 +11,4 @@ export { editHref } from "./lib/criteria";
 export { useFirstStep } from "./lib/first-step";
 /** The first step of a new account (a first saved search); its own chunk, only signed-in users see it. */
 export const FirstStep = lazy(() => import("./components/first-step").then((m) => ({ default: m.FirstStep })));
-export { overnightRoom, overnightUsage, type OvernightRoom } from "./lib/limits";
+export { normalRoom, normalUsage, overnightRoom, overnightUsage, type OvernightRoom } from "./lib/limits";

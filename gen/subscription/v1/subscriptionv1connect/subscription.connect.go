@@ -42,6 +42,9 @@ const (
 	// SubscriptionServiceConsumeQuotaProcedure is the fully-qualified name of the SubscriptionService's
 	// ConsumeQuota RPC.
 	SubscriptionServiceConsumeQuotaProcedure = "/subscription.v1.SubscriptionService/ConsumeQuota"
+	// SubscriptionServiceGetEntitlementsProcedure is the fully-qualified name of the
+	// SubscriptionService's GetEntitlements RPC.
+	SubscriptionServiceGetEntitlementsProcedure = "/subscription.v1.SubscriptionService/GetEntitlements"
 	// SubscriptionServiceCreateCheckoutProcedure is the fully-qualified name of the
 	// SubscriptionService's CreateCheckout RPC.
 	SubscriptionServiceCreateCheckoutProcedure = "/subscription.v1.SubscriptionService/CreateCheckout"
@@ -82,6 +85,9 @@ type SubscriptionServiceClient interface {
 	GetMySubscription(context.Context, *connect.Request[v1.GetMySubscriptionRequest]) (*connect.Response[v1.GetMySubscriptionResponse], error)
 	// ConsumeQuota is internal: atomically checks and consumes one unit of a limit kind.
 	ConsumeQuota(context.Context, *connect.Request[v1.ConsumeQuotaRequest]) (*connect.Response[v1.ConsumeQuotaResponse], error)
+	// GetEntitlements is internal: the tier in force for each user (free without an active
+	// plan) with its limits and features, for the services that enforce them.
+	GetEntitlements(context.Context, *connect.Request[v1.GetEntitlementsRequest]) (*connect.Response[v1.GetEntitlementsResponse], error)
 	// CreateCheckout starts a payment for a tier.
 	CreateCheckout(context.Context, *connect.Request[v1.CreateCheckoutRequest]) (*connect.Response[v1.CreateCheckoutResponse], error)
 	// HandleProviderEvent receives a payment provider webhook (raw body, verified signature).
@@ -131,6 +137,12 @@ func NewSubscriptionServiceClient(httpClient connect.HTTPClient, baseURL string,
 			httpClient,
 			baseURL+SubscriptionServiceConsumeQuotaProcedure,
 			connect.WithSchema(subscriptionServiceMethods.ByName("ConsumeQuota")),
+			connect.WithClientOptions(opts...),
+		),
+		getEntitlements: connect.NewClient[v1.GetEntitlementsRequest, v1.GetEntitlementsResponse](
+			httpClient,
+			baseURL+SubscriptionServiceGetEntitlementsProcedure,
+			connect.WithSchema(subscriptionServiceMethods.ByName("GetEntitlements")),
 			connect.WithClientOptions(opts...),
 		),
 		createCheckout: connect.NewClient[v1.CreateCheckoutRequest, v1.CreateCheckoutResponse](
@@ -201,6 +213,7 @@ type subscriptionServiceClient struct {
 	listTiers             *connect.Client[v1.ListTiersRequest, v1.ListTiersResponse]
 	getMySubscription     *connect.Client[v1.GetMySubscriptionRequest, v1.GetMySubscriptionResponse]
 	consumeQuota          *connect.Client[v1.ConsumeQuotaRequest, v1.ConsumeQuotaResponse]
+	getEntitlements       *connect.Client[v1.GetEntitlementsRequest, v1.GetEntitlementsResponse]
 	createCheckout        *connect.Client[v1.CreateCheckoutRequest, v1.CreateCheckoutResponse]
 	handleProviderEvent   *connect.Client[v1.HandleProviderEventRequest, v1.HandleProviderEventResponse]
 	getLocalCheckout      *connect.Client[v1.GetLocalCheckoutRequest, v1.GetLocalCheckoutResponse]
@@ -226,6 +239,11 @@ func (c *subscriptionServiceClient) GetMySubscription(ctx context.Context, req *
 // ConsumeQuota calls subscription.v1.SubscriptionService.ConsumeQuota.
 func (c *subscriptionServiceClient) ConsumeQuota(ctx context.Context, req *connect.Request[v1.ConsumeQuotaRequest]) (*connect.Response[v1.ConsumeQuotaResponse], error) {
 	return c.consumeQuota.CallUnary(ctx, req)
+}
+
+// GetEntitlements calls subscription.v1.SubscriptionService.GetEntitlements.
+func (c *subscriptionServiceClient) GetEntitlements(ctx context.Context, req *connect.Request[v1.GetEntitlementsRequest]) (*connect.Response[v1.GetEntitlementsResponse], error) {
+	return c.getEntitlements.CallUnary(ctx, req)
 }
 
 // CreateCheckout calls subscription.v1.SubscriptionService.CreateCheckout.
@@ -287,6 +305,9 @@ type SubscriptionServiceHandler interface {
 	GetMySubscription(context.Context, *connect.Request[v1.GetMySubscriptionRequest]) (*connect.Response[v1.GetMySubscriptionResponse], error)
 	// ConsumeQuota is internal: atomically checks and consumes one unit of a limit kind.
 	ConsumeQuota(context.Context, *connect.Request[v1.ConsumeQuotaRequest]) (*connect.Response[v1.ConsumeQuotaResponse], error)
+	// GetEntitlements is internal: the tier in force for each user (free without an active
+	// plan) with its limits and features, for the services that enforce them.
+	GetEntitlements(context.Context, *connect.Request[v1.GetEntitlementsRequest]) (*connect.Response[v1.GetEntitlementsResponse], error)
 	// CreateCheckout starts a payment for a tier.
 	CreateCheckout(context.Context, *connect.Request[v1.CreateCheckoutRequest]) (*connect.Response[v1.CreateCheckoutResponse], error)
 	// HandleProviderEvent receives a payment provider webhook (raw body, verified signature).
@@ -332,6 +353,12 @@ func NewSubscriptionServiceHandler(svc SubscriptionServiceHandler, opts ...conne
 		SubscriptionServiceConsumeQuotaProcedure,
 		svc.ConsumeQuota,
 		connect.WithSchema(subscriptionServiceMethods.ByName("ConsumeQuota")),
+		connect.WithHandlerOptions(opts...),
+	)
+	subscriptionServiceGetEntitlementsHandler := connect.NewUnaryHandler(
+		SubscriptionServiceGetEntitlementsProcedure,
+		svc.GetEntitlements,
+		connect.WithSchema(subscriptionServiceMethods.ByName("GetEntitlements")),
 		connect.WithHandlerOptions(opts...),
 	)
 	subscriptionServiceCreateCheckoutHandler := connect.NewUnaryHandler(
@@ -402,6 +429,8 @@ func NewSubscriptionServiceHandler(svc SubscriptionServiceHandler, opts ...conne
 			subscriptionServiceGetMySubscriptionHandler.ServeHTTP(w, r)
 		case SubscriptionServiceConsumeQuotaProcedure:
 			subscriptionServiceConsumeQuotaHandler.ServeHTTP(w, r)
+		case SubscriptionServiceGetEntitlementsProcedure:
+			subscriptionServiceGetEntitlementsHandler.ServeHTTP(w, r)
 		case SubscriptionServiceCreateCheckoutProcedure:
 			subscriptionServiceCreateCheckoutHandler.ServeHTTP(w, r)
 		case SubscriptionServiceHandleProviderEventProcedure:
@@ -441,6 +470,10 @@ func (UnimplementedSubscriptionServiceHandler) GetMySubscription(context.Context
 
 func (UnimplementedSubscriptionServiceHandler) ConsumeQuota(context.Context, *connect.Request[v1.ConsumeQuotaRequest]) (*connect.Response[v1.ConsumeQuotaResponse], error) {
 	return nil, connect.NewError(connect.CodeUnimplemented, errors.New("subscription.v1.SubscriptionService.ConsumeQuota is not implemented"))
+}
+
+func (UnimplementedSubscriptionServiceHandler) GetEntitlements(context.Context, *connect.Request[v1.GetEntitlementsRequest]) (*connect.Response[v1.GetEntitlementsResponse], error) {
+	return nil, connect.NewError(connect.CodeUnimplemented, errors.New("subscription.v1.SubscriptionService.GetEntitlements is not implemented"))
 }
 
 func (UnimplementedSubscriptionServiceHandler) CreateCheckout(context.Context, *connect.Request[v1.CreateCheckoutRequest]) (*connect.Response[v1.CreateCheckoutResponse], error) {

@@ -22,10 +22,13 @@ type App struct {
 
 // Channels are the ways out besides the bell; a nil part is not configured.
 type Channels struct {
-	Contacts  domain.Contacts
-	Mail      domain.Mailer
-	Line      domain.LinePusher
-	Webhook   domain.WebhookPoster
+	Contacts domain.Contacts
+	Mail     domain.Mailer
+	Line     domain.LinePusher
+	Webhook  domain.WebhookPoster
+	// Plans says which channels each user's tier includes; nil: none
+	// beyond the bell (and webhooks).
+	Plans     domain.Plans
 	PublicURL string // the app's origin, for links in messages
 	// AllowPrivateWebhooks (the development flag WEBHOOK_ALLOW_PRIVATE,
 	// never in production) lets webhooks reach the loopback over http and
@@ -154,14 +157,17 @@ func (a *App) Settings(ctx context.Context, userID string) (domain.Settings, err
 	return m[userID], nil
 }
 
-// PutSettings replaces the user's channel settings. A LINE user id sent
-// along is not kept: alerts go only to the LINE account the user proved
-// (see lineID).
+// PutSettings replaces the user's channel settings; turning on a channel
+// the user's tier does not include is refused. A LINE user id sent along is
+// not kept: alerts go only to the LINE account the user proved (see lineID).
 func (a *App) PutSettings(ctx context.Context, userID string, s domain.Settings) (domain.Settings, error) {
 	if err := s.Validate(); err != nil {
 		return domain.Settings{}, err
 	}
 	s.LineUserID = ""
+	if err := a.checkTurnsOn(ctx, userID, s); err != nil {
+		return domain.Settings{}, err
+	}
 	return s, a.store.PutSettings(ctx, userID, s, a.now())
 }
 

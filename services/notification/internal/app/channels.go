@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"errors"
+	"slices"
 	"strconv"
 	"sync"
 	"time"
@@ -37,6 +38,7 @@ func (a *App) Deliver(ctx context.Context, limit int) (int, error) {
 	if err != nil {
 		return 0, err
 	}
+	inPlan := a.planGate(ctx, ds)
 	var (
 		mu    sync.Mutex
 		sent  int
@@ -48,7 +50,7 @@ func (a *App) Deliver(ctx context.Context, limit int) (int, error) {
 		slots <- struct{}{}
 		wg.Go(func() {
 			defer func() { <-slots }()
-			ok, err := a.deliver(ctx, d)
+			ok, err := a.deliver(ctx, d, inPlan(d))
 			mu.Lock()
 			defer mu.Unlock()
 			if ok {
@@ -63,14 +65,18 @@ func (a *App) Deliver(ctx context.Context, limit int) (int, error) {
 	return sent, first
 }
 
-// deliver sends one claimed delivery and records the outcome; ok is true
-// when it was sent, err is an error recording it.
-func (a *App) deliver(ctx context.Context, d domain.Delivery) (ok bool, err error) {
-	err = a.send(ctx, d)
+// deliver sends one claimed delivery, unless refused (planGate), and
+// records the outcome; ok is true when it was sent, err is an error
+// recording it.
+func (a *App) deliver(ctx context.Context, d domain.Delivery, refused error) (ok bool, err error) {
+	err = refused
+	if err == nil {
+		err = a.send(ctx, d)
+	}
 	switch {
 	case err == nil:
 		return true, a.store.DeliveryDone(ctx, d.ID, a.now())
-	case errors.Is(err, errNoMail), errors.Is(err, errNoLine), errors.Is(err, errNoWebhook), errors.Is(err, errNoContact):
+	case errors.Is(err, errNoMail), errors.Is(err, errNoLine), errors.Is(err, errNoWebhook), errors.Is(err, errNoContact), errors.Is(err, errNotInPlan):
 		return false, a.store.DeliveryFailed(ctx, d.ID, err.Error(), nil, a.now())
 	default:
 		var next *time.Time
@@ -187,7 +193,8 @@ func DigestWindow(now time.Time) (day, from, to time.Time) {
 	return time.Date(to.Year(), to.Month(), to.Day(), 0, 0, 0, 0, time.UTC), to.Add(-24 * time.Hour), to
 }
 
-// Digest sends the daily e-mail due at now to every user who chose it: one
+// Digest sends the daily e-mail due at now to every user who chose it and
+// whose tier includes e-mail: one
 // message however many notifications, once per user and day across
 // replicas and restarts. It returns how many were sent.
 func (a *App) Digest(ctx context.Context) (int, error) {
@@ -203,6 +210,12 @@ func (a *App) Digest(ctx context.Context) (int, error) {
 	for u := range due {
 		users = append(users, u)
 	}
+	// Only the tiers with e-mail get the digest.
+	allowed, err := a.digestAllowed(ctx, users)
+	if err != nil {
+		return 0, err
+	}
+	users = slices.DeleteFunc(users, func(u string) bool { return !allowed[u] })
 	since := day.AddDate(0, 0, -domain.Fill20Days)
 	steps, err := a.store.Fill20Steps(ctx, users, since)
 	if err != nil {
@@ -213,7 +226,8 @@ func (a *App) Digest(ctx context.Context) (int, error) {
 		return 0, err
 	}
 	sent := 0
-	for user, ns := range due {
+	for _, user := range users {
+		ns := due[user]
 		c, err := a.ch.Contacts.Contact(ctx, user)
 		if err != nil || c.Email == "" {
 			continue // tried again on the next run of the day

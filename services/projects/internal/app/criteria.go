@@ -36,7 +36,12 @@ type SaveCriteriaInput struct {
 type SaveCriteriaResult struct {
 	Criteria   domain.SavedCriteria
 	MatchCount int64
-	Quota      domain.QuotaAnswer
+	// Quota is what is left of the day's and month's search combinations
+	// (normal saves; -1 when not consumed).
+	Quota domain.QuotaAnswer
+	// Left is how many more searches of the saved one's kind the plan
+	// holds (-1 unlimited).
+	Left int
 }
 
 // SearchType reads a search_type: "" is normal.
@@ -64,13 +69,6 @@ func CleanForm(f domain.SearchForm) (domain.SearchForm, error) {
 	default:
 		return out, err // domain.InvalidCriteria, already a kind
 	}
-}
-
-func quotaKind(searchType string) string {
-	if searchType == domain.SearchOvernight {
-		return domain.QuotaOvernightSearchSave
-	}
-	return domain.QuotaSearchCombination
 }
 
 // criteriaFields validates what ToDoSearch and UpdateSearchCriteria take:
@@ -114,11 +112,50 @@ func (a *App) consume(ctx context.Context, c domain.Caller, kind string) (domain
 	return q, nil
 }
 
-// SaveCriteria validates and stores a criteria after consuming one unit of
-// the user's tier limit (search_combination, or overnight_search_save for
-// overnight searches), then counts its matches.
+// plan asks the subscription service what the user's tier holds.
+func (a *App) plan(ctx context.Context, c domain.Caller) (domain.Plan, error) {
+	if a.x.Plans == nil {
+		return domain.Plan{}, errQuotaDown
+	}
+	p, err := a.x.Plans.Plan(ctx, c.UserID)
+	if errors.Is(err, domain.ErrQuotaUnavailable) {
+		return p, apperr.Wrap(err, apperr.Unavailable, "subscription-unavailable", MsgUnavailable)
+	}
+	return p, err
+}
+
+// CanExportOCDS refuses the OCDS export to a plan without it (403
+// upgrade-required).
+func (a *App) CanExportOCDS(ctx context.Context, c domain.Caller) error {
+	plan, err := a.plan(ctx, c)
+	if err != nil {
+		return err
+	}
+	if !plan.Has(domain.FeatureOCDSExport) {
+		return &apperr.Error{Kind: domain.ErrUpgradeRequired.Kind, Slug: domain.ErrUpgradeRequired.Slug,
+			Message: fmt.Sprintf("Upgrade required: แพ็กเกจ%s ไม่มีการส่งออกข้อมูล OCDS กรุณาอัปเกรดแพ็กเกจ", plan.TierLabel)}
+	}
+	return nil
+}
+
+// heldSearches are every search the user holds (at most a few hundred: the
+// plans' numbers, and what a downgrade left above them).
+func (a *App) heldSearches(ctx context.Context, userID string) ([]domain.SavedCriteria, error) {
+	return a.x.Criteria.ListCriteria(ctx, userID, maxHeldSearches)
+}
+
+// maxHeldSearches bounds the read of a user's searches for a check: far
+// above any plan's numbers of both kinds.
+const maxHeldSearches = 5000
+
+// SaveCriteria validates and stores a criteria if the user's plan has room
+// for another search of its kind and none of the same kind searches for
+// the same (domain.SavedSearchRoom); a normal search also consumes one
+// search combination of the day and month. The room is checked before the
+// consumption, so a refusal costs nothing, and again with the insert, one
+// write per user at a time. Then it counts the matches.
 func (a *App) SaveCriteria(ctx context.Context, in SaveCriteriaInput) (SaveCriteriaResult, error) {
-	var res SaveCriteriaResult
+	res := SaveCriteriaResult{Quota: domain.QuotaAnswer{Allowed: true, RemainingToday: -1, RemainingMonth: -1}}
 	name, st, form, err := criteriaFields(in.Name, in.SearchType, in.Form)
 	if err != nil {
 		return res, err
@@ -126,20 +163,31 @@ func (a *App) SaveCriteria(ctx context.Context, in SaveCriteriaInput) (SaveCrite
 	if a.x.Criteria == nil || a.x.Quota == nil {
 		return res, errQuotaDown
 	}
-	q, err := a.consume(ctx, in.Caller, quotaKind(st))
+	plan, err := a.plan(ctx, in.Caller)
 	if err != nil {
 		return res, err
 	}
-	res.Quota = q
-	saved, err := a.x.Criteria.SaveCriteria(ctx, domain.SavedCriteria{
-		UserID: in.Caller.UserID, Name: name, SearchType: st, Form: form, CreatedAt: a.now(),
+	c := domain.SavedCriteria{UserID: in.Caller.UserID, Name: name, SearchType: st, Form: form, CreatedAt: a.now()}
+	held, err := a.heldSearches(ctx, c.UserID)
+	if err != nil {
+		return res, err
+	}
+	if err := domain.SavedSearchRoom(plan, held, c, ""); err != nil {
+		return res, err
+	}
+	if st == domain.SearchNormal {
+		if res.Quota, err = a.consume(ctx, in.Caller, domain.QuotaSearchCombination); err != nil {
+			return res, err
+		}
+	}
+	saved, err := a.x.Criteria.SaveCriteria(ctx, c, func(existing []domain.SavedCriteria) error {
+		held = existing
+		return domain.SavedSearchRoom(plan, existing, c, "")
 	})
 	if err != nil {
-		if st == domain.SearchOvernight {
-			a.releaseOvernight(ctx, in.Caller)
-		}
 		return res, err
 	}
+	res.Left = domain.SavedSearchesLeft(plan, append(held, saved), st)
 	res.Criteria, res.MatchCount = a.countMatches(ctx, saved)
 	return res, nil
 }
@@ -171,12 +219,13 @@ type UpdateCriteriaInput struct {
 }
 
 // UpdateCriteria replaces one of the user's saved criteria, validated as
-// SaveCriteria validates. Switching normal → overnight consumes an
-// overnight_search_save unit (refused at the limit) and overnight → normal
-// gives it back, as saving and deleting do. An edit is not a new search
-// combination: search_combination is not consumed.
+// SaveCriteria validates. An edit that keeps its kind needs no room (a
+// search held above the plan's number after a downgrade stays editable);
+// one into the other kind needs room there; neither may repeat another
+// search of its kind. An edit is not a new search combination: nothing is
+// consumed.
 func (a *App) UpdateCriteria(ctx context.Context, in UpdateCriteriaInput) (SaveCriteriaResult, error) {
-	var res SaveCriteriaResult
+	res := SaveCriteriaResult{Quota: domain.QuotaAnswer{Allowed: true, RemainingToday: -1, RemainingMonth: -1}}
 	name, st, form, err := criteriaFields(in.Name, in.SearchType, in.Form)
 	if err != nil {
 		return res, err
@@ -188,26 +237,20 @@ func (a *App) UpdateCriteria(ctx context.Context, in UpdateCriteriaInput) (SaveC
 	if err != nil {
 		return res, mapCriteriaErr(err)
 	}
-	toOvernight := old.SearchType != domain.SearchOvernight && st == domain.SearchOvernight
-	if toOvernight {
-		if res.Quota, err = a.consume(ctx, in.Caller, domain.QuotaOvernightSearchSave); err != nil {
-			return res, err
-		}
-	} else {
-		res.Quota = domain.QuotaAnswer{Allowed: true, RemainingToday: -1, RemainingMonth: -1}
-	}
-	saved, err := a.x.Criteria.UpdateCriteria(ctx, domain.SavedCriteria{
-		ID: old.ID, UserID: in.Caller.UserID, Name: name, SearchType: st, Form: form,
-	}, old.SearchType)
+	plan, err := a.plan(ctx, in.Caller)
 	if err != nil {
-		if toOvernight {
-			a.releaseOvernight(ctx, in.Caller)
-		}
+		return res, err
+	}
+	c := domain.SavedCriteria{ID: old.ID, UserID: in.Caller.UserID, Name: name, SearchType: st, Form: form}
+	var held []domain.SavedCriteria
+	saved, err := a.x.Criteria.UpdateCriteria(ctx, c, old.SearchType, func(existing []domain.SavedCriteria) error {
+		held = existing
+		return domain.SavedSearchRoom(plan, existing, c, old.SearchType)
+	})
+	if err != nil {
 		return res, mapCriteriaErr(err)
 	}
-	if old.SearchType == domain.SearchOvernight && st != domain.SearchOvernight {
-		a.releaseOvernight(ctx, in.Caller)
-	}
+	res.Left = domain.SavedSearchesLeft(plan, held, st)
 	res.Criteria, res.MatchCount = a.countMatches(ctx, saved)
 	return res, nil
 }
@@ -217,7 +260,7 @@ func SaveDetail(r SaveCriteriaResult) string {
 	var b strings.Builder
 	if r.Criteria.SearchType == domain.SearchOvernight {
 		b.WriteString("ระบบจะค้นหาตามเงื่อนไขนี้ให้ทุกคืน")
-		if n := r.Quota.RemainingToday; n >= 0 {
+		if n := r.Left; n >= 0 {
 			fmt.Fprintf(&b, " (บันทึกการค้นหาข้ามคืนได้อีก %d รายการ)", n)
 		}
 	} else {
@@ -230,12 +273,6 @@ func SaveDetail(r SaveCriteriaResult) string {
 		}
 	}
 	return b.String()
-}
-
-func (a *App) releaseOvernight(ctx context.Context, c domain.Caller) {
-	if _, err := a.x.Quota.Consume(context.WithoutCancel(ctx), c, domain.QuotaOvernightSearchSave, -1); err != nil {
-		a.log.WarnContext(ctx, "release overnight search quota", "user", c.UserID, "err", err)
-	}
 }
 
 func mapCriteriaErr(err error) error {
@@ -287,20 +324,14 @@ func (a *App) RunCriteria(ctx context.Context, userID, id string, p domain.PageR
 	return c, page, nil
 }
 
-// DeleteCriteria removes one of the user's saved criteria; an overnight one
-// gives its overnight_search_save unit back.
+// DeleteCriteria removes one of the user's saved criteria: its room is
+// free again, since the plan's numbers are checked against the rows.
 func (a *App) DeleteCriteria(ctx context.Context, caller domain.Caller, id string) error {
 	if a.x.Criteria == nil {
 		return errQuotaDown
 	}
-	c, err := a.x.Criteria.DeleteCriteria(ctx, caller.UserID, strings.TrimSpace(id))
-	if err != nil {
-		return mapCriteriaErr(err)
-	}
-	if c.SearchType == domain.SearchOvernight && a.x.Quota != nil {
-		a.releaseOvernight(ctx, caller)
-	}
-	return nil
+	_, err := a.x.Criteria.DeleteCriteria(ctx, caller.UserID, strings.TrimSpace(id))
+	return mapCriteriaErr(err)
 }
 
 // SearchOwners returns the owner and name of each search among keys that

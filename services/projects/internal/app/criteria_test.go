@@ -44,7 +44,23 @@ func (m *memCriteria) GetCriteria(_ context.Context, userID, id string) (domain.
 	return c, nil
 }
 
-func (m *memCriteria) UpdateCriteria(_ context.Context, c domain.SavedCriteria, wasType string) (domain.SavedCriteria, error) {
+func (m *memCriteria) list(userID string) []domain.SavedCriteria {
+	var out []domain.SavedCriteria
+	for _, c := range m.rows {
+		if c.UserID == userID {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+func (m *memCriteria) ListCriteria(_ context.Context, userID string, _ int) ([]domain.SavedCriteria, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.list(userID), nil
+}
+
+func (m *memCriteria) UpdateCriteria(_ context.Context, c domain.SavedCriteria, wasType string, check domain.RoomCheck) (domain.SavedCriteria, error) {
 	if m.beforeUpdate != nil {
 		m.beforeUpdate(m)
 	}
@@ -56,6 +72,11 @@ func (m *memCriteria) UpdateCriteria(_ context.Context, c domain.SavedCriteria, 
 		return c, domain.ErrCriteriaNotFound
 	case old.SearchType != wasType:
 		return c, domain.ErrCriteriaChanged
+	}
+	if check != nil {
+		if err := check(m.list(c.UserID)); err != nil {
+			return c, err
+		}
 	}
 	old.Name, old.SearchType, old.Form, old.LastRunAt, old.LastMatchCount = c.Name, c.SearchType, c.Form, nil, 0
 	m.rows[c.ID] = old
@@ -71,28 +92,19 @@ func (m *memCriteria) RecordCriteriaRun(_ context.Context, userID, id string, at
 	return nil
 }
 
-// countingQuota keeps the standing overnight count like the subscription
-// service: a unit is refused past limit, a negative amount releases.
-type countingQuota struct {
-	mu    sync.Mutex
-	limit int
-	held  int
-	calls []int
+// noQuota fails the test's edits if they consume anything: an edit is not
+// a new search combination.
+type noQuota struct{ calls []string }
+
+func (q *noQuota) Consume(_ context.Context, _ domain.Caller, kind string, _ int) (domain.QuotaAnswer, error) {
+	q.calls = append(q.calls, kind)
+	return domain.QuotaAnswer{Allowed: true, RemainingToday: 1, RemainingMonth: 1}, nil
 }
 
-func (q *countingQuota) Consume(_ context.Context, _ domain.Caller, kind string, amount int) (domain.QuotaAnswer, error) {
-	q.mu.Lock()
-	defer q.mu.Unlock()
-	if kind != domain.QuotaOvernightSearchSave {
-		return domain.QuotaAnswer{}, errors.New("an edit must consume only overnight_search_save, got " + kind)
-	}
-	q.calls = append(q.calls, amount)
-	if amount > 0 && q.held+amount > q.limit {
-		return domain.QuotaAnswer{Detail: "Limit reached: เงื่อนไขค้นหาข้ามคืนที่บันทึกได้ ครบ " + strconv.Itoa(q.limit) + " ครั้งแล้ว"}, nil
-	}
-	q.held = max(q.held+amount, 0)
-	return domain.QuotaAnswer{Allowed: true, RemainingToday: q.limit - q.held, RemainingMonth: -1}, nil
-}
+// plans answers one plan for everybody.
+type plans struct{ p domain.Plan }
+
+func (p plans) Plan(context.Context, string) (domain.Plan, error) { return p.p, nil }
 
 // countRepo answers every search with 5 matches.
 type countRepo struct{ memRepo }
@@ -103,7 +115,9 @@ func (*countRepo) Search(context.Context, domain.Criteria, domain.PageRequest) (
 
 const critID = "11111111-1111-4111-8111-111111111111"
 
-func criteriaApp(t *testing.T, held int, startType string) (*app.App, *memCriteria, *countingQuota) {
+// criteriaApp holds u1's search critID of startType, and heldOvernight
+// other overnight searches, under a plan of 5 normal and 1 overnight.
+func criteriaApp(t *testing.T, heldOvernight int, startType string) (*app.App, *memCriteria, *noQuota) {
 	t.Helper()
 	a, err := app.New(&countRepo{}, &memRuns{}, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	if err != nil {
@@ -111,8 +125,11 @@ func criteriaApp(t *testing.T, held int, startType string) (*app.App, *memCriter
 	}
 	store := &memCriteria{}
 	store.put(domain.SavedCriteria{ID: critID, UserID: "u1", Name: "ถนน", SearchType: startType, Form: domain.SearchForm{AnyOf: []string{"ถนน"}}})
-	q := &countingQuota{limit: 1, held: held}
-	a.Configure(app.Extras{Criteria: store, Quota: q})
+	for i := range heldOvernight {
+		store.put(domain.SavedCriteria{ID: "other-" + strconv.Itoa(i), UserID: "u1", SearchType: domain.SearchOvernight, Form: domain.SearchForm{AnyOf: []string{"น้ำ" + strconv.Itoa(i)}}})
+	}
+	q := &noQuota{}
+	a.Configure(app.Extras{Criteria: store, Quota: q, Plans: plans{domain.Plan{TierLabel: "เริ่มต้น", NormalSearchSave: 5, OvernightSearchSave: 1}}})
 	return a, store, q
 }
 
@@ -130,25 +147,23 @@ func kindOf(err error) apperr.Kind {
 	return apperr.Internal
 }
 
-// TestUpdateCriteriaQuota: the overnight unit follows the search type, as
-// saving and deleting move it; nothing else is consumed.
-func TestUpdateCriteriaQuota(t *testing.T) {
+// TestUpdateCriteriaRoom: an edit into the other kind needs room there,
+// one that keeps its kind does not; nothing is consumed.
+func TestUpdateCriteriaRoom(t *testing.T) {
 	t.Parallel()
 	u1 := domain.Caller{UserID: "u1"}
 	cases := []struct {
-		name      string
-		from, to  string
-		held      int
-		wantCalls []int
-		wantHeld  int
-		wantKind  apperr.Kind
+		name     string
+		from, to string
+		held     int // other overnight searches
+		wantKind apperr.Kind
 	}{
-		{"normal stays normal", domain.SearchNormal, "normal", 0, nil, 0, saved},
-		{"empty type is normal", domain.SearchNormal, "", 1, nil, 1, saved},
-		{"normal to overnight consumes", domain.SearchNormal, "overnight", 0, []int{1}, 1, saved},
-		{"normal to overnight at the limit", domain.SearchNormal, "overnight", 1, []int{1}, 1, apperr.Aborted},
-		{"overnight to normal gives back", domain.SearchOvernight, "normal", 1, []int{-1}, 0, saved},
-		{"overnight stays overnight", domain.SearchOvernight, "OVERNIGHT", 1, nil, 1, saved},
+		{"normal stays normal", domain.SearchNormal, "normal", 0, saved},
+		{"empty type is normal", domain.SearchNormal, "", 1, saved},
+		{"normal to overnight with room", domain.SearchNormal, "overnight", 0, saved},
+		{"normal to overnight at the limit", domain.SearchNormal, "overnight", 1, apperr.Aborted},
+		{"overnight to normal", domain.SearchOvernight, "normal", 1, saved},
+		{"overnight stays overnight above the limit", domain.SearchOvernight, "OVERNIGHT", 1, saved},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -160,8 +175,8 @@ func TestUpdateCriteriaQuota(t *testing.T) {
 			if kindOf(err) != c.wantKind {
 				t.Fatalf("err %v, want kind %q", err, c.wantKind)
 			}
-			if len(q.calls) != len(c.wantCalls) || (len(q.calls) > 0 && q.calls[0] != c.wantCalls[0]) || q.held != c.wantHeld {
-				t.Fatalf("quota calls %v held %d, want %v held %d", q.calls, q.held, c.wantCalls, c.wantHeld)
+			if len(q.calls) != 0 {
+				t.Fatalf("an edit consumed %v", q.calls)
 			}
 			got, _ := store.GetCriteria(context.Background(), "u1", critID)
 			if c.wantKind != saved {
@@ -181,8 +196,8 @@ func TestUpdateCriteriaQuota(t *testing.T) {
 }
 
 // TestUpdateCriteriaRefusals: bad input is refused before any quota or
-// store call; another user's or an unknown id is 404; a unit consumed for
-// an edit that then loses a race is given back.
+// store call; another user's or an unknown id is 404; an edit that loses a
+// race is 409.
 func TestUpdateCriteriaRefusals(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
@@ -225,7 +240,7 @@ func TestUpdateCriteriaRefusals(t *testing.T) {
 	if kindOf(err) != apperr.Aborted {
 		t.Fatalf("lost race: %v", err)
 	}
-	if len(q.calls) != 2 || q.calls[0] != 1 || q.calls[1] != -1 || q.held != 0 {
-		t.Fatalf("the unit of a lost race is not given back: %v held %d", q.calls, q.held)
+	if len(q.calls) != 0 {
+		t.Fatalf("an edit consumed %v", q.calls)
 	}
 }

@@ -23,6 +23,8 @@ type Extras struct {
 	Cooldowns domain.CooldownStore
 	Criteria  domain.SavedCriteriaRepository
 	Quota     domain.Quota
+	// Plans answers what the user's tier holds (saved searches, exports).
+	Plans domain.Plans
 	// Cooldown between two refreshes of one project (update-project-smart);
 	// default 10 minutes.
 	Cooldown time.Duration

@@ -59,30 +59,39 @@ func Indicator(code string) StatusIndicator {
 	return Indicator(StatusUnknownError)
 }
 
+// overnightRoom is the limit the overnight actions ask about: the overnight
+// searches the plan holds against those saved.
+const overnightRoom = "overnight_search_save"
+
 // UserActions are the user_action values of CheckStatusIndicator and the
-// limit kind each asks about.
+// limit each asks about.
 var UserActions = map[string]string{
-	"":                              domain.QuotaSearchCombination,
-	"search":                        domain.QuotaSearchCombination,
-	"save_search":                   domain.QuotaSearchCombination,
-	"save_criteria":                 domain.QuotaSearchCombination,
-	"normal":                        domain.QuotaSearchCombination,
-	domain.QuotaSearchCombination:   domain.QuotaSearchCombination,
-	"overnight":                     domain.QuotaOvernightSearchSave,
-	"save_overnight":                domain.QuotaOvernightSearchSave,
-	domain.QuotaOvernightSearchSave: domain.QuotaOvernightSearchSave,
+	"":                            domain.QuotaSearchCombination,
+	"search":                      domain.QuotaSearchCombination,
+	"save_search":                 domain.QuotaSearchCombination,
+	"save_criteria":               domain.QuotaSearchCombination,
+	"normal":                      domain.QuotaSearchCombination,
+	domain.QuotaSearchCombination: domain.QuotaSearchCombination,
+	"overnight":                   overnightRoom,
+	"save_overnight":              overnightRoom,
+	overnightRoom:                 overnightRoom,
 }
 
 // CheckStatus answers the indicator for a user action from the caller's
-// real quota, read without consuming (ConsumeQuota with amount 0). When the
-// subscription service cannot be reached the answer is UNKNOWN_ERROR (an
-// indicator, not a failure of the call).
+// real state: the day's and month's search combinations read without
+// consuming (ConsumeQuota with amount 0), or the overnight searches the
+// plan holds against those saved. When the subscription service cannot be
+// reached the answer is UNKNOWN_ERROR (an indicator, not a failure of the
+// call).
 func (a *App) CheckStatus(ctx context.Context, caller domain.Caller, action string) (StatusIndicator, error) {
 	key := strings.ToLower(strings.TrimSpace(action))
 	kind, ok := UserActions[key]
 	if !ok {
 		return StatusIndicator{}, apperr.New(apperr.InvalidArgument, "invalid-user-action",
 			fmt.Sprintf("user_action %q is unknown: use search, save_search or overnight", action))
+	}
+	if kind == overnightRoom {
+		return a.overnightStatus(ctx, caller)
 	}
 	if a.x.Quota == nil {
 		return Indicator(StatusUnknownError), nil
@@ -91,16 +100,6 @@ func (a *App) CheckStatus(ctx context.Context, caller domain.Caller, action stri
 	if err != nil {
 		a.log.WarnContext(ctx, "read quota for status indicator", "user", caller.UserID, "kind", kind, "err", err)
 		return Indicator(StatusUnknownError), nil
-	}
-	if kind == domain.QuotaOvernightSearchSave {
-		if q.RemainingToday == 0 {
-			return Indicator(StatusOvernightExceeded), nil
-		}
-		s := Indicator(StatusOvernightAvailable)
-		if q.RemainingToday > 0 {
-			s.Message = fmt.Sprintf("บันทึกการค้นหาข้ามคืนได้อีก %d รายการ", q.RemainingToday)
-		}
-		return s, nil
 	}
 	day, month := q.RemainingToday == 0, q.RemainingMonth == 0
 	switch {
@@ -117,6 +116,30 @@ func (a *App) CheckStatus(ctx context.Context, caller domain.Caller, action stri
 		s.Message = fmt.Sprintf("วันนี้บันทึกการค้นหาได้อีก %d ครั้ง เดือนนี้อีก %d ครั้ง", q.RemainingToday, q.RemainingMonth)
 	case q.RemainingToday > 0:
 		s.Message = fmt.Sprintf("วันนี้บันทึกการค้นหาได้อีก %d ครั้ง", q.RemainingToday)
+	}
+	return s, nil
+}
+
+func (a *App) overnightStatus(ctx context.Context, caller domain.Caller) (StatusIndicator, error) {
+	if a.x.Plans == nil || a.x.Criteria == nil {
+		return Indicator(StatusUnknownError), nil
+	}
+	plan, err := a.x.Plans.Plan(ctx, caller.UserID)
+	if err != nil {
+		a.log.WarnContext(ctx, "read plan for status indicator", "user", caller.UserID, "err", err)
+		return Indicator(StatusUnknownError), nil
+	}
+	held, err := a.heldSearches(ctx, caller.UserID)
+	if err != nil {
+		return StatusIndicator{}, err
+	}
+	left := domain.SavedSearchesLeft(plan, held, domain.SearchOvernight)
+	if left == 0 {
+		return Indicator(StatusOvernightExceeded), nil
+	}
+	s := Indicator(StatusOvernightAvailable)
+	if left > 0 {
+		s.Message = fmt.Sprintf("บันทึกการค้นหาข้ามคืนได้อีก %d รายการ", left)
 	}
 	return s, nil
 }

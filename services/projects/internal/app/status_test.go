@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"log/slog"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -38,8 +39,6 @@ func TestCheckStatusFromQuota(t *testing.T) {
 		{"save_search", fixedQuota{ans: domain.QuotaAnswer{Allowed: true, RemainingToday: 2, RemainingMonth: 0}}, app.StatusMonthlyExceeded},
 		{"", fixedQuota{ans: domain.QuotaAnswer{Allowed: true, RemainingToday: 0, RemainingMonth: 0}}, app.StatusDailyMonthlyExceed},
 		{"search", fixedQuota{ans: domain.QuotaAnswer{Allowed: true, RemainingToday: -1, RemainingMonth: -1}}, app.StatusSearchAvailable},
-		{"overnight", fixedQuota{ans: domain.QuotaAnswer{Allowed: true, RemainingToday: 0, RemainingMonth: -1}}, app.StatusOvernightExceeded},
-		{"OVERNIGHT", fixedQuota{ans: domain.QuotaAnswer{Allowed: true, RemainingToday: 3, RemainingMonth: -1}}, app.StatusOvernightAvailable},
 		{"search", fixedQuota{err: domain.ErrQuotaUnavailable}, app.StatusUnknownError},
 	}
 	for _, c := range cases {
@@ -56,6 +55,51 @@ func TestCheckStatusFromQuota(t *testing.T) {
 			t.Errorf("%s is a success", got.Code)
 		}
 	}
+}
+
+// TestCheckStatusOvernight: the overnight indicator counts the saved
+// overnight searches against the plan's number.
+func TestCheckStatusOvernight(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		action string
+		limit  int // the plan's overnight searches
+		held   int
+		want   string
+	}{
+		{"overnight", 1, 1, app.StatusOvernightExceeded},
+		{"save_overnight", 0, 0, app.StatusOvernightExceeded},
+		{"OVERNIGHT", 5, 2, app.StatusOvernightAvailable},
+		{"overnight", -1, 9, app.StatusOvernightAvailable},
+		{"overnight", 2, 3, app.StatusOvernightExceeded}, // above the number after a downgrade
+	}
+	for _, c := range cases {
+		a, err := app.New(&memRepo{}, &memRuns{}, slog.New(slog.NewTextHandler(io.Discard, nil)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		store := &memCriteria{}
+		for i := range c.held {
+			store.put(domain.SavedCriteria{ID: strconv.Itoa(i), UserID: "u", SearchType: domain.SearchOvernight})
+		}
+		store.put(domain.SavedCriteria{ID: "n", UserID: "u", SearchType: domain.SearchNormal})
+		a.Configure(app.Extras{Quota: fixedQuota{}, Criteria: store, Plans: plans{domain.Plan{OvernightSearchSave: c.limit}}})
+		got, err := a.CheckStatus(context.Background(), domain.Caller{UserID: "u"}, c.action)
+		if err != nil || got.Code != c.want || got.Message == "" {
+			t.Errorf("%+v: %+v %v", c, got, err)
+		}
+	}
+	a, _ := app.New(&memRepo{}, &memRuns{}, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	a.Configure(app.Extras{Quota: fixedQuota{}, Criteria: &memCriteria{}, Plans: downPlans{}})
+	if got, err := a.CheckStatus(context.Background(), domain.Caller{UserID: "u"}, "overnight"); err != nil || got.Code != app.StatusUnknownError {
+		t.Errorf("without the subscription service: %+v %v", got, err)
+	}
+}
+
+type downPlans struct{}
+
+func (downPlans) Plan(context.Context, string) (domain.Plan, error) {
+	return domain.Plan{}, domain.ErrQuotaUnavailable
 }
 
 func TestParseProjectIDs(t *testing.T) {

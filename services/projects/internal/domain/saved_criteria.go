@@ -15,11 +15,9 @@ const (
 	SearchOvernight = "overnight"
 )
 
-// Quota kinds (the subscription service's combination limit kinds).
-const (
-	QuotaSearchCombination   = "search_combination"
-	QuotaOvernightSearchSave = "overnight_search_save"
-)
+// QuotaSearchCombination is the subscription service's daily and monthly
+// limit a normal save consumes.
+const QuotaSearchCombination = "search_combination"
 
 // ErrUnusableCriteria reports a well-formed criteria that cannot be saved:
 // nothing to search for, a min budget above the max, dates reversed.
@@ -226,11 +224,18 @@ func (c *SavedCriteria) SearchKey() (SearchKey, bool) {
 	return ParseSearchKey(c.ID)
 }
 
+// RoomCheck decides, inside a write of the user's saved searches, whether
+// the write may go on, from every search the user holds (SavedSearchRoom):
+// its error refuses the write.
+type RoomCheck func(existing []SavedCriteria) error
+
 // SavedCriteriaRepository stores saved criteria; every call is scoped to
-// its owner, so another user's id is ErrCriteriaNotFound.
+// its owner, so another user's id is ErrCriteriaNotFound. The writes that
+// take a RoomCheck (nil: none) run one at a time per user, so two saves at
+// once cannot both take the last room.
 type SavedCriteriaRepository interface {
 	// SaveCriteria inserts c and returns it with its id and creation time.
-	SaveCriteria(ctx context.Context, c SavedCriteria) (SavedCriteria, error)
+	SaveCriteria(ctx context.Context, c SavedCriteria, check RoomCheck) (SavedCriteria, error)
 	// ListCriteria returns the user's criteria, newest first.
 	ListCriteria(ctx context.Context, userID string, limit int) ([]SavedCriteria, error)
 	GetCriteria(ctx context.Context, userID, id string) (SavedCriteria, error)
@@ -238,7 +243,7 @@ type SavedCriteriaRepository interface {
 	// criteria c.ID, if its search type is still wasType (else
 	// ErrCriteriaChanged), and clears its last run (the count was of the
 	// old criteria). It returns the criteria as stored.
-	UpdateCriteria(ctx context.Context, c SavedCriteria, wasType string) (SavedCriteria, error)
+	UpdateCriteria(ctx context.Context, c SavedCriteria, wasType string, check RoomCheck) (SavedCriteria, error)
 	// RecordCriteriaRun stores the time and match count of a run.
 	RecordCriteriaRun(ctx context.Context, userID, id string, at time.Time, matches int64) error
 	// DeleteCriteria removes the criteria and returns what it was.

@@ -290,10 +290,18 @@ func (h *Handler) GetProject(ctx context.Context, req *connect.Request[projectsv
 	return connect.NewResponse(&projectsv1.GetProjectResponse{Project: d}), nil
 }
 
-// ExportOcds exports one project as an OCDS 1.1 release.
+// ExportOcds exports one project as an OCDS 1.1 release, for the tiers
+// that include the export.
 func (h *Handler) ExportOcds(ctx context.Context, req *connect.Request[projectsv1.ExportOcdsRequest]) (*connect.Response[projectsv1.ExportOcdsResponse], error) {
 	if h.release == nil {
 		return nil, connect.NewError(connect.CodeUnimplemented, errors.New("OCDS export is not configured"))
+	}
+	c, err := caller(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	if err := h.app.CanExportOCDS(ctx, c); err != nil {
+		return nil, err
 	}
 	p, err := h.app.Get(ctx, strings.TrimSpace(req.Msg.ProjectId))
 	if err != nil {

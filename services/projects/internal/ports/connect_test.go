@@ -75,13 +75,43 @@ func fixture(t *testing.T, name string) []byte {
 	return b
 }
 
-// quota is a fake subscription service with the free tier's limits
-// (3 search combinations a day, 30 a month, 1 overnight search); it
-// requires the caller's own token, as the real one does.
+// quota is a fake subscription service: 3 search combinations a day and
+// 30 a month for everybody (ConsumeQuota requires the caller's own token,
+// as the real one does), and the plans of the tier table by user (free
+// unless set).
 type quota struct {
 	subscriptionv1connect.UnimplementedSubscriptionServiceHandler
 	mu   sync.Mutex
 	used map[string]int
+	tier map[string]string
+}
+
+var fakeTiers = map[string]*subscriptionv1.Tier{
+	"free": {Tier: "free", Label: "ฟรี", CombinationLimits: &subscriptionv1.CombinationLimits{NormalSearchSave: 1}},
+	"starter": {Tier: "starter", Label: "เริ่มต้น", Features: []string{"email_alerts"},
+		CombinationLimits: &subscriptionv1.CombinationLimits{NormalSearchSave: 5, OvernightSearchSave: 5}},
+	"pro": {Tier: "pro", Label: "มืออาชีพ", Features: []string{"email_alerts", "line_alerts", "ocds_export"},
+		CombinationLimits: &subscriptionv1.CombinationLimits{NormalSearchSave: 30, OvernightSearchSave: 30}},
+}
+
+func (q *quota) setTier(user, tier string) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	q.tier[user] = tier
+}
+
+func (q *quota) GetEntitlements(_ context.Context, req *connect.Request[subscriptionv1.GetEntitlementsRequest]) (*connect.Response[subscriptionv1.GetEntitlementsResponse], error) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	out := &subscriptionv1.GetEntitlementsResponse{}
+	for _, u := range req.Msg.GetUserIds() {
+		t := q.tier[u]
+		if t == "" {
+			t = "free"
+		}
+		out.Users = append(out.Users, &subscriptionv1.UserEntitlements{UserId: u, Tier: fakeTiers[t]})
+	}
+	return connect.NewResponse(out), nil
 }
 
 func (q *quota) ConsumeQuota(_ context.Context, req *connect.Request[subscriptionv1.ConsumeQuotaRequest]) (*connect.Response[subscriptionv1.ConsumeQuotaResponse], error) {
@@ -89,7 +119,7 @@ func (q *quota) ConsumeQuota(_ context.Context, req *connect.Request[subscriptio
 	if req.Header().Get("Authorization") != "Bearer tok-"+user {
 		return nil, connect.NewError(connect.CodeUnauthenticated, nil)
 	}
-	limit := map[string]int{"search_combination": 3, "overnight_search_save": 1}[req.Msg.GetKind()]
+	limit := map[string]int{"search_combination": 3}[req.Msg.GetKind()]
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	key := user + "/" + req.Msg.GetKind()
@@ -107,6 +137,7 @@ func (q *quota) ConsumeQuota(_ context.Context, req *connect.Request[subscriptio
 }
 
 type fixtureEnv struct {
+	quota *quota
 	h     *ports.Handler
 	app   *app.App
 	egp   *egp
@@ -136,7 +167,7 @@ func setup(t *testing.T) *fixtureEnv {
 	egpSrv := httptest.NewServer(fake)
 	t.Cleanup(egpSrv.Close)
 
-	q := &quota{used: map[string]int{}}
+	q := &quota{used: map[string]int{}, tier: map[string]string{}}
 	qSrv := httptest.NewUnstartedServer(http.NewServeMux())
 	mux := qSrv.Config.Handler.(*http.ServeMux)
 	mux.Handle(subscriptionv1connect.NewSubscriptionServiceHandler(q))
@@ -147,7 +178,7 @@ func setup(t *testing.T) *fixtureEnv {
 	t.Cleanup(qSrv.Close)
 
 	now := time.Date(2026, 10, 1, 9, 0, 0, 0, time.UTC)
-	e := &fixtureEnv{egp: fake, pool: pool, clock: &now}
+	e := &fixtureEnv{quota: q, egp: fake, pool: pool, clock: &now}
 	e.build = func(target string) (*ports.Handler, *app.App) {
 		log := slog.New(slog.NewTextHandler(io.Discard, nil))
 		repo := postgres.New(pool, eventproto.Encoder{}, postgres.Options{})
@@ -158,9 +189,10 @@ func setup(t *testing.T) *fixtureEnv {
 		src := egpsource.New(egpSrv.URL + "/getProjectDetail")
 		src.Sleep = func(context.Context, time.Duration) error { return nil }
 		store := postgres.NewCriteriaStore(pool)
-		a.Configure(app.Extras{Source: src, Cooldowns: store, Criteria: store, Quota: quotaclient.New(target, 2*time.Second), Concurrency: 3})
+		q := quotaclient.New(target, 2*time.Second)
+		a.Configure(app.Extras{Source: src, Cooldowns: store, Criteria: store, Quota: q, Plans: q, Concurrency: 3})
 		a.SetClock(func() time.Time { return *e.clock })
-		return ports.NewHandler(a, nil, nil), a
+		return ports.NewHandler(a, nil, func(p domain.Project) any { return map[string]any{"ocid": p.ID} }), a
 	}
 	e.h, e.app = e.build(strings.TrimPrefix(qSrv.URL, "http://"))
 	return e
@@ -383,8 +415,9 @@ func TestToDoSearchValidation(t *testing.T) {
 	_, err := e.h.ToDoSearch(context.Background(), connect.NewRequest(&projectsv1.ToDoSearchRequest{KeyWord_Incl_Or: []string{"ถนน"}}))
 	wantErr(t, err, 401, "Authentication")
 	// Invalid payloads consumed nothing: three saves still fit.
+	e.quota.setTier("u1", "starter")
 	for i := 0; i < 3; i++ {
-		if _, err := toDo(e, "u1", &projectsv1.ToDoSearchRequest{KeyWord_Incl_Or: []string{"ถนน"}}); err != nil {
+		if _, err := toDo(e, "u1", &projectsv1.ToDoSearchRequest{KeyWord_Incl_Or: []string{"ถนน" + strconv.Itoa(i)}}); err != nil {
 			t.Fatalf("save %d: %v", i+1, err)
 		}
 	}
@@ -392,6 +425,7 @@ func TestToDoSearchValidation(t *testing.T) {
 
 func TestSavedCriteriaLifecycle(t *testing.T) {
 	e := setup(t)
+	e.quota.setTier("u1", "starter")
 	ctx, req := as("u1", &projectsv1.ScrapeRequest{ProjectIds: []string{"69099693138", "68059426756", "67019900012"}})
 	if _, err := e.h.Scrape(ctx, req); err != nil {
 		t.Fatal(err)
@@ -437,18 +471,23 @@ func TestSavedCriteriaLifecycle(t *testing.T) {
 	_, err = e.h.CheckStatusIndicator(ctx, creq)
 	wantErr(t, err, 400, "user_action")
 
-	// Overnight: one allowed; deleting it gives the unit back.
+	// Overnight: in the starter plan; the daily search combinations are
+	// not consumed by it.
 	*e.clock = e.clock.Add(time.Second)
 	night, err := toDo(e, "u1", &projectsv1.ToDoSearchRequest{KeyWord_Incl_And: []string{"ถนน"}, SearchType: "overnight"})
-	if err != nil || !strings.Contains(night.Detail, "ทุกคืน") {
+	if err != nil || !strings.Contains(night.Detail, "ทุกคืน") || !strings.Contains(night.Detail, "อีก 4 รายการ") {
 		t.Fatalf("overnight %v %v", night, err)
 	}
+	if s := check("u1", "overnight"); s != "OVERNIGHT_SEARCH_AVAILABLE" {
+		t.Errorf("overnight status %s", s)
+	}
+	// The plan lapses to free: nothing saved goes, no new overnight search.
+	e.quota.setTier("u1", "free")
 	_, err = toDo(e, "u1", &projectsv1.ToDoSearchRequest{KeyWord_Incl_And: []string{"น้ำ"}, SearchType: "overnight"})
-	wantErr(t, err, 409, "Limit reached")
+	wantErr(t, err, 403, "Upgrade required")
 	if s := check("u1", "overnight"); s != "OVERNIGHT_LIMIT_EXCEEDED" {
 		t.Errorf("overnight status %s", s)
 	}
-
 	// Recall: the list, newest first.
 	ctx, rreq := as("u1", &projectsv1.RecallSaveCriteriaRequest{})
 	list, err := e.h.RecallSaveCriteria(ctx, rreq)
@@ -491,9 +530,104 @@ func TestSavedCriteriaLifecycle(t *testing.T) {
 	if _, err := e.h.DeleteSearchCriteria(ctx, dreq); err != nil {
 		t.Fatal(err)
 	}
+	e.quota.setTier("u1", "starter")
 	if _, err := toDo(e, "u1", &projectsv1.ToDoSearchRequest{KeyWord_Incl_And: []string{"น้ำ"}, SearchType: "overnight"}); err != nil {
-		t.Fatalf("overnight after delete: %v", err)
+		t.Fatalf("overnight back on starter: %v", err)
 	}
+}
+
+// TestSavedSearchLimits: the free plan holds one normal search and no
+// overnight one; the same criteria twice is refused with its own reason;
+// a downgrade keeps every search, refuses new ones and leaves the kept
+// ones editable and deletable.
+func TestSavedSearchLimits(t *testing.T) {
+	e := setup(t)
+	reason := func(err error) string { return apperr.ToConnect(err).Meta().Get(apperr.MetaReason) }
+	first, err := toDo(e, "u1", &projectsv1.ToDoSearchRequest{Name: "ถนน", KeyWord_Incl_Or: []string{"ถนน", "สะพาน"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = toDo(e, "u1", &projectsv1.ToDoSearchRequest{KeyWord_Incl_Or: []string{"น้ำ"}})
+	wantErr(t, err, 409, "Limit reached")
+	if r := reason(err); r != "saved-search-limit" {
+		t.Fatalf("reason %q", r)
+	}
+	_, err = toDo(e, "u1", &projectsv1.ToDoSearchRequest{Name: "อีกชื่อ", KeyWord_Incl_Or: []string{"สะพาน", " ถนน "}})
+	wantErr(t, err, 409, "identical search")
+	if r := reason(err); r != "duplicate-search" {
+		t.Fatalf("reason %q", r)
+	}
+	_, err = toDo(e, "u1", &projectsv1.ToDoSearchRequest{KeyWord_Incl_Or: []string{"น้ำ"}, SearchType: "overnight"})
+	wantErr(t, err, 403, "Upgrade required")
+	if r := reason(err); r != "upgrade-required" {
+		t.Fatalf("reason %q", r)
+	}
+	// The refusals consumed no search combination: two are left today.
+	ctx, creq := as("u1", &projectsv1.CheckStatusIndicatorRequest{UserAction: "search"})
+	if st, err := e.h.CheckStatusIndicator(ctx, creq); err != nil || !strings.Contains(st.Msg.Message, "อีก 2 ครั้ง") {
+		t.Fatalf("status %v %v", st, err)
+	}
+
+	// Starter: room for more; then back to free with two held.
+	e.quota.setTier("u1", "starter")
+	var ids []string
+	for _, w := range []string{"น้ำ"} {
+		r, err := toDo(e, "u1", &projectsv1.ToDoSearchRequest{KeyWord_Incl_Or: []string{w}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, r.CriteriaId)
+	}
+	e.quota.setTier("u1", "free")
+	_, err = toDo(e, "u1", &projectsv1.ToDoSearchRequest{KeyWord_Incl_Or: []string{"ท่อ"}})
+	wantErr(t, err, 409, "Limit reached")
+	ctx, ureq := as("u1", &projectsv1.UpdateSearchCriteriaRequest{CriteriaId: ids[0], Name: "น้ำประปา", Criteria: &projectsv1.Criteria{KeyWord_Incl_Or: []string{"น้ำประปา"}}})
+	if _, err := e.h.UpdateSearchCriteria(ctx, ureq); err != nil {
+		t.Fatalf("editing a kept search: %v", err)
+	}
+	ctx, ureq = as("u1", &projectsv1.UpdateSearchCriteriaRequest{CriteriaId: ids[0], Criteria: &projectsv1.Criteria{KeyWord_Incl_Or: []string{"ถนน", "สะพาน"}}})
+	_, err = e.h.UpdateSearchCriteria(ctx, ureq)
+	wantErr(t, err, 409, "identical search")
+	ctx, rreq := as("u1", &projectsv1.RecallSaveCriteriaRequest{})
+	if list, err := e.h.RecallSaveCriteria(ctx, rreq); err != nil || len(list.Msg.Criteria) != 2 {
+		t.Fatalf("kept searches %v %v", list, err)
+	}
+	for _, id := range append(ids, first.CriteriaId) {
+		ctx, dreq := as("u1", &projectsv1.DeleteSearchCriteriaRequest{CriteriaId: id})
+		if _, err := e.h.DeleteSearchCriteria(ctx, dreq); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := toDo(e, "u1", &projectsv1.ToDoSearchRequest{KeyWord_Incl_Or: []string{"ท่อ"}}); err != nil {
+		t.Fatalf("a save once room is made: %v", err)
+	}
+}
+
+// TestExportOcdsByPlan: the OCDS export is for the plans that include it.
+func TestExportOcdsByPlan(t *testing.T) {
+	e := setup(t)
+	ctx, req := as("u1", &projectsv1.ScrapeRequest{ProjectIds: []string{"69099693138"}})
+	if _, err := e.h.Scrape(ctx, req); err != nil {
+		t.Fatal(err)
+	}
+	export := func(user string) error {
+		ctx, req := as(user, &projectsv1.ExportOcdsRequest{ProjectId: "69099693138"})
+		_, err := e.h.ExportOcds(ctx, req)
+		return err
+	}
+	wantErr(t, export("u-free"), 403, "Upgrade required")
+	e.quota.setTier("u-starter", "starter")
+	wantErr(t, export("u-starter"), 403, "Upgrade required")
+	e.quota.setTier("u-pro", "pro")
+	if err := export("u-pro"); err != nil {
+		t.Fatalf("pro export: %v", err)
+	}
+	_, err := e.h.ExportOcds(context.Background(), connect.NewRequest(&projectsv1.ExportOcdsRequest{ProjectId: "69099693138"}))
+	wantErr(t, err, 401, "Authentication")
+	h, _ := e.build("127.0.0.1:1")
+	ctx, oreq := as("u-pro", &projectsv1.ExportOcdsRequest{ProjectId: "69099693138"})
+	_, err = h.ExportOcds(ctx, oreq)
+	wantErr(t, err, 503, "unavailable")
 }
 
 // GetSearchOwners (internal) names the searches of an instant alert: the
@@ -501,6 +635,7 @@ func TestSavedCriteriaLifecycle(t *testing.T) {
 // out; keys that are not 16 bytes each, or too many, are a 400.
 func TestGetSearchOwners(t *testing.T) {
 	e := setup(t)
+	e.quota.setTier("u1", "starter")
 	var keys []byte
 	ids := map[string]string{} // id -> "owner name"
 	for i, s := range []struct{ user, name string }{{"u1", "ถนน ขอนแก่น"}, {"u1", "ประปา"}, {"u2", "คอมพิวเตอร์"}} {

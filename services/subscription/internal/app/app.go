@@ -30,6 +30,8 @@ type Provider interface {
 type Store interface {
 	Tiers(ctx context.Context) ([]domain.Tier, error)
 	Subscription(ctx context.Context, userID string) (domain.Subscription, bool, error)
+	// Subscriptions returns the subscriptions of those users that have one.
+	Subscriptions(ctx context.Context, userIDs []string) (map[string]domain.Subscription, error)
 	Consume(ctx context.Context, userID, kind string, windows []domain.Window, amount int) (domain.QuotaResult, error)
 	Usage(ctx context.Context, userID string, day, month time.Time) (map[string]int, error)
 
@@ -120,14 +122,56 @@ func (a *App) Current(ctx context.Context, userID string) (Plan, error) {
 			return Plan{}, err
 		}
 	}
-	// A plan past its end reads as the expiry job will write it.
-	p.Sub, _ = domain.Roll(p.Sub, a.now())
-	name := domain.FreeTier
-	if p.Found && p.Sub.Active(a.now()) {
-		name = p.Sub.Tier
-	}
-	p.Tier = TierByName(tiers, name)
+	p.Sub, p.Tier = a.inForce(tiers, p.Sub, p.Found)
 	return p, nil
+}
+
+// inForce applies the current-tier rule to a user's subscription (found:
+// the user has one). A plan past its end reads as the expiry job will
+// write it.
+func (a *App) inForce(tiers []domain.Tier, sub domain.Subscription, found bool) (domain.Subscription, domain.Tier) {
+	sub, _ = domain.Roll(sub, a.now())
+	name := domain.FreeTier
+	if found && sub.Active(a.now()) {
+		name = sub.Tier
+	}
+	return sub, TierByName(tiers, name)
+}
+
+// MaxEntitlementUsers bounds one Entitlements call.
+const MaxEntitlementUsers = 500
+
+var errTooManyUsers = apperr.New(apperr.InvalidArgument, "too-many-users", "at most 500 user ids")
+
+// Entitlements returns the tier in force for each distinct user, in the
+// order given: what the other services enforce (saved searches, alert
+// channels, exports) by the same rule as Current.
+func (a *App) Entitlements(ctx context.Context, userIDs []string) ([]string, map[string]domain.Tier, error) {
+	var users []string
+	seen := map[string]bool{}
+	for _, u := range userIDs {
+		if u != "" && !seen[u] {
+			seen[u] = true
+			users = append(users, u)
+		}
+	}
+	if len(users) > MaxEntitlementUsers {
+		return nil, nil, errTooManyUsers
+	}
+	tiers, err := a.store.Tiers(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	subs, err := a.store.Subscriptions(ctx, users)
+	if err != nil {
+		return nil, nil, err
+	}
+	out := make(map[string]domain.Tier, len(users))
+	for _, u := range users {
+		s, found := subs[u]
+		_, out[u] = a.inForce(tiers, s, found)
+	}
+	return users, out, nil
 }
 
 // TierByName finds a tier (a zero tier with the name when unknown).

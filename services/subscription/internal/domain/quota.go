@@ -5,17 +5,19 @@ import (
 	"time"
 )
 
-// Kinds of limits (SPEC §3 combination_limits).
+// Kinds of limits consumed per day or month. The saved searches a user may
+// hold (overnight_search_save, normal_search_save) are not consumed here:
+// the projects service counts the searches it holds against the tier's
+// numbers (GetEntitlements), so a count cannot drift from the rows.
 const (
 	KindSearchCombination    = "search_combination"
 	KindDatabaseFilterSearch = "database_filter_search"
-	KindOvernightSearchSave  = "overnight_search_save"
 	KindExploreLiveSearch    = "explore_live_search"
 )
 
 // Window is one counter a consumption must fit in.
 type Window struct {
-	Period string // day, month or standing
+	Period string // day or month
 	Start  time.Time
 	Limit  int
 	Label  string // Thai, for the detail
@@ -33,9 +35,8 @@ type QuotaResult struct {
 // Bangkok is where days and months begin for our users.
 var Bangkok = time.FixedZone("Asia/Bangkok", 7*3600)
 
-// Windows returns the counters a kind is checked against under limits l at now.
-// Day and month windows reset; a standing window is a count held (released with
-// a negative amount), e.g. saved overnight searches.
+// Windows returns the counters a kind is checked against under limits l at
+// now; day and month windows reset.
 func Windows(kind string, l Limits, now time.Time) ([]Window, error) {
 	day, month := PeriodStarts(now)
 	switch kind {
@@ -48,8 +49,6 @@ func Windows(kind string, l Limits, now time.Time) ([]Window, error) {
 		return []Window{{Period: "day", Start: day, Limit: l.DatabaseFilterSearch, Label: "กรองฐานข้อมูลต่อวัน"}}, nil
 	case KindExploreLiveSearch:
 		return []Window{{Period: "day", Start: day, Limit: l.ExploreLiveSearch, Label: "ค้นหาสดจาก e-GP ต่อวัน"}}, nil
-	case KindOvernightSearchSave:
-		return []Window{{Period: "standing", Start: time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC), Limit: l.OvernightSearchSave, Label: "เงื่อนไขค้นหาข้ามคืนที่บันทึกได้"}}, nil
 	}
 	return nil, fmt.Errorf("unknown limit kind %q", kind)
 }

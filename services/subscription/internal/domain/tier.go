@@ -1,4 +1,4 @@
-// Package domain holds the subscription rules: tiers and their limits (DESIGN §6).
+// Package domain holds the subscription rules: tiers, their limits and features.
 package domain
 
 import "time"
@@ -11,8 +11,39 @@ type Limits struct {
 	SearchCombinationDay   int
 	SearchCombinationMonth int
 	DatabaseFilterSearch   int
-	OvernightSearchSave    int
+	OvernightSearchSave    int // overnight searches held at once
 	ExploreLiveSearch      int
+	NormalSearchSave       int // normal (instantly alerting) searches held at once
+}
+
+// Features are what a tier includes beyond its numbers.
+type Features struct {
+	EmailAlerts    bool // instant and daily e-mail
+	LineAlerts     bool
+	OCDSExport     bool
+	AccountManager bool
+}
+
+// Feature keys, as the API lists a tier's features (the app words them).
+const (
+	FeatureEmailAlerts    = "email_alerts"
+	FeatureLineAlerts     = "line_alerts"
+	FeatureOCDSExport     = "ocds_export"
+	FeatureAccountManager = "account_manager"
+)
+
+// Keys lists the features included, in a fixed order.
+func (f Features) Keys() []string {
+	out := []string{}
+	for _, k := range []struct {
+		on  bool
+		key string
+	}{{f.EmailAlerts, FeatureEmailAlerts}, {f.LineAlerts, FeatureLineAlerts}, {f.OCDSExport, FeatureOCDSExport}, {f.AccountManager, FeatureAccountManager}} {
+		if k.on {
+			out = append(out, k.key)
+		}
+	}
+	return out
 }
 
 // Tier is one plan. Prices are in satang (exact money).
@@ -22,7 +53,7 @@ type Tier struct {
 	Rank             int
 	PriceMonthSatang int64
 	Limits           Limits
-	Features         []string
+	Features         Features
 }
 
 // PriceYearSatang is the yearly price: a yearly plan costs 10 months.

@@ -70,7 +70,7 @@ func (h *Handler) GetMySubscription(ctx context.Context, _ *connect.Request[subs
 		IsActive:             current == domain.FreeTier || sub.Active(now),
 		DaysRemaining:        int32(sub.DaysRemaining(now)),
 		CombinationLimits:    limitsToProto(tier.Limits),
-		Features:             tier.Features,
+		Features:             tier.Features.Keys(),
 		ButtonStatusExamples: buttonStatus(tier.Limits),
 		Subscription:         period,
 	}
@@ -83,7 +83,6 @@ func (h *Handler) GetMySubscription(ctx context.Context, _ *connect.Request[subs
 		SearchCombinationToday:    int32(used[domain.KindSearchCombination+"/day"]),
 		SearchCombinationMonth:    int32(used[domain.KindSearchCombination+"/month"]),
 		DatabaseFilterSearchToday: int32(used[domain.KindDatabaseFilterSearch+"/day"]),
-		OvernightSearchSave:       int32(used[domain.KindOvernightSearchSave+"/standing"]),
 		ExploreLiveSearchToday:    int32(used[domain.KindExploreLiveSearch+"/day"]),
 	}
 	for _, t := range tiers {
@@ -106,6 +105,7 @@ func buttonStatus(l domain.Limits) map[string]string {
 		"search_combination":     state(l.SearchCombinationDay),
 		"database_filter_search": state(l.DatabaseFilterSearch),
 		"overnight_search_save":  state(l.OvernightSearchSave),
+		"normal_search_save":     state(l.NormalSearchSave),
 		"explore_live_search":    state(l.ExploreLiveSearch),
 	}
 }
@@ -116,7 +116,7 @@ func toProto(t domain.Tier) *subscriptionv1.Tier {
 	return &subscriptionv1.Tier{
 		Tier: t.Name, Label: t.Label, Rank: int32(t.Rank), Currency: "THB",
 		Price: baht(t.PriceMonthSatang), PriceYearly: baht(t.PriceYearSatang()),
-		CombinationLimits: limitsToProto(t.Limits), Features: t.Features,
+		CombinationLimits: limitsToProto(t.Limits), Features: t.Features.Keys(),
 	}
 }
 
@@ -124,7 +124,7 @@ func limitsToProto(l domain.Limits) *subscriptionv1.CombinationLimits {
 	return &subscriptionv1.CombinationLimits{
 		SearchCombination: int32(l.SearchCombinationDay), SearchCombinationMonth: int32(l.SearchCombinationMonth),
 		DatabaseFilterSearch: int32(l.DatabaseFilterSearch), OvernightSearchSave: int32(l.OvernightSearchSave),
-		ExploreLiveSearch: int32(l.ExploreLiveSearch),
+		ExploreLiveSearch: int32(l.ExploreLiveSearch), NormalSearchSave: int32(l.NormalSearchSave),
 	}
 }
 
@@ -154,7 +154,7 @@ func periodToProto(s domain.Subscription, tiers []domain.Tier) *subscriptionv1.S
 
 // ConsumeQuota checks and consumes units of a limit for the calling user, all
 // windows at once (a day and a month for search combinations). amount 0 only
-// reads; a negative amount releases a standing count (a deleted overnight search).
+// reads.
 // Callers forward the user's own token: a service cannot spend someone else's quota.
 func (h *Handler) ConsumeQuota(ctx context.Context, req *connect.Request[subscriptionv1.ConsumeQuotaRequest]) (*connect.Response[subscriptionv1.ConsumeQuotaResponse], error) {
 	claims, err := authn.Require(ctx)
@@ -165,8 +165,8 @@ func (h *Handler) ConsumeQuota(ctx context.Context, req *connect.Request[subscri
 		return nil, apperr.New(apperr.PermissionDenied, "quota-other-user", "Cannot use another user's quota")
 	}
 	amount := int(req.Msg.GetAmount())
-	if amount < -1000 || amount > 1000 || (amount < 0 && req.Msg.GetKind() != domain.KindOvernightSearchSave) {
-		return nil, apperr.New(apperr.InvalidArgument, "quota-amount", "amount must be between 0 and 1000 (negative only releases overnight_search_save)")
+	if amount < 0 || amount > 1000 {
+		return nil, apperr.New(apperr.InvalidArgument, "quota-amount", "amount must be between 0 and 1000")
 	}
 	plan, err := h.app.Current(ctx, claims.UserID)
 	if err != nil {
@@ -175,7 +175,7 @@ func (h *Handler) ConsumeQuota(ctx context.Context, req *connect.Request[subscri
 	tier := plan.Tier
 	windows, err := domain.Windows(req.Msg.GetKind(), tier.Limits, h.app.Now())
 	if err != nil {
-		return nil, apperr.New(apperr.InvalidArgument, "quota-kind", "kind must be one of search_combination, database_filter_search, overnight_search_save, explore_live_search")
+		return nil, apperr.New(apperr.InvalidArgument, "quota-kind", "kind must be one of search_combination, database_filter_search, explore_live_search")
 	}
 	res, err := h.app.Store().Consume(ctx, claims.UserID, req.Msg.GetKind(), windows, amount)
 	if err != nil {
@@ -194,6 +194,21 @@ func (h *Handler) ConsumeQuota(ctx context.Context, req *connect.Request[subscri
 		default:
 			out.RemainingToday = int32(res.Remaining[i])
 		}
+	}
+	return connect.NewResponse(out), nil
+}
+
+// GetEntitlements returns the tier in force for each user: its limits and
+// features, which the projects and notification services enforce. Internal:
+// other services call it for the users they act for.
+func (h *Handler) GetEntitlements(ctx context.Context, req *connect.Request[subscriptionv1.GetEntitlementsRequest]) (*connect.Response[subscriptionv1.GetEntitlementsResponse], error) {
+	users, tiers, err := h.app.Entitlements(ctx, req.Msg.GetUserIds())
+	if err != nil {
+		return nil, err
+	}
+	out := &subscriptionv1.GetEntitlementsResponse{Users: make([]*subscriptionv1.UserEntitlements, 0, len(users))}
+	for _, u := range users {
+		out.Users = append(out.Users, &subscriptionv1.UserEntitlements{UserId: u, Tier: toProto(tiers[u])})
 	}
 	return connect.NewResponse(out), nil
 }

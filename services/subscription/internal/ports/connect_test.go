@@ -2,6 +2,7 @@ package ports_test
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -10,6 +11,7 @@ import (
 	"connectrpc.com/connect"
 
 	subscriptionv1 "bidradar/gen/subscription/v1"
+	"bidradar/pkg/apperr"
 	"bidradar/pkg/authn"
 	"bidradar/pkg/testutil/pgtest"
 	"bidradar/services/subscription/internal/adapters/postgres"
@@ -154,21 +156,13 @@ func TestConsumeQuota(t *testing.T) {
 		t.Fatalf("usage %v", u)
 	}
 
-	// Standing count: one overnight search on free; releasing frees the slot.
-	if r, _ := consume(as("u1"), "overnight_search_save", 1); !r.GetAllowed() {
-		t.Fatal("first overnight save refused")
-	}
-	if r, _ := consume(as("u1"), "overnight_search_save", 1); r.GetAllowed() {
-		t.Fatal("second overnight save allowed on free")
-	}
-	if r, _ := consume(as("u1"), "overnight_search_save", -1); !r.GetAllowed() {
-		t.Fatal("release refused")
-	}
-	if r, _ := consume(as("u1"), "overnight_search_save", 1); !r.GetAllowed() {
-		t.Fatal("save after release refused")
+	// Saved searches are counted by the projects service: no standing
+	// counter here, and nothing is released.
+	if _, err := consume(as("u1"), "overnight_search_save", 1); err == nil {
+		t.Fatal("overnight_search_save is not a consumable kind")
 	}
 	if _, err := consume(as("u1"), "search_combination", -1); err == nil {
-		t.Fatal("negative amount accepted for a daily kind")
+		t.Fatal("negative amount accepted")
 	}
 
 	// Enterprise is unlimited.
@@ -177,5 +171,62 @@ func TestConsumeQuota(t *testing.T) {
 		if r, _ := consume(as("u-ent"), "search_combination", 1); !r.GetAllowed() || r.GetRemainingToday() != -1 {
 			t.Fatalf("enterprise refused: %v", r)
 		}
+	}
+}
+
+// The tier table is the one source of what each tier includes: the
+// pricing cards (ListTiers) and the services' checks (GetEntitlements)
+// read the same values.
+func TestTierTableEntitlements(t *testing.T) {
+	h, _ := handler(t)
+	all, err := h.ListTiers(context.Background(), connect.NewRequest(&subscriptionv1.ListTiersRequest{IncludeAll: true}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	type want struct {
+		normal, overnight int32
+		features          string
+	}
+	wants := map[string]want{
+		"free":       {1, 0, ""},
+		"starter":    {5, 5, "email_alerts"},
+		"pro":        {30, 30, "email_alerts line_alerts ocds_export"},
+		"enterprise": {200, 200, "email_alerts line_alerts ocds_export account_manager"},
+	}
+	for _, tier := range all.Msg.GetTierDetails() {
+		w, l := wants[tier.GetTier()], tier.GetCombinationLimits()
+		if l.GetNormalSearchSave() != w.normal || l.GetOvernightSearchSave() != w.overnight || strings.Join(tier.GetFeatures(), " ") != w.features {
+			t.Errorf("%s: normal %d overnight %d features %v; want %+v", tier.GetTier(), l.GetNormalSearchSave(), l.GetOvernightSearchSave(), tier.GetFeatures(), w)
+		}
+	}
+}
+
+func TestGetEntitlements(t *testing.T) {
+	h, exec := handler(t)
+	exec(`INSERT INTO subscriptions (user_id, tier, status, start_date, end_date) VALUES
+		('u-pro', 'pro', 'active', '2026-11-01', '2026-11-30'),
+		('u-lapsed', 'starter', 'active', '2026-01-01', '2026-02-01'),
+		('u-cancelled', 'enterprise', 'cancelled', '2026-11-01', '2026-11-30')`)
+	res, err := h.GetEntitlements(context.Background(), connect.NewRequest(&subscriptionv1.GetEntitlementsRequest{
+		UserIds: []string{"u-pro", "u-none", "u-lapsed", "u-pro", "", "u-cancelled"}}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, u := range res.Msg.GetUsers() {
+		got = append(got, u.GetUserId()+"="+u.GetTier().GetTier())
+	}
+	if strings.Join(got, " ") != "u-pro=pro u-none=free u-lapsed=free u-cancelled=free" {
+		t.Fatalf("entitlements %v", got)
+	}
+	if pro := res.Msg.GetUsers()[0].GetTier(); pro.GetCombinationLimits().GetNormalSearchSave() != 30 || len(pro.GetFeatures()) != 3 {
+		t.Fatalf("pro entitlements %v", pro)
+	}
+	many := make([]string, 501)
+	for i := range many {
+		many[i] = fmt.Sprintf("u%d", i)
+	}
+	if _, err := h.GetEntitlements(context.Background(), connect.NewRequest(&subscriptionv1.GetEntitlementsRequest{UserIds: many})); apperr.KindOf(err) != apperr.InvalidArgument {
+		t.Fatalf("501 users: %v", err)
 	}
 }

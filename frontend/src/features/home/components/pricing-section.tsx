@@ -14,7 +14,30 @@ function limitText(n: number | undefined, unit: string): string {
   return `${formatNumber(n)} ${unit}`;
 }
 
-/** One tier: price, limits, features and its call to action (current: marked, no button). */
+/**
+ * What a tier includes, in Thai, from the tier table's values only (the
+ * numbers and feature keys ListTiers serves, which the services enforce):
+ * saved searches of each kind, the bell, then each feature. Each line has
+ * a key for tests.
+ */
+export function tierLines(tier: Pick<Tier, "combinationLimits" | "features">): Array<[key: string, text: string]> {
+  const h = th.home;
+  const l = tier.combinationLimits;
+  const out: Array<[string, string]> = [];
+  if (l) {
+    const normal = l.normalSearchSave;
+    out.push(["normal_search_save", normal < 0 ? h.savedSearchesUnlimited : h.savedSearches(formatNumber(normal))]);
+    const night = l.overnightSearchSave;
+    if (night !== 0) out.push(["overnight_search_save", night < 0 ? h.overnightUnlimited : h.overnightSearches(formatNumber(night))]);
+  }
+  out.push(["bell", h.bellAlerts]);
+  for (const f of tier.features) {
+    if (h.tierFeatures[f]) out.push([f, h.tierFeatures[f]]);
+  }
+  return out;
+}
+
+/** One tier: price, limits, what it includes and its call to action (current: marked, no button). */
 export function TierCard({ tier, current }: { tier: Tier; current?: boolean }) {
   const h = th.home;
   const l = tier.combinationLimits;
@@ -28,7 +51,6 @@ export function TierCard({ tier, current }: { tier: Tier; current?: boolean }) {
         : `${limitText(l?.searchCombination, h.perDay)} · ${limitText(l?.searchCombinationMonth, h.perMonthCount)}`,
     ],
     [h.limits.database_filter_search, limitText(l?.databaseFilterSearch, h.perDay)],
-    [h.limits.overnight_search_save, limitText(l?.overnightSearchSave, h.items)],
     [h.limits.explore_live_search, l && l.exploreLiveSearch === 0 ? "–" : limitText(l?.exploreLiveSearch, h.perDay)],
   ];
   return (
@@ -49,10 +71,10 @@ export function TierCard({ tier, current }: { tier: Tier; current?: boolean }) {
             </span>
           </li>
         ))}
-        {tier.features.map((f) => (
-          <li key={f}>
+        {tierLines(tier).map(([k, text]) => (
+          <li key={k} data-testid={`plan-line-${k}`}>
             <IconCheck size={16} />
-            <span>{f}</span>
+            <span>{text}</span>
           </li>
         ))}
       </ul>

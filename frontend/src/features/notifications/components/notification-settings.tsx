@@ -6,6 +6,7 @@ import { th } from "@/i18n/th";
 import { NotificationSettingsSchema, type NotificationSettings } from "@/gen/notification/v1/notification_pb";
 import { Button } from "@/components/ui/button";
 import { toast } from "@/stores/toast-store";
+import { useMySubscription } from "@/features/payment";
 import { useCreateTestNotification, useNotificationSettings, useSaveNotificationSettings } from "../api/notifications-api";
 import { WebhookSection } from "./webhook-settings";
 import "../notifications.css";
@@ -20,16 +21,34 @@ export function NotificationSettingsSection() {
   const test = useCreateTestNotification();
   const [draft, setDraft] = useState<NotificationSettings | null>(null);
   const lineLinked = !!useAuthStore((st) => st.user?.lineId1);
+  // What the plan includes (the tier table's features); unknown while loading: nothing is closed, the server decides.
+  const features = useMySubscription().data?.features;
   useEffect(() => {
     if (q.data) setDraft(q.data);
   }, [q.data]);
   if (!draft) return <p className="muted">…</p>;
-  const toggle = (k: Toggle, label: string) => (
+  const toggle = (k: Toggle, label: string, closed = false) => (
     <label className="settings-toggle" key={k}>
-      <input type="checkbox" checked={draft[k]} onChange={(e) => setDraft({ ...draft, [k]: e.target.checked })} data-testid={`setting-${k}`} />
+      <input
+        type="checkbox"
+        checked={draft[k]}
+        disabled={closed && !draft[k]}
+        onChange={(e) => setDraft({ ...draft, [k]: e.target.checked })}
+        data-testid={`setting-${k}`}
+      />
       <span>{label}</span>
     </label>
   );
+  // A channel the plan lacks cannot be turned on; one left on by a lapsed plan stays, silent, until turned off.
+  const notInPlan = (feature: string) => !!features && !features.includes(feature);
+  const planNote = (k: "emailEnabled" | "lineEnabled", text: string) => (
+    <p className="muted small" data-testid={`not-in-plan-${k}`}>
+      {text}
+      {draft[k] ? ` ${t.pausedByPlan}` : ""} <Link to="/user-settings/pricing">{t.seePlans}</Link>
+    </p>
+  );
+  const emailClosed = notInPlan("email_alerts");
+  const lineClosed = notInPlan("line_alerts");
   return (
     <>
       <form
@@ -61,8 +80,9 @@ export function NotificationSettingsSection() {
         </fieldset>
         <fieldset>
           <legend>{t.settingsChannels}</legend>
-          {toggle("emailEnabled", t.emailEnabled)}
-          {draft.emailEnabled && (
+          {toggle("emailEnabled", t.emailEnabled, emailClosed)}
+          {emailClosed && planNote("emailEnabled", t.emailNotInPlan)}
+          {draft.emailEnabled && !emailClosed && (
             <div className="settings-radios" role="radiogroup" aria-label={t.emailEnabled}>
               {(["instant", "daily"] as const).map((v) => (
                 <label key={v} className="settings-toggle">
@@ -79,7 +99,10 @@ export function NotificationSettingsSection() {
             </div>
           )}
           {lineLinked ? (
-            toggle("lineEnabled", t.lineEnabled)
+            <>
+              {toggle("lineEnabled", t.lineEnabled, lineClosed)}
+              {lineClosed && planNote("lineEnabled", t.lineNotInPlan)}
+            </>
           ) : (
             <p className="muted">
               {t.lineNotLinked} <Link to="/user-settings/line-api">{t.lineLink}</Link>

@@ -3,6 +3,7 @@ import { timestampDate } from "@bufbuild/protobuf/wkt";
 import { th } from "@/i18n/th";
 import { bahtOf, formatBaht, formatIsoDateBE, formatNumber, formatThaiDate } from "@/lib/format";
 import { TierCard, useTiers } from "@/features/home";
+import { useSavedCriteria } from "@/features/search";
 import { useMySubscription, usePayments } from "../api/payment-api";
 import { BillingProfileSection, LifecycleRule, RenewalPanel } from "./billing-sections";
 import "../payment.css";
@@ -33,15 +34,21 @@ function used(n: number, limit: number | undefined) {
 /** /user-settings/account-status: plan, dates and usage against each limit. */
 export function AccountStatusSettings() {
   const q = useMySubscription();
+  // The searches held are counted from the saved list (the projects service holds them).
+  const saved = useSavedCriteria();
   const d = q.data;
   if (!d) return <p className="muted">…</p>;
   const l = d.combinationLimits;
   const u = d.usage;
+  const types = saved.data?.criteria.map((c) => c.searchType);
+  const held = (overnight: boolean) => (types ? types.filter((x) => (x === "overnight") === overnight).length : undefined);
+  const heldRow = (label: string, n: number | undefined, limit: number | undefined): [string, string] => [label, n === undefined ? "…" : used(n, limit)];
   const rows: Array<[string, string]> = [
     [s.usageSearchToday, used(u?.searchCombinationToday ?? 0, l?.searchCombination)],
     [s.usageSearchMonth, used(u?.searchCombinationMonth ?? 0, l?.searchCombinationMonth)],
     [s.usageFilterToday, used(u?.databaseFilterSearchToday ?? 0, l?.databaseFilterSearch)],
-    [s.usageOvernight, used(u?.overnightSearchSave ?? 0, l?.overnightSearchSave)],
+    heldRow(s.usageNormal, held(false), l?.normalSearchSave),
+    heldRow(s.usageOvernight, held(true), l?.overnightSearchSave),
     [s.usageLiveToday, used(u?.exploreLiveSearchToday ?? 0, l?.exploreLiveSearch)],
   ];
   const sub = d.subscription;

@@ -11,6 +11,7 @@ import { IconAlert, IconSearch } from "@/components/ui/icons";
 import { isNotFound, useProject } from "../api/projects-api";
 import { ProjectView } from "./project-view";
 import { InterestPanel } from "@/features/interests";
+import { useMySubscription } from "@/features/payment";
 import "../projects.css";
 
 const t = th.projectDetails;
@@ -98,6 +99,8 @@ export function ProjectDetailsPage() {
   const id = thaiDigitsToAscii(raw);
   const valid = /^\d{11}$/.test(id);
   const q = useProject(valid ? id : null);
+  // The plan's features (undefined while unknown: the export stays offered and the server decides).
+  const features = useMySubscription().data?.features;
   usePageTitle(q.data?.summary?.projectName ? `${q.data.summary.projectName} - ${t.title}` : t.title);
 
   let body;
@@ -134,7 +137,7 @@ export function ProjectDetailsPage() {
     const base = s?.referencePriceSatang && s.referencePriceSatang > 0n ? s.referencePriceSatang : s?.budgetSatang;
     body = (
       <>
-        <ProjectView project={q.data} />
+        <ProjectView project={q.data} ocdsInPlan={features && features.includes("ocds_export")} />
         <InterestPanel projectId={id} baseSatang={base !== undefined ? Number(base) : null} />
       </>
     );

@@ -1,4 +1,5 @@
 import type { ReactNode } from "react";
+import { Link } from "react-router";
 import { timestampDate, type Timestamp } from "@bufbuild/protobuf/wkt";
 import type { Announcement, ProjectDetail } from "@/gen/projects/v1/projects_pb";
 import { th } from "@/i18n/th";
@@ -49,7 +50,7 @@ function PriceBar({ label, amount, max, tone, testId }: { label: string; amount:
 }
 
 /** Everything about one project (SPEC §3 fields, DESIGN §5), read-only. */
-export function ProjectView({ project, sample = false }: { project: ProjectDetail; sample?: boolean }) {
+export function ProjectView({ project, sample = false, ocdsInPlan }: { project: ProjectDetail; sample?: boolean; ocdsInPlan?: boolean }) {
   const s = project.summary!;
   const budget = bahtOf(s.budgetSatang, s.budget);
   const referencePrice = bahtOf(s.referencePriceSatang, s.referencePrice);
@@ -91,6 +92,12 @@ export function ProjectView({ project, sample = false }: { project: ProjectDetai
               {t.egp} ↗
             </a>
           )}
+          {ocdsInPlan === false ? (
+            // The export is not in the user's plan (the tier table's ocds_export): the way to the plans that have it.
+            <Link className="btn btn-secondary btn-md" to="/user-settings/pricing" data-testid="pd-ocds-upgrade">
+              {t.ocdsUpgrade}
+            </Link>
+          ) : (
           <a
             className="btn btn-secondary btn-md"
             href={ocdsUrl(s.projectId)}
@@ -106,6 +113,7 @@ export function ProjectView({ project, sample = false }: { project: ProjectDetai
           >
             {t.ocds}
           </a>
+          )}
         </div>
       </header>
 

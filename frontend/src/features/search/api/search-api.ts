@@ -2,7 +2,7 @@ import { useMutation, useQuery, useQueryClient, type QueryClient } from "@tansta
 import { Code, ConnectError } from "@connectrpc/connect";
 import { getClient } from "@/lib/clients";
 import { queryKeys } from "@/lib/query-keys";
-import { errorMessage, isLimitReached, serverMessage } from "@/lib/errors";
+import { errorMessage, errorReason, isLimitReached, serverMessage } from "@/lib/errors";
 import { ProjectsService } from "@/gen/projects/v1/projects_pb";
 import { msg, th } from "@/i18n/th";
 import { toast } from "@/stores/toast-store";
@@ -97,10 +97,11 @@ export async function notifySaved(qc: QueryClient, res: { message: string; crite
   toast.success(name ? th.search.savedToast(name) : res.message);
 }
 
-function notifyLimit(detail: string): void {
+/** '⚠️ {detail}', then after 2 s what to do: the reason's Thai (a full plan: delete or upgrade), else SPEC's text (try tomorrow). */
+function notifyLimit(detail: string, info?: string | null): void {
   toast.warning(`⚠️ ${detail}`);
   setTimeout(
-    () => toast.info(msg("Your search limit has been reached. Please try again tomorrow or consider upgrading your plan.")),
+    () => toast.info(info ?? msg("Your search limit has been reached. Please try again tomorrow or consider upgrading your plan.")),
     LIMIT_INFO_DELAY_MS,
   );
 }
@@ -114,11 +115,13 @@ function notifyLimit(detail: string): void {
 export function notifySaveError(err: unknown): void {
   const e = ConnectError.from(err);
   if (isLimitReached(e)) {
-    notifyLimit(e.rawMessage.trim() || (serverMessage(e) ?? ""));
+    const full = errorReason(e) === "saved-search-limit";
+    notifyLimit(e.rawMessage.trim() || (serverMessage(e) ?? ""), full ? serverMessage(e) : null);
     return;
   }
-  // Connect maps HTTP 409 to already_exists (and aborted).
-  const known = e.code === Code.AlreadyExists || e.code === Code.Aborted ? serverMessage(e) : null;
+  // Connect maps HTTP 409 to already_exists (and aborted): an identical
+  // search, a change meanwhile; 403 is a kind the plan does not include.
+  const known = e.code === Code.AlreadyExists || e.code === Code.Aborted || e.code === Code.PermissionDenied ? serverMessage(e) : null;
   toast.error(known ?? msg("❌ Failed to save search criteria. Please try again."));
 }
 
@@ -137,7 +140,11 @@ export function useSaveCriteria() {
       afterSave(qc);
       void notifySaved(qc, res, v.name);
     },
-    onError: notifySaveError,
+    onError: (err) => {
+      notifySaveError(err);
+      // A full plan refused (saved elsewhere meanwhile): the list and the plan are stale.
+      if (errorReason(err) === "saved-search-limit") afterSave(qc);
+    },
   });
 }
 

@@ -9,8 +9,8 @@ import { reasons } from "@/i18n/reasons";
 
 const s = th.savedSearch;
 
-function plan(overnightSearchSave: number, searchCombination = 3) {
-  return { json: { tier: "free", tierLabel: "ฟรี", combinationLimits: { searchCombination, searchCombinationMonth: 30, overnightSearchSave, databaseFilterSearch: 20, exploreLiveSearch: 0 } } };
+function plan(overnightSearchSave: number, searchCombination = 3, normalSearchSave = 5) {
+  return { json: { tier: "free", tierLabel: "ฟรี", combinationLimits: { searchCombination, searchCombinationMonth: 30, overnightSearchSave, normalSearchSave, databaseFilterSearch: 20, exploreLiveSearch: 0 } } };
 }
 
 const savedNight = {

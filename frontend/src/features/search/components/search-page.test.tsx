@@ -368,6 +368,30 @@ describe("/search: save criteria (ToDoSearch, SPEC §8 toasts)", () => {
     expect(toasts()).toContain(info);
   });
 
+  it("the plan's saved searches full: '⚠️ {detail}', then after 2 s what to do (delete or upgrade), not 'try tomorrow'", async () => {
+    signIn();
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    await saveWith(() => connectError(409, "Limit reached: บันทึกเงื่อนไขค้นหาแบบปกติได้ 1 ชุดในแพ็กเกจฟรี", "saved-search-limit"));
+    await waitFor(() => expect(toasts()).toContain("⚠️ Limit reached: บันทึกเงื่อนไขค้นหาแบบปกติได้ 1 ชุดในแพ็กเกจฟรี"));
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(2100);
+    });
+    expect(toasts()).toContain(reasons["saved-search-limit"]);
+    expect(toasts()).not.toContain(msg("Your search limit has been reached. Please try again tomorrow or consider upgrading your plan."));
+  });
+
+  it("an identical search (409): its reason's Thai", async () => {
+    signIn();
+    await saveWith(() => connectError(409, "An identical search is already saved: \"ถนน\"", "duplicate-search"));
+    await waitFor(() => expect(toasts()).toContain(reasons["duplicate-search"]));
+  });
+
+  it("a kind the plan does not include (403): its reason's Thai", async () => {
+    signIn();
+    await saveWith(() => connectError(403, "Upgrade required", "upgrade-required"));
+    await waitFor(() => expect(toasts()).toContain(reasons["upgrade-required"]));
+  });
+
   it("other errors: '❌ Failed to save search criteria. Please try again.'", async () => {
     signIn();
     await saveWith(() => connectError(500, "database down"));

@@ -32,7 +32,7 @@ import { ResultRow, ResultsSkeleton, totalLabel } from "./results";
 import { SaveCriteriaDialog } from "./save-dialog";
 import { ListingFilterBar, toggleFilter } from "@/features/interests";
 import { useMySubscription } from "@/features/payment";
-import { lockedChoices, overnightRoom } from "../lib/limits";
+import { lockedChoices, normalRoom, overnightRoom } from "../lib/limits";
 import { wantsSaveOnArrival } from "../lib/first-step";
 import "../search.css";
 
@@ -349,8 +349,8 @@ function PlanGatedSaveDialog(props: {
   const { open, savedTypes, editing, ...rest } = props;
   const sub = useMySubscription();
   const l = sub.data?.combinationLimits;
-  const limits = l && { searchCombination: l.searchCombination, overnightSearchSave: l.overnightSearchSave };
-  const locked = lockedChoices(limits, overnightRoom(limits, savedTypes), editing);
+  const limits = l && { searchCombination: l.searchCombination, overnightSearchSave: l.overnightSearchSave, normalSearchSave: l.normalSearchSave };
+  const locked = lockedChoices(limits, overnightRoom(limits, savedTypes), editing, normalRoom(limits, savedTypes));
   if (!open) return null;
   return <SaveCriteriaDialog open editing={editing} locked={locked} {...rest} />;
 }

@@ -1,9 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { th } from "@/i18n/th";
-import { lockedChoices, overnightRoom, overnightUsage } from "./limits";
+import { lockedChoices, normalRoom, normalUsage, overnightRoom, overnightUsage } from "./limits";
 
 const s = th.savedSearch;
-const free = { searchCombination: 3, overnightSearchSave: 1 };
+// Numbers of a plan with one search of each kind (the tests' own).
+const free = { searchCombination: 3, overnightSearchSave: 1, normalSearchSave: 1 };
 
 describe("plan limits of a saved search", () => {
   it("counts the overnight searches against overnight_search_save (-1 unlimited)", () => {
@@ -17,6 +18,13 @@ describe("plan limits of a saved search", () => {
     expect(overnightUsage({ used: 3, limit: -1, full: false })).toBe("ค้นหาข้ามคืน 3 ชุด (ไม่จำกัด)");
   });
 
+  it("counts the normal searches against normal_search_save", () => {
+    expect(normalRoom(free, ["normal", "overnight"])).toEqual({ used: 1, limit: 1, full: true });
+    expect(normalRoom({ ...free, normalSearchSave: 5 }, ["normal", "", "overnight"])).toEqual({ used: 2, limit: 5, full: false });
+    expect(normalRoom(free, undefined)).toBeNull();
+    expect(normalUsage({ used: 1, limit: 1, full: true })).toBe("ค้นหาแบบปกติ 1/1 ชุด");
+  });
+
   it("closes only the choices the plan has no room for", () => {
     const full = overnightRoom(free, ["overnight"]);
     const cases: [string, Parameters<typeof lockedChoices>, ReturnType<typeof lockedChoices>][] = [
@@ -28,6 +36,10 @@ describe("plan limits of a saved search", () => {
       ["editing an overnight search: it may stay overnight", [free, full, { searchType: "overnight" }], {}],
       ["editing a normal one at the limit", [free, full, { searchType: "normal" }], { overnight: s.overnightFull("1") }],
       ["an edit consumes no search combination", [{ ...free, searchCombination: 0 }, full, { searchType: "overnight" }], {}],
+      ["normal full", [free, overnightRoom(free, ["normal"]), null, normalRoom(free, ["normal"])], { normal: s.normalFull("1") }],
+      ["no normal searches in the plan", [{ ...free, normalSearchSave: 0 }, overnightRoom(free, []), null, normalRoom({ ...free, normalSearchSave: 0 }, [])], { normal: s.normalNone }],
+      ["editing a normal one when normal is full: it may stay normal", [free, full, { searchType: "normal" }, normalRoom(free, ["normal"])], { overnight: s.overnightFull("1") }],
+      ["editing an overnight one into a full normal kind", [free, full, { searchType: "overnight" }, normalRoom(free, ["normal", "overnight"])], { normal: s.normalFull("1") }],
     ];
     for (const [name, args, want] of cases) expect(lockedChoices(...args), name).toEqual(want);
   });

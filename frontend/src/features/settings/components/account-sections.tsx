@@ -13,6 +13,7 @@ import { SubscriptionService } from "@/gen/subscription/v1/subscription_pb";
 import { useAuthStore } from "@/stores/auth-store";
 import { toast } from "@/stores/toast-store";
 import { EmailForm, PrivacySection, ProfileForm, SessionsSection } from "./self-service";
+import { tierLines } from "@/features/home";
 import "../settings.css";
 
 const t = th.settingsPages;
@@ -162,8 +163,8 @@ export function AdvancedFeaturesSection() {
     <div data-testid="settings-advanced">
       <p>{t.planFeatures(d.tierLabel)}</p>
       <ul className="feature-list">
-        {d.features.map((f) => (
-          <li key={f}>{f}</li>
+        {tierLines(d).map(([k, text]) => (
+          <li key={k}>{text}</li>
         ))}
       </ul>
       <table className="usage-table">

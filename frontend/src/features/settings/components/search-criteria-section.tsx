@@ -9,7 +9,7 @@ import { formatNumber, formatThaiDate } from "@/lib/format";
 import { queryKeys } from "@/lib/query-keys";
 import { ProjectsService } from "@/gen/projects/v1/projects_pb";
 import { toast } from "@/stores/toast-store";
-import { CriteriaSummary, editHref, overnightRoom, overnightUsage, useSavedCriteria } from "@/features/search";
+import { CriteriaSummary, editHref, normalRoom, normalUsage, overnightRoom, overnightUsage, useSavedCriteria } from "@/features/search";
 import { useMySubscription } from "@/features/payment";
 import "../settings.css";
 
@@ -38,22 +38,31 @@ export function SearchCriteriaSection() {
       toast.success(t.deleted);
       setRan(null);
       void qc.invalidateQueries({ queryKey: queryKeys.projects.savedCriteria() });
-      // An overnight search gives its unit back.
       void qc.invalidateQueries({ queryKey: queryKeys.subscription.mine() });
     },
     onError: (err) => toast.error(errorMessage(err, "Failed to fetch data")),
   });
   const items = list.data?.criteria ?? [];
   const l = sub.data?.combinationLimits;
-  const room = overnightRoom(l && { searchCombination: l.searchCombination, overnightSearchSave: l.overnightSearchSave }, list.data && items.map((c) => c.searchType));
+  const limits = l && { searchCombination: l.searchCombination, overnightSearchSave: l.overnightSearchSave, normalSearchSave: l.normalSearchSave };
+  const types = list.data && items.map((c) => c.searchType);
+  const room = overnightRoom(limits, types);
+  const normal = normalRoom(limits, types);
   return (
     <div data-testid="settings-criteria">
-      {room && (
+      {room && normal && (
         <div className="criteria-usage">
           <p>
+            <strong data-testid="normal-usage">{normalUsage(normal)}</strong>
+            <span className="muted"> · </span>
             <strong data-testid="overnight-usage">{overnightUsage(room)}</strong>
-            <span className="muted"> · {th.savedSearch.savedTotal(formatNumber(items.length))}</span>
           </p>
+          {normal.full && (
+            <p className="muted small" data-testid="normal-full">
+              {normal.limit === 0 ? th.savedSearch.normalNone : th.savedSearch.normalFull(formatNumber(normal.limit))}{" "}
+              <Link to="/user-settings/pricing">{th.savedSearch.seePlans}</Link>
+            </p>
+          )}
           {room.full && (
             <p className="muted small" data-testid="overnight-full">
               {room.limit === 0 ? th.savedSearch.overnightNone : th.savedSearch.overnightFull(formatNumber(room.limit))}{" "}

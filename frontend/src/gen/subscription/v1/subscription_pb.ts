@@ -13,7 +13,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file subscription/v1/subscription.proto.
  */
 export const file_subscription_v1_subscription: GenFile = /*@__PURE__*/
-  fileDesc("CiJzdWJzY3JpcHRpb24vdjEvc3Vic2NyaXB0aW9uLnByb3RvEg9zdWJzY3JpcHRpb24udjEirQEKEUNvbWJpbmF0aW9uTGltaXRzEhoKEnNlYXJjaF9jb21iaW5hdGlvbhgBIAEoBRIgChhzZWFyY2hfY29tYmluYXRpb25fbW9udGgYAiABKAUSHgoWZGF0YWJhc2VfZmlsdGVyX3NlYXJjaBgDIAEoBRIdChVvdmVybmlnaHRfc2VhcmNoX3NhdmUYBCABKAUSGwoTZXhwbG9yZV9saXZlX3NlYXJjaBgFIAEoBSK6AQoEVGllchIMCgR0aWVyGAEgASgJEg0KBWxhYmVsGAIgASgJEg0KBXByaWNlGAMgASgBEhQKDHByaWNlX3llYXJseRgEIAEoARIQCghjdXJyZW5jeRgFIAEoCRI+ChJjb21iaW5hdGlvbl9saW1pdHMYBiABKAsyIi5zdWJzY3JpcHRpb24udjEuQ29tYmluYXRpb25MaW1pdHMSEAoIZmVhdHVyZXMYByADKAkSDAoEcmFuaxgIIAEoBSInChBMaXN0VGllcnNSZXF1ZXN0EhMKC2luY2x1ZGVfYWxsGAEgASgIIp0BChFMaXN0VGllcnNSZXNwb25zZRIrCgx0aWVyX2RldGFpbHMYASADKAsyFS5zdWJzY3JpcHRpb24udjEuVGllchIuCg91cGdyYWRlX29wdGlvbnMYAiADKAsyFS5zdWJzY3JpcHRpb24udjEuVGllchIVCg1uZWVkc191cGdyYWRlGAMgASgIEhQKDGN1cnJlbnRfdGllchgEIAEoCSL2AgoSU3Vic2NyaXB0aW9uUGVyaW9kEg4KBnN0YXR1cxgBIAEoCRISCgpzdGFydF9kYXRlGAIgASgJEhAKCGVuZF9kYXRlGAMgASgJEhkKEWxhc3RfcGF5bWVudF9kYXRlGAQgASgJEiAKE2xhc3RfcGF5bWVudF9hbW91bnQYBSABKAFIAIgBARIOCgZwZXJpb2QYBiABKAkSDgoGbWV0aG9kGAcgASgJEhwKFGNhbmNlbF9hdF9wZXJpb2RfZW5kGAggASgIEhIKCmF1dG9fcmVuZXcYCSABKAgSJwoEbmV4dBgKIAEoCzIZLnN1YnNjcmlwdGlvbi52MS5OZXh0UGxhbhInChpsYXN0X3BheW1lbnRfYW1vdW50X3NhdGFuZxgLIAEoA0gBiAEBEhIKCmNhbl9yZXN1bWUYDCABKAhCFgoUX2xhc3RfcGF5bWVudF9hbW91bnRCHQobX2xhc3RfcGF5bWVudF9hbW91bnRfc2F0YW5nIlIKCE5leHRQbGFuEgwKBHRpZXIYASABKAkSEgoKdGllcl9sYWJlbBgCIAEoCRISCgpzdGFydF9kYXRlGAMgASgJEhAKCGVuZF9kYXRlGAQgASgJIrMBCgVVc2FnZRIgChhzZWFyY2hfY29tYmluYXRpb25fdG9kYXkYASABKAUSIAoYc2VhcmNoX2NvbWJpbmF0aW9uX21vbnRoGAIgASgFEiQKHGRhdGFiYXNlX2ZpbHRlcl9zZWFyY2hfdG9kYXkYAyABKAUSHQoVb3Zlcm5pZ2h0X3NlYXJjaF9zYXZlGAQgASgFEiEKGWV4cGxvcmVfbGl2ZV9zZWFyY2hfdG9kYXkYBSABKAUiGgoYR2V0TXlTdWJzY3JpcHRpb25SZXF1ZXN0IoYEChlHZXRNeVN1YnNjcmlwdGlvblJlc3BvbnNlEgwKBHRpZXIYASABKAkSEgoKdGllcl9sYWJlbBgCIAEoCRINCgVwcmljZRgDIAEoARIRCglpc19hY3RpdmUYBCABKAgSFgoOZGF5c19yZW1haW5pbmcYBSABKAUSPgoSY29tYmluYXRpb25fbGltaXRzGAYgASgLMiIuc3Vic2NyaXB0aW9uLnYxLkNvbWJpbmF0aW9uTGltaXRzEhAKCGZlYXR1cmVzGAcgAygJEmQKFmJ1dHRvbl9zdGF0dXNfZXhhbXBsZXMYCCADKAsyRC5zdWJzY3JpcHRpb24udjEuR2V0TXlTdWJzY3JpcHRpb25SZXNwb25zZS5CdXR0b25TdGF0dXNFeGFtcGxlc0VudHJ5EjYKF3VwZ3JhZGVfcmVjb21tZW5kYXRpb25zGAkgAygLMhUuc3Vic2NyaXB0aW9uLnYxLlRpZXISOQoMc3Vic2NyaXB0aW9uGAogASgLMiMuc3Vic2NyaXB0aW9uLnYxLlN1YnNjcmlwdGlvblBlcmlvZBIlCgV1c2FnZRgLIAEoCzIWLnN1YnNjcmlwdGlvbi52MS5Vc2FnZRo7ChlCdXR0b25TdGF0dXNFeGFtcGxlc0VudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAEiRAoTQ29uc3VtZVF1b3RhUmVxdWVzdBIPCgd1c2VyX2lkGAEgASgJEgwKBGtpbmQYAiABKAkSDgoGYW1vdW50GAMgASgFImkKFENvbnN1bWVRdW90YVJlc3BvbnNlEg8KB2FsbG93ZWQYASABKAgSFwoPcmVtYWluaW5nX3RvZGF5GAIgASgFEhcKD3JlbWFpbmluZ19tb250aBgDIAEoBRIOCgZkZXRhaWwYBCABKAkiRQoVQ3JlYXRlQ2hlY2tvdXRSZXF1ZXN0EgwKBHRpZXIYASABKAkSDgoGcGVyaW9kGAIgASgJEg4KBm1ldGhvZBgDIAEoCSJCChZDcmVhdGVDaGVja291dFJlc3BvbnNlEhQKDGNoZWNrb3V0X3VybBgBIAEoCRISCgpzZXNzaW9uX2lkGAIgASgJIkAKGkhhbmRsZVByb3ZpZGVyRXZlbnRSZXF1ZXN0Eg8KB3BheWxvYWQYASABKAwSEQoJc2lnbmF0dXJlGAIgASgJIi8KG0hhbmRsZVByb3ZpZGVyRXZlbnRSZXNwb25zZRIQCghyZWNlaXZlZBgBIAEoCCKEAgoHUGF5bWVudBISCgpwYXltZW50X2lkGAEgASgJEgwKBHRpZXIYAiABKAkSDgoGYW1vdW50GAMgASgBEhAKCGN1cnJlbmN5GAQgASgJEg4KBnN0YXR1cxgFIAEoCRIOCgZtZXRob2QYBiABKAkSLgoKY3JlYXRlZF9hdBgHIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASDgoGcGVyaW9kGAggASgJEhUKDWFtb3VudF9zYXRhbmcYCSABKAMSFwoKcmVjZWlwdF9ubxgKIAEoA0gAiAEBEhYKDnJlY2VpcHRfbnVtYmVyGAsgASgJQg0KC19yZWNlaXB0X25vIoUBCg1Mb2NhbENoZWNrb3V0EhIKCnNlc3Npb25faWQYASABKAkSDAoEdGllchgCIAEoCRISCgp0aWVyX2xhYmVsGAMgASgJEg4KBnBlcmlvZBgEIAEoCRIOCgZtZXRob2QYBSABKAkSDgoGYW1vdW50GAYgASgBEg4KBnN0YXR1cxgHIAEoCSItChdHZXRMb2NhbENoZWNrb3V0UmVxdWVzdBISCgpzZXNzaW9uX2lkGAEgASgJIkwKGEdldExvY2FsQ2hlY2tvdXRSZXNwb25zZRIwCghjaGVja291dBgBIAEoCzIeLnN1YnNjcmlwdGlvbi52MS5Mb2NhbENoZWNrb3V0IkMKHENvbXBsZXRlTG9jYWxDaGVja291dFJlcXVlc3QSEgoKc2Vzc2lvbl9pZBgBIAEoCRIPCgdvdXRjb21lGAIgASgJImIKHUNvbXBsZXRlTG9jYWxDaGVja291dFJlc3BvbnNlEg8KB21lc3NhZ2UYASABKAkSMAoIY2hlY2tvdXQYAiABKAsyHi5zdWJzY3JpcHRpb24udjEuTG9jYWxDaGVja291dCIVChNMaXN0UGF5bWVudHNSZXF1ZXN0IkIKFExpc3RQYXltZW50c1Jlc3BvbnNlEioKCHBheW1lbnRzGAEgAygLMhguc3Vic2NyaXB0aW9uLnYxLlBheW1lbnQiGwoZQ2FuY2VsU3Vic2NyaXB0aW9uUmVxdWVzdCJoChpDYW5jZWxTdWJzY3JpcHRpb25SZXNwb25zZRIPCgdtZXNzYWdlGAEgASgJEjkKDHN1YnNjcmlwdGlvbhgCIAEoCzIjLnN1YnNjcmlwdGlvbi52MS5TdWJzY3JpcHRpb25QZXJpb2QiGwoZUmVzdW1lU3Vic2NyaXB0aW9uUmVxdWVzdCJoChpSZXN1bWVTdWJzY3JpcHRpb25SZXNwb25zZRIPCgdtZXNzYWdlGAEgASgJEjkKDHN1YnNjcmlwdGlvbhgCIAEoCzIjLnN1YnNjcmlwdGlvbi52MS5TdWJzY3JpcHRpb25QZXJpb2QicgoOQmlsbGluZ1Byb2ZpbGUSDAoEa2luZBgBIAEoCRIMCgRuYW1lGAIgASgJEg4KBnRheF9pZBgDIAEoCRITCgtoZWFkX29mZmljZRgEIAEoCBIOCgZicmFuY2gYBSABKAkSDwoHYWRkcmVzcxgGIAEoCSIaChhHZXRCaWxsaW5nUHJvZmlsZVJlcXVlc3QiXQoZR2V0QmlsbGluZ1Byb2ZpbGVSZXNwb25zZRIwCgdwcm9maWxlGAEgASgLMh8uc3Vic2NyaXB0aW9uLnYxLkJpbGxpbmdQcm9maWxlEg4KBmV4aXN0cxgCIAEoCCJ/ChtVcGRhdGVCaWxsaW5nUHJvZmlsZVJlcXVlc3QSDAoEa2luZBgBIAEoCRIMCgRuYW1lGAIgASgJEg4KBnRheF9pZBgDIAEoCRITCgtoZWFkX29mZmljZRgEIAEoCBIOCgZicmFuY2gYBSABKAkSDwoHYWRkcmVzcxgGIAEoCSJhChxVcGRhdGVCaWxsaW5nUHJvZmlsZVJlc3BvbnNlEg8KB21lc3NhZ2UYASABKAkSMAoHcHJvZmlsZRgCIAEoCzIfLnN1YnNjcmlwdGlvbi52MS5CaWxsaW5nUHJvZmlsZSKOAQoFUGFydHkSDAoEa2luZBgBIAEoCRIMCgRuYW1lGAIgASgJEg4KBnRheF9pZBgDIAEoCRITCgtoZWFkX29mZmljZRgEIAEoCBIOCgZicmFuY2gYBSABKAkSDwoHYWRkcmVzcxgGIAEoCRIUCgxicmFuY2hfbGFiZWwYByABKAkSDQoFZW1haWwYCCABKAkiigMKB1JlY2VpcHQSDgoGbnVtYmVyGAEgASgJEhMKC2lzc3VlZF9kYXRlGAIgASgJEhMKC2Rlc2NyaXB0aW9uGAMgASgJEgwKBHRpZXIYBCABKAkSDgoGcGVyaW9kGAUgASgJEg4KBm1ldGhvZBgGIAEoCRIVCg1hbW91bnRfc2F0YW5nGAcgASgDEhIKCnZhdF9zYXRhbmcYCCABKAMSEwoLYmFzZV9zYXRhbmcYCSABKAMSDgoGYW1vdW50GAogASgBEgsKA3ZhdBgLIAEoARIMCgRiYXNlGAwgASgBEhgKEHZhdF9yYXRlX3BlcmNlbnQYDSABKAUSFAoMYW1vdW50X3dvcmRzGA4gASgJEiYKBnNlbGxlchgPIAEoCzIWLnN1YnNjcmlwdGlvbi52MS5QYXJ0eRIlCgVidXllchgQIAEoCzIWLnN1YnNjcmlwdGlvbi52MS5QYXJ0eRIZChFidXllcl9oYXNfcHJvZmlsZRgRIAEoCBISCgpwYXltZW50X2lkGBIgASgJIiMKEUdldFJlY2VpcHRSZXF1ZXN0Eg4KBm51bWJlchgBIAEoCSI/ChJHZXRSZWNlaXB0UmVzcG9uc2USKQoHcmVjZWlwdBgBIAEoCzIYLnN1YnNjcmlwdGlvbi52MS5SZWNlaXB0MsMLChNTdWJzY3JpcHRpb25TZXJ2aWNlEloKCUxpc3RUaWVycxIhLnN1YnNjcmlwdGlvbi52MS5MaXN0VGllcnNSZXF1ZXN0GiIuc3Vic2NyaXB0aW9uLnYxLkxpc3RUaWVyc1Jlc3BvbnNlIgaKtRgCCAEScgoRR2V0TXlTdWJzY3JpcHRpb24SKS5zdWJzY3JpcHRpb24udjEuR2V0TXlTdWJzY3JpcHRpb25SZXF1ZXN0Giouc3Vic2NyaXB0aW9uLnYxLkdldE15U3Vic2NyaXB0aW9uUmVzcG9uc2UiBoq1GAIIAhJjCgxDb25zdW1lUXVvdGESJC5zdWJzY3JpcHRpb24udjEuQ29uc3VtZVF1b3RhUmVxdWVzdBolLnN1YnNjcmlwdGlvbi52MS5Db25zdW1lUXVvdGFSZXNwb25zZSIGirUYAggDEmkKDkNyZWF0ZUNoZWNrb3V0EiYuc3Vic2NyaXB0aW9uLnYxLkNyZWF0ZUNoZWNrb3V0UmVxdWVzdBonLnN1YnNjcmlwdGlvbi52MS5DcmVhdGVDaGVja291dFJlc3BvbnNlIgaKtRgCCAISeAoTSGFuZGxlUHJvdmlkZXJFdmVudBIrLnN1YnNjcmlwdGlvbi52MS5IYW5kbGVQcm92aWRlckV2ZW50UmVxdWVzdBosLnN1YnNjcmlwdGlvbi52MS5IYW5kbGVQcm92aWRlckV2ZW50UmVzcG9uc2UiBoq1GAIIAxJvChBHZXRMb2NhbENoZWNrb3V0Eiguc3Vic2NyaXB0aW9uLnYxLkdldExvY2FsQ2hlY2tvdXRSZXF1ZXN0Gikuc3Vic2NyaXB0aW9uLnYxLkdldExvY2FsQ2hlY2tvdXRSZXNwb25zZSIGirUYAggCEn4KFUNvbXBsZXRlTG9jYWxDaGVja291dBItLnN1YnNjcmlwdGlvbi52MS5Db21wbGV0ZUxvY2FsQ2hlY2tvdXRSZXF1ZXN0Gi4uc3Vic2NyaXB0aW9uLnYxLkNvbXBsZXRlTG9jYWxDaGVja291dFJlc3BvbnNlIgaKtRgCCAISYwoMTGlzdFBheW1lbnRzEiQuc3Vic2NyaXB0aW9uLnYxLkxpc3RQYXltZW50c1JlcXVlc3QaJS5zdWJzY3JpcHRpb24udjEuTGlzdFBheW1lbnRzUmVzcG9uc2UiBoq1GAIIAhJ1ChJDYW5jZWxTdWJzY3JpcHRpb24SKi5zdWJzY3JpcHRpb24udjEuQ2FuY2VsU3Vic2NyaXB0aW9uUmVxdWVzdBorLnN1YnNjcmlwdGlvbi52MS5DYW5jZWxTdWJzY3JpcHRpb25SZXNwb25zZSIGirUYAggCEnUKElJlc3VtZVN1YnNjcmlwdGlvbhIqLnN1YnNjcmlwdGlvbi52MS5SZXN1bWVTdWJzY3JpcHRpb25SZXF1ZXN0Gisuc3Vic2NyaXB0aW9uLnYxLlJlc3VtZVN1YnNjcmlwdGlvblJlc3BvbnNlIgaKtRgCCAIScgoRR2V0QmlsbGluZ1Byb2ZpbGUSKS5zdWJzY3JpcHRpb24udjEuR2V0QmlsbGluZ1Byb2ZpbGVSZXF1ZXN0Giouc3Vic2NyaXB0aW9uLnYxLkdldEJpbGxpbmdQcm9maWxlUmVzcG9uc2UiBoq1GAIIAhJ7ChRVcGRhdGVCaWxsaW5nUHJvZmlsZRIsLnN1YnNjcmlwdGlvbi52MS5VcGRhdGVCaWxsaW5nUHJvZmlsZVJlcXVlc3QaLS5zdWJzY3JpcHRpb24udjEuVXBkYXRlQmlsbGluZ1Byb2ZpbGVSZXNwb25zZSIGirUYAggCEl0KCkdldFJlY2VpcHQSIi5zdWJzY3JpcHRpb24udjEuR2V0UmVjZWlwdFJlcXVlc3QaIy5zdWJzY3JpcHRpb24udjEuR2V0UmVjZWlwdFJlc3BvbnNlIgaKtRgCCAJCsgEKE2NvbS5zdWJzY3JpcHRpb24udjFCEVN1YnNjcmlwdGlvblByb3RvUAFaK2JpZHJhZGFyL2dlbi9zdWJzY3JpcHRpb24vdjE7c3Vic2NyaXB0aW9udjGiAgNTWFiqAg9TdWJzY3JpcHRpb24uVjHKAg9TdWJzY3JpcHRpb25cVjHiAhtTdWJzY3JpcHRpb25cVjFcR1BCTWV0YWRhdGHqAhBTdWJzY3JpcHRpb246OlYxYgZwcm90bzM", [file_access_v1_access, file_google_protobuf_timestamp]);
+  fileDesc("CiJzdWJzY3JpcHRpb24vdjEvc3Vic2NyaXB0aW9uLnByb3RvEg9zdWJzY3JpcHRpb24udjEiyQEKEUNvbWJpbmF0aW9uTGltaXRzEhoKEnNlYXJjaF9jb21iaW5hdGlvbhgBIAEoBRIgChhzZWFyY2hfY29tYmluYXRpb25fbW9udGgYAiABKAUSHgoWZGF0YWJhc2VfZmlsdGVyX3NlYXJjaBgDIAEoBRIdChVvdmVybmlnaHRfc2VhcmNoX3NhdmUYBCABKAUSGwoTZXhwbG9yZV9saXZlX3NlYXJjaBgFIAEoBRIaChJub3JtYWxfc2VhcmNoX3NhdmUYBiABKAUiugEKBFRpZXISDAoEdGllchgBIAEoCRINCgVsYWJlbBgCIAEoCRINCgVwcmljZRgDIAEoARIUCgxwcmljZV95ZWFybHkYBCABKAESEAoIY3VycmVuY3kYBSABKAkSPgoSY29tYmluYXRpb25fbGltaXRzGAYgASgLMiIuc3Vic2NyaXB0aW9uLnYxLkNvbWJpbmF0aW9uTGltaXRzEhAKCGZlYXR1cmVzGAcgAygJEgwKBHJhbmsYCCABKAUiJwoQTGlzdFRpZXJzUmVxdWVzdBITCgtpbmNsdWRlX2FsbBgBIAEoCCKdAQoRTGlzdFRpZXJzUmVzcG9uc2USKwoMdGllcl9kZXRhaWxzGAEgAygLMhUuc3Vic2NyaXB0aW9uLnYxLlRpZXISLgoPdXBncmFkZV9vcHRpb25zGAIgAygLMhUuc3Vic2NyaXB0aW9uLnYxLlRpZXISFQoNbmVlZHNfdXBncmFkZRgDIAEoCBIUCgxjdXJyZW50X3RpZXIYBCABKAki9gIKElN1YnNjcmlwdGlvblBlcmlvZBIOCgZzdGF0dXMYASABKAkSEgoKc3RhcnRfZGF0ZRgCIAEoCRIQCghlbmRfZGF0ZRgDIAEoCRIZChFsYXN0X3BheW1lbnRfZGF0ZRgEIAEoCRIgChNsYXN0X3BheW1lbnRfYW1vdW50GAUgASgBSACIAQESDgoGcGVyaW9kGAYgASgJEg4KBm1ldGhvZBgHIAEoCRIcChRjYW5jZWxfYXRfcGVyaW9kX2VuZBgIIAEoCBISCgphdXRvX3JlbmV3GAkgASgIEicKBG5leHQYCiABKAsyGS5zdWJzY3JpcHRpb24udjEuTmV4dFBsYW4SJwoabGFzdF9wYXltZW50X2Ftb3VudF9zYXRhbmcYCyABKANIAYgBARISCgpjYW5fcmVzdW1lGAwgASgIQhYKFF9sYXN0X3BheW1lbnRfYW1vdW50Qh0KG19sYXN0X3BheW1lbnRfYW1vdW50X3NhdGFuZyJSCghOZXh0UGxhbhIMCgR0aWVyGAEgASgJEhIKCnRpZXJfbGFiZWwYAiABKAkSEgoKc3RhcnRfZGF0ZRgDIAEoCRIQCghlbmRfZGF0ZRgEIAEoCSKzAQoFVXNhZ2USIAoYc2VhcmNoX2NvbWJpbmF0aW9uX3RvZGF5GAEgASgFEiAKGHNlYXJjaF9jb21iaW5hdGlvbl9tb250aBgCIAEoBRIkChxkYXRhYmFzZV9maWx0ZXJfc2VhcmNoX3RvZGF5GAMgASgFEh0KFW92ZXJuaWdodF9zZWFyY2hfc2F2ZRgEIAEoBRIhChlleHBsb3JlX2xpdmVfc2VhcmNoX3RvZGF5GAUgASgFIhoKGEdldE15U3Vic2NyaXB0aW9uUmVxdWVzdCKGBAoZR2V0TXlTdWJzY3JpcHRpb25SZXNwb25zZRIMCgR0aWVyGAEgASgJEhIKCnRpZXJfbGFiZWwYAiABKAkSDQoFcHJpY2UYAyABKAESEQoJaXNfYWN0aXZlGAQgASgIEhYKDmRheXNfcmVtYWluaW5nGAUgASgFEj4KEmNvbWJpbmF0aW9uX2xpbWl0cxgGIAEoCzIiLnN1YnNjcmlwdGlvbi52MS5Db21iaW5hdGlvbkxpbWl0cxIQCghmZWF0dXJlcxgHIAMoCRJkChZidXR0b25fc3RhdHVzX2V4YW1wbGVzGAggAygLMkQuc3Vic2NyaXB0aW9uLnYxLkdldE15U3Vic2NyaXB0aW9uUmVzcG9uc2UuQnV0dG9uU3RhdHVzRXhhbXBsZXNFbnRyeRI2Chd1cGdyYWRlX3JlY29tbWVuZGF0aW9ucxgJIAMoCzIVLnN1YnNjcmlwdGlvbi52MS5UaWVyEjkKDHN1YnNjcmlwdGlvbhgKIAEoCzIjLnN1YnNjcmlwdGlvbi52MS5TdWJzY3JpcHRpb25QZXJpb2QSJQoFdXNhZ2UYCyABKAsyFi5zdWJzY3JpcHRpb24udjEuVXNhZ2UaOwoZQnV0dG9uU3RhdHVzRXhhbXBsZXNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBIkQKE0NvbnN1bWVRdW90YVJlcXVlc3QSDwoHdXNlcl9pZBgBIAEoCRIMCgRraW5kGAIgASgJEg4KBmFtb3VudBgDIAEoBSJpChRDb25zdW1lUXVvdGFSZXNwb25zZRIPCgdhbGxvd2VkGAEgASgIEhcKD3JlbWFpbmluZ190b2RheRgCIAEoBRIXCg9yZW1haW5pbmdfbW9udGgYAyABKAUSDgoGZGV0YWlsGAQgASgJIioKFkdldEVudGl0bGVtZW50c1JlcXVlc3QSEAoIdXNlcl9pZHMYASADKAkiSAoQVXNlckVudGl0bGVtZW50cxIPCgd1c2VyX2lkGAEgASgJEiMKBHRpZXIYAiABKAsyFS5zdWJzY3JpcHRpb24udjEuVGllciJLChdHZXRFbnRpdGxlbWVudHNSZXNwb25zZRIwCgV1c2VycxgBIAMoCzIhLnN1YnNjcmlwdGlvbi52MS5Vc2VyRW50aXRsZW1lbnRzIkUKFUNyZWF0ZUNoZWNrb3V0UmVxdWVzdBIMCgR0aWVyGAEgASgJEg4KBnBlcmlvZBgCIAEoCRIOCgZtZXRob2QYAyABKAkiQgoWQ3JlYXRlQ2hlY2tvdXRSZXNwb25zZRIUCgxjaGVja291dF91cmwYASABKAkSEgoKc2Vzc2lvbl9pZBgCIAEoCSJAChpIYW5kbGVQcm92aWRlckV2ZW50UmVxdWVzdBIPCgdwYXlsb2FkGAEgASgMEhEKCXNpZ25hdHVyZRgCIAEoCSIvChtIYW5kbGVQcm92aWRlckV2ZW50UmVzcG9uc2USEAoIcmVjZWl2ZWQYASABKAgihAIKB1BheW1lbnQSEgoKcGF5bWVudF9pZBgBIAEoCRIMCgR0aWVyGAIgASgJEg4KBmFtb3VudBgDIAEoARIQCghjdXJyZW5jeRgEIAEoCRIOCgZzdGF0dXMYBSABKAkSDgoGbWV0aG9kGAYgASgJEi4KCmNyZWF0ZWRfYXQYByABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEg4KBnBlcmlvZBgIIAEoCRIVCg1hbW91bnRfc2F0YW5nGAkgASgDEhcKCnJlY2VpcHRfbm8YCiABKANIAIgBARIWCg5yZWNlaXB0X251bWJlchgLIAEoCUINCgtfcmVjZWlwdF9ubyKFAQoNTG9jYWxDaGVja291dBISCgpzZXNzaW9uX2lkGAEgASgJEgwKBHRpZXIYAiABKAkSEgoKdGllcl9sYWJlbBgDIAEoCRIOCgZwZXJpb2QYBCABKAkSDgoGbWV0aG9kGAUgASgJEg4KBmFtb3VudBgGIAEoARIOCgZzdGF0dXMYByABKAkiLQoXR2V0TG9jYWxDaGVja291dFJlcXVlc3QSEgoKc2Vzc2lvbl9pZBgBIAEoCSJMChhHZXRMb2NhbENoZWNrb3V0UmVzcG9uc2USMAoIY2hlY2tvdXQYASABKAsyHi5zdWJzY3JpcHRpb24udjEuTG9jYWxDaGVja291dCJDChxDb21wbGV0ZUxvY2FsQ2hlY2tvdXRSZXF1ZXN0EhIKCnNlc3Npb25faWQYASABKAkSDwoHb3V0Y29tZRgCIAEoCSJiCh1Db21wbGV0ZUxvY2FsQ2hlY2tvdXRSZXNwb25zZRIPCgdtZXNzYWdlGAEgASgJEjAKCGNoZWNrb3V0GAIgASgLMh4uc3Vic2NyaXB0aW9uLnYxLkxvY2FsQ2hlY2tvdXQiFQoTTGlzdFBheW1lbnRzUmVxdWVzdCJCChRMaXN0UGF5bWVudHNSZXNwb25zZRIqCghwYXltZW50cxgBIAMoCzIYLnN1YnNjcmlwdGlvbi52MS5QYXltZW50IhsKGUNhbmNlbFN1YnNjcmlwdGlvblJlcXVlc3QiaAoaQ2FuY2VsU3Vic2NyaXB0aW9uUmVzcG9uc2USDwoHbWVzc2FnZRgBIAEoCRI5CgxzdWJzY3JpcHRpb24YAiABKAsyIy5zdWJzY3JpcHRpb24udjEuU3Vic2NyaXB0aW9uUGVyaW9kIhsKGVJlc3VtZVN1YnNjcmlwdGlvblJlcXVlc3QiaAoaUmVzdW1lU3Vic2NyaXB0aW9uUmVzcG9uc2USDwoHbWVzc2FnZRgBIAEoCRI5CgxzdWJzY3JpcHRpb24YAiABKAsyIy5zdWJzY3JpcHRpb24udjEuU3Vic2NyaXB0aW9uUGVyaW9kInIKDkJpbGxpbmdQcm9maWxlEgwKBGtpbmQYASABKAkSDAoEbmFtZRgCIAEoCRIOCgZ0YXhfaWQYAyABKAkSEwoLaGVhZF9vZmZpY2UYBCABKAgSDgoGYnJhbmNoGAUgASgJEg8KB2FkZHJlc3MYBiABKAkiGgoYR2V0QmlsbGluZ1Byb2ZpbGVSZXF1ZXN0Il0KGUdldEJpbGxpbmdQcm9maWxlUmVzcG9uc2USMAoHcHJvZmlsZRgBIAEoCzIfLnN1YnNjcmlwdGlvbi52MS5CaWxsaW5nUHJvZmlsZRIOCgZleGlzdHMYAiABKAgifwobVXBkYXRlQmlsbGluZ1Byb2ZpbGVSZXF1ZXN0EgwKBGtpbmQYASABKAkSDAoEbmFtZRgCIAEoCRIOCgZ0YXhfaWQYAyABKAkSEwoLaGVhZF9vZmZpY2UYBCABKAgSDgoGYnJhbmNoGAUgASgJEg8KB2FkZHJlc3MYBiABKAkiYQocVXBkYXRlQmlsbGluZ1Byb2ZpbGVSZXNwb25zZRIPCgdtZXNzYWdlGAEgASgJEjAKB3Byb2ZpbGUYAiABKAsyHy5zdWJzY3JpcHRpb24udjEuQmlsbGluZ1Byb2ZpbGUijgEKBVBhcnR5EgwKBGtpbmQYASABKAkSDAoEbmFtZRgCIAEoCRIOCgZ0YXhfaWQYAyABKAkSEwoLaGVhZF9vZmZpY2UYBCABKAgSDgoGYnJhbmNoGAUgASgJEg8KB2FkZHJlc3MYBiABKAkSFAoMYnJhbmNoX2xhYmVsGAcgASgJEg0KBWVtYWlsGAggASgJIooDCgdSZWNlaXB0Eg4KBm51bWJlchgBIAEoCRITCgtpc3N1ZWRfZGF0ZRgCIAEoCRITCgtkZXNjcmlwdGlvbhgDIAEoCRIMCgR0aWVyGAQgASgJEg4KBnBlcmlvZBgFIAEoCRIOCgZtZXRob2QYBiABKAkSFQoNYW1vdW50X3NhdGFuZxgHIAEoAxISCgp2YXRfc2F0YW5nGAggASgDEhMKC2Jhc2Vfc2F0YW5nGAkgASgDEg4KBmFtb3VudBgKIAEoARILCgN2YXQYCyABKAESDAoEYmFzZRgMIAEoARIYChB2YXRfcmF0ZV9wZXJjZW50GA0gASgFEhQKDGFtb3VudF93b3JkcxgOIAEoCRImCgZzZWxsZXIYDyABKAsyFi5zdWJzY3JpcHRpb24udjEuUGFydHkSJQoFYnV5ZXIYECABKAsyFi5zdWJzY3JpcHRpb24udjEuUGFydHkSGQoRYnV5ZXJfaGFzX3Byb2ZpbGUYESABKAgSEgoKcGF5bWVudF9pZBgSIAEoCSIjChFHZXRSZWNlaXB0UmVxdWVzdBIOCgZudW1iZXIYASABKAkiPwoSR2V0UmVjZWlwdFJlc3BvbnNlEikKB3JlY2VpcHQYASABKAsyGC5zdWJzY3JpcHRpb24udjEuUmVjZWlwdDKxDAoTU3Vic2NyaXB0aW9uU2VydmljZRJaCglMaXN0VGllcnMSIS5zdWJzY3JpcHRpb24udjEuTGlzdFRpZXJzUmVxdWVzdBoiLnN1YnNjcmlwdGlvbi52MS5MaXN0VGllcnNSZXNwb25zZSIGirUYAggBEnIKEUdldE15U3Vic2NyaXB0aW9uEikuc3Vic2NyaXB0aW9uLnYxLkdldE15U3Vic2NyaXB0aW9uUmVxdWVzdBoqLnN1YnNjcmlwdGlvbi52MS5HZXRNeVN1YnNjcmlwdGlvblJlc3BvbnNlIgaKtRgCCAISYwoMQ29uc3VtZVF1b3RhEiQuc3Vic2NyaXB0aW9uLnYxLkNvbnN1bWVRdW90YVJlcXVlc3QaJS5zdWJzY3JpcHRpb24udjEuQ29uc3VtZVF1b3RhUmVzcG9uc2UiBoq1GAIIAxJsCg9HZXRFbnRpdGxlbWVudHMSJy5zdWJzY3JpcHRpb24udjEuR2V0RW50aXRsZW1lbnRzUmVxdWVzdBooLnN1YnNjcmlwdGlvbi52MS5HZXRFbnRpdGxlbWVudHNSZXNwb25zZSIGirUYAggDEmkKDkNyZWF0ZUNoZWNrb3V0EiYuc3Vic2NyaXB0aW9uLnYxLkNyZWF0ZUNoZWNrb3V0UmVxdWVzdBonLnN1YnNjcmlwdGlvbi52MS5DcmVhdGVDaGVja291dFJlc3BvbnNlIgaKtRgCCAISeAoTSGFuZGxlUHJvdmlkZXJFdmVudBIrLnN1YnNjcmlwdGlvbi52MS5IYW5kbGVQcm92aWRlckV2ZW50UmVxdWVzdBosLnN1YnNjcmlwdGlvbi52MS5IYW5kbGVQcm92aWRlckV2ZW50UmVzcG9uc2UiBoq1GAIIAxJvChBHZXRMb2NhbENoZWNrb3V0Eiguc3Vic2NyaXB0aW9uLnYxLkdldExvY2FsQ2hlY2tvdXRSZXF1ZXN0Gikuc3Vic2NyaXB0aW9uLnYxLkdldExvY2FsQ2hlY2tvdXRSZXNwb25zZSIGirUYAggCEn4KFUNvbXBsZXRlTG9jYWxDaGVja291dBItLnN1YnNjcmlwdGlvbi52MS5Db21wbGV0ZUxvY2FsQ2hlY2tvdXRSZXF1ZXN0Gi4uc3Vic2NyaXB0aW9uLnYxLkNvbXBsZXRlTG9jYWxDaGVja291dFJlc3BvbnNlIgaKtRgCCAISYwoMTGlzdFBheW1lbnRzEiQuc3Vic2NyaXB0aW9uLnYxLkxpc3RQYXltZW50c1JlcXVlc3QaJS5zdWJzY3JpcHRpb24udjEuTGlzdFBheW1lbnRzUmVzcG9uc2UiBoq1GAIIAhJ1ChJDYW5jZWxTdWJzY3JpcHRpb24SKi5zdWJzY3JpcHRpb24udjEuQ2FuY2VsU3Vic2NyaXB0aW9uUmVxdWVzdBorLnN1YnNjcmlwdGlvbi52MS5DYW5jZWxTdWJzY3JpcHRpb25SZXNwb25zZSIGirUYAggCEnUKElJlc3VtZVN1YnNjcmlwdGlvbhIqLnN1YnNjcmlwdGlvbi52MS5SZXN1bWVTdWJzY3JpcHRpb25SZXF1ZXN0Gisuc3Vic2NyaXB0aW9uLnYxLlJlc3VtZVN1YnNjcmlwdGlvblJlc3BvbnNlIgaKtRgCCAIScgoRR2V0QmlsbGluZ1Byb2ZpbGUSKS5zdWJzY3JpcHRpb24udjEuR2V0QmlsbGluZ1Byb2ZpbGVSZXF1ZXN0Giouc3Vic2NyaXB0aW9uLnYxLkdldEJpbGxpbmdQcm9maWxlUmVzcG9uc2UiBoq1GAIIAhJ7ChRVcGRhdGVCaWxsaW5nUHJvZmlsZRIsLnN1YnNjcmlwdGlvbi52MS5VcGRhdGVCaWxsaW5nUHJvZmlsZVJlcXVlc3QaLS5zdWJzY3JpcHRpb24udjEuVXBkYXRlQmlsbGluZ1Byb2ZpbGVSZXNwb25zZSIGirUYAggCEl0KCkdldFJlY2VpcHQSIi5zdWJzY3JpcHRpb24udjEuR2V0UmVjZWlwdFJlcXVlc3QaIy5zdWJzY3JpcHRpb24udjEuR2V0UmVjZWlwdFJlc3BvbnNlIgaKtRgCCAJCsgEKE2NvbS5zdWJzY3JpcHRpb24udjFCEVN1YnNjcmlwdGlvblByb3RvUAFaK2JpZHJhZGFyL2dlbi9zdWJzY3JpcHRpb24vdjE7c3Vic2NyaXB0aW9udjGiAgNTWFiqAg9TdWJzY3JpcHRpb24uVjHKAg9TdWJzY3JpcHRpb25cVjHiAhtTdWJzY3JpcHRpb25cVjFcR1BCTWV0YWRhdGHqAhBTdWJzY3JpcHRpb246OlYxYgZwcm90bzM", [file_access_v1_access, file_google_protobuf_timestamp]);
 
 /**
  * CombinationLimits are a tier's limits; -1 means unlimited.
@@ -39,6 +39,8 @@ export type CombinationLimits = Message<"subscription.v1.CombinationLimits"> & {
   databaseFilterSearch: number;
 
   /**
+   * Overnight searches a user may hold at once (0: not in the tier).
+   *
    * @generated from field: int32 overnight_search_save = 4;
    */
   overnightSearchSave: number;
@@ -47,6 +49,13 @@ export type CombinationLimits = Message<"subscription.v1.CombinationLimits"> & {
    * @generated from field: int32 explore_live_search = 5;
    */
   exploreLiveSearch: number;
+
+  /**
+   * Normal (instantly alerting) saved searches a user may hold at once.
+   *
+   * @generated from field: int32 normal_search_save = 6;
+   */
+  normalSearchSave: number;
 };
 
 /**
@@ -93,6 +102,9 @@ export type Tier = Message<"subscription.v1.Tier"> & {
   combinationLimits?: CombinationLimits | undefined;
 
   /**
+   * The tier's features, as keys the app words and gates by: "email_alerts" (instant and
+   * daily e-mail), "line_alerts", "ocds_export", "account_manager". The bell is in every tier.
+   *
    * @generated from field: repeated string features = 7;
    */
   features: string[];
@@ -302,6 +314,8 @@ export type Usage = Message<"subscription.v1.Usage"> & {
   databaseFilterSearchToday: number;
 
   /**
+   * Deprecated, always 0: the projects service counts saved searches (RecallSaveCriteria lists them).
+   *
    * @generated from field: int32 overnight_search_save = 4;
    */
   overnightSearchSave: number;
@@ -367,6 +381,8 @@ export type GetMySubscriptionResponse = Message<"subscription.v1.GetMySubscripti
   combinationLimits?: CombinationLimits | undefined;
 
   /**
+   * Feature keys, as Tier.features.
+   *
    * @generated from field: repeated string features = 7;
    */
   features: string[];
@@ -461,6 +477,68 @@ export const ConsumeQuotaResponseSchema: GenMessage<ConsumeQuotaResponse> = /*@_
   messageDesc(file_subscription_v1_subscription, 10);
 
 /**
+ * @generated from message subscription.v1.GetEntitlementsRequest
+ */
+export type GetEntitlementsRequest = Message<"subscription.v1.GetEntitlementsRequest"> & {
+  /**
+   * At most 500 users.
+   *
+   * @generated from field: repeated string user_ids = 1;
+   */
+  userIds: string[];
+};
+
+/**
+ * Describes the message subscription.v1.GetEntitlementsRequest.
+ * Use `create(GetEntitlementsRequestSchema)` to create a new message.
+ */
+export const GetEntitlementsRequestSchema: GenMessage<GetEntitlementsRequest> = /*@__PURE__*/
+  messageDesc(file_subscription_v1_subscription, 11);
+
+/**
+ * @generated from message subscription.v1.UserEntitlements
+ */
+export type UserEntitlements = Message<"subscription.v1.UserEntitlements"> & {
+  /**
+   * @generated from field: string user_id = 1;
+   */
+  userId: string;
+
+  /**
+   * The tier in force: the user's active plan, else free.
+   *
+   * @generated from field: subscription.v1.Tier tier = 2;
+   */
+  tier?: Tier | undefined;
+};
+
+/**
+ * Describes the message subscription.v1.UserEntitlements.
+ * Use `create(UserEntitlementsSchema)` to create a new message.
+ */
+export const UserEntitlementsSchema: GenMessage<UserEntitlements> = /*@__PURE__*/
+  messageDesc(file_subscription_v1_subscription, 12);
+
+/**
+ * @generated from message subscription.v1.GetEntitlementsResponse
+ */
+export type GetEntitlementsResponse = Message<"subscription.v1.GetEntitlementsResponse"> & {
+  /**
+   * One per distinct requested user, in the order asked.
+   *
+   * @generated from field: repeated subscription.v1.UserEntitlements users = 1;
+   */
+  users: UserEntitlements[];
+};
+
+/**
+ * Describes the message subscription.v1.GetEntitlementsResponse.
+ * Use `create(GetEntitlementsResponseSchema)` to create a new message.
+ */
+export const GetEntitlementsResponseSchema: GenMessage<GetEntitlementsResponse> = /*@__PURE__*/
+  messageDesc(file_subscription_v1_subscription, 13);
+
+/**
  * @generated from message subscription.v1.CreateCheckoutRequest
  */
 export type CreateCheckoutRequest = Message<"subscription.v1.CreateCheckoutRequest"> & {
@@ -489,7 +567,7 @@ export type CreateCheckoutRequest = Message<"subscription.v1.CreateCheckoutReque
  * Use `create(CreateCheckoutRequestSchema)` to create a new message.
  */
 export const CreateCheckoutRequestSchema: GenMessage<CreateCheckoutRequest> = /*@__PURE__*/
-  messageDesc(file_subscription_v1_subscription, 11);
+  messageDesc(file_subscription_v1_subscription, 14);
 
 /**
  * @generated from message subscription.v1.CreateCheckoutResponse
@@ -511,7 +589,7 @@ export type CreateCheckoutResponse = Message<"subscription.v1.CreateCheckoutResp
  * Use `create(CreateCheckoutResponseSchema)` to create a new message.
  */
 export const CreateCheckoutResponseSchema: GenMessage<CreateCheckoutResponse> = /*@__PURE__*/
-  messageDesc(file_subscription_v1_subscription, 12);
+  messageDesc(file_subscription_v1_subscription, 15);
 
 /**
  * @generated from message subscription.v1.HandleProviderEventRequest
@@ -533,7 +611,7 @@ export type HandleProviderEventRequest = Message<"subscription.v1.HandleProvider
  * Use `create(HandleProviderEventRequestSchema)` to create a new message.
  */
 export const HandleProviderEventRequestSchema: GenMessage<HandleProviderEventRequest> = /*@__PURE__*/
-  messageDesc(file_subscription_v1_subscription, 13);
+  messageDesc(file_subscription_v1_subscription, 16);
 
 /**
  * @generated from message subscription.v1.HandleProviderEventResponse
@@ -550,7 +628,7 @@ export type HandleProviderEventResponse = Message<"subscription.v1.HandleProvide
  * Use `create(HandleProviderEventResponseSchema)` to create a new message.
  */
 export const HandleProviderEventResponseSchema: GenMessage<HandleProviderEventResponse> = /*@__PURE__*/
-  messageDesc(file_subscription_v1_subscription, 14);
+  messageDesc(file_subscription_v1_subscription, 17);
 
 /**
  * @generated from message subscription.v1.Payment
@@ -623,7 +701,7 @@ export type Payment = Message<"subscription.v1.Payment"> & {
  * Use `create(PaymentSchema)` to create a new message.
  */
 export const PaymentSchema: GenMessage<Payment> = /*@__PURE__*/
-  messageDesc(file_subscription_v1_subscription, 15);
+  messageDesc(file_subscription_v1_subscription, 18);
 
 /**
  * @generated from message subscription.v1.LocalCheckout
@@ -672,7 +750,7 @@ export type LocalCheckout = Message<"subscription.v1.LocalCheckout"> & {
  * Use `create(LocalCheckoutSchema)` to create a new message.
  */
 export const LocalCheckoutSchema: GenMessage<LocalCheckout> = /*@__PURE__*/
-  messageDesc(file_subscription_v1_subscription, 16);
+  messageDesc(file_subscription_v1_subscription, 19);
 
 /**
  * @generated from message subscription.v1.GetLocalCheckoutRequest
@@ -689,7 +767,7 @@ export type GetLocalCheckoutRequest = Message<"subscription.v1.GetLocalCheckoutR
  * Use `create(GetLocalCheckoutRequestSchema)` to create a new message.
  */
 export const GetLocalCheckoutRequestSchema: GenMessage<GetLocalCheckoutRequest> = /*@__PURE__*/
-  messageDesc(file_subscription_v1_subscription, 17);
+  messageDesc(file_subscription_v1_subscription, 20);
 
 /**
  * @generated from message subscription.v1.GetLocalCheckoutResponse
@@ -706,7 +784,7 @@ export type GetLocalCheckoutResponse = Message<"subscription.v1.GetLocalCheckout
  * Use `create(GetLocalCheckoutResponseSchema)` to create a new message.
  */
 export const GetLocalCheckoutResponseSchema: GenMessage<GetLocalCheckoutResponse> = /*@__PURE__*/
-  messageDesc(file_subscription_v1_subscription, 18);
+  messageDesc(file_subscription_v1_subscription, 21);
 
 /**
  * @generated from message subscription.v1.CompleteLocalCheckoutRequest
@@ -730,7 +808,7 @@ export type CompleteLocalCheckoutRequest = Message<"subscription.v1.CompleteLoca
  * Use `create(CompleteLocalCheckoutRequestSchema)` to create a new message.
  */
 export const CompleteLocalCheckoutRequestSchema: GenMessage<CompleteLocalCheckoutRequest> = /*@__PURE__*/
-  messageDesc(file_subscription_v1_subscription, 19);
+  messageDesc(file_subscription_v1_subscription, 22);
 
 /**
  * @generated from message subscription.v1.CompleteLocalCheckoutResponse
@@ -752,7 +830,7 @@ export type CompleteLocalCheckoutResponse = Message<"subscription.v1.CompleteLoc
  * Use `create(CompleteLocalCheckoutResponseSchema)` to create a new message.
  */
 export const CompleteLocalCheckoutResponseSchema: GenMessage<CompleteLocalCheckoutResponse> = /*@__PURE__*/
-  messageDesc(file_subscription_v1_subscription, 20);
+  messageDesc(file_subscription_v1_subscription, 23);
 
 /**
  * @generated from message subscription.v1.ListPaymentsRequest
@@ -765,7 +843,7 @@ export type ListPaymentsRequest = Message<"subscription.v1.ListPaymentsRequest">
  * Use `create(ListPaymentsRequestSchema)` to create a new message.
  */
 export const ListPaymentsRequestSchema: GenMessage<ListPaymentsRequest> = /*@__PURE__*/
-  messageDesc(file_subscription_v1_subscription, 21);
+  messageDesc(file_subscription_v1_subscription, 24);
 
 /**
  * @generated from message subscription.v1.ListPaymentsResponse
@@ -782,7 +860,7 @@ export type ListPaymentsResponse = Message<"subscription.v1.ListPaymentsResponse
  * Use `create(ListPaymentsResponseSchema)` to create a new message.
  */
 export const ListPaymentsResponseSchema: GenMessage<ListPaymentsResponse> = /*@__PURE__*/
-  messageDesc(file_subscription_v1_subscription, 22);
+  messageDesc(file_subscription_v1_subscription, 25);
 
 /**
  * @generated from message subscription.v1.CancelSubscriptionRequest
@@ -795,7 +873,7 @@ export type CancelSubscriptionRequest = Message<"subscription.v1.CancelSubscript
  * Use `create(CancelSubscriptionRequestSchema)` to create a new message.
  */
 export const CancelSubscriptionRequestSchema: GenMessage<CancelSubscriptionRequest> = /*@__PURE__*/
-  messageDesc(file_subscription_v1_subscription, 23);
+  messageDesc(file_subscription_v1_subscription, 26);
 
 /**
  * @generated from message subscription.v1.CancelSubscriptionResponse
@@ -817,7 +895,7 @@ export type CancelSubscriptionResponse = Message<"subscription.v1.CancelSubscrip
  * Use `create(CancelSubscriptionResponseSchema)` to create a new message.
  */
 export const CancelSubscriptionResponseSchema: GenMessage<CancelSubscriptionResponse> = /*@__PURE__*/
-  messageDesc(file_subscription_v1_subscription, 24);
+  messageDesc(file_subscription_v1_subscription, 27);
 
 /**
  * @generated from message subscription.v1.ResumeSubscriptionRequest
@@ -830,7 +908,7 @@ export type ResumeSubscriptionRequest = Message<"subscription.v1.ResumeSubscript
  * Use `create(ResumeSubscriptionRequestSchema)` to create a new message.
  */
 export const ResumeSubscriptionRequestSchema: GenMessage<ResumeSubscriptionRequest> = /*@__PURE__*/
-  messageDesc(file_subscription_v1_subscription, 25);
+  messageDesc(file_subscription_v1_subscription, 28);
 
 /**
  * @generated from message subscription.v1.ResumeSubscriptionResponse
@@ -852,7 +930,7 @@ export type ResumeSubscriptionResponse = Message<"subscription.v1.ResumeSubscrip
  * Use `create(ResumeSubscriptionResponseSchema)` to create a new message.
  */
 export const ResumeSubscriptionResponseSchema: GenMessage<ResumeSubscriptionResponse> = /*@__PURE__*/
-  messageDesc(file_subscription_v1_subscription, 26);
+  messageDesc(file_subscription_v1_subscription, 29);
 
 /**
  * BillingProfile is who receipts are made out to.
@@ -902,7 +980,7 @@ export type BillingProfile = Message<"subscription.v1.BillingProfile"> & {
  * Use `create(BillingProfileSchema)` to create a new message.
  */
 export const BillingProfileSchema: GenMessage<BillingProfile> = /*@__PURE__*/
-  messageDesc(file_subscription_v1_subscription, 27);
+  messageDesc(file_subscription_v1_subscription, 30);
 
 /**
  * @generated from message subscription.v1.GetBillingProfileRequest
@@ -915,7 +993,7 @@ export type GetBillingProfileRequest = Message<"subscription.v1.GetBillingProfil
  * Use `create(GetBillingProfileRequestSchema)` to create a new message.
  */
 export const GetBillingProfileRequestSchema: GenMessage<GetBillingProfileRequest> = /*@__PURE__*/
-  messageDesc(file_subscription_v1_subscription, 28);
+  messageDesc(file_subscription_v1_subscription, 31);
 
 /**
  * @generated from message subscription.v1.GetBillingProfileResponse
@@ -937,7 +1015,7 @@ export type GetBillingProfileResponse = Message<"subscription.v1.GetBillingProfi
  * Use `create(GetBillingProfileResponseSchema)` to create a new message.
  */
 export const GetBillingProfileResponseSchema: GenMessage<GetBillingProfileResponse> = /*@__PURE__*/
-  messageDesc(file_subscription_v1_subscription, 29);
+  messageDesc(file_subscription_v1_subscription, 32);
 
 /**
  * @generated from message subscription.v1.UpdateBillingProfileRequest
@@ -979,7 +1057,7 @@ export type UpdateBillingProfileRequest = Message<"subscription.v1.UpdateBilling
  * Use `create(UpdateBillingProfileRequestSchema)` to create a new message.
  */
 export const UpdateBillingProfileRequestSchema: GenMessage<UpdateBillingProfileRequest> = /*@__PURE__*/
-  messageDesc(file_subscription_v1_subscription, 30);
+  messageDesc(file_subscription_v1_subscription, 33);
 
 /**
  * @generated from message subscription.v1.UpdateBillingProfileResponse
@@ -1001,7 +1079,7 @@ export type UpdateBillingProfileResponse = Message<"subscription.v1.UpdateBillin
  * Use `create(UpdateBillingProfileResponseSchema)` to create a new message.
  */
 export const UpdateBillingProfileResponseSchema: GenMessage<UpdateBillingProfileResponse> = /*@__PURE__*/
-  messageDesc(file_subscription_v1_subscription, 31);
+  messageDesc(file_subscription_v1_subscription, 34);
 
 /**
  * Party is the seller or buyer block of a receipt.
@@ -1057,7 +1135,7 @@ export type Party = Message<"subscription.v1.Party"> & {
  * Use `create(PartySchema)` to create a new message.
  */
 export const PartySchema: GenMessage<Party> = /*@__PURE__*/
-  messageDesc(file_subscription_v1_subscription, 32);
+  messageDesc(file_subscription_v1_subscription, 35);
 
 /**
  * Receipt is a receipt / tax invoice; the price includes VAT.
@@ -1167,7 +1245,7 @@ export type Receipt = Message<"subscription.v1.Receipt"> & {
  * Use `create(ReceiptSchema)` to create a new message.
  */
 export const ReceiptSchema: GenMessage<Receipt> = /*@__PURE__*/
-  messageDesc(file_subscription_v1_subscription, 33);
+  messageDesc(file_subscription_v1_subscription, 36);
 
 /**
  * @generated from message subscription.v1.GetReceiptRequest
@@ -1184,7 +1262,7 @@ export type GetReceiptRequest = Message<"subscription.v1.GetReceiptRequest"> & {
  * Use `create(GetReceiptRequestSchema)` to create a new message.
  */
 export const GetReceiptRequestSchema: GenMessage<GetReceiptRequest> = /*@__PURE__*/
-  messageDesc(file_subscription_v1_subscription, 34);
+  messageDesc(file_subscription_v1_subscription, 37);
 
 /**
  * @generated from message subscription.v1.GetReceiptResponse
@@ -1201,7 +1279,7 @@ export type GetReceiptResponse = Message<"subscription.v1.GetReceiptResponse"> &
  * Use `create(GetReceiptResponseSchema)` to create a new message.
  */
 export const GetReceiptResponseSchema: GenMessage<GetReceiptResponse> = /*@__PURE__*/
-  messageDesc(file_subscription_v1_subscription, 35);
+  messageDesc(file_subscription_v1_subscription, 38);
 
 /**
  * SubscriptionService owns tiers, subscriptions, usage counters and payments (DESIGN §2, §6).
@@ -1238,6 +1316,17 @@ export const SubscriptionService: GenService<{
     methodKind: "unary";
     input: typeof ConsumeQuotaRequestSchema;
     output: typeof ConsumeQuotaResponseSchema;
+  },
+  /**
+   * GetEntitlements is internal: the tier in force for each user (free without an active
+   * plan) with its limits and features, for the services that enforce them.
+   *
+   * @generated from rpc subscription.v1.SubscriptionService.GetEntitlements
+   */
+  getEntitlements: {
+    methodKind: "unary";
+    input: typeof GetEntitlementsRequestSchema;
+    output: typeof GetEntitlementsResponseSchema;
   },
   /**
    * CreateCheckout starts a payment for a tier.

@@ -33,7 +33,18 @@ func newApp(t *testing.T) (*app.App, *pgxpool.Pool) {
 		t.Fatal(err)
 	}
 	t.Cleanup(pool.Close)
-	return app.New(postgres.New(pool), nil), pool
+	return app.New(postgres.New(pool), nil).WithChannels(app.Channels{Plans: allPlans{}}), pool
+}
+
+// allPlans: every user's tier includes e-mail and LINE.
+type allPlans struct{}
+
+func (allPlans) Channels(_ context.Context, users []string) (map[string]domain.PlanChannels, error) {
+	out := map[string]domain.PlanChannels{}
+	for _, u := range users {
+		out[u] = domain.PlanChannels{TierLabel: "มืออาชีพ", Email: true, Line: true}
+	}
+	return out, nil
 }
 
 func count(t *testing.T, pool *pgxpool.Pool, q string, args ...any) int {
@@ -204,7 +215,7 @@ func TestDeliveriesRetryThenSend(t *testing.T) {
 	now := time.Date(2026, 11, 25, 3, 0, 0, 0, time.UTC)
 	clock := func() time.Time { return now }
 	mail := &flakyMail{fails: 1}
-	a := app.New(postgres.New(pool), clock).WithChannels(app.Channels{Contacts: fakeContacts{}, Mail: mail, PublicURL: "https://app.example"})
+	a := app.New(postgres.New(pool), clock).WithChannels(app.Channels{Contacts: fakeContacts{}, Mail: mail, PublicURL: "https://app.example", Plans: allPlans{}})
 	ctx := context.Background()
 	s := domain.DefaultSettings
 	s.EmailEnabled, s.EmailDigest, s.LineEnabled, s.LineUserID = true, "instant", true, "U"+strings.Repeat("1", 32)
@@ -244,7 +255,7 @@ func TestDailyDigestOncePerDay(t *testing.T) {
 	t.Cleanup(pool.Close)
 	now := time.Date(2026, 11, 24, 5, 0, 0, 0, time.UTC) // 12:00 Bangkok
 	mail := &flakyMail{}
-	a := app.New(postgres.New(pool), func() time.Time { return now }).WithChannels(app.Channels{Contacts: fakeContacts{}, Mail: mail})
+	a := app.New(postgres.New(pool), func() time.Time { return now }).WithChannels(app.Channels{Contacts: fakeContacts{}, Mail: mail, Plans: allPlans{}})
 	ctx := context.Background()
 	s := domain.DefaultSettings
 	s.EmailEnabled, s.EmailDigest = true, "daily"
@@ -290,7 +301,7 @@ func TestDigestListsFill20Steps(t *testing.T) {
 	t.Cleanup(pool.Close)
 	now := time.Date(2026, 11, 24, 5, 0, 0, 0, time.UTC) // 12:00 Bangkok
 	mail := &textMail{sent: map[string]string{}}
-	a := app.New(postgres.New(pool), func() time.Time { return now }).WithChannels(app.Channels{Contacts: fakeContacts{}, Mail: mail})
+	a := app.New(postgres.New(pool), func() time.Time { return now }).WithChannels(app.Channels{Contacts: fakeContacts{}, Mail: mail, Plans: allPlans{}})
 	ctx := context.Background()
 	must := func(err error) {
 		t.Helper()

@@ -220,7 +220,7 @@ func TestSlowWebhookDoesNotHoldOthers(t *testing.T) {
 	now := time.Date(2026, 11, 24, 5, 0, 0, 0, time.UTC)
 	a := app.New(postgres.New(pool), func() time.Time { return now }).WithChannels(app.Channels{
 		Contacts: fakeContacts{}, Mail: signalMail{ev, mailed}, Line: signalLine{ev, pushed},
-		Webhook: webhookpost.New(true), PublicURL: "https://bidradar.example", AllowPrivateWebhooks: true,
+		Webhook: webhookpost.New(true), PublicURL: "https://bidradar.example", AllowPrivateWebhooks: true, Plans: allPlans{},
 	})
 	ctx := context.Background()
 	if _, err := a.SetWebhook(ctx, ann, receiver.URL+"/hook"); err != nil {

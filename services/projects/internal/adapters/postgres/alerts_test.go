@@ -417,7 +417,7 @@ func TestSwitchedSearchTellsOnce(t *testing.T) {
 		t.Helper()
 		was := c.SearchType
 		c.SearchType = to
-		out, err := store.UpdateCriteria(ctx, c, was)
+		out, err := store.UpdateCriteria(ctx, c, was, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -498,7 +498,7 @@ const searcher = "11111111-1111-4111-8111-111111111111"
 func saveSearch(t *testing.T, store *postgres.CriteriaStore, searchType, name, word string) domain.SavedCriteria {
 	t.Helper()
 	c, err := store.SaveCriteria(context.Background(), domain.SavedCriteria{UserID: searcher, Name: name, SearchType: searchType,
-		Form: domain.SearchForm{AllOf: []string{word}}, CreatedAt: time.Now()})
+		Form: domain.SearchForm{AllOf: []string{word}}, CreatedAt: time.Now()}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

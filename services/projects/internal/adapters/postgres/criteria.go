@@ -42,14 +42,50 @@ func scanCriteria(row pgx.Row) (domain.SavedCriteria, error) {
 	return c, nil
 }
 
+// roomLockClass is the first key of the advisory lock that makes a user's
+// checked writes of saved searches take turns (the second is the user).
+const roomLockClass = 0x5ea4c4
+
+// checkRoom runs check against every search of the user inside tx, after
+// taking the user's lock: a concurrent checked write waits for this
+// transaction, so it sees this one's row.
+func checkRoom(ctx context.Context, tx pgx.Tx, userID string, check domain.RoomCheck) error {
+	if check == nil {
+		return nil
+	}
+	if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1, hashtext($2))`, roomLockClass, userID); err != nil {
+		return fmt.Errorf("lock saved searches: %w", err)
+	}
+	rows, err := tx.Query(ctx, `SELECT `+criteriaColumns+` FROM search_criteria WHERE user_id = $1`, userID)
+	if err != nil {
+		return fmt.Errorf("read saved searches: %w", err)
+	}
+	existing, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (domain.SavedCriteria, error) { return scanCriteria(r) })
+	if err != nil {
+		return fmt.Errorf("read saved searches: %w", err)
+	}
+	return check(existing)
+}
+
 // SaveCriteria implements domain.SavedCriteriaRepository.
-func (s *CriteriaStore) SaveCriteria(ctx context.Context, c domain.SavedCriteria) (domain.SavedCriteria, error) {
+func (s *CriteriaStore) SaveCriteria(ctx context.Context, c domain.SavedCriteria, check domain.RoomCheck) (domain.SavedCriteria, error) {
 	raw, err := json.Marshal(c.Form)
 	if err != nil {
 		return c, err
 	}
-	out, err := scanCriteria(s.pool.QueryRow(ctx, `INSERT INTO search_criteria (user_id, name, search_type, criteria, created_at)
-		VALUES ($1, $2, $3, $4, $5) RETURNING `+criteriaColumns, c.UserID, c.Name, c.SearchType, raw, c.CreatedAt))
+	var out domain.SavedCriteria
+	var refused error
+	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		if refused = checkRoom(ctx, tx, c.UserID, check); refused != nil {
+			return refused
+		}
+		out, err = scanCriteria(tx.QueryRow(ctx, `INSERT INTO search_criteria (user_id, name, search_type, criteria, created_at)
+			VALUES ($1, $2, $3, $4, $5) RETURNING `+criteriaColumns, c.UserID, c.Name, c.SearchType, raw, c.CreatedAt))
+		return err
+	})
+	if refused != nil {
+		return c, refused
+	}
 	if err != nil {
 		return c, fmt.Errorf("save criteria: %w", err)
 	}
@@ -116,7 +152,7 @@ func (s *CriteriaStore) RecordCriteriaRun(ctx context.Context, userID, id string
 // digests by search (criteria_matches), so a search leaving instant alerts
 // is marked was_instant (its digests then read project_alerts), and one
 // joining them has its digested projects added to project_alerts.
-func (s *CriteriaStore) UpdateCriteria(ctx context.Context, c domain.SavedCriteria, wasType string) (domain.SavedCriteria, error) {
+func (s *CriteriaStore) UpdateCriteria(ctx context.Context, c domain.SavedCriteria, wasType string, check domain.RoomCheck) (domain.SavedCriteria, error) {
 	if !ValidCriteriaID(c.ID) {
 		return c, fmt.Errorf("%w: %s", domain.ErrCriteriaNotFound, c.ID)
 	}
@@ -125,11 +161,15 @@ func (s *CriteriaStore) UpdateCriteria(ctx context.Context, c domain.SavedCriter
 		return c, err
 	}
 	var out domain.SavedCriteria
+	var refused error
 	// The copy may deadlock with an instant-alert batch extending the same
 	// rows (it locks old rows, then new ones): PostgreSQL aborts one, and
 	// the update is tried again.
 	err = retryOnDeadlock(3, func() error {
 		return pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+			if refused = checkRoom(ctx, tx, c.UserID, check); refused != nil {
+				return refused
+			}
 			var err error
 			out, err = scanCriteria(tx.QueryRow(ctx, `UPDATE search_criteria
 				SET name = $4, search_type = $5, criteria = $6, last_run_at = NULL, last_match_count = 0,
@@ -147,6 +187,9 @@ func (s *CriteriaStore) UpdateCriteria(ctx context.Context, c domain.SavedCriter
 			return err
 		})
 	})
+	if refused != nil {
+		return c, refused
+	}
 	if errors.Is(err, pgx.ErrNoRows) {
 		var exists bool
 		if err := s.pool.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM search_criteria WHERE id = $1 AND user_id = $2)`, c.ID, c.UserID).Scan(&exists); err != nil {

@@ -73,7 +73,7 @@ func TestUpdateCriteria(t *testing.T) {
 	owner := "11111111-1111-4111-8111-111111111111"
 	at := time.Date(2026, 10, 1, 9, 0, 0, 0, time.UTC)
 	orig, err := s.SaveCriteria(ctx, domain.SavedCriteria{UserID: owner, Name: "ถนน", SearchType: domain.SearchOvernight,
-		Form: domain.SearchForm{AnyOf: []string{"ถนน"}}, CreatedAt: at})
+		Form: domain.SearchForm{AnyOf: []string{"ถนน"}}, CreatedAt: at}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,7 +92,7 @@ func TestUpdateCriteria(t *testing.T) {
 	min := domain.Money(100_000_00)
 	edit := domain.SavedCriteria{ID: orig.ID, UserID: owner, Name: "สะพาน", SearchType: domain.SearchNormal,
 		Form: domain.SearchForm{AllOf: []string{"สะพาน"}, Provinces: []string{"10"}, MinBudget: &min}}
-	got, err := s.UpdateCriteria(ctx, edit, domain.SearchOvernight)
+	got, err := s.UpdateCriteria(ctx, edit, domain.SearchOvernight, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -118,7 +118,7 @@ func TestUpdateCriteria(t *testing.T) {
 	// Expecting overnight, but it is normal now: a lost race, nothing written.
 	stale := edit
 	stale.Name, stale.SearchType = "ล้าสมัย", domain.SearchOvernight
-	if _, err := s.UpdateCriteria(ctx, stale, domain.SearchOvernight); !errors.Is(err, domain.ErrCriteriaChanged) {
+	if _, err := s.UpdateCriteria(ctx, stale, domain.SearchOvernight, nil); !errors.Is(err, domain.ErrCriteriaChanged) {
 		t.Fatalf("stale type: %v", err)
 	}
 	if c, _ := s.GetCriteria(ctx, owner, orig.ID); c.Name != "สะพาน" {
@@ -130,7 +130,7 @@ func TestUpdateCriteria(t *testing.T) {
 		"unknown":    {ID: "33333333-3333-4333-8333-333333333333", UserID: owner, Name: "x", SearchType: domain.SearchNormal, Form: edit.Form},
 		"malformed":  {ID: "not-a-uuid", UserID: owner, Name: "x", SearchType: domain.SearchNormal, Form: edit.Form},
 	} {
-		if _, err := s.UpdateCriteria(ctx, c, domain.SearchNormal); !errors.Is(err, domain.ErrCriteriaNotFound) {
+		if _, err := s.UpdateCriteria(ctx, c, domain.SearchNormal, nil); !errors.Is(err, domain.ErrCriteriaNotFound) {
 			t.Errorf("%s: %v", name, err)
 		}
 	}
@@ -162,5 +162,78 @@ func TestRetryOnDeadlock(t *testing.T) {
 		if calls != c.calls || !errors.Is(err, c.want) {
 			t.Errorf("%v: %d calls, %v; want %d, %v", c.errs, calls, err, c.calls, c.want)
 		}
+	}
+}
+
+// TestCheckedSavesTakeTurns: twenty saves of one user at once against a
+// plan holding three searches store exactly three, and an identical
+// search twice at once is stored once; checked edits take turns too.
+func TestCheckedSavesTakeTurns(t *testing.T) {
+	pool, _ := setup(t)
+	ctx := context.Background()
+	s := postgres.NewCriteriaStore(pool)
+	owner := "22222222-2222-4222-8222-222222222222"
+	plan := domain.Plan{TierLabel: "เริ่มต้น", NormalSearchSave: 3, OvernightSearchSave: 1}
+	save := func(word string) error {
+		c := domain.SavedCriteria{UserID: owner, Name: word, SearchType: domain.SearchNormal,
+			Form: domain.SearchForm{AnyOf: []string{word}}, CreatedAt: time.Now()}
+		_, err := s.SaveCriteria(ctx, c, func(existing []domain.SavedCriteria) error {
+			return domain.SavedSearchRoom(plan, existing, c, "")
+		})
+		return err
+	}
+	var wg sync.WaitGroup
+	var stored, limited, dup atomic.Int32
+	for i := range 20 {
+		wg.Go(func() {
+			word := fmt.Sprintf("คำ%d", i)
+			if i%2 == 1 {
+				word = "คำซ้ำ" // ten saves of the same search
+			}
+			switch err := save(word); {
+			case err == nil:
+				stored.Add(1)
+			case errors.Is(err, domain.ErrSavedSearchLimit):
+				limited.Add(1)
+			case errors.Is(err, domain.ErrDuplicateSearch):
+				dup.Add(1)
+			default:
+				t.Error(err)
+			}
+		})
+	}
+	wg.Wait()
+	list, err := s.ListCriteria(ctx, owner, 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	same := 0
+	for _, c := range list {
+		if c.Form.AnyOf[0] == "คำซ้ำ" {
+			same++
+		}
+	}
+	if stored.Load() != 3 || len(list) != 3 || same > 1 || stored.Load()+limited.Load()+dup.Load() != 20 {
+		t.Fatalf("stored %d (rows %d, same search %d), limited %d, duplicate %d", stored.Load(), len(list), same, limited.Load(), dup.Load())
+	}
+
+	// Two edits into the last overnight room at once: one wins.
+	var edits atomic.Int32
+	for _, c := range list[:2] {
+		wg.Go(func() {
+			c.SearchType = domain.SearchOvernight
+			_, err := s.UpdateCriteria(ctx, c, domain.SearchNormal, func(existing []domain.SavedCriteria) error {
+				return domain.SavedSearchRoom(plan, existing, c, domain.SearchNormal)
+			})
+			if err == nil {
+				edits.Add(1)
+			} else if !errors.Is(err, domain.ErrSavedSearchLimit) {
+				t.Error(err)
+			}
+		})
+	}
+	wg.Wait()
+	if edits.Load() != 1 {
+		t.Fatalf("%d edits into one overnight room", edits.Load())
 	}
 }

@@ -42,7 +42,7 @@ func TestOvernightRunOncePerDay(t *testing.T) {
 
 	save := func(kind string, f domain.SearchForm) domain.SavedCriteria {
 		t.Helper()
-		c, err := store.SaveCriteria(ctx, domain.SavedCriteria{UserID: "11111111-1111-4111-8111-111111111111", Name: "สะพาน " + kind, SearchType: kind, Form: f, CreatedAt: bkk(20, 9, 0)})
+		c, err := store.SaveCriteria(ctx, domain.SavedCriteria{UserID: "11111111-1111-4111-8111-111111111111", Name: "สะพาน " + kind, SearchType: kind, Form: f, CreatedAt: bkk(20, 9, 0)}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

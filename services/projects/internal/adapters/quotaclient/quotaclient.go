@@ -1,7 +1,8 @@
-// Package quotaclient asks the subscription service to consume tier limits
-// (subscription.v1.SubscriptionService/ConsumeQuota) on behalf of the
-// signed-in user: the call carries the user's own access token, since the
-// subscription service spends only the caller's quota.
+// Package quotaclient asks the subscription service about tier limits: it
+// consumes them (subscription.v1.SubscriptionService/ConsumeQuota) on
+// behalf of the signed-in user, with the user's own access token since the
+// subscription service spends only the caller's quota, and reads the
+// user's plan (GetEntitlements, internal).
 package quotaclient
 
 import (
@@ -19,7 +20,7 @@ import (
 	"bidradar/services/projects/internal/domain"
 )
 
-// Client implements domain.Quota.
+// Client implements domain.Quota and domain.Plans.
 type Client struct {
 	rpc     subscriptionv1connect.SubscriptionServiceClient
 	timeout time.Duration
@@ -58,4 +59,28 @@ func (c *Client) Consume(ctx context.Context, caller domain.Caller, kind string,
 		Allowed: m.GetAllowed(), RemainingToday: int(m.GetRemainingToday()), RemainingMonth: int(m.GetRemainingMonth()),
 		Detail: m.GetDetail(),
 	}, nil
+}
+
+// Plan implements domain.Plans: the tier in force of userID with its
+// saved-search numbers and features. Any failure to get an answer is
+// domain.ErrQuotaUnavailable.
+func (c *Client) Plan(ctx context.Context, userID string) (domain.Plan, error) {
+	ctx, cancel := context.WithTimeout(ctx, c.timeout)
+	defer cancel()
+	res, err := c.rpc.GetEntitlements(ctx, connect.NewRequest(&subscriptionv1.GetEntitlementsRequest{UserIds: []string{userID}}))
+	if err != nil {
+		return domain.Plan{}, errors.Join(domain.ErrQuotaUnavailable, fmt.Errorf("get entitlements: %w", err))
+	}
+	for _, u := range res.Msg.GetUsers() {
+		if u.GetUserId() != userID || u.GetTier() == nil {
+			continue
+		}
+		t := u.GetTier()
+		return domain.Plan{
+			Tier: t.GetTier(), TierLabel: t.GetLabel(), Features: t.GetFeatures(),
+			NormalSearchSave:    int(t.GetCombinationLimits().GetNormalSearchSave()),
+			OvernightSearchSave: int(t.GetCombinationLimits().GetOvernightSearchSave()),
+		}, nil
+	}
+	return domain.Plan{}, errors.Join(domain.ErrQuotaUnavailable, fmt.Errorf("get entitlements: no answer for the user"))
 }

@@ -12,7 +12,7 @@ import (
 )
 
 // Consume adds amount to every window atomically: all fit, or nothing changes.
-// amount 0 only reads; a negative amount releases a standing count.
+// amount 0 only reads.
 func (r *Repo) Consume(ctx context.Context, userID, kind string, windows []domain.Window, amount int) (domain.QuotaResult, error) {
 	var res domain.QuotaResult
 	err := pgx.BeginFunc(ctx, r.pool, func(tx pgx.Tx) error {
@@ -56,11 +56,11 @@ func (r *Repo) Consume(ctx context.Context, userID, kind string, windows []domai
 
 var errRefused = errors.New("quota refused")
 
-// Usage returns the counts used in the current day and month windows and the
-// standing counts, keyed "kind/period".
+// Usage returns the counts used in the current day and month windows, keyed
+// "kind/period".
 func (r *Repo) Usage(ctx context.Context, userID string, day, month time.Time) (map[string]int, error) {
 	rows, err := r.pool.Query(ctx, `SELECT kind, period, used FROM usage_counters WHERE user_id = $1
-		AND ((period = 'day' AND period_start = $2) OR (period = 'month' AND period_start = $3) OR period = 'standing')`,
+		AND ((period = 'day' AND period_start = $2) OR (period = 'month' AND period_start = $3))`,
 		userID, day, month)
 	if err != nil {
 		return nil, fmt.Errorf("usage: %w", err)

@@ -36,7 +36,8 @@ func tiersIn(ctx context.Context, q interface {
 	Query(context.Context, string, ...any) (pgx.Rows, error)
 }) ([]domain.Tier, error) {
 	rows, err := q.Query(ctx, `SELECT tier, label, rank, price_month_satang, search_combination_day,
-		search_combination_month, database_filter_search, overnight_search_save, explore_live_search, features
+		search_combination_month, database_filter_search, overnight_search_save, explore_live_search,
+		normal_search_save, email_alerts, line_alerts, ocds_export, account_manager
 		FROM tiers ORDER BY rank`)
 	if err != nil {
 		return nil, fmt.Errorf("list tiers: %w", err)
@@ -45,7 +46,8 @@ func tiersIn(ctx context.Context, q interface {
 		var t domain.Tier
 		err := row.Scan(&t.Name, &t.Label, &t.Rank, &t.PriceMonthSatang, &t.Limits.SearchCombinationDay,
 			&t.Limits.SearchCombinationMonth, &t.Limits.DatabaseFilterSearch, &t.Limits.OvernightSearchSave,
-			&t.Limits.ExploreLiveSearch, &t.Features)
+			&t.Limits.ExploreLiveSearch, &t.Limits.NormalSearchSave, &t.Features.EmailAlerts, &t.Features.LineAlerts,
+			&t.Features.OCDSExport, &t.Features.AccountManager)
 		return t, err
 	})
 }
@@ -60,6 +62,23 @@ func (r *Repo) Subscription(ctx context.Context, userID string) (domain.Subscrip
 		return domain.Subscription{}, false, fmt.Errorf("get subscription: %w", err)
 	}
 	return s, true, nil
+}
+
+// Subscriptions returns the subscriptions of the users that have one.
+func (r *Repo) Subscriptions(ctx context.Context, userIDs []string) (map[string]domain.Subscription, error) {
+	rows, err := r.pool.Query(ctx, `SELECT `+subColumns+` FROM subscriptions WHERE user_id = ANY($1)`, userIDs)
+	if err != nil {
+		return nil, fmt.Errorf("get subscriptions: %w", err)
+	}
+	subs, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (domain.Subscription, error) { return scanSubscription(row) })
+	if err != nil {
+		return nil, fmt.Errorf("get subscriptions: %w", err)
+	}
+	out := make(map[string]domain.Subscription, len(subs))
+	for _, s := range subs {
+		out[s.UserID] = s
+	}
+	return out, nil
 }
 
 const subColumns = `user_id, tier, status, start_date, end_date, last_payment_date, last_payment_satang,
