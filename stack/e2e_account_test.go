@@ -139,7 +139,7 @@ func TestProjectOCDSREST(t *testing.T) {
 
 	expectDetail(t, e.call("GET", "/projects/"+id+"/ocds", nil), 401, "Authentication required")
 	// The export is in the pro tier.
-	expectReason(t, e.call("GET", "/projects/"+id+"/ocds", nil, me...), 403, "permission_denied", "upgrade-required")
+	expectReason(t, e.call("GET", "/projects/"+id+"/ocds", nil, me...), 403, "permission_denied", "upgrade_required")
 	e.upgrade(me, "pro")
 	r := e.call("GET", "/projects/"+id+"/ocds", nil, me...)
 	expect(t, r, 200, "ocds")

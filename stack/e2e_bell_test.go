@@ -306,7 +306,7 @@ func TestAlertsByEmailAndLINE(t *testing.T) {
 	set := map[string]any{"bell_enabled": true, "email_enabled": true, "email_digest": "instant", "line_enabled": true, "line_user_id": stranger,
 		"notify_announcements": true, "notify_search_matches": true, "notify_payments": true}
 	// E-mail and LINE alerts are in the pro tier, not the free one.
-	expectReason(t, e.call("PUT", "/notification-settings", set, a...), 403, "permission_denied", "upgrade-required")
+	expectReason(t, e.call("PUT", "/notification-settings", set, a...), 403, "permission_denied", "upgrade_required")
 	e.upgrade(a, "pro")
 	expect(t, e.call("PUT", "/notification-settings", set, a...), 200, "settings")
 	got := e.call("GET", "/notification-settings", nil, a...)

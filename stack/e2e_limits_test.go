@@ -93,21 +93,21 @@ func TestPlanLimits(t *testing.T) {
 	expectReason(t, same, 409, "already_exists", "duplicate-search")
 	expectDetail(t, same, 409, "identical search")
 	expectReason(t, e.call("POST", "/to_do_search", map[string]any{"keyWord_Incl_Or": []string{"สะพาน"}, "search_type": "overnight"}, a...),
-		403, "permission_denied", "upgrade-required")
+		403, "permission_denied", "upgrade_required")
 
 	// ---- channels: free is the bell only ----
 	settings := func(email, line bool, digest string) map[string]any {
 		return map[string]any{"bell_enabled": true, "email_enabled": email, "email_digest": digest, "line_enabled": line,
 			"notify_announcements": true, "notify_search_matches": true, "notify_payments": true}
 	}
-	expectReason(t, e.call("PUT", "/notification-settings", settings(true, false, "instant"), a...), 403, "permission_denied", "upgrade-required")
-	expectReason(t, e.call("PUT", "/notification-settings", settings(false, true, "off"), a...), 403, "permission_denied", "upgrade-required")
+	expectReason(t, e.call("PUT", "/notification-settings", settings(true, false, "instant"), a...), 403, "permission_denied", "upgrade_required")
+	expectReason(t, e.call("PUT", "/notification-settings", settings(false, true, "off"), a...), 403, "permission_denied", "upgrade_required")
 	expect(t, e.call("PUT", "/notification-settings", settings(false, false, "off"), a...), 200, "free: the bell's settings")
 
 	// ---- the OCDS export ----
 	pkg := ocdsPackage("69777777777", "จ้างก่อสร้างถนนลาดยาง สายบ้านโนน", "tender")
 	expect(t, e.call("POST", "/admin/ingest", map[string]string{"source": "ocds", "content": base64.StdEncoding.EncodeToString([]byte(pkg))}, admin...), 200, "ingest")
-	expectReason(t, e.call("GET", "/projects/69777777777/ocds", nil, a...), 403, "permission_denied", "upgrade-required")
+	expectReason(t, e.call("GET", "/projects/69777777777/ocds", nil, a...), 403, "permission_denied", "upgrade_required")
 
 	// ---- starter: five searches, overnight, e-mail; not LINE nor OCDS ----
 	e.upgrade(a, "starter")
@@ -116,8 +116,8 @@ func TestPlanLimits(t *testing.T) {
 	expect(t, night, 200, "starter: an overnight search")
 	expectReason(t, e.call("POST", "/to_do_search", road, a...), 409, "already_exists", "duplicate-search")
 	expect(t, e.call("PUT", "/notification-settings", settings(true, false, "instant"), a...), 200, "starter: e-mail")
-	expectReason(t, e.call("PUT", "/notification-settings", settings(true, true, "instant"), a...), 403, "permission_denied", "upgrade-required")
-	expectReason(t, e.call("GET", "/projects/69777777777/ocds", nil, a...), 403, "permission_denied", "upgrade-required")
+	expectReason(t, e.call("PUT", "/notification-settings", settings(true, true, "instant"), a...), 403, "permission_denied", "upgrade_required")
+	expectReason(t, e.call("GET", "/projects/69777777777/ocds", nil, a...), 403, "permission_denied", "upgrade_required")
 
 	// ---- the plan lapses: nothing is deleted, nothing new is allowed ----
 	e.lapse(a)
@@ -126,14 +126,14 @@ func TestPlanLimits(t *testing.T) {
 		t.Fatalf("kept searches %s", list.Raw)
 	}
 	expectReason(t, e.call("POST", "/to_do_search", map[string]any{"keyWord_Incl_Or": []string{"ท่อ"}}, a...), 409, "aborted", "saved-search-limit")
-	expectReason(t, e.call("POST", "/to_do_search", map[string]any{"keyWord_Incl_Or": []string{"ท่อ"}, "search_type": "overnight"}, a...), 403, "permission_denied", "upgrade-required")
+	expectReason(t, e.call("POST", "/to_do_search", map[string]any{"keyWord_Incl_Or": []string{"ท่อ"}, "search_type": "overnight"}, a...), 403, "permission_denied", "upgrade_required")
 	// A kept search stays readable and editable in its kind; a switch into
 	// a kind not in the tier is refused.
 	expect(t, e.call("POST", "/recall_save_criteria", map[string]any{"criteria_id": night.str("criteria_id")}, a...), 200, "run a kept overnight search")
 	expect(t, e.call("PUT", "/search-criteria/"+night.str("criteria_id"), map[string]any{"search_type": "overnight",
 		"criteria": map[string]any{"keyWord_Incl_Or": []string{"ประปาหมู่บ้าน"}}}, a...), 200, "edit a kept overnight search")
 	expectReason(t, e.call("PUT", "/search-criteria/"+first.str("criteria_id"), map[string]any{"search_type": "overnight",
-		"criteria": map[string]any{"keyWord_Incl_Or": []string{"ถนน"}}}, a...), 403, "permission_denied", "upgrade-required")
+		"criteria": map[string]any{"keyWord_Incl_Or": []string{"ถนน"}}}, a...), 403, "permission_denied", "upgrade_required")
 	// E-mail stays as the user set it (it no longer delivers); turning on
 	// LINE is refused; the rest can change.
 	got := e.call("GET", "/notification-settings", nil, a...)
@@ -143,7 +143,7 @@ func TestPlanLimits(t *testing.T) {
 	kept := settings(true, false, "instant")
 	kept["notify_payments"] = false
 	expect(t, e.call("PUT", "/notification-settings", kept, a...), 200, "lapsed: other settings")
-	expectReason(t, e.call("PUT", "/notification-settings", settings(true, true, "instant"), a...), 403, "permission_denied", "upgrade-required")
+	expectReason(t, e.call("PUT", "/notification-settings", settings(true, true, "instant"), a...), 403, "permission_denied", "upgrade_required")
 	// Deleting down to the free tier's one search makes room again.
 	for _, c := range list.Body["criteria"].([]any) {
 		expect(t, e.call("DELETE", "/search-criteria/"+c.(map[string]any)["criteria_id"].(string), nil, a...), 200, "delete a kept search")

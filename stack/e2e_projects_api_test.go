@@ -160,7 +160,7 @@ func TestProjectsAPIContract(t *testing.T) {
 	held := save(bodies[2], "save criteria 1")
 	expectReason(t, e.call("POST", "/to_do_search", bodies[1], auth...), 409, "aborted", "saved-search-limit")
 	expectReason(t, e.call("POST", "/to_do_search", bodies[2], auth...), 409, "already_exists", "duplicate-search")
-	expectReason(t, e.call("POST", "/to_do_search", map[string]any{"keyWord_Incl_Or": []string{"ถนน"}, "search_type": "overnight"}, auth...), 403, "permission_denied", "upgrade-required")
+	expectReason(t, e.call("POST", "/to_do_search", map[string]any{"keyWord_Incl_Or": []string{"ถนน"}, "search_type": "overnight"}, auth...), 403, "permission_denied", "upgrade_required")
 	if st := e.call("POST", "/status_indicator", map[string]string{"user_action": "overnight"}, auth...); st.str("status_code") != "OVERNIGHT_LIMIT_EXCEEDED" {
 		t.Fatalf("overnight status on free %s", st.Raw)
 	}

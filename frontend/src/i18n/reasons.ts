@@ -202,7 +202,7 @@ export const reasons = {
   "webhook-event": tryLater,
   "idempotency-key": tryLater,
   "local-outcome": tryLater,
-  "upgrade-required": "แพ็กเกจปัจจุบันของคุณไม่รวมฟีเจอร์นี้ อัปเกรดแพ็กเกจเพื่อใช้งาน",
+  "upgrade_required": "แพ็กเกจปัจจุบันของคุณไม่รวมฟีเจอร์นี้ อัปเกรดแพ็กเกจเพื่อใช้งาน",
   // Internal (projects, notification → subscription): never shown, but every reason has Thai.
   "too-many-users": "ขอข้อมูลสิทธิ์ของผู้ใช้มากเกินไปในครั้งเดียว",
   "quota-other-user": "ใช้สิทธิ์ของผู้ใช้อื่นไม่ได้",

@@ -54,7 +54,7 @@ func (a *App) planGate(ctx context.Context, ds []domain.Delivery) func(domain.De
 }
 
 // checkTurnsOn refuses settings that turn on a channel the user's tier does
-// not include (403 upgrade-required); keeping one on that a lapsed tier
+// not include (403 upgrade_required); keeping one on that a lapsed tier
 // had is allowed (it stays silent, see planGate).
 func (a *App) checkTurnsOn(ctx context.Context, userID string, s domain.Settings) error {
 	m, err := a.store.SettingsOf(ctx, []string{userID})

@@ -39,7 +39,7 @@ var ErrPlansUnavailable = errors.New("subscription service unavailable")
 
 // ErrUpgradeRequired refuses to turn on a channel the user's tier does not
 // include.
-var ErrUpgradeRequired = apperr.New(apperr.PermissionDenied, "upgrade-required", "Your plan does not include this channel")
+var ErrUpgradeRequired = apperr.New(apperr.PermissionDenied, "upgrade_required", "Your plan does not include this channel")
 
 // wantsEmail: e-mail alerts of either kind (instant or the daily digest).
 func (s Settings) wantsEmail() bool { return s.EmailEnabled && s.EmailDigest != "off" }

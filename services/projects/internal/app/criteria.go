@@ -125,7 +125,7 @@ func (a *App) plan(ctx context.Context, c domain.Caller) (domain.Plan, error) {
 }
 
 // CanExportOCDS refuses the OCDS export to a plan without it (403
-// upgrade-required).
+// upgrade_required).
 func (a *App) CanExportOCDS(ctx context.Context, c domain.Caller) error {
 	plan, err := a.plan(ctx, c)
 	if err != nil {

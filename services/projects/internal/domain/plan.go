@@ -45,7 +45,7 @@ type Plans interface {
 var (
 	ErrSavedSearchLimit = apperr.New(apperr.Aborted, "saved-search-limit", "Limit reached")
 	ErrDuplicateSearch  = apperr.New(apperr.AlreadyExists, "duplicate-search", "An identical search is already saved")
-	ErrUpgradeRequired  = apperr.New(apperr.PermissionDenied, "upgrade-required", "Your plan does not include this feature")
+	ErrUpgradeRequired  = apperr.New(apperr.PermissionDenied, "upgrade_required", "Your plan does not include this feature")
 )
 
 func kindName(searchType string) string {

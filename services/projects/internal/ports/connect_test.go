@@ -559,7 +559,7 @@ func TestSavedSearchLimits(t *testing.T) {
 	}
 	_, err = toDo(e, "u1", &projectsv1.ToDoSearchRequest{KeyWord_Incl_Or: []string{"น้ำ"}, SearchType: "overnight"})
 	wantErr(t, err, 403, "Upgrade required")
-	if r := reason(err); r != "upgrade-required" {
+	if r := reason(err); r != "upgrade_required" {
 		t.Fatalf("reason %q", r)
 	}
 	// The refusals consumed no search combination: two are left today.

@@ -388,8 +388,8 @@ describe("/search: save criteria (ToDoSearch, SPEC §8 toasts)", () => {
 
   it("a kind the plan does not include (403): its reason's Thai", async () => {
     signIn();
-    await saveWith(() => connectError(403, "Upgrade required", "upgrade-required"));
-    await waitFor(() => expect(toasts()).toContain(reasons["upgrade-required"]));
+    await saveWith(() => connectError(403, "Upgrade required", "upgrade_required"));
+    await waitFor(() => expect(toasts()).toContain(reasons["upgrade_required"]));
   });
 
   it("other errors: '❌ Failed to save search criteria. Please try again.'", async () => {

@@ -64,7 +64,7 @@ func (l *countingLine) Push(context.Context, string, string, string) error {
 }
 
 // TestChannelsFollowThePlan: a channel the user's tier does not include
-// cannot be turned on (403 upgrade-required); one a lapsed tier turned on
+// cannot be turned on (403 upgrade_required); one a lapsed tier turned on
 // stays set but delivers nothing (given up at once, the digest skipped)
 // until the tier includes it again; while the subscription service is
 // unreachable nothing is turned on and deliveries wait.
@@ -86,7 +86,7 @@ func TestChannelsFollowThePlan(t *testing.T) {
 	both.EmailEnabled, both.EmailDigest, both.LineEnabled, both.LineUserID = true, "instant", true, lineID
 	upgrade := func(err error) bool {
 		var ae *apperr.Error
-		return errors.As(err, &ae) && ae.Slug == "upgrade-required" && ae.Kind == apperr.PermissionDenied
+		return errors.As(err, &ae) && ae.Slug == "upgrade_required" && ae.Kind == apperr.PermissionDenied
 	}
 
 	// Free: the bell only.
