@@ -895,7 +895,13 @@ type CreateCheckoutRequest struct {
 	// "monthly" or "yearly".
 	Period string `protobuf:"bytes,2,opt,name=period,proto3" json:"period,omitempty"`
 	// "card" (auto-renewing) or "promptpay" (prepaid pass).
-	Method        string `protobuf:"bytes,3,opt,name=method,proto3" json:"method,omitempty"`
+	Method string `protobuf:"bytes,3,opt,name=method,proto3" json:"method,omitempty"`
+	// The buyer the tax invoice names (checked like the billing profile, and saved as it for the
+	// renewals). Unset: the billing profile as it stands when the payment succeeds, if any.
+	Buyer *BillingProfile `protobuf:"bytes,4,opt,name=buyer,proto3" json:"buyer,omitempty"`
+	// A receipt to the account's e-mail only (an individual without a tax invoice), even when a
+	// billing profile exists. Not with buyer.
+	ReceiptOnly   bool `protobuf:"varint,5,opt,name=receipt_only,json=receiptOnly,proto3" json:"receipt_only,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -949,6 +955,20 @@ func (x *CreateCheckoutRequest) GetMethod() string {
 		return x.Method
 	}
 	return ""
+}
+
+func (x *CreateCheckoutRequest) GetBuyer() *BillingProfile {
+	if x != nil {
+		return x.Buyer
+	}
+	return nil
+}
+
+func (x *CreateCheckoutRequest) GetReceiptOnly() bool {
+	if x != nil {
+		return x.ReceiptOnly
+	}
+	return false
 }
 
 type CreateCheckoutResponse struct {
@@ -1115,8 +1135,10 @@ type Payment struct {
 	ReceiptNo *int64 `protobuf:"varint,10,opt,name=receipt_no,json=receiptNo,proto3,oneof" json:"receipt_no,omitempty"`
 	// The receipt's document number (RC2569-000001), for paid payments.
 	ReceiptNumber string `protobuf:"bytes,11,opt,name=receipt_number,json=receiptNumber,proto3" json:"receipt_number,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	// The replacement tax invoice reissued for that receipt, if any.
+	ReplacementNumber string `protobuf:"bytes,12,opt,name=replacement_number,json=replacementNumber,proto3" json:"replacement_number,omitempty"`
+	unknownFields     protoimpl.UnknownFields
+	sizeCache         protoimpl.SizeCache
 }
 
 func (x *Payment) Reset() {
@@ -1222,6 +1244,13 @@ func (x *Payment) GetReceiptNo() int64 {
 func (x *Payment) GetReceiptNumber() string {
 	if x != nil {
 		return x.ReceiptNumber
+	}
+	return ""
+}
+
+func (x *Payment) GetReplacementNumber() string {
+	if x != nil {
+		return x.ReplacementNumber
 	}
 	return ""
 }
@@ -2206,8 +2235,15 @@ type Receipt struct {
 	Buyer           *Party `protobuf:"bytes,16,opt,name=buyer,proto3" json:"buyer,omitempty"`
 	BuyerHasProfile bool   `protobuf:"varint,17,opt,name=buyer_has_profile,json=buyerHasProfile,proto3" json:"buyer_has_profile,omitempty"`
 	PaymentId       string `protobuf:"bytes,18,opt,name=payment_id,json=paymentId,proto3" json:"payment_id,omitempty"`
-	unknownFields   protoimpl.UnknownFields
-	sizeCache       protoimpl.SizeCache
+	// A replacement tax invoice (ใบกำกับภาษีฉบับแทน): the original's number and day of issue.
+	ReplacesNumber     string `protobuf:"bytes,19,opt,name=replaces_number,json=replacesNumber,proto3" json:"replaces_number,omitempty"`
+	ReplacesIssuedDate string `protobuf:"bytes,20,opt,name=replaces_issued_date,json=replacesIssuedDate,proto3" json:"replaces_issued_date,omitempty"`
+	// The replacement reissued for this receipt, if any.
+	ReplacedByNumber string `protobuf:"bytes,21,opt,name=replaced_by_number,json=replacedByNumber,proto3" json:"replaced_by_number,omitempty"`
+	// Issued without a buyer and not yet reissued: ReissueReceipt may name one.
+	CanReissue    bool `protobuf:"varint,22,opt,name=can_reissue,json=canReissue,proto3" json:"can_reissue,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *Receipt) Reset() {
@@ -2366,6 +2402,34 @@ func (x *Receipt) GetPaymentId() string {
 	return ""
 }
 
+func (x *Receipt) GetReplacesNumber() string {
+	if x != nil {
+		return x.ReplacesNumber
+	}
+	return ""
+}
+
+func (x *Receipt) GetReplacesIssuedDate() string {
+	if x != nil {
+		return x.ReplacesIssuedDate
+	}
+	return ""
+}
+
+func (x *Receipt) GetReplacedByNumber() string {
+	if x != nil {
+		return x.ReplacedByNumber
+	}
+	return ""
+}
+
+func (x *Receipt) GetCanReissue() bool {
+	if x != nil {
+		return x.CanReissue
+	}
+	return false
+}
+
 type GetReceiptRequest struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Number        string                 `protobuf:"bytes,1,opt,name=number,proto3" json:"number,omitempty"`
@@ -2448,6 +2512,112 @@ func (*GetReceiptResponse) Descriptor() ([]byte, []int) {
 }
 
 func (x *GetReceiptResponse) GetReceipt() *Receipt {
+	if x != nil {
+		return x.Receipt
+	}
+	return nil
+}
+
+type ReissueReceiptRequest struct {
+	state  protoimpl.MessageState `protogen:"open.v1"`
+	Number string                 `protobuf:"bytes,1,opt,name=number,proto3" json:"number,omitempty"`
+	// The buyer to name (checked like the billing profile, and saved as it). Unset: the billing profile.
+	Buyer         *BillingProfile `protobuf:"bytes,2,opt,name=buyer,proto3" json:"buyer,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ReissueReceiptRequest) Reset() {
+	*x = ReissueReceiptRequest{}
+	mi := &file_subscription_v1_subscription_proto_msgTypes[36]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ReissueReceiptRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ReissueReceiptRequest) ProtoMessage() {}
+
+func (x *ReissueReceiptRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_subscription_v1_subscription_proto_msgTypes[36]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ReissueReceiptRequest.ProtoReflect.Descriptor instead.
+func (*ReissueReceiptRequest) Descriptor() ([]byte, []int) {
+	return file_subscription_v1_subscription_proto_rawDescGZIP(), []int{36}
+}
+
+func (x *ReissueReceiptRequest) GetNumber() string {
+	if x != nil {
+		return x.Number
+	}
+	return ""
+}
+
+func (x *ReissueReceiptRequest) GetBuyer() *BillingProfile {
+	if x != nil {
+		return x.Buyer
+	}
+	return nil
+}
+
+type ReissueReceiptResponse struct {
+	state   protoimpl.MessageState `protogen:"open.v1"`
+	Message string                 `protobuf:"bytes,1,opt,name=message,proto3" json:"message,omitempty"`
+	// The replacement.
+	Receipt       *Receipt `protobuf:"bytes,2,opt,name=receipt,proto3" json:"receipt,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ReissueReceiptResponse) Reset() {
+	*x = ReissueReceiptResponse{}
+	mi := &file_subscription_v1_subscription_proto_msgTypes[37]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ReissueReceiptResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ReissueReceiptResponse) ProtoMessage() {}
+
+func (x *ReissueReceiptResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_subscription_v1_subscription_proto_msgTypes[37]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ReissueReceiptResponse.ProtoReflect.Descriptor instead.
+func (*ReissueReceiptResponse) Descriptor() ([]byte, []int) {
+	return file_subscription_v1_subscription_proto_rawDescGZIP(), []int{37}
+}
+
+func (x *ReissueReceiptResponse) GetMessage() string {
+	if x != nil {
+		return x.Message
+	}
+	return ""
+}
+
+func (x *ReissueReceiptResponse) GetReceipt() *Receipt {
 	if x != nil {
 		return x.Receipt
 	}
@@ -2540,11 +2710,13 @@ const file_subscription_v1_subscription_proto_rawDesc = "" +
 	"\aallowed\x18\x01 \x01(\bR\aallowed\x12'\n" +
 	"\x0fremaining_today\x18\x02 \x01(\x05R\x0eremainingToday\x12'\n" +
 	"\x0fremaining_month\x18\x03 \x01(\x05R\x0eremainingMonth\x12\x16\n" +
-	"\x06detail\x18\x04 \x01(\tR\x06detail\"[\n" +
+	"\x06detail\x18\x04 \x01(\tR\x06detail\"\xb5\x01\n" +
 	"\x15CreateCheckoutRequest\x12\x12\n" +
 	"\x04tier\x18\x01 \x01(\tR\x04tier\x12\x16\n" +
 	"\x06period\x18\x02 \x01(\tR\x06period\x12\x16\n" +
-	"\x06method\x18\x03 \x01(\tR\x06method\"Z\n" +
+	"\x06method\x18\x03 \x01(\tR\x06method\x125\n" +
+	"\x05buyer\x18\x04 \x01(\v2\x1f.subscription.v1.BillingProfileR\x05buyer\x12!\n" +
+	"\freceipt_only\x18\x05 \x01(\bR\vreceiptOnly\"Z\n" +
 	"\x16CreateCheckoutResponse\x12!\n" +
 	"\fcheckout_url\x18\x01 \x01(\tR\vcheckoutUrl\x12\x1d\n" +
 	"\n" +
@@ -2553,7 +2725,7 @@ const file_subscription_v1_subscription_proto_rawDesc = "" +
 	"\apayload\x18\x01 \x01(\fR\apayload\x12\x1c\n" +
 	"\tsignature\x18\x02 \x01(\tR\tsignature\"9\n" +
 	"\x1bHandleProviderEventResponse\x12\x1a\n" +
-	"\breceived\x18\x01 \x01(\bR\breceived\"\xf2\x02\n" +
+	"\breceived\x18\x01 \x01(\bR\breceived\"\xa1\x03\n" +
 	"\aPayment\x12\x1d\n" +
 	"\n" +
 	"payment_id\x18\x01 \x01(\tR\tpaymentId\x12\x12\n" +
@@ -2569,7 +2741,8 @@ const file_subscription_v1_subscription_proto_rawDesc = "" +
 	"\n" +
 	"receipt_no\x18\n" +
 	" \x01(\x03H\x00R\treceiptNo\x88\x01\x01\x12%\n" +
-	"\x0ereceipt_number\x18\v \x01(\tR\rreceiptNumberB\r\n" +
+	"\x0ereceipt_number\x18\v \x01(\tR\rreceiptNumber\x12-\n" +
+	"\x12replacement_number\x18\f \x01(\tR\x11replacementNumberB\r\n" +
 	"\v_receipt_no\"\xc1\x01\n" +
 	"\rLocalCheckout\x12\x1d\n" +
 	"\n" +
@@ -2636,7 +2809,7 @@ const file_subscription_v1_subscription_proto_rawDesc = "" +
 	"\x06branch\x18\x05 \x01(\tR\x06branch\x12\x18\n" +
 	"\aaddress\x18\x06 \x01(\tR\aaddress\x12!\n" +
 	"\fbranch_label\x18\a \x01(\tR\vbranchLabel\x12\x14\n" +
-	"\x05email\x18\b \x01(\tR\x05email\"\xc1\x04\n" +
+	"\x05email\x18\b \x01(\tR\x05email\"\xeb\x05\n" +
 	"\aReceipt\x12\x16\n" +
 	"\x06number\x18\x01 \x01(\tR\x06number\x12\x1f\n" +
 	"\vissued_date\x18\x02 \x01(\tR\n" +
@@ -2660,11 +2833,22 @@ const file_subscription_v1_subscription_proto_rawDesc = "" +
 	"\x05buyer\x18\x10 \x01(\v2\x16.subscription.v1.PartyR\x05buyer\x12*\n" +
 	"\x11buyer_has_profile\x18\x11 \x01(\bR\x0fbuyerHasProfile\x12\x1d\n" +
 	"\n" +
-	"payment_id\x18\x12 \x01(\tR\tpaymentId\"+\n" +
+	"payment_id\x18\x12 \x01(\tR\tpaymentId\x12'\n" +
+	"\x0freplaces_number\x18\x13 \x01(\tR\x0ereplacesNumber\x120\n" +
+	"\x14replaces_issued_date\x18\x14 \x01(\tR\x12replacesIssuedDate\x12,\n" +
+	"\x12replaced_by_number\x18\x15 \x01(\tR\x10replacedByNumber\x12\x1f\n" +
+	"\vcan_reissue\x18\x16 \x01(\bR\n" +
+	"canReissue\"+\n" +
 	"\x11GetReceiptRequest\x12\x16\n" +
 	"\x06number\x18\x01 \x01(\tR\x06number\"H\n" +
 	"\x12GetReceiptResponse\x122\n" +
-	"\areceipt\x18\x01 \x01(\v2\x18.subscription.v1.ReceiptR\areceipt2\xc3\v\n" +
+	"\areceipt\x18\x01 \x01(\v2\x18.subscription.v1.ReceiptR\areceipt\"f\n" +
+	"\x15ReissueReceiptRequest\x12\x16\n" +
+	"\x06number\x18\x01 \x01(\tR\x06number\x125\n" +
+	"\x05buyer\x18\x02 \x01(\v2\x1f.subscription.v1.BillingProfileR\x05buyer\"f\n" +
+	"\x16ReissueReceiptResponse\x12\x18\n" +
+	"\amessage\x18\x01 \x01(\tR\amessage\x122\n" +
+	"\areceipt\x18\x02 \x01(\v2\x18.subscription.v1.ReceiptR\areceipt2\xae\f\n" +
 	"\x13SubscriptionService\x12Z\n" +
 	"\tListTiers\x12!.subscription.v1.ListTiersRequest\x1a\".subscription.v1.ListTiersResponse\"\x06\x8a\xb5\x18\x02\b\x01\x12r\n" +
 	"\x11GetMySubscription\x12).subscription.v1.GetMySubscriptionRequest\x1a*.subscription.v1.GetMySubscriptionResponse\"\x06\x8a\xb5\x18\x02\b\x02\x12c\n" +
@@ -2679,7 +2863,8 @@ const file_subscription_v1_subscription_proto_rawDesc = "" +
 	"\x11GetBillingProfile\x12).subscription.v1.GetBillingProfileRequest\x1a*.subscription.v1.GetBillingProfileResponse\"\x06\x8a\xb5\x18\x02\b\x02\x12{\n" +
 	"\x14UpdateBillingProfile\x12,.subscription.v1.UpdateBillingProfileRequest\x1a-.subscription.v1.UpdateBillingProfileResponse\"\x06\x8a\xb5\x18\x02\b\x02\x12]\n" +
 	"\n" +
-	"GetReceipt\x12\".subscription.v1.GetReceiptRequest\x1a#.subscription.v1.GetReceiptResponse\"\x06\x8a\xb5\x18\x02\b\x02B\xb2\x01\n" +
+	"GetReceipt\x12\".subscription.v1.GetReceiptRequest\x1a#.subscription.v1.GetReceiptResponse\"\x06\x8a\xb5\x18\x02\b\x02\x12i\n" +
+	"\x0eReissueReceipt\x12&.subscription.v1.ReissueReceiptRequest\x1a'.subscription.v1.ReissueReceiptResponse\"\x06\x8a\xb5\x18\x02\b\x02B\xb2\x01\n" +
 	"\x13com.subscription.v1B\x11SubscriptionProtoP\x01Z+bidradar/gen/subscription/v1;subscriptionv1\xa2\x02\x03SXX\xaa\x02\x0fSubscription.V1\xca\x02\x0fSubscription\\V1\xe2\x02\x1bSubscription\\V1\\GPBMetadata\xea\x02\x10Subscription::V1b\x06proto3"
 
 var (
@@ -2694,7 +2879,7 @@ func file_subscription_v1_subscription_proto_rawDescGZIP() []byte {
 	return file_subscription_v1_subscription_proto_rawDescData
 }
 
-var file_subscription_v1_subscription_proto_msgTypes = make([]protoimpl.MessageInfo, 37)
+var file_subscription_v1_subscription_proto_msgTypes = make([]protoimpl.MessageInfo, 39)
 var file_subscription_v1_subscription_proto_goTypes = []any{
 	(*CombinationLimits)(nil),             // 0: subscription.v1.CombinationLimits
 	(*Tier)(nil),                          // 1: subscription.v1.Tier
@@ -2732,8 +2917,10 @@ var file_subscription_v1_subscription_proto_goTypes = []any{
 	(*Receipt)(nil),                       // 33: subscription.v1.Receipt
 	(*GetReceiptRequest)(nil),             // 34: subscription.v1.GetReceiptRequest
 	(*GetReceiptResponse)(nil),            // 35: subscription.v1.GetReceiptResponse
-	nil,                                   // 36: subscription.v1.GetMySubscriptionResponse.ButtonStatusExamplesEntry
-	(*timestamppb.Timestamp)(nil),         // 37: google.protobuf.Timestamp
+	(*ReissueReceiptRequest)(nil),         // 36: subscription.v1.ReissueReceiptRequest
+	(*ReissueReceiptResponse)(nil),        // 37: subscription.v1.ReissueReceiptResponse
+	nil,                                   // 38: subscription.v1.GetMySubscriptionResponse.ButtonStatusExamplesEntry
+	(*timestamppb.Timestamp)(nil),         // 39: google.protobuf.Timestamp
 }
 var file_subscription_v1_subscription_proto_depIdxs = []int32{
 	0,  // 0: subscription.v1.Tier.combination_limits:type_name -> subscription.v1.CombinationLimits
@@ -2741,52 +2928,57 @@ var file_subscription_v1_subscription_proto_depIdxs = []int32{
 	1,  // 2: subscription.v1.ListTiersResponse.upgrade_options:type_name -> subscription.v1.Tier
 	5,  // 3: subscription.v1.SubscriptionPeriod.next:type_name -> subscription.v1.NextPlan
 	0,  // 4: subscription.v1.GetMySubscriptionResponse.combination_limits:type_name -> subscription.v1.CombinationLimits
-	36, // 5: subscription.v1.GetMySubscriptionResponse.button_status_examples:type_name -> subscription.v1.GetMySubscriptionResponse.ButtonStatusExamplesEntry
+	38, // 5: subscription.v1.GetMySubscriptionResponse.button_status_examples:type_name -> subscription.v1.GetMySubscriptionResponse.ButtonStatusExamplesEntry
 	1,  // 6: subscription.v1.GetMySubscriptionResponse.upgrade_recommendations:type_name -> subscription.v1.Tier
 	4,  // 7: subscription.v1.GetMySubscriptionResponse.subscription:type_name -> subscription.v1.SubscriptionPeriod
 	6,  // 8: subscription.v1.GetMySubscriptionResponse.usage:type_name -> subscription.v1.Usage
-	37, // 9: subscription.v1.Payment.created_at:type_name -> google.protobuf.Timestamp
-	16, // 10: subscription.v1.GetLocalCheckoutResponse.checkout:type_name -> subscription.v1.LocalCheckout
-	16, // 11: subscription.v1.CompleteLocalCheckoutResponse.checkout:type_name -> subscription.v1.LocalCheckout
-	15, // 12: subscription.v1.ListPaymentsResponse.payments:type_name -> subscription.v1.Payment
-	4,  // 13: subscription.v1.CancelSubscriptionResponse.subscription:type_name -> subscription.v1.SubscriptionPeriod
-	4,  // 14: subscription.v1.ResumeSubscriptionResponse.subscription:type_name -> subscription.v1.SubscriptionPeriod
-	27, // 15: subscription.v1.GetBillingProfileResponse.profile:type_name -> subscription.v1.BillingProfile
-	27, // 16: subscription.v1.UpdateBillingProfileResponse.profile:type_name -> subscription.v1.BillingProfile
-	32, // 17: subscription.v1.Receipt.seller:type_name -> subscription.v1.Party
-	32, // 18: subscription.v1.Receipt.buyer:type_name -> subscription.v1.Party
-	33, // 19: subscription.v1.GetReceiptResponse.receipt:type_name -> subscription.v1.Receipt
-	2,  // 20: subscription.v1.SubscriptionService.ListTiers:input_type -> subscription.v1.ListTiersRequest
-	7,  // 21: subscription.v1.SubscriptionService.GetMySubscription:input_type -> subscription.v1.GetMySubscriptionRequest
-	9,  // 22: subscription.v1.SubscriptionService.ConsumeQuota:input_type -> subscription.v1.ConsumeQuotaRequest
-	11, // 23: subscription.v1.SubscriptionService.CreateCheckout:input_type -> subscription.v1.CreateCheckoutRequest
-	13, // 24: subscription.v1.SubscriptionService.HandleProviderEvent:input_type -> subscription.v1.HandleProviderEventRequest
-	17, // 25: subscription.v1.SubscriptionService.GetLocalCheckout:input_type -> subscription.v1.GetLocalCheckoutRequest
-	19, // 26: subscription.v1.SubscriptionService.CompleteLocalCheckout:input_type -> subscription.v1.CompleteLocalCheckoutRequest
-	21, // 27: subscription.v1.SubscriptionService.ListPayments:input_type -> subscription.v1.ListPaymentsRequest
-	23, // 28: subscription.v1.SubscriptionService.CancelSubscription:input_type -> subscription.v1.CancelSubscriptionRequest
-	25, // 29: subscription.v1.SubscriptionService.ResumeSubscription:input_type -> subscription.v1.ResumeSubscriptionRequest
-	28, // 30: subscription.v1.SubscriptionService.GetBillingProfile:input_type -> subscription.v1.GetBillingProfileRequest
-	30, // 31: subscription.v1.SubscriptionService.UpdateBillingProfile:input_type -> subscription.v1.UpdateBillingProfileRequest
-	34, // 32: subscription.v1.SubscriptionService.GetReceipt:input_type -> subscription.v1.GetReceiptRequest
-	3,  // 33: subscription.v1.SubscriptionService.ListTiers:output_type -> subscription.v1.ListTiersResponse
-	8,  // 34: subscription.v1.SubscriptionService.GetMySubscription:output_type -> subscription.v1.GetMySubscriptionResponse
-	10, // 35: subscription.v1.SubscriptionService.ConsumeQuota:output_type -> subscription.v1.ConsumeQuotaResponse
-	12, // 36: subscription.v1.SubscriptionService.CreateCheckout:output_type -> subscription.v1.CreateCheckoutResponse
-	14, // 37: subscription.v1.SubscriptionService.HandleProviderEvent:output_type -> subscription.v1.HandleProviderEventResponse
-	18, // 38: subscription.v1.SubscriptionService.GetLocalCheckout:output_type -> subscription.v1.GetLocalCheckoutResponse
-	20, // 39: subscription.v1.SubscriptionService.CompleteLocalCheckout:output_type -> subscription.v1.CompleteLocalCheckoutResponse
-	22, // 40: subscription.v1.SubscriptionService.ListPayments:output_type -> subscription.v1.ListPaymentsResponse
-	24, // 41: subscription.v1.SubscriptionService.CancelSubscription:output_type -> subscription.v1.CancelSubscriptionResponse
-	26, // 42: subscription.v1.SubscriptionService.ResumeSubscription:output_type -> subscription.v1.ResumeSubscriptionResponse
-	29, // 43: subscription.v1.SubscriptionService.GetBillingProfile:output_type -> subscription.v1.GetBillingProfileResponse
-	31, // 44: subscription.v1.SubscriptionService.UpdateBillingProfile:output_type -> subscription.v1.UpdateBillingProfileResponse
-	35, // 45: subscription.v1.SubscriptionService.GetReceipt:output_type -> subscription.v1.GetReceiptResponse
-	33, // [33:46] is the sub-list for method output_type
-	20, // [20:33] is the sub-list for method input_type
-	20, // [20:20] is the sub-list for extension type_name
-	20, // [20:20] is the sub-list for extension extendee
-	0,  // [0:20] is the sub-list for field type_name
+	27, // 9: subscription.v1.CreateCheckoutRequest.buyer:type_name -> subscription.v1.BillingProfile
+	39, // 10: subscription.v1.Payment.created_at:type_name -> google.protobuf.Timestamp
+	16, // 11: subscription.v1.GetLocalCheckoutResponse.checkout:type_name -> subscription.v1.LocalCheckout
+	16, // 12: subscription.v1.CompleteLocalCheckoutResponse.checkout:type_name -> subscription.v1.LocalCheckout
+	15, // 13: subscription.v1.ListPaymentsResponse.payments:type_name -> subscription.v1.Payment
+	4,  // 14: subscription.v1.CancelSubscriptionResponse.subscription:type_name -> subscription.v1.SubscriptionPeriod
+	4,  // 15: subscription.v1.ResumeSubscriptionResponse.subscription:type_name -> subscription.v1.SubscriptionPeriod
+	27, // 16: subscription.v1.GetBillingProfileResponse.profile:type_name -> subscription.v1.BillingProfile
+	27, // 17: subscription.v1.UpdateBillingProfileResponse.profile:type_name -> subscription.v1.BillingProfile
+	32, // 18: subscription.v1.Receipt.seller:type_name -> subscription.v1.Party
+	32, // 19: subscription.v1.Receipt.buyer:type_name -> subscription.v1.Party
+	33, // 20: subscription.v1.GetReceiptResponse.receipt:type_name -> subscription.v1.Receipt
+	27, // 21: subscription.v1.ReissueReceiptRequest.buyer:type_name -> subscription.v1.BillingProfile
+	33, // 22: subscription.v1.ReissueReceiptResponse.receipt:type_name -> subscription.v1.Receipt
+	2,  // 23: subscription.v1.SubscriptionService.ListTiers:input_type -> subscription.v1.ListTiersRequest
+	7,  // 24: subscription.v1.SubscriptionService.GetMySubscription:input_type -> subscription.v1.GetMySubscriptionRequest
+	9,  // 25: subscription.v1.SubscriptionService.ConsumeQuota:input_type -> subscription.v1.ConsumeQuotaRequest
+	11, // 26: subscription.v1.SubscriptionService.CreateCheckout:input_type -> subscription.v1.CreateCheckoutRequest
+	13, // 27: subscription.v1.SubscriptionService.HandleProviderEvent:input_type -> subscription.v1.HandleProviderEventRequest
+	17, // 28: subscription.v1.SubscriptionService.GetLocalCheckout:input_type -> subscription.v1.GetLocalCheckoutRequest
+	19, // 29: subscription.v1.SubscriptionService.CompleteLocalCheckout:input_type -> subscription.v1.CompleteLocalCheckoutRequest
+	21, // 30: subscription.v1.SubscriptionService.ListPayments:input_type -> subscription.v1.ListPaymentsRequest
+	23, // 31: subscription.v1.SubscriptionService.CancelSubscription:input_type -> subscription.v1.CancelSubscriptionRequest
+	25, // 32: subscription.v1.SubscriptionService.ResumeSubscription:input_type -> subscription.v1.ResumeSubscriptionRequest
+	28, // 33: subscription.v1.SubscriptionService.GetBillingProfile:input_type -> subscription.v1.GetBillingProfileRequest
+	30, // 34: subscription.v1.SubscriptionService.UpdateBillingProfile:input_type -> subscription.v1.UpdateBillingProfileRequest
+	34, // 35: subscription.v1.SubscriptionService.GetReceipt:input_type -> subscription.v1.GetReceiptRequest
+	36, // 36: subscription.v1.SubscriptionService.ReissueReceipt:input_type -> subscription.v1.ReissueReceiptRequest
+	3,  // 37: subscription.v1.SubscriptionService.ListTiers:output_type -> subscription.v1.ListTiersResponse
+	8,  // 38: subscription.v1.SubscriptionService.GetMySubscription:output_type -> subscription.v1.GetMySubscriptionResponse
+	10, // 39: subscription.v1.SubscriptionService.ConsumeQuota:output_type -> subscription.v1.ConsumeQuotaResponse
+	12, // 40: subscription.v1.SubscriptionService.CreateCheckout:output_type -> subscription.v1.CreateCheckoutResponse
+	14, // 41: subscription.v1.SubscriptionService.HandleProviderEvent:output_type -> subscription.v1.HandleProviderEventResponse
+	18, // 42: subscription.v1.SubscriptionService.GetLocalCheckout:output_type -> subscription.v1.GetLocalCheckoutResponse
+	20, // 43: subscription.v1.SubscriptionService.CompleteLocalCheckout:output_type -> subscription.v1.CompleteLocalCheckoutResponse
+	22, // 44: subscription.v1.SubscriptionService.ListPayments:output_type -> subscription.v1.ListPaymentsResponse
+	24, // 45: subscription.v1.SubscriptionService.CancelSubscription:output_type -> subscription.v1.CancelSubscriptionResponse
+	26, // 46: subscription.v1.SubscriptionService.ResumeSubscription:output_type -> subscription.v1.ResumeSubscriptionResponse
+	29, // 47: subscription.v1.SubscriptionService.GetBillingProfile:output_type -> subscription.v1.GetBillingProfileResponse
+	31, // 48: subscription.v1.SubscriptionService.UpdateBillingProfile:output_type -> subscription.v1.UpdateBillingProfileResponse
+	35, // 49: subscription.v1.SubscriptionService.GetReceipt:output_type -> subscription.v1.GetReceiptResponse
+	37, // 50: subscription.v1.SubscriptionService.ReissueReceipt:output_type -> subscription.v1.ReissueReceiptResponse
+	37, // [37:51] is the sub-list for method output_type
+	23, // [23:37] is the sub-list for method input_type
+	23, // [23:23] is the sub-list for extension type_name
+	23, // [23:23] is the sub-list for extension extendee
+	0,  // [0:23] is the sub-list for field type_name
 }
 
 func init() { file_subscription_v1_subscription_proto_init() }
@@ -2802,7 +2994,7 @@ func file_subscription_v1_subscription_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_subscription_v1_subscription_proto_rawDesc), len(file_subscription_v1_subscription_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   37,
+			NumMessages:   39,
 			NumExtensions: 0,
 			NumServices:   1,
 		},
