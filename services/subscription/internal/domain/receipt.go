@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"bidradar/pkg/apperr"
+	"bidradar/pkg/freetext"
 )
 
 // Receipts / tax invoices (ใบเสร็จรับเงิน / ใบกำกับภาษี), issue 10. Prices
@@ -64,7 +65,11 @@ var (
 	ErrTaxIDCheck     = apperr.New(apperr.InvalidArgument, "billing-tax-id-check", "เลขประจำตัวผู้เสียภาษีไม่ถูกต้อง (เลขตรวจสอบหลักที่ 13 ไม่ตรง)")
 	ErrProfileBranch  = apperr.New(apperr.InvalidArgument, "billing-branch", "เลขที่สาขาต้องเป็นตัวเลข 5 หลัก หรือเลือกสำนักงานใหญ่")
 	ErrProfileAddress = apperr.New(apperr.InvalidArgument, "billing-address", "กรุณากรอกที่อยู่ (ไม่เกิน 500 ตัวอักษร)")
-	ErrNoReceipt      = apperr.New(apperr.NotFound, "receipt-not-found", "ไม่พบใบเสร็จรับเงินนี้")
+	// Control characters and bidirectional overrides could make a tax
+	// invoice read differently from what is stored.
+	ErrProfileNameChars    = apperr.New(apperr.InvalidArgument, "billing-name-chars", "ชื่อมีอักขระควบคุมหรืออักขระกำหนดทิศทางข้อความที่ใช้ไม่ได้ กรุณาพิมพ์ใหม่")
+	ErrProfileAddressChars = apperr.New(apperr.InvalidArgument, "billing-address-chars", "ที่อยู่มีอักขระควบคุมหรืออักขระกำหนดทิศทางข้อความที่ใช้ไม่ได้ กรุณาพิมพ์ใหม่")
+	ErrNoReceipt           = apperr.New(apperr.NotFound, "receipt-not-found", "ไม่พบใบเสร็จรับเงินนี้")
 )
 
 // TaxIDCheckDigit is the 13th digit of a Thai tax id from its first 12:
@@ -93,8 +98,11 @@ func ValidateTaxID(id string) error {
 	return nil
 }
 
-// NormalizeProfile trims and validates a billing profile.
+// NormalizeProfile trims and validates a billing profile: the name is one
+// line, the address may have several (CRLF read as a newline); neither may
+// hold control characters or bidirectional overrides (pkg/freetext).
 func NormalizeProfile(p Party) (Party, error) {
+	p.Address = strings.ReplaceAll(p.Address, "\r\n", "\n")
 	p.Name, p.Address, p.Branch = strings.TrimSpace(p.Name), strings.TrimSpace(p.Address), strings.TrimSpace(p.Branch)
 	p.TaxID = NormalizeTaxID(p.TaxID)
 	if p.Kind != BuyerCompany && p.Kind != BuyerPerson {
@@ -102,6 +110,12 @@ func NormalizeProfile(p Party) (Party, error) {
 	}
 	if p.Name == "" || utf8.RuneCountInString(p.Name) > 200 {
 		return p, ErrProfileName
+	}
+	if !freetext.Valid(p.Name, freetext.SingleLine) {
+		return p, ErrProfileNameChars
+	}
+	if !freetext.Valid(p.Address, freetext.MultiLine) {
+		return p, ErrProfileAddressChars
 	}
 	if err := ValidateTaxID(p.TaxID); err != nil {
 		return p, err

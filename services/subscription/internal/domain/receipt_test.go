@@ -121,6 +121,14 @@ func TestBillingProfile(t *testing.T) {
 		{"branch of 4", func(p *domain.Party) { p.Branch = "0012" }, domain.ErrProfileBranch},
 		{"branch letters", func(p *domain.Party) { p.Branch = "0001a" }, domain.ErrProfileBranch},
 		{"no address", func(p *domain.Party) { p.Address = "" }, domain.ErrProfileAddress},
+		{"address on two lines", func(p *domain.Party) { p.Address = "99/1 ถนนสีลม\r\nกรุงเทพฯ" }, nil},
+		{"right-to-left override in the name", func(p *domain.Party) { p.Name = "บริษัท \u202eดำกัจ" }, domain.ErrProfileNameChars},
+		{"isolate in the name", func(p *domain.Party) { p.Name = "ABC\u2067Co\u2069" }, domain.ErrProfileNameChars},
+		{"newline in the name", func(p *domain.Party) { p.Name = "บริษัท\nจำกัด" }, domain.ErrProfileNameChars},
+		{"escape in the name", func(p *domain.Party) { p.Name = "a\x1b[2Jb" }, domain.ErrProfileNameChars},
+		{"C1 control in the address", func(p *domain.Party) { p.Address = "กรุงเทพฯ\u0085" + "10500" }, domain.ErrProfileAddressChars},
+		{"override in the address", func(p *domain.Party) { p.Address = "99 \u202dถนน" }, domain.ErrProfileAddressChars},
+		{"NUL in the address", func(p *domain.Party) { p.Address = "99\x00" + "ถนน" }, domain.ErrProfileAddressChars},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			p := ok

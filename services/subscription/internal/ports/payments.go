@@ -10,6 +10,7 @@ import (
 	subscriptionv1 "bidradar/gen/subscription/v1"
 	"bidradar/pkg/apperr"
 	"bidradar/pkg/authn"
+	"bidradar/pkg/freetext"
 	"bidradar/services/subscription/internal/app"
 	"bidradar/services/subscription/internal/domain"
 )
@@ -21,8 +22,8 @@ func (h *Handler) CreateCheckout(ctx context.Context, req *connect.Request[subsc
 		return nil, err
 	}
 	key := strings.TrimSpace(req.Header().Get("Idempotency-Key"))
-	if len(key) > 200 {
-		return nil, apperr.New(apperr.InvalidArgument, "idempotency-key", "Idempotency-Key is too long (200 characters at most)")
+	if len(key) > 200 || !freetext.Valid(key, freetext.SingleLine) {
+		return nil, apperr.New(apperr.InvalidArgument, "idempotency-key", "Idempotency-Key must be printable text of 200 characters at most")
 	}
 	email, err := h.app.AccountEmail(ctx, claims.UserID, claims.Email, claims.IssuedAt)
 	if err != nil {
