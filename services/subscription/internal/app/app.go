@@ -194,19 +194,24 @@ func (a *App) Webhook(ctx context.Context, payload []byte, signature string) err
 	if err != nil {
 		return err
 	}
-	return a.fulfil(ctx, ev)
+	_, err = a.fulfil(ctx, ev)
+	return err
 }
 
-func (a *App) fulfil(ctx context.Context, ev domain.Event) error {
+// fulfil applies ev once; applied is false for an event id seen before.
+func (a *App) fulfil(ctx context.Context, ev domain.Event) (applied bool, err error) {
 	now := a.now()
 	applied, c, err := a.store.Fulfil(ctx, ev, now, func(st domain.FulfilState) domain.Change { return domain.Decide(ev, st, now) },
 		func(r domain.Receipt) domain.Mail { return domain.ReceiptMail(r, a.publicURL) })
 	if err != nil {
-		return err
+		return false, err
 	}
 	switch {
 	case !applied:
 		a.log.InfoContext(ctx, "webhook replay ignored", "event", ev.String())
+	case c.Alert:
+		a.log.ErrorContext(ctx, "ALERT: payment event not fulfilled; check it at the provider (refund or grant by hand)",
+			"event", ev.String(), "session", ev.SessionID, "user", ev.UserID, "amount_satang", ev.AmountSatang, "reason", c.Reason, "alert", true)
 	case c.Reason != "":
 		a.log.InfoContext(ctx, "webhook event changed nothing", "event", ev.String(), "reason", c.Reason)
 	case c.ProviderCancel != nil && a.provider != nil:
@@ -217,7 +222,7 @@ func (a *App) fulfil(ctx context.Context, ev domain.Event) error {
 			a.log.ErrorContext(ctx, "provider cancel: outcome not recorded; the job retries it", "subscription", c.ProviderCancel.SubscriptionID, "err", err)
 		}
 	}
-	return nil
+	return applied, nil
 }
 
 // ErrNotLocal: the local completion exists only with the local provider.
@@ -241,6 +246,8 @@ const LocalProviderName = "local"
 
 // CompleteLocal finishes a local checkout through the same fulfilment as a
 // provider's webhook: paid grants the tier, not paid records a failure.
+// Both outcomes are the one event of the session, so of two completions at
+// once one applies and the other answers ErrCheckoutDone, as it would after.
 func (a *App) CompleteLocal(ctx context.Context, userID, sessionID string, paid bool) (domain.Checkout, error) {
 	c, err := a.LocalCheckout(ctx, userID, sessionID)
 	if err != nil {
@@ -254,8 +261,12 @@ func (a *App) CompleteLocal(ctx context.Context, userID, sessionID string, paid 
 	if !paid {
 		ev.Type, ev.Paid = domain.EvAsyncPaymentFailed, false
 	}
-	if err := a.fulfil(ctx, ev); err != nil {
+	applied, err := a.fulfil(ctx, ev)
+	if err != nil {
 		return c, err
+	}
+	if !applied {
+		return c, domain.ErrCheckoutDone
 	}
 	c, _, err = a.store.Checkout(ctx, sessionID)
 	return c, err

@@ -1,6 +1,9 @@
 package domain
 
-import "time"
+import (
+	"fmt"
+	"time"
+)
 
 // ProviderSub is the latest known state of a provider's recurring
 // subscription, as of the event that set it.
@@ -27,7 +30,11 @@ type FulfilState struct {
 	Found       bool
 	ProviderSub *ProviderSub // the event's provider subscription, when known
 	Tiers       map[string]Tier
-	Email       string // the checkout's e-mail, when the event is a checkout's
+	Email       string    // the checkout's e-mail, when the event is a checkout's
+	Checkout    *Checkout // the event's checkout session, when it is one of ours
+	// RefPaid: a payment of the event's checkout session or invoice has
+	// succeeded already (another event for the same payment came first).
+	RefPaid bool
 }
 
 // ProviderCancel asks the provider to stop an older card subscription the
@@ -45,6 +52,7 @@ type Change struct {
 	CheckoutID     string
 	CheckoutStatus string // paid or failed
 	Reason         string // why nothing changed, for the log
+	Alert          bool   // Reason needs a person (money taken, nothing granted)
 	Grant          GrantKind
 	ProviderCancel *ProviderCancel
 }
@@ -83,12 +91,20 @@ func decide(ev Event, st FulfilState, now time.Time) Change {
 		if ev.Type == EvCheckoutCompleted && !ev.Paid {
 			return Change{Reason: "checkout completed unpaid: waiting for the asynchronous payment"}
 		}
+		// One session pays once: a second event for it (another event id:
+		// completed then async_payment_succeeded, or a resend) grants nothing.
+		if st.RefPaid {
+			return Change{Reason: "checkout session already fulfilled"}
+		}
 		if ps != nil && ps.Status == "deleted" {
 			return Change{Reason: "its subscription was already deleted", CheckoutID: ev.SessionID, CheckoutStatus: "failed"}
 		}
 		t, ok := st.Tiers[ev.Tier]
 		if !ok || t.PriceMonthSatang <= 0 || (ev.Period != PeriodMonthly && ev.Period != PeriodYearly) {
 			return Change{Reason: "event names no sellable tier and period"}
+		}
+		if refusal := checkPaid(ev, t, st.Checkout); refusal != "" {
+			return Change{Reason: refusal, Alert: true}
 		}
 		return grant(ev, st, now)
 	case EvAsyncPaymentFailed:
@@ -98,6 +114,9 @@ func decide(ev Event, st FulfilState, now time.Time) Change {
 	case EvInvoicePaid:
 		if !ev.Renewal {
 			return Change{Reason: "first invoice: the checkout grants the plan"}
+		}
+		if st.RefPaid {
+			return Change{Reason: "invoice already paid"}
 		}
 		if ps != nil && ps.Status == "deleted" {
 			return Change{Reason: "renewal of a deleted subscription"}
@@ -165,6 +184,25 @@ func decide(ev Event, st FulfilState, now time.Time) Change {
 		return c
 	}
 	return Change{Reason: "event type not handled"}
+}
+
+// checkPaid is why a paid checkout must not be fulfilled ("" when it may):
+// it must be the order its checkout session was opened for, and the amount
+// paid that order's price — the checkout's amount when the session is ours
+// (the price when it was opened), else the tier's price for the period.
+func checkPaid(ev Event, t Tier, c *Checkout) string {
+	want := Order{Tier: t, Period: ev.Period}.AmountSatang()
+	if c != nil {
+		if c.UserID != ev.UserID || c.Tier != ev.Tier || c.Period != ev.Period || c.Method != ev.Method {
+			return fmt.Sprintf("the event's order (%s %s %s %s) is not its checkout's (%s %s %s %s): not fulfilled",
+				ev.UserID, ev.Tier, ev.Period, ev.Method, c.UserID, c.Tier, c.Period, c.Method)
+		}
+		want = c.AmountSatang
+	}
+	if ev.AmountSatang != want {
+		return fmt.Sprintf("paid %d satang for %s %s, the price is %d: not fulfilled", ev.AmountSatang, ev.Tier, ev.Period, want)
+	}
+	return ""
 }
 
 // grant applies a paid checkout through the lifecycle rule (GrantFor).

@@ -1,13 +1,21 @@
 package ports_test
 
 import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
 	"testing"
+	"time"
 
 	"connectrpc.com/connect"
+	"google.golang.org/protobuf/proto"
 
 	subscriptionv1 "bidradar/gen/subscription/v1"
 	"bidradar/pkg/apperr"
 	"bidradar/services/subscription/internal/adapters/localpay"
+	"bidradar/services/subscription/internal/adapters/stripepay"
+	"bidradar/services/subscription/internal/domain"
 )
 
 // Free text entering the service goes through pkg/freetext: a billing
@@ -28,9 +36,9 @@ func TestFreeTextRefused(t *testing.T) {
 		"PDF in the address":   func(r *subscriptionv1.UpdateBillingProfileRequest) { r.Address = "99 \u202cถนน" },
 		"not UTF-8 in address": func(r *subscriptionv1.UpdateBillingProfileRequest) { r.Address = "99 \xffถนน" },
 	} {
-		req := *good
-		edit(&req)
-		_, err := h.UpdateBillingProfile(user(ann), connect.NewRequest(&req))
+		req := proto.Clone(good).(*subscriptionv1.UpdateBillingProfileRequest)
+		edit(req)
+		_, err := h.UpdateBillingProfile(user(ann), connect.NewRequest(req))
 		if kindOf(err) != apperr.InvalidArgument {
 			t.Errorf("%s: %v, want invalid argument", name, err)
 		}
@@ -45,5 +53,114 @@ func TestFreeTextRefused(t *testing.T) {
 	req.Header().Set("Idempotency-Key", "click\u202e1")
 	if _, err := h.CreateCheckout(user(ann), req); kindOf(err) != apperr.InvalidArgument {
 		t.Fatalf("Idempotency-Key with an override: %v", err)
+	}
+}
+
+// Stripe fulfilment applies once per checkout session: a second signed event
+// for the same session under another event id (async_payment_succeeded
+// after completed, or a resend) extends nothing; a session paid at another
+// amount than its price grants nothing.
+func TestStripeFulfilOncePerSessionAtItsPrice(t *testing.T) {
+	h, pool := paymentsHandler(t, stripepay.New("sk_test_123", secret, "http://127.0.0.1:1", "https://app.example"))
+	ctx := context.Background()
+	post := func(id, typ string, obj map[string]any) {
+		t.Helper()
+		ev := event(id, typ, time.Now(), obj)
+		if _, err := h.HandleProviderEvent(ctx, connect.NewRequest(&subscriptionv1.HandleProviderEventRequest{Payload: ev, Signature: sign(ev, time.Now(), secret)})); err != nil {
+			t.Fatal(err)
+		}
+	}
+	end := func(u string) string {
+		r, err := h.GetMySubscription(user(u), connect.NewRequest(&subscriptionv1.GetMySubscriptionRequest{}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r.Msg.GetTier() + " " + r.Msg.GetSubscription().GetEndDate()
+	}
+	count := func(q string, args ...any) int {
+		var n int
+		if err := pool.QueryRow(ctx, q, args...).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	pass := session("")
+	pass["mode"], pass["metadata"] = "payment", map[string]string{"tier": "pro", "period": "monthly", "method": "promptpay", "user_id": ann}
+	post("evt_a", "checkout.session.completed", pass)
+	first := end(ann)
+	post("evt_b", "checkout.session.async_payment_succeeded", pass)
+	post("evt_c", "checkout.session.completed", pass)
+	if got := end(ann); got != first || first == "free " {
+		t.Fatalf("one session granted twice: %q then %q", first, got)
+	}
+	if n := count(`SELECT count(*) FROM payments WHERE status = 'succeeded'`); n != 1 {
+		t.Fatalf("%d payments for one session", n)
+	}
+
+	for i, amount := range []int64{1, 14900, 1490000, 149001} {
+		cheap := session("")
+		cheap["id"], cheap["client_reference_id"], cheap["amount_total"] = fmt.Sprintf("cs_cheap_%d", i), bob, amount
+		cheap["mode"], cheap["metadata"] = "payment", map[string]string{"tier": "pro", "period": "monthly", "method": "promptpay", "user_id": bob}
+		post(fmt.Sprintf("evt_cheap_%d", i), "checkout.session.completed", cheap)
+	}
+	if got := end(bob); got != "free " || count(`SELECT count(*) FROM payments WHERE user_id = $1`, bob) != 0 {
+		t.Fatalf("a wrong amount was fulfilled: %q", got)
+	}
+}
+
+// Two completions of one local checkout at once (a double click, two tabs):
+// one payment; one answer completes it, the other says it is done, and both
+// agree with what was stored.
+func TestLocalCompletionsAtOnce(t *testing.T) {
+	h, pool := paymentsHandler(t, localpay.Provider{})
+	for round, outcomes := range [][2]string{{"paid", "paid"}, {"paid", "failed"}, {"failed", "paid"}} {
+		u := fmt.Sprintf("%08d-1111-4111-8111-111111111111", round)
+		co, err := h.CreateCheckout(user(u), connect.NewRequest(&subscriptionv1.CreateCheckoutRequest{Tier: "starter", Period: "monthly", Method: "promptpay"}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		type answer struct {
+			status string
+			err    error
+		}
+		answers := make([]answer, 2)
+		var wg sync.WaitGroup
+		start := make(chan struct{})
+		for i, outcome := range outcomes {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				<-start
+				r, err := h.CompleteLocalCheckout(user(u), connect.NewRequest(&subscriptionv1.CompleteLocalCheckoutRequest{SessionId: co.Msg.GetSessionId(), Outcome: outcome}))
+				if err == nil {
+					answers[i] = answer{status: r.Msg.GetCheckout().GetStatus()}
+				} else {
+					answers[i] = answer{err: err}
+				}
+			}()
+		}
+		close(start)
+		wg.Wait()
+		var stored string
+		if err := pool.QueryRow(context.Background(), `SELECT status FROM checkouts WHERE session_id = $1`, co.Msg.GetSessionId()).Scan(&stored); err != nil {
+			t.Fatal(err)
+		}
+		won := 0
+		for i, a := range answers {
+			switch {
+			case a.err == nil:
+				won++
+				if a.status != stored || a.status != outcomes[i] {
+					t.Errorf("%v: answer %d says %q for %q, stored %q", outcomes, i, a.status, outcomes[i], stored)
+				}
+			case !errors.Is(a.err, domain.ErrCheckoutDone):
+				t.Errorf("%v: answer %d: %v", outcomes, i, a.err)
+			}
+		}
+		var payments int
+		_ = pool.QueryRow(context.Background(), `SELECT count(*) FROM payments WHERE user_id = $1`, u).Scan(&payments)
+		if won != 1 || payments != 1 {
+			t.Fatalf("%v: %d answers completed it, %d payments (%+v)", outcomes, won, payments, answers)
+		}
 	}
 }

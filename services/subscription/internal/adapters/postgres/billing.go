@@ -125,7 +125,18 @@ func (r *Repo) Fulfil(ctx context.Context, ev domain.Event, now time.Time, decid
 			ev.UserID = user
 		}
 		if ev.SessionID != "" {
-			if err := tx.QueryRow(ctx, `SELECT email FROM checkouts WHERE session_id = $1`, ev.SessionID).Scan(&st.Email); err != nil && !errors.Is(err, pgx.ErrNoRows) {
+			// Locked: events of one session apply one after the other, so
+			// the second sees the first's payment (RefPaid).
+			co, err := scanCheckout(tx.QueryRow(ctx, `SELECT `+checkoutColumns+` FROM checkouts WHERE session_id = $1 FOR UPDATE`, ev.SessionID))
+			switch {
+			case err == nil:
+				st.Checkout, st.Email = &co, co.Email
+			case !errors.Is(err, pgx.ErrNoRows):
+				return err
+			}
+		}
+		if ref := paymentRef(ev); ref != "" {
+			if err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM payments WHERE provider_ref = $1 AND status = 'succeeded')`, ref).Scan(&st.RefPaid); err != nil {
 				return err
 			}
 		}
@@ -133,6 +144,15 @@ func (r *Repo) Fulfil(ctx context.Context, ev domain.Event, now time.Time, decid
 		return write(ctx, tx, c, now, r.seller, receiptMail)
 	})
 	return applied, c, err
+}
+
+// paymentRef is the provider reference a payment of ev is recorded under:
+// its invoice for invoice events, else its checkout session.
+func paymentRef(ev domain.Event) string {
+	if ev.Type == domain.EvInvoicePaid || ev.Type == domain.EvInvoicePaymentFailed {
+		return ev.InvoiceID
+	}
+	return ev.SessionID
 }
 
 func lockProviderSub(ctx context.Context, tx pgx.Tx, id string) (*domain.ProviderSub, error) {
