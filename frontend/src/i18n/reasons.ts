@@ -180,6 +180,12 @@ export const reasons = {
   "checkout-method": "วิธีชำระเงินไม่ถูกต้อง",
   "checkout-not-found": "ไม่พบรายการชำระเงินนี้",
   "checkout-done": "รายการชำระเงินนี้เสร็จสิ้นแล้ว",
+  "checkout-rate-limited": (ctx: ReasonContext) =>
+    waitSeconds(
+      ctx,
+      (n) => `เริ่มการชำระเงินบ่อยเกินไป กรุณาลองใหม่ในอีก ${n} วินาที`,
+      "เริ่มการชำระเงินบ่อยเกินไป กรุณาลองใหม่ในอีกสักครู่",
+    ),
   "payments-unavailable": unavailable,
   "webhook-signature": tryLater,
   "webhook-event": tryLater,

@@ -34,6 +34,10 @@ type Store interface {
 	Usage(ctx context.Context, userID string, day, month time.Time) (map[string]int, error)
 
 	CheckoutByKey(ctx context.Context, key string) (domain.Checkout, bool, error)
+	// CheckoutAttempt counts a checkout the user starts at now unless limit
+	// were started in the window before; then nothing is counted and wait
+	// is how long until one more may start. Atomic per user.
+	CheckoutAttempt(ctx context.Context, userID string, now time.Time, window time.Duration, limit int) (wait time.Duration, err error)
 	Checkout(ctx context.Context, id string) (domain.Checkout, bool, error)
 	SaveCheckout(ctx context.Context, c domain.Checkout, key string) (domain.Checkout, error)
 	Payments(ctx context.Context, userID string) ([]domain.Payment, error)
@@ -80,6 +84,8 @@ type App struct {
 
 	mailer    Mailer // nil: queued mail waits
 	publicURL string
+
+	checkoutLimit int // checkouts an account may start per minute
 }
 
 // New returns the use cases; provider may be nil (no payments), now nil (time.Now).
@@ -90,7 +96,13 @@ func New(store Store, provider Provider, now func() time.Time, log *slog.Logger)
 	if log == nil {
 		log = slog.Default()
 	}
-	return &App{store: store, provider: provider, now: now, log: log}
+	return &App{store: store, provider: provider, now: now, log: log, checkoutLimit: domain.DefaultCheckoutsPerMinute}
+}
+
+// WithCheckoutLimit sets how many checkouts an account may start a minute.
+func (a *App) WithCheckoutLimit(perMinute int) *App {
+	a.checkoutLimit = perMinute
+	return a
 }
 
 // Now is the service clock.
@@ -167,6 +179,13 @@ func (a *App) Checkout(ctx context.Context, userID, email, tier, period, method,
 	key := "checkout-" + hex.EncodeToString(sum[:16])
 	if c, ok, err := a.store.CheckoutByKey(ctx, key); err != nil || ok {
 		return domain.CheckoutSession{ID: c.SessionID, URL: c.URL, Provider: c.Provider}, err
+	}
+	// A double click (the same key) is answered above and costs nothing;
+	// each new session at the provider counts.
+	if wait, err := a.store.CheckoutAttempt(ctx, userID, a.now(), time.Minute, a.checkoutLimit); err != nil {
+		return domain.CheckoutSession{}, err
+	} else if wait > 0 {
+		return domain.CheckoutSession{}, apperr.RetryAfter(domain.ErrCheckoutTooMany, wait)
 	}
 	s, err := a.provider.CreateCheckout(ctx, o, key)
 	if err != nil {

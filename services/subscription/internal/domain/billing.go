@@ -26,7 +26,15 @@ var (
 	ErrNoCheckout   = apperr.New(apperr.NotFound, "checkout-not-found", "Checkout session not found")
 	ErrCheckoutDone = apperr.New(apperr.FailedPrecondition, "checkout-done", "This checkout is already completed")
 	ErrNoProvider   = apperr.New(apperr.Unavailable, "payments-unavailable", "Service is currently unavailable. Please try again later.")
+	// ErrCheckoutTooMany is the per-account limit on starting checkouts
+	// (each opens a session at the provider), sent with its Retry-After.
+	ErrCheckoutTooMany = apperr.New(apperr.ResourceExhausted, "checkout-rate-limited", "Too many payments started. Please try again shortly.")
 )
+
+// DefaultCheckoutsPerMinute is how many checkouts one account may start in
+// a minute (CHECKOUT_PER_MINUTE): far above a person changing their mind,
+// far below a script opening sessions at the provider.
+const DefaultCheckoutsPerMinute = 10
 
 // Order is what a checkout sells.
 type Order struct {

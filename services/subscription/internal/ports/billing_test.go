@@ -13,9 +13,14 @@ import (
 
 	subscriptionv1 "bidradar/gen/subscription/v1"
 	"bidradar/pkg/apperr"
+	"bidradar/pkg/testutil/pgtest"
 	"bidradar/services/subscription/internal/adapters/localpay"
+	"bidradar/services/subscription/internal/adapters/postgres"
 	"bidradar/services/subscription/internal/adapters/stripepay"
+	"bidradar/services/subscription/internal/app"
 	"bidradar/services/subscription/internal/domain"
+	"bidradar/services/subscription/internal/ports"
+	"bidradar/services/subscription/subscriptionsvc"
 )
 
 // Free text entering the service goes through pkg/freetext: a billing
@@ -162,5 +167,73 @@ func TestLocalCompletionsAtOnce(t *testing.T) {
 		if won != 1 || payments != 1 {
 			t.Fatalf("%v: %d answers completed it, %d payments (%+v)", outcomes, won, payments, answers)
 		}
+	}
+}
+
+// Starting checkouts is limited per account (each opens a session at the
+// provider): past the limit a minute, 429 with Retry-After until the oldest
+// leaves the minute; a double click (the same key) costs nothing, and other
+// accounts are not affected.
+func TestCheckoutRateLimit(t *testing.T) {
+	pool, err := subscriptionsvc.Open(context.Background(), pgtest.NewDatabase(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(pool.Close)
+	at := clock
+	h := ports.NewHandler(app.New(postgres.New(pool), localpay.Provider{}, func() time.Time { return at }, nil).WithCheckoutLimit(3))
+	start := func(u, key string) error {
+		req := connect.NewRequest(&subscriptionv1.CreateCheckoutRequest{Tier: "pro", Period: "monthly", Method: "card"})
+		req.Header().Set("Idempotency-Key", key)
+		_, err := h.CreateCheckout(user(u), req)
+		return err
+	}
+	for i := range 3 {
+		if err := start(ann, fmt.Sprint("k", i)); err != nil {
+			t.Fatal(err)
+		}
+		at = at.Add(10 * time.Second)
+	}
+	if err := start(ann, "k0"); err != nil {
+		t.Fatalf("a double click after the limit: %v", err)
+	}
+	err = start(ann, "k3")
+	var ce *connect.Error
+	if kindOf(err) != apperr.ResourceExhausted || !errors.As(apperr.ToConnect(err), &ce) || apperr.ToConnect(err).Meta().Get("Retry-After") != "30" {
+		t.Fatalf("fourth in a minute: %v", err)
+	}
+	if err := start(bob, "k3"); err != nil {
+		t.Fatalf("another account: %v", err)
+	}
+	at = at.Add(30 * time.Second) // the first left the minute
+	if err := start(ann, "k3"); err != nil {
+		t.Fatalf("after the wait: %v", err)
+	}
+	if err := start(ann, "k4"); kindOf(err) != apperr.ResourceExhausted {
+		t.Fatalf("the limit holds after the wait: %v", err)
+	}
+	// A burst at once does not slip past the count.
+	const carol = "33333333-3333-4333-8333-333333333333"
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	started := 0
+	for i := range 12 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			err := start(carol, fmt.Sprint("burst", i))
+			mu.Lock()
+			defer mu.Unlock()
+			switch {
+			case err == nil:
+				started++
+			case kindOf(err) != apperr.ResourceExhausted:
+				t.Error(err)
+			}
+		}()
+	}
+	wg.Wait()
+	if started != 3 {
+		t.Fatalf("a burst started %d checkouts, want 3", started)
 	}
 }

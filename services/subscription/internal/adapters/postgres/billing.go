@@ -60,6 +60,37 @@ func (r *Repo) SaveCheckout(ctx context.Context, c domain.Checkout, key string) 
 	return got, err
 }
 
+// CheckoutAttempt implements app.Store: under a lock on the user, the
+// attempts older than the window go, the rest are counted, and this one is
+// recorded when fewer than limit remain; else wait is when the oldest
+// leaves the window.
+func (r *Repo) CheckoutAttempt(ctx context.Context, userID string, now time.Time, window time.Duration, limit int) (wait time.Duration, err error) {
+	err = pgx.BeginFunc(ctx, r.pool, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(hashtextextended('checkout-attempts:' || $1, 0))`, userID); err != nil {
+			return err
+		}
+		since := now.Add(-window)
+		if _, err := tx.Exec(ctx, `DELETE FROM checkout_attempts WHERE user_id = $1 AND at <= $2`, userID, since); err != nil {
+			return err
+		}
+		var n int
+		var oldest *time.Time
+		if err := tx.QueryRow(ctx, `SELECT count(*), min(at) FROM checkout_attempts WHERE user_id = $1`, userID).Scan(&n, &oldest); err != nil {
+			return err
+		}
+		if n >= limit && oldest != nil {
+			wait = oldest.Add(window).Sub(now)
+			return nil
+		}
+		_, err := tx.Exec(ctx, `INSERT INTO checkout_attempts (user_id, at) VALUES ($1, $2)`, userID, now)
+		return err
+	})
+	if err != nil {
+		return 0, fmt.Errorf("checkout attempt: %w", err)
+	}
+	return wait, nil
+}
+
 // Payments lists a user's payments, newest first.
 func (r *Repo) Payments(ctx context.Context, userID string) ([]domain.Payment, error) {
 	rows, err := r.pool.Query(ctx, `SELECT id::text, tier, period, method, status, provider_ref, amount_satang, receipt_no, coalesce(receipt_number, ''), created_at

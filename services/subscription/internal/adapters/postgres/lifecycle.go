@@ -146,6 +146,7 @@ func (r *Repo) ForgetUser(ctx context.Context, userID string) error {
 		for _, q := range []string{
 			`DELETE FROM billing_profiles WHERE user_id = $1`,
 			`DELETE FROM usage_counters WHERE user_id = $1`,
+			`DELETE FROM checkout_attempts WHERE user_id = $1`,
 			`UPDATE subscriptions SET email = '' WHERE user_id = $1`,
 			`UPDATE checkouts SET email = '' WHERE user_id = $1`,
 			// No address, and no change later than this one: a change
