@@ -6,6 +6,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
 	"log/slog"
 	"time"
 
@@ -45,6 +46,10 @@ type Store interface {
 	BillingProfile(ctx context.Context, userID string) (domain.Party, bool, error)
 	SaveBillingProfile(ctx context.Context, userID string, p domain.Party, now time.Time) error
 	Receipt(ctx context.Context, userID, number string) (domain.Receipt, bool, error)
+	// ReissueReceipt issues, once, the replacement tax invoice of the user's
+	// receipt number naming buyer (domain.Receipt.CheckReissue), queues its
+	// mail, and returns it; the original is not changed.
+	ReissueReceipt(ctx context.Context, userID, number string, buyer domain.Party, now time.Time, mail func(domain.Receipt) domain.Mail) (domain.Receipt, error)
 
 	UpdatePlan(ctx context.Context, userID string, now time.Time, change func(domain.Subscription, bool) (domain.Subscription, error)) (domain.Subscription, error)
 	RollDue(ctx context.Context, now time.Time, limit int, roll func(domain.Subscription) (domain.Subscription, bool)) (int, error)
@@ -152,12 +157,31 @@ func TierByName(tiers []domain.Tier, name string) domain.Tier {
 	return domain.Tier{Name: name}
 }
 
-// Checkout starts a payment. The idempotency key is derived from the user,
-// the order and the client's key (the Idempotency-Key header, else the
-// minute), so a double click makes one session.
+// Checkout starts a payment whose receipt names the billing profile as it
+// stands when the payment succeeds (CheckoutFor with no choice).
 func (a *App) Checkout(ctx context.Context, userID, email, tier, period, method, clientKey string) (domain.CheckoutSession, error) {
+	return a.CheckoutFor(ctx, userID, email, tier, period, method, clientKey, domain.BuyerChoice{})
+}
+
+// CheckoutFor starts a payment. The idempotency key is derived from the
+// user, the order, the buyer and the client's key (the Idempotency-Key
+// header, else the minute), so a double click makes one session. A buyer
+// given is checked like the billing profile, saved as it (the renewals'
+// receipts name it too) and named by this payment's tax invoice; with
+// ReceiptOnly the receipt names nobody.
+func (a *App) CheckoutFor(ctx context.Context, userID, email, tier, period, method, clientKey string, buyer domain.BuyerChoice) (domain.CheckoutSession, error) {
 	if a.provider == nil {
 		return domain.CheckoutSession{}, domain.ErrNoProvider
+	}
+	if buyer.Buyer != nil && buyer.ReceiptOnly {
+		return domain.CheckoutSession{}, domain.ErrBuyerAndReceiptOnly
+	}
+	if buyer.Buyer != nil {
+		p, err := domain.NormalizeProfile(*buyer.Buyer)
+		if err != nil {
+			return domain.CheckoutSession{}, err
+		}
+		buyer.Buyer = &p
 	}
 	tiers, err := a.store.Tiers(ctx)
 	if err != nil {
@@ -175,7 +199,11 @@ func (a *App) Checkout(ctx context.Context, userID, email, tier, period, method,
 	if clientKey == "" {
 		clientKey = a.now().UTC().Format("2006-01-02T15:04")
 	}
-	sum := sha256.Sum256([]byte(userID + "|" + tier + "|" + period + "|" + method + "|" + clientKey))
+	who := fmt.Sprint(buyer.ReceiptOnly)
+	if b := buyer.Buyer; b != nil {
+		who = fmt.Sprintf("%q", []any{b.Kind, b.Name, b.TaxID, b.HeadOffice, b.Branch, b.Address})
+	}
+	sum := sha256.Sum256([]byte(userID + "|" + tier + "|" + period + "|" + method + "|" + who + "|" + clientKey))
 	key := "checkout-" + hex.EncodeToString(sum[:16])
 	if c, ok, err := a.store.CheckoutByKey(ctx, key); err != nil || ok {
 		return domain.CheckoutSession{ID: c.SessionID, URL: c.URL, Provider: c.Provider}, err
@@ -187,12 +215,18 @@ func (a *App) Checkout(ctx context.Context, userID, email, tier, period, method,
 	} else if wait > 0 {
 		return domain.CheckoutSession{}, apperr.RetryAfter(domain.ErrCheckoutTooMany, wait)
 	}
+	if buyer.Buyer != nil {
+		if err := a.store.SaveBillingProfile(ctx, userID, *buyer.Buyer, a.now()); err != nil {
+			return domain.CheckoutSession{}, err
+		}
+	}
 	s, err := a.provider.CreateCheckout(ctx, o, key)
 	if err != nil {
 		return domain.CheckoutSession{}, err
 	}
 	saved, err := a.store.SaveCheckout(ctx, domain.Checkout{SessionID: s.ID, Provider: s.Provider, UserID: userID,
-		Tier: tier, Period: period, Method: method, URL: s.URL, Email: email, AmountSatang: o.AmountSatang(), CreatedAt: a.now()}, key)
+		Tier: tier, Period: period, Method: method, URL: s.URL, Email: email, AmountSatang: o.AmountSatang(), CreatedAt: a.now(),
+		BuyerChoice: buyer}, key)
 	if err != nil {
 		return domain.CheckoutSession{}, err
 	}

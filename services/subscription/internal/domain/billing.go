@@ -129,7 +129,23 @@ type Checkout struct {
 	Email                                                          string
 	AmountSatang                                                   int64
 	CreatedAt                                                      time.Time
+	BuyerChoice
 }
+
+// BuyerChoice is who a checkout's receipt names, when the payer said: the
+// buyer they gave (a tax invoice), or nobody (ReceiptOnly: a receipt to
+// the e-mail). Neither: the billing profile when the payment succeeds.
+type BuyerChoice struct {
+	Buyer       *Party
+	ReceiptOnly bool
+}
+
+// Fixed reports whether the payer chose (a buyer, or none).
+func (b BuyerChoice) Fixed() bool { return b.Buyer != nil || b.ReceiptOnly }
+
+// ErrBuyerAndReceiptOnly: a checkout names a buyer or asks for a plain
+// receipt, not both.
+var ErrBuyerAndReceiptOnly = apperr.New(apperr.InvalidArgument, "checkout-buyer", "buyer and receipt_only cannot both be set")
 
 // Payment is a stored payment; paid ones carry their receipt number.
 type Payment struct {
@@ -137,5 +153,6 @@ type Payment struct {
 	AmountSatang                                  int64
 	ReceiptNo                                     *int64
 	ReceiptNumber                                 string // RC2569-000001; "" when not paid
+	ReplacementNumber                             string // the replacement tax invoice of that receipt, if any
 	CreatedAt                                     time.Time
 }

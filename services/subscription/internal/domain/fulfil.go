@@ -22,6 +22,8 @@ type PaymentRecord struct {
 	ProviderRef                  string // checkout session or invoice id
 	TierLabel                    string // for the receipt
 	Email                        string // where the receipt goes
+	// Buyer chosen at checkout; not Fixed: the billing profile at payment.
+	Buyer BuyerChoice
 }
 
 // FulfilState is what fulfilment reads, locked, before deciding.
@@ -69,8 +71,12 @@ type Change struct {
 func Decide(ev Event, st FulfilState, now time.Time) Change {
 	c := decide(ev, st, now)
 	if p := c.Payment; p != nil {
-		// What the receipt needs: the plan's name and where to mail it.
+		// What the receipt needs: the plan's name, who it names and where
+		// to mail it.
 		p.TierLabel = st.Tiers[p.Tier].Label
+		if co := st.Checkout; co != nil && p.ProviderRef == co.SessionID {
+			p.Buyer = co.BuyerChoice
+		}
 		switch {
 		case c.Sub != nil && c.Sub.Email != "":
 			p.Email = c.Sub.Email

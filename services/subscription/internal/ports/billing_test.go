@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -235,5 +236,164 @@ func TestCheckoutRateLimit(t *testing.T) {
 	wg.Wait()
 	if started != 3 {
 		t.Fatalf("a burst started %d checkouts, want 3", started)
+	}
+}
+
+// The tax invoice names the buyer given at checkout (checked like the
+// billing profile, and saved as it); a payer who asks for a plain receipt
+// gets one naming nobody, whatever the profile says.
+func TestCheckoutNamesTheBuyer(t *testing.T) {
+	h, _ := paymentsHandler(t, localpay.Provider{})
+	company := &subscriptionv1.BillingProfile{Kind: "company", Name: "บริษัท รับเหมา ทดสอบ จำกัด", TaxId: "0-1055-51234-56-7",
+		Branch: "00012", Address: "99/1 ถนนสีลม แขวงสุริยวงศ์\nเขตบางรัก กรุงเทพมหานคร 10500"}
+	pay := func(u string, m *subscriptionv1.CreateCheckoutRequest) *subscriptionv1.Receipt {
+		t.Helper()
+		co, err := h.CreateCheckout(user(u), connect.NewRequest(m))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := h.CompleteLocalCheckout(user(u), connect.NewRequest(&subscriptionv1.CompleteLocalCheckoutRequest{SessionId: co.Msg.GetSessionId(), Outcome: "paid"})); err != nil {
+			t.Fatal(err)
+		}
+		pays, err := h.ListPayments(user(u), connect.NewRequest(&subscriptionv1.ListPaymentsRequest{}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := h.GetReceipt(user(u), connect.NewRequest(&subscriptionv1.GetReceiptRequest{Number: pays.Msg.GetPayments()[0].GetReceiptNumber()}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r.Msg.GetReceipt()
+	}
+	bad := proto.Clone(company).(*subscriptionv1.BillingProfile)
+	bad.TaxId = "0105551234568"
+	for name, m := range map[string]*subscriptionv1.CreateCheckoutRequest{
+		"bad check digit":      {Tier: "pro", Period: "monthly", Method: "card", Buyer: bad},
+		"buyer and no invoice": {Tier: "pro", Period: "monthly", Method: "card", Buyer: company, ReceiptOnly: true},
+	} {
+		if _, err := h.CreateCheckout(user(ann), connect.NewRequest(m)); kindOf(err) != apperr.InvalidArgument {
+			t.Fatalf("%s: %v", name, err)
+		}
+	}
+	r := pay(ann, &subscriptionv1.CreateCheckoutRequest{Tier: "starter", Period: "monthly", Method: "promptpay", Buyer: company})
+	b := r.GetBuyer()
+	if !r.GetBuyerHasProfile() || b.GetName() != company.GetName() || b.GetTaxId() != "0105551234567" || b.GetBranchLabel() != "สาขาที่ 00012" ||
+		b.GetAddress() != company.GetAddress() || r.GetCanReissue() {
+		t.Fatalf("tax invoice: %v", r)
+	}
+	prof, err := h.GetBillingProfile(user(ann), connect.NewRequest(&subscriptionv1.GetBillingProfileRequest{}))
+	if err != nil || !prof.Msg.GetExists() || prof.Msg.GetProfile().GetTaxId() != "0105551234567" {
+		t.Fatalf("the buyer is kept for the next receipts: %v %v", prof, err)
+	}
+	r = pay(ann, &subscriptionv1.CreateCheckoutRequest{Tier: "starter", Period: "monthly", Method: "promptpay", ReceiptOnly: true})
+	if r.GetBuyerHasProfile() || r.GetBuyer().GetEmail() != "1111@example.com" || !r.GetCanReissue() {
+		t.Fatalf("a plain receipt: %v", r)
+	}
+}
+
+// A receipt issued without a buyer is reissued once as a replacement tax
+// invoice (ใบกำกับภาษีฉบับแทน): a new number citing the original, which
+// stays as it was; a second reissue, a reissue of the replacement or of a
+// receipt that names a buyer is 409 with a detail; nobody else's.
+func TestReissueOnceAsReplacementTaxInvoice(t *testing.T) {
+	h, pool := paymentsHandler(t, localpay.Provider{})
+	ctx := context.Background()
+	co, err := h.CreateCheckout(user(ann), connect.NewRequest(&subscriptionv1.CreateCheckoutRequest{Tier: "pro", Period: "monthly", Method: "promptpay"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := h.CompleteLocalCheckout(user(ann), connect.NewRequest(&subscriptionv1.CompleteLocalCheckoutRequest{SessionId: co.Msg.GetSessionId(), Outcome: "paid"})); err != nil {
+		t.Fatal(err)
+	}
+	get := func(u, number string) *subscriptionv1.Receipt {
+		t.Helper()
+		r, err := h.GetReceipt(user(u), connect.NewRequest(&subscriptionv1.GetReceiptRequest{Number: number}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r.Msg.GetReceipt()
+	}
+	reissue := func(u, number string, b *subscriptionv1.BillingProfile) (*subscriptionv1.Receipt, error) {
+		r, err := h.ReissueReceipt(user(u), connect.NewRequest(&subscriptionv1.ReissueReceiptRequest{Number: number, Buyer: b}))
+		if err != nil {
+			return nil, err
+		}
+		return r.Msg.GetReceipt(), nil
+	}
+	const original = "RC2569-000001"
+	before := get(ann, original)
+	if before.GetBuyerHasProfile() || !before.GetCanReissue() {
+		t.Fatalf("original: %v", before)
+	}
+	if _, err := reissue(ann, original, nil); kindOf(err) != apperr.InvalidArgument {
+		t.Fatalf("no buyer and no profile: %v", err)
+	}
+	company := &subscriptionv1.BillingProfile{Kind: "company", Name: "บริษัท ทดสอบ จำกัด", TaxId: "0105551234567", HeadOffice: true,
+		Address: "99 ถนนสีลม กรุงเทพมหานคร 10500"}
+	if _, err := reissue(bob, original, company); kindOf(err) != apperr.NotFound {
+		t.Fatalf("bob reissues ann's: %v", err)
+	}
+	evil := proto.Clone(company).(*subscriptionv1.BillingProfile)
+	evil.Name = "บริษัท \u202eดำกัจ"
+	if _, err := reissue(ann, original, evil); kindOf(err) != apperr.InvalidArgument {
+		t.Fatalf("an override in the buyer: %v", err)
+	}
+
+	// Two at once: one replacement.
+	var wg sync.WaitGroup
+	errs := make([]error, 2)
+	outs := make([]*subscriptionv1.Receipt, 2)
+	for i := range 2 {
+		wg.Add(1)
+		go func() { defer wg.Done(); outs[i], errs[i] = reissue(ann, original, company) }()
+	}
+	wg.Wait()
+	var rep *subscriptionv1.Receipt
+	for i := range 2 {
+		switch {
+		case errs[i] == nil && rep == nil:
+			rep = outs[i]
+		case kindOf(errs[i]) != apperr.AlreadyExists:
+			t.Fatalf("reissues at once: %v", errs)
+		}
+	}
+	if rep == nil {
+		t.Fatalf("no reissue succeeded: %v", errs)
+	}
+	if rep.GetNumber() != "RC2569-000002" || rep.GetReplacesNumber() != original || rep.GetReplacesIssuedDate() != before.GetIssuedDate() ||
+		rep.GetBuyer().GetName() != "บริษัท ทดสอบ จำกัด" || rep.GetBuyer().GetBranchLabel() != "สำนักงานใหญ่" ||
+		rep.GetAmountSatang() != before.GetAmountSatang() || rep.GetVatSatang() != before.GetVatSatang() || rep.GetCanReissue() {
+		t.Fatalf("replacement: %v", rep)
+	}
+	after := get(ann, original)
+	if after.GetBuyerHasProfile() || after.GetReplacedByNumber() != rep.GetNumber() || after.GetCanReissue() ||
+		after.GetIssuedDate() != before.GetIssuedDate() || after.GetBuyer().GetEmail() != before.GetBuyer().GetEmail() {
+		t.Fatalf("the original changed: %v", after)
+	}
+	_, err = reissue(ann, original, company)
+	var ce *connect.Error
+	if kindOf(err) != apperr.AlreadyExists || !errors.As(apperr.ToConnect(err), &ce) || !strings.Contains(ce.Message(), rep.GetNumber()) {
+		t.Fatalf("second reissue: %v", err)
+	}
+	if _, err := reissue(ann, rep.GetNumber(), company); kindOf(err) != apperr.AlreadyExists {
+		t.Fatalf("reissue of the replacement: %v", err)
+	}
+	pays, err := h.ListPayments(user(ann), connect.NewRequest(&subscriptionv1.ListPaymentsRequest{}))
+	if err != nil || len(pays.Msg.GetPayments()) != 1 || pays.Msg.GetPayments()[0].GetReceiptNumber() != original ||
+		pays.Msg.GetPayments()[0].GetReplacementNumber() != rep.GetNumber() {
+		t.Fatalf("payments: %v %v", pays, err)
+	}
+	var subject string
+	if err := pool.QueryRow(ctx, `SELECT subject FROM mail_outbox ORDER BY id DESC LIMIT 1`).Scan(&subject); err != nil ||
+		!strings.Contains(subject, "(ใบแทน)") || !strings.Contains(subject, rep.GetNumber()) {
+		t.Fatalf("replacement mail: %q %v", subject, err)
+	}
+	// A receipt that names a buyer needs no replacement.
+	co, _ = h.CreateCheckout(user(ann), connect.NewRequest(&subscriptionv1.CreateCheckoutRequest{Tier: "pro", Period: "monthly", Method: "promptpay", Buyer: company}))
+	if _, err := h.CompleteLocalCheckout(user(ann), connect.NewRequest(&subscriptionv1.CompleteLocalCheckoutRequest{SessionId: co.Msg.GetSessionId(), Outcome: "paid"})); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := reissue(ann, "RC2569-000003", nil); kindOf(err) != apperr.AlreadyExists {
+		t.Fatalf("reissue of a tax invoice: %v", err)
 	}
 }

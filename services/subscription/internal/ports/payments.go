@@ -30,7 +30,12 @@ func (h *Handler) CreateCheckout(ctx context.Context, req *connect.Request[subsc
 		return nil, err
 	}
 	m := req.Msg
-	s, err := h.app.Checkout(ctx, claims.UserID, email, m.GetTier(), m.GetPeriod(), m.GetMethod(), key)
+	buyer := domain.BuyerChoice{ReceiptOnly: m.GetReceiptOnly()}
+	if b := m.GetBuyer(); b != nil {
+		p := profileFromProto(b)
+		buyer.Buyer = &p
+	}
+	s, err := h.app.CheckoutFor(ctx, claims.UserID, email, m.GetTier(), m.GetPeriod(), m.GetMethod(), key, buyer)
 	if err != nil {
 		return nil, err
 	}
@@ -60,7 +65,7 @@ func (h *Handler) ListPayments(ctx context.Context, _ *connect.Request[subscript
 		out.Payments = append(out.Payments, &subscriptionv1.Payment{
 			PaymentId: p.ID, Tier: p.Tier, Amount: baht(p.AmountSatang), AmountSatang: p.AmountSatang, Currency: "THB",
 			Status: p.Status, Method: p.Method, Period: p.Period, ReceiptNo: p.ReceiptNo, ReceiptNumber: p.ReceiptNumber,
-			CreatedAt: timestamppb.New(p.CreatedAt),
+			ReplacementNumber: p.ReplacementNumber, CreatedAt: timestamppb.New(p.CreatedAt),
 		})
 	}
 	return connect.NewResponse(out), nil

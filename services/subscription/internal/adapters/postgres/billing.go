@@ -21,12 +21,40 @@ const (
 	SubjectPaymentSucceeded    = "subscription.v1.payment.succeeded"
 )
 
-const checkoutColumns = `session_id, provider, user_id, tier, period, method, url, status, amount_satang, created_at, email`
+const checkoutColumns = `session_id, provider, user_id, tier, period, method, url, status, amount_satang, created_at, email,
+	buyer_fixed, buyer_kind, buyer_name, buyer_tax_id, buyer_head_office, buyer_branch, buyer_address`
 
 func scanCheckout(row pgx.Row) (domain.Checkout, error) {
 	var c domain.Checkout
-	err := row.Scan(&c.SessionID, &c.Provider, &c.UserID, &c.Tier, &c.Period, &c.Method, &c.URL, &c.Status, &c.AmountSatang, &c.CreatedAt, &c.Email)
+	var fixed bool
+	var b nullParty
+	err := row.Scan(&c.SessionID, &c.Provider, &c.UserID, &c.Tier, &c.Period, &c.Method, &c.URL, &c.Status, &c.AmountSatang, &c.CreatedAt, &c.Email,
+		&fixed, &b.kind, &b.name, &b.taxID, &b.head, &b.branch, &b.address)
+	c.Buyer = b.party()
+	c.ReceiptOnly = fixed && c.Buyer == nil
 	return c, err
+}
+
+// nullParty scans a buyer stored in nullable columns (all NULL: none).
+type nullParty struct {
+	kind, name, taxID, branch, address *string
+	head                               *bool
+}
+
+func (n nullParty) party() *domain.Party {
+	if n.kind == nil {
+		return nil
+	}
+	return &domain.Party{Kind: *n.kind, Name: deref(n.name), TaxID: deref(n.taxID), HeadOffice: n.head != nil && *n.head,
+		Branch: deref(n.branch), Address: deref(n.address)}
+}
+
+// partyArgs are a buyer's column values: NULLs for none.
+func partyArgs(p *domain.Party) []any {
+	if p == nil {
+		return []any{nil, nil, nil, nil, nil, nil}
+	}
+	return []any{p.Kind, p.Name, p.TaxID, p.HeadOffice, p.Branch, p.Address}
 }
 
 // CheckoutByKey returns the session already created for an idempotency key.
@@ -50,9 +78,11 @@ func (r *Repo) Checkout(ctx context.Context, id string) (domain.Checkout, bool, 
 // SaveCheckout stores a new session; a concurrent save with the same key
 // keeps the first one and returns it.
 func (r *Repo) SaveCheckout(ctx context.Context, c domain.Checkout, key string) (domain.Checkout, error) {
+	args := append([]any{c.SessionID, c.Provider, c.UserID, c.Tier, c.Period, c.Method, c.URL, c.AmountSatang, c.CreatedAt, c.Email, key,
+		c.Fixed()}, partyArgs(c.Buyer)...)
 	_, err := r.pool.Exec(ctx, `INSERT INTO checkouts (`+checkoutColumns+`, idempotency_key)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, 'open', $8, $9, $10, $11) ON CONFLICT (idempotency_key) DO NOTHING`,
-		c.SessionID, c.Provider, c.UserID, c.Tier, c.Period, c.Method, c.URL, c.AmountSatang, c.CreatedAt, c.Email, key)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, 'open', $8, $9, $10, $12, $13, $14, $15, $16, $17, $18, $11)
+		ON CONFLICT (idempotency_key) DO NOTHING`, args...)
 	if err != nil {
 		return domain.Checkout{}, fmt.Errorf("save checkout: %w", err)
 	}
@@ -93,14 +123,17 @@ func (r *Repo) CheckoutAttempt(ctx context.Context, userID string, now time.Time
 
 // Payments lists a user's payments, newest first.
 func (r *Repo) Payments(ctx context.Context, userID string) ([]domain.Payment, error) {
-	rows, err := r.pool.Query(ctx, `SELECT id::text, tier, period, method, status, provider_ref, amount_satang, receipt_no, coalesce(receipt_number, ''), created_at
-		FROM payments WHERE user_id = $1 ORDER BY created_at DESC LIMIT 200`, userID)
+	rows, err := r.pool.Query(ctx, `SELECT p.id::text, p.tier, p.period, p.method, p.status, p.provider_ref, p.amount_satang, p.receipt_no,
+		coalesce(p.receipt_number, ''), coalesce(rp.number, ''), p.created_at
+		FROM payments p LEFT JOIN receipts rp ON rp.replaces = p.receipt_number
+		WHERE p.user_id = $1 ORDER BY p.created_at DESC, p.receipt_number DESC NULLS LAST LIMIT 200`, userID)
 	if err != nil {
 		return nil, fmt.Errorf("payments: %w", err)
 	}
 	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (domain.Payment, error) {
 		var p domain.Payment
-		err := row.Scan(&p.ID, &p.Tier, &p.Period, &p.Method, &p.Status, &p.ProviderRef, &p.AmountSatang, &p.ReceiptNo, &p.ReceiptNumber, &p.CreatedAt)
+		err := row.Scan(&p.ID, &p.Tier, &p.Period, &p.Method, &p.Status, &p.ProviderRef, &p.AmountSatang, &p.ReceiptNo, &p.ReceiptNumber,
+			&p.ReplacementNumber, &p.CreatedAt)
 		return p, err
 	})
 }

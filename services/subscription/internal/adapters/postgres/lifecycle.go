@@ -148,7 +148,8 @@ func (r *Repo) ForgetUser(ctx context.Context, userID string) error {
 			`DELETE FROM usage_counters WHERE user_id = $1`,
 			`DELETE FROM checkout_attempts WHERE user_id = $1`,
 			`UPDATE subscriptions SET email = '' WHERE user_id = $1`,
-			`UPDATE checkouts SET email = '' WHERE user_id = $1`,
+			`UPDATE checkouts SET email = '', buyer_kind = NULL, buyer_name = NULL, buyer_tax_id = NULL, buyer_head_office = NULL,
+				buyer_branch = NULL, buyer_address = NULL WHERE user_id = $1`,
 			// No address, and no change later than this one: a change
 			// arriving late stores none.
 			`INSERT INTO email_changes (user_id, changed_at, email) VALUES ($1, 'infinity', NULL)
