@@ -66,6 +66,11 @@ type Store interface {
 	// outcome (nothing, when the claim was lost meanwhile).
 	ProviderCancelDone(ctx context.Context, c domain.PendingCancel, now time.Time) error
 	ProviderCancelFailed(ctx context.Context, c domain.PendingCancel, retryAt time.Time, failure string) error
+	// EndPlanForDeletion ends a deleted account's plan as end decides
+	// (domain.ForDeletion) and records the provider cancels it returns, in
+	// one transaction, returning them.
+	EndPlanForDeletion(ctx context.Context, userID string, now time.Time,
+		end func(domain.Subscription, bool, []string) (domain.Subscription, []domain.ProviderCancel, bool)) ([]domain.ProviderCancel, error)
 	// ForgetUser erases a deleted account's personal data: the billing
 	// profile, usage counters, the e-mail kept for reminders and receipts,
 	// and mail not yet sent. Payments and issued receipts stay (tax law).
@@ -262,12 +267,14 @@ func (a *App) fulfil(ctx context.Context, ev domain.Event) (applied bool, err er
 	switch {
 	case !applied:
 		a.log.InfoContext(ctx, "webhook replay ignored", "event", ev.String())
+		return false, nil
 	case c.Alert:
-		a.log.ErrorContext(ctx, "ALERT: payment event not fulfilled; check it at the provider (refund or grant by hand)",
+		a.log.ErrorContext(ctx, "ALERT: payment event not fulfilled as paid for; check it at the provider (refund or grant by hand)",
 			"event", ev.String(), "session", ev.SessionID, "user", ev.UserID, "amount_satang", ev.AmountSatang, "reason", c.Reason, "alert", true)
 	case c.Reason != "":
 		a.log.InfoContext(ctx, "webhook event changed nothing", "event", ev.String(), "reason", c.Reason)
-	case c.ProviderCancel != nil && a.provider != nil:
+	}
+	if c.ProviderCancel != nil && a.provider != nil {
 		// The plan and the pending cancel of the old card are written: try
 		// it at once; a failure is retried by the job (StopReplacedCards),
 		// and the webhook is acknowledged either way (the plan is right).

@@ -37,6 +37,8 @@ type FulfilState struct {
 	// RefPaid: a payment of the event's checkout session or invoice has
 	// succeeded already (another event for the same payment came first).
 	RefPaid bool
+	// Forgotten: the user deleted their account (ForgetUser ran).
+	Forgotten bool
 }
 
 // ProviderCancel asks the provider to stop an older card subscription the
@@ -90,6 +92,11 @@ func Decide(ev Event, st FulfilState, now time.Time) Change {
 }
 
 func decide(ev Event, st FulfilState, now time.Time) Change {
+	if st.Forgotten {
+		if c, ok := paidAfterDeletion(ev, st); ok {
+			return c
+		}
+	}
 	ps := st.ProviderSub
 	newer := ps == nil || !ev.Created.Before(ps.StateAt)
 	switch ev.Type {
@@ -190,6 +197,42 @@ func decide(ev Event, st FulfilState, now time.Time) Change {
 		return c
 	}
 	return Change{Reason: "event type not handled"}
+}
+
+// paidAfterDeletion handles money taken from an account deleted before it
+// (a checkout page left open, a renewal before the cancel reached the
+// provider): the payment is recorded with its receipt (tax law), no plan is
+// granted, the card subscription it started or renewed is cancelled now,
+// and a person is alerted to refund it. ok is false for other events.
+func paidAfterDeletion(ev Event, st FulfilState) (Change, bool) {
+	var ref string
+	switch {
+	case (ev.Type == EvCheckoutCompleted && ev.Paid) || ev.Type == EvAsyncPaymentSucceeded:
+		if st.RefPaid {
+			return Change{Reason: "checkout session already fulfilled"}, true
+		}
+		ref = ev.SessionID
+	case ev.Type == EvInvoicePaid && ev.Renewal:
+		if st.RefPaid {
+			return Change{Reason: "invoice already paid"}, true
+		}
+		ref = ev.InvoiceID
+	default:
+		return Change{}, false
+	}
+	c := Change{Alert: true, Reason: "paid after the account was deleted: no plan granted, the card subscription is cancelled; refund it by hand",
+		Payment: &PaymentRecord{UserID: ev.UserID, Tier: ev.Tier, Period: ev.Period, Method: ev.Method,
+			AmountSatang: ev.AmountSatang, Succeeded: true, ProviderRef: ref}}
+	if ev.Type != EvInvoicePaid {
+		c.CheckoutID, c.CheckoutStatus = ev.SessionID, "paid"
+	}
+	if ev.SubscriptionID != "" {
+		c.ProviderCancel = &ProviderCancel{SubscriptionID: ev.SubscriptionID}
+	}
+	if p := c.Payment; p.Tier == "" && st.Found { // a renewal names no tier: the plan's
+		p.Tier, p.Period, p.Method = st.Sub.Tier, st.Sub.Period, MethodCard
+	}
+	return c, true
 }
 
 // checkPaid is why a paid checkout must not be fulfilled ("" when it may):

@@ -188,6 +188,12 @@ func (r *Repo) Fulfil(ctx context.Context, ev domain.Event, now time.Time, decid
 		if ev.UserID == "" {
 			ev.UserID = user
 		}
+		if user != "" {
+			// ForgetUser leaves the user's e-mail change at 'infinity'.
+			if err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM email_changes WHERE user_id = $1 AND changed_at = 'infinity')`, user).Scan(&st.Forgotten); err != nil {
+				return err
+			}
+		}
 		if ev.SessionID != "" {
 			// Locked: events of one session apply one after the other, so
 			// the second sees the first's payment (RefPaid).
