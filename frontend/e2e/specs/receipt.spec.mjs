@@ -173,6 +173,9 @@ export default [
       await toast(page, "ออกใบกำกับภาษีฉบับแทน");
       await page.waitForURL((url) => url.pathname.startsWith("/receipt/") && !url.pathname.endsWith(original));
       const replacement = decodeURIComponent(new URL(page.url()).pathname.split("/").pop());
+      // The replacement's own data, not the original's still on screen while it loads.
+      await visible(page.getByTestId("receipt-number").filter({ hasText: replacement }));
+      await visible(page.getByTestId("receipt-replaces"));
       assert.equal(await page.getByTestId("receipt-number").innerText(), replacement);
       assert.equal(await page.getByTestId("receipt-title").innerText(), "ใบเสร็จรับเงิน / ใบกำกับภาษี (ใบแทน)");
       assert.match(await page.getByTestId("receipt-replaces").innerText(), new RegExp(`ออกแทนฉบับเดิมเลขที่ ${original} ลงวันที่ \\d{1,2} \\S+ 25\\d\\d`));

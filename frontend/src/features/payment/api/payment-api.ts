@@ -120,11 +120,10 @@ export function useReissueReceipt(number: string) {
     mutationFn: (buyer: ProfileInput) => subs().reissueReceipt({ number, buyer }),
     onSuccess: (r) => {
       toast.success(r.message);
-      return Promise.all([
-        qc.invalidateQueries({ queryKey: billingKeys.receipt(number) }),
-        qc.invalidateQueries({ queryKey: keys.payments() }),
-        qc.invalidateQueries({ queryKey: billingKeys.profile() }),
-      ]);
+      // Not awaited: the caller moves to the replacement at once.
+      void qc.invalidateQueries({ queryKey: billingKeys.receipt(number) });
+      void qc.invalidateQueries({ queryKey: keys.payments() });
+      void qc.invalidateQueries({ queryKey: billingKeys.profile() });
     },
     onError: (err) => toast.error(errorMessage(err, "Failed to issue the tax invoice")),
   });

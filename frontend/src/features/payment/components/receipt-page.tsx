@@ -43,16 +43,15 @@ function ReissueBox({ number }: { number: string }) {
   const reissue = useReissueReceipt(number);
   const navigate = useNavigate();
   const value = form ?? profileForm(profile.data);
-  const submit = (e: FormEvent) => {
+  const submit = async (e: FormEvent) => {
     e.preventDefault();
     const errs = validateProfile(value);
     setErrors(errs);
     if (Object.keys(errs).length > 0 || !window.confirm(b.reissueConfirm)) return;
-    reissue.mutate(toProfileInput(value), {
-      onSuccess: (r) => {
-        if (r.receipt) void navigate(`/receipt/${encodeURIComponent(r.receipt.number)}`);
-      },
-    });
+    // mutateAsync, not mutate's callbacks: the original, read again, no longer offers a
+    // reissue, and this box may be gone before the answer is handled.
+    const r = await reissue.mutateAsync(toProfileInput(value)).catch(() => null); // the hook shows the error
+    if (r?.receipt) void navigate(`/receipt/${encodeURIComponent(r.receipt.number)}`);
   };
   return (
     <section className="billing-box receipt-reissue no-print" data-testid="receipt-reissue">
@@ -63,7 +62,7 @@ function ReissueBox({ number }: { number: string }) {
           {b.reissueStart}
         </button>
       ) : (
-        <form className="billing-form" onSubmit={submit} noValidate>
+        <form className="billing-form" onSubmit={(e) => void submit(e)} noValidate>
           {!profile.isPending && <BuyerFields value={value} onChange={setForm} errors={errors} />}
           <button type="submit" className="btn btn-primary btn-md" disabled={reissue.isPending || profile.isPending} data-testid="receipt-reissue-submit">
             {b.reissueSubmit}
