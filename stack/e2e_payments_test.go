@@ -1,6 +1,7 @@
 package stack_test
 
 import (
+	"context"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -8,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/stripe/stripe-go/v82/webhook"
 
 	"bidradar/pkg/testutil/stripemock"
@@ -103,6 +105,7 @@ func TestStripeCheckoutAndWebhook(t *testing.T) {
 	expectDetail(t, e.webhook(string(raw), ""), 400, "Stripe-Signature")
 	expectDetail(t, e.webhook(string(raw), sign(time.Now(), "whsec_wrong")), 400, "signature")
 	expectDetail(t, e.webhook(string(raw), sign(time.Now().Add(-10*time.Minute), secret)), 400, "signature")
+	expectDetail(t, e.webhook(string(raw), sign(time.Now().Add(10*time.Minute), secret)), 400, "signature")
 	if s := e.call("GET", "/users/me/subscription", nil, a...); s.str("tier") != "free" {
 		t.Fatalf("hostile webhook upgraded: %s", s.Raw)
 	}
@@ -117,5 +120,36 @@ func TestStripeCheckoutAndWebhook(t *testing.T) {
 	}
 	if p := e.call("GET", "/users/me/payments", nil, a...); len(p.Body["payments"].([]any)) != 1 {
 		t.Fatalf("replay recorded twice: %s", p.Raw)
+	}
+	// The same session under another event id (Stripe sends
+	// async_payment_succeeded too, or resends): nothing more.
+	again, _ := json.Marshal(map[string]any{"id": "evt_e2e_2", "object": "event", "type": "checkout.session.async_payment_succeeded",
+		"created": time.Now().Unix(), "data": map[string]any{"object": obj}})
+	sig := webhook.GenerateTestSignedPayload(&webhook.UnsignedPayload{Payload: again, Secret: secret, Timestamp: time.Now()}).Header
+	expect(t, e.webhook(string(again), sig), 200, "second event of the session")
+	if s2 := e.call("GET", "/users/me/subscription", nil, a...); s2.Body["days_remaining"] != float64(365) {
+		t.Fatalf("one session extended twice: %s", s2.Raw)
+	}
+
+	// Deleting the account cancels the card subscription at Stripe.
+	expect(t, e.call("POST", "/users/me/delete/send-otp", nil, a...), 200, "send deletion code")
+	expect(t, e.call("POST", "/users/me/delete", map[string]any{"otp": e.code("ann@example.com")}, a...), 200, "delete account")
+	conn, err := pgx.Connect(context.Background(), e.db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(context.Background())
+	deadline := time.Now().Add(15 * time.Second)
+	for {
+		var done bool
+		err := conn.QueryRow(context.Background(), `SELECT done_at IS NOT NULL AND NOT at_period_end FROM subscription.provider_cancels
+			WHERE subscription_id = 'sub_e2e'`).Scan(&done)
+		if err == nil && done {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("15 s after the deletion, sub_e2e not cancelled at Stripe (%v)", err)
+		}
+		time.Sleep(100 * time.Millisecond)
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+	"time"
 
 	"connectrpc.com/connect"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -130,6 +131,32 @@ func (e *Error) Unwrap() error { return e.Cause }
 func (e *Error) Is(target error) bool {
 	t, ok := target.(*Error)
 	return ok && t.Kind == e.Kind && t.Slug == e.Slug
+}
+
+// RetryError is a rate limit's answer that says when to try again:
+// ToConnect puts the whole seconds in the Retry-After metadata, which the
+// gateway sends as the REST header and Connect clients read.
+type RetryError struct {
+	Err   *Error
+	After time.Duration
+}
+
+// RetryAfter returns err (a ResourceExhausted sentinel, usually) with the
+// time to wait before trying again.
+func RetryAfter(err *Error, after time.Duration) error {
+	return &RetryError{Err: err, After: after}
+}
+
+// Error implements error.
+func (e *RetryError) Error() string { return e.Err.Error() }
+
+// Unwrap returns the *Error, so KindOf, errors.Is and ToConnect see it.
+func (e *RetryError) Unwrap() error { return e.Err }
+
+// RetryAfterSeconds is the Retry-After value of a wait: whole seconds,
+// rounded up, at least 1.
+func RetryAfterSeconds(d time.Duration) int {
+	return max(1, int((d+time.Second-1)/time.Second))
 }
 
 // KindOf returns the Kind of the first *Error in err's chain, or Internal.
@@ -254,6 +281,10 @@ func ToConnect(err error) *connect.Error {
 			reason = DefaultReason(ae.Kind)
 		}
 		setMeta(ce, HTTPStatus(ae.Kind), ae.Kind, reason)
+		var re *RetryError
+		if errors.As(err, &re) {
+			ce.Meta().Set("Retry-After", strconv.Itoa(RetryAfterSeconds(re.After)))
+		}
 		return ce
 	}
 	switch {

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"connectrpc.com/connect"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -195,5 +196,26 @@ func TestKindOfCodeRoundTrips(t *testing.T) {
 	}
 	if got := apperr.DefaultReason(apperr.ResourceExhausted); got != "resource-exhausted" {
 		t.Errorf("DefaultReason = %q", got)
+	}
+}
+
+// A rate limit's wait reaches the client as Retry-After (whole seconds,
+// rounded up), with the kind, status and reason of its error.
+func TestRetryAfterMetadata(t *testing.T) {
+	limited := apperr.New(apperr.ResourceExhausted, "too-many", "Too many requests")
+	err := fmt.Errorf("checkout: %w", apperr.RetryAfter(limited, 1500*time.Millisecond))
+	ce := apperr.ToConnect(err)
+	if ce.Code() != connect.CodeResourceExhausted || ce.Meta().Get("Retry-After") != "2" ||
+		ce.Meta().Get(apperr.MetaHTTPCode) != "429" || ce.Meta().Get(apperr.MetaReason) != "too-many" || ce.Message() != "Too many requests" {
+		t.Fatalf("%v %v", ce, ce.Meta())
+	}
+	if !errors.Is(err, limited) || apperr.KindOf(err) != apperr.ResourceExhausted {
+		t.Fatal("the sentinel is not found through the wait")
+	}
+	if got := apperr.ToConnect(limited).Meta().Get("Retry-After"); got != "" {
+		t.Fatalf("Retry-After without a wait: %q", got)
+	}
+	if apperr.RetryAfterSeconds(0) != 1 || apperr.RetryAfterSeconds(59*time.Second) != 59 {
+		t.Fatal("RetryAfterSeconds")
 	}
 }

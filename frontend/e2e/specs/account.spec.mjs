@@ -1,6 +1,7 @@
-// The account's self-service in a real browser (issues 10 and 12): profile
+// The account's self-service in a real browser (issues 10, 12 and 22): profile
 // name and picture, a copy of one's data, the devices signed in (sign one
-// out from another), contact us, a new e-mail, and deleting the account.
+// out from another), contact us, a new e-mail, and deleting the account
+// (with a card plan in force: the screen says what happens to it).
 import fs from "node:fs";
 import { assert, login, pasteCode, toast, urlIs, visible } from "../support/harness.mjs";
 
@@ -81,6 +82,21 @@ export default [
       await pasteCode(page, await ctx.mail.codeFor(newEmail, { after: beforeNew }));
       await toast(page, "เปลี่ยนอีเมลแล้ว");
       assert.equal(await page.getByTestId("user-email").innerText(), newEmail);
+
+      // A card plan in force: the deletion screen says, in Thai, that it stops renewing and is
+      // cancelled at the payment provider.
+      const token = (await ctx.api("POST", "/login", { username: u.username, password: PASSWORD })).json.access_token;
+      const auth = { authorization: `Bearer ${token}` };
+      const co = await ctx.api("POST", "/payment/checkout", { tier: "pro", period: "monthly", method: "card", receipt_only: true }, auth);
+      assert.equal(co.status, 200, co.text);
+      assert.equal((await ctx.api("POST", `/payment/local/${co.json.session_id}/complete`, { outcome: "paid" }, auth)).status, 200);
+      await page.goto("/user-settings/user-info");
+      const warning = await visible(page.getByTestId("delete-plan-warning"));
+      assert.match(await warning.innerText(), /แพ็กเกจมืออาชีพ[\s\S]*การต่ออายุจะหยุด[\s\S]*ยกเลิกที่ผู้ให้บริการรับชำระเงิน/);
+      await page.setViewportSize({ width: 360, height: 800 });
+      await warning.scrollIntoViewIfNeeded();
+      await ctx.shot(page, "86-delete-with-plan-360", { fullPage: true });
+      await page.setViewportSize({ width: 1280, height: 860 });
 
       // Delete the account with the e-mailed code.
       await page.goto("/user-settings/user-info");

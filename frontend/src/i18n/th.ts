@@ -61,6 +61,7 @@ export const messages = {
   "Failed to cancel renewal": "ยกเลิกการต่ออายุไม่สำเร็จ กรุณาลองอีกครั้ง",
   "Failed to resume renewal": "เปิดการต่ออายุไม่สำเร็จ กรุณาลองอีกครั้ง",
   "Failed to save the billing profile": "บันทึกข้อมูลใบเสร็จไม่สำเร็จ กรุณาลองอีกครั้ง",
+  "Failed to issue the tax invoice": "ออกใบกำกับภาษีฉบับแทนไม่สำเร็จ กรุณาลองอีกครั้ง",
   // Ours: notifications
   "Failed to update notifications": "อัปเดตการแจ้งเตือนไม่สำเร็จ กรุณาลองอีกครั้ง",
   "Failed to save notification settings": "บันทึกการตั้งค่าการแจ้งเตือนไม่สำเร็จ กรุณาลองอีกครั้ง",
@@ -188,6 +189,7 @@ export const th = {
     status: "สถานะ",
     receipt: "ใบเสร็จ",
     receiptNo: (n: string) => `เลขที่ ${n}`,
+    replacementNo: (n: string) => `ฉบับแทน ${n}`,
     buy: "ซื้อหรือต่ออายุแพ็กเกจ",
   },
   payment: {
@@ -259,6 +261,32 @@ export const th = {
     errTaxIdCheck: "เลขประจำตัวผู้เสียภาษีไม่ถูกต้อง (เลขตรวจสอบหลักที่ 13 ไม่ตรง)",
     errBranch: "เลขที่สาขาต้องเป็นตัวเลข 5 หลัก",
     errAddress: "กรุณากรอกที่อยู่",
+    errChars: "มีอักขระควบคุมหรืออักขระกำหนดทิศทางข้อความที่ใช้ไม่ได้ กรุณาพิมพ์ใหม่",
+    // Who the tax invoice names, asked at checkout.
+    invoiceTitle: "ใบเสร็จรับเงิน / ใบกำกับภาษี",
+    invoiceLead: "บริษัทที่จะขอคืนภาษีซื้อต้องใช้ใบกำกับภาษีที่ระบุชื่อ เลขประจำตัวผู้เสียภาษี สำนักงานใหญ่หรือสาขา และที่อยู่ของผู้ซื้อ",
+    invoiceReceipt: "ใบเสร็จรับเงินทั่วไป",
+    invoiceReceiptNote: "สำหรับบุคคลทั่วไป ออกในนามอีเมลของบัญชี",
+    invoiceTax: "ใบกำกับภาษีเต็มรูป",
+    invoiceTaxNote: "ระบุชื่อผู้ซื้อ ใช้ขอคืนภาษีซื้อได้ ข้อมูลจะถูกบันทึกไว้ใช้ครั้งถัดไป",
+    // A replacement tax invoice (ใบกำกับภาษีฉบับแทน) of a receipt issued without a buyer.
+    replacementTitle: "ใบเสร็จรับเงิน / ใบกำกับภาษี (ใบแทน)",
+    replacementMark: "ใบแทน",
+    replaces: (n: string, d: string) => `ออกแทนฉบับเดิมเลขที่ ${n} ลงวันที่ ${d}`,
+    replacedBy: (n: string) => `ออกใบกำกับภาษีฉบับแทนแล้ว เลขที่ ${n}`,
+    viewReplacement: "ดูฉบับแทน",
+    reissueTitle: "ต้องการใบกำกับภาษีในนามบริษัท?",
+    reissueLead: "ใบเสร็จนี้ไม่ได้ระบุชื่อผู้ซื้อ ขอออกใบกำกับภาษีฉบับแทนที่ระบุผู้ซื้อได้ 1 ครั้ง ฉบับเดิมยังคงอยู่ตามเดิม",
+    reissueStart: "ขอใบกำกับภาษีฉบับแทน",
+    reissueSubmit: "ออกใบกำกับภาษีฉบับแทน",
+    reissueConfirm: "ออกใบกำกับภาษีฉบับแทนได้ครั้งเดียว ตรวจสอบชื่อ เลขประจำตัวผู้เสียภาษี สาขา และที่อยู่ให้ถูกต้องแล้วหรือยัง?",
+    // Deleting the account with a plan in force (the deletion screen).
+    deletePlanCard: (label: string, end: string) =>
+      `คุณมีแพ็กเกจ${label}ที่ต่ออายุอัตโนมัติด้วยบัตร (รอบปัจจุบันถึง ${end}) เมื่อลบบัญชี การต่ออายุจะหยุด และการสมัครสมาชิกจะถูกยกเลิกที่ผู้ให้บริการรับชำระเงินทันทีก่อนลบข้อมูล วันที่เหลือจะไม่ได้รับเงินคืน`,
+    deletePlanPass: (label: string, end: string) =>
+      `คุณมีแพ็กเกจ${label}แบบชำระล่วงหน้า ใช้ได้ถึง ${end} เมื่อลบบัญชี แพ็กเกจจะสิ้นสุดทันทีและไม่มีการคืนเงิน`,
+    deletePlanNext: (label: string) => `แพ็กเกจ${label}ที่จองไว้ต่อจากนี้จะถูกยกเลิกที่ผู้ให้บริการรับชำระเงินด้วย`,
+    deletePlanReceipts: "ใบเสร็จและใบกำกับภาษีที่ออกแล้วจะเก็บไว้ตามที่กฎหมายภาษีกำหนด ดาวน์โหลดหรือพิมพ์เก็บไว้ก่อนลบบัญชีได้",
     viewReceipt: "ดูใบเสร็จ",
     receiptTitle: "ใบเสร็จรับเงิน / ใบกำกับภาษี",
     receiptPageTitle: (n: string) => `ใบเสร็จ ${n}`,

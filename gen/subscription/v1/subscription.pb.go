@@ -1052,7 +1052,13 @@ type CreateCheckoutRequest struct {
 	// "monthly" or "yearly".
 	Period string `protobuf:"bytes,2,opt,name=period,proto3" json:"period,omitempty"`
 	// "card" (auto-renewing) or "promptpay" (prepaid pass).
-	Method        string `protobuf:"bytes,3,opt,name=method,proto3" json:"method,omitempty"`
+	Method string `protobuf:"bytes,3,opt,name=method,proto3" json:"method,omitempty"`
+	// The buyer the tax invoice names (checked like the billing profile, and saved as it for the
+	// renewals). Unset: the billing profile as it stands when the payment succeeds, if any.
+	Buyer *BillingProfile `protobuf:"bytes,4,opt,name=buyer,proto3" json:"buyer,omitempty"`
+	// A receipt to the account's e-mail only (an individual without a tax invoice), even when a
+	// billing profile exists. Not with buyer.
+	ReceiptOnly   bool `protobuf:"varint,5,opt,name=receipt_only,json=receiptOnly,proto3" json:"receipt_only,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1106,6 +1112,20 @@ func (x *CreateCheckoutRequest) GetMethod() string {
 		return x.Method
 	}
 	return ""
+}
+
+func (x *CreateCheckoutRequest) GetBuyer() *BillingProfile {
+	if x != nil {
+		return x.Buyer
+	}
+	return nil
+}
+
+func (x *CreateCheckoutRequest) GetReceiptOnly() bool {
+	if x != nil {
+		return x.ReceiptOnly
+	}
+	return false
 }
 
 type CreateCheckoutResponse struct {
@@ -1272,8 +1292,10 @@ type Payment struct {
 	ReceiptNo *int64 `protobuf:"varint,10,opt,name=receipt_no,json=receiptNo,proto3,oneof" json:"receipt_no,omitempty"`
 	// The receipt's document number (RC2569-000001), for paid payments.
 	ReceiptNumber string `protobuf:"bytes,11,opt,name=receipt_number,json=receiptNumber,proto3" json:"receipt_number,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	// The replacement tax invoice reissued for that receipt, if any.
+	ReplacementNumber string `protobuf:"bytes,12,opt,name=replacement_number,json=replacementNumber,proto3" json:"replacement_number,omitempty"`
+	unknownFields     protoimpl.UnknownFields
+	sizeCache         protoimpl.SizeCache
 }
 
 func (x *Payment) Reset() {
@@ -1379,6 +1401,13 @@ func (x *Payment) GetReceiptNo() int64 {
 func (x *Payment) GetReceiptNumber() string {
 	if x != nil {
 		return x.ReceiptNumber
+	}
+	return ""
+}
+
+func (x *Payment) GetReplacementNumber() string {
+	if x != nil {
+		return x.ReplacementNumber
 	}
 	return ""
 }
@@ -2363,8 +2392,15 @@ type Receipt struct {
 	Buyer           *Party `protobuf:"bytes,16,opt,name=buyer,proto3" json:"buyer,omitempty"`
 	BuyerHasProfile bool   `protobuf:"varint,17,opt,name=buyer_has_profile,json=buyerHasProfile,proto3" json:"buyer_has_profile,omitempty"`
 	PaymentId       string `protobuf:"bytes,18,opt,name=payment_id,json=paymentId,proto3" json:"payment_id,omitempty"`
-	unknownFields   protoimpl.UnknownFields
-	sizeCache       protoimpl.SizeCache
+	// A replacement tax invoice (ใบกำกับภาษีฉบับแทน): the original's number and day of issue.
+	ReplacesNumber     string `protobuf:"bytes,19,opt,name=replaces_number,json=replacesNumber,proto3" json:"replaces_number,omitempty"`
+	ReplacesIssuedDate string `protobuf:"bytes,20,opt,name=replaces_issued_date,json=replacesIssuedDate,proto3" json:"replaces_issued_date,omitempty"`
+	// The replacement reissued for this receipt, if any.
+	ReplacedByNumber string `protobuf:"bytes,21,opt,name=replaced_by_number,json=replacedByNumber,proto3" json:"replaced_by_number,omitempty"`
+	// Issued without a buyer and not yet reissued: ReissueReceipt may name one.
+	CanReissue    bool `protobuf:"varint,22,opt,name=can_reissue,json=canReissue,proto3" json:"can_reissue,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *Receipt) Reset() {
@@ -2523,6 +2559,34 @@ func (x *Receipt) GetPaymentId() string {
 	return ""
 }
 
+func (x *Receipt) GetReplacesNumber() string {
+	if x != nil {
+		return x.ReplacesNumber
+	}
+	return ""
+}
+
+func (x *Receipt) GetReplacesIssuedDate() string {
+	if x != nil {
+		return x.ReplacesIssuedDate
+	}
+	return ""
+}
+
+func (x *Receipt) GetReplacedByNumber() string {
+	if x != nil {
+		return x.ReplacedByNumber
+	}
+	return ""
+}
+
+func (x *Receipt) GetCanReissue() bool {
+	if x != nil {
+		return x.CanReissue
+	}
+	return false
+}
+
 type GetReceiptRequest struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Number        string                 `protobuf:"bytes,1,opt,name=number,proto3" json:"number,omitempty"`
@@ -2605,6 +2669,112 @@ func (*GetReceiptResponse) Descriptor() ([]byte, []int) {
 }
 
 func (x *GetReceiptResponse) GetReceipt() *Receipt {
+	if x != nil {
+		return x.Receipt
+	}
+	return nil
+}
+
+type ReissueReceiptRequest struct {
+	state  protoimpl.MessageState `protogen:"open.v1"`
+	Number string                 `protobuf:"bytes,1,opt,name=number,proto3" json:"number,omitempty"`
+	// The buyer to name (checked like the billing profile, and saved as it). Unset: the billing profile.
+	Buyer         *BillingProfile `protobuf:"bytes,2,opt,name=buyer,proto3" json:"buyer,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ReissueReceiptRequest) Reset() {
+	*x = ReissueReceiptRequest{}
+	mi := &file_subscription_v1_subscription_proto_msgTypes[39]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ReissueReceiptRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ReissueReceiptRequest) ProtoMessage() {}
+
+func (x *ReissueReceiptRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_subscription_v1_subscription_proto_msgTypes[39]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ReissueReceiptRequest.ProtoReflect.Descriptor instead.
+func (*ReissueReceiptRequest) Descriptor() ([]byte, []int) {
+	return file_subscription_v1_subscription_proto_rawDescGZIP(), []int{39}
+}
+
+func (x *ReissueReceiptRequest) GetNumber() string {
+	if x != nil {
+		return x.Number
+	}
+	return ""
+}
+
+func (x *ReissueReceiptRequest) GetBuyer() *BillingProfile {
+	if x != nil {
+		return x.Buyer
+	}
+	return nil
+}
+
+type ReissueReceiptResponse struct {
+	state   protoimpl.MessageState `protogen:"open.v1"`
+	Message string                 `protobuf:"bytes,1,opt,name=message,proto3" json:"message,omitempty"`
+	// The replacement.
+	Receipt       *Receipt `protobuf:"bytes,2,opt,name=receipt,proto3" json:"receipt,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ReissueReceiptResponse) Reset() {
+	*x = ReissueReceiptResponse{}
+	mi := &file_subscription_v1_subscription_proto_msgTypes[40]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ReissueReceiptResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ReissueReceiptResponse) ProtoMessage() {}
+
+func (x *ReissueReceiptResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_subscription_v1_subscription_proto_msgTypes[40]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ReissueReceiptResponse.ProtoReflect.Descriptor instead.
+func (*ReissueReceiptResponse) Descriptor() ([]byte, []int) {
+	return file_subscription_v1_subscription_proto_rawDescGZIP(), []int{40}
+}
+
+func (x *ReissueReceiptResponse) GetMessage() string {
+	if x != nil {
+		return x.Message
+	}
+	return ""
+}
+
+func (x *ReissueReceiptResponse) GetReceipt() *Receipt {
 	if x != nil {
 		return x.Receipt
 	}
@@ -2705,11 +2875,13 @@ const file_subscription_v1_subscription_proto_rawDesc = "" +
 	"\auser_id\x18\x01 \x01(\tR\x06userId\x12)\n" +
 	"\x04tier\x18\x02 \x01(\v2\x15.subscription.v1.TierR\x04tier\"R\n" +
 	"\x17GetEntitlementsResponse\x127\n" +
-	"\x05users\x18\x01 \x03(\v2!.subscription.v1.UserEntitlementsR\x05users\"[\n" +
+	"\x05users\x18\x01 \x03(\v2!.subscription.v1.UserEntitlementsR\x05users\"\xb5\x01\n" +
 	"\x15CreateCheckoutRequest\x12\x12\n" +
 	"\x04tier\x18\x01 \x01(\tR\x04tier\x12\x16\n" +
 	"\x06period\x18\x02 \x01(\tR\x06period\x12\x16\n" +
-	"\x06method\x18\x03 \x01(\tR\x06method\"Z\n" +
+	"\x06method\x18\x03 \x01(\tR\x06method\x125\n" +
+	"\x05buyer\x18\x04 \x01(\v2\x1f.subscription.v1.BillingProfileR\x05buyer\x12!\n" +
+	"\freceipt_only\x18\x05 \x01(\bR\vreceiptOnly\"Z\n" +
 	"\x16CreateCheckoutResponse\x12!\n" +
 	"\fcheckout_url\x18\x01 \x01(\tR\vcheckoutUrl\x12\x1d\n" +
 	"\n" +
@@ -2718,7 +2890,7 @@ const file_subscription_v1_subscription_proto_rawDesc = "" +
 	"\apayload\x18\x01 \x01(\fR\apayload\x12\x1c\n" +
 	"\tsignature\x18\x02 \x01(\tR\tsignature\"9\n" +
 	"\x1bHandleProviderEventResponse\x12\x1a\n" +
-	"\breceived\x18\x01 \x01(\bR\breceived\"\xf2\x02\n" +
+	"\breceived\x18\x01 \x01(\bR\breceived\"\xa1\x03\n" +
 	"\aPayment\x12\x1d\n" +
 	"\n" +
 	"payment_id\x18\x01 \x01(\tR\tpaymentId\x12\x12\n" +
@@ -2734,7 +2906,8 @@ const file_subscription_v1_subscription_proto_rawDesc = "" +
 	"\n" +
 	"receipt_no\x18\n" +
 	" \x01(\x03H\x00R\treceiptNo\x88\x01\x01\x12%\n" +
-	"\x0ereceipt_number\x18\v \x01(\tR\rreceiptNumberB\r\n" +
+	"\x0ereceipt_number\x18\v \x01(\tR\rreceiptNumber\x12-\n" +
+	"\x12replacement_number\x18\f \x01(\tR\x11replacementNumberB\r\n" +
 	"\v_receipt_no\"\xc1\x01\n" +
 	"\rLocalCheckout\x12\x1d\n" +
 	"\n" +
@@ -2801,7 +2974,7 @@ const file_subscription_v1_subscription_proto_rawDesc = "" +
 	"\x06branch\x18\x05 \x01(\tR\x06branch\x12\x18\n" +
 	"\aaddress\x18\x06 \x01(\tR\aaddress\x12!\n" +
 	"\fbranch_label\x18\a \x01(\tR\vbranchLabel\x12\x14\n" +
-	"\x05email\x18\b \x01(\tR\x05email\"\xc1\x04\n" +
+	"\x05email\x18\b \x01(\tR\x05email\"\xeb\x05\n" +
 	"\aReceipt\x12\x16\n" +
 	"\x06number\x18\x01 \x01(\tR\x06number\x12\x1f\n" +
 	"\vissued_date\x18\x02 \x01(\tR\n" +
@@ -2825,11 +2998,22 @@ const file_subscription_v1_subscription_proto_rawDesc = "" +
 	"\x05buyer\x18\x10 \x01(\v2\x16.subscription.v1.PartyR\x05buyer\x12*\n" +
 	"\x11buyer_has_profile\x18\x11 \x01(\bR\x0fbuyerHasProfile\x12\x1d\n" +
 	"\n" +
-	"payment_id\x18\x12 \x01(\tR\tpaymentId\"+\n" +
+	"payment_id\x18\x12 \x01(\tR\tpaymentId\x12'\n" +
+	"\x0freplaces_number\x18\x13 \x01(\tR\x0ereplacesNumber\x120\n" +
+	"\x14replaces_issued_date\x18\x14 \x01(\tR\x12replacesIssuedDate\x12,\n" +
+	"\x12replaced_by_number\x18\x15 \x01(\tR\x10replacedByNumber\x12\x1f\n" +
+	"\vcan_reissue\x18\x16 \x01(\bR\n" +
+	"canReissue\"+\n" +
 	"\x11GetReceiptRequest\x12\x16\n" +
 	"\x06number\x18\x01 \x01(\tR\x06number\"H\n" +
 	"\x12GetReceiptResponse\x122\n" +
-	"\areceipt\x18\x01 \x01(\v2\x18.subscription.v1.ReceiptR\areceipt2\xb1\f\n" +
+	"\areceipt\x18\x01 \x01(\v2\x18.subscription.v1.ReceiptR\areceipt\"f\n" +
+	"\x15ReissueReceiptRequest\x12\x16\n" +
+	"\x06number\x18\x01 \x01(\tR\x06number\x125\n" +
+	"\x05buyer\x18\x02 \x01(\v2\x1f.subscription.v1.BillingProfileR\x05buyer\"f\n" +
+	"\x16ReissueReceiptResponse\x12\x18\n" +
+	"\amessage\x18\x01 \x01(\tR\amessage\x122\n" +
+	"\areceipt\x18\x02 \x01(\v2\x18.subscription.v1.ReceiptR\areceipt2\x9c\r\n" +
 	"\x13SubscriptionService\x12Z\n" +
 	"\tListTiers\x12!.subscription.v1.ListTiersRequest\x1a\".subscription.v1.ListTiersResponse\"\x06\x8a\xb5\x18\x02\b\x01\x12r\n" +
 	"\x11GetMySubscription\x12).subscription.v1.GetMySubscriptionRequest\x1a*.subscription.v1.GetMySubscriptionResponse\"\x06\x8a\xb5\x18\x02\b\x02\x12c\n" +
@@ -2845,7 +3029,8 @@ const file_subscription_v1_subscription_proto_rawDesc = "" +
 	"\x11GetBillingProfile\x12).subscription.v1.GetBillingProfileRequest\x1a*.subscription.v1.GetBillingProfileResponse\"\x06\x8a\xb5\x18\x02\b\x02\x12{\n" +
 	"\x14UpdateBillingProfile\x12,.subscription.v1.UpdateBillingProfileRequest\x1a-.subscription.v1.UpdateBillingProfileResponse\"\x06\x8a\xb5\x18\x02\b\x02\x12]\n" +
 	"\n" +
-	"GetReceipt\x12\".subscription.v1.GetReceiptRequest\x1a#.subscription.v1.GetReceiptResponse\"\x06\x8a\xb5\x18\x02\b\x02B\xb2\x01\n" +
+	"GetReceipt\x12\".subscription.v1.GetReceiptRequest\x1a#.subscription.v1.GetReceiptResponse\"\x06\x8a\xb5\x18\x02\b\x02\x12i\n" +
+	"\x0eReissueReceipt\x12&.subscription.v1.ReissueReceiptRequest\x1a'.subscription.v1.ReissueReceiptResponse\"\x06\x8a\xb5\x18\x02\b\x02B\xb2\x01\n" +
 	"\x13com.subscription.v1B\x11SubscriptionProtoP\x01Z+bidradar/gen/subscription/v1;subscriptionv1\xa2\x02\x03SXX\xaa\x02\x0fSubscription.V1\xca\x02\x0fSubscription\\V1\xe2\x02\x1bSubscription\\V1\\GPBMetadata\xea\x02\x10Subscription::V1b\x06proto3"
 
 var (
@@ -2860,7 +3045,7 @@ func file_subscription_v1_subscription_proto_rawDescGZIP() []byte {
 	return file_subscription_v1_subscription_proto_rawDescData
 }
 
-var file_subscription_v1_subscription_proto_msgTypes = make([]protoimpl.MessageInfo, 40)
+var file_subscription_v1_subscription_proto_msgTypes = make([]protoimpl.MessageInfo, 42)
 var file_subscription_v1_subscription_proto_goTypes = []any{
 	(*CombinationLimits)(nil),             // 0: subscription.v1.CombinationLimits
 	(*Tier)(nil),                          // 1: subscription.v1.Tier
@@ -2901,8 +3086,10 @@ var file_subscription_v1_subscription_proto_goTypes = []any{
 	(*Receipt)(nil),                       // 36: subscription.v1.Receipt
 	(*GetReceiptRequest)(nil),             // 37: subscription.v1.GetReceiptRequest
 	(*GetReceiptResponse)(nil),            // 38: subscription.v1.GetReceiptResponse
-	nil,                                   // 39: subscription.v1.GetMySubscriptionResponse.ButtonStatusExamplesEntry
-	(*timestamppb.Timestamp)(nil),         // 40: google.protobuf.Timestamp
+	(*ReissueReceiptRequest)(nil),         // 39: subscription.v1.ReissueReceiptRequest
+	(*ReissueReceiptResponse)(nil),        // 40: subscription.v1.ReissueReceiptResponse
+	nil,                                   // 41: subscription.v1.GetMySubscriptionResponse.ButtonStatusExamplesEntry
+	(*timestamppb.Timestamp)(nil),         // 42: google.protobuf.Timestamp
 }
 var file_subscription_v1_subscription_proto_depIdxs = []int32{
 	0,  // 0: subscription.v1.Tier.combination_limits:type_name -> subscription.v1.CombinationLimits
@@ -2910,56 +3097,61 @@ var file_subscription_v1_subscription_proto_depIdxs = []int32{
 	1,  // 2: subscription.v1.ListTiersResponse.upgrade_options:type_name -> subscription.v1.Tier
 	5,  // 3: subscription.v1.SubscriptionPeriod.next:type_name -> subscription.v1.NextPlan
 	0,  // 4: subscription.v1.GetMySubscriptionResponse.combination_limits:type_name -> subscription.v1.CombinationLimits
-	39, // 5: subscription.v1.GetMySubscriptionResponse.button_status_examples:type_name -> subscription.v1.GetMySubscriptionResponse.ButtonStatusExamplesEntry
+	41, // 5: subscription.v1.GetMySubscriptionResponse.button_status_examples:type_name -> subscription.v1.GetMySubscriptionResponse.ButtonStatusExamplesEntry
 	1,  // 6: subscription.v1.GetMySubscriptionResponse.upgrade_recommendations:type_name -> subscription.v1.Tier
 	4,  // 7: subscription.v1.GetMySubscriptionResponse.subscription:type_name -> subscription.v1.SubscriptionPeriod
 	6,  // 8: subscription.v1.GetMySubscriptionResponse.usage:type_name -> subscription.v1.Usage
 	1,  // 9: subscription.v1.UserEntitlements.tier:type_name -> subscription.v1.Tier
 	12, // 10: subscription.v1.GetEntitlementsResponse.users:type_name -> subscription.v1.UserEntitlements
-	40, // 11: subscription.v1.Payment.created_at:type_name -> google.protobuf.Timestamp
-	19, // 12: subscription.v1.GetLocalCheckoutResponse.checkout:type_name -> subscription.v1.LocalCheckout
-	19, // 13: subscription.v1.CompleteLocalCheckoutResponse.checkout:type_name -> subscription.v1.LocalCheckout
-	18, // 14: subscription.v1.ListPaymentsResponse.payments:type_name -> subscription.v1.Payment
-	4,  // 15: subscription.v1.CancelSubscriptionResponse.subscription:type_name -> subscription.v1.SubscriptionPeriod
-	4,  // 16: subscription.v1.ResumeSubscriptionResponse.subscription:type_name -> subscription.v1.SubscriptionPeriod
-	30, // 17: subscription.v1.GetBillingProfileResponse.profile:type_name -> subscription.v1.BillingProfile
-	30, // 18: subscription.v1.UpdateBillingProfileResponse.profile:type_name -> subscription.v1.BillingProfile
-	35, // 19: subscription.v1.Receipt.seller:type_name -> subscription.v1.Party
-	35, // 20: subscription.v1.Receipt.buyer:type_name -> subscription.v1.Party
-	36, // 21: subscription.v1.GetReceiptResponse.receipt:type_name -> subscription.v1.Receipt
-	2,  // 22: subscription.v1.SubscriptionService.ListTiers:input_type -> subscription.v1.ListTiersRequest
-	7,  // 23: subscription.v1.SubscriptionService.GetMySubscription:input_type -> subscription.v1.GetMySubscriptionRequest
-	9,  // 24: subscription.v1.SubscriptionService.ConsumeQuota:input_type -> subscription.v1.ConsumeQuotaRequest
-	11, // 25: subscription.v1.SubscriptionService.GetEntitlements:input_type -> subscription.v1.GetEntitlementsRequest
-	14, // 26: subscription.v1.SubscriptionService.CreateCheckout:input_type -> subscription.v1.CreateCheckoutRequest
-	16, // 27: subscription.v1.SubscriptionService.HandleProviderEvent:input_type -> subscription.v1.HandleProviderEventRequest
-	20, // 28: subscription.v1.SubscriptionService.GetLocalCheckout:input_type -> subscription.v1.GetLocalCheckoutRequest
-	22, // 29: subscription.v1.SubscriptionService.CompleteLocalCheckout:input_type -> subscription.v1.CompleteLocalCheckoutRequest
-	24, // 30: subscription.v1.SubscriptionService.ListPayments:input_type -> subscription.v1.ListPaymentsRequest
-	26, // 31: subscription.v1.SubscriptionService.CancelSubscription:input_type -> subscription.v1.CancelSubscriptionRequest
-	28, // 32: subscription.v1.SubscriptionService.ResumeSubscription:input_type -> subscription.v1.ResumeSubscriptionRequest
-	31, // 33: subscription.v1.SubscriptionService.GetBillingProfile:input_type -> subscription.v1.GetBillingProfileRequest
-	33, // 34: subscription.v1.SubscriptionService.UpdateBillingProfile:input_type -> subscription.v1.UpdateBillingProfileRequest
-	37, // 35: subscription.v1.SubscriptionService.GetReceipt:input_type -> subscription.v1.GetReceiptRequest
-	3,  // 36: subscription.v1.SubscriptionService.ListTiers:output_type -> subscription.v1.ListTiersResponse
-	8,  // 37: subscription.v1.SubscriptionService.GetMySubscription:output_type -> subscription.v1.GetMySubscriptionResponse
-	10, // 38: subscription.v1.SubscriptionService.ConsumeQuota:output_type -> subscription.v1.ConsumeQuotaResponse
-	13, // 39: subscription.v1.SubscriptionService.GetEntitlements:output_type -> subscription.v1.GetEntitlementsResponse
-	15, // 40: subscription.v1.SubscriptionService.CreateCheckout:output_type -> subscription.v1.CreateCheckoutResponse
-	17, // 41: subscription.v1.SubscriptionService.HandleProviderEvent:output_type -> subscription.v1.HandleProviderEventResponse
-	21, // 42: subscription.v1.SubscriptionService.GetLocalCheckout:output_type -> subscription.v1.GetLocalCheckoutResponse
-	23, // 43: subscription.v1.SubscriptionService.CompleteLocalCheckout:output_type -> subscription.v1.CompleteLocalCheckoutResponse
-	25, // 44: subscription.v1.SubscriptionService.ListPayments:output_type -> subscription.v1.ListPaymentsResponse
-	27, // 45: subscription.v1.SubscriptionService.CancelSubscription:output_type -> subscription.v1.CancelSubscriptionResponse
-	29, // 46: subscription.v1.SubscriptionService.ResumeSubscription:output_type -> subscription.v1.ResumeSubscriptionResponse
-	32, // 47: subscription.v1.SubscriptionService.GetBillingProfile:output_type -> subscription.v1.GetBillingProfileResponse
-	34, // 48: subscription.v1.SubscriptionService.UpdateBillingProfile:output_type -> subscription.v1.UpdateBillingProfileResponse
-	38, // 49: subscription.v1.SubscriptionService.GetReceipt:output_type -> subscription.v1.GetReceiptResponse
-	36, // [36:50] is the sub-list for method output_type
-	22, // [22:36] is the sub-list for method input_type
-	22, // [22:22] is the sub-list for extension type_name
-	22, // [22:22] is the sub-list for extension extendee
-	0,  // [0:22] is the sub-list for field type_name
+	30, // 11: subscription.v1.CreateCheckoutRequest.buyer:type_name -> subscription.v1.BillingProfile
+	42, // 12: subscription.v1.Payment.created_at:type_name -> google.protobuf.Timestamp
+	19, // 13: subscription.v1.GetLocalCheckoutResponse.checkout:type_name -> subscription.v1.LocalCheckout
+	19, // 14: subscription.v1.CompleteLocalCheckoutResponse.checkout:type_name -> subscription.v1.LocalCheckout
+	18, // 15: subscription.v1.ListPaymentsResponse.payments:type_name -> subscription.v1.Payment
+	4,  // 16: subscription.v1.CancelSubscriptionResponse.subscription:type_name -> subscription.v1.SubscriptionPeriod
+	4,  // 17: subscription.v1.ResumeSubscriptionResponse.subscription:type_name -> subscription.v1.SubscriptionPeriod
+	30, // 18: subscription.v1.GetBillingProfileResponse.profile:type_name -> subscription.v1.BillingProfile
+	30, // 19: subscription.v1.UpdateBillingProfileResponse.profile:type_name -> subscription.v1.BillingProfile
+	35, // 20: subscription.v1.Receipt.seller:type_name -> subscription.v1.Party
+	35, // 21: subscription.v1.Receipt.buyer:type_name -> subscription.v1.Party
+	36, // 22: subscription.v1.GetReceiptResponse.receipt:type_name -> subscription.v1.Receipt
+	30, // 23: subscription.v1.ReissueReceiptRequest.buyer:type_name -> subscription.v1.BillingProfile
+	36, // 24: subscription.v1.ReissueReceiptResponse.receipt:type_name -> subscription.v1.Receipt
+	2,  // 25: subscription.v1.SubscriptionService.ListTiers:input_type -> subscription.v1.ListTiersRequest
+	7,  // 26: subscription.v1.SubscriptionService.GetMySubscription:input_type -> subscription.v1.GetMySubscriptionRequest
+	9,  // 27: subscription.v1.SubscriptionService.ConsumeQuota:input_type -> subscription.v1.ConsumeQuotaRequest
+	11, // 28: subscription.v1.SubscriptionService.GetEntitlements:input_type -> subscription.v1.GetEntitlementsRequest
+	14, // 29: subscription.v1.SubscriptionService.CreateCheckout:input_type -> subscription.v1.CreateCheckoutRequest
+	16, // 30: subscription.v1.SubscriptionService.HandleProviderEvent:input_type -> subscription.v1.HandleProviderEventRequest
+	20, // 31: subscription.v1.SubscriptionService.GetLocalCheckout:input_type -> subscription.v1.GetLocalCheckoutRequest
+	22, // 32: subscription.v1.SubscriptionService.CompleteLocalCheckout:input_type -> subscription.v1.CompleteLocalCheckoutRequest
+	24, // 33: subscription.v1.SubscriptionService.ListPayments:input_type -> subscription.v1.ListPaymentsRequest
+	26, // 34: subscription.v1.SubscriptionService.CancelSubscription:input_type -> subscription.v1.CancelSubscriptionRequest
+	28, // 35: subscription.v1.SubscriptionService.ResumeSubscription:input_type -> subscription.v1.ResumeSubscriptionRequest
+	31, // 36: subscription.v1.SubscriptionService.GetBillingProfile:input_type -> subscription.v1.GetBillingProfileRequest
+	33, // 37: subscription.v1.SubscriptionService.UpdateBillingProfile:input_type -> subscription.v1.UpdateBillingProfileRequest
+	37, // 38: subscription.v1.SubscriptionService.GetReceipt:input_type -> subscription.v1.GetReceiptRequest
+	39, // 39: subscription.v1.SubscriptionService.ReissueReceipt:input_type -> subscription.v1.ReissueReceiptRequest
+	3,  // 40: subscription.v1.SubscriptionService.ListTiers:output_type -> subscription.v1.ListTiersResponse
+	8,  // 41: subscription.v1.SubscriptionService.GetMySubscription:output_type -> subscription.v1.GetMySubscriptionResponse
+	10, // 42: subscription.v1.SubscriptionService.ConsumeQuota:output_type -> subscription.v1.ConsumeQuotaResponse
+	13, // 43: subscription.v1.SubscriptionService.GetEntitlements:output_type -> subscription.v1.GetEntitlementsResponse
+	15, // 44: subscription.v1.SubscriptionService.CreateCheckout:output_type -> subscription.v1.CreateCheckoutResponse
+	17, // 45: subscription.v1.SubscriptionService.HandleProviderEvent:output_type -> subscription.v1.HandleProviderEventResponse
+	21, // 46: subscription.v1.SubscriptionService.GetLocalCheckout:output_type -> subscription.v1.GetLocalCheckoutResponse
+	23, // 47: subscription.v1.SubscriptionService.CompleteLocalCheckout:output_type -> subscription.v1.CompleteLocalCheckoutResponse
+	25, // 48: subscription.v1.SubscriptionService.ListPayments:output_type -> subscription.v1.ListPaymentsResponse
+	27, // 49: subscription.v1.SubscriptionService.CancelSubscription:output_type -> subscription.v1.CancelSubscriptionResponse
+	29, // 50: subscription.v1.SubscriptionService.ResumeSubscription:output_type -> subscription.v1.ResumeSubscriptionResponse
+	32, // 51: subscription.v1.SubscriptionService.GetBillingProfile:output_type -> subscription.v1.GetBillingProfileResponse
+	34, // 52: subscription.v1.SubscriptionService.UpdateBillingProfile:output_type -> subscription.v1.UpdateBillingProfileResponse
+	38, // 53: subscription.v1.SubscriptionService.GetReceipt:output_type -> subscription.v1.GetReceiptResponse
+	40, // 54: subscription.v1.SubscriptionService.ReissueReceipt:output_type -> subscription.v1.ReissueReceiptResponse
+	40, // [40:55] is the sub-list for method output_type
+	25, // [25:40] is the sub-list for method input_type
+	25, // [25:25] is the sub-list for extension type_name
+	25, // [25:25] is the sub-list for extension extendee
+	0,  // [0:25] is the sub-list for field type_name
 }
 
 func init() { file_subscription_v1_subscription_proto_init() }
@@ -2975,7 +3167,7 @@ func file_subscription_v1_subscription_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_subscription_v1_subscription_proto_rawDesc), len(file_subscription_v1_subscription_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   40,
+			NumMessages:   42,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

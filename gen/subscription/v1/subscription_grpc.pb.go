@@ -33,6 +33,7 @@ const (
 	SubscriptionService_GetBillingProfile_FullMethodName     = "/subscription.v1.SubscriptionService/GetBillingProfile"
 	SubscriptionService_UpdateBillingProfile_FullMethodName  = "/subscription.v1.SubscriptionService/UpdateBillingProfile"
 	SubscriptionService_GetReceipt_FullMethodName            = "/subscription.v1.SubscriptionService/GetReceipt"
+	SubscriptionService_ReissueReceipt_FullMethodName        = "/subscription.v1.SubscriptionService/ReissueReceipt"
 )
 
 // SubscriptionServiceClient is the client API for SubscriptionService service.
@@ -70,6 +71,9 @@ type SubscriptionServiceClient interface {
 	UpdateBillingProfile(ctx context.Context, in *UpdateBillingProfileRequest, opts ...grpc.CallOption) (*UpdateBillingProfileResponse, error)
 	// GetReceipt returns one of the signed-in user's receipts / tax invoices by its number.
 	GetReceipt(ctx context.Context, in *GetReceiptRequest, opts ...grpc.CallOption) (*GetReceiptResponse, error)
+	// ReissueReceipt reissues, once, a receipt issued without a buyer as a replacement tax invoice
+	// (ใบกำกับภาษีฉบับแทน) naming the buyer and citing the original, which stays as it was.
+	ReissueReceipt(ctx context.Context, in *ReissueReceiptRequest, opts ...grpc.CallOption) (*ReissueReceiptResponse, error)
 }
 
 type subscriptionServiceClient struct {
@@ -220,6 +224,16 @@ func (c *subscriptionServiceClient) GetReceipt(ctx context.Context, in *GetRecei
 	return out, nil
 }
 
+func (c *subscriptionServiceClient) ReissueReceipt(ctx context.Context, in *ReissueReceiptRequest, opts ...grpc.CallOption) (*ReissueReceiptResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(ReissueReceiptResponse)
+	err := c.cc.Invoke(ctx, SubscriptionService_ReissueReceipt_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // SubscriptionServiceServer is the server API for SubscriptionService service.
 // All implementations must embed UnimplementedSubscriptionServiceServer
 // for forward compatibility.
@@ -255,6 +269,9 @@ type SubscriptionServiceServer interface {
 	UpdateBillingProfile(context.Context, *UpdateBillingProfileRequest) (*UpdateBillingProfileResponse, error)
 	// GetReceipt returns one of the signed-in user's receipts / tax invoices by its number.
 	GetReceipt(context.Context, *GetReceiptRequest) (*GetReceiptResponse, error)
+	// ReissueReceipt reissues, once, a receipt issued without a buyer as a replacement tax invoice
+	// (ใบกำกับภาษีฉบับแทน) naming the buyer and citing the original, which stays as it was.
+	ReissueReceipt(context.Context, *ReissueReceiptRequest) (*ReissueReceiptResponse, error)
 	mustEmbedUnimplementedSubscriptionServiceServer()
 }
 
@@ -306,6 +323,9 @@ func (UnimplementedSubscriptionServiceServer) UpdateBillingProfile(context.Conte
 }
 func (UnimplementedSubscriptionServiceServer) GetReceipt(context.Context, *GetReceiptRequest) (*GetReceiptResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method GetReceipt not implemented")
+}
+func (UnimplementedSubscriptionServiceServer) ReissueReceipt(context.Context, *ReissueReceiptRequest) (*ReissueReceiptResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method ReissueReceipt not implemented")
 }
 func (UnimplementedSubscriptionServiceServer) mustEmbedUnimplementedSubscriptionServiceServer() {}
 func (UnimplementedSubscriptionServiceServer) testEmbeddedByValue()                             {}
@@ -580,6 +600,24 @@ func _SubscriptionService_GetReceipt_Handler(srv interface{}, ctx context.Contex
 	return interceptor(ctx, in, info, handler)
 }
 
+func _SubscriptionService_ReissueReceipt_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ReissueReceiptRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(SubscriptionServiceServer).ReissueReceipt(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: SubscriptionService_ReissueReceipt_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(SubscriptionServiceServer).ReissueReceipt(ctx, req.(*ReissueReceiptRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // SubscriptionService_ServiceDesc is the grpc.ServiceDesc for SubscriptionService service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -642,6 +680,10 @@ var SubscriptionService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "GetReceipt",
 			Handler:    _SubscriptionService_GetReceipt_Handler,
+		},
+		{
+			MethodName: "ReissueReceipt",
+			Handler:    _SubscriptionService_ReissueReceipt_Handler,
 		},
 	},
 	Streams:  []grpc.StreamDesc{},

@@ -90,6 +90,7 @@ func provider(env *config.Loader) app.Provider {
 // Build assembles the service. Environment: DATABASE_URL (required),
 // AUTH_TARGET, NATS_URL (outbox relay), the Stripe settings of Provider,
 // PUBLIC_URL (the app's origin for Stripe's return pages and e-mail links),
+// CHECKOUT_PER_MINUTE (checkouts one account may start a minute),
 // SMTP_*/MAIL_FROM (receipts and reminders, as pkg/mail reads them).
 func Build(ctx context.Context, getenv runner.Getenv, log *slog.Logger) (runner.Component, error) {
 	env := config.FromGetenv(getenv)
@@ -98,6 +99,7 @@ func Build(ctx context.Context, getenv runner.Getenv, log *slog.Logger) (runner.
 	provider := provider(env)
 	issuer := seller(env)
 	mailCfg := mail.ConfigFrom(env)
+	checkoutLimit := env.IntIn("CHECKOUT_PER_MINUTE", domain.DefaultCheckoutsPerMinute, 1, 10_000)
 	if err := env.Err(); err != nil {
 		return nil, fmt.Errorf("subscription config: %w", err)
 	}
@@ -116,7 +118,7 @@ func Build(ctx context.Context, getenv runner.Getenv, log *slog.Logger) (runner.
 		// receipts and reminders wait in the queue until mail is set up.
 		log.WarnContext(ctx, "no mail sender: receipts and reminders stay queued", "err", err)
 	}
-	a := app.New(postgres.New(pool).WithSeller(issuer), provider, nil, log).WithMail(m, publicURL)
+	a := app.New(postgres.New(pool).WithSeller(issuer), provider, nil, log).WithMail(m, publicURL).WithCheckoutLimit(checkoutLimit)
 	if se.NATSURL != "" {
 		js, err := srv.ConnectEvents(ctx, se.NATSURL, pool, runner.Events{
 			Name: "subscription", Stream: Stream, Subjects: []string{"subscription.>"}, Forget: a.ForgetUser,

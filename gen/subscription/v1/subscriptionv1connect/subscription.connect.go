@@ -75,6 +75,9 @@ const (
 	// SubscriptionServiceGetReceiptProcedure is the fully-qualified name of the SubscriptionService's
 	// GetReceipt RPC.
 	SubscriptionServiceGetReceiptProcedure = "/subscription.v1.SubscriptionService/GetReceipt"
+	// SubscriptionServiceReissueReceiptProcedure is the fully-qualified name of the
+	// SubscriptionService's ReissueReceipt RPC.
+	SubscriptionServiceReissueReceiptProcedure = "/subscription.v1.SubscriptionService/ReissueReceipt"
 )
 
 // SubscriptionServiceClient is a client for the subscription.v1.SubscriptionService service.
@@ -108,6 +111,9 @@ type SubscriptionServiceClient interface {
 	UpdateBillingProfile(context.Context, *connect.Request[v1.UpdateBillingProfileRequest]) (*connect.Response[v1.UpdateBillingProfileResponse], error)
 	// GetReceipt returns one of the signed-in user's receipts / tax invoices by its number.
 	GetReceipt(context.Context, *connect.Request[v1.GetReceiptRequest]) (*connect.Response[v1.GetReceiptResponse], error)
+	// ReissueReceipt reissues, once, a receipt issued without a buyer as a replacement tax invoice
+	// (ใบกำกับภาษีฉบับแทน) naming the buyer and citing the original, which stays as it was.
+	ReissueReceipt(context.Context, *connect.Request[v1.ReissueReceiptRequest]) (*connect.Response[v1.ReissueReceiptResponse], error)
 }
 
 // NewSubscriptionServiceClient constructs a client for the subscription.v1.SubscriptionService
@@ -205,6 +211,12 @@ func NewSubscriptionServiceClient(httpClient connect.HTTPClient, baseURL string,
 			connect.WithSchema(subscriptionServiceMethods.ByName("GetReceipt")),
 			connect.WithClientOptions(opts...),
 		),
+		reissueReceipt: connect.NewClient[v1.ReissueReceiptRequest, v1.ReissueReceiptResponse](
+			httpClient,
+			baseURL+SubscriptionServiceReissueReceiptProcedure,
+			connect.WithSchema(subscriptionServiceMethods.ByName("ReissueReceipt")),
+			connect.WithClientOptions(opts...),
+		),
 	}
 }
 
@@ -224,6 +236,7 @@ type subscriptionServiceClient struct {
 	getBillingProfile     *connect.Client[v1.GetBillingProfileRequest, v1.GetBillingProfileResponse]
 	updateBillingProfile  *connect.Client[v1.UpdateBillingProfileRequest, v1.UpdateBillingProfileResponse]
 	getReceipt            *connect.Client[v1.GetReceiptRequest, v1.GetReceiptResponse]
+	reissueReceipt        *connect.Client[v1.ReissueReceiptRequest, v1.ReissueReceiptResponse]
 }
 
 // ListTiers calls subscription.v1.SubscriptionService.ListTiers.
@@ -296,6 +309,11 @@ func (c *subscriptionServiceClient) GetReceipt(ctx context.Context, req *connect
 	return c.getReceipt.CallUnary(ctx, req)
 }
 
+// ReissueReceipt calls subscription.v1.SubscriptionService.ReissueReceipt.
+func (c *subscriptionServiceClient) ReissueReceipt(ctx context.Context, req *connect.Request[v1.ReissueReceiptRequest]) (*connect.Response[v1.ReissueReceiptResponse], error) {
+	return c.reissueReceipt.CallUnary(ctx, req)
+}
+
 // SubscriptionServiceHandler is an implementation of the subscription.v1.SubscriptionService
 // service.
 type SubscriptionServiceHandler interface {
@@ -328,6 +346,9 @@ type SubscriptionServiceHandler interface {
 	UpdateBillingProfile(context.Context, *connect.Request[v1.UpdateBillingProfileRequest]) (*connect.Response[v1.UpdateBillingProfileResponse], error)
 	// GetReceipt returns one of the signed-in user's receipts / tax invoices by its number.
 	GetReceipt(context.Context, *connect.Request[v1.GetReceiptRequest]) (*connect.Response[v1.GetReceiptResponse], error)
+	// ReissueReceipt reissues, once, a receipt issued without a buyer as a replacement tax invoice
+	// (ใบกำกับภาษีฉบับแทน) naming the buyer and citing the original, which stays as it was.
+	ReissueReceipt(context.Context, *connect.Request[v1.ReissueReceiptRequest]) (*connect.Response[v1.ReissueReceiptResponse], error)
 }
 
 // NewSubscriptionServiceHandler builds an HTTP handler from the service implementation. It returns
@@ -421,6 +442,12 @@ func NewSubscriptionServiceHandler(svc SubscriptionServiceHandler, opts ...conne
 		connect.WithSchema(subscriptionServiceMethods.ByName("GetReceipt")),
 		connect.WithHandlerOptions(opts...),
 	)
+	subscriptionServiceReissueReceiptHandler := connect.NewUnaryHandler(
+		SubscriptionServiceReissueReceiptProcedure,
+		svc.ReissueReceipt,
+		connect.WithSchema(subscriptionServiceMethods.ByName("ReissueReceipt")),
+		connect.WithHandlerOptions(opts...),
+	)
 	return "/subscription.v1.SubscriptionService/", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch r.URL.Path {
 		case SubscriptionServiceListTiersProcedure:
@@ -451,6 +478,8 @@ func NewSubscriptionServiceHandler(svc SubscriptionServiceHandler, opts ...conne
 			subscriptionServiceUpdateBillingProfileHandler.ServeHTTP(w, r)
 		case SubscriptionServiceGetReceiptProcedure:
 			subscriptionServiceGetReceiptHandler.ServeHTTP(w, r)
+		case SubscriptionServiceReissueReceiptProcedure:
+			subscriptionServiceReissueReceiptHandler.ServeHTTP(w, r)
 		default:
 			http.NotFound(w, r)
 		}
@@ -514,4 +543,8 @@ func (UnimplementedSubscriptionServiceHandler) UpdateBillingProfile(context.Cont
 
 func (UnimplementedSubscriptionServiceHandler) GetReceipt(context.Context, *connect.Request[v1.GetReceiptRequest]) (*connect.Response[v1.GetReceiptResponse], error) {
 	return nil, connect.NewError(connect.CodeUnimplemented, errors.New("subscription.v1.SubscriptionService.GetReceipt is not implemented"))
+}
+
+func (UnimplementedSubscriptionServiceHandler) ReissueReceipt(context.Context, *connect.Request[v1.ReissueReceiptRequest]) (*connect.Response[v1.ReissueReceiptResponse], error) {
+	return nil, connect.NewError(connect.CodeUnimplemented, errors.New("subscription.v1.SubscriptionService.ReissueReceipt is not implemented"))
 }

@@ -6,6 +6,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
 	"log/slog"
 	"time"
 
@@ -36,6 +37,10 @@ type Store interface {
 	Usage(ctx context.Context, userID string, day, month time.Time) (map[string]int, error)
 
 	CheckoutByKey(ctx context.Context, key string) (domain.Checkout, bool, error)
+	// CheckoutAttempt counts a checkout the user starts at now unless limit
+	// were started in the window before; then nothing is counted and wait
+	// is how long until one more may start. Atomic per user.
+	CheckoutAttempt(ctx context.Context, userID string, now time.Time, window time.Duration, limit int) (wait time.Duration, err error)
 	Checkout(ctx context.Context, id string) (domain.Checkout, bool, error)
 	SaveCheckout(ctx context.Context, c domain.Checkout, key string) (domain.Checkout, error)
 	Payments(ctx context.Context, userID string) ([]domain.Payment, error)
@@ -43,6 +48,10 @@ type Store interface {
 	BillingProfile(ctx context.Context, userID string) (domain.Party, bool, error)
 	SaveBillingProfile(ctx context.Context, userID string, p domain.Party, now time.Time) error
 	Receipt(ctx context.Context, userID, number string) (domain.Receipt, bool, error)
+	// ReissueReceipt issues, once, the replacement tax invoice of the user's
+	// receipt number naming buyer (domain.Receipt.CheckReissue), queues its
+	// mail, and returns it; the original is not changed.
+	ReissueReceipt(ctx context.Context, userID, number string, buyer domain.Party, now time.Time, mail func(domain.Receipt) domain.Mail) (domain.Receipt, error)
 
 	UpdatePlan(ctx context.Context, userID string, now time.Time, change func(domain.Subscription, bool) (domain.Subscription, error)) (domain.Subscription, error)
 	RollDue(ctx context.Context, now time.Time, limit int, roll func(domain.Subscription) (domain.Subscription, bool)) (int, error)
@@ -59,6 +68,11 @@ type Store interface {
 	// outcome (nothing, when the claim was lost meanwhile).
 	ProviderCancelDone(ctx context.Context, c domain.PendingCancel, now time.Time) error
 	ProviderCancelFailed(ctx context.Context, c domain.PendingCancel, retryAt time.Time, failure string) error
+	// EndPlanForDeletion ends a deleted account's plan as end decides
+	// (domain.ForDeletion) and records the provider cancels it returns, in
+	// one transaction, returning them.
+	EndPlanForDeletion(ctx context.Context, userID string, now time.Time,
+		end func(domain.Subscription, bool, []string) (domain.Subscription, []domain.ProviderCancel, bool)) ([]domain.ProviderCancel, error)
 	// ForgetUser erases a deleted account's personal data: the billing
 	// profile, usage counters, the e-mail kept for reminders and receipts,
 	// and mail not yet sent. Payments and issued receipts stay (tax law).
@@ -82,6 +96,8 @@ type App struct {
 
 	mailer    Mailer // nil: queued mail waits
 	publicURL string
+
+	checkoutLimit int // checkouts an account may start per minute
 }
 
 // New returns the use cases; provider may be nil (no payments), now nil (time.Now).
@@ -92,7 +108,13 @@ func New(store Store, provider Provider, now func() time.Time, log *slog.Logger)
 	if log == nil {
 		log = slog.Default()
 	}
-	return &App{store: store, provider: provider, now: now, log: log}
+	return &App{store: store, provider: provider, now: now, log: log, checkoutLimit: domain.DefaultCheckoutsPerMinute}
+}
+
+// WithCheckoutLimit sets how many checkouts an account may start a minute.
+func (a *App) WithCheckoutLimit(perMinute int) *App {
+	a.checkoutLimit = perMinute
+	return a
 }
 
 // Now is the service clock.
@@ -184,12 +206,31 @@ func TierByName(tiers []domain.Tier, name string) domain.Tier {
 	return domain.Tier{Name: name}
 }
 
-// Checkout starts a payment. The idempotency key is derived from the user,
-// the order and the client's key (the Idempotency-Key header, else the
-// minute), so a double click makes one session.
+// Checkout starts a payment whose receipt names the billing profile as it
+// stands when the payment succeeds (CheckoutFor with no choice).
 func (a *App) Checkout(ctx context.Context, userID, email, tier, period, method, clientKey string) (domain.CheckoutSession, error) {
+	return a.CheckoutFor(ctx, userID, email, tier, period, method, clientKey, domain.BuyerChoice{})
+}
+
+// CheckoutFor starts a payment. The idempotency key is derived from the
+// user, the order, the buyer and the client's key (the Idempotency-Key
+// header, else the minute), so a double click makes one session. A buyer
+// given is checked like the billing profile, saved as it (the renewals'
+// receipts name it too) and named by this payment's tax invoice; with
+// ReceiptOnly the receipt names nobody.
+func (a *App) CheckoutFor(ctx context.Context, userID, email, tier, period, method, clientKey string, buyer domain.BuyerChoice) (domain.CheckoutSession, error) {
 	if a.provider == nil {
 		return domain.CheckoutSession{}, domain.ErrNoProvider
+	}
+	if buyer.Buyer != nil && buyer.ReceiptOnly {
+		return domain.CheckoutSession{}, domain.ErrBuyerAndReceiptOnly
+	}
+	if buyer.Buyer != nil {
+		p, err := domain.NormalizeProfile(*buyer.Buyer)
+		if err != nil {
+			return domain.CheckoutSession{}, err
+		}
+		buyer.Buyer = &p
 	}
 	tiers, err := a.store.Tiers(ctx)
 	if err != nil {
@@ -207,17 +248,34 @@ func (a *App) Checkout(ctx context.Context, userID, email, tier, period, method,
 	if clientKey == "" {
 		clientKey = a.now().UTC().Format("2006-01-02T15:04")
 	}
-	sum := sha256.Sum256([]byte(userID + "|" + tier + "|" + period + "|" + method + "|" + clientKey))
+	who := fmt.Sprint(buyer.ReceiptOnly)
+	if b := buyer.Buyer; b != nil {
+		who = fmt.Sprintf("%q", []any{b.Kind, b.Name, b.TaxID, b.HeadOffice, b.Branch, b.Address})
+	}
+	sum := sha256.Sum256([]byte(userID + "|" + tier + "|" + period + "|" + method + "|" + who + "|" + clientKey))
 	key := "checkout-" + hex.EncodeToString(sum[:16])
 	if c, ok, err := a.store.CheckoutByKey(ctx, key); err != nil || ok {
 		return domain.CheckoutSession{ID: c.SessionID, URL: c.URL, Provider: c.Provider}, err
+	}
+	// A double click (the same key) is answered above and costs nothing;
+	// each new session at the provider counts.
+	if wait, err := a.store.CheckoutAttempt(ctx, userID, a.now(), time.Minute, a.checkoutLimit); err != nil {
+		return domain.CheckoutSession{}, err
+	} else if wait > 0 {
+		return domain.CheckoutSession{}, apperr.RetryAfter(domain.ErrCheckoutTooMany, wait)
+	}
+	if buyer.Buyer != nil {
+		if err := a.store.SaveBillingProfile(ctx, userID, *buyer.Buyer, a.now()); err != nil {
+			return domain.CheckoutSession{}, err
+		}
 	}
 	s, err := a.provider.CreateCheckout(ctx, o, key)
 	if err != nil {
 		return domain.CheckoutSession{}, err
 	}
 	saved, err := a.store.SaveCheckout(ctx, domain.Checkout{SessionID: s.ID, Provider: s.Provider, UserID: userID,
-		Tier: tier, Period: period, Method: method, URL: s.URL, Email: email, AmountSatang: o.AmountSatang(), CreatedAt: a.now()}, key)
+		Tier: tier, Period: period, Method: method, URL: s.URL, Email: email, AmountSatang: o.AmountSatang(), CreatedAt: a.now(),
+		BuyerChoice: buyer}, key)
 	if err != nil {
 		return domain.CheckoutSession{}, err
 	}
@@ -238,22 +296,29 @@ func (a *App) Webhook(ctx context.Context, payload []byte, signature string) err
 	if err != nil {
 		return err
 	}
-	return a.fulfil(ctx, ev)
+	_, err = a.fulfil(ctx, ev)
+	return err
 }
 
-func (a *App) fulfil(ctx context.Context, ev domain.Event) error {
+// fulfil applies ev once; applied is false for an event id seen before.
+func (a *App) fulfil(ctx context.Context, ev domain.Event) (applied bool, err error) {
 	now := a.now()
 	applied, c, err := a.store.Fulfil(ctx, ev, now, func(st domain.FulfilState) domain.Change { return domain.Decide(ev, st, now) },
 		func(r domain.Receipt) domain.Mail { return domain.ReceiptMail(r, a.publicURL) })
 	if err != nil {
-		return err
+		return false, err
 	}
 	switch {
 	case !applied:
 		a.log.InfoContext(ctx, "webhook replay ignored", "event", ev.String())
+		return false, nil
+	case c.Alert:
+		a.log.ErrorContext(ctx, "ALERT: payment event not fulfilled as paid for; check it at the provider (refund or grant by hand)",
+			"event", ev.String(), "session", ev.SessionID, "user", ev.UserID, "amount_satang", ev.AmountSatang, "reason", c.Reason, "alert", true)
 	case c.Reason != "":
 		a.log.InfoContext(ctx, "webhook event changed nothing", "event", ev.String(), "reason", c.Reason)
-	case c.ProviderCancel != nil && a.provider != nil:
+	}
+	if c.ProviderCancel != nil && a.provider != nil {
 		// The plan and the pending cancel of the old card are written: try
 		// it at once; a failure is retried by the job (StopReplacedCards),
 		// and the webhook is acknowledged either way (the plan is right).
@@ -261,7 +326,7 @@ func (a *App) fulfil(ctx context.Context, ev domain.Event) error {
 			a.log.ErrorContext(ctx, "provider cancel: outcome not recorded; the job retries it", "subscription", c.ProviderCancel.SubscriptionID, "err", err)
 		}
 	}
-	return nil
+	return applied, nil
 }
 
 // ErrNotLocal: the local completion exists only with the local provider.
@@ -285,6 +350,8 @@ const LocalProviderName = "local"
 
 // CompleteLocal finishes a local checkout through the same fulfilment as a
 // provider's webhook: paid grants the tier, not paid records a failure.
+// Both outcomes are the one event of the session, so of two completions at
+// once one applies and the other answers ErrCheckoutDone, as it would after.
 func (a *App) CompleteLocal(ctx context.Context, userID, sessionID string, paid bool) (domain.Checkout, error) {
 	c, err := a.LocalCheckout(ctx, userID, sessionID)
 	if err != nil {
@@ -298,8 +365,12 @@ func (a *App) CompleteLocal(ctx context.Context, userID, sessionID string, paid 
 	if !paid {
 		ev.Type, ev.Paid = domain.EvAsyncPaymentFailed, false
 	}
-	if err := a.fulfil(ctx, ev); err != nil {
+	applied, err := a.fulfil(ctx, ev)
+	if err != nil {
 		return c, err
+	}
+	if !applied {
+		return c, domain.ErrCheckoutDone
 	}
 	c, _, err = a.store.Checkout(ctx, sessionID)
 	return c, err

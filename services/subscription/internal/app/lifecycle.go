@@ -144,18 +144,28 @@ func (a *App) DeliverMail(ctx context.Context, limit int) (int, error) {
 	})
 }
 
-// ForgetUser handles an account deletion (auth.v1.user.deactivated): a card
-// plan stops renewing at the provider (the paid period is not refunded
-// here), then the personal data goes. Payments and issued receipts stay, as
-// the Revenue Code requires. Run again, it finds nothing left.
+// ForgetUser handles an account deletion (auth.v1.user.deactivated). First
+// every card subscription that could still charge the user is cancelled at
+// the provider now (domain.ForDeletion; no refund of the days left) and
+// the plan ends today: the cancels are recorded with the plan's end, then
+// tried at once, and a failure is retried by the provider-cancel job until
+// the provider confirms, so an outage at the provider neither keeps
+// charging a deleted account nor holds the deletion up. Then the personal
+// data goes. Payments and issued receipts stay, as the Revenue Code
+// requires. Run again, it finds nothing left to do.
 func (a *App) ForgetUser(ctx context.Context, userID string) error {
-	p, err := a.Current(ctx, userID)
+	now := a.now()
+	cancels, err := a.store.EndPlanForDeletion(ctx, userID, now, func(s domain.Subscription, found bool, running []string) (domain.Subscription, []domain.ProviderCancel, bool) {
+		return domain.ForDeletion(s, found, running, now)
+	})
 	if err != nil {
 		return err
 	}
-	if p.Found && p.Sub.ProviderSubscriptionID != "" && !p.Sub.CancelAtPeriodEnd && domain.CanCancel(p.Sub, p.Found, a.now()) == nil {
-		if _, err := a.Cancel(ctx, userID); err != nil {
-			return err
+	if a.provider != nil {
+		for _, pc := range cancels {
+			if _, err := a.stopReplaced(ctx, 1, pc.SubscriptionID); err != nil {
+				a.log.ErrorContext(ctx, "provider cancel of a deleted account: outcome not recorded; the job retries it", "subscription", pc.SubscriptionID, "err", err)
+			}
 		}
 	}
 	return a.store.ForgetUser(ctx, userID)

@@ -56,22 +56,22 @@ func (a *App) stopOne(ctx context.Context, pc domain.PendingCancel) error {
 	switch {
 	case err == nil:
 		if pc.Attempts > 1 {
-			a.log.InfoContext(ctx, "replaced card subscription stopped at the provider after retries", args...)
+			a.log.InfoContext(ctx, "card subscription stopped at the provider after retries", args...)
 		}
 		return a.store.ProviderCancelDone(ctx, pc, now)
 	case errors.Is(err, domain.ErrProviderSubGone):
 		// Cancelled already (by an earlier attempt whose answer was lost,
 		// or at the provider's dashboard): nothing charges any more.
-		a.log.InfoContext(ctx, "replaced card subscription already stopped at the provider", append(args, "answer", err)...)
+		a.log.InfoContext(ctx, "card subscription already stopped at the provider", append(args, "answer", err)...)
 		return a.store.ProviderCancelDone(ctx, pc, now)
 	}
 	retryAt := now.Add(domain.CancelRetryAfter(pc.Attempts))
 	args = append(args, "retry_at", retryAt, "err", err)
 	if pc.Attempts >= domain.CancelAlarmAttempts {
-		a.log.ErrorContext(ctx, "ALERT: replaced card subscription still not stopped at the provider; "+
-			"the customer may be charged for both plans: stop it at the provider by hand (retries continue)", append(args, "alert", true)...)
+		a.log.ErrorContext(ctx, "ALERT: card subscription still not stopped at the provider (replaced by a new plan, or its account deleted); "+
+			"the customer may be charged again: stop it at the provider by hand (retries continue)", append(args, "alert", true)...)
 	} else {
-		a.log.ErrorContext(ctx, "replaced card subscription not stopped at the provider; retrying", args...)
+		a.log.ErrorContext(ctx, "card subscription not stopped at the provider; retrying", args...)
 	}
 	return a.store.ProviderCancelFailed(ctx, pc, retryAt, err.Error())
 }

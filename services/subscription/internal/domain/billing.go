@@ -26,7 +26,15 @@ var (
 	ErrNoCheckout   = apperr.New(apperr.NotFound, "checkout-not-found", "Checkout session not found")
 	ErrCheckoutDone = apperr.New(apperr.FailedPrecondition, "checkout-done", "This checkout is already completed")
 	ErrNoProvider   = apperr.New(apperr.Unavailable, "payments-unavailable", "Service is currently unavailable. Please try again later.")
+	// ErrCheckoutTooMany is the per-account limit on starting checkouts
+	// (each opens a session at the provider), sent with its Retry-After.
+	ErrCheckoutTooMany = apperr.New(apperr.ResourceExhausted, "checkout-rate-limited", "Too many payments started. Please try again shortly.")
 )
+
+// DefaultCheckoutsPerMinute is how many checkouts one account may start in
+// a minute (CHECKOUT_PER_MINUTE): far above a person changing their mind,
+// far below a script opening sessions at the provider.
+const DefaultCheckoutsPerMinute = 10
 
 // Order is what a checkout sells.
 type Order struct {
@@ -121,7 +129,23 @@ type Checkout struct {
 	Email                                                          string
 	AmountSatang                                                   int64
 	CreatedAt                                                      time.Time
+	BuyerChoice
 }
+
+// BuyerChoice is who a checkout's receipt names, when the payer said: the
+// buyer they gave (a tax invoice), or nobody (ReceiptOnly: a receipt to
+// the e-mail). Neither: the billing profile when the payment succeeds.
+type BuyerChoice struct {
+	Buyer       *Party
+	ReceiptOnly bool
+}
+
+// Fixed reports whether the payer chose (a buyer, or none).
+func (b BuyerChoice) Fixed() bool { return b.Buyer != nil || b.ReceiptOnly }
+
+// ErrBuyerAndReceiptOnly: a checkout names a buyer or asks for a plain
+// receipt, not both.
+var ErrBuyerAndReceiptOnly = apperr.New(apperr.InvalidArgument, "checkout-buyer", "buyer and receipt_only cannot both be set")
 
 // Payment is a stored payment; paid ones carry their receipt number.
 type Payment struct {
@@ -129,5 +153,6 @@ type Payment struct {
 	AmountSatang                                  int64
 	ReceiptNo                                     *int64
 	ReceiptNumber                                 string // RC2569-000001; "" when not paid
+	ReplacementNumber                             string // the replacement tax invoice of that receipt, if any
 	CreatedAt                                     time.Time
 }

@@ -1,6 +1,9 @@
 package domain
 
-import "time"
+import (
+	"fmt"
+	"time"
+)
 
 // ProviderSub is the latest known state of a provider's recurring
 // subscription, as of the event that set it.
@@ -19,6 +22,8 @@ type PaymentRecord struct {
 	ProviderRef                  string // checkout session or invoice id
 	TierLabel                    string // for the receipt
 	Email                        string // where the receipt goes
+	// Buyer chosen at checkout; not Fixed: the billing profile at payment.
+	Buyer BuyerChoice
 }
 
 // FulfilState is what fulfilment reads, locked, before deciding.
@@ -27,7 +32,13 @@ type FulfilState struct {
 	Found       bool
 	ProviderSub *ProviderSub // the event's provider subscription, when known
 	Tiers       map[string]Tier
-	Email       string // the checkout's e-mail, when the event is a checkout's
+	Email       string    // the checkout's e-mail, when the event is a checkout's
+	Checkout    *Checkout // the event's checkout session, when it is one of ours
+	// RefPaid: a payment of the event's checkout session or invoice has
+	// succeeded already (another event for the same payment came first).
+	RefPaid bool
+	// Forgotten: the user deleted their account (ForgetUser ran).
+	Forgotten bool
 }
 
 // ProviderCancel asks the provider to stop an older card subscription the
@@ -45,6 +56,7 @@ type Change struct {
 	CheckoutID     string
 	CheckoutStatus string // paid or failed
 	Reason         string // why nothing changed, for the log
+	Alert          bool   // Reason needs a person (money taken, nothing granted)
 	Grant          GrantKind
 	ProviderCancel *ProviderCancel
 }
@@ -61,8 +73,12 @@ type Change struct {
 func Decide(ev Event, st FulfilState, now time.Time) Change {
 	c := decide(ev, st, now)
 	if p := c.Payment; p != nil {
-		// What the receipt needs: the plan's name and where to mail it.
+		// What the receipt needs: the plan's name, who it names and where
+		// to mail it.
 		p.TierLabel = st.Tiers[p.Tier].Label
+		if co := st.Checkout; co != nil && p.ProviderRef == co.SessionID {
+			p.Buyer = co.BuyerChoice
+		}
 		switch {
 		case c.Sub != nil && c.Sub.Email != "":
 			p.Email = c.Sub.Email
@@ -76,6 +92,11 @@ func Decide(ev Event, st FulfilState, now time.Time) Change {
 }
 
 func decide(ev Event, st FulfilState, now time.Time) Change {
+	if st.Forgotten {
+		if c, ok := paidAfterDeletion(ev, st); ok {
+			return c
+		}
+	}
 	ps := st.ProviderSub
 	newer := ps == nil || !ev.Created.Before(ps.StateAt)
 	switch ev.Type {
@@ -83,12 +104,20 @@ func decide(ev Event, st FulfilState, now time.Time) Change {
 		if ev.Type == EvCheckoutCompleted && !ev.Paid {
 			return Change{Reason: "checkout completed unpaid: waiting for the asynchronous payment"}
 		}
+		// One session pays once: a second event for it (another event id:
+		// completed then async_payment_succeeded, or a resend) grants nothing.
+		if st.RefPaid {
+			return Change{Reason: "checkout session already fulfilled"}
+		}
 		if ps != nil && ps.Status == "deleted" {
 			return Change{Reason: "its subscription was already deleted", CheckoutID: ev.SessionID, CheckoutStatus: "failed"}
 		}
 		t, ok := st.Tiers[ev.Tier]
 		if !ok || t.PriceMonthSatang <= 0 || (ev.Period != PeriodMonthly && ev.Period != PeriodYearly) {
 			return Change{Reason: "event names no sellable tier and period"}
+		}
+		if refusal := checkPaid(ev, t, st.Checkout); refusal != "" {
+			return Change{Reason: refusal, Alert: true}
 		}
 		return grant(ev, st, now)
 	case EvAsyncPaymentFailed:
@@ -98,6 +127,9 @@ func decide(ev Event, st FulfilState, now time.Time) Change {
 	case EvInvoicePaid:
 		if !ev.Renewal {
 			return Change{Reason: "first invoice: the checkout grants the plan"}
+		}
+		if st.RefPaid {
+			return Change{Reason: "invoice already paid"}
 		}
 		if ps != nil && ps.Status == "deleted" {
 			return Change{Reason: "renewal of a deleted subscription"}
@@ -165,6 +197,61 @@ func decide(ev Event, st FulfilState, now time.Time) Change {
 		return c
 	}
 	return Change{Reason: "event type not handled"}
+}
+
+// paidAfterDeletion handles money taken from an account deleted before it
+// (a checkout page left open, a renewal before the cancel reached the
+// provider): the payment is recorded with its receipt (tax law), no plan is
+// granted, the card subscription it started or renewed is cancelled now,
+// and a person is alerted to refund it. ok is false for other events.
+func paidAfterDeletion(ev Event, st FulfilState) (Change, bool) {
+	var ref string
+	switch {
+	case (ev.Type == EvCheckoutCompleted && ev.Paid) || ev.Type == EvAsyncPaymentSucceeded:
+		if st.RefPaid {
+			return Change{Reason: "checkout session already fulfilled"}, true
+		}
+		ref = ev.SessionID
+	case ev.Type == EvInvoicePaid && ev.Renewal:
+		if st.RefPaid {
+			return Change{Reason: "invoice already paid"}, true
+		}
+		ref = ev.InvoiceID
+	default:
+		return Change{}, false
+	}
+	c := Change{Alert: true, Reason: "paid after the account was deleted: no plan granted, the card subscription is cancelled; refund it by hand",
+		Payment: &PaymentRecord{UserID: ev.UserID, Tier: ev.Tier, Period: ev.Period, Method: ev.Method,
+			AmountSatang: ev.AmountSatang, Succeeded: true, ProviderRef: ref}}
+	if ev.Type != EvInvoicePaid {
+		c.CheckoutID, c.CheckoutStatus = ev.SessionID, "paid"
+	}
+	if ev.SubscriptionID != "" {
+		c.ProviderCancel = &ProviderCancel{SubscriptionID: ev.SubscriptionID}
+	}
+	if p := c.Payment; p.Tier == "" && st.Found { // a renewal names no tier: the plan's
+		p.Tier, p.Period, p.Method = st.Sub.Tier, st.Sub.Period, MethodCard
+	}
+	return c, true
+}
+
+// checkPaid is why a paid checkout must not be fulfilled ("" when it may):
+// it must be the order its checkout session was opened for, and the amount
+// paid that order's price — the checkout's amount when the session is ours
+// (the price when it was opened), else the tier's price for the period.
+func checkPaid(ev Event, t Tier, c *Checkout) string {
+	want := Order{Tier: t, Period: ev.Period}.AmountSatang()
+	if c != nil {
+		if c.UserID != ev.UserID || c.Tier != ev.Tier || c.Period != ev.Period || c.Method != ev.Method {
+			return fmt.Sprintf("the event's order (%s %s %s %s) is not its checkout's (%s %s %s %s): not fulfilled",
+				ev.UserID, ev.Tier, ev.Period, ev.Method, c.UserID, c.Tier, c.Period, c.Method)
+		}
+		want = c.AmountSatang
+	}
+	if ev.AmountSatang != want {
+		return fmt.Sprintf("paid %d satang for %s %s, the price is %d: not fulfilled", ev.AmountSatang, ev.Tier, ev.Period, want)
+	}
+	return ""
 }
 
 // grant applies a paid checkout through the lifecycle rule (GrantFor).

@@ -93,7 +93,7 @@ func TestRenewalExtendsAndDeletionEndsToday(t *testing.T) {
 
 func TestPromptPayWaitsForTheAsyncPayment(t *testing.T) {
 	pending := completed("e1", now, "")
-	pending.Method, pending.Paid, pending.Period = "promptpay", false, "yearly"
+	pending.Method, pending.Paid, pending.Period, pending.AmountSatang = "promptpay", false, "yearly", 1490000
 	ok := pending
 	ok.ID, ok.Type = "e2", domain.EvAsyncPaymentSucceeded
 	st, cs := apply(t, pending, ok)
@@ -105,5 +105,50 @@ func TestPromptPayWaitsForTheAsyncPayment(t *testing.T) {
 	_, cs = apply(t, pending, failed)
 	if cs[1].Sub != nil || cs[1].Payment == nil || cs[1].Payment.Succeeded || cs[1].CheckoutStatus != "failed" {
 		t.Fatalf("failed promptpay: %+v", cs[1])
+	}
+}
+
+// A checkout session pays once, for its price: a second event for it (another
+// event id) grants nothing, and an amount other than the order's price, or
+// an order other than its checkout's, is not fulfilled and needs a person.
+func TestFulfilOncePerSessionAtItsPrice(t *testing.T) {
+	st := domain.FulfilState{Tiers: tiers, RefPaid: true}
+	if c := domain.Decide(completed("e2", now, "sub_1"), st, now); c.Sub != nil || c.Payment != nil || c.Reason == "" {
+		t.Fatalf("second event for a paid session: %+v", c)
+	}
+	renewal := domain.Event{ID: "e3", Type: domain.EvInvoicePaid, Created: now, SubscriptionID: "sub_1", InvoiceID: "in_1",
+		Renewal: true, AmountSatang: 149000, PeriodEnd: now.AddDate(0, 1, 0)}
+	if c := domain.Decide(renewal, st, now); c.Sub != nil || c.Payment != nil {
+		t.Fatalf("second event for a paid invoice: %+v", c)
+	}
+	for name, edit := range map[string]func(*domain.Event){
+		"one satang":              func(e *domain.Event) { e.AmountSatang = 1 },
+		"a month's price, yearly": func(e *domain.Event) { e.Period = "yearly" },
+		"more than the price":     func(e *domain.Event) { e.AmountSatang = 149001 },
+	} {
+		ev := completed("e1", now, "sub_1")
+		edit(&ev)
+		c := domain.Decide(ev, domain.FulfilState{Tiers: tiers}, now)
+		if c.Sub != nil || c.Payment != nil || !c.Alert || c.Reason == "" {
+			t.Errorf("%s: %+v", name, c)
+		}
+	}
+	// The checkout's own amount (the price when it was opened) is the one due.
+	co := &domain.Checkout{SessionID: "cs_1", UserID: "u1", Tier: "pro", Period: "monthly", Method: "card", AmountSatang: 129000}
+	ev := completed("e1", now, "sub_1")
+	ev.AmountSatang = 129000
+	if c := domain.Decide(ev, domain.FulfilState{Tiers: tiers, Checkout: co}, now); c.Sub == nil || c.Payment == nil || c.Alert {
+		t.Fatalf("paid the checkout's amount: %+v", c)
+	}
+	for name, edit := range map[string]func(*domain.Event){
+		"another user":   func(e *domain.Event) { e.UserID = "u2" },
+		"another tier":   func(e *domain.Event) { e.Tier, e.AmountSatang = "enterprise", 129000 },
+		"another method": func(e *domain.Event) { e.Method = "promptpay" },
+	} {
+		e := ev
+		edit(&e)
+		if c := domain.Decide(e, domain.FulfilState{Tiers: tiers, Checkout: co}, now); c.Sub != nil || c.Payment != nil || !c.Alert {
+			t.Errorf("%s: %+v", name, c)
+		}
 	}
 }

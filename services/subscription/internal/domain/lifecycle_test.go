@@ -233,7 +233,7 @@ func TestTheReplacedCardStops(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			ev := completed("e1", now, c.newSub)
-			ev.Tier = c.tier
+			ev.Tier, ev.AmountSatang = c.tier, tiers[c.tier].PriceMonthSatang
 			if c.newSub == "" {
 				ev.Method = "promptpay"
 			}

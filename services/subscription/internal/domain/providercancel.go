@@ -39,3 +39,38 @@ func CancelRetryAfter(attempts int) time.Duration {
 	}
 	return 6 * time.Hour
 }
+
+// ForDeletion is what deleting the account does to its plan: every card
+// subscription that could still charge the user — the plan's, the one of a
+// plan waiting after it, and others the provider reported (running) — is
+// cancelled at the provider now, not at its period's end (the account that
+// would use the days left is gone; they are not refunded), and an active
+// plan ends today with nothing waiting after it. changed is false when the
+// plan needs no write (none, or ended already).
+func ForDeletion(s Subscription, found bool, running []string, now time.Time) (plan Subscription, cancels []ProviderCancel, changed bool) {
+	seen := map[string]bool{}
+	add := func(id string) {
+		if id != "" && !seen[id] {
+			seen[id] = true
+			cancels = append(cancels, ProviderCancel{SubscriptionID: id})
+		}
+	}
+	if found {
+		add(s.ProviderSubscriptionID)
+		if s.Next != nil {
+			add(s.Next.ProviderSubscriptionID)
+		}
+	}
+	for _, id := range running {
+		add(id)
+	}
+	if !found || s.Status != "active" {
+		return s, cancels, false
+	}
+	today := DayOf(now)
+	s.Status, s.Next, s.CancelAtPeriodEnd = "cancelled", nil, false
+	if s.EndDate == nil || s.EndDate.After(today) {
+		s.EndDate = &today
+	}
+	return s, cancels, true
+}

@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"bidradar/pkg/apperr"
+	"bidradar/pkg/freetext"
 )
 
 // Receipts / tax invoices (ใบเสร็จรับเงิน / ใบกำกับภาษี), issue 10. Prices
@@ -64,8 +65,25 @@ var (
 	ErrTaxIDCheck     = apperr.New(apperr.InvalidArgument, "billing-tax-id-check", "เลขประจำตัวผู้เสียภาษีไม่ถูกต้อง (เลขตรวจสอบหลักที่ 13 ไม่ตรง)")
 	ErrProfileBranch  = apperr.New(apperr.InvalidArgument, "billing-branch", "เลขที่สาขาต้องเป็นตัวเลข 5 หลัก หรือเลือกสำนักงานใหญ่")
 	ErrProfileAddress = apperr.New(apperr.InvalidArgument, "billing-address", "กรุณากรอกที่อยู่ (ไม่เกิน 500 ตัวอักษร)")
-	ErrNoReceipt      = apperr.New(apperr.NotFound, "receipt-not-found", "ไม่พบใบเสร็จรับเงินนี้")
+	// Control characters and bidirectional overrides could make a tax
+	// invoice read differently from what is stored.
+	ErrProfileNameChars    = apperr.New(apperr.InvalidArgument, "billing-name-chars", "ชื่อมีอักขระควบคุมหรืออักขระกำหนดทิศทางข้อความที่ใช้ไม่ได้ กรุณาพิมพ์ใหม่")
+	ErrProfileAddressChars = apperr.New(apperr.InvalidArgument, "billing-address-chars", "ที่อยู่มีอักขระควบคุมหรืออักขระกำหนดทิศทางข้อความที่ใช้ไม่ได้ กรุณาพิมพ์ใหม่")
+	ErrNoReceipt           = apperr.New(apperr.NotFound, "receipt-not-found", "ไม่พบใบเสร็จรับเงินนี้")
+	ErrBuyerRequired       = apperr.New(apperr.InvalidArgument, "billing-profile-required", "กรุณากรอกข้อมูลผู้ซื้อ (ชื่อ เลขประจำตัวผู้เสียภาษี สำนักงานใหญ่หรือสาขา และที่อยู่) เพื่อออกใบกำกับภาษี")
+	// A receipt is reissued as a replacement tax invoice at most once,
+	// only when it named no buyer, and a replacement is not reissued.
+	ErrReceiptReissuedBase  = apperr.New(apperr.AlreadyExists, "receipt-reissued", "ใบเสร็จนี้ออกใบกำกับภาษีฉบับแทนไปแล้ว ออกได้ครั้งเดียว")
+	ErrReceiptHasBuyer      = apperr.New(apperr.AlreadyExists, "receipt-has-buyer", "ใบเสร็จนี้ระบุชื่อผู้ซื้อแล้ว จึงออกใบกำกับภาษีฉบับแทนไม่ได้")
+	ErrReceiptIsReplacement = apperr.New(apperr.AlreadyExists, "receipt-is-replacement", "ใบนี้เป็นใบกำกับภาษีฉบับแทนอยู่แล้ว ออกแทนซ้ำไม่ได้")
 )
+
+// ReceiptReissued is the 409 of a second reissue: it names the replacement.
+func ReceiptReissued(replacement string) error {
+	e := *ErrReceiptReissuedBase
+	e.Message = fmt.Sprintf("ใบเสร็จนี้ออกใบกำกับภาษีฉบับแทนไปแล้ว (เลขที่ %s) ออกได้ครั้งเดียว", replacement)
+	return &e
+}
 
 // TaxIDCheckDigit is the 13th digit of a Thai tax id from its first 12:
 // (11 − Σ dᵢ × (13 − i) mod 11) mod 10, i = 0…11.
@@ -93,8 +111,11 @@ func ValidateTaxID(id string) error {
 	return nil
 }
 
-// NormalizeProfile trims and validates a billing profile.
+// NormalizeProfile trims and validates a billing profile: the name is one
+// line, the address may have several (CRLF read as a newline); neither may
+// hold control characters or bidirectional overrides (pkg/freetext).
 func NormalizeProfile(p Party) (Party, error) {
+	p.Address = strings.ReplaceAll(p.Address, "\r\n", "\n")
 	p.Name, p.Address, p.Branch = strings.TrimSpace(p.Name), strings.TrimSpace(p.Address), strings.TrimSpace(p.Branch)
 	p.TaxID = NormalizeTaxID(p.TaxID)
 	if p.Kind != BuyerCompany && p.Kind != BuyerPerson {
@@ -102,6 +123,12 @@ func NormalizeProfile(p Party) (Party, error) {
 	}
 	if p.Name == "" || utf8.RuneCountInString(p.Name) > 200 {
 		return p, ErrProfileName
+	}
+	if !freetext.Valid(p.Name, freetext.SingleLine) {
+		return p, ErrProfileNameChars
+	}
+	if !freetext.Valid(p.Address, freetext.MultiLine) {
+		return p, ErrProfileAddressChars
 	}
 	if err := ValidateTaxID(p.TaxID); err != nil {
 		return p, err
@@ -215,6 +242,55 @@ type Receipt struct {
 	Seller       Party
 	Buyer        *Party // nil: no billing profile (a receipt for the e-mail's owner)
 	BuyerEmail   string
+
+	// A replacement tax invoice cites its original; an original knows its
+	// replacement, if it has one.
+	Replaces         string
+	ReplacesIssuedAt time.Time
+	ReplacedBy       string
+}
+
+// CanReissue: issued without a buyer and never reissued, it may be
+// reissued once as a replacement tax invoice naming one.
+func (r Receipt) CanReissue() bool { return r.Buyer == nil && r.Replaces == "" && r.ReplacedBy == "" }
+
+// CheckReissue is why r cannot be reissued (nil when it can).
+func (r Receipt) CheckReissue() error {
+	switch {
+	case r.Replaces != "":
+		return ErrReceiptIsReplacement
+	case r.ReplacedBy != "":
+		return ReceiptReissued(r.ReplacedBy)
+	case r.Buyer != nil:
+		return ErrReceiptHasBuyer
+	}
+	return nil
+}
+
+// Replacement is the replacement tax invoice of original, numbered number
+// and issued at: the same sale, amounts and seller, now naming buyer, and
+// citing the original's number and day.
+func Replacement(original Receipt, number string, buyer Party, at time.Time) Receipt {
+	r := original
+	r.Number, r.IssuedAt, r.Buyer = number, at, &buyer
+	r.Replaces, r.ReplacesIssuedAt, r.ReplacedBy = original.Number, original.IssuedAt, ""
+	return r
+}
+
+// Title is the document's name; a replacement says so.
+func (r Receipt) Title() string {
+	if r.Replaces != "" {
+		return "ใบเสร็จรับเงิน / ใบกำกับภาษี (ใบแทน)"
+	}
+	return "ใบเสร็จรับเงิน / ใบกำกับภาษี"
+}
+
+// ReplacesLine cites the original on a replacement ("" on an original).
+func (r Receipt) ReplacesLine() string {
+	if r.Replaces == "" {
+		return ""
+	}
+	return fmt.Sprintf("ออกแทนฉบับเดิมเลขที่ %s ลงวันที่ %s", r.Replaces, ThaiDate(DayOf(r.ReplacesIssuedAt)))
 }
 
 // IssuedDay is the Bangkok day of issue.
@@ -251,7 +327,11 @@ func ReceiptMail(r Receipt, publicURL string) Mail {
 		buyer = fmt.Sprintf("%s\nเลขประจำตัวผู้เสียภาษี %s %s\n%s", b.Name, b.TaxID, b.BranchLabel(), b.Address)
 	}
 	s := r.Seller
-	text := fmt.Sprintf(`ใบเสร็จรับเงิน / ใบกำกับภาษี
+	number := r.Number
+	if line := r.ReplacesLine(); line != "" {
+		number += "\n" + line
+	}
+	text := fmt.Sprintf(`%s
 เลขที่ %s
 วันที่ %s
 
@@ -270,16 +350,20 @@ func ReceiptMail(r Receipt, publicURL string) Mail {
 ดูและพิมพ์ใบเสร็จ: %s
 
 ขอบคุณที่ใช้บริการ BidRadar Thailand
-`, r.Number, ThaiDate(r.IssuedDay()), s.Name, s.TaxID, s.BranchLabel(), s.Address, buyer,
+`, r.Title(), number, ThaiDate(r.IssuedDay()), s.Name, s.TaxID, s.BranchLabel(), s.Address, buyer,
 		r.Description, FormatBaht(r.BaseSatang), VATRatePercent, FormatBaht(r.VATSatang), FormatBaht(r.AmountSatang),
 		BahtText(r.AmountSatang), link)
 	e := html.EscapeString
+	replaces := ""
+	if line := r.ReplacesLine(); line != "" {
+		replaces = e(line) + "<br>"
+	}
 	row := func(k, v string) string {
 		return "<tr><th align=\"left\">" + e(k) + "</th><td align=\"right\">" + e(v) + "</td></tr>"
 	}
 	page := `<div style="font-family:sans-serif;max-width:640px">` +
-		`<h2>ใบเสร็จรับเงิน / ใบกำกับภาษี</h2>` +
-		`<p>เลขที่ <strong>` + e(r.Number) + `</strong><br>วันที่ ` + e(ThaiDate(r.IssuedDay())) + `</p>` +
+		`<h2>` + e(r.Title()) + `</h2>` +
+		`<p>เลขที่ <strong>` + e(r.Number) + `</strong><br>` + replaces + `วันที่ ` + e(ThaiDate(r.IssuedDay())) + `</p>` +
 		`<p><strong>ผู้ขาย</strong><br>` + e(s.Name) + `<br>เลขประจำตัวผู้เสียภาษี ` + e(s.TaxID) + ` ` + e(s.BranchLabel()) + `<br>` + e(s.Address) + `</p>` +
 		`<p><strong>ผู้ซื้อ</strong><br>` + strings.ReplaceAll(e(buyer), "\n", "<br>") + `</p>` +
 		`<table cellpadding="4" style="width:100%;border-collapse:collapse">` +
@@ -289,5 +373,5 @@ func ReceiptMail(r Receipt, publicURL string) Mail {
 		row("จำนวนเงินรวม (รวมภาษีมูลค่าเพิ่ม)", FormatBaht(r.AmountSatang)) +
 		`</table><p>(` + e(BahtText(r.AmountSatang)) + `)</p>` +
 		`<p><a href="` + e(link) + `">ดูและพิมพ์ใบเสร็จ</a></p><p>ขอบคุณที่ใช้บริการ BidRadar Thailand</p></div>`
-	return Mail{To: r.BuyerEmail, Subject: "ใบเสร็จรับเงิน / ใบกำกับภาษี เลขที่ " + r.Number, Text: text, HTML: page}
+	return Mail{To: r.BuyerEmail, Subject: r.Title() + " เลขที่ " + r.Number, Text: text, HTML: page}
 }

@@ -121,6 +121,14 @@ func TestBillingProfile(t *testing.T) {
 		{"branch of 4", func(p *domain.Party) { p.Branch = "0012" }, domain.ErrProfileBranch},
 		{"branch letters", func(p *domain.Party) { p.Branch = "0001a" }, domain.ErrProfileBranch},
 		{"no address", func(p *domain.Party) { p.Address = "" }, domain.ErrProfileAddress},
+		{"address on two lines", func(p *domain.Party) { p.Address = "99/1 ถนนสีลม\r\nกรุงเทพฯ" }, nil},
+		{"right-to-left override in the name", func(p *domain.Party) { p.Name = "บริษัท \u202eดำกัจ" }, domain.ErrProfileNameChars},
+		{"isolate in the name", func(p *domain.Party) { p.Name = "ABC\u2067Co\u2069" }, domain.ErrProfileNameChars},
+		{"newline in the name", func(p *domain.Party) { p.Name = "บริษัท\nจำกัด" }, domain.ErrProfileNameChars},
+		{"escape in the name", func(p *domain.Party) { p.Name = "a\x1b[2Jb" }, domain.ErrProfileNameChars},
+		{"C1 control in the address", func(p *domain.Party) { p.Address = "กรุงเทพฯ\u0085" + "10500" }, domain.ErrProfileAddressChars},
+		{"override in the address", func(p *domain.Party) { p.Address = "99 \u202dถนน" }, domain.ErrProfileAddressChars},
+		{"NUL in the address", func(p *domain.Party) { p.Address = "99\x00" + "ถนน" }, domain.ErrProfileAddressChars},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			p := ok
@@ -162,3 +170,34 @@ func TestReceiptNumberAndMail(t *testing.T) {
 }
 
 func contains(s, sub string) bool { return strings.Contains(s, sub) }
+
+// A replacement tax invoice keeps the sale, names the buyer and cites the
+// original; it and its original cannot be reissued again.
+func TestReplacementTaxInvoice(t *testing.T) {
+	orig := domain.NewReceipt("RC2569-000042", "p1", domain.PaymentRecord{UserID: "u1", Tier: "pro", TierLabel: "มืออาชีพ",
+		Period: "monthly", Method: "card", AmountSatang: 149000, Email: "ann@example.com"}, domain.SampleSeller, nil, now)
+	if !orig.CanReissue() || orig.CheckReissue() != nil || orig.Title() != "ใบเสร็จรับเงิน / ใบกำกับภาษี" {
+		t.Fatalf("original: %+v", orig)
+	}
+	buyer := domain.Party{Kind: "company", Name: "บริษัท ทดสอบ จำกัด", TaxID: "0105551234567", HeadOffice: true, Address: "กรุงเทพฯ"}
+	rep := domain.Replacement(orig, "RC2570-000007", buyer, now.AddDate(0, 2, 0))
+	if rep.Replaces != orig.Number || rep.Buyer == nil || rep.AmountSatang != orig.AmountSatang || rep.VATSatang != orig.VATSatang ||
+		rep.PaymentID != orig.PaymentID || rep.CanReissue() || rep.CheckReissue() != domain.ErrReceiptIsReplacement {
+		t.Fatalf("replacement: %+v", rep)
+	}
+	m := domain.ReceiptMail(rep, "https://bidradar.example")
+	for _, want := range []string{"ใบเสร็จรับเงิน / ใบกำกับภาษี (ใบแทน)", "ออกแทนฉบับเดิมเลขที่ RC2569-000042 ลงวันที่ 25 พฤศจิกายน 2569",
+		"RC2570-000007", "25 มกราคม 2570", "บริษัท ทดสอบ จำกัด"} {
+		if !contains(m.Text, want) || !contains(m.HTML, want) && want != "RC2570-000007" {
+			t.Errorf("replacement mail lacks %q:\n%s", want, m.Text)
+		}
+	}
+	orig.ReplacedBy = rep.Number
+	if err := orig.CheckReissue(); err == nil || !contains(err.Error(), rep.Number) {
+		t.Fatalf("second reissue: %v", err)
+	}
+	orig.ReplacedBy, orig.Buyer = "", &buyer
+	if orig.CheckReissue() != domain.ErrReceiptHasBuyer {
+		t.Fatal("a receipt with a buyer was reissuable")
+	}
+}

@@ -10,6 +10,7 @@ import (
 	subscriptionv1 "bidradar/gen/subscription/v1"
 	"bidradar/pkg/apperr"
 	"bidradar/pkg/authn"
+	"bidradar/pkg/freetext"
 	"bidradar/services/subscription/internal/app"
 	"bidradar/services/subscription/internal/domain"
 )
@@ -21,15 +22,20 @@ func (h *Handler) CreateCheckout(ctx context.Context, req *connect.Request[subsc
 		return nil, err
 	}
 	key := strings.TrimSpace(req.Header().Get("Idempotency-Key"))
-	if len(key) > 200 {
-		return nil, apperr.New(apperr.InvalidArgument, "idempotency-key", "Idempotency-Key is too long (200 characters at most)")
+	if len(key) > 200 || !freetext.Valid(key, freetext.SingleLine) {
+		return nil, apperr.New(apperr.InvalidArgument, "idempotency-key", "Idempotency-Key must be printable text of 200 characters at most")
 	}
 	email, err := h.app.AccountEmail(ctx, claims.UserID, claims.Email, claims.IssuedAt)
 	if err != nil {
 		return nil, err
 	}
 	m := req.Msg
-	s, err := h.app.Checkout(ctx, claims.UserID, email, m.GetTier(), m.GetPeriod(), m.GetMethod(), key)
+	buyer := domain.BuyerChoice{ReceiptOnly: m.GetReceiptOnly()}
+	if b := m.GetBuyer(); b != nil {
+		p := profileFromProto(b)
+		buyer.Buyer = &p
+	}
+	s, err := h.app.CheckoutFor(ctx, claims.UserID, email, m.GetTier(), m.GetPeriod(), m.GetMethod(), key, buyer)
 	if err != nil {
 		return nil, err
 	}
@@ -59,7 +65,7 @@ func (h *Handler) ListPayments(ctx context.Context, _ *connect.Request[subscript
 		out.Payments = append(out.Payments, &subscriptionv1.Payment{
 			PaymentId: p.ID, Tier: p.Tier, Amount: baht(p.AmountSatang), AmountSatang: p.AmountSatang, Currency: "THB",
 			Status: p.Status, Method: p.Method, Period: p.Period, ReceiptNo: p.ReceiptNo, ReceiptNumber: p.ReceiptNumber,
-			CreatedAt: timestamppb.New(p.CreatedAt),
+			ReplacementNumber: p.ReplacementNumber, CreatedAt: timestamppb.New(p.CreatedAt),
 		})
 	}
 	return connect.NewResponse(out), nil

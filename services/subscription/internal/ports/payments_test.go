@@ -131,11 +131,13 @@ func TestWebhookSignatureReplayAndOrder(t *testing.T) {
 
 	// Bad, foreign and stale signatures change nothing.
 	for name, sig := range map[string]string{
-		"garbage":   "t=1,v1=deadbeef",
-		"other key": sign(done, time.Now(), "whsec_other"),
-		"stale":     sign(done, time.Now().Add(-301*time.Second), secret),
-		"no header": "",
-		"tampered":  sign([]byte(strings.Replace(string(done), "149000", "1", 1)), time.Now(), secret),
+		"garbage":    "t=1,v1=deadbeef",
+		"other key":  sign(done, time.Now(), "whsec_other"),
+		"stale":      sign(done, time.Now().Add(-301*time.Second), secret),
+		"future":     sign(done, time.Now().Add(301*time.Second), secret),
+		"far future": sign(done, time.Now().Add(24*time.Hour), secret),
+		"no header":  "",
+		"tampered":   sign([]byte(strings.Replace(string(done), "149000", "1", 1)), time.Now(), secret),
 	} {
 		payload := done
 		if name == "tampered" {

@@ -15,6 +15,10 @@ func profileToProto(p domain.Party) *subscriptionv1.BillingProfile {
 	return &subscriptionv1.BillingProfile{Kind: p.Kind, Name: p.Name, TaxId: p.TaxID, HeadOffice: p.HeadOffice, Branch: p.Branch, Address: p.Address}
 }
 
+func profileFromProto(b *subscriptionv1.BillingProfile) domain.Party {
+	return domain.Party{Kind: b.GetKind(), Name: b.GetName(), TaxID: b.GetTaxId(), HeadOffice: b.GetHeadOffice(), Branch: b.GetBranch(), Address: b.GetAddress()}
+}
+
 func partyToProto(p domain.Party) *subscriptionv1.Party {
 	return &subscriptionv1.Party{Kind: p.Kind, Name: p.Name, TaxId: p.TaxID, HeadOffice: p.HeadOffice, Branch: p.Branch,
 		Address: p.Address, BranchLabel: p.BranchLabel()}
@@ -63,6 +67,29 @@ func (h *Handler) GetReceipt(ctx context.Context, req *connect.Request[subscript
 	if err != nil {
 		return nil, err
 	}
+	return connect.NewResponse(&subscriptionv1.GetReceiptResponse{Receipt: receiptToProto(r)}), nil
+}
+
+// ReissueReceipt is POST /users/me/receipts/{number}/reissue.
+func (h *Handler) ReissueReceipt(ctx context.Context, req *connect.Request[subscriptionv1.ReissueReceiptRequest]) (*connect.Response[subscriptionv1.ReissueReceiptResponse], error) {
+	claims, err := authn.Require(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var buyer *domain.Party
+	if b := req.Msg.GetBuyer(); b != nil {
+		p := profileFromProto(b)
+		buyer = &p
+	}
+	r, err := h.app.ReissueReceipt(ctx, claims.UserID, req.Msg.GetNumber(), buyer)
+	if err != nil {
+		return nil, err
+	}
+	return connect.NewResponse(&subscriptionv1.ReissueReceiptResponse{
+		Message: "ออกใบกำกับภาษีฉบับแทนเลขที่ " + r.Number + " แล้ว ฉบับเดิมยังคงอยู่ตามเดิม", Receipt: receiptToProto(r)}), nil
+}
+
+func receiptToProto(r domain.Receipt) *subscriptionv1.Receipt {
 	out := &subscriptionv1.Receipt{
 		Number: r.Number, IssuedDate: r.IssuedDay().Format(time.DateOnly), Description: r.Description,
 		Tier: r.Tier, Period: r.Period, Method: r.Method,
@@ -71,10 +98,14 @@ func (h *Handler) GetReceipt(ctx context.Context, req *connect.Request[subscript
 		VatRatePercent: domain.VATRatePercent, AmountWords: domain.BahtText(r.AmountSatang),
 		Seller: partyToProto(r.Seller), Buyer: &subscriptionv1.Party{Email: r.BuyerEmail},
 		BuyerHasProfile: r.Buyer != nil, PaymentId: r.PaymentID,
+		ReplacesNumber: r.Replaces, ReplacedByNumber: r.ReplacedBy, CanReissue: r.CanReissue(),
+	}
+	if r.Replaces != "" {
+		out.ReplacesIssuedDate = domain.DayOf(r.ReplacesIssuedAt).Format(time.DateOnly)
 	}
 	if r.Buyer != nil {
 		out.Buyer = partyToProto(*r.Buyer)
 		out.Buyer.Email = r.BuyerEmail
 	}
-	return connect.NewResponse(&subscriptionv1.GetReceiptResponse{Receipt: out}), nil
+	return out
 }

@@ -4,6 +4,7 @@ import { queryKeys } from "@/lib/query-keys";
 import { errorMessage } from "@/lib/errors";
 import { SubscriptionService } from "@/gen/subscription/v1/subscription_pb";
 import { toast } from "@/stores/toast-store";
+import type { ProfileInput } from "../lib/billing-profile";
 
 const subs = () => getClient(SubscriptionService);
 
@@ -26,13 +27,27 @@ export function usePayments() {
   return useQuery({ queryKey: keys.payments(), queryFn: ({ signal }) => subs().listPayments({}, { signal }) });
 }
 
-export type Order = { tier: string; period: "monthly" | "yearly"; method: "card" | "promptpay"; key: string };
+/** An order; buyer: the tax invoice names it; receiptOnly: a receipt naming nobody. */
+export type Order = {
+  tier: string;
+  period: "monthly" | "yearly";
+  method: "card" | "promptpay";
+  key: string;
+  buyer?: ProfileInput;
+  receiptOnly?: boolean;
+};
 
 /** Starts a checkout; the Idempotency-Key makes a double click one session. */
 export function useCheckout() {
+  const qc = useQueryClient();
   return useMutation({
     mutationFn: (o: Order) =>
-      subs().createCheckout({ tier: o.tier, period: o.period, method: o.method }, { headers: { "Idempotency-Key": o.key } }),
+      subs().createCheckout(
+        { tier: o.tier, period: o.period, method: o.method, buyer: o.buyer, receiptOnly: o.receiptOnly ?? false },
+        { headers: { "Idempotency-Key": o.key } },
+      ),
+    // A buyer given is saved as the billing profile.
+    onSuccess: (_r, o) => (o.buyer ? qc.invalidateQueries({ queryKey: billingKeys.profile() }) : undefined),
     onError: (err) => toast.error(errorMessage(err, "Failed to start the payment")),
   });
 }
@@ -78,12 +93,10 @@ export function useBillingProfile() {
   return useQuery({ queryKey: billingKeys.profile(), queryFn: ({ signal }) => subs().getBillingProfile({}, { signal }) });
 }
 
-export type BillingProfileInput = { kind: "company" | "person"; name: string; taxId: string; headOffice: boolean; branch: string; address: string };
-
 export function useSaveBillingProfile() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (p: BillingProfileInput) => subs().updateBillingProfile(p),
+    mutationFn: (p: ProfileInput) => subs().updateBillingProfile(p),
     onSuccess: (r) => {
       toast.success(r.message);
       return qc.invalidateQueries({ queryKey: billingKeys.profile() });
@@ -97,5 +110,21 @@ export function useReceipt(number: string) {
     queryKey: billingKeys.receipt(number),
     queryFn: async ({ signal }) => (await subs().getReceipt({ number }, { signal })).receipt,
     retry: false,
+  });
+}
+
+/** Reissues a receipt issued without a buyer as a replacement tax invoice naming buyer (once). */
+export function useReissueReceipt(number: string) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (buyer: ProfileInput) => subs().reissueReceipt({ number, buyer }),
+    onSuccess: (r) => {
+      toast.success(r.message);
+      // Not awaited: the caller moves to the replacement at once.
+      void qc.invalidateQueries({ queryKey: billingKeys.receipt(number) });
+      void qc.invalidateQueries({ queryKey: keys.payments() });
+      void qc.invalidateQueries({ queryKey: billingKeys.profile() });
+    },
+    onError: (err) => toast.error(errorMessage(err, "Failed to issue the tax invoice")),
   });
 }

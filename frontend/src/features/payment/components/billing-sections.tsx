@@ -2,9 +2,10 @@ import { useId, useState, type FormEvent } from "react";
 import { th } from "@/i18n/th";
 import { FieldFrame, fieldDescribedBy } from "@/components/ui/field-frame";
 import { TextField } from "@/components/ui/text-field";
-import { formatIsoDateBE, thaiDigitsToAscii } from "@/lib/format";
+import { formatIsoDateBE } from "@/lib/format";
 import { useBillingProfile, useMySubscription, useRenewal, useSaveBillingProfile } from "../api/payment-api";
-import { normalizeTaxId, validateProfile, type ProfileErrors, type ProfileForm } from "../lib/billing-profile";
+import "../payment.css";
+import { profileForm, toProfileInput, validateProfile, type ProfileErrors, type ProfileForm } from "../lib/billing-profile";
 
 const b = th.billing;
 
@@ -63,50 +64,50 @@ export function RenewalPanel() {
   );
 }
 
-const EMPTY: ProfileForm = { kind: "person", name: "", taxId: "", headOffice: true, branch: "", address: "" };
-
 /** The billing profile (who receipts are made out to), checked here and on the server. */
 export function BillingProfileSection() {
   const q = useBillingProfile();
   if (q.isPending) return <p className="muted">…</p>;
-  const p = q.data?.profile;
-  const initial: ProfileForm =
-    q.data?.exists && p
-      ? { kind: p.kind === "company" ? "company" : "person", name: p.name, taxId: p.taxId, headOffice: p.headOffice, branch: p.branch, address: p.address }
-      : EMPTY;
-  return <BillingProfileForm initial={initial} />;
+  return <BillingProfileForm initial={profileForm(q.data)} />;
 }
 
 export function BillingProfileForm({ initial }: { initial: ProfileForm }) {
   const [f, setF] = useState<ProfileForm>(initial);
   const [errors, setErrors] = useState<ProfileErrors>({});
   const save = useSaveBillingProfile();
-  const addressId = useId();
-  const set = <K extends keyof ProfileForm>(k: K, v: ProfileForm[K]) => setF((x) => ({ ...x, [k]: v }));
   const submit = (e: FormEvent) => {
     e.preventDefault();
     const errs = validateProfile(f);
     setErrors(errs);
     if (Object.keys(errs).length > 0) return;
-    save.mutate({
-      kind: f.kind,
-      name: f.name.trim(),
-      taxId: normalizeTaxId(f.taxId),
-      headOffice: f.kind === "person" || f.headOffice,
-      branch: f.kind === "company" && !f.headOffice ? thaiDigitsToAscii(f.branch.trim()) : "",
-      address: f.address.trim(),
-    });
+    save.mutate(toProfileInput(f));
   };
-  const company = f.kind === "company";
   return (
     <form className="billing-box billing-form" onSubmit={submit} noValidate data-testid="billing-profile-form">
       <h2 className="settings-subtitle">{b.profileTitle}</h2>
       <p className="muted">{b.profileLead}</p>
+      <BuyerFields value={f} onChange={setF} errors={errors} />
+      <button type="submit" className="btn btn-primary btn-md" disabled={save.isPending} data-testid="billing-save">
+        {b.save}
+      </button>
+    </form>
+  );
+}
+
+/** The buyer's fields (the billing profile's, a checkout's, a reissue's): kind, name, tax id,
+ * head office or branch, address; errors from validateProfile. */
+export function BuyerFields({ value: f, onChange, errors }: { value: ProfileForm; onChange: (f: ProfileForm) => void; errors: ProfileErrors }) {
+  const addressId = useId();
+  const radio = useId();
+  const set = <K extends keyof ProfileForm>(k: K, v: ProfileForm[K]) => onChange({ ...f, [k]: v });
+  const company = f.kind === "company";
+  return (
+    <>
       <fieldset className="billing-choice">
         <legend>{b.kind}</legend>
         {(["person", "company"] as const).map((k) => (
           <label key={k}>
-            <input type="radio" name="billing-kind" value={k} checked={f.kind === k} onChange={() => set("kind", k)} data-testid={`billing-kind-${k}`} />{" "}
+            <input type="radio" name={`${radio}-kind`} value={k} checked={f.kind === k} onChange={() => set("kind", k)} data-testid={`billing-kind-${k}`} />{" "}
             {k === "company" ? b.company : b.person}
           </label>
         ))}
@@ -125,10 +126,10 @@ export function BillingProfileForm({ initial }: { initial: ProfileForm }) {
         <fieldset className="billing-choice">
           <legend>{b.office}</legend>
           <label>
-            <input type="radio" name="billing-office" checked={f.headOffice} onChange={() => set("headOffice", true)} data-testid="billing-head-office" /> {b.headOffice}
+            <input type="radio" name={`${radio}-office`} checked={f.headOffice} onChange={() => set("headOffice", true)} data-testid="billing-head-office" /> {b.headOffice}
           </label>
           <label>
-            <input type="radio" name="billing-office" checked={!f.headOffice} onChange={() => set("headOffice", false)} data-testid="billing-branch-office" /> {b.branchOffice}
+            <input type="radio" name={`${radio}-office`} checked={!f.headOffice} onChange={() => set("headOffice", false)} data-testid="billing-branch-office" /> {b.branchOffice}
           </label>
         </fieldset>
       )}
@@ -150,9 +151,21 @@ export function BillingProfileForm({ initial }: { initial: ProfileForm }) {
           />
         </div>
       </FieldFrame>
-      <button type="submit" className="btn btn-primary btn-md" disabled={save.isPending} data-testid="billing-save">
-        {b.save}
-      </button>
-    </form>
+    </>
+  );
+}
+
+/** On the account deletion screen: what deleting does to a plan in force (nothing when free). */
+export function DeletionPlanNotice() {
+  const q = useMySubscription();
+  const sub = q.data?.subscription;
+  if (!q.data || !sub || sub.status !== "active" || q.data.tier === "free" || !sub.endDate) return null;
+  const end = formatIsoDateBE(sub.endDate, true);
+  return (
+    <div className="billing-warning" role="note" data-testid="delete-plan-warning">
+      <p>{sub.method === "card" ? b.deletePlanCard(q.data.tierLabel, end) : b.deletePlanPass(q.data.tierLabel, end)}</p>
+      {sub.next && <p>{b.deletePlanNext(sub.next.tierLabel)}</p>}
+      <p>{b.deletePlanReceipts}</p>
+    </div>
   );
 }

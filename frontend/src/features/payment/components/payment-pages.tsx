@@ -4,14 +4,16 @@ import { th } from "@/i18n/th";
 import { usePageTitle } from "@/hooks/use-page-title";
 import { formatBaht, formatIsoDateBE } from "@/lib/format";
 import { useTiers } from "@/features/home";
-import { useCheckout, useCompleteLocal, useLocalCheckout, useMySubscription } from "../api/payment-api";
-import { LifecycleRule } from "./billing-sections";
+import { useBillingProfile, useCheckout, useCompleteLocal, useLocalCheckout, useMySubscription } from "../api/payment-api";
+import { profileForm, toProfileInput, validateProfile, type ProfileErrors, type ProfileForm } from "../lib/billing-profile";
+import { BuyerFields, LifecycleRule } from "./billing-sections";
 import "../payment.css";
 
 const t = th.payment;
 const b = th.billing;
 type Period = "monthly" | "yearly";
 type Method = "card" | "promptpay";
+type Invoice = "receipt" | "tax";
 
 function newKey() {
   return typeof crypto !== "undefined" && "randomUUID" in crypto ? crypto.randomUUID() : `${Date.now()}-${Math.random()}`;
@@ -31,12 +33,24 @@ export function PaymentPage() {
   const key = useMemo(() => `${tier}-${period}-${method}-${newKey()}`, [tier, period, method]);
   const checkout = useCheckout();
   const navigate = useNavigate();
+  const profile = useBillingProfile();
+  // Who the tax invoice names: asked here, before paying. Until the payer chooses, a saved
+  // billing profile means a tax invoice to it, none a plain receipt.
+  const [invoice, setInvoice] = useState<Invoice | null>(null);
+  const [buyer, setBuyer] = useState<ProfileForm | null>(null);
+  const [buyerErrors, setBuyerErrors] = useState<ProfileErrors>({});
+  const chosenInvoice: Invoice = invoice ?? (profile.data?.exists ? "tax" : "receipt");
+  const buyerForm = buyer ?? profileForm(profile.data);
   const chosen = paid.find((x) => x.tier === tier) ?? paid[0];
   const amount = chosen ? (period === "yearly" ? chosen.priceYearly : chosen.price) : 0;
 
   const pay = async () => {
     if (!chosen) return;
-    const r = await checkout.mutateAsync({ tier: chosen.tier, period, method, key });
+    const errs = chosenInvoice === "tax" ? validateProfile(buyerForm) : {};
+    setBuyerErrors(errs);
+    if (Object.keys(errs).length > 0) return;
+    const who = chosenInvoice === "tax" ? { buyer: toProfileInput(buyerForm) } : { receiptOnly: true };
+    const r = await checkout.mutateAsync({ tier: chosen.tier, period, method, key, ...who });
     if (r.checkoutUrl.startsWith("/")) void navigate(r.checkoutUrl);
     else window.location.assign(r.checkoutUrl);
   };
@@ -85,6 +99,24 @@ export function PaymentPage() {
             </label>
           ))}
         </div>
+      </fieldset>
+      <fieldset className="payment-choice" data-testid="pay-invoice">
+        <legend>{b.invoiceTitle}</legend>
+        <p className="muted">{b.invoiceLead}</p>
+        <div className="payment-options">
+          {(["receipt", "tax"] as const).map((k) => (
+            <label key={k} className={`payment-option${chosenInvoice === k ? " selected" : ""}`}>
+              <input type="radio" name="invoice" value={k} checked={chosenInvoice === k} onChange={() => setInvoice(k)} data-testid={`pay-invoice-${k}`} />
+              <span className="payment-option-title">{k === "tax" ? b.invoiceTax : b.invoiceReceipt}</span>
+              <span>{k === "tax" ? b.invoiceTaxNote : b.invoiceReceiptNote}</span>
+            </label>
+          ))}
+        </div>
+        {chosenInvoice === "tax" && !profile.isPending && (
+          <div className="billing-box billing-form" data-testid="pay-buyer">
+            <BuyerFields value={buyerForm} onChange={setBuyer} errors={buyerErrors} />
+          </div>
+        )}
       </fieldset>
       {mine.data && chosen && <ChangeEffect current={mine.data} chosen={chosen} tiers={paid} />}
       <LifecycleRule />

@@ -1,14 +1,77 @@
-import { Link, useParams } from "react-router";
+import { Fragment, useState, type FormEvent } from "react";
+import { Link, useNavigate, useParams } from "react-router";
 import { th } from "@/i18n/th";
 import { usePageTitle } from "@/hooks/use-page-title";
 import { bahtOf, formatIsoDateBE } from "@/lib/format";
 import type { Party } from "@/gen/subscription/v1/subscription_pb";
-import { useReceipt } from "../api/payment-api";
+import { useBillingProfile, useReceipt, useReissueReceipt } from "../api/payment-api";
+import { profileForm, toProfileInput, validateProfile, type ProfileErrors, type ProfileForm } from "../lib/billing-profile";
+import { BuyerFields } from "./billing-sections";
 import "../receipt.css";
 
 const b = th.billing;
 // Figures under a "(บาท)" heading: two decimals, no unit.
 const amountFmt = new Intl.NumberFormat("th-TH", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+
+/**
+ * Text of our own (the title, the item sold, a payment method) that may wrap only at its spaces: Thai has
+ * none between words, and the line breaker's dictionary lacks loanwords such as แพ็กเกจ or
+ * พร้อมเพย์, so in a narrow cell it would break them in the middle.
+ */
+function Phrases({ text }: { text: string }) {
+  // Spaces inside parentheses do not break: "(30 วัน)" stays one group.
+  const parts = text.split(/ (?![^(]*\))/);
+  return (
+    <>
+      {parts.map((w, i) => (
+        // The space stays outside the group: it is where the line may break.
+        <Fragment key={i}>
+          {i > 0 && " "}
+          <span className="nobr">{w}</span>
+        </Fragment>
+      ))}
+    </>
+  );
+}
+
+/** A receipt issued without a buyer: ask for its replacement tax invoice (once). */
+function ReissueBox({ number }: { number: string }) {
+  const [open, setOpen] = useState(false);
+  const profile = useBillingProfile();
+  const [form, setForm] = useState<ProfileForm | null>(null);
+  const [errors, setErrors] = useState<ProfileErrors>({});
+  const reissue = useReissueReceipt(number);
+  const navigate = useNavigate();
+  const value = form ?? profileForm(profile.data);
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    const errs = validateProfile(value);
+    setErrors(errs);
+    if (Object.keys(errs).length > 0 || !window.confirm(b.reissueConfirm)) return;
+    // mutateAsync, not mutate's callbacks: the original, read again, no longer offers a
+    // reissue, and this box may be gone before the answer is handled.
+    const r = await reissue.mutateAsync(toProfileInput(value)).catch(() => null); // the hook shows the error
+    if (r?.receipt) void navigate(`/receipt/${encodeURIComponent(r.receipt.number)}`);
+  };
+  return (
+    <section className="billing-box receipt-reissue no-print" data-testid="receipt-reissue">
+      <h2 className="settings-subtitle">{b.reissueTitle}</h2>
+      <p className="muted">{b.reissueLead}</p>
+      {!open ? (
+        <button type="button" className="btn btn-ghost btn-md" onClick={() => setOpen(true)} data-testid="receipt-reissue-start">
+          {b.reissueStart}
+        </button>
+      ) : (
+        <form className="billing-form" onSubmit={(e) => void submit(e)} noValidate>
+          {!profile.isPending && <BuyerFields value={value} onChange={setForm} errors={errors} />}
+          <button type="submit" className="btn btn-primary btn-md" disabled={reissue.isPending || profile.isPending} data-testid="receipt-reissue-submit">
+            {b.reissueSubmit}
+          </button>
+        </form>
+      )}
+    </section>
+  );
+}
 
 function PartyBlock({ title, party, testId }: { title: string; party: Party; testId: string }) {
   return (
@@ -60,11 +123,18 @@ export function ReceiptPage() {
           {b.print}
         </button>
       </div>
+      {r.replacedByNumber && (
+        <p className="receipt-notice no-print" data-testid="receipt-replaced-by">
+          {b.replacedBy(r.replacedByNumber)} <Link to={`/receipt/${encodeURIComponent(r.replacedByNumber)}`}>{b.viewReplacement}</Link>
+        </p>
+      )}
       <article className="receipt" data-testid="receipt">
         <header className="receipt-head">
           <div>
-            <h1>{b.receiptTitle}</h1>
-            <p className="receipt-original">{b.original}</p>
+            <h1 data-testid="receipt-title">
+              <Phrases text={r.replacesNumber ? b.replacementTitle : b.receiptTitle} />
+            </h1>
+            <p className="receipt-original">{r.replacesNumber ? b.replacementMark : b.original}</p>
           </div>
           <dl className="receipt-meta">
             <dt>{b.number}</dt>
@@ -72,6 +142,11 @@ export function ReceiptPage() {
             <dt>{b.issued}</dt>
             <dd data-testid="receipt-date">{formatIsoDateBE(r.issuedDate, true)}</dd>
           </dl>
+          {r.replacesNumber && (
+            <p className="receipt-replaces" data-testid="receipt-replaces">
+              <Phrases text={b.replaces(r.replacesNumber, formatIsoDateBE(r.replacesIssuedDate, true))} />
+            </p>
+          )}
         </header>
         <div className="receipt-parties">
           {r.seller && <PartyBlock title={b.seller} party={r.seller} testId="receipt-seller" />}
@@ -85,13 +160,15 @@ export function ReceiptPage() {
                 {b.qty}
               </th>
               <th scope="col" className="num">
-                {b.amount}
+                <Phrases text={b.amount} />
               </th>
             </tr>
           </thead>
           <tbody>
             <tr>
-              <td>{r.description}</td>
+              <td data-testid="receipt-item">
+                <Phrases text={r.description} />
+              </td>
               <td className="num">1</td>
               <td className="num">{money(r.amountSatang, r.amount)}</td>
             </tr>
@@ -99,7 +176,7 @@ export function ReceiptPage() {
           <tfoot>
             <tr>
               <th scope="row" colSpan={2}>
-                {b.base}
+                <Phrases text={b.base} />
               </th>
               <td className="num" data-testid="receipt-base">
                 {money(r.baseSatang, r.base)}
@@ -107,7 +184,7 @@ export function ReceiptPage() {
             </tr>
             <tr>
               <th scope="row" colSpan={2}>
-                {b.vat(r.vatRatePercent)}
+                <Phrases text={b.vat(r.vatRatePercent)} />
               </th>
               <td className="num" data-testid="receipt-vat">
                 {money(r.vatSatang, r.vat)}
@@ -115,7 +192,7 @@ export function ReceiptPage() {
             </tr>
             <tr className="receipt-total">
               <th scope="row" colSpan={2}>
-                {b.total}
+                <Phrases text={b.total} />
               </th>
               <td className="num" data-testid="receipt-total">
                 {money(r.amountSatang, r.amount)}
@@ -127,7 +204,7 @@ export function ReceiptPage() {
           ({r.amountWords})
         </p>
         <p className="receipt-note">
-          {b.vatIncludedNote} · {b.paidBy(method)}
+          {b.vatIncludedNote} · <Phrases text={b.paidBy(method)} />
         </p>
         <footer className="receipt-foot">
           <div className="receipt-sign">
@@ -137,6 +214,7 @@ export function ReceiptPage() {
           <p className="muted">{b.electronic}</p>
         </footer>
       </article>
+      {r.canReissue && <ReissueBox number={r.number} />}
     </section>
   );
 }

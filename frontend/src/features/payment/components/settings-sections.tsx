@@ -132,40 +132,51 @@ export function PaymentSettings() {
       {list.length === 0 ? (
         <p className="muted">{q.isPending ? "…" : s.noPayments}</p>
       ) : (
-        <div className="table-scroll">
-          <table className="usage-table">
-            <thead>
-              <tr>
-                <th scope="col">{s.date}</th>
-                <th scope="col">{t.plan}</th>
-                <th scope="col">{t.total}</th>
-                <th scope="col">{s.status}</th>
-                <th scope="col">{s.receipt}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.map((p) => (
-                <tr key={p.paymentId} data-testid="payment-row">
-                  <td>{p.createdAt ? formatThaiDate(timestampDate(p.createdAt)) : "–"}</td>
-                  <td>
-                    {label(p.tier)} · {p.period === "yearly" ? t.yearly : t.monthly}
-                  </td>
-                  <td>{formatBaht(bahtOf(p.amountSatang, p.amount) ?? 0)}</td>
-                  <td>{p.status === "succeeded" ? t.statusPaid : t.statusFailed}</td>
-                  <td>
-                    {p.receiptNumber ? (
+        // On a phone each payment is a card of labelled lines (the headings hide): five columns
+        // do not fit 360 px, and a table scrolled sideways hides the receipt link.
+        <table className="usage-table payment-history" data-testid="payment-history">
+          <thead>
+            <tr>
+              <th scope="col">{s.date}</th>
+              <th scope="col">{t.plan}</th>
+              <th scope="col">{t.total}</th>
+              <th scope="col">{s.status}</th>
+              <th scope="col">{s.receipt}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {list.map((p) => (
+              <tr key={p.paymentId} data-testid="payment-row">
+                <td data-label={s.date}>{p.createdAt ? formatThaiDate(timestampDate(p.createdAt)) : "–"}</td>
+                <td data-label={t.plan}>
+                  {label(p.tier)} · {p.period === "yearly" ? t.yearly : t.monthly}
+                </td>
+                <td data-label={t.total}>{formatBaht(bahtOf(p.amountSatang, p.amount) ?? 0)}</td>
+                <td data-label={s.status}>{p.status === "succeeded" ? t.statusPaid : t.statusFailed}</td>
+                <td data-label={s.receipt}>
+                  {p.receiptNumber ? (
+                    <span className="payment-receipts">
                       <Link to={`/receipt/${encodeURIComponent(p.receiptNumber)}`} data-testid="receipt-link" aria-label={`${th.billing.viewReceipt} ${p.receiptNumber}`}>
                         {s.receiptNo(p.receiptNumber)}
                       </Link>
-                    ) : (
-                      "–"
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+                      {p.replacementNumber && (
+                        <Link
+                          to={`/receipt/${encodeURIComponent(p.replacementNumber)}`}
+                          data-testid="replacement-link"
+                          aria-label={`${th.billing.viewReceipt} ${p.replacementNumber}`}
+                        >
+                          {s.replacementNo(p.replacementNumber)}
+                        </Link>
+                      )}
+                    </span>
+                  ) : (
+                    "–"
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
       )}
       <Link to="/payment" className="btn btn-primary btn-md">
         {s.buy}

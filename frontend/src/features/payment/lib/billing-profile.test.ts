@@ -42,4 +42,13 @@ describe("billing profile", () => {
       address: th.billing.errAddress,
     });
   });
+
+  it("refuses control characters and bidirectional overrides, as the server does", () => {
+    expect(validateProfile({ ...ok, name: "บริษัท \u202eดำกัจ" }).name).toBe(th.billing.errChars);
+    expect(validateProfile({ ...ok, name: "ABC \u2066Co\u2069" }).name).toBe(th.billing.errChars);
+    expect(validateProfile({ ...ok, name: "บริษัท\nจำกัด" }).name).toBe(th.billing.errChars);
+    expect(validateProfile({ ...ok, address: "99 \u001b[2Jถนน" }).address).toBe(th.billing.errChars);
+    expect(validateProfile({ ...ok, address: "99 \u0085ถนน" }).address).toBe(th.billing.errChars);
+    expect(validateProfile({ ...ok, address: "99/1 ถนนสีลม\nกรุงเทพฯ\t10500" })).toEqual({});
+  });
 });

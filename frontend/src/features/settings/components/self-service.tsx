@@ -10,6 +10,7 @@ import { queryKeys } from "@/lib/query-keys";
 import { setAccessToken } from "@/lib/session";
 import { Avatar } from "@/components/ui/avatar";
 import { OtpInput, emptyOtp } from "@/components/ui/otp-input";
+import { DeletionPlanNotice } from "@/features/payment";
 import { toAppUser, useAuthStore } from "@/stores/auth-store";
 import { toast } from "@/stores/toast-store";
 import { downloadMyData } from "../lib/my-data";
@@ -192,6 +193,7 @@ export function PrivacySection() {
       <hr className="settings-rule" />
       <h3 className="settings-subtitle danger">{t.deleteTitle}</h3>
       <p className="muted">{t.deleteHelp}</p>
+      <DeletionPlanNotice />
       {step === "idle" ? (
         <button
           type="button"

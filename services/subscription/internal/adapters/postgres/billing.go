@@ -21,12 +21,40 @@ const (
 	SubjectPaymentSucceeded    = "subscription.v1.payment.succeeded"
 )
 
-const checkoutColumns = `session_id, provider, user_id, tier, period, method, url, status, amount_satang, created_at, email`
+const checkoutColumns = `session_id, provider, user_id, tier, period, method, url, status, amount_satang, created_at, email,
+	buyer_fixed, buyer_kind, buyer_name, buyer_tax_id, buyer_head_office, buyer_branch, buyer_address`
 
 func scanCheckout(row pgx.Row) (domain.Checkout, error) {
 	var c domain.Checkout
-	err := row.Scan(&c.SessionID, &c.Provider, &c.UserID, &c.Tier, &c.Period, &c.Method, &c.URL, &c.Status, &c.AmountSatang, &c.CreatedAt, &c.Email)
+	var fixed bool
+	var b nullParty
+	err := row.Scan(&c.SessionID, &c.Provider, &c.UserID, &c.Tier, &c.Period, &c.Method, &c.URL, &c.Status, &c.AmountSatang, &c.CreatedAt, &c.Email,
+		&fixed, &b.kind, &b.name, &b.taxID, &b.head, &b.branch, &b.address)
+	c.Buyer = b.party()
+	c.ReceiptOnly = fixed && c.Buyer == nil
 	return c, err
+}
+
+// nullParty scans a buyer stored in nullable columns (all NULL: none).
+type nullParty struct {
+	kind, name, taxID, branch, address *string
+	head                               *bool
+}
+
+func (n nullParty) party() *domain.Party {
+	if n.kind == nil {
+		return nil
+	}
+	return &domain.Party{Kind: *n.kind, Name: deref(n.name), TaxID: deref(n.taxID), HeadOffice: n.head != nil && *n.head,
+		Branch: deref(n.branch), Address: deref(n.address)}
+}
+
+// partyArgs are a buyer's column values: NULLs for none.
+func partyArgs(p *domain.Party) []any {
+	if p == nil {
+		return []any{nil, nil, nil, nil, nil, nil}
+	}
+	return []any{p.Kind, p.Name, p.TaxID, p.HeadOffice, p.Branch, p.Address}
 }
 
 // CheckoutByKey returns the session already created for an idempotency key.
@@ -50,9 +78,11 @@ func (r *Repo) Checkout(ctx context.Context, id string) (domain.Checkout, bool, 
 // SaveCheckout stores a new session; a concurrent save with the same key
 // keeps the first one and returns it.
 func (r *Repo) SaveCheckout(ctx context.Context, c domain.Checkout, key string) (domain.Checkout, error) {
+	args := append([]any{c.SessionID, c.Provider, c.UserID, c.Tier, c.Period, c.Method, c.URL, c.AmountSatang, c.CreatedAt, c.Email, key,
+		c.Fixed()}, partyArgs(c.Buyer)...)
 	_, err := r.pool.Exec(ctx, `INSERT INTO checkouts (`+checkoutColumns+`, idempotency_key)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, 'open', $8, $9, $10, $11) ON CONFLICT (idempotency_key) DO NOTHING`,
-		c.SessionID, c.Provider, c.UserID, c.Tier, c.Period, c.Method, c.URL, c.AmountSatang, c.CreatedAt, c.Email, key)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, 'open', $8, $9, $10, $12, $13, $14, $15, $16, $17, $18, $11)
+		ON CONFLICT (idempotency_key) DO NOTHING`, args...)
 	if err != nil {
 		return domain.Checkout{}, fmt.Errorf("save checkout: %w", err)
 	}
@@ -60,16 +90,50 @@ func (r *Repo) SaveCheckout(ctx context.Context, c domain.Checkout, key string) 
 	return got, err
 }
 
+// CheckoutAttempt implements app.Store: under a lock on the user, the
+// attempts older than the window go, the rest are counted, and this one is
+// recorded when fewer than limit remain; else wait is when the oldest
+// leaves the window.
+func (r *Repo) CheckoutAttempt(ctx context.Context, userID string, now time.Time, window time.Duration, limit int) (wait time.Duration, err error) {
+	err = pgx.BeginFunc(ctx, r.pool, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(hashtextextended('checkout-attempts:' || $1, 0))`, userID); err != nil {
+			return err
+		}
+		since := now.Add(-window)
+		if _, err := tx.Exec(ctx, `DELETE FROM checkout_attempts WHERE user_id = $1 AND at <= $2`, userID, since); err != nil {
+			return err
+		}
+		var n int
+		var oldest *time.Time
+		if err := tx.QueryRow(ctx, `SELECT count(*), min(at) FROM checkout_attempts WHERE user_id = $1`, userID).Scan(&n, &oldest); err != nil {
+			return err
+		}
+		if n >= limit && oldest != nil {
+			wait = oldest.Add(window).Sub(now)
+			return nil
+		}
+		_, err := tx.Exec(ctx, `INSERT INTO checkout_attempts (user_id, at) VALUES ($1, $2)`, userID, now)
+		return err
+	})
+	if err != nil {
+		return 0, fmt.Errorf("checkout attempt: %w", err)
+	}
+	return wait, nil
+}
+
 // Payments lists a user's payments, newest first.
 func (r *Repo) Payments(ctx context.Context, userID string) ([]domain.Payment, error) {
-	rows, err := r.pool.Query(ctx, `SELECT id::text, tier, period, method, status, provider_ref, amount_satang, receipt_no, coalesce(receipt_number, ''), created_at
-		FROM payments WHERE user_id = $1 ORDER BY created_at DESC LIMIT 200`, userID)
+	rows, err := r.pool.Query(ctx, `SELECT p.id::text, p.tier, p.period, p.method, p.status, p.provider_ref, p.amount_satang, p.receipt_no,
+		coalesce(p.receipt_number, ''), coalesce(rp.number, ''), p.created_at
+		FROM payments p LEFT JOIN receipts rp ON rp.replaces = p.receipt_number
+		WHERE p.user_id = $1 ORDER BY p.created_at DESC, p.receipt_number DESC NULLS LAST LIMIT 200`, userID)
 	if err != nil {
 		return nil, fmt.Errorf("payments: %w", err)
 	}
 	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (domain.Payment, error) {
 		var p domain.Payment
-		err := row.Scan(&p.ID, &p.Tier, &p.Period, &p.Method, &p.Status, &p.ProviderRef, &p.AmountSatang, &p.ReceiptNo, &p.ReceiptNumber, &p.CreatedAt)
+		err := row.Scan(&p.ID, &p.Tier, &p.Period, &p.Method, &p.Status, &p.ProviderRef, &p.AmountSatang, &p.ReceiptNo, &p.ReceiptNumber,
+			&p.ReplacementNumber, &p.CreatedAt)
 		return p, err
 	})
 }
@@ -124,8 +188,25 @@ func (r *Repo) Fulfil(ctx context.Context, ev domain.Event, now time.Time, decid
 		if ev.UserID == "" {
 			ev.UserID = user
 		}
+		if user != "" {
+			// ForgetUser leaves the user's e-mail change at 'infinity'.
+			if err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM email_changes WHERE user_id = $1 AND changed_at = 'infinity')`, user).Scan(&st.Forgotten); err != nil {
+				return err
+			}
+		}
 		if ev.SessionID != "" {
-			if err := tx.QueryRow(ctx, `SELECT email FROM checkouts WHERE session_id = $1`, ev.SessionID).Scan(&st.Email); err != nil && !errors.Is(err, pgx.ErrNoRows) {
+			// Locked: events of one session apply one after the other, so
+			// the second sees the first's payment (RefPaid).
+			co, err := scanCheckout(tx.QueryRow(ctx, `SELECT `+checkoutColumns+` FROM checkouts WHERE session_id = $1 FOR UPDATE`, ev.SessionID))
+			switch {
+			case err == nil:
+				st.Checkout, st.Email = &co, co.Email
+			case !errors.Is(err, pgx.ErrNoRows):
+				return err
+			}
+		}
+		if ref := paymentRef(ev); ref != "" {
+			if err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM payments WHERE provider_ref = $1 AND status = 'succeeded')`, ref).Scan(&st.RefPaid); err != nil {
 				return err
 			}
 		}
@@ -133,6 +214,15 @@ func (r *Repo) Fulfil(ctx context.Context, ev domain.Event, now time.Time, decid
 		return write(ctx, tx, c, now, r.seller, receiptMail)
 	})
 	return applied, c, err
+}
+
+// paymentRef is the provider reference a payment of ev is recorded under:
+// its invoice for invoice events, else its checkout session.
+func paymentRef(ev domain.Event) string {
+	if ev.Type == domain.EvInvoicePaid || ev.Type == domain.EvInvoicePaymentFailed {
+		return ev.InvoiceID
+	}
+	return ev.SessionID
 }
 
 func lockProviderSub(ctx context.Context, tx pgx.Tx, id string) (*domain.ProviderSub, error) {

@@ -131,6 +131,52 @@ func (r *Repo) DeliverMail(ctx context.Context, limit int, now time.Time, send f
 	})
 }
 
+// EndPlanForDeletion implements app.Store: under the user's fulfilment
+// lock (a payment being fulfilled finishes first), end decides from the
+// plan and the user's running provider subscriptions; the plan it returns
+// is written and its provider cancels recorded, in one transaction.
+func (r *Repo) EndPlanForDeletion(ctx context.Context, userID string, now time.Time,
+	end func(domain.Subscription, bool, []string) (domain.Subscription, []domain.ProviderCancel, bool)) ([]domain.ProviderCancel, error) {
+	var cancels []domain.ProviderCancel
+	err := pgx.BeginFunc(ctx, r.pool, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(hashtextextended('subscription:' || $1, 0))`, userID); err != nil {
+			return err
+		}
+		cur, err := scanSubscription(tx.QueryRow(ctx, `SELECT `+subColumns+` FROM subscriptions WHERE user_id = $1 FOR UPDATE`, userID))
+		found := err == nil
+		if err != nil && !errors.Is(err, pgx.ErrNoRows) {
+			return err
+		}
+		rows, err := tx.Query(ctx, `SELECT subscription_id FROM provider_subscriptions
+			WHERE user_id = $1 AND status <> 'deleted' ORDER BY subscription_id`, userID)
+		if err != nil {
+			return err
+		}
+		running, err := pgx.CollectRows(rows, pgx.RowTo[string])
+		if err != nil {
+			return err
+		}
+		plan, pcs, changedPlan := end(cur, found, running)
+		for _, pc := range pcs {
+			if err := recordProviderCancel(ctx, tx, pc, now); err != nil {
+				return err
+			}
+		}
+		cancels = pcs
+		if !changedPlan {
+			return nil
+		}
+		if err := writeSubscription(ctx, tx, plan, now); err != nil {
+			return err
+		}
+		return changed(ctx, tx, plan, now)
+	})
+	if err != nil {
+		return nil, fmt.Errorf("end plan for deletion: %w", err)
+	}
+	return cancels, nil
+}
+
 // ForgetUser implements app.Store, in one transaction.
 func (r *Repo) ForgetUser(ctx context.Context, userID string) error {
 	return pgx.BeginFunc(ctx, r.pool, func(tx pgx.Tx) error {
@@ -146,8 +192,10 @@ func (r *Repo) ForgetUser(ctx context.Context, userID string) error {
 		for _, q := range []string{
 			`DELETE FROM billing_profiles WHERE user_id = $1`,
 			`DELETE FROM usage_counters WHERE user_id = $1`,
+			`DELETE FROM checkout_attempts WHERE user_id = $1`,
 			`UPDATE subscriptions SET email = '' WHERE user_id = $1`,
-			`UPDATE checkouts SET email = '' WHERE user_id = $1`,
+			`UPDATE checkouts SET email = '', buyer_kind = NULL, buyer_name = NULL, buyer_tax_id = NULL, buyer_head_office = NULL,
+				buyer_branch = NULL, buyer_address = NULL WHERE user_id = $1`,
 			// No address, and no change later than this one: a change
 			// arriving late stores none.
 			`INSERT INTO email_changes (user_id, changed_at, email) VALUES ($1, 'infinity', NULL)

@@ -9,6 +9,8 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/stripe/stripe-go/v82"
@@ -18,7 +20,8 @@ import (
 	"bidradar/services/subscription/internal/domain"
 )
 
-// Tolerance is the oldest signature timestamp accepted.
+// Tolerance is how far a signature's timestamp may be from now: older is
+// a replay, newer a signature made for later.
 const Tolerance = 300 * time.Second
 
 // Provider implements app.Provider with Stripe.
@@ -26,6 +29,7 @@ type Provider struct {
 	client        *stripe.Client
 	webhookSecret string
 	publicURL     string
+	now           func() time.Time
 }
 
 // New returns the provider. apiBase (STRIPE_API_BASE) points the client at
@@ -38,7 +42,13 @@ func New(secretKey, webhookSecret, apiBase, publicURL string) *Provider {
 			URL: stripe.String(apiBase), MaxNetworkRetries: stripe.Int64(2),
 		})))
 	}
-	return &Provider{client: stripe.NewClient(secretKey, opts...), webhookSecret: webhookSecret, publicURL: publicURL}
+	return &Provider{client: stripe.NewClient(secretKey, opts...), webhookSecret: webhookSecret, publicURL: publicURL, now: time.Now}
+}
+
+// WithClock sets the clock signatures' timestamps are checked against.
+func (p *Provider) WithClock(now func() time.Time) *Provider {
+	p.now = now
+	return p
 }
 
 // Name implements app.Provider.
@@ -87,10 +97,17 @@ func (p *Provider) CreateCheckout(ctx context.Context, o domain.Order, idempoten
 }
 
 // ParseEvent implements app.Provider: the signature over the raw body is
-// checked (300 s tolerance) before anything is read.
+// checked, its timestamp within Tolerance of now either way, before
+// anything is read.
 func (p *Provider) ParseEvent(payload []byte, signature string) (domain.Event, error) {
+	// The timestamp is checked here, against the service's clock, both
+	// ways: stripe-go refuses an old one only, and one in the future would
+	// let a signature leaked today be replayed until then.
+	if at, ok := signedAt(signature); !ok || at.Sub(p.now()) > Tolerance || p.now().Sub(at) > Tolerance {
+		return domain.Event{}, domain.ErrBadSignature
+	}
 	ev, err := webhook.ConstructEventWithOptions(payload, signature, p.webhookSecret,
-		webhook.ConstructEventOptions{Tolerance: Tolerance, IgnoreAPIVersionMismatch: true})
+		webhook.ConstructEventOptions{IgnoreTolerance: true, IgnoreAPIVersionMismatch: true})
 	if err != nil {
 		return domain.Event{}, domain.ErrBadSignature
 	}
@@ -144,6 +161,25 @@ func (p *Provider) ParseEvent(payload []byte, signature string) (domain.Event, e
 		return out, domain.ErrUnknownEvent
 	}
 	return out, nil
+}
+
+// signedAt reads the t= timestamp of a Stripe-Signature header
+// ("t=1495999758,v1=…"), the last one as stripe-go does.
+func signedAt(header string) (time.Time, bool) {
+	var at time.Time
+	ok := false
+	for _, pair := range strings.Split(header, ",") {
+		k, v, found := strings.Cut(pair, "=")
+		if !found || k != "t" {
+			continue
+		}
+		secs, err := strconv.ParseInt(v, 10, 64)
+		if err != nil {
+			return time.Time{}, false
+		}
+		at, ok = time.Unix(secs, 0), true
+	}
+	return at, ok
 }
 
 // SetCancelAtPeriodEnd implements app.Provider (Subscriptions update:
