@@ -159,6 +159,7 @@ export const reasons = {
   "unusable-criteria": "ใช้เงื่อนไขการค้นหานี้ไม่ได้ กรุณาระบุอย่างน้อยหนึ่งเงื่อนไข และตรวจสอบช่วงงบประมาณและวันที่",
   "invalid-search-type": "ประเภทการค้นหาไม่ถูกต้อง",
   "criteria-name-too-long": "ชื่อการค้นหายาวได้ไม่เกิน 200 ตัวอักษร",
+  "criteria-name-invalid": "ชื่อการค้นหามีอักขระควบคุมหรืออักขระกลับทิศทางที่ใช้ไม่ได้",
   "search-criteria-not-found": "ไม่พบเงื่อนไขการค้นหานี้",
   "search-criteria-changed": "เงื่อนไขการค้นหานี้ถูกแก้ไขจากที่อื่นระหว่างนี้ กรุณาโหลดใหม่แล้วลองอีกครั้ง",
   "limit-reached": messages["Your search limit has been reached. Please try again tomorrow or consider upgrading your plan."],

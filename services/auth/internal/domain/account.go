@@ -11,10 +11,10 @@ import (
 	"slices"
 	"strings"
 	"time"
-	"unicode"
 	"unicode/utf8"
 
 	"bidradar/pkg/apperr"
+	"bidradar/pkg/freetext"
 )
 
 // PurposeAccountDelete is the code that confirms an account deletion.
@@ -190,19 +190,10 @@ func NormalizeContact(topic, message string) (string, string, error) {
 	return topic, message, nil
 }
 
+// plainText is the product's one check of typed text (pkg/freetext): no
+// control characters, no bidirectional overrides; newlines where allowed.
 func plainText(s string, newlines bool) bool {
-	if !utf8.ValidString(s) {
-		return false
-	}
-	for _, r := range s {
-		if r == '\n' && newlines || r == '\t' && newlines {
-			continue
-		}
-		if unicode.IsControl(r) || r == utf8.RuneError {
-			return false
-		}
-	}
-	return true
+	return freetext.Valid(s, freetext.Lines(newlines))
 }
 
 // DescribeDevice turns a User-Agent into a short label such as

@@ -75,6 +75,8 @@ func TestNormalizeContact(t *testing.T) {
 		{strings.Repeat("ก", 101), "hi", "", "", domain.ErrContactTopic},
 		{"ok", "   ", "", "", domain.ErrContactMessage},
 		{"ok", "a\x00b", "", "", domain.ErrContactMessage},
+		{"ok", "โอน \u202e0001 บาท", "", "", domain.ErrContactMessage}, // bidirectional override
+		{"ใบ\u2067กำกับ", "hi", "", "", domain.ErrContactTopic},
 		{"ok", strings.Repeat("ข", 4001), "", "", domain.ErrContactMessage},
 		{"ok", strings.Repeat("ข", 4000), "ok", strings.Repeat("ข", 4000), nil},
 		{"bad\xff", "hi", "", "", domain.ErrContactTopic},

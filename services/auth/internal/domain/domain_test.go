@@ -77,6 +77,7 @@ func TestValidateRegistration(t *testing.T) {
 		{"password short", "somchai", "a@b.co", "short", "", domain.ErrPasswordTooShort},
 		{"name too long", "somchai", "a@b.co", "long enough pass", strings.Repeat("ก", 101), domain.ErrNameInvalid},
 		{"name control", "somchai", "a@b.co", "long enough pass", "a\u0007b", domain.ErrNameInvalid},
+		{"name bidi override", "somchai", "a@b.co", "long enough pass", "สมชาย \u202eจำกัด", domain.ErrNameInvalid},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

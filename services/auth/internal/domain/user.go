@@ -7,8 +7,9 @@ import (
 	"net/mail"
 	"strings"
 	"time"
-	"unicode"
 	"unicode/utf8"
+
+	"bidradar/pkg/freetext"
 )
 
 // Field limits.
@@ -105,15 +106,14 @@ func NormalizeName(s string) string {
 }
 
 // ValidateName checks an optional display name: valid UTF-8, at most 100
-// characters, no control or format characters.
+// characters, no control characters or bidirectional overrides
+// (pkg/freetext, the one check of typed text).
 func ValidateName(s string) error {
 	if !utf8.ValidString(s) || utf8.RuneCountInString(s) > NameMaxLength {
 		return ErrNameInvalid
 	}
-	for _, r := range s {
-		if unicode.IsControl(r) || r == utf8.RuneError {
-			return ErrNameInvalid
-		}
+	if !freetext.Valid(s, freetext.SingleLine) {
+		return ErrNameInvalid
 	}
 	return nil
 }

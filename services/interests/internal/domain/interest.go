@@ -8,10 +8,10 @@ import (
 	"regexp"
 	"strings"
 	"time"
-	"unicode"
 	"unicode/utf8"
 
 	"bidradar/pkg/apperr"
+	"bidradar/pkg/freetext"
 )
 
 // Errors of the interests domain (their messages become REST details).
@@ -199,7 +199,8 @@ func (r *Record) Apply(p Patch, base *int64, now time.Time) error {
 func roundDiv(a, b int64) int64 { return (2*a + b) / (2 * b) }
 
 // NormalizeComment trims a comment and checks it: 1 to 2,000 characters,
-// Thai and emoji kept, no control characters other than line breaks and tabs.
+// Thai and emoji kept, no control characters other than line breaks and tabs,
+// no bidirectional overrides (pkg/freetext, the one check of typed text).
 func NormalizeComment(s string) (string, error) {
 	if !utf8.ValidString(s) {
 		return "", ErrCommentControl
@@ -211,13 +212,8 @@ func NormalizeComment(s string) (string, error) {
 	if utf8.RuneCountInString(s) > MaxCommentLength {
 		return "", ErrCommentTooLong
 	}
-	for _, c := range s {
-		if c == '\n' || c == '\t' {
-			continue
-		}
-		if unicode.IsControl(c) || c == '\u2028' || c == '\u2029' {
-			return "", ErrCommentControl
-		}
+	if !freetext.Valid(s, freetext.MultiLine) {
+		return "", ErrCommentControl
 	}
 	return s, nil
 }

@@ -108,6 +108,8 @@ func TestNormalizeComment(t *testing.T) {
 		{"a\x00b", "", ErrCommentControl},
 		{"a\x1bb", "", ErrCommentControl},
 		{"a\u2028b", "", ErrCommentControl},
+		{"ราคา \u202e0001 บาท", "", ErrCommentControl}, // a bidirectional override reorders what readers see
+		{"a\u2066b\u2069", "", ErrCommentControl},
 		{"\xff\xfe", "", ErrCommentControl},
 		{strings.Repeat("ก", 2000), strings.Repeat("ก", 2000), nil},
 		{strings.Repeat("ก", 2001), "", ErrCommentTooLong},

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"bidradar/pkg/apperr"
+	"bidradar/pkg/freetext"
 	"bidradar/services/projects/internal/domain"
 )
 
@@ -83,6 +84,9 @@ func criteriaFields(name, searchType string, f domain.SearchForm) (string, strin
 		return "", "", f, err
 	}
 	name = strings.Join(strings.Fields(name), " ")
+	if !freetext.Valid(name, freetext.SingleLine) {
+		return "", "", f, apperr.New(apperr.InvalidArgument, "criteria-name-invalid", "name must not contain control characters or bidirectional overrides")
+	}
 	if r := []rune(name); len(r) > 200 {
 		return "", "", f, apperr.New(apperr.InvalidArgument, "criteria-name-too-long", "name must be at most 200 characters")
 	}

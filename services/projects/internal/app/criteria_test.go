@@ -209,6 +209,7 @@ func TestUpdateCriteriaRefusals(t *testing.T) {
 		{"nothing to search", app.UpdateCriteriaInput{ID: critID}, apperr.Validation},
 		{"search type", app.UpdateCriteriaInput{ID: critID, SearchType: "weekly", Form: domain.SearchForm{AnyOf: []string{"ถนน"}}}, apperr.InvalidArgument},
 		{"project id", app.UpdateCriteriaInput{ID: critID, Form: domain.SearchForm{ProjectIDs: []string{"123"}}}, apperr.InvalidArgument},
+		{"name with a bidirectional override", app.UpdateCriteriaInput{ID: critID, Name: "ถนน \u202eงบ", Form: domain.SearchForm{AnyOf: []string{"ถนน"}}}, apperr.InvalidArgument},
 		{"other user", app.UpdateCriteriaInput{Caller: domain.Caller{UserID: "u2"}, ID: critID, SearchType: "overnight", Form: domain.SearchForm{AnyOf: []string{"ถนน"}}}, apperr.NotFound},
 		{"unknown", app.UpdateCriteriaInput{ID: "22222222-2222-4222-8222-222222222222", SearchType: "overnight", Form: domain.SearchForm{AnyOf: []string{"ถนน"}}}, apperr.NotFound},
 	}
