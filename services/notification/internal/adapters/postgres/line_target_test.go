@@ -48,7 +48,7 @@ func TestLinePushOnlyToTheProvenLineUser(t *testing.T) {
 	stranger := "U" + strings.Repeat("b", 32)
 	line := &pushes{}
 	a := app.New(postgres.New(pool), func() time.Time { return now }).WithChannels(app.Channels{
-		Contacts: linked{ann: proven}, Line: line, Mail: &flakyMail{}, PublicURL: "https://app.example",
+		Contacts: linked{ann: proven}, Line: line, Mail: &flakyMail{}, PublicURL: "https://app.example", Plans: allPlans{},
 	})
 	ctx := context.Background()
 	for _, user := range []string{ann, bob} { // bob has linked no LINE account
