@@ -125,8 +125,9 @@ func ReplayDeadLetters(ctx context.Context, name string, args []string, getenv G
 // RPCServer serves connect handlers with the shared interceptors; requests are
 // authenticated with access tokens verified against the auth service's keys.
 type RPCServer struct {
-	log      *slog.Logger
-	mux      *http.ServeMux
+	log *slog.Logger
+	mux *http.ServeMux
+	// keys fetches auth's keys; nil on auth itself, which verifies with its own.
 	keys     *authkeys.Fetcher
 	verifier *authn.Verifier
 	admins   authn.Admins
@@ -144,15 +145,23 @@ func NewRPCServer(log *slog.Logger, authTarget string, admins authn.Admins, auth
 		return nil, errors.New("AUTH_TARGET is required (the auth service's host:port)")
 	}
 	keys := authkeys.New(authTarget, log)
+	s := NewIssuerRPCServer(log, keys.Ring(), admins, authOpts...)
+	s.keys = keys
+	return s, nil
+}
+
+// NewIssuerRPCServer prepares the server of the service that signs the
+// access tokens (auth): it verifies them with keys, its own signer's, where
+// every other service fetches them from AUTH_TARGET, which would be itself.
+func NewIssuerRPCServer(log *slog.Logger, keys authn.KeySource, admins authn.Admins, authOpts ...authn.InterceptorOption) *RPCServer {
 	return &RPCServer{
 		log:      log,
 		mux:      http.NewServeMux(),
-		keys:     keys,
-		verifier: authn.NewVerifier(keys.Ring(), authn.WithEndedSessions(authn.NewEndedSessions())),
+		verifier: authn.NewVerifier(keys, authn.WithEndedSessions(authn.NewEndedSessions())),
 		admins:   admins,
 		authOpts: authOpts,
 		opts:     []server.Option{server.WithLogger(log)},
-	}, nil
+	}
 }
 
 // HandlerOptions returns the interceptors for the handler of service (its
@@ -191,7 +200,9 @@ func (s *RPCServer) Verifier() *authn.Verifier { return s.verifier }
 func (s *RPCServer) Run(ctx context.Context, ln net.Listener) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	go s.keys.Run(ctx, 10*time.Minute)
+	if s.keys != nil {
+		go s.keys.Run(ctx, 10*time.Minute)
+	}
 	var bg sync.WaitGroup
 	for _, f := range s.bg {
 		bg.Go(func() { f(ctx) })

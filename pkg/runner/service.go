@@ -22,6 +22,9 @@ type ServiceEnv struct {
 	DatabaseURL, AuthTarget, NATSURL string
 	Admins                           authn.Admins
 	Production                       bool
+	// Keys, set by auth only, are the keys its own tokens are verified
+	// with, in place of AuthTarget (see NewIssuerRPCServer).
+	Keys authn.KeySource
 }
 
 // ReadServiceEnv reads the ServiceEnv through env, which collects the
@@ -44,9 +47,14 @@ func StartService(ctx context.Context, log *slog.Logger, e ServiceEnv, open func
 	if e.Production {
 		opts = append(opts, authn.SecureCookiesOnly())
 	}
-	srv, err := NewRPCServer(log, e.AuthTarget, e.Admins, opts...)
-	if err != nil {
-		return nil, nil, err
+	var srv *RPCServer
+	if e.Keys != nil {
+		srv = NewIssuerRPCServer(log, e.Keys, e.Admins, opts...)
+	} else {
+		var err error
+		if srv, err = NewRPCServer(log, e.AuthTarget, e.Admins, opts...); err != nil {
+			return nil, nil, err
+		}
 	}
 	pool, err := open(ctx, e.DatabaseURL)
 	if err != nil {

@@ -6,21 +6,30 @@
 //	runner.Main(authsvc.Spec)                        // cmd/auth
 //	authsvc.NewSpec(authsvc.Options{Now: clock.Now}) // the stack's tests
 //
-// Tests that need the service itself build a Config (or ConfigFromEnv) and
-// call New; Handler is the RPC mux only, Run serves it with /healthz and
-// /readyz, h2c and graceful shutdown, and runs the outbox relay, the mail
-// workers and the periodic cleanup.
+// Like every service it is a runner.Spec: the database through
+// runner.StartService, events through ConnectEvents, its jobs (mail,
+// cleanup) on the server. Auth signs the access tokens, so its server
+// verifies them with its own key rather than fetching it from AUTH_TARGET.
 package authsvc
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
-	"net"
 	"time"
 
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"bidradar/pkg/authn"
+	"bidradar/pkg/config"
 	"bidradar/pkg/mail"
 	"bidradar/pkg/runner"
+	"bidradar/services/auth/internal/adapters/postgres"
+	"bidradar/services/auth/migrations"
 )
+
+// Schema is the PostgreSQL schema this service owns.
+const Schema = postgres.Schema
 
 // Spec is the auth binary and in-process component.
 var Spec = NewSpec(Options{})
@@ -37,44 +46,71 @@ type Options struct {
 
 // NewSpec returns the auth runner.Spec with o applied.
 func NewSpec(o Options) runner.Spec {
+	if o.Now == nil {
+		o.Now = time.Now
+	}
 	return runner.Spec{
 		Name:        "auth",
 		AddrEnv:     "AUTH_ADDR",
 		DefaultAddr: DefaultAddr,
 		Build: func(ctx context.Context, getenv runner.Getenv, log *slog.Logger) (runner.Component, error) {
-			cfg, err := ConfigFromEnv(getenv)
-			if err != nil {
-				return nil, err
-			}
-			if o.Now != nil {
-				cfg.Now = o.Now
-			}
-			if o.MailSender != nil {
-				cfg.MailSender = o.MailSender
-			}
-			s, err := New(ctx, cfg, log)
-			if err != nil {
-				return nil, err
-			}
-			return component{s}, nil
+			return build(ctx, getenv, log, o)
 		},
 		Migrate: Migrate,
 	}
 }
 
-// Migrate applies the auth schema's migrations to DATABASE_URL.
+// Open connects to DATABASE_URL (creating the database if needed) and
+// migrates the schema, its outbox and its processed-events table.
+func Open(ctx context.Context, url string) (*pgxpool.Pool, error) {
+	return runner.OpenDatabase(ctx, url, Schema, migrations.FS)
+}
+
+// Migrate applies the schema migrations to the database of the
+// configuration (DATABASE_URL, or the development default).
 func Migrate(ctx context.Context, getenv runner.Getenv, _ *slog.Logger) error {
-	cfg, err := ConfigFromEnv(getenv)
+	s, _, err := loadSettings(getenv)
 	if err != nil {
 		return err
 	}
-	return migrate(ctx, cfg)
+	pool, err := Open(ctx, s.databaseURL)
+	if err != nil {
+		return err
+	}
+	pool.Close()
+	return nil
 }
 
-// component closes the service once it has stopped serving.
-type component struct{ *Service }
+// loadSettings reads the configuration and fails with every problem at once.
+func loadSettings(getenv runner.Getenv) (settings, *config.Loader, error) {
+	env := config.FromGetenv(getenv)
+	s := readSettings(env)
+	if err := env.Err(); err != nil {
+		return settings{}, nil, fmt.Errorf("auth config: %w", err)
+	}
+	return s, env, nil
+}
 
-func (c component) Run(ctx context.Context, ln net.Listener) error {
-	defer c.Close()
-	return c.Service.Run(ctx, ln)
+// build assembles the service: configuration, then the database and the
+// server, then the keys, the use cases, events, jobs and the handler.
+func build(ctx context.Context, getenv runner.Getenv, log *slog.Logger, o Options) (runner.Component, error) {
+	s, env, err := loadSettings(getenv)
+	if err != nil {
+		return nil, err
+	}
+	// The server verifies tokens with the signing key, known once the
+	// database (which keeps the development key) is open.
+	ring := authn.NewKeyRing(nil)
+	srv, pool, err := runner.StartService(ctx, log, runner.ServiceEnv{
+		DatabaseURL: s.databaseURL, NATSURL: s.natsURL, Production: s.production, Keys: ring,
+	}, Open)
+	if err != nil {
+		return nil, err
+	}
+	if err := wire(ctx, srv, pool, ring, s, o, log); err != nil {
+		srv.Close()
+		return nil, err
+	}
+	log.InfoContext(ctx, "auth service ready", "config", env.Redacted())
+	return srv, nil
 }

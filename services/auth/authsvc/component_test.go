@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -469,9 +470,9 @@ func TestCodeLimits(t *testing.T) {
 
 func TestLoginShedsWhenPoolIsFull(t *testing.T) {
 	t.Parallel()
-	e := start(t, func(c *serviceConfig) {
-		c.LoginConcurrency, c.LoginQueue = 1, 1
-		c.Argon2.MemoryKiB, c.Argon2.Iterations = 8*1024, 4
+	e := start(t, func(vars map[string]string) {
+		vars["LOGIN_CONCURRENCY"], vars["LOGIN_QUEUE"] = "1", "1"
+		vars["AUTH_ARGON2_MEMORY_KIB"], vars["AUTH_ARGON2_ITERATIONS"] = "8192", "4"
 	})
 	var wg sync.WaitGroup
 	var mu sync.Mutex
@@ -653,7 +654,9 @@ func TestDailyFailureCap(t *testing.T) {
 func TestMailTimingRevealsNoAccount(t *testing.T) {
 	// Not parallel: a timing comparison wants the package's other tests idle.
 	slow := smtptest.Start(t, smtptest.WithDelay(300*time.Millisecond))
-	e := start(t, func(c *serviceConfig) { c.Mail.Host, c.Mail.Port = slow.Host(), slow.Port() })
+	e := start(t, func(vars map[string]string) {
+		vars["SMTP_HOST"], vars["SMTP_PORT"] = slow.Host(), strconv.Itoa(slow.Port())
+	})
 	e.smtp = slow
 	cl := e.connect
 	const n = 40

@@ -4,11 +4,9 @@ import (
 	"crypto/ed25519"
 	"encoding/base64"
 	"errors"
-	"fmt"
 	"net/url"
 	"runtime"
 	"strings"
-	"time"
 
 	"bidradar/pkg/config"
 	"bidradar/pkg/mail"
@@ -22,158 +20,84 @@ const (
 	DefaultDatabaseURL = "postgres://postgres@127.0.0.1:5432/procurement?sslmode=disable"
 )
 
-// LineConfig is the LINE Login channel.
-type LineConfig struct {
-	ChannelID     string // LINE_CHANNEL_ID; empty disables LINE Login
-	ChannelSecret string // LINE_CHANNEL_SECRET
-	RedirectURI   string // LINE_REDIRECT_URI: the app's /auth/line/callback
-	AuthorizeURL  string // LINE_AUTHORIZE_URL
-	TokenURL      string // LINE_TOKEN_URL
-	ProfileURL    string // LINE_PROFILE_URL (optional)
+// settings is the auth service's configuration. Production (APP_ENV)
+// requires DATABASE_URL, NATS_URL, AUTH_SIGNING_KEY, OTP_HMAC_KEY and
+// SMTP_HOST, and refuses argon2 costs below the defaults.
+type settings struct {
+	databaseURL string // DATABASE_URL (schema "auth"); development: DefaultDatabaseURL
+	natsURL     string // NATS_URL; empty: events wait in the outbox
+	production  bool   // APP_ENV=production: Secure cookies, the rules above
+
+	// signingSeed is the Ed25519 seed of AUTH_SIGNING_KEY; nil in
+	// development: generated once and kept in the database.
+	signingSeed []byte
+	// otpKey is OTP_HMAC_KEY (at least 32 bytes), from which the one-time
+	// code and refresh-rotation keys derive; nil in development: kept in the
+	// database.
+	otpKey []byte
+	// internalToken is AUTH_INTERNAL_TOKEN, which other services send in
+	// X-Internal-Token to read any user with GetUser.
+	internalToken string
+	supportEmail  string // SUPPORT_EMAIL, where contact-us messages go
+
+	mail mail.Config
+	line line.Config // LINE_*: an empty channel id disables LINE Login
+
+	// argon2 are the password hashing costs (AUTH_ARGON2_*); at most
+	// loginConcurrency hashes run at once (LOGIN_CONCURRENCY, default
+	// 2×GOMAXPROCS) and loginQueue callers wait (LOGIN_QUEUE, 0: twice that).
+	argon2           argon2id.Params
+	loginConcurrency int
+	loginQueue       int
 }
 
-// Argon2Config are the password hashing costs.
-type Argon2Config struct {
-	MemoryKiB  uint32 // AUTH_ARGON2_MEMORY_KIB, default 19456 (19 MiB)
-	Iterations uint32 // AUTH_ARGON2_ITERATIONS, default 2
-	Threads    uint8  // AUTH_ARGON2_THREADS, default 1
-}
-
-// Config is the auth service's configuration, read from the environment.
-type Config struct {
-	Addr        string // AUTH_ADDR
-	DatabaseURL string // DATABASE_URL (schema "auth")
-	NATSURL     string // NATS_URL; empty: events stay in the outbox (not allowed in production)
-	AppEnv      string // APP_ENV: "production" or anything else (development)
-	LogLevel    string // LOG_LEVEL
-
-	// SigningKeySeed is the Ed25519 seed of AUTH_SIGNING_KEY (base64, 32
-	// bytes). Nil in development: generated once and kept in signing_keys.
-	SigningKeySeed []byte
-	// ServerSecret is OTP_HMAC_KEY (base64, at least 32 bytes); the OTP and
-	// refresh-rotation keys are derived from it. Nil in development:
-	// generated once and kept in server_secrets.
-	ServerSecret []byte
-	// InternalToken is AUTH_INTERNAL_TOKEN, the shared secret other
-	// services send in X-Internal-Token to call GetUser for any user.
-	InternalToken string
-	// SupportEmail is SUPPORT_EMAIL, where contact-us messages are mailed.
-	SupportEmail string
-
-	Mail mail.Config
-	// MailSender, when set, replaces the sender built from Mail (tests and
-	// in-process launchers).
-	MailSender mail.Sender
-
-	Line LineConfig
-
-	// LoginConcurrency is LOGIN_CONCURRENCY, the argon2 pool size
-	// (default 2×GOMAXPROCS); LoginQueue is LOGIN_QUEUE, how many callers
-	// may wait for a slot (default 2×LoginConcurrency).
-	LoginConcurrency int
-	LoginQueue       int
-	Argon2           Argon2Config
-
-	// SkipMigrations leaves the schema alone at start (the "migrate"
-	// subcommand or an init container ran them).
-	SkipMigrations bool
-	// Now is the clock (tests); time.Now when nil.
-	Now func() time.Time
-}
-
-// Production reports whether APP_ENV is production.
-func (c Config) Production() bool { return c.AppEnv == "production" }
-
-// String describes the configuration without secrets.
-func (c Config) String() string {
-	set := func(b bool) string {
-		if b {
-			return "set"
-		}
-		return "unset"
-	}
-	return fmt.Sprintf("auth.Config{Addr:%q DatabaseURL:%q NATSURL:%q AppEnv:%q SigningKey:%s OTPKey:%s InternalToken:%s Mail:%s LINE:%s LoginConcurrency:%d Argon2:%+v}",
-		c.Addr, redactURL(c.DatabaseURL), redactURL(c.NATSURL), c.AppEnv, set(c.SigningKeySeed != nil), set(c.ServerSecret != nil),
-		set(c.InternalToken != ""), c.Mail, set(c.Line.ChannelID != ""), c.LoginConcurrency, c.Argon2)
-}
-
-func redactURL(s string) string {
-	u, err := url.Parse(s)
-	if err != nil || u.User == nil {
-		return s
-	}
-	if _, ok := u.User.Password(); ok {
-		u.User = url.UserPassword(u.User.Username(), "***")
-	}
-	return u.String()
-}
-
-// ConfigFromEnv reads the configuration through getenv and fails on any
-// invalid value; production requires DATABASE_URL, NATS_URL,
-// AUTH_SIGNING_KEY, OTP_HMAC_KEY and SMTP_HOST.
-func ConfigFromEnv(getenv func(string) string) (Config, error) {
-	l := config.FromGetenv(getenv)
-	c := Config{
-		Addr:          l.String("AUTH_ADDR", DefaultAddr),
-		AppEnv:        l.String("APP_ENV", "development"),
-		LogLevel:      l.String("LOG_LEVEL", "info"),
-		NATSURL:       l.String("NATS_URL", ""),
-		InternalToken: l.OptionalSecret("AUTH_INTERNAL_TOKEN"),
-		SupportEmail:  l.String("SUPPORT_EMAIL", ""),
-		Line: LineConfig{
-			ChannelID:     l.String("LINE_CHANNEL_ID", ""),
-			ChannelSecret: l.OptionalSecret("LINE_CHANNEL_SECRET"),
-			RedirectURI:   l.String("LINE_REDIRECT_URI", ""),
-			AuthorizeURL:  l.String("LINE_AUTHORIZE_URL", line.DefaultAuthorizeURL),
-			TokenURL:      l.String("LINE_TOKEN_URL", line.DefaultTokenURL),
-			ProfileURL:    l.String("LINE_PROFILE_URL", ""),
-		},
-		LoginConcurrency: l.Int("LOGIN_CONCURRENCY", 2*runtime.GOMAXPROCS(0)),
-		LoginQueue:       l.Int("LOGIN_QUEUE", 0),
-		Argon2: Argon2Config{
-			MemoryKiB:  uint32(l.Int("AUTH_ARGON2_MEMORY_KIB", int(argon2id.DefaultParams.Memory))),
-			Iterations: uint32(l.Int("AUTH_ARGON2_ITERATIONS", int(argon2id.DefaultParams.Time))),
-			Threads:    uint8(l.Int("AUTH_ARGON2_THREADS", int(argon2id.DefaultParams.Threads))),
-		},
-		SkipMigrations: l.Bool("AUTH_SKIP_MIGRATIONS", false),
-	}
-	prod := c.AppEnv == "production"
-	if prod {
-		c.DatabaseURL = l.String("DATABASE_URL", "") // validate requires it
-		c.NATSURL = l.Required("NATS_URL")
+// readSettings reads the configuration through env, which collects every
+// problem, rules across variables included.
+func readSettings(env *config.Loader) settings {
+	var s settings
+	s.production = env.String("APP_ENV", "development") == "production"
+	if s.production {
+		s.databaseURL = env.Required("DATABASE_URL")
 	} else {
-		c.DatabaseURL = l.String("DATABASE_URL", DefaultDatabaseURL)
+		s.databaseURL = env.String("DATABASE_URL", DefaultDatabaseURL)
 	}
-	signing, otpKey := l.OptionalSecret("AUTH_SIGNING_KEY"), l.OptionalSecret("OTP_HMAC_KEY")
-	if signing != "" {
-		seed, err := decodeKey(signing)
-		if err != nil || len(seed) != ed25519.SeedSize {
-			l.Invalid("AUTH_SIGNING_KEY", "want the base64 of a 32-byte Ed25519 seed")
-		} else {
-			c.SigningKeySeed = seed
+	s.natsURL = env.String("NATS_URL", "")
+	if s.production && s.natsURL == "" {
+		env.Invalid("NATS_URL", "required in production")
+	}
+	s.signingSeed = readKey(env, "AUTH_SIGNING_KEY", s.production, "the base64 of a 32-byte Ed25519 seed",
+		func(b []byte) bool { return len(b) == ed25519.SeedSize })
+	s.otpKey = readKey(env, "OTP_HMAC_KEY", s.production, "the base64 of at least 32 random bytes",
+		func(b []byte) bool { return len(b) >= 32 })
+	s.internalToken = env.OptionalSecret("AUTH_INTERNAL_TOKEN")
+	s.supportEmail = env.String("SUPPORT_EMAIL", "")
+	s.mail = mail.ConfigFrom(env)
+	if s.production && s.mail.Host == "" {
+		env.Invalid("SMTP_HOST", "required in production")
+	}
+	s.line = readLine(env)
+	s.argon2 = readArgon2(env, s.production)
+	s.loginConcurrency = env.IntIn("LOGIN_CONCURRENCY", 2*runtime.GOMAXPROCS(0), 1, 4096)
+	s.loginQueue = env.IntIn("LOGIN_QUEUE", 0, 0, 1<<20)
+	return s
+}
+
+// readKey reads a base64 secret that fits; unset, it is nil, or a problem in
+// production.
+func readKey(env *config.Loader, name string, production bool, want string, fits func([]byte) bool) []byte {
+	v := env.OptionalSecret(name)
+	if v == "" {
+		if production {
+			env.Invalid(name, "required in production")
 		}
-	} else if prod {
-		l.Invalid("AUTH_SIGNING_KEY", "required in production")
+		return nil
 	}
-	if otpKey != "" {
-		key, err := decodeKey(otpKey)
-		if err != nil || len(key) < 32 {
-			l.Invalid("OTP_HMAC_KEY", "want the base64 of at least 32 random bytes")
-		} else {
-			c.ServerSecret = key
-		}
-	} else if prod {
-		l.Invalid("OTP_HMAC_KEY", "required in production")
+	b, err := decodeKey(v)
+	if err != nil || !fits(b) {
+		env.Invalid(name, "want "+want) // never the value: it is a secret
+		return nil
 	}
-	c.Mail = mail.ConfigFrom(l)
-	if prod && c.Mail.Host == "" {
-		l.Invalid("SMTP_HOST", "required in production")
-	}
-	// validate holds the rules New also checks on a Config built in code.
-	if err := errors.Join(l.Err(), c.validate()); err != nil {
-		return Config{}, fmt.Errorf("auth config: %w", err)
-	}
-	return c, nil
+	return b
 }
 
 func decodeKey(s string) ([]byte, error) {
@@ -186,58 +110,55 @@ func decodeKey(s string) ([]byte, error) {
 	return nil, errors.New("not base64")
 }
 
-// validate checks a Config however it was built.
-func (c Config) validate() error {
-	var errs []error
-	if c.DatabaseURL == "" {
-		errs = append(errs, errors.New("DATABASE_URL: required but not set"))
+// readLine reads the LINE Login channel: with a channel id, its secret and
+// the app's callback are required, and every URL must be http(s).
+func readLine(env *config.Loader) line.Config {
+	c := line.Config{
+		ChannelID:     env.String("LINE_CHANNEL_ID", ""),
+		ChannelSecret: env.OptionalSecret("LINE_CHANNEL_SECRET"),
+		RedirectURI:   env.String("LINE_REDIRECT_URI", ""),
+		AuthorizeURL:  env.String("LINE_AUTHORIZE_URL", line.DefaultAuthorizeURL),
+		TokenURL:      env.String("LINE_TOKEN_URL", line.DefaultTokenURL),
+		ProfileURL:    env.String("LINE_PROFILE_URL", ""),
 	}
-	if c.LoginConcurrency < 1 {
-		errs = append(errs, errors.New("LOGIN_CONCURRENCY: must be at least 1"))
+	if c.ChannelID == "" {
+		return c
 	}
-	if c.LoginQueue < 0 {
-		errs = append(errs, errors.New("LOGIN_QUEUE: must not be negative"))
+	if c.ChannelSecret == "" {
+		env.Invalid("LINE_CHANNEL_SECRET", "required with LINE_CHANNEL_ID")
 	}
-	p := c.argonParams()
-	if err := p.Validate(); err != nil {
-		errs = append(errs, err)
+	if c.RedirectURI == "" {
+		env.Invalid("LINE_REDIRECT_URI", "required with LINE_CHANNEL_ID")
 	}
-	if c.Production() && (p.Memory < argon2id.DefaultParams.Memory || p.Time < argon2id.DefaultParams.Time) {
-		errs = append(errs, errors.New("AUTH_ARGON2_*: production may not lower the costs below m=19456 KiB, t=2"))
-	}
-	if c.SigningKeySeed != nil && len(c.SigningKeySeed) != ed25519.SeedSize {
-		errs = append(errs, errors.New("signing key seed must be 32 bytes"))
-	}
-	if c.ServerSecret != nil && len(c.ServerSecret) < 32 {
-		errs = append(errs, errors.New("server secret must be at least 32 bytes"))
-	}
-	if c.Line.ChannelID != "" {
-		if c.Line.ChannelSecret == "" || c.Line.RedirectURI == "" {
-			errs = append(errs, errors.New("LINE_CHANNEL_SECRET and LINE_REDIRECT_URI are required with LINE_CHANNEL_ID"))
-		}
-		for name, v := range map[string]string{"LINE_REDIRECT_URI": c.Line.RedirectURI, "LINE_AUTHORIZE_URL": c.Line.AuthorizeURL, "LINE_TOKEN_URL": c.Line.TokenURL, "LINE_PROFILE_URL": c.Line.ProfileURL} {
-			if v == "" {
-				continue
-			}
-			if u, err := url.Parse(v); err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
-				errs = append(errs, fmt.Errorf("%s: %q is not an http(s) URL", name, v))
-			}
+	for _, u := range []struct{ name, v string }{
+		{"LINE_REDIRECT_URI", c.RedirectURI}, {"LINE_AUTHORIZE_URL", c.AuthorizeURL},
+		{"LINE_TOKEN_URL", c.TokenURL}, {"LINE_PROFILE_URL", c.ProfileURL},
+	} {
+		if p, err := url.Parse(u.v); u.v != "" && (err != nil || (p.Scheme != "https" && p.Scheme != "http") || p.Host == "") {
+			env.Invalid(u.name, "not an http(s) URL")
 		}
 	}
-	return errors.Join(errs...)
+	return c
 }
 
-// argonParams returns the hashing parameters, defaults filled in.
-func (c Config) argonParams() argon2id.Params {
+// readArgon2 reads the hashing costs, in the bounds a stored hash is
+// verified within; production may not lower them below the defaults.
+func readArgon2(env *config.Loader, production bool) argon2id.Params {
+	// A value out of bounds is reported by IntIn; clamped, it is not
+	// reported again below.
+	in := func(name string, def, lo, hi int) int { return min(max(env.IntIn(name, def, lo, hi), lo), hi) }
 	p := argon2id.DefaultParams
-	if c.Argon2.MemoryKiB != 0 {
-		p.Memory = c.Argon2.MemoryKiB
+	p.Memory = uint32(in("AUTH_ARGON2_MEMORY_KIB", int(p.Memory), 8, 1<<20))
+	p.Time = uint32(in("AUTH_ARGON2_ITERATIONS", int(p.Time), 1, 64))
+	p.Threads = uint8(in("AUTH_ARGON2_THREADS", int(p.Threads), 1, 255))
+	if p.Validate() != nil {
+		env.Invalid("AUTH_ARGON2_MEMORY_KIB", "at least 8 KiB per thread (AUTH_ARGON2_THREADS)")
 	}
-	if c.Argon2.Iterations != 0 {
-		p.Time = c.Argon2.Iterations
+	if production && p.Memory < argon2id.DefaultParams.Memory {
+		env.Invalid("AUTH_ARGON2_MEMORY_KIB", "production may not lower it below 19456")
 	}
-	if c.Argon2.Threads != 0 {
-		p.Threads = c.Argon2.Threads
+	if production && p.Time < argon2id.DefaultParams.Time {
+		env.Invalid("AUTH_ARGON2_ITERATIONS", "production may not lower it below 2")
 	}
 	return p
 }

@@ -1,4 +1,4 @@
-package authsvc_test
+package authsvc
 
 import (
 	"encoding/base64"
@@ -6,12 +6,12 @@ import (
 	"strings"
 	"testing"
 
-	"bidradar/services/auth/authsvc"
+	"bidradar/services/auth/internal/adapters/argon2id"
 )
 
 func envOf(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
 
-func TestConfigFromEnv(t *testing.T) {
+func TestReadSettings(t *testing.T) {
 	t.Parallel()
 	key := base64.StdEncoding.EncodeToString([]byte(strings.Repeat("k", 32)))
 	prod := map[string]string{
@@ -49,7 +49,7 @@ func TestConfigFromEnv(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			c, err := authsvc.ConfigFromEnv(envOf(tt.env))
+			c, _, err := loadSettings(envOf(tt.env))
 			if tt.wantErr == "" {
 				if err != nil {
 					t.Fatal(err)
@@ -62,7 +62,7 @@ func TestConfigFromEnv(t *testing.T) {
 		})
 	}
 	// Every problem at once, each named once.
-	_, err := authsvc.ConfigFromEnv(envOf(map[string]string{
+	_, _, err := loadSettings(envOf(map[string]string{
 		"APP_ENV": "production", "SMTP_TLS": "ssl", "LOGIN_CONCURRENCY": "0", "LINE_CHANNEL_ID": "1", "AUTH_ARGON2_THREADS": "x",
 	}))
 	for _, want := range []string{"DATABASE_URL", "NATS_URL", "AUTH_SIGNING_KEY", "OTP_HMAC_KEY", "SMTP_TLS", "SMTP_HOST", "LOGIN_CONCURRENCY", "LINE_CHANNEL_SECRET", "AUTH_ARGON2_THREADS"} {
@@ -70,14 +70,15 @@ func TestConfigFromEnv(t *testing.T) {
 			t.Errorf("%s named %d times in %v", want, strings.Count(fmt.Sprint(err), want), err)
 		}
 	}
-	c, err := authsvc.ConfigFromEnv(envOf(prod))
+	c, env, err := loadSettings(envOf(prod))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !c.Production() || len(c.SigningKeySeed) != 32 || c.Addr != "127.0.0.1:9001" || c.LoginConcurrency < 2 {
+	if !c.production || len(c.signingSeed) != 32 || len(c.otpKey) != 32 || c.loginConcurrency < 2 || c.argon2 != argon2id.DefaultParams {
 		t.Fatalf("config %+v", c)
 	}
-	if s := c.String(); strings.Contains(s, "secret") || strings.Contains(s, key) {
+	// The configuration the service logs at start holds no secret.
+	if s := fmt.Sprint(env.Redacted()); strings.Contains(s, "secret") || strings.Contains(s, key) || !strings.Contains(s, "smtp.example.com") {
 		t.Fatalf("secrets in %s", s)
 	}
 }

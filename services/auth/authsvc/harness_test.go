@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -22,6 +23,7 @@ import (
 	authv1 "bidradar/gen/auth/v1"
 	"bidradar/gen/auth/v1/authv1connect"
 	"bidradar/pkg/mail"
+	"bidradar/pkg/runner"
 	"bidradar/pkg/testutil/natstest"
 	"bidradar/pkg/testutil/pgtest"
 	"bidradar/pkg/testutil/smtptest"
@@ -58,12 +60,12 @@ func (c *clock) Freeze() {
 type env struct {
 	addr    string
 	natsURL string
+	db      string // the service's DATABASE_URL
 	smtp    *smtptest.Server
 	line    *linetest.Fake
 	clock   *clock
 	connect *client
 	grpc    *client
-	cfg     authsvc.Config
 }
 
 const (
@@ -73,56 +75,35 @@ const (
 	internalTok  = "internal-token-for-tests"
 )
 
-func start(t testing.TB, edit ...func(*authsvc.Config)) *env {
+// start runs the service as the runner does, configured through its
+// environment (edit changes it) with the test clock.
+func start(t testing.TB, edit ...func(vars map[string]string)) *env {
 	t.Helper()
 	e := &env{
 		natsURL: natstest.Start(t),
+		db:      pgtest.NewDatabase(t),
 		smtp:    smtptest.Start(t),
 		line:    linetest.Start(t, lineChannel, lineSecret, lineRedirect),
 		clock:   &clock{},
 	}
-	cfg := authsvc.Config{
-		Addr:        "127.0.0.1:0",
-		DatabaseURL: pgtest.NewDatabase(t),
-		NATSURL:     e.natsURL,
-		AppEnv:      "development",
-		Mail: mail.Config{Host: e.smtp.Host(), Port: e.smtp.Port(), TLS: mail.TLSNone,
-			From: "BidRadar <no-reply@bidradar.test>"},
-		Line: authsvc.LineConfig{ChannelID: lineChannel, ChannelSecret: lineSecret, RedirectURI: lineRedirect,
-			AuthorizeURL: e.line.AuthorizeURL(), TokenURL: e.line.TokenURL(), ProfileURL: e.line.ProfileURL()},
-		InternalToken:    internalTok,
-		LoginConcurrency: 4,
+	vars := map[string]string{
+		"DATABASE_URL": e.db,
+		"NATS_URL":     e.natsURL,
+		"APP_ENV":      "development",
+		"SMTP_HOST":    e.smtp.Host(), "SMTP_PORT": strconv.Itoa(e.smtp.Port()), "SMTP_TLS": mail.TLSNone,
+		"MAIL_FROM":       "BidRadar <no-reply@bidradar.test>",
+		"LINE_CHANNEL_ID": lineChannel, "LINE_CHANNEL_SECRET": lineSecret, "LINE_REDIRECT_URI": lineRedirect,
+		"LINE_AUTHORIZE_URL": e.line.AuthorizeURL(), "LINE_TOKEN_URL": e.line.TokenURL(), "LINE_PROFILE_URL": e.line.ProfileURL(),
+		"AUTH_INTERNAL_TOKEN": internalTok,
+		"LOGIN_CONCURRENCY":   "4",
 		// Cheap hashing for tests; production uses m=19 MiB, t=2.
-		Argon2: authsvc.Argon2Config{MemoryKiB: 64, Iterations: 1, Threads: 1},
-		Now:    e.clock.Now,
+		"AUTH_ARGON2_MEMORY_KIB": "64", "AUTH_ARGON2_ITERATIONS": "1", "AUTH_ARGON2_THREADS": "1",
 	}
 	for _, f := range edit {
-		f(&cfg)
+		f(vars)
 	}
-	e.cfg = cfg
-	ctx, cancel := context.WithCancel(context.Background())
 	log := slog.New(slog.NewTextHandler(testWriter{t}, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	svc, err := authsvc.New(ctx, cfg, log)
-	if err != nil {
-		cancel()
-		t.Fatal(err)
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		cancel()
-		t.Fatal(err)
-	}
-	done := make(chan error, 1)
-	go func() { done <- svc.Run(ctx, ln) }()
-	t.Cleanup(func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("Run: %v", err)
-		}
-		svc.Close()
-	})
-	e.addr = ln.Addr().String()
-	waitReady(t, "http://"+e.addr+"/readyz")
+	e.addr, _ = run(t, authsvc.NewSpec(authsvc.Options{Now: e.clock.Now}), vars, log)
 
 	e.connect = &client{name: "connect", c: authv1connect.NewAuthServiceClient(http.DefaultClient, "http://"+e.addr)}
 	cc, err := grpc.NewClient(e.addr, grpc.WithTransportCredentials(insecure.NewCredentials()))
@@ -134,27 +115,50 @@ func start(t testing.TB, edit ...func(*authsvc.Config)) *env {
 	return e
 }
 
+// run builds spec from vars and serves it on a loopback port until stop
+// or the test's end; it returns once /readyz answers 200.
+func run(t testing.TB, spec runner.Spec, vars map[string]string, log *slog.Logger) (addr string, stop func()) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	comp, err := spec.Build(ctx, func(k string) string { return vars[k] }, log)
+	if err != nil {
+		cancel()
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		cancel()
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- comp.Run(ctx, ln) }()
+	var once sync.Once
+	stop = func() {
+		once.Do(func() {
+			cancel()
+			if err := <-done; err != nil {
+				t.Errorf("Run: %v", err)
+			}
+		})
+	}
+	t.Cleanup(stop)
+	// The listener is bound: the request waits for Run to serve it.
+	resp, err := (&http.Client{Timeout: 10 * time.Second}).Get("http://" + ln.Addr().String() + "/readyz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("/readyz answered %d", resp.StatusCode)
+	}
+	return ln.Addr().String(), stop
+}
+
 type testWriter struct{ t testing.TB }
 
 func (w testWriter) Write(p []byte) (int, error) {
 	w.t.Log(strings.TrimSpace(string(p)))
 	return len(p), nil
-}
-
-func waitReady(t testing.TB, url string) {
-	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for time.Now().Before(deadline) {
-		resp, err := http.Get(url)
-		if err == nil {
-			resp.Body.Close()
-			if resp.StatusCode == http.StatusOK {
-				return
-			}
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	t.Fatalf("%s not ready", url)
 }
 
 // client calls AuthService over Connect (c) or over gRPC with grpc-go (g).
@@ -324,11 +328,42 @@ func (e *env) codeFor(t *testing.T, addr string) (string, smtptest.Message) {
 	}
 }
 
-// noMailFor checks that nothing new was sent to addr.
+// noMailFor checks that nothing new was sent to addr: once the queue holds
+// no unsent mail, whatever the calls so far queued is with the catcher.
 func (e *env) noMailFor(t *testing.T, addr string) {
 	t.Helper()
-	if m, err := e.smtp.WaitFor(addr, 200*time.Millisecond); err == nil {
+	e.mailSent(t)
+	if m, err := e.smtp.WaitFor(addr, 0); err == nil {
 		t.Fatalf("unexpected mail to %s: %q", addr, m.Subject)
+	}
+}
+
+// mailSent waits until every queued mail has been sent (the tests' mail
+// server accepts everything, so nothing waits for a retry).
+func (e *env) mailSent(t *testing.T) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	conn, err := pgx.Connect(ctx, e.db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(context.Background())
+	tick := time.NewTicker(10 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		var unsent int
+		if err := conn.QueryRow(ctx, `SELECT count(*) FROM auth.mail_outbox WHERE sent_at IS NULL AND failed_at IS NULL`).Scan(&unsent); err != nil {
+			t.Fatalf("mail queue: %v", err)
+		}
+		if unsent == 0 {
+			return
+		}
+		select {
+		case <-ctx.Done():
+			t.Fatalf("%d mails still unsent", unsent)
+		case <-tick.C:
+		}
 	}
 }
 
@@ -352,11 +387,7 @@ func (e *env) registerVerified(t *testing.T, cl *client, username, email, passwo
 	return res
 }
 
-type (
-	smtpMessage       = smtptest.Message
-	serviceConfig     = authsvc.Config
-	serviceLineConfig = authsvc.LineConfig
-)
+type smtpMessage = smtptest.Message
 
 var smtpCode = smtptest.ExtractCode
 
@@ -364,7 +395,7 @@ var smtpCode = smtptest.ExtractCode
 func deleteUser(t *testing.T, e *env, id string) {
 	t.Helper()
 	ctx := context.Background()
-	conn, err := pgx.Connect(ctx, e.cfg.DatabaseURL)
+	conn, err := pgx.Connect(ctx, e.db)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -204,7 +204,11 @@ func TestLineRejectsBadIDTokens(t *testing.T) {
 
 func TestLineNotConfigured(t *testing.T) {
 	t.Parallel()
-	e := start(t, func(c *serviceConfig) { c.Line = lineConfigNone })
+	e := start(t, func(vars map[string]string) {
+		for _, k := range []string{"LINE_CHANNEL_ID", "LINE_CHANNEL_SECRET", "LINE_REDIRECT_URI", "LINE_AUTHORIZE_URL", "LINE_TOKEN_URL", "LINE_PROFILE_URL"} {
+			delete(vars, k)
+		}
+	})
 	_, err := e.connect.lineAuthorize(t, nil, "/")
 	wantErr(t, err, 503, "LINE Login is not available")
 	for _, cl := range []*client{e.connect, e.grpc} {
@@ -233,8 +237,6 @@ func (cl *client) loginOptions(t *testing.T) *authv1.GetLoginOptionsResponse {
 	}
 	return res
 }
-
-var lineConfigNone = serviceLineConfig{}
 
 func mustQuery(t *testing.T, raw string) url.Values {
 	t.Helper()

@@ -147,6 +147,12 @@ type Store interface {
 	// RevokeFamily ends the session an access token names (the user's own).
 	RevokeFamily(ctx context.Context, familyID, userID string, now time.Time) error
 	FamilyActive(ctx context.Context, familyID string, now time.Time) (bool, error)
+	// FamilyEnded reports whether a family was revoked or has expired (one
+	// that no longer exists, its user deleted, has not ended).
+	FamilyEnded(ctx context.Context, familyID string, now time.Time) (bool, error)
+	// Cleanup deletes what can no longer be used at now: old codes, expired
+	// LINE states and link requests, long-ended families.
+	Cleanup(ctx context.Context, now time.Time) error
 
 	// LINE.
 	SaveLineState(ctx context.Context, s LineState) error
