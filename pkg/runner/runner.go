@@ -83,7 +83,7 @@ func run(ctx context.Context, spec Spec, log *slog.Logger) error {
 	}
 	defer func() { _ = shutdown(context.WithoutCancel(ctx)) }()
 	addr := config.FromEnv().String(spec.AddrEnv, spec.DefaultAddr)
-	comp, err := spec.Build(ctx, os.Getenv, log)
+	comp, err := spec.Assemble(ctx, os.Getenv, log)
 	if err != nil {
 		return err
 	}
@@ -128,6 +128,7 @@ type RPCServer struct {
 	log      *slog.Logger
 	mux      *http.ServeMux
 	keys     *authkeys.Fetcher
+	tokens   *authn.ServiceTokens
 	verifier *authn.Verifier
 	admins   authn.Admins
 	authOpts []authn.InterceptorOption
@@ -136,21 +137,28 @@ type RPCServer struct {
 	bg       []func(ctx context.Context)
 }
 
-// NewRPCServer prepares a server; authTarget is the auth service's host:port,
-// admins the operators allowed to call admin procedures (ADMIN_EMAILS) and
-// authOpts tune how callers are authenticated (authn.SecureCookiesOnly).
-func NewRPCServer(log *slog.Logger, authTarget string, admins authn.Admins, authOpts ...authn.InterceptorOption) (*RPCServer, error) {
+// NewRPCServer prepares a server; id names the service and holds the
+// service-token key (its internal RPCs require a token, its calls of others'
+// carry one), authTarget is the auth service's host:port, admins the
+// operators allowed to call admin procedures (ADMIN_EMAILS) and authOpts
+// tune how callers are authenticated (authn.SecureCookiesOnly).
+func NewRPCServer(log *slog.Logger, id Identity, authTarget string, admins authn.Admins, authOpts ...authn.InterceptorOption) (*RPCServer, error) {
 	if authTarget == "" {
 		return nil, errors.New("AUTH_TARGET is required (the auth service's host:port)")
 	}
-	keys := authkeys.New(authTarget, log)
+	if id.Key == nil || id.Name == "" {
+		return nil, errors.New(ServiceKeyEnv + " is required (the key of the service tokens)")
+	}
+	tokens := authn.NewServiceTokens(id.Key, id.Name)
+	keys := authkeys.New(server.ServiceClient(tokens), authTarget, log)
 	return &RPCServer{
 		log:      log,
 		mux:      http.NewServeMux(),
 		keys:     keys,
+		tokens:   tokens,
 		verifier: authn.NewVerifier(keys.Ring(), authn.WithEndedSessions(authn.NewEndedSessions())),
 		admins:   admins,
-		authOpts: authOpts,
+		authOpts: append([]authn.InterceptorOption{authn.WithServiceKey(id.Key)}, authOpts...),
 		opts:     []server.Option{server.WithLogger(log)},
 	}, nil
 }

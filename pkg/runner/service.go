@@ -14,14 +14,15 @@ import (
 	"bidradar/pkg/outbox"
 )
 
-// ServiceEnv is what every RPC service with a database reads: DATABASE_URL
-// and AUTH_TARGET (required), ADMIN_EMAILS and NATS_URL (unset: events wait
-// in the outbox and nothing is consumed), APP_ENV (production: only the
-// __Host- access cookie counts).
+// ServiceEnv is what every RPC service with a database reads: DATABASE_URL,
+// AUTH_TARGET and SERVICE_TOKEN_KEY (required), ADMIN_EMAILS and NATS_URL
+// (unset: events wait in the outbox and nothing is consumed), APP_ENV
+// (production: only the __Host- access cookie counts).
 type ServiceEnv struct {
 	DatabaseURL, AuthTarget, NATSURL string
 	Admins                           authn.Admins
 	Production                       bool
+	ServiceKey                       *authn.ServiceKey
 }
 
 // ReadServiceEnv reads the ServiceEnv through env, which collects the
@@ -33,6 +34,7 @@ func ReadServiceEnv(env *config.Loader) ServiceEnv {
 		Admins:      authn.ParseAdmins(env.String("ADMIN_EMAILS", "")),
 		NATSURL:     env.String("NATS_URL", ""),
 		Production:  env.String("APP_ENV", "development") == "production",
+		ServiceKey:  ReadServiceKey(env),
 	}
 }
 
@@ -44,7 +46,7 @@ func StartService(ctx context.Context, log *slog.Logger, e ServiceEnv, open func
 	if e.Production {
 		opts = append(opts, authn.SecureCookiesOnly())
 	}
-	srv, err := NewRPCServer(log, e.AuthTarget, e.Admins, opts...)
+	srv, err := NewRPCServer(log, Identity{Name: NameOf(ctx), Key: e.ServiceKey}, e.AuthTarget, e.Admins, opts...)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -2,6 +2,7 @@ package authsvc_test
 
 import (
 	"context"
+	"encoding/base64"
 	"log/slog"
 	"net"
 	"net/http"
@@ -37,6 +38,7 @@ func TestInProcessLaunch(t *testing.T) {
 	env := map[string]string{
 		"DATABASE_URL": pgtest.NewDatabase(t), "NATS_URL": natstest.Start(t),
 		"AUTH_ARGON2_MEMORY_KIB": "64", "AUTH_ARGON2_ITERATIONS": "1",
+		"SERVICE_TOKEN_KEY": base64.StdEncoding.EncodeToString([]byte("service-token-key-of-the-tests-32b")),
 	}
 	cfg, err := authsvc.ConfigFromEnv(func(k string) string { return env[k] })
 	if err != nil {

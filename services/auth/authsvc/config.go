@@ -10,8 +10,10 @@ import (
 	"strings"
 	"time"
 
+	"bidradar/pkg/authn"
 	"bidradar/pkg/config"
 	"bidradar/pkg/mail"
+	"bidradar/pkg/runner"
 	"bidradar/services/auth/internal/adapters/argon2id"
 	"bidradar/services/auth/internal/adapters/line"
 )
@@ -54,9 +56,10 @@ type Config struct {
 	// refresh-rotation keys are derived from it. Nil in development:
 	// generated once and kept in server_secrets.
 	ServerSecret []byte
-	// InternalToken is AUTH_INTERNAL_TOKEN, the shared secret other
-	// services send in X-Internal-Token to call GetUser for any user.
-	InternalToken string
+	// ServiceKey is SERVICE_TOKEN_KEY, the key of the service tokens that
+	// the internal RPCs (GetUser, GetPublicKeys) require, as every
+	// service's do.
+	ServiceKey *authn.ServiceKey
 	// SupportEmail is SUPPORT_EMAIL, where contact-us messages are mailed.
 	SupportEmail string
 
@@ -92,9 +95,9 @@ func (c Config) String() string {
 		}
 		return "unset"
 	}
-	return fmt.Sprintf("auth.Config{Addr:%q DatabaseURL:%q NATSURL:%q AppEnv:%q SigningKey:%s OTPKey:%s InternalToken:%s Mail:%s LINE:%s LoginConcurrency:%d Argon2:%+v}",
+	return fmt.Sprintf("auth.Config{Addr:%q DatabaseURL:%q NATSURL:%q AppEnv:%q SigningKey:%s OTPKey:%s ServiceKey:%s Mail:%s LINE:%s LoginConcurrency:%d Argon2:%+v}",
 		c.Addr, redactURL(c.DatabaseURL), redactURL(c.NATSURL), c.AppEnv, set(c.SigningKeySeed != nil), set(c.ServerSecret != nil),
-		set(c.InternalToken != ""), c.Mail, set(c.Line.ChannelID != ""), c.LoginConcurrency, c.Argon2)
+		set(c.ServiceKey != nil), c.Mail, set(c.Line.ChannelID != ""), c.LoginConcurrency, c.Argon2)
 }
 
 func redactURL(s string) string {
@@ -114,12 +117,12 @@ func redactURL(s string) string {
 func ConfigFromEnv(getenv func(string) string) (Config, error) {
 	l := config.FromGetenv(getenv)
 	c := Config{
-		Addr:          l.String("AUTH_ADDR", DefaultAddr),
-		AppEnv:        l.String("APP_ENV", "development"),
-		LogLevel:      l.String("LOG_LEVEL", "info"),
-		NATSURL:       l.String("NATS_URL", ""),
-		InternalToken: l.OptionalSecret("AUTH_INTERNAL_TOKEN"),
-		SupportEmail:  l.String("SUPPORT_EMAIL", ""),
+		Addr:         l.String("AUTH_ADDR", DefaultAddr),
+		AppEnv:       l.String("APP_ENV", "development"),
+		LogLevel:     l.String("LOG_LEVEL", "info"),
+		NATSURL:      l.String("NATS_URL", ""),
+		ServiceKey:   runner.ReadServiceKey(l),
+		SupportEmail: l.String("SUPPORT_EMAIL", ""),
 		Line: LineConfig{
 			ChannelID:     l.String("LINE_CHANNEL_ID", ""),
 			ChannelSecret: l.OptionalSecret("LINE_CHANNEL_SECRET"),

@@ -21,6 +21,7 @@ import (
 
 	authv1 "bidradar/gen/auth/v1"
 	"bidradar/gen/auth/v1/authv1connect"
+	"bidradar/pkg/authn"
 	"bidradar/pkg/mail"
 	"bidradar/pkg/testutil/natstest"
 	"bidradar/pkg/testutil/pgtest"
@@ -70,8 +71,20 @@ const (
 	lineChannel  = "1653000000"
 	lineSecret   = "test-line-channel-secret"
 	lineRedirect = "http://127.0.0.1:8080/auth/line/callback"
-	internalTok  = "internal-token-for-tests"
 )
+
+// serviceKey is the tests' SERVICE_TOKEN_KEY.
+var serviceKey, _ = authn.NewServiceKey([]byte("service-token-key-of-the-tests-32b"))
+
+// asService is the header of another service's call to auth (an internal RPC).
+func asService(t testing.TB, caller string) http.Header {
+	t.Helper()
+	tok, err := serviceKey.Sign(caller, authv1connect.AuthServiceName, time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return http.Header{authn.ServiceTokenHeader: {tok}}
+}
 
 func start(t testing.TB, edit ...func(*authsvc.Config)) *env {
 	t.Helper()
@@ -90,7 +103,7 @@ func start(t testing.TB, edit ...func(*authsvc.Config)) *env {
 			From: "BidRadar <no-reply@bidradar.test>"},
 		Line: authsvc.LineConfig{ChannelID: lineChannel, ChannelSecret: lineSecret, RedirectURI: lineRedirect,
 			AuthorizeURL: e.line.AuthorizeURL(), TokenURL: e.line.TokenURL(), ProfileURL: e.line.ProfileURL()},
-		InternalToken:    internalTok,
+		ServiceKey:       serviceKey,
 		LoginConcurrency: 4,
 		// Cheap hashing for tests; production uses m=19 MiB, t=2.
 		Argon2: authsvc.Argon2Config{MemoryKiB: 64, Iterations: 1, Threads: 1},

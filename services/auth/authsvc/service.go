@@ -84,6 +84,9 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *Service, err err
 	if err := cfg.validate(); err != nil {
 		return nil, fmt.Errorf("auth config: %w", err)
 	}
+	if cfg.ServiceKey == nil {
+		return nil, errors.New("auth config: SERVICE_TOKEN_KEY: required but not set")
+	}
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
@@ -173,7 +176,6 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *Service, err err
 	rpc, err := ports.NewServer(a, ports.Options{
 		SecureCookies: cfg.Production(),
 		PublicKeys:    func() []ports.PublicKey { return []ports.PublicKey{{KID: s.signer.KeyID(), Key: s.signer.PublicKey()}} },
-		InternalToken: cfg.InternalToken,
 	})
 	if err != nil {
 		return nil, err
@@ -186,7 +188,9 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *Service, err err
 	if err != nil {
 		return nil, err
 	}
-	var cookies []authn.InterceptorOption
+	// Internal RPCs (GetUser, GetPublicKeys) require a service token, as
+	// every service's do.
+	cookies := []authn.InterceptorOption{authn.WithServiceKey(cfg.ServiceKey)}
 	if cfg.Production() {
 		cookies = append(cookies, authn.SecureCookiesOnly()) // the __Host- access cookie only
 	}
