@@ -65,6 +65,9 @@ type Stack struct {
 	URL         string
 	DatabaseURL string
 	NatsURL     string
+	// Targets are the services' addresses by target variable
+	// (AUTH_TARGET: 127.0.0.1:port), for tests that call them directly.
+	Targets map[string]string
 
 	cancel  context.CancelFunc
 	wg      sync.WaitGroup
@@ -118,6 +121,10 @@ func Start(ctx context.Context, opts Options) (*Stack, error) {
 			return fail(fmt.Errorf("%s: %w", svc.spec.Name, err))
 		}
 		overlay[svc.targetEnv] = listeners[i].Addr().String()
+	}
+	s.Targets = map[string]string{}
+	for _, svc := range services {
+		s.Targets[svc.targetEnv] = overlay[svc.targetEnv]
 	}
 	gwLn, err := server.Listen(env.String(gw.Spec.AddrEnv, gw.Spec.DefaultAddr))
 	if err != nil {

@@ -135,6 +135,7 @@ type RPCServer struct {
 	opts     []server.Option
 	closers  []func()
 	bg       []func(ctx context.Context)
+	services []string // served, for gRPC health and reflection
 }
 
 // NewRPCServer prepares a server; id names the service and holds the
@@ -171,6 +172,7 @@ func (s *RPCServer) HandlerOptions(service string) ([]connect.HandlerOption, err
 	if err != nil {
 		return nil, err
 	}
+	s.services = append(s.services, service)
 	return server.HandlerOptions(s.log, authn.NewInterceptor(s.verifier, policy, s.admins, s.authOpts...)), nil
 }
 
@@ -195,7 +197,9 @@ func (s *RPCServer) OnClose(f func()) { s.closers = append(s.closers, f) }
 // Verifier is the access-token verifier (for non-RPC routes such as WebSockets).
 func (s *RPCServer) Verifier() *authn.Verifier { return s.verifier }
 
-// Run serves until ctx ends, refreshing the auth keys in the background.
+// Run serves until ctx ends, refreshing the auth keys in the background. It
+// serves gRPC health (like /readyz) and reflection for the services whose
+// HandlerOptions it made.
 func (s *RPCServer) Run(ctx context.Context, ln net.Listener) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -212,5 +216,5 @@ func (s *RPCServer) Run(ctx context.Context, ln net.Listener) error {
 			s.closers[i]()
 		}
 	}()
-	return server.Run(ctx, ln, s.mux, s.opts...)
+	return server.Run(ctx, ln, s.mux, append(s.opts, server.WithHealthAndReflection(s.services...))...)
 }

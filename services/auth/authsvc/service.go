@@ -301,8 +301,9 @@ func (s *Service) Ready(ctx context.Context) error {
 	return nil
 }
 
-// Run serves on ln (h2c, /healthz, /readyz, graceful shutdown) and runs the
-// outbox relay and the periodic cleanup until ctx ends.
+// Run serves on ln (h2c, /healthz, /readyz, gRPC health and reflection,
+// graceful shutdown) and runs the outbox relay and the periodic cleanup
+// until ctx ends.
 func (s *Service) Run(ctx context.Context, ln net.Listener) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -316,7 +317,8 @@ func (s *Service) Run(ctx context.Context, ln net.Listener) error {
 	}
 	wg.Go(func() { s.cleanupLoop(ctx) })
 	wg.Go(func() { s.mailLoop(ctx) })
-	err := server.Run(ctx, ln, s.handler, server.WithLogger(s.log), server.WithReadiness("auth", s.Ready))
+	err := server.Run(ctx, ln, s.handler, server.WithLogger(s.log), server.WithReadiness("auth", s.Ready),
+		server.WithHealthAndReflection(authv1connect.AuthServiceName))
 	cancel()
 	wg.Wait()
 	return err
