@@ -110,7 +110,7 @@ func readLimits(env *config.Loader) domain.Limits {
 // channelConfig is the ways out besides the bell: e-mail through SMTP_* (the
 // development sender without SMTP_HOST), LINE when LINE_CHANNEL_ACCESS_TOKEN
 // is set (LINE_API_BASE points tests at a fake), addresses from the auth
-// service (AUTH_TARGET with AUTH_INTERNAL_TOKEN), links on PUBLIC_URL;
+// service (AUTH_TARGET, its internal GetUser), links on PUBLIC_URL;
 // outgoing webhooks always: https to public addresses only, unless the
 // development flag WEBHOOK_ALLOW_PRIVATE (refused with APP_ENV=production)
 // lets local receivers in; e-mail and LINE only for the tiers that include
