@@ -414,25 +414,37 @@ func checkDeployment(ix *index, d *appsv1.Deployment, tg target) []error {
 		errs = append(errs, checkContainer(ix, d.Name, c, tmpVolume, tg)...)
 	}
 
-	// Probes on the main container, on a named port it declares. The
-	// gateway is ready when it is itself: its /readyz asks every service,
-	// and a dependency down must not take every gateway pod out.
-	readyPath := "/readyz"
-	if main.Name == "gateway" {
-		readyPath = "/healthz"
-	}
+	// Probes on the main container. Every service is probed over gRPC
+	// health on its own port ("liveness" for startup and liveness, the
+	// empty name, which follows /readyz, for readiness). The gateway serves
+	// no gRPC health: HTTP on a named port, and it is ready when it is
+	// itself (its /readyz asks every service, and a dependency down must
+	// not take every gateway pod out).
 	portNames := map[string]int32{}
 	for _, p := range main.Ports {
 		portNames[p.Name] = p.ContainerPort
 	}
 	for _, pr := range []struct {
-		kind, path string
-		p          *corev1.Probe
+		kind, path, service string
+		p                   *corev1.Probe
 	}{
-		{"startupProbe", "/healthz", main.StartupProbe},
-		{"livenessProbe", "/healthz", main.LivenessProbe},
-		{"readinessProbe", readyPath, main.ReadinessProbe},
+		{"startupProbe", "/healthz", "liveness", main.StartupProbe},
+		{"livenessProbe", "/healthz", "liveness", main.LivenessProbe},
+		{"readinessProbe", "/healthz", "", main.ReadinessProbe},
 	} {
+		if main.Name != "gateway" {
+			if pr.p == nil || pr.p.GRPC == nil {
+				add("container %q: no grpc %s", main.Name, pr.kind)
+				continue
+			}
+			if pr.p.GRPC.Port != portNames["http"] || pr.p.GRPC.Port == 0 {
+				add("container %q: %s grpc port %d, want the http port %d", main.Name, pr.kind, pr.p.GRPC.Port, portNames["http"])
+			}
+			if got := ptrString(pr.p.GRPC.Service); got != pr.service {
+				add("container %q: %s grpc service %q, want %q", main.Name, pr.kind, got, pr.service)
+			}
+			continue
+		}
 		if pr.p == nil || pr.p.HTTPGet == nil {
 			add("container %q: no httpGet %s", main.Name, pr.kind)
 			continue
@@ -508,6 +520,15 @@ func checkDeployment(ix *index, d *appsv1.Deployment, tg target) []error {
 				add("AUTH_TARGET must be auth:9001")
 			}
 		}
+	}
+	// Every service and the gateway sign and check service tokens with
+	// one key (internal RPCs refuse a call without one).
+	if v := env["SERVICE_TOKEN_KEY"]; v == nil || v.ValueFrom == nil || v.ValueFrom.SecretKeyRef == nil ||
+		v.ValueFrom.SecretKeyRef.Name != "service-token" || v.ValueFrom.SecretKeyRef.Key != "key" || ptrBool(v.ValueFrom.SecretKeyRef.Optional) {
+		add("SERVICE_TOKEN_KEY must come from Secret service-token key key (not optional)")
+	}
+	if env["AUTH_INTERNAL_TOKEN"] != nil {
+		add("AUTH_INTERNAL_TOKEN is gone: internal calls carry service tokens (SERVICE_TOKEN_KEY)")
 	}
 	if d.Name == "auth" {
 		for k, ref := range map[string][2]string{
@@ -943,7 +964,7 @@ func TestBrokenManifestsAreRejected(t *testing.T) {
 				`Deployment "auth": runAsNonRoot must be true`,
 				`container "auth": readOnlyRootFilesystem must be true`,
 				`container "auth": no memory limit`,
-				`container "auth": no httpGet readinessProbe`,
+				`container "auth": no grpc readinessProbe`,
 				`container "auth": image "bidradar/auth:latest": no tag or :latest`,
 				`Deployment "auth": owns a database but has no migrate initContainer`,
 				`Deployment "auth": prod needs at least 2 replicas`,
@@ -1021,3 +1042,12 @@ func TestDockerfileMatchesManifests(t *testing.T) {
 		}
 	}
 }
+
+func ptrString(p *string) string {
+	if p == nil {
+		return ""
+	}
+	return *p
+}
+
+func ptrBool(p *bool) bool { return p != nil && *p }

@@ -27,17 +27,17 @@ func TestEveryBuildListsEveryConfigProblem(t *testing.T) {
 		names []string
 	}{
 		{authsvc.Spec, map[string]string{"APP_ENV": "production", "SMTP_PORT": "smtp", "LOGIN_CONCURRENCY": "0"},
-			[]string{"DATABASE_URL", "NATS_URL", "AUTH_SIGNING_KEY", "OTP_HMAC_KEY", "SMTP_HOST", "SMTP_PORT", "LOGIN_CONCURRENCY"}},
+			[]string{"DATABASE_URL", "NATS_URL", "SERVICE_TOKEN_KEY", "AUTH_SIGNING_KEY", "OTP_HMAC_KEY", "SMTP_HOST", "SMTP_PORT", "LOGIN_CONCURRENCY"}},
 		{projectssvc.Spec, map[string]string{"DEMO_DATA": "-1", "EGP_PROJECT_CONCURRENCY": "99", "SUBSCRIPTION_TIMEOUT": "0s"},
-			[]string{"DATABASE_URL", "AUTH_TARGET", "DEMO_DATA", "EGP_PROJECT_CONCURRENCY", "SUBSCRIPTION_TIMEOUT"}},
-		{interestssvc.Spec, nil, []string{"DATABASE_URL", "PROJECTS_TARGET", "AUTH_TARGET"}},
+			[]string{"DATABASE_URL", "AUTH_TARGET", "SERVICE_TOKEN_KEY", "DEMO_DATA", "EGP_PROJECT_CONCURRENCY", "SUBSCRIPTION_TIMEOUT"}},
+		{interestssvc.Spec, nil, []string{"DATABASE_URL", "PROJECTS_TARGET", "AUTH_TARGET", "SERVICE_TOKEN_KEY"}},
 		{subscriptionsvc.Spec, map[string]string{"STRIPE_SECRET_KEY": "sk_test_x"}, []string{"DATABASE_URL", "AUTH_TARGET", "STRIPE_WEBHOOK_SECRET"}},
 		{notificationsvc.Spec, map[string]string{"SMTP_TLS": "ssl", "MAIL_FROM": "not an address"}, []string{"DATABASE_URL", "AUTH_TARGET", "SMTP_TLS", "MAIL_FROM"}},
 		// With events, the owners of the searches an alert names come from the projects service.
 		{notificationsvc.Spec, map[string]string{"NATS_URL": "nats://127.0.0.1:1"}, []string{"DATABASE_URL", "PROJECTS_TARGET"}},
-		{realtimesvc.Spec, nil, []string{"NATS_URL", "AUTH_TARGET"}},
+		{realtimesvc.Spec, nil, []string{"NATS_URL", "AUTH_TARGET", "SERVICE_TOKEN_KEY"}},
 		{gw.Spec, map[string]string{"GATEWAY_MAX_BODY": "12", "GATEWAY_PASSWORD_INFLIGHT": "x", "ALLOWED_ORIGINS": "nope"},
-			[]string{"AUTH_TARGET", "PROJECTS_TARGET", "INTERESTS_TARGET", "SUBSCRIPTION_TARGET", "NOTIFICATION_TARGET", "REALTIME_TARGET", "GATEWAY_MAX_BODY", "GATEWAY_PASSWORD_INFLIGHT", "ALLOWED_ORIGINS"}},
+			[]string{"AUTH_TARGET", "PROJECTS_TARGET", "INTERESTS_TARGET", "SUBSCRIPTION_TARGET", "NOTIFICATION_TARGET", "REALTIME_TARGET", "SERVICE_TOKEN_KEY", "GATEWAY_MAX_BODY", "GATEWAY_PASSWORD_INFLIGHT", "ALLOWED_ORIGINS"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.spec.Name, func(t *testing.T) {

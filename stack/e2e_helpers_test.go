@@ -26,6 +26,8 @@ type env struct {
 	http *http.Client
 	// db is the stack's DATABASE_URL, for tests that check what is stored.
 	db string
+	// targets are the services' own addresses (AUTH_TARGET: host:port).
+	targets map[string]string
 }
 
 // startStack runs the whole stack in-process on a fresh database, an embedded
@@ -60,7 +62,7 @@ func startStack(t *testing.T, extra map[string]string, clock ...func() time.Time
 		t.Fatalf("start stack: %v", err)
 	}
 	t.Cleanup(s.Close)
-	return &env{t: t, url: s.URL, mail: mail, http: &http.Client{Timeout: 30 * time.Second}, db: vars["DATABASE_URL"]}
+	return &env{t: t, url: s.URL, mail: mail, http: &http.Client{Timeout: 30 * time.Second}, db: vars["DATABASE_URL"], targets: s.Targets}
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }

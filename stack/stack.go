@@ -7,7 +7,7 @@ package stack
 import (
 	"context"
 	"crypto/rand"
-	"encoding/hex"
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -65,6 +65,9 @@ type Stack struct {
 	URL         string
 	DatabaseURL string
 	NatsURL     string
+	// Targets are the services' addresses by target variable
+	// (AUTH_TARGET: 127.0.0.1:port), for tests that call them directly.
+	Targets map[string]string
 
 	cancel  context.CancelFunc
 	wg      sync.WaitGroup
@@ -104,12 +107,12 @@ func Start(ctx context.Context, opts Options) (*Stack, error) {
 
 	// Bind every listener first so each service knows its peers' addresses.
 	overlay := map[string]string{"DATABASE_URL": s.DatabaseURL, "NATS_URL": s.NatsURL}
-	// Service-to-service user lookups (notification → auth) share a secret;
+	// Internal RPCs take the service tokens signed with one shared key;
 	// one is made up per start when none is configured.
-	if env.OptionalSecret("AUTH_INTERNAL_TOKEN") == "" {
-		var b [24]byte
+	if env.OptionalSecret(runner.ServiceKeyEnv) == "" {
+		var b [32]byte
 		_, _ = rand.Read(b[:])
-		overlay["AUTH_INTERNAL_TOKEN"] = hex.EncodeToString(b[:])
+		overlay[runner.ServiceKeyEnv] = base64.StdEncoding.EncodeToString(b[:])
 	}
 	services := services(opts)
 	listeners := make([]net.Listener, len(services))
@@ -118,6 +121,10 @@ func Start(ctx context.Context, opts Options) (*Stack, error) {
 			return fail(fmt.Errorf("%s: %w", svc.spec.Name, err))
 		}
 		overlay[svc.targetEnv] = listeners[i].Addr().String()
+	}
+	s.Targets = map[string]string{}
+	for _, svc := range services {
+		s.Targets[svc.targetEnv] = overlay[svc.targetEnv]
 	}
 	gwLn, err := server.Listen(env.String(gw.Spec.AddrEnv, gw.Spec.DefaultAddr))
 	if err != nil {
@@ -161,7 +168,7 @@ func (s *Stack) start(ctx context.Context, spec runner.Spec, getenv runner.Geten
 	if quiet {
 		log = slog.New(slog.DiscardHandler)
 	}
-	comp, err := spec.Build(ctx, getenv, log)
+	comp, err := spec.Assemble(ctx, getenv, log)
 	if err != nil {
 		ln.Close()
 		return fmt.Errorf("%s: %w", spec.Name, err)

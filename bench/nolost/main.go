@@ -182,9 +182,9 @@ func main() {
 	// criteria.matched event names its search's owner and name itself.
 	notif := &service{name: "notification", bin: bins["notification"], logFile: logs, env: []string{
 		"DATABASE_URL=" + dbURL, "AUTH_TARGET=" + authLn.Addr().String(), "NATS_URL=" + natsURL,
-		"PROJECTS_TARGET=" + authLn.Addr().String(), "NOTIFICATION_ADDR=" + freePort(), "LOG_LEVEL=warn"}}
+		"PROJECTS_TARGET=" + authLn.Addr().String(), "NOTIFICATION_ADDR=" + freePort(), "LOG_LEVEL=warn", benchServiceKey}}
 	rt := &service{name: "realtime", bin: bins["realtime"], logFile: logs, env: []string{
-		"AUTH_TARGET=" + authLn.Addr().String(), "NATS_URL=" + natsURL, "REALTIME_ADDR=" + rtAddr, "LOG_LEVEL=warn"}}
+		"AUTH_TARGET=" + authLn.Addr().String(), "NATS_URL=" + natsURL, "REALTIME_ADDR=" + rtAddr, "LOG_LEVEL=warn", benchServiceKey}}
 	notif.start()
 	rt.start()
 	defer func() {
@@ -433,3 +433,7 @@ func fail(err error) {
 	fmt.Fprintln(os.Stderr, "nolost bench:", err)
 	os.Exit(1)
 }
+
+// benchServiceKey is the services' SERVICE_TOKEN_KEY here (the fake auth
+// checks no service token; the services require the variable).
+const benchServiceKey = "SERVICE_TOKEN_KEY=YmVuY2gtc2VydmljZS10b2tlbi1rZXktMzItYnl0ZXM="

@@ -384,7 +384,9 @@ func main() {
 
 	addr := freePort()
 	cmd := exec.Command(*bin, "serve")
-	cmd.Env = append(os.Environ(), "NATS_URL="+natsURL, "AUTH_TARGET="+authAddr, "REALTIME_ADDR="+addr, "LOG_LEVEL=warn")
+	// The fake auth checks no service token; the service requires the key.
+	cmd.Env = append(os.Environ(), "NATS_URL="+natsURL, "AUTH_TARGET="+authAddr, "REALTIME_ADDR="+addr, "LOG_LEVEL=warn",
+		"SERVICE_TOKEN_KEY=YmVuY2gtc2VydmljZS10b2tlbi1rZXktMzItYnl0ZXM=")
 	if *childEnv != "" {
 		cmd.Env = append(cmd.Env, strings.Split(*childEnv, ",")...)
 	}

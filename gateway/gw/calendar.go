@@ -12,7 +12,6 @@ import (
 	interestsv1 "bidradar/gen/interests/v1"
 	"bidradar/gen/interests/v1/interestsv1connect"
 	"bidradar/pkg/apperr"
-	"bidradar/pkg/server"
 )
 
 // calendarPrefix is where calendar apps read a user's feed:
@@ -24,8 +23,8 @@ const calendarPrefix = apiPrefix + "calendar/"
 // JSON only, so, like the Stripe webhook, it calls the owning service
 // (interests' internal RenderCalendarFeed) itself and writes its bytes.
 // publicURL gives the events' links their origin (else the request's).
-func newCalendarFeed(interestsTarget, publicURL string, timeout time.Duration) http.Handler {
-	client := interestsv1connect.NewInterestsServiceClient(server.H2CClient(), "http://"+interestsTarget)
+func newCalendarFeed(httpClient *http.Client, interestsTarget, publicURL string, timeout time.Duration) http.Handler {
+	client := interestsv1connect.NewInterestsServiceClient(httpClient, "http://"+interestsTarget)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		token, ok := strings.CutSuffix(r.PathValue("file"), ".ics")
 		if !ok {

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"bidradar/pkg/access"
 )
 
 // Body limits: every request body is bounded; operators' uploads (admin
@@ -21,11 +23,19 @@ const (
 	BodyReadTimeout = 10 * time.Second
 )
 
-// uploadPaths may carry large bodies (admin only; the service checks who calls).
-var uploadPaths = map[string]bool{
-	apiPrefix + "admin/ingest":            true,
-	"/projects.v1.ProjectsService/Ingest": true,
-}
+// uploadPaths may carry large bodies: the Connect and REST paths of the RPCs
+// whose access rule says large_body (admin only; the service checks who calls).
+var uploadPaths = func() map[string]bool {
+	policy, err := access.All()
+	if err != nil {
+		panic("gateway: access rules: " + err.Error())
+	}
+	out := map[string]bool{}
+	for _, p := range policy.Paths(func(r access.Rule) bool { return r.LargeBody }) {
+		out[p] = true
+	}
+	return out
+}()
 
 // guardInput is the front door for request input, before anything costly:
 //   - the URL's path and query must be valid UTF-8 without NUL (else 400);

@@ -12,23 +12,33 @@ import (
 	"math"
 	"net/http"
 	"net/url"
+	"regexp"
 	"strings"
 	"time"
 
 	"go.opentelemetry.io/contrib/instrumentation/net/http/otelhttp"
 
+	"bidradar/gen/interests/v1/interestsv1connect"
+	"bidradar/gen/subscription/v1/subscriptionv1connect"
+	"bidradar/pkg/access"
+	"bidradar/pkg/authn"
 	"bidradar/pkg/config"
+	"bidradar/pkg/runner"
+	"bidradar/pkg/server"
 )
 
 // Config is the gateway's runtime configuration (environment, DESIGN §3).
 type Config struct {
-	// Targets are host:port addresses of the services (h2c).
-	AuthTarget         string
-	ProjectsTarget     string
-	InterestsTarget    string
-	SubscriptionTarget string
-	NotificationTarget string
-	RealtimeTarget     string
+	// Targets are the host:port addresses (h2c) of the services by full
+	// name ("auth.v1.AuthService"), each read from the variable its proto
+	// declares ((access.v1.endpoint) target_env, e.g. AUTH_TARGET).
+	Targets map[string]string
+	// RealtimeTarget is the WebSocket service (REALTIME_TARGET).
+	RealtimeTarget string
+	// ServiceKey (SERVICE_TOKEN_KEY) signs the gateway's own calls of
+	// internal RPCs: the Stripe webhook and the calendar feed. Calls it
+	// forwards for browsers never carry a service token.
+	ServiceKey *authn.ServiceKey
 	// WebDir is the built frontend (frontend/dist); empty serves no frontend.
 	WebDir string
 	// AllowedOrigins may call the API from a browser besides the gateway's own origin.
@@ -55,19 +65,19 @@ type Getenv func(string) string
 func ConfigFromEnv(getenv Getenv) (Config, error) {
 	env := config.FromGetenv(getenv)
 	c := Config{
-		AuthTarget:         env.String("AUTH_TARGET", ""),
-		ProjectsTarget:     env.String("PROJECTS_TARGET", ""),
-		InterestsTarget:    env.String("INTERESTS_TARGET", ""),
-		SubscriptionTarget: env.String("SUBSCRIPTION_TARGET", ""),
-		NotificationTarget: env.String("NOTIFICATION_TARGET", ""),
-		RealtimeTarget:     env.String("REALTIME_TARGET", ""),
-		WebDir:             env.String("WEB_DIR", ""),
-		RequestTimeout:     14 * time.Second,
-		Production:         env.String("APP_ENV", "development") == "production",
-		PublicURL:          strings.TrimRight(env.String("PUBLIC_URL", ""), "/"),
-		MaxBody:            int64(env.IntIn("GATEWAY_MAX_BODY", DefaultMaxBody, 1024, math.MaxInt)),
-		PasswordInFlight:   env.IntIn("GATEWAY_PASSWORD_INFLIGHT", 0, 1, math.MaxInt),
-		AllowedOrigins:     env.List("ALLOWED_ORIGINS", nil),
+		Targets:          map[string]string{},
+		RealtimeTarget:   env.String("REALTIME_TARGET", ""),
+		WebDir:           env.String("WEB_DIR", ""),
+		RequestTimeout:   14 * time.Second,
+		Production:       env.String("APP_ENV", "development") == "production",
+		PublicURL:        strings.TrimRight(env.String("PUBLIC_URL", ""), "/"),
+		MaxBody:          int64(env.IntIn("GATEWAY_MAX_BODY", DefaultMaxBody, 1024, math.MaxInt)),
+		PasswordInFlight: env.IntIn("GATEWAY_PASSWORD_INFLIGHT", 0, 1, math.MaxInt),
+		AllowedOrigins:   env.List("ALLOWED_ORIGINS", nil),
+		ServiceKey:       runner.ReadServiceKey(env),
+	}
+	for _, e := range endpoints {
+		c.Targets[e.Service] = env.String(e.TargetEnv, "")
 	}
 	if err := errors.Join(env.Err(), c.Validate()); err != nil {
 		return c, fmt.Errorf("gateway config: %w", err)
@@ -78,13 +88,18 @@ func ConfigFromEnv(getenv Getenv) (Config, error) {
 // Validate checks that every target is a host:port and every origin a URL.
 func (c Config) Validate() error {
 	var errs []error
-	for _, t := range []struct{ name, value string }{
-		{"AUTH_TARGET", c.AuthTarget}, {"PROJECTS_TARGET", c.ProjectsTarget}, {"INTERESTS_TARGET", c.InterestsTarget},
-		{"SUBSCRIPTION_TARGET", c.SubscriptionTarget}, {"NOTIFICATION_TARGET", c.NotificationTarget}, {"REALTIME_TARGET", c.RealtimeTarget},
-	} {
+	targets := []struct{ name, value string }{}
+	for _, e := range endpoints {
+		targets = append(targets, struct{ name, value string }{e.TargetEnv, c.Targets[e.Service]})
+	}
+	targets = append(targets, struct{ name, value string }{"REALTIME_TARGET", c.RealtimeTarget})
+	for _, t := range targets {
 		if t.value == "" || strings.Contains(t.value, "/") || !strings.Contains(t.value, ":") {
 			errs = append(errs, fmt.Errorf("%s: must be host:port, got %q", t.name, t.value))
 		}
+	}
+	if c.ServiceKey == nil {
+		errs = append(errs, errors.New(runner.ServiceKeyEnv+": required (the key of the service tokens)"))
 	}
 	for _, o := range c.AllowedOrigins {
 		if u, err := url.Parse(o); err != nil || u.Scheme == "" || u.Host == "" {
@@ -117,15 +132,17 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (*Gateway, error) {
 	mux := http.NewServeMux()
 	mux.Handle(apiPrefix, trimTrailingSlash(rest))
 	mux.HandleFunc("GET "+apiPrefix+"openapi.json", serveOpenAPI)
-	mux.Handle("POST "+webhookPath, newStripeWebhook(cfg.SubscriptionTarget))
-	mux.Handle("GET "+calendarPrefix+"{file}", newCalendarFeed(cfg.InterestsTarget, cfg.PublicURL, cfg.RequestTimeout))
+	// The webhook and the calendar feed call internal RPCs as the gateway.
+	own := server.ServiceClient(authn.NewServiceTokens(cfg.ServiceKey, "gateway"))
+	mux.Handle("POST "+webhookPath, newStripeWebhook(own, cfg.Targets[subscriptionv1connect.SubscriptionServiceName]))
+	mux.Handle("GET "+calendarPrefix+"{file}", newCalendarFeed(own, cfg.Targets[interestsv1connect.InterestsServiceName], cfg.PublicURL, cfg.RequestTimeout))
 	for prefix, target := range connectRoutes(cfg) {
 		mux.Handle(prefix, slots.connect(newConnectProxy(target, log)))
 	}
 	mux.Handle("/ws/", newWebSocketProxy(cfg.RealtimeTarget, log))
 	// /healthz and /readyz are answered by pkg/server in front of this mux.
 	g.health = newUpstreamHealth(cfg)
-	mux.Handle("/", newStatic(cfg.WebDir))
+	mux.Handle("/", notOurProcedures(newStatic(cfg.WebDir)))
 
 	var h http.Handler = mux
 	h = guardInput(cfg.MaxBody, h) // before the password slots: a slow client holds none
@@ -158,13 +175,41 @@ func (g *Gateway) Close() error {
 // apiPrefix is SPEC §7's base path.
 const apiPrefix = "/app/backend/api/v1/"
 
-// connectRoutes maps each Connect/gRPC service path prefix to its owner.
-func connectRoutes(cfg Config) map[string]string {
-	return map[string]string{
-		"/auth.v1.AuthService/":                 cfg.AuthTarget,
-		"/projects.v1.ProjectsService/":         cfg.ProjectsTarget,
-		"/interests.v1.InterestsService/":       cfg.InterestsTarget,
-		"/subscription.v1.SubscriptionService/": cfg.SubscriptionTarget,
-		"/notification.v1.NotificationService/": cfg.NotificationTarget,
+// procedurePath is /<package>.<Service>/<Method>, the path of a gRPC or
+// Connect call.
+var procedurePath = regexp.MustCompile(`^/[a-z][a-z0-9_]*(\.[a-z0-9_]+)*\.[A-Z][A-Za-z0-9_]*/[A-Za-z0-9_]+$`)
+
+// notOurProcedures answers 404 to a call of a service that is not ours
+// (grpc.health.v1.Health, grpc.reflection.v1.ServerReflection, …): the
+// services serve health and reflection to the cluster, never through the
+// public origin. Other paths go to next (the frontend).
+func notOurProcedures(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if procedurePath.MatchString(r.URL.Path) {
+			gatewayError(w, r, http.StatusNotFound, reasonNotFound, "Not Found")
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// endpoints are the BidRadar services and the variables naming their
+// targets, as their protos declare them.
+var endpoints = func() []access.Endpoint {
+	eps, err := access.Endpoints()
+	if err != nil {
+		panic("gateway: " + err.Error()) // a build defect: pkg/access tests check every service declares one
 	}
+	return eps
+}()
+
+// connectRoutes maps each BidRadar service's Connect/gRPC path prefix
+// ("/auth.v1.AuthService/") to its target. Nothing else is forwarded:
+// grpc.health.v1, grpc.reflection and any other service answer 404 here.
+func connectRoutes(cfg Config) map[string]string {
+	out := make(map[string]string, len(endpoints))
+	for _, e := range endpoints {
+		out["/"+e.Service+"/"] = cfg.Targets[e.Service]
+	}
+	return out
 }

@@ -24,7 +24,9 @@ import (
 	"bidradar/gateway/gw"
 	authv1 "bidradar/gen/auth/v1"
 	"bidradar/gen/auth/v1/authv1connect"
+	"bidradar/pkg/access"
 	"bidradar/pkg/apperr"
+	"bidradar/pkg/authn"
 	"bidradar/pkg/server"
 )
 
@@ -63,8 +65,7 @@ func newGateway(t *testing.T, webDir string) *httptest.Server {
 func newGatewayTo(t *testing.T, webDir, target string) *httptest.Server {
 	t.Helper()
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	cfg := gw.Config{AuthTarget: target, ProjectsTarget: target, InterestsTarget: target, SubscriptionTarget: target,
-		NotificationTarget: target, RealtimeTarget: target, WebDir: webDir, RequestTimeout: 5e9}
+	cfg := gw.Config{Targets: allAt(t, target), RealtimeTarget: target, WebDir: webDir, RequestTimeout: 5e9, ServiceKey: testKey}
 	g, err := gw.New(context.Background(), cfg, log)
 	if err != nil {
 		t.Fatal(err)
@@ -73,6 +74,23 @@ func newGatewayTo(t *testing.T, webDir, target string) *httptest.Server {
 	srv := httptest.NewServer(g)
 	t.Cleanup(srv.Close)
 	return srv
+}
+
+// testKey is the tests' SERVICE_TOKEN_KEY.
+var testKey, _ = authn.NewServiceKey([]byte("gateway-tests-service-token-key-32"))
+
+// allAt puts every BidRadar service at target.
+func allAt(t *testing.T, target string) map[string]string {
+	t.Helper()
+	eps, err := access.Endpoints()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]string{}
+	for _, e := range eps {
+		out[e.Service] = target
+	}
+	return out
 }
 
 func do(t *testing.T, method, url, body string, hdr ...string) (*http.Response, map[string]any) {
@@ -476,8 +494,7 @@ func TestTricklingBodiesDoNotStarveLogins(t *testing.T) {
 // runs on server.Run as the gateway does in production.
 func TestTricklingBodyConnectionIsClosed(t *testing.T) {
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	g, err := gw.New(context.Background(), gw.Config{AuthTarget: "127.0.0.1:1", ProjectsTarget: "127.0.0.1:1", InterestsTarget: "127.0.0.1:1",
-		SubscriptionTarget: "127.0.0.1:1", NotificationTarget: "127.0.0.1:1", RealtimeTarget: "127.0.0.1:1", RequestTimeout: 5e9}, log)
+	g, err := gw.New(context.Background(), gw.Config{Targets: allAt(t, "127.0.0.1:1"), RealtimeTarget: "127.0.0.1:1", RequestTimeout: 5e9, ServiceKey: testKey}, log)
 	if err != nil {
 		t.Fatal(err)
 	}

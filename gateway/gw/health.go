@@ -16,13 +16,11 @@ type upstreamHealth struct {
 }
 
 func newUpstreamHealth(cfg Config) *upstreamHealth {
-	return &upstreamHealth{
-		targets: map[string]string{
-			"auth": cfg.AuthTarget, "projects": cfg.ProjectsTarget, "interests": cfg.InterestsTarget,
-			"subscription": cfg.SubscriptionTarget, "notification": cfg.NotificationTarget, "realtime": cfg.RealtimeTarget,
-		},
-		client: &http.Client{Timeout: 2 * time.Second},
+	targets := map[string]string{"realtime": cfg.RealtimeTarget}
+	for name, target := range cfg.Targets {
+		targets[name] = target
 	}
+	return &upstreamHealth{targets: targets, client: &http.Client{Timeout: 2 * time.Second}}
 }
 
 func (u *upstreamHealth) check(ctx context.Context) error {

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"bidradar/pkg/access"
+	"bidradar/pkg/authn"
 )
 
 // internalProcedures are the RPCs served to other services only, never to
@@ -42,6 +43,8 @@ func newConnectProxy(target string, log *slog.Logger) http.Handler {
 		Rewrite: func(pr *httputil.ProxyRequest) {
 			pr.SetURL(&url.URL{Scheme: "http", Host: target})
 			pr.SetXForwarded()
+			// A browser's call is never a service's, whatever it sends.
+			pr.Out.Header.Del(authn.ServiceTokenHeader)
 		},
 		// The instrumented transport continues the browser's trace into the service.
 		Transport:     otelhttp.NewTransport(tr),

@@ -23,19 +23,14 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"bidradar/gen"
-	authv1 "bidradar/gen/auth/v1"
-	interestsv1 "bidradar/gen/interests/v1"
-	notificationv1 "bidradar/gen/notification/v1"
-	projectsv1 "bidradar/gen/projects/v1"
-	subscriptionv1 "bidradar/gen/subscription/v1"
+	"bidradar/gen/registry"
 	"bidradar/pkg/apperr"
+	"bidradar/pkg/authn"
 )
 
 // httpCodeKey is the metadata key a service sets to choose the REST status
 // (pkg/apperr puts it on errors; a header sets a success status such as 201).
 const httpCodeKey = "x-http-code"
-
-type registerFunc func(context.Context, *runtime.ServeMux, *grpc.ClientConn) error
 
 // newREST builds the grpc-gateway mux with FastAPI-style answers: the spec's JSON
 // names, {"detail": ...} errors, and 404/405 for unknown routes.
@@ -52,28 +47,22 @@ func newREST(ctx context.Context, cfg Config, shed grpc.UnaryClientInterceptor) 
 		runtime.WithOutgoingTrailerMatcher(func(string) (string, bool) { return "", false }),
 		runtime.WithIncomingHeaderMatcher(incomingHeader),
 	)
-	services := []struct {
-		target   string
-		register registerFunc
-	}{
-		{cfg.AuthTarget, authv1.RegisterAuthServiceHandler},
-		{cfg.ProjectsTarget, projectsv1.RegisterProjectsServiceHandler},
-		{cfg.InterestsTarget, interestsv1.RegisterInterestsServiceHandler},
-		{cfg.SubscriptionTarget, subscriptionv1.RegisterSubscriptionServiceHandler},
-		{cfg.NotificationTarget, notificationv1.RegisterNotificationServiceHandler},
-	}
 	var closers []func() error
-	for _, s := range services {
-		conn, err := grpc.NewClient(s.target,
+	for _, s := range registry.Services {
+		if s.RegisterREST == nil {
+			continue // no REST rules in gateway/http_rules.yaml
+		}
+		target := cfg.Targets[string(s.Descriptor.FullName())]
+		conn, err := grpc.NewClient(target,
 			grpc.WithTransportCredentials(insecure.NewCredentials()),
 			grpc.WithStatsHandler(otelgrpc.NewClientHandler()),
 			grpc.WithChainUnaryInterceptor(deadline(cfg.RequestTimeout), shed),
 		)
 		if err != nil {
-			return nil, closers, fmt.Errorf("dial %s: %w", s.target, err)
+			return nil, closers, fmt.Errorf("dial %s: %w", target, err)
 		}
 		closers = append(closers, conn.Close)
-		if err := s.register(ctx, mux, conn); err != nil {
+		if err := s.RegisterREST(ctx, mux, conn); err != nil {
 			return nil, closers, err
 		}
 	}
@@ -215,6 +204,8 @@ func incomingHeader(key string) (string, bool) {
 	switch textproto.CanonicalMIMEHeaderKey(key) {
 	case "X-Forwarded-For", "X-Real-Ip", "Accept-Language", "X-Request-Id", "Idempotency-Key":
 		return strings.ToLower(key), true
+	case authn.ServiceTokenHeader, "Grpc-Metadata-" + authn.ServiceTokenHeader:
+		return "", false // a browser's call is never a service's
 	case "User-Agent":
 		// gRPC replaces a user-agent entry with its own: the browser's
 		// travels under grpc-gateway's usual prefix (auth labels sessions by it).

@@ -10,7 +10,6 @@ import (
 	subscriptionv1 "bidradar/gen/subscription/v1"
 	"bidradar/gen/subscription/v1/subscriptionv1connect"
 	"bidradar/pkg/apperr"
-	"bidradar/pkg/server"
 )
 
 // webhookPath is where Stripe posts its events (issue 10).
@@ -23,8 +22,8 @@ const maxWebhookBody = 256 << 10
 // subscription service, which verifies the signature before reading
 // anything: the body must reach it byte for byte, so it cannot go through
 // the JSON transcoding of the REST routes.
-func newStripeWebhook(subscriptionTarget string) http.Handler {
-	client := subscriptionv1connect.NewSubscriptionServiceClient(server.H2CClient(), "http://"+subscriptionTarget)
+func newStripeWebhook(httpClient *http.Client, subscriptionTarget string) http.Handler {
+	client := subscriptionv1connect.NewSubscriptionServiceClient(httpClient, "http://"+subscriptionTarget)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, err := io.ReadAll(io.LimitReader(r.Body, maxWebhookBody+1))
 		if err != nil {

@@ -1,9 +1,13 @@
 // Package access reads the access rule of every RPC (proto/access/v1, the
-// `(access.v1.rule)` method option) from the generated descriptors. The rule
-// is declared once, in the proto, and everything that enforces it reads it
-// from here: the services' authn interceptor, the gateway's internal-call
-// blocking and password-burst shedding (the frontend reads the same option
-// from its generated descriptors).
+// `(access.v1.rule)` method option) and the endpoint of every service (the
+// `(access.v1.endpoint)` service option) from the generated descriptors. The
+// rules are declared once, in the proto, and everything that enforces them
+// reads them from here: the services' authn interceptor (internal calls need
+// a service token), the gateway's routes, internal-call blocking,
+// password-burst shedding and upload limit, the refresh cookie's paths (the
+// frontend reads the same options from its generated descriptors). The REST
+// paths of each method come from gateway/http_rules.yaml through the
+// generated registry.
 package access
 
 import (
@@ -16,12 +20,8 @@ import (
 	"google.golang.org/protobuf/reflect/protoregistry"
 
 	accessv1 "bidradar/gen/access/v1"
-	// The generated packages of every service, so that All sees them.
-	_ "bidradar/gen/auth/v1"
-	_ "bidradar/gen/interests/v1"
-	_ "bidradar/gen/notification/v1"
-	_ "bidradar/gen/projects/v1"
-	_ "bidradar/gen/subscription/v1"
+	// Every service's generated package, so that All sees them.
+	"bidradar/gen/registry"
 )
 
 // Audience says who may call an RPC.
@@ -40,6 +40,12 @@ type Rule struct {
 	Audience Audience
 	// PasswordHash: the call costs an argon2id hash (shed at the edge).
 	PasswordHash bool
+	// RefreshCookie: the call reads the refresh cookie, which is scoped to
+	// the paths of these calls only.
+	RefreshCookie bool
+	// LargeBody: the call may carry an upload larger than the gateway's
+	// default body limit.
+	LargeBody bool
 }
 
 // Policy maps procedures ("/auth.v1.AuthService/Login") to their rules.
@@ -143,5 +149,82 @@ func RuleOf(m protoreflect.MethodDescriptor) (Rule, bool) {
 	if r.GetAudience() == accessv1.Audience_AUDIENCE_UNSPECIFIED {
 		return Rule{}, false
 	}
-	return Rule{Audience: r.GetAudience(), PasswordHash: r.GetPasswordHash()}, true
+	return Rule{
+		Audience: r.GetAudience(), PasswordHash: r.GetPasswordHash(),
+		RefreshCookie: r.GetRefreshCookie(), LargeBody: r.GetLargeBody(),
+	}, true
+}
+
+// Paths returns the request paths of the procedures whose rule satisfies
+// keep, sorted: each procedure's Connect/gRPC path and its REST path
+// templates (gateway/http_rules.yaml).
+func (p Policy) Paths(keep func(Rule) bool) []string {
+	seen := map[string]bool{}
+	var out []string
+	add := func(s string) {
+		if !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	for _, proc := range p.Procedures(keep) {
+		add(proc)
+		for _, b := range REST(proc) {
+			add(b.Path)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Binding is one REST route of a procedure.
+type Binding = registry.Binding
+
+// REST returns the REST bindings of a procedure ("/auth.v1.AuthService/Login"),
+// as gateway/http_rules.yaml declares them; none for a procedure without a rule.
+func REST(procedure string) []Binding { return registry.REST[procedure] }
+
+// ServiceName returns the service part of a procedure path
+// ("/auth.v1.AuthService/Login" → "auth.v1.AuthService"); ok is false when
+// the path is not /<service>/<method>.
+func ServiceName(procedure string) (name string, ok bool) {
+	rest, ok := strings.CutPrefix(procedure, "/")
+	if !ok {
+		return "", false
+	}
+	name, method, ok := strings.Cut(rest, "/")
+	if !ok || name == "" || method == "" || strings.Contains(method, "/") {
+		return "", false
+	}
+	return name, true
+}
+
+// Endpoint is where the callers of one BidRadar service find it.
+type Endpoint struct {
+	// Service is its full name, e.g. auth.v1.AuthService.
+	Service string
+	// TargetEnv names the variable with its host:port, e.g. AUTH_TARGET.
+	TargetEnv string
+	// Descriptor is the service's descriptor.
+	Descriptor protoreflect.ServiceDescriptor
+}
+
+// Endpoints returns every BidRadar service with its declared target
+// variable, in the order of their proto files. It fails when a service
+// declares none.
+func Endpoints() ([]Endpoint, error) {
+	var out []Endpoint
+	var missing []string
+	for _, s := range registry.Services {
+		e, _ := proto.GetExtension(s.Descriptor.Options(), accessv1.E_Endpoint).(*accessv1.Endpoint)
+		if e.GetTargetEnv() == "" {
+			missing = append(missing, string(s.Descriptor.FullName()))
+			continue
+		}
+		out = append(out, Endpoint{Service: string(s.Descriptor.FullName()), TargetEnv: e.GetTargetEnv(), Descriptor: s.Descriptor})
+	}
+	if len(missing) > 0 {
+		return nil, fmt.Errorf("access: no (access.v1.endpoint) target_env on %s", strings.Join(missing, ", "))
+	}
+	return out, nil
 }

@@ -25,10 +25,13 @@ type Fetcher struct {
 	log    *slog.Logger
 }
 
-// New returns a Fetcher whose Ring starts empty until Load succeeds.
-func New(target string, log *slog.Logger) *Fetcher {
+// New returns a Fetcher whose Ring starts empty until Load succeeds;
+// httpClient presents the service's token (GetPublicKeys is internal).
+func New(httpClient *http.Client, target string, log *slog.Logger) *Fetcher {
+	c := *httpClient
+	c.Timeout = 5 * time.Second
 	return &Fetcher{
-		client: authv1connect.NewAuthServiceClient(&http.Client{Timeout: 5 * time.Second}, "http://"+target, connect.WithGRPC()),
+		client: authv1connect.NewAuthServiceClient(&c, "http://"+target, connect.WithGRPC()),
 		ring:   authn.NewKeyRing(nil),
 		log:    log,
 	}

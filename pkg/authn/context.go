@@ -89,9 +89,12 @@ func TokenFromHeader(h http.Header, secureOnly bool) string {
 // access rules declared in the protos (pkg/access) and puts the verified
 // caller's claims into the context:
 //
-//   - public and internal procedures: a token is optional, a bad one is
-//     ignored (internal ones are refused at the gateway, so only other
-//     services reach them; those needing a user call Require);
+//   - internal procedures: a valid service token (ServiceTokenHeader) for
+//     this service is required, checked with the key of WithServiceKey
+//     (none: every internal call is refused); its caller is in the context
+//     (ServiceFromContext). A user's access token is optional beside it,
+//     for the calls made on a user's behalf (those call Require);
+//   - public procedures: a token is optional, a bad one is ignored;
 //   - user procedures: a valid access token is required;
 //   - admin procedures: a valid token of an operator named in admins;
 //   - a procedure the policy does not know is refused.
@@ -114,6 +117,12 @@ func SecureCookiesOnly() InterceptorOption {
 	return func(i *interceptor) { i.secureOnly = true }
 }
 
+// WithServiceKey sets the key that internal procedures' service tokens are
+// verified with (SERVICE_TOKEN_KEY).
+func WithServiceKey(k *ServiceKey) InterceptorOption {
+	return func(i *interceptor) { i.serviceKey = k }
+}
+
 // ErrNoAccessRule answers a procedure without a declared audience (never
 // reached when the service was started through pkg/access).
 var ErrNoAccessRule = apperr.New(apperr.PermissionDenied, "no-access-rule", "Access denied")
@@ -124,12 +133,36 @@ type interceptor struct {
 	admins     Admins
 	now        func() time.Time
 	secureOnly bool
+	serviceKey *ServiceKey
+}
+
+// service checks the service token of an internal call to procedure.
+func (i *interceptor) service(ctx context.Context, procedure string, h http.Header) (context.Context, error) {
+	tok := h.Get(ServiceTokenHeader)
+	if tok == "" {
+		return ctx, apperr.ToConnect(ErrServiceTokenRequired)
+	}
+	name, ok := access.ServiceName(procedure)
+	if !ok || i.serviceKey == nil {
+		return ctx, apperr.ToConnect(ErrInvalidServiceToken)
+	}
+	c, err := i.serviceKey.Verify(tok, name, i.now())
+	if err != nil {
+		return ctx, apperr.ToConnect(ErrInvalidServiceToken)
+	}
+	return WithService(ctx, c), nil
 }
 
 func (i *interceptor) authenticate(ctx context.Context, procedure string, h http.Header) (context.Context, error) {
 	rule, ok := i.policy.Rule(procedure)
 	if !ok {
 		return ctx, apperr.ToConnect(ErrNoAccessRule)
+	}
+	if rule.Audience == access.Internal {
+		var err error
+		if ctx, err = i.service(ctx, procedure, h); err != nil {
+			return ctx, err
+		}
 	}
 	optional := rule.Audience == access.Public || rule.Audience == access.Internal
 	tok := TokenFromHeader(h, i.secureOnly)

@@ -112,13 +112,17 @@ const (
 	unruledProc  = "/test.v1.TestService/Unruled"
 )
 
-// whoAmI answers with the caller's user id, or "anonymous".
+// whoAmI answers with the caller's user id, or "anonymous", and "@service"
+// after it for a verified calling service.
 func whoAmI(ctx context.Context, _ *connect.Request[wrapperspb.StringValue]) (*connect.Response[wrapperspb.StringValue], error) {
-	c, ok := authn.FromContext(ctx)
-	if !ok {
-		return connect.NewResponse(wrapperspb.String("anonymous")), nil
+	who := "anonymous"
+	if c, ok := authn.FromContext(ctx); ok {
+		who = c.UserID
 	}
-	return connect.NewResponse(wrapperspb.String(c.UserID)), nil
+	if s, ok := authn.ServiceFromContext(ctx); ok {
+		who += "@" + s.Caller
+	}
+	return connect.NewResponse(wrapperspb.String(who)), nil
 }
 
 func TestInterceptor(t *testing.T) {
@@ -137,7 +141,14 @@ func TestInterceptor(t *testing.T) {
 		internalProc: {Audience: access.Internal},
 		adminProc:    {Audience: access.Admin},
 	}
-	ic := authn.NewInterceptor(verifier(), policy, authn.ParseAdmins("ops@bidradar.test"))
+	key, _ := authn.NewServiceKey([]byte("interceptor-tests-service-key-32b"))
+	ic := authn.NewInterceptor(verifier(), policy, authn.ParseAdmins("ops@bidradar.test"), authn.WithServiceKey(key))
+	svc, _ := key.Sign("projects", "test.v1.TestService", now)
+	svcElsewhere, _ := key.Sign("projects", "other.v1.OtherService", now)
+	svcExpired, _ := key.Sign("projects", "test.v1.TestService", now.Add(-2*time.Minute))
+	otherKey, _ := authn.NewServiceKey([]byte("another-service-key-another-key-3"))
+	svcForged, _ := otherKey.Sign("projects", "test.v1.TestService", now)
+	const onlyServices = "This call is for BidRadar services only"
 	c.Email = "ops@bidradar.test"
 	c.IssuedAt, c.ExpiresAt = now, now.Add(15*time.Minute)
 	operator := sign(t, c)
@@ -165,8 +176,16 @@ func TestInterceptor(t *testing.T) {
 		{"public missing", publicProc, http.Header{}, "anonymous", 0, ""},
 		{"public bad token ignored", publicProc, http.Header{"Authorization": {"Bearer " + expired}}, "anonymous", 0, ""},
 		{"public valid", publicProc, http.Header{"Authorization": {"Bearer " + valid}}, "u-1", 0, ""},
-		{"internal without token", internalProc, http.Header{}, "anonymous", 0, ""},
-		{"internal with token", internalProc, http.Header{"Authorization": {"Bearer " + valid}}, "u-1", 0, ""},
+		{"internal without token", internalProc, http.Header{}, "", connect.CodeUnauthenticated, onlyServices},
+		{"internal with a user's token only", internalProc, http.Header{"Authorization": {"Bearer " + valid}}, "", connect.CodeUnauthenticated, onlyServices},
+		{"internal with a service token", internalProc, http.Header{authn.ServiceTokenHeader: {svc}}, "anonymous@projects", 0, ""},
+		{"internal for a user", internalProc, http.Header{authn.ServiceTokenHeader: {svc}, "Authorization": {"Bearer " + valid}}, "u-1@projects", 0, ""},
+		{"internal with an access token as service token", internalProc, http.Header{authn.ServiceTokenHeader: {valid}}, "", connect.CodeUnauthenticated, onlyServices},
+		{"internal with another service's token", internalProc, http.Header{authn.ServiceTokenHeader: {svcElsewhere}}, "", connect.CodeUnauthenticated, onlyServices},
+		{"internal with an expired service token", internalProc, http.Header{authn.ServiceTokenHeader: {svcExpired}}, "", connect.CodeUnauthenticated, onlyServices},
+		{"internal with a forged service token", internalProc, http.Header{authn.ServiceTokenHeader: {svcForged}}, "", connect.CodeUnauthenticated, onlyServices},
+		{"a service token is no access token", privateProc, http.Header{"Authorization": {"Bearer " + svc}}, "", connect.CodeUnauthenticated, "Could not validate credentials"},
+		{"public ignores a service token", publicProc, http.Header{authn.ServiceTokenHeader: {svc}}, "anonymous", 0, ""},
 		{"admin missing", adminProc, http.Header{}, "", connect.CodeUnauthenticated, "Authentication required"},
 		{"admin as a user", adminProc, http.Header{"Authorization": {"Bearer " + valid}}, "", connect.CodePermissionDenied, "Admin access required"},
 		{"admin as an operator", adminProc, http.Header{"Authorization": {"Bearer " + operator}}, "u-1", 0, ""},

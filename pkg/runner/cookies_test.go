@@ -34,7 +34,7 @@ func TestProductionServicesIgnorePlainAccessCookie(t *testing.T) {
 		{"production", "__Host-access_token=x.y.z", "Could not validate credentials"},
 		{"", "access_token=x.y.z", "Could not validate credentials"},
 	} {
-		vars := map[string]string{"DATABASE_URL": db, "AUTH_TARGET": "127.0.0.1:1", "APP_ENV": tt.appEnv}
+		vars := map[string]string{"DATABASE_URL": db, "AUTH_TARGET": "127.0.0.1:1", "APP_ENV": tt.appEnv, "SERVICE_TOKEN_KEY": testServiceKey}
 		se := runner.ReadServiceEnv(config.FromGetenv(func(k string) string { return vars[k] }))
 		log := slog.New(slog.NewTextHandler(io.Discard, nil))
 		srv, _, err := runner.StartService(context.Background(), log, se, func(ctx context.Context, url string) (*pgxpool.Pool, error) {
@@ -72,3 +72,6 @@ func TestProductionServicesIgnorePlainAccessCookie(t *testing.T) {
 		}
 	}
 }
+
+// testServiceKey is the tests' SERVICE_TOKEN_KEY (32 bytes, base64).
+const testServiceKey = "cnVubmVyLXRlc3RzLXNlcnZpY2UtdG9rZW4ta2V5LTMy"

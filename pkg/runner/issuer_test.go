@@ -38,12 +38,26 @@ func serve(t *testing.T, srv *runner.RPCServer) string {
 	return ln.Addr().String()
 }
 
+// issuer is the RPC server of the service that signs access tokens.
+func issuer(t *testing.T, keys authn.KeySource) *runner.RPCServer {
+	t.Helper()
+	key, err := authn.NewServiceKey([]byte("service-token-key-of-the-tests-32b"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := runner.NewIssuerRPCServer(slog.New(slog.DiscardHandler), runner.Identity{Name: "auth", Key: key}, keys, authn.Admins{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return srv
+}
+
 // The issuer of the access tokens (auth) verifies them with its own key,
 // with no AUTH_TARGET to fetch keys from: its signer's tokens pass the
 // access rules, another key's do not.
 func TestIssuerVerifiesWithItsOwnKeys(t *testing.T) {
 	signer, other := newSigner(t, "own"), newSigner(t, "other")
-	srv := runner.NewIssuerRPCServer(slog.New(slog.DiscardHandler), authn.StaticKeys{"own": signer.PublicKey()}, authn.Admins{})
+	srv := issuer(t, authn.StaticKeys{"own": signer.PublicKey()})
 	opts, err := srv.HandlerOptions(authv1connect.AuthServiceName)
 	if err != nil {
 		t.Fatal(err)
@@ -85,7 +99,7 @@ func newSigner(t *testing.T, kid string) *authn.Signer {
 // A job registered with EveryOrWoken runs at once, then on Signal long
 // before its tick; every job of one Wake is woken.
 func TestEveryOrWokenRunsOnSignal(t *testing.T) {
-	srv := runner.NewIssuerRPCServer(slog.New(slog.DiscardHandler), authn.StaticKeys{}, authn.Admins{})
+	srv := issuer(t, authn.StaticKeys{})
 	var wake runner.Wake
 	ran := make(chan int, 16)
 	for job := range 2 {

@@ -83,7 +83,7 @@ func run(ctx context.Context, spec Spec, log *slog.Logger) error {
 	}
 	defer func() { _ = shutdown(context.WithoutCancel(ctx)) }()
 	addr := config.FromEnv().String(spec.AddrEnv, spec.DefaultAddr)
-	comp, err := spec.Build(ctx, os.Getenv, log)
+	comp, err := spec.Assemble(ctx, os.Getenv, log)
 	if err != nil {
 		return err
 	}
@@ -129,23 +129,31 @@ type RPCServer struct {
 	mux *http.ServeMux
 	// keys fetches auth's keys; nil on auth itself, which verifies with its own.
 	keys     *authkeys.Fetcher
+	tokens   *authn.ServiceTokens
 	verifier *authn.Verifier
 	admins   authn.Admins
 	authOpts []authn.InterceptorOption
 	opts     []server.Option
 	closers  []func()
 	bg       []func(ctx context.Context)
+	services []string // served, for gRPC health and reflection
 }
 
-// NewRPCServer prepares a server; authTarget is the auth service's host:port,
-// admins the operators allowed to call admin procedures (ADMIN_EMAILS) and
-// authOpts tune how callers are authenticated (authn.SecureCookiesOnly).
-func NewRPCServer(log *slog.Logger, authTarget string, admins authn.Admins, authOpts ...authn.InterceptorOption) (*RPCServer, error) {
+// NewRPCServer prepares a server; id names the service and holds the
+// service-token key (its internal RPCs require a token, its calls of others'
+// carry one), authTarget is the auth service's host:port, admins the
+// operators allowed to call admin procedures (ADMIN_EMAILS) and authOpts
+// tune how callers are authenticated (authn.SecureCookiesOnly).
+func NewRPCServer(log *slog.Logger, id Identity, authTarget string, admins authn.Admins, authOpts ...authn.InterceptorOption) (*RPCServer, error) {
 	if authTarget == "" {
 		return nil, errors.New("AUTH_TARGET is required (the auth service's host:port)")
 	}
-	keys := authkeys.New(authTarget, log)
-	s := NewIssuerRPCServer(log, keys.Ring(), admins, authOpts...)
+	if id.Key == nil || id.Name == "" {
+		return nil, errors.New(ServiceKeyEnv + " is required (the key of the service tokens)")
+	}
+	tokens := authn.NewServiceTokens(id.Key, id.Name)
+	keys := authkeys.New(server.ServiceClient(tokens), authTarget, log)
+	s := newRPCServer(log, id, tokens, keys.Ring(), admins, authOpts)
 	s.keys = keys
 	return s, nil
 }
@@ -153,13 +161,21 @@ func NewRPCServer(log *slog.Logger, authTarget string, admins authn.Admins, auth
 // NewIssuerRPCServer prepares the server of the service that signs the
 // access tokens (auth): it verifies them with keys, its own signer's, where
 // every other service fetches them from AUTH_TARGET, which would be itself.
-func NewIssuerRPCServer(log *slog.Logger, keys authn.KeySource, admins authn.Admins, authOpts ...authn.InterceptorOption) *RPCServer {
+func NewIssuerRPCServer(log *slog.Logger, id Identity, keys authn.KeySource, admins authn.Admins, authOpts ...authn.InterceptorOption) (*RPCServer, error) {
+	if id.Key == nil || id.Name == "" {
+		return nil, errors.New(ServiceKeyEnv + " is required (the key of the service tokens)")
+	}
+	return newRPCServer(log, id, authn.NewServiceTokens(id.Key, id.Name), keys, admins, authOpts), nil
+}
+
+func newRPCServer(log *slog.Logger, id Identity, tokens *authn.ServiceTokens, keys authn.KeySource, admins authn.Admins, authOpts []authn.InterceptorOption) *RPCServer {
 	return &RPCServer{
 		log:      log,
 		mux:      http.NewServeMux(),
+		tokens:   tokens,
 		verifier: authn.NewVerifier(keys, authn.WithEndedSessions(authn.NewEndedSessions())),
 		admins:   admins,
-		authOpts: authOpts,
+		authOpts: append([]authn.InterceptorOption{authn.WithServiceKey(id.Key)}, authOpts...),
 		opts:     []server.Option{server.WithLogger(log)},
 	}
 }
@@ -172,6 +188,7 @@ func (s *RPCServer) HandlerOptions(service string) ([]connect.HandlerOption, err
 	if err != nil {
 		return nil, err
 	}
+	s.services = append(s.services, service)
 	return server.HandlerOptions(s.log, authn.NewInterceptor(s.verifier, policy, s.admins, s.authOpts...)), nil
 }
 
@@ -196,7 +213,9 @@ func (s *RPCServer) OnClose(f func()) { s.closers = append(s.closers, f) }
 // Verifier is the access-token verifier (for non-RPC routes such as WebSockets).
 func (s *RPCServer) Verifier() *authn.Verifier { return s.verifier }
 
-// Run serves until ctx ends, refreshing the auth keys in the background.
+// Run serves until ctx ends, refreshing the auth keys in the background. It
+// serves gRPC health (like /readyz) and reflection for the services whose
+// HandlerOptions it made.
 func (s *RPCServer) Run(ctx context.Context, ln net.Listener) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -215,5 +234,5 @@ func (s *RPCServer) Run(ctx context.Context, ln net.Listener) error {
 			s.closers[i]()
 		}
 	}()
-	return server.Run(ctx, ln, s.mux, s.opts...)
+	return server.Run(ctx, ln, s.mux, append(s.opts, server.WithHealthAndReflection(s.services...))...)
 }

@@ -14,10 +14,10 @@ import (
 	"bidradar/pkg/outbox"
 )
 
-// ServiceEnv is what every RPC service with a database reads: DATABASE_URL
-// and AUTH_TARGET (required), ADMIN_EMAILS and NATS_URL (unset: events wait
-// in the outbox and nothing is consumed), APP_ENV (production: only the
-// __Host- access cookie counts).
+// ServiceEnv is what every RPC service with a database reads: DATABASE_URL,
+// AUTH_TARGET and SERVICE_TOKEN_KEY (required), ADMIN_EMAILS and NATS_URL
+// (unset: events wait in the outbox and nothing is consumed), APP_ENV
+// (production: only the __Host- access cookie counts).
 type ServiceEnv struct {
 	DatabaseURL, AuthTarget, NATSURL string
 	Admins                           authn.Admins
@@ -25,6 +25,8 @@ type ServiceEnv struct {
 	// Keys, set by auth only, are the keys its own tokens are verified
 	// with, in place of AuthTarget (see NewIssuerRPCServer).
 	Keys authn.KeySource
+	// ServiceKey signs and checks the service tokens of internal calls.
+	ServiceKey *authn.ServiceKey
 }
 
 // ReadServiceEnv reads the ServiceEnv through env, which collects the
@@ -36,6 +38,7 @@ func ReadServiceEnv(env *config.Loader) ServiceEnv {
 		Admins:      authn.ParseAdmins(env.String("ADMIN_EMAILS", "")),
 		NATSURL:     env.String("NATS_URL", ""),
 		Production:  env.String("APP_ENV", "development") == "production",
+		ServiceKey:  ReadServiceKey(env),
 	}
 }
 
@@ -47,14 +50,16 @@ func StartService(ctx context.Context, log *slog.Logger, e ServiceEnv, open func
 	if e.Production {
 		opts = append(opts, authn.SecureCookiesOnly())
 	}
+	id := Identity{Name: NameOf(ctx), Key: e.ServiceKey}
 	var srv *RPCServer
+	var err error
 	if e.Keys != nil {
-		srv = NewIssuerRPCServer(log, e.Keys, e.Admins, opts...)
+		srv, err = NewIssuerRPCServer(log, id, e.Keys, e.Admins, opts...)
 	} else {
-		var err error
-		if srv, err = NewRPCServer(log, e.AuthTarget, e.Admins, opts...); err != nil {
-			return nil, nil, err
-		}
+		srv, err = NewRPCServer(log, id, e.AuthTarget, e.Admins, opts...)
+	}
+	if err != nil {
+		return nil, nil, err
 	}
 	pool, err := open(ctx, e.DatabaseURL)
 	if err != nil {

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -36,6 +37,8 @@ type options struct {
 	drainDelay      time.Duration
 	checks          []readinessCheck
 	log             *slog.Logger
+	grpc            bool     // WithHealthAndReflection
+	grpcServices    []string // the services health and reflection name
 }
 
 // Option configures Run.
@@ -134,7 +137,16 @@ func Run(ctx context.Context, ln net.Listener, h http.Handler, opts ...Option) e
 }
 
 func routes(next http.Handler, o *options, stopping *atomic.Bool) http.Handler {
+	grpc := grpcRoutes(o, stopping)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if len(grpc) > 0 {
+			if svc, _, ok := strings.Cut(strings.TrimPrefix(r.URL.Path, "/"), "/"); ok {
+				if h, ok := grpc["/"+svc+"/"]; ok {
+					h.ServeHTTP(w, r)
+					return
+				}
+			}
+		}
 		switch r.URL.Path {
 		case "/healthz":
 			if !getOrHead(w, r) {

@@ -135,6 +135,9 @@ export const reasons = {
   "invalid-credentials": messages["Your session has expired. Please login again."],
   "admin-only": "สำหรับผู้ดูแลระบบเท่านั้น",
   "no-access-rule": "ไม่มีสิทธิ์เข้าถึง",
+  // internal RPCs refuse a call without a service token (never reached from the app)
+  "service-token-required": "ไม่มีสิทธิ์เข้าถึง",
+  "invalid-service-token": "ไม่มีสิทธิ์เข้าถึง",
   // ---- auth: LINE
   "line-not-configured": "ยังไม่เปิดให้เข้าสู่ระบบด้วย LINE",
   "line-cancelled": "ยกเลิกการเข้าสู่ระบบด้วย LINE แล้ว",

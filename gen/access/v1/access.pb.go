@@ -92,7 +92,14 @@ type Rule struct {
 	Audience Audience               `protobuf:"varint,1,opt,name=audience,proto3,enum=access.v1.Audience" json:"audience,omitempty"`
 	// The call costs an argon2id password hash: the gateway bounds how many
 	// are in flight and sheds the excess with 429 (DESIGN §4).
-	PasswordHash  bool `protobuf:"varint,2,opt,name=password_hash,json=passwordHash,proto3" json:"password_hash,omitempty"`
+	PasswordHash bool `protobuf:"varint,2,opt,name=password_hash,json=passwordHash,proto3" json:"password_hash,omitempty"`
+	// The call reads the refresh cookie (refresh, logout): the auth service
+	// scopes that cookie to the Connect and REST paths of exactly these
+	// methods, so no other request carries it.
+	RefreshCookie bool `protobuf:"varint,3,opt,name=refresh_cookie,json=refreshCookie,proto3" json:"refresh_cookie,omitempty"`
+	// The call may carry a large request body (an operator's upload): the
+	// gateway lets it through up to its upload limit instead of the default.
+	LargeBody     bool `protobuf:"varint,4,opt,name=large_body,json=largeBody,proto3" json:"large_body,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -141,6 +148,67 @@ func (x *Rule) GetPasswordHash() bool {
 	return false
 }
 
+func (x *Rule) GetRefreshCookie() bool {
+	if x != nil {
+		return x.RefreshCookie
+	}
+	return false
+}
+
+func (x *Rule) GetLargeBody() bool {
+	if x != nil {
+		return x.LargeBody
+	}
+	return false
+}
+
+// Endpoint says where the callers of a service find it.
+type Endpoint struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// target_env names the variable holding the service's host:port for its
+	// callers (the gateway, other services, the launcher), e.g. AUTH_TARGET.
+	TargetEnv     string `protobuf:"bytes,1,opt,name=target_env,json=targetEnv,proto3" json:"target_env,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Endpoint) Reset() {
+	*x = Endpoint{}
+	mi := &file_access_v1_access_proto_msgTypes[1]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Endpoint) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Endpoint) ProtoMessage() {}
+
+func (x *Endpoint) ProtoReflect() protoreflect.Message {
+	mi := &file_access_v1_access_proto_msgTypes[1]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Endpoint.ProtoReflect.Descriptor instead.
+func (*Endpoint) Descriptor() ([]byte, []int) {
+	return file_access_v1_access_proto_rawDescGZIP(), []int{1}
+}
+
+func (x *Endpoint) GetTargetEnv() string {
+	if x != nil {
+		return x.TargetEnv
+	}
+	return ""
+}
+
 var file_access_v1_access_proto_extTypes = []protoimpl.ExtensionInfo{
 	{
 		ExtendedType:  (*descriptorpb.MethodOptions)(nil),
@@ -148,6 +216,14 @@ var file_access_v1_access_proto_extTypes = []protoimpl.ExtensionInfo{
 		Field:         50001,
 		Name:          "access.v1.rule",
 		Tag:           "bytes,50001,opt,name=rule",
+		Filename:      "access/v1/access.proto",
+	},
+	{
+		ExtendedType:  (*descriptorpb.ServiceOptions)(nil),
+		ExtensionType: (*Endpoint)(nil),
+		Field:         50001,
+		Name:          "access.v1.endpoint",
+		Tag:           "bytes,50001,opt,name=endpoint",
 		Filename:      "access/v1/access.proto",
 	},
 }
@@ -160,21 +236,37 @@ var (
 	E_Rule = &file_access_v1_access_proto_extTypes[0]
 )
 
+// Extension fields to descriptorpb.ServiceOptions.
+var (
+	// endpoint is required on every BidRadar service: the gateway routes
+	// Connect and REST calls to the target it names.
+	//
+	// optional access.v1.Endpoint endpoint = 50001;
+	E_Endpoint = &file_access_v1_access_proto_extTypes[1]
+)
+
 var File_access_v1_access_proto protoreflect.FileDescriptor
 
 const file_access_v1_access_proto_rawDesc = "" +
 	"\n" +
-	"\x16access/v1/access.proto\x12\taccess.v1\x1a google/protobuf/descriptor.proto\"\\\n" +
+	"\x16access/v1/access.proto\x12\taccess.v1\x1a google/protobuf/descriptor.proto\"\xa2\x01\n" +
 	"\x04Rule\x12/\n" +
 	"\baudience\x18\x01 \x01(\x0e2\x13.access.v1.AudienceR\baudience\x12#\n" +
-	"\rpassword_hash\x18\x02 \x01(\bR\fpasswordHash*w\n" +
+	"\rpassword_hash\x18\x02 \x01(\bR\fpasswordHash\x12%\n" +
+	"\x0erefresh_cookie\x18\x03 \x01(\bR\rrefreshCookie\x12\x1d\n" +
+	"\n" +
+	"large_body\x18\x04 \x01(\bR\tlargeBody\")\n" +
+	"\bEndpoint\x12\x1d\n" +
+	"\n" +
+	"target_env\x18\x01 \x01(\tR\ttargetEnv*w\n" +
 	"\bAudience\x12\x18\n" +
 	"\x14AUDIENCE_UNSPECIFIED\x10\x00\x12\x13\n" +
 	"\x0fAUDIENCE_PUBLIC\x10\x01\x12\x11\n" +
 	"\rAUDIENCE_USER\x10\x02\x12\x15\n" +
 	"\x11AUDIENCE_INTERNAL\x10\x03\x12\x12\n" +
 	"\x0eAUDIENCE_ADMIN\x10\x04:E\n" +
-	"\x04rule\x12\x1e.google.protobuf.MethodOptions\x18ц\x03 \x01(\v2\x0f.access.v1.RuleR\x04ruleB\x82\x01\n" +
+	"\x04rule\x12\x1e.google.protobuf.MethodOptions\x18ц\x03 \x01(\v2\x0f.access.v1.RuleR\x04rule:R\n" +
+	"\bendpoint\x12\x1f.google.protobuf.ServiceOptions\x18ц\x03 \x01(\v2\x13.access.v1.EndpointR\bendpointB\x82\x01\n" +
 	"\rcom.access.v1B\vAccessProtoP\x01Z\x1fbidradar/gen/access/v1;accessv1\xa2\x02\x03AXX\xaa\x02\tAccess.V1\xca\x02\tAccess\\V1\xe2\x02\x15Access\\V1\\GPBMetadata\xea\x02\n" +
 	"Access::V1b\x06proto3"
 
@@ -191,20 +283,24 @@ func file_access_v1_access_proto_rawDescGZIP() []byte {
 }
 
 var file_access_v1_access_proto_enumTypes = make([]protoimpl.EnumInfo, 1)
-var file_access_v1_access_proto_msgTypes = make([]protoimpl.MessageInfo, 1)
+var file_access_v1_access_proto_msgTypes = make([]protoimpl.MessageInfo, 2)
 var file_access_v1_access_proto_goTypes = []any{
-	(Audience)(0),                      // 0: access.v1.Audience
-	(*Rule)(nil),                       // 1: access.v1.Rule
-	(*descriptorpb.MethodOptions)(nil), // 2: google.protobuf.MethodOptions
+	(Audience)(0),                       // 0: access.v1.Audience
+	(*Rule)(nil),                        // 1: access.v1.Rule
+	(*Endpoint)(nil),                    // 2: access.v1.Endpoint
+	(*descriptorpb.MethodOptions)(nil),  // 3: google.protobuf.MethodOptions
+	(*descriptorpb.ServiceOptions)(nil), // 4: google.protobuf.ServiceOptions
 }
 var file_access_v1_access_proto_depIdxs = []int32{
 	0, // 0: access.v1.Rule.audience:type_name -> access.v1.Audience
-	2, // 1: access.v1.rule:extendee -> google.protobuf.MethodOptions
-	1, // 2: access.v1.rule:type_name -> access.v1.Rule
-	3, // [3:3] is the sub-list for method output_type
-	3, // [3:3] is the sub-list for method input_type
-	2, // [2:3] is the sub-list for extension type_name
-	1, // [1:2] is the sub-list for extension extendee
+	3, // 1: access.v1.rule:extendee -> google.protobuf.MethodOptions
+	4, // 2: access.v1.endpoint:extendee -> google.protobuf.ServiceOptions
+	1, // 3: access.v1.rule:type_name -> access.v1.Rule
+	2, // 4: access.v1.endpoint:type_name -> access.v1.Endpoint
+	5, // [5:5] is the sub-list for method output_type
+	5, // [5:5] is the sub-list for method input_type
+	3, // [3:5] is the sub-list for extension type_name
+	1, // [1:3] is the sub-list for extension extendee
 	0, // [0:1] is the sub-list for field type_name
 }
 
@@ -219,8 +315,8 @@ func file_access_v1_access_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_access_v1_access_proto_rawDesc), len(file_access_v1_access_proto_rawDesc)),
 			NumEnums:      1,
-			NumMessages:   1,
-			NumExtensions: 1,
+			NumMessages:   2,
+			NumExtensions: 2,
 			NumServices:   0,
 		},
 		GoTypes:           file_access_v1_access_proto_goTypes,

@@ -3928,7 +3928,7 @@ const file_auth_v1_auth_proto_rawDesc = "" +
 	"\n" +
 	"token_type\x18\x05 \x01(\tR\ttokenType\x12\x1d\n" +
 	"\n" +
-	"expires_in\x18\x06 \x01(\x05R\texpiresIn2\xe2\x15\n" +
+	"expires_in\x18\x06 \x01(\x05R\texpiresIn2\xfb\x15\n" +
 	"\vAuthService\x12@\n" +
 	"\x05Login\x12\x15.auth.v1.LoginRequest\x1a\x16.auth.v1.LoginResponse\"\b\x8a\xb5\x18\x04\b\x01\x10\x01\x12Y\n" +
 	"\x0eVerifyLoginOtp\x12\x1e.auth.v1.VerifyLoginOtpRequest\x1a\x1f.auth.v1.VerifyLoginOtpResponse\"\x06\x8a\xb5\x18\x02\b\x01\x12Y\n" +
@@ -3937,10 +3937,10 @@ const file_auth_v1_auth_proto_rawDesc = "" +
 	"\x12VerifyRegistration\x12\".auth.v1.VerifyRegistrationRequest\x1a#.auth.v1.VerifyRegistrationResponse\"\x06\x8a\xb5\x18\x02\b\x01\x12n\n" +
 	"\x15ResendRegistrationOtp\x12%.auth.v1.ResendRegistrationOtpRequest\x1a&.auth.v1.ResendRegistrationOtpResponse\"\x06\x8a\xb5\x18\x02\b\x01\x12Y\n" +
 	"\x0eForgotPassword\x12\x1e.auth.v1.ForgotPasswordRequest\x1a\x1f.auth.v1.ForgotPasswordResponse\"\x06\x8a\xb5\x18\x02\b\x01\x12X\n" +
-	"\rResetPassword\x12\x1d.auth.v1.ResetPasswordRequest\x1a\x1e.auth.v1.ResetPasswordResponse\"\b\x8a\xb5\x18\x04\b\x01\x10\x01\x12S\n" +
-	"\fRefreshToken\x12\x1c.auth.v1.RefreshTokenRequest\x1a\x1d.auth.v1.RefreshTokenResponse\"\x06\x8a\xb5\x18\x02\b\x01\x12_\n" +
-	"\x10RefreshLineToken\x12 .auth.v1.RefreshLineTokenRequest\x1a!.auth.v1.RefreshLineTokenResponse\"\x06\x8a\xb5\x18\x02\b\x01\x12A\n" +
-	"\x06Logout\x12\x16.auth.v1.LogoutRequest\x1a\x17.auth.v1.LogoutResponse\"\x06\x8a\xb5\x18\x02\b\x01\x12>\n" +
+	"\rResetPassword\x12\x1d.auth.v1.ResetPasswordRequest\x1a\x1e.auth.v1.ResetPasswordResponse\"\b\x8a\xb5\x18\x04\b\x01\x10\x01\x12U\n" +
+	"\fRefreshToken\x12\x1c.auth.v1.RefreshTokenRequest\x1a\x1d.auth.v1.RefreshTokenResponse\"\b\x8a\xb5\x18\x04\b\x01\x18\x01\x12a\n" +
+	"\x10RefreshLineToken\x12 .auth.v1.RefreshLineTokenRequest\x1a!.auth.v1.RefreshLineTokenResponse\"\b\x8a\xb5\x18\x04\b\x01\x18\x01\x12C\n" +
+	"\x06Logout\x12\x16.auth.v1.LogoutRequest\x1a\x17.auth.v1.LogoutResponse\"\b\x8a\xb5\x18\x04\b\x01\x18\x01\x12>\n" +
 	"\x05GetMe\x12\x15.auth.v1.GetMeRequest\x1a\x16.auth.v1.GetMeResponse\"\x06\x8a\xb5\x18\x02\b\x02\x12h\n" +
 	"\x13GetSecuritySettings\x12#.auth.v1.GetSecuritySettingsRequest\x1a$.auth.v1.GetSecuritySettingsResponse\"\x06\x8a\xb5\x18\x02\b\x02\x12X\n" +
 	"\rUpdateTwoStep\x12\x1d.auth.v1.UpdateTwoStepRequest\x1a\x1e.auth.v1.UpdateTwoStepResponse\"\b\x8a\xb5\x18\x04\b\x02\x10\x01\x12[\n" +
@@ -3961,7 +3961,8 @@ const file_auth_v1_auth_proto_rawDesc = "" +
 	"\x12ConfirmEmailChange\x12\".auth.v1.ConfirmEmailChangeRequest\x1a#.auth.v1.ConfirmEmailChangeResponse\"\x06\x8a\xb5\x18\x02\b\x02\x12V\n" +
 	"\rSubmitContact\x12\x1d.auth.v1.SubmitContactRequest\x1a\x1e.auth.v1.SubmitContactResponse\"\x06\x8a\xb5\x18\x02\b\x02\x12V\n" +
 	"\rGetPublicKeys\x12\x1d.auth.v1.GetPublicKeysRequest\x1a\x1e.auth.v1.GetPublicKeysResponse\"\x06\x8a\xb5\x18\x02\b\x03\x12D\n" +
-	"\aGetUser\x12\x17.auth.v1.GetUserRequest\x1a\x18.auth.v1.GetUserResponse\"\x06\x8a\xb5\x18\x02\b\x03Br\n" +
+	"\aGetUser\x12\x17.auth.v1.GetUserRequest\x1a\x18.auth.v1.GetUserResponse\"\x06\x8a\xb5\x18\x02\b\x03\x1a\x11\x8a\xb5\x18\r\n" +
+	"\vAUTH_TARGETBr\n" +
 	"\vcom.auth.v1B\tAuthProtoP\x01Z\x1bbidradar/gen/auth/v1;authv1\xa2\x02\x03AXX\xaa\x02\aAuth.V1\xca\x02\aAuth\\V1\xe2\x02\x13Auth\\V1\\GPBMetadata\xea\x02\bAuth::V1b\x06proto3"
 
 var (

@@ -2349,7 +2349,7 @@ const file_interests_v1_interests_proto_rawDesc = "" +
 	"\x05token\x18\x01 \x01(\tR\x05token\x12\x16\n" +
 	"\x06origin\x18\x02 \x01(\tR\x06origin\"0\n" +
 	"\x1aRenderCalendarFeedResponse\x12\x12\n" +
-	"\x04body\x18\x01 \x01(\fR\x04body2\xc2\v\n" +
+	"\x04body\x18\x01 \x01(\fR\x04body2\xda\v\n" +
 	"\x10InterestsService\x12Z\n" +
 	"\vGetInterest\x12 .interests.v1.GetInterestRequest\x1a!.interests.v1.GetInterestResponse\"\x06\x8a\xb5\x18\x02\b\x02\x12r\n" +
 	"\x13ListActiveInterests\x12(.interests.v1.ListActiveInterestsRequest\x1a).interests.v1.ListActiveInterestsResponse\"\x06\x8a\xb5\x18\x02\b\x02\x12x\n" +
@@ -2365,7 +2365,8 @@ const file_interests_v1_interests_proto_rawDesc = "" +
 	"\x0fGetCalendarFeed\x12$.interests.v1.GetCalendarFeedRequest\x1a%.interests.v1.GetCalendarFeedResponse\"\x06\x8a\xb5\x18\x02\b\x02\x12o\n" +
 	"\x12RotateCalendarFeed\x12'.interests.v1.RotateCalendarFeedRequest\x1a(.interests.v1.RotateCalendarFeedResponse\"\x06\x8a\xb5\x18\x02\b\x02\x12o\n" +
 	"\x12RevokeCalendarFeed\x12'.interests.v1.RevokeCalendarFeedRequest\x1a(.interests.v1.RevokeCalendarFeedResponse\"\x06\x8a\xb5\x18\x02\b\x02\x12o\n" +
-	"\x12RenderCalendarFeed\x12'.interests.v1.RenderCalendarFeedRequest\x1a(.interests.v1.RenderCalendarFeedResponse\"\x06\x8a\xb5\x18\x02\b\x03B\x9a\x01\n" +
+	"\x12RenderCalendarFeed\x12'.interests.v1.RenderCalendarFeedRequest\x1a(.interests.v1.RenderCalendarFeedResponse\"\x06\x8a\xb5\x18\x02\b\x03\x1a\x16\x8a\xb5\x18\x12\n" +
+	"\x10INTERESTS_TARGETB\x9a\x01\n" +
 	"\x10com.interests.v1B\x0eInterestsProtoP\x01Z%bidradar/gen/interests/v1;interestsv1\xa2\x02\x03IXX\xaa\x02\fInterests.V1\xca\x02\fInterests\\V1\xe2\x02\x18Interests\\V1\\GPBMetadata\xea\x02\rInterests::V1b\x06proto3"
 
 var (

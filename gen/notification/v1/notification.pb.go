@@ -1815,7 +1815,7 @@ const file_notification_v1_notification_proto_rawDesc = "" +
 	"\awebhook\x18\x01 \x01(\v2\x18.notification.v1.WebhookR\awebhook\x12@\n" +
 	"\n" +
 	"deliveries\x18\x02 \x03(\v2 .notification.v1.WebhookDeliveryR\n" +
-	"deliveries2\xe5\v\n" +
+	"deliveries2\x80\f\n" +
 	"\x13NotificationService\x12r\n" +
 	"\x11ListNotifications\x12).notification.v1.ListNotificationsRequest\x1a*.notification.v1.ListNotificationsResponse\"\x06\x8a\xb5\x18\x02\b\x02\x12i\n" +
 	"\x0eGetUnreadCount\x12&.notification.v1.GetUnreadCountRequest\x1a'.notification.v1.GetUnreadCountResponse\"\x06\x8a\xb5\x18\x02\b\x02\x12W\n" +
@@ -1831,7 +1831,8 @@ const file_notification_v1_notification_proto_rawDesc = "" +
 	"SetWebhook\x12\".notification.v1.SetWebhookRequest\x1a#.notification.v1.SetWebhookResponse\"\x06\x8a\xb5\x18\x02\b\x02\x12f\n" +
 	"\rDeleteWebhook\x12%.notification.v1.DeleteWebhookRequest\x1a&.notification.v1.DeleteWebhookResponse\"\x06\x8a\xb5\x18\x02\b\x02\x12]\n" +
 	"\n" +
-	"GetWebhook\x12\".notification.v1.GetWebhookRequest\x1a#.notification.v1.GetWebhookResponse\"\x06\x8a\xb5\x18\x02\b\x02B\xb2\x01\n" +
+	"GetWebhook\x12\".notification.v1.GetWebhookRequest\x1a#.notification.v1.GetWebhookResponse\"\x06\x8a\xb5\x18\x02\b\x02\x1a\x19\x8a\xb5\x18\x15\n" +
+	"\x13NOTIFICATION_TARGETB\xb2\x01\n" +
 	"\x13com.notification.v1B\x11NotificationProtoP\x01Z+bidradar/gen/notification/v1;notificationv1\xa2\x02\x03NXX\xaa\x02\x0fNotification.V1\xca\x02\x0fNotification\\V1\xe2\x02\x1bNotification\\V1\\GPBMetadata\xea\x02\x10Notification::V1b\x06proto3"
 
 var (

@@ -4092,7 +4092,7 @@ const file_projects_v1_projects_proto_rawDesc = "" +
 	"\rprojects_seen\x18\x05 \x01(\x03R\fprojectsSeen\x12\x18\n" +
 	"\adigests\x18\x06 \x01(\x03R\adigests\x12;\n" +
 	"\vfinished_at\x18\a \x01(\v2\x1a.google.protobuf.TimestampR\n" +
-	"finishedAt2\xc2\r\n" +
+	"finishedAt2\xdb\r\n" +
 	"\x0fProjectsService\x12[\n" +
 	"\fListProjects\x12 .projects.v1.ListProjectsRequest\x1a!.projects.v1.ListProjectsResponse\"\x06\x8a\xb5\x18\x02\b\x01\x12d\n" +
 	"\x0fGetDropdownData\x12#.projects.v1.GetDropdownDataRequest\x1a$.projects.v1.GetDropdownDataResponse\"\x06\x8a\xb5\x18\x02\b\x01\x12U\n" +
@@ -4110,10 +4110,11 @@ const file_projects_v1_projects_proto_rawDesc = "" +
 	"\x14DeleteSearchCriteria\x12(.projects.v1.DeleteSearchCriteriaRequest\x1a).projects.v1.DeleteSearchCriteriaResponse\"\x06\x8a\xb5\x18\x02\b\x02\x12s\n" +
 	"\x14UpdateSearchCriteria\x12(.projects.v1.UpdateSearchCriteriaRequest\x1a).projects.v1.UpdateSearchCriteriaResponse\"\x06\x8a\xb5\x18\x02\b\x02\x12s\n" +
 	"\x14ListStatusIndicators\x12(.projects.v1.ListStatusIndicatorsRequest\x1a).projects.v1.ListStatusIndicatorsResponse\"\x06\x8a\xb5\x18\x02\b\x01\x12s\n" +
-	"\x14CheckStatusIndicator\x12(.projects.v1.CheckStatusIndicatorRequest\x1a).projects.v1.CheckStatusIndicatorResponse\"\x06\x8a\xb5\x18\x02\b\x02\x12I\n" +
-	"\x06Ingest\x12\x1a.projects.v1.IngestRequest\x1a\x1b.projects.v1.IngestResponse\"\x06\x8a\xb5\x18\x02\b\x04\x12j\n" +
+	"\x14CheckStatusIndicator\x12(.projects.v1.CheckStatusIndicatorRequest\x1a).projects.v1.CheckStatusIndicatorResponse\"\x06\x8a\xb5\x18\x02\b\x02\x12K\n" +
+	"\x06Ingest\x12\x1a.projects.v1.IngestRequest\x1a\x1b.projects.v1.IngestResponse\"\b\x8a\xb5\x18\x04\b\x04 \x01\x12j\n" +
 	"\x11ListIngestionRuns\x12%.projects.v1.ListIngestionRunsRequest\x1a&.projects.v1.ListIngestionRunsResponse\"\x06\x8a\xb5\x18\x02\b\x04\x12[\n" +
-	"\fRunOvernight\x12 .projects.v1.RunOvernightRequest\x1a!.projects.v1.RunOvernightResponse\"\x06\x8a\xb5\x18\x02\b\x04B\x92\x01\n" +
+	"\fRunOvernight\x12 .projects.v1.RunOvernightRequest\x1a!.projects.v1.RunOvernightResponse\"\x06\x8a\xb5\x18\x02\b\x04\x1a\x15\x8a\xb5\x18\x11\n" +
+	"\x0fPROJECTS_TARGETB\x92\x01\n" +
 	"\x0fcom.projects.v1B\rProjectsProtoP\x01Z#bidradar/gen/projects/v1;projectsv1\xa2\x02\x03PXX\xaa\x02\vProjects.V1\xca\x02\vProjects\\V1\xe2\x02\x17Projects\\V1\\GPBMetadata\xea\x02\fProjects::V1b\x06proto3"
 
 var (

@@ -3013,7 +3013,7 @@ const file_subscription_v1_subscription_proto_rawDesc = "" +
 	"\x05buyer\x18\x02 \x01(\v2\x1f.subscription.v1.BillingProfileR\x05buyer\"f\n" +
 	"\x16ReissueReceiptResponse\x12\x18\n" +
 	"\amessage\x18\x01 \x01(\tR\amessage\x122\n" +
-	"\areceipt\x18\x02 \x01(\v2\x18.subscription.v1.ReceiptR\areceipt2\x9c\r\n" +
+	"\areceipt\x18\x02 \x01(\v2\x18.subscription.v1.ReceiptR\areceipt2\xb7\r\n" +
 	"\x13SubscriptionService\x12Z\n" +
 	"\tListTiers\x12!.subscription.v1.ListTiersRequest\x1a\".subscription.v1.ListTiersResponse\"\x06\x8a\xb5\x18\x02\b\x01\x12r\n" +
 	"\x11GetMySubscription\x12).subscription.v1.GetMySubscriptionRequest\x1a*.subscription.v1.GetMySubscriptionResponse\"\x06\x8a\xb5\x18\x02\b\x02\x12c\n" +
@@ -3030,7 +3030,8 @@ const file_subscription_v1_subscription_proto_rawDesc = "" +
 	"\x14UpdateBillingProfile\x12,.subscription.v1.UpdateBillingProfileRequest\x1a-.subscription.v1.UpdateBillingProfileResponse\"\x06\x8a\xb5\x18\x02\b\x02\x12]\n" +
 	"\n" +
 	"GetReceipt\x12\".subscription.v1.GetReceiptRequest\x1a#.subscription.v1.GetReceiptResponse\"\x06\x8a\xb5\x18\x02\b\x02\x12i\n" +
-	"\x0eReissueReceipt\x12&.subscription.v1.ReissueReceiptRequest\x1a'.subscription.v1.ReissueReceiptResponse\"\x06\x8a\xb5\x18\x02\b\x02B\xb2\x01\n" +
+	"\x0eReissueReceipt\x12&.subscription.v1.ReissueReceiptRequest\x1a'.subscription.v1.ReissueReceiptResponse\"\x06\x8a\xb5\x18\x02\b\x02\x1a\x19\x8a\xb5\x18\x15\n" +
+	"\x13SUBSCRIPTION_TARGETB\xb2\x01\n" +
 	"\x13com.subscription.v1B\x11SubscriptionProtoP\x01Z+bidradar/gen/subscription/v1;subscriptionv1\xa2\x02\x03SXX\xaa\x02\x0fSubscription.V1\xca\x02\x0fSubscription\\V1\xe2\x02\x1bSubscription\\V1\\GPBMetadata\xea\x02\x10Subscription::V1b\x06proto3"
 
 var (

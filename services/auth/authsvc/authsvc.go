@@ -102,7 +102,7 @@ func build(ctx context.Context, getenv runner.Getenv, log *slog.Logger, o Option
 	// database (which keeps the development key) is open.
 	ring := authn.NewKeyRing(nil)
 	srv, pool, err := runner.StartService(ctx, log, runner.ServiceEnv{
-		DatabaseURL: s.databaseURL, NATSURL: s.natsURL, Production: s.production, Keys: ring,
+		DatabaseURL: s.databaseURL, NATSURL: s.natsURL, Production: s.production, Keys: ring, ServiceKey: s.serviceKey,
 	}, Open)
 	if err != nil {
 		return nil, err

@@ -2,6 +2,7 @@ package authsvc_test
 
 import (
 	"context"
+	"encoding/base64"
 	"log/slog"
 	"net/http"
 	"sync"
@@ -12,6 +13,7 @@ import (
 
 	authv1 "bidradar/gen/auth/v1"
 	"bidradar/gen/auth/v1/authv1connect"
+	"bidradar/pkg/authn"
 	"bidradar/pkg/mail"
 	"bidradar/pkg/testutil/natstest"
 	"bidradar/pkg/testutil/pgtest"
@@ -42,6 +44,7 @@ func TestInProcessLaunch(t *testing.T) {
 	vars := map[string]string{
 		"DATABASE_URL": pgtest.NewDatabase(t), "NATS_URL": natstest.Start(t),
 		"AUTH_ARGON2_MEMORY_KIB": "64", "AUTH_ARGON2_ITERATIONS": "1",
+		"SERVICE_TOKEN_KEY": base64.StdEncoding.EncodeToString([]byte(serviceKeyText)),
 	}
 	sink := &captured{got: make(chan struct{}, 1)}
 	spec := authsvc.NewSpec(authsvc.Options{MailSender: sink})
@@ -76,7 +79,9 @@ func TestInProcessLaunch(t *testing.T) {
 
 func publicKeyIDs(t *testing.T, c authv1connect.AuthServiceClient) []string {
 	t.Helper()
-	res, err := c.GetPublicKeys(context.Background(), connect.NewRequest(&authv1.GetPublicKeysRequest{}))
+	req := connect.NewRequest(&authv1.GetPublicKeysRequest{}) // an internal RPC: another service's call
+	req.Header().Set(authn.ServiceTokenHeader, asService(t, "projects").Get(authn.ServiceTokenHeader))
+	res, err := c.GetPublicKeys(context.Background(), req)
 	if err != nil {
 		t.Fatal(err)
 	}

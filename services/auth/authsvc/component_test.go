@@ -566,29 +566,38 @@ func TestUsersAndKeys(t *testing.T) {
 			authv1connect.AuthServiceClient.GetUser, authv1.AuthServiceClient.GetUser)
 		return res, err
 	}
-	got, err := getUser(bearer(a.GetAccessToken()), a.GetUser().GetId())
-	noErr(t, err)
-	if got.GetUser().GetEmail() != "alice@example.com" {
-		t.Fatalf("self %+v", got)
-	}
-	_, err = getUser(bearer(a.GetAccessToken()), b.GetUser().GetId())
-	wantErr(t, err, 403, "")
+	// GetUser is internal: a service token, and nothing else, lets a call in.
+	_, err := getUser(bearer(a.GetAccessToken()), a.GetUser().GetId())
+	wantErr(t, err, 401, "")
 	_, err = getUser(nil, b.GetUser().GetId())
 	wantErr(t, err, 401, "")
-	_, err = getUser(http.Header{"X-Internal-Token": {"wrong"}}, b.GetUser().GetId())
+	_, err = getUser(http.Header{authn.ServiceTokenHeader: {a.GetAccessToken()}}, b.GetUser().GetId())
+	wantErr(t, err, 401, "") // a user's access token is no service token
+	other, _ := authn.NewServiceKey([]byte("another-key-another-key-another-k"))
+	forged, _ := other.Sign("notification", authv1connect.AuthServiceName, time.Now())
+	_, err = getUser(http.Header{authn.ServiceTokenHeader: {forged}}, b.GetUser().GetId())
 	wantErr(t, err, 401, "")
-	got, err = getUser(http.Header{"X-Internal-Token": {internalTok}}, b.GetUser().GetId())
+	elsewhere, _ := serviceKey.Sign("notification", "projects.v1.ProjectsService", time.Now())
+	_, err = getUser(http.Header{authn.ServiceTokenHeader: {elsewhere}}, b.GetUser().GetId())
+	wantErr(t, err, 401, "") // addressed to another service
+	stale, _ := serviceKey.Sign("notification", authv1connect.AuthServiceName, time.Now().Add(-2*time.Minute))
+	_, err = getUser(http.Header{authn.ServiceTokenHeader: {stale}}, b.GetUser().GetId())
+	wantErr(t, err, 401, "")
+	got, err := getUser(asService(t, "notification"), b.GetUser().GetId())
 	noErr(t, err)
 	if got.GetUser().GetUsername() != "bob" {
 		t.Fatalf("internal %+v", got)
 	}
-	_, err = getUser(http.Header{"X-Internal-Token": {internalTok}}, "00000000-0000-7000-8000-000000000000")
+	_, err = getUser(asService(t, "notification"), "00000000-0000-7000-8000-000000000000")
 	wantErr(t, err, 404, "User not found")
-	_, err = getUser(http.Header{"X-Internal-Token": {internalTok}}, "'; DROP TABLE users; --")
+	_, err = getUser(asService(t, "notification"), "'; DROP TABLE users; --")
 	wantErr(t, err, 422, "user_id")
 
 	// The published key verifies the access tokens.
-	keys, _, err := do(t, cl, nil, &authv1.GetPublicKeysRequest{},
+	_, _, err = do(t, cl, nil, &authv1.GetPublicKeysRequest{},
+		authv1connect.AuthServiceClient.GetPublicKeys, authv1.AuthServiceClient.GetPublicKeys)
+	wantErr(t, err, 401, "")
+	keys, _, err := do(t, cl, asService(t, "projects"), &authv1.GetPublicKeysRequest{},
 		authv1connect.AuthServiceClient.GetPublicKeys, authv1.AuthServiceClient.GetPublicKeys)
 	noErr(t, err)
 	if len(keys.GetKeys()) != 1 {

@@ -8,8 +8,10 @@ import (
 	"runtime"
 	"strings"
 
+	"bidradar/pkg/authn"
 	"bidradar/pkg/config"
 	"bidradar/pkg/mail"
+	"bidradar/pkg/runner"
 	"bidradar/services/auth/internal/adapters/argon2id"
 	"bidradar/services/auth/internal/adapters/line"
 )
@@ -35,10 +37,11 @@ type settings struct {
 	// code and refresh-rotation keys derive; nil in development: kept in the
 	// database.
 	otpKey []byte
-	// internalToken is AUTH_INTERNAL_TOKEN, which other services send in
-	// X-Internal-Token to read any user with GetUser.
-	internalToken string
-	supportEmail  string // SUPPORT_EMAIL, where contact-us messages go
+	// serviceKey is SERVICE_TOKEN_KEY, the key of the service tokens that
+	// the internal RPCs (GetUser, GetPublicKeys) require, as every
+	// service's do.
+	serviceKey   *authn.ServiceKey
+	supportEmail string // SUPPORT_EMAIL, where contact-us messages go
 
 	mail mail.Config
 	line line.Config // LINE_*: an empty channel id disables LINE Login
@@ -69,7 +72,7 @@ func readSettings(env *config.Loader) settings {
 		func(b []byte) bool { return len(b) == ed25519.SeedSize })
 	s.otpKey = readKey(env, "OTP_HMAC_KEY", s.production, "the base64 of at least 32 random bytes",
 		func(b []byte) bool { return len(b) >= 32 })
-	s.internalToken = env.OptionalSecret("AUTH_INTERNAL_TOKEN")
+	s.serviceKey = runner.ReadServiceKey(env)
 	s.supportEmail = env.String("SUPPORT_EMAIL", "")
 	s.mail = mail.ConfigFrom(env)
 	if s.production && s.mail.Host == "" {

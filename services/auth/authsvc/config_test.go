@@ -16,7 +16,7 @@ func TestReadSettings(t *testing.T) {
 	key := base64.StdEncoding.EncodeToString([]byte(strings.Repeat("k", 32)))
 	prod := map[string]string{
 		"APP_ENV": "production", "DATABASE_URL": "postgres://u:secret@db/procurement", "NATS_URL": "nats://nats:4222",
-		"AUTH_SIGNING_KEY": key, "OTP_HMAC_KEY": key, "SMTP_HOST": "smtp.example.com",
+		"AUTH_SIGNING_KEY": key, "OTP_HMAC_KEY": key, "SMTP_HOST": "smtp.example.com", "SERVICE_TOKEN_KEY": key,
 	}
 	with := func(base map[string]string, kv ...string) map[string]string {
 		out := map[string]string{}
@@ -33,7 +33,9 @@ func TestReadSettings(t *testing.T) {
 		env     map[string]string
 		wantErr string
 	}{
-		{"development defaults", map[string]string{}, ""},
+		{"development defaults", map[string]string{"SERVICE_TOKEN_KEY": key}, ""},
+		{"without service token key", map[string]string{}, "SERVICE_TOKEN_KEY"},
+		{"short service token key", map[string]string{"SERVICE_TOKEN_KEY": base64.StdEncoding.EncodeToString([]byte("short"))}, "SERVICE_TOKEN_KEY"},
 		{"production complete", prod, ""},
 		{"production without signing key", with(prod, "AUTH_SIGNING_KEY", ""), "AUTH_SIGNING_KEY"},
 		{"production without otp key", with(prod, "OTP_HMAC_KEY", ""), "OTP_HMAC_KEY"},
@@ -65,7 +67,7 @@ func TestReadSettings(t *testing.T) {
 	_, _, err := loadSettings(envOf(map[string]string{
 		"APP_ENV": "production", "SMTP_TLS": "ssl", "LOGIN_CONCURRENCY": "0", "LINE_CHANNEL_ID": "1", "AUTH_ARGON2_THREADS": "x",
 	}))
-	for _, want := range []string{"DATABASE_URL", "NATS_URL", "AUTH_SIGNING_KEY", "OTP_HMAC_KEY", "SMTP_TLS", "SMTP_HOST", "LOGIN_CONCURRENCY", "LINE_CHANNEL_SECRET", "AUTH_ARGON2_THREADS"} {
+	for _, want := range []string{"DATABASE_URL", "NATS_URL", "SERVICE_TOKEN_KEY", "AUTH_SIGNING_KEY", "OTP_HMAC_KEY", "SMTP_TLS", "SMTP_HOST", "LOGIN_CONCURRENCY", "LINE_CHANNEL_SECRET", "AUTH_ARGON2_THREADS"} {
 		if err == nil || strings.Count(err.Error(), want) != 1 {
 			t.Errorf("%s named %d times in %v", want, strings.Count(fmt.Sprint(err), want), err)
 		}

@@ -2,6 +2,7 @@ package authsvc_test
 
 import (
 	"context"
+	"encoding/base64"
 	"errors"
 	"log/slog"
 	"net"
@@ -22,6 +23,7 @@ import (
 
 	authv1 "bidradar/gen/auth/v1"
 	"bidradar/gen/auth/v1/authv1connect"
+	"bidradar/pkg/authn"
 	"bidradar/pkg/mail"
 	"bidradar/pkg/runner"
 	"bidradar/pkg/testutil/natstest"
@@ -72,8 +74,22 @@ const (
 	lineChannel  = "1653000000"
 	lineSecret   = "test-line-channel-secret"
 	lineRedirect = "http://127.0.0.1:8080/auth/line/callback"
-	internalTok  = "internal-token-for-tests"
 )
+
+// serviceKey is the tests' SERVICE_TOKEN_KEY.
+const serviceKeyText = "service-token-key-of-the-tests-32b"
+
+var serviceKey, _ = authn.NewServiceKey([]byte(serviceKeyText))
+
+// asService is the header of another service's call to auth (an internal RPC).
+func asService(t testing.TB, caller string) http.Header {
+	t.Helper()
+	tok, err := serviceKey.Sign(caller, authv1connect.AuthServiceName, time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return http.Header{authn.ServiceTokenHeader: {tok}}
+}
 
 // start runs the service as the runner does, configured through its
 // environment (edit changes it) with the test clock.
@@ -94,8 +110,8 @@ func start(t testing.TB, edit ...func(vars map[string]string)) *env {
 		"MAIL_FROM":       "BidRadar <no-reply@bidradar.test>",
 		"LINE_CHANNEL_ID": lineChannel, "LINE_CHANNEL_SECRET": lineSecret, "LINE_REDIRECT_URI": lineRedirect,
 		"LINE_AUTHORIZE_URL": e.line.AuthorizeURL(), "LINE_TOKEN_URL": e.line.TokenURL(), "LINE_PROFILE_URL": e.line.ProfileURL(),
-		"AUTH_INTERNAL_TOKEN": internalTok,
-		"LOGIN_CONCURRENCY":   "4",
+		"SERVICE_TOKEN_KEY": base64.StdEncoding.EncodeToString([]byte(serviceKeyText)),
+		"LOGIN_CONCURRENCY": "4",
 		// Cheap hashing for tests; production uses m=19 MiB, t=2.
 		"AUTH_ARGON2_MEMORY_KIB": "64", "AUTH_ARGON2_ITERATIONS": "1", "AUTH_ARGON2_THREADS": "1",
 	}

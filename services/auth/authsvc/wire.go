@@ -202,7 +202,6 @@ func mount(srv *runner.RPCServer, a *app.App, signer *token.Signer, s settings) 
 	rpc, err := ports.NewServer(a, ports.Options{
 		SecureCookies: s.production,
 		PublicKeys:    func() []ports.PublicKey { return []ports.PublicKey{{KID: signer.KeyID(), Key: signer.PublicKey()}} },
-		InternalToken: s.internalToken,
 	})
 	if err != nil {
 		return err

@@ -61,7 +61,7 @@ func Build(ctx context.Context, getenv runner.Getenv, log *slog.Logger) (runner.
 		return nil, err
 	}
 	repo := postgres.New(pool)
-	a := app.New(repo, projectsclient.New(projectsTarget, 5*time.Second), nil)
+	a := app.New(repo, projectsclient.New(srv.Client(), projectsTarget, 5*time.Second), nil)
 	a.SetFeeds(repo)
 	if se.NATSURL != "" {
 		if _, err := srv.ConnectEvents(ctx, se.NATSURL, pool, runner.Events{

@@ -7,6 +7,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"net/http"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -16,7 +17,6 @@ import (
 	"bidradar/pkg/events"
 	"bidradar/pkg/mail"
 	"bidradar/pkg/runner"
-	"bidradar/pkg/server"
 	"bidradar/services/notification/internal/adapters/authcontacts"
 	"bidradar/services/notification/internal/adapters/linepush"
 	"bidradar/services/notification/internal/adapters/plansclient"
@@ -73,7 +73,7 @@ func Build(ctx context.Context, getenv runner.Getenv, log *slog.Logger) (runner.
 	if err != nil {
 		return nil, err
 	}
-	c, err := ch.build(log)
+	c, err := ch.build(log, srv.Client())
 	if err != nil {
 		srv.Close()
 		return nil, err
@@ -81,7 +81,7 @@ func Build(ctx context.Context, getenv runner.Getenv, log *slog.Logger) (runner.
 	a := app.New(postgres.New(pool), nil).WithChannels(c).WithLimits(limits)
 	startChannelJobs(srv, a, log)
 	if se.NATSURL != "" {
-		if err := connectEvents(ctx, srv, pool, se.NATSURL, a, searchowners.New(projectsTarget, 0), log); err != nil {
+		if err := connectEvents(ctx, srv, pool, se.NATSURL, a, searchowners.New(srv.Client(), projectsTarget, 0), log); err != nil {
 			srv.Close()
 			return nil, err
 		}
@@ -110,24 +110,23 @@ func readLimits(env *config.Loader) domain.Limits {
 // channelConfig is the ways out besides the bell: e-mail through SMTP_* (the
 // development sender without SMTP_HOST), LINE when LINE_CHANNEL_ACCESS_TOKEN
 // is set (LINE_API_BASE points tests at a fake), addresses from the auth
-// service (AUTH_TARGET with AUTH_INTERNAL_TOKEN), links on PUBLIC_URL;
+// service (AUTH_TARGET, its internal GetUser), links on PUBLIC_URL;
 // outgoing webhooks always: https to public addresses only, unless the
 // development flag WEBHOOK_ALLOW_PRIVATE (refused with APP_ENV=production)
 // lets local receivers in; e-mail and LINE only for the tiers that include
 // them (SUBSCRIPTION_TARGET).
 type channelConfig struct {
-	publicURL, authTarget, internalToken string
-	subscriptionTarget                   string
-	mail                                 mail.Config
-	lineToken, lineAPIBase               string
-	allowPrivateWebhooks                 bool
+	publicURL, authTarget  string
+	subscriptionTarget     string
+	mail                   mail.Config
+	lineToken, lineAPIBase string
+	allowPrivateWebhooks   bool
 }
 
 func readChannels(env *config.Loader) channelConfig {
 	cc := channelConfig{
-		publicURL:     env.String("PUBLIC_URL", ""),
-		authTarget:    env.String("AUTH_TARGET", ""),
-		internalToken: env.OptionalSecret("AUTH_INTERNAL_TOKEN"),
+		publicURL:  env.String("PUBLIC_URL", ""),
+		authTarget: env.String("AUTH_TARGET", ""),
 		// Which channels each user's tier includes.
 		subscriptionTarget:   env.String("SUBSCRIPTION_TARGET", ""),
 		mail:                 mail.ConfigFrom(env),
@@ -141,16 +140,15 @@ func readChannels(env *config.Loader) channelConfig {
 	return cc
 }
 
-func (cc channelConfig) build(log *slog.Logger) (app.Channels, error) {
+// build makes the channels; client calls the other services as this one.
+func (cc channelConfig) build(log *slog.Logger, client *http.Client) (app.Channels, error) {
 	var c app.Channels
 	c.PublicURL = cc.publicURL
-	if cc.authTarget != "" && cc.internalToken != "" {
-		c.Contacts = authcontacts.New(server.H2CClient(), cc.authTarget, cc.internalToken)
-	} else {
-		log.Warn("AUTH_INTERNAL_TOKEN unset: alerts reach the bell only (no e-mail, no LINE)")
+	if cc.authTarget != "" {
+		c.Contacts = authcontacts.New(client, cc.authTarget)
 	}
 	if cc.subscriptionTarget != "" {
-		c.Plans = plansclient.New(cc.subscriptionTarget, 0)
+		c.Plans = plansclient.New(client, cc.subscriptionTarget, 0)
 	} else {
 		log.Warn("SUBSCRIPTION_TARGET unset: alerts reach the bell only (no tier is known to include e-mail or LINE)")
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"bidradar/gen/projects/v1/projectsv1connect"
+	"bidradar/pkg/server"
 	"bidradar/services/projects/internal/adapters/interestsclient"
 	"bidradar/services/projects/internal/adapters/postgres"
 	"bidradar/services/projects/internal/demo"
@@ -131,7 +132,7 @@ func HandlerWithInterests(pool *pgxpool.Pool, log *slog.Logger, interestsTarget 
 		return nil, err
 	}
 	if interestsTarget != "" {
-		d.App.SetInterests(interestsclient.New(interestsTarget, 5*time.Second))
+		d.App.SetInterests(interestsclient.New(server.H2CClient(), interestsTarget, 5*time.Second)) // interestskit serves without the authn interceptor
 	}
 	h := ports.NewHandler(d.App, nil, nil)
 	// The generated projects end on 30 Sep 2026: deadlines count from Today.

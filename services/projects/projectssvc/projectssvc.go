@@ -136,7 +136,7 @@ func Build(ctx context.Context, getenv runner.Getenv, log *slog.Logger) (runner.
 	agencies := env.List("EGP_RSS_AGENCIES", nil)
 	interval := env.PositiveDuration("EGP_RSS_INTERVAL", 15*time.Minute)
 	hosts := env.List("INGEST_ALLOWED_HOSTS", DefaultIngestHosts)
-	x := extras(env)
+	x, quota := extras(env)
 	if err := env.Err(); err != nil {
 		return nil, fmt.Errorf("projects config: %w", err)
 	}
@@ -150,9 +150,13 @@ func Build(ctx context.Context, getenv runner.Getenv, log *slog.Logger) (runner.
 		return nil, err
 	}
 	if interestsTarget != "" {
-		d.App.SetInterests(interestsclient.New(interestsTarget, 3*time.Second))
+		d.App.SetInterests(interestsclient.New(srv.Client(), interestsTarget, 3*time.Second))
 	} else {
 		log.WarnContext(ctx, "INTERESTS_TARGET unset: listings carry no marks and the listing flags answer 503")
+	}
+	if quota.target != "" {
+		q := quotaclient.New(srv.Client(), quota.target, quota.timeout)
+		x.Quota, x.Plans = q, q
 	}
 	store := postgres.NewCriteriaStore(pool)
 	x.Cooldowns, x.Criteria = store, store
@@ -254,9 +258,17 @@ func (s feedSource) Each(_ context.Context, fn func(domain.Project) error, onErr
 	return nil
 }
 
+// quotaConfig is where the subscription service answers (SUBSCRIPTION_TARGET;
+// empty: no quota client).
+type quotaConfig struct {
+	target  string
+	timeout time.Duration
+}
+
 // extras reads the configuration of scrape, update-project-smart and saved
-// criteria (the stores are added once the pool is open).
-func extras(env *config.Loader) app.Extras {
+// criteria (the stores and the quota client are added once the server and
+// the pool are open).
+func extras(env *config.Loader) (app.Extras, quotaConfig) {
 	x := app.Extras{
 		Source:      egpsource.New(env.String("EGP_PROJECT_URL", "")),
 		Concurrency: env.IntIn("EGP_PROJECT_CONCURRENCY", 0, 1, 32), // 0: the app's default
@@ -264,9 +276,5 @@ func extras(env *config.Loader) app.Extras {
 		Cooldown:    env.PositiveDuration("PROJECT_REFRESH_COOLDOWN", 0), // 0: the app's default
 	}
 	timeout := env.PositiveDuration("SUBSCRIPTION_TIMEOUT", 5*time.Second)
-	if t := env.String("SUBSCRIPTION_TARGET", ""); t != "" {
-		q := quotaclient.New(t, timeout)
-		x.Quota, x.Plans = q, q
-	}
-	return x
+	return x, quotaConfig{target: env.String("SUBSCRIPTION_TARGET", ""), timeout: timeout}
 }

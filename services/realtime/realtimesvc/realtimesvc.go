@@ -23,14 +23,15 @@ var Spec = runner.Spec{
 }
 
 // Build connects to NATS (NATS_URL) and serves /ws/notifications/{userId}.
-func Build(_ context.Context, getenv runner.Getenv, log *slog.Logger) (runner.Component, error) {
+func Build(ctx context.Context, getenv runner.Getenv, log *slog.Logger) (runner.Component, error) {
 	env := config.FromGetenv(getenv)
 	natsURL := env.Required("NATS_URL")
 	authTarget := env.Required("AUTH_TARGET")
+	key := runner.ReadServiceKey(env) // auth's keys come from an internal RPC
 	if err := env.Err(); err != nil {
 		return nil, fmt.Errorf("realtime config: %w", err)
 	}
-	srv, err := runner.NewRPCServer(log, authTarget, authn.Admins{})
+	srv, err := runner.NewRPCServer(log, runner.Identity{Name: runner.NameOf(ctx), Key: key}, authTarget, authn.Admins{})
 	if err != nil {
 		return nil, err
 	}

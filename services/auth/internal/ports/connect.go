@@ -8,7 +8,6 @@ package ports
 import (
 	"context"
 	"crypto/ed25519"
-	"crypto/subtle"
 	"encoding/base64"
 	"errors"
 	"net"
@@ -22,6 +21,7 @@ import (
 
 	authv1 "bidradar/gen/auth/v1"
 	"bidradar/gen/auth/v1/authv1connect"
+	"bidradar/pkg/access"
 	"bidradar/pkg/apperr"
 	"bidradar/pkg/authn"
 	"bidradar/services/auth/internal/app"
@@ -32,9 +32,7 @@ import (
 const (
 	AccessCookie  = "access_token"
 	RefreshCookie = "refresh_token"
-	// InternalTokenHeader authenticates service-to-service GetUser calls.
-	InternalTokenHeader = "X-Internal-Token"
-	tokenType           = "bearer"
+	tokenType     = "bearer"
 )
 
 // PublicKey is one access-token verification key.
@@ -49,9 +47,6 @@ type Options struct {
 	SecureCookies bool
 	// PublicKeys returns the keys served by GetPublicKeys.
 	PublicKeys func() []PublicKey
-	// InternalToken, when set, lets other services call GetUser for any
-	// user by sending it in the X-Internal-Token header.
-	InternalToken string
 }
 
 // Server implements authv1connect.AuthServiceHandler.
@@ -117,18 +112,31 @@ const HostPrefix = "__Host-"
 // that read it instead.
 const SecurePrefix = "__Secure-"
 
-// RefreshPaths are the only paths the refresh cookie is sent to: the REST and
-// Connect paths of RefreshToken, RefreshLineToken and Logout (a page load,
-// an asset or any other call never carries it). Cookie paths match by
-// prefix, so each path gets its own cookie of the same name.
-var RefreshPaths = []string{
-	"/app/backend/api/v1/refresh-token",
-	"/app/backend/api/v1/line/auth/line/refresh-token",
-	"/app/backend/api/v1/logout",
-	"/auth.v1.AuthService/RefreshToken",
-	"/auth.v1.AuthService/RefreshLineToken",
-	"/auth.v1.AuthService/Logout",
+// RefreshPaths are the only paths the refresh cookie is sent to: the Connect
+// and REST paths of the RPCs whose access rule says refresh_cookie
+// (RefreshToken, RefreshLineToken, Logout; REST paths as
+// gateway/http_rules.yaml maps them). A page load, an asset or any other
+// call never carries it. Cookie paths match by prefix, so each path gets
+// its own cookie of the same name.
+var RefreshPaths = refreshPolicy().Paths(func(r access.Rule) bool { return r.RefreshCookie })
+
+func refreshPolicy() access.Policy {
+	p, err := access.ForService(authv1connect.AuthServiceName)
+	if err != nil {
+		panic("auth: access rules: " + err.Error()) // a build defect (pkg/access tests)
+	}
+	return p
 }
+
+// readsRefreshCookie are the procedures that read the refresh cookie: those
+// whose rule says refresh_cookie, the only ones the browser sends it to.
+var readsRefreshCookie = func() map[string]bool {
+	out := map[string]bool{}
+	for _, p := range refreshPolicy().Procedures(func(r access.Rule) bool { return r.RefreshCookie }) {
+		out[p] = true
+	}
+	return out
+}()
 
 func (s *Server) cookie(name, path, value string, maxAge int) string {
 	if s.opts.SecureCookies {
@@ -165,12 +173,18 @@ func (s *Server) clearCookies(h http.Header) {
 
 // refreshFrom returns the refresh token of the body, else of the
 // refresh_token cookie (Cookie, or Grpcgateway-Cookie as grpc-gateway
-// forwards it). With secureOnly (production) only the prefixed cookies
-// count: a plain refresh_token may have been planted by a sibling subdomain
-// or a plain-http page, which cannot set a __Secure- or __Host- one.
-func refreshFrom(body string, h http.Header, secureOnly bool) string {
+// forwards it) when procedure's rule says refresh_cookie: the cookie is
+// scoped to those paths, so an RPC reading it without the rule would never
+// get it from a browser (its tests fail here rather than in production).
+// With secureOnly (production) only the prefixed cookies count: a plain
+// refresh_token may have been planted by a sibling subdomain or a
+// plain-http page, which cannot set a __Secure- or __Host- one.
+func refreshFrom(procedure, body string, h http.Header, secureOnly bool) string {
 	if t := strings.TrimSpace(body); t != "" {
 		return t
+	}
+	if !readsRefreshCookie[procedure] {
+		return ""
 	}
 	names := []string{SecurePrefix + RefreshCookie, HostPrefix + RefreshCookie, RefreshCookie}
 	if secureOnly {
@@ -321,8 +335,8 @@ func (s *Server) ResetPassword(ctx context.Context, req *connect.Request[authv1.
 	return connect.NewResponse(&authv1.ResetPasswordResponse{Message: msg}), nil
 }
 
-func (s *Server) refresh(ctx context.Context, body string, h http.Header) (app.Session, http.Header, error) {
-	sess, err := s.app.Refresh.Handle(ctx, app.Refresh{Token: refreshFrom(body, h, s.opts.SecureCookies)})
+func (s *Server) refresh(ctx context.Context, procedure, body string, h http.Header) (app.Session, http.Header, error) {
+	sess, err := s.app.Refresh.Handle(ctx, app.Refresh{Token: refreshFrom(procedure, body, h, s.opts.SecureCookies)})
 	if err != nil {
 		return app.Session{}, nil, rpcErr(err)
 	}
@@ -333,7 +347,7 @@ func (s *Server) refresh(ctx context.Context, body string, h http.Header) (app.S
 
 // RefreshToken implements authv1connect.AuthServiceHandler.
 func (s *Server) RefreshToken(ctx context.Context, req *connect.Request[authv1.RefreshTokenRequest]) (*connect.Response[authv1.RefreshTokenResponse], error) {
-	sess, h, err := s.refresh(ctx, req.Msg.GetRefreshToken(), req.Header())
+	sess, h, err := s.refresh(ctx, req.Spec().Procedure, req.Msg.GetRefreshToken(), req.Header())
 	if err != nil {
 		return nil, err
 	}
@@ -348,7 +362,7 @@ func (s *Server) RefreshToken(ctx context.Context, req *connect.Request[authv1.R
 // RefreshLineToken implements authv1connect.AuthServiceHandler. Sessions
 // started with LINE rotate exactly like password sessions.
 func (s *Server) RefreshLineToken(ctx context.Context, req *connect.Request[authv1.RefreshLineTokenRequest]) (*connect.Response[authv1.RefreshLineTokenResponse], error) {
-	sess, h, err := s.refresh(ctx, req.Msg.GetRefreshToken(), req.Header())
+	sess, h, err := s.refresh(ctx, req.Spec().Procedure, req.Msg.GetRefreshToken(), req.Header())
 	if err != nil {
 		return nil, err
 	}
@@ -370,7 +384,7 @@ func copyHeader(dst, src http.Header) {
 
 // Logout implements authv1connect.AuthServiceHandler.
 func (s *Server) Logout(ctx context.Context, req *connect.Request[authv1.LogoutRequest]) (*connect.Response[authv1.LogoutResponse], error) {
-	cmd := app.Logout{Token: refreshFrom(req.Msg.GetRefreshToken(), req.Header(), s.opts.SecureCookies)}
+	cmd := app.Logout{Token: refreshFrom(req.Spec().Procedure, req.Msg.GetRefreshToken(), req.Header(), s.opts.SecureCookies)}
 	if c, ok := authn.FromContext(ctx); ok {
 		cmd.AccessFamily, cmd.UserID = authn.FamilyID(c), c.UserID
 	}
@@ -521,29 +535,15 @@ func (s *Server) GetPublicKeys(context.Context, *connect.Request[authv1.GetPubli
 	return connect.NewResponse(res), nil
 }
 
-// GetUser implements authv1connect.AuthServiceHandler. It is internal: a
-// signed-in user may read only their own account; other services present
-// the shared X-Internal-Token (AUTH_INTERNAL_TOKEN) and may read any.
+// GetUser implements authv1connect.AuthServiceHandler. It is internal:
+// only other services call it (the interceptor has checked their service
+// token), for any user.
 func (s *Server) GetUser(ctx context.Context, req *connect.Request[authv1.GetUserRequest]) (*connect.Response[authv1.GetUserResponse], error) {
-	id := strings.TrimSpace(req.Msg.GetUserId())
-	switch {
-	case s.internalCaller(req.Header()):
-	case callerID(ctx) == "":
-		return nil, authn.ErrAuthRequired
-	case callerID(ctx) != id:
-		return nil, domain.ErrPermissionDenied
-	}
-	u, err := s.app.GetUser.Handle(ctx, id)
+	u, err := s.app.GetUser.Handle(ctx, strings.TrimSpace(req.Msg.GetUserId()))
 	if err != nil {
 		return nil, rpcErr(err)
 	}
 	return connect.NewResponse(&authv1.GetUserResponse{User: userPB(u)}), nil
-}
-
-func (s *Server) internalCaller(h http.Header) bool {
-	got := h.Get(InternalTokenHeader)
-	return s.opts.InternalToken != "" && got != "" &&
-		subtle.ConstantTimeCompare([]byte(got), []byte(s.opts.InternalToken)) == 1
 }
 
 // withDevice passes the browser's User-Agent to a use case that may start a

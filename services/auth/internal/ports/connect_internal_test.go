@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"bidradar/gen/auth/v1/authv1connect"
 	"bidradar/services/auth/internal/app"
 )
 
@@ -27,10 +28,37 @@ func TestRefreshFrom(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			if got := refreshFrom(tt.body, tt.h, false); got != tt.want {
+			if got := refreshFrom(authv1connect.AuthServiceRefreshTokenProcedure, tt.body, tt.h, false); got != tt.want {
 				t.Fatalf("got %q, want %q", got, tt.want)
 			}
 		})
+	}
+}
+
+// Only the RPCs whose rule says refresh_cookie read the cookie (the only
+// ones its paths let a browser send it to); a body token counts anywhere.
+func TestRefreshCookieOnlyWhereTheRuleSays(t *testing.T) {
+	t.Parallel()
+	h := http.Header{"Cookie": {"refresh_token=c"}}
+	for _, proc := range []string{authv1connect.AuthServiceRefreshTokenProcedure, authv1connect.AuthServiceRefreshLineTokenProcedure, authv1connect.AuthServiceLogoutProcedure} {
+		if got := refreshFrom(proc, "", h, false); got != "c" {
+			t.Errorf("%s: %q, want the cookie", proc, got)
+		}
+	}
+	for _, proc := range []string{authv1connect.AuthServiceGetMeProcedure, authv1connect.AuthServiceLoginProcedure, "/auth.v1.AuthService/Nope"} {
+		if got := refreshFrom(proc, "", h, false); got != "" {
+			t.Errorf("%s read the refresh cookie (%q) without refresh_cookie in its rule", proc, got)
+		}
+		if got := refreshFrom(proc, "b", h, false); got != "b" {
+			t.Errorf("%s: body token %q", proc, got)
+		}
+	}
+	want := []string{
+		"/app/backend/api/v1/line/auth/line/refresh-token", "/app/backend/api/v1/logout", "/app/backend/api/v1/refresh-token",
+		authv1connect.AuthServiceLogoutProcedure, authv1connect.AuthServiceRefreshLineTokenProcedure, authv1connect.AuthServiceRefreshTokenProcedure,
+	}
+	if strings.Join(RefreshPaths, " ") != strings.Join(want, " ") {
+		t.Errorf("RefreshPaths %q, want %q", RefreshPaths, want)
 	}
 }
 
@@ -51,7 +79,7 @@ func TestRefreshFromProduction(t *testing.T) {
 		{"host cookie", "", http.Header{"Grpcgateway-Cookie": {"__Host-refresh_token=hostr"}}, "hostr"},
 		{"body", "tok", http.Header{"Cookie": {"refresh_token=plain"}}, "tok"},
 	} {
-		if got := refreshFrom(tt.body, tt.h, true); got != tt.want {
+		if got := refreshFrom(authv1connect.AuthServiceLogoutProcedure, tt.body, tt.h, true); got != tt.want {
 			t.Errorf("%s: got %q, want %q", tt.name, got, tt.want)
 		}
 	}

@@ -14,6 +14,7 @@ import (
 
 	projectsv1 "bidradar/gen/projects/v1"
 	"bidradar/gen/projects/v1/projectsv1connect"
+	"bidradar/pkg/server"
 	"bidradar/services/notification/internal/adapters/searchowners"
 	"bidradar/services/notification/internal/ports"
 )
@@ -73,7 +74,7 @@ func BenchmarkProjectMatchedEvents(b *testing.B) {
 		b.Run(form, func(b *testing.B) {
 			ctx := context.Background()
 			_, a := newApp(b)
-			h := ports.NewEvents(a, searchowners.New(strings.TrimPrefix(hs.URL, "http://"), 0))
+			h := ports.NewEvents(a, searchowners.New(server.H2CClient(), strings.TrimPrefix(hs.URL, "http://"), 0))
 			rng := rand.New(rand.NewPCG(3, 5))
 			ev, written := 0, 0
 			for b.Loop() {

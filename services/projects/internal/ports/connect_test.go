@@ -25,6 +25,7 @@ import (
 	"bidradar/pkg/authn"
 	"bidradar/pkg/outbox"
 	"bidradar/pkg/pgdb"
+	"bidradar/pkg/server"
 	"bidradar/pkg/testutil/pgtest"
 	"bidradar/services/projects/internal/adapters/egpsource"
 	"bidradar/services/projects/internal/adapters/eventproto"
@@ -189,7 +190,7 @@ func setup(t *testing.T) *fixtureEnv {
 		src := egpsource.New(egpSrv.URL + "/getProjectDetail")
 		src.Sleep = func(context.Context, time.Duration) error { return nil }
 		store := postgres.NewCriteriaStore(pool)
-		q := quotaclient.New(target, 2*time.Second)
+		q := quotaclient.New(server.H2CClient(), target, 2*time.Second) // the fake serves without the interceptor
 		a.Configure(app.Extras{Source: src, Cooldowns: store, Criteria: store, Quota: q, Plans: q, Concurrency: 3})
 		a.SetClock(func() time.Time { return *e.clock })
 		return ports.NewHandler(a, nil, func(p domain.Project) any { return map[string]any{"ocid": p.ID} }), a

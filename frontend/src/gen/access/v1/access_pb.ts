@@ -4,7 +4,7 @@
 
 import type { GenEnum, GenExtension, GenFile, GenMessage } from "@bufbuild/protobuf/codegenv2";
 import { enumDesc, extDesc, fileDesc, messageDesc } from "@bufbuild/protobuf/codegenv2";
-import type { MethodOptions } from "@bufbuild/protobuf/wkt";
+import type { MethodOptions, ServiceOptions } from "@bufbuild/protobuf/wkt";
 import { file_google_protobuf_descriptor } from "@bufbuild/protobuf/wkt";
 import type { Message } from "@bufbuild/protobuf";
 
@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file access/v1/access.proto.
  */
 export const file_access_v1_access: GenFile = /*@__PURE__*/
-  fileDesc("ChZhY2Nlc3MvdjEvYWNjZXNzLnByb3RvEglhY2Nlc3MudjEiRAoEUnVsZRIlCghhdWRpZW5jZRgBIAEoDjITLmFjY2Vzcy52MS5BdWRpZW5jZRIVCg1wYXNzd29yZF9oYXNoGAIgASgIKncKCEF1ZGllbmNlEhgKFEFVRElFTkNFX1VOU1BFQ0lGSUVEEAASEwoPQVVESUVOQ0VfUFVCTElDEAESEQoNQVVESUVOQ0VfVVNFUhACEhUKEUFVRElFTkNFX0lOVEVSTkFMEAMSEgoOQVVESUVOQ0VfQURNSU4QBDpFCgRydWxlEh4uZ29vZ2xlLnByb3RvYnVmLk1ldGhvZE9wdGlvbnMY0YYDIAEoCzIPLmFjY2Vzcy52MS5SdWxlUgRydWxlQoIBCg1jb20uYWNjZXNzLnYxQgtBY2Nlc3NQcm90b1ABWh9iaWRyYWRhci9nZW4vYWNjZXNzL3YxO2FjY2Vzc3YxogIDQVhYqgIJQWNjZXNzLlYxygIJQWNjZXNzXFYx4gIVQWNjZXNzXFYxXEdQQk1ldGFkYXRh6gIKQWNjZXNzOjpWMWIGcHJvdG8z", [file_google_protobuf_descriptor]);
+  fileDesc("ChZhY2Nlc3MvdjEvYWNjZXNzLnByb3RvEglhY2Nlc3MudjEicAoEUnVsZRIlCghhdWRpZW5jZRgBIAEoDjITLmFjY2Vzcy52MS5BdWRpZW5jZRIVCg1wYXNzd29yZF9oYXNoGAIgASgIEhYKDnJlZnJlc2hfY29va2llGAMgASgIEhIKCmxhcmdlX2JvZHkYBCABKAgiHgoIRW5kcG9pbnQSEgoKdGFyZ2V0X2VudhgBIAEoCSp3CghBdWRpZW5jZRIYChRBVURJRU5DRV9VTlNQRUNJRklFRBAAEhMKD0FVRElFTkNFX1BVQkxJQxABEhEKDUFVRElFTkNFX1VTRVIQAhIVChFBVURJRU5DRV9JTlRFUk5BTBADEhIKDkFVRElFTkNFX0FETUlOEAQ6RQoEcnVsZRIeLmdvb2dsZS5wcm90b2J1Zi5NZXRob2RPcHRpb25zGNGGAyABKAsyDy5hY2Nlc3MudjEuUnVsZVIEcnVsZTpSCghlbmRwb2ludBIfLmdvb2dsZS5wcm90b2J1Zi5TZXJ2aWNlT3B0aW9ucxjRhgMgASgLMhMuYWNjZXNzLnYxLkVuZHBvaW50UghlbmRwb2ludEKCAQoNY29tLmFjY2Vzcy52MUILQWNjZXNzUHJvdG9QAVofYmlkcmFkYXIvZ2VuL2FjY2Vzcy92MTthY2Nlc3N2MaICA0FYWKoCCUFjY2Vzcy5WMcoCCUFjY2Vzc1xWMeICFUFjY2Vzc1xWMVxHUEJNZXRhZGF0YeoCCkFjY2Vzczo6VjFiBnByb3RvMw", [file_google_protobuf_descriptor]);
 
 /**
  * Rule is the access rule of one RPC.
@@ -32,6 +32,23 @@ export type Rule = Message<"access.v1.Rule"> & {
    * @generated from field: bool password_hash = 2;
    */
   passwordHash: boolean;
+
+  /**
+   * The call reads the refresh cookie (refresh, logout): the auth service
+   * scopes that cookie to the Connect and REST paths of exactly these
+   * methods, so no other request carries it.
+   *
+   * @generated from field: bool refresh_cookie = 3;
+   */
+  refreshCookie: boolean;
+
+  /**
+   * The call may carry a large request body (an operator's upload): the
+   * gateway lets it through up to its upload limit instead of the default.
+   *
+   * @generated from field: bool large_body = 4;
+   */
+  largeBody: boolean;
 };
 
 /**
@@ -40,6 +57,28 @@ export type Rule = Message<"access.v1.Rule"> & {
  */
 export const RuleSchema: GenMessage<Rule> = /*@__PURE__*/
   messageDesc(file_access_v1_access, 0);
+
+/**
+ * Endpoint says where the callers of a service find it.
+ *
+ * @generated from message access.v1.Endpoint
+ */
+export type Endpoint = Message<"access.v1.Endpoint"> & {
+  /**
+   * target_env names the variable holding the service's host:port for its
+   * callers (the gateway, other services, the launcher), e.g. AUTH_TARGET.
+   *
+   * @generated from field: string target_env = 1;
+   */
+  targetEnv: string;
+};
+
+/**
+ * Describes the message access.v1.Endpoint.
+ * Use `create(EndpointSchema)` to create a new message.
+ */
+export const EndpointSchema: GenMessage<Endpoint> = /*@__PURE__*/
+  messageDesc(file_access_v1_access, 1);
 
 /**
  * Audience says who may call an RPC. Every RPC of ours declares one with the
@@ -98,4 +137,13 @@ export const AudienceSchema: GenEnum<Audience> = /*@__PURE__*/
  */
 export const rule: GenExtension<MethodOptions, Rule> = /*@__PURE__*/
   extDesc(file_access_v1_access, 0);
+
+/**
+ * endpoint is required on every BidRadar service: the gateway routes
+ * Connect and REST calls to the target it names.
+ *
+ * @generated from extension: access.v1.Endpoint endpoint = 50001;
+ */
+export const endpoint: GenExtension<ServiceOptions, Endpoint> = /*@__PURE__*/
+  extDesc(file_access_v1_access, 1);
 

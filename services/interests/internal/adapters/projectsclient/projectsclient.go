@@ -4,13 +4,13 @@ package projectsclient
 
 import (
 	"context"
+	"net/http"
 	"time"
 
 	"connectrpc.com/connect"
 
 	projectsv1 "bidradar/gen/projects/v1"
 	"bidradar/gen/projects/v1/projectsv1connect"
-	"bidradar/pkg/server"
 	"bidradar/services/interests/internal/domain"
 )
 
@@ -20,13 +20,15 @@ type Client struct {
 	timeout time.Duration
 }
 
-// New returns a client for target (host:port, h2c) with a per-call timeout.
-func New(target string, timeout time.Duration, opts ...connect.ClientOption) *Client {
+// New returns a client for target (host:port, h2c) with a per-call timeout;
+// httpClient presents the service token the internal RPC needs
+// (runner's srv.Client()).
+func New(httpClient *http.Client, target string, timeout time.Duration, opts ...connect.ClientOption) *Client {
 	if timeout <= 0 {
 		timeout = 5 * time.Second
 	}
 	return &Client{
-		rpc:     projectsv1connect.NewProjectsServiceClient(server.H2CClient(), "http://"+target, append([]connect.ClientOption{connect.WithGRPC()}, opts...)...),
+		rpc:     projectsv1connect.NewProjectsServiceClient(httpClient, "http://"+target, append([]connect.ClientOption{connect.WithGRPC()}, opts...)...),
 		timeout: timeout,
 	}
 }

@@ -1,6 +1,6 @@
 // Package authcontacts looks users' e-mail and LINE ids up in the auth
-// service (its internal GetUser, authenticated by the shared
-// AUTH_INTERNAL_TOKEN).
+// service (its internal GetUser; the HTTP client presents this service's
+// token, as for every internal RPC).
 package authcontacts
 
 import (
@@ -18,22 +18,20 @@ import (
 // Client implements domain.Contacts.
 type Client struct {
 	c       authv1connect.AuthServiceClient
-	token   string
 	timeout time.Duration
 }
 
-// New returns a client of the auth service at target (host:port, h2c).
-func New(httpClient *http.Client, target, internalToken string) *Client {
-	return &Client{c: authv1connect.NewAuthServiceClient(httpClient, "http://"+target), token: internalToken, timeout: 5 * time.Second}
+// New returns a client of the auth service at target (host:port, h2c);
+// httpClient presents the service token GetUser needs (runner's srv.Client()).
+func New(httpClient *http.Client, target string) *Client {
+	return &Client{c: authv1connect.NewAuthServiceClient(httpClient, "http://"+target), timeout: 5 * time.Second}
 }
 
 // Contact implements domain.Contacts.
 func (c *Client) Contact(ctx context.Context, userID string) (domain.Contact, error) {
 	ctx, cancel := context.WithTimeout(ctx, c.timeout)
 	defer cancel()
-	req := connect.NewRequest(&authv1.GetUserRequest{UserId: userID})
-	req.Header().Set("X-Internal-Token", c.token)
-	res, err := c.c.GetUser(ctx, req)
+	res, err := c.c.GetUser(ctx, connect.NewRequest(&authv1.GetUserRequest{UserId: userID}))
 	if err != nil {
 		return domain.Contact{}, err
 	}

@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"slices"
 	"time"
 
@@ -14,7 +15,6 @@ import (
 
 	subscriptionv1 "bidradar/gen/subscription/v1"
 	"bidradar/gen/subscription/v1/subscriptionv1connect"
-	"bidradar/pkg/server"
 	"bidradar/services/notification/internal/domain"
 )
 
@@ -28,13 +28,14 @@ type Client struct {
 }
 
 // New returns a client for target (host:port, h2c) with a per-call timeout
-// (0: 5 s).
-func New(target string, timeout time.Duration) *Client {
+// (0: 5 s); httpClient presents the service token GetEntitlements needs
+// (runner's srv.Client()).
+func New(httpClient *http.Client, target string, timeout time.Duration) *Client {
 	if timeout <= 0 {
 		timeout = 5 * time.Second
 	}
 	return &Client{
-		rpc:     subscriptionv1connect.NewSubscriptionServiceClient(server.H2CClient(), "http://"+target, connect.WithGRPC()),
+		rpc:     subscriptionv1connect.NewSubscriptionServiceClient(httpClient, "http://"+target, connect.WithGRPC()),
 		timeout: timeout,
 	}
 }

@@ -10,6 +10,7 @@ package searchowners
 
 import (
 	"context"
+	"net/http"
 	"sync"
 	"time"
 
@@ -17,7 +18,6 @@ import (
 
 	projectsv1 "bidradar/gen/projects/v1"
 	"bidradar/gen/projects/v1/projectsv1connect"
-	"bidradar/pkg/server"
 	"bidradar/services/notification/internal/domain"
 )
 
@@ -56,9 +56,11 @@ type cachedOwner struct {
 	at      time.Time
 }
 
-// New returns a client of the projects service at target (host:port, h2c).
-func New(target string, timeout time.Duration) *Client {
-	return NewWith(projectsv1connect.NewProjectsServiceClient(server.H2CClient(), "http://"+target, connect.WithGRPC()), timeout, nil)
+// New returns a client of the projects service at target (host:port, h2c);
+// httpClient presents the service token GetSearchOwners needs (runner's
+// srv.Client()).
+func New(httpClient *http.Client, target string, timeout time.Duration) *Client {
+	return NewWith(projectsv1connect.NewProjectsServiceClient(httpClient, "http://"+target, connect.WithGRPC()), timeout, nil)
 }
 
 // NewWith returns a client of rpc; now may be nil (time.Now).

@@ -4,13 +4,13 @@ package interestsclient
 
 import (
 	"context"
+	"net/http"
 	"time"
 
 	"connectrpc.com/connect"
 
 	interestsv1 "bidradar/gen/interests/v1"
 	"bidradar/gen/interests/v1/interestsv1connect"
-	"bidradar/pkg/server"
 	"bidradar/services/projects/internal/domain"
 )
 
@@ -20,13 +20,15 @@ type Client struct {
 	timeout time.Duration
 }
 
-// New returns a client for target (host:port, h2c) with a per-call timeout.
-func New(target string, timeout time.Duration, opts ...connect.ClientOption) *Client {
+// New returns a client for target (host:port, h2c) with a per-call timeout;
+// httpClient presents the service token the internal RPCs need
+// (runner's srv.Client()).
+func New(httpClient *http.Client, target string, timeout time.Duration, opts ...connect.ClientOption) *Client {
 	if timeout <= 0 {
 		timeout = 3 * time.Second
 	}
 	return &Client{
-		rpc:     interestsv1connect.NewInterestsServiceClient(server.H2CClient(), "http://"+target, append([]connect.ClientOption{connect.WithGRPC()}, opts...)...),
+		rpc:     interestsv1connect.NewInterestsServiceClient(httpClient, "http://"+target, append([]connect.ClientOption{connect.WithGRPC()}, opts...)...),
 		timeout: timeout,
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"time"
 
 	"connectrpc.com/connect"
@@ -16,7 +17,6 @@ import (
 	subscriptionv1 "bidradar/gen/subscription/v1"
 	"bidradar/gen/subscription/v1/subscriptionv1connect"
 	"bidradar/pkg/apperr"
-	"bidradar/pkg/server"
 	"bidradar/services/projects/internal/domain"
 )
 
@@ -26,13 +26,15 @@ type Client struct {
 	timeout time.Duration
 }
 
-// New returns a client for target (host:port, h2c) with a per-call timeout.
-func New(target string, timeout time.Duration) *Client {
+// New returns a client for target (host:port, h2c) with a per-call timeout;
+// httpClient presents the service token the internal RPCs need
+// (runner's srv.Client()).
+func New(httpClient *http.Client, target string, timeout time.Duration) *Client {
 	if timeout <= 0 {
 		timeout = 5 * time.Second
 	}
 	return &Client{
-		rpc:     subscriptionv1connect.NewSubscriptionServiceClient(server.H2CClient(), "http://"+target, connect.WithGRPC()),
+		rpc:     subscriptionv1connect.NewSubscriptionServiceClient(httpClient, "http://"+target, connect.WithGRPC()),
 		timeout: timeout,
 	}
 }
