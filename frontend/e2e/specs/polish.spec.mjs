@@ -123,10 +123,14 @@ async function overflowing(page, routes, label, ctx) {
       // The widest element sticking out on the right names the culprit.
       let culprit = "";
       let right = root.clientWidth;
+      // Off-screen drawers are fixed: neither they nor what they hold widen the document.
+      const inFixed = (el) => {
+        for (let e = el; e && e !== document.body; e = e.parentElement) if (getComputedStyle(e).position === "fixed") return true;
+        return false;
+      };
       for (const el of document.body.querySelectorAll("*")) {
         const b = el.getBoundingClientRect();
-        // Off-screen drawers are fixed: they never widen the document.
-        if (b.width && b.right > right + 0.5 && getComputedStyle(el).position !== "fixed") {
+        if (b.width && b.right > right + 0.5 && !inFixed(el)) {
           right = b.right;
           culprit = `${el.tagName.toLowerCase()}.${[...el.classList].join(".")}`;
         }
