@@ -92,9 +92,13 @@ export default [
       const dialog = await visible(page.getByTestId("save-dialog"));
       assert.ok((await sideways(page)) <= 0, `the save dialog scrolls sideways by ${await sideways(page)} px at 360 px`);
       await ctx.shot(page, "15-first-step-save-dialog-phone");
+      // A new account is on the free plan, which holds one normal search: that kind is chosen and open.
+      assert.equal(await dialog.getByRole("radio", { name: "ค้นหาทันที (ปกติ)" }).isChecked(), true);
+      assert.equal(await dialog.getByTestId("save-locked-normal").count(), 0);
       await dialog.getByLabel(/ชื่อเงื่อนไข/).fill("งานถนนและสะพาน");
       await dialog.getByTestId("save-confirm").tap();
-      await toast(page, "✅");
+      // The save toast names the search (no emoji: the Thai fonts have no glyph for them).
+      await toast(page, "บันทึกเงื่อนไขการค้นหา “งานถนนและสะพาน” แล้ว");
       await hidden(page.getByTestId("save-dialog"));
 
       // Saved on the server; / is now the landing page, the step is done.

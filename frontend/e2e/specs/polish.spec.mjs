@@ -123,10 +123,14 @@ async function overflowing(page, routes, label, ctx) {
       // The widest element sticking out on the right names the culprit.
       let culprit = "";
       let right = root.clientWidth;
+      // Off-screen drawers are fixed: neither they nor what they hold widen the document.
+      const inFixed = (el) => {
+        for (let e = el; e && e !== document.body; e = e.parentElement) if (getComputedStyle(e).position === "fixed") return true;
+        return false;
+      };
       for (const el of document.body.querySelectorAll("*")) {
         const b = el.getBoundingClientRect();
-        // Off-screen drawers are fixed: they never widen the document.
-        if (b.width && b.right > right + 0.5 && getComputedStyle(el).position !== "fixed") {
+        if (b.width && b.right > right + 0.5 && !inFixed(el)) {
           right = b.right;
           culprit = `${el.tagName.toLowerCase()}.${[...el.classList].join(".")}`;
         }
@@ -164,6 +168,18 @@ export const narrowTests = [
       await page.waitForURL((x) => x.pathname !== "/login");
       const bad = await overflowing(page, routes, "signed-in", ctx);
       assert.deepEqual(bad, [], `horizontal scrolling at 360 px:\n  ${bad.join("\n  ")}`);
+
+      // A free plan's way to the OCDS export, wider than a phone on one line: it wraps inside its button.
+      await page.goto(routes.find((r) => /^\/project-details\/\d{11}$/.test(r)));
+      const upgrade = await visible(page.getByTestId("pd-ocds-upgrade"));
+      const fit = await upgrade.evaluate((a) => {
+        const box = a.getBoundingClientRect();
+        const label = a.firstElementChild.getBoundingClientRect();
+        return { box: [box.left, box.right], label: [label.left, label.right], lines: Math.round(label.height / parseFloat(getComputedStyle(a).lineHeight)) };
+      });
+      assert.ok(fit.label[0] >= fit.box[0] && fit.label[1] <= fit.box[1], `the OCDS plans link's label sticks out of it: ${JSON.stringify(fit)}`);
+      assert.ok(fit.lines >= 2, `the OCDS plans link's label is on one line: ${JSON.stringify(fit)}`);
+      await ctx.shot(page, "polish-ocds-plans-link-360");
     },
   },
 ];

@@ -1,4 +1,4 @@
-import { useEffect, useId, useState } from "react";
+import { useId, useState } from "react";
 import { FieldFrame, fieldDescribedBy } from "@/components/ui/field-frame";
 import { th } from "@/i18n/th";
 import { formatAmountInput, parseAmount, thaiDigitsToAscii } from "@/lib/format";
@@ -29,9 +29,14 @@ export function groupDigits(text: string): string {
 export function MoneyInput({ label, value, onChange, error, hint, placeholder, testId }: Props) {
   const id = useId();
   const [text, setText] = useState(() => formatAmountInput(value));
-  useEffect(() => {
-    setText((t) => (parseAmount(t) === value ? t : formatAmountInput(value)));
-  }, [value]);
+  // A new value is taken in while rendering, not in an effect: the field then
+  // shows it in the same commit as the change that set it (the bid's percent
+  // typed), not a render later with the old amount in between.
+  const [shownValue, setShownValue] = useState(value);
+  if (!Object.is(value, shownValue)) {
+    setShownValue(value);
+    if (parseAmount(text) !== value) setText(formatAmountInput(value));
+  }
 
   return (
     <FieldFrame id={id} label={label} error={error} hint={hint}>

@@ -76,6 +76,25 @@ describe("/project-details/:projectId", () => {
     await waitFor(() => expect(document.title).toContain(project.summary.projectName));
   });
 
+  it("a plan without the OCDS export: the way to the plans instead, its label wrapping only at its spaces (it is wider than a phone)", async () => {
+    signIn();
+    createFakeBackend({
+      "ProjectsService/GetProject": () => ({ json: { project } }),
+      "SubscriptionService/GetMySubscription": () => ({ json: { tier: "free", features: [] } }),
+    }).install();
+    renderApp("/project-details/69099722203");
+    const link = await screen.findByTestId("pd-ocds-upgrade", {}, { timeout: 5000 });
+    expect(screen.queryByTestId("pd-ocds")).toBeNull();
+    expect(link.getAttribute("href")).toBe("/user-settings/pricing");
+    expect(link.textContent).toBe(th.projectDetails.ocdsUpgrade);
+    expect(link.classList.contains("pd-action-wrap")).toBe(true);
+    // One flex item (a span holding the groups), so the groups can wrap inside it.
+    expect(link.children).toHaveLength(1);
+    const groups = [...link.children[0].querySelectorAll(".nobr")].map((g) => g.textContent);
+    expect(groups).toEqual(th.projectDetails.ocdsUpgrade.split(" "));
+    expect(groups.length).toBeGreaterThan(1);
+  });
+
   it("a demo project says so and links nowhere on e-GP (its id does not exist there)", async () => {
     signIn();
     const demo = {

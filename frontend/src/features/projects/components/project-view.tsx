@@ -1,4 +1,4 @@
-import type { ReactNode } from "react";
+import { Fragment, type ReactNode } from "react";
 import { Link } from "react-router";
 import { timestampDate, type Timestamp } from "@bufbuild/protobuf/wkt";
 import type { Announcement, ProjectDetail } from "@/gen/projects/v1/projects_pb";
@@ -11,6 +11,23 @@ import { StatusBadge } from "@/components/ui/status-badge";
 import { Deadlines } from "@/components/ui/deadlines";
 
 const t = th.projectDetails;
+
+/**
+ * A button label that may wrap only at its spaces: one wider than a phone
+ * would otherwise push the page sideways (buttons do not wrap), and the Thai
+ * line breaker, left to itself, splits loanwords such as แพ็กเกจ. Put it in
+ * one span inside the button: as the button's own flex items the groups
+ * would never wrap.
+ */
+function SpacedLabel({ text }: { text: string }) {
+  return text.split(" ").map((w, i) => (
+    // The space stays outside the group: it is where the line may break.
+    <Fragment key={i}>
+      {i > 0 && " "}
+      <span className="nobr">{w}</span>
+    </Fragment>
+  ));
+}
 
 function Field({ label, children, testId }: { label: string; children: ReactNode; testId?: string }) {
   return (
@@ -94,8 +111,10 @@ export function ProjectView({ project, sample = false, ocdsInPlan }: { project: 
           )}
           {ocdsInPlan === false ? (
             // The export is not in the user's plan (the tier table's ocds_export): the way to the plans that have it.
-            <Link className="btn btn-secondary btn-md" to="/user-settings/pricing" data-testid="pd-ocds-upgrade">
-              {t.ocdsUpgrade}
+            <Link className="btn btn-secondary btn-md pd-action-wrap" to="/user-settings/pricing" data-testid="pd-ocds-upgrade">
+              <span>
+                <SpacedLabel text={t.ocdsUpgrade} />
+              </span>
             </Link>
           ) : (
           <a

@@ -25,7 +25,11 @@ function backend(opts: { saved?: unknown[] } = {}) {
     "ProjectsService/ListProjects": () => ({ json: { data: [], pagination: { page: 1, perPage: 10, total: "0", totalPages: 0 } } }),
     "ProjectsService/RecallSaveCriteria": () => ({ json: { criteria: list } }),
     "SubscriptionService/GetMySubscription": () => ({
-      json: { tier: "free", combinationLimits: { searchCombination: 3, searchCombinationMonth: 30, overnightSearchSave: 0, databaseFilterSearch: 20, exploreLiveSearch: 0 } },
+      // The free plan: one normal saved search, none overnight.
+      json: {
+        tier: "free",
+        combinationLimits: { searchCombination: 3, searchCombinationMonth: 30, normalSearchSave: 1, overnightSearchSave: 0, databaseFilterSearch: 20, exploreLiveSearch: 0 },
+      },
     }),
     "ProjectsService/ToDoSearch": () => {
       list = [saved];
@@ -65,10 +69,17 @@ describe("the first step of a new account", () => {
     const dialog = await screen.findByTestId("save-dialog", {}, { timeout: 10_000 });
     // The state that opened it is gone: a reload or Back will not reopen it.
     expect(router.state.location.state).toBeNull();
+    // A new account has the free plan's one normal search free: it is chosen and open.
+    await waitFor(() => expect(be.calls.some((c: Call) => c.method === "GetMySubscription")).toBe(true));
+    expect(within(dialog).getByRole<HTMLInputElement>("radio", { name: th.search.saveNormal }).checked).toBe(true);
+    expect(within(dialog).queryByTestId("save-locked-normal")).toBeNull();
+    expect(within(dialog).getByTestId<HTMLButtonElement>("save-confirm").disabled).toBe(false);
     await act(async () => {
       fireEvent.click(within(dialog).getByTestId("save-confirm"));
     });
-    await waitFor(() => expect(be.calls.find((c: Call) => c.method === "ToDoSearch")?.body).toMatchObject({ keyWordInclOr: [t.exampleWords[0], "ก่อสร้างสะพาน"] }));
+    await waitFor(() =>
+      expect(be.calls.find((c: Call) => c.method === "ToDoSearch")?.body).toMatchObject({ searchType: "normal", keyWordInclOr: [t.exampleWords[0], "ก่อสร้างสะพาน"] }),
+    );
     await waitFor(() => expect(screen.queryByTestId("save-dialog")).toBeNull());
 
     // With a search saved, / is the landing page again.

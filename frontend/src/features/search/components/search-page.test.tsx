@@ -300,17 +300,30 @@ describe("/search: save criteria (ToDoSearch, SPEC §8 toasts)", () => {
   }
 
   async function saveWith(reply: () => { status?: number; json: unknown }, opts: { name?: string; saved?: unknown[] } = {}) {
+    // As the server: the list holds the saved search once ToDoSearch has run,
+    // so the plan has room for it when the dialog opens (one search of each
+    // kind; the save dialog closes a kind whose room is full).
+    let answered = false;
     const be = backend(undefined, {
-      "ProjectsService/ToDoSearch": reply,
-      "ProjectsService/RecallSaveCriteria": () => ({ json: { criteria: opts.saved ?? [] } }),
-      "SubscriptionService/GetMySubscription": () => ({ json: { tier: "free", combinationLimits: { searchCombination: 3, overnightSearchSave: 1 } } }),
+      "ProjectsService/ToDoSearch": () => {
+        answered = true;
+        return reply();
+      },
+      "ProjectsService/RecallSaveCriteria": () => ({ json: { criteria: answered ? (opts.saved ?? []) : [] } }),
+      "SubscriptionService/GetMySubscription": () => ({
+        json: { tier: "free", combinationLimits: { searchCombination: 3, normalSearchSave: 1, overnightSearchSave: 1 } },
+      }),
     });
     renderApp("/search?keyWord_Incl_Or=ถนน");
     await screen.findAllByTestId("result-row", {}, { timeout: 5000 });
     fireEvent.click(screen.getByTestId("save-criteria"));
     const dialog = await screen.findByTestId("save-dialog");
     if (opts.name) fireEvent.change(within(dialog).getByPlaceholderText(th.search.saveNamePlaceholder), { target: { value: opts.name } });
-    fireEvent.click(within(dialog).getByRole("radio", { name: th.search.saveOvernight }));
+    const overnight = within(dialog).getByRole<HTMLInputElement>("radio", { name: th.search.saveOvernight });
+    fireEvent.click(overnight);
+    // A closed kind would leave the click unanswered and save another kind (or nothing).
+    expect(overnight.checked).toBe(true);
+    expect(within(dialog).getByTestId<HTMLButtonElement>("save-confirm").disabled).toBe(false);
     await act(async () => {
       fireEvent.click(within(dialog).getByTestId("save-confirm"));
     });
