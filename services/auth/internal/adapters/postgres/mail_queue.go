@@ -8,9 +8,6 @@ import (
 	"bidradar/pkg/mail"
 )
 
-// MailChannel is the NOTIFY channel that wakes the mail worker.
-const MailChannel = "auth_mail"
-
 // MailMaxAttempts is how often a message is tried before it is given up.
 const MailMaxAttempts = 8
 
@@ -20,11 +17,11 @@ func mailBackoff(attempts int) time.Duration {
 	return min(d, 10*time.Minute)
 }
 
-// NewMailQueue returns the auth service's e-mail outbox (mail_outbox, its
-// migration 00003): Enqueue is one INSERT, so a request takes the same time
-// whether or not it sends mail; codes are retried fast and erased once sent.
-func NewMailQueue(pool *pgxpool.Pool) *mail.Queue {
-	return mail.NewQueue(pool, mail.Policy{
-		MaxAttempts: MailMaxAttempts, Backoff: mailBackoff, Lease: 2 * time.Minute, Channel: MailChannel,
-	})
-}
+// MailPolicy is how the auth service retries its mail: codes are retried
+// fast.
+var MailPolicy = mail.Policy{MaxAttempts: MailMaxAttempts, Backoff: mailBackoff, Lease: 2 * time.Minute}
+
+// NewMailQueue returns the auth service's mail in its job queue (pkg/queue):
+// Enqueue is one INSERT, so a request takes the same time whether or not it
+// sends mail; codes are erased once sent or given up.
+func NewMailQueue(pool *pgxpool.Pool) *mail.Queue { return mail.NewQueue(pool, MailPolicy) }
