@@ -102,6 +102,20 @@ func Roll(s Subscription, now time.Time) (out Subscription, changed bool) {
 	return s, changed
 }
 
+// JobPlanEnd is the queue kind (pkg/queue) that moves a plan on past its
+// end date (Roll), keyed by user, due at PlanEndsAt; PlansDestination is its
+// destination (this service's own database).
+const (
+	JobPlanEnd       = "subscription.plan-end"
+	PlansDestination = "plans"
+)
+
+// PlanEndsAt is when a plan ending on end (a date) has ended: the next day
+// begins in Bangkok, and Roll moves it on.
+func PlanEndsAt(end time.Time) time.Time {
+	return time.Date(end.Year(), end.Month(), end.Day()+1, 0, 0, 0, 0, Bangkok)
+}
+
 // Reminder kinds: 7 days and 1 day before a plan that does not renew ends.
 const (
 	Reminder7Days = "7d"
