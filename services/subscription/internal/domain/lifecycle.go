@@ -86,7 +86,7 @@ func Credit(days int, fromMonthSatang, toMonthSatang int64) int {
 
 // Roll brings a stored plan up to now: past its end date it becomes the
 // downgrade waiting after it (when that is still running) or expires. changed
-// reports whether anything moved (the expiry job then writes it).
+// reports whether anything moved (the plan-end job then writes it).
 func Roll(s Subscription, now time.Time) (out Subscription, changed bool) {
 	today := DayOf(now)
 	for s.Status == "active" && s.EndDate != nil && today.After(*s.EndDate) {
