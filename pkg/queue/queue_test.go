@@ -302,10 +302,7 @@ func TestPerDestinationLimit(t *testing.T) {
 				return ctx.Err()
 			}
 		}})
-	ctx, cancel := context.WithCancel(context.Background())
-	stopped := make(chan struct{})
-	go func() { w.Run(ctx); close(stopped) }()
-	defer func() { cancel(); <-stopped }()
+	defer running(w)()
 	deadline := time.After(5 * time.Second)
 	for range 6 {
 		select {
@@ -334,10 +331,7 @@ func TestWakeUpOnInsert(t *testing.T) {
 	ran := make(chan time.Time, 1)
 	w := worker(t, pool, queue.Options{Poll: time.Hour}, queue.Kind{Name: "k",
 		Handle: func(context.Context, queue.Attempt) error { ran <- time.Now(); return nil }})
-	ctx, cancel := context.WithCancel(context.Background())
-	stopped := make(chan struct{})
-	go func() { w.Run(ctx); close(stopped) }()
-	defer func() { cancel(); <-stopped }()
+	defer running(w)()
 	waitFor(t, func() bool { // the worker listens
 		var n int
 		_ = pool.QueryRow(context.Background(), `SELECT count(*) FROM pg_stat_activity
@@ -361,7 +355,6 @@ func TestWakeUpOnInsert(t *testing.T) {
 // existing key alone. A shut-down worker hands its running job back.
 func TestPutReplacesAndShutdownHandsBack(t *testing.T) {
 	pool := open(t)
-	ctx := context.Background()
 	t0 := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
 	c := &clock{t: t0}
 	enqueue(t, pool, queue.Job{Kind: "k", Key: "plan", Due: t0})
@@ -384,15 +377,20 @@ func TestPutReplacesAndShutdownHandsBack(t *testing.T) {
 		<-ctx.Done()
 		return ctx.Err()
 	}})
-	rctx, cancel := context.WithCancel(ctx)
-	stopped := make(chan struct{})
-	go func() { hold.Run(rctx); close(stopped) }()
+	stop := running(hold)
 	<-started
-	cancel()
-	<-stopped
+	stop()
 	if r := jobRow(t, pool, "plan"); r.done || r.failed || r.attempts != 0 || !r.next.Equal(t0.Add(24*time.Hour)) || r.lastError != "" {
 		t.Fatalf("not handed back at shutdown: %+v", r)
 	}
+}
+
+// running runs w until the returned stop, which waits for it.
+func running(w *queue.Worker) (stop func()) {
+	ctx, cancel := context.WithCancel(context.Background())
+	stopped := make(chan struct{})
+	go func() { w.Run(ctx); close(stopped) }()
+	return func() { cancel(); <-stopped }
 }
 
 func waitFor(t *testing.T, cond func() bool) {

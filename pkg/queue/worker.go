@@ -257,19 +257,21 @@ type claimed struct {
 // The claim: due rows of the worker's kinds, at most the free slots of each
 // destination (destinations already full are not even read), leased in one
 // statement. A row another worker holds is skipped; one claimed and
-// committed meanwhile no longer matches the re-checked conditions.
-const claimSQL = `WITH cand AS (
-	SELECT d.id, d.next_attempt_at,
-		row_number() OVER (PARTITION BY d.destination ORDER BY d.next_attempt_at, d.id) AS nth,
-		coalesce(b.free, $6) AS free
-	FROM (SELECT id, destination, next_attempt_at FROM queue_jobs
-		WHERE done_at IS NULL AND failed_at IS NULL AND next_attempt_at <= $1
-			AND kind = ANY($2) AND destination <> ALL($3)
-		ORDER BY next_attempt_at, id LIMIT $9) d
-	LEFT JOIN unnest($4::text[], $5::int[]) AS b (dest, free) ON b.dest = d.destination
+// committed meanwhile no longer matches the re-checked conditions. The
+// candidates are ranked once (MATERIALIZED), not once per row locked.
+const claimSQL = `WITH cand AS MATERIALIZED (
+	SELECT id, next_attempt_at FROM (
+		SELECT d.id, d.next_attempt_at, coalesce(b.free, $6) AS free,
+			row_number() OVER (PARTITION BY d.destination ORDER BY d.next_attempt_at, d.id) AS nth
+		FROM (SELECT id, destination, next_attempt_at FROM queue_jobs
+			WHERE done_at IS NULL AND failed_at IS NULL AND next_attempt_at <= $1
+				AND kind = ANY($2) AND destination <> ALL($3)
+			ORDER BY next_attempt_at, id LIMIT $9) d
+		LEFT JOIN unnest($4::text[], $5::int[]) AS b (dest, free) ON b.dest = d.destination
+	) ranked WHERE nth <= free
 ), pick AS (
-	SELECT q.id FROM queue_jobs q JOIN cand c ON c.id = q.id
-	WHERE c.nth <= c.free AND q.done_at IS NULL AND q.failed_at IS NULL AND q.next_attempt_at <= $1
+	SELECT q.id FROM cand c JOIN queue_jobs q ON q.id = c.id
+	WHERE q.done_at IS NULL AND q.failed_at IS NULL AND q.next_attempt_at <= $1
 	ORDER BY c.next_attempt_at, c.id LIMIT $7
 	FOR UPDATE OF q SKIP LOCKED
 )
