@@ -113,8 +113,8 @@ func Redirect(ctx context.Context, db Execer, from []string, to string) error {
 	return nil
 }
 
-// Queue is a service's mail in its job queue, for a service that sends it
-// with a loop of its own; the others add Kind to their queue.Worker.
+// Queue is a service's mail in its job queue with its retry policy: Kind is
+// its handler for the service's queue.Worker.
 type Queue struct {
 	pool   *pgxpool.Pool
 	policy Policy
@@ -135,6 +135,9 @@ func (q *Queue) Kind(s Sender) queue.Kind { return Kind(q.policy, s) }
 // DeliverDue sends up to limit due messages with send (at once) and records
 // each outcome as of now; it returns how many it handled. No connection is
 // held while a message is being sent.
+//
+// Deprecated: a service runs a queue.Worker with Kind; kept while auth's
+// wiring moves onto the runner.
 func (q *Queue) DeliverDue(ctx context.Context, limit int, now time.Time, send func(context.Context, Message) error) (int, error) {
 	if limit <= 0 {
 		return 0, nil
@@ -156,6 +159,9 @@ func (q *Queue) DeliverDue(ctx context.Context, limit int, now time.Time, send f
 
 // Listen returns a connection listening for new jobs of the queue's schema
 // (release it when done).
+//
+// Deprecated: queue.Worker listens itself; kept while auth's wiring moves
+// onto the runner.
 func (q *Queue) Listen(ctx context.Context) (*pgxpool.Conn, error) {
 	conn, err := q.pool.Acquire(ctx)
 	if err != nil {
@@ -175,6 +181,9 @@ func (q *Queue) Listen(ctx context.Context) (*pgxpool.Conn, error) {
 
 // WaitForMail blocks on conn (from Listen) until a job is queued or
 // timeout passes.
+//
+// Deprecated: queue.Worker listens itself; kept while auth's wiring moves
+// onto the runner.
 func (q *Queue) WaitForMail(ctx context.Context, conn *pgxpool.Conn, timeout time.Duration) {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()

@@ -27,6 +27,7 @@ import (
 	"bidradar/pkg/mail"
 	"bidradar/pkg/outbox"
 	"bidradar/pkg/pgdb"
+	"bidradar/pkg/queue"
 	"bidradar/pkg/server"
 	"bidradar/services/auth/internal/adapters/argon2id"
 	"bidradar/services/auth/internal/adapters/line"
@@ -218,62 +219,15 @@ func (m mailer) Send(ctx context.Context, msg app.Mail) error {
 	return m.q.Enqueue(ctx, m.db, mail.Message{To: msg.To, Subject: msg.Subject, Text: msg.Text, HTML: msg.HTML})
 }
 
-// mailWorkers send queued mail: each claims one due message at a time (SKIP
-// LOCKED, so replicas share the work), woken by NOTIFY or every second.
-const mailWorkers = 4
-
+// mailLoop sends queued mail: the job queue's worker (pkg/queue) on every
+// replica, woken by each message queued, a few at a time to the SMTP server.
 func (s *Service) mailLoop(ctx context.Context) {
-	wake := make(chan struct{}, mailWorkers)
-	signal := func() {
-		for range mailWorkers {
-			select {
-			case wake <- struct{}{}:
-			default:
-			}
-		}
+	w, err := queue.New(s.pool, queue.Options{Log: s.log, Now: s.cfg.Now}, s.mails.Kind(s.sender))
+	if err != nil {
+		s.log.ErrorContext(ctx, "mail worker not started", "err", err)
+		return
 	}
-	var wg sync.WaitGroup
-	wg.Go(func() { // the listener
-		for ctx.Err() == nil {
-			conn, err := s.mails.Listen(ctx)
-			if err != nil {
-				if ctx.Err() == nil {
-					s.log.WarnContext(ctx, "mail listener", "err", err)
-					time.Sleep(time.Second)
-				}
-				continue
-			}
-			for ctx.Err() == nil && !conn.Conn().IsClosed() {
-				s.mails.WaitForMail(ctx, conn, 30*time.Second)
-				signal()
-			}
-			conn.Release()
-		}
-	})
-	for range mailWorkers {
-		wg.Go(func() {
-			tick := time.NewTicker(time.Second)
-			defer tick.Stop()
-			for {
-				for {
-					n, err := s.mails.DeliverDue(ctx, 1, s.cfg.Now(), s.sender.Send)
-					if err != nil && ctx.Err() == nil {
-						s.log.WarnContext(ctx, "mail delivery", "err", err)
-					}
-					if n == 0 || err != nil {
-						break
-					}
-				}
-				select {
-				case <-ctx.Done():
-					return
-				case <-wake:
-				case <-tick.C:
-				}
-			}
-		})
-	}
-	wg.Wait()
+	w.Run(ctx)
 }
 
 // Handler returns the Connect/gRPC/gRPC-Web handler of AuthService (no
