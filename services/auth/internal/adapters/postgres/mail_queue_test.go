@@ -3,6 +3,7 @@ package postgres_test
 import (
 	"context"
 	"errors"
+	"strings"
 	"testing"
 	"time"
 
@@ -102,5 +103,9 @@ func TestMailOutboxMovesToTheQueue(t *testing.T) {
 	if err != nil || n != 1 || len(got) != 1 || got[0] != (mail.Message{To: "a@example.com", Subject: "รหัสยืนยัน", Text: "123456"}) ||
 		len(attempts) != 1 || attempts[0] != 3 {
 		t.Fatalf("after the upgrade: %d %v %+v, attempts %v", n, err, got, attempts)
+	}
+	// Not undone (the older table is gone): a roll-back stops at it.
+	if err := pgdb.MigrateDownTo(ctx, pool, postgres.Schema, migrations.FS, 6); err == nil || !strings.Contains(err.Error(), "restore a backup") {
+		t.Fatalf("rolled back past the mail's move: %v", err)
 	}
 }
