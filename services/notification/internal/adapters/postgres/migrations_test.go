@@ -5,10 +5,7 @@ import (
 	"testing"
 	"time"
 
-	pkgevents "bidradar/pkg/events"
-	"bidradar/pkg/outbox"
-	"bidradar/pkg/pgdb"
-	"bidradar/pkg/queue"
+	"bidradar/pkg/runner"
 	"bidradar/pkg/testutil/pgtest"
 	"bidradar/services/notification/internal/adapters/postgres"
 	"bidradar/services/notification/internal/app"
@@ -26,21 +23,11 @@ import (
 func TestUpgradeMovesDeliveriesIntoTheQueue(t *testing.T) {
 	ctx := context.Background()
 	url := pgtest.NewDatabase(t)
-	pool, err := pgdb.Open(ctx, url, notificationsvc.Schema)
+	pool, err := runner.OpenDatabaseAt(ctx, url, notificationsvc.Schema, migrations.FS, 8)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(pool.Close)
-	for _, step := range []func() error{
-		func() error { return outbox.Migrate(ctx, pool) },
-		func() error { return pkgevents.EnsureProcessedTable(ctx, pool) },
-		func() error { return queue.Migrate(ctx, pool) },
-		func() error { return pgdb.MigrateUpTo(ctx, pool, notificationsvc.Schema, migrations.FS, 8) },
-	} {
-		if err := step(); err != nil {
-			t.Fatal(err)
-		}
-	}
 	at := time.Date(2026, 11, 25, 3, 0, 0, 0, time.UTC)
 	for _, q := range []string{
 		`INSERT INTO notifications (id, user_id, dedup_key, category, priority, type, title, message, created_at) VALUES

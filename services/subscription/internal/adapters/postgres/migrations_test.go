@@ -8,10 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"bidradar/pkg/events"
-	"bidradar/pkg/outbox"
-	"bidradar/pkg/pgdb"
 	"bidradar/pkg/queue"
+	"bidradar/pkg/runner"
 	"bidradar/pkg/testutil/pgtest"
 	"bidradar/services/subscription/internal/adapters/postgres"
 	"bidradar/services/subscription/internal/app"
@@ -27,21 +25,11 @@ import (
 func TestUpgradeMovesRetriedWorkIntoTheQueue(t *testing.T) {
 	ctx := context.Background()
 	url := pgtest.NewDatabase(t)
-	pool, err := pgdb.Open(ctx, url, subscriptionsvc.Schema)
+	pool, err := runner.OpenDatabaseAt(ctx, url, subscriptionsvc.Schema, migrations.FS, 14)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(pool.Close)
-	for _, step := range []func() error{
-		func() error { return outbox.Migrate(ctx, pool) },
-		func() error { return events.EnsureProcessedTable(ctx, pool) },
-		func() error { return queue.Migrate(ctx, pool) },
-		func() error { return pgdb.MigrateUpTo(ctx, pool, subscriptionsvc.Schema, migrations.FS, 14) },
-	} {
-		if err := step(); err != nil {
-			t.Fatal(err)
-		}
-	}
 	at := time.Date(2026, 11, 25, 3, 0, 0, 0, time.UTC)
 	for _, q := range []string{
 		`INSERT INTO mail_outbox (recipient, subject, body_text, attempts, next_attempt_at, sent_at) VALUES
