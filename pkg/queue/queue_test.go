@@ -174,6 +174,13 @@ func TestLeaseExpiresAfterCrashedWorker(t *testing.T) {
 
 // A failure waits the kind's back-off, measured on the injected clock.
 func TestBackoffTiming(t *testing.T) {
+	b := queue.Exponential(time.Minute, time.Hour)
+	for attempts, want := range map[int]time.Duration{0: time.Minute, 1: time.Minute, 2: 2 * time.Minute, 7: time.Hour, 100: time.Hour, 1 << 20: time.Hour} {
+		if got := b(attempts); got != want {
+			t.Errorf("after %d failures: %s, want %s", attempts, got, want)
+		}
+	}
+
 	pool := open(t)
 	t0 := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
 	c := &clock{t: t0}

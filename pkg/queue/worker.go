@@ -57,10 +57,15 @@ type Kind struct {
 	Timeout time.Duration
 }
 
-// Exponential is a back-off doubling from first up to most.
+// Exponential is a back-off doubling from first up to most (and staying
+// there, however many attempts a job never given up makes).
 func Exponential(first, most time.Duration) func(int) time.Duration {
 	return func(attempts int) time.Duration {
-		return min(first<<min(max(attempts-1, 0), 30), most)
+		d := first
+		for i := 1; i < attempts && d < most; i++ {
+			d *= 2
+		}
+		return min(d, most)
 	}
 }
 
