@@ -361,9 +361,11 @@ func TestAlertsByEmailAndLINE(t *testing.T) {
 	deadline = time.Now().Add(15 * time.Second)
 	for {
 		var given, other int
-		if err := conn.QueryRow(context.Background(), `SELECT count(*) FILTER (WHERE d.failed_at IS NOT NULL AND d.last_error LIKE '%plan does not include%'),
-			count(*) FILTER (WHERE d.failed_at IS NULL OR d.last_error NOT LIKE '%plan does not include%')
-			FROM notification.deliveries d JOIN notification.notifications n ON n.id = d.notification_id WHERE n.project_id = '69333333334'`).Scan(&given, &other); err != nil {
+		if err := conn.QueryRow(context.Background(), `SELECT count(*) FILTER (WHERE q.failed_at IS NOT NULL AND q.last_error LIKE '%plan does not include%'),
+			count(*) FILTER (WHERE q.failed_at IS NULL OR q.last_error NOT LIKE '%plan does not include%')
+			FROM notification.deliveries d JOIN notification.notifications n ON n.id = d.notification_id
+			JOIN notification.queue_jobs q ON q.kind = 'notification.delivery' AND q.key = d.id::text
+			WHERE n.project_id = '69333333334'`).Scan(&given, &other); err != nil {
 			t.Fatal(err)
 		}
 		if given == 2 && other == 0 {

@@ -121,9 +121,10 @@ func (e *env) call(method, path string, body any, headers ...string) reply {
 
 func bearer(token string) []string { return []string{"Authorization", "Bearer " + token} }
 
-// code waits for the next e-mail to addr and returns the 6-digit code in it.
-// Security notices (no code) may come in between, as mail is sent after the
-// answer: they are skipped.
+// code waits for the next code e-mail to addr (its subject begins "รหัส")
+// and returns the 6-digit code in it. Other mail may come in between, as
+// mail is sent after the answer: security notices, and receipts, whose
+// numbers (RC2569-000001) hold six digits too: they are skipped.
 func (e *env) code(addr string) string {
 	e.t.Helper()
 	deadline := time.Now().Add(15 * time.Second)
@@ -132,7 +133,7 @@ func (e *env) code(addr string) string {
 		if err != nil {
 			e.t.Fatalf("no e-mail with a code to %s: %v", addr, err)
 		}
-		if c := smtptest.ExtractCode(m.Text); c != "" {
+		if c := smtptest.ExtractCode(m.Text); c != "" && strings.HasPrefix(m.Subject, "รหัส") {
 			return c
 		}
 	}

@@ -142,8 +142,8 @@ func TestStripeCheckoutAndWebhook(t *testing.T) {
 	deadline := time.Now().Add(15 * time.Second)
 	for {
 		var done bool
-		err := conn.QueryRow(context.Background(), `SELECT done_at IS NOT NULL AND NOT at_period_end FROM subscription.provider_cancels
-			WHERE subscription_id = 'sub_e2e'`).Scan(&done)
+		err := conn.QueryRow(context.Background(), `SELECT done_at IS NOT NULL FROM subscription.queue_jobs
+			WHERE kind = 'subscription.cancel-now' AND key = 'sub_e2e'`).Scan(&done)
 		if err == nil && done {
 			break
 		}

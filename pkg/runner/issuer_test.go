@@ -95,33 +95,3 @@ func newSigner(t *testing.T, kid string) *authn.Signer {
 	}
 	return authn.NewSigner(priv, kid)
 }
-
-// A job registered with EveryOrWoken runs at once, then on Signal long
-// before its tick; every job of one Wake is woken.
-func TestEveryOrWokenRunsOnSignal(t *testing.T) {
-	srv := issuer(t, authn.StaticKeys{})
-	var wake runner.Wake
-	ran := make(chan int, 16)
-	for job := range 2 {
-		srv.EveryOrWoken(time.Hour, &wake, func(context.Context) { ran <- job })
-	}
-	serve(t, srv)
-	wait := func(what string) {
-		t.Helper()
-		seen := map[int]bool{}
-		for len(seen) < 2 {
-			select {
-			case job := <-ran:
-				seen[job] = true
-			case <-time.After(10 * time.Second):
-				t.Fatalf("%s: jobs run %v, want both", what, seen)
-			}
-		}
-	}
-	wait("at start")
-	wake.Signal()
-	wait("after Signal")
-	wake.Signal()
-	wake.Signal() // while due already: no block, one run more at most
-	wait("after two Signals")
-}

@@ -369,7 +369,7 @@ func (e *env) mailSent(t *testing.T) {
 	defer tick.Stop()
 	for {
 		var unsent int
-		if err := conn.QueryRow(ctx, `SELECT count(*) FROM auth.mail_outbox WHERE sent_at IS NULL AND failed_at IS NULL`).Scan(&unsent); err != nil {
+		if err := conn.QueryRow(ctx, `SELECT count(*) FROM auth.queue_jobs WHERE kind = $1 AND done_at IS NULL AND failed_at IS NULL`, mail.JobKind).Scan(&unsent); err != nil {
 			t.Fatalf("mail queue: %v", err)
 		}
 		if unsent == 0 {

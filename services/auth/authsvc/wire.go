@@ -20,6 +20,7 @@ import (
 	"bidradar/pkg/access"
 	"bidradar/pkg/authn"
 	"bidradar/pkg/mail"
+	"bidradar/pkg/queue"
 	"bidradar/pkg/runner"
 	"bidradar/services/auth/internal/adapters/argon2id"
 	"bidradar/services/auth/internal/adapters/line"
@@ -41,8 +42,13 @@ func wire(ctx context.Context, srv *runner.RPCServer, pool *pgxpool.Pool, ring *
 		return err
 	}
 	ring.Replace(map[string]ed25519.PublicKey{k.signer.KeyID(): k.signer.PublicKey()})
-	wake := &runner.Wake{}
-	a, err := newApp(store, pool, k, s, o, wake, log)
+	sender := o.MailSender
+	if sender == nil {
+		if sender, err = mail.New(s.mail, log); err != nil {
+			return err
+		}
+	}
+	a, err := newApp(store, pool, k, s, o, log)
 	if err != nil {
 		return err
 	}
@@ -53,7 +59,9 @@ func wire(ctx context.Context, srv *runner.RPCServer, pool *pgxpool.Pool, ring *
 	} else {
 		log.WarnContext(ctx, "NATS_URL unset: events wait in the outbox until a relay with NATS runs")
 	}
-	startJobs(srv, a, wake, log)
+	if err := startJobs(srv, a, pool, sender, o, log); err != nil {
+		return err
+	}
 	return mount(srv, a, k.signer, s)
 }
 
@@ -103,48 +111,18 @@ func derive(secret []byte, label string) []byte {
 }
 
 // newApp builds the use cases on their adapters.
-func newApp(store *postgres.Store, pool *pgxpool.Pool, k keys, s settings, o Options, wake *runner.Wake, log *slog.Logger) (*app.App, error) {
-	sender := o.MailSender
-	if sender == nil {
-		var err error
-		if sender, err = mail.New(s.mail, log); err != nil {
-			return nil, err
-		}
-	}
+func newApp(store *postgres.Store, pool *pgxpool.Pool, k keys, s settings, o Options, log *slog.Logger) (*app.App, error) {
 	hasher, err := argon2id.NewPool(argon2id.PoolOptions{Params: s.argon2, Concurrency: s.loginConcurrency, QueueSize: s.loginQueue})
 	if err != nil {
 		return nil, err
 	}
 	lineCfg := s.line
 	lineCfg.Now = o.Now
-	box := postgres.NewMailbox(pool)
 	return app.New(app.Deps{
-		Store: store, Hasher: hasher, Mailer: wakeOnQueue{box, wake}, Outbox: box, Transport: transport{sender},
+		Store: store, Hasher: hasher, Mailer: postgres.NewMailbox(pool),
 		Signer: k.signer, Line: line.New(lineCfg), OTP: k.otp, Rotator: k.rotator,
 		Log: log, Now: o.Now, SupportEmail: s.supportEmail,
 	})
-}
-
-// wakeOnQueue queues mail and wakes this replica's senders, so a code goes
-// out at once without a database listener.
-type wakeOnQueue struct {
-	app.Mailer
-	wake *runner.Wake
-}
-
-func (m wakeOnQueue) Send(ctx context.Context, msg app.Mail) error {
-	if err := m.Mailer.Send(ctx, msg); err != nil {
-		return err
-	}
-	m.wake.Signal()
-	return nil
-}
-
-// transport sends a queued message (SMTP, or the development sender).
-type transport struct{ s mail.Sender }
-
-func (t transport) Send(ctx context.Context, m app.Mail) error {
-	return t.s.Send(ctx, mail.Message{To: m.To, Subject: m.Subject, Text: m.Text, HTML: m.HTML})
 }
 
 // connectEvents relays the outbox to the AUTH stream; /readyz follows NATS.
@@ -164,36 +142,25 @@ func connectEvents(ctx context.Context, srv *runner.RPCServer, pool *pgxpool.Poo
 	return nil
 }
 
-// The jobs, each safe on every replica at once.
-const (
-	cleanupEvery = 10 * time.Minute
-	// Mail goes out when it is queued (the replica that queued it wakes);
-	// the tick takes retries and what another replica left.
-	mailEvery = time.Second
-	// mailSenders send side by side, one message each at a time (claimed
-	// with SKIP LOCKED), so one slow recipient server holds up one sender.
-	mailSenders = 4
-)
+// cleanupEvery is how often expired codes, states and sessions are deleted.
+const cleanupEvery = 10 * time.Minute
 
-func startJobs(srv *runner.RPCServer, a *app.App, wake *runner.Wake, log *slog.Logger) {
+// startJobs runs the service's jobs, each safe on every replica at once:
+// the cleanup, and the job queue's worker (pkg/queue), which sends the
+// queued mail as soon as it is queued (the queue wakes it), a few messages
+// at a time, with retries.
+func startJobs(srv *runner.RPCServer, a *app.App, pool *pgxpool.Pool, sender mail.Sender, o Options, log *slog.Logger) error {
 	srv.Every(cleanupEvery, func(ctx context.Context) {
 		if err := a.Cleanup.Handle(ctx); err != nil && ctx.Err() == nil {
 			log.WarnContext(ctx, "cleanup failed", "err", err)
 		}
 	})
-	for range mailSenders {
-		srv.EveryOrWoken(mailEvery, wake, func(ctx context.Context) {
-			for {
-				n, err := a.DeliverMail.Handle(ctx, 1)
-				if err != nil && ctx.Err() == nil {
-					log.WarnContext(ctx, "mail delivery", "err", err)
-				}
-				if n == 0 || err != nil {
-					return
-				}
-			}
-		})
+	w, err := queue.New(pool, queue.Options{Log: log, Now: o.Now}, postgres.NewMailQueue(pool).Kind(sender))
+	if err != nil {
+		return err
 	}
+	srv.Background(w.Run)
+	return nil
 }
 
 // mount serves AuthService: the shared interceptors, then the check that

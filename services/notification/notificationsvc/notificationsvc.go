@@ -16,6 +16,7 @@ import (
 	"bidradar/pkg/config"
 	"bidradar/pkg/events"
 	"bidradar/pkg/mail"
+	"bidradar/pkg/queue"
 	"bidradar/pkg/runner"
 	"bidradar/services/notification/internal/adapters/authcontacts"
 	"bidradar/services/notification/internal/adapters/linepush"
@@ -79,7 +80,10 @@ func Build(ctx context.Context, getenv runner.Getenv, log *slog.Logger) (runner.
 		return nil, err
 	}
 	a := app.New(postgres.New(pool), nil).WithChannels(c).WithLimits(limits)
-	startChannelJobs(srv, a, log)
+	if err := startChannelJobs(srv, pool, a, log); err != nil {
+		srv.Close()
+		return nil, err
+	}
 	if se.NATSURL != "" {
 		if err := connectEvents(ctx, srv, pool, se.NATSURL, a, searchowners.New(srv.Client(), projectsTarget, 0), log); err != nil {
 			srv.Close()
@@ -172,25 +176,21 @@ func (m mailer) Mail(ctx context.Context, to, subject, text string) error {
 	return m.s.Send(ctx, mail.Message{To: to, Subject: subject, Text: text})
 }
 
-// startChannelJobs sends due deliveries every few seconds and the daily
-// digest once its hour has come (both safe on every replica).
-func startChannelJobs(srv *runner.RPCServer, a *app.App, log *slog.Logger) {
-	srv.Every(2*time.Second, func(ctx context.Context) {
-		for {
-			n, err := a.Deliver(ctx, 50)
-			if err != nil && ctx.Err() == nil {
-				log.WarnContext(ctx, "deliveries", "err", err)
-			}
-			if n < 50 || err != nil {
-				return
-			}
-		}
-	})
+// startChannelJobs runs the queue worker of the deliveries (pkg/queue:
+// woken by each one queued, a few at a time per destination) and the daily
+// digest once its hour has come; both are safe on every replica.
+func startChannelJobs(srv *runner.RPCServer, pool *pgxpool.Pool, a *app.App, log *slog.Logger) error {
+	w, err := queue.New(pool, queue.Options{Log: log}, a.Jobs()...)
+	if err != nil {
+		return err
+	}
+	srv.Background(w.Run)
 	srv.Every(5*time.Minute, func(ctx context.Context) {
 		if _, err := a.Digest(ctx); err != nil && ctx.Err() == nil {
 			log.WarnContext(ctx, "daily digest", "err", err)
 		}
 	})
+	return nil
 }
 
 // connectEvents starts the outbox relay and the durable consumers.

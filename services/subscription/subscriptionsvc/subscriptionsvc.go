@@ -14,6 +14,7 @@ import (
 	"bidradar/pkg/config"
 	"bidradar/pkg/events"
 	"bidradar/pkg/mail"
+	"bidradar/pkg/queue"
 	"bidradar/pkg/runner"
 	"bidradar/services/subscription/internal/adapters/localpay"
 	"bidradar/services/subscription/internal/adapters/postgres"
@@ -139,7 +140,10 @@ func Build(ctx context.Context, getenv runner.Getenv, log *slog.Logger) (runner.
 		srv.Close()
 		return nil, err
 	}
-	startJobs(srv, a, log)
+	if err := startJobs(srv, pool, a, log); err != nil {
+		srv.Close()
+		return nil, err
+	}
 	srv.Mount(subscriptionv1connect.NewSubscriptionServiceHandler(ports.NewHandler(a), opts...))
 	return srv, nil
 }
@@ -150,48 +154,23 @@ func (m mailer) Send(ctx context.Context, x domain.Mail) error {
 	return m.s.Send(ctx, mail.Message{To: x.To, Subject: x.Subject, Text: x.Text, HTML: x.HTML})
 }
 
-// How often the jobs run. Each is safe on every replica at once: plans are
-// moved under row claims, reminders are remembered per plan end, mail and
-// provider cancels are leased per row.
-const (
-	expiryEvery = time.Minute
-	mailEvery   = 3 * time.Second
-	cancelEvery = 30 * time.Second // the shortest back-off is 1 min
-)
+// reminderEvery is how often the reminders due today are looked for.
+const reminderEvery = time.Minute
 
-// startJobs runs the expiry and reminder job, the mail sender and the
-// retries of provider cancels (replaced card subscriptions).
-func startJobs(srv *runner.RPCServer, a *app.App, log *slog.Logger) {
-	srv.Every(expiryEvery, func(ctx context.Context) {
-		if n, err := a.ExpireDue(ctx); err != nil && ctx.Err() == nil {
-			log.WarnContext(ctx, "plan expiry", "err", err)
-		} else if n > 0 {
-			log.InfoContext(ctx, "plans moved past their end date", "count", n)
-		}
+// startJobs runs the service's queue worker (plans past their end date,
+// stops of replaced card subscriptions, mail; pkg/queue) and the reminder
+// job; both are safe on every replica at once (jobs are leased per row,
+// reminders remembered per plan end).
+func startJobs(srv *runner.RPCServer, pool *pgxpool.Pool, a *app.App, log *slog.Logger) error {
+	w, err := queue.New(pool, queue.Options{Log: log}, a.Jobs()...)
+	if err != nil {
+		return err
+	}
+	srv.Background(w.Run)
+	srv.Every(reminderEvery, func(ctx context.Context) {
 		if _, err := a.SendReminders(ctx); err != nil && ctx.Err() == nil {
 			log.WarnContext(ctx, "plan reminders", "err", err)
 		}
 	})
-	srv.Every(cancelEvery, func(ctx context.Context) {
-		for {
-			n, err := a.StopReplacedCards(ctx, 20)
-			if err != nil && ctx.Err() == nil {
-				log.WarnContext(ctx, "provider cancels", "err", err)
-			}
-			if n < 20 || err != nil {
-				return
-			}
-		}
-	})
-	srv.Every(mailEvery, func(ctx context.Context) {
-		for {
-			n, err := a.DeliverMail(ctx, 20)
-			if err != nil && ctx.Err() == nil {
-				log.WarnContext(ctx, "mail queue", "err", err)
-			}
-			if n < 20 || err != nil {
-				return
-			}
-		}
-	})
+	return nil
 }

@@ -23,18 +23,10 @@ type Mail struct {
 }
 
 // Mailer sends e-mail. The use cases' Mailer queues it (one INSERT, so a
-// request that mails takes as long as one that does not); DeliverMail
-// hands what is due to the transport, another Mailer.
+// request that mails takes as long as one that does not); the job queue's
+// worker (pkg/queue) sends it afterwards, with retries.
 type Mailer interface {
 	Send(ctx context.Context, m Mail) error
-}
-
-// MailOutbox is the queue the use cases' Mailer writes to.
-type MailOutbox interface {
-	// DeliverDue sends up to limit messages due at now with send and
-	// records each outcome (sent, retried later, or given up); it returns
-	// how many it handled.
-	DeliverDue(ctx context.Context, limit int, now time.Time, send func(context.Context, Mail) error) (int, error)
 }
 
 // PasswordHasher hashes and checks passwords in a bounded pool. Both
@@ -76,15 +68,13 @@ type LineProvider interface {
 type Deps struct {
 	Store  domain.Store
 	Hasher PasswordHasher
-	// Mailer queues mail in Outbox; Transport sends it from there.
-	Mailer    Mailer
-	Outbox    MailOutbox
-	Transport Mailer
-	Signer    AccessSigner
-	Line      LineProvider
-	OTP       domain.OTPHasher
-	Rotator   domain.Rotator
-	Log       *slog.Logger
+	// Mailer queues mail; the queue's worker sends it.
+	Mailer  Mailer
+	Signer  AccessSigner
+	Line    LineProvider
+	OTP     domain.OTPHasher
+	Rotator domain.Rotator
+	Log     *slog.Logger
 	// Now is the clock; time.Now when nil.
 	Now func() time.Time
 	// SupportEmail receives contact-us messages (SUPPORT_EMAIL); unset:
@@ -125,7 +115,6 @@ type App struct {
 	// Upkeep, for the service's own checks and jobs.
 	SessionEnded SessionEndedHandler
 	Cleanup      CleanupHandler
-	DeliverMail  DeliverMailHandler
 }
 
 // New wires the use cases; it rejects missing dependencies.
@@ -135,8 +124,8 @@ func New(d Deps) (*App, error) {
 		return nil, errors.New("app: nil Store")
 	case d.Hasher == nil:
 		return nil, errors.New("app: nil Hasher")
-	case d.Mailer == nil || d.Outbox == nil || d.Transport == nil:
-		return nil, errors.New("app: nil Mailer, Outbox or Transport")
+	case d.Mailer == nil:
+		return nil, errors.New("app: nil Mailer")
 	case d.Signer == nil:
 		return nil, errors.New("app: nil Signer")
 	case d.Line == nil:
@@ -151,7 +140,7 @@ func New(d Deps) (*App, error) {
 		return nil, errors.New("app: OTP hasher and refresh rotator need keys")
 	}
 	c := &core{
-		store: d.Store, hasher: d.Hasher, mailer: d.Mailer, outbox: d.Outbox, transport: d.Transport, signer: d.Signer, line: d.Line,
+		store: d.Store, hasher: d.Hasher, mailer: d.Mailer, signer: d.Signer, line: d.Line,
 		otp: d.OTP, rotator: d.Rotator, log: d.Log, now: d.Now, supportEmail: d.SupportEmail,
 	}
 	return &App{
@@ -185,23 +174,20 @@ func New(d Deps) (*App, error) {
 		ConfirmEmailChange:    ConfirmEmailChangeHandler{c},
 		SessionEnded:          SessionEndedHandler{c},
 		Cleanup:               CleanupHandler{c},
-		DeliverMail:           DeliverMailHandler{c},
 	}, nil
 }
 
 // core is what the handlers share: ports plus the code and session helpers.
 type core struct {
-	store     domain.Store
-	hasher    PasswordHasher
-	mailer    Mailer
-	outbox    MailOutbox
-	transport Mailer
-	signer    AccessSigner
-	line      LineProvider
-	otp       domain.OTPHasher
-	rotator   domain.Rotator
-	log       *slog.Logger
-	now       func() time.Time
+	store   domain.Store
+	hasher  PasswordHasher
+	mailer  Mailer
+	signer  AccessSigner
+	line    LineProvider
+	otp     domain.OTPHasher
+	rotator domain.Rotator
+	log     *slog.Logger
+	now     func() time.Time
 
 	supportEmail string
 }

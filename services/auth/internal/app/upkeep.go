@@ -24,14 +24,3 @@ type CleanupHandler struct{ c *core }
 func (h CleanupHandler) Handle(ctx context.Context) error {
 	return h.c.store.Cleanup(ctx, h.c.now())
 }
-
-// DeliverMailHandler sends up to limit queued messages that are due by the
-// service's clock (each leased to this caller while it is sent, so replicas
-// share the queue) and returns how many it handled.
-type DeliverMailHandler struct{ c *core }
-
-// Handle runs the use case.
-func (h DeliverMailHandler) Handle(ctx context.Context, limit int) (int, error) {
-	// A failed send is kept with its error and retried with back-off.
-	return h.c.outbox.DeliverDue(ctx, limit, h.c.now(), h.c.transport.Send)
-}

@@ -3,16 +3,14 @@ package app
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 	"strconv"
-	"sync"
 	"time"
 
+	"bidradar/pkg/queue"
 	"bidradar/services/notification/internal/domain"
 )
-
-// DeliveryLease is how long a claimed delivery is left to its replica.
-const DeliveryLease = 2 * time.Minute
 
 var (
 	errNoMail    = errors.New("e-mail is not configured")
@@ -21,82 +19,62 @@ var (
 	errNoContact = errors.New("no address for this channel")
 )
 
-// DeliveryConcurrency is how many deliveries of a claimed batch are sent
-// at once: a receiver slow to answer (a webhook taking its full 10 s) holds
-// up its own message, not the other users' e-mail and LINE messages.
-const DeliveryConcurrency = 8
-
-// Deliver sends the due e-mail, LINE and webhook messages (up to limit,
-// DeliveryConcurrency at a time) and returns how many were sent. A failure
-// is retried later (domain.DeliveryRetries); a message that cannot be sent
-// at all (no address, channel off) is given up at once. Every claimed
-// delivery is sent and recorded even when recording another failed; the
-// first such error is returned.
-func (a *App) Deliver(ctx context.Context, limit int) (int, error) {
-	now := a.now()
-	ds, err := a.store.ClaimDeliveries(ctx, now, limit, DeliveryLease)
-	if err != nil {
-		return 0, err
-	}
-	inPlan := a.planGate(ctx, ds)
-	var (
-		mu    sync.Mutex
-		sent  int
-		first error
-		wg    sync.WaitGroup
-		slots = make(chan struct{}, DeliveryConcurrency)
-	)
-	for _, d := range ds {
-		slots <- struct{}{}
-		wg.Go(func() {
-			defer func() { <-slots }()
-			ok, err := a.deliver(ctx, d, inPlan(d))
-			mu.Lock()
-			defer mu.Unlock()
-			if ok {
-				sent++
-			}
-			if err != nil && first == nil {
-				first = err
-			}
-		})
-	}
-	wg.Wait()
-	return sent, first
+// Jobs are the kinds of the service's queued work, for its queue worker
+// (pkg/queue; safe on every replica): the e-mail, LINE and webhook
+// deliveries. They run concurrently, a few at a time per destination (the
+// SMTP server, LINE, each webhook host), so a webhook receiver that takes
+// its full 10 s holds up its own messages, not the other users' e-mail
+// and LINE messages.
+func (a *App) Jobs() []queue.Kind {
+	return []queue.Kind{{Name: domain.JobDelivery, Handle: a.deliver,
+		MaxAttempts: domain.DeliveryAttempts, Backoff: domain.DeliveryBackoff}}
 }
 
-// deliver sends one claimed delivery, unless refused (planGate), and
-// records the outcome; ok is true when it was sent, err is an error
-// recording it.
-func (a *App) deliver(ctx context.Context, d domain.Delivery, refused error) (ok bool, err error) {
-	err = refused
+// deliver sends one delivery (the job's key is its id) unless its user's
+// plan no longer includes the channel. A failure is retried
+// (domain.DeliveryRetries); a message that cannot be sent at all (no
+// address, channel off or not in the plan) is given up at once.
+func (a *App) deliver(ctx context.Context, j queue.Attempt) error {
+	id, err := strconv.ParseInt(j.Key, 10, 64)
+	if err != nil {
+		return queue.Permanent(fmt.Errorf("delivery job key %q: %w", j.Key, err))
+	}
+	d, ok, err := a.store.Delivery(ctx, id)
+	if err != nil || !ok {
+		return err // gone with its user: nothing to send
+	}
+	err = a.inPlan(ctx, d)
 	if err == nil {
 		err = a.send(ctx, d)
 	}
 	switch {
 	case err == nil:
-		return true, a.store.DeliveryDone(ctx, d.ID, a.now())
+		return nil
 	case errors.Is(err, errNoMail), errors.Is(err, errNoLine), errors.Is(err, errNoWebhook), errors.Is(err, errNoContact), errors.Is(err, errNotInPlan):
-		return false, a.store.DeliveryFailed(ctx, d.ID, err.Error(), nil, a.now())
-	default:
-		var next *time.Time
-		if t, ok := domain.NextAttempt(d.Attempts, a.now()); ok {
-			next = &t
-		}
-		return false, a.store.DeliveryFailed(ctx, d.ID, failure(d, err), next, a.now())
+		return queue.Permanent(err)
 	}
+	return failure(d, err)
 }
 
 // failure is the error a delivery keeps. The webhook's is shown to the user
 // in its delivery log: only the poster's named problems (domain.Webhook…),
 // never another error's text (a database's, a raw dial error).
-func failure(d domain.Delivery, err error) string {
+func failure(d domain.Delivery, err error) error {
 	var we *domain.WebhookError
 	if d.Channel != domain.ChannelWebhook || errors.As(err, &we) {
-		return err.Error()
+		return err
 	}
-	return domain.WebhookFailed
+	return shownError{domain.WebhookFailed, err}
 }
+
+// shownError is an error whose text is shown instead of its cause's.
+type shownError struct {
+	shown string
+	err   error
+}
+
+func (e shownError) Error() string { return e.shown }
+func (e shownError) Unwrap() error { return e.err }
 
 func (a *App) send(ctx context.Context, d domain.Delivery) error {
 	if d.Channel == domain.ChannelWebhook {

@@ -14,43 +14,25 @@ import (
 // stays, so the channel works again on an upgrade.
 var errNotInPlan = errors.New("the user's plan does not include this channel")
 
-// planGate asks once, for a claimed batch, which users' tiers include the
-// channels their deliveries go to, and returns the check of one delivery:
-// nil to send, errNotInPlan, or a lookup failure (retried like a send).
-// Without the subscription service configured, no channel beyond the bell
-// is sent.
-func (a *App) planGate(ctx context.Context, ds []domain.Delivery) func(domain.Delivery) error {
-	var users []string
-	seen := map[string]bool{}
-	for _, d := range ds {
-		if d.Channel != domain.ChannelWebhook && !seen[d.UserID] {
-			seen[d.UserID] = true
-			users = append(users, d.UserID)
-		}
-	}
-	if len(users) == 0 {
-		return func(domain.Delivery) error { return nil }
-	}
-	if a.ch.Plans == nil {
-		return func(d domain.Delivery) error {
-			if d.Channel == domain.ChannelWebhook {
-				return nil
-			}
-			return errNotInPlan
-		}
-	}
-	plans, err := a.ch.Plans.Channels(ctx, users)
-	return func(d domain.Delivery) error {
-		switch {
-		case d.Channel == domain.ChannelWebhook:
-			return nil
-		case err != nil:
-			return err
-		case !plans[d.UserID].Allows(d.Channel):
-			return errNotInPlan
-		}
+// inPlan checks that the user's tier includes the channel a delivery goes
+// to: nil to send, errNotInPlan, or a lookup failure (retried like a send).
+// Webhooks are in every tier; without the subscription service configured,
+// no other channel beyond the bell is sent.
+func (a *App) inPlan(ctx context.Context, d domain.Delivery) error {
+	switch {
+	case d.Channel == domain.ChannelWebhook:
 		return nil
+	case a.ch.Plans == nil:
+		return errNotInPlan
 	}
+	plans, err := a.ch.Plans.Channels(ctx, []string{d.UserID})
+	if err != nil {
+		return err
+	}
+	if !plans[d.UserID].Allows(d.Channel) {
+		return errNotInPlan
+	}
+	return nil
 }
 
 // checkTurnsOn refuses settings that turn on a channel the user's tier does

@@ -3,6 +3,7 @@ package domain
 import (
 	"context"
 	"fmt"
+	"net/url"
 	"strings"
 	"time"
 )
@@ -34,27 +35,45 @@ func (s Settings) Channels(category string) []string {
 	return out
 }
 
-// Delivery is one e-mail or LINE message of a notification.
+// Delivery is one e-mail, LINE message or webhook request of a
+// notification. It is sent as a job of the queue (pkg/queue, kind
+// JobDelivery, keyed by the delivery's id), which keeps its attempts.
 type Delivery struct {
 	ID           int64
 	UserID       string
 	Channel      string
 	RetryKey     string
-	Attempts     int
 	Notification Notification
 }
+
+// JobDelivery is the queue kind of the deliveries.
+const JobDelivery = "notification.delivery"
 
 // DeliveryRetries are the waits after each failed attempt; after the last
 // the delivery is given up (and stays recorded with its error).
 var DeliveryRetries = []time.Duration{time.Minute, 5 * time.Minute, 15 * time.Minute, time.Hour, 3 * time.Hour}
 
-// NextAttempt is when to retry after attempts failures, ok = false when
-// the delivery is given up.
-func NextAttempt(attempts int, now time.Time) (time.Time, bool) {
-	if attempts < 1 || attempts > len(DeliveryRetries) {
-		return time.Time{}, false
+// DeliveryAttempts is how many attempts a delivery gets: one, then one
+// after each of DeliveryRetries.
+var DeliveryAttempts = len(DeliveryRetries) + 1
+
+// DeliveryBackoff is the wait after the attempts-th failure.
+func DeliveryBackoff(attempts int) time.Duration {
+	return DeliveryRetries[min(max(attempts, 1), len(DeliveryRetries))-1]
+}
+
+// DeliveryDestination is the receiver a delivery talks to, for the queue's
+// per-destination limit: the SMTP server, LINE's API, or the host of the
+// user's webhook (one slow receiver fills only its own slots).
+func DeliveryDestination(channel, webhookURL string) string {
+	if channel != ChannelWebhook {
+		return channel
 	}
-	return now.Add(DeliveryRetries[attempts-1]), true
+	host := ""
+	if u, err := url.Parse(webhookURL); err == nil {
+		host = strings.ToLower(u.Hostname())
+	}
+	return "webhook:" + host
 }
 
 // Contact is where a user's messages go (from the auth service).

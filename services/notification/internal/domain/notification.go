@@ -213,13 +213,11 @@ type Store interface {
 	SettingsOf(ctx context.Context, userIDs []string) (map[string]Settings, error)
 	PutSettings(ctx context.Context, userID string, s Settings, now time.Time) error
 
-	// ClaimDeliveries leases up to limit due deliveries (one replica each)
-	// and counts the attempt.
-	ClaimDeliveries(ctx context.Context, now time.Time, limit int, lease time.Duration) ([]Delivery, error)
-	// DeliveryDone records a sent delivery; DeliveryFailed records an error
-	// and the next attempt (nil: given up).
-	DeliveryDone(ctx context.Context, id int64, now time.Time) error
-	DeliveryFailed(ctx context.Context, id int64, cause string, next *time.Time, now time.Time) error
+	// Delivery returns a delivery with its notification (ok false when it
+	// is gone: its user was deleted). Create queues each delivery as a job
+	// of the queue (pkg/queue, JobDelivery, keyed by its id), which keeps
+	// its attempts, its state and its error.
+	Delivery(ctx context.Context, id int64) (d Delivery, ok bool, err error)
 	// DigestDue returns, per user who chose the daily e-mail and has no
 	// digest for day yet, the notifications created in [from, to).
 	DigestDue(ctx context.Context, day, from, to time.Time) (map[string][]Notification, error)
@@ -234,7 +232,8 @@ type Store interface {
 	// PruneSteps drops the steps seen before.
 	PruneSteps(ctx context.Context, before time.Time) error
 
-	// PutWebhook sets the user's webhook (replacing one).
+	// PutWebhook sets the user's webhook (replacing one); its pending
+	// deliveries go to the new one.
 	PutWebhook(ctx context.Context, w Webhook, now time.Time) error
 	// DeleteWebhook removes it and gives up its pending deliveries; false
 	// when there was none.

@@ -4,6 +4,7 @@ import (
 	"net/netip"
 	"strings"
 	"testing"
+	"time"
 
 	"bidradar/services/notification/internal/domain"
 )
@@ -158,5 +159,27 @@ func TestProjectMatchTitle(t *testing.T) {
 	}
 	if s := domain.SearchMatch("u", "c1", "ถนน", p); s.Title != `โครงการใหม่ตรงกับ "ถนน"` || s.DedupKey != "match:c1:69000000001" {
 		t.Errorf("SearchMatch %+v", s)
+	}
+}
+
+// Deliveries are limited per receiver: e-mail and LINE each one, a webhook
+// per host (not per user, not per path or port).
+func TestDeliveryDestination(t *testing.T) {
+	for _, c := range []struct{ channel, url, want string }{
+		{domain.ChannelEmail, "", "email"},
+		{domain.ChannelLine, "https://ignored.example", "line"},
+		{domain.ChannelWebhook, "https://Hooks.Example.com:8443/a?b=c", "webhook:hooks.example.com"},
+		{domain.ChannelWebhook, "https://hooks.example.com/other", "webhook:hooks.example.com"},
+		{domain.ChannelWebhook, "https://[2001:db8::1]/in", "webhook:2001:db8::1"},
+		{domain.ChannelWebhook, "", "webhook:"},
+	} {
+		if got := domain.DeliveryDestination(c.channel, c.url); got != c.want {
+			t.Errorf("%s %q: %q, want %q", c.channel, c.url, got, c.want)
+		}
+	}
+	for attempts, want := range map[int]time.Duration{1: time.Minute, 5: 3 * time.Hour, 9: 3 * time.Hour} {
+		if got := domain.DeliveryBackoff(attempts); got != want {
+			t.Errorf("back-off after %d: %s, want %s", attempts, got, want)
+		}
 	}
 }

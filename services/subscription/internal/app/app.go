@@ -54,25 +54,16 @@ type Store interface {
 	ReissueReceipt(ctx context.Context, userID, number string, buyer domain.Party, now time.Time, mail func(domain.Receipt) domain.Mail) (domain.Receipt, error)
 
 	UpdatePlan(ctx context.Context, userID string, now time.Time, change func(domain.Subscription, bool) (domain.Subscription, error)) (domain.Subscription, error)
-	RollDue(ctx context.Context, now time.Time, limit int, roll func(domain.Subscription) (domain.Subscription, bool)) (int, error)
+	// RollPlan moves the user's plan on past its end date as roll decides
+	// (moved false: nothing to move), publishing the change.
+	RollPlan(ctx context.Context, userID string, now time.Time, roll func(domain.Subscription) (domain.Subscription, bool)) (moved bool, err error)
 	EndingBetween(ctx context.Context, from, to time.Time) ([]domain.Subscription, error)
 	QueueReminder(ctx context.Context, userID string, end time.Time, kind string, m domain.Mail, now time.Time) (bool, error)
-	// DeliverMail sends up to limit due queued mails with send, recording
-	// each outcome (retries back off); it returns how many it handled.
-	DeliverMail(ctx context.Context, limit int, now time.Time, send func(context.Context, domain.Mail) error) (int, error)
-	// ClaimProviderCancels leases up to limit pending provider cancels due
-	// at now (only that subscription's, when only is set) until now+lease,
-	// counting an attempt each; rows another worker holds are skipped.
-	ClaimProviderCancels(ctx context.Context, now time.Time, lease time.Duration, limit int, only string) ([]domain.PendingCancel, error)
-	// ProviderCancelDone and ProviderCancelFailed record a claimed call's
-	// outcome (nothing, when the claim was lost meanwhile).
-	ProviderCancelDone(ctx context.Context, c domain.PendingCancel, now time.Time) error
-	ProviderCancelFailed(ctx context.Context, c domain.PendingCancel, retryAt time.Time, failure string) error
 	// EndPlanForDeletion ends a deleted account's plan as end decides
-	// (domain.ForDeletion) and records the provider cancels it returns, in
-	// one transaction, returning them.
+	// (domain.ForDeletion) and queues the provider cancels it returns, in
+	// one transaction.
 	EndPlanForDeletion(ctx context.Context, userID string, now time.Time,
-		end func(domain.Subscription, bool, []string) (domain.Subscription, []domain.ProviderCancel, bool)) ([]domain.ProviderCancel, error)
+		end func(domain.Subscription, bool, []string) (domain.Subscription, []domain.ProviderCancel, bool)) error
 	// ForgetUser erases a deleted account's personal data: the billing
 	// profile, usage counters, the e-mail kept for reminders and receipts,
 	// and mail not yet sent. Payments and issued receipts stay (tax law).
@@ -318,14 +309,9 @@ func (a *App) fulfil(ctx context.Context, ev domain.Event) (applied bool, err er
 	case c.Reason != "":
 		a.log.InfoContext(ctx, "webhook event changed nothing", "event", ev.String(), "reason", c.Reason)
 	}
-	if c.ProviderCancel != nil && a.provider != nil {
-		// The plan and the pending cancel of the old card are written: try
-		// it at once; a failure is retried by the job (StopReplacedCards),
-		// and the webhook is acknowledged either way (the plan is right).
-		if _, err := a.stopReplaced(ctx, 1, c.ProviderCancel.SubscriptionID); err != nil {
-			a.log.ErrorContext(ctx, "provider cancel: outcome not recorded; the job retries it", "subscription", c.ProviderCancel.SubscriptionID, "err", err)
-		}
-	}
+	// A cancel of the old card (c.ProviderCancel) was queued with the plan:
+	// the queue's worker, woken by it, calls the provider at once and
+	// retries a failure; the webhook is acknowledged either way.
 	return applied, nil
 }
 

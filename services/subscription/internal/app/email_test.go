@@ -50,8 +50,7 @@ func TestEmailChangeFollowsTheAccount(t *testing.T) {
 	exec(t, pool, `INSERT INTO subscriptions (user_id, tier, status, start_date, end_date, method, period, email) VALUES
 		('bob', 'pro', 'active', '2026-11-01', '2026-11-30', 'promptpay', 'monthly', 'bob@example.com'),
 		('carl', 'pro', 'active', '2026-11-01', '2026-11-30', 'promptpay', 'monthly', '')`)
-	_, err = a.DeliverMail(ctx, 10)
-	must(err)
+	runJobs(t, pool, a, c.now)
 	if got := box.all(); len(got) != 1 || got[0].To != old {
 		t.Fatalf("first receipt: %+v", got)
 	}
@@ -64,9 +63,8 @@ func TestEmailChangeFollowsTheAccount(t *testing.T) {
 	box.fail = errors.New("smtp down")
 	_, err = a.SendReminders(ctx)
 	must(err)
-	_, err = a.DeliverMail(ctx, 10)
-	must(err)
-	if n := count(t, pool, `SELECT count(*) FROM mail_outbox WHERE recipient = $1 AND sent_at IS NULL`, old); n != 1 {
+	runJobs(t, pool, a, c.now)
+	if n := count(t, pool, `SELECT count(*) FROM queue_jobs WHERE kind = 'mail' AND payload->>'to' = $1 AND done_at IS NULL`, old); n != 1 {
 		t.Fatalf("%d mails waiting for the old address, want the reminder", n)
 	}
 
@@ -103,11 +101,11 @@ func TestEmailChangeFollowsTheAccount(t *testing.T) {
 		}
 	}
 	for q, want := range map[string]int{
-		`SELECT count(*) FROM subscriptions WHERE user_id = 'ann' AND email = '` + moved + `'`:                     1,
-		`SELECT count(*) FROM checkouts WHERE user_id = 'ann' AND email <> '` + moved + `'`:                        0,
-		`SELECT count(*) FROM subscriptions WHERE user_id = 'bob' AND email = 'bob@example.com'`:                   1,
-		`SELECT count(*) FROM subscriptions WHERE user_id = 'carl' AND email = ''`:                                 1,
-		`SELECT count(*) FROM mail_outbox WHERE recipient IN ('` + old + `', '` + stale + `') AND sent_at IS NULL`: 0,
+		`SELECT count(*) FROM subscriptions WHERE user_id = 'ann' AND email = '` + moved + `'`:                                           1,
+		`SELECT count(*) FROM checkouts WHERE user_id = 'ann' AND email <> '` + moved + `'`:                                              0,
+		`SELECT count(*) FROM subscriptions WHERE user_id = 'bob' AND email = 'bob@example.com'`:                                         1,
+		`SELECT count(*) FROM subscriptions WHERE user_id = 'carl' AND email = ''`:                                                       1,
+		`SELECT count(*) FROM queue_jobs WHERE kind = 'mail' AND payload->>'to' IN ('` + old + `', '` + stale + `') AND done_at IS NULL`: 0,
 	} {
 		if n := count(t, pool, q); n != want {
 			t.Errorf("%s: %d, want %d", q, n, want)
@@ -116,12 +114,10 @@ func TestEmailChangeFollowsTheAccount(t *testing.T) {
 
 	box.fail = nil
 	c.set(c.now().Add(time.Hour)) // past the back-off
-	_, err = a.DeliverMail(ctx, 10)
-	must(err)
+	runJobs(t, pool, a, c.now)
 	_, err = a.CompleteLocal(ctx, "ann", upgrade, true)
 	must(err)
-	_, err = a.DeliverMail(ctx, 10)
-	must(err)
+	runJobs(t, pool, a, c.now)
 	var got []domain.Mail // ann's (bob's own reminder went out too)
 	for _, m := range box.all() {
 		if m.To != "bob@example.com" {

@@ -83,21 +83,6 @@ func (a *App) setCancel(ctx context.Context, userID string, cancel bool) (domain
 	return s, err
 }
 
-// ExpireDue moves every plan past its end date on (to the downgrade
-// waiting after it, or to free) and returns how many moved. Safe on every
-// replica at once.
-func (a *App) ExpireDue(ctx context.Context) (int, error) {
-	total := 0
-	for {
-		now := a.now()
-		n, err := a.store.RollDue(ctx, now, 100, func(s domain.Subscription) (domain.Subscription, bool) { return domain.Roll(s, now) })
-		total += n
-		if err != nil || n < 100 {
-			return total, err
-		}
-	}
-}
-
 // SendReminders queues the Thai reminders due today (7 days and 1 day
 // before a plan that does not renew ends), each once per plan end.
 func (a *App) SendReminders(ctx context.Context) (int, error) {
@@ -129,44 +114,22 @@ func (a *App) SendReminders(ctx context.Context) (int, error) {
 	return n, nil
 }
 
-// DeliverMail sends queued mail: up to limit, each leased to this worker
-// while it is sent; a failure is retried with a doubling delay.
-func (a *App) DeliverMail(ctx context.Context, limit int) (int, error) {
-	if a.mailer == nil {
-		return 0, nil
-	}
-	return a.store.DeliverMail(ctx, limit, a.now(), func(ctx context.Context, m domain.Mail) error {
-		err := a.mailer.Send(ctx, m)
-		if err != nil {
-			a.log.WarnContext(ctx, "mail not sent", "err", err)
-		}
-		return err
-	})
-}
-
 // ForgetUser handles an account deletion (auth.v1.user.deactivated). First
 // every card subscription that could still charge the user is cancelled at
 // the provider now (domain.ForDeletion; no refund of the days left) and
-// the plan ends today: the cancels are recorded with the plan's end, then
-// tried at once, and a failure is retried by the provider-cancel job until
-// the provider confirms, so an outage at the provider neither keeps
-// charging a deleted account nor holds the deletion up. Then the personal
+// the plan ends today: the cancels are queued with the plan's end, tried
+// at once by the queue's worker and retried until the provider confirms,
+// so an outage at the provider neither keeps charging a deleted account
+// nor holds the deletion up. Then the personal
 // data goes. Payments and issued receipts stay, as the Revenue Code
 // requires. Run again, it finds nothing left to do.
 func (a *App) ForgetUser(ctx context.Context, userID string) error {
 	now := a.now()
-	cancels, err := a.store.EndPlanForDeletion(ctx, userID, now, func(s domain.Subscription, found bool, running []string) (domain.Subscription, []domain.ProviderCancel, bool) {
+	err := a.store.EndPlanForDeletion(ctx, userID, now, func(s domain.Subscription, found bool, running []string) (domain.Subscription, []domain.ProviderCancel, bool) {
 		return domain.ForDeletion(s, found, running, now)
 	})
 	if err != nil {
 		return err
-	}
-	if a.provider != nil {
-		for _, pc := range cancels {
-			if _, err := a.stopReplaced(ctx, 1, pc.SubscriptionID); err != nil {
-				a.log.ErrorContext(ctx, "provider cancel of a deleted account: outcome not recorded; the job retries it", "subscription", pc.SubscriptionID, "err", err)
-			}
-		}
 	}
 	return a.store.ForgetUser(ctx, userID)
 }

@@ -3,6 +3,8 @@ package app_test
 import (
 	"context"
 	"errors"
+	"io"
+	"log/slog"
 	"strings"
 	"sync"
 	"testing"
@@ -10,6 +12,7 @@ import (
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"bidradar/pkg/queue"
 	"bidradar/pkg/testutil/pgtest"
 	"bidradar/services/subscription/internal/adapters/postgres"
 	"bidradar/services/subscription/internal/app"
@@ -70,6 +73,26 @@ func exec(t *testing.T, pool *pgxpool.Pool, sql string, args ...any) {
 	}
 }
 
+// runJobs runs the queued work of a due at now (plans past their end,
+// provider cancels, mail) as the service's queue worker does: subscriptionsvc
+// runs one woken by every insert, so a job a use case queues runs at once.
+// Safe from several goroutines (replicas).
+func runJobs(t *testing.T, pool *pgxpool.Pool, a *app.App, now func() time.Time) queue.Stats {
+	t.Helper()
+	w, err := queue.New(pool, queue.Options{Now: now, Log: quiet}, a.Jobs()...)
+	if err != nil {
+		t.Error(err)
+		return queue.Stats{}
+	}
+	st, err := w.RunDue(context.Background())
+	if err != nil {
+		t.Error(err)
+	}
+	return st
+}
+
+var quiet = slog.New(slog.NewTextHandler(io.Discard, nil))
+
 func count(t *testing.T, pool *pgxpool.Pool, sql string, args ...any) int {
 	t.Helper()
 	var n int
@@ -79,8 +102,9 @@ func count(t *testing.T, pool *pgxpool.Pool, sql string, args ...any) int {
 	return n
 }
 
-// Two job instances (two replicas) run the expiry at once: each plan moves
-// once and publishes one subscription.changed.
+// Two queue workers (two replicas) run the plan-end jobs at once: each
+// plan moves once, when its end date has passed in Bangkok, and publishes
+// one subscription.changed.
 func TestExpiryOnceAcrossReplicas(t *testing.T) {
 	pool := open(t)
 	c := &clock{t: bangkok(2026, 11, 30, 12)}
@@ -91,36 +115,36 @@ func TestExpiryOnceAcrossReplicas(t *testing.T) {
 		('cat', 'pro', 'active', '2026-11-01', '2026-11-30', 'card', 'monthly')`)
 	exec(t, pool, `UPDATE subscriptions SET next_tier = 'starter', next_period = 'monthly', next_method = 'promptpay',
 		next_end_date = '2026-12-30' WHERE user_id = 'cat'`)
+	// Written once more through the store, as the service writes plans:
+	// that puts each plan's plan-end job.
+	repo := postgres.New(pool)
+	for _, user := range []string{"ann", "bob", "cat"} {
+		if _, err := repo.UpdatePlan(ctx, user, c.now(), func(s domain.Subscription, _ bool) (domain.Subscription, error) { return s, nil }); err != nil {
+			t.Fatal(err)
+		}
+	}
 	apps := []*app.App{
 		app.New(postgres.New(pool), nil, c.now, nil),
 		app.New(postgres.New(pool), nil, c.now, nil),
 	}
 	run := func() int {
 		var wg sync.WaitGroup
-		moved := make([]int, len(apps))
+		ran := make([]int, len(apps))
 		for i, a := range apps {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				n, err := a.ExpireDue(ctx)
-				if err != nil {
-					t.Error(err)
-				}
-				moved[i] = n
-			}()
+			wg.Go(func() { ran[i] = runJobs(t, pool, a, c.now).Claimed })
 		}
 		wg.Wait()
-		return moved[0] + moved[1]
+		return ran[0] + ran[1]
 	}
 	if n := run(); n != 0 {
-		t.Fatalf("on the last day (Bangkok) %d plans moved", n)
+		t.Fatalf("on the last day (Bangkok) %d plan-end jobs ran", n)
 	}
 	c.set(bangkok(2026, 12, 1, 0).Add(time.Minute)) // 00:01 in Bangkok, still 30 Nov in UTC
 	if n := run(); n != 2 {
-		t.Fatalf("%d plans moved, want ann expired and cat's downgrade started", n)
+		t.Fatalf("%d plan-end jobs ran, want ann's (expired) and cat's (downgrade started)", n)
 	}
 	if n := run(); n != 0 {
-		t.Fatalf("a second run moved %d", n)
+		t.Fatalf("a second run ran %d", n)
 	}
 	events := count(t, pool, `SELECT count(*) FROM outbox WHERE subject = 'subscription.v1.subscription.changed'`)
 	if events != 2 {
@@ -161,9 +185,7 @@ func TestRemindersOnceEach(t *testing.T) {
 				if _, err := x.SendReminders(ctx); err != nil {
 					t.Error(err)
 				}
-				if _, err := x.DeliverMail(ctx, 10); err != nil {
-					t.Error(err)
-				}
+				runJobs(t, pool, x, c.now)
 			}()
 		}
 		wg.Wait()
@@ -182,7 +204,7 @@ func TestRemindersOnceEach(t *testing.T) {
 	}
 	box.fail = errors.New("smtp down")
 	step(bangkok(2026, 11, 29, 9))
-	if len(box.all()) != 1 || count(t, pool, `SELECT count(*) FROM mail_outbox WHERE sent_at IS NULL AND last_error = 'smtp down'`) != 1 {
+	if len(box.all()) != 1 || count(t, pool, `SELECT count(*) FROM queue_jobs WHERE kind = 'mail' AND done_at IS NULL AND last_error = 'smtp down'`) != 1 {
 		t.Fatal("a failed send is not kept for retry")
 	}
 	box.fail = nil

@@ -10,6 +10,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"bidradar/pkg/apperr"
+	"bidradar/pkg/queue"
 	"bidradar/services/subscription/internal/adapters/localpay"
 	"bidradar/services/subscription/internal/adapters/postgres"
 	"bidradar/services/subscription/internal/app"
@@ -55,6 +56,12 @@ func recordingApp(t *testing.T) (*pgxpool.Pool, *recorder, *app.App) {
 	return pool, p, app.New(postgres.New(pool), p, c.now, nil)
 }
 
+// runAt runs the queued jobs of a due now (the recording app's clock).
+func runAt(t *testing.T, pool *pgxpool.Pool, a *app.App) queue.Stats {
+	t.Helper()
+	return runJobs(t, pool, a, a.Now)
+}
+
 func (r *recorder) take() []string {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -81,6 +88,7 @@ func TestReplacedCardStopsAtTheProvider(t *testing.T) {
 		if _, err := a.CompleteLocal(ctx, user, s.ID, true); err != nil {
 			t.Fatal(err)
 		}
+		runAt(t, pool, a)
 	}
 	card("ann", "starter")
 	buy("ann", "pro")
@@ -92,7 +100,7 @@ func TestReplacedCardStopsAtTheProvider(t *testing.T) {
 	if got := p.take(); len(got) != 1 || got[0] != "cancel_at_period_end sub_bob true" {
 		t.Fatalf("downgrade: %v", got)
 	}
-	if n := count(t, pool, `SELECT count(*) FROM provider_cancels WHERE done_at IS NOT NULL AND attempts = 1`); n != 2 {
+	if n := count(t, pool, `SELECT count(*) FROM queue_jobs WHERE kind LIKE 'subscription.cancel-%' AND done_at IS NOT NULL AND attempts = 1`); n != 2 {
 		t.Fatalf("%d provider cancels done at the first attempt, want ann's and bob's", n)
 	}
 	bob, _ := a.Current(ctx, "bob")

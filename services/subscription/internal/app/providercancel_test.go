@@ -14,6 +14,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"bidradar/pkg/apperr"
+	"bidradar/pkg/queue"
 	"bidradar/services/subscription/internal/adapters/localpay"
 	"bidradar/services/subscription/internal/adapters/postgres"
 	"bidradar/services/subscription/internal/app"
@@ -100,18 +101,34 @@ type pendingRow struct {
 	atEnd     bool
 }
 
+// pending is the latest stop of provider subscription id queued.
 func pending(t *testing.T, pool *pgxpool.Pool, id string) pendingRow {
 	t.Helper()
 	var r pendingRow
-	if err := pool.QueryRow(context.Background(), `SELECT attempts, next_attempt_at, done_at IS NOT NULL, coalesce(last_error, ''), at_period_end
-		FROM provider_cancels WHERE subscription_id = $1`, id).Scan(&r.attempts, &r.next, &r.done, &r.lastError, &r.atEnd); err != nil {
+	if err := pool.QueryRow(context.Background(), `SELECT attempts, next_attempt_at, done_at IS NOT NULL, coalesce(last_error, ''),
+		kind = $2 FROM queue_jobs WHERE key = $1 AND kind IN ($2, $3) ORDER BY id DESC LIMIT 1`,
+		id, domain.JobCancelAtPeriodEnd, domain.JobCancelNow).Scan(&r.attempts, &r.next, &r.done, &r.lastError, &r.atEnd); err != nil {
 		t.Fatal(err)
 	}
 	return r
 }
 
+// stopQueued queues a stop of provider subscription id, due at due, as a
+// plan change does.
+func stopQueued(t *testing.T, pool *pgxpool.Pool, id string, atEnd bool, due time.Time) queue.Job {
+	t.Helper()
+	j := queue.Job{Kind: domain.JobCancelNow, Key: id, Destination: domain.ProviderDestination, Due: due}
+	if atEnd {
+		j.Kind = domain.JobCancelAtPeriodEnd
+	}
+	if err := queue.Enqueue(context.Background(), pool, j); err != nil {
+		t.Fatal(err)
+	}
+	return j
+}
+
 // An upgrade whose cancel of the old card fails (Stripe down) still grants
-// the plan; the cancel stays pending and the job retries it after 1 min,
+// the plan; the cancel stays queued and is retried after 1 min,
 // 5 min, 30 min … until it succeeds, logging each failure at error with
 // its attempt count; then it is done and nothing calls again.
 func TestReplacedCardRetriedUntilStopped(t *testing.T) {
@@ -131,23 +148,20 @@ func TestReplacedCardRetriedUntilStopped(t *testing.T) {
 	if _, err := a.CompleteLocal(ctx, "ann", s.ID, true); err != nil {
 		t.Fatalf("a provider failure failed the fulfilment: %v", err)
 	}
+	runJobs(t, pool, a, c.now) // the worker, woken by the queued cancel
 	if plan, _ := a.Current(ctx, "ann"); plan.Tier.Name != "pro" {
 		t.Fatalf("upgrade not granted: %s", plan.Tier.Name)
 	}
 	if calls, _ := p.counts(); calls != 1 {
-		t.Fatalf("fast path: %d calls, want 1 at once", calls)
+		t.Fatalf("%d calls, want 1 at once", calls)
 	}
 	if r := pending(t, pool, "sub_old"); r.done || r.attempts != 1 || r.atEnd || r.lastError == "" || !r.next.Equal(t0.Add(time.Minute)) {
-		t.Fatalf("after the failed fast path: %+v", r)
+		t.Fatalf("after the first failure: %+v", r)
 	}
 	job := func(at time.Time) int {
 		t.Helper()
 		c.set(at)
-		n, err := a.StopReplacedCards(ctx, 10)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return n
+		return runJobs(t, pool, a, c.now).Claimed
 	}
 	for _, s := range []struct {
 		at    time.Duration
@@ -190,18 +204,17 @@ func TestReplacedCardRetriedUntilStopped(t *testing.T) {
 // an alert for an operator; when the provider recovers, it is done.
 func TestReplacedCardNeverGivenUp(t *testing.T) {
 	pool := open(t)
-	ctx := context.Background()
 	t0 := bangkok(2026, 11, 25, 10)
 	c := &clock{t: t0}
 	p := &flaky{failures: 12}
 	out := &logs{}
 	a := app.New(postgres.New(pool), p, c.now, slog.New(slog.NewJSONHandler(out, nil)))
-	exec(t, pool, `INSERT INTO provider_cancels (subscription_id, at_period_end, next_attempt_at, created_at) VALUES ('sub_x', true, $1, $1)`, t0)
+	stopQueued(t, pool, "sub_x", true, t0)
 	at := t0
 	for i := 1; i <= 13; i++ {
 		c.set(at)
-		if n, err := a.StopReplacedCards(ctx, 10); err != nil || n != 1 {
-			t.Fatalf("attempt %d: %d tried, %v", i, n, err)
+		if st := runJobs(t, pool, a, c.now); st.Claimed != 1 {
+			t.Fatalf("attempt %d: %+v", i, st)
 		}
 		r := pending(t, pool, "sub_x")
 		if i == 13 {
@@ -234,16 +247,16 @@ func TestReplacedCardNeverGivenUp(t *testing.T) {
 	}
 }
 
-// Two replicas run the job at once while the provider is slow: the row is
-// leased by one, so the provider is called once; many due rows are each
-// called once across replicas.
+// Replicas run their queue workers at once while the provider is slow: the
+// job is leased by one, so the provider is called once; many due jobs are
+// each called once across replicas.
 func TestProviderCancelOnceAcrossReplicas(t *testing.T) {
 	pool := open(t)
 	ctx := context.Background()
 	t0 := bangkok(2026, 11, 25, 10)
 	c := &clock{t: t0}
 	p := &flaky{release: make(chan struct{})}
-	exec(t, pool, `INSERT INTO provider_cancels (subscription_id, at_period_end, next_attempt_at, created_at) VALUES ('sub_slow', false, $1, $1)`, t0)
+	stopQueued(t, pool, "sub_slow", false, t0)
 	var once sync.Once
 	free := func() { once.Do(func() { close(p.release) }) }
 	t.Cleanup(free) // a failing test lets the held calls go
@@ -251,13 +264,7 @@ func TestProviderCancelOnceAcrossReplicas(t *testing.T) {
 	done := make(chan int, replicas)
 	for range replicas {
 		a := app.New(postgres.New(pool), p, c.now, nil)
-		go func() {
-			n, err := a.StopReplacedCards(ctx, 10)
-			if err != nil {
-				t.Error(err)
-			}
-			done <- n
-		}()
+		go func() { done <- runJobs(t, pool, a, c.now).Claimed }()
 	}
 	for i := range replicas - 1 { // all but the one inside the provider call finish
 		select {
@@ -281,27 +288,23 @@ func TestProviderCancelOnceAcrossReplicas(t *testing.T) {
 		t.Fatalf("%+v", r)
 	}
 
-	// 40 due rows, 4 replicas taking 3 at a time until none is left.
+	// 40 due jobs, 4 replicas taking 3 at a time until none is left.
 	q := &flaky{}
-	exec(t, pool, `INSERT INTO provider_cancels (subscription_id, at_period_end, next_attempt_at, created_at)
-		SELECT 'sub_'||i, i % 2 = 0, $1, $1 FROM generate_series(1, 40) i`, t0)
+	for i := range 40 {
+		stopQueued(t, pool, fmt.Sprint("sub_", i), i%2 == 0, t0)
+	}
 	var wg sync.WaitGroup
 	for range replicas {
 		a := app.New(postgres.New(pool), q, c.now, nil)
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				n, err := a.StopReplacedCards(ctx, 3)
-				if err != nil {
-					t.Error(err)
-					return
-				}
-				if n == 0 {
-					return
-				}
+		w, err := queue.New(pool, queue.Options{Concurrency: 3, Now: c.now, Log: quiet}, a.Jobs()...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		wg.Go(func() {
+			if _, err := w.RunDue(ctx); err != nil {
+				t.Error(err)
 			}
-		}()
+		})
 	}
 	wg.Wait()
 	seen := map[string]int{}
@@ -311,7 +314,7 @@ func TestProviderCancelOnceAcrossReplicas(t *testing.T) {
 	if len(q.calls) != 40 || len(seen) != 40 {
 		t.Fatalf("%d calls for %d rows, want each of 40 once", len(q.calls), len(seen))
 	}
-	if n := count(t, pool, `SELECT count(*) FROM provider_cancels WHERE done_at IS NULL`); n != 0 {
+	if n := count(t, pool, `SELECT count(*) FROM queue_jobs WHERE kind LIKE 'subscription.cancel-%' AND done_at IS NULL`); n != 0 {
 		t.Fatalf("%d rows not done", n)
 	}
 }
@@ -335,12 +338,13 @@ func TestProviderCancelAlreadyCancelledIsDone(t *testing.T) {
 	if _, err := a.CompleteLocal(ctx, "bob", s.ID, true); err != nil {
 		t.Fatal(err)
 	}
+	runJobs(t, pool, a, c.now)
 	if r := pending(t, pool, "sub_bob"); !r.done || r.attempts != 1 || !r.atEnd {
 		t.Fatalf("downgrade's stop at period end: %+v", r)
 	}
 	c.set(t0.Add(24 * time.Hour))
-	if n, err := a.StopReplacedCards(ctx, 10); err != nil || n != 0 {
-		t.Fatalf("retried a done stop: %d, %v", n, err)
+	if st := runJobs(t, pool, a, c.now); st.Claimed != 0 {
+		t.Fatalf("retried a done stop: %+v", st)
 	}
 	if calls, _ := p.counts(); calls != 1 {
 		t.Fatalf("%d calls, want 1", calls)

@@ -86,7 +86,7 @@ func Credit(days int, fromMonthSatang, toMonthSatang int64) int {
 
 // Roll brings a stored plan up to now: past its end date it becomes the
 // downgrade waiting after it (when that is still running) or expires. changed
-// reports whether anything moved (the expiry job then writes it).
+// reports whether anything moved (the plan-end job then writes it).
 func Roll(s Subscription, now time.Time) (out Subscription, changed bool) {
 	today := DayOf(now)
 	for s.Status == "active" && s.EndDate != nil && today.After(*s.EndDate) {
@@ -100,6 +100,20 @@ func Roll(s Subscription, now time.Time) (out Subscription, changed bool) {
 		s.Status, s.CancelAtPeriodEnd = "expired", false
 	}
 	return s, changed
+}
+
+// JobPlanEnd is the queue kind (pkg/queue) that moves a plan on past its
+// end date (Roll), keyed by user, due at PlanEndsAt; PlansDestination is its
+// destination (this service's own database).
+const (
+	JobPlanEnd       = "subscription.plan-end"
+	PlansDestination = "plans"
+)
+
+// PlanEndsAt is when a plan ending on end (a date) has ended: the next day
+// begins in Bangkok, and Roll moves it on.
+func PlanEndsAt(end time.Time) time.Time {
+	return time.Date(end.Year(), end.Month(), end.Day()+1, 0, 0, 0, 0, Bangkok)
 }
 
 // Reminder kinds: 7 days and 1 day before a plan that does not renew ends.

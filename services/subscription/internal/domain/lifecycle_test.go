@@ -131,6 +131,24 @@ func TestExpiryAtEndDateInBangkok(t *testing.T) {
 	}
 }
 
+// The plan-end job is due exactly when Roll first moves the plan: at the
+// start of the next day in Bangkok, whatever the end date's location.
+func TestPlanEndsAtIsWhenRollMoves(t *testing.T) {
+	for _, end := range []string{"2026-11-30", "2026-12-31", "2028-02-28", "2028-02-29"} {
+		s := plan("pro", "2026-11-01", end)
+		at := domain.PlanEndsAt(*s.EndDate)
+		if _, moved := domain.Roll(s, at.Add(-time.Nanosecond)); moved {
+			t.Fatalf("%s: moved before %s", end, at)
+		}
+		if _, moved := domain.Roll(s, at); !moved {
+			t.Fatalf("%s: not moved at %s", end, at)
+		}
+		if got := at.In(domain.Bangkok); got.Hour() != 0 || got.Format(time.DateOnly) != day(end).AddDate(0, 0, 1).Format(time.DateOnly) {
+			t.Fatalf("%s: due %s", end, got)
+		}
+	}
+}
+
 func TestReminderDue(t *testing.T) {
 	card := plan("pro", "2026-11-01", "2026-11-30")
 	card.Method, card.ProviderSubscriptionID = "card", "sub_1"

@@ -5,15 +5,17 @@ import (
 	"time"
 )
 
-// PendingCancel is a ProviderCancel recorded with the plan that made it and
-// not yet confirmed by the provider, as a worker claimed it.
-type PendingCancel struct {
-	ProviderCancel
-	Attempts  int       // calls made so far, this one included
-	Lease     time.Time // the claim: no other worker calls before it
-	LastError string    // the previous attempt's failure, if any
-	CreatedAt time.Time
-}
+// The queue kinds (pkg/queue) of a ProviderCancel, keyed by the provider's
+// subscription id: one job of each kind at most. A cancel now replaces a
+// stop at the period's end still pending; once a cancel now is asked for,
+// a stop at the period's end has nothing left to do.
+const (
+	JobCancelNow         = "subscription.cancel-now"
+	JobCancelAtPeriodEnd = "subscription.cancel-at-period-end"
+	// ProviderDestination: the provider's API, one destination for the
+	// queue's per-destination limit.
+	ProviderDestination = "provider"
+)
 
 // ErrProviderSubGone: the provider no longer has the subscription running
 // (cancelled already, or unknown): a request to stop it is fulfilled.

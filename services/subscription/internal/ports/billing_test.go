@@ -384,7 +384,7 @@ func TestReissueOnceAsReplacementTaxInvoice(t *testing.T) {
 		t.Fatalf("payments: %v %v", pays, err)
 	}
 	var subject string
-	if err := pool.QueryRow(ctx, `SELECT subject FROM mail_outbox ORDER BY id DESC LIMIT 1`).Scan(&subject); err != nil ||
+	if err := pool.QueryRow(ctx, `SELECT payload->>'subject' FROM queue_jobs WHERE kind = 'mail' ORDER BY id DESC LIMIT 1`).Scan(&subject); err != nil ||
 		!strings.Contains(subject, "(ใบแทน)") || !strings.Contains(subject, rep.GetNumber()) {
 		t.Fatalf("replacement mail: %q %v", subject, err)
 	}

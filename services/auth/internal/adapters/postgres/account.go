@@ -10,6 +10,7 @@ import (
 	"google.golang.org/protobuf/types/known/timestamppb"
 
 	authv1 "bidradar/gen/auth/v1"
+	"bidradar/pkg/mail"
 	"bidradar/services/auth/internal/domain"
 )
 
@@ -108,7 +109,7 @@ func (s *Store) DeleteAccount(ctx context.Context, userID string, codeID int64, 
 		if _, err := tx.Exec(ctx, `DELETE FROM otp_codes WHERE email = $1`, email); err != nil {
 			return err
 		}
-		if _, err := tx.Exec(ctx, `DELETE FROM mail_outbox WHERE recipient = $1 AND sent_at IS NULL AND failed_at IS NULL`, email); err != nil {
+		if err := mail.DropPending(ctx, tx, []string{email}); err != nil {
 			return err
 		}
 		if _, err := tx.Exec(ctx, `UPDATE contact_messages SET email = '' WHERE user_id = $1`, userID); err != nil {

@@ -19,26 +19,22 @@ func mailBackoff(attempts int) time.Duration {
 	return min(d, 10*time.Minute)
 }
 
-// NewMailQueue returns the auth service's e-mail outbox (mail_outbox, its
-// migration 00003): Enqueue is one INSERT, so a request takes the same time
-// whether or not it sends mail; codes are retried fast and erased once sent.
-func NewMailQueue(pool *pgxpool.Pool) *mail.Queue {
-	return mail.NewQueue(pool, mail.Policy{
-		MaxAttempts: MailMaxAttempts, Backoff: mailBackoff, Lease: 2 * time.Minute,
-	})
-}
+// MailPolicy is how the auth service retries its mail: codes are retried
+// fast.
+var MailPolicy = mail.Policy{MaxAttempts: MailMaxAttempts, Backoff: mailBackoff, Lease: 2 * time.Minute}
 
-// Mailbox is the app's mail queue on NewMailQueue: Send queues a message,
-// DeliverDue sends the due ones.
+// NewMailQueue returns the auth service's mail in its job queue (pkg/queue):
+// Enqueue is one INSERT, so a request takes the same time whether or not it
+// sends mail; codes are erased once sent or given up.
+func NewMailQueue(pool *pgxpool.Pool) *mail.Queue { return mail.NewQueue(pool, MailPolicy) }
+
+// Mailbox is the app's Mailer on the queue: Send queues a message, due now.
 type Mailbox struct {
 	q    *mail.Queue
 	pool *pgxpool.Pool
 }
 
-var (
-	_ app.Mailer     = Mailbox{}
-	_ app.MailOutbox = Mailbox{}
-)
+var _ app.Mailer = Mailbox{}
 
 // NewMailbox returns the Mailbox of pool.
 func NewMailbox(pool *pgxpool.Pool) Mailbox { return Mailbox{NewMailQueue(pool), pool} }
@@ -46,11 +42,4 @@ func NewMailbox(pool *pgxpool.Pool) Mailbox { return Mailbox{NewMailQueue(pool),
 // Send implements app.Mailer: it queues m, due now.
 func (b Mailbox) Send(ctx context.Context, m app.Mail) error {
 	return b.q.Enqueue(ctx, b.pool, mail.Message{To: m.To, Subject: m.Subject, Text: m.Text, HTML: m.HTML})
-}
-
-// DeliverDue implements app.MailOutbox.
-func (b Mailbox) DeliverDue(ctx context.Context, limit int, now time.Time, send func(context.Context, app.Mail) error) (int, error) {
-	return b.q.DeliverDue(ctx, limit, now, func(ctx context.Context, m mail.Message) error {
-		return send(ctx, app.Mail{To: m.To, Subject: m.Subject, Text: m.Text, HTML: m.HTML})
-	})
 }

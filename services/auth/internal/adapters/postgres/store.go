@@ -17,6 +17,7 @@ import (
 
 	"bidradar/pkg/outbox"
 	"bidradar/pkg/pgdb"
+	"bidradar/pkg/queue"
 	"bidradar/services/auth/internal/domain"
 	"bidradar/services/auth/migrations"
 )
@@ -24,8 +25,12 @@ import (
 // Schema is the PostgreSQL schema the auth service owns.
 const Schema = "auth"
 
-// Migrate applies the service's migrations and the outbox table.
+// Migrate applies the job queue's table, the service's migrations and the outbox table.
 func Migrate(ctx context.Context, pool *pgxpool.Pool) error {
+	// The job queue first: a migration moves the older mail table's rows into it.
+	if err := queue.Migrate(ctx, pool); err != nil {
+		return err
+	}
 	if err := pgdb.Migrate(ctx, pool, Schema, migrations.FS); err != nil {
 		return err
 	}

@@ -2,56 +2,88 @@ package postgres
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"strconv"
 	"time"
 
 	"github.com/jackc/pgx/v5"
 
 	"bidradar/pkg/pgdb"
+	"bidradar/pkg/queue"
 	"bidradar/services/notification/internal/domain"
 )
 
-// ClaimDeliveries implements domain.Store: the due rows are leased with
-// SKIP LOCKED, so replicas share the work and none sends a row twice while
-// its lease runs.
-func (s *Store) ClaimDeliveries(ctx context.Context, now time.Time, limit int, lease time.Duration) ([]domain.Delivery, error) {
-	rows, err := s.pool.Query(ctx, `UPDATE deliveries d SET attempts = d.attempts + 1, next_attempt_at = $2
-		FROM (SELECT id FROM deliveries WHERE sent_at IS NULL AND failed_at IS NULL AND next_attempt_at <= $1
-		      ORDER BY next_attempt_at LIMIT $3 FOR UPDATE SKIP LOCKED) due, notifications n
-		WHERE d.id = due.id AND n.id = d.notification_id
-		RETURNING d.id, d.user_id::text, d.channel, d.retry_key::text, d.attempts,
-			n.id::text, n.user_id::text, n.category, n.priority, n.type, n.title, n.message, n.project_id, n.link, n.is_read, n.read_at, n.created_at`,
-		now, now.Add(lease), limit)
-	if err != nil {
-		return nil, fmt.Errorf("claim deliveries: %w", err)
-	}
-	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (domain.Delivery, error) {
-		var d domain.Delivery
-		n := &d.Notification
-		err := row.Scan(&d.ID, &d.UserID, &d.Channel, &d.RetryKey, &d.Attempts,
+// Delivery implements domain.Store.
+func (s *Store) Delivery(ctx context.Context, id int64) (domain.Delivery, bool, error) {
+	var d domain.Delivery
+	n := &d.Notification
+	err := s.pool.QueryRow(ctx, `SELECT d.id, d.user_id::text, d.channel, d.retry_key::text,
+			n.id::text, n.user_id::text, n.category, n.priority, n.type, n.title, n.message, n.project_id, n.link, n.is_read, n.read_at, n.created_at
+		FROM deliveries d JOIN notifications n ON n.id = d.notification_id WHERE d.id = $1`, id).
+		Scan(&d.ID, &d.UserID, &d.Channel, &d.RetryKey,
 			&n.ID, &n.UserID, &n.Category, &n.Priority, &n.Type, &n.Title, &n.Message, &n.ProjectID, &n.Link, &n.IsRead, &n.ReadAt, &n.Created)
-		return d, err
-	})
+	if errors.Is(err, pgx.ErrNoRows) {
+		return d, false, nil
+	}
+	if err != nil {
+		return d, false, fmt.Errorf("delivery %d: %w", id, err)
+	}
+	return d, true, nil
 }
 
-// DeliveryDone implements domain.Store.
-func (s *Store) DeliveryDone(ctx context.Context, id int64, now time.Time) error {
-	_, err := s.pool.Exec(ctx, `UPDATE deliveries SET sent_at = $2, last_error = NULL WHERE id = $1`, id, now)
-	return err
+// queueDeliveries writes the deliveries of new notifications (indexed
+// alike: notification, user, channel) and queues each as a job due at now,
+// to its destination: a webhook's is the host of the user's webhook as it
+// stands.
+func queueDeliveries(ctx context.Context, tx pgx.Tx, notifications, users, channels []string, now time.Time) error {
+	if len(notifications) == 0 {
+		return nil
+	}
+	rows, err := tx.Query(ctx, `INSERT INTO deliveries (notification_id, user_id, channel, retry_key)
+		SELECT d.n::uuid, d.u::uuid, d.c, gen_random_uuid()
+		FROM unnest($1::text[], $2::text[], $3::text[]) WITH ORDINALITY AS d (n, u, c, i)
+		ORDER BY d.i ON CONFLICT DO NOTHING RETURNING id, channel, (SELECT url FROM webhooks w WHERE w.user_id = deliveries.user_id)`,
+		notifications, users, channels)
+	if err != nil {
+		return fmt.Errorf("queue deliveries: %w", err)
+	}
+	var jobs []queue.Job
+	var id int64
+	var channel string
+	var hook *string
+	if _, err := pgx.ForEachRow(rows, []any{&id, &channel, &hook}, func() error {
+		url := ""
+		if hook != nil {
+			url = *hook
+		}
+		jobs = append(jobs, queue.Job{Kind: domain.JobDelivery, Key: strconv.FormatInt(id, 10),
+			Destination: domain.DeliveryDestination(channel, url), Due: now})
+		return nil
+	}); err != nil {
+		return fmt.Errorf("queue deliveries: %w", err)
+	}
+	return queue.Enqueue(ctx, tx, jobs...)
 }
 
-// DeliveryFailed implements domain.Store.
-func (s *Store) DeliveryFailed(ctx context.Context, id int64, cause string, next *time.Time, now time.Time) error {
-	if len(cause) > 500 {
-		cause = cause[:500]
+// deleteDeliveryJobs deletes the jobs of the user's deliveries (an account
+// deleted), before the deliveries themselves.
+func deleteDeliveryJobs(ctx context.Context, tx pgx.Tx, userID string) error {
+	keys, err := deliveryKeys(ctx, tx, userID, "")
+	if err != nil {
+		return fmt.Errorf("delete user's delivery jobs: %w", err)
 	}
-	var err error
-	if next == nil {
-		_, err = s.pool.Exec(ctx, `UPDATE deliveries SET failed_at = $2, last_error = $3 WHERE id = $1`, id, now, cause)
-	} else {
-		_, err = s.pool.Exec(ctx, `UPDATE deliveries SET next_attempt_at = $2, last_error = $3 WHERE id = $1`, id, *next, cause)
+	return queue.Delete(ctx, tx, domain.JobDelivery, keys)
+}
+
+// deliveryKeys are the job keys of the user's deliveries (of channel, when
+// set).
+func deliveryKeys(ctx context.Context, tx pgx.Tx, userID, channel string) ([]string, error) {
+	rows, err := tx.Query(ctx, `SELECT id::text FROM deliveries WHERE user_id = $1 AND ($2 = '' OR channel = $2)`, userID, channel)
+	if err != nil {
+		return nil, err
 	}
-	return err
+	return pgx.CollectRows(rows, pgx.RowTo[string])
 }
 
 // DigestDue implements domain.Store.

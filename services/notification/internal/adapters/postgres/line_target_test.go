@@ -47,7 +47,8 @@ func TestLinePushOnlyToTheProvenLineUser(t *testing.T) {
 	proven := "U" + strings.Repeat("a", 32)
 	stranger := "U" + strings.Repeat("b", 32)
 	line := &pushes{}
-	a := app.New(postgres.New(pool), func() time.Time { return now }).WithChannels(app.Channels{
+	clock := func() time.Time { return now }
+	a := app.New(postgres.New(pool), clock).WithChannels(app.Channels{
 		Contacts: linked{ann: proven}, Line: line, Mail: &flakyMail{}, PublicURL: "https://app.example", Plans: allPlans{},
 	})
 	ctx := context.Background()
@@ -72,13 +73,12 @@ func TestLinePushOnlyToTheProvenLineUser(t *testing.T) {
 	if _, err := pool.Exec(ctx, `UPDATE settings SET line_user_id = $1`, stranger); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := a.Deliver(ctx, 10); err != nil {
-		t.Fatal(err)
-	}
+	deliver(t, pool, a, clock)
 	if len(line.to) != 1 || line.to[0] != proven {
 		t.Fatalf("LINE pushes to %v, want only %s", line.to, proven)
 	}
-	if n := count(t, pool, `SELECT count(*) FROM deliveries WHERE channel = 'line' AND user_id = $1 AND failed_at IS NOT NULL AND sent_at IS NULL`, bob); n != 1 {
+	if n := count(t, pool, `SELECT count(*) FROM deliveries d JOIN queue_jobs q ON q.kind = 'notification.delivery' AND q.key = d.id::text
+		WHERE d.channel = 'line' AND d.user_id = $1 AND q.failed_at IS NOT NULL AND q.done_at IS NULL`, bob); n != 1 {
 		t.Fatalf("bob's LINE delivery (no linked LINE account): %d given up", n)
 	}
 }

@@ -77,7 +77,8 @@ func TestChannelsFollowThePlan(t *testing.T) {
 	now := time.Date(2026, 11, 24, 5, 0, 0, 0, time.UTC) // 12:00 Bangkok
 	plans := &tierPlans{tier: map[string]string{}}
 	mail, line := &flakyMail{}, &countingLine{}
-	a := app.New(postgres.New(pool), func() time.Time { return now }).WithChannels(app.Channels{
+	clock := func() time.Time { return now }
+	a := app.New(postgres.New(pool), clock).WithChannels(app.Channels{
 		Contacts: fakeContacts{}, Mail: mail, Line: line, Plans: plans, PublicURL: "https://app.example"})
 	ctx := context.Background()
 	lineID := "U" + strings.Repeat("3", 32)
@@ -131,18 +132,19 @@ func TestChannelsFollowThePlan(t *testing.T) {
 		}
 	}
 	alert("69222222221")
-	if n, err := a.Deliver(ctx, 10); err != nil || n != 3 || len(mail.sent) != 2 || line.sent != 1 {
-		t.Fatalf("in plan: %d sent (%v), mail %d, LINE %d", n, err, len(mail.sent), line.sent)
+	if n := deliver(t, pool, a, clock); n != 3 || len(mail.sent) != 2 || line.sent != 1 {
+		t.Fatalf("in plan: %d sent, mail %d, LINE %d", n, len(mail.sent), line.sent)
 	}
 
 	// Bob's plan lapses to free: his settings stay, nothing leaves by
 	// e-mail or LINE; the bell still rings. Changing the rest is allowed.
 	plans.set(bob, "free")
 	alert("69222222222")
-	if n, err := a.Deliver(ctx, 10); err != nil || n != 1 || len(mail.sent) != 3 || line.sent != 1 {
-		t.Fatalf("lapsed: %d sent (%v), mail %d, LINE %d", n, err, len(mail.sent), line.sent)
+	if n := deliver(t, pool, a, clock); n != 1 || len(mail.sent) != 3 || line.sent != 1 {
+		t.Fatalf("lapsed: %d sent, mail %d, LINE %d", n, len(mail.sent), line.sent)
 	}
-	if n := count(t, pool, `SELECT count(*) FROM deliveries WHERE user_id = $1 AND failed_at IS NOT NULL`, bob); n != 2 {
+	if n := count(t, pool, `SELECT count(*) FROM deliveries d JOIN queue_jobs q ON q.kind = 'notification.delivery' AND q.key = d.id::text
+		WHERE d.user_id = $1 AND q.failed_at IS NOT NULL`, bob); n != 2 {
 		t.Fatalf("bob's deliveries given up: %d", n)
 	}
 	if n := count(t, pool, `SELECT count(*) FROM notifications WHERE user_id = $1`, bob); n != 2 {
@@ -167,15 +169,15 @@ func TestChannelsFollowThePlan(t *testing.T) {
 		t.Fatalf("unreachable: %v", err)
 	}
 	alert("69222222223")
-	if n, _ := a.Deliver(ctx, 10); n != 0 || len(mail.sent) != 3 {
+	if n := deliver(t, pool, a, clock); n != 0 || len(mail.sent) != 3 {
 		t.Fatalf("sent without knowing the plan: %d, mail %d", n, len(mail.sent))
 	}
 	plans.mu.Lock()
 	plans.down = false
 	plans.mu.Unlock()
 	now = now.Add(domain.DeliveryRetries[0] + time.Second)
-	if n, err := a.Deliver(ctx, 10); err != nil || n != 1 || len(mail.sent) != 4 {
-		t.Fatalf("after the outage: %d (%v), mail %d", n, err, len(mail.sent))
+	if n := deliver(t, pool, a, clock); n != 1 || len(mail.sent) != 4 {
+		t.Fatalf("after the outage: %d, mail %d", n, len(mail.sent))
 	}
 
 	// The daily digest: only for tiers with e-mail.

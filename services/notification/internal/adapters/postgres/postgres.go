@@ -320,13 +320,8 @@ func (s *Store) Create(ctx context.Context, consumer, eventID string, drafts []d
 				touched = append(touched, n.UserID)
 			}
 		}
-		if len(dn) > 0 {
-			if _, err := tx.Exec(ctx, `INSERT INTO deliveries (notification_id, user_id, channel, retry_key, next_attempt_at)
-				SELECT d.n::uuid, d.u::uuid, d.c, gen_random_uuid(), $4
-				FROM unnest($1::text[], $2::text[], $3::text[]) WITH ORDINALITY AS d (n, u, c, i)
-				ORDER BY d.i ON CONFLICT DO NOTHING`, dn, du, dc, now); err != nil {
-				return fmt.Errorf("queue deliveries: %w", err)
-			}
+		if err := queueDeliveries(ctx, tx, dn, du, dc, now); err != nil {
+			return err
 		}
 		counts, err := unreadOf(ctx, tx, touched)
 		if err != nil {
@@ -463,6 +458,9 @@ func (s *Store) DeleteUser(ctx context.Context, userID string) error {
 		return nil
 	}
 	return pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		if err := deleteDeliveryJobs(ctx, tx, userID); err != nil {
+			return err
+		}
 		for _, table := range []string{"deliveries", "digests", "notifications", "follows", "settings", "webhooks", "rate_events"} {
 			if _, err := tx.Exec(ctx, `DELETE FROM `+table+` WHERE user_id = $1`, userID); err != nil {
 				return fmt.Errorf("delete user's %s: %w", table, err)

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"log/slog"
 	"strings"
 	"sync"
 	"testing"
@@ -14,6 +16,7 @@ import (
 
 	notificationv1 "bidradar/gen/notification/v1"
 	"bidradar/pkg/outbox"
+	"bidradar/pkg/queue"
 	"bidradar/pkg/testutil/pgtest"
 	"bidradar/services/notification/internal/adapters/postgres"
 	"bidradar/services/notification/internal/app"
@@ -46,6 +49,24 @@ func (allPlans) Channels(_ context.Context, users []string) (map[string]domain.P
 	}
 	return out, nil
 }
+
+// deliver runs the deliveries due at now as the service's queue worker
+// does, one at a time (the fakes here are not safe for concurrent use), and
+// returns how many were sent.
+func deliver(t *testing.T, pool *pgxpool.Pool, a *app.App, now func() time.Time) int {
+	t.Helper()
+	w, err := queue.New(pool, queue.Options{Concurrency: 1, Now: now, Log: quietLog}, a.Jobs()...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := w.RunDue(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st.Done
+}
+
+var quietLog = slog.New(slog.NewTextHandler(io.Discard, nil))
 
 func count(t *testing.T, pool *pgxpool.Pool, q string, args ...any) int {
 	t.Helper()
@@ -225,23 +246,24 @@ func TestDeliveriesRetryThenSend(t *testing.T) {
 	if err := a.CriteriaMatched(ctx, "ev-m", ann, "c1", "ถนน", "", []domain.MatchedProject{{ID: "69222222222", Name: "ถนนลาดยาง"}}, 0); err != nil {
 		t.Fatal(err)
 	}
-	if n, err := a.Deliver(ctx, 10); err != nil || n != 0 || len(mail.sent) != 0 {
-		t.Fatalf("first run: %d %v %v", n, err, mail.sent)
+	if n := deliver(t, pool, a, clock); n != 0 || len(mail.sent) != 0 {
+		t.Fatalf("first run: %d %v", n, mail.sent)
 	}
-	if n, _ := a.Deliver(ctx, 10); n != 0 {
+	if n := deliver(t, pool, a, clock); n != 0 {
 		t.Fatal("retried before its backoff")
 	}
 	now = now.Add(domain.DeliveryRetries[0] + time.Second)
-	if n, err := a.Deliver(ctx, 10); err != nil || n != 1 || len(mail.sent) != 1 || !strings.Contains(mail.sent[0], "ถนน") {
-		t.Fatalf("retry: %d %v %v", n, err, mail.sent)
+	if n := deliver(t, pool, a, clock); n != 1 || len(mail.sent) != 1 || !strings.Contains(mail.sent[0], "ถนน") {
+		t.Fatalf("retry: %d %v", n, mail.sent)
 	}
 	var sent, failed int
-	_ = pool.QueryRow(ctx, `SELECT count(*) FILTER (WHERE sent_at IS NOT NULL), count(*) FILTER (WHERE failed_at IS NOT NULL) FROM deliveries`).Scan(&sent, &failed)
+	_ = pool.QueryRow(ctx, `SELECT count(*) FILTER (WHERE done_at IS NOT NULL), count(*) FILTER (WHERE failed_at IS NOT NULL)
+		FROM queue_jobs WHERE kind = 'notification.delivery'`).Scan(&sent, &failed)
 	if sent != 1 || failed != 1 { // e-mail sent; LINE given up (no LINE channel configured)
 		t.Fatalf("sent %d failed %d", sent, failed)
 	}
 	now = now.Add(24 * time.Hour)
-	if n, _ := a.Deliver(ctx, 10); n != 0 || len(mail.sent) != 1 {
+	if n := deliver(t, pool, a, clock); n != 0 || len(mail.sent) != 1 {
 		t.Fatal("sent twice")
 	}
 }

@@ -39,16 +39,15 @@ func TestWebhookLogNamesTheProblemOnly(t *testing.T) {
 		{errors.New("dial tcp 10.1.2.3:443: connect: connection refused"), "connection failed"},
 	} {
 		user := []string{ann, bob, "33333333-3333-4333-8333-333333333333"}[i]
-		a := app.New(postgres.New(pool), func() time.Time { return now }).WithChannels(app.Channels{Webhook: rawPoster{tt.err}})
+		clock := func() time.Time { return now }
+		a := app.New(postgres.New(pool), clock).WithChannels(app.Channels{Webhook: rawPoster{tt.err}})
 		if _, err := a.SetWebhook(ctx, user, "https://hooks.example.com/in"); err != nil {
 			t.Fatal(err)
 		}
 		if err := a.CriteriaMatched(ctx, "ev-"+user, user, "c1", "ถนน", "", []domain.MatchedProject{{ID: "69222222222", Name: "ถนนลาดยาง"}}, 0); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := a.Deliver(ctx, 10); err != nil {
-			t.Fatal(err)
-		}
+		deliver(t, pool, a, clock)
 		_, _, log, err := a.Webhook(ctx, user)
 		if err != nil || len(log) != 1 || log[0].LastError != tt.want {
 			t.Fatalf("%v: log %+v, %v; want %q", tt.err, log, err, tt.want)

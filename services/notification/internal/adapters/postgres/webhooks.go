@@ -8,13 +8,23 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"bidradar/pkg/queue"
 	"bidradar/services/notification/internal/domain"
 )
 
 // PutWebhook implements domain.Store.
 func (s *Store) PutWebhook(ctx context.Context, w domain.Webhook, now time.Time) error {
-	_, err := s.pool.Exec(ctx, `INSERT INTO webhooks (user_id, url, secret, created_at) VALUES ($1, $2, $3, $4)
-		ON CONFLICT (user_id) DO UPDATE SET url = $2, secret = $3, created_at = $4`, w.UserID, w.URL, w.Secret, now)
+	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, `INSERT INTO webhooks (user_id, url, secret, created_at) VALUES ($1, $2, $3, $4)
+			ON CONFLICT (user_id) DO UPDATE SET url = $2, secret = $3, created_at = $4`, w.UserID, w.URL, w.Secret, now); err != nil {
+			return err
+		}
+		keys, err := deliveryKeys(ctx, tx, w.UserID, domain.ChannelWebhook)
+		if err != nil {
+			return err
+		}
+		return queue.Redirect(ctx, tx, domain.JobDelivery, keys, domain.DeliveryDestination(domain.ChannelWebhook, w.URL))
+	})
 	if err != nil {
 		return fmt.Errorf("put webhook: %w", err)
 	}
@@ -30,9 +40,11 @@ func (s *Store) DeleteWebhook(ctx context.Context, userID string, now time.Time)
 			return err
 		}
 		found = tag.RowsAffected() == 1
-		_, err = tx.Exec(ctx, `UPDATE deliveries SET failed_at = $2, last_error = 'webhook removed'
-			WHERE user_id = $1 AND channel = 'webhook' AND sent_at IS NULL AND failed_at IS NULL`, userID, now)
-		return err
+		keys, err := deliveryKeys(ctx, tx, userID, domain.ChannelWebhook)
+		if err != nil {
+			return err
+		}
+		return queue.Cancel(ctx, tx, domain.JobDelivery, keys, "webhook removed")
 	})
 	if err != nil {
 		return false, fmt.Errorf("delete webhook: %w", err)
@@ -55,10 +67,11 @@ func (s *Store) GetWebhook(ctx context.Context, userID string) (domain.Webhook, 
 
 // WebhookDeliveries implements domain.Store.
 func (s *Store) WebhookDeliveries(ctx context.Context, userID string, limit int) ([]domain.WebhookDelivery, error) {
-	rows, err := s.pool.Query(ctx, `SELECT d.id, n.id::text, n.title, d.attempts, d.last_status, coalesce(d.last_error, ''),
-			n.created_at, d.next_attempt_at, d.sent_at, d.failed_at IS NOT NULL
+	rows, err := s.pool.Query(ctx, `SELECT d.id, n.id::text, n.title, q.attempts, d.last_status, coalesce(q.last_error, ''),
+			n.created_at, q.next_attempt_at, q.done_at, q.failed_at IS NOT NULL
 		FROM deliveries d JOIN notifications n ON n.id = d.notification_id
-		WHERE d.user_id = $1 AND d.channel = 'webhook' ORDER BY d.id DESC LIMIT $2`, userID, limit)
+		JOIN queue_jobs q ON q.kind = $3 AND q.key = d.id::text
+		WHERE d.user_id = $1 AND d.channel = 'webhook' ORDER BY d.id DESC LIMIT $2`, userID, limit, domain.JobDelivery)
 	if err != nil {
 		return nil, fmt.Errorf("webhook deliveries: %w", err)
 	}

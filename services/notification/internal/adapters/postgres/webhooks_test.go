@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"bidradar/pkg/apperr"
+	"bidradar/pkg/queue"
 	"bidradar/pkg/testutil/pgtest"
 	"bidradar/services/notification/internal/adapters/postgres"
 	"bidradar/services/notification/internal/adapters/webhookpost"
@@ -57,7 +58,8 @@ func TestWebhookSignedRetriedLogged(t *testing.T) {
 	defer receiver.Close()
 
 	now := time.Date(2026, 11, 24, 5, 0, 0, 0, time.UTC)
-	a := app.New(postgres.New(pool), func() time.Time { return now }).
+	clock := func() time.Time { return now }
+	a := app.New(postgres.New(pool), clock).
 		WithChannels(app.Channels{Webhook: webhookpost.New(true), PublicURL: "https://bidradar.example", AllowPrivateWebhooks: true})
 	ctx := context.Background()
 
@@ -86,8 +88,8 @@ func TestWebhookSignedRetriedLogged(t *testing.T) {
 	if err := a.CriteriaMatched(ctx, "ev-w", bob, "c1", "สะพาน", "", p, 0); err != nil { // bob has no webhook
 		t.Fatal(err)
 	}
-	if n, err := a.Deliver(ctx, 10); err != nil || n != 0 {
-		t.Fatalf("first attempt: sent %d %v", n, err)
+	if n := deliver(t, pool, a, clock); n != 0 {
+		t.Fatalf("first attempt: sent %d", n)
 	}
 	_, _, log, err := a.Webhook(ctx, ann)
 	if err != nil || len(log) != 1 || log[0].Status != "pending" || log[0].Attempts != 1 || log[0].LastStatusCode != 503 ||
@@ -95,15 +97,15 @@ func TestWebhookSignedRetriedLogged(t *testing.T) {
 		t.Fatalf("log after a failure: %+v %v", log, err)
 	}
 	now = now.Add(30 * time.Second) // backoff not over
-	if n, _ := a.Deliver(ctx, 10); n != 0 {
+	if n := deliver(t, pool, a, clock); n != 0 {
 		t.Fatal("retried before the backoff")
 	}
 	now = now.Add(31 * time.Second)
-	if n, err := a.Deliver(ctx, 10); err != nil || n != 1 {
-		t.Fatalf("retry: sent %d %v", n, err)
+	if n := deliver(t, pool, a, clock); n != 1 {
+		t.Fatalf("retry: sent %d", n)
 	}
 	now = now.Add(24 * time.Hour)
-	if n, _ := a.Deliver(ctx, 10); n != 0 {
+	if n := deliver(t, pool, a, clock); n != 0 {
 		t.Fatal("sent again")
 	}
 
@@ -191,10 +193,10 @@ func (l signalLine) Push(_ context.Context, to, _, retryKey string) error {
 }
 
 // A webhook receiver slow to answer holds up its own delivery only: bob's
-// e-mail and LINE message, claimed in the same batch after ann's webhook,
-// go out while the receiver is still holding ann's request (it answers only
-// once they have, or when the client gives up after its 10 s), and each
-// delivery is then recorded as sent.
+// e-mail and LINE message, due after ann's webhook, go out while the
+// receiver is still holding ann's request (it answers only once they have,
+// or when the client gives up after its 10 s), and each delivery is then
+// recorded as sent.
 func TestSlowWebhookDoesNotHoldOthers(t *testing.T) {
 	pool, err := notificationsvc.Open(context.Background(), pgtest.NewDatabase(t))
 	if err != nil {
@@ -218,7 +220,8 @@ func TestSlowWebhookDoesNotHoldOthers(t *testing.T) {
 	defer receiver.Close()
 
 	now := time.Date(2026, 11, 24, 5, 0, 0, 0, time.UTC)
-	a := app.New(postgres.New(pool), func() time.Time { return now }).WithChannels(app.Channels{
+	clock := func() time.Time { return now }
+	a := app.New(postgres.New(pool), clock).WithChannels(app.Channels{
 		Contacts: fakeContacts{}, Mail: signalMail{ev, mailed}, Line: signalLine{ev, pushed},
 		Webhook: webhookpost.New(true), PublicURL: "https://bidradar.example", AllowPrivateWebhooks: true, Plans: allPlans{},
 	})
@@ -246,7 +249,8 @@ func TestSlowWebhookDoesNotHoldOthers(t *testing.T) {
 		t.Fatal(err)
 	}
 	var channels []string
-	rows, _ := pool.Query(ctx, `SELECT channel FROM deliveries ORDER BY next_attempt_at, channel`)
+	rows, _ := pool.Query(ctx, `SELECT d.channel FROM deliveries d JOIN queue_jobs q ON q.kind = 'notification.delivery' AND q.key = d.id::text
+		ORDER BY q.next_attempt_at, d.channel`)
 	for rows.Next() {
 		var c string
 		_ = rows.Scan(&c)
@@ -257,15 +261,20 @@ func TestSlowWebhookDoesNotHoldOthers(t *testing.T) {
 	}
 
 	now = now.Add(time.Second)
-	if n, err := a.Deliver(ctx, 10); err != nil || n != 3 {
-		t.Fatalf("sent %d %v, want 3 (events %v)", n, err, ev.list())
+	w, err := queue.New(pool, queue.Options{Now: clock, Log: quietLog}, a.Jobs()...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st, err := w.RunDue(ctx); err != nil || st.Done != 3 {
+		t.Fatalf("%+v %v, want 3 sent (events %v)", st, err, ev.list())
 	}
 	got := ev.list()
 	if len(got) != 4 || got[3] != "webhook answered" {
 		t.Fatalf("events %v: bob's e-mail and LINE must go out while ann's webhook is still waiting", got)
 	}
 	var sent int
-	if err := pool.QueryRow(ctx, `SELECT count(*) FROM deliveries WHERE sent_at IS NOT NULL AND failed_at IS NULL AND attempts = 1`).Scan(&sent); err != nil || sent != 3 {
+	if err := pool.QueryRow(ctx, `SELECT count(*) FROM queue_jobs
+		WHERE kind = 'notification.delivery' AND done_at IS NOT NULL AND failed_at IS NULL AND attempts = 1`).Scan(&sent); err != nil || sent != 3 {
 		t.Fatalf("%d deliveries recorded sent, want 3 (%v)", sent, err)
 	}
 }

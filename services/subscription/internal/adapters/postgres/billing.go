@@ -146,8 +146,8 @@ func (r *Repo) Payments(ctx context.Context, userID string) ([]domain.Payment, e
 //
 // A succeeded payment gets its receipt (number, VAT, buyer snapshot) in the
 // same transaction, and receiptMail's mail queued; an older card
-// subscription the change replaces gets its pending provider cancel
-// (provider_cancels), so stopping it survives a provider outage.
+// subscription the change replaces gets its provider cancel queued (a
+// pkg/queue job), so stopping it survives a provider outage.
 func (r *Repo) Fulfil(ctx context.Context, ev domain.Event, now time.Time, decide func(domain.FulfilState) domain.Change, receiptMail func(domain.Receipt) domain.Mail) (applied bool, c domain.Change, err error) {
 	err = pgx.BeginFunc(ctx, r.pool, func(tx pgx.Tx) error {
 		applied, c = false, domain.Change{}

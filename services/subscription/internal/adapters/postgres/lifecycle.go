@@ -47,39 +47,32 @@ func changed(ctx context.Context, tx pgx.Tx, s domain.Subscription, now time.Tim
 		EventId: uuid.NewString(), OccurredAt: timestamppb.New(now), UserId: s.UserID, Tier: s.Tier, Status: s.Status})
 }
 
-// RollDue moves plans past their end date (Bangkok day before today) on:
-// roll decides (the downgrade waiting after it, or expired). Rows are
-// claimed with FOR UPDATE SKIP LOCKED and re-checked under the lock, so
-// replicas running this at once each move a plan at most once, and each
-// move publishes one subscription.changed. It returns how many moved.
-func (r *Repo) RollDue(ctx context.Context, now time.Time, limit int, roll func(domain.Subscription) (domain.Subscription, bool)) (int, error) {
-	n := 0
-	err := pgx.BeginFunc(ctx, r.pool, func(tx pgx.Tx) error {
-		rows, err := tx.Query(ctx, `SELECT `+subColumns+` FROM subscriptions
-			WHERE status = 'active' AND end_date < $1 ORDER BY end_date LIMIT $2 FOR UPDATE SKIP LOCKED`, domain.DayOf(now), limit)
+// RollPlan moves the user's plan on past its end date as roll decides
+// (the downgrade waiting after it, or expired), under its row lock; a move
+// publishes one subscription.changed. moved is false when there was
+// nothing to move (renewed meanwhile, moved already).
+func (r *Repo) RollPlan(ctx context.Context, userID string, now time.Time, roll func(domain.Subscription) (domain.Subscription, bool)) (moved bool, err error) {
+	err = pgx.BeginFunc(ctx, r.pool, func(tx pgx.Tx) error {
+		cur, err := scanSubscription(tx.QueryRow(ctx, `SELECT `+subColumns+` FROM subscriptions WHERE user_id = $1 FOR UPDATE`, userID))
+		if errors.Is(err, pgx.ErrNoRows) {
+			return nil
+		}
 		if err != nil {
 			return err
 		}
-		due, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (domain.Subscription, error) { return scanSubscription(row) })
-		if err != nil {
-			return fmt.Errorf("due plans: %w", err)
+		next, ok := roll(cur)
+		if moved = ok; !ok {
+			return nil
 		}
-		for _, s := range due {
-			next, moved := roll(s)
-			if !moved {
-				continue
-			}
-			if err := writeSubscription(ctx, tx, next, now); err != nil {
-				return err
-			}
-			if err := changed(ctx, tx, next, now); err != nil {
-				return err
-			}
-			n++
+		if err := writeSubscription(ctx, tx, next, now); err != nil {
+			return err
 		}
-		return nil
+		return changed(ctx, tx, next, now)
 	})
-	return n, err
+	if err != nil {
+		return false, fmt.Errorf("roll plan: %w", err)
+	}
+	return moved, nil
 }
 
 // EndingBetween lists active plans with an address whose end date falls in
@@ -110,34 +103,18 @@ func (r *Repo) QueueReminder(ctx context.Context, userID string, end time.Time, 
 	return queued, err
 }
 
-// queueMail queues m in the transaction that decided it (pkg/mail's outbox).
+// queueMail queues m in the transaction that decided it (pkg/mail, in the
+// service's job queue).
 func queueMail(ctx context.Context, tx pgx.Tx, m domain.Mail, now time.Time) error {
 	return mail.Enqueue(ctx, tx, mail.Message{To: m.To, Subject: m.Subject, Text: m.Text, HTML: m.HTML}, now)
-}
-
-// mailPolicy: receipts and reminders are not urgent; a failed send waits
-// 1 min, 2 min, 4 min … (at most 2 h), ten attempts in all.
-var mailPolicy = mail.Policy{
-	MaxAttempts: 10,
-	Backoff:     func(attempts int) time.Duration { return time.Duration(1<<min(attempts, 8)) * 30 * time.Second },
-	Lease:       time.Minute,
-}
-
-// DeliverMail implements app.Store: up to limit due mails, each leased to
-// this worker while send runs.
-func (r *Repo) DeliverMail(ctx context.Context, limit int, now time.Time, send func(context.Context, domain.Mail) error) (int, error) {
-	return mail.NewQueue(r.pool, mailPolicy).DeliverDue(ctx, limit, now, func(ctx context.Context, m mail.Message) error {
-		return send(ctx, domain.Mail{To: m.To, Subject: m.Subject, Text: m.Text, HTML: m.HTML})
-	})
 }
 
 // EndPlanForDeletion implements app.Store: under the user's fulfilment
 // lock (a payment being fulfilled finishes first), end decides from the
 // plan and the user's running provider subscriptions; the plan it returns
-// is written and its provider cancels recorded, in one transaction.
+// is written and its provider cancels queued, in one transaction.
 func (r *Repo) EndPlanForDeletion(ctx context.Context, userID string, now time.Time,
-	end func(domain.Subscription, bool, []string) (domain.Subscription, []domain.ProviderCancel, bool)) ([]domain.ProviderCancel, error) {
-	var cancels []domain.ProviderCancel
+	end func(domain.Subscription, bool, []string) (domain.Subscription, []domain.ProviderCancel, bool)) error {
 	err := pgx.BeginFunc(ctx, r.pool, func(tx pgx.Tx) error {
 		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(hashtextextended('subscription:' || $1, 0))`, userID); err != nil {
 			return err
@@ -162,7 +139,6 @@ func (r *Repo) EndPlanForDeletion(ctx context.Context, userID string, now time.T
 				return err
 			}
 		}
-		cancels = pcs
 		if !changedPlan {
 			return nil
 		}
@@ -172,9 +148,9 @@ func (r *Repo) EndPlanForDeletion(ctx context.Context, userID string, now time.T
 		return changed(ctx, tx, plan, now)
 	})
 	if err != nil {
-		return nil, fmt.Errorf("end plan for deletion: %w", err)
+		return fmt.Errorf("end plan for deletion: %w", err)
 	}
-	return cancels, nil
+	return nil
 }
 
 // ForgetUser implements app.Store, in one transaction.
@@ -205,10 +181,7 @@ func (r *Repo) ForgetUser(ctx context.Context, userID string) error {
 				return fmt.Errorf("forget user: %w", err)
 			}
 		}
-		if _, err := tx.Exec(ctx, `DELETE FROM mail_outbox WHERE recipient = ANY($1) AND sent_at IS NULL`, emails); err != nil {
-			return fmt.Errorf("forget user's mail: %w", err)
-		}
-		return nil
+		return mail.DropPending(ctx, tx, emails)
 	})
 }
 
@@ -260,10 +233,6 @@ func (r *Repo) EmailChanged(ctx context.Context, consumer, eventID, userID, emai
 				return fmt.Errorf("email changed: %w", err)
 			}
 		}
-		if _, err := tx.Exec(ctx, `UPDATE mail_outbox SET recipient = $2
-			WHERE recipient = ANY($1) AND sent_at IS NULL AND failed_at IS NULL`, old, email); err != nil {
-			return fmt.Errorf("email changed: mail not yet sent: %w", err)
-		}
-		return nil
+		return mail.Redirect(ctx, tx, old, email)
 	})
 }

@@ -96,7 +96,7 @@ func TestReceiptNumbersWithoutGaps(t *testing.T) {
 	}
 	var last, mails, numbered int
 	_ = pool.QueryRow(ctx, `SELECT last FROM receipt_counters WHERE buddhist_year = 2569`).Scan(&last)
-	_ = pool.QueryRow(ctx, `SELECT count(*) FROM mail_outbox WHERE subject LIKE 'ใบเสร็จรับเงิน%'`).Scan(&mails)
+	_ = pool.QueryRow(ctx, `SELECT count(*) FROM queue_jobs WHERE kind = 'mail' AND payload->>'subject' LIKE 'ใบเสร็จรับเงิน%'`).Scan(&mails)
 	_ = pool.QueryRow(ctx, `SELECT count(DISTINCT receipt_number) FROM payments WHERE receipt_number IS NOT NULL`).Scan(&numbered)
 	if last != 20 || mails != 20 || numbered != 20 {
 		t.Fatalf("counter %d, mails %d, numbered payments %d", last, mails, numbered)

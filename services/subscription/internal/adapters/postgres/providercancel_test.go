@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+
 	"bidradar/services/subscription/internal/adapters/postgres"
 	"bidradar/services/subscription/internal/domain"
 )
@@ -22,45 +24,56 @@ func fulfilCancel(repo *postgres.Repo, id, sub string, atEnd bool, amount int64,
 	return err
 }
 
-// The pending cancel is written with the change or not at all; a request
-// to cancel now overrides one for the period's end (done or not), never the
-// reverse; a claim's outcome counts only while the claim is held.
+// The pending cancel is queued with the change or not at all; a request
+// to cancel now replaces a pending one for the period's end and outranks
+// a done one, never the reverse.
 func TestProviderCancelWrittenWithTheChange(t *testing.T) {
 	repo, pool := open(t)
 	ctx := context.Background()
-	row := func(id string) (atEnd bool, attempts int, next time.Time, done bool) {
+	type job struct {
+		kind         string
+		attempts     int
+		next         time.Time
+		done, failed bool
+	}
+	jobs := func(id string) []job {
 		t.Helper()
-		if err := pool.QueryRow(ctx, `SELECT at_period_end, attempts, next_attempt_at, done_at IS NOT NULL
-			FROM provider_cancels WHERE subscription_id = $1`, id).Scan(&atEnd, &attempts, &next, &done); err != nil {
-			t.Fatalf("%s: %v", id, err)
+		rows, err := pool.Query(ctx, `SELECT kind, attempts, next_attempt_at, done_at IS NOT NULL, failed_at IS NOT NULL
+			FROM queue_jobs WHERE key = $1 AND kind LIKE 'subscription.cancel-%' ORDER BY id`, id)
+		if err != nil {
+			t.Fatal(err)
 		}
-		return
+		out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (job, error) {
+			var j job
+			err := r.Scan(&j.kind, &j.attempts, &j.next, &j.done, &j.failed)
+			return j, err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out
 	}
 	if err := fulfilCancel(repo, "evt_bad", "sub_a", false, -1, paidAt); err == nil {
 		t.Fatal("a failing write committed")
 	}
-	var n int
-	if err := pool.QueryRow(ctx, `SELECT count(*) FROM provider_cancels`).Scan(&n); err != nil || n != 0 {
-		t.Fatalf("a rolled back change left %d pending cancels (%v)", n, err)
+	if got := jobs("sub_a"); len(got) != 0 {
+		t.Fatalf("a rolled back change left pending cancels: %+v", got)
 	}
 	if err := fulfilCancel(repo, "evt_1", "sub_a", true, 49000, paidAt); err != nil {
 		t.Fatal(err)
 	}
-	if atEnd, attempts, next, done := row("sub_a"); !atEnd || attempts != 0 || !next.Equal(paidAt) || done {
-		t.Fatalf("written: %v %d %s %v", atEnd, attempts, next, done)
+	if got := jobs("sub_a"); len(got) != 1 || got[0] != (job{kind: domain.JobCancelAtPeriodEnd, next: got[0].next}) || !got[0].next.Equal(paidAt) {
+		t.Fatalf("written: %+v", got)
 	}
-	got, err := repo.ClaimProviderCancels(ctx, paidAt, time.Minute, 10, "")
-	if err != nil || len(got) != 1 || got[0].Attempts != 1 || !got[0].Lease.Equal(paidAt.Add(time.Minute)) {
-		t.Fatalf("claim: %+v %v", got, err)
-	}
-	if again, err := repo.ClaimProviderCancels(ctx, paidAt.Add(30*time.Second), time.Minute, 10, ""); err != nil || len(again) != 0 {
-		t.Fatalf("claimed twice within the lease: %+v %v", again, err)
-	}
-	if err := repo.ProviderCancelDone(ctx, got[0], paidAt); err != nil {
+	// Asked again: nothing more.
+	if err := fulfilCancel(repo, "evt_1b", "sub_a", true, 49000, paidAt.Add(time.Minute)); err != nil {
 		t.Fatal(err)
 	}
+	if got := jobs("sub_a"); len(got) != 1 || !got[0].next.Equal(paidAt) {
+		t.Fatalf("asked twice: %+v", got)
+	}
 
-	// Cancel now overrides the done period-end request; period end then
+	// Cancel now replaces the pending period-end request; period end then
 	// changes nothing.
 	later := paidAt.Add(time.Hour)
 	if err := fulfilCancel(repo, "evt_2", "sub_a", false, 49000, later); err != nil {
@@ -69,33 +82,23 @@ func TestProviderCancelWrittenWithTheChange(t *testing.T) {
 	if err := fulfilCancel(repo, "evt_3", "sub_a", true, 49000, later.Add(time.Minute)); err != nil {
 		t.Fatal(err)
 	}
-	if atEnd, attempts, next, done := row("sub_a"); atEnd || attempts != 0 || !next.Equal(later) || done {
-		t.Fatalf("cancel now: %v %d %s %v", atEnd, attempts, next, done)
+	got := jobs("sub_a")
+	if len(got) != 2 || got[0].kind != domain.JobCancelAtPeriodEnd || !got[0].failed ||
+		got[1].kind != domain.JobCancelNow || got[1].attempts != 0 || !got[1].next.Equal(later) || got[1].done || got[1].failed {
+		t.Fatalf("cancel now: %+v", got)
 	}
 
-	// A worker whose lease ran out loses its claim: its outcome is ignored
-	// while the next worker holds the row.
-	first, err := repo.ClaimProviderCancels(ctx, later, time.Minute, 10, "sub_a")
-	if err != nil || len(first) != 1 {
-		t.Fatalf("%+v %v", first, err)
-	}
-	second, err := repo.ClaimProviderCancels(ctx, later.Add(2*time.Minute), time.Minute, 10, "sub_a")
-	if err != nil || len(second) != 1 || second[0].Attempts != 2 {
-		t.Fatalf("after the lease: %+v %v", second, err)
-	}
-	if err := repo.ProviderCancelFailed(ctx, first[0], later.Add(time.Hour), "late failure"); err != nil {
+	// A done period-end stop is outranked by a cancel now too.
+	if err := fulfilCancel(repo, "evt_4", "sub_b", true, 49000, paidAt); err != nil {
 		t.Fatal(err)
 	}
-	if err := repo.ProviderCancelDone(ctx, first[0], later); err != nil {
+	if _, err := pool.Exec(ctx, `UPDATE queue_jobs SET done_at = $1 WHERE key = 'sub_b'`, paidAt); err != nil {
 		t.Fatal(err)
 	}
-	if _, attempts, next, done := row("sub_a"); attempts != 2 || !next.Equal(second[0].Lease) || done {
-		t.Fatalf("a lost claim changed the row: %d %s %v", attempts, next, done)
-	}
-	if err := repo.ProviderCancelFailed(ctx, second[0], later.Add(10*time.Minute), "stripe down"); err != nil {
+	if err := fulfilCancel(repo, "evt_5", "sub_b", false, 49000, later); err != nil {
 		t.Fatal(err)
 	}
-	if _, attempts, next, done := row("sub_a"); attempts != 2 || !next.Equal(later.Add(10*time.Minute)) || done {
-		t.Fatalf("failure not recorded: %d %s %v", attempts, next, done)
+	if got := jobs("sub_b"); len(got) != 2 || !got[0].done || got[1].kind != domain.JobCancelNow || got[1].done || !got[1].next.Equal(later) {
+		t.Fatalf("cancel now after a done period-end stop: %+v", got)
 	}
 }

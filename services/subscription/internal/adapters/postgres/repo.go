@@ -10,6 +10,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"bidradar/pkg/queue"
 	"bidradar/services/subscription/internal/domain"
 )
 
@@ -100,7 +101,9 @@ func scanSubscription(row pgx.Row) (domain.Subscription, error) {
 	return s, err
 }
 
-// writeSubscription stores a plan (insert or replace).
+// writeSubscription stores a plan (insert or replace). An active plan with
+// an end date has its plan-end job put with it (pkg/queue), due when that
+// date has passed: a plan renewed, extended or shortened moves its job.
 func writeSubscription(ctx context.Context, tx pgx.Tx, s domain.Subscription, now time.Time) error {
 	var n domain.NextPlan
 	var nextEnd *time.Time
@@ -123,5 +126,9 @@ func writeSubscription(ctx context.Context, tx pgx.Tx, s domain.Subscription, no
 	if err != nil {
 		return fmt.Errorf("write plan: %w", err)
 	}
-	return nil
+	if s.Status != "active" || s.EndDate == nil {
+		return nil
+	}
+	return queue.Put(ctx, tx, queue.Job{Kind: domain.JobPlanEnd, Key: s.UserID, Destination: domain.PlansDestination,
+		Due: domain.PlanEndsAt(*s.EndDate)})
 }
