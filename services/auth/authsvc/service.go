@@ -138,7 +138,7 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *Service, err err
 			return nil, err
 		}
 		s.nc = nc
-		if err := events.EnsureStream(ctx, js, postgres.StreamName, []string{postgres.StreamSubjects}); err != nil {
+		if err := events.Produce(ctx, js, "auth"); err != nil {
 			return nil, err
 		}
 		s.relay = outbox.NewRelay(s.pool, js, log, outbox.RelayOptions{})
