@@ -2,6 +2,8 @@ package events_test
 
 import (
 	"context"
+	"io/fs"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -167,5 +169,60 @@ func TestEnsureStreamsOnlyAdds(t *testing.T) {
 	}
 	if err := events.EnsureStreams(ctx, js, "NOBODY"); err == nil {
 		t.Fatal("a stream no event names was created")
+	}
+}
+
+// No Go file outside gen/ spells a declared subject: the subject of an
+// event is written in its proto, and code takes it from there (SubjectOf,
+// TypeOf, a typed consumer). A per-user subject is caught by its part
+// before the placeholder. The tests of this package, which check what is
+// read from the declarations, are the exception.
+func TestNoHandTypedSubjects(t *testing.T) {
+	all, err := events.All()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var spelled []string
+	for _, e := range all {
+		lit, _, templated := strings.Cut(e.Subject, "{")
+		if templated {
+			spelled = append(spelled, `"`+lit, `"`+e.Filter+`"`)
+		} else {
+			spelled = append(spelled, `"`+lit+`"`)
+		}
+	}
+	root := "../.."
+	checked := 0
+	err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			switch d.Name() {
+			case "gen", "node_modules", ".git", ".data", "frontend":
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(path, ".go") || (filepath.Dir(path) == filepath.Join(root, "pkg", "events") && strings.HasSuffix(path, "_test.go")) {
+			return nil
+		}
+		src, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		checked++
+		for _, s := range spelled {
+			if strings.Contains(string(src), s) {
+				t.Errorf("%s spells the subject %s: take it from the declaration (events.SubjectOf, events.TypeOf)", strings.TrimPrefix(path, root+"/"), s)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if checked < 100 {
+		t.Fatalf("only %d Go files checked: is %s the repository?", checked, root)
 	}
 }
