@@ -223,6 +223,9 @@ func (f Follower) Run(ctx context.Context, js jetstream.JetStream, log *slog.Log
 	if f.err != nil {
 		return
 	}
+	if log == nil {
+		log = slog.Default()
+	}
 	for ctx.Err() == nil {
 		err := f.once(ctx, js, log)
 		if ctx.Err() != nil {
@@ -276,6 +279,9 @@ func Subscribe(nc *nats.Conn, log *slog.Logger, handlers ...Route) (*nats.Subscr
 	rs, err := newRoutes(handlers)
 	if err != nil {
 		return nil, err
+	}
+	if log == nil {
+		log = slog.Default()
 	}
 	ctx := context.Background()
 	sub, err := nc.Subscribe(cover(rs.filters()), func(m *nats.Msg) {
