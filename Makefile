@@ -45,6 +45,10 @@ generate: tools ## Regenerate Go, TypeScript and OpenAPI code from proto/
 check-generate: generate ## Fail when generated code differs from the protos
 	@test -z "$$(git status --porcelain -- gen frontend/src/gen)" || { git status --porcelain -- gen frontend/src/gen; echo "generated code is stale: run make generate"; exit 1; }
 
+.PHONY: events-doc
+events-doc: ## Rewrite docs/events.md (events, producers, consumers) from the protos and the wired stack
+	go test -count=1 ./stack -run '^TestEventsDoc$$' -update
+
 .PHONY: lint
 lint: ## gofmt and go vet every module
 	@test -z "$$(gofmt -l $$(git ls-files '*.go' | grep -v '^gen/'))" || { gofmt -l $$(git ls-files '*.go' | grep -v '^gen/'); exit 1; }

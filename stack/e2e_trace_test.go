@@ -11,6 +11,9 @@ import (
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 	"go.opentelemetry.io/otel/trace"
+
+	interestsv1 "bidradar/gen/interests/v1"
+	"bidradar/pkg/events"
 )
 
 // TestOneTraceFromGatewayToConsumer follows one REST call through every
@@ -37,18 +40,22 @@ func TestOneTraceFromGatewayToConsumer(t *testing.T) {
 	expect(t, e.call("PATCH", "/userInterests/"+project, map[string]any{"is_interestToStepChk": true}, a...), 200, "follow")
 
 	// The consumer span of this change, then everything of its trace.
+	changed, err := events.SubjectOf(&interestsv1.InterestChanged{})
+	if err != nil {
+		t.Fatal(err)
+	}
 	var consumer sdktrace.ReadOnlySpan
 	deadline := time.Now().Add(15 * time.Second)
 	for consumer == nil && time.Now().Before(deadline) {
 		for _, s := range rec.Ended() {
-			if s.SpanKind() == trace.SpanKindConsumer && strings.Contains(s.Name(), "interests.v1.interest.changed") {
+			if s.SpanKind() == trace.SpanKindConsumer && strings.Contains(s.Name(), changed) {
 				consumer = s
 			}
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
 	if consumer == nil {
-		t.Fatal("no consumer span for interests.v1.interest.changed")
+		t.Fatal("no consumer span for " + changed)
 	}
 	id := consumer.SpanContext().TraceID()
 	var names []string

@@ -284,9 +284,9 @@ func main() {
 	// publishes, taken off the bus (and decoded after the run: decoding is
 	// the notification service's work, in its own process), with when it
 	// arrived.
-	matchedOnBus := recordBus(nc, "projects.v1.project.matched")
+	matchedOnBus := recordBus(nc, &projectsv1.ProjectMatched{})
 	defer matchedOnBus.stop()
-	createdOnBus := recordBus(nc, "projects.v1.project.created")
+	createdOnBus := recordBus(nc, &projectsv1.ProjectCreated{})
 	defer createdOnBus.stop()
 	if *cpuProfile != "" {
 		f, err := os.Create(*cpuProfile + ".instant")
@@ -454,7 +454,7 @@ func startBus(ctx context.Context, pool *pgxpool.Pool, log *slog.Logger) (*nats.
 	if err != nil {
 		fail(err)
 	}
-	if err := events.EnsureStream(ctx, js, events.StreamProjects, []string{"projects.>"}); err != nil {
+	if err := events.EnsureStreams(ctx, js, "PROJECTS"); err != nil {
 		fail(err)
 	}
 	rctx, stopRelay := context.WithCancel(ctx)
@@ -482,8 +482,12 @@ type busRecord struct {
 	at      []int64
 }
 
-func recordBus(nc *nats.Conn, subject string) *busRecord {
+func recordBus(nc *nats.Conn, ev proto.Message) *busRecord {
 	r := &busRecord{}
+	subject, err := events.SubjectOf(ev)
+	if err != nil {
+		fail(err)
+	}
 	sub, err := nc.Subscribe(subject, func(m *nats.Msg) {
 		now := time.Now().UnixNano()
 		r.mu.Lock()

@@ -148,10 +148,8 @@ func main() {
 		fail(err)
 	}
 	defer nc.Close()
-	for name, subj := range map[string]string{events.StreamProjects: "projects.>", events.StreamNotification: "notification.>"} {
-		if err := events.EnsureStream(ctx, js, name, []string{subj}); err != nil {
-			fail(err)
-		}
+	if err := events.EnsureStreams(ctx, js, "PROJECTS", "NOTIFICATION"); err != nil {
+		fail(err)
 	}
 
 	admin, err := pgx.Connect(ctx, "postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable")
@@ -293,7 +291,11 @@ func main() {
 				Projects:     []*projectsv1.MatchedProject{{ProjectId: pid, ProjectName: "ซื้อครุภัณฑ์คอมพิวเตอร์ โดยวิธีเฉพาะเจาะจง", AgencyName: "องค์การบริหารส่วนตำบลหนองบัว"}},
 				ProjectCount: 1}
 			data, _ := proto.Marshal(ev)
-			msg := nats.NewMsg("projects.v1.criteria.matched")
+			subject, err := events.SubjectOf(ev)
+			if err != nil {
+				fail(err)
+			}
+			msg := nats.NewMsg(subject)
 			msg.Data = data
 			for {
 				if _, err := js.PublishMsg(ctx, msg, jetstream.WithMsgID(id)); err == nil {
@@ -381,13 +383,17 @@ func main() {
 		counts[u] = c
 	}
 	q.Close()
-	stream, err := js.Stream(ctx, events.StreamNotification)
+	stream, err := js.Stream(ctx, "NOTIFICATION")
 	if err != nil {
 		fail(err)
 	}
 	wrong, noEvent := 0, 0
 	for _, u := range users {
-		m, err := stream.GetLastMsgForSubject(ctx, "notification.v1.user."+u+".created")
+		subject, err := events.SubjectOf(&notificationv1.NotificationCreated{UserId: u})
+		if err != nil {
+			fail(err)
+		}
+		m, err := stream.GetLastMsgForSubject(ctx, subject)
 		if errors.Is(err, jetstream.ErrMsgNotFound) {
 			if counts[u] != 0 {
 				noEvent++

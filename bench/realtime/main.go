@@ -223,15 +223,16 @@ const message = "จ้างเหมาบริการดูแลระบ
 // bigMessage fills the never-readers' buffers faster (~2 KB a frame).
 var bigMessage = strings.Repeat(message+" ", 10)
 
-func event(user, id string, unread int64) []byte { return eventWith(user, id, unread, message) }
+func event(user, id string, unread int64) *notificationv1.NotificationCreated {
+	return eventWith(user, id, unread, message)
+}
 
-func eventWith(user, id string, unread int64, msg string) []byte {
-	b, _ := proto.Marshal(&notificationv1.NotificationCreated{EventId: id, UserId: user, UnreadCount: unread,
+func eventWith(user, id string, unread int64, msg string) *notificationv1.NotificationCreated {
+	return &notificationv1.NotificationCreated{EventId: id, UserId: user, UnreadCount: unread,
 		Notification: &notificationv1.Notification{Id: id, Title: "พบโครงการใหม่ตรงกับการค้นหาที่บันทึกไว้: คอมพิวเตอร์",
 			Message: msg, Category: "project_update",
 			Priority: "normal", Type: "bell_notification", ProjectId: "67010000123", Link: "/gen-infor/67010000123",
-			CreatedAt: timestamppb.Now()}})
-	return b
+			CreatedAt: timestamppb.Now()}}
 }
 
 // commit writes one event to the notification outbox in its own
@@ -240,7 +241,7 @@ func eventWith(user, id string, unread int64, msg string) []byte {
 func (b *bench) commit(ctx context.Context, user string) error {
 	id := "n" + strconv.FormatInt(b.seq.Add(1), 10)
 	return pgx.BeginFunc(ctx, b.pool, func(tx pgx.Tx) error {
-		if err := outbox.Enqueue(ctx, tx, "notification.v1.user."+user+".created", id, event(user, id, 1)); err != nil {
+		if err := outbox.EnqueueEvent(ctx, tx, event(user, id, 1)); err != nil {
 			return err
 		}
 		// Stored before the commit returns; the frame cannot arrive earlier.
@@ -283,7 +284,10 @@ func (b *bench) load(ctx context.Context, users []string, rate int, d time.Durat
 		for ; len(extra) > 0 && float64(sentExtra) < el*float64(extraRate); sentExtra++ {
 			u := extra[sentExtra%len(extra)]
 			id := "x" + strconv.Itoa(sentExtra)
-			if _, err := b.js.PublishAsync("notification.v1.user."+u+".created", eventWith(u, id, 1, bigMessage)); err != nil {
+			ev := eventWith(u, id, 1, bigMessage)
+			subject, _ := events.SubjectOf(ev)
+			data, _ := proto.Marshal(ev)
+			if _, err := b.js.PublishAsync(subject, data); err != nil {
 				fmt.Fprintln(os.Stderr, "publish:", err)
 			}
 		}
@@ -351,7 +355,7 @@ func main() {
 		fail(err)
 	}
 	defer nc.Close()
-	if err := events.EnsureStream(ctx, js, events.StreamNotification, []string{"notification.>"}); err != nil {
+	if err := events.EnsureStreams(ctx, js, "NOTIFICATION"); err != nil {
 		fail(err)
 	}
 
@@ -400,7 +404,11 @@ func main() {
 	b := &bench{signer: signer, wsURL: "ws://" + addr + "/ws/notifications/", pool: pool, js: js,
 		dialer: websocket.Dialer{HandshakeTimeout: 30 * time.Second, ReadBufferSize: 1024, WriteBufferSize: 1024}}
 	// The split of the latency: when the relay's message is on NATS.
-	if _, err := nc.Subscribe("notification.v1.user.*.created", func(m *nats.Msg) {
+	created, err := events.TypeOf(&notificationv1.NotificationCreated{})
+	if err != nil {
+		fail(err)
+	}
+	if _, err := nc.Subscribe(created.Filter, func(m *nats.Msg) {
 		now := time.Now().UnixNano()
 		var ev notificationv1.NotificationCreated
 		if proto.Unmarshal(m.Data, &ev) == nil && strings.HasPrefix(ev.GetEventId(), "n") {

@@ -225,15 +225,9 @@ func safeHandle(ctx context.Context, handle func(ctx context.Context, subject, e
 	return handle(ctx, subject, eventID, data)
 }
 
-// ConsumeUntilDone runs Consume until ctx is done, retrying the consumer's
-// creation every few seconds while NATS or the stream is not there yet (a
-// service starts before its dependencies without failing).
-func ConsumeUntilDone(ctx context.Context, js jetstream.JetStream, stream, durable string, subjects []string, handle Handler, log *slog.Logger) {
-	untilDone(ctx, stream, durable, log, func() (func(), error) {
-		return Consume(ctx, js, stream, durable, subjects, handle, log)
-	})
-}
-
+// untilDone runs what start starts until ctx is done, retrying the start
+// every few seconds (up to 30 s) while NATS or the stream is not there yet
+// (a service starts before its dependencies without failing).
 func untilDone(ctx context.Context, stream, durable string, log *slog.Logger, start func() (func(), error)) {
 	if log == nil {
 		log = slog.Default()

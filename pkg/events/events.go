@@ -1,7 +1,17 @@
-// Package events publishes and consumes domain events on NATS JetStream:
-// an embedded server for development and tests, stream setup, publishing with
+// Package events publishes and consumes domain events on NATS JetStream.
+//
+// Events are declared once, in the protos: every message of a service's
+// events.proto carries the (events.v1.event) option naming its subject and
+// stream, and this package reads it from the generated descriptors (TypeOf,
+// SubjectOf, All, StreamSubjects). The outbox takes an event's subject from
+// it; the streams are made from it (EnsureStreams, Produce); consumers are
+// typed handlers (On) on a durable (Durable), an ordered follower (Follow)
+// or a core subscription (Subscribe), their filters taken from it too.
+//
+// Beneath: an embedded server for development and tests, publishing with
 // de-duplication ids and W3C trace context, durable explicit-ack consumers
-// with bounded redelivery, and an idempotency table for consumers.
+// with bounded redelivery and dead letters (Consume), and an idempotency
+// table for consumers (MarkProcessed).
 package events
 
 import (
@@ -101,8 +111,9 @@ const (
 )
 
 // EnsureStream creates the stream name over subjects, or updates it when it
-// exists: file storage, a 2-minute de-duplication window (Nats-Msg-Id) and
-// messages kept 14 days.
+// exists, its subjects replaced (EnsureStreams takes them from the
+// declarations, and only adds): file storage, a 2-minute de-duplication
+// window (Nats-Msg-Id) and messages kept 14 days.
 func EnsureStream(ctx context.Context, js jetstream.JetStream, name string, subjects []string) error {
 	_, err := js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{
 		Name:       name,

@@ -10,6 +10,16 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 )
 
+// The dead letters: a message a consumer gives up on (permanent failure or
+// MaxDeliver reached) is copied to <DeadLetterPrefix>.<stream>.<durable> in
+// the stream StreamDeadLetter, with its original subject, event id and
+// trace headers, for an operator to inspect or replay. Every durable
+// consumer ensures the stream (Consumer.Prepare).
+const (
+	StreamDeadLetter = "DEADLETTER"
+	DeadLetterPrefix = "deadletter"
+)
+
 // Headers a dead letter adds to the message it copies.
 const (
 	hdrOriginalSubject = "Bidradar-Original-Subject"

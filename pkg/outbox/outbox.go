@@ -1,7 +1,8 @@
 // Package outbox implements the transactional outbox: use cases write their
 // events to an outbox table in the same transaction as their changes
-// (Enqueue), and a Relay publishes committed rows to NATS JetStream in
-// sequence order, with Nats-Msg-Id = event id, and marks them published.
+// (EnqueueEvent, EnqueueBatch: each on the subject its proto declares), and
+// a Relay publishes committed rows to NATS JetStream in sequence order, with
+// Nats-Msg-Id = event id, and marks them published.
 //
 // Guarantees: a rolled-back transaction publishes nothing; every committed
 // row is published at least once (rows are selected by published_at IS NULL,
@@ -96,11 +97,11 @@ func currentSchema(ctx context.Context, q querier) (string, error) {
 	return *schema, nil
 }
 
-// Enqueue adds an event to the outbox inside tx; it is published only if tx
+// enqueue adds an event to the outbox inside tx; it is published only if tx
 // commits. eventID must be unique (it becomes the Nats-Msg-Id); the trace
 // context of ctx (traceparent) is stored with the row and sent as NATS
 // headers, so consumers continue the trace of the request.
-func Enqueue(ctx context.Context, tx pgx.Tx, subject, eventID string, payload []byte) error {
+func enqueue(ctx context.Context, tx pgx.Tx, subject, eventID string, payload []byte) error {
 	if subject == "" || eventID == "" {
 		return errors.New("outbox: subject and event id are required")
 	}
@@ -130,24 +131,20 @@ func traceHeaders(ctx context.Context) ([]byte, error) {
 	return headers, nil
 }
 
-// Event is one message of a batch.
+// Event is one message as the outbox stores it (Stored).
 type Event struct {
 	ID      string // unique; the Nats-Msg-Id
 	Subject string
 	Payload []byte
 }
 
-// EnqueueBatch adds many events to the outbox inside tx as one row: the
-// relay publishes them one message each, in order, with their own ids.
-// Bulk imports write tens of thousands of events; a row each cost ~10 µs
-// of database time per event (three btrees, WAL), a third of an imported
-// project's budget. Consumers see no difference.
-func EnqueueBatch(ctx context.Context, tx pgx.Tx, evs []Event) error {
+// enqueueBatch writes evs as one row (EnqueueBatch).
+func enqueueBatch(ctx context.Context, tx pgx.Tx, evs []Event) error {
 	if len(evs) == 0 {
 		return nil
 	}
 	if len(evs) == 1 {
-		return Enqueue(ctx, tx, evs[0].Subject, evs[0].ID, evs[0].Payload)
+		return enqueue(ctx, tx, evs[0].Subject, evs[0].ID, evs[0].Payload)
 	}
 	size := 0
 	for _, e := range evs {

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	projectsv1 "bidradar/gen/projects/v1"
 	"bidradar/pkg/events"
 	"bidradar/pkg/outbox"
 	"bidradar/pkg/pgdb"
@@ -20,6 +21,7 @@ import (
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 	"go.opentelemetry.io/otel/trace"
+	"google.golang.org/protobuf/proto"
 )
 
 var quiet = slog.New(slog.NewTextHandler(io.Discard, nil))
@@ -48,10 +50,40 @@ func setup(t *testing.T) env {
 		t.Fatal(err)
 	}
 	t.Cleanup(nc.Close)
-	if err := events.EnsureStream(ctx, js, "PROJECTS", []string{"projects.>"}); err != nil {
+	if err := events.EnsureStreams(ctx, js, "PROJECTS"); err != nil {
 		t.Fatal(err)
 	}
 	return env{pool, nc, js}
+}
+
+// created is the event the tests enqueue: id, and a name that tells its
+// payload apart.
+func created(id string) *projectsv1.ProjectCreated {
+	return &projectsv1.ProjectCreated{EventId: id, ProjectName: "payload " + id}
+}
+
+// undeclared is a message with an id that its proto does not declare an event.
+type undeclared struct{ *projectsv1.MatchedProject }
+
+func (undeclared) GetEventId() string { return "u-1" }
+
+// nameOf decodes what created encoded.
+func nameOf(t testing.TB, data []byte) string {
+	t.Helper()
+	var ev projectsv1.ProjectCreated
+	if err := proto.Unmarshal(data, &ev); err != nil {
+		t.Error(err)
+	}
+	return ev.GetProjectName()
+}
+
+func subject(t testing.TB, ev proto.Message) string {
+	t.Helper()
+	s, err := events.SubjectOf(ev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
 }
 
 func enqueue(t testing.TB, ctx context.Context, pool *pgxpool.Pool, commit bool, ids ...string) {
@@ -63,7 +95,7 @@ func enqueue(t testing.TB, ctx context.Context, pool *pgxpool.Pool, commit bool,
 		}
 		defer tx.Rollback(ctx)
 		for _, id := range ids {
-			if err := outbox.Enqueue(ctx, tx, "projects.v1.project.created", id, []byte("payload "+id)); err != nil {
+			if err := outbox.EnqueueEvent(ctx, tx, created(id)); err != nil {
 				return err
 			}
 		}
@@ -129,7 +161,7 @@ func TestCommittedEventsArriveOnceViaNotify(t *testing.T) {
 	}
 	ch := make(chan got, 10)
 	stop, err := events.Consume(ctx, e.js, "PROJECTS", "test", nil, func(ctx context.Context, _, id string, data []byte) error {
-		ch <- got{id, string(data), trace.SpanContextFromContext(ctx).TraceID()}
+		ch <- got{id, nameOf(t, data), trace.SpanContextFromContext(ctx).TraceID()}
 		return nil
 	}, quiet)
 	if err != nil {
@@ -189,7 +221,8 @@ func TestCrashBetweenPublishAndMarkIsDeduplicated(t *testing.T) {
 	ctx := context.Background()
 	enqueue(t, ctx, e.pool, true, "crash-1")
 	// The crashed relay had published the row but not marked it.
-	if err := events.Publish(ctx, e.js, "projects.v1.project.created", "crash-1", []byte("payload crash-1")); err != nil {
+	b, _ := proto.Marshal(created("crash-1"))
+	if err := events.Publish(ctx, e.js, subject(t, created("crash-1")), "crash-1", b); err != nil {
 		t.Fatal(err)
 	}
 	r := outbox.NewRelay(e.pool, e.js, quiet, outbox.RelayOptions{})
@@ -240,7 +273,7 @@ func TestNATSDownThenRecovers(t *testing.T) {
 	if n := unpublished(t, e); n != 2 {
 		t.Fatalf("%d unpublished, want 2", n)
 	}
-	if err := events.EnsureStream(ctx, e.js, "PROJECTS", []string{"projects.>"}); err != nil {
+	if err := events.EnsureStreams(ctx, e.js, "PROJECTS"); err != nil {
 		t.Fatal(err)
 	}
 	deadline := time.Now().Add(10 * time.Second)
@@ -266,7 +299,7 @@ func TestConcurrentRelaysPublishEveryRowOnce(t *testing.T) {
 	// drop as duplicates: it proves that no row was published twice.
 	var mu sync.Mutex
 	seen := map[string]int{}
-	sub, err := e.nc.Subscribe("projects.>", func(m *nats.Msg) {
+	sub, err := e.nc.Subscribe(subject(t, created("x")), func(m *nats.Msg) {
 		mu.Lock()
 		seen[m.Header.Get(nats.MsgIdHdr)]++
 		mu.Unlock()
@@ -351,17 +384,19 @@ func TestPrune(t *testing.T) {
 func TestBatchRowPublishesEachEventInOrder(t *testing.T) {
 	e := setup(t)
 	ctx := context.Background()
-	var evs []outbox.Event
+	var evs []outbox.ProtoEvent
 	for i := range 2500 { // more than one window of PubAcks
-		evs = append(evs, outbox.Event{ID: fmt.Sprintf("b-%04d", i), Subject: "projects.v1.project.created", Payload: []byte(fmt.Sprintf("payload %d", i))})
+		evs = append(evs, created(fmt.Sprintf("b-%04d", i)))
 	}
-	evs[7].Payload = nil // an empty payload survives the framing
 	tx, err := e.pool.Begin(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := outbox.EnqueueBatch(ctx, tx, []outbox.Event{{ID: "b-x", Subject: "projects.v1.project.created"}, {ID: "", Subject: "s"}}); err == nil {
+	if err := outbox.EnqueueBatch(ctx, tx, []outbox.ProtoEvent{created("b-x"), created("")}); err == nil {
 		t.Fatal("an event without id was accepted")
+	}
+	if err := outbox.EnqueueBatch(ctx, tx, []outbox.ProtoEvent{created("b-x"), undeclared{&projectsv1.MatchedProject{}}}); err == nil {
+		t.Fatal("a message that is not declared an event was accepted")
 	}
 	if err := outbox.EnqueueBatch(ctx, tx, evs); err != nil {
 		t.Fatal(err)
@@ -374,12 +409,13 @@ func TestBatchRowPublishesEachEventInOrder(t *testing.T) {
 		t.Fatalf("%d outbox rows, %v; want one batch row", rows, err)
 	}
 	stored, err := outbox.Stored(ctx, e.pool)
-	if err != nil || len(stored) != len(evs) || stored[2499].ID != "b-2499" || string(stored[3].Payload) != "payload 3" {
+	if err != nil || len(stored) != len(evs) || stored[2499].ID != "b-2499" || nameOf(t, stored[3].Payload) != "payload b-0003" ||
+		stored[3].Subject != subject(t, created("x")) {
 		t.Fatalf("Stored: %d events, %v", len(stored), err)
 	}
 	// A relay that crashed after publishing the first events: they are
 	// dropped as duplicates when the row is published again.
-	for _, ev := range evs[:10] {
+	for _, ev := range stored[:10] {
 		if err := events.Publish(ctx, e.js, ev.Subject, ev.ID, ev.Payload); err != nil {
 			t.Fatal(err)
 		}
@@ -403,7 +439,7 @@ func TestBatchRowPublishesEachEventInOrder(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer stop()
-	for i, ev := range evs {
+	for i, ev := range stored {
 		select {
 		case g := <-ch:
 			if g.id != ev.ID || g.payload != string(ev.Payload) {

@@ -38,14 +38,20 @@ func serve(t *testing.T, srv *runner.RPCServer) string {
 	return ln.Addr().String()
 }
 
-// issuer is the RPC server of the service that signs access tokens.
-func issuer(t *testing.T, keys authn.KeySource) *runner.RPCServer {
+// testIdentity is a service's name with the tests' service-token key.
+func testIdentity(t *testing.T, name string) runner.Identity {
 	t.Helper()
 	key, err := authn.NewServiceKey([]byte("service-token-key-of-the-tests-32b"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv, err := runner.NewIssuerRPCServer(slog.New(slog.DiscardHandler), runner.Identity{Name: "auth", Key: key}, keys, authn.Admins{})
+	return runner.Identity{Name: name, Key: key}
+}
+
+// issuer is the RPC server of the service that signs access tokens.
+func issuer(t *testing.T, keys authn.KeySource) *runner.RPCServer {
+	t.Helper()
+	srv, err := runner.NewIssuerRPCServer(slog.New(slog.DiscardHandler), testIdentity(t, "auth"), keys, authn.Admins{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/nats-io/nats.go"
 
+	projectsv1 "bidradar/gen/projects/v1"
 	"bidradar/pkg/events"
 	"bidradar/pkg/runner"
 	"bidradar/pkg/testutil/natstest"
@@ -46,9 +47,10 @@ func TestReplayDeadLettersCommand(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	matched, _ := events.SubjectOf(&projectsv1.ProjectMatched{})
 	dead := nats.NewMsg(events.DeadLetterPrefix + ".PROJECTS.notification-projects")
 	dead.Data = []byte("payload")
-	dead.Header.Set("Bidradar-Original-Subject", "projects.v1.project.matched")
+	dead.Header.Set("Bidradar-Original-Subject", matched)
 	dead.Header.Set(nats.MsgIdHdr, "dead:notification-projects:event-1")
 	if _, err := js.PublishMsg(ctx, dead); err != nil {
 		t.Fatal(err)
@@ -64,7 +66,7 @@ func TestReplayDeadLettersCommand(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if m.Subject != "projects.v1.project.matched" || string(m.Data) != "payload" || m.Header.Get(nats.MsgIdHdr) != "event-1" ||
+	if m.Subject != matched || string(m.Data) != "payload" || m.Header.Get(nats.MsgIdHdr) != "event-1" ||
 		m.Header.Get("Bidradar-Original-Subject") != "" {
 		t.Fatalf("replayed %s %q %v", m.Subject, m.Data, m.Header)
 	}

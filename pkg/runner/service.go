@@ -6,12 +6,9 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
-	"github.com/nats-io/nats.go/jetstream"
 
 	"bidradar/pkg/authn"
 	"bidradar/pkg/config"
-	"bidradar/pkg/events"
-	"bidradar/pkg/outbox"
 )
 
 // ServiceEnv is what every RPC service with a database reads: DATABASE_URL,
@@ -77,46 +74,6 @@ func (s *RPCServer) Close() {
 		s.closers[i]()
 	}
 	s.closers = nil
-}
-
-// Events describes a service's side of NATS.
-type Events struct {
-	// Name is the connection's name (the service's).
-	Name string
-	// Stream and Subjects: the stream the service publishes to.
-	Stream   string
-	Subjects []string
-	// Forget erases a deleted user's data (auth.v1.user.deactivated);
-	// nil when the service keeps none.
-	Forget ForgetUser
-}
-
-// ConnectEvents connects to url and, while the server serves: follows auth's
-// ended sessions, erases deleted users' data with e.Forget, and relays the
-// service's outbox in pool to e.Stream. It returns the JetStream for the
-// service's own consumers.
-func (s *RPCServer) ConnectEvents(ctx context.Context, url string, pool *pgxpool.Pool, e Events) (jetstream.JetStream, error) {
-	nc, js, err := events.Connect(url, e.Name)
-	if err != nil {
-		return nil, err
-	}
-	s.OnClose(func() { _ = nc.Drain() })
-	if err := events.EnsureStream(ctx, js, e.Stream, e.Subjects); err != nil {
-		return nil, err
-	}
-	s.FollowEndedSessions(js)
-	if e.Forget != nil {
-		if err := s.OnUserDeactivated(ctx, js, e.Name+"-forget-users", e.Forget); err != nil {
-			return nil, err
-		}
-	}
-	relay := outbox.NewRelay(pool, js, s.log, outbox.RelayOptions{})
-	s.Background(func(ctx context.Context) {
-		if err := relay.Run(ctx); err != nil && ctx.Err() == nil {
-			s.log.ErrorContext(ctx, "outbox relay stopped", "err", err)
-		}
-	})
-	return js, nil
 }
 
 // Every runs fn at once and then every d while the server serves (jobs that

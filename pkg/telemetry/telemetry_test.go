@@ -96,7 +96,7 @@ func TestInjectExtract(t *testing.T) {
 			return h
 		}},
 		{"nats header", func() map[string][]string {
-			msg := nats.NewMsg("projects.v1.project.created")
+			msg := nats.NewMsg("projects.v1.x")
 			telemetry.Inject(ctx, msg.Header)
 			return msg.Header
 		}},

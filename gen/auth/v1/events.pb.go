@@ -7,6 +7,7 @@
 package authv1
 
 import (
+	_ "bidradar/gen/events/v1"
 	protoreflect "google.golang.org/protobuf/reflect/protoreflect"
 	protoimpl "google.golang.org/protobuf/runtime/protoimpl"
 	timestamppb "google.golang.org/protobuf/types/known/timestamppb"
@@ -22,7 +23,7 @@ const (
 	_ = protoimpl.EnforceVersion(protoimpl.MaxVersion - 20)
 )
 
-// UserRegistered is published on auth.v1.user.registered.
+// UserRegistered: an account was created (not yet verified).
 type UserRegistered struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	EventId       string                 `protobuf:"bytes,1,opt,name=event_id,json=eventId,proto3" json:"event_id,omitempty"`
@@ -107,7 +108,7 @@ func (x *UserRegistered) GetName() string {
 	return ""
 }
 
-// UserVerified is published on auth.v1.user.verified when an account becomes active.
+// UserVerified: an account became active.
 type UserVerified struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	EventId       string                 `protobuf:"bytes,1,opt,name=event_id,json=eventId,proto3" json:"event_id,omitempty"`
@@ -176,7 +177,8 @@ func (x *UserVerified) GetEmail() string {
 	return ""
 }
 
-// UserDeactivated is published on auth.v1.user.deactivated.
+// UserDeactivated: a user deleted their account; every service that keeps
+// personal data erases what it holds of them (Thailand's PDPA).
 type UserDeactivated struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	EventId       string                 `protobuf:"bytes,1,opt,name=event_id,json=eventId,proto3" json:"event_id,omitempty"`
@@ -237,11 +239,10 @@ func (x *UserDeactivated) GetUserId() string {
 	return ""
 }
 
-// SessionEnded is published on auth.v1.session.ended when sessions end
-// (logout, sign-out everywhere, password reset, refresh-token reuse, account
-// deletion): every service's token
-// verifier refuses the access tokens of these families from then on, and
-// the realtime service closes their sockets.
+// SessionEnded: sessions ended (logout, sign-out everywhere, password reset,
+// refresh-token reuse, account deletion): every service's token verifier
+// refuses the access tokens of these families from then on, and the
+// realtime service closes their sockets.
 type SessionEnded struct {
 	state      protoimpl.MessageState `protogen:"open.v1"`
 	EventId    string                 `protobuf:"bytes,1,opt,name=event_id,json=eventId,proto3" json:"event_id,omitempty"`
@@ -320,11 +321,11 @@ func (x *SessionEnded) GetReason() string {
 	return ""
 }
 
-// UserEmailChanged is published on auth.v1.user.email_changed when a user
-// confirms a new e-mail address (the code sent to it), in the transaction
-// that changes it. A service that keeps a copy of the address (subscription:
-// where receipts and plan reminders go) replaces it; events of one user
-// may arrive out of order, so the latest occurred_at wins.
+// UserEmailChanged: a user confirmed a new e-mail address (the code sent to
+// it), published in the transaction that changes it. A service that keeps a
+// copy of the address (subscription: where receipts and plan reminders go)
+// replaces it; events of one user may arrive out of order, so the latest
+// occurred_at wins.
 type UserEmailChanged struct {
 	state      protoimpl.MessageState `protogen:"open.v1"`
 	EventId    string                 `protobuf:"bytes,1,opt,name=event_id,json=eventId,proto3" json:"event_id,omitempty"`
@@ -398,7 +399,7 @@ var File_auth_v1_events_proto protoreflect.FileDescriptor
 
 const file_auth_v1_events_proto_rawDesc = "" +
 	"\n" +
-	"\x14auth/v1/events.proto\x12\aauth.v1\x1a\x1fgoogle/protobuf/timestamp.proto\"\xc7\x01\n" +
+	"\x14auth/v1/events.proto\x12\aauth.v1\x1a\x15events/v1/event.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xec\x01\n" +
 	"\x0eUserRegistered\x12\x19\n" +
 	"\bevent_id\x18\x01 \x01(\tR\aeventId\x12;\n" +
 	"\voccurred_at\x18\x02 \x01(\v2\x1a.google.protobuf.TimestampR\n" +
@@ -406,18 +407,21 @@ const file_auth_v1_events_proto_rawDesc = "" +
 	"\auser_id\x18\x03 \x01(\tR\x06userId\x12\x14\n" +
 	"\x05email\x18\x04 \x01(\tR\x05email\x12\x1a\n" +
 	"\busername\x18\x05 \x01(\tR\busername\x12\x12\n" +
-	"\x04name\x18\x06 \x01(\tR\x04name\"\x95\x01\n" +
+	"\x04name\x18\x06 \x01(\tR\x04name:#\x92\xb5\x18\x1f\n" +
+	"\x17auth.v1.user.registered\x12\x04AUTH\"\xb8\x01\n" +
 	"\fUserVerified\x12\x19\n" +
 	"\bevent_id\x18\x01 \x01(\tR\aeventId\x12;\n" +
 	"\voccurred_at\x18\x02 \x01(\v2\x1a.google.protobuf.TimestampR\n" +
 	"occurredAt\x12\x17\n" +
 	"\auser_id\x18\x03 \x01(\tR\x06userId\x12\x14\n" +
-	"\x05email\x18\x04 \x01(\tR\x05email\"\x82\x01\n" +
+	"\x05email\x18\x04 \x01(\tR\x05email:!\x92\xb5\x18\x1d\n" +
+	"\x15auth.v1.user.verified\x12\x04AUTH\"\xa8\x01\n" +
 	"\x0fUserDeactivated\x12\x19\n" +
 	"\bevent_id\x18\x01 \x01(\tR\aeventId\x12;\n" +
 	"\voccurred_at\x18\x02 \x01(\v2\x1a.google.protobuf.TimestampR\n" +
 	"occurredAt\x12\x17\n" +
-	"\auser_id\x18\x03 \x01(\tR\x06userId\"\xb6\x01\n" +
+	"\auser_id\x18\x03 \x01(\tR\x06userId:$\x92\xb5\x18 \n" +
+	"\x18auth.v1.user.deactivated\x12\x04AUTH\"\xd9\x01\n" +
 	"\fSessionEnded\x12\x19\n" +
 	"\bevent_id\x18\x01 \x01(\tR\aeventId\x12;\n" +
 	"\voccurred_at\x18\x02 \x01(\v2\x1a.google.protobuf.TimestampR\n" +
@@ -425,13 +429,15 @@ const file_auth_v1_events_proto_rawDesc = "" +
 	"\auser_id\x18\x03 \x01(\tR\x06userId\x12\x1d\n" +
 	"\n" +
 	"family_ids\x18\x04 \x03(\tR\tfamilyIds\x12\x16\n" +
-	"\x06reason\x18\x05 \x01(\tR\x06reason\"\x99\x01\n" +
+	"\x06reason\x18\x05 \x01(\tR\x06reason:!\x92\xb5\x18\x1d\n" +
+	"\x15auth.v1.session.ended\x12\x04AUTH\"\xc1\x01\n" +
 	"\x10UserEmailChanged\x12\x19\n" +
 	"\bevent_id\x18\x01 \x01(\tR\aeventId\x12;\n" +
 	"\voccurred_at\x18\x02 \x01(\v2\x1a.google.protobuf.TimestampR\n" +
 	"occurredAt\x12\x17\n" +
 	"\auser_id\x18\x03 \x01(\tR\x06userId\x12\x14\n" +
-	"\x05email\x18\x04 \x01(\tR\x05emailBt\n" +
+	"\x05email\x18\x04 \x01(\tR\x05email:&\x92\xb5\x18\"\n" +
+	"\x1aauth.v1.user.email_changed\x12\x04AUTHBt\n" +
 	"\vcom.auth.v1B\vEventsProtoP\x01Z\x1bbidradar/gen/auth/v1;authv1\xa2\x02\x03AXX\xaa\x02\aAuth.V1\xca\x02\aAuth\\V1\xe2\x02\x13Auth\\V1\\GPBMetadata\xea\x02\bAuth::V1b\x06proto3"
 
 var (

@@ -7,6 +7,7 @@
 package interestsv1
 
 import (
+	_ "bidradar/gen/events/v1"
 	protoreflect "google.golang.org/protobuf/reflect/protoreflect"
 	protoimpl "google.golang.org/protobuf/runtime/protoimpl"
 	timestamppb "google.golang.org/protobuf/types/known/timestamppb"
@@ -22,7 +23,8 @@ const (
 	_ = protoimpl.EnforceVersion(protoimpl.MaxVersion - 20)
 )
 
-// InterestChanged is published on interests.v1.interest.changed.
+// InterestChanged: a user's marks on a project changed (or the record was
+// created).
 type InterestChanged struct {
 	state               protoimpl.MessageState `protogen:"open.v1"`
 	EventId             string                 `protobuf:"bytes,1,opt,name=event_id,json=eventId,proto3" json:"event_id,omitempty"`
@@ -132,7 +134,7 @@ func (x *InterestChanged) GetIsFill20() bool {
 	return false
 }
 
-// CommentAdded is published on interests.v1.comment.added.
+// CommentAdded: a user commented on a project.
 type CommentAdded struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	EventId       string                 `protobuf:"bytes,1,opt,name=event_id,json=eventId,proto3" json:"event_id,omitempty"`
@@ -213,7 +215,7 @@ var File_interests_v1_events_proto protoreflect.FileDescriptor
 
 const file_interests_v1_events_proto_rawDesc = "" +
 	"\n" +
-	"\x19interests/v1/events.proto\x12\finterests.v1\x1a\x1fgoogle/protobuf/timestamp.proto\"\xd9\x02\n" +
+	"\x19interests/v1/events.proto\x12\finterests.v1\x1a\x15events/v1/event.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\x89\x03\n" +
 	"\x0fInterestChanged\x12\x19\n" +
 	"\bevent_id\x18\x01 \x01(\tR\aeventId\x12;\n" +
 	"\voccurred_at\x18\x02 \x01(\v2\x1a.google.protobuf.TimestampR\n" +
@@ -226,7 +228,8 @@ const file_interests_v1_events_proto_rawDesc = "" +
 	"\x14is_interestToStepChk\x18\x06 \x01(\bR\x13isInterestToStepChk\x12)\n" +
 	"\x10is_InterestToBid\x18\a \x01(\bR\x0fisInterestToBid\x12\x1a\n" +
 	"\barchived\x18\b \x01(\bR\barchived\x12\x1b\n" +
-	"\tis_fill20\x18\t \x01(\bR\bisFill20\"\xbd\x01\n" +
+	"\tis_fill20\x18\t \x01(\bR\bisFill20:.\x92\xb5\x18*\n" +
+	"\x1dinterests.v1.interest.changed\x12\tINTERESTS\"\xea\x01\n" +
 	"\fCommentAdded\x12\x19\n" +
 	"\bevent_id\x18\x01 \x01(\tR\aeventId\x12;\n" +
 	"\voccurred_at\x18\x02 \x01(\v2\x1a.google.protobuf.TimestampR\n" +
@@ -235,7 +238,8 @@ const file_interests_v1_events_proto_rawDesc = "" +
 	"\n" +
 	"project_id\x18\x04 \x01(\tR\tprojectId\x12\x1d\n" +
 	"\n" +
-	"comment_id\x18\x05 \x01(\tR\tcommentIdB\x97\x01\n" +
+	"comment_id\x18\x05 \x01(\tR\tcommentId:+\x92\xb5\x18'\n" +
+	"\x1ainterests.v1.comment.added\x12\tINTERESTSB\x97\x01\n" +
 	"\x10com.interests.v1B\vEventsProtoP\x01Z%bidradar/gen/interests/v1;interestsv1\xa2\x02\x03IXX\xaa\x02\fInterests.V1\xca\x02\fInterests\\V1\xe2\x02\x18Interests\\V1\\GPBMetadata\xea\x02\rInterests::V1b\x06proto3"
 
 var (

@@ -7,6 +7,7 @@
 package notificationv1
 
 import (
+	_ "bidradar/gen/events/v1"
 	protoreflect "google.golang.org/protobuf/reflect/protoreflect"
 	protoimpl "google.golang.org/protobuf/runtime/protoimpl"
 	reflect "reflect"
@@ -21,7 +22,8 @@ const (
 	_ = protoimpl.EnforceVersion(protoimpl.MaxVersion - 20)
 )
 
-// NotificationCreated is published on notification.v1.user.<user_id>.created for the realtime fan-out.
+// NotificationCreated: a notification reached a user's bell, on a subject of
+// the user's own for the realtime fan-out.
 type NotificationCreated struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	EventId       string                 `protobuf:"bytes,1,opt,name=event_id,json=eventId,proto3" json:"event_id,omitempty"`
@@ -90,7 +92,7 @@ func (x *NotificationCreated) GetUnreadCount() int64 {
 	return 0
 }
 
-// UnreadCountChanged is published on notification.v1.user.<user_id>.unread when the count changes.
+// UnreadCountChanged: a user's unread count changed.
 type UnreadCountChanged struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	EventId       string                 `protobuf:"bytes,1,opt,name=event_id,json=eventId,proto3" json:"event_id,omitempty"`
@@ -155,16 +157,18 @@ var File_notification_v1_events_proto protoreflect.FileDescriptor
 
 const file_notification_v1_events_proto_rawDesc = "" +
 	"\n" +
-	"\x1cnotification/v1/events.proto\x12\x0fnotification.v1\x1a\"notification/v1/notification.proto\"\xaf\x01\n" +
+	"\x1cnotification/v1/events.proto\x12\x0fnotification.v1\x1a\x15events/v1/event.proto\x1a\"notification/v1/notification.proto\"\xeb\x01\n" +
 	"\x13NotificationCreated\x12\x19\n" +
 	"\bevent_id\x18\x01 \x01(\tR\aeventId\x12\x17\n" +
 	"\auser_id\x18\x02 \x01(\tR\x06userId\x12A\n" +
 	"\fnotification\x18\x03 \x01(\v2\x1d.notification.v1.NotificationR\fnotification\x12!\n" +
-	"\funread_count\x18\x04 \x01(\x03R\vunreadCount\"k\n" +
+	"\funread_count\x18\x04 \x01(\x03R\vunreadCount::\x92\xb5\x186\n" +
+	"&notification.v1.user.{user_id}.created\x12\fNOTIFICATION\"\xa6\x01\n" +
 	"\x12UnreadCountChanged\x12\x19\n" +
 	"\bevent_id\x18\x01 \x01(\tR\aeventId\x12\x17\n" +
 	"\auser_id\x18\x02 \x01(\tR\x06userId\x12!\n" +
-	"\funread_count\x18\x03 \x01(\x03R\vunreadCountB\xac\x01\n" +
+	"\funread_count\x18\x03 \x01(\x03R\vunreadCount:9\x92\xb5\x185\n" +
+	"%notification.v1.user.{user_id}.unread\x12\fNOTIFICATIONB\xac\x01\n" +
 	"\x13com.notification.v1B\vEventsProtoP\x01Z+bidradar/gen/notification/v1;notificationv1\xa2\x02\x03NXX\xaa\x02\x0fNotification.V1\xca\x02\x0fNotification\\V1\xe2\x02\x1bNotification\\V1\\GPBMetadata\xea\x02\x10Notification::V1b\x06proto3"
 
 var (

@@ -7,6 +7,7 @@
 package projectsv1
 
 import (
+	_ "bidradar/gen/events/v1"
 	protoreflect "google.golang.org/protobuf/reflect/protoreflect"
 	protoimpl "google.golang.org/protobuf/runtime/protoimpl"
 	timestamppb "google.golang.org/protobuf/types/known/timestamppb"
@@ -22,7 +23,7 @@ const (
 	_ = protoimpl.EnforceVersion(protoimpl.MaxVersion - 20)
 )
 
-// ProjectCreated is published on projects.v1.project.created.
+// ProjectCreated: ingestion saw a project for the first time.
 type ProjectCreated struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	EventId       string                 `protobuf:"bytes,1,opt,name=event_id,json=eventId,proto3" json:"event_id,omitempty"`
@@ -107,7 +108,7 @@ func (x *ProjectCreated) GetSource() string {
 	return ""
 }
 
-// ProjectUpdated is published on projects.v1.project.updated.
+// ProjectUpdated: ingestion changed a project.
 type ProjectUpdated struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	EventId       string                 `protobuf:"bytes,1,opt,name=event_id,json=eventId,proto3" json:"event_id,omitempty"`
@@ -192,7 +193,7 @@ func (x *ProjectUpdated) GetChangedFields() []string {
 	return nil
 }
 
-// AnnouncementAdded is published on projects.v1.announcement.added when a new step appears.
+// AnnouncementAdded: a new step appeared on a project.
 type AnnouncementAdded struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	EventId       string                 `protobuf:"bytes,1,opt,name=event_id,json=eventId,proto3" json:"event_id,omitempty"`
@@ -293,10 +294,10 @@ func (x *AnnouncementAdded) GetLink() string {
 	return ""
 }
 
-// CriteriaMatched is published on projects.v1.criteria.matched when a saved search finds projects:
-// an overnight search once per run (its digest). Instant matches of normal searches are now
-// ProjectMatched events; consumers still accept an instant CriteriaMatched (run_key empty) from an
-// older producer.
+// CriteriaMatched: a saved search found projects: an overnight search once
+// per run (its digest). Instant matches of normal searches are now
+// ProjectMatched events; consumers still accept an instant CriteriaMatched
+// (run_key empty) from an older producer.
 type CriteriaMatched struct {
 	state        protoimpl.MessageState `protogen:"open.v1"`
 	EventId      string                 `protobuf:"bytes,1,opt,name=event_id,json=eventId,proto3" json:"event_id,omitempty"`
@@ -409,12 +410,14 @@ func (x *CriteriaMatched) GetProjectCount() int32 {
 	return 0
 }
 
-// ProjectMatched is published on projects.v1.project.matched when ingestion writes a project that
-// saved normal searches match for the first time (the instant alerts): one event a project naming every
-// search it newly matched, instead of one event a search (a project of a bulk import matches ~160
-// searches). A project matching more than 2,000 new searches is told in several events of at most
-// 2,000 matches. The notification service tells each user once a project, whatever the number of
-// their searches among the matches. An overnight run's digests stay criteria.matched events.
+// ProjectMatched: ingestion wrote a project that saved normal searches match
+// for the first time (the instant alerts): one event a project naming every
+// search it newly matched, instead of one event a search (a project of a bulk
+// import matches ~160 searches). A project matching more than 2,000 new
+// searches is told in several events of at most 2,000 matches. The
+// notification service tells each user once a project, whatever the number
+// of their searches among the matches. An overnight run's digests stay
+// CriteriaMatched events.
 type ProjectMatched struct {
 	state      protoimpl.MessageState `protogen:"open.v1"`
 	EventId    string                 `protobuf:"bytes,1,opt,name=event_id,json=eventId,proto3" json:"event_id,omitempty"`
@@ -517,200 +520,8 @@ func (x *ProjectMatched) GetCriteriaVersion() int64 {
 	return 0
 }
 
-// UserMatches is one user's saved searches that matched a project.
-type UserMatches struct {
-	state  protoimpl.MessageState `protogen:"open.v1"`
-	UserId string                 `protobuf:"bytes,1,opt,name=user_id,json=userId,proto3" json:"user_id,omitempty"`
-	// The searches' ids (UUIDs), 16 bytes each, in the order of criteria_names.
-	CriteriaIds   []byte   `protobuf:"bytes,2,opt,name=criteria_ids,json=criteriaIds,proto3" json:"criteria_ids,omitempty"`
-	CriteriaNames []string `protobuf:"bytes,3,rep,name=criteria_names,json=criteriaNames,proto3" json:"criteria_names,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
-}
-
-func (x *UserMatches) Reset() {
-	*x = UserMatches{}
-	mi := &file_projects_v1_events_proto_msgTypes[5]
-	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
-	ms.StoreMessageInfo(mi)
-}
-
-func (x *UserMatches) String() string {
-	return protoimpl.X.MessageStringOf(x)
-}
-
-func (*UserMatches) ProtoMessage() {}
-
-func (x *UserMatches) ProtoReflect() protoreflect.Message {
-	mi := &file_projects_v1_events_proto_msgTypes[5]
-	if x != nil {
-		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
-		if ms.LoadMessageInfo() == nil {
-			ms.StoreMessageInfo(mi)
-		}
-		return ms
-	}
-	return mi.MessageOf(x)
-}
-
-// Deprecated: Use UserMatches.ProtoReflect.Descriptor instead.
-func (*UserMatches) Descriptor() ([]byte, []int) {
-	return file_projects_v1_events_proto_rawDescGZIP(), []int{5}
-}
-
-func (x *UserMatches) GetUserId() string {
-	if x != nil {
-		return x.UserId
-	}
-	return ""
-}
-
-func (x *UserMatches) GetCriteriaIds() []byte {
-	if x != nil {
-		return x.CriteriaIds
-	}
-	return nil
-}
-
-func (x *UserMatches) GetCriteriaNames() []string {
-	if x != nil {
-		return x.CriteriaNames
-	}
-	return nil
-}
-
-// SearchMatch is a saved search that matched a project: its owner, id and name.
-type SearchMatch struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	UserId        string                 `protobuf:"bytes,1,opt,name=user_id,json=userId,proto3" json:"user_id,omitempty"`
-	CriteriaId    string                 `protobuf:"bytes,2,opt,name=criteria_id,json=criteriaId,proto3" json:"criteria_id,omitempty"`
-	CriteriaName  string                 `protobuf:"bytes,3,opt,name=criteria_name,json=criteriaName,proto3" json:"criteria_name,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
-}
-
-func (x *SearchMatch) Reset() {
-	*x = SearchMatch{}
-	mi := &file_projects_v1_events_proto_msgTypes[6]
-	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
-	ms.StoreMessageInfo(mi)
-}
-
-func (x *SearchMatch) String() string {
-	return protoimpl.X.MessageStringOf(x)
-}
-
-func (*SearchMatch) ProtoMessage() {}
-
-func (x *SearchMatch) ProtoReflect() protoreflect.Message {
-	mi := &file_projects_v1_events_proto_msgTypes[6]
-	if x != nil {
-		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
-		if ms.LoadMessageInfo() == nil {
-			ms.StoreMessageInfo(mi)
-		}
-		return ms
-	}
-	return mi.MessageOf(x)
-}
-
-// Deprecated: Use SearchMatch.ProtoReflect.Descriptor instead.
-func (*SearchMatch) Descriptor() ([]byte, []int) {
-	return file_projects_v1_events_proto_rawDescGZIP(), []int{6}
-}
-
-func (x *SearchMatch) GetUserId() string {
-	if x != nil {
-		return x.UserId
-	}
-	return ""
-}
-
-func (x *SearchMatch) GetCriteriaId() string {
-	if x != nil {
-		return x.CriteriaId
-	}
-	return ""
-}
-
-func (x *SearchMatch) GetCriteriaName() string {
-	if x != nil {
-		return x.CriteriaName
-	}
-	return ""
-}
-
-// MatchedProject is a project as an alert names it.
-type MatchedProject struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	ProjectId     string                 `protobuf:"bytes,1,opt,name=project_id,json=projectId,proto3" json:"project_id,omitempty"`
-	ProjectName   string                 `protobuf:"bytes,2,opt,name=project_name,json=projectName,proto3" json:"project_name,omitempty"`
-	AgencyName    string                 `protobuf:"bytes,3,opt,name=agency_name,json=agencyName,proto3" json:"agency_name,omitempty"`
-	BudgetSatang  *int64                 `protobuf:"varint,4,opt,name=budget_satang,json=budgetSatang,proto3,oneof" json:"budget_satang,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
-}
-
-func (x *MatchedProject) Reset() {
-	*x = MatchedProject{}
-	mi := &file_projects_v1_events_proto_msgTypes[7]
-	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
-	ms.StoreMessageInfo(mi)
-}
-
-func (x *MatchedProject) String() string {
-	return protoimpl.X.MessageStringOf(x)
-}
-
-func (*MatchedProject) ProtoMessage() {}
-
-func (x *MatchedProject) ProtoReflect() protoreflect.Message {
-	mi := &file_projects_v1_events_proto_msgTypes[7]
-	if x != nil {
-		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
-		if ms.LoadMessageInfo() == nil {
-			ms.StoreMessageInfo(mi)
-		}
-		return ms
-	}
-	return mi.MessageOf(x)
-}
-
-// Deprecated: Use MatchedProject.ProtoReflect.Descriptor instead.
-func (*MatchedProject) Descriptor() ([]byte, []int) {
-	return file_projects_v1_events_proto_rawDescGZIP(), []int{7}
-}
-
-func (x *MatchedProject) GetProjectId() string {
-	if x != nil {
-		return x.ProjectId
-	}
-	return ""
-}
-
-func (x *MatchedProject) GetProjectName() string {
-	if x != nil {
-		return x.ProjectName
-	}
-	return ""
-}
-
-func (x *MatchedProject) GetAgencyName() string {
-	if x != nil {
-		return x.AgencyName
-	}
-	return ""
-}
-
-func (x *MatchedProject) GetBudgetSatang() int64 {
-	if x != nil && x.BudgetSatang != nil {
-		return *x.BudgetSatang
-	}
-	return 0
-}
-
-// DeadlineApproaching is published on projects.v1.deadline.approaching the day before (Asia/Bangkok)
-// a project's bid submission or price-hearing date, once per project, kind and date.
+// DeadlineApproaching: the day before (Asia/Bangkok) a project's bid
+// submission or price-hearing date, once per project, kind and date.
 type DeadlineApproaching struct {
 	state       protoimpl.MessageState `protogen:"open.v1"`
 	EventId     string                 `protobuf:"bytes,1,opt,name=event_id,json=eventId,proto3" json:"event_id,omitempty"`
@@ -727,7 +538,7 @@ type DeadlineApproaching struct {
 
 func (x *DeadlineApproaching) Reset() {
 	*x = DeadlineApproaching{}
-	mi := &file_projects_v1_events_proto_msgTypes[8]
+	mi := &file_projects_v1_events_proto_msgTypes[5]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -739,7 +550,7 @@ func (x *DeadlineApproaching) String() string {
 func (*DeadlineApproaching) ProtoMessage() {}
 
 func (x *DeadlineApproaching) ProtoReflect() protoreflect.Message {
-	mi := &file_projects_v1_events_proto_msgTypes[8]
+	mi := &file_projects_v1_events_proto_msgTypes[5]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -752,7 +563,7 @@ func (x *DeadlineApproaching) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DeadlineApproaching.ProtoReflect.Descriptor instead.
 func (*DeadlineApproaching) Descriptor() ([]byte, []int) {
-	return file_projects_v1_events_proto_rawDescGZIP(), []int{8}
+	return file_projects_v1_events_proto_rawDescGZIP(), []int{5}
 }
 
 func (x *DeadlineApproaching) GetEventId() string {
@@ -801,7 +612,7 @@ var File_projects_v1_events_proto protoreflect.FileDescriptor
 
 const file_projects_v1_events_proto_rawDesc = "" +
 	"\n" +
-	"\x18projects/v1/events.proto\x12\vprojects.v1\x1a\x1fgoogle/protobuf/timestamp.proto\"\xda\x01\n" +
+	"\x18projects/v1/events.proto\x12\vprojects.v1\x1a\x15events/v1/event.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x19projects/v1/matches.proto\"\x87\x02\n" +
 	"\x0eProjectCreated\x12\x19\n" +
 	"\bevent_id\x18\x01 \x01(\tR\aeventId\x12;\n" +
 	"\voccurred_at\x18\x02 \x01(\v2\x1a.google.protobuf.TimestampR\n" +
@@ -810,7 +621,8 @@ const file_projects_v1_events_proto_rawDesc = "" +
 	"project_id\x18\x03 \x01(\tR\tprojectId\x12!\n" +
 	"\fproject_name\x18\x04 \x01(\tR\vprojectName\x12\x16\n" +
 	"\x06status\x18\x05 \x01(\tR\x06status\x12\x16\n" +
-	"\x06source\x18\x06 \x01(\tR\x06source\"\xe9\x01\n" +
+	"\x06source\x18\x06 \x01(\tR\x06source:+\x92\xb5\x18'\n" +
+	"\x1bprojects.v1.project.created\x12\bPROJECTS\"\x96\x02\n" +
 	"\x0eProjectUpdated\x12\x19\n" +
 	"\bevent_id\x18\x01 \x01(\tR\aeventId\x12;\n" +
 	"\voccurred_at\x18\x02 \x01(\v2\x1a.google.protobuf.TimestampR\n" +
@@ -819,7 +631,8 @@ const file_projects_v1_events_proto_rawDesc = "" +
 	"project_id\x18\x03 \x01(\tR\tprojectId\x12!\n" +
 	"\fproject_name\x18\x04 \x01(\tR\vprojectName\x12\x16\n" +
 	"\x06status\x18\x05 \x01(\tR\x06status\x12%\n" +
-	"\x0echanged_fields\x18\x06 \x03(\tR\rchangedFields\"\x8f\x02\n" +
+	"\x0echanged_fields\x18\x06 \x03(\tR\rchangedFields:+\x92\xb5\x18'\n" +
+	"\x1bprojects.v1.project.updated\x12\bPROJECTS\"\xbf\x02\n" +
 	"\x11AnnouncementAdded\x12\x19\n" +
 	"\bevent_id\x18\x01 \x01(\tR\aeventId\x12;\n" +
 	"\voccurred_at\x18\x02 \x01(\v2\x1a.google.protobuf.TimestampR\n" +
@@ -830,7 +643,8 @@ const file_projects_v1_events_proto_rawDesc = "" +
 	"\ttype_code\x18\x05 \x01(\tR\btypeCode\x12\x1b\n" +
 	"\ttype_name\x18\x06 \x01(\tR\btypeName\x12\x12\n" +
 	"\x04date\x18\a \x01(\tR\x04date\x12\x12\n" +
-	"\x04link\x18\b \x01(\tR\x04link\"\xe0\x02\n" +
+	"\x04link\x18\b \x01(\tR\x04link:.\x92\xb5\x18*\n" +
+	"\x1eprojects.v1.announcement.added\x12\bPROJECTS\"\x8e\x03\n" +
 	"\x0fCriteriaMatched\x12\x19\n" +
 	"\bevent_id\x18\x01 \x01(\tR\aeventId\x12;\n" +
 	"\voccurred_at\x18\x02 \x01(\v2\x1a.google.protobuf.TimestampR\n" +
@@ -843,7 +657,8 @@ const file_projects_v1_events_proto_rawDesc = "" +
 	"projectIds\x127\n" +
 	"\bprojects\x18\a \x03(\v2\x1b.projects.v1.MatchedProjectR\bprojects\x12\x17\n" +
 	"\arun_key\x18\b \x01(\tR\x06runKey\x12#\n" +
-	"\rproject_count\x18\t \x01(\x05R\fprojectCount\"\xd3\x02\n" +
+	"\rproject_count\x18\t \x01(\x05R\fprojectCount:,\x92\xb5\x18(\n" +
+	"\x1cprojects.v1.criteria.matched\x12\bPROJECTS\"\x80\x03\n" +
 	"\x0eProjectMatched\x12\x19\n" +
 	"\bevent_id\x18\x01 \x01(\tR\aeventId\x12;\n" +
 	"\voccurred_at\x18\x02 \x01(\v2\x1a.google.protobuf.TimestampR\n" +
@@ -852,24 +667,8 @@ const file_projects_v1_events_proto_rawDesc = "" +
 	"\amatches\x18\x04 \x03(\v2\x18.projects.v1.SearchMatchR\amatches\x12.\n" +
 	"\x05users\x18\x05 \x03(\v2\x18.projects.v1.UserMatchesR\x05users\x12#\n" +
 	"\rcriteria_keys\x18\x06 \x01(\fR\fcriteriaKeys\x12)\n" +
-	"\x10criteria_version\x18\a \x01(\x03R\x0fcriteriaVersion\"p\n" +
-	"\vUserMatches\x12\x17\n" +
-	"\auser_id\x18\x01 \x01(\tR\x06userId\x12!\n" +
-	"\fcriteria_ids\x18\x02 \x01(\fR\vcriteriaIds\x12%\n" +
-	"\x0ecriteria_names\x18\x03 \x03(\tR\rcriteriaNames\"l\n" +
-	"\vSearchMatch\x12\x17\n" +
-	"\auser_id\x18\x01 \x01(\tR\x06userId\x12\x1f\n" +
-	"\vcriteria_id\x18\x02 \x01(\tR\n" +
-	"criteriaId\x12#\n" +
-	"\rcriteria_name\x18\x03 \x01(\tR\fcriteriaName\"\xaf\x01\n" +
-	"\x0eMatchedProject\x12\x1d\n" +
-	"\n" +
-	"project_id\x18\x01 \x01(\tR\tprojectId\x12!\n" +
-	"\fproject_name\x18\x02 \x01(\tR\vprojectName\x12\x1f\n" +
-	"\vagency_name\x18\x03 \x01(\tR\n" +
-	"agencyName\x12(\n" +
-	"\rbudget_satang\x18\x04 \x01(\x03H\x00R\fbudgetSatang\x88\x01\x01B\x10\n" +
-	"\x0e_budget_satang\"\xd7\x01\n" +
+	"\x10criteria_version\x18\a \x01(\x03R\x0fcriteriaVersion:+\x92\xb5\x18'\n" +
+	"\x1bprojects.v1.project.matched\x12\bPROJECTS\"\x89\x02\n" +
 	"\x13DeadlineApproaching\x12\x19\n" +
 	"\bevent_id\x18\x01 \x01(\tR\aeventId\x12;\n" +
 	"\voccurred_at\x18\x02 \x01(\v2\x1a.google.protobuf.TimestampR\n" +
@@ -878,7 +677,8 @@ const file_projects_v1_events_proto_rawDesc = "" +
 	"project_id\x18\x03 \x01(\tR\tprojectId\x12!\n" +
 	"\fproject_name\x18\x04 \x01(\tR\vprojectName\x12\x12\n" +
 	"\x04kind\x18\x05 \x01(\tR\x04kind\x12\x12\n" +
-	"\x04date\x18\x06 \x01(\tR\x04dateB\x90\x01\n" +
+	"\x04date\x18\x06 \x01(\tR\x04date:0\x92\xb5\x18,\n" +
+	" projects.v1.deadline.approaching\x12\bPROJECTSB\x90\x01\n" +
 	"\x0fcom.projects.v1B\vEventsProtoP\x01Z#bidradar/gen/projects/v1;projectsv1\xa2\x02\x03PXX\xaa\x02\vProjects.V1\xca\x02\vProjects\\V1\xe2\x02\x17Projects\\V1\\GPBMetadata\xea\x02\fProjects::V1b\x06proto3"
 
 var (
@@ -893,30 +693,30 @@ func file_projects_v1_events_proto_rawDescGZIP() []byte {
 	return file_projects_v1_events_proto_rawDescData
 }
 
-var file_projects_v1_events_proto_msgTypes = make([]protoimpl.MessageInfo, 9)
+var file_projects_v1_events_proto_msgTypes = make([]protoimpl.MessageInfo, 6)
 var file_projects_v1_events_proto_goTypes = []any{
 	(*ProjectCreated)(nil),        // 0: projects.v1.ProjectCreated
 	(*ProjectUpdated)(nil),        // 1: projects.v1.ProjectUpdated
 	(*AnnouncementAdded)(nil),     // 2: projects.v1.AnnouncementAdded
 	(*CriteriaMatched)(nil),       // 3: projects.v1.CriteriaMatched
 	(*ProjectMatched)(nil),        // 4: projects.v1.ProjectMatched
-	(*UserMatches)(nil),           // 5: projects.v1.UserMatches
-	(*SearchMatch)(nil),           // 6: projects.v1.SearchMatch
+	(*DeadlineApproaching)(nil),   // 5: projects.v1.DeadlineApproaching
+	(*timestamppb.Timestamp)(nil), // 6: google.protobuf.Timestamp
 	(*MatchedProject)(nil),        // 7: projects.v1.MatchedProject
-	(*DeadlineApproaching)(nil),   // 8: projects.v1.DeadlineApproaching
-	(*timestamppb.Timestamp)(nil), // 9: google.protobuf.Timestamp
+	(*SearchMatch)(nil),           // 8: projects.v1.SearchMatch
+	(*UserMatches)(nil),           // 9: projects.v1.UserMatches
 }
 var file_projects_v1_events_proto_depIdxs = []int32{
-	9,  // 0: projects.v1.ProjectCreated.occurred_at:type_name -> google.protobuf.Timestamp
-	9,  // 1: projects.v1.ProjectUpdated.occurred_at:type_name -> google.protobuf.Timestamp
-	9,  // 2: projects.v1.AnnouncementAdded.occurred_at:type_name -> google.protobuf.Timestamp
-	9,  // 3: projects.v1.CriteriaMatched.occurred_at:type_name -> google.protobuf.Timestamp
+	6,  // 0: projects.v1.ProjectCreated.occurred_at:type_name -> google.protobuf.Timestamp
+	6,  // 1: projects.v1.ProjectUpdated.occurred_at:type_name -> google.protobuf.Timestamp
+	6,  // 2: projects.v1.AnnouncementAdded.occurred_at:type_name -> google.protobuf.Timestamp
+	6,  // 3: projects.v1.CriteriaMatched.occurred_at:type_name -> google.protobuf.Timestamp
 	7,  // 4: projects.v1.CriteriaMatched.projects:type_name -> projects.v1.MatchedProject
-	9,  // 5: projects.v1.ProjectMatched.occurred_at:type_name -> google.protobuf.Timestamp
+	6,  // 5: projects.v1.ProjectMatched.occurred_at:type_name -> google.protobuf.Timestamp
 	7,  // 6: projects.v1.ProjectMatched.project:type_name -> projects.v1.MatchedProject
-	6,  // 7: projects.v1.ProjectMatched.matches:type_name -> projects.v1.SearchMatch
-	5,  // 8: projects.v1.ProjectMatched.users:type_name -> projects.v1.UserMatches
-	9,  // 9: projects.v1.DeadlineApproaching.occurred_at:type_name -> google.protobuf.Timestamp
+	8,  // 7: projects.v1.ProjectMatched.matches:type_name -> projects.v1.SearchMatch
+	9,  // 8: projects.v1.ProjectMatched.users:type_name -> projects.v1.UserMatches
+	6,  // 9: projects.v1.DeadlineApproaching.occurred_at:type_name -> google.protobuf.Timestamp
 	10, // [10:10] is the sub-list for method output_type
 	10, // [10:10] is the sub-list for method input_type
 	10, // [10:10] is the sub-list for extension type_name
@@ -929,14 +729,14 @@ func file_projects_v1_events_proto_init() {
 	if File_projects_v1_events_proto != nil {
 		return
 	}
-	file_projects_v1_events_proto_msgTypes[7].OneofWrappers = []any{}
+	file_projects_v1_matches_proto_init()
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_projects_v1_events_proto_rawDesc), len(file_projects_v1_events_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   9,
+			NumMessages:   6,
 			NumExtensions: 0,
 			NumServices:   0,
 		},

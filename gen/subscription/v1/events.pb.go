@@ -7,6 +7,7 @@
 package subscriptionv1
 
 import (
+	_ "bidradar/gen/events/v1"
 	protoreflect "google.golang.org/protobuf/reflect/protoreflect"
 	protoimpl "google.golang.org/protobuf/runtime/protoimpl"
 	timestamppb "google.golang.org/protobuf/types/known/timestamppb"
@@ -22,7 +23,7 @@ const (
 	_ = protoimpl.EnforceVersion(protoimpl.MaxVersion - 20)
 )
 
-// SubscriptionChanged is published on subscription.v1.subscription.changed.
+// SubscriptionChanged: a user's plan changed tier or status.
 type SubscriptionChanged struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	EventId       string                 `protobuf:"bytes,1,opt,name=event_id,json=eventId,proto3" json:"event_id,omitempty"`
@@ -99,7 +100,7 @@ func (x *SubscriptionChanged) GetStatus() string {
 	return ""
 }
 
-// PaymentSucceeded is published on subscription.v1.payment.succeeded.
+// PaymentSucceeded: a payment went through.
 type PaymentSucceeded struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	EventId       string                 `protobuf:"bytes,1,opt,name=event_id,json=eventId,proto3" json:"event_id,omitempty"`
@@ -188,14 +189,15 @@ var File_subscription_v1_events_proto protoreflect.FileDescriptor
 
 const file_subscription_v1_events_proto_rawDesc = "" +
 	"\n" +
-	"\x1csubscription/v1/events.proto\x12\x0fsubscription.v1\x1a\x1fgoogle/protobuf/timestamp.proto\"\xb2\x01\n" +
+	"\x1csubscription/v1/events.proto\x12\x0fsubscription.v1\x1a\x15events/v1/event.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xec\x01\n" +
 	"\x13SubscriptionChanged\x12\x19\n" +
 	"\bevent_id\x18\x01 \x01(\tR\aeventId\x12;\n" +
 	"\voccurred_at\x18\x02 \x01(\v2\x1a.google.protobuf.TimestampR\n" +
 	"occurredAt\x12\x17\n" +
 	"\auser_id\x18\x03 \x01(\tR\x06userId\x12\x12\n" +
 	"\x04tier\x18\x04 \x01(\tR\x04tier\x12\x16\n" +
-	"\x06status\x18\x05 \x01(\tR\x06status\"\xce\x01\n" +
+	"\x06status\x18\x05 \x01(\tR\x06status:8\x92\xb5\x184\n" +
+	"$subscription.v1.subscription.changed\x12\fSUBSCRIPTION\"\x85\x02\n" +
 	"\x10PaymentSucceeded\x12\x19\n" +
 	"\bevent_id\x18\x01 \x01(\tR\aeventId\x12;\n" +
 	"\voccurred_at\x18\x02 \x01(\v2\x1a.google.protobuf.TimestampR\n" +
@@ -204,7 +206,8 @@ const file_subscription_v1_events_proto_rawDesc = "" +
 	"\n" +
 	"payment_id\x18\x04 \x01(\tR\tpaymentId\x12\x12\n" +
 	"\x04tier\x18\x05 \x01(\tR\x04tier\x12\x16\n" +
-	"\x06amount\x18\x06 \x01(\x01R\x06amountB\xac\x01\n" +
+	"\x06amount\x18\x06 \x01(\x01R\x06amount:5\x92\xb5\x181\n" +
+	"!subscription.v1.payment.succeeded\x12\fSUBSCRIPTIONB\xac\x01\n" +
 	"\x13com.subscription.v1B\vEventsProtoP\x01Z+bidradar/gen/subscription/v1;subscriptionv1\xa2\x02\x03SXX\xaa\x02\x0fSubscription.V1\xca\x02\x0fSubscription\\V1\xe2\x02\x1bSubscription\\V1\\GPBMetadata\xea\x02\x10Subscription::V1b\x06proto3"
 
 var (

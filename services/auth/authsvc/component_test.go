@@ -20,6 +20,7 @@ import (
 	authv1 "bidradar/gen/auth/v1"
 	"bidradar/gen/auth/v1/authv1connect"
 	"bidradar/pkg/authn"
+	"bidradar/pkg/events"
 	"bidradar/pkg/testutil/smtptest"
 	"bidradar/services/auth/internal/domain"
 )
@@ -302,18 +303,20 @@ func TestEventsArriveOnNATS(t *testing.T) {
 		}
 		got[msg.Subject()] = msg
 	}
+	registered, _ := events.SubjectOf(&authv1.UserRegistered{})
+	verified, _ := events.SubjectOf(&authv1.UserVerified{})
 	var reg authv1.UserRegistered
-	if err := proto.Unmarshal(got["auth.v1.user.registered"].Data(), &reg); err != nil {
+	if err := proto.Unmarshal(got[registered].Data(), &reg); err != nil {
 		t.Fatal(err)
 	}
 	if reg.GetUserId() != v.GetUser().GetId() || reg.GetEmail() != "events@example.com" || reg.GetUsername() != "eventful" || reg.GetEventId() == "" {
 		t.Fatalf("registered %+v", &reg)
 	}
-	if got["auth.v1.user.registered"].Headers().Get("Nats-Msg-Id") != reg.GetEventId() {
+	if got[registered].Headers().Get("Nats-Msg-Id") != reg.GetEventId() {
 		t.Fatal("Nats-Msg-Id is not the event id")
 	}
 	var ver authv1.UserVerified
-	if err := proto.Unmarshal(got["auth.v1.user.verified"].Data(), &ver); err != nil {
+	if err := proto.Unmarshal(got[verified].Data(), &ver); err != nil {
 		t.Fatal(err)
 	}
 	if ver.GetUserId() != v.GetUser().GetId() || ver.GetOccurredAt() == nil {

@@ -128,7 +128,7 @@ func newApp(store *postgres.Store, pool *pgxpool.Pool, k keys, s settings, o Opt
 // connectEvents relays the outbox to the AUTH stream; /readyz follows NATS.
 func connectEvents(ctx context.Context, srv *runner.RPCServer, pool *pgxpool.Pool, url string) error {
 	js, err := srv.ConnectEvents(ctx, url, pool, runner.Events{
-		Name: "auth", Stream: postgres.StreamName, Subjects: []string{postgres.StreamSubjects},
+		Name: "auth",
 	})
 	if err != nil {
 		return err

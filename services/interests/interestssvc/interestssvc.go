@@ -12,7 +12,6 @@ import (
 
 	"bidradar/gen/interests/v1/interestsv1connect"
 	"bidradar/pkg/config"
-	"bidradar/pkg/events"
 	"bidradar/pkg/runner"
 	"bidradar/services/interests/internal/adapters/ical"
 	"bidradar/services/interests/internal/adapters/postgres"
@@ -24,9 +23,6 @@ import (
 
 // Schema is the PostgreSQL schema this service owns.
 const Schema = "interests"
-
-// Stream is the JetStream stream of the events this service publishes.
-const Stream = events.StreamInterests
 
 // Spec is the interests binary and in-process component.
 var Spec = runner.Spec{
@@ -65,7 +61,7 @@ func Build(ctx context.Context, getenv runner.Getenv, log *slog.Logger) (runner.
 	a.SetFeeds(repo)
 	if se.NATSURL != "" {
 		if _, err := srv.ConnectEvents(ctx, se.NATSURL, pool, runner.Events{
-			Name: "interests", Stream: Stream, Subjects: []string{"interests.>"}, Forget: a.ForgetUser,
+			Name: "interests", Forget: a.ForgetUser,
 		}); err != nil {
 			srv.Close()
 			return nil, err

@@ -85,7 +85,7 @@ func Build(ctx context.Context, getenv runner.Getenv, log *slog.Logger) (runner.
 		return nil, err
 	}
 	if se.NATSURL != "" {
-		if err := connectEvents(ctx, srv, pool, se.NATSURL, a, searchowners.New(srv.Client(), projectsTarget, 0), log); err != nil {
+		if err := connectEvents(ctx, srv, pool, se.NATSURL, a, searchowners.New(srv.Client(), projectsTarget, 0)); err != nil {
 			srv.Close()
 			return nil, err
 		}
@@ -194,37 +194,18 @@ func startChannelJobs(srv *runner.RPCServer, pool *pgxpool.Pool, a *app.App, log
 }
 
 // connectEvents starts the outbox relay and the durable consumers.
-func connectEvents(ctx context.Context, srv *runner.RPCServer, pool *pgxpool.Pool, url string, a *app.App, owners domain.SearchOwners, log *slog.Logger) error {
-	js, err := srv.ConnectEvents(ctx, url, pool, runner.Events{
-		Name: "notification", Stream: events.StreamNotification, Subjects: []string{"notification.>"}, Forget: a.ForgetUser,
-	})
-	if err != nil {
-		return err
-	}
-	for name, subjects := range map[string][]string{
-		events.StreamDeadLetter: {events.DeadLetterPrefix + ".>"},
-		// Created by their producers too; ensured here so this service can
-		// start first.
-		events.StreamProjects:  {"projects.>"},
-		events.StreamInterests: {"interests.>"},
-	} {
-		if err := events.EnsureStream(ctx, js, name, subjects); err != nil {
-			return err
-		}
-	}
+func connectEvents(ctx context.Context, srv *runner.RPCServer, pool *pgxpool.Pool, url string, a *app.App, owners domain.SearchOwners) error {
 	h := ports.NewEvents(a, owners)
-	consumers := []struct {
-		stream, durable string
-		subjects        []string
-		handle          events.Handler
-	}{
-		{events.StreamProjects, "notification-projects", []string{ports.SubjectProjectMatched, ports.SubjectCriteriaMatched, ports.SubjectAnnouncementAdded, ports.SubjectDeadline}, h.Projects},
-		{events.StreamInterests, "notification-follows", []string{ports.SubjectInterestChanged}, h.Interests},
-	}
-	for _, c := range consumers {
-		srv.Background(func(ctx context.Context) {
-			events.ConsumeUntilDone(ctx, js, c.stream, c.durable, c.subjects, c.handle, log)
-		})
-	}
-	return nil
+	_, err := srv.ConnectEvents(ctx, url, pool, runner.Events{
+		Name: "notification", Forget: a.ForgetUser,
+		Consumers: []events.Consumer{
+			// The alerts: instant matches, overnight digests, new steps and
+			// deadlines of followed projects.
+			events.Durable("notification-projects", events.On(h.ProjectMatched), events.On(h.CriteriaMatched),
+				events.On(h.AnnouncementAdded), events.On(h.DeadlineApproaching)),
+			// Who follows which project.
+			events.Durable("notification-follows", events.On(h.InterestChanged)),
+		},
+	})
+	return err
 }

@@ -34,9 +34,6 @@ import (
 // Schema is the PostgreSQL schema this service owns.
 const Schema = "projects"
 
-// Stream is the JetStream stream of the events this service publishes.
-const Stream = events.StreamProjects
-
 // DefaultDemoData is the number of demo projects seeded into an empty
 // database when DEMO_DATA is unset.
 const DefaultDemoData = 3000
@@ -183,7 +180,7 @@ func Build(ctx context.Context, getenv runner.Getenv, log *slog.Logger) (runner.
 	})
 	if se.NATSURL != "" {
 		js, err := srv.ConnectEvents(ctx, se.NATSURL, pool, runner.Events{
-			Name: "projects", Stream: Stream, Subjects: []string{"projects.>"}, Forget: d.App.ForgetUser,
+			Name: "projects", Forget: d.App.ForgetUser,
 		})
 		if err != nil {
 			srv.Close()
@@ -192,8 +189,11 @@ func Build(ctx context.Context, getenv runner.Getenv, log *slog.Logger) (runner.
 		// The instant alerts were once a durable consumer of the project
 		// events; writes now match in their own transaction. Its left-over
 		// durable would keep every project event pending: deleted.
-		if err := js.DeleteConsumer(ctx, Stream, "projects-alerts"); err != nil && !errors.Is(err, jetstream.ErrConsumerNotFound) {
-			log.WarnContext(ctx, "the former instant alerts' consumer projects-alerts not deleted", "err", err)
+		streams, _ := events.StreamsOf("projects")
+		for _, stream := range streams {
+			if err := js.DeleteConsumer(ctx, stream, "projects-alerts"); err != nil && !errors.Is(err, jetstream.ErrConsumerNotFound) {
+				log.WarnContext(ctx, "the former instant alerts' consumer projects-alerts not deleted", "err", err)
+			}
 		}
 	} else {
 		log.WarnContext(ctx, "NATS_URL unset: events wait in the outbox until a relay with NATS runs")

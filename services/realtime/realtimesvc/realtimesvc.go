@@ -40,7 +40,11 @@ func Build(ctx context.Context, getenv runner.Getenv, log *slog.Logger) (runner.
 		return nil, err
 	}
 	srv.OnClose(func() { _ = nc.Drain() })
-	srv.FollowEndedSessions(js) // a new socket with an ended session's token is refused
+	// A new socket with an ended session's token is refused.
+	if err := srv.FollowEndedSessions(js); err != nil {
+		srv.Close()
+		return nil, err
+	}
 	srv.Readiness("nats", func(context.Context) error {
 		if !nc.IsConnected() {
 			return errors.New("nats disconnected")

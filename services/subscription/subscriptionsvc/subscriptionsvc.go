@@ -28,9 +28,6 @@ import (
 // Schema is the PostgreSQL schema this service owns.
 const Schema = "subscription"
 
-// Stream is the JetStream stream of the events this service publishes.
-const Stream = "SUBSCRIPTION"
-
 // Spec is the subscription binary and in-process component.
 var Spec = runner.Spec{
 	Name:        "subscription",
@@ -121,19 +118,17 @@ func Build(ctx context.Context, getenv runner.Getenv, log *slog.Logger) (runner.
 	}
 	a := app.New(postgres.New(pool).WithSeller(issuer), provider, nil, log).WithMail(m, publicURL).WithCheckoutLimit(checkoutLimit)
 	if se.NATSURL != "" {
-		js, err := srv.ConnectEvents(ctx, se.NATSURL, pool, runner.Events{
-			Name: "subscription", Stream: Stream, Subjects: []string{"subscription.>"}, Forget: a.ForgetUser,
-		})
-		if err != nil {
+		h := ports.NewEvents(a)
+		if _, err := srv.ConnectEvents(ctx, se.NATSURL, pool, runner.Events{
+			Name: "subscription", Forget: a.ForgetUser,
+			Consumers: []events.Consumer{
+				// The address receipts and reminders go to follows the account's.
+				events.Durable("subscription-emails", events.On(h.EmailChanged)),
+			},
+		}); err != nil {
 			srv.Close()
 			return nil, err
 		}
-		// The address receipts and reminders go to follows the account's
-		// (the AUTH stream exists: ConnectEvents ensured it for Forget).
-		h := ports.NewEvents(a)
-		srv.Background(func(ctx context.Context) {
-			events.ConsumeUntilDone(ctx, js, events.StreamAuth, "subscription-emails", []string{ports.SubjectEmailChanged}, h.EmailChanged, log)
-		})
 	}
 	opts, err := srv.HandlerOptions(subscriptionv1connect.SubscriptionServiceName)
 	if err != nil {

@@ -5,7 +5,6 @@ import (
 	"fmt"
 
 	"github.com/google/uuid"
-	"google.golang.org/protobuf/proto"
 
 	interestsv1 "bidradar/gen/interests/v1"
 	projectsv1 "bidradar/gen/projects/v1"
@@ -14,17 +13,9 @@ import (
 	"bidradar/services/notification/internal/domain"
 )
 
-// Subjects this service consumes.
-const (
-	SubjectCriteriaMatched   = "projects.v1.criteria.matched"
-	SubjectProjectMatched    = "projects.v1.project.matched"
-	SubjectAnnouncementAdded = "projects.v1.announcement.added"
-	SubjectDeadline          = "projects.v1.deadline.approaching"
-	SubjectInterestChanged   = "interests.v1.interest.changed"
-)
-
-// Events decodes the events of other services into use-case calls (an
-// events.Handler each). A payload that does not decode is permanent: it is
+// Events turns the events of other services into use-case calls (a typed
+// handler each, for events.On). An event that names no project, a user
+// that is not a user id or another impossible value is permanent: it is
 // terminated (and dead-lettered), never retried.
 type Events struct {
 	app    *app.App
@@ -38,88 +29,67 @@ func NewEvents(a *app.App, owners domain.SearchOwners) *Events {
 	return &Events{app: a, owners: owners}
 }
 
-func decode(data []byte, m proto.Message) error {
-	if err := proto.Unmarshal(data, m); err != nil {
-		return fmt.Errorf("decode %T: %w: %v", m, events.ErrPermanent, err)
+// ProjectMatched handles projects.v1.ProjectMatched: the instant alerts of
+// the searches a project newly matched.
+func (e *Events) ProjectMatched(ctx context.Context, ev *projectsv1.ProjectMatched, m events.Meta) error {
+	p := ev.GetProject()
+	if p.GetProjectId() == "" {
+		return fmt.Errorf("project.matched: %w: no project id", events.ErrPermanent)
 	}
-	return nil
-}
-
-// Projects handles projects.v1.project.matched, .criteria.matched, .announcement.added and .deadline.approaching.
-func (e *Events) Projects(ctx context.Context, subject, eventID string, data []byte) error {
-	switch subject {
-	case SubjectProjectMatched:
-		var ev projectsv1.ProjectMatched
-		if err := decode(data, &ev); err != nil {
-			return err
-		}
-		p := ev.GetProject()
-		if p.GetProjectId() == "" {
-			return fmt.Errorf("project.matched: %w: no project id", events.ErrPermanent)
-		}
-		ms, err := projectMatches(&ev)
+	ms, err := projectMatches(ev)
+	if err != nil {
+		return err
+	}
+	if keys := ev.GetCriteriaKeys(); len(keys) > 0 {
+		named, err := e.namedMatches(ctx, keys, ev.GetCriteriaVersion())
 		if err != nil {
 			return err
 		}
-		if keys := ev.GetCriteriaKeys(); len(keys) > 0 {
-			named, err := e.namedMatches(ctx, keys, ev.GetCriteriaVersion())
-			if err != nil {
-				return err
-			}
-			ms = append(ms, named...)
-		}
-		mp := domain.MatchedProject{ID: p.GetProjectId(), Name: p.GetProjectName(), Agency: p.GetAgencyName(), BudgetSatang: p.BudgetSatang}
-		if mp.Name == "" {
-			mp.Name = "โครงการ " + mp.ID
-		}
-		return e.app.ProjectMatched(ctx, eventID, mp, ms)
-	case SubjectCriteriaMatched:
-		var ev projectsv1.CriteriaMatched
-		if err := decode(data, &ev); err != nil {
-			return err
-		}
-		ps := make([]domain.MatchedProject, 0, len(ev.GetProjects()))
-		for _, p := range ev.GetProjects() {
-			ps = append(ps, domain.MatchedProject{ID: p.GetProjectId(), Name: p.GetProjectName(),
-				Agency: p.GetAgencyName(), BudgetSatang: p.BudgetSatang})
-		}
-		if len(ps) == 0 { // an older producer: ids only
-			for _, id := range ev.GetProjectIds() {
-				ps = append(ps, domain.MatchedProject{ID: id, Name: "โครงการ " + id})
-			}
-		}
-		if !domain.ValidID(ev.GetUserId()) {
-			return fmt.Errorf("criteria.matched: %w: user %q", events.ErrPermanent, ev.GetUserId())
-		}
-		return e.app.CriteriaMatched(ctx, eventID, ev.GetUserId(), ev.GetCriteriaId(), ev.GetCriteriaName(), ev.GetRunKey(), ps, int(ev.GetProjectCount()))
-	case SubjectAnnouncementAdded:
-		var ev projectsv1.AnnouncementAdded
-		if err := decode(data, &ev); err != nil {
-			return err
-		}
-		return e.app.AnnouncementAdded(ctx, eventID, ev.GetProjectId(), ev.GetProjectName(), ev.GetTypeName(), ev.GetDate())
-	case SubjectDeadline:
-		var ev projectsv1.DeadlineApproaching
-		if err := decode(data, &ev); err != nil {
-			return err
-		}
-		if ev.GetKind() != domain.DeadlineSubmission && ev.GetKind() != domain.DeadlineHearing {
-			return fmt.Errorf("deadline.approaching: %w: kind %q", events.ErrPermanent, ev.GetKind())
-		}
-		return e.app.DeadlineApproaching(ctx, eventID, ev.GetProjectId(), ev.GetProjectName(), ev.GetKind(), ev.GetDate())
+		ms = append(ms, named...)
 	}
-	return nil
+	mp := domain.MatchedProject{ID: p.GetProjectId(), Name: p.GetProjectName(), Agency: p.GetAgencyName(), BudgetSatang: p.BudgetSatang}
+	if mp.Name == "" {
+		mp.Name = "โครงการ " + mp.ID
+	}
+	return e.app.ProjectMatched(ctx, m.EventID, mp, ms)
 }
 
-// Interests handles interests.v1.interest.changed (the follower list).
-func (e *Events) Interests(ctx context.Context, subject, _ string, data []byte) error {
-	if subject != SubjectInterestChanged {
-		return nil
+// CriteriaMatched handles projects.v1.CriteriaMatched: an overnight
+// search's digest (or an instant match from an older producer).
+func (e *Events) CriteriaMatched(ctx context.Context, ev *projectsv1.CriteriaMatched, m events.Meta) error {
+	ps := make([]domain.MatchedProject, 0, len(ev.GetProjects()))
+	for _, p := range ev.GetProjects() {
+		ps = append(ps, domain.MatchedProject{ID: p.GetProjectId(), Name: p.GetProjectName(),
+			Agency: p.GetAgencyName(), BudgetSatang: p.BudgetSatang})
 	}
-	var ev interestsv1.InterestChanged
-	if err := decode(data, &ev); err != nil {
-		return err
+	if len(ps) == 0 { // an older producer: ids only
+		for _, id := range ev.GetProjectIds() {
+			ps = append(ps, domain.MatchedProject{ID: id, Name: "โครงการ " + id})
+		}
 	}
+	if !domain.ValidID(ev.GetUserId()) {
+		return fmt.Errorf("criteria.matched: %w: user %q", events.ErrPermanent, ev.GetUserId())
+	}
+	return e.app.CriteriaMatched(ctx, m.EventID, ev.GetUserId(), ev.GetCriteriaId(), ev.GetCriteriaName(), ev.GetRunKey(), ps, int(ev.GetProjectCount()))
+}
+
+// AnnouncementAdded handles projects.v1.AnnouncementAdded: a new step of a
+// project its followers hear of.
+func (e *Events) AnnouncementAdded(ctx context.Context, ev *projectsv1.AnnouncementAdded, m events.Meta) error {
+	return e.app.AnnouncementAdded(ctx, m.EventID, ev.GetProjectId(), ev.GetProjectName(), ev.GetTypeName(), ev.GetDate())
+}
+
+// DeadlineApproaching handles projects.v1.DeadlineApproaching: tomorrow's
+// deadline of a followed project.
+func (e *Events) DeadlineApproaching(ctx context.Context, ev *projectsv1.DeadlineApproaching, m events.Meta) error {
+	if ev.GetKind() != domain.DeadlineSubmission && ev.GetKind() != domain.DeadlineHearing {
+		return fmt.Errorf("deadline.approaching: %w: kind %q", events.ErrPermanent, ev.GetKind())
+	}
+	return e.app.DeadlineApproaching(ctx, m.EventID, ev.GetProjectId(), ev.GetProjectName(), ev.GetKind(), ev.GetDate())
+}
+
+// InterestChanged handles interests.v1.InterestChanged (the follower list).
+func (e *Events) InterestChanged(ctx context.Context, ev *interestsv1.InterestChanged, _ events.Meta) error {
 	if !domain.ValidID(ev.GetUserId()) || ev.GetProjectId() == "" {
 		return fmt.Errorf("interest.changed: %w: user %q project %q", events.ErrPermanent, ev.GetUserId(), ev.GetProjectId())
 	}

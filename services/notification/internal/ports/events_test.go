@@ -34,6 +34,20 @@ func newApp(t testing.TB) (*pgxpool.Pool, *app.App) {
 	return pool, app.New(postgres.New(pool), nil)
 }
 
+// matched hands a project.matched payload to h as the service's consumer
+// does: decoded first, a payload that does not decode refused for good.
+func matched(t testing.TB, h *ports.Events) func(ctx context.Context, eventID string, data []byte) error {
+	t.Helper()
+	c := events.Durable("notification-projects", events.On(h.ProjectMatched))
+	subject, err := events.SubjectOf(&projectsv1.ProjectMatched{})
+	if err != nil || c.Err() != nil {
+		t.Fatal(err, c.Err())
+	}
+	return func(ctx context.Context, eventID string, data []byte) error {
+		return c.Handle(ctx, subject, eventID, data)
+	}
+}
+
 func marshal(t testing.TB, m proto.Message) []byte {
 	t.Helper()
 	b, err := proto.Marshal(m)
@@ -43,7 +57,7 @@ func marshal(t testing.TB, m proto.Message) []byte {
 	return b
 }
 
-// projects.v1.project.matched: a good event alerts each user once (also
+// projects.v1.ProjectMatched: a good event alerts each user once (also
 // when redelivered), with its matches grouped by user or, from an older
 // producer, one by one; a payload that does not decode, names no project,
 // a user that is not a user id or ids that are not 16 bytes a search is
@@ -51,7 +65,7 @@ func marshal(t testing.TB, m proto.Message) []byte {
 func TestProjectMatchedEvent(t *testing.T) {
 	ctx := context.Background()
 	pool, a := newApp(t)
-	h := ports.NewEvents(a, nil)
+	handle := matched(t, ports.NewEvents(a, nil))
 	budget := int64(120000)
 	key := func(b byte) []byte { return []byte{b, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, b} }
 	good := &projectsv1.ProjectMatched{
@@ -88,13 +102,13 @@ func TestProjectMatchedEvent(t *testing.T) {
 			Users: []*projectsv1.UserMatches{{UserId: ann, CriteriaIds: key(1), CriteriaNames: []string{"x", "y"}}}}),
 	}
 	for name, data := range bad {
-		if err := h.Projects(ctx, ports.SubjectProjectMatched, "bad-"+name, data); !errors.Is(err, events.ErrPermanent) {
+		if err := handle(ctx, "bad-"+name, data); !errors.Is(err, events.ErrPermanent) {
 			t.Errorf("%s: %v, want permanent", name, err)
 		}
 	}
 	for range 2 {
 		for _, ev := range []*projectsv1.ProjectMatched{older, good} {
-			if err := h.Projects(ctx, ports.SubjectProjectMatched, ev.EventId, marshal(t, ev)); err != nil {
+			if err := handle(ctx, ev.EventId, marshal(t, ev)); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -153,7 +167,7 @@ func TestProjectMatchedKeys(t *testing.T) {
 		key(1): {UserID: ann, Name: "ครุภัณฑ์"}, key(2): {UserID: ann, Name: "จัดซื้อ"},
 		key(3): {UserID: bob, Name: "อบต."}, key(5): {UserID: "bob'; --", Name: "x"},
 	}}
-	h := ports.NewEvents(a, owners)
+	handle := matched(t, ports.NewEvents(a, owners))
 	var keys []byte
 	for _, b := range []byte{1, 2, 3, 4, 5} { // 4: deleted since
 		k := key(b)
@@ -170,7 +184,7 @@ func TestProjectMatchedKeys(t *testing.T) {
 	}
 
 	owners.err = errors.New("projects unavailable")
-	if err := h.Projects(ctx, ports.SubjectProjectMatched, "pk-1", ev); err == nil || errors.Is(err, events.ErrPermanent) {
+	if err := handle(ctx, "pk-1", ev); err == nil || errors.Is(err, events.ErrPermanent) {
 		t.Fatalf("lookup failed: %v, want a retry", err)
 	}
 	if n := count(); n != 0 {
@@ -178,7 +192,7 @@ func TestProjectMatchedKeys(t *testing.T) {
 	}
 	owners.err = nil
 	for range 2 { // redelivered: still one each
-		if err := h.Projects(ctx, ports.SubjectProjectMatched, "pk-1", ev); err != nil {
+		if err := handle(ctx, "pk-1", ev); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -198,10 +212,10 @@ func TestProjectMatchedKeys(t *testing.T) {
 
 	short := marshal(t, &projectsv1.ProjectMatched{EventId: "pk-2", CriteriaKeys: keys[:31],
 		Project: &projectsv1.MatchedProject{ProjectId: "69444444444"}})
-	if err := h.Projects(ctx, ports.SubjectProjectMatched, "pk-2", short); !errors.Is(err, events.ErrPermanent) {
+	if err := handle(ctx, "pk-2", short); !errors.Is(err, events.ErrPermanent) {
 		t.Fatalf("keys of 31 bytes: %v, want permanent", err)
 	}
-	if err := ports.NewEvents(a, nil).Projects(ctx, ports.SubjectProjectMatched, "pk-3", ev); err == nil || errors.Is(err, events.ErrPermanent) {
+	if err := matched(t, ports.NewEvents(a, nil))(ctx, "pk-3", ev); err == nil || errors.Is(err, events.ErrPermanent) {
 		t.Fatalf("no lookup: %v, want a retry", err)
 	}
 }

@@ -74,7 +74,7 @@ func BenchmarkProjectMatchedEvents(b *testing.B) {
 		b.Run(form, func(b *testing.B) {
 			ctx := context.Background()
 			_, a := newApp(b)
-			h := ports.NewEvents(a, searchowners.New(server.H2CClient(), strings.TrimPrefix(hs.URL, "http://"), 0))
+			handle := matched(b, ports.NewEvents(a, searchowners.New(server.H2CClient(), strings.TrimPrefix(hs.URL, "http://"), 0)))
 			rng := rand.New(rand.NewPCG(3, 5))
 			ev, written := 0, 0
 			for b.Loop() {
@@ -100,7 +100,7 @@ func BenchmarkProjectMatchedEvents(b *testing.B) {
 				}
 				data := marshal(b, m)
 				b.StartTimer()
-				if err := h.Projects(ctx, ports.SubjectProjectMatched, m.EventId, data); err != nil {
+				if err := handle(ctx, m.EventId, data); err != nil {
 					b.Fatal(err)
 				}
 				ev++

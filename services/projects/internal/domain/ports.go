@@ -30,11 +30,6 @@ type Event struct {
 	Deadline     *Deadline        // EventDeadlineApproaching
 }
 
-// EventEncoder turns an event into an outbox message (subject, payload).
-type EventEncoder interface {
-	Encode(Event) (subject string, payload []byte, err error)
-}
-
 // UpsertStats counts the effect of an upsert batch.
 type UpsertStats struct {
 	Seen, Created, Updated, Unchanged, AnnouncementsAdded int

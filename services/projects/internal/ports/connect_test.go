@@ -23,6 +23,7 @@ import (
 	"bidradar/pkg/access"
 	"bidradar/pkg/apperr"
 	"bidradar/pkg/authn"
+	"bidradar/pkg/events"
 	"bidradar/pkg/outbox"
 	"bidradar/pkg/pgdb"
 	"bidradar/pkg/server"
@@ -279,9 +280,13 @@ func TestScrape(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	created, err := events.SubjectOf(&projectsv1.ProjectCreated{})
+	if err != nil {
+		t.Fatal(err)
+	}
 	events := 0
 	for _, ev := range stored {
-		if strings.HasPrefix(ev.Subject, "projects.v1.project.created") {
+		if ev.Subject == created {
 			events++
 		}
 	}

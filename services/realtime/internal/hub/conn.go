@@ -18,11 +18,11 @@ import (
 	"github.com/gorilla/websocket"
 	"github.com/nats-io/nats.go"
 	"google.golang.org/protobuf/encoding/protojson"
-	"google.golang.org/protobuf/proto"
 
 	authv1 "bidradar/gen/auth/v1"
 	notificationv1 "bidradar/gen/notification/v1"
 	"bidradar/pkg/authn"
+	"bidradar/pkg/events"
 )
 
 const (
@@ -61,7 +61,7 @@ type Message struct {
 
 // Handler serves /ws/notifications/{userId}.
 //
-// One NATS subscription (notification.v1.user.*.>) feeds every socket,
+// One NATS subscription (the users' notification events) feeds every socket,
 // through a registry of the sockets of each user: a subscription per socket
 // cost a goroutine and a server round trip each (≈ 10 KB of a 41 KB idle
 // socket at 15 000 sockets, bench/realtime).
@@ -99,20 +99,21 @@ func (s *socket) offer(m *Message) {
 	}
 }
 
-// SubjectSessionEnded is where auth announces ended sessions (logout,
-// password reset, refresh-token reuse).
-const SubjectSessionEnded = "auth.v1.session.ended"
-
-// NewHandler serves sockets fed by NATS subjects notification.v1.user.<id>.>,
-// and closes the sockets of sessions auth ends.
+// NewHandler serves sockets fed by the users' notification events
+// (notification.v1.NotificationCreated, UnreadCountChanged: one subject per
+// user), and closes the sockets of sessions auth ends (auth.v1.SessionEnded).
+// Both are core NATS subscriptions: a socket is a hint of what PostgreSQL
+// holds, so nothing is kept for a replica that was not listening.
 func NewHandler(nc *nats.Conn, v *authn.Verifier, log *slog.Logger) *Handler {
 	h := &Handler{nc: nc, verifier: v, log: log, open: map[string]map[chan struct{}]struct{}{}, users: map[string]map[*socket]struct{}{}, done: make(chan struct{})}
 	// Idle sockets hold no write buffer: one is taken from the pool per write.
 	h.upgrader = websocket.Upgrader{CheckOrigin: sameOrigin, ReadBufferSize: 1024, WriteBufferSize: 4096, WriteBufferPool: &sync.Pool{}}
-	if _, err := nc.Subscribe(SubjectSessionEnded, h.sessionEnded); err != nil {
+	if _, err := events.Subscribe(nc, log, events.On(h.sessionEnded)); err != nil {
 		log.Error("subscribe to ended sessions", "err", err)
 	}
-	sub, err := nc.Subscribe(subjectUsers, h.dispatch)
+	// One subscription for both events, so a user's count never overtakes
+	// the notification it counts.
+	sub, err := events.Subscribe(nc, log, events.On(h.notificationCreated), events.On(h.unreadCountChanged))
 	if err != nil {
 		log.Error("subscribe to users' events", "err", err)
 	} else {
@@ -129,31 +130,49 @@ func NewHandler(nc *nats.Conn, v *authn.Verifier, log *slog.Logger) *Handler {
 	return h
 }
 
-const subjectUsers = "notification.v1.user.*.>"
+// notificationCreated hands a new notification to the sockets of its user.
+func (h *Handler) notificationCreated(_ context.Context, ev *notificationv1.NotificationCreated, _ events.Meta) error {
+	if ev.GetNotification() == nil || !h.connected(ev.GetUserId()) {
+		return nil
+	}
+	raw, err := jsonOpts.Marshal(ev.GetNotification())
+	if err != nil {
+		return err
+	}
+	n := ev.GetUnreadCount()
+	kind := ev.GetNotification().GetType()
+	if kind != "notification" {
+		kind = "bell_notification"
+	}
+	h.fanOut(ev.GetUserId(), &Message{Type: kind, Data: raw, UnreadCount: &n})
+	return nil
+}
 
-// dispatch hands an event to the sockets of its user (the subject's fourth
-// token).
-func (h *Handler) dispatch(m *nats.Msg) {
-	rest, ok := strings.CutPrefix(m.Subject, "notification.v1.user.")
-	if !ok {
-		return
+// unreadCountChanged hands a user's new unread count to their sockets.
+func (h *Handler) unreadCountChanged(_ context.Context, ev *notificationv1.UnreadCountChanged, _ events.Meta) error {
+	if !h.connected(ev.GetUserId()) {
+		return nil
 	}
-	user, _, _ := strings.Cut(rest, ".")
+	n := ev.GetUnreadCount()
+	h.fanOut(ev.GetUserId(), &Message{Type: "unread_count_update", UnreadCount: &n})
+	return nil
+}
+
+// connected reports whether user has a socket here (most events are for
+// users connected elsewhere, or not at all: they cost no encoding).
+func (h *Handler) connected(user string) bool {
 	h.usersMu.RLock()
-	n := len(h.users[user])
-	h.usersMu.RUnlock()
-	if n == 0 {
-		return
-	}
-	out, ok := translate(m.Subject, m.Data)
-	if !ok {
-		return
-	}
+	defer h.usersMu.RUnlock()
+	return len(h.users[user]) > 0
+}
+
+// fanOut offers m to every socket of user.
+func (h *Handler) fanOut(user string, m *Message) {
 	h.usersMu.RLock()
+	defer h.usersMu.RUnlock()
 	for s := range h.users[user] {
-		s.offer(&out)
+		s.offer(m)
 	}
-	h.usersMu.RUnlock()
 }
 
 // register adds an authenticated socket of user to the fan-out.
@@ -175,11 +194,9 @@ func (h *Handler) register(user string) (*socket, func()) {
 	}
 }
 
-func (h *Handler) sessionEnded(m *nats.Msg) {
-	var ev authv1.SessionEnded
-	if proto.Unmarshal(m.Data, &ev) != nil {
-		return
-	}
+// sessionEnded closes the sockets of the sessions auth ended, and makes
+// the verifier refuse their tokens at once.
+func (h *Handler) sessionEnded(_ context.Context, ev *authv1.SessionEnded, _ events.Meta) error {
 	if e := h.verifier.EndedSessions(); e != nil {
 		e.End(time.Now(), ev.FamilyIds...)
 	}
@@ -194,6 +211,7 @@ func (h *Handler) sessionEnded(m *nats.Msg) {
 			}
 		}
 	}
+	return nil
 }
 
 // track registers a socket of session family; the returned channel closes
@@ -378,32 +396,3 @@ func (h *Handler) write(ws *websocket.Conn, m Message) error {
 }
 
 var jsonOpts = protojson.MarshalOptions{UseProtoNames: true, EmitUnpopulated: true}
-
-// translate turns a NATS event into the client's message.
-func translate(subject string, data []byte) (Message, bool) {
-	switch {
-	case strings.HasSuffix(subject, ".created"):
-		var ev notificationv1.NotificationCreated
-		if proto.Unmarshal(data, &ev) != nil || ev.GetNotification() == nil {
-			return Message{}, false
-		}
-		raw, err := jsonOpts.Marshal(ev.GetNotification())
-		if err != nil {
-			return Message{}, false
-		}
-		n := ev.GetUnreadCount()
-		kind := ev.GetNotification().GetType()
-		if kind != "notification" {
-			kind = "bell_notification"
-		}
-		return Message{Type: kind, Data: raw, UnreadCount: &n}, true
-	case strings.HasSuffix(subject, ".unread"):
-		var ev notificationv1.UnreadCountChanged
-		if proto.Unmarshal(data, &ev) != nil {
-			return Message{}, false
-		}
-		n := ev.GetUnreadCount()
-		return Message{Type: "unread_count_update", UnreadCount: &n}, true
-	}
-	return Message{}, false
-}

@@ -20,6 +20,7 @@ import (
 
 	notificationv1 "bidradar/gen/notification/v1"
 	"bidradar/pkg/authn"
+	"bidradar/pkg/events"
 	"bidradar/pkg/testutil/natstest"
 	"bidradar/services/realtime/internal/hub"
 )
@@ -45,6 +46,22 @@ func setup(t *testing.T) fixture {
 	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
 	return fixture{h: h, srv: srv, nc: nc, signer: signer}
+}
+
+// publish sends ev on its subject, as the notification service's relay does.
+func (f fixture) publish(t *testing.T, ev proto.Message) {
+	t.Helper()
+	subject, err := events.SubjectOf(ev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := proto.Marshal(ev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.nc.Publish(subject, data); err != nil {
+		t.Fatal(err)
+	}
 }
 
 func (f fixture) token(t *testing.T, user string) string {
@@ -90,11 +107,11 @@ func TestPushAfterAuth(t *testing.T) {
 		t.Fatalf("got %+v, want auth_success", m)
 	}
 	// Another user's events never reach this socket.
-	other, _ := proto.Marshal(&notificationv1.NotificationCreated{UserId: "u2", Notification: &notificationv1.Notification{Id: "x"}})
-	_ = f.nc.Publish("notification.v1.user.u2.created", other)
-	ev, _ := proto.Marshal(&notificationv1.NotificationCreated{EventId: "e1", UserId: "u1", UnreadCount: 3,
-		Notification: &notificationv1.Notification{Id: "n1", Title: "มีประกาศใหม่", Category: "project_update", Type: "bell_notification"}})
-	_ = f.nc.Publish("notification.v1.user.u1.created", ev)
+	other := &notificationv1.NotificationCreated{UserId: "u2", Notification: &notificationv1.Notification{Id: "x"}}
+	f.publish(t, other)
+	ev := &notificationv1.NotificationCreated{EventId: "e1", UserId: "u1", UnreadCount: 3,
+		Notification: &notificationv1.Notification{Id: "n1", Title: "มีประกาศใหม่", Category: "project_update", Type: "bell_notification"}}
+	f.publish(t, ev)
 	m := read(t, ws)
 	if m.Type != "bell_notification" || m.UnreadCount == nil || *m.UnreadCount != 3 {
 		t.Fatalf("got %+v", m)
@@ -104,8 +121,8 @@ func TestPushAfterAuth(t *testing.T) {
 	if n["id"] != "n1" || n["title"] != "มีประกาศใหม่" {
 		t.Fatalf("data %s", m.Data)
 	}
-	cnt, _ := proto.Marshal(&notificationv1.UnreadCountChanged{UserId: "u1", UnreadCount: 0})
-	_ = f.nc.Publish("notification.v1.user.u1.unread", cnt)
+	cnt := &notificationv1.UnreadCountChanged{UserId: "u1", UnreadCount: 0}
+	f.publish(t, cnt)
 	if m := read(t, ws); m.Type != "unread_count_update" || *m.UnreadCount != 0 {
 		t.Fatalf("got %+v", m)
 	}
@@ -179,8 +196,8 @@ func TestTwoSocketsOfOneUser(t *testing.T) {
 		}
 		socks = append(socks, ws)
 	}
-	cnt, _ := proto.Marshal(&notificationv1.UnreadCountChanged{UserId: "u1", UnreadCount: 7})
-	_ = f.nc.Publish("notification.v1.user.u1.unread", cnt)
+	cnt := &notificationv1.UnreadCountChanged{UserId: "u1", UnreadCount: 7}
+	f.publish(t, cnt)
 	for i, ws := range socks {
 		if m := read(t, ws); m.Type != "unread_count_update" || *m.UnreadCount != 7 {
 			t.Fatalf("socket %d: %+v", i, m)
@@ -228,11 +245,11 @@ func TestClientThatNeverReadsIsClosed(t *testing.T) {
 	if m := read(t, ws); m.Type != "auth_success" {
 		t.Fatalf("got %+v", m)
 	}
-	ev, _ := proto.Marshal(&notificationv1.NotificationCreated{UserId: "u1", UnreadCount: 1,
-		Notification: &notificationv1.Notification{Id: "n", Title: strings.Repeat("ประกาศ", 300)}}) // ~5 KB a frame
+	ev := &notificationv1.NotificationCreated{UserId: "u1", UnreadCount: 1,
+		Notification: &notificationv1.Notification{Id: "n", Title: strings.Repeat("ประกาศ", 300)}} // ~5 KB a frame
 	// Far more than the socket's buffers and queue hold; the client reads nothing.
 	for range 2000 {
-		_ = f.nc.Publish("notification.v1.user.u1.created", ev)
+		f.publish(t, ev)
 	}
 	_ = f.nc.Flush()
 	// Once closed by the server, reading what was buffered ends in an

@@ -1,23 +1,20 @@
 package hub
 
 import (
+	"context"
 	"testing"
 
-	"google.golang.org/protobuf/proto"
-
-	"github.com/nats-io/nats.go"
-
 	notificationv1 "bidradar/gen/notification/v1"
+	"bidradar/pkg/events"
 )
 
-func created(t *testing.T, user, id string) *nats.Msg {
+func created(t *testing.T, h *Handler, user, id string) {
 	t.Helper()
-	data, err := proto.Marshal(&notificationv1.NotificationCreated{UserId: user, UnreadCount: 1,
-		Notification: &notificationv1.Notification{Id: id, Type: "bell_notification"}})
-	if err != nil {
+	ev := &notificationv1.NotificationCreated{UserId: user, UnreadCount: 1,
+		Notification: &notificationv1.Notification{Id: id, Type: "bell_notification"}}
+	if err := h.notificationCreated(context.Background(), ev, events.Meta{}); err != nil {
 		t.Fatal(err)
 	}
-	return &nats.Msg{Subject: "notification.v1.user." + user + ".created", Data: data}
 }
 
 func queued(s *socket) []string {
@@ -34,22 +31,24 @@ func queued(s *socket) []string {
 
 // The shared subscription hands an event to every socket of its user and
 // to no other; a closed socket leaves the registry.
-func TestDispatchBySubjectUser(t *testing.T) {
+func TestFanOutToTheUsersSockets(t *testing.T) {
 	h := &Handler{users: map[string]map[*socket]struct{}{}, done: make(chan struct{})}
 	a1, closeA1 := h.register("u1")
 	a2, closeA2 := h.register("u1")
 	b, closeB := h.register("u2")
-	h.dispatch(created(t, "u1", "n1"))
+	created(t, h, "u1", "n1")
 	if len(queued(a1)) != 1 || len(queued(a2)) != 1 || len(queued(b)) != 0 {
 		t.Fatal("u1's event must reach both of u1's sockets and not u2's")
 	}
-	h.dispatch(created(t, "u10", "n2")) // a user whose id starts like another's
-	h.dispatch(&nats.Msg{Subject: "notification.v1.user.u1.created", Data: []byte("not protobuf")})
+	created(t, h, "u10", "n2") // a user whose id starts like another's
+	if err := h.notificationCreated(context.Background(), &notificationv1.NotificationCreated{UserId: "u1"}, events.Meta{}); err != nil {
+		t.Fatal(err)
+	}
 	if len(queued(a1))+len(queued(a2))+len(queued(b)) != 0 {
-		t.Fatal("other users' events and undecodable ones reach nobody")
+		t.Fatal("other users' events and ones without a notification reach nobody")
 	}
 	closeA1()
-	h.dispatch(created(t, "u1", "n3"))
+	created(t, h, "u1", "n3")
 	if len(queued(a1)) != 0 || len(queued(a2)) != 1 {
 		t.Fatal("a closed socket gets nothing more; the user's other socket still does")
 	}
@@ -67,15 +66,15 @@ func TestFullQueueMarksSlowSocket(t *testing.T) {
 	s, done := h.register("u1")
 	defer done()
 	for i := 0; i < queueSize; i++ {
-		h.dispatch(created(t, "u1", "n"))
+		created(t, h, "u1", "n")
 	}
 	select {
 	case <-s.overflow:
 		t.Fatal("marked slow with room left in the queue")
 	default:
 	}
-	h.dispatch(created(t, "u1", "n"))
-	h.dispatch(created(t, "u1", "n")) // again: no double close
+	created(t, h, "u1", "n")
+	created(t, h, "u1", "n") // again: no double close
 	select {
 	case <-s.overflow:
 	default:

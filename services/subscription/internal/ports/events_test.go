@@ -18,8 +18,9 @@ import (
 	"bidradar/services/subscription/subscriptionsvc"
 )
 
-// auth.v1.user.email_changed moves the stored address; a payload that does
-// not decode or names no user or no address is rejected for good.
+// auth.v1.UserEmailChanged moves the stored address; a payload that does
+// not decode or names no user or no address is rejected for good (through
+// the consumer the service wires).
 func TestEmailChangedEvent(t *testing.T) {
 	ctx := context.Background()
 	pool, err := subscriptionsvc.Open(ctx, pgtest.NewDatabase(t))
@@ -32,6 +33,11 @@ func TestEmailChangedEvent(t *testing.T) {
 		t.Fatal(err)
 	}
 	h := ports.NewEvents(app.New(postgres.New(pool), nil, nil, nil))
+	c := events.Durable("subscription-emails", events.On(h.EmailChanged))
+	subject, err := events.SubjectOf(&authv1.UserEmailChanged{})
+	if err != nil {
+		t.Fatal(err)
+	}
 	at := timestamppb.New(time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC))
 	enc := func(m *authv1.UserEmailChanged) []byte {
 		b, _ := proto.Marshal(m)
@@ -44,12 +50,12 @@ func TestEmailChangedEvent(t *testing.T) {
 		"bad address": enc(&authv1.UserEmailChanged{EventId: "e", OccurredAt: at, UserId: "ann", Email: "Ann <x@example.com>"}),
 		"no time":     enc(&authv1.UserEmailChanged{EventId: "e", UserId: "ann", Email: "x@example.com"}),
 	} {
-		if err := h.EmailChanged(ctx, ports.SubjectEmailChanged, "e-"+name, data); !errors.Is(err, events.ErrPermanent) {
+		if err := c.Handle(ctx, subject, "e-"+name, data); !errors.Is(err, events.ErrPermanent) {
 			t.Errorf("%s: %v, want a permanent error", name, err)
 		}
 	}
 	ok := enc(&authv1.UserEmailChanged{EventId: "e1", OccurredAt: at, UserId: "ann", Email: "ann.new@example.com"})
-	if err := h.EmailChanged(ctx, ports.SubjectEmailChanged, "e1", ok); err != nil {
+	if err := c.Handle(ctx, subject, "e1", ok); err != nil {
 		t.Fatal(err)
 	}
 	var email string

@@ -4,6 +4,7 @@
 
 import type { GenFile, GenMessage } from "@bufbuild/protobuf/codegenv2";
 import { fileDesc, messageDesc } from "@bufbuild/protobuf/codegenv2";
+import { file_events_v1_event } from "../../events/v1/event_pb";
 import type { Timestamp } from "@bufbuild/protobuf/wkt";
 import { file_google_protobuf_timestamp } from "@bufbuild/protobuf/wkt";
 import type { Message } from "@bufbuild/protobuf";
@@ -12,10 +13,10 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file auth/v1/events.proto.
  */
 export const file_auth_v1_events: GenFile = /*@__PURE__*/
-  fileDesc("ChRhdXRoL3YxL2V2ZW50cy5wcm90bxIHYXV0aC52MSKTAQoOVXNlclJlZ2lzdGVyZWQSEAoIZXZlbnRfaWQYASABKAkSLwoLb2NjdXJyZWRfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEg8KB3VzZXJfaWQYAyABKAkSDQoFZW1haWwYBCABKAkSEAoIdXNlcm5hbWUYBSABKAkSDAoEbmFtZRgGIAEoCSJxCgxVc2VyVmVyaWZpZWQSEAoIZXZlbnRfaWQYASABKAkSLwoLb2NjdXJyZWRfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEg8KB3VzZXJfaWQYAyABKAkSDQoFZW1haWwYBCABKAkiZQoPVXNlckRlYWN0aXZhdGVkEhAKCGV2ZW50X2lkGAEgASgJEi8KC29jY3VycmVkX2F0GAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIPCgd1c2VyX2lkGAMgASgJIoYBCgxTZXNzaW9uRW5kZWQSEAoIZXZlbnRfaWQYASABKAkSLwoLb2NjdXJyZWRfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEg8KB3VzZXJfaWQYAyABKAkSEgoKZmFtaWx5X2lkcxgEIAMoCRIOCgZyZWFzb24YBSABKAkidQoQVXNlckVtYWlsQ2hhbmdlZBIQCghldmVudF9pZBgBIAEoCRIvCgtvY2N1cnJlZF9hdBgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASDwoHdXNlcl9pZBgDIAEoCRINCgVlbWFpbBgEIAEoCUJ0Cgtjb20uYXV0aC52MUILRXZlbnRzUHJvdG9QAVobYmlkcmFkYXIvZ2VuL2F1dGgvdjE7YXV0aHYxogIDQVhYqgIHQXV0aC5WMcoCB0F1dGhcVjHiAhNBdXRoXFYxXEdQQk1ldGFkYXRh6gIIQXV0aDo6VjFiBnByb3RvMw", [file_google_protobuf_timestamp]);
+  fileDesc("ChRhdXRoL3YxL2V2ZW50cy5wcm90bxIHYXV0aC52MSK4AQoOVXNlclJlZ2lzdGVyZWQSEAoIZXZlbnRfaWQYASABKAkSLwoLb2NjdXJyZWRfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEg8KB3VzZXJfaWQYAyABKAkSDQoFZW1haWwYBCABKAkSEAoIdXNlcm5hbWUYBSABKAkSDAoEbmFtZRgGIAEoCTojkrUYHwoXYXV0aC52MS51c2VyLnJlZ2lzdGVyZWQSBEFVVEgilAEKDFVzZXJWZXJpZmllZBIQCghldmVudF9pZBgBIAEoCRIvCgtvY2N1cnJlZF9hdBgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASDwoHdXNlcl9pZBgDIAEoCRINCgVlbWFpbBgEIAEoCTohkrUYHQoVYXV0aC52MS51c2VyLnZlcmlmaWVkEgRBVVRIIosBCg9Vc2VyRGVhY3RpdmF0ZWQSEAoIZXZlbnRfaWQYASABKAkSLwoLb2NjdXJyZWRfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEg8KB3VzZXJfaWQYAyABKAk6JJK1GCAKGGF1dGgudjEudXNlci5kZWFjdGl2YXRlZBIEQVVUSCKpAQoMU2Vzc2lvbkVuZGVkEhAKCGV2ZW50X2lkGAEgASgJEi8KC29jY3VycmVkX2F0GAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIPCgd1c2VyX2lkGAMgASgJEhIKCmZhbWlseV9pZHMYBCADKAkSDgoGcmVhc29uGAUgASgJOiGStRgdChVhdXRoLnYxLnNlc3Npb24uZW5kZWQSBEFVVEginQEKEFVzZXJFbWFpbENoYW5nZWQSEAoIZXZlbnRfaWQYASABKAkSLwoLb2NjdXJyZWRfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEg8KB3VzZXJfaWQYAyABKAkSDQoFZW1haWwYBCABKAk6JpK1GCIKGmF1dGgudjEudXNlci5lbWFpbF9jaGFuZ2VkEgRBVVRIQnQKC2NvbS5hdXRoLnYxQgtFdmVudHNQcm90b1ABWhtiaWRyYWRhci9nZW4vYXV0aC92MTthdXRodjGiAgNBWFiqAgdBdXRoLlYxygIHQXV0aFxWMeICE0F1dGhcVjFcR1BCTWV0YWRhdGHqAghBdXRoOjpWMWIGcHJvdG8z", [file_events_v1_event, file_google_protobuf_timestamp]);
 
 /**
- * UserRegistered is published on auth.v1.user.registered.
+ * UserRegistered: an account was created (not yet verified).
  *
  * @generated from message auth.v1.UserRegistered
  */
@@ -59,7 +60,7 @@ export const UserRegisteredSchema: GenMessage<UserRegistered> = /*@__PURE__*/
   messageDesc(file_auth_v1_events, 0);
 
 /**
- * UserVerified is published on auth.v1.user.verified when an account becomes active.
+ * UserVerified: an account became active.
  *
  * @generated from message auth.v1.UserVerified
  */
@@ -93,7 +94,8 @@ export const UserVerifiedSchema: GenMessage<UserVerified> = /*@__PURE__*/
   messageDesc(file_auth_v1_events, 1);
 
 /**
- * UserDeactivated is published on auth.v1.user.deactivated.
+ * UserDeactivated: a user deleted their account; every service that keeps
+ * personal data erases what it holds of them (Thailand's PDPA).
  *
  * @generated from message auth.v1.UserDeactivated
  */
@@ -122,11 +124,10 @@ export const UserDeactivatedSchema: GenMessage<UserDeactivated> = /*@__PURE__*/
   messageDesc(file_auth_v1_events, 2);
 
 /**
- * SessionEnded is published on auth.v1.session.ended when sessions end
- * (logout, sign-out everywhere, password reset, refresh-token reuse, account
- * deletion): every service's token
- * verifier refuses the access tokens of these families from then on, and
- * the realtime service closes their sockets.
+ * SessionEnded: sessions ended (logout, sign-out everywhere, password reset,
+ * refresh-token reuse, account deletion): every service's token verifier
+ * refuses the access tokens of these families from then on, and the
+ * realtime service closes their sockets.
  *
  * @generated from message auth.v1.SessionEnded
  */
@@ -169,11 +170,11 @@ export const SessionEndedSchema: GenMessage<SessionEnded> = /*@__PURE__*/
   messageDesc(file_auth_v1_events, 3);
 
 /**
- * UserEmailChanged is published on auth.v1.user.email_changed when a user
- * confirms a new e-mail address (the code sent to it), in the transaction
- * that changes it. A service that keeps a copy of the address (subscription:
- * where receipts and plan reminders go) replaces it; events of one user
- * may arrive out of order, so the latest occurred_at wins.
+ * UserEmailChanged: a user confirmed a new e-mail address (the code sent to
+ * it), published in the transaction that changes it. A service that keeps a
+ * copy of the address (subscription: where receipts and plan reminders go)
+ * replaces it; events of one user may arrive out of order, so the latest
+ * occurred_at wins.
  *
  * @generated from message auth.v1.UserEmailChanged
  */

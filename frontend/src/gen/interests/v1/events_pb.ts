@@ -4,6 +4,7 @@
 
 import type { GenFile, GenMessage } from "@bufbuild/protobuf/codegenv2";
 import { fileDesc, messageDesc } from "@bufbuild/protobuf/codegenv2";
+import { file_events_v1_event } from "../../events/v1/event_pb";
 import type { Timestamp } from "@bufbuild/protobuf/wkt";
 import { file_google_protobuf_timestamp } from "@bufbuild/protobuf/wkt";
 import type { Message } from "@bufbuild/protobuf";
@@ -12,10 +13,11 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file interests/v1/events.proto.
  */
 export const file_interests_v1_events: GenFile = /*@__PURE__*/
-  fileDesc("ChlpbnRlcmVzdHMvdjEvZXZlbnRzLnByb3RvEgxpbnRlcmVzdHMudjEi6wEKD0ludGVyZXN0Q2hhbmdlZBIQCghldmVudF9pZBgBIAEoCRIvCgtvY2N1cnJlZF9hdBgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASDwoHdXNlcl9pZBgDIAEoCRISCgpwcm9qZWN0X2lkGAQgASgJEhMKC2lzX3VzZXJMaWtlGAUgASgIEhwKFGlzX2ludGVyZXN0VG9TdGVwQ2hrGAYgASgIEhgKEGlzX0ludGVyZXN0VG9CaWQYByABKAgSEAoIYXJjaGl2ZWQYCCABKAgSEQoJaXNfZmlsbDIwGAkgASgIIooBCgxDb21tZW50QWRkZWQSEAoIZXZlbnRfaWQYASABKAkSLwoLb2NjdXJyZWRfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEg8KB3VzZXJfaWQYAyABKAkSEgoKcHJvamVjdF9pZBgEIAEoCRISCgpjb21tZW50X2lkGAUgASgJQpcBChBjb20uaW50ZXJlc3RzLnYxQgtFdmVudHNQcm90b1ABWiViaWRyYWRhci9nZW4vaW50ZXJlc3RzL3YxO2ludGVyZXN0c3YxogIDSVhYqgIMSW50ZXJlc3RzLlYxygIMSW50ZXJlc3RzXFYx4gIYSW50ZXJlc3RzXFYxXEdQQk1ldGFkYXRh6gINSW50ZXJlc3RzOjpWMWIGcHJvdG8z", [file_google_protobuf_timestamp]);
+  fileDesc("ChlpbnRlcmVzdHMvdjEvZXZlbnRzLnByb3RvEgxpbnRlcmVzdHMudjEimwIKD0ludGVyZXN0Q2hhbmdlZBIQCghldmVudF9pZBgBIAEoCRIvCgtvY2N1cnJlZF9hdBgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASDwoHdXNlcl9pZBgDIAEoCRISCgpwcm9qZWN0X2lkGAQgASgJEhMKC2lzX3VzZXJMaWtlGAUgASgIEhwKFGlzX2ludGVyZXN0VG9TdGVwQ2hrGAYgASgIEhgKEGlzX0ludGVyZXN0VG9CaWQYByABKAgSEAoIYXJjaGl2ZWQYCCABKAgSEQoJaXNfZmlsbDIwGAkgASgIOi6StRgqCh1pbnRlcmVzdHMudjEuaW50ZXJlc3QuY2hhbmdlZBIJSU5URVJFU1RTIrcBCgxDb21tZW50QWRkZWQSEAoIZXZlbnRfaWQYASABKAkSLwoLb2NjdXJyZWRfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEg8KB3VzZXJfaWQYAyABKAkSEgoKcHJvamVjdF9pZBgEIAEoCRISCgpjb21tZW50X2lkGAUgASgJOiuStRgnChppbnRlcmVzdHMudjEuY29tbWVudC5hZGRlZBIJSU5URVJFU1RTQpcBChBjb20uaW50ZXJlc3RzLnYxQgtFdmVudHNQcm90b1ABWiViaWRyYWRhci9nZW4vaW50ZXJlc3RzL3YxO2ludGVyZXN0c3YxogIDSVhYqgIMSW50ZXJlc3RzLlYxygIMSW50ZXJlc3RzXFYx4gIYSW50ZXJlc3RzXFYxXEdQQk1ldGFkYXRh6gINSW50ZXJlc3RzOjpWMWIGcHJvdG8z", [file_events_v1_event, file_google_protobuf_timestamp]);
 
 /**
- * InterestChanged is published on interests.v1.interest.changed.
+ * InterestChanged: a user's marks on a project changed (or the record was
+ * created).
  *
  * @generated from message interests.v1.InterestChanged
  */
@@ -76,7 +78,7 @@ export const InterestChangedSchema: GenMessage<InterestChanged> = /*@__PURE__*/
   messageDesc(file_interests_v1_events, 0);
 
 /**
- * CommentAdded is published on interests.v1.comment.added.
+ * CommentAdded: a user commented on a project.
  *
  * @generated from message interests.v1.CommentAdded
  */

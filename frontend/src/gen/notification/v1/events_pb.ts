@@ -4,6 +4,7 @@
 
 import type { GenFile, GenMessage } from "@bufbuild/protobuf/codegenv2";
 import { fileDesc, messageDesc } from "@bufbuild/protobuf/codegenv2";
+import { file_events_v1_event } from "../../events/v1/event_pb";
 import type { Notification } from "./notification_pb";
 import { file_notification_v1_notification } from "./notification_pb";
 import type { Message } from "@bufbuild/protobuf";
@@ -12,10 +13,11 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file notification/v1/events.proto.
  */
 export const file_notification_v1_events: GenFile = /*@__PURE__*/
-  fileDesc("Chxub3RpZmljYXRpb24vdjEvZXZlbnRzLnByb3RvEg9ub3RpZmljYXRpb24udjEigwEKE05vdGlmaWNhdGlvbkNyZWF0ZWQSEAoIZXZlbnRfaWQYASABKAkSDwoHdXNlcl9pZBgCIAEoCRIzCgxub3RpZmljYXRpb24YAyABKAsyHS5ub3RpZmljYXRpb24udjEuTm90aWZpY2F0aW9uEhQKDHVucmVhZF9jb3VudBgEIAEoAyJNChJVbnJlYWRDb3VudENoYW5nZWQSEAoIZXZlbnRfaWQYASABKAkSDwoHdXNlcl9pZBgCIAEoCRIUCgx1bnJlYWRfY291bnQYAyABKANCrAEKE2NvbS5ub3RpZmljYXRpb24udjFCC0V2ZW50c1Byb3RvUAFaK2JpZHJhZGFyL2dlbi9ub3RpZmljYXRpb24vdjE7bm90aWZpY2F0aW9udjGiAgNOWFiqAg9Ob3RpZmljYXRpb24uVjHKAg9Ob3RpZmljYXRpb25cVjHiAhtOb3RpZmljYXRpb25cVjFcR1BCTWV0YWRhdGHqAhBOb3RpZmljYXRpb246OlYxYgZwcm90bzM", [file_notification_v1_notification]);
+  fileDesc("Chxub3RpZmljYXRpb24vdjEvZXZlbnRzLnByb3RvEg9ub3RpZmljYXRpb24udjEivwEKE05vdGlmaWNhdGlvbkNyZWF0ZWQSEAoIZXZlbnRfaWQYASABKAkSDwoHdXNlcl9pZBgCIAEoCRIzCgxub3RpZmljYXRpb24YAyABKAsyHS5ub3RpZmljYXRpb24udjEuTm90aWZpY2F0aW9uEhQKDHVucmVhZF9jb3VudBgEIAEoAzo6krUYNgombm90aWZpY2F0aW9uLnYxLnVzZXIue3VzZXJfaWR9LmNyZWF0ZWQSDE5PVElGSUNBVElPTiKIAQoSVW5yZWFkQ291bnRDaGFuZ2VkEhAKCGV2ZW50X2lkGAEgASgJEg8KB3VzZXJfaWQYAiABKAkSFAoMdW5yZWFkX2NvdW50GAMgASgDOjmStRg1CiVub3RpZmljYXRpb24udjEudXNlci57dXNlcl9pZH0udW5yZWFkEgxOT1RJRklDQVRJT05CrAEKE2NvbS5ub3RpZmljYXRpb24udjFCC0V2ZW50c1Byb3RvUAFaK2JpZHJhZGFyL2dlbi9ub3RpZmljYXRpb24vdjE7bm90aWZpY2F0aW9udjGiAgNOWFiqAg9Ob3RpZmljYXRpb24uVjHKAg9Ob3RpZmljYXRpb25cVjHiAhtOb3RpZmljYXRpb25cVjFcR1BCTWV0YWRhdGHqAhBOb3RpZmljYXRpb246OlYxYgZwcm90bzM", [file_events_v1_event, file_notification_v1_notification]);
 
 /**
- * NotificationCreated is published on notification.v1.user.<user_id>.created for the realtime fan-out.
+ * NotificationCreated: a notification reached a user's bell, on a subject of
+ * the user's own for the realtime fan-out.
  *
  * @generated from message notification.v1.NotificationCreated
  */
@@ -49,7 +51,7 @@ export const NotificationCreatedSchema: GenMessage<NotificationCreated> = /*@__P
   messageDesc(file_notification_v1_events, 0);
 
 /**
- * UnreadCountChanged is published on notification.v1.user.<user_id>.unread when the count changes.
+ * UnreadCountChanged: a user's unread count changed.
  *
  * @generated from message notification.v1.UnreadCountChanged
  */

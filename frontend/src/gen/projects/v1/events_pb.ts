@@ -4,18 +4,21 @@
 
 import type { GenFile, GenMessage } from "@bufbuild/protobuf/codegenv2";
 import { fileDesc, messageDesc } from "@bufbuild/protobuf/codegenv2";
+import { file_events_v1_event } from "../../events/v1/event_pb";
 import type { Timestamp } from "@bufbuild/protobuf/wkt";
 import { file_google_protobuf_timestamp } from "@bufbuild/protobuf/wkt";
+import type { MatchedProject, SearchMatch, UserMatches } from "./matches_pb";
+import { file_projects_v1_matches } from "./matches_pb";
 import type { Message } from "@bufbuild/protobuf";
 
 /**
  * Describes the file projects/v1/events.proto.
  */
 export const file_projects_v1_events: GenFile = /*@__PURE__*/
-  fileDesc("Chhwcm9qZWN0cy92MS9ldmVudHMucHJvdG8SC3Byb2plY3RzLnYxIp0BCg5Qcm9qZWN0Q3JlYXRlZBIQCghldmVudF9pZBgBIAEoCRIvCgtvY2N1cnJlZF9hdBgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASEgoKcHJvamVjdF9pZBgDIAEoCRIUCgxwcm9qZWN0X25hbWUYBCABKAkSDgoGc3RhdHVzGAUgASgJEg4KBnNvdXJjZRgGIAEoCSKlAQoOUHJvamVjdFVwZGF0ZWQSEAoIZXZlbnRfaWQYASABKAkSLwoLb2NjdXJyZWRfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhIKCnByb2plY3RfaWQYAyABKAkSFAoMcHJvamVjdF9uYW1lGAQgASgJEg4KBnN0YXR1cxgFIAEoCRIWCg5jaGFuZ2VkX2ZpZWxkcxgGIAMoCSLCAQoRQW5ub3VuY2VtZW50QWRkZWQSEAoIZXZlbnRfaWQYASABKAkSLwoLb2NjdXJyZWRfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhIKCnByb2plY3RfaWQYAyABKAkSFAoMcHJvamVjdF9uYW1lGAQgASgJEhEKCXR5cGVfY29kZRgFIAEoCRIRCgl0eXBlX25hbWUYBiABKAkSDAoEZGF0ZRgHIAEoCRIMCgRsaW5rGAggASgJIv0BCg9Dcml0ZXJpYU1hdGNoZWQSEAoIZXZlbnRfaWQYASABKAkSLwoLb2NjdXJyZWRfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEg8KB3VzZXJfaWQYAyABKAkSEwoLY3JpdGVyaWFfaWQYBCABKAkSFQoNY3JpdGVyaWFfbmFtZRgFIAEoCRITCgtwcm9qZWN0X2lkcxgGIAMoCRItCghwcm9qZWN0cxgHIAMoCzIbLnByb2plY3RzLnYxLk1hdGNoZWRQcm9qZWN0Eg8KB3J1bl9rZXkYCCABKAkSFQoNcHJvamVjdF9jb3VudBgJIAEoBSKGAgoOUHJvamVjdE1hdGNoZWQSEAoIZXZlbnRfaWQYASABKAkSLwoLb2NjdXJyZWRfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEiwKB3Byb2plY3QYAyABKAsyGy5wcm9qZWN0cy52MS5NYXRjaGVkUHJvamVjdBIpCgdtYXRjaGVzGAQgAygLMhgucHJvamVjdHMudjEuU2VhcmNoTWF0Y2gSJwoFdXNlcnMYBSADKAsyGC5wcm9qZWN0cy52MS5Vc2VyTWF0Y2hlcxIVCg1jcml0ZXJpYV9rZXlzGAYgASgMEhgKEGNyaXRlcmlhX3ZlcnNpb24YByABKAMiTAoLVXNlck1hdGNoZXMSDwoHdXNlcl9pZBgBIAEoCRIUCgxjcml0ZXJpYV9pZHMYAiABKAwSFgoOY3JpdGVyaWFfbmFtZXMYAyADKAkiSgoLU2VhcmNoTWF0Y2gSDwoHdXNlcl9pZBgBIAEoCRITCgtjcml0ZXJpYV9pZBgCIAEoCRIVCg1jcml0ZXJpYV9uYW1lGAMgASgJIn0KDk1hdGNoZWRQcm9qZWN0EhIKCnByb2plY3RfaWQYASABKAkSFAoMcHJvamVjdF9uYW1lGAIgASgJEhMKC2FnZW5jeV9uYW1lGAMgASgJEhoKDWJ1ZGdldF9zYXRhbmcYBCABKANIAIgBAUIQCg5fYnVkZ2V0X3NhdGFuZyKeAQoTRGVhZGxpbmVBcHByb2FjaGluZxIQCghldmVudF9pZBgBIAEoCRIvCgtvY2N1cnJlZF9hdBgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASEgoKcHJvamVjdF9pZBgDIAEoCRIUCgxwcm9qZWN0X25hbWUYBCABKAkSDAoEa2luZBgFIAEoCRIMCgRkYXRlGAYgASgJQpABCg9jb20ucHJvamVjdHMudjFCC0V2ZW50c1Byb3RvUAFaI2JpZHJhZGFyL2dlbi9wcm9qZWN0cy92MTtwcm9qZWN0c3YxogIDUFhYqgILUHJvamVjdHMuVjHKAgtQcm9qZWN0c1xWMeICF1Byb2plY3RzXFYxXEdQQk1ldGFkYXRh6gIMUHJvamVjdHM6OlYxYgZwcm90bzM", [file_google_protobuf_timestamp]);
+  fileDesc("Chhwcm9qZWN0cy92MS9ldmVudHMucHJvdG8SC3Byb2plY3RzLnYxIsoBCg5Qcm9qZWN0Q3JlYXRlZBIQCghldmVudF9pZBgBIAEoCRIvCgtvY2N1cnJlZF9hdBgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASEgoKcHJvamVjdF9pZBgDIAEoCRIUCgxwcm9qZWN0X25hbWUYBCABKAkSDgoGc3RhdHVzGAUgASgJEg4KBnNvdXJjZRgGIAEoCTorkrUYJwobcHJvamVjdHMudjEucHJvamVjdC5jcmVhdGVkEghQUk9KRUNUUyLSAQoOUHJvamVjdFVwZGF0ZWQSEAoIZXZlbnRfaWQYASABKAkSLwoLb2NjdXJyZWRfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhIKCnByb2plY3RfaWQYAyABKAkSFAoMcHJvamVjdF9uYW1lGAQgASgJEg4KBnN0YXR1cxgFIAEoCRIWCg5jaGFuZ2VkX2ZpZWxkcxgGIAMoCTorkrUYJwobcHJvamVjdHMudjEucHJvamVjdC51cGRhdGVkEghQUk9KRUNUUyLyAQoRQW5ub3VuY2VtZW50QWRkZWQSEAoIZXZlbnRfaWQYASABKAkSLwoLb2NjdXJyZWRfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhIKCnByb2plY3RfaWQYAyABKAkSFAoMcHJvamVjdF9uYW1lGAQgASgJEhEKCXR5cGVfY29kZRgFIAEoCRIRCgl0eXBlX25hbWUYBiABKAkSDAoEZGF0ZRgHIAEoCRIMCgRsaW5rGAggASgJOi6StRgqCh5wcm9qZWN0cy52MS5hbm5vdW5jZW1lbnQuYWRkZWQSCFBST0pFQ1RTIqsCCg9Dcml0ZXJpYU1hdGNoZWQSEAoIZXZlbnRfaWQYASABKAkSLwoLb2NjdXJyZWRfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEg8KB3VzZXJfaWQYAyABKAkSEwoLY3JpdGVyaWFfaWQYBCABKAkSFQoNY3JpdGVyaWFfbmFtZRgFIAEoCRITCgtwcm9qZWN0X2lkcxgGIAMoCRItCghwcm9qZWN0cxgHIAMoCzIbLnByb2plY3RzLnYxLk1hdGNoZWRQcm9qZWN0Eg8KB3J1bl9rZXkYCCABKAkSFQoNcHJvamVjdF9jb3VudBgJIAEoBToskrUYKAoccHJvamVjdHMudjEuY3JpdGVyaWEubWF0Y2hlZBIIUFJPSkVDVFMiswIKDlByb2plY3RNYXRjaGVkEhAKCGV2ZW50X2lkGAEgASgJEi8KC29jY3VycmVkX2F0GAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIsCgdwcm9qZWN0GAMgASgLMhsucHJvamVjdHMudjEuTWF0Y2hlZFByb2plY3QSKQoHbWF0Y2hlcxgEIAMoCzIYLnByb2plY3RzLnYxLlNlYXJjaE1hdGNoEicKBXVzZXJzGAUgAygLMhgucHJvamVjdHMudjEuVXNlck1hdGNoZXMSFQoNY3JpdGVyaWFfa2V5cxgGIAEoDBIYChBjcml0ZXJpYV92ZXJzaW9uGAcgASgDOiuStRgnChtwcm9qZWN0cy52MS5wcm9qZWN0Lm1hdGNoZWQSCFBST0pFQ1RTItABChNEZWFkbGluZUFwcHJvYWNoaW5nEhAKCGV2ZW50X2lkGAEgASgJEi8KC29jY3VycmVkX2F0GAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBISCgpwcm9qZWN0X2lkGAMgASgJEhQKDHByb2plY3RfbmFtZRgEIAEoCRIMCgRraW5kGAUgASgJEgwKBGRhdGUYBiABKAk6MJK1GCwKIHByb2plY3RzLnYxLmRlYWRsaW5lLmFwcHJvYWNoaW5nEghQUk9KRUNUU0KQAQoPY29tLnByb2plY3RzLnYxQgtFdmVudHNQcm90b1ABWiNiaWRyYWRhci9nZW4vcHJvamVjdHMvdjE7cHJvamVjdHN2MaICA1BYWKoCC1Byb2plY3RzLlYxygILUHJvamVjdHNcVjHiAhdQcm9qZWN0c1xWMVxHUEJNZXRhZGF0YeoCDFByb2plY3RzOjpWMWIGcHJvdG8z", [file_events_v1_event, file_google_protobuf_timestamp, file_projects_v1_matches]);
 
 /**
- * ProjectCreated is published on projects.v1.project.created.
+ * ProjectCreated: ingestion saw a project for the first time.
  *
  * @generated from message projects.v1.ProjectCreated
  */
@@ -59,7 +62,7 @@ export const ProjectCreatedSchema: GenMessage<ProjectCreated> = /*@__PURE__*/
   messageDesc(file_projects_v1_events, 0);
 
 /**
- * ProjectUpdated is published on projects.v1.project.updated.
+ * ProjectUpdated: ingestion changed a project.
  *
  * @generated from message projects.v1.ProjectUpdated
  */
@@ -103,7 +106,7 @@ export const ProjectUpdatedSchema: GenMessage<ProjectUpdated> = /*@__PURE__*/
   messageDesc(file_projects_v1_events, 1);
 
 /**
- * AnnouncementAdded is published on projects.v1.announcement.added when a new step appears.
+ * AnnouncementAdded: a new step appeared on a project.
  *
  * @generated from message projects.v1.AnnouncementAdded
  */
@@ -157,10 +160,10 @@ export const AnnouncementAddedSchema: GenMessage<AnnouncementAdded> = /*@__PURE_
   messageDesc(file_projects_v1_events, 2);
 
 /**
- * CriteriaMatched is published on projects.v1.criteria.matched when a saved search finds projects:
- * an overnight search once per run (its digest). Instant matches of normal searches are now
- * ProjectMatched events; consumers still accept an instant CriteriaMatched (run_key empty) from an
- * older producer.
+ * CriteriaMatched: a saved search found projects: an overnight search once
+ * per run (its digest). Instant matches of normal searches are now
+ * ProjectMatched events; consumers still accept an instant CriteriaMatched
+ * (run_key empty) from an older producer.
  *
  * @generated from message projects.v1.CriteriaMatched
  */
@@ -226,12 +229,14 @@ export const CriteriaMatchedSchema: GenMessage<CriteriaMatched> = /*@__PURE__*/
   messageDesc(file_projects_v1_events, 3);
 
 /**
- * ProjectMatched is published on projects.v1.project.matched when ingestion writes a project that
- * saved normal searches match for the first time (the instant alerts): one event a project naming every
- * search it newly matched, instead of one event a search (a project of a bulk import matches ~160
- * searches). A project matching more than 2,000 new searches is told in several events of at most
- * 2,000 matches. The notification service tells each user once a project, whatever the number of
- * their searches among the matches. An overnight run's digests stay criteria.matched events.
+ * ProjectMatched: ingestion wrote a project that saved normal searches match
+ * for the first time (the instant alerts): one event a project naming every
+ * search it newly matched, instead of one event a search (a project of a bulk
+ * import matches ~160 searches). A project matching more than 2,000 new
+ * searches is told in several events of at most 2,000 matches. The
+ * notification service tells each user once a project, whatever the number
+ * of their searches among the matches. An overnight run's digests stay
+ * CriteriaMatched events.
  *
  * @generated from message projects.v1.ProjectMatched
  */
@@ -294,102 +299,8 @@ export const ProjectMatchedSchema: GenMessage<ProjectMatched> = /*@__PURE__*/
   messageDesc(file_projects_v1_events, 4);
 
 /**
- * UserMatches is one user's saved searches that matched a project.
- *
- * @generated from message projects.v1.UserMatches
- */
-export type UserMatches = Message<"projects.v1.UserMatches"> & {
-  /**
-   * @generated from field: string user_id = 1;
-   */
-  userId: string;
-
-  /**
-   * The searches' ids (UUIDs), 16 bytes each, in the order of criteria_names.
-   *
-   * @generated from field: bytes criteria_ids = 2;
-   */
-  criteriaIds: Uint8Array;
-
-  /**
-   * @generated from field: repeated string criteria_names = 3;
-   */
-  criteriaNames: string[];
-};
-
-/**
- * Describes the message projects.v1.UserMatches.
- * Use `create(UserMatchesSchema)` to create a new message.
- */
-export const UserMatchesSchema: GenMessage<UserMatches> = /*@__PURE__*/
-  messageDesc(file_projects_v1_events, 5);
-
-/**
- * SearchMatch is a saved search that matched a project: its owner, id and name.
- *
- * @generated from message projects.v1.SearchMatch
- */
-export type SearchMatch = Message<"projects.v1.SearchMatch"> & {
-  /**
-   * @generated from field: string user_id = 1;
-   */
-  userId: string;
-
-  /**
-   * @generated from field: string criteria_id = 2;
-   */
-  criteriaId: string;
-
-  /**
-   * @generated from field: string criteria_name = 3;
-   */
-  criteriaName: string;
-};
-
-/**
- * Describes the message projects.v1.SearchMatch.
- * Use `create(SearchMatchSchema)` to create a new message.
- */
-export const SearchMatchSchema: GenMessage<SearchMatch> = /*@__PURE__*/
-  messageDesc(file_projects_v1_events, 6);
-
-/**
- * MatchedProject is a project as an alert names it.
- *
- * @generated from message projects.v1.MatchedProject
- */
-export type MatchedProject = Message<"projects.v1.MatchedProject"> & {
-  /**
-   * @generated from field: string project_id = 1;
-   */
-  projectId: string;
-
-  /**
-   * @generated from field: string project_name = 2;
-   */
-  projectName: string;
-
-  /**
-   * @generated from field: string agency_name = 3;
-   */
-  agencyName: string;
-
-  /**
-   * @generated from field: optional int64 budget_satang = 4;
-   */
-  budgetSatang?: bigint | undefined;
-};
-
-/**
- * Describes the message projects.v1.MatchedProject.
- * Use `create(MatchedProjectSchema)` to create a new message.
- */
-export const MatchedProjectSchema: GenMessage<MatchedProject> = /*@__PURE__*/
-  messageDesc(file_projects_v1_events, 7);
-
-/**
- * DeadlineApproaching is published on projects.v1.deadline.approaching the day before (Asia/Bangkok)
- * a project's bid submission or price-hearing date, once per project, kind and date.
+ * DeadlineApproaching: the day before (Asia/Bangkok) a project's bid
+ * submission or price-hearing date, once per project, kind and date.
  *
  * @generated from message projects.v1.DeadlineApproaching
  */
@@ -434,5 +345,5 @@ export type DeadlineApproaching = Message<"projects.v1.DeadlineApproaching"> & {
  * Use `create(DeadlineApproachingSchema)` to create a new message.
  */
 export const DeadlineApproachingSchema: GenMessage<DeadlineApproaching> = /*@__PURE__*/
-  messageDesc(file_projects_v1_events, 8);
+  messageDesc(file_projects_v1_events, 5);
 

@@ -4,6 +4,7 @@
 
 import type { GenFile, GenMessage } from "@bufbuild/protobuf/codegenv2";
 import { fileDesc, messageDesc } from "@bufbuild/protobuf/codegenv2";
+import { file_events_v1_event } from "../../events/v1/event_pb";
 import type { Timestamp } from "@bufbuild/protobuf/wkt";
 import { file_google_protobuf_timestamp } from "@bufbuild/protobuf/wkt";
 import type { Message } from "@bufbuild/protobuf";
@@ -12,10 +13,10 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file subscription/v1/events.proto.
  */
 export const file_subscription_v1_events: GenFile = /*@__PURE__*/
-  fileDesc("ChxzdWJzY3JpcHRpb24vdjEvZXZlbnRzLnByb3RvEg9zdWJzY3JpcHRpb24udjEihwEKE1N1YnNjcmlwdGlvbkNoYW5nZWQSEAoIZXZlbnRfaWQYASABKAkSLwoLb2NjdXJyZWRfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEg8KB3VzZXJfaWQYAyABKAkSDAoEdGllchgEIAEoCRIOCgZzdGF0dXMYBSABKAkimAEKEFBheW1lbnRTdWNjZWVkZWQSEAoIZXZlbnRfaWQYASABKAkSLwoLb2NjdXJyZWRfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEg8KB3VzZXJfaWQYAyABKAkSEgoKcGF5bWVudF9pZBgEIAEoCRIMCgR0aWVyGAUgASgJEg4KBmFtb3VudBgGIAEoAUKsAQoTY29tLnN1YnNjcmlwdGlvbi52MUILRXZlbnRzUHJvdG9QAVorYmlkcmFkYXIvZ2VuL3N1YnNjcmlwdGlvbi92MTtzdWJzY3JpcHRpb252MaICA1NYWKoCD1N1YnNjcmlwdGlvbi5WMcoCD1N1YnNjcmlwdGlvblxWMeICG1N1YnNjcmlwdGlvblxWMVxHUEJNZXRhZGF0YeoCEFN1YnNjcmlwdGlvbjo6VjFiBnByb3RvMw", [file_google_protobuf_timestamp]);
+  fileDesc("ChxzdWJzY3JpcHRpb24vdjEvZXZlbnRzLnByb3RvEg9zdWJzY3JpcHRpb24udjEiwQEKE1N1YnNjcmlwdGlvbkNoYW5nZWQSEAoIZXZlbnRfaWQYASABKAkSLwoLb2NjdXJyZWRfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEg8KB3VzZXJfaWQYAyABKAkSDAoEdGllchgEIAEoCRIOCgZzdGF0dXMYBSABKAk6OJK1GDQKJHN1YnNjcmlwdGlvbi52MS5zdWJzY3JpcHRpb24uY2hhbmdlZBIMU1VCU0NSSVBUSU9OIs8BChBQYXltZW50U3VjY2VlZGVkEhAKCGV2ZW50X2lkGAEgASgJEi8KC29jY3VycmVkX2F0GAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIPCgd1c2VyX2lkGAMgASgJEhIKCnBheW1lbnRfaWQYBCABKAkSDAoEdGllchgFIAEoCRIOCgZhbW91bnQYBiABKAE6NZK1GDEKIXN1YnNjcmlwdGlvbi52MS5wYXltZW50LnN1Y2NlZWRlZBIMU1VCU0NSSVBUSU9OQqwBChNjb20uc3Vic2NyaXB0aW9uLnYxQgtFdmVudHNQcm90b1ABWitiaWRyYWRhci9nZW4vc3Vic2NyaXB0aW9uL3YxO3N1YnNjcmlwdGlvbnYxogIDU1hYqgIPU3Vic2NyaXB0aW9uLlYxygIPU3Vic2NyaXB0aW9uXFYx4gIbU3Vic2NyaXB0aW9uXFYxXEdQQk1ldGFkYXRh6gIQU3Vic2NyaXB0aW9uOjpWMWIGcHJvdG8z", [file_events_v1_event, file_google_protobuf_timestamp]);
 
 /**
- * SubscriptionChanged is published on subscription.v1.subscription.changed.
+ * SubscriptionChanged: a user's plan changed tier or status.
  *
  * @generated from message subscription.v1.SubscriptionChanged
  */
@@ -54,7 +55,7 @@ export const SubscriptionChangedSchema: GenMessage<SubscriptionChanged> = /*@__P
   messageDesc(file_subscription_v1_events, 0);
 
 /**
- * PaymentSucceeded is published on subscription.v1.payment.succeeded.
+ * PaymentSucceeded: a payment went through.
  *
  * @generated from message subscription.v1.PaymentSucceeded
  */

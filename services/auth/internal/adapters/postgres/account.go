@@ -11,15 +11,8 @@ import (
 
 	authv1 "bidradar/gen/auth/v1"
 	"bidradar/pkg/mail"
+	"bidradar/pkg/outbox"
 	"bidradar/services/auth/internal/domain"
-)
-
-// Subjects of the account's self-service.
-const (
-	// SubjectDeactivated: every service erases what it holds of the user.
-	SubjectDeactivated = "auth.v1.user.deactivated"
-	// SubjectEmailChanged: services keeping the user's address update it.
-	SubjectEmailChanged = "auth.v1.user.email_changed"
 )
 
 // ListSessions implements domain.AccountStore.
@@ -118,7 +111,7 @@ func (s *Store) DeleteAccount(ctx context.Context, userID string, codeID int64, 
 		if err := endSessions(ctx, tx, "deactivated", "user_id = $3", now, userID); err != nil {
 			return err
 		}
-		return enqueue(ctx, tx, SubjectDeactivated, ev.EventID, &authv1.UserDeactivated{
+		return outbox.EnqueueEvent(ctx, tx, &authv1.UserDeactivated{
 			EventId: ev.EventID, OccurredAt: timestamppb.New(ev.OccurredAt), UserId: ev.UserID,
 		})
 	})
@@ -173,7 +166,7 @@ func (s *Store) SetEmail(ctx context.Context, userID, email string, codeID int64
 		if f, err = startSession(ctx, tx, ns); err != nil {
 			return err
 		}
-		return enqueue(ctx, tx, SubjectEmailChanged, ev.EventID, &authv1.UserEmailChanged{
+		return outbox.EnqueueEvent(ctx, tx, &authv1.UserEmailChanged{
 			EventId: ev.EventID, OccurredAt: timestamppb.New(ev.OccurredAt), UserId: u.ID, Email: u.Email,
 		})
 	})

@@ -2,13 +2,11 @@ package postgres
 
 import (
 	"context"
-	"fmt"
 	"time"
 
 	"github.com/google/uuid"
 
 	"github.com/jackc/pgx/v5"
-	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/types/known/timestamppb"
 
 	authv1 "bidradar/gen/auth/v1"
@@ -16,19 +14,9 @@ import (
 	"bidradar/services/auth/internal/domain"
 )
 
-// Event subjects of the AUTH stream (auth.v1.>).
-const (
-	StreamName        = "AUTH"
-	StreamSubjects    = "auth.v1.>"
-	SubjectRegistered = "auth.v1.user.registered"
-	SubjectVerified   = "auth.v1.user.verified"
-	// SubjectSessionEnded: every verifier refuses the families' access tokens.
-	SubjectSessionEnded = "auth.v1.session.ended"
-)
-
 // endSessions marks the user's families revoked for reason (those the WHERE
-// clause selects, still active) and publishes auth.v1.session.ended for
-// them in the same transaction.
+// clause selects, still active) and publishes auth.v1.SessionEnded for them
+// in the same transaction: every verifier refuses their access tokens.
 func endSessions(ctx context.Context, tx pgx.Tx, reason, where string, now time.Time, args ...any) error {
 	rows, err := tx.Query(ctx, `UPDATE token_families SET revoked_at = $1, revoked_reason = $2
 		WHERE revoked_at IS NULL AND `+where+` RETURNING id::text, user_id::text`, append([]any{now, reason}, args...)...)
@@ -50,7 +38,7 @@ func endSessions(ctx context.Context, tx pgx.Tx, reason, where string, now time.
 	}
 	for user, fams := range byUser {
 		id := uuid.NewString()
-		if err := enqueue(ctx, tx, SubjectSessionEnded, id, &authv1.SessionEnded{
+		if err := outbox.EnqueueEvent(ctx, tx, &authv1.SessionEnded{
 			EventId: id, OccurredAt: timestamppb.New(now), UserId: user, FamilyIds: fams, Reason: reason,
 		}); err != nil {
 			return err
@@ -60,22 +48,14 @@ func endSessions(ctx context.Context, tx pgx.Tx, reason, where string, now time.
 }
 
 func enqueueRegistered(ctx context.Context, tx pgx.Tx, ev domain.UserRegistered) error {
-	return enqueue(ctx, tx, SubjectRegistered, ev.EventID, &authv1.UserRegistered{
+	return outbox.EnqueueEvent(ctx, tx, &authv1.UserRegistered{
 		EventId: ev.EventID, OccurredAt: timestamppb.New(ev.OccurredAt), UserId: ev.UserID,
 		Email: ev.Email, Username: ev.Username, Name: ev.Name,
 	})
 }
 
 func enqueueVerified(ctx context.Context, tx pgx.Tx, ev domain.UserVerified) error {
-	return enqueue(ctx, tx, SubjectVerified, ev.EventID, &authv1.UserVerified{
+	return outbox.EnqueueEvent(ctx, tx, &authv1.UserVerified{
 		EventId: ev.EventID, OccurredAt: timestamppb.New(ev.OccurredAt), UserId: ev.UserID, Email: ev.Email,
 	})
-}
-
-func enqueue(ctx context.Context, tx pgx.Tx, subject, id string, m proto.Message) error {
-	payload, err := proto.Marshal(m)
-	if err != nil {
-		return fmt.Errorf("marshal %s: %w", subject, err)
-	}
-	return outbox.Enqueue(ctx, tx, subject, id, payload)
 }

@@ -13,6 +13,7 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	authv1 "bidradar/gen/auth/v1"
+	"bidradar/pkg/events"
 	"bidradar/pkg/pgdb"
 	"bidradar/pkg/testutil/pgtest"
 	"bidradar/services/auth/internal/adapters/postgres"
@@ -110,7 +111,9 @@ func TestUsers(t *testing.T) {
 		_ = rows.Scan(&subj)
 		subjects = append(subjects, subj)
 	}
-	if strings.Join(subjects, ",") != "auth.v1.user.registered,auth.v1.user.verified" {
+	registered, _ := events.SubjectOf(&authv1.UserRegistered{})
+	verified, _ := events.SubjectOf(&authv1.UserVerified{})
+	if strings.Join(subjects, ",") != registered+","+verified {
 		t.Fatalf("outbox: %v", subjects)
 	}
 }
@@ -542,7 +545,8 @@ func TestSetEmailPublishesTheChange(t *testing.T) {
 		t.Fatal(err)
 	}
 	var msg authv1.UserEmailChanged
-	if err := proto.Unmarshal(payload, &msg); err != nil || subject != "auth.v1.user.email_changed" ||
+	want, _ := events.SubjectOf(&authv1.UserEmailChanged{})
+	if err := proto.Unmarshal(payload, &msg); err != nil || subject != want ||
 		id != ev.EventID || msg.GetEventId() != ev.EventID || msg.GetUserId() != u.ID || msg.GetEmail() != "new@example.com" ||
 		!msg.GetOccurredAt().AsTime().Equal(at) {
 		t.Fatalf("event %s %s %+v %v", subject, id, &msg, err)

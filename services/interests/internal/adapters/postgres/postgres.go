@@ -19,12 +19,6 @@ import (
 	"bidradar/services/interests/internal/domain"
 )
 
-// Subjects of the events this service publishes (proto/interests/v1/events.proto).
-const (
-	SubjectInterestChanged = "interests.v1.interest.changed"
-	SubjectCommentAdded    = "interests.v1.comment.added"
-)
-
 // Repo implements domain.Records.
 type Repo struct{ pool *pgxpool.Pool }
 
@@ -118,7 +112,7 @@ func (r *Repo) Update(ctx context.Context, userID, projectID string, now time.Ti
 			return err
 		}
 		if isNew || marksDiffer(before, rec) {
-			return outbox.EnqueueEvent(ctx, tx, SubjectInterestChanged, changed(rec, now))
+			return outbox.EnqueueEvent(ctx, tx, changed(rec, now))
 		}
 		return nil
 	})
@@ -238,11 +232,11 @@ func (r *Repo) AddComment(ctx context.Context, userID, projectID, text string, n
 			return err
 		}
 		if created {
-			if err := outbox.EnqueueEvent(ctx, tx, SubjectInterestChanged, changed(rec, now)); err != nil {
+			if err := outbox.EnqueueEvent(ctx, tx, changed(rec, now)); err != nil {
 				return err
 			}
 		}
-		return outbox.EnqueueEvent(ctx, tx, SubjectCommentAdded, &interestsv1.CommentAdded{
+		return outbox.EnqueueEvent(ctx, tx, &interestsv1.CommentAdded{
 			EventId: uuid.NewString(), OccurredAt: timestamppb.New(now), UserId: userID, ProjectId: projectID, CommentId: c.ID,
 		})
 	})

@@ -6,13 +6,19 @@ import (
 	"testing"
 	"time"
 
+	"google.golang.org/protobuf/proto"
+
+	interestsv1 "bidradar/gen/interests/v1"
+	"bidradar/pkg/events"
 	"bidradar/pkg/testutil/pgtest"
 	"bidradar/services/interests/interestssvc"
 	"bidradar/services/interests/internal/adapters/postgres"
 	"bidradar/services/interests/internal/domain"
 )
 
-func newRepo(t *testing.T) (*postgres.Repo, func(subject string) int) {
+// newRepo returns a repository on a fresh database, and a count of the
+// events of a type in its outbox.
+func newRepo(t *testing.T) (*postgres.Repo, func(ev proto.Message) int) {
 	t.Helper()
 	ctx := context.Background()
 	pool, err := interestssvc.Open(ctx, pgtest.NewDatabase(t))
@@ -20,7 +26,11 @@ func newRepo(t *testing.T) (*postgres.Repo, func(subject string) int) {
 		t.Fatal(err)
 	}
 	t.Cleanup(pool.Close)
-	count := func(subject string) int {
+	count := func(ev proto.Message) int {
+		subject, err := events.SubjectOf(ev)
+		if err != nil {
+			t.Fatal(err)
+		}
 		var n int
 		if err := pool.QueryRow(ctx, `SELECT count(*) FROM outbox WHERE subject = $1`, subject).Scan(&n); err != nil {
 			t.Fatal(err)
@@ -72,7 +82,7 @@ func TestConcurrentUpdatesOfOneRecord(t *testing.T) {
 	if news != 1 || rec.CommentCount != 50 || rec.Like {
 		t.Fatalf("created %d times, counter %d, like %v; want 1, 50, false", news, rec.CommentCount, rec.Like)
 	}
-	if n := events(postgres.SubjectInterestChanged); n != 50 {
+	if n := events(&interestsv1.InterestChanged{}); n != 50 {
 		t.Fatalf("%d interest.changed events, want 50", n)
 	}
 }
@@ -100,7 +110,7 @@ func TestRecordsAreScopedToTheirUser(t *testing.T) {
 	if err != nil || len(ids) != 1 {
 		t.Fatalf("ann's commented ids: %v %v", ids, err)
 	}
-	if n := events(postgres.SubjectCommentAdded); n != 1 {
+	if n := events(&interestsv1.CommentAdded{}); n != 1 {
 		t.Fatalf("%d comment.added events, want 1", n)
 	}
 	rec, err := repo.DeleteComment(ctx, "ann", "69099693138", c.ID, time.Now())

@@ -12,7 +12,6 @@ import (
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
-	"google.golang.org/protobuf/proto"
 
 	notificationv1 "bidradar/gen/notification/v1"
 	"bidradar/pkg/events"
@@ -21,10 +20,6 @@ import (
 	"bidradar/services/notification/internal/domain"
 	"bidradar/services/notification/internal/wire"
 )
-
-// Subjects of the per-user events (proto/notification/v1/events.proto).
-func subjectCreated(userID string) string { return "notification.v1.user." + userID + ".created" }
-func subjectUnread(userID string) string  { return "notification.v1.user." + userID + ".unread" }
 
 // Store implements domain.Store.
 type Store struct{ pool *pgxpool.Pool }
@@ -118,7 +113,7 @@ func (s *Store) changeUnread(ctx context.Context, userID string, now time.Time, 
 		if count, err = unread(ctx, tx, userID); err != nil {
 			return err
 		}
-		return outbox.EnqueueEvent(ctx, tx, subjectUnread(userID), &notificationv1.UnreadCountChanged{
+		return outbox.EnqueueEvent(ctx, tx, &notificationv1.UnreadCountChanged{
 			EventId: uuid.NewString(), UserId: userID, UnreadCount: count})
 	})
 	return changed, count, err
@@ -327,15 +322,10 @@ func (s *Store) Create(ctx context.Context, consumer, eventID string, drafts []d
 		if err != nil {
 			return err
 		}
-		evs := make([]outbox.Event, 0, len(created))
+		evs := make([]outbox.ProtoEvent, 0, len(created))
 		for _, n := range created {
-			ev := &notificationv1.NotificationCreated{EventId: uuid.NewString(), UserId: n.UserID,
-				Notification: wire.Notification(n), UnreadCount: counts[n.UserID]}
-			b, err := proto.Marshal(ev)
-			if err != nil {
-				return fmt.Errorf("encode created event: %w", err)
-			}
-			evs = append(evs, outbox.Event{ID: ev.EventId, Subject: subjectCreated(n.UserID), Payload: b})
+			evs = append(evs, &notificationv1.NotificationCreated{EventId: uuid.NewString(), UserId: n.UserID,
+				Notification: wire.Notification(n), UnreadCount: counts[n.UserID]})
 		}
 		return outbox.EnqueueBatch(ctx, tx, evs)
 	})

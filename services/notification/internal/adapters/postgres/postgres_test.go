@@ -15,6 +15,7 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	notificationv1 "bidradar/gen/notification/v1"
+	pkgevents "bidradar/pkg/events" // events is a test type of this package
 	"bidradar/pkg/outbox"
 	"bidradar/pkg/queue"
 	"bidradar/pkg/testutil/pgtest"
@@ -23,6 +24,16 @@ import (
 	"bidradar/services/notification/internal/domain"
 	"bidradar/services/notification/notificationsvc"
 )
+
+// subjectOf is the subject the event m is published on.
+func subjectOf(t testing.TB, m proto.Message) string {
+	t.Helper()
+	s, err := pkgevents.SubjectOf(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
 
 const (
 	ann = "11111111-1111-4111-8111-111111111111"
@@ -98,7 +109,7 @@ func TestEventsWriteOnce(t *testing.T) {
 	if n := count(t, pool, `SELECT count(*) FROM notifications WHERE user_id = $1`, ann); n != 1 {
 		t.Fatalf("%d rows, want 1", n)
 	}
-	if n := count(t, pool, `SELECT count(*) FROM outbox WHERE subject = $1`, "notification.v1.user."+ann+".created"); n != 1 {
+	if n := count(t, pool, `SELECT count(*) FROM outbox WHERE subject = $1`, subjectOf(t, &notificationv1.NotificationCreated{UserId: ann})); n != 1 {
 		t.Fatalf("%d created events, want 1", n)
 	}
 	if u, _ := a.UnreadCount(ctx, ann); u != 1 {
@@ -385,15 +396,19 @@ func createdEvents(t *testing.T, pool *pgxpool.Pool) map[string][]*notificationv
 		t.Fatal(err)
 	}
 	out := map[string][]*notificationv1.NotificationCreated{}
+	created, err := pkgevents.TypeOf(&notificationv1.NotificationCreated{})
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, e := range evs {
-		if !strings.HasSuffix(e.Subject, ".created") {
+		if !created.Matches(e.Subject) {
 			continue
 		}
 		var m notificationv1.NotificationCreated
 		if err := proto.Unmarshal(e.Payload, &m); err != nil {
 			t.Fatal(err)
 		}
-		if e.Subject != "notification.v1.user."+m.GetUserId()+".created" || e.ID != m.GetEventId() {
+		if e.Subject != subjectOf(t, &m) || e.ID != m.GetEventId() {
 			t.Fatalf("event %s on %s for %s", e.ID, e.Subject, m.GetUserId())
 		}
 		out[m.GetUserId()] = append(out[m.GetUserId()], &m)

@@ -36,19 +36,19 @@ func TestProjectMatchedEncoding(t *testing.T) {
 		Keys:    keys,
 		AsOf:    9,
 	}}
-	subject, b, err := eventproto.Encoder{}.Encode(e)
-	if err != nil || subject != eventproto.SubjectProjectMatched {
-		t.Fatal(subject, err)
-	}
-	var got projectsv1.ProjectMatched
-	if err := proto.Unmarshal(b, &got); err != nil {
+	m, err := eventproto.Encoder{}.Encode(e)
+	if err != nil {
 		t.Fatal(err)
+	}
+	got, ok := m.(*projectsv1.ProjectMatched)
+	if !ok {
+		t.Fatalf("encoded a %T", m)
 	}
 	satang := int64(budget)
 	want := &projectsv1.ProjectMatched{EventId: "ev-1", OccurredAt: timestamppb.New(at),
 		Project:      &projectsv1.MatchedProject{ProjectId: "69111111111", ProjectName: "ก่อสร้างถนนคอนกรีต", AgencyName: "อบต.หนองบัว", BudgetSatang: &satang},
 		CriteriaKeys: slices.Concat(key(0), key(1), key(2), key(3)), CriteriaVersion: 9}
-	if !proto.Equal(&got, want) {
-		t.Fatalf("decoded %v\nwant    %v", &got, want)
+	if !proto.Equal(got, want) {
+		t.Fatalf("encoded %v\nwant    %v", got, want)
 	}
 }

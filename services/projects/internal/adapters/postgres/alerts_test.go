@@ -59,7 +59,7 @@ func TestRecordMatchesOnce(t *testing.T) {
 		var out []string
 		for _, e := range newEvents() {
 			var m projectsv1.ProjectMatched
-			if err := proto.Unmarshal(e.Payload, &m); err != nil || m.EventId != e.ID || e.Subject != eventproto.SubjectProjectMatched {
+			if err := proto.Unmarshal(e.Payload, &m); err != nil || m.EventId != e.ID || e.Subject != subjectOf(t, &projectsv1.ProjectMatched{}) {
 				t.Fatalf("event %s %v: %v", e.Subject, &m, err)
 			}
 			names := []string{m.Project.ProjectId}
@@ -130,7 +130,7 @@ func TestUpsertTellsItsAlerts(t *testing.T) {
 		t.Helper()
 		for _, e := range newEvents() {
 			line := strings.TrimPrefix(e.Subject, "projects.v1.")
-			if e.Subject == eventproto.SubjectProjectMatched {
+			if e.Subject == subjectOf(t, &projectsv1.ProjectMatched{}) {
 				var m projectsv1.ProjectMatched
 				if err := proto.Unmarshal(e.Payload, &m); err != nil {
 					t.Fatal(err)
@@ -371,7 +371,7 @@ func TestSwitchedSearchTellsOnce(t *testing.T) {
 		var out []string
 		for _, e := range newEvents() {
 			switch e.Subject {
-			case eventproto.SubjectProjectMatched:
+			case subjectOf(t, &projectsv1.ProjectMatched{}):
 				var m projectsv1.ProjectMatched
 				if err := proto.Unmarshal(e.Payload, &m); err != nil {
 					t.Fatal(err)

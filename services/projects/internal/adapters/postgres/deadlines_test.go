@@ -54,7 +54,7 @@ func TestDeadlineRemindersOnce(t *testing.T) {
 		}
 		var out []string
 		for _, e := range evs {
-			if e.Subject != eventproto.SubjectDeadline {
+			if e.Subject != subjectOf(t, &projectsv1.DeadlineApproaching{}) {
 				continue
 			}
 			var m projectsv1.DeadlineApproaching

@@ -84,7 +84,7 @@ func BenchmarkImportCSV(b *testing.B) {
 						b.Fatal(err)
 					}
 				}
-				var enc domain.EventEncoder = eventproto.Encoder{}
+				var enc postgres.Encoder = eventproto.Encoder{}
 				if os.Getenv("IMPORT_NO_EVENTS") != "" {
 					enc = nil
 				}

@@ -76,7 +76,7 @@ func TestOvernightRunOncePerDay(t *testing.T) {
 		}
 		var out []*projectsv1.CriteriaMatched
 		for _, e := range evs {
-			if e.Subject != eventproto.SubjectCriteriaMatched {
+			if e.Subject != subjectOf(t, &projectsv1.CriteriaMatched{}) {
 				continue
 			}
 			var m projectsv1.CriteriaMatched

@@ -29,7 +29,7 @@ import (
 // Repo implements domain.ProjectRepository and domain.RunRepository.
 type Repo struct {
 	pool    *pgxpool.Pool
-	enc     domain.EventEncoder
+	enc     Encoder
 	alerts  domain.SearchIndex // nil: writes alert nobody
 	opts    Options
 	sample  *sampler
@@ -56,9 +56,15 @@ type Options struct {
 // as such, unless the page's plan counted it for free.
 const DefaultTotalCap = 1000
 
+// Encoder turns a domain event into its event message (eventproto.Encoder),
+// which the outbox writes on the subject its proto declares.
+type Encoder interface {
+	Encode(domain.Event) (outbox.ProtoEvent, error)
+}
+
 // New returns a repository on pool. enc encodes outbox events; nil writes
 // no events.
-func New(pool *pgxpool.Pool, enc domain.EventEncoder, opts Options) *Repo {
+func New(pool *pgxpool.Pool, enc Encoder, opts Options) *Repo {
 	if opts.TotalCap <= 0 {
 		opts.TotalCap = DefaultTotalCap
 	}
@@ -545,13 +551,13 @@ func (r *Repo) enqueue(ctx context.Context, tx pgx.Tx, evs []domain.Event) error
 	if r.enc == nil || len(evs) == 0 {
 		return nil
 	}
-	batch := make([]outbox.Event, len(evs))
+	batch := make([]outbox.ProtoEvent, len(evs))
 	for i, e := range evs {
-		s, b, err := r.enc.Encode(e)
+		m, err := r.enc.Encode(e)
 		if err != nil {
 			return fmt.Errorf("encode %s: %w", e.Kind, err)
 		}
-		batch[i] = outbox.Event{ID: e.ID, Subject: s, Payload: b}
+		batch[i] = m
 	}
 	return outbox.EnqueueBatch(ctx, tx, batch)
 }

@@ -2,7 +2,6 @@ package postgres_test
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -13,10 +12,14 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
+	"google.golang.org/protobuf/proto"
 
+	projectsv1 "bidradar/gen/projects/v1"
+	"bidradar/pkg/events"
 	"bidradar/pkg/outbox"
 	"bidradar/pkg/pgdb"
 	"bidradar/pkg/testutil/pgtest"
+	"bidradar/services/projects/internal/adapters/eventproto"
 	"bidradar/services/projects/internal/adapters/postgres"
 	"bidradar/services/projects/internal/demo"
 	"bidradar/services/projects/internal/domain"
@@ -24,11 +27,14 @@ import (
 	"bidradar/services/projects/migrations"
 )
 
-type jsonEnc struct{}
-
-func (jsonEnc) Encode(e domain.Event) (string, []byte, error) {
-	b, err := json.Marshal(map[string]any{"id": e.ID, "project_id": e.Project.ID})
-	return "projects.v1." + e.Kind, b, err
+// subjectOf is the subject the event m is published on.
+func subjectOf(t testing.TB, m proto.Message) string {
+	t.Helper()
+	s, err := events.SubjectOf(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
 }
 
 func setup(t testing.TB) (*pgxpool.Pool, string) {
@@ -117,7 +123,7 @@ func TestSQLTrigramsMatchGo(t *testing.T) {
 func TestUpsertIdempotentWithEvents(t *testing.T) {
 	pool, _ := setup(t)
 	ctx := context.Background()
-	repo := postgres.New(pool, jsonEnc{}, postgres.Options{})
+	repo := postgres.New(pool, eventproto.Encoder{}, postgres.Options{})
 	g := demo.New(1, time.Date(2026, 9, 30, 0, 0, 0, 0, domain.Bangkok))
 	var batch []domain.Project
 	for i := 0; i < 200; i++ {
@@ -175,7 +181,7 @@ func TestUpsertIdempotentWithEvents(t *testing.T) {
 	for _, e := range evs[len(evs)-2:] {
 		kinds = append(kinds, e.Subject)
 	}
-	if len(evs) != 202 || kinds[0] != "projects.v1.project.updated" || kinds[1] != "projects.v1.announcement.added" {
+	if len(evs) != 202 || kinds[0] != subjectOf(t, &projectsv1.ProjectUpdated{}) || kinds[1] != subjectOf(t, &projectsv1.AnnouncementAdded{}) {
 		t.Fatalf("%d events, last %v", len(evs), kinds)
 	}
 	if _, err := repo.Get(ctx, "00000000000"); err == nil {

@@ -15,12 +15,6 @@ import (
 	"bidradar/services/subscription/internal/domain"
 )
 
-// Subjects of the events this service publishes (proto/subscription/v1/events.proto).
-const (
-	SubjectSubscriptionChanged = "subscription.v1.subscription.changed"
-	SubjectPaymentSucceeded    = "subscription.v1.payment.succeeded"
-)
-
 const checkoutColumns = `session_id, provider, user_id, tier, period, method, url, status, amount_satang, created_at, email,
 	buyer_fixed, buyer_kind, buyer_name, buyer_tax_id, buyer_head_office, buyer_branch, buyer_address`
 
@@ -264,7 +258,7 @@ func write(ctx context.Context, tx pgx.Tx, c domain.Change, now time.Time, selle
 		if err := writeSubscription(ctx, tx, *s, now); err != nil {
 			return err
 		}
-		if err := outbox.EnqueueEvent(ctx, tx, SubjectSubscriptionChanged, &subscriptionv1.SubscriptionChanged{
+		if err := outbox.EnqueueEvent(ctx, tx, &subscriptionv1.SubscriptionChanged{
 			EventId: uuid.NewString(), OccurredAt: timestamppb.New(now), UserId: s.UserID, Tier: s.Tier, Status: s.Status}); err != nil {
 			return err
 		}
@@ -289,7 +283,7 @@ func write(ctx context.Context, tx pgx.Tx, c domain.Change, now time.Time, selle
 			if err := issueReceipt(ctx, tx, id, *p, now, seller, receiptMail); err != nil {
 				return err
 			}
-			return outbox.EnqueueEvent(ctx, tx, SubjectPaymentSucceeded, &subscriptionv1.PaymentSucceeded{
+			return outbox.EnqueueEvent(ctx, tx, &subscriptionv1.PaymentSucceeded{
 				EventId: uuid.NewString(), OccurredAt: timestamppb.New(now), UserId: p.UserID, PaymentId: id,
 				Tier: p.Tier, Amount: float64(p.AmountSatang) / 100})
 		}

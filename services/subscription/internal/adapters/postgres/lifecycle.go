@@ -43,7 +43,7 @@ func (r *Repo) UpdatePlan(ctx context.Context, userID string, now time.Time, cha
 }
 
 func changed(ctx context.Context, tx pgx.Tx, s domain.Subscription, now time.Time) error {
-	return outbox.EnqueueEvent(ctx, tx, SubjectSubscriptionChanged, &subscriptionv1.SubscriptionChanged{
+	return outbox.EnqueueEvent(ctx, tx, &subscriptionv1.SubscriptionChanged{
 		EventId: uuid.NewString(), OccurredAt: timestamppb.New(now), UserId: s.UserID, Tier: s.Tier, Status: s.Status})
 }
 
