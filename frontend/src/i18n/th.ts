@@ -1030,6 +1030,9 @@ export const th = {
     budget: "งบประมาณ",
     referencePrice: "ราคากลาง",
     agreedPrice: "ราคาที่ตกลง",
+    // The signed-in user's own bid on a row: the price, the reduction, or both.
+    myBid: (amount: string | null, pct: string | null) =>
+      `ราคาที่จะเสนอ ${[amount, pct !== null ? `ต่ำกว่าราคากลาง ${pct}` : null].filter(Boolean).join(" · ")}`,
     announceDate: "วันที่ประกาศ",
     latestStep: "ประกาศล่าสุด",
     method: "วิธีการจัดหา",
