@@ -1031,8 +1031,9 @@ export const th = {
     referencePrice: "ราคากลาง",
     agreedPrice: "ราคาที่ตกลง",
     // The signed-in user's own bid on a row: the price, the reduction, or both.
-    myBid: (amount: string | null, pct: string | null) =>
-      `ราคาที่จะเสนอ ${[amount, pct !== null ? `ต่ำกว่าราคากลาง ${pct}` : null].filter(Boolean).join(" · ")}`,
+    myBid: "ราคาที่จะเสนอ",
+    myBidPrice: (amount: string) => `ราคาที่จะเสนอ ${amount}`,
+    myBidReduction: (pct: string) => `(ต่ำกว่าราคากลาง ${pct})`,
     announceDate: "วันที่ประกาศ",
     latestStep: "ประกาศล่าสุด",
     method: "วิธีการจัดหา",

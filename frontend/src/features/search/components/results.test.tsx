@@ -19,14 +19,14 @@ describe("search row: the signed-in user's bid", () => {
     renderRow(create(ProjectSummarySchema, { ...base, bidPrice: 1234567.89, bidPriceSatang: 123456789n, reductionPercent: 3.25 }), true);
     const bid = screen.getByTestId("result-bid").textContent ?? "";
     expect(bid).toContain("1,234,567.89 บาท");
-    expect(bid).toContain("ต่ำกว่าราคากลาง 3.25%");
+    expect(bid).toContain("(ต่ำกว่าราคากลาง 3.25%)");
     expect(bid.startsWith("ราคาที่จะเสนอ")).toBe(true);
   });
 
   it("shows a reduction alone when the project has no base to price it", () => {
     renderRow(create(ProjectSummarySchema, { ...base, reductionPercent: 7.5 }), true);
     const bid = screen.getByTestId("result-bid").textContent ?? "";
-    expect(bid).toContain("ต่ำกว่าราคากลาง 7.50%");
+    expect(bid).toContain("ราคาที่จะเสนอ (ต่ำกว่าราคากลาง 7.50%)");
     expect(bid).not.toContain("บาท");
   });
 

@@ -26,9 +26,11 @@ function MyBid({ p }: { p: ProjectSummary }) {
   const price = bahtOf(p.bidPriceSatang, p.bidPrice);
   if (price === undefined && p.reductionPercent === undefined) return null;
   return (
-    <span className="result-bid" data-testid="result-bid">
-      {th.search.myBid(price !== undefined ? formatMoney(price) : null, p.reductionPercent !== undefined ? formatPercent(p.reductionPercent) : null)}
-    </span>
+    <p className="result-bid" data-testid="result-bid">
+      {/* Two pieces that wrap whole on a phone. */}
+      <span>{price !== undefined ? th.search.myBidPrice(formatMoney(price)) : th.search.myBid}</span>{" "}
+      {p.reductionPercent !== undefined && <span>{th.search.myBidReduction(formatPercent(p.reductionPercent))}</span>}
+    </p>
   );
 }
 
