@@ -22,6 +22,9 @@ type memRepo struct {
 	// inFlight counts concurrent Upserts per project id.
 	inFlight map[string]int
 	overlap  bool
+	meet     bool
+	calls    int
+	together chan struct{} // closed when the second batch arrives
 }
 
 func (m *memRepo) Upsert(_ context.Context, _ int64, obs []domain.Project, _ time.Time) (domain.UpsertStats, error) {
@@ -38,8 +41,25 @@ func (m *memRepo) Upsert(_ context.Context, _ int64, obs []domain.Project, _ tim
 			m.overlap = true
 		}
 	}
+	// With meet, the first two batches wait for each other, so two upserts
+	// are surely in flight at once (the workers' first batches: with the
+	// ids shared between workers they would overlap).
+	m.calls++
+	first := m.meet && m.calls <= 2
+	if m.together == nil {
+		m.together = make(chan struct{})
+	}
+	if m.calls == 2 {
+		close(m.together)
+	}
+	together := m.together
 	m.mu.Unlock()
-	time.Sleep(time.Millisecond)
+	if first {
+		select {
+		case <-together:
+		case <-time.After(5 * time.Second):
+		}
+	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	for id := range ids {
@@ -110,7 +130,7 @@ func (manyIDs) Each(ctx context.Context, fn func(domain.Project) error, _ func(d
 // never in two concurrent batches and arrive in file order.
 func TestIngestWorkersKeepProjectOrder(t *testing.T) {
 	t.Parallel()
-	repo := &memRepo{}
+	repo := &memRepo{meet: true}
 	a, err := app.New(repo, &memRuns{}, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	if err != nil {
 		t.Fatal(err)
