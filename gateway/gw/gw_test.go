@@ -1,6 +1,7 @@
 package gw_test
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
@@ -476,9 +477,15 @@ func TestTricklingBodiesDoNotStarveLogins(t *testing.T) {
 			t.Fatal(err)
 		}
 		t.Cleanup(func() { c.Close() })
-		fmt.Fprintf(c, "POST /app/backend/api/v1/login HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{", addr)
+		// Expect: 100-continue makes the server say when the gateway starts
+		// reading the body: each of the 40 is being read before the logins.
+		fmt.Fprintf(c, "POST /app/backend/api/v1/login HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\n"+
+			"Content-Length: 100000\r\nExpect: 100-continue\r\n\r\n{", addr)
+		_ = c.SetReadDeadline(time.Now().Add(10 * time.Second))
+		if line, err := bufio.NewReader(c).ReadString('\n'); err != nil || !strings.HasPrefix(line, "HTTP/1.1 100 ") {
+			t.Fatalf("trickling client %d: the gateway is not reading its body: %q %v", i, line, err)
+		}
 	}
-	time.Sleep(100 * time.Millisecond)
 	for i := 0; i < 5; i++ {
 		resp, body := do(t, "POST", srv.URL+"/app/backend/api/v1/login", `{"username":"somchai","password":"x"}`)
 		if resp.StatusCode != 200 {

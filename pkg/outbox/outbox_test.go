@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -13,6 +14,7 @@ import (
 	"bidradar/pkg/events"
 	"bidradar/pkg/outbox"
 	"bidradar/pkg/pgdb"
+	"bidradar/pkg/testutil/eventually"
 	"bidradar/pkg/testutil/natstest"
 	"bidradar/pkg/testutil/pgtest"
 
@@ -173,7 +175,7 @@ func TestCommittedEventsArriveOnceViaNotify(t *testing.T) {
 	r := outbox.NewRelay(e.pool, e.js, quiet, outbox.RelayOptions{Batch: 2, PollInterval: time.Hour})
 	runDone := make(chan error, 1)
 	go func() { runDone <- r.Run(ctx) }()
-	time.Sleep(100 * time.Millisecond) // let the listener start (it also wakes once on start)
+	eventually.True(t, 5*time.Second, "the relay LISTENs", func() bool { return listening(t, e) })
 
 	tid := trace.TraceID{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16}
 	tctx := trace.ContextWithSpanContext(ctx, trace.NewSpanContext(trace.SpanContextConfig{
@@ -263,13 +265,18 @@ func TestNATSDownThenRecovers(t *testing.T) {
 		t.Fatal(err)
 	}
 	enqueue(t, ctx, e.pool, true, "d1", "d2")
-	r := outbox.NewRelay(e.pool, e.js, quiet, outbox.RelayOptions{PollInterval: 50 * time.Millisecond})
+	failed := make(chan struct{}, 1)
+	r := outbox.NewRelay(e.pool, e.js, slog.New(onMessage{"outbox publish failed", failed}), outbox.RelayOptions{PollInterval: 50 * time.Millisecond})
 	if _, err := r.Flush(ctx); err == nil {
 		t.Fatal("Flush without a stream: no error")
 	}
 	done := make(chan struct{})
 	go func() { defer close(done); _ = r.Run(ctx) }()
-	time.Sleep(300 * time.Millisecond)
+	select { // the running relay tried too, and failed
+	case <-failed:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the relay did not try to publish")
+	}
 	if n := unpublished(t, e); n != 2 {
 		t.Fatalf("%d unpublished, want 2", n)
 	}
@@ -342,7 +349,18 @@ func TestConcurrentRelaysPublishEveryRowOnce(t *testing.T) {
 	if err := e.nc.Flush(); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(100 * time.Millisecond)
+	// Every message the connection received has been counted.
+	eventually.True(t, 5*time.Second, "the subscription's messages counted", func() bool {
+		pending, _, _ := sub.Pending()
+		delivered, _ := sub.Delivered()
+		mu.Lock()
+		defer mu.Unlock()
+		n := 0
+		for _, c := range seen {
+			n += c
+		}
+		return pending == 0 && int64(n) == delivered
+	})
 
 	mu.Lock()
 	defer mu.Unlock()
@@ -453,3 +471,35 @@ func TestBatchRowPublishesEachEventInOrder(t *testing.T) {
 		t.Fatalf("%d unpublished", n)
 	}
 }
+
+// listening reports whether a session of the test's database LISTENs (the
+// relay's listener, ready for the trigger's NOTIFY).
+func listening(t *testing.T, e env) bool {
+	t.Helper()
+	var n int
+	if err := e.pool.QueryRow(context.Background(), `SELECT count(*) FROM pg_stat_activity
+		WHERE datname = current_database() AND pid <> pg_backend_pid() AND query LIKE 'LISTEN %'`).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	return n > 0
+}
+
+// onMessage is a log handler that signals on a record whose message starts
+// with msg.
+type onMessage struct {
+	msg    string
+	signal chan<- struct{}
+}
+
+func (h onMessage) Enabled(context.Context, slog.Level) bool { return true }
+func (h onMessage) Handle(_ context.Context, r slog.Record) error {
+	if strings.HasPrefix(r.Message, h.msg) {
+		select {
+		case h.signal <- struct{}{}:
+		default:
+		}
+	}
+	return nil
+}
+func (h onMessage) WithAttrs([]slog.Attr) slog.Handler { return h }
+func (h onMessage) WithGroup(string) slog.Handler      { return h }

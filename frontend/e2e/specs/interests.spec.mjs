@@ -1,5 +1,5 @@
 // Tracking in a real browser (issue 9): mark from search, follow in three
-// states, comment and bid on the project page, filter the listing by a mark,
+// states, comment and bid on the project page (the bid then on its search row), filter the listing by a mark,
 // find it all under My projects, and the bid again on a fresh browser profile.
 import fs from "node:fs";
 import { assert, login, urlIs, visible } from "../support/harness.mjs";
@@ -94,6 +94,15 @@ export default [
       await visible(page.getByTestId("bid-updated"));
       assert.match(await page.getByTestId("bid-updated").innerText(), /25\d\d/); // Buddhist era
       await ctx.shot(page, "51-project-interest-panel", { fullPage: true });
+
+      // The search row carries the bid at once.
+      await page.goto(`/search?keyWord_Incl_Or=${encodeURIComponent(MARK)}`);
+      const bid = await visible(row(page, "69120000001").getByTestId("result-bid"));
+      assert.match(await bid.innerText(), /1,900,000\.00 บาท/);
+      assert.match(await bid.innerText(), /5\.00%/);
+      assert.equal(await row(page, "69120000002").getByTestId("result-bid").count(), 0);
+      await row(page, "69120000001").scrollIntoViewIfNeeded();
+      await ctx.shot(page, "52-search-row-bid");
 
       // My projects lists it with its marks.
       await page.goto("/my-projects");

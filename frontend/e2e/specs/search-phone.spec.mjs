@@ -2,7 +2,8 @@
 // ค้นหา runs the search even when the typed keyword turns into a tag and the
 // box grows; the count and first rows come into view; the mark buttons say
 // what they are; the bid panel keeps the typed price and refuses a bad
-// percent; the save toast names the search in glyphs the Thai fonts draw.
+// percent; the save toast names the search in glyphs the Thai fonts draw; a
+// bid shows on its search row.
 import { assert, login, urlIs, visible } from "../support/harness.mjs";
 
 const MARK = "มือถืออีทูอี"; // only the projects seeded here carry it
@@ -250,6 +251,34 @@ export default [
       assert.ok(wide <= 0, `the project page scrolls sideways by ${wide}px at 360 px`);
       await page.getByTestId("bid-panel").scrollIntoViewIfNeeded();
       await ctx.shot(page, "64-phone-bid-saved");
+    },
+  },
+  {
+    name: "phone, signed in: a bid set elsewhere shows on its search row at once, exact to the satang, within 360 px; a visitor's row has none",
+    async fn(ctx) {
+      await seed(ctx);
+      const u = await ctx.createUser("phonerowbid", { name: "ราคา บนแถว", password: PASSWORD });
+      const li = await ctx.api("POST", "/login", { username: u.username, password: PASSWORD });
+      assert.equal(li.status, 200, li.text);
+      const set = await ctx.api("PATCH", `/userInterests/${NEWEST}`, { bidPrice: 1234567.89 }, { authorization: `Bearer ${li.json.access_token}` });
+      assert.equal(set.status, 200, set.text);
+      const page = await ctx.newPage(PHONE);
+      await login(page, u.username, PASSWORD);
+      await urlIs(page, "/");
+      await page.goto(`/search?keyWord_Incl_Or=${encodeURIComponent(MARK)}`);
+      const bid = await visible(page.locator(`[data-testid=result-row][data-project-id="${NEWEST}"] [data-testid=result-bid]`));
+      assert.match(await bid.innerText(), /1,234,567\.89 บาท/);
+      assert.match(await bid.innerText(), /38\.27%/);
+      assert.equal(await page.getByTestId("result-bid").count(), 1, "only the project with a bid shows one");
+      const wide = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      assert.ok(wide <= 0, `the search page scrolls sideways by ${wide}px at 360 px`);
+      await bid.scrollIntoViewIfNeeded();
+      await ctx.shot(page, "65-phone-search-row-bid");
+
+      const visitor = await ctx.newPage(PHONE);
+      await visitor.goto(`/search?keyWord_Incl_Or=${encodeURIComponent(MARK)}`);
+      await visible(visitor.locator(`[data-testid=result-row][data-project-id="${NEWEST}"]`));
+      assert.equal(await visitor.getByTestId("result-bid").count(), 0);
     },
   },
 ];

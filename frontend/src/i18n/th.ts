@@ -1030,6 +1030,10 @@ export const th = {
     budget: "งบประมาณ",
     referencePrice: "ราคากลาง",
     agreedPrice: "ราคาที่ตกลง",
+    // The signed-in user's own bid on a row: the price, the reduction, or both.
+    myBid: "ราคาที่จะเสนอ",
+    myBidPrice: (amount: string) => `ราคาที่จะเสนอ ${amount}`,
+    myBidReduction: (pct: string) => `(ต่ำกว่าราคากลาง ${pct})`,
     announceDate: "วันที่ประกาศ",
     latestStep: "ประกาศล่าสุด",
     method: "วิธีการจัดหา",

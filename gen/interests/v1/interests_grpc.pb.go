@@ -63,7 +63,8 @@ type InterestsServiceClient interface {
 	UpdateComment(ctx context.Context, in *UpdateCommentRequest, opts ...grpc.CallOption) (*UpdateCommentResponse, error)
 	// DeleteComment deletes one of the caller's own comments.
 	DeleteComment(ctx context.Context, in *DeleteCommentRequest, opts ...grpc.CallOption) (*DeleteCommentResponse, error)
-	// GetFlags is internal: a user's records for a page of projects (the listing's per-row flags).
+	// GetFlags is internal: a user's records for a page of projects (the
+	// listing's per-row flags and bid).
 	GetFlags(ctx context.Context, in *GetFlagsRequest, opts ...grpc.CallOption) (*GetFlagsResponse, error)
 	// ListProjectIdsByFlag is internal: the ids of a user's projects carrying a listing flag.
 	ListProjectIdsByFlag(ctx context.Context, in *ListProjectIdsByFlagRequest, opts ...grpc.CallOption) (*ListProjectIdsByFlagResponse, error)
@@ -257,7 +258,8 @@ type InterestsServiceServer interface {
 	UpdateComment(context.Context, *UpdateCommentRequest) (*UpdateCommentResponse, error)
 	// DeleteComment deletes one of the caller's own comments.
 	DeleteComment(context.Context, *DeleteCommentRequest) (*DeleteCommentResponse, error)
-	// GetFlags is internal: a user's records for a page of projects (the listing's per-row flags).
+	// GetFlags is internal: a user's records for a page of projects (the
+	// listing's per-row flags and bid).
 	GetFlags(context.Context, *GetFlagsRequest) (*GetFlagsResponse, error)
 	// ListProjectIdsByFlag is internal: the ids of a user's projects carrying a listing flag.
 	ListProjectIdsByFlag(context.Context, *ListProjectIdsByFlagRequest) (*ListProjectIdsByFlagResponse, error)

@@ -317,8 +317,16 @@ type ProjectSummary struct {
 	// price hearing, when the source gave them.
 	SubmissionDue string `protobuf:"bytes,34,opt,name=submission_due,json=submissionDue,proto3" json:"submission_due,omitempty"`
 	HearingDue    string `protobuf:"bytes,35,opt,name=hearing_due,json=hearingDue,proto3" json:"hearing_due,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	// The caller's bid on the project, when they have one (unset for visitors
+	// and projects without a bid), as the interests records carry it: baht
+	// exact to the satang, the same amount in satang (a JSON string, as
+	// protojson writes int64), and the reduction from the reference price
+	// (else the budget) in percent with two decimals.
+	BidPrice         *float64 `protobuf:"fixed64,36,opt,name=bidPrice,proto3,oneof" json:"bidPrice,omitempty"`
+	ReductionPercent *float64 `protobuf:"fixed64,37,opt,name=reductionPercent,proto3,oneof" json:"reductionPercent,omitempty"`
+	BidPriceSatang   *int64   `protobuf:"varint,38,opt,name=bidPrice_satang,json=bidPriceSatang,proto3,oneof" json:"bidPrice_satang,omitempty"`
+	unknownFields    protoimpl.UnknownFields
+	sizeCache        protoimpl.SizeCache
 }
 
 func (x *ProjectSummary) Reset() {
@@ -594,6 +602,27 @@ func (x *ProjectSummary) GetHearingDue() string {
 		return x.HearingDue
 	}
 	return ""
+}
+
+func (x *ProjectSummary) GetBidPrice() float64 {
+	if x != nil && x.BidPrice != nil {
+		return *x.BidPrice
+	}
+	return 0
+}
+
+func (x *ProjectSummary) GetReductionPercent() float64 {
+	if x != nil && x.ReductionPercent != nil {
+		return *x.ReductionPercent
+	}
+	return 0
+}
+
+func (x *ProjectSummary) GetBidPriceSatang() int64 {
+	if x != nil && x.BidPriceSatang != nil {
+		return *x.BidPriceSatang
+	}
+	return 0
 }
 
 type Pagination struct {
@@ -3751,8 +3780,7 @@ const file_projects_v1_projects_proto_rawDesc = "" +
 	"\rprovince_User\x18\x11 \x03(\tR\fprovinceUser\x12#\n" +
 	"\rministry_User\x18\x12 \x03(\tR\fministryUserB\x15\n" +
 	"\x13_projectMoneyS_UserB\x15\n" +
-	"\x13_projectMoneyE_User\"\xfe\n" +
-	"\n" +
+	"\x13_projectMoneyE_User\"\xb4\f\n" +
 	"\x0eProjectSummary\x12\x1d\n" +
 	"\n" +
 	"project_id\x18\x01 \x01(\tR\tprojectId\x12!\n" +
@@ -3798,13 +3826,19 @@ const file_projects_v1_projects_proto_rawDesc = "" +
 	"\x13agreed_price_satang\x18! \x01(\x03H\x05R\x11agreedPriceSatang\x88\x01\x01\x12%\n" +
 	"\x0esubmission_due\x18\" \x01(\tR\rsubmissionDue\x12\x1f\n" +
 	"\vhearing_due\x18# \x01(\tR\n" +
-	"hearingDueB\t\n" +
+	"hearingDue\x12\x1f\n" +
+	"\bbidPrice\x18$ \x01(\x01H\x06R\bbidPrice\x88\x01\x01\x12/\n" +
+	"\x10reductionPercent\x18% \x01(\x01H\aR\x10reductionPercent\x88\x01\x01\x12,\n" +
+	"\x0fbidPrice_satang\x18& \x01(\x03H\bR\x0ebidPriceSatang\x88\x01\x01B\t\n" +
 	"\a_budgetB\x12\n" +
 	"\x10_reference_priceB\x0f\n" +
 	"\r_agreed_priceB\x10\n" +
 	"\x0e_budget_satangB\x19\n" +
 	"\x17_reference_price_satangB\x16\n" +
-	"\x14_agreed_price_satang\"\xf5\x01\n" +
+	"\x14_agreed_price_satangB\v\n" +
+	"\t_bidPriceB\x13\n" +
+	"\x11_reductionPercentB\x12\n" +
+	"\x10_bidPrice_satang\"\xf5\x01\n" +
 	"\n" +
 	"Pagination\x12\x12\n" +
 	"\x04page\x18\x01 \x01(\x05R\x04page\x12\x19\n" +

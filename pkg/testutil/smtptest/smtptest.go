@@ -70,6 +70,7 @@ type Server struct {
 	msgs    []Message
 	taken   []bool
 	changed chan struct{}
+	waiting int // WaitFor calls blocked for a message (the tests' sign that one waits)
 	delay   time.Duration
 }
 
@@ -161,12 +162,19 @@ func (s *Server) WaitFor(to string, timeout time.Duration) (Message, error) {
 			}
 		}
 		changed := s.changed
+		s.waiting++
 		s.mu.Unlock()
 		select {
 		case <-changed:
 		case <-timer.C:
+			s.mu.Lock()
+			s.waiting--
+			s.mu.Unlock()
 			return Message{}, fmt.Errorf("smtptest: no new message to %s within %s", to, timeout)
 		}
+		s.mu.Lock()
+		s.waiting--
+		s.mu.Unlock()
 	}
 }
 

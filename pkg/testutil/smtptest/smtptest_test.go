@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"bidradar/pkg/mail"
+	"bidradar/pkg/testutil/eventually"
 	"bidradar/pkg/testutil/smtptest"
 )
 
@@ -76,7 +77,8 @@ func TestWaitForBlocksUntilArrivalAndDecodesBase64(t *testing.T) {
 		}
 		got <- m
 	}()
-	time.Sleep(50 * time.Millisecond)
+	// Sent only once WaitFor is blocked for it.
+	eventually.True(t, 5*time.Second, "WaitFor blocked for the message", func() bool { return srv.Waiting() == 1 })
 	raw := strings.Join([]string{
 		"From: a@example.com",
 		"To: late@example.com",

@@ -99,7 +99,8 @@ type InterestsServiceClient interface {
 	UpdateComment(context.Context, *connect.Request[v1.UpdateCommentRequest]) (*connect.Response[v1.UpdateCommentResponse], error)
 	// DeleteComment deletes one of the caller's own comments.
 	DeleteComment(context.Context, *connect.Request[v1.DeleteCommentRequest]) (*connect.Response[v1.DeleteCommentResponse], error)
-	// GetFlags is internal: a user's records for a page of projects (the listing's per-row flags).
+	// GetFlags is internal: a user's records for a page of projects (the
+	// listing's per-row flags and bid).
 	GetFlags(context.Context, *connect.Request[v1.GetFlagsRequest]) (*connect.Response[v1.GetFlagsResponse], error)
 	// ListProjectIdsByFlag is internal: the ids of a user's projects carrying a listing flag.
 	ListProjectIdsByFlag(context.Context, *connect.Request[v1.ListProjectIdsByFlagRequest]) (*connect.Response[v1.ListProjectIdsByFlagResponse], error)
@@ -325,7 +326,8 @@ type InterestsServiceHandler interface {
 	UpdateComment(context.Context, *connect.Request[v1.UpdateCommentRequest]) (*connect.Response[v1.UpdateCommentResponse], error)
 	// DeleteComment deletes one of the caller's own comments.
 	DeleteComment(context.Context, *connect.Request[v1.DeleteCommentRequest]) (*connect.Response[v1.DeleteCommentResponse], error)
-	// GetFlags is internal: a user's records for a page of projects (the listing's per-row flags).
+	// GetFlags is internal: a user's records for a page of projects (the
+	// listing's per-row flags and bid).
 	GetFlags(context.Context, *connect.Request[v1.GetFlagsRequest]) (*connect.Response[v1.GetFlagsResponse], error)
 	// ListProjectIdsByFlag is internal: the ids of a user's projects carrying a listing flag.
 	ListProjectIdsByFlag(context.Context, *connect.Request[v1.ListProjectIdsByFlagRequest]) (*connect.Response[v1.ListProjectIdsByFlagResponse], error)

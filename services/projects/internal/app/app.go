@@ -56,31 +56,53 @@ func (a *App) Ingest(ctx context.Context, src domain.ObservationSource, target s
 	// non-empty value wins) and one project is never in two concurrent
 	// transactions, so its events keep their order.
 	workers := max(a.workers, 1)
+	pctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	queues, parsed := a.readBatches(pctx, src, workers)
+	upErr := a.upsertBatches(ctx, cancel, &run, queues, progress)
+	p := <-parsed
+	err = p.err
+	if upErr != nil {
+		err = upErr
+	}
+	return a.finishIngest(ctx, run, p.recordErrors, err)
+}
+
+// parsed is how reading a source ended: its error and the records it
+// refused.
+type parsed struct {
+	err          error
+	recordErrors []domain.RecordError
+}
+
+// readBatches reads src in its own goroutine into batches of a.batchSize,
+// each project's observations to the queue of its worker (partition) in
+// file order, and closes the queues at the end; the end is sent on the
+// returned channel. Reading stops when ctx is cancelled.
+func (a *App) readBatches(ctx context.Context, src domain.ObservationSource, workers int) ([]chan []domain.Project, <-chan parsed) {
 	queues := make([]chan []domain.Project, workers)
 	for i := range queues {
 		queues[i] = make(chan []domain.Project, 2)
 	}
-	var recErrs []domain.RecordError
-	srcErr := make(chan error, 1)
-	pctx, cancel := context.WithCancel(ctx)
-	defer cancel()
+	done := make(chan parsed, 1)
 	go func() {
 		defer func() {
 			for _, q := range queues {
 				close(q)
 			}
 		}()
+		var recErrs []domain.RecordError
 		batches := make([][]domain.Project, workers)
 		send := func(i int) error {
 			select {
 			case queues[i] <- batches[i]:
 				batches[i] = nil
 				return nil
-			case <-pctx.Done():
-				return pctx.Err()
+			case <-ctx.Done():
+				return ctx.Err()
 			}
 		}
-		err := src.Each(pctx, func(p domain.Project) error {
+		err := src.Each(ctx, func(p domain.Project) error {
 			i := partition(p.ID, workers)
 			if batches[i] == nil {
 				batches[i] = make([]domain.Project, 0, a.batchSize)
@@ -96,8 +118,15 @@ func (a *App) Ingest(ctx context.Context, src domain.ObservationSource, target s
 				err = send(i)
 			}
 		}
-		srcErr <- err
+		done <- parsed{err: err, recordErrors: recErrs}
 	}()
+	return queues, done
+}
+
+// upsertBatches runs a worker a queue, each upserting its batches in order
+// and adding their counts to run; the first failure cancels the reading
+// (stop) and the batches after it are skipped. It returns that failure.
+func (a *App) upsertBatches(ctx context.Context, stop func(), run *domain.IngestRun, queues []chan []domain.Project, progress func(seen int)) error {
 	var (
 		mu    sync.Mutex
 		upErr error
@@ -120,7 +149,7 @@ func (a *App) Ingest(ctx context.Context, src domain.ObservationSource, target s
 					if upErr == nil {
 						upErr = err
 					}
-					cancel()
+					stop()
 				} else {
 					run.Stats.Add(st)
 					if progress != nil {
@@ -132,10 +161,12 @@ func (a *App) Ingest(ctx context.Context, src domain.ObservationSource, target s
 		}()
 	}
 	wg.Wait()
-	err = <-srcErr
-	if upErr != nil {
-		err = upErr
-	}
+	return upErr
+}
+
+// finishIngest records how an ingest run ended (its first 100 refused records, and err
+// when it failed) and logs it.
+func (a *App) finishIngest(ctx context.Context, run domain.IngestRun, recErrs []domain.RecordError, err error) (domain.IngestRun, error) {
 	run.Errors = len(recErrs)
 	for i, e := range recErrs {
 		if i == 100 {
@@ -154,12 +185,12 @@ func (a *App) Ingest(ctx context.Context, src domain.ObservationSource, target s
 	if ferr := a.runs.FinishRun(context.WithoutCancel(ctx), run); ferr != nil {
 		a.log.ErrorContext(ctx, "record ingest run", "run", run.ID, "err", ferr)
 	}
-	a.log.InfoContext(ctx, "ingest run finished", "run", run.ID, "source", run.Source, "target", target,
+	a.log.InfoContext(ctx, "ingest run finished", "run", run.ID, "source", run.Source, "target", run.Target,
 		"seen", run.Stats.Seen, "created", run.Stats.Created, "updated", run.Stats.Updated,
 		"announcements_added", run.Stats.AnnouncementsAdded, "errors", run.Errors,
 		"duration", run.FinishedAt.Sub(run.StartedAt).String())
 	if err != nil {
-		return run, fmt.Errorf("ingest %s %s: %w", run.Source, target, err)
+		return run, fmt.Errorf("ingest %s %s: %w", run.Source, run.Target, err)
 	}
 	return run, nil
 }

@@ -6,6 +6,7 @@ import (
 	"io"
 	"log/slog"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -21,6 +22,9 @@ type memRepo struct {
 	// inFlight counts concurrent Upserts per project id.
 	inFlight map[string]int
 	overlap  bool
+	meet     bool
+	calls    int
+	together chan struct{} // closed when the second batch arrives
 }
 
 func (m *memRepo) Upsert(_ context.Context, _ int64, obs []domain.Project, _ time.Time) (domain.UpsertStats, error) {
@@ -37,8 +41,25 @@ func (m *memRepo) Upsert(_ context.Context, _ int64, obs []domain.Project, _ tim
 			m.overlap = true
 		}
 	}
+	// With meet, the first two batches wait for each other, so two upserts
+	// are surely in flight at once (the workers' first batches: with the
+	// ids shared between workers they would overlap).
+	m.calls++
+	first := m.meet && m.calls <= 2
+	if m.together == nil {
+		m.together = make(chan struct{})
+	}
+	if m.calls == 2 {
+		close(m.together)
+	}
+	together := m.together
 	m.mu.Unlock()
-	time.Sleep(time.Millisecond)
+	if first {
+		select {
+		case <-together:
+		case <-time.After(5 * time.Second):
+		}
+	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	for id := range ids {
@@ -109,7 +130,7 @@ func (manyIDs) Each(ctx context.Context, fn func(domain.Project) error, _ func(d
 // never in two concurrent batches and arrive in file order.
 func TestIngestWorkersKeepProjectOrder(t *testing.T) {
 	t.Parallel()
-	repo := &memRepo{}
+	repo := &memRepo{meet: true}
 	a, err := app.New(repo, &memRuns{}, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	if err != nil {
 		t.Fatal(err)
@@ -127,5 +148,54 @@ func TestIngestWorkersKeepProjectOrder(t *testing.T) {
 			t.Fatalf("%s: observation %s before %s", p.ID, p.Name, want)
 		}
 		next[p.ID]++
+	}
+}
+
+// failingRepo refuses every batch.
+type failingRepo struct{ domain.ProjectRepository }
+
+func (failingRepo) Upsert(context.Context, int64, []domain.Project, time.Time) (domain.UpsertStats, error) {
+	return domain.UpsertStats{}, errors.New("disk full")
+}
+
+// counting yields up to n observations, counting those read.
+type counting struct {
+	n    int
+	read *int
+}
+
+func (counting) Name() string { return "counting" }
+func (c counting) Each(ctx context.Context, fn func(domain.Project) error, _ func(domain.RecordError)) error {
+	for i := 0; i < c.n; i++ {
+		*c.read++
+		if err := fn(domain.Project{ID: strconv.Itoa(69000000000 + i%5000)}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// A batch the repository refuses fails the run: the reading stops, and the
+// run is recorded as failed with the refusal.
+func TestIngestFailedUpsertStopsTheRun(t *testing.T) {
+	t.Parallel()
+	runs := &memRuns{}
+	a, err := app.New(failingRepo{}, runs, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	read := 0
+	run, err := a.Ingest(context.Background(), counting{n: 1_000_000, read: &read}, "big.csv", nil)
+	if err == nil || !strings.Contains(err.Error(), "disk full") {
+		t.Fatalf("err %v, want the refusal", err)
+	}
+	if run.Status != "failed" || run.Errors != 1 || len(run.ErrorLog) != 1 || !strings.Contains(run.ErrorLog[0], "disk full") {
+		t.Fatalf("run %+v", run)
+	}
+	if len(runs.finished) != 1 || runs.finished[0].Status != "failed" {
+		t.Fatalf("recorded %+v", runs.finished)
+	}
+	if read == 1_000_000 {
+		t.Fatal("the whole source was read after the first batch failed")
 	}
 }

@@ -20,7 +20,7 @@ type Listing struct {
 
 // List runs a listing search for userID ("" for a visitor): the listing
 // flags restrict it to the user's marked projects, and each row gets the
-// user's marks. The marks are read from their owner on every call, so a
+// user's marks and bid. They are read from their owner on every call, so a
 // change is visible in the very next listing.
 func (a *App) List(ctx context.Context, userID string, flags domain.ListingFlags, c domain.Criteria, p domain.PageRequest) (Listing, error) {
 	names := flags.Names()

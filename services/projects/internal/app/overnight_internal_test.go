@@ -25,6 +25,7 @@ type memOvernight struct {
 	inFlight  int
 	maxFlight int
 	told      map[string]int // search id → digests written
+	together  chan struct{}  // closed once the first writers are all in flight
 }
 
 func (m *memOvernight) ClaimOvernight(_ context.Context, day, _ time.Time, _ time.Duration, _ bool) (time.Time, time.Time, bool, error) {
@@ -45,14 +46,36 @@ func (m *memOvernight) FirstSeen(_ context.Context, _, _, _ time.Time, afterID s
 	return out, nil
 }
 
-func (m *memOvernight) RecordDigests(_ context.Context, ds []domain.OvernightDigest, _ time.Time) (int, error) {
+func (m *memOvernight) RecordDigests(ctx context.Context, ds []domain.OvernightDigest, _ time.Time) (int, error) {
 	m.mu.Lock()
 	m.calls++
 	call := m.calls
 	m.inFlight++
 	m.maxFlight = max(m.maxFlight, m.inFlight)
+	if m.together == nil {
+		m.together = make(chan struct{})
+	}
+	if m.inFlight == overnightWriters && call <= overnightWriters {
+		close(m.together)
+	}
+	together := m.together
 	m.mu.Unlock()
-	time.Sleep(5 * time.Millisecond) // long enough for the other writer to start
+	if call <= overnightWriters {
+		// The first writers wait for each other: they are in flight at once
+		// (or the run has fewer writers, and the count says so).
+		select {
+		case <-together:
+		case <-time.After(5 * time.Second):
+		}
+	}
+	if m.failAt > 0 && call > m.failAt {
+		// A batch begun before the failure was seen ends after it: the
+		// failure has cancelled the run's context.
+		select {
+		case <-ctx.Done():
+		case <-time.After(5 * time.Second):
+		}
+	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.inFlight--

@@ -62,9 +62,44 @@ type methodW struct {
 
 var methodWeights = []methodW{{"19", 58}, {"16", 24}, {"15", 7}, {"18", 5}, {"17", 2}, {"22", 1}, {"21", 1}, {"25", 1}, {"23", 1}}
 
-// Project returns project i.
+// Project returns project i: a date and id from its month, a place, an
+// agency, a method, a title and budget by category of work, the steps of
+// the method's lifecycle up to today, its deadlines and, once awarded, the
+// winner and contract. Every part draws from r in this order, so project i
+// stays the same however the parts are written.
 func (g *Generator) Project(i int) domain.Project {
 	r := rand.New(rand.NewPCG(g.Seed, uint64(i)*0x9E3779B97F4A7C15+1))
+	first, today, id := g.when(r, i)
+	prov := domain.Provinces[r.IntN(len(domain.Provinces))]
+	pl := drawPlace(r)
+	num := numerals(r.IntN(10) < 4)
+	fy := domain.FiscalYear(first)
+
+	p := domain.Project{ID: id, ProvinceCode: prov.Code, Subdistrict: pl.tambon, Source: domain.SourceDemo}
+	drawAgency(r, &p, prov, pl.tambon)
+	p.MethodCode = drawMethod(r)
+	title, budget := drawWork(r, &p, pl, num, fy)
+	p.Name = methodTitle(p.MethodCode, title)
+	p.StrategyCode = strconv.Itoa(1 + r.IntN(6))
+	bud := domain.Money(int64(math.Round(budget/100)) * 10000) // whole hundreds of baht
+	p.Budget = &bud
+	next := drawSteps(r, &p, first, today)
+	lastDate := p.Announcements[len(p.Announcements)-1].Date
+	g.deadlines(&p, i)
+	if signed := drawAward(r, &p, bud, next, today, num, fy); signed != nil {
+		lastDate = *signed
+	}
+	p.BudgetYear = fy
+	p.FirstSeen = first
+	p.LastSeen = lastDate
+	p.Derive()
+	return p
+}
+
+// when draws the first announcement of project i, in its month (month i
+// mod Months back from End, up to End in End's own month), and names it:
+// the id is the Buddhist-era year and month, then i's sequence in that month.
+func (g *Generator) when(r *rand.Rand, i int) (first, today time.Time, id string) {
 	months := g.Months
 	if months <= 0 {
 		months = 96
@@ -74,29 +109,40 @@ func (g *Generator) Project(i int) domain.Project {
 	end := g.End.In(domain.Bangkok)
 	month := time.Date(end.Year(), end.Month(), 1, 0, 0, 0, 0, domain.Bangkok).AddDate(0, -m, 0)
 	days := month.AddDate(0, 1, -1).Day()
-	today := domain.Date(end.Year(), end.Month(), end.Day())
+	today = domain.Date(end.Year(), end.Month(), end.Day())
 	if m == 0 {
 		days = end.Day() // this month: up to today
 	}
-	first := domain.Date(month.Year(), month.Month(), 1+r.IntN(days))
-	id := fmt.Sprintf("%02d%02d%07d", (month.Year()+543)%100, int(month.Month()), seq%10000000)
+	first = domain.Date(month.Year(), month.Month(), 1+r.IntN(days))
+	id = fmt.Sprintf("%02d%02d%07d", (month.Year()+543)%100, int(month.Month()), seq%10000000)
+	return first, today, id
+}
 
-	prov := domain.Provinces[r.IntN(len(domain.Provinces))]
+// place is where the work is: two villages (a road joins them) and the
+// subdistrict (tambon).
+type place struct{ village, village2, tambon string }
+
+func drawPlace(r *rand.Rand) place {
 	village := pick(r, villagePrefix) + pick(r, villageSuffix)
 	village2 := pick(r, villagePrefix) + pick(r, villageSuffix)
 	tambon := pick(r, villagePrefix) + pick(r, villageSuffix)
-	useThai := r.IntN(10) < 4
-	num := func(n int) string {
+	return place{village, village2, tambon}
+}
+
+// numerals writes numbers in Thai digits (as 4 titles in 10 do) or ASCII.
+func numerals(thai bool) func(int) string {
+	return func(n int) string {
 		s := strconv.Itoa(n)
-		if useThai {
+		if thai {
 			return toThai(s)
 		}
 		return s
 	}
-	fy := domain.FiscalYear(first)
+}
 
-	p := domain.Project{ID: id, ProvinceCode: prov.Code, Subdistrict: tambon, Source: domain.SourceDemo}
-	// agency
+// drawAgency makes p a local administration of its subdistrict or
+// province (55 %), else an office of a central department in the province.
+func drawAgency(r *rand.Rand, p *domain.Project, prov domain.Province, tambon string) {
 	if r.IntN(100) < 55 {
 		switch r.IntN(4) {
 		case 0, 1:
@@ -112,37 +158,40 @@ func (g *Generator) Project(i int) domain.Project {
 		if r.IntN(3) == 0 {
 			p.SubAgencyName = "กองคลัง"
 		}
-	} else {
-		c := central[r.IntN(len(central))]
-		p.AgencyCode, p.AgencyName, p.MinistryCode = c.code, c.name, c.code[:2]
-		switch strings.Count(c.sub, "%") {
-		case 0:
-			p.SubAgencyName = c.sub
-		default:
-			if strings.Contains(c.sub, "%s") && strings.Contains(c.sub, "%d") {
-				p.SubAgencyName = fmt.Sprintf(c.sub, prov.NameTh, 1+r.IntN(3))
-			} else if strings.Contains(c.sub, "%s") {
-				p.SubAgencyName = fmt.Sprintf(c.sub, prov.NameTh)
-			} else {
-				p.SubAgencyName = fmt.Sprintf(c.sub, 1+r.IntN(17))
-			}
-		}
+		return
 	}
-	// method
+	c := central[r.IntN(len(central))]
+	p.AgencyCode, p.AgencyName, p.MinistryCode = c.code, c.name, c.code[:2]
+	switch {
+	case !strings.Contains(c.sub, "%"):
+		p.SubAgencyName = c.sub
+	case strings.Contains(c.sub, "%s") && strings.Contains(c.sub, "%d"):
+		p.SubAgencyName = fmt.Sprintf(c.sub, prov.NameTh, 1+r.IntN(3))
+	case strings.Contains(c.sub, "%s"):
+		p.SubAgencyName = fmt.Sprintf(c.sub, prov.NameTh)
+	default:
+		p.SubAgencyName = fmt.Sprintf(c.sub, 1+r.IntN(17))
+	}
+}
+
+// drawMethod draws a procurement method by its share of e-GP's projects.
+func drawMethod(r *rand.Rand) string {
 	w := r.IntN(100)
 	for _, mw := range methodWeights {
 		if w < mw.w {
-			p.MethodCode = mw.code
-			break
+			return mw.code
 		}
 		w -= mw.w
 	}
-	if p.MethodCode == "" {
-		p.MethodCode = "19"
-	}
+	return "19"
+}
+
+// methodTitle words title as e-GP does for the method: the bidding
+// methods lead with "ประกวดราคา" and every title ends with its method.
+func methodTitle(method, title string) string {
 	suffix := " โดยวิธีเฉพาะเจาะจง"
 	prefix := ""
-	switch p.MethodCode {
+	switch method {
 	case "16":
 		suffix, prefix = " ด้วยวิธีประกวดราคาอิเล็กทรอนิกส์ (e-bidding)", "ประกวดราคา"
 	case "15":
@@ -150,21 +199,24 @@ func (g *Generator) Project(i int) domain.Project {
 	case "18", "21", "24":
 		suffix = " โดยวิธีคัดเลือก"
 	}
-	// title and budget by category of work
-	var title string
-	var budget float64
+	return prefix + title + suffix
+}
+
+// drawWork draws the category of work (p.WorkTypeCode), a title in its
+// words and a budget in baht from the category's range.
+func drawWork(r *rand.Rand, p *domain.Project, pl place, num func(int) string, fy int) (title string, budget float64) {
 	switch k := r.IntN(100); {
 	case k < 38:
 		p.WorkTypeCode = "02"
 		if r.IntN(2) == 0 {
-			title = fmt.Sprintf("จ้างก่อสร้าง%s สายบ้าน%s - บ้าน%s หมู่ที่ %s ตำบล%s", pick(r, roads), village, village2, num(1+r.IntN(15)), tambon)
+			title = fmt.Sprintf("จ้างก่อสร้าง%s สายบ้าน%s - บ้าน%s หมู่ที่ %s ตำบล%s", pick(r, roads), pl.village, pl.village2, num(1+r.IntN(15)), pl.tambon)
 			if r.IntN(3) == 0 {
 				title += fmt.Sprintf(" กว้าง %s เมตร ยาว %s เมตร", num(4+r.IntN(3)), num(100+r.IntN(900)))
 			}
 		} else {
-			title = fmt.Sprintf("จ้าง%s บ้าน%s หมู่ที่ %s ตำบล%s", pick(r, works), village, num(1+r.IntN(15)), tambon)
+			title = fmt.Sprintf("จ้าง%s บ้าน%s หมู่ที่ %s ตำบล%s", pick(r, works), pl.village, num(1+r.IntN(15)), pl.tambon)
 		}
-		budget = logUniform(r, 80_000, 60_000_000)
+		return title, logUniform(r, 80_000, 60_000_000)
 	case k < 70:
 		p.WorkTypeCode = "01"
 		title = fmt.Sprintf("ซื้อ%s", pick(r, goods))
@@ -174,7 +226,7 @@ func (g *Generator) Project(i int) domain.Project {
 		case 1:
 			title += " ประจำปีงบประมาณ " + num(fy)
 		}
-		budget = logUniform(r, 5_000, 8_000_000)
+		return title, logUniform(r, 5_000, 8_000_000)
 	case k < 93:
 		p.WorkTypeCode = "03"
 		title = pick(r, services)
@@ -183,20 +235,19 @@ func (g *Generator) Project(i int) domain.Project {
 		} else {
 			title += fmt.Sprintf(" จำนวน %s เดือน", num(1+r.IntN(12)))
 		}
-		budget = logUniform(r, 10_000, 5_000_000)
+		return title, logUniform(r, 10_000, 5_000_000)
 	default:
 		p.WorkTypeCode = "04"
 		title = "เช่า" + strings.TrimPrefix(pick(r, []string{"เช่าเครื่องถ่ายเอกสาร", "เช่ารถยนต์ส่วนกลาง", "เช่าพื้นที่จัดเก็บเอกสาร"}), "เช่า")
-		budget = logUniform(r, 20_000, 2_000_000)
+		return title, logUniform(r, 20_000, 2_000_000)
 	}
-	if prefix != "" {
-		title = prefix + title
-	}
-	p.Name = title + suffix
-	p.StrategyCode = strconv.Itoa(1 + r.IntN(6))
-	bud := domain.Money(int64(math.Round(budget/100)) * 10000) // whole hundreds of baht
-	p.Budget = &bud
-	// steps along the lifecycle of the method
+}
+
+// drawSteps announces the steps of the method's lifecycle from first, a
+// few days apart, stopping at a drawn step or at today (later steps have
+// not happened yet). It returns the day after the last step's interval,
+// from which a contract is signed.
+func drawSteps(r *rand.Rand, p *domain.Project, first, today time.Time) (next time.Time) {
 	var path []domain.AnnouncementType
 	switch p.MethodCode {
 	case "16", "15", "23", "20":
@@ -223,45 +274,46 @@ func (g *Generator) Project(i int) domain.Project {
 		n = len(path)
 	}
 	d := first
-	for i, t := range path[:n] {
+	for _, t := range path[:n] {
 		if d.After(today) {
-			// The later steps have not happened yet.
-			n = i
 			break
 		}
 		p.Announcements = append(p.Announcements, domain.Announcement{Type: t, Name: t.NameTh(), Date: d})
 		d = d.AddDate(0, 0, 3+r.IntN(12))
 	}
-	lastDate := p.Announcements[n-1].Date
-	last := path[n-1]
-	g.deadlines(&p, i)
+	return d
+}
+
+// drawAward prices a project whose last step has a reference price, and
+// gives an awarded one (W0, W2) its winner and, half the time when signed
+// by today, a contract signed on next + 2 days, whose date it returns.
+func drawAward(r *rand.Rand, p *domain.Project, bud domain.Money, next, today time.Time, num func(int) string, fy int) (signed *time.Time) {
+	last := p.Announcements[len(p.Announcements)-1].Type
 	if last == "15" || last == "D0" || last == "D2" || last == "W0" || last == "W2" {
 		ref := domain.Money(int64(float64(bud)*(0.9+0.1*r.Float64())/100) * 100)
 		p.ReferencePrice = &ref
 	}
-	if last == "W0" || last == "W2" {
-		ag := domain.Money(int64(float64(*p.ReferencePrice)*(0.8+0.2*r.Float64())/100) * 100)
-		p.AgreedPrice = &ag
-		p.WinnerName = pick(r, []string{"บริษัท ", "ห้างหุ้นส่วนจำกัด ", "ร้าน"}) + pick(r, []string{"ก่อสร้าง", "รุ่งเรือง", "ศรีสยาม", "ไทยพัฒนา", "เจริญกิจ", "ทองคำ"}) + pick(r, villageSuffix) + pick(r, []string{" จำกัด", " จำกัด", ""})
-		p.WinnerTaxID = fmt.Sprintf("0%02d%010d", 10+r.IntN(89), r.Int64N(1e10))
-		if signed := d.AddDate(0, 0, 2); r.IntN(2) == 0 && !signed.After(today) {
-			p.ContractNo = fmt.Sprintf("%s/%s", num(1+r.IntN(300)), num(fy))
-			cend := signed.AddDate(0, 1+r.IntN(11), 0)
-			p.ContractSigned, p.ContractEnd = &signed, &cend
-			p.ContractValue = p.AgreedPrice
-			lastDate = signed
-			if cend.Before(today) && r.IntN(2) == 0 {
-				p.ContractStatus = "สิ้นสุดสัญญา"
-			} else {
-				p.ContractStatus = "ระหว่างดำเนินการ"
-			}
-		}
+	if last != "W0" && last != "W2" {
+		return nil
 	}
-	p.BudgetYear = fy
-	p.FirstSeen = first
-	p.LastSeen = lastDate
-	p.Derive()
-	return p
+	ag := domain.Money(int64(float64(*p.ReferencePrice)*(0.8+0.2*r.Float64())/100) * 100)
+	p.AgreedPrice = &ag
+	p.WinnerName = pick(r, []string{"บริษัท ", "ห้างหุ้นส่วนจำกัด ", "ร้าน"}) + pick(r, []string{"ก่อสร้าง", "รุ่งเรือง", "ศรีสยาม", "ไทยพัฒนา", "เจริญกิจ", "ทองคำ"}) + pick(r, villageSuffix) + pick(r, []string{" จำกัด", " จำกัด", ""})
+	p.WinnerTaxID = fmt.Sprintf("0%02d%010d", 10+r.IntN(89), r.Int64N(1e10))
+	s := next.AddDate(0, 0, 2)
+	if r.IntN(2) != 0 || s.After(today) {
+		return nil
+	}
+	p.ContractNo = fmt.Sprintf("%s/%s", num(1+r.IntN(300)), num(fy))
+	cend := s.AddDate(0, 1+r.IntN(11), 0)
+	p.ContractSigned, p.ContractEnd = &s, &cend
+	p.ContractValue = p.AgreedPrice
+	if cend.Before(today) && r.IntN(2) == 0 {
+		p.ContractStatus = "สิ้นสุดสัญญา"
+	} else {
+		p.ContractStatus = "ระหว่างดำเนินการ"
+	}
+	return &s
 }
 
 // deadlines gives a tender its dates as e-GP publishes them: the hearing

@@ -10,6 +10,13 @@ import (
 type Marks struct {
 	Like, Follow, Fill20, Bid, Archived bool
 	CommentCount                        int
+	// The user's bid, when they set one: the price (nil when only a
+	// reduction is known, for a project with neither reference price nor
+	// budget) and the reduction from the reference price, else the budget,
+	// in hundredths of a percent (nil when only a price is known, for the
+	// same projects).
+	BidPrice    *Money
+	ReductionBP *int64
 }
 
 // ListingFlags are the per-user listing filters of SPEC §3 (gen-infor).

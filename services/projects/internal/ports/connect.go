@@ -130,6 +130,15 @@ func f64(m *domain.Money) *float64 {
 	return &v
 }
 
+// percent is hundredths of a percent as a percent with two decimals.
+func percent(hundredths *int64) *float64 {
+	if hundredths == nil {
+		return nil
+	}
+	v := float64(*hundredths) / 100
+	return &v
+}
+
 // satang is the exact amount (JSON string) beside the display baht.
 func satang(m *domain.Money) *int64 {
 	if m == nil {
@@ -213,6 +222,7 @@ func (h *Handler) ListProjects(ctx context.Context, req *connect.Request[project
 		if mk, ok := res.Marks[s.ProjectId]; ok {
 			s.IsUserLike, s.IsInterestToStepChk, s.Is_InterestToBid = mk.Like, mk.Follow, mk.Bid
 			s.IsArchived, s.IsFill20, s.CommentCount = mk.Archived, mk.Fill20, int32(mk.CommentCount)
+			s.BidPrice, s.BidPriceSatang, s.ReductionPercent = f64(mk.BidPrice), satang(mk.BidPrice), percent(mk.ReductionBP)
 		}
 		out.Data = append(out.Data, s)
 	}

@@ -126,6 +126,8 @@ export function useSaveBid(projectId: string) {
     onSuccess: (res) => {
       if (res.data) qc.setQueryData(queryKeys.interests.one(projectId), res.data);
       void qc.invalidateQueries({ queryKey: queryKeys.interests.lists() });
+      // The search rows carry the bid too.
+      void qc.invalidateQueries({ queryKey: queryKeys.projects.lists() });
     },
   });
 }

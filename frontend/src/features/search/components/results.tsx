@@ -1,7 +1,7 @@
 import { Link } from "react-router";
 import type { ProjectSummary } from "@/gen/projects/v1/projects_pb";
 import { th } from "@/i18n/th";
-import { bahtOf, formatIsoDateBE, formatMoney, formatNumber } from "@/lib/format";
+import { bahtOf, formatIsoDateBE, formatMoney, formatNumber, formatPercent } from "@/lib/format";
 import { IconArrowRight } from "@/components/ui/icons";
 import type { View } from "../lib/criteria";
 import { Highlight } from "./highlight";
@@ -18,6 +18,19 @@ function Meta({ label, children }: { label: string; children: React.ReactNode })
       <dt>{label}</dt>
       <dd>{children}</dd>
     </div>
+  );
+}
+
+/** The signed-in user's bid on the row (exact to the satang), when they set one. */
+function MyBid({ p }: { p: ProjectSummary }) {
+  const price = bahtOf(p.bidPriceSatang, p.bidPrice);
+  if (price === undefined && p.reductionPercent === undefined) return null;
+  return (
+    <p className="result-bid" data-testid="result-bid">
+      {/* Two pieces that wrap whole on a phone. */}
+      <span>{price !== undefined ? th.search.myBidPrice(formatMoney(price)) : th.search.myBid}</span>{" "}
+      {p.reductionPercent !== undefined && <span>{th.search.myBidReduction(formatPercent(p.reductionPercent))}</span>}
+    </p>
   );
 }
 
@@ -60,6 +73,7 @@ export function ResultRow({ p, view, fallbackKeywords, loggedIn }: RowProps) {
       </div>
       {loggedIn && (
         <div className="result-marks">
+          <MyBid p={p} />
           <MarkBar
             projectId={p.projectId}
             compact={view === "short"}

@@ -1157,7 +1157,8 @@ export const InterestsService: GenService<{
     output: typeof DeleteCommentResponseSchema;
   },
   /**
-   * GetFlags is internal: a user's records for a page of projects (the listing's per-row flags).
+   * GetFlags is internal: a user's records for a page of projects (the
+   * listing's per-row flags and bid).
    *
    * @generated from rpc interests.v1.InterestsService.GetFlags
    */

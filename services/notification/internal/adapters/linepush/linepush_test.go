@@ -13,8 +13,8 @@ import (
 )
 
 // fakeLINE accepts each retry key once; like LINE, a repeat answers 409
-// with X-Line-Accepted-Request-Id. The first request is accepted but its
-// answer arrives too late for the client (a timeout).
+// with X-Line-Accepted-Request-Id. The first request is accepted but not
+// answered before the client gives up (a timeout).
 type fakeLINE struct {
 	mu       sync.Mutex
 	accepted map[string]bool
@@ -46,7 +46,8 @@ func (f *fakeLINE) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	f.slowOnce = false
 	f.mu.Unlock()
 	if slow {
-		time.Sleep(300 * time.Millisecond)
+		<-r.Context().Done() // answered only after the client gave up
+		return
 	}
 	_, _ = w.Write([]byte("{}"))
 }
@@ -68,7 +69,6 @@ func TestRetryAfterTimeoutSendsOnce(t *testing.T) {
 	if err := c.Push(context.Background(), "U1", "อีกข้อความ", "key-2"); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(350 * time.Millisecond)
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if len(f.messages) != 2 || f.messages[0] != "U1: สวัสดี" {

@@ -1,9 +1,11 @@
-// Package interestsclient reads a user's marks from the interests service
-// (interests.v1.InterestsService GetFlags and ListProjectIdsByFlag, internal RPCs).
+// Package interestsclient reads a user's marks and bids from the interests
+// service (interests.v1.InterestsService GetFlags and ListProjectIdsByFlag,
+// internal RPCs).
 package interestsclient
 
 import (
 	"context"
+	"math"
 	"net/http"
 	"time"
 
@@ -44,9 +46,33 @@ func (c *Client) Marks(ctx context.Context, userID string, ids []string) (map[st
 	out := make(map[string]domain.Marks, len(res.Msg.Interests))
 	for _, r := range res.Msg.Interests {
 		out[r.IdProject] = domain.Marks{Like: r.IsUserLike, Follow: r.IsInterestToStepChk, Fill20: r.IsFill20,
-			Bid: r.Is_InterestToBid, Archived: r.Archived, CommentCount: int(r.CommentCount)}
+			Bid: r.Is_InterestToBid, Archived: r.Archived, CommentCount: int(r.CommentCount),
+			BidPrice: bidPrice(r), ReductionBP: hundredths(r.ReductionPercent)}
 	}
 	return out, nil
+}
+
+// bidPrice is the record's bid, from its exact satang (the baht only when
+// an older interests service sends no satang).
+func bidPrice(r *interestsv1.UserInterest) *domain.Money {
+	switch {
+	case r.BidPriceSatang != nil:
+		m := domain.Money(*r.BidPriceSatang)
+		return &m
+	case r.BidPrice != nil:
+		m := domain.Money(math.Round(*r.BidPrice * 100))
+		return &m
+	}
+	return nil
+}
+
+// hundredths is a percent with two decimals in hundredths of a percent.
+func hundredths(pct *float64) *int64 {
+	if pct == nil {
+		return nil
+	}
+	v := int64(math.Round(*pct * 100))
+	return &v
 }
 
 // ProjectIDs implements domain.Interests.

@@ -154,64 +154,24 @@ var tagSteps = map[string]domain.AnnouncementType{
 
 var categories = map[string]string{"goods": "01", "works": "02", "services": "03"}
 
-// ToProject maps a release to an observation.
+// ToProject maps a release to an observation: its project id, then the
+// buyer, budget, tender, parties, awards, contracts and the steps its tags
+// announce.
 func ToProject(r Release) (domain.Project, error) {
-	id := ""
-	if r.Tender != nil && domain.ValidProjectID(r.Tender.ID) {
-		id = r.Tender.ID
-	} else if m := eleven.FindString(r.OCID); m != "" {
-		id = m
-	} else if r.Tender != nil {
-		id = eleven.FindString(r.Tender.ID)
-	}
+	id := releaseProjectID(r)
 	if !domain.ValidProjectID(id) {
 		return domain.Project{}, fmt.Errorf("release %q: no 11-digit e-GP project id in ocid or tender.id", r.ID)
 	}
 	p := domain.Project{ID: id, Source: domain.SourceOCDS}
-	var errs []string
-	money := func(a *Amount) *domain.Money {
-		if a == nil || a.Amount == "" {
-			return nil
-		}
-		m, err := domain.ParseBaht(string(a.Amount))
-		if err != nil {
-			errs = append(errs, err.Error())
-			return nil
-		}
-		return &m
-	}
+	var am amounts
 	if r.Buyer != nil {
 		p.AgencyName = r.Buyer.Name
 	}
 	if r.Planning != nil && r.Planning.Budget != nil {
-		p.Budget = money(r.Planning.Budget.Amount)
+		p.Budget = am.money(r.Planning.Budget.Amount)
 	}
-	if t := r.Tender; t != nil {
-		p.Name = strings.Join(strings.Fields(t.Title), " ")
-		p.ReferencePrice = money(t.Value)
-		if code, ok := domain.MethodFromName(t.ProcurementMethodDetails); ok {
-			p.MethodCode = code
-		}
-		p.MethodName = t.ProcurementMethodDetails
-		p.WorkTypeCode = categories[t.MainProcurementCategory]
-		if t.ProcuringEntity != nil && p.AgencyName == "" {
-			p.AgencyName = t.ProcuringEntity.Name
-		}
-		if t.Status == "cancelled" {
-			p.RawStatus = "ยกเลิกโครงการ"
-		}
-		// The end of the tender period is the last day to submit bids; the
-		// end of the enquiry period, the last day of the hearing.
-		if t.TenderPeriod != nil {
-			if d, ok := parseDate(t.TenderPeriod.EndDate); ok {
-				p.SubmissionDue = &d
-			}
-		}
-		if t.EnquiryPeriod != nil {
-			if d, ok := parseDate(t.EnquiryPeriod.EndDate); ok {
-				p.HearingDue = &d
-			}
-		}
+	if r.Tender != nil {
+		mapTender(&p, r.Tender, &am)
 	}
 	for _, pt := range r.Parties {
 		if slices.Contains(pt.Roles, "buyer") && p.AgencyName == "" {
@@ -221,11 +181,92 @@ func ToProject(r Release) (domain.Project, error) {
 			p.ProvinceCode = domain.ProvinceCode(pt.Address.Region)
 		}
 	}
+	mapAwards(&p, r, &am)
+	for _, c := range r.Contracts {
+		mapContract(&p, c, &am)
+	}
+	if d, ok := parseDate(r.Date); ok {
+		for _, tag := range r.Tag {
+			if t, ok := tagSteps[tag]; ok {
+				p.Announcements = append(p.Announcements, domain.Announcement{Type: t, Name: t.NameTh(), Date: d, Link: docLink(r, t)})
+			}
+		}
+		p.BudgetYear = domain.FiscalYear(d)
+	}
+	if len(am.errs) > 0 {
+		return domain.Project{}, fmt.Errorf("release %q: %s", r.ID, strings.Join(am.errs, "; "))
+	}
+	p.Derive()
+	return p, nil
+}
+
+// releaseProjectID is the e-GP project id of r: tender.id when it is one,
+// else the 11 digits in the ocid, else those in tender.id.
+func releaseProjectID(r Release) string {
+	switch {
+	case r.Tender != nil && domain.ValidProjectID(r.Tender.ID):
+		return r.Tender.ID
+	case eleven.FindString(r.OCID) != "":
+		return eleven.FindString(r.OCID)
+	case r.Tender != nil:
+		return eleven.FindString(r.Tender.ID)
+	}
+	return ""
+}
+
+// amounts reads a release's amounts in baht, keeping the errors.
+type amounts struct{ errs []string }
+
+func (am *amounts) money(a *Amount) *domain.Money {
+	if a == nil || a.Amount == "" {
+		return nil
+	}
+	m, err := domain.ParseBaht(string(a.Amount))
+	if err != nil {
+		am.errs = append(am.errs, err.Error())
+		return nil
+	}
+	return &m
+}
+
+// mapTender reads the tender: title, reference price, method, category,
+// the procuring entity (when no buyer is named), cancellation and deadlines.
+func mapTender(p *domain.Project, t *Tender, am *amounts) {
+	p.Name = strings.Join(strings.Fields(t.Title), " ")
+	p.ReferencePrice = am.money(t.Value)
+	if code, ok := domain.MethodFromName(t.ProcurementMethodDetails); ok {
+		p.MethodCode = code
+	}
+	p.MethodName = t.ProcurementMethodDetails
+	p.WorkTypeCode = categories[t.MainProcurementCategory]
+	if t.ProcuringEntity != nil && p.AgencyName == "" {
+		p.AgencyName = t.ProcuringEntity.Name
+	}
+	if t.Status == "cancelled" {
+		p.RawStatus = "ยกเลิกโครงการ"
+	}
+	// The end of the tender period is the last day to submit bids; the
+	// end of the enquiry period, the last day of the hearing.
+	if t.TenderPeriod != nil {
+		if d, ok := parseDate(t.TenderPeriod.EndDate); ok {
+			p.SubmissionDue = &d
+		}
+	}
+	if t.EnquiryPeriod != nil {
+		if d, ok := parseDate(t.EnquiryPeriod.EndDate); ok {
+			p.HearingDue = &d
+		}
+	}
+}
+
+// mapAwards reads the standing awards (the last one wins): the agreed
+// price and the first supplier, with its tax id from the parties.
+func mapAwards(p *domain.Project, r Release, am *amounts) {
 	for _, a := range r.Awards {
 		if a.Status == "cancelled" || a.Status == "unsuccessful" {
 			continue
 		}
-		p.AgreedPrice = money(a.Value)
+		p.AgreedPrice = am.money(a.Value)
 		if len(a.Suppliers) > 0 {
 			p.WinnerName = a.Suppliers[0].Name
 			for _, pt := range r.Parties {
@@ -236,39 +277,29 @@ func ToProject(r Release) (domain.Project, error) {
 			}
 		}
 	}
-	for _, c := range r.Contracts {
-		p.ContractNo = c.ID
-		p.ContractValue = money(c.Value)
-		if d, ok := parseDate(c.DateSigned); ok {
-			p.ContractSigned = &d
-		}
-		if c.Period != nil {
-			if d, ok := parseDate(c.Period.EndDate); ok {
-				p.ContractEnd = &d
-			}
-		}
-		switch c.Status {
-		case "terminated":
-			p.ContractStatus = "สิ้นสุดสัญญา"
-		case "cancelled":
-			p.ContractStatus = "ยกเลิกสัญญา"
-		case "active":
-			p.ContractStatus = "ระหว่างดำเนินการ"
+}
+
+// mapContract reads a contract (the last one wins): number, value, dates
+// and status in e-GP's words.
+func mapContract(p *domain.Project, c Contract, am *amounts) {
+	p.ContractNo = c.ID
+	p.ContractValue = am.money(c.Value)
+	if d, ok := parseDate(c.DateSigned); ok {
+		p.ContractSigned = &d
+	}
+	if c.Period != nil {
+		if d, ok := parseDate(c.Period.EndDate); ok {
+			p.ContractEnd = &d
 		}
 	}
-	if d, ok := parseDate(r.Date); ok {
-		for _, tag := range r.Tag {
-			if t, ok := tagSteps[tag]; ok {
-				p.Announcements = append(p.Announcements, domain.Announcement{Type: t, Name: t.NameTh(), Date: d, Link: docLink(r, t)})
-			}
-		}
-		p.BudgetYear = domain.FiscalYear(d)
+	switch c.Status {
+	case "terminated":
+		p.ContractStatus = "สิ้นสุดสัญญา"
+	case "cancelled":
+		p.ContractStatus = "ยกเลิกสัญญา"
+	case "active":
+		p.ContractStatus = "ระหว่างดำเนินการ"
 	}
-	if len(errs) > 0 {
-		return domain.Project{}, fmt.Errorf("release %q: %s", r.ID, strings.Join(errs, "; "))
-	}
-	p.Derive()
-	return p, nil
 }
 
 func docLink(r Release, t domain.AnnouncementType) string {

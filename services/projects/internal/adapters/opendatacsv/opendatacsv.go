@@ -221,48 +221,10 @@ func (rd *Reader) Next() (domain.Project, error) {
 	return p, nil
 }
 
+// row maps a record to a project: its cells (repairing a shifted row), then
+// the project's fields, money and Thai dates.
 func (rd *Reader) row(rec []string) (domain.Project, error) {
-	get := func(col string) string {
-		i, ok := rd.idx[col]
-		if !ok || i >= len(rec) {
-			return ""
-		}
-		return cell(rec[i])
-	}
-	// Shift detection: the contract columns are found relative to the tax
-	// id. In a sound row the tax id sits under เลขนิติบุคคล; in a shifted
-	// row (fewer values than the header) it sits earlier, typically under
-	// พิกัดของโครงการ.
-	shift := 0
-	rd.repaired = false
-	if ti, ok := rd.idx[colTaxID]; ok {
-		if li, ok := rd.idx[colLocation]; ok && li < len(rec) && looksLikeTaxID(cell(rec[li])) {
-			shift = ti - li
-		} else if len(rec) < len(rd.idx) {
-			for s := 1; s <= 3 && ti-s >= 0 && ti-s < len(rec); s++ {
-				if looksLikeTaxID(cell(rec[ti-s])) {
-					shift = s
-					break
-				}
-			}
-		}
-	}
-	tail := map[string]string{}
-	if shift > 0 {
-		rd.repaired = true
-		for _, col := range tailColumns {
-			if i, ok := rd.idx[col]; ok && i-shift < len(rec) && i-shift >= 0 {
-				tail[col] = cell(rec[i-shift])
-			}
-		}
-	}
-	tget := func(col string) string {
-		if shift > 0 {
-			return tail[col]
-		}
-		return get(col)
-	}
-
+	get, tget, shift := rd.cells(rec)
 	id := strings.TrimSpace(fold(get(colProjectID)))
 	if strings.HasSuffix(id, ".0") {
 		id = strings.TrimSuffix(id, ".0")
@@ -290,20 +252,7 @@ func (rd *Reader) row(rec []string) (domain.Project, error) {
 		p.WorkTypeCode = code
 	}
 	p.WorkTypeName = get(colType)
-	// วิธีจัดซื้อฯ and กลุ่มวิธีจัดซื้อฯ swap between years: the constant
-	// group label is recognisable, the other one is the method.
-	for _, v := range []string{get(colMethod), get(colMethodGroup)} {
-		if v == "" || strings.HasPrefix(v, "วิธีการจัดหา") || v == "งานจ้างที่ปรึกษา" {
-			continue
-		}
-		if code, ok := domain.MethodFromName(v); ok {
-			p.MethodCode, p.MethodName = code, v
-			break
-		}
-		if p.MethodName == "" {
-			p.MethodName = v
-		}
-	}
+	p.MethodCode, p.MethodName = method(get(colMethod), get(colMethodGroup))
 	var errs []string
 	money := func(col string, dst **domain.Money, v string) {
 		if v == "" {
@@ -358,6 +307,65 @@ func (rd *Reader) row(rec []string) (domain.Project, error) {
 	}
 	p.Derive()
 	return p, nil
+}
+
+// cells returns the readers of rec's cells by column name: get for the
+// columns as the header places them, tget for the contract columns at the
+// end of the row, which a shifted row (fewer values than the header: a
+// value missing before them) holds shift places earlier. The tax id finds
+// the shift: in a sound row it sits under เลขนิติบุคคล, in a shifted row
+// earlier, typically under พิกัดของโครงการ.
+func (rd *Reader) cells(rec []string) (get, tget func(col string) string, shift int) {
+	get = func(col string) string {
+		i, ok := rd.idx[col]
+		if !ok || i >= len(rec) {
+			return ""
+		}
+		return cell(rec[i])
+	}
+	rd.repaired = false
+	if ti, ok := rd.idx[colTaxID]; ok {
+		if li, ok := rd.idx[colLocation]; ok && li < len(rec) && looksLikeTaxID(cell(rec[li])) {
+			shift = ti - li
+		} else if len(rec) < len(rd.idx) {
+			for s := 1; s <= 3 && ti-s >= 0 && ti-s < len(rec); s++ {
+				if looksLikeTaxID(cell(rec[ti-s])) {
+					shift = s
+					break
+				}
+			}
+		}
+	}
+	if shift <= 0 {
+		return get, get, shift
+	}
+	rd.repaired = true
+	tail := map[string]string{}
+	for _, col := range tailColumns {
+		if i, ok := rd.idx[col]; ok && i-shift < len(rec) && i-shift >= 0 {
+			tail[col] = cell(rec[i-shift])
+		}
+	}
+	return get, func(col string) string { return tail[col] }, shift
+}
+
+// method reads the procurement method from the columns วิธีจัดซื้อฯ and
+// กลุ่มวิธีจัดซื้อฯ, which swap between years: the constant group label is
+// recognisable, the other one is the method (its name kept when no code
+// is known for it).
+func method(values ...string) (code, name string) {
+	for _, v := range values {
+		if v == "" || strings.HasPrefix(v, "วิธีการจัดหา") || v == "งานจ้างที่ปรึกษา" {
+			continue
+		}
+		if c, ok := domain.MethodFromName(v); ok {
+			return c, v
+		}
+		if name == "" {
+			name = v
+		}
+	}
+	return code, name
 }
 
 var knownStatuses = map[string]bool{

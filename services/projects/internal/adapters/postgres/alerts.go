@@ -23,11 +23,50 @@ import (
 // project order, so concurrent writes of the same projects wait for each
 // other instead of deadlocking; the events keep the order of ms.
 func recordMatches(ctx context.Context, tx pgx.Tx, ms []domain.ProjectMatches, asOf int64, now time.Time) ([]domain.Event, int, error) {
-	type wanted struct {
-		project *domain.Project
-		keys    []domain.SearchKey
-		fresh   []domain.SearchKey
+	byProject, order, matched := groupMatches(ms)
+	if matched == 0 {
+		return nil, 0, nil
 	}
+	live, err := liveSince(ctx, tx, asOf, byProject, order)
+	if err != nil {
+		return nil, 0, err
+	}
+	rows := toldRows{tx: tx, told: map[string]map[domain.SearchKey]bool{}, live: live}
+	sorted := slices.Sorted(slices.Values(order))
+	if err := rows.lock(ctx, sorted); err != nil {
+		return nil, 0, fmt.Errorf("record matches: lock told: %w", err)
+	}
+	if err := rows.insertNew(ctx, sorted, byProject, now); err != nil {
+		return nil, 0, err
+	}
+	if err := rows.extend(ctx, sorted, byProject, now); err != nil {
+		return nil, 0, err
+	}
+	var evs []domain.Event
+	n := 0
+	for _, pid := range order {
+		w := byProject[pid]
+		n += len(w.fresh)
+		for _, chunk := range (domain.ProjectMatches{Project: w.project, Keys: w.fresh}).Chunks() {
+			evs = append(evs, domain.Event{ID: newID(), Kind: domain.EventProjectMatched, At: now,
+				Matched: &domain.ProjectMatches{Project: w.project, Keys: chunk, AsOf: asOf}})
+		}
+	}
+	return evs, n, nil
+}
+
+// wanted is a project's matched searches, and those of them it has not
+// been told about before (fresh, set by toldRows.fresh).
+type wanted struct {
+	project *domain.Project
+	keys    []domain.SearchKey
+	fresh   []domain.SearchKey
+}
+
+// groupMatches merges ms by project (a project met twice matches the
+// searches of both, each once) and returns the projects in the order first
+// met and the number of matches.
+func groupMatches(ms []domain.ProjectMatches) (map[string]*wanted, []string, int) {
 	byProject := make(map[string]*wanted, len(ms))
 	var order []string // projects, as first met in ms
 	for _, m := range ms {
@@ -48,124 +87,133 @@ func recordMatches(ctx context.Context, tx pgx.Tx, ms []domain.ProjectMatches, a
 	for _, w := range byProject {
 		matched += len(w.keys)
 	}
-	if matched == 0 {
-		return nil, 0, nil
-	}
-	sorted := slices.Sorted(slices.Values(order))
-	// The searches are read again only when one changed since the index
-	// was loaded (a batch names ~16,000: reading them was half its time).
-	// One deleted after this read is as if deleted just after the batch:
-	// its id in project_alerts names nobody.
-	var live map[domain.SearchKey]bool // nil: all of them
+	return byProject, order, matched
+}
+
+// liveSince returns which of the matched searches still exist, read again
+// only when one changed since the index was loaded at version asOf (nil:
+// all of them; a batch names ~16,000: reading them was half its time). One
+// deleted after this read is as if deleted just after the batch: its id in
+// project_alerts names nobody.
+func liveSince(ctx context.Context, tx pgx.Tx, asOf int64, byProject map[string]*wanted, order []string) (map[domain.SearchKey]bool, error) {
 	var v int64
 	if err := tx.QueryRow(ctx, `SELECT v FROM criteria_version`).Scan(&v); err != nil {
-		return nil, 0, fmt.Errorf("record matches: criteria version: %w", err)
+		return nil, fmt.Errorf("record matches: criteria version: %w", err)
 	}
-	if v != asOf {
-		var keys []domain.SearchKey
-		for _, pid := range order {
-			keys = append(keys, byProject[pid].keys...)
-		}
-		var err error
-		if live, err = liveSearches(ctx, tx, keys); err != nil {
-			return nil, 0, fmt.Errorf("record matches: live searches: %w", err)
-		}
+	if v == asOf {
+		return nil, nil
 	}
-	told := map[string]map[domain.SearchKey]bool{}
-	lockTold := func(projects []string) error {
-		rows, err := tx.Query(ctx, `SELECT project_id, told FROM project_alerts
-			WHERE project_id = ANY($1) ORDER BY project_id FOR UPDATE`, projects)
-		if err != nil {
-			return err
-		}
-		var pid string
-		var keys []byte
-		_, err = pgx.ForEachRow(rows, []any{&pid, &keys}, func() error {
-			set := make(map[domain.SearchKey]bool, len(keys)/16)
-			for k := range toldKeys(keys) {
-				set[k] = true
-			}
-			told[pid] = set
-			return nil
-		})
+	var keys []domain.SearchKey
+	for _, pid := range order {
+		keys = append(keys, byProject[pid].keys...)
+	}
+	live, err := liveSearches(ctx, tx, keys)
+	if err != nil {
+		return nil, fmt.Errorf("record matches: live searches: %w", err)
+	}
+	return live, nil
+}
+
+// toldRows are the project_alerts rows of a write's projects, locked in
+// its transaction: the searches that have told each project.
+type toldRows struct {
+	tx   pgx.Tx
+	told map[string]map[domain.SearchKey]bool // by project; absent: no row
+	live map[domain.SearchKey]bool            // nil: every search
+}
+
+// lock reads and locks the rows of projects (in their order).
+func (r *toldRows) lock(ctx context.Context, projects []string) error {
+	rows, err := r.tx.Query(ctx, `SELECT project_id, told FROM project_alerts
+		WHERE project_id = ANY($1) ORDER BY project_id FOR UPDATE`, projects)
+	if err != nil {
 		return err
 	}
-	if err := lockTold(sorted); err != nil {
-		return nil, 0, fmt.Errorf("record matches: lock told: %w", err)
-	}
-	// freshOf keeps the searches of w not told before, and returns
-	// their keys end to end (a project_alerts.told).
-	freshOf := func(w *wanted) []byte {
-		if w.fresh == nil {
-			w.fresh = make([]domain.SearchKey, 0, len(w.keys))
+	var pid string
+	var keys []byte
+	_, err = pgx.ForEachRow(rows, []any{&pid, &keys}, func() error {
+		set := make(map[domain.SearchKey]bool, len(keys)/16)
+		for k := range toldKeys(keys) {
+			set[k] = true
 		}
-		w.fresh = w.fresh[:0]
-		keys := make([]byte, 0, 16*len(w.keys))
-		for _, k := range w.keys {
-			if (live == nil || live[k]) && !told[w.project.ID][k] {
-				w.fresh, keys = append(w.fresh, k), append(keys, k[:]...)
-			}
-		}
-		return keys
+		r.told[pid] = set
+		return nil
+	})
+	return err
+}
+
+// fresh keeps the searches of w not told before, and returns their keys
+// end to end (a project_alerts.told).
+func (r *toldRows) fresh(w *wanted) []byte {
+	if w.fresh == nil {
+		w.fresh = make([]domain.SearchKey, 0, len(w.keys))
 	}
-	// Projects told nothing yet: a row with all their searches. One
-	// another batch inserted meanwhile is locked and extended below.
+	w.fresh = w.fresh[:0]
+	keys := make([]byte, 0, 16*len(w.keys))
+	for _, k := range w.keys {
+		if (r.live == nil || r.live[k]) && !r.told[w.project.ID][k] {
+			w.fresh, keys = append(w.fresh, k), append(keys, k[:]...)
+		}
+	}
+	return keys
+}
+
+// insertNew writes a row for each project told nothing yet, with all its
+// searches. One another batch inserted meanwhile is locked, to be
+// extended by extend.
+func (r *toldRows) insertNew(ctx context.Context, sorted []string, byProject map[string]*wanted, now time.Time) error {
 	var newP []string
 	var newKeys [][]byte
 	for _, pid := range sorted {
-		if _, ok := told[pid]; !ok {
-			if keys := freshOf(byProject[pid]); len(keys) > 0 {
+		if _, ok := r.told[pid]; !ok {
+			if keys := r.fresh(byProject[pid]); len(keys) > 0 {
 				newP, newKeys = append(newP, pid), append(newKeys, keys)
 			}
 		}
 	}
+	if len(newP) == 0 {
+		return nil
+	}
 	inserted := make(map[string]bool, len(newP))
-	if len(newP) > 0 {
-		if err := collect(ctx, tx, inserted, `INSERT INTO project_alerts (project_id, told, updated_at)
-			SELECT u.project_id, u.told, $3 FROM unnest($1::text[], $2::bytea[]) AS u (project_id, told)
-			ORDER BY 1 ON CONFLICT DO NOTHING RETURNING project_id`, newP, newKeys, now); err != nil {
-			return nil, 0, fmt.Errorf("record matches: insert: %w", err)
-		}
-		var raced []string
-		for _, pid := range newP {
-			if !inserted[pid] {
-				raced = append(raced, pid)
-			}
-		}
-		if len(raced) > 0 {
-			if err := lockTold(raced); err != nil {
-				return nil, 0, fmt.Errorf("record matches: lock told: %w", err)
-			}
+	if err := collect(ctx, r.tx, inserted, `INSERT INTO project_alerts (project_id, told, updated_at)
+		SELECT u.project_id, u.told, $3 FROM unnest($1::text[], $2::bytea[]) AS u (project_id, told)
+		ORDER BY 1 ON CONFLICT DO NOTHING RETURNING project_id`, newP, newKeys, now); err != nil {
+		return fmt.Errorf("record matches: insert: %w", err)
+	}
+	var raced []string
+	for _, pid := range newP {
+		if !inserted[pid] {
+			raced = append(raced, pid)
 		}
 	}
-	// Projects told before: their new searches appended.
+	if len(raced) > 0 {
+		if err := r.lock(ctx, raced); err != nil {
+			return fmt.Errorf("record matches: lock told: %w", err)
+		}
+	}
+	return nil
+}
+
+// extend appends their new searches to the rows of the projects told before.
+func (r *toldRows) extend(ctx context.Context, sorted []string, byProject map[string]*wanted, now time.Time) error {
 	var oldP []string
 	var oldKeys [][]byte
 	for _, pid := range sorted {
-		if _, ok := told[pid]; ok {
-			if keys := freshOf(byProject[pid]); len(keys) > 0 {
+		if _, ok := r.told[pid]; ok {
+			if keys := r.fresh(byProject[pid]); len(keys) > 0 {
 				oldP, oldKeys = append(oldP, pid), append(oldKeys, keys)
 			}
 		}
 	}
-	if len(oldP) > 0 {
-		if _, err := tx.Exec(ctx, `UPDATE project_alerts a SET told = a.told || u.told, updated_at = $3
-			FROM unnest($1::text[], $2::bytea[]) AS u (project_id, told) WHERE a.project_id = u.project_id`,
-			oldP, oldKeys, now); err != nil {
-			return nil, 0, fmt.Errorf("record matches: extend: %w", err)
-		}
+	if len(oldP) == 0 {
+		return nil
 	}
-	var evs []domain.Event
-	n := 0
-	for _, pid := range order {
-		w := byProject[pid]
-		n += len(w.fresh)
-		for _, chunk := range (domain.ProjectMatches{Project: w.project, Keys: w.fresh}).Chunks() {
-			evs = append(evs, domain.Event{ID: newID(), Kind: domain.EventProjectMatched, At: now,
-				Matched: &domain.ProjectMatches{Project: w.project, Keys: chunk, AsOf: asOf}})
-		}
+	if _, err := r.tx.Exec(ctx, `UPDATE project_alerts a SET told = a.told || u.told, updated_at = $3
+		FROM unnest($1::text[], $2::bytea[]) AS u (project_id, told) WHERE a.project_id = u.project_id`,
+		oldP, oldKeys, now); err != nil {
+		return fmt.Errorf("record matches: extend: %w", err)
 	}
-	return evs, n, nil
+	return nil
 }
 
 // toldKeys yields the search keys of a project_alerts.told (16 bytes each,

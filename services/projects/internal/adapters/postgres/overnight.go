@@ -101,21 +101,17 @@ func (r *Repo) RecordDigests(ctx context.Context, ds []domain.OvernightDigest, n
 	}
 	// Search and event ids go to PostgreSQL as 16-byte keys (pgdb.UUIDs):
 	// a night passes millions of (search, project) pairs.
-	type key struct {
-		criteria domain.SearchKey
-		day      string
-	}
 	days := make([]time.Time, len(ds))
 	cids := make([]domain.SearchKey, len(ds))
 	eids := make([]string, len(ds))
-	at := make(map[key]int, len(ds))
+	at := make(map[digestKey]int, len(ds))
 	for i := range ds {
 		k, ok := ds[i].Criteria.SearchKey()
 		if !ok {
 			return 0, fmt.Errorf("record digests: search id %q", ds[i].Criteria.ID)
 		}
 		days[i], cids[i], eids[i] = ds[i].Day, k, domain.OvernightEventID(ds[i].Criteria.ID, ds[i].Day)
-		at[key{k, ds[i].Day.Format(time.DateOnly)}] = i // as day::text reads back
+		at[digestKey{k, ds[i].Day.Format(time.DateOnly)}] = i // as day::text reads back
 	}
 	eventKeys, err := pgdb.UUIDs(eids)
 	if err != nil {
@@ -124,37 +120,8 @@ func (r *Repo) RecordDigests(ctx context.Context, ds []domain.OvernightDigest, n
 	wrote := 0
 	err = pgx.BeginFunc(ctx, r.pool, func(tx pgx.Tx) error {
 		wrote = 0
-		// The gate of a digest a day: the searches told by an earlier run
-		// of the day (and the deleted ones, and those no longer overnight)
-		// are not claimed. Each claimed search says whether it once
-		// alerted instantly (was_instant, as it is now, not as the run
-		// loaded it).
-		rows, err := tx.Query(ctx, `WITH claimed AS (
-				INSERT INTO overnight_digests (day, criteria_id, event_id, projects, created_at)
-				SELECT d.day, c.id, d.event_id, 0, $4 FROM unnest($1::date[], $2::uuid[], $3::uuid[]) AS d (day, criteria_id, event_id)
-				JOIN search_criteria c ON c.id = d.criteria_id AND c.search_type = 'overnight'
-				ORDER BY 1, 2
-				ON CONFLICT DO NOTHING RETURNING criteria_id, day)
-			SELECT k.criteria_id, k.day::text, c.was_instant FROM claimed k JOIN search_criteria c ON c.id = k.criteria_id`,
-			days, cids, eventKeys, now)
+		claimed, switched, err := claimDigests(ctx, tx, days, cids, eventKeys, at, now)
 		if err != nil {
-			return err
-		}
-		var claimed []int
-		switched := map[domain.SearchKey]bool{}
-		var k key
-		var wasInstant bool
-		if _, err := pgx.ForEachRow(rows, []any{&k.criteria, &k.day, &wasInstant}, func() error {
-			i, ok := at[k]
-			if !ok {
-				return fmt.Errorf("claimed %v, not asked for", k)
-			}
-			claimed = append(claimed, i)
-			if wasInstant {
-				switched[k.criteria] = true
-			}
-			return nil
-		}); err != nil {
 			return err
 		}
 		if len(claimed) == 0 {
@@ -164,30 +131,8 @@ func (r *Repo) RecordDigests(ctx context.Context, ds []domain.OvernightDigest, n
 		if err != nil {
 			return err
 		}
-		var mc []domain.SearchKey
-		var mp []string
-		for _, i := range claimed {
-			for _, p := range ds[i].Projects {
-				if !toldInstantly[searchProject{cids[i], p.ID}] {
-					mc, mp = append(mc, cids[i]), append(mp, p.ID)
-				}
-			}
-		}
-		// The digests' foreign key locked their searches against deletion
-		// until commit (criteria_matches has none: migration 12).
-		rows, err = tx.Query(ctx, `INSERT INTO criteria_matches (criteria_id, project_id, matched_at)
-			SELECT m.criteria_id, m.project_id, $3 FROM unnest($1::uuid[], $2::text[]) AS m (criteria_id, project_id)
-			ORDER BY 1, 2
-			ON CONFLICT DO NOTHING RETURNING criteria_id, project_id`, mc, mp, now)
+		fresh, err := recordTold(ctx, tx, ds, claimed, cids, toldInstantly, now)
 		if err != nil {
-			return err
-		}
-		fresh := make(map[searchProject]bool, len(mc))
-		var m searchProject
-		if _, err := pgx.ForEachRow(rows, []any{&m.criteria, &m.project}, func() error {
-			fresh[m] = true
-			return nil
-		}); err != nil {
 			return err
 		}
 		var emptyDays, toldDays []time.Time
@@ -231,6 +176,84 @@ func (r *Repo) RecordDigests(ctx context.Context, ds []domain.OvernightDigest, n
 		return 0, fmt.Errorf("record %d digests: %w", len(ds), err)
 	}
 	return wrote, nil
+}
+
+// digestKey is a digest's search and day (as day::text reads back).
+type digestKey struct {
+	criteria domain.SearchKey
+	day      string
+}
+
+// claimDigests inserts the digest rows of the day, the gate of a digest a
+// day: the searches told by an earlier run of the day (and the deleted
+// ones, and those no longer overnight) are not claimed. It returns the
+// claimed digests (indexes into the batch, found through at) and which of
+// their searches once alerted instantly (was_instant, as it is now, not as
+// the run loaded it).
+func claimDigests(ctx context.Context, tx pgx.Tx, days []time.Time, cids []domain.SearchKey, eventKeys [][16]byte, at map[digestKey]int, now time.Time) ([]int, map[domain.SearchKey]bool, error) {
+	rows, err := tx.Query(ctx, `WITH claimed AS (
+			INSERT INTO overnight_digests (day, criteria_id, event_id, projects, created_at)
+			SELECT d.day, c.id, d.event_id, 0, $4 FROM unnest($1::date[], $2::uuid[], $3::uuid[]) AS d (day, criteria_id, event_id)
+			JOIN search_criteria c ON c.id = d.criteria_id AND c.search_type = 'overnight'
+			ORDER BY 1, 2
+			ON CONFLICT DO NOTHING RETURNING criteria_id, day)
+		SELECT k.criteria_id, k.day::text, c.was_instant FROM claimed k JOIN search_criteria c ON c.id = k.criteria_id`,
+		days, cids, eventKeys, now)
+	if err != nil {
+		return nil, nil, err
+	}
+	var claimed []int
+	switched := map[domain.SearchKey]bool{}
+	var k digestKey
+	var wasInstant bool
+	if _, err := pgx.ForEachRow(rows, []any{&k.criteria, &k.day, &wasInstant}, func() error {
+		i, ok := at[k]
+		if !ok {
+			return fmt.Errorf("claimed %v, not asked for", k)
+		}
+		claimed = append(claimed, i)
+		if wasInstant {
+			switched[k.criteria] = true
+		}
+		return nil
+	}); err != nil {
+		return nil, nil, err
+	}
+	return claimed, switched, nil
+}
+
+// recordTold records the projects of the claimed digests as told by their
+// searches (criteria_matches), but for those told instantly before, and
+// returns the pairs it newly recorded: a pair recorded before was told by
+// an earlier digest. The digests' foreign key locked their searches
+// against deletion until commit (criteria_matches has none: migration 12).
+func recordTold(ctx context.Context, tx pgx.Tx, ds []domain.OvernightDigest, claimed []int, cids []domain.SearchKey,
+	toldInstantly map[searchProject]bool, now time.Time) (map[searchProject]bool, error) {
+	var mc []domain.SearchKey
+	var mp []string
+	for _, i := range claimed {
+		for _, p := range ds[i].Projects {
+			if !toldInstantly[searchProject{cids[i], p.ID}] {
+				mc, mp = append(mc, cids[i]), append(mp, p.ID)
+			}
+		}
+	}
+	rows, err := tx.Query(ctx, `INSERT INTO criteria_matches (criteria_id, project_id, matched_at)
+		SELECT m.criteria_id, m.project_id, $3 FROM unnest($1::uuid[], $2::text[]) AS m (criteria_id, project_id)
+		ORDER BY 1, 2
+		ON CONFLICT DO NOTHING RETURNING criteria_id, project_id`, mc, mp, now)
+	if err != nil {
+		return nil, err
+	}
+	fresh := make(map[searchProject]bool, len(mc))
+	var m searchProject
+	if _, err := pgx.ForEachRow(rows, []any{&m.criteria, &m.project}, func() error {
+		fresh[m] = true
+		return nil
+	}); err != nil {
+		return nil, err
+	}
+	return fresh, nil
 }
 
 // searchProject is a search and a project it told about.

@@ -256,37 +256,19 @@ func (r *Repo) Upsert(ctx context.Context, runID int64, obs []domain.Project, no
 	if len(obs) == 0 {
 		return st, nil
 	}
-	var ix *domain.CriteriaIndex
-	var asOf int64
-	if r.alerts != nil {
-		var err error
-		if ix, asOf, err = r.alerts.Searches(ctx); err != nil {
-			return st, fmt.Errorf("upsert %d projects: saved searches: %w", len(obs), err)
-		}
-		if ix.Len() == 0 {
-			ix = nil
-		}
+	ix, asOf, err := r.instantSearches(ctx)
+	if err != nil {
+		return st, fmt.Errorf("upsert %d projects: saved searches: %w", len(obs), err)
 	}
-	// merge duplicates inside the batch first
-	order := make([]string, 0, len(obs))
-	batch := make(map[string]domain.Project, len(obs))
-	for _, o := range obs {
-		if err := o.CheckID(); err != nil {
-			return st, err
-		}
-		if prev, ok := batch[o.ID]; ok {
-			merged, _, _ := domain.Merge(&prev, o, now)
-			batch[o.ID] = merged
-			continue
-		}
-		order = append(order, o.ID)
-		batch[o.ID] = o
+	order, batch, err := mergeBatch(obs, now)
+	if err != nil {
+		return st, err
 	}
 	st.Seen = len(obs)
 	var created int
 	// A write extending project_alerts may deadlock with a search switched
 	// to instant alerts (UpdateCriteria): the write is tried again.
-	err := retryOnDeadlock(3, func() error {
+	err = retryOnDeadlock(3, func() error {
 		return pgx.BeginFunc(ctx, r.pool, func(tx pgx.Tx) error {
 			st = domain.UpsertStats{Seen: len(obs)}
 			// Lookups by a list of ids must use the primary key, planned for
@@ -367,6 +349,40 @@ func (r *Repo) Upsert(ctx context.Context, runID int64, obs []domain.Project, no
 		r.sample.noteWrites(created)
 	}
 	return st, nil
+}
+
+// instantSearches is the index of the saved normal searches a write
+// matches its projects against, and its version (nil without instant
+// alerts or searches).
+func (r *Repo) instantSearches(ctx context.Context) (*domain.CriteriaIndex, int64, error) {
+	if r.alerts == nil {
+		return nil, 0, nil
+	}
+	ix, asOf, err := r.alerts.Searches(ctx)
+	if err != nil || ix.Len() == 0 {
+		return nil, asOf, err
+	}
+	return ix, asOf, nil
+}
+
+// mergeBatch merges the observations of a project within a batch, in batch
+// order, and returns the projects' ids in the order first met.
+func mergeBatch(obs []domain.Project, now time.Time) ([]string, map[string]domain.Project, error) {
+	order := make([]string, 0, len(obs))
+	batch := make(map[string]domain.Project, len(obs))
+	for _, o := range obs {
+		if err := o.CheckID(); err != nil {
+			return nil, nil, err
+		}
+		if prev, ok := batch[o.ID]; ok {
+			merged, _, _ := domain.Merge(&prev, o, now)
+			batch[o.ID] = merged
+			continue
+		}
+		order = append(order, o.ID)
+		batch[o.ID] = o
+	}
+	return order, batch, nil
 }
 
 // matchWritten matches the projects that evs create or change against ix.

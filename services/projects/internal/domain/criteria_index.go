@@ -1,61 +1,13 @@
 package domain
 
 import (
-	"context"
 	"math"
 	"reflect"
 	"slices"
 	"strings"
 	"sync"
 	"unicode/utf8"
-
-	"github.com/google/uuid"
 )
-
-// EventCriteriaMatched is the event of an overnight search's digest.
-const EventCriteriaMatched = "criteria.matched"
-
-// EventProjectMatched is the event of a project that saved normal searches
-// newly match: the instant alerts of one project.
-const EventProjectMatched = "project.matched"
-
-// SearchIndex gives the saved normal searches as an index and the version
-// (CriteriaVersion) it holds: what a write of projects matches the projects
-// it creates or changes against, in its own transaction (the instant
-// alerts of DESIGN §7).
-type SearchIndex interface {
-	Searches(ctx context.Context) (*CriteriaIndex, int64, error)
-}
-
-// MaxMatchesPerEvent bounds the searches one project.matched event names
-// (a message stays well under JetStream's 1 MB); a project matching more
-// new searches is told in several events.
-const MaxMatchesPerEvent = 2000
-
-// ProjectMatches is a project and the saved normal searches it matches, by
-// their keys. The alerts are grouped by project, not by search: a project
-// of a bulk import matches ~160 searches, and one record and one event a
-// project instead of one a match is what lets the alerts keep up with an
-// import. Keys, not the searches: the alerts store and send nothing else,
-// and reading each search's record from memory was a cache miss a match.
-type ProjectMatches struct {
-	Project *Project
-	Keys    []SearchKey
-	// AsOf is the version of the saved searches matched (CriteriaVersion):
-	// a consumer that learned a search's name at an older one asks again.
-	AsOf int64
-}
-
-// Chunks splits the keys into groups of at most MaxMatchesPerEvent, each
-// the searches of one event.
-func (m ProjectMatches) Chunks() [][]SearchKey {
-	var out [][]SearchKey
-	for s := m.Keys; len(s) > 0; {
-		n := min(len(s), MaxMatchesPerEvent)
-		out, s = append(out, s[:n:n]), s[n:]
-	}
-	return out
-}
 
 // anchorRunes is the length of the keyword prefix criteria are indexed by.
 const anchorRunes = 6
@@ -432,25 +384,3 @@ func (ix *CriteriaIndex) each(p *Project, found func(*entry)) {
 		}
 	}
 }
-
-// SearchKey is a saved search's id as its 16 bytes, how the instant alerts
-// store and send the searches that matched: a third of the id's 36
-// characters, and no text to parse for each of a bulk import's millions of
-// matches.
-type SearchKey [16]byte
-
-// ParseSearchKey reads a search id (a UUID of 36 characters, in either
-// case); ok is false for anything else.
-func ParseSearchKey(id string) (k SearchKey, ok bool) {
-	if len(id) != 36 { // uuid.Parse also takes braces, urn:uuid: and no dashes
-		return k, false
-	}
-	u, err := uuid.Parse(id)
-	if err != nil {
-		return k, false
-	}
-	return SearchKey(u), true
-}
-
-// String is the key as the canonical lower-case id.
-func (k SearchKey) String() string { return uuid.UUID(k).String() }
