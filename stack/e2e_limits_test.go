@@ -56,13 +56,13 @@ func TestPlanLimits(t *testing.T) {
 	tiers := e.call("GET", "/subscription-tiers?include_all=true", nil)
 	expect(t, tiers, 200, "tiers")
 	want := map[string]struct {
-		normal, overnight float64
-		features          string
+		normal, overnight, watchlist, seats float64
+		features                            string
 	}{
-		"free":       {1, 0, ""},
-		"starter":    {5, 5, "email_alerts"},
-		"pro":        {30, 30, "email_alerts line_alerts ocds_export"},
-		"enterprise": {200, 200, "email_alerts line_alerts ocds_export account_manager"},
+		"free":       {1, 0, 0, 0, ""},
+		"starter":    {5, 5, 0, 0, "email_alerts market_benchmarks"},
+		"pro":        {30, 30, 20, 3, "email_alerts line_alerts ocds_export market_benchmarks market_profiles"},
+		"enterprise": {200, 200, 200, 10, "email_alerts line_alerts ocds_export market_benchmarks market_profiles account_manager"},
 	}
 	details, _ := tiers.Body["tier_details"].([]any)
 	if len(details) != 4 {
@@ -76,7 +76,8 @@ func TestPlanLimits(t *testing.T) {
 			fs = append(fs, f.(string))
 		}
 		w := want[tier["tier"].(string)]
-		if l["normal_search_save"] != w.normal || l["overnight_search_save"] != w.overnight || strings.Join(fs, " ") != w.features {
+		if l["normal_search_save"] != w.normal || l["overnight_search_save"] != w.overnight || strings.Join(fs, " ") != w.features ||
+			l["watchlist_size"] != w.watchlist || l["team_seats"] != w.seats {
 			t.Errorf("tier %v: want %+v", tier, w)
 		}
 	}

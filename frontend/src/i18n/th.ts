@@ -773,10 +773,16 @@ export const th = {
     overnightSearches: (n: string) => `ค้นหาข้ามคืนอัตโนมัติ ${n} ชุด`,
     overnightUnlimited: "ค้นหาข้ามคืนอัตโนมัติไม่จำกัด",
     bellAlerts: "แจ้งเตือนในระบบ (กระดิ่ง)",
+    watchlist: (n: string) => `เฝ้าดูคู่แข่ง ${n} ราย`,
+    watchlistUnlimited: "เฝ้าดูคู่แข่งได้ไม่จำกัด",
+    teamSeats: (n: string) => `ทีมประมูล ${n} ที่นั่ง`,
+    teamSeatsUnlimited: "ทีมประมูลไม่จำกัดที่นั่ง",
     tierFeatures: {
       email_alerts: "แจ้งเตือนทางอีเมล (ทันทีหรือสรุปรายวัน)",
       line_alerts: "แจ้งเตือนผ่าน LINE",
       ocds_export: "ส่งออกข้อมูล OCDS",
+      market_benchmarks: "ราคาชนะประมูลเทียบราคากลาง และตัวช่วยตั้งราคาเสนอ",
+      market_profiles: "ข้อมูลผู้ชนะประมูลและหน่วยงาน",
       account_manager: "ผู้ดูแลบัญชีเฉพาะ",
     } as Record<string, string>,
     limits: {

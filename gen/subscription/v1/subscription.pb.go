@@ -35,8 +35,13 @@ type CombinationLimits struct {
 	ExploreLiveSearch   int32 `protobuf:"varint,5,opt,name=explore_live_search,json=exploreLiveSearch,proto3" json:"explore_live_search,omitempty"`
 	// Normal (instantly alerting) saved searches a user may hold at once.
 	NormalSearchSave int32 `protobuf:"varint,6,opt,name=normal_search_save,json=normalSearchSave,proto3" json:"normal_search_save,omitempty"`
-	unknownFields    protoimpl.UnknownFields
-	sizeCache        protoimpl.SizeCache
+	// Competitors' tax ids a user may watch at once (0: not in the tier; -1 unlimited).
+	WatchlistSize int32 `protobuf:"varint,7,opt,name=watchlist_size,json=watchlistSize,proto3" json:"watchlist_size,omitempty"`
+	// Members a team owned on this tier may have, the owner and pending invitations included
+	// (0: the tier cannot own a team; -1 unlimited).
+	TeamSeats     int32 `protobuf:"varint,8,opt,name=team_seats,json=teamSeats,proto3" json:"team_seats,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *CombinationLimits) Reset() {
@@ -111,6 +116,20 @@ func (x *CombinationLimits) GetNormalSearchSave() int32 {
 	return 0
 }
 
+func (x *CombinationLimits) GetWatchlistSize() int32 {
+	if x != nil {
+		return x.WatchlistSize
+	}
+	return 0
+}
+
+func (x *CombinationLimits) GetTeamSeats() int32 {
+	if x != nil {
+		return x.TeamSeats
+	}
+	return 0
+}
+
 type Tier struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// "free", "starter", "pro", "enterprise".
@@ -121,7 +140,9 @@ type Tier struct {
 	Currency          string             `protobuf:"bytes,5,opt,name=currency,proto3" json:"currency,omitempty"`
 	CombinationLimits *CombinationLimits `protobuf:"bytes,6,opt,name=combination_limits,json=combinationLimits,proto3" json:"combination_limits,omitempty"`
 	// The tier's features, as keys the app words and gates by: "email_alerts" (instant and
-	// daily e-mail), "line_alerts", "ocds_export", "account_manager". The bell is in every tier.
+	// daily e-mail), "line_alerts", "ocds_export", "account_manager", "market_benchmarks"
+	// (discount benchmarks and the price guide), "market_profiles" (supplier and agency
+	// profiles, the competitor watchlist). The bell is in every tier.
 	Features      []string `protobuf:"bytes,7,rep,name=features,proto3" json:"features,omitempty"`
 	Rank          int32    `protobuf:"varint,8,opt,name=rank,proto3" json:"rank,omitempty"`
 	unknownFields protoimpl.UnknownFields
@@ -2785,14 +2806,17 @@ var File_subscription_v1_subscription_proto protoreflect.FileDescriptor
 
 const file_subscription_v1_subscription_proto_rawDesc = "" +
 	"\n" +
-	"\"subscription/v1/subscription.proto\x12\x0fsubscription.v1\x1a\x16access/v1/access.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xc4\x02\n" +
+	"\"subscription/v1/subscription.proto\x12\x0fsubscription.v1\x1a\x16access/v1/access.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\x8a\x03\n" +
 	"\x11CombinationLimits\x12-\n" +
 	"\x12search_combination\x18\x01 \x01(\x05R\x11searchCombination\x128\n" +
 	"\x18search_combination_month\x18\x02 \x01(\x05R\x16searchCombinationMonth\x124\n" +
 	"\x16database_filter_search\x18\x03 \x01(\x05R\x14databaseFilterSearch\x122\n" +
 	"\x15overnight_search_save\x18\x04 \x01(\x05R\x13overnightSearchSave\x12.\n" +
 	"\x13explore_live_search\x18\x05 \x01(\x05R\x11exploreLiveSearch\x12,\n" +
-	"\x12normal_search_save\x18\x06 \x01(\x05R\x10normalSearchSave\"\x88\x02\n" +
+	"\x12normal_search_save\x18\x06 \x01(\x05R\x10normalSearchSave\x12%\n" +
+	"\x0ewatchlist_size\x18\a \x01(\x05R\rwatchlistSize\x12\x1d\n" +
+	"\n" +
+	"team_seats\x18\b \x01(\x05R\tteamSeats\"\x88\x02\n" +
 	"\x04Tier\x12\x12\n" +
 	"\x04tier\x18\x01 \x01(\tR\x04tier\x12\x14\n" +
 	"\x05label\x18\x02 \x01(\tR\x05label\x12\x14\n" +

@@ -14,6 +14,8 @@ type Limits struct {
 	OvernightSearchSave    int // overnight searches held at once
 	ExploreLiveSearch      int
 	NormalSearchSave       int // normal (instantly alerting) searches held at once
+	WatchlistSize          int // competitors' tax ids watched at once
+	TeamSeats              int // members of a team this tier owns, owner and invitations included
 }
 
 // Features are what a tier includes beyond its numbers.
@@ -22,6 +24,10 @@ type Features struct {
 	LineAlerts     bool
 	OCDSExport     bool
 	AccountManager bool
+	// MarketBenchmarks: discount benchmarks and a project's price guide.
+	MarketBenchmarks bool
+	// MarketProfiles: supplier and agency profiles and the competitor watchlist.
+	MarketProfiles bool
 }
 
 // Feature keys, as the API lists a tier's features (the app words them).
@@ -30,6 +36,8 @@ const (
 	FeatureLineAlerts     = "line_alerts"
 	FeatureOCDSExport     = "ocds_export"
 	FeatureAccountManager = "account_manager"
+	FeatureMarketBench    = "market_benchmarks"
+	FeatureMarketProfiles = "market_profiles"
 )
 
 // Keys lists the features included, in a fixed order.
@@ -38,7 +46,8 @@ func (f Features) Keys() []string {
 	for _, k := range []struct {
 		on  bool
 		key string
-	}{{f.EmailAlerts, FeatureEmailAlerts}, {f.LineAlerts, FeatureLineAlerts}, {f.OCDSExport, FeatureOCDSExport}, {f.AccountManager, FeatureAccountManager}} {
+	}{{f.EmailAlerts, FeatureEmailAlerts}, {f.LineAlerts, FeatureLineAlerts}, {f.OCDSExport, FeatureOCDSExport},
+		{f.MarketBenchmarks, FeatureMarketBench}, {f.MarketProfiles, FeatureMarketProfiles}, {f.AccountManager, FeatureAccountManager}} {
 		if k.on {
 			out = append(out, k.key)
 		}

@@ -125,6 +125,7 @@ func limitsToProto(l domain.Limits) *subscriptionv1.CombinationLimits {
 		SearchCombination: int32(l.SearchCombinationDay), SearchCombinationMonth: int32(l.SearchCombinationMonth),
 		DatabaseFilterSearch: int32(l.DatabaseFilterSearch), OvernightSearchSave: int32(l.OvernightSearchSave),
 		ExploreLiveSearch: int32(l.ExploreLiveSearch), NormalSearchSave: int32(l.NormalSearchSave),
+		WatchlistSize: int32(l.WatchlistSize), TeamSeats: int32(l.TeamSeats),
 	}
 }
 

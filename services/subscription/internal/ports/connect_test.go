@@ -184,19 +184,20 @@ func TestTierTableEntitlements(t *testing.T) {
 		t.Fatal(err)
 	}
 	type want struct {
-		normal, overnight int32
-		features          string
+		normal, overnight, watchlist, seats int32
+		features                            string
 	}
 	wants := map[string]want{
-		"free":       {1, 0, ""},
-		"starter":    {5, 5, "email_alerts"},
-		"pro":        {30, 30, "email_alerts line_alerts ocds_export"},
-		"enterprise": {200, 200, "email_alerts line_alerts ocds_export account_manager"},
+		"free":       {1, 0, 0, 0, ""},
+		"starter":    {5, 5, 0, 0, "email_alerts market_benchmarks"},
+		"pro":        {30, 30, 20, 3, "email_alerts line_alerts ocds_export market_benchmarks market_profiles"},
+		"enterprise": {200, 200, 200, 10, "email_alerts line_alerts ocds_export market_benchmarks market_profiles account_manager"},
 	}
 	for _, tier := range all.Msg.GetTierDetails() {
 		w, l := wants[tier.GetTier()], tier.GetCombinationLimits()
-		if l.GetNormalSearchSave() != w.normal || l.GetOvernightSearchSave() != w.overnight || strings.Join(tier.GetFeatures(), " ") != w.features {
-			t.Errorf("%s: normal %d overnight %d features %v; want %+v", tier.GetTier(), l.GetNormalSearchSave(), l.GetOvernightSearchSave(), tier.GetFeatures(), w)
+		if l.GetNormalSearchSave() != w.normal || l.GetOvernightSearchSave() != w.overnight || strings.Join(tier.GetFeatures(), " ") != w.features ||
+			l.GetWatchlistSize() != w.watchlist || l.GetTeamSeats() != w.seats {
+			t.Errorf("%s: %v; want %+v", tier.GetTier(), tier, w)
 		}
 	}
 }
@@ -219,7 +220,8 @@ func TestGetEntitlements(t *testing.T) {
 	if strings.Join(got, " ") != "u-pro=pro u-none=free u-lapsed=free u-cancelled=free" {
 		t.Fatalf("entitlements %v", got)
 	}
-	if pro := res.Msg.GetUsers()[0].GetTier(); pro.GetCombinationLimits().GetNormalSearchSave() != 30 || len(pro.GetFeatures()) != 3 {
+	if pro := res.Msg.GetUsers()[0].GetTier(); pro.GetCombinationLimits().GetNormalSearchSave() != 30 || len(pro.GetFeatures()) != 5 ||
+		pro.GetCombinationLimits().GetTeamSeats() != 3 {
 		t.Fatalf("pro entitlements %v", pro)
 	}
 	many := make([]string, 501)

@@ -28,4 +28,17 @@ describe("a pricing card's lines come from the tier table", () => {
     ]);
     expect(tierLines(tier(200, 200, []))[1][1]).toBe("ค้นหาข้ามคืนอัตโนมัติ 200 ชุด");
   });
+  it("words the market features, the watchlist and the team's seats", () => {
+    const pro = create(TierSchema, {
+      tier: "pro",
+      features: ["market_benchmarks", "market_profiles"],
+      combinationLimits: create(CombinationLimitsSchema, { normalSearchSave: 30, watchlistSize: 20, teamSeats: 3 }),
+    });
+    expect(tierLines(pro).slice(-4)).toEqual([
+      ["market_benchmarks", th.home.tierFeatures.market_benchmarks],
+      ["market_profiles", th.home.tierFeatures.market_profiles],
+      ["watchlist_size", "เฝ้าดูคู่แข่ง 20 ราย"],
+      ["team_seats", "ทีมประมูล 3 ที่นั่ง"],
+    ]);
+  });
 });

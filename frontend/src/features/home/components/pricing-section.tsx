@@ -17,8 +17,8 @@ function limitText(n: number | undefined, unit: string): string {
 /**
  * What a tier includes, in Thai, from the tier table's values only (the
  * numbers and feature keys ListTiers serves, which the services enforce):
- * saved searches of each kind, the bell, then each feature. Each line has
- * a key for tests.
+ * saved searches of each kind, the bell, each feature, then the watchlist
+ * and the team's seats. Each line has a key for tests.
  */
 export function tierLines(tier: Pick<Tier, "combinationLimits" | "features">): Array<[key: string, text: string]> {
   const h = th.home;
@@ -33,6 +33,12 @@ export function tierLines(tier: Pick<Tier, "combinationLimits" | "features">): A
   out.push(["bell", h.bellAlerts]);
   for (const f of tier.features) {
     if (h.tierFeatures[f]) out.push([f, h.tierFeatures[f]]);
+  }
+  if (l && l.watchlistSize !== 0) {
+    out.push(["watchlist_size", l.watchlistSize < 0 ? h.watchlistUnlimited : h.watchlist(formatNumber(l.watchlistSize))]);
+  }
+  if (l && l.teamSeats !== 0) {
+    out.push(["team_seats", l.teamSeats < 0 ? h.teamSeatsUnlimited : h.teamSeats(formatNumber(l.teamSeats))]);
   }
   return out;
 }

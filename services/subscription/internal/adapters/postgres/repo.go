@@ -38,7 +38,8 @@ func tiersIn(ctx context.Context, q interface {
 }) ([]domain.Tier, error) {
 	rows, err := q.Query(ctx, `SELECT tier, label, rank, price_month_satang, search_combination_day,
 		search_combination_month, database_filter_search, overnight_search_save, explore_live_search,
-		normal_search_save, email_alerts, line_alerts, ocds_export, account_manager
+		normal_search_save, email_alerts, line_alerts, ocds_export, account_manager,
+		market_benchmarks, market_profiles, watchlist_size, team_seats
 		FROM tiers ORDER BY rank`)
 	if err != nil {
 		return nil, fmt.Errorf("list tiers: %w", err)
@@ -48,7 +49,8 @@ func tiersIn(ctx context.Context, q interface {
 		err := row.Scan(&t.Name, &t.Label, &t.Rank, &t.PriceMonthSatang, &t.Limits.SearchCombinationDay,
 			&t.Limits.SearchCombinationMonth, &t.Limits.DatabaseFilterSearch, &t.Limits.OvernightSearchSave,
 			&t.Limits.ExploreLiveSearch, &t.Limits.NormalSearchSave, &t.Features.EmailAlerts, &t.Features.LineAlerts,
-			&t.Features.OCDSExport, &t.Features.AccountManager)
+			&t.Features.OCDSExport, &t.Features.AccountManager, &t.Features.MarketBenchmarks, &t.Features.MarketProfiles,
+			&t.Limits.WatchlistSize, &t.Limits.TeamSeats)
 		return t, err
 	})
 }
