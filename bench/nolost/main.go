@@ -203,24 +203,7 @@ func main() {
 		fail(err)
 	}
 	defer pool.Close(ctx)
-	count := func() int {
-		var c int
-		if err := pool.QueryRow(ctx, "SELECT count(*) FROM notification.notifications").Scan(&c); err != nil {
-			return -1
-		}
-		return c
-	}
-	// Keep killing for a while as the backlog drains, then let it finish.
-	for count() < o.events && time.Since(start) < published+20*time.Second {
-		time.Sleep(500 * time.Millisecond)
-	}
-	killLog := k.stop()
-	deadline := time.Now().Add(3 * time.Minute)
-	for count() < o.events && time.Now().Before(deadline) {
-		time.Sleep(500 * time.Millisecond)
-	}
-	time.Sleep(3 * time.Second) // nothing more arrives
-	done := time.Since(start)
+	killLog, done := drain(ctx, pool, o.events, start, published, k)
 	fmt.Printf("kills: notification %d, realtime %d: %v\n", notif.kills, rt.kills, killLog)
 
 	rowsOK := checkRows(ctx, pool, sent, done)
@@ -231,6 +214,30 @@ func main() {
 		os.Exit(1)
 	}
 	fmt.Println("OK: no notification lost or doubled; every published unread count equals its COUNT(*)")
+}
+
+// drain waits until the n events have their rows: killing on for 20 s
+// after the publishing ended, then for up to 3 minutes without kills, then
+// 3 s more in which nothing should arrive. It returns the kills and the
+// time from the start.
+func drain(ctx context.Context, pool *pgx.Conn, n int, start time.Time, published time.Duration, k *killer) ([]string, time.Duration) {
+	count := func() int {
+		var c int
+		if err := pool.QueryRow(ctx, "SELECT count(*) FROM notification.notifications").Scan(&c); err != nil {
+			return -1
+		}
+		return c
+	}
+	for count() < n && time.Since(start) < published+20*time.Second {
+		time.Sleep(500 * time.Millisecond)
+	}
+	killLog := k.stop()
+	deadline := time.Now().Add(3 * time.Minute)
+	for count() < n && time.Now().Before(deadline) {
+		time.Sleep(500 * time.Millisecond)
+	}
+	time.Sleep(3 * time.Second) // nothing more arrives
+	return killLog, time.Since(start)
 }
 
 // buildServices builds the services' binaries into dir.
