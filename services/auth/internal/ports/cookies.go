@@ -10,7 +10,7 @@ import (
 	"bidradar/services/auth/internal/domain"
 )
 
-// Cookie names (SPEC §9: both live 604800 s).
+// Cookie names (both live 604800 s: docs/product.md#business-constants-and-limits).
 const (
 	AccessCookie  = "access_token"
 	RefreshCookie = "refresh_token"

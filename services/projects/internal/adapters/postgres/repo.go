@@ -1,5 +1,5 @@
 // Package postgres stores projects in PostgreSQL and runs the Thai search
-// (DESIGN §5, with one character-trigram int4[] GIN serving keywords of 2
+// (docs/architecture.md#trigram-index, with one character-trigram int4[] GIN serving keywords of 2
 // and 3+ characters, see migrations/00005), plans chosen in the service from a
 // selectivity estimate on an in-memory sample and forced per query, keyset
 // pagination and totals exact up to a cap.
