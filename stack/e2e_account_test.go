@@ -23,7 +23,7 @@ func TestActivationREST(t *testing.T) {
 	for _, path := range []string{"/resend-otp", "/activate-account"} {
 		expectDetail(t, e.call("POST", path+"?email="+url.QueryEscape(email), nil), 429, "before requesting a new code")
 	}
-	clock.Advance(61 * time.Second) // a new code 60 s after the last one (DESIGN §4)
+	clock.Advance(61 * time.Second) // a new code 60 s after the last one (docs/architecture.md#one-time-codes)
 	r := e.call("POST", "/resend-otp?email="+url.QueryEscape(email), nil)
 	expect(t, r, 200, "resend-otp after a minute")
 	if r.Body["expires_in"] != float64(300) || r.str("message") == "" {

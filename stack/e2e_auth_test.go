@@ -14,7 +14,7 @@ import (
 	"bidradar/stack"
 )
 
-// TestAuthJourneyREST drives SPEC §7's auth calls through the gateway, as a
+// TestAuthJourneyREST drives the auth calls of docs/product.md#auth-calls through the gateway, as a
 // customer's script would: register → code by SMTP → verify → login (with and
 // without two-step) → users/me → refresh rotation → logout → forgot/reset.
 func TestAuthJourneyREST(t *testing.T) {
@@ -27,7 +27,7 @@ func TestAuthJourneyREST(t *testing.T) {
 		t.Fatalf("register expires_in = %v, want 300 (%s)", reg.Body["expires_in"], reg.Raw)
 	}
 
-	// Not verified yet: login is refused as inactive (SPEC §6).
+	// Not verified yet: login is refused as inactive (docs/product.md#inactive-accounts).
 	inactive := e.call("POST", "/login", map[string]string{"username": "somchai", "password": pw})
 	expectDetail(t, inactive, 403, "inactive")
 	expectReason(t, inactive, 403, "permission_denied", "account-inactive")
@@ -139,7 +139,7 @@ func TestRefreshReuseOutsideGraceRevokesFamily(t *testing.T) {
 	l := e.login("malee", "correct horse battery")
 	r1 := e.call("POST", "/refresh-token", map[string]string{"refresh_token": l.str("refresh_token")})
 	expect(t, r1, 200, "refresh")
-	clock.Advance(11 * time.Second) // the grace window is 10 s (DESIGN §4)
+	clock.Advance(11 * time.Second) // the grace window is 10 s (docs/architecture.md#tokens-and-sessions)
 	expect(t, e.call("POST", "/refresh-token", map[string]string{"refresh_token": l.str("refresh_token")}), 401, "reuse outside grace")
 	expect(t, e.call("POST", "/refresh-token", map[string]string{"refresh_token": r1.str("refresh_token")}), 401, "family revoked")
 }
@@ -174,13 +174,13 @@ func TestWrongCodes(t *testing.T) {
 	expect(t, e.call("POST", "/verify-otp?email=wichai@example.com&otp="+good, nil), 429, "right code after 5 failures")
 }
 
-// TestExpiredCode: an expired code gives SPEC §5's message.
+// TestExpiredCode: an expired code gives its message (docs/product.md#sign-in-and-codes).
 func TestExpiredCode(t *testing.T) {
 	clock := &stack.Clock{}
 	e := startStack(t, nil, clock.Now)
 	expect(t, e.call("POST", "/register", map[string]string{"username": "dara", "email": "dara@example.com", "password": "long enough pass"}), 200, "register")
 	c := e.code("dara@example.com")
-	clock.Advance(301 * time.Second) // codes live 300 s (SPEC §9)
+	clock.Advance(301 * time.Second) // codes live 300 s (docs/product.md#business-constants-and-limits)
 	expectDetail(t, e.call("POST", "/verify-otp?email=dara@example.com&otp="+c, nil), 400, "OTP has expired. Please request a new one.")
 }
 

@@ -20,8 +20,9 @@ import (
 	"bidradar/services/projects/projectssvc"
 )
 
-// TestBellREST drives every /bell/notifications path of SPEC §7 as two users
-// would, with bad input on each.
+// TestBellREST drives every /bell/notifications path of
+// docs/product.md#notification-calls as two users would, with bad input on
+// each.
 func TestBellREST(t *testing.T) {
 	e := startStack(t, nil)
 	a := bearer(e.registerVerified("ann", "ann@example.com", "long enough pass").str("access_token"))

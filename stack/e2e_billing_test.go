@@ -8,7 +8,7 @@ import (
 )
 
 // TestBillingProfileAndReceipts: over REST as a browser calls it — the
-// subscription answer's SPEC §3 fields, the billing profile (a bad tax id is
+// subscription answer's fields (docs/product.md#subscription), the billing profile (a bad tax id is
 // a 400 with a Thai detail), a local-provider payment issuing a numbered
 // receipt with VAT and the total in Thai words, e-mailed to the payer and
 // readable by nobody else; cancel and resume of the plan's renewal.
@@ -91,7 +91,7 @@ func TestBillingProfileAndReceipts(t *testing.T) {
 		break
 	}
 
-	// The plan after paying: SPEC §3 names; then cancel and resume renewal.
+	// The plan after paying (docs/product.md#subscription names); then cancel and resume renewal.
 	sub := e.call("GET", "/users/me/subscription", nil, a...)
 	s := sub.Body["subscription"].(map[string]any)
 	if sub.Body["days_remaining"] != 30.0 || s["status"] != "active" || s["start_date"] == "" || s["end_date"] == "" ||

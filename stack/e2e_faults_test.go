@@ -17,8 +17,9 @@ import (
 	"bidradar/pkg/testutil/pgtest"
 )
 
-// SPEC §8 and §9: what the app shows when a service does not answer, and
-// how long the client waits.
+// docs/product.md#session-and-connection and
+// docs/product.md#base-path-and-transport: what the app shows when a service
+// does not answer, and how long the client waits.
 const (
 	unavailable   = "Service is currently unavailable. Please try again later."
 	clientTimeout = 15 * time.Second
@@ -97,11 +98,12 @@ func socketAnswer(t *testing.T, e *env, userID, tok string) (string, reply) {
 	return typ, reply{Status: 101}
 }
 
-// TestNATSDownOrSlow: with NATS gone or crawling, requests that need it
-// (the bell's live socket) answer 503 with SPEC §8's message within the
-// client's 15 s; the rest of the API does not need it (events wait in the
-// outbox) and keeps answering. Within 5 s of NATS being well again the
-// socket streams, and a new bell event reaches it.
+// TestNATSDownOrSlow: with NATS gone or crawling, requests that need it (the
+// bell's live socket) answer 503 with its message
+// (docs/product.md#session-and-connection) within the client's 15 s; the rest
+// of the API does not need it (events wait in the outbox) and keeps answering.
+// Within 5 s of NATS being well again the socket streams, and a new bell event
+// reaches it.
 func TestNATSDownOrSlow(t *testing.T) {
 	if testing.Short() {
 		t.Skip("end-to-end")
@@ -179,10 +181,10 @@ func TestNATSDownOrSlow(t *testing.T) {
 	recovered("NATS fast again")
 }
 
-// TestSlowDatabaseIs503WithinBudget puts 20 s of latency between the
-// services and PostgreSQL: requests answer 503 with SPEC §8's message before
-// the client's 15 s run out, and answer normally within 5 s of the latency
-// going away.
+// TestSlowDatabaseIs503WithinBudget puts 20 s of latency between the services
+// and PostgreSQL: requests answer 503 with its message
+// (docs/product.md#session-and-connection) before the client's 15 s run out,
+// and answer normally within 5 s of the latency going away.
 func TestSlowDatabaseIs503WithinBudget(t *testing.T) {
 	if testing.Short() {
 		t.Skip("end-to-end")

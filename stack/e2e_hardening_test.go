@@ -95,10 +95,10 @@ func TestHostileInputREST(t *testing.T) {
 	}
 }
 
-// TestDatabaseDownIs503 puts a fault-injecting TCP proxy between the
-// services and PostgreSQL: while it refuses connections, the API answers 503
-// with SPEC §8's message (not 500), and recovers within 5 s of the database
-// coming back.
+// TestDatabaseDownIs503 puts a fault-injecting TCP proxy between the services
+// and PostgreSQL: while it refuses connections, the API answers 503 with its
+// message (docs/product.md#session-and-connection; not 500), and recovers
+// within 5 s of the database coming back.
 func TestDatabaseDownIs503(t *testing.T) {
 	if testing.Short() {
 		t.Skip("end-to-end")

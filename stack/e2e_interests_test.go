@@ -7,8 +7,9 @@ import (
 	"testing"
 )
 
-// TestInterestsREST drives SPEC §7's /userInterests paths as two users would,
-// with hostile input on every path.
+// TestInterestsREST drives the /userInterests paths of
+// docs/product.md#interests-calls as two users would, with hostile input on
+// every path.
 func TestInterestsREST(t *testing.T) {
 	e := startStack(t, map[string]string{"DEMO_DATA": "30"})
 	a := bearer(e.registerVerified("ann", "ann@example.com", "long enough pass").str("access_token"))

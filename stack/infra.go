@@ -15,7 +15,8 @@ import (
 	"bidradar/pkg/pgdb"
 )
 
-// defaultDatabaseURL is DESIGN §3's default when DATABASE_URL is unset.
+// defaultDatabaseURL is the default when DATABASE_URL is unset
+// (docs/architecture.md#runtime-contract).
 const defaultDatabaseURL = "postgres://postgres@127.0.0.1:5432/procurement?sslmode=disable"
 
 // resolveDatabase returns the database URL to use, creating the database (from

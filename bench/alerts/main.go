@@ -161,42 +161,95 @@ func pct(ds []time.Duration, p float64) time.Duration {
 	return s[max(i, 0)]
 }
 
-func main() {
-	nCriteria := flag.Int("criteria", 100000, "saved searches of each type (normal and overnight)")
-	nProjects := flag.Int("projects", 20000, "new projects imported")
-	users := flag.Int("users", 25000, "owners of the saved searches")
-	db := flag.String("db", "bench_alerts", "database (dropped and created again)")
-	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the in-memory matching to this file (and of the bench process during the import with its alerts, to this file + .instant; with -overnight-only, of the overnight run to this file + .overnight)")
-	memoryOnly := flag.Bool("memory-only", false, "stop after the in-memory matching")
-	overnightOnly := flag.Bool("overnight-only", false, "run the overnight run again on the loaded database (its digests of today removed first)")
-	instantOnly := flag.Bool("instant-only", false, "stop after the instant alerts (no overnight run)")
-	shortNames := flag.Bool("short-names", false, "name every search \"bench\" (the runs before 2026-11-25 16:00 UTC), not as users do")
-	noAlerts := flag.Bool("no-alerts", false, "import without the instant alerts (the import alone, for comparison), then stop")
+// options are the command line's.
+type options struct {
+	criteria, projects, users int
+	db, cpuProfile            string
+	memoryOnly, overnightOnly bool
+	instantOnly, shortNames   bool
+	noAlerts                  bool
+}
+
+func parseFlags() options {
+	var o options
+	flag.IntVar(&o.criteria, "criteria", 100000, "saved searches of each type (normal and overnight)")
+	flag.IntVar(&o.projects, "projects", 20000, "new projects imported")
+	flag.IntVar(&o.users, "users", 25000, "owners of the saved searches")
+	flag.StringVar(&o.db, "db", "bench_alerts", "database (dropped and created again)")
+	flag.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of the in-memory matching to this file (and of the bench process during the import with its alerts, to this file + .instant; with -overnight-only, of the overnight run to this file + .overnight)")
+	flag.BoolVar(&o.memoryOnly, "memory-only", false, "stop after the in-memory matching")
+	flag.BoolVar(&o.overnightOnly, "overnight-only", false, "run the overnight run again on the loaded database (its digests of today removed first)")
+	flag.BoolVar(&o.instantOnly, "instant-only", false, "stop after the instant alerts (no overnight run)")
+	flag.BoolVar(&o.shortNames, "short-names", false, "name every search \"bench\" (the runs before 2026-11-25 16:00 UTC), not as users do")
+	flag.BoolVar(&o.noAlerts, "no-alerts", false, "import without the instant alerts (the import alone, for comparison), then stop")
 	flag.Parse()
+	return o
+}
+
+func main() {
+	o := parseFlags()
 	ctx := context.Background()
 	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-
-	if *overnightOnly {
-		if *cpuProfile != "" {
-			f, err := os.Create(*cpuProfile + ".overnight")
-			if err != nil {
-				fail(err)
-			}
-			_ = pprof.StartCPUProfile(f)
-			defer pprof.StopCPUProfile()
+	dbURL := "postgres://postgres@127.0.0.1:5432/" + o.db + "?sslmode=disable"
+	if o.overnightOnly {
+		if o.cpuProfile != "" {
+			defer profile(o.cpuProfile + ".overnight")()
 		}
-		overnightAgain(ctx, "postgres://postgres@127.0.0.1:5432/"+*db+"?sslmode=disable", log)
+		overnightAgain(ctx, dbURL, log)
 		return
 	}
+	pool := freshDatabase(ctx, o.db, dbURL)
+	defer pool.Close()
+	ps, provinces := newProjects(o.projects)
+	forms := saveSearches(ctx, pool, o, provinces)
+	total := matchInMemory(forms, ps, o.cpuProfile)
+	if o.memoryOnly {
+		return
+	}
+	// The service's path: each write of the import matches the projects it
+	// creates against the saved searches and writes their alerts to the
+	// outbox with them; the relay publishes both.
+	nc, _, stopBus := startBus(ctx, pool, log)
+	defer stopBus()
+	run := importProjects(ctx, pool, nc, log, ps, o)
+	defer run.stop()
+	if o.noAlerts {
+		return
+	}
+	run.reportAlerts(ctx, pool, total)
+	if o.instantOnly {
+		return
+	}
+	// The overnight run over the same new projects.
+	start := time.Now()
+	st, err := benchkit.RunOvernight(ctx, pool, log)
+	if err != nil {
+		fail(err)
+	}
+	fmt.Printf("overnight: %d searches over %d new projects, %d digests, in %s\n",
+		st.Criteria, st.ProjectsSeen, st.Digests, time.Since(start).Round(time.Millisecond))
+}
+
+// profile starts a CPU profile into file and returns its stop.
+func profile(file string) (stop func()) {
+	f, err := os.Create(file)
+	if err != nil {
+		fail(err)
+	}
+	_ = pprof.StartCPUProfile(f)
+	return pprof.StopCPUProfile
+}
+
+// freshDatabase drops db, creates it again and migrates the projects schema.
+func freshDatabase(ctx context.Context, db, dbURL string) *pgxpool.Pool {
 	admin, err := pgx.Connect(ctx, "postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable")
 	if err != nil {
 		fail(err)
 	}
-	if _, err := admin.Exec(ctx, "DROP DATABASE IF EXISTS "+pgx.Identifier{*db}.Sanitize()+" WITH (FORCE)"); err != nil {
+	if _, err := admin.Exec(ctx, "DROP DATABASE IF EXISTS "+pgx.Identifier{db}.Sanitize()+" WITH (FORCE)"); err != nil {
 		fail(err)
 	}
 	admin.Close(ctx)
-	dbURL := "postgres://postgres@127.0.0.1:5432/" + *db + "?sslmode=disable"
 	if err := pgdb.EnsureDatabase(ctx, dbURL); err != nil {
 		fail(err)
 	}
@@ -204,10 +257,13 @@ func main() {
 	if err != nil {
 		fail(err)
 	}
-	defer pool.Close()
+	return pool
+}
 
-	// New projects: generated, of the last 8 years (not in the database).
-	ps := make([]benchkit.Project, *nProjects)
+// newProjects generates n projects of the last 8 years (not in the
+// database) and returns them with their provinces.
+func newProjects(n int) ([]benchkit.Project, []string) {
+	ps := make([]benchkit.Project, n)
 	provSet := map[string]bool{}
 	for i := range ps {
 		ps[i] = benchkit.Generate(7, i)
@@ -218,13 +274,19 @@ func main() {
 		provinces = append(provinces, p)
 	}
 	sort.Strings(provinces)
-	forms := genForms(*nCriteria, provinces, 3)
+	return ps, provinces
+}
+
+// saveSearches saves o.criteria generated searches of each type for
+// o.users owners and returns their forms.
+func saveSearches(ctx context.Context, pool *pgxpool.Pool, o options, provinces []string) []benchkit.SearchForm {
+	forms := genForms(o.criteria, provinces, 3)
 	owners := make([]string, len(forms))
 	names := make([]string, len(forms))
 	for i := range owners {
-		owners[i] = fmt.Sprintf("bench-user-%05d", i%*users)
+		owners[i] = fmt.Sprintf("bench-user-%05d", i%o.users)
 		names[i] = "bench"
-		if !*shortNames {
+		if !o.shortNames {
 			names[i] = nameOf(forms[i])
 		}
 	}
@@ -237,20 +299,19 @@ func main() {
 	if _, err := pool.Exec(ctx, "VACUUM ANALYZE search_criteria"); err != nil {
 		fail(err)
 	}
-	fmt.Printf("saved %d normal + %d overnight searches of %d users in %s\n", len(forms), len(forms), *users, time.Since(start).Round(time.Millisecond))
+	fmt.Printf("saved %d normal + %d overnight searches of %d users in %s\n", len(forms), len(forms), o.users, time.Since(start).Round(time.Millisecond))
+	return forms
+}
 
-	// The matching alone, in memory.
-	if *cpuProfile != "" {
-		f, err := os.Create(*cpuProfile)
-		if err != nil {
-			fail(err)
-		}
-		_ = pprof.StartCPUProfile(f)
+// matchInMemory times the matching alone, in memory, and returns the
+// number of matches it found.
+func matchInMemory(forms []benchkit.SearchForm, ps []benchkit.Project, cpuProfile string) int {
+	stop := func() {}
+	if cpuProfile != "" {
+		stop = profile(cpuProfile)
 	}
 	per, build, match := benchkit.MatchInMemory(forms, ps)
-	if *cpuProfile != "" {
-		pprof.StopCPUProfile()
-	}
+	stop()
 	total := 0
 	hit := 0
 	for _, m := range per {
@@ -266,17 +327,24 @@ func main() {
 		float64(len(ps))/match.Seconds(), float64(match.Microseconds())/float64(len(ps)))
 	fmt.Printf("           %d matches: %.1f per project (median %d, p99 %d, max %d); %d of %d projects match something\n",
 		total, float64(total)/float64(len(ps)), sorted[len(sorted)/2], sorted[len(sorted)*99/100], sorted[len(sorted)-1], hit, len(ps))
+	return total
+}
 
-	if *memoryOnly {
-		return
-	}
+// importRun is an import with its alerts, and the events it put on the bus.
+type importRun struct {
+	start            time.Time
+	imported         time.Duration
+	stats            benchkit.IngestStats
+	matched, created *busRecord
+	recorded         int // matches recorded as told (project_alerts)
+	stop             func()
+}
 
-	// The service's path: each write of the import matches the projects it
-	// creates against the saved searches and writes their alerts to the
-	// outbox with them; the relay publishes both.
-	nc, _, stopBus := startBus(ctx, pool, log)
-	defer stopBus()
-	importer, err := benchkit.Importer(ctx, pool, log, !*noAlerts)
+// importProjects imports ps through the ingestion use case (with the
+// instant alerts unless o.noAlerts) and waits until the relay has put
+// every event it wrote on the bus.
+func importProjects(ctx context.Context, pool *pgxpool.Pool, nc *nats.Conn, log *slog.Logger, ps []benchkit.Project, o options) *importRun {
+	importer, err := benchkit.Importer(ctx, pool, log, !o.noAlerts)
 	if err != nil {
 		fail(err)
 	}
@@ -284,25 +352,19 @@ func main() {
 	// publishes, taken off the bus (and decoded after the run: decoding is
 	// the notification service's work, in its own process), with when it
 	// arrived.
-	matchedOnBus := recordBus(nc, &projectsv1.ProjectMatched{})
-	defer matchedOnBus.stop()
-	createdOnBus := recordBus(nc, &projectsv1.ProjectCreated{})
-	defer createdOnBus.stop()
-	if *cpuProfile != "" {
-		f, err := os.Create(*cpuProfile + ".instant")
-		if err != nil {
-			fail(err)
-		}
-		_ = pprof.StartCPUProfile(f)
+	r := &importRun{matched: recordBus(nc, &projectsv1.ProjectMatched{}), created: recordBus(nc, &projectsv1.ProjectCreated{})}
+	r.stop = func() { r.created.stop(); r.matched.stop() }
+	stopProfile := func() {}
+	if o.cpuProfile != "" {
+		stopProfile = profile(o.cpuProfile + ".instant")
 	}
-	start = time.Now()
-	ist, err := importer(ctx, ps)
-	if err != nil {
+	r.start = time.Now()
+	if r.stats, err = importer(ctx, ps); err != nil {
 		fail(err)
 	}
-	imported := time.Since(start)
-	var recorded, eventsWritten int
-	_ = pool.QueryRow(ctx, "SELECT coalesce(sum(length(told) / 16), 0) FROM project_alerts").Scan(&recorded)
+	r.imported = time.Since(r.start)
+	var eventsWritten int
+	_ = pool.QueryRow(ctx, "SELECT coalesce(sum(length(told) / 16), 0) FROM project_alerts").Scan(&r.recorded)
 	evs, err := outbox.Stored(ctx, pool)
 	if err != nil {
 		fail(err)
@@ -312,29 +374,29 @@ func main() {
 			eventsWritten++
 		}
 	}
-	for matchedOnBus.n.Load() < int64(eventsWritten) || createdOnBus.n.Load() < int64(ist.Created) {
+	for r.matched.n.Load() < int64(eventsWritten) || r.created.n.Load() < int64(r.stats.Created) {
 		time.Sleep(10 * time.Millisecond)
-		if time.Since(start) > 30*time.Minute {
+		if time.Since(r.start) > 30*time.Minute {
 			fail(fmt.Errorf("%d of %d alert events and %d of %d project events on the bus after 30 min",
-				matchedOnBus.n.Load(), eventsWritten, createdOnBus.n.Load(), ist.Created))
+				r.matched.n.Load(), eventsWritten, r.created.n.Load(), r.stats.Created))
 		}
 	}
-	if *cpuProfile != "" {
-		pprof.StopCPUProfile()
-	}
-	createdLast := time.Unix(0, createdOnBus.last.Load()).Sub(start)
+	stopProfile()
+	createdLast := time.Unix(0, r.created.last.Load()).Sub(r.start)
 	what := "with their alerts"
-	if *noAlerts {
+	if o.noAlerts {
 		what = "alone (no alerts)"
 	}
 	fmt.Printf("import: %d new projects %s in %s (%.0f projects/s), %d new matches told; the last project.created on the bus %s after the import began\n",
-		ist.Created, what, imported.Round(time.Millisecond), float64(ist.Created)/imported.Seconds(), ist.Alerted, createdLast.Round(time.Millisecond))
-	if *noAlerts {
-		return
-	}
-	onBus := time.Unix(0, matchedOnBus.last.Load()).Sub(start)
-	var publishedMatches int64
-	createdPayloads, createdAt := createdOnBus.taken()
+		r.stats.Created, what, r.imported.Round(time.Millisecond), float64(r.stats.Created)/r.imported.Seconds(), r.stats.Alerted, createdLast.Round(time.Millisecond))
+	return r
+}
+
+// reportAlerts prints when the instant alerts were on the bus, each
+// project's alert lag, and any difference from the in-memory total.
+func (r *importRun) reportAlerts(ctx context.Context, pool *pgxpool.Pool, total int) {
+	onBus := time.Unix(0, r.matched.last.Load()).Sub(r.start)
+	createdPayloads, createdAt := r.created.taken()
 	onBusAt := make(map[string]int64, len(createdPayloads))
 	for i, data := range createdPayloads {
 		var ev projectsv1.ProjectCreated
@@ -343,8 +405,9 @@ func main() {
 		}
 		onBusAt[ev.ProjectId] = createdAt[i]
 	}
+	var publishedMatches int64
 	alertedAt := map[string]int64{}
-	payloads, payloadAt := matchedOnBus.taken()
+	payloads, payloadAt := r.matched.taken()
 	for i, data := range payloads {
 		var ev projectsv1.ProjectMatched
 		if err := proto.Unmarshal(data, &ev); err != nil {
@@ -354,11 +417,18 @@ func main() {
 		publishedMatches += int64(len(ev.CriteriaKeys) / 16)
 	}
 	fmt.Printf("instant alerts on the bus: the last of %d events (%d matches) published %s after the import began, %s after the import ended\n",
-		len(payloads), publishedMatches, onBus.Round(time.Millisecond), (onBus - imported).Round(time.Millisecond))
-	// Each project's alert lag: until its last project.matched is on the
-	// bus, from its project.created on the bus and from when the import
-	// stamped it (first_seen_at, set as its batch of 1,000 is written: a
-	// little before its commit).
+		len(payloads), publishedMatches, onBus.Round(time.Millisecond), (onBus - r.imported).Round(time.Millisecond))
+	reportLag(ctx, pool, alertedAt, onBusAt)
+	if r.recorded != total || publishedMatches != int64(total) || r.stats.Alerted != total {
+		fmt.Printf("!! recorded %d matches, told %d and published %d; the in-memory index found %d\n", r.recorded, r.stats.Alerted, publishedMatches, total)
+	}
+}
+
+// reportLag prints each project's alert lag: until its last
+// project.matched is on the bus (alertedAt), from its project.created on
+// the bus (onBusAt) and from when the import stamped it (first_seen_at, set
+// as its batch of 1,000 is written: a little before its commit).
+func reportLag(ctx context.Context, pool *pgxpool.Pool, alertedAt, onBusAt map[string]int64) {
 	stamped := map[string]int64{}
 	rows, err := pool.Query(ctx, "SELECT id, first_seen_at FROM projects")
 	if err != nil {
@@ -391,22 +461,6 @@ func main() {
 				pct(l.ds, .99).Round(time.Millisecond), pct(l.ds, 1).Round(time.Millisecond))
 		}
 	}
-	if recorded != total || publishedMatches != int64(total) || ist.Alerted != total {
-		fmt.Printf("!! recorded %d matches, told %d and published %d; the in-memory index found %d\n", recorded, ist.Alerted, publishedMatches, total)
-	}
-
-	if *instantOnly {
-		return
-	}
-
-	// The overnight run over the same new projects.
-	start = time.Now()
-	st, err := benchkit.RunOvernight(ctx, pool, log)
-	if err != nil {
-		fail(err)
-	}
-	fmt.Printf("overnight: %d searches over %d new projects, %d digests, in %s\n",
-		st.Criteria, st.ProjectsSeen, st.Digests, time.Since(start).Round(time.Millisecond))
 }
 
 // overnightAgain clears the overnight runs, their digests and what they

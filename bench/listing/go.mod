@@ -14,6 +14,7 @@ require (
 	bidradar/pkg v0.0.0
 	bidradar/services/interests v0.0.0-00010101000000-000000000000
 	bidradar/services/projects v0.0.0-00010101000000-000000000000
+	github.com/jackc/pgx/v5 v5.12.0
 )
 
 require (
@@ -33,7 +34,6 @@ require (
 	github.com/grpc-ecosystem/grpc-gateway/v2 v2.31.0 // indirect
 	github.com/jackc/pgpassfile v1.0.0 // indirect
 	github.com/jackc/pgservicefile v0.0.0-20240606120523-5a60cdf6a761 // indirect
-	github.com/jackc/pgx/v5 v5.12.0 // indirect
 	github.com/jackc/puddle/v2 v2.2.3 // indirect
 	github.com/klauspost/compress v1.20.3 // indirect
 	github.com/mfridman/interpolate v0.0.2 // indirect

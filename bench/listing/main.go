@@ -20,6 +20,8 @@ import (
 	"sort"
 	"time"
 
+	"github.com/jackc/pgx/v5/pgxpool"
+
 	"bidradar/pkg/authn"
 	"bidradar/pkg/pgdb"
 	interestskit "bidradar/services/interests/benchkit"
@@ -68,30 +70,46 @@ func main() {
 		fail(err)
 	}
 	defer pool.Close()
-	var have int
-	if err := pool.QueryRow(ctx, "SELECT count(*) FROM projects").Scan(&have); err != nil {
-		fail(err)
-	}
-	if have < *n {
-		if _, err := pool.Exec(ctx, "TRUNCATE projects"); err != nil {
-			fail(err)
-		}
-		start := time.Now()
-		if err := benchkit.Load(ctx, pool, 42, *n, func(done int) {
-			fmt.Fprintf(os.Stderr, "\rloading %d/%d", done, *n)
-		}); err != nil {
-			fail(err)
-		}
-		fmt.Printf("\nloaded %d projects in %s\n", *n, time.Since(start).Round(time.Second))
-		have = *n
-	}
-
+	have := loadProjects(ctx, pool, *n)
 	ipool, err := interestskit.Open(ctx, dbURL)
 	if err != nil {
 		fail(err)
 	}
 	defer ipool.Close()
-	rows, err := pool.Query(ctx, "SELECT id FROM projects TABLESAMPLE SYSTEM (2) REPEATABLE (7) LIMIT $1", *marks)
+	marked := markProjects(ctx, pool, ipool, *marks)
+	fmt.Printf("user %s marks %d of %d projects\n", user, marked, have)
+	call := listing(pool, ipool, log)
+	filtered, plain := queries()
+	run(call, filtered, plain, *reps)
+}
+
+// loadProjects loads n generated projects unless the database holds as
+// many already; it returns how many there are.
+func loadProjects(ctx context.Context, pool *pgxpool.Pool, n int) int {
+	var have int
+	if err := pool.QueryRow(ctx, "SELECT count(*) FROM projects").Scan(&have); err != nil {
+		fail(err)
+	}
+	if have >= n {
+		return have
+	}
+	if _, err := pool.Exec(ctx, "TRUNCATE projects"); err != nil {
+		fail(err)
+	}
+	start := time.Now()
+	if err := benchkit.Load(ctx, pool, 42, n, func(done int) {
+		fmt.Fprintf(os.Stderr, "\rloading %d/%d", done, n)
+	}); err != nil {
+		fail(err)
+	}
+	fmt.Printf("\nloaded %d projects in %s\n", n, time.Since(start).Round(time.Second))
+	return n
+}
+
+// markProjects marks up to marks sampled projects for the user and returns
+// how many it marked.
+func markProjects(ctx context.Context, pool, ipool *pgxpool.Pool, marks int) int {
+	rows, err := pool.Query(ctx, "SELECT id FROM projects TABLESAMPLE SYSTEM (2) REPEATABLE (7) LIMIT $1", marks)
 	if err != nil {
 		fail(err)
 	}
@@ -105,8 +123,13 @@ func main() {
 	if err := interestskit.Mark(ctx, ipool, user, ids); err != nil {
 		fail(err)
 	}
-	fmt.Printf("user %s marks %d of %d projects\n", user, len(ids), have)
+	return len(ids)
+}
 
+// listing serves the interests and projects handlers on loopback and
+// returns a call of ListProjects as the user: the rows of the page and
+// the time it took.
+func listing(pool, ipool *pgxpool.Pool, log *slog.Logger) func(body map[string]any) (int, time.Duration) {
 	interests := serve(interestskit.Handler(ipool))
 	ph, err := benchkit.HandlerWithInterests(pool, log, interests)
 	if err != nil {
@@ -118,7 +141,7 @@ func main() {
 	})
 	url := "http://" + serve(signedIn) + "/projects.v1.ProjectsService/ListProjects"
 	client := &http.Client{Timeout: time.Minute}
-	call := func(body map[string]any) (int, time.Duration) {
+	return func(body map[string]any) (int, time.Duration) {
 		b, _ := json.Marshal(body)
 		start := time.Now()
 		resp, err := client.Post(url, "application/json", bytes.NewReader(b))
@@ -137,22 +160,31 @@ func main() {
 		_ = json.Unmarshal(raw, &out)
 		return len(out.Data), d
 	}
-	queries := []map[string]any{}
+}
+
+// queries are the filtered pages measured (each listing filter alone, with
+// keywords, with a sort and provinces) and the unfiltered pages compared.
+func queries() (filtered, plain []map[string]any) {
 	for _, f := range []string{"isUserLike", "isInterestToStepChk", "isFill20", "isInterestToBid", "isArchived", "isComment"} {
-		queries = append(queries,
+		filtered = append(filtered,
 			map[string]any{f: true, "perPage": 10},
 			map[string]any{f: true, "perPage": 10, "keyWordInclOr": []string{"ถนน", "ซื้อ"}},
 			map[string]any{f: true, "perPage": 10, "sort": "budget", "provinceUser": []string{"10", "40", "50"}},
 		)
 	}
-	plain := []map[string]any{{"perPage": 10}, {"perPage": 10, "keyWordInclOr": []string{"ถนน"}}}
+	plain = []map[string]any{{"perPage": 10}, {"perPage": 10, "keyWordInclOr": []string{"ถนน"}}}
+	return filtered, plain
+}
+
+// run times every query reps times after a warm-up and prints the figures.
+func run(call func(map[string]any) (int, time.Duration), queries, plain []map[string]any, reps int) {
 	for _, q := range append(queries, plain...) { // warm-up
 		call(q)
 	}
 	var all, base []time.Duration
 	per := make([][]time.Duration, len(queries))
 	rowsSeen := 0
-	for r := 0; r < *reps; r++ {
+	for r := 0; r < reps; r++ {
 		for i, q := range queries {
 			k, d := call(q)
 			rowsSeen += k
@@ -168,9 +200,9 @@ func main() {
 		b, _ := json.Marshal(q)
 		fmt.Printf("  %-90s p50 %8s  p95 %8s\n", b, pct(per[i], .5).Round(10*time.Microsecond), pct(per[i], .95).Round(10*time.Microsecond))
 	}
-	fmt.Printf("filtered pages (%d queries × %d runs, %d rows): p50 %s  p95 %s  p99 %s\n", len(queries), *reps, rowsSeen,
+	fmt.Printf("filtered pages (%d queries × %d runs, %d rows): p50 %s  p95 %s  p99 %s\n", len(queries), reps, rowsSeen,
 		pct(all, .5).Round(10*time.Microsecond), pct(all, .95).Round(10*time.Microsecond), pct(all, .99).Round(10*time.Microsecond))
-	fmt.Printf("unfiltered pages with marks (%d queries × %d runs): p50 %s  p95 %s\n", len(plain), *reps,
+	fmt.Printf("unfiltered pages with marks (%d queries × %d runs): p50 %s  p95 %s\n", len(plain), reps,
 		pct(base, .5).Round(10*time.Microsecond), pct(base, .95).Round(10*time.Microsecond))
 }
 

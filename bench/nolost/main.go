@@ -111,33 +111,35 @@ func (s *service) kill() {
 	<-exited
 }
 
-func main() {
-	n := flag.Int("events", 10000, "events published")
-	nUsers := flag.Int("users", 500, "users the events are for")
-	rate := flag.Int("rate", 250, "events published per second")
-	watchers := flag.Int("sockets", 200, "users with a WebSocket open to realtime (reconnecting after each kill)")
-	every := flag.Duration("kill-every", 2500*time.Millisecond, "mean time between kills (uniform over 0.4–1.6 of it)")
-	downMax := flag.Duration("down-max", 1500*time.Millisecond, "longest time a killed service stays down (uniform from 0)")
-	targets := flag.String("kill", "notification,realtime", "services killed at random (comma-separated; empty: none)")
-	flag.Parse()
-	ctx := context.Background()
+// options are the command line's.
+type options struct {
+	events, users, rate, sockets int
+	every, downMax               time.Duration
+	targets                      string
+}
 
+func parseFlags() options {
+	var o options
+	flag.IntVar(&o.events, "events", 10000, "events published")
+	flag.IntVar(&o.users, "users", 500, "users the events are for")
+	flag.IntVar(&o.rate, "rate", 250, "events published per second")
+	flag.IntVar(&o.sockets, "sockets", 200, "users with a WebSocket open to realtime (reconnecting after each kill)")
+	flag.DurationVar(&o.every, "kill-every", 2500*time.Millisecond, "mean time between kills (uniform over 0.4–1.6 of it)")
+	flag.DurationVar(&o.downMax, "down-max", 1500*time.Millisecond, "longest time a killed service stays down (uniform from 0)")
+	flag.StringVar(&o.targets, "kill", "notification,realtime", "services killed at random (comma-separated; empty: none)")
+	flag.Parse()
+	return o
+}
+
+func main() {
+	o := parseFlags()
+	ctx := context.Background()
 	dir, err := os.MkdirTemp("", "bench-nolost")
 	if err != nil {
 		fail(err)
 	}
 	defer os.RemoveAll(dir)
-	bins := map[string]string{}
-	for _, name := range []string{"notification", "realtime"} {
-		bins[name] = filepath.Join(dir, name)
-		build := exec.Command("go", "build", "-o", bins[name], "./cmd/"+name)
-		build.Dir = "../../services/" + name
-		build.Stdout, build.Stderr = os.Stderr, os.Stderr
-		if err := build.Run(); err != nil {
-			fail(fmt.Errorf("build %s: %w", name, err))
-		}
-	}
-
+	bins := buildServices(dir, "notification", "realtime")
 	ns, natsURL, err := events.StartEmbedded(events.EmbeddedOptions{StoreDir: filepath.Join(dir, "js"), Port: -1})
 	if err != nil {
 		fail(err)
@@ -151,7 +153,6 @@ func main() {
 	if err := events.EnsureStreams(ctx, js, "PROJECTS", "NOTIFICATION"); err != nil {
 		fail(err)
 	}
-
 	admin, err := pgx.Connect(ctx, "postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable")
 	if err != nil {
 		fail(err)
@@ -162,14 +163,7 @@ func main() {
 
 	_, priv, _ := ed25519.GenerateKey(rand.Reader)
 	signer := authn.NewSigner(priv, "k1")
-	mux := http.NewServeMux()
-	mux.Handle(authv1connect.NewAuthServiceHandler(keys{pub: signer.PublicKey()}))
-	authLn := listen()
-	var p http.Protocols
-	p.SetHTTP1(true)
-	p.SetUnencryptedHTTP2(true)
-	go (&http.Server{Handler: mux, Protocols: &p}).Serve(authLn)
-
+	authAddr := fakeAuth(signer)
 	logs, err := os.Create(filepath.Join(os.TempDir(), "bench-nolost-services.log"))
 	if err != nil {
 		fail(err)
@@ -179,10 +173,10 @@ func main() {
 	// PROJECTS_TARGET is required with NATS_URL but not called here: a
 	// criteria.matched event names its search's owner and name itself.
 	notif := &service{name: "notification", bin: bins["notification"], logFile: logs, env: []string{
-		"DATABASE_URL=" + dbURL, "AUTH_TARGET=" + authLn.Addr().String(), "NATS_URL=" + natsURL,
-		"PROJECTS_TARGET=" + authLn.Addr().String(), "NOTIFICATION_ADDR=" + freePort(), "LOG_LEVEL=warn", benchServiceKey}}
+		"DATABASE_URL=" + dbURL, "AUTH_TARGET=" + authAddr, "NATS_URL=" + natsURL,
+		"PROJECTS_TARGET=" + authAddr, "NOTIFICATION_ADDR=" + freePort(), "LOG_LEVEL=warn", benchServiceKey}}
 	rt := &service{name: "realtime", bin: bins["realtime"], logFile: logs, env: []string{
-		"AUTH_TARGET=" + authLn.Addr().String(), "NATS_URL=" + natsURL, "REALTIME_ADDR=" + rtAddr, "LOG_LEVEL=warn", benchServiceKey}}
+		"AUTH_TARGET=" + authAddr, "NATS_URL=" + natsURL, "REALTIME_ADDR=" + rtAddr, "LOG_LEVEL=warn", benchServiceKey}}
 	notif.start()
 	rt.start()
 	defer func() {
@@ -193,29 +187,113 @@ func main() {
 		}
 	}()
 
-	users := make([]string, *nUsers)
+	users := make([]string, o.users)
 	for i := range users {
 		users[i] = uuid.NewString()
 	}
+	w := watch(users[:min(o.sockets, len(users))], rtAddr, signer)
+	start := time.Now()
+	k := startKilling(start, o, notif, rt)
+	sent := publish(ctx, js, users, o.events, o.rate, start)
+	published := time.Since(start)
+	fmt.Printf("published %d events for %d users in %s\n", o.events, o.users, published.Round(time.Millisecond))
 
-	// Sockets: each watcher reconnects whenever realtime goes away, and
-	// remembers the last unread count it was pushed.
-	var frames, reconnects atomic.Int64
-	lastPushed := make([]atomic.Int64, *watchers)
-	stopWatch := make(chan struct{})
-	var watchWG sync.WaitGroup
-	for i := 0; i < *watchers && i < len(users); i++ {
-		lastPushed[i].Store(-1)
-		watchWG.Go(func() {
-			u := users[i]
+	pool, err := pgx.Connect(ctx, dbURL)
+	if err != nil {
+		fail(err)
+	}
+	defer pool.Close(ctx)
+	killLog, done := drain(ctx, pool, o.events, start, published, k)
+	fmt.Printf("kills: notification %d, realtime %d: %v\n", notif.kills, rt.kills, killLog)
+
+	rowsOK := checkRows(ctx, pool, sent, done)
+	counts, countsOK := checkUnread(ctx, pool, js, users)
+	w.report(counts)
+	if !rowsOK || !countsOK {
+		fmt.Println("FAIL")
+		os.Exit(1)
+	}
+	fmt.Println("OK: no notification lost or doubled; every published unread count equals its COUNT(*)")
+}
+
+// drain waits until the n events have their rows: killing on for 20 s
+// after the publishing ended, then for up to 3 minutes without kills, then
+// 3 s more in which nothing should arrive. It returns the kills and the
+// time from the start.
+func drain(ctx context.Context, pool *pgx.Conn, n int, start time.Time, published time.Duration, k *killer) ([]string, time.Duration) {
+	count := func() int {
+		var c int
+		if err := pool.QueryRow(ctx, "SELECT count(*) FROM notification.notifications").Scan(&c); err != nil {
+			return -1
+		}
+		return c
+	}
+	for count() < n && time.Since(start) < published+20*time.Second {
+		time.Sleep(500 * time.Millisecond)
+	}
+	killLog := k.stop()
+	deadline := time.Now().Add(3 * time.Minute)
+	for count() < n && time.Now().Before(deadline) {
+		time.Sleep(500 * time.Millisecond)
+	}
+	time.Sleep(3 * time.Second) // nothing more arrives
+	return killLog, time.Since(start)
+}
+
+// buildServices builds the services' binaries into dir.
+func buildServices(dir string, names ...string) map[string]string {
+	bins := map[string]string{}
+	for _, name := range names {
+		bins[name] = filepath.Join(dir, name)
+		build := exec.Command("go", "build", "-o", bins[name], "./cmd/"+name)
+		build.Dir = "../../services/" + name
+		// The services build in the workspace (go.work), not with this
+		// module's GOWORK=off: their own go.sum lacks what pkg needs.
+		build.Env = append(os.Environ(), "GOWORK=")
+		build.Stdout, build.Stderr = os.Stderr, os.Stderr
+		if err := build.Run(); err != nil {
+			fail(fmt.Errorf("build %s: %w", name, err))
+		}
+	}
+	return bins
+}
+
+// fakeAuth serves the verification key of signer as auth does and returns
+// its address.
+func fakeAuth(signer *authn.Signer) string {
+	mux := http.NewServeMux()
+	mux.Handle(authv1connect.NewAuthServiceHandler(keys{pub: signer.PublicKey()}))
+	ln := listen()
+	var p http.Protocols
+	p.SetHTTP1(true)
+	p.SetUnencryptedHTTP2(true)
+	go (&http.Server{Handler: mux, Protocols: &p}).Serve(ln)
+	return ln.Addr().String()
+}
+
+// watchers are the users' sockets: each reconnects whenever realtime goes
+// away, and remembers the last unread count it was pushed.
+type watchers struct {
+	users              []string
+	frames, reconnects atomic.Int64
+	lastPushed         []atomic.Int64
+	stop               chan struct{}
+	wg                 sync.WaitGroup
+}
+
+func watch(users []string, rtAddr string, signer *authn.Signer) *watchers {
+	w := &watchers{users: users, lastPushed: make([]atomic.Int64, len(users)), stop: make(chan struct{})}
+	for i, u := range users {
+		w.lastPushed[i].Store(-1)
+		w.wg.Go(func() {
 			for first := true; ; first = false {
 				select {
-				case <-stopWatch:
+				case <-w.stop:
 					return
 				default:
 				}
 				if !first {
-					reconnects.Add(1)
+					w.reconnects.Add(1)
 					time.Sleep(200 * time.Millisecond)
 				}
 				ws, _, err := websocket.DefaultDialer.Dial("ws://"+rtAddr+"/ws/notifications/"+u, nil)
@@ -225,7 +303,7 @@ func main() {
 				now := time.Now()
 				tok, _ := signer.Sign(authn.Claims{UserID: u, Email: "x@example.com", Provider: authn.ProviderPassword, ID: "j" + u, IssuedAt: now, ExpiresAt: now.Add(time.Hour)})
 				_ = ws.WriteJSON(map[string]string{"type": "auth", "token": tok})
-				go func() { <-stopWatch; ws.Close() }()
+				go func() { <-w.stop; ws.Close() }()
 				for {
 					var m struct {
 						Type        string `json:"type"`
@@ -235,54 +313,95 @@ func main() {
 						break
 					}
 					if m.UnreadCount != nil {
-						frames.Add(1)
-						lastPushed[i].Store(*m.UnreadCount)
+						w.frames.Add(1)
+						w.lastPushed[i].Store(*m.UnreadCount)
 					}
 				}
 				ws.Close()
 			}
 		})
 	}
+	return w
+}
 
-	// Kill and restart at random until told to stop.
-	stopKill := make(chan struct{})
-	killDone := make(chan struct{})
+// report closes the sockets and prints how many last pushed their user's
+// final count (a hint only: frames sent while realtime was down are gone;
+// the app refetches on reconnect).
+func (w *watchers) report(counts map[string]int64) {
+	time.Sleep(2 * time.Second)
+	close(w.stop)
+	w.wg.Wait()
+	same := 0
+	for i, u := range w.users {
+		if w.lastPushed[i].Load() == counts[u] {
+			same++
+		} else if os.Getenv("DEBUG_SOCKETS") != "" {
+			fmt.Printf("  socket %d: last pushed %d, COUNT %d\n", i, w.lastPushed[i].Load(), counts[u])
+		}
+	}
+	fmt.Printf("sockets: %d users, %d reconnects, %d frames; %d of them last pushed their final count\n",
+		len(w.users), w.reconnects.Load(), w.frames.Load(), same)
+}
+
+// killer kills and restarts the services at random until stopped.
+type killer struct {
+	stopCh chan struct{}
+	done   chan struct{}
+	log    []string
+}
+
+func startKilling(start time.Time, o options, services ...*service) *killer {
+	k := &killer{stopCh: make(chan struct{}), done: make(chan struct{})}
 	r := mrand.New(mrand.NewPCG(uint64(time.Now().UnixNano()), 2))
-	var killLog []string
-	start := time.Now()
+	var pick []*service
+	for _, s := range services {
+		if strings.Contains(o.targets, s.name) {
+			pick = append(pick, s)
+		}
+	}
 	go func() {
-		defer close(killDone)
+		defer close(k.done)
 		for {
 			select {
-			case <-stopKill:
+			case <-k.stopCh:
 				return
-			case <-time.After(time.Duration(float64(*every) * (0.4 + 1.2*r.Float64()))):
-			}
-			var pick []*service
-			for _, s := range []*service{notif, rt} {
-				if strings.Contains(*targets, s.name) {
-					pick = append(pick, s)
-				}
+			case <-time.After(time.Duration(float64(o.every) * (0.4 + 1.2*r.Float64()))):
 			}
 			if len(pick) == 0 {
 				continue
 			}
 			s := pick[r.IntN(len(pick))]
 			s.kill()
-			down := time.Duration(r.Int64N(int64(*downMax) + 1))
-			killLog = append(killLog, fmt.Sprintf("%s@%.1fs(down %s)", s.name, time.Since(start).Seconds(), down.Round(100*time.Millisecond)))
+			down := time.Duration(r.Int64N(int64(o.downMax) + 1))
+			k.log = append(k.log, fmt.Sprintf("%s@%.1fs(down %s)", s.name, time.Since(start).Seconds(), down.Round(100*time.Millisecond)))
 			time.Sleep(down)
 			s.start()
 		}
 	}()
+	return k
+}
 
-	// Publish at rate, as the projects relay does.
-	type pub struct{ user, project string }
-	sent := make([]pub, *n)
+// stop ends the kills (the service down is started again first) and
+// returns what was killed when.
+func (k *killer) stop() []string {
+	close(k.stopCh)
+	<-k.done
+	return k.log
+}
+
+// sentEvent is the user and project of a published event.
+type sentEvent struct{ user, project string }
+
+// publish sends n criteria.matched events at rate, each one new project for
+// a random user, as the projects relay does (Nats-Msg-Id = event id).
+func publish(ctx context.Context, js jetstream.JetStream, users []string, n, rate int, start time.Time) []sentEvent {
+	r := mrand.New(mrand.NewPCG(uint64(time.Now().UnixNano()), 3))
+	sent := make([]sentEvent, n)
 	tick := time.NewTicker(10 * time.Millisecond)
+	defer tick.Stop()
 	i := 0
 	for now := range tick.C {
-		for ; i < *n && float64(i) < now.Sub(start).Seconds()*float64(*rate); i++ {
+		for ; i < n && float64(i) < now.Sub(start).Seconds()*float64(rate); i++ {
 			u := users[r.IntN(len(users))]
 			pid := fmt.Sprintf("67%09d", i)
 			id := uuid.NewString()
@@ -305,52 +424,25 @@ func main() {
 					time.Sleep(100 * time.Millisecond)
 				}
 			}
-			sent[i] = pub{u, pid}
+			sent[i] = sentEvent{u, pid}
 		}
-		if i == *n {
+		if i == n {
 			break
 		}
 	}
-	tick.Stop()
-	published := time.Since(start)
-	fmt.Printf("published %d events for %d users in %s\n", *n, *nUsers, published.Round(time.Millisecond))
+	return sent
+}
 
-	pool, err := pgx.Connect(ctx, dbURL)
-	if err != nil {
-		fail(err)
-	}
-	defer pool.Close(ctx)
-	count := func() int {
-		var c int
-		if err := pool.QueryRow(ctx, "SELECT count(*) FROM notification.notifications").Scan(&c); err != nil {
-			return -1
-		}
-		return c
-	}
-	// Keep killing for a while as the backlog drains, then let it finish.
-	for count() < *n && time.Since(start) < published+20*time.Second {
-		time.Sleep(500 * time.Millisecond)
-	}
-	close(stopKill)
-	<-killDone
-	deadline := time.Now().Add(3 * time.Minute)
-	for count() < *n && time.Now().Before(deadline) {
-		time.Sleep(500 * time.Millisecond)
-	}
-	time.Sleep(3 * time.Second) // nothing more arrives
-	done := time.Since(start)
-	fmt.Printf("kills: notification %d, realtime %d: %v\n", notif.kills, rt.kills, killLog)
-
-	// 1. Exactly one row per event.
-	rows := count()
-	var distinct, dup int
+// checkRows checks exactly one notification row per event.
+func checkRows(ctx context.Context, pool *pgx.Conn, sent []sentEvent, took time.Duration) bool {
+	var rows, distinct, dup int
+	_ = pool.QueryRow(ctx, "SELECT count(*) FROM notification.notifications").Scan(&rows)
 	_ = pool.QueryRow(ctx, "SELECT count(DISTINCT (user_id, project_id)) FROM notification.notifications").Scan(&distinct)
 	_ = pool.QueryRow(ctx, "SELECT count(*) FROM (SELECT 1 FROM notification.notifications GROUP BY user_id, project_id HAVING count(*) > 1) d").Scan(&dup)
 	want := map[[2]string]bool{}
 	for _, s := range sent {
 		want[[2]string{s.user, s.project}] = true
 	}
-	missing := 0
 	q, err := pool.Query(ctx, "SELECT user_id::text, project_id FROM notification.notifications")
 	if err != nil {
 		fail(err)
@@ -362,17 +454,23 @@ func main() {
 		got[k] = true
 	}
 	q.Close()
+	missing := 0
 	for k := range want {
 		if !got[k] {
 			missing++
 		}
 	}
 	fmt.Printf("rows: %d for %d events (%d distinct, %d doubled, %d events without a row), all in %s\n",
-		rows, *n, distinct, dup, missing, done.Round(time.Millisecond))
+		rows, len(sent), distinct, dup, missing, took.Round(time.Millisecond))
+	return rows == len(sent) && dup == 0 && missing == 0
+}
 
-	// 2. The unread count last published to each user equals COUNT(*).
+// checkUnread checks that the unread count last published to each user
+// (what the bell shows live) equals COUNT(*) of their unread rows, and
+// returns those counts.
+func checkUnread(ctx context.Context, pool *pgx.Conn, js jetstream.JetStream, users []string) (map[string]int64, bool) {
 	counts := map[string]int64{}
-	q, err = pool.Query(ctx, "SELECT user_id::text, count(*) FROM notification.notifications WHERE NOT is_read AND archived_at IS NULL GROUP BY 1")
+	q, err := pool.Query(ctx, "SELECT user_id::text, count(*) FROM notification.notifications WHERE NOT is_read AND archived_at IS NULL GROUP BY 1")
 	if err != nil {
 		fail(err)
 	}
@@ -412,27 +510,7 @@ func main() {
 		}
 	}
 	fmt.Printf("unread counts: %d users, %d whose last published count differs from COUNT(*), %d with rows but no event\n", len(users), wrong, noEvent)
-
-	// 3. The sockets (a hint only: frames sent while realtime was down are
-	// gone; the app refetches on reconnect).
-	time.Sleep(2 * time.Second)
-	close(stopWatch)
-	watchWG.Wait()
-	same := 0
-	for i := 0; i < *watchers && i < len(users); i++ {
-		if lastPushed[i].Load() == counts[users[i]] {
-			same++
-		} else if os.Getenv("DEBUG_SOCKETS") != "" {
-			fmt.Printf("  socket %d: last pushed %d, COUNT %d\n", i, lastPushed[i].Load(), counts[users[i]])
-		}
-	}
-	fmt.Printf("sockets: %d users, %d reconnects, %d frames; %d of them last pushed their final count\n",
-		min(*watchers, len(users)), reconnects.Load(), frames.Load(), same)
-	if rows != *n || dup != 0 || missing != 0 || wrong != 0 || noEvent != 0 {
-		fmt.Println("FAIL")
-		os.Exit(1)
-	}
-	fmt.Println("OK: no notification lost or doubled; every published unread count equals its COUNT(*)")
+	return counts, wrong == 0 && noEvent == 0
 }
 
 func fail(err error) {

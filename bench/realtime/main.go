@@ -157,6 +157,10 @@ type bench struct {
 	fanout  recorder // on NATS → frame (NATS, realtime, the socket)
 	got     atomic.Int64
 	dialer  websocket.Dialer
+	o       options
+	pid     int      // realtime's
+	rss0    int64    // realtime's RSS idle, kB
+	users   []string // the idle sockets' users
 }
 
 func (b *bench) token(user string) string {
@@ -300,51 +304,43 @@ func (b *bench) load(ctx context.Context, users []string, rate int, d time.Durat
 	return sent
 }
 
-func main() {
-	nConns := flag.Int("conns", 15000, "idle authenticated sockets")
-	rate := flag.Int("rate", 1000, "events per second committed")
-	dur := flag.Duration("duration", 30*time.Second, "length of each timed phase")
-	nSlow := flag.Int("slow", 100, "sockets that never read (0: skip that phase)")
-	rounds := flag.Int("rounds", 2, "control / never-reading phase pairs (order alternates)")
-	slowRate := flag.Int("slow-rate", 1000, "events per second (~2 KB frames) to the extra sockets, over and above -rate")
-	bin := flag.String("realtime-bin", "", "realtime binary (built from services/realtime when empty)")
-	memOnly := flag.Bool("mem-only", false, "stop after the memory figure")
-	memWait := flag.Duration("mem-wait", 10*time.Second, "how long the idle sockets are watched before the memory figure")
-	childEnv := flag.String("realtime-env", "", "extra environment for realtime, comma-separated (e.g. GODEBUG=gctrace=1)")
+// options are the command line's.
+type options struct {
+	conns, rate, slow, rounds, slowRate int
+	dur, memWait                        time.Duration
+	bin, childEnv                       string
+	memOnly                             bool
+}
+
+func parseFlags() options {
+	var o options
+	flag.IntVar(&o.conns, "conns", 15000, "idle authenticated sockets")
+	flag.IntVar(&o.rate, "rate", 1000, "events per second committed")
+	flag.DurationVar(&o.dur, "duration", 30*time.Second, "length of each timed phase")
+	flag.IntVar(&o.slow, "slow", 100, "sockets that never read (0: skip that phase)")
+	flag.IntVar(&o.rounds, "rounds", 2, "control / never-reading phase pairs (order alternates)")
+	flag.IntVar(&o.slowRate, "slow-rate", 1000, "events per second (~2 KB frames) to the extra sockets, over and above -rate")
+	flag.StringVar(&o.bin, "realtime-bin", "", "realtime binary (built from services/realtime when empty)")
+	flag.BoolVar(&o.memOnly, "mem-only", false, "stop after the memory figure")
+	flag.DurationVar(&o.memWait, "mem-wait", 10*time.Second, "how long the idle sockets are watched before the memory figure")
+	flag.StringVar(&o.childEnv, "realtime-env", "", "extra environment for realtime, comma-separated (e.g. GODEBUG=gctrace=1)")
 	flag.Parse()
+	return o
+}
+
+func main() {
+	o := parseFlags()
 	ctx := context.Background()
 	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-
-	// One socket per connection in each process (the client ends here, the
-	// server ends in realtime): raise the soft descriptor limit to the hard
-	// one; the child inherits it.
-	var lim syscall.Rlimit
-	if err := syscall.Getrlimit(syscall.RLIMIT_NOFILE, &lim); err != nil {
-		fail(err)
-	}
-	lim.Cur = lim.Max
-	if err := syscall.Setrlimit(syscall.RLIMIT_NOFILE, &lim); err != nil {
-		fail(err)
-	}
-	if need := uint64(*nConns + 2**nSlow + 500); lim.Cur < need {
-		fail(fmt.Errorf("open-file limit %d < %d needed (ulimit -Hn)", lim.Cur, need))
-	}
-
+	raiseFileLimit(uint64(o.conns + 2*o.slow + 500))
 	dir, err := os.MkdirTemp("", "bench-realtime")
 	if err != nil {
 		fail(err)
 	}
 	defer os.RemoveAll(dir)
-	if *bin == "" {
-		*bin = filepath.Join(dir, "realtime")
-		build := exec.Command("go", "build", "-o", *bin, "./cmd/realtime")
-		build.Dir = "../../services/realtime"
-		build.Stdout, build.Stderr = os.Stderr, os.Stderr
-		if err := build.Run(); err != nil {
-			fail(fmt.Errorf("build realtime: %w", err))
-		}
+	if o.bin == "" {
+		o.bin = buildRealtime(dir)
 	}
-
 	ns, natsURL, err := events.StartEmbedded(events.EmbeddedOptions{StoreDir: filepath.Join(dir, "js"), Port: -1})
 	if err != nil {
 		fail(err)
@@ -358,7 +354,73 @@ func main() {
 	if err := events.EnsureStreams(ctx, js, "NOTIFICATION"); err != nil {
 		fail(err)
 	}
+	pool := notificationDatabase(ctx)
+	defer pool.Close()
+	rctx, stopRelay := context.WithCancel(ctx)
+	defer stopRelay()
+	go func() { _ = outbox.NewRelay(pool, js, log, outbox.RelayOptions{}).Run(rctx) }()
 
+	_, priv, _ := ed25519.GenerateKey(rand.Reader)
+	signer := authn.NewSigner(priv, "k1")
+	mux := http.NewServeMux()
+	mux.Handle(authv1connect.NewAuthServiceHandler(keys{pub: signer.PublicKey()}))
+	authAddr := serve(mux)
+	addr := freePort()
+	cmd := startRealtime(o, natsURL, authAddr, addr)
+	defer func() { _ = cmd.Process.Kill(); _, _ = cmd.Process.Wait() }()
+
+	b := &bench{signer: signer, wsURL: "ws://" + addr + "/ws/notifications/", pool: pool, js: js, o: o, pid: cmd.Process.Pid,
+		dialer: websocket.Dialer{HandshakeTimeout: 30 * time.Second, ReadBufferSize: 1024, WriteBufferSize: 1024}}
+	b.followRelay(nc)
+	b.waitReady()
+	conns := b.idleSockets()
+	if o.memOnly {
+		return
+	}
+	base := b.phase(ctx, "latency", nil, 0)
+	if o.slow > 0 {
+		b.rounds(ctx, base)
+	}
+	for _, ws := range conns {
+		ws.Close()
+	}
+}
+
+// raiseFileLimit raises the soft descriptor limit to the hard one (one
+// socket per connection in each process: the client ends here, the server
+// ends in realtime; the child inherits it) and fails below need.
+func raiseFileLimit(need uint64) {
+	var lim syscall.Rlimit
+	if err := syscall.Getrlimit(syscall.RLIMIT_NOFILE, &lim); err != nil {
+		fail(err)
+	}
+	lim.Cur = lim.Max
+	if err := syscall.Setrlimit(syscall.RLIMIT_NOFILE, &lim); err != nil {
+		fail(err)
+	}
+	if lim.Cur < need {
+		fail(fmt.Errorf("open-file limit %d < %d needed (ulimit -Hn)", lim.Cur, need))
+	}
+}
+
+// buildRealtime builds the realtime binary into dir.
+func buildRealtime(dir string) string {
+	bin := filepath.Join(dir, "realtime")
+	build := exec.Command("go", "build", "-o", bin, "./cmd/realtime")
+	build.Dir = "../../services/realtime"
+	// The service builds in the workspace (go.work), not with this
+	// module's GOWORK=off: its own go.sum lacks what pkg needs.
+	build.Env = append(os.Environ(), "GOWORK=")
+	build.Stdout, build.Stderr = os.Stderr, os.Stderr
+	if err := build.Run(); err != nil {
+		fail(fmt.Errorf("build realtime: %w", err))
+	}
+	return bin
+}
+
+// notificationDatabase creates bench_realtime afresh with the notification
+// service's schema and outbox, and connects to it.
+func notificationDatabase(ctx context.Context) *pgxpool.Pool {
 	admin, err := pgx.Connect(ctx, "postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable")
 	if err != nil {
 		fail(err)
@@ -375,35 +437,28 @@ func main() {
 	if err != nil {
 		fail(err)
 	}
-	defer pool.Close()
-	rctx, stopRelay := context.WithCancel(ctx)
-	defer stopRelay()
-	go func() { _ = outbox.NewRelay(pool, js, log, outbox.RelayOptions{}).Run(rctx) }()
+	return pool
+}
 
-	_, priv, _ := ed25519.GenerateKey(rand.Reader)
-	signer := authn.NewSigner(priv, "k1")
-	mux := http.NewServeMux()
-	mux.Handle(authv1connect.NewAuthServiceHandler(keys{pub: signer.PublicKey()}))
-	authAddr := serve(mux)
-
-	addr := freePort()
-	cmd := exec.Command(*bin, "serve")
+// startRealtime starts the realtime binary on addr.
+func startRealtime(o options, natsURL, authAddr, addr string) *exec.Cmd {
+	cmd := exec.Command(o.bin, "serve")
 	// The fake auth checks no service token; the service requires the key.
 	cmd.Env = append(os.Environ(), "NATS_URL="+natsURL, "AUTH_TARGET="+authAddr, "REALTIME_ADDR="+addr, "LOG_LEVEL=warn",
 		"SERVICE_TOKEN_KEY=YmVuY2gtc2VydmljZS10b2tlbi1rZXktMzItYnl0ZXM=")
-	if *childEnv != "" {
-		cmd.Env = append(cmd.Env, strings.Split(*childEnv, ",")...)
+	if o.childEnv != "" {
+		cmd.Env = append(cmd.Env, strings.Split(o.childEnv, ",")...)
 	}
 	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
 	if err := cmd.Start(); err != nil {
 		fail(err)
 	}
-	pid := cmd.Process.Pid
-	defer func() { _ = cmd.Process.Kill(); _, _ = cmd.Process.Wait() }()
+	return cmd
+}
 
-	b := &bench{signer: signer, wsURL: "ws://" + addr + "/ws/notifications/", pool: pool, js: js,
-		dialer: websocket.Dialer{HandshakeTimeout: 30 * time.Second, ReadBufferSize: 1024, WriteBufferSize: 1024}}
-	// The split of the latency: when the relay's message is on NATS.
+// followRelay notes when each measured event is on NATS: the split of the
+// latency between the relay and the fan-out.
+func (b *bench) followRelay(nc *nats.Conn) {
 	created, err := events.TypeOf(&notificationv1.NotificationCreated{})
 	if err != nil {
 		fail(err)
@@ -417,8 +472,13 @@ func main() {
 	}); err != nil {
 		fail(err)
 	}
-	// Wait for the service and its keys: one socket authenticates.
+}
+
+// waitReady waits for the service and its keys (one socket authenticates)
+// and prints its idle figures.
+func (b *bench) waitReady() {
 	var probe *websocket.Conn
+	var err error
 	for i := 0; ; i++ {
 		if probe, err = b.connect("probe", 0); err == nil {
 			break
@@ -430,22 +490,26 @@ func main() {
 	}
 	probe.Close()
 	time.Sleep(2 * time.Second)
-	rss0 := procStatus(pid, "VmRSS")
-	fmt.Printf("realtime (pid %d) idle: RSS %d kB, %d fds, %d threads\n", pid, rss0, fds(pid), procStatus(pid, "Threads"))
+	b.rss0 = procStatus(b.pid, "VmRSS")
+	fmt.Printf("realtime (pid %d) idle: RSS %d kB, %d fds, %d threads\n", b.pid, b.rss0, fds(b.pid), procStatus(b.pid, "Threads"))
+}
 
-	// N idle authenticated sockets, 64 handshakes at a time.
-	users := make([]string, *nConns)
-	conns := make([]*websocket.Conn, *nConns)
+// idleSockets opens o.conns authenticated sockets, 64 handshakes at a time,
+// reading in the background, and prints the memory they take.
+func (b *bench) idleSockets() []*websocket.Conn {
+	n := b.o.conns
+	b.users = make([]string, n)
+	conns := make([]*websocket.Conn, n)
 	start := time.Now()
 	sem := make(chan struct{}, 64)
 	var wg sync.WaitGroup
 	var failed atomic.Int64
-	for i := range users {
-		users[i] = fmt.Sprintf("u%05d", i)
+	for i := range b.users {
+		b.users[i] = fmt.Sprintf("u%05d", i)
 		sem <- struct{}{}
 		wg.Go(func() {
 			defer func() { <-sem }()
-			ws, err := b.connect(users[i], i)
+			ws, err := b.connect(b.users[i], i)
 			if err != nil {
 				if failed.Add(1) <= 3 {
 					fmt.Fprintln(os.Stderr, "connect:", err)
@@ -457,175 +521,77 @@ func main() {
 		})
 	}
 	wg.Wait()
-	if n := failed.Load(); n > 0 {
-		fail(fmt.Errorf("%d of %d sockets failed to connect", n, *nConns))
+	if f := failed.Load(); f > 0 {
+		fail(fmt.Errorf("%d of %d sockets failed to connect", f, n))
 	}
-	fmt.Printf("%d sockets authenticated in %s\n", *nConns, time.Since(start).Round(time.Millisecond))
+	fmt.Printf("%d sockets authenticated in %s\n", n, time.Since(start).Round(time.Millisecond))
 	var rssSeries []int64
-	for t := time.Now(); time.Since(t) < *memWait; {
-		time.Sleep(*memWait / 10)
-		rssSeries = append(rssSeries, procStatus(pid, "VmRSS"))
+	for t := time.Now(); time.Since(t) < b.o.memWait; {
+		time.Sleep(b.o.memWait / 10)
+		rssSeries = append(rssSeries, procStatus(b.pid, "VmRSS"))
 	}
 	rss1 := rssSeries[len(rssSeries)-1]
-	fmt.Printf("realtime with %d idle sockets: RSS %d kB (every %s: %v), %d fds, %d threads\n", *nConns, rss1, *memWait/10, rssSeries, fds(pid), procStatus(pid, "Threads"))
-	fmt.Printf("memory per socket: %.1f KB (RSS delta %d kB / %d)\n", float64(rss1-rss0)*1024/1000/float64(*nConns), rss1-rss0, *nConns)
-	if *memOnly {
-		return
-	}
+	fmt.Printf("realtime with %d idle sockets: RSS %d kB (every %s: %v), %d fds, %d threads\n", n, rss1, b.o.memWait/10, rssSeries, fds(b.pid), procStatus(b.pid, "Threads"))
+	fmt.Printf("memory per socket: %.1f KB (RSS delta %d kB / %d)\n", float64(rss1-b.rss0)*1024/1000/float64(n), rss1-b.rss0, n)
+	return conns
+}
 
-	phase := func(name string, extra []string, extraRate int) []time.Duration {
-		b.got.Store(0)
-		b.rec.start()
-		b.relay.start()
-		b.fanout.start()
-		rssStart := procStatus(pid, "VmRSS")
-		stopMem := make(chan struct{})
-		var peak atomic.Int64
-		go func() {
-			t := time.NewTicker(500 * time.Millisecond)
-			defer t.Stop()
-			for {
-				select {
-				case <-stopMem:
-					return
-				case <-t.C:
-					if v := procStatus(pid, "VmRSS"); v > peak.Load() {
-						peak.Store(v)
-					}
+// phase commits o.rate events/s to the idle users for o.dur (and extraRate
+// events/s to the extra users), waits for their frames and prints the
+// latencies and realtime's memory; it returns the commit → frame latencies.
+func (b *bench) phase(ctx context.Context, name string, extra []string, extraRate int) []time.Duration {
+	b.got.Store(0)
+	b.rec.start()
+	b.relay.start()
+	b.fanout.start()
+	rssStart := procStatus(b.pid, "VmRSS")
+	stopMem := make(chan struct{})
+	var peak atomic.Int64
+	go func() {
+		t := time.NewTicker(500 * time.Millisecond)
+		defer t.Stop()
+		for {
+			select {
+			case <-stopMem:
+				return
+			case <-t.C:
+				if v := procStatus(b.pid, "VmRSS"); v > peak.Load() {
+					peak.Store(v)
 				}
 			}
-		}()
-		sent := b.load(ctx, users, *rate, *dur, extra, extraRate)
-		deadline := time.Now().Add(10 * time.Second)
-		for b.got.Load() < int64(sent) && time.Now().Before(deadline) {
-			time.Sleep(50 * time.Millisecond)
 		}
-		lat := b.rec.stop()
-		rl, fo := b.relay.stop(), b.fanout.stop()
-		close(stopMem)
-		fmt.Printf("%s: %d events in %s (%.0f/s) + %d/s to %d extra sockets; received %d; commit → frame p50 %s p95 %s p99 %s max %s; realtime RSS %d → peak %d → %d kB\n",
-			name, sent, *dur, float64(sent)/dur.Seconds(), extraRate, len(extra), len(lat),
-			pct(lat, .5).Round(100*time.Microsecond), pct(lat, .95).Round(100*time.Microsecond),
-			pct(lat, .99).Round(100*time.Microsecond), pct(lat, 1).Round(100*time.Microsecond),
-			rssStart, peak.Load(), procStatus(pid, "VmRSS"))
-		fmt.Printf("    of which commit → on NATS (relay) p50 %s p99 %s; on NATS → frame p50 %s p99 %s\n",
-			pct(rl, .5).Round(100*time.Microsecond), pct(rl, .99).Round(100*time.Microsecond),
-			pct(fo, .5).Round(100*time.Microsecond), pct(fo, .99).Round(100*time.Microsecond))
-		return lat
+	}()
+	sent := b.load(ctx, b.users, b.o.rate, b.o.dur, extra, extraRate)
+	deadline := time.Now().Add(10 * time.Second)
+	for b.got.Load() < int64(sent) && time.Now().Before(deadline) {
+		time.Sleep(50 * time.Millisecond)
 	}
-	base := phase("latency", nil, 0)
-	_ = base
-	if *nSlow == 0 {
-		return
-	}
+	lat := b.rec.stop()
+	rl, fo := b.relay.stop(), b.fanout.stop()
+	close(stopMem)
+	dur := b.o.dur
+	fmt.Printf("%s: %d events in %s (%.0f/s) + %d/s to %d extra sockets; received %d; commit → frame p50 %s p95 %s p99 %s max %s; realtime RSS %d → peak %d → %d kB\n",
+		name, sent, dur, float64(sent)/dur.Seconds(), extraRate, len(extra), len(lat),
+		pct(lat, .5).Round(100*time.Microsecond), pct(lat, .95).Round(100*time.Microsecond),
+		pct(lat, .99).Round(100*time.Microsecond), pct(lat, 1).Round(100*time.Microsecond),
+		rssStart, peak.Load(), procStatus(b.pid, "VmRSS"))
+	fmt.Printf("    of which commit → on NATS (relay) p50 %s p99 %s; on NATS → frame p50 %s p99 %s\n",
+		pct(rl, .5).Round(100*time.Microsecond), pct(rl, .99).Round(100*time.Microsecond),
+		pct(fo, .5).Round(100*time.Microsecond), pct(fo, .99).Round(100*time.Microsecond))
+	return lat
+}
 
-	extraUsers := func(prefix string) []string {
-		out := make([]string, *nSlow)
-		for i := range out {
-			out[i] = fmt.Sprintf("%s%03d", prefix, i)
-		}
-		return out
-	}
-	// control: nSlow extra sockets that read, receiving slowRate events/s.
-	control := func(round int) []time.Duration {
-		readers := extraUsers(fmt.Sprintf("r%d-", round))
-		var readerConns []*websocket.Conn
-		for i, u := range readers {
-			ws, err := b.connect(u, i)
-			if err != nil {
-				fail(err)
-			}
-			readerConns = append(readerConns, ws)
-			go func() {
-				for {
-					if _, _, err := ws.NextReader(); err != nil {
-						return
-					}
-				}
-			}()
-		}
-		lat := phase(fmt.Sprintf("round %d, control (%d extra sockets that read)", round, *nSlow), readers, *slowRate)
-		for _, ws := range readerConns {
-			ws.Close()
-		}
-		time.Sleep(2 * time.Second)
-		return lat
-	}
-	// never: nSlow sockets that never read after auth_success, with a
-	// small receive buffer, receiving slowRate events/s.
-	never := func(round int) []time.Duration {
-		slow := extraUsers(fmt.Sprintf("s%d-", round))
-		var slowConns []net.Conn
-		var slowMu sync.Mutex
-		for i, u := range slow {
-			d := b.dialer
-			d.NetDialContext = func(ctx context.Context, network, a string) (net.Conn, error) {
-				nd := net.Dialer{LocalAddr: &net.TCPAddr{IP: net.IPv4(127, 0, 0, byte(2+i%8))}}
-				c, err := nd.DialContext(ctx, network, a)
-				if err == nil {
-					// Small, but not below the loopback MSS (64 KB): a receive
-					// window that never opens a full segment stalls even reads.
-					_ = c.(*net.TCPConn).SetReadBuffer(64 << 10)
-					slowMu.Lock()
-					slowConns = append(slowConns, c)
-					slowMu.Unlock()
-				}
-				return c, err
-			}
-			ws, _, err := d.Dial(b.wsURL+u, nil)
-			if err != nil {
-				fail(err)
-			}
-			if err := ws.WriteJSON(map[string]string{"type": "auth", "token": b.token(u)}); err != nil {
-				fail(err)
-			}
-			// auth_success is read; nothing after it ever is.
-			var m struct{ Type string }
-			if err := ws.ReadJSON(&m); err != nil || m.Type != "auth_success" {
-				fail(fmt.Errorf("slow auth: %v %q", err, m.Type))
-			}
-		}
-		fdsBefore := fds(pid)
-		closedAt := make(chan time.Duration, 1)
-		slowStart := time.Now()
-		go func() { // when the server has closed them all
-			for time.Since(slowStart) < *dur+time.Minute {
-				if fds(pid) <= fdsBefore-*nSlow {
-					closedAt <- time.Since(slowStart)
-					return
-				}
-				// Listing 15 000 descriptors is not free: once a second.
-				time.Sleep(time.Second)
-			}
-			closedAt <- -1
-		}()
-		lat := phase(fmt.Sprintf("round %d, with %d sockets that never read", round, *nSlow), slow, *slowRate)
-		closed := <-closedAt
-		// A socket the server closed ends in an error once the buffered
-		// frames are read, not in a wait.
-		ended := 0
-		for _, c := range slowConns {
-			_ = c.SetReadDeadline(time.Now().Add(5 * time.Second))
-			_, err := io.Copy(io.Discard, c)
-			var ne net.Error
-			if !(errors.As(err, &ne) && ne.Timeout()) {
-				ended++
-			}
-			c.Close()
-		}
-		fmt.Printf("    never-reading sockets: %d of %d closed by the server (all gone %s after the phase began); realtime fds %d → %d\n",
-			ended, len(slowConns), closed.Round(100*time.Millisecond), fdsBefore, fds(pid))
-		return lat
-	}
-	// Rounds alternate the order, so a change of the machine's other load
-	// falls on both sides.
+// rounds runs the control and never-reading phases, alternating their order
+// so that a change of the machine's other load falls on both sides, and
+// compares them with base (no extra load).
+func (b *bench) rounds(ctx context.Context, base []time.Duration) {
 	var allControl, allNever []time.Duration
-	for round := 1; round <= *rounds; round++ {
+	for round := 1; round <= b.o.rounds; round++ {
 		var c, n []time.Duration
 		if round%2 == 1 {
-			c, n = control(round), never(round)
+			c, n = b.control(ctx, round), b.never(ctx, round)
 		} else {
-			n, c = never(round), control(round)
+			n, c = b.never(ctx, round), b.control(ctx, round)
 		}
 		allControl, allNever = append(allControl, c...), append(allNever, n...)
 		fmt.Printf("round %d: p99 with never-readers %s vs control %s (Δ %s)\n", round,
@@ -634,9 +600,115 @@ func main() {
 	fmt.Printf("all rounds: p99 with never-readers %s vs control %s (Δ %s) vs no extra load %s\n",
 		pct(allNever, .99).Round(100*time.Microsecond), pct(allControl, .99).Round(100*time.Microsecond),
 		(pct(allNever, .99) - pct(allControl, .99)).Round(100*time.Microsecond), pct(base, .99).Round(100*time.Microsecond))
-	for _, ws := range conns {
+}
+
+// extraUsers names the o.slow extra sockets of a phase.
+func (b *bench) extraUsers(prefix string) []string {
+	out := make([]string, b.o.slow)
+	for i := range out {
+		out[i] = fmt.Sprintf("%s%03d", prefix, i)
+	}
+	return out
+}
+
+// control: o.slow extra sockets that read, receiving o.slowRate events/s.
+func (b *bench) control(ctx context.Context, round int) []time.Duration {
+	readers := b.extraUsers(fmt.Sprintf("r%d-", round))
+	var readerConns []*websocket.Conn
+	for i, u := range readers {
+		ws, err := b.connect(u, i)
+		if err != nil {
+			fail(err)
+		}
+		readerConns = append(readerConns, ws)
+		go func() {
+			for {
+				if _, _, err := ws.NextReader(); err != nil {
+					return
+				}
+			}
+		}()
+	}
+	lat := b.phase(ctx, fmt.Sprintf("round %d, control (%d extra sockets that read)", round, b.o.slow), readers, b.o.slowRate)
+	for _, ws := range readerConns {
 		ws.Close()
 	}
+	time.Sleep(2 * time.Second)
+	return lat
+}
+
+// never: o.slow sockets that never read after auth_success, with a small
+// receive buffer, receiving o.slowRate events/s.
+func (b *bench) never(ctx context.Context, round int) []time.Duration {
+	slow := b.extraUsers(fmt.Sprintf("s%d-", round))
+	slowConns := b.neverReaders(slow)
+	fdsBefore := fds(b.pid)
+	closedAt := make(chan time.Duration, 1)
+	slowStart := time.Now()
+	go func() { // when the server has closed them all
+		for time.Since(slowStart) < b.o.dur+time.Minute {
+			if fds(b.pid) <= fdsBefore-b.o.slow {
+				closedAt <- time.Since(slowStart)
+				return
+			}
+			// Listing 15 000 descriptors is not free: once a second.
+			time.Sleep(time.Second)
+		}
+		closedAt <- -1
+	}()
+	lat := b.phase(ctx, fmt.Sprintf("round %d, with %d sockets that never read", round, b.o.slow), slow, b.o.slowRate)
+	closed := <-closedAt
+	// A socket the server closed ends in an error once the buffered
+	// frames are read, not in a wait.
+	ended := 0
+	for _, c := range slowConns {
+		_ = c.SetReadDeadline(time.Now().Add(5 * time.Second))
+		_, err := io.Copy(io.Discard, c)
+		var ne net.Error
+		if !(errors.As(err, &ne) && ne.Timeout()) {
+			ended++
+		}
+		c.Close()
+	}
+	fmt.Printf("    never-reading sockets: %d of %d closed by the server (all gone %s after the phase began); realtime fds %d → %d\n",
+		ended, len(slowConns), closed.Round(100*time.Millisecond), fdsBefore, fds(b.pid))
+	return lat
+}
+
+// neverReaders opens an authenticated socket for each of users that reads
+// nothing after auth_success, and returns their connections.
+func (b *bench) neverReaders(users []string) []net.Conn {
+	var slowConns []net.Conn
+	var slowMu sync.Mutex
+	for i, u := range users {
+		d := b.dialer
+		d.NetDialContext = func(ctx context.Context, network, a string) (net.Conn, error) {
+			nd := net.Dialer{LocalAddr: &net.TCPAddr{IP: net.IPv4(127, 0, 0, byte(2+i%8))}}
+			c, err := nd.DialContext(ctx, network, a)
+			if err == nil {
+				// Small, but not below the loopback MSS (64 KB): a receive
+				// window that never opens a full segment stalls even reads.
+				_ = c.(*net.TCPConn).SetReadBuffer(64 << 10)
+				slowMu.Lock()
+				slowConns = append(slowConns, c)
+				slowMu.Unlock()
+			}
+			return c, err
+		}
+		ws, _, err := d.Dial(b.wsURL+u, nil)
+		if err != nil {
+			fail(err)
+		}
+		if err := ws.WriteJSON(map[string]string{"type": "auth", "token": b.token(u)}); err != nil {
+			fail(err)
+		}
+		// auth_success is read; nothing after it ever is.
+		var m struct{ Type string }
+		if err := ws.ReadJSON(&m); err != nil || m.Type != "auth_success" {
+			fail(fmt.Errorf("slow auth: %v %q", err, m.Type))
+		}
+	}
+	return slowConns
 }
 
 func fail(err error) {

@@ -22,6 +22,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/jackc/pgx/v5/pgxpool"
+
 	"bidradar/pkg/pgdb"
 	"bidradar/services/projects/benchkit"
 	"bidradar/services/projects/projectssvc"
@@ -96,17 +98,7 @@ func main() {
 	}
 	defer pool.Close()
 	if !*skipLoad {
-		if _, err := pool.Exec(ctx, "TRUNCATE projects"); err != nil {
-			fail(err)
-		}
-		start := time.Now()
-		err := benchkit.Load(ctx, pool, 42, *n, func(done int) {
-			fmt.Fprintf(os.Stderr, "\rloading %d/%d (%.0f rows/s)", done, *n, float64(done)/time.Since(start).Seconds())
-		})
-		if err != nil {
-			fail(err)
-		}
-		fmt.Printf("\nloaded %d projects in %s (COPY + GIN build)\n", *n, time.Since(start).Round(time.Second))
+		load(ctx, pool, *n)
 		if *loadOnly {
 			return
 		}
@@ -114,21 +106,71 @@ func main() {
 	var size string
 	pool.QueryRow(ctx, "SELECT pg_size_pretty(pg_relation_size('projects_search_grams_idx')) || ' trigram GIN, ' || pg_size_pretty(pg_total_relation_size('projects')) || ' total'").Scan(&size)
 	fmt.Println("index sizes:", size)
-
 	if *explain != "" {
-		for _, q := range mix() {
-			if *explain != "all" && *explain != q.class {
-				continue
-			}
-			plan, out, err := benchkit.Explain(ctx, pool, q.c, 10)
+		explainMix(ctx, pool, *explain)
+		return
+	}
+	call := listProjects(pool, log)
+	fmt.Fprintln(os.Stderr, "building oracle…")
+	oracle := benchkit.NewOracle(42, *n)
+	var r results
+	fmt.Printf("\n%-9s %-40s %9s %6s %9s %9s %9s\n", "class", "query", "matches", "plan?", "p50", "p95", "naive")
+	for _, q := range mix() {
+		q.body["per_page"] = 10
+		out, _ := call(q.body) // warm-up, recall check
+		wantTotal, est := r.check(q, out, oracle)
+		var ds []time.Duration
+		for i := 0; i < *reps; i++ {
+			_, el := call(q.body)
+			ds = append(ds, el)
+		}
+		var nd []time.Duration
+		for i := 0; i < *naiveReps; i++ {
+			el, err := benchkit.Naive(ctx, pool, q.c, 10)
 			if err != nil {
 				fail(err)
 			}
-			label, _ := json.Marshal(q.body)
-			fmt.Printf("=== %s %s plan=%s\n%s\n\n", q.class, label, plan, strings.Join(out, "\n---\n"))
+			nd = append(nd, el)
 		}
-		return
+		r.add(q.class, ds, nd)
+		printQuery(q, wantTotal, est, ds, nd)
 	}
+	r.report()
+}
+
+// load replaces the projects with n generated ones (seed 42).
+func load(ctx context.Context, pool *pgxpool.Pool, n int) {
+	if _, err := pool.Exec(ctx, "TRUNCATE projects"); err != nil {
+		fail(err)
+	}
+	start := time.Now()
+	err := benchkit.Load(ctx, pool, 42, n, func(done int) {
+		fmt.Fprintf(os.Stderr, "\rloading %d/%d (%.0f rows/s)", done, n, float64(done)/time.Since(start).Seconds())
+	})
+	if err != nil {
+		fail(err)
+	}
+	fmt.Printf("\nloaded %d projects in %s (COPY + GIN build)\n", n, time.Since(start).Round(time.Second))
+}
+
+// explainMix prints the SQL and plans of the queries of class ("all": every one).
+func explainMix(ctx context.Context, pool *pgxpool.Pool, class string) {
+	for _, q := range mix() {
+		if class != "all" && class != q.class {
+			continue
+		}
+		plan, out, err := benchkit.Explain(ctx, pool, q.c, 10)
+		if err != nil {
+			fail(err)
+		}
+		label, _ := json.Marshal(q.body)
+		fmt.Printf("=== %s %s plan=%s\n%s\n\n", q.class, label, plan, strings.Join(out, "\n---\n"))
+	}
+}
+
+// listProjects serves the ListProjects handler on loopback and returns a
+// call of it: the decoded answer and the time it took.
+func listProjects(pool *pgxpool.Pool, log *slog.Logger) func(body map[string]any) (map[string]any, time.Duration) {
 	h, err := benchkit.Handler(pool, log)
 	if err != nil {
 		fail(err)
@@ -140,7 +182,7 @@ func main() {
 	go http.Serve(ln, h)
 	url := "http://" + ln.Addr().String() + "/projects.v1.ProjectsService/ListProjects"
 	client := &http.Client{Timeout: 120 * time.Second}
-	call := func(body map[string]any) (map[string]any, time.Duration) {
+	return func(body map[string]any) (map[string]any, time.Duration) {
 		b, _ := json.Marshal(body)
 		start := time.Now()
 		resp, err := client.Post(url, "application/json", bytes.NewReader(b))
@@ -157,99 +199,102 @@ func main() {
 		json.Unmarshal(raw, &out)
 		return out, el
 	}
+}
 
-	fmt.Fprintln(os.Stderr, "building oracle…")
-	oracle := benchkit.NewOracle(42, *n)
-	qs := mix()
-	byClass := map[string][]time.Duration{}
-	var all, naiveAll []time.Duration
-	naiveByClass := map[string][]time.Duration{}
-	recallHit, recallWant, totalsOK := 0, 0, 0
-	var estErr []float64
-	var classes []string
-	fmt.Printf("\n%-9s %-40s %9s %6s %9s %9s %9s\n", "class", "query", "matches", "plan?", "p50", "p95", "naive")
-	for _, q := range qs {
-		q.body["per_page"] = 10
-		// warm-up, recall check
-		out, _ := call(q.body)
-		wantTotal, wantIDs := oracle.Search(q.c, 10)
-		var gotIDs []string
-		if data, ok := out["data"].([]any); ok {
-			for _, d := range data {
-				gotIDs = append(gotIDs, d.(map[string]any)["projectId"].(string))
-			}
+// results gathers the figures of the whole mix.
+type results struct {
+	byClass, naiveByClass map[string][]time.Duration
+	all, naiveAll         []time.Duration
+	classes               []string // in the mix's order
+	recallHit, recallWant int
+	totalsOK, queries     int
+	estErr                []float64 // estimate ÷ true of the estimated totals
+}
+
+// check compares a first page with the oracle's: the ids and their order
+// (recall) and the total (exact, or marked as an estimate above the cap).
+func (r *results) check(q query, out map[string]any, oracle *benchkit.Oracle) (wantTotal int, est bool) {
+	wantTotal, wantIDs := oracle.Search(q.c, 10)
+	var gotIDs []string
+	if data, ok := out["data"].([]any); ok {
+		for _, d := range data {
+			gotIDs = append(gotIDs, d.(map[string]any)["projectId"].(string))
 		}
-		set := map[string]bool{}
-		for _, id := range gotIDs {
-			set[id] = true
-		}
-		for i, id := range wantIDs {
-			recallWant++
-			if set[id] && i < len(gotIDs) && gotIDs[i] == id {
-				recallHit++
-			}
-		}
-		pag, _ := out["pagination"].(map[string]any)
-		var total float64
-		if v, ok := pag["total"]; ok {
-			switch t := v.(type) {
-			case string:
-				fmt.Sscan(t, &total)
-			case float64:
-				total = t
-			}
-		}
-		est := pag["totalIsEstimate"] == true
-		if (!est && int(total) == wantTotal) || (est && wantTotal > benchkit.TotalCap) {
-			totalsOK++
-		}
-		if est && wantTotal > 0 {
-			estErr = append(estErr, total/float64(wantTotal))
-		}
-		var ds []time.Duration
-		for i := 0; i < *reps; i++ {
-			_, el := call(q.body)
-			ds = append(ds, el)
-		}
-		var nd []time.Duration
-		for i := 0; i < *naiveReps; i++ {
-			el, err := benchkit.Naive(ctx, pool, q.c, 10)
-			if err != nil {
-				fail(err)
-			}
-			nd = append(nd, el)
-		}
-		if _, ok := byClass[q.class]; !ok {
-			classes = append(classes, q.class)
-		}
-		byClass[q.class] = append(byClass[q.class], ds...)
-		naiveByClass[q.class] = append(naiveByClass[q.class], nd...)
-		all = append(all, ds...)
-		naiveAll = append(naiveAll, nd...)
-		label, _ := json.Marshal(q.body)
-		desc := strings.TrimSuffix(strings.TrimPrefix(string(label), "{"), "}")
-		if len([]rune(desc)) > 40 {
-			desc = string([]rune(desc)[:40])
-		}
-		mark := ""
-		if est {
-			mark = "~"
-		}
-		fmt.Printf("%-9s %-40s %8s%d %6v %9s %9s %9s\n", q.class, desc, mark, wantTotal, est, pct(ds, .5).Round(10*time.Microsecond), pct(ds, .95).Round(10*time.Microsecond), pct(nd, .5).Round(time.Millisecond))
 	}
+	set := map[string]bool{}
+	for _, id := range gotIDs {
+		set[id] = true
+	}
+	for i, id := range wantIDs {
+		r.recallWant++
+		if set[id] && i < len(gotIDs) && gotIDs[i] == id {
+			r.recallHit++
+		}
+	}
+	pag, _ := out["pagination"].(map[string]any)
+	var total float64
+	if v, ok := pag["total"]; ok {
+		switch t := v.(type) {
+		case string:
+			fmt.Sscan(t, &total)
+		case float64:
+			total = t
+		}
+	}
+	est = pag["totalIsEstimate"] == true
+	r.queries++
+	if (!est && int(total) == wantTotal) || (est && wantTotal > benchkit.TotalCap) {
+		r.totalsOK++
+	}
+	if est && wantTotal > 0 {
+		r.estErr = append(r.estErr, total/float64(wantTotal))
+	}
+	return wantTotal, est
+}
+
+// add records a query's timings (ds) and the naive scan's (nd).
+func (r *results) add(class string, ds, nd []time.Duration) {
+	if r.byClass == nil {
+		r.byClass, r.naiveByClass = map[string][]time.Duration{}, map[string][]time.Duration{}
+	}
+	if _, ok := r.byClass[class]; !ok {
+		r.classes = append(r.classes, class)
+	}
+	r.byClass[class] = append(r.byClass[class], ds...)
+	r.naiveByClass[class] = append(r.naiveByClass[class], nd...)
+	r.all = append(r.all, ds...)
+	r.naiveAll = append(r.naiveAll, nd...)
+}
+
+// printQuery prints one query's line of the per-query table.
+func printQuery(q query, wantTotal int, est bool, ds, nd []time.Duration) {
+	label, _ := json.Marshal(q.body)
+	desc := strings.TrimSuffix(strings.TrimPrefix(string(label), "{"), "}")
+	if len([]rune(desc)) > 40 {
+		desc = string([]rune(desc)[:40])
+	}
+	mark := ""
+	if est {
+		mark = "~"
+	}
+	fmt.Printf("%-9s %-40s %8s%d %6v %9s %9s %9s\n", q.class, desc, mark, wantTotal, est, pct(ds, .5).Round(10*time.Microsecond), pct(ds, .95).Round(10*time.Microsecond), pct(nd, .5).Round(time.Millisecond))
+}
+
+// report prints the per-class table, recall and the totals' accuracy.
+func (r *results) report() {
 	fmt.Printf("\n%-9s %9s %9s %9s %11s %7s\n", "class", "p50", "p95", "p99", "naive p50", "ratio")
-	for _, c := range classes {
-		ds := byClass[c]
+	for _, c := range r.classes {
+		ds := r.byClass[c]
 		fmt.Printf("%-9s %9s %9s %9s %11s %6.0fx\n", c, pct(ds, .5).Round(10*time.Microsecond), pct(ds, .95).Round(10*time.Microsecond), pct(ds, .99).Round(10*time.Microsecond),
-			pct(naiveByClass[c], .5).Round(time.Millisecond), float64(pct(naiveByClass[c], .5))/float64(pct(ds, .5)))
+			pct(r.naiveByClass[c], .5).Round(time.Millisecond), float64(pct(r.naiveByClass[c], .5))/float64(pct(ds, .5)))
 	}
-	fmt.Printf("%-9s %9s %9s %9s %11s %6.0fx\n", "ALL", pct(all, .5).Round(10*time.Microsecond), pct(all, .95).Round(10*time.Microsecond), pct(all, .99).Round(10*time.Microsecond),
-		pct(naiveAll, .5).Round(time.Millisecond), float64(pct(naiveAll, .5))/float64(pct(all, .5)))
+	fmt.Printf("%-9s %9s %9s %9s %11s %6.0fx\n", "ALL", pct(r.all, .5).Round(10*time.Microsecond), pct(r.all, .95).Round(10*time.Microsecond), pct(r.all, .99).Round(10*time.Microsecond),
+		pct(r.naiveAll, .5).Round(time.Millisecond), float64(pct(r.naiveAll, .5))/float64(pct(r.all, .5)))
 	fmt.Printf("\nrecall (first page, same order) vs brute-force oracle: %d/%d = %.1f %%; totals right: %d/%d\n",
-		recallHit, recallWant, 100*float64(recallHit)/float64(max(recallWant, 1)), totalsOK, len(qs))
-	if len(estErr) > 0 {
-		sort.Float64s(estErr)
-		fmt.Printf("estimated totals (above the %d cap): %d, estimate/true from %.2f to %.2f (median %.2f)\n", benchkit.TotalCap, len(estErr), estErr[0], estErr[len(estErr)-1], estErr[len(estErr)/2])
+		r.recallHit, r.recallWant, 100*float64(r.recallHit)/float64(max(r.recallWant, 1)), r.totalsOK, r.queries)
+	if len(r.estErr) > 0 {
+		sort.Float64s(r.estErr)
+		fmt.Printf("estimated totals (above the %d cap): %d, estimate/true from %.2f to %.2f (median %.2f)\n", benchkit.TotalCap, len(r.estErr), r.estErr[0], r.estErr[len(r.estErr)-1], r.estErr[len(r.estErr)/2])
 	}
 }
 

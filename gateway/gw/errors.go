@@ -31,7 +31,7 @@ const (
 	reasonShed = "login-busy"
 )
 
-// apiError is the REST body of every error: SPEC §8's "detail" (its text is
+// apiError is the REST body of every error (docs/product.md#error-answers): "detail" (its text is
 // the contract clients and tests compare) plus the stable kind (an apperr
 // kind name) and reason (a slug) the app chooses its message by.
 type apiError struct {

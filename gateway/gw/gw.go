@@ -27,7 +27,8 @@ import (
 	"bidradar/pkg/server"
 )
 
-// Config is the gateway's runtime configuration (environment, DESIGN §3).
+// Config is the gateway's runtime configuration (environment,
+// docs/architecture.md#runtime-contract).
 type Config struct {
 	// Targets are the host:port addresses (h2c) of the services by full
 	// name ("auth.v1.AuthService"), each read from the variable its proto
@@ -43,8 +44,9 @@ type Config struct {
 	WebDir string
 	// AllowedOrigins may call the API from a browser besides the gateway's own origin.
 	AllowedOrigins []string
-	// RequestTimeout bounds one upstream call: a second under the client's
-	// 15 s (SPEC §9), so that a 503 reaches the client before it gives up.
+	// RequestTimeout bounds one upstream call: a second under the client's 15 s
+	// (docs/product.md#base-path-and-transport), so that a 503 reaches the client
+	// before it gives up.
 	RequestTimeout time.Duration
 	// Production (APP_ENV=production) adds HSTS.
 	Production bool
@@ -172,7 +174,7 @@ func (g *Gateway) Close() error {
 	return errors.Join(errs...)
 }
 
-// apiPrefix is SPEC §7's base path.
+// apiPrefix is the REST base path (docs/product.md#base-path-and-transport).
 const apiPrefix = "/app/backend/api/v1/"
 
 // procedurePath is /<package>.<Service>/<Method>, the path of a gRPC or

@@ -13,7 +13,7 @@ import (
 // only allowed origins pass.
 const CSRFHeader = "X-Requested-With"
 
-// csrf protects writes from other sites (DESIGN §4):
+// csrf protects writes from other sites (docs/architecture.md#cookies-and-csrf):
 //   - a REST write with a body must be JSON: a form or text/plain post, which
 //     another site can send without a CORS preflight, is refused (415), so a
 //     cross-site page can neither log a victim into its account (login CSRF)

@@ -125,7 +125,8 @@ func mdValues(md runtime.ServerMetadata, key string) []string {
 	return append(md.TrailerMD.Get(key), md.HeaderMD.Get(key)...)
 }
 
-// UnavailableMessage is SPEC §8's text for a service that does not answer.
+// UnavailableMessage is the text for a service that does not answer
+// (docs/product.md#session-and-connection).
 const UnavailableMessage = apperr.UnavailableMessage
 
 // badParameter finds the query parameter in grpc-gateway's parse errors
@@ -226,8 +227,9 @@ func deadline(d time.Duration) grpc.UnaryClientInterceptor {
 	}
 }
 
-// trimTrailingSlash serves /users/me/ and /verify-otp/ (SPEC §7 spells both) with
-// the rules of their slash-less twins: path templates cannot end in a slash.
+// trimTrailingSlash serves /users/me/ and /verify-otp/
+// (docs/product.md#auth-calls spells both) with the rules of their slash-less
+// twins: path templates cannot end in a slash.
 func trimTrailingSlash(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if p := r.URL.Path; len(p) > len(apiPrefix) && strings.HasSuffix(p, "/") {

@@ -316,7 +316,8 @@ func setMeta(ce *connect.Error, httpCode int, k Kind, reason string) {
 	ce.Meta().Set(MetaReason, reason)
 }
 
-// UnavailableMessage is SPEC §8's text for a dependency that does not answer.
+// UnavailableMessage is the text for a dependency that does not answer
+// (docs/product.md#session-and-connection).
 const UnavailableMessage = "Service is currently unavailable. Please try again later."
 
 // DependencyDown reports an error that means a dependency (PostgreSQL, a peer

@@ -1,5 +1,6 @@
 // Package authkeys keeps a service's copy of the auth service's access-token
-// verification keys fresh, so every service verifies tokens locally (DESIGN §4).
+// verification keys fresh, so every service verifies tokens locally
+// (docs/architecture.md#tokens-and-sessions).
 package authkeys
 
 import (

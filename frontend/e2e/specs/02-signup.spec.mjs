@@ -16,7 +16,8 @@ async function signUp(page, u, name) {
 
 /**
  * After verification the app goes to / with a user, or to /login without one
- * (SPEC §2); a new account has no saved search, so / is its first step.
+ * (docs/product.md#verify-registration-screen); a new account has no saved
+ * search, so / is its first step.
  */
 async function landSignedIn(page) {
   await page.waitForURL((x) => x.pathname === "/" || x.pathname === "/login");

@@ -56,7 +56,7 @@ export default [
       assert.equal(await page.getByRole("button", { name: "ยืนยันรหัส" }).isDisabled(), true);
       assert.equal(await page.getByTestId("otp-resend").isDisabled(), false);
       await ctx.shot(page, "23-otp-expired");
-      // The server allows a new code 60 s after the last one (DESIGN §4):
+      // The server allows a new code 60 s after the last one (docs/architecture.md#one-time-codes):
       // its clock is moved past that instead of waiting, then brought back so
       // the tokens it issues carry real time for the other services.
       await ctx.serverClock.set("61s");

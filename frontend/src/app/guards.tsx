@@ -2,8 +2,9 @@ import { Navigate, Outlet, useLocation } from "react-router";
 import { useAuthStore } from "@/stores/auth-store";
 
 /**
- * SPEC §6: /project-details, /user-settings/* and /payment need a signed-in
- * user; visitors go to /login and come back after signing in.
+ * docs/product.md#roles-and-permissions: /project-details, /user-settings/* and
+ * /payment need a signed-in user; visitors go to /login and come back after
+ * signing in.
  */
 export function RequireAuth() {
   const user = useAuthStore((s) => s.user);

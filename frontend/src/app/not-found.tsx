@@ -27,7 +27,7 @@ function LostRadar() {
   );
 }
 
-/** SPEC §2: any other path — title 'ไม่พบหน้าที่ค้นหา - 404 Not Found', header, image, footer. */
+/** docs/product.md#not-found: any other path — title 'ไม่พบหน้าที่ค้นหา - 404 Not Found', header, image, footer. */
 export function NotFoundPage() {
   usePageTitle(th.titles.notFound, true);
   return (

@@ -20,7 +20,7 @@ function renderGate() {
   );
 }
 
-describe("start-up (SPEC §2)", () => {
+describe("start-up (docs/product.md#start-up)", () => {
   it("a visitor renders at once, with no server call", async () => {
     const be = createFakeBackend({});
     be.install();

@@ -14,7 +14,7 @@ import { useBidsStore } from "@/stores/bids-store";
 import { waitForHydration, PERSIST_TIMEOUT_MS } from "@/stores/hydration";
 import { toast } from "@/stores/toast-store";
 
-/** SPEC §2 Start-up: on failure the restore is retried up to 2 more times. */
+/** Start-up (docs/product.md#start-up): on failure the restore is retried up to 2 more times. */
 export const SESSION_RETRIES = 2;
 
 configureSession({

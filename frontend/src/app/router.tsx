@@ -29,7 +29,7 @@ function TestSkeletonPage() {
   return <PageSkeleton bodyOnly />;
 }
 
-/** SPEC §2, route for route. */
+/** docs/product.md#screens-and-routes, route for route. */
 const appRoutes: RouteObject[] = [
   {
     element: <PublicLayout />,

@@ -7,7 +7,7 @@ import { msg, th } from "@/i18n/th";
 
 const tiers = { "SubscriptionService/ListTiers": () => ({ json: { tierDetails: [] } }) };
 
-describe("guards (SPEC §6)", () => {
+describe("guards (docs/product.md#roles-and-permissions)", () => {
   for (const path of ["/project-details", "/user-settings/user-info", "/user-settings", "/payment"]) {
     it(`${path} sends a visitor to /login`, async () => {
       const { router } = renderApp(path);

@@ -2,7 +2,7 @@ import { useCallback, useEffect, useState } from "react";
 
 /**
  * A seconds countdown against a wall-clock deadline (so a throttled tab still
- * shows the right time). SPEC §4: running, then expired.
+ * shows the right time). docs/product.md#otp-countdown: running, then expired.
  */
 export function useCountdown(initialSeconds: number) {
   const [deadline, setDeadline] = useState(() => Date.now() + Math.max(0, initialSeconds) * 1000);

@@ -1,7 +1,10 @@
 import { useEffect } from "react";
 import { TITLE_SUFFIX } from "@/i18n/th";
 
-/** Page titles carry the suffix '{product} Thailand' (SPEC §1); `exact` sets the title verbatim. */
+/**
+ * Page titles carry the suffix '{product} Thailand' (docs/product.md#language-titles-and-formats);
+ * `exact` sets the title verbatim.
+ */
 export function pageTitle(title?: string): string {
   return title ? `${title} - ${TITLE_SUFFIX}` : TITLE_SUFFIX;
 }

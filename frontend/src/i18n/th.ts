@@ -1,23 +1,24 @@
 /**
  * Every user-facing string of the app, in Thai, in one place.
  *
- * `messages` maps the product specification's message catalogue (SPEC §5 and
- * §8, quoted verbatim as keys) to the Thai text the user sees. Code refers to a
- * message by its specification text, so errors can carry a stable key
- * (e.g. ConnectError.rawMessage === 'Authentication required') while the
- * interface stays Thai.
+ * `messages` maps the product specification's message catalogue
+ * (docs/product.md#validation-rules and docs/product.md#error-catalogue, quoted
+ * verbatim as keys) to the Thai text the user sees. Code refers to a message by
+ * its specification text, so errors can carry a stable key (e.g.
+ * ConnectError.rawMessage === 'Authentication required') while the interface
+ * stays Thai.
  */
 
 export const PRODUCT = "BidRadar";
 export const TITLE_SUFFIX = `${PRODUCT} Thailand`;
 
 export const messages = {
-  // SPEC §5 validation
+  // validation (docs/product.md#validation-rules)
   "Please enter a valid 6-digit verification code": "กรุณากรอกรหัสยืนยัน 6 หลักให้ครบถ้วน",
   "OTP has expired. Please request a new one.": "รหัส OTP หมดอายุแล้ว กรุณาขอรหัสใหม่",
   "Email not found. Please return to signup.": "ไม่พบอีเมล กรุณากลับไปที่หน้าสมัครสมาชิก",
   "Authentication required": "กรุณาเข้าสู่ระบบก่อนใช้งาน",
-  // SPEC §4 / §8 authentication
+  // authentication (docs/product.md#sign-in-and-codes)
   "Login successful.": "เข้าสู่ระบบสำเร็จ",
   "Login failed.": "เข้าสู่ระบบไม่สำเร็จ",
   "Access denied. Please check your credentials.": "ไม่สามารถเข้าถึงได้ กรุณาตรวจสอบชื่อผู้ใช้และรหัสผ่าน",
@@ -37,7 +38,8 @@ export const messages = {
   "Your session has expired. Please login again.": "เซสชันของคุณหมดอายุแล้ว กรุณาเข้าสู่ระบบอีกครั้ง",
   "Logged out successfully.": "ออกจากระบบเรียบร้อยแล้ว",
   "Logout failed, please try again.": "ออกจากระบบไม่สำเร็จ กรุณาลองอีกครั้ง",
-  // SPEC §8, used by later screens (kept here so the catalogue stays in one place)
+  // docs/product.md#error-catalogue, used by later screens (kept here so the
+  // catalogue stays in one place)
   "No user interest record found for comments": "ไม่พบข้อมูลความสนใจโครงการสำหรับความคิดเห็น",
   "Failed to mark notification as read": "ทำเครื่องหมายว่าอ่านแล้วไม่สำเร็จ",
   "Connection error": "การเชื่อมต่อขัดข้อง",
@@ -53,7 +55,7 @@ export const messages = {
   "Failed to fetch status indicator": "ดึงข้อมูลสถานะไม่สำเร็จ",
   "Failed to save bid price": "บันทึกราคาเสนอไม่สำเร็จ",
   "Failed to save reduction percent": "บันทึกเปอร์เซ็นต์ส่วนลดไม่สำเร็จ",
-  // Ours (not in SPEC §8): interests
+  // Ours (not in the original catalogue): interests
   "Failed to save your mark": "บันทึกการติดตามโครงการไม่สำเร็จ กรุณาลองอีกครั้ง",
   "Failed to save your comment": "บันทึกความคิดเห็นไม่สำเร็จ กรุณาลองอีกครั้ง",
   // Ours: payments

@@ -18,7 +18,7 @@ function serverError(message: string, code: Code, reason: string, extra: Record<
   return new ConnectError(message, code, new Headers({ "x-error-reason": reason, "x-error-kind": "k", ...extra }));
 }
 
-describe("error catalogue (SPEC §8)", () => {
+describe("error catalogue (docs/product.md#error-catalogue)", () => {
   it("network failure: fetch's own TypeError", () => {
     const e = new ConnectError("Failed to fetch", Code.Unknown, undefined, undefined, new TypeError("Failed to fetch"));
     expect(isNetworkError(e)).toBe(true);
@@ -64,7 +64,7 @@ describe("error catalogue (SPEC §8)", () => {
     expect(errorReason(new ConnectError("x", Code.Internal))).toBe("");
     expect(errorKind(serverError("x", Code.Internal, "internal"))).toBe("k");
   });
-  it("a SPEC message the app raised itself is looked up exactly", () => {
+  it("a catalogue message the app raised itself is looked up exactly", () => {
     expect(serverMessage(new ConnectError("Your session has expired. Please login again.", Code.Unauthenticated))).toBe(
       msg("Your session has expired. Please login again."),
     );

@@ -2,7 +2,7 @@ import { Code, ConnectError } from "@connectrpc/connect";
 import { isMessageKey, msg, type MessageKey } from "@/i18n/th";
 import { reasonMessage } from "@/i18n/reasons";
 
-/** Messages the transport raises itself (SPEC §5, §8), as ConnectError raw messages. */
+/** Messages the transport raises itself (docs/product.md#error-catalogue), as ConnectError raw messages. */
 export const AUTH_REQUIRED: MessageKey = "Authentication required";
 export const SESSION_EXPIRED: MessageKey = "Your session has expired. Please login again.";
 export const USER_NOT_FOUND: MessageKey = "User not found. Your session is invalid.";
@@ -41,25 +41,26 @@ export function isNetworkError(err: unknown): boolean {
   return asConnectError(err).cause instanceof TypeError;
 }
 
-/** The account needs activation (SPEC §6: leads to the activation flow, not a toast). */
+/** The account needs activation (docs/product.md#inactive-accounts: leads to the activation flow, not a toast). */
 export function isInactiveError(err: unknown): boolean {
   return errorReason(err) === "account-inactive";
 }
 
-/** A new code was asked for within the minimum interval (DESIGN §4: 60 s). */
+/** A new code was asked for within the minimum interval (60 s, docs/architecture.md#one-time-codes). */
 export function isResendTooSoon(err: unknown): boolean {
   return errorReason(err) === "otp-resend-too-soon";
 }
 
-/** SPEC §8: the signed-in user no longer exists. */
+/** The signed-in user no longer exists (docs/product.md#session-and-connection). */
 export function isUserNotFound(err: unknown): boolean {
   const e = asConnectError(err);
   return e.code === Code.NotFound && errorReason(e) === "user-not-found";
 }
 
 /**
- * A search-save refused by the plan's limits (SPEC §8 'Limit reached'):
- * the day's or month's searches, or the saved searches the plan holds.
+ * A search-save refused by the plan's limits ('Limit reached',
+ * docs/product.md#search-saves-and-status-indicators): the day's or month's
+ * searches, or the saved searches the plan holds.
  */
 export function isLimitReached(err: unknown): boolean {
   const r = errorReason(err);
@@ -67,9 +68,10 @@ export function isLimitReached(err: unknown): boolean {
 }
 
 /**
- * The Thai text of a server error: by its reason; else, for an error the
- * app raised itself with a SPEC message as its text, that message's Thai;
- * else null.
+ * The Thai text of a server error: by its reason; else, for an error the app
+ * raised itself with a message of the catalogue
+ * (docs/product.md#error-catalogue) as its text, that message's Thai; else
+ * null.
  */
 export function serverMessage(err: unknown): string | null {
   const e = asConnectError(err);
@@ -83,7 +85,7 @@ export function serverMessage(err: unknown): string | null {
 }
 
 /**
- * The Thai message for a failed call (SPEC §8): network and availability
+ * The Thai message for a failed call (docs/product.md#error-catalogue): network and availability
  * problems first, then the server's reason, then the operation's fallback.
  */
 export function errorMessage(err: unknown, fallback: MessageKey, opts: { login?: boolean } = {}): string {

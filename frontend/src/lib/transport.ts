@@ -13,7 +13,7 @@ import { AuthService } from "@/gen/auth/v1/auth_pb";
 import { AUTH_REQUIRED, SESSION_EXPIRED } from "./errors";
 import { clearCredentials, getAccessToken, getProvider, setAccessToken } from "./session";
 
-/** SPEC §7/§9: every call times out after 15 s. */
+/** Every call times out after 15 s (docs/product.md#base-path-and-transport). */
 export const REQUEST_TIMEOUT_MS = 15_000;
 /** The gateway's CSRF check for cookie-authenticated writes. */
 export const CSRF_HEADER = "X-Requested-With";
@@ -136,7 +136,7 @@ export type AppTransport = ReturnType<typeof createAppTransport>;
 
 let appTransport: AppTransport | null = null;
 
-/** The browser's transport: one origin, the Go gateway (DESIGN §1). */
+/** The browser's transport: one origin, the Go gateway (docs/architecture.md#request-path). */
 export function getAppTransport(): AppTransport {
   if (!appTransport) appTransport = createAppTransport({ baseUrl: window.location.origin });
   return appTransport;

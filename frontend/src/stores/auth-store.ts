@@ -2,7 +2,7 @@ import { create } from "zustand";
 import { createJSONStorage, persist } from "zustand/middleware";
 import { configureSession, setAccessToken, type AuthProvider } from "@/lib/session";
 
-/** SPEC §3 User, as plain data (protobuf-es names). */
+/** The user (docs/product.md#user), as plain data (protobuf-es names). */
 export type AppUser = {
   idUser: string;
   id: string;
@@ -32,10 +32,10 @@ export const DEFAULT_FILTER_PARAMS: FilterParams = {
   per_page: 10,
 };
 
-/** SPEC §9: registration codes live 300 s unless the server says otherwise. */
+/** Registration codes live 300 s unless the server says otherwise (docs/product.md#business-constants-and-limits). */
 export const DEFAULT_OTP_SECONDS = 300;
 
-/** SPEC §3 Auth state. */
+/** The auth state (docs/product.md#auth-state). */
 export type AuthState = {
   user: AppUser | null;
   email: string;

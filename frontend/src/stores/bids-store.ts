@@ -1,7 +1,7 @@
 import { create } from "zustand";
 import { createJSONStorage, persist } from "zustand/middleware";
 
-/** SPEC §3: bid per project, stored in browser storage under the key projectBids. */
+/** docs/product.md#bid-per-project: bid per project, stored in browser storage under the key projectBids. */
 export type ProjectBid = { bidPrice: number | null; reductionPercent: number | null; lastUpdated: string };
 
 type BidsState = {

@@ -1,4 +1,4 @@
-/** SPEC §4/§9: restoring persisted state gives up after 5000 ms; rendering waits for it. */
+/** docs/product.md#persistence: restoring persisted state gives up after 5000 ms; rendering waits for it. */
 export const PERSIST_TIMEOUT_MS = 5000;
 
 export type PersistApi = {

@@ -3,7 +3,7 @@ import { create } from "zustand";
 export type ToastKind = "success" | "error" | "info" | "warning";
 export type Toast = { id: number; kind: ToastKind; text: string; durationMs: number };
 
-/** SPEC §9: toasts auto-close after 3000 ms, top-right (bell toasts 5000 ms). */
+/** docs/product.md#business-constants-and-limits: toasts auto-close after 3000 ms, top-right (bell toasts 5000 ms). */
 export const TOAST_MS = 3000;
 
 type ToastState = {

@@ -91,7 +91,8 @@ type Rule struct {
 	state    protoimpl.MessageState `protogen:"open.v1"`
 	Audience Audience               `protobuf:"varint,1,opt,name=audience,proto3,enum=access.v1.Audience" json:"audience,omitempty"`
 	// The call costs an argon2id password hash: the gateway bounds how many
-	// are in flight and sheds the excess with 429 (DESIGN §4).
+	// are in flight and sheds the excess with 429
+	// (docs/architecture.md#accounts-and-passwords).
 	PasswordHash bool `protobuf:"varint,2,opt,name=password_hash,json=passwordHash,proto3" json:"password_hash,omitempty"`
 	// The call reads the refresh cookie (refresh, logout): the auth service
 	// scopes that cookie to the Connect and REST paths of exactly these

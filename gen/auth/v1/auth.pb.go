@@ -23,7 +23,7 @@ const (
 	_ = protoimpl.EnforceVersion(protoimpl.MaxVersion - 20)
 )
 
-// User is the public view of an account (SPEC §3).
+// User is the public view of an account (docs/product.md#user).
 type User struct {
 	state      protoimpl.MessageState `protogen:"open.v1"`
 	IdUser     string                 `protobuf:"bytes,1,opt,name=id_user,json=idUser,proto3" json:"id_user,omitempty"`

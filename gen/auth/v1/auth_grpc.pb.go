@@ -56,9 +56,10 @@ const (
 //
 // For semantics around ctx use and closing/ending streaming RPCs, please refer to https://pkg.go.dev/google.golang.org/grpc/?tab=doc#ClientConn.NewStream.
 //
-// AuthService owns users, credentials, one-time codes, refresh-token families,
-// LINE identities and the access-token signing keys (DESIGN §2, §4).
-// REST paths are mapped in gateway/http_rules.yaml; JSON names follow SPEC §7.
+// AuthService owns users, credentials, one-time codes, refresh-token families, LINE
+// identities and the access-token signing keys
+// (docs/architecture.md#services-and-data-ownership). REST paths are mapped in
+// gateway/http_rules.yaml; JSON names follow docs/product.md#rest-calls.
 type AuthServiceClient interface {
 	// Login checks credentials. With two-step verification enabled it e-mails a
 	// code and answers two_step_verification "enabled" without tokens.
@@ -454,9 +455,10 @@ func (c *authServiceClient) GetUser(ctx context.Context, in *GetUserRequest, opt
 // All implementations must embed UnimplementedAuthServiceServer
 // for forward compatibility.
 //
-// AuthService owns users, credentials, one-time codes, refresh-token families,
-// LINE identities and the access-token signing keys (DESIGN §2, §4).
-// REST paths are mapped in gateway/http_rules.yaml; JSON names follow SPEC §7.
+// AuthService owns users, credentials, one-time codes, refresh-token families, LINE
+// identities and the access-token signing keys
+// (docs/architecture.md#services-and-data-ownership). REST paths are mapped in
+// gateway/http_rules.yaml; JSON names follow docs/product.md#rest-calls.
 type AuthServiceServer interface {
 	// Login checks credentials. With two-step verification enabled it e-mails a
 	// code and answers two_step_verification "enabled" without tokens.

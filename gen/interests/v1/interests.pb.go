@@ -23,8 +23,9 @@ const (
 	_ = protoimpl.EnforceVersion(protoimpl.MaxVersion - 20)
 )
 
-// UserInterest is the user's record on one project (SPEC §3), with the
-// project's list fields so that a list needs no second call.
+// UserInterest is the user's record on one project
+// (docs/product.md#user-interest), with the project's list fields so that
+// a list needs no second call.
 type UserInterest struct {
 	state      protoimpl.MessageState `protogen:"open.v1"`
 	IdProject  string                 `protobuf:"bytes,1,opt,name=id_project,json=idProject,proto3" json:"id_project,omitempty"`

@@ -40,13 +40,15 @@ const (
 // For semantics around ctx use and closing/ending streaming RPCs, please refer to https://pkg.go.dev/google.golang.org/grpc/?tab=doc#ClientConn.NewStream.
 //
 // InterestsService owns the user's marks on projects (like, follow, bid,
-// archive), comments and bid notes (DESIGN §2). Every user RPC acts on the
-// caller's own records only.
+// archive), comments and bid notes
+// (docs/architecture.md#services-and-data-ownership). Every user RPC acts on
+// the caller's own records only.
 type InterestsServiceClient interface {
-	// GetInterest is the lookup of SPEC §4 for one project: the active record,
-	// else the archived one, else every flag false (source "none"). It is
-	// declared first because grpc-gateway tries the routes registered last
-	// first, and /userInterests/active must not be read as a project id.
+	// GetInterest is the lookup of docs/product.md#interest-lookup for one
+	// project: the active record, else the archived one, else every flag false
+	// (source "none"). It is declared first because grpc-gateway tries the routes
+	// registered last first, and /userInterests/active must not be read as a
+	// project id.
 	GetInterest(ctx context.Context, in *GetInterestRequest, opts ...grpc.CallOption) (*GetInterestResponse, error)
 	// ListActiveInterests lists the caller's records that are not archived, newest change first.
 	ListActiveInterests(ctx context.Context, in *ListActiveInterestsRequest, opts ...grpc.CallOption) (*ListActiveInterestsResponse, error)
@@ -235,13 +237,15 @@ func (c *interestsServiceClient) RenderCalendarFeed(ctx context.Context, in *Ren
 // for forward compatibility.
 //
 // InterestsService owns the user's marks on projects (like, follow, bid,
-// archive), comments and bid notes (DESIGN §2). Every user RPC acts on the
-// caller's own records only.
+// archive), comments and bid notes
+// (docs/architecture.md#services-and-data-ownership). Every user RPC acts on
+// the caller's own records only.
 type InterestsServiceServer interface {
-	// GetInterest is the lookup of SPEC §4 for one project: the active record,
-	// else the archived one, else every flag false (source "none"). It is
-	// declared first because grpc-gateway tries the routes registered last
-	// first, and /userInterests/active must not be read as a project id.
+	// GetInterest is the lookup of docs/product.md#interest-lookup for one
+	// project: the active record, else the archived one, else every flag false
+	// (source "none"). It is declared first because grpc-gateway tries the routes
+	// registered last first, and /userInterests/active must not be read as a
+	// project id.
 	GetInterest(context.Context, *GetInterestRequest) (*GetInterestResponse, error)
 	// ListActiveInterests lists the caller's records that are not archived, newest change first.
 	ListActiveInterests(context.Context, *ListActiveInterestsRequest) (*ListActiveInterestsResponse, error)

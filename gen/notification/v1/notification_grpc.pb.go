@@ -38,7 +38,8 @@ const (
 //
 // For semantics around ctx use and closing/ending streaming RPCs, please refer to https://pkg.go.dev/google.golang.org/grpc/?tab=doc#ClientConn.NewStream.
 //
-// NotificationService owns bell notifications and channel settings (DESIGN §7).
+// NotificationService owns bell notifications and channel settings
+// (docs/architecture.md#notifications-and-realtime).
 type NotificationServiceClient interface {
 	// ListNotifications lists the signed-in user's notifications.
 	ListNotifications(ctx context.Context, in *ListNotificationsRequest, opts ...grpc.CallOption) (*ListNotificationsResponse, error)
@@ -211,7 +212,8 @@ func (c *notificationServiceClient) GetWebhook(ctx context.Context, in *GetWebho
 // All implementations must embed UnimplementedNotificationServiceServer
 // for forward compatibility.
 //
-// NotificationService owns bell notifications and channel settings (DESIGN §7).
+// NotificationService owns bell notifications and channel settings
+// (docs/architecture.md#notifications-and-realtime).
 type NotificationServiceServer interface {
 	// ListNotifications lists the signed-in user's notifications.
 	ListNotifications(context.Context, *ListNotificationsRequest) (*ListNotificationsResponse, error)

@@ -77,8 +77,9 @@ func (x *Option) GetLabel() string {
 	return ""
 }
 
-// Criteria are the search criteria of SPEC §3 (names as the spec spells them).
-// Repeated keyword fields also accept comma-separated values.
+// Criteria are the search criteria of docs/product.md#search-criteria
+// (names as it spells them). Repeated keyword fields also accept
+// comma-separated values.
 type Criteria struct {
 	state            protoimpl.MessageState `protogen:"open.v1"`
 	KeyWord_Incl_Or  []string               `protobuf:"bytes,1,rep,name=keyWord_Incl_Or,json=keyWordInclOr,proto3" json:"keyWord_Incl_Or,omitempty"`
@@ -734,7 +735,8 @@ type ListProjectsRequest struct {
 	Page    int32                  `protobuf:"varint,1,opt,name=page,proto3" json:"page,omitempty"`
 	PerPage int32                  `protobuf:"varint,2,opt,name=per_page,json=perPage,proto3" json:"per_page,omitempty"`
 	Keyword string                 `protobuf:"bytes,3,opt,name=keyword,proto3" json:"keyword,omitempty"`
-	// Per-user listing filters (SPEC §3), mutually exclusive in the app.
+	// Per-user listing filters (docs/product.md#listing-filter-state),
+	// mutually exclusive in the app.
 	Is_InterestToBid    bool `protobuf:"varint,4,opt,name=is_InterestToBid,json=isInterestToBid,proto3" json:"is_InterestToBid,omitempty"`
 	IsArchived          bool `protobuf:"varint,5,opt,name=is_archived,json=isArchived,proto3" json:"is_archived,omitempty"`
 	IsInterestToStepChk bool `protobuf:"varint,6,opt,name=is_interestToStepChk,json=isInterestToStepChk,proto3" json:"is_interestToStepChk,omitempty"`
@@ -2330,7 +2332,8 @@ func (x *ExportOcdsResponse) GetRelease() *structpb.Struct {
 	return nil
 }
 
-// ToDoSearchRequest is the flat criteria payload of SPEC §3 with search_type.
+// ToDoSearchRequest is the flat criteria payload of
+// docs/product.md#search-criteria with search_type.
 type ToDoSearchRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// "normal" or "overnight".

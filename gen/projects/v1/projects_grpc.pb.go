@@ -43,7 +43,8 @@ const (
 // For semantics around ctx use and closing/ending streaming RPCs, please refer to https://pkg.go.dev/google.golang.org/grpc/?tab=doc#ClientConn.NewStream.
 //
 // ProjectsService owns procurement projects, their announcement steps, reference
-// data, ingestion runs and saved search criteria (DESIGN §2, §5).
+// data, ingestion runs and saved search criteria
+// (docs/architecture.md#services-and-data-ownership).
 type ProjectsServiceClient interface {
 	// ListProjects is GET /gen-infor: Thai substring search with every criteria filter.
 	ListProjects(ctx context.Context, in *ListProjectsRequest, opts ...grpc.CallOption) (*ListProjectsResponse, error)
@@ -271,7 +272,8 @@ func (c *projectsServiceClient) RunOvernight(ctx context.Context, in *RunOvernig
 // for forward compatibility.
 //
 // ProjectsService owns procurement projects, their announcement steps, reference
-// data, ingestion runs and saved search criteria (DESIGN §2, §5).
+// data, ingestion runs and saved search criteria
+// (docs/architecture.md#services-and-data-ownership).
 type ProjectsServiceServer interface {
 	// ListProjects is GET /gen-infor: Thai substring search with every criteria filter.
 	ListProjects(context.Context, *ListProjectsRequest) (*ListProjectsResponse, error)

@@ -40,7 +40,8 @@ const (
 //
 // For semantics around ctx use and closing/ending streaming RPCs, please refer to https://pkg.go.dev/google.golang.org/grpc/?tab=doc#ClientConn.NewStream.
 //
-// SubscriptionService owns tiers, subscriptions, usage counters and payments (DESIGN §2, §6).
+// SubscriptionService owns tiers, subscriptions, usage counters and payments
+// (docs/architecture.md#services-and-data-ownership).
 type SubscriptionServiceClient interface {
 	// ListTiers lists the tiers (public).
 	ListTiers(ctx context.Context, in *ListTiersRequest, opts ...grpc.CallOption) (*ListTiersResponse, error)
@@ -238,7 +239,8 @@ func (c *subscriptionServiceClient) ReissueReceipt(ctx context.Context, in *Reis
 // All implementations must embed UnimplementedSubscriptionServiceServer
 // for forward compatibility.
 //
-// SubscriptionService owns tiers, subscriptions, usage counters and payments (DESIGN §2, §6).
+// SubscriptionService owns tiers, subscriptions, usage counters and payments
+// (docs/architecture.md#services-and-data-ownership).
 type SubscriptionServiceServer interface {
 	// ListTiers lists the tiers (public).
 	ListTiers(context.Context, *ListTiersRequest) (*ListTiersResponse, error)

@@ -7,7 +7,7 @@ CREATE TABLE users (
 	email               text NOT NULL CHECK (email = lower(email)),
 	name                text NOT NULL DEFAULT '',
 	picture_url         text NOT NULL DEFAULT '',
-	-- SPEC line_id1: the LINE user id linked to this account.
+	-- line_id1 in the API: the LINE user id linked to this account.
 	line_id             text,
 	-- argon2id PHC string; '' for accounts created through LINE Login.
 	password_hash       text NOT NULL DEFAULT '',
@@ -22,7 +22,7 @@ CREATE UNIQUE INDEX users_username_key ON users (lower(username));
 CREATE UNIQUE INDEX users_email_key ON users (email);
 CREATE UNIQUE INDEX users_line_id_key ON users (line_id) WHERE line_id IS NOT NULL;
 
--- One-time codes (DESIGN §4, STYLE §4.8). At most one live code per
+-- One-time codes (docs/architecture.md#one-time-codes). At most one live code per
 -- (purpose, email); rows without code_hmac only record a send for the
 -- throttle and are born invalidated.
 CREATE TABLE otp_codes (

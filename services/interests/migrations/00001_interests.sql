@@ -1,6 +1,6 @@
 -- +goose Up
--- A user's record on a project (SPEC §3 "user interest" and "bid per
--- project"): one row, active or archived, never both. Money is exact:
+-- A user's record on a project (docs/product.md#user-interest and
+-- docs/product.md#bid-per-project): one row, active or archived, never both. Money is exact:
 -- satang and hundredths of a percent.
 CREATE TABLE interests (
 	user_id          text NOT NULL CHECK (user_id <> ''),

@@ -1,6 +1,7 @@
 -- +goose Up
--- Bell notifications (SPEC §3, DESIGN §7). PostgreSQL is the truth: the
--- unread count is always counted from these rows, never stored. dedup_key
+-- Bell notifications (docs/product.md#notification,
+-- docs/architecture.md#notifications-and-realtime). PostgreSQL is the truth:
+-- the unread count is always counted from these rows, never stored. dedup_key
 -- makes every writer idempotent: an event delivered twice, or a project
 -- matching the same saved search twice, finds its row already there.
 CREATE TABLE notifications (

@@ -18,7 +18,7 @@ import (
 // What bench/alerts needs: saved searches in bulk, an import through the
 // ingestion use case, with or without the instant alerts, and the overnight run.
 
-// SearchForm is a saved search's form (SPEC §3 fields).
+// SearchForm is a saved search's form (docs/product.md#search-criteria).
 type SearchForm = domain.SearchForm
 
 // Money is an amount in satang.

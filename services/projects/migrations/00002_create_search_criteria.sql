@@ -7,7 +7,7 @@ CREATE TABLE search_criteria (
 	user_id          text NOT NULL,
 	name             text NOT NULL DEFAULT '',
 	search_type      text NOT NULL CHECK (search_type IN ('normal', 'overnight')),
-	criteria         jsonb NOT NULL,            -- the SPEC §3 payload, spec field names
+	criteria         jsonb NOT NULL,            -- docs/product.md#search-criteria payload and names
 	created_at       timestamptz NOT NULL DEFAULT now(),
 	last_run_at      timestamptz,
 	last_match_count bigint NOT NULL DEFAULT 0

@@ -1,16 +1,16 @@
 -- +goose NO TRANSACTION
 -- +goose Up
--- One character-trigram int4[] GIN replaces the pg_trgm GIN and the bigram
--- GIN (DESIGN §5 had both). The trigram codes are computed in Go
--- (thaitext.Trigrams) where the normalisation already lives; the last pair
--- of a title ends in an end-of-text marker, so a 2-character keyword
--- narrows through the same index (any trigram starting with it) and a
--- keyword of 3+ characters through its own trigrams (all of them).
--- Measured on 2 cores, 20 000 new rows in one INSERT: the two old indexes
--- cost 72 µs a row of ~91 (pg_trgm's extraction alone 20 µs: word
--- splitting and lower-casing per character through the C library), the
--- single trigram index ~28 µs. Unlike pg_trgm, the trigrams also span
--- spaces and punctuation, as substring search does.
+-- One character-trigram int4[] GIN replaces the pg_trgm GIN and the bigram GIN
+-- (the first design had both; docs/architecture.md#trigram-index). The trigram
+-- codes are computed in Go (thaitext.Trigrams) where the normalisation already
+-- lives; the last pair of a title ends in an end-of-text marker, so a
+-- 2-character keyword narrows through the same index (any trigram starting with
+-- it) and a keyword of 3+ characters through its own trigrams (all of them).
+-- Measured on 2 cores, 20 000 new rows in one INSERT: the two old indexes cost
+-- 72 µs a row of ~91 (pg_trgm's extraction alone 20 µs: word splitting and
+-- lower-casing per character through the C library), the single trigram index
+-- ~28 µs. Unlike pg_trgm, the trigrams also span spaces and punctuation, as
+-- substring search does.
 --
 -- search_trigrams is the same function in SQL, used here to back-fill
 -- existing rows (the service writes the Go codes; a test keeps both equal).

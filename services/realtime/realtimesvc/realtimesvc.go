@@ -1,4 +1,5 @@
-// Package realtimesvc assembles the WebSocket fan-out service (DESIGN §7).
+// Package realtimesvc assembles the WebSocket fan-out service
+// (docs/architecture.md#notifications-and-realtime).
 package realtimesvc
 
 import (

@@ -1,5 +1,5 @@
 -- +goose Up
--- Tiers are data, not code (DESIGN §6). -1 means unlimited.
+-- Tiers are data, not code (docs/architecture.md#tiers-are-data). -1 means unlimited.
 CREATE TABLE tiers (
     tier                     text PRIMARY KEY,
     label                    text NOT NULL,

@@ -30,7 +30,7 @@ func main() {
 			return v
 		}
 		if k == "DEMO_DATA" {
-			return "3000" // DESIGN §3: a few thousand realistic projects by default
+			return "3000" // a few thousand realistic projects by default (docs/architecture.md#runtime-contract)
 		}
 		if k == "WEBHOOK_ALLOW_PRIVATE" && os.Getenv("APP_ENV") != "production" {
 			return "true" // on this machine a webhook receiver is a local one

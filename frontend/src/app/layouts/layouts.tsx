@@ -11,7 +11,7 @@ const Fallback = () => (
   </div>
 );
 
-/** SPEC §2 public layout. */
+/** The public layout (docs/product.md#public-layout). */
 export function PublicLayout() {
   return (
     <AppShell>
@@ -22,7 +22,7 @@ export function PublicLayout() {
   );
 }
 
-/** SPEC §2 search layout (/search, /project-details). */
+/** The search layout: /search, /project-details (docs/product.md#search-layout). */
 export function SearchLayout() {
   return (
     <AppShell className="main main-search">
@@ -35,7 +35,7 @@ export function SearchLayout() {
   );
 }
 
-/** SPEC §2 settings layout: the section menu beside the page. */
+/** The settings layout (docs/product.md#settings-layout): the section menu beside the page. */
 export function SettingsLayout() {
   return (
     <AppShell className="main main-settings">

@@ -2,7 +2,10 @@ import { Link } from "react-router";
 import { th } from "@/i18n/th";
 import { Logo } from "@/components/ui/logo";
 
-/** SPEC §2: About, Privacy policy, Licensing, Contact and the copyright with the current year. */
+/**
+ * docs/product.md#header-and-footer: About, Privacy policy, Licensing, Contact and the copyright
+ * with the current year.
+ */
 export function Footer() {
   const year = new Date().getFullYear();
   return (

@@ -13,7 +13,7 @@ export function initialsOf(name?: string, username?: string): string {
   return letters.toUpperCase();
 }
 
-/** SPEC §2: the picture, else initials from name or username, else a generic icon. */
+/** docs/product.md#header-and-footer: the picture, else initials from name or username, else a generic icon. */
 export function Avatar({ name, username, pictureUrl, size = 36 }: Props) {
   const [broken, setBroken] = useState(false);
   const initials = initialsOf(name, username);

@@ -16,8 +16,9 @@ type Props = {
 };
 
 /**
- * Six one-digit boxes (SPEC §2): auto-advance, backspace moves back, a pasted
- * 6-digit code fills every box, completion triggers onComplete.
+ * Six one-digit boxes (docs/product.md#verify-registration-screen):
+ * auto-advance, backspace moves back, a pasted 6-digit code fills every box,
+ * completion triggers onComplete.
  */
 export function OtpInput({ value, onChange, onComplete, disabled, invalid, autoFocus = true }: Props) {
   const refs = useRef<Array<HTMLInputElement | null>>([]);

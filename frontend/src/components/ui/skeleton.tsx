@@ -2,7 +2,7 @@ import { th } from "@/i18n/th";
 import { Brand } from "./logo";
 
 /**
- * The start-up / loading skeleton (SPEC §2: shown while the session is
+ * The start-up / loading skeleton (docs/product.md#start-up: shown while the session is
  * restored; /test). The brand is real: it is the first paint. index.html
  * carries the same markup, so a slow network paints it before any script
  * (skeleton.test.tsx keeps the two equal).

@@ -22,7 +22,7 @@ function ToastItem({ t }: { t: Toast }) {
   );
 }
 
-/** Toasts top-right, auto-close after 3000 ms (SPEC §9). */
+/** Toasts top-right, auto-close after 3000 ms (docs/product.md#business-constants-and-limits). */
 export function Toaster() {
   const toasts = useToastStore((s) => s.toasts);
   return (

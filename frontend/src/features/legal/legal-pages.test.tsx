@@ -3,7 +3,7 @@ import { act, fireEvent, screen, waitFor, within } from "@testing-library/react"
 import { renderApp } from "@/testing/render";
 import { th } from "@/i18n/th";
 
-describe("footer pages (SPEC §2 footer)", () => {
+describe("footer pages (docs/product.md#header-and-footer)", () => {
   const cases = [
     { label: th.footer.about, path: "/about", testId: "about-page", title: th.legal.about.title },
     { label: th.footer.privacy, path: "/privacy", testId: "privacy-page", title: th.legal.privacy.title },

@@ -1,4 +1,4 @@
-/** SPEC §2 settings children, in menu order. */
+/** The settings pages, in menu order (docs/product.md#settings-layout). */
 export const SETTINGS_SECTIONS = [
   "user-info",
   "account-status",

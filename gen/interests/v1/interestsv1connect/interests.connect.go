@@ -79,10 +79,11 @@ const (
 
 // InterestsServiceClient is a client for the interests.v1.InterestsService service.
 type InterestsServiceClient interface {
-	// GetInterest is the lookup of SPEC §4 for one project: the active record,
-	// else the archived one, else every flag false (source "none"). It is
-	// declared first because grpc-gateway tries the routes registered last
-	// first, and /userInterests/active must not be read as a project id.
+	// GetInterest is the lookup of docs/product.md#interest-lookup for one
+	// project: the active record, else the archived one, else every flag false
+	// (source "none"). It is declared first because grpc-gateway tries the routes
+	// registered last first, and /userInterests/active must not be read as a
+	// project id.
 	GetInterest(context.Context, *connect.Request[v1.GetInterestRequest]) (*connect.Response[v1.GetInterestResponse], error)
 	// ListActiveInterests lists the caller's records that are not archived, newest change first.
 	ListActiveInterests(context.Context, *connect.Request[v1.ListActiveInterestsRequest]) (*connect.Response[v1.ListActiveInterestsResponse], error)
@@ -306,10 +307,11 @@ func (c *interestsServiceClient) RenderCalendarFeed(ctx context.Context, req *co
 
 // InterestsServiceHandler is an implementation of the interests.v1.InterestsService service.
 type InterestsServiceHandler interface {
-	// GetInterest is the lookup of SPEC §4 for one project: the active record,
-	// else the archived one, else every flag false (source "none"). It is
-	// declared first because grpc-gateway tries the routes registered last
-	// first, and /userInterests/active must not be read as a project id.
+	// GetInterest is the lookup of docs/product.md#interest-lookup for one
+	// project: the active record, else the archived one, else every flag false
+	// (source "none"). It is declared first because grpc-gateway tries the routes
+	// registered last first, and /userInterests/active must not be read as a
+	// project id.
 	GetInterest(context.Context, *connect.Request[v1.GetInterestRequest]) (*connect.Response[v1.GetInterestResponse], error)
 	// ListActiveInterests lists the caller's records that are not archived, newest change first.
 	ListActiveInterests(context.Context, *connect.Request[v1.ListActiveInterestsRequest]) (*connect.Response[v1.ListActiveInterestsResponse], error)

@@ -8,7 +8,7 @@ import (
 )
 
 // Errors the auth service answers with. Their messages are user-facing: they
-// become the REST "detail" and several are quoted by SPEC §5 and §8, so keep
+// become the REST "detail" and several are quoted by docs/product.md#error-catalogue, so keep
 // the wording exact.
 var (
 	// Validation (422).

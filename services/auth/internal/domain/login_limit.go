@@ -8,13 +8,14 @@ import (
 	"bidradar/pkg/apperr"
 )
 
-// Login limits (DESIGN §4, OWASP ASVS 2.2.1, NIST SP 800-63B §5.2.2). An
-// account takes AccountFreeFailures wrong passwords per LoginWindow; after
-// that each attempt waits a delay that doubles up to AccountMaxDelay, so a
-// third party who knows a username can slow its owner down by at most a
-// minute but never lock them out. One client takes ClientFreeFailures wrong
-// passwords over all accounts per window, then waits up to ClientMaxDelay:
-// one client cannot stuff credentials or starve the others.
+// Login limits (docs/architecture.md#accounts-and-passwords, OWASP ASVS 2.2.1,
+// NIST SP 800-63B §5.2.2). An account takes AccountFreeFailures wrong passwords
+// per LoginWindow; after that each attempt waits a delay that doubles up to
+// AccountMaxDelay, so a third party who knows a username can slow its owner
+// down by at most a minute but never lock them out. One client takes
+// ClientFreeFailures wrong passwords over all accounts per window, then waits
+// up to ClientMaxDelay: one client cannot stuff credentials or starve the
+// others.
 const (
 	LoginWindow         = 15 * time.Minute
 	AccountFreeFailures = 10

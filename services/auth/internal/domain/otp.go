@@ -11,10 +11,10 @@ import (
 	"time"
 )
 
-// One-time code rules (DESIGN §4, STYLE §4.8).
+// One-time code rules (docs/architecture.md#one-time-codes).
 const (
 	OTPLength = 6
-	// OTPTTL is how long a code is valid (SPEC §9: 300 s).
+	// OTPTTL is how long a code is valid (300 s, docs/product.md#business-constants-and-limits).
 	OTPTTL = 300 * time.Second
 	// OTPMaxAttempts wrong tries kill a code; the next submission gets 429.
 	OTPMaxAttempts = 5

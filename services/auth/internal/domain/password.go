@@ -9,7 +9,7 @@ import (
 	"golang.org/x/text/unicode/norm"
 )
 
-// Password policy (DESIGN §4): 8 to 128 characters of any script, no
+// Password policy (docs/product.md#account-fields): 8 to 128 characters of any script, no
 // composition rules, and a blocklist of common passwords.
 const (
 	PasswordMinLength = 8

@@ -10,7 +10,7 @@ import (
 	"time"
 )
 
-// Session and token rules (DESIGN §4).
+// Session and token rules (docs/architecture.md#tokens-and-sessions).
 const (
 	AccessTokenTTL = 15 * time.Minute
 	// FamilyLifetime is the absolute life of a refresh-token family: a
@@ -19,7 +19,8 @@ const (
 	// RefreshGrace is how long the parent of the active refresh token stays
 	// usable, so that concurrent tabs and queued 401 retries all succeed.
 	RefreshGrace = 10 * time.Second
-	// CookieMaxAge is the lifetime of both cookies (SPEC §9: 604800 s).
+	// CookieMaxAge is the lifetime of both cookies (604800 s,
+	// docs/product.md#business-constants-and-limits).
 	CookieMaxAge = 604800
 	// RefreshTokenBytes is the entropy of a refresh token (256 bits).
 	RefreshTokenBytes = 32

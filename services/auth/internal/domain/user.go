@@ -29,7 +29,7 @@ type User struct {
 	Email             string // normalised (see NormalizeEmail)
 	Name              string
 	PictureURL        string
-	LineID            string // the LINE user id linked to this account (SPEC: line_id1)
+	LineID            string // the LINE user id linked to this account (line_id1 in the API)
 	PasswordHash      string // PHC string; empty for accounts created through LINE
 	Active            bool
 	TwoStep           bool

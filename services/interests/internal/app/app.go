@@ -93,8 +93,8 @@ func (a *App) project(ctx context.Context, projectID string) (domain.ProjectInfo
 	return p, nil
 }
 
-// Lookup is SPEC §4's lookup for one project: the active record, else the
-// archived one, else every flag false.
+// Lookup is the lookup for one project (docs/product.md#interest-lookup): the
+// active record, else the archived one, else every flag false.
 func (a *App) Lookup(ctx context.Context, userID, projectID string) (Row, error) {
 	if err := checkID(projectID); err != nil {
 		return Row{}, err

@@ -45,7 +45,7 @@ var projectID = regexp.MustCompile(`^[0-9]{11}$`)
 func ValidProjectID(id string) bool { return projectID.MatchString(id) }
 
 // Record is a user's record on one project. A record is active or archived,
-// never both: the lookup of SPEC §4 (active, then archived, else nothing)
+// never both: the lookup of docs/product.md#interest-lookup (active, then archived, else nothing)
 // is therefore one row.
 type Record struct {
 	UserID, ProjectID string
@@ -218,7 +218,8 @@ func NormalizeComment(s string) (string, error) {
 	return s, nil
 }
 
-// Flag names a listing filter of SPEC §3 that selects a user's projects.
+// Flag names a listing filter (docs/product.md#listing-filter-state) that
+// selects a user's projects.
 type Flag string
 
 // The listing flags.

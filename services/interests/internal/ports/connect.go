@@ -86,7 +86,7 @@ func commentsPB(cs []domain.Comment) []*interestsv1.Comment {
 	return out
 }
 
-// GetInterest implements the lookup of SPEC §4.
+// GetInterest implements the lookup of docs/product.md#interest-lookup.
 func (h *Handler) GetInterest(ctx context.Context, req *connect.Request[interestsv1.GetInterestRequest]) (*connect.Response[interestsv1.GetInterestResponse], error) {
 	user, err := authn.RequireUserID(ctx)
 	if err != nil {

@@ -12,7 +12,7 @@ import (
 	"bidradar/pkg/apperr"
 )
 
-// Categories of SPEC §3 and the alerts of DESIGN §7.
+// Categories (docs/product.md#notification) and the alerts (docs/product.md#alerts).
 const (
 	CategorySystemAlert   = "system_alert"
 	CategoryProjectUpdate = "project_update"
@@ -43,7 +43,7 @@ const (
 	MaxOlderThanDays = 3650
 )
 
-// Errors (SPEC §8 form: the detail is the message).
+// Errors (the detail is the message: docs/product.md#error-answers).
 var (
 	ErrNotFound        = apperr.New(apperr.NotFound, "notification-not-found", "Notification not found")
 	ErrInvalidID       = apperr.New(apperr.InvalidArgument, "invalid-notification-id", "Invalid notification id")
@@ -422,7 +422,7 @@ func DeadlineReminder(userID, projectID, projectName, kind, date string) Draft {
 	}
 }
 
-// Test is the notification of POST /bell/notifications/test (SPEC §3:
+// Test is the notification of POST /bell/notifications/test (docs/product.md#notification:
 // category system_alert, priority normal).
 func Test(userID, key string, n int) Draft {
 	title := "การแจ้งเตือนทดสอบ"

@@ -15,7 +15,7 @@ type SavedSearches interface {
 }
 
 // Alerts holds the saved normal searches in memory as a
-// domain.CriteriaIndex for the instant alerts of DESIGN §7, reloaded when
+// domain.CriteriaIndex for the instant alerts (docs/product.md#instant-alerts), reloaded when
 // their version moves, so every process that writes projects sees a new
 // search on its next batch. The writes match against it in their own
 // transaction (domain.SearchIndex): a project is committed with its alerts.

@@ -240,7 +240,7 @@ func (a *App) GetMany(ctx context.Context, ids []string) ([]domain.Project, erro
 	return a.repo.GetMany(ctx, valid)
 }
 
-// Dropdowns are the option lists of the criteria form (SPEC §3).
+// Dropdowns are the option lists of the criteria form (docs/product.md#dropdown-data).
 type Dropdowns struct {
 	AnnouncementTypes, Methods, Provinces, Ministries, Departments, SubDepartments,
 	Statuses, Strategies, Categories, BudgetYears []domain.Code

@@ -15,7 +15,7 @@ import (
 const (
 	MsgCriteriaSaved   = "บันทึกเงื่อนไขการค้นหาแล้ว"
 	MsgCriteriaUpdated = "บันทึกการแก้ไขเงื่อนไขการค้นหาแล้ว"
-	// MsgUnavailable is SPEC §8's text for a 503.
+	// MsgUnavailable is the text for a 503 (docs/product.md#session-and-connection).
 	MsgUnavailable = "Service is currently unavailable. Please try again later."
 )
 
@@ -97,7 +97,8 @@ func criteriaFields(name, searchType string, f domain.SearchForm) (string, strin
 }
 
 // consume takes one unit of a tier limit; a refusal is 409 with the
-// subscription service's detail (it contains 'Limit reached', SPEC §8).
+// subscription service's detail (it contains 'Limit reached':
+// docs/product.md#search-saves-and-status-indicators).
 func (a *App) consume(ctx context.Context, c domain.Caller, kind string) (domain.QuotaAnswer, error) {
 	q, err := a.x.Quota.Consume(ctx, c, kind, 1)
 	if err != nil {

@@ -34,7 +34,7 @@ const overnightWriters = 2
 // another may resume it; a running run renews it.
 const OvernightLease = 5 * time.Minute
 
-// Overnight runs the overnight searches (DESIGN §7): one digest per search
+// Overnight runs the overnight searches (docs/product.md#overnight-searches): one digest per search
 // and Bangkok date, naming the projects first seen in the run's window.
 type Overnight struct {
 	store OvernightStore

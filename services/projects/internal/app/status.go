@@ -9,9 +9,9 @@ import (
 	"bidradar/services/projects/internal/domain"
 )
 
-// Status indicator codes (SPEC §8: SEARCH_CRITERIA_SAVED is a success;
-// codes with EXCEEDED are warnings, DAILY_MONTHLY_LIMIT_EXCEEDED and
-// UNKNOWN_ERROR errors).
+// Status indicator codes (docs/product.md#search-saves-and-status-indicators:
+// SEARCH_CRITERIA_SAVED is a success; codes with EXCEEDED are warnings,
+// DAILY_MONTHLY_LIMIT_EXCEEDED and UNKNOWN_ERROR errors).
 const (
 	StatusCriteriaSaved       = "SEARCH_CRITERIA_SAVED"
 	StatusSearchAvailable     = "SEARCH_AVAILABLE"

@@ -29,8 +29,9 @@ const (
 // MaxClosingWithin bounds ClosingWithin (a year and a day).
 const MaxClosingWithin = 366
 
-// Criteria is the search form (SPEC §3 criteria payload), in domain terms.
-// Keywords use substring semantics on normalised text.
+// Criteria is the search form (the criteria payload of
+// docs/product.md#search-criteria), in domain terms. Keywords use substring
+// semantics on normalised text.
 type Criteria struct {
 	Keyword           string   // free keyword (gen-infor keyword): one phrase
 	AnyOf             []string // keyWord_Incl_Or
@@ -38,7 +39,7 @@ type Criteria struct {
 	NoneOf            []string // keyWord_Excl_Nor
 	AnnouncementTypes []string // annouType_User_required: any step of these types
 	Methods           []string // method_User_required
-	Provinces         []string // deptSubProvince_User (DOPA codes)
+	Provinces         []string // province_User (DOPA codes)
 	Ministries        []string
 	Departments       []string // agency names as in the data
 	SubDepartments    []string // sub-agency names as in the data

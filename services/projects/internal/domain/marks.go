@@ -19,12 +19,13 @@ type Marks struct {
 	ReductionBP *int64
 }
 
-// ListingFlags are the per-user listing filters of SPEC §3 (gen-infor).
+// ListingFlags are the per-user listing filters of gen-infor
+// (docs/product.md#listing-filter-state).
 type ListingFlags struct {
 	Bid, Archived, Like, Follow, Fill20, Comment bool
 }
 
-// Names returns the set flags by their SPEC names.
+// Names returns the set flags by their API names (docs/product.md#listing-filter-state).
 func (f ListingFlags) Names() []string {
 	var out []string
 	for _, x := range []struct {
@@ -47,7 +48,8 @@ type Interests interface {
 	ProjectIDs(ctx context.Context, userID, flag string) ([]string, error)
 }
 
-// ErrInterestsUnavailable: the interests service did not answer (SPEC §8's 503).
+// ErrInterestsUnavailable: the interests service did not answer (a 503:
+// docs/product.md#session-and-connection).
 var ErrInterestsUnavailable = apperr.New(apperr.Unavailable, "interests-unavailable", "Service is currently unavailable. Please try again later.")
 
 // ErrFlagsNeedUser: listing flags are for signed-in users.

@@ -19,7 +19,7 @@ const EventProjectMatched = "project.matched"
 // SearchIndex gives the saved normal searches as an index and the version
 // (CriteriaVersion) it holds: what a write of projects matches the projects
 // it creates or changes against, in its own transaction (the instant
-// alerts of DESIGN §7).
+// alerts of docs/product.md#instant-alerts).
 type SearchIndex interface {
 	Searches(ctx context.Context) (*CriteriaIndex, int64, error)
 }

@@ -33,7 +33,7 @@ var ErrCriteriaChanged = errors.New("search criteria changed meanwhile")
 // ErrQuotaUnavailable reports that the subscription service did not answer.
 var ErrQuotaUnavailable = errors.New("quota service unavailable")
 
-// SearchForm is the flat criteria payload of SPEC §3, as saved. The JSON
+// SearchForm is the flat criteria payload (docs/product.md#search-criteria), as saved. The JSON
 // names are the spec's; amounts are exact satang.
 type SearchForm struct {
 	AnyOf             []string `json:"keyWord_Incl_Or,omitempty"`

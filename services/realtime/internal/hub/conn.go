@@ -1,6 +1,7 @@
 // Package hub pushes a user's notification events to their WebSocket connections.
-// PostgreSQL is the truth; the socket is only a hint (DESIGN §7), so nothing is
-// replayed and a slow client is dropped, never waited for.
+// PostgreSQL is the truth; the socket is only a hint
+// (docs/architecture.md#notifications-and-realtime), so nothing is replayed and a
+// slow client is dropped, never waited for.
 package hub
 
 import (
@@ -48,10 +49,11 @@ const (
 
 var errNATSDisconnected = errors.New("not connected to NATS")
 
-// unavailableBody is SPEC §8's answer when a dependency does not answer.
+// unavailableBody is the answer (docs/product.md#session-and-connection) when a
+// dependency does not answer.
 const unavailableBody = `{"detail":"Service is currently unavailable. Please try again later.","kind":"unavailable","reason":"unavailable"}`
 
-// Message is what the client receives (SPEC §7 message types).
+// Message is what the client receives (the message types of docs/product.md#websocket).
 type Message struct {
 	Type        string          `json:"type"`
 	Data        json.RawMessage `json:"data,omitempty"`

@@ -58,7 +58,8 @@ func (o Order) Validate() error {
 	return nil
 }
 
-// AmountSatang is the order's price: a yearly plan costs 10 months (DESIGN §6).
+// AmountSatang is the order's price: a yearly plan costs 10 months
+// (docs/product.md#payments-and-tax-invoices).
 func (o Order) AmountSatang() int64 {
 	if o.Period == PeriodYearly {
 		return o.Tier.PriceYearSatang()

@@ -97,64 +97,15 @@ func decide(ev Event, st FulfilState, now time.Time) Change {
 			return c
 		}
 	}
-	ps := st.ProviderSub
-	newer := ps == nil || !ev.Created.Before(ps.StateAt)
 	switch ev.Type {
 	case EvCheckoutCompleted, EvAsyncPaymentSucceeded:
-		if ev.Type == EvCheckoutCompleted && !ev.Paid {
-			return Change{Reason: "checkout completed unpaid: waiting for the asynchronous payment"}
-		}
-		// One session pays once: a second event for it (another event id:
-		// completed then async_payment_succeeded, or a resend) grants nothing.
-		if st.RefPaid {
-			return Change{Reason: "checkout session already fulfilled"}
-		}
-		if ps != nil && ps.Status == "deleted" {
-			return Change{Reason: "its subscription was already deleted", CheckoutID: ev.SessionID, CheckoutStatus: "failed"}
-		}
-		t, ok := st.Tiers[ev.Tier]
-		if !ok || t.PriceMonthSatang <= 0 || (ev.Period != PeriodMonthly && ev.Period != PeriodYearly) {
-			return Change{Reason: "event names no sellable tier and period"}
-		}
-		if refusal := checkPaid(ev, t, st.Checkout); refusal != "" {
-			return Change{Reason: refusal, Alert: true}
-		}
-		return grant(ev, st, now)
+		return decideCheckoutPaid(ev, st, now)
 	case EvAsyncPaymentFailed:
 		return Change{CheckoutID: ev.SessionID, CheckoutStatus: "failed",
 			Payment: &PaymentRecord{UserID: ev.UserID, Tier: ev.Tier, Period: ev.Period, Method: ev.Method,
 				AmountSatang: ev.AmountSatang, ProviderRef: ev.SessionID}}
 	case EvInvoicePaid:
-		if !ev.Renewal {
-			return Change{Reason: "first invoice: the checkout grants the plan"}
-		}
-		if st.RefPaid {
-			return Change{Reason: "invoice already paid"}
-		}
-		if ps != nil && ps.Status == "deleted" {
-			return Change{Reason: "renewal of a deleted subscription"}
-		}
-		if st.Found && st.Sub.Next != nil && st.Sub.Next.ProviderSubscriptionID == ev.SubscriptionID {
-			// The waiting plan's card renewed: its days follow on.
-			sub, next := st.Sub, *st.Sub.Next
-			next.EndDate = next.EndDate.AddDate(0, 0, Days(next.Period))
-			paidOn, amount := DayOf(now), ev.AmountSatang
-			sub.Next, sub.LastPaymentDate, sub.LastPaymentSatang = &next, &paidOn, &amount
-			return Change{Sub: &sub, Payment: &PaymentRecord{UserID: sub.UserID, Tier: next.Tier, Period: next.Period,
-				Method: MethodCard, AmountSatang: amount, Succeeded: true, ProviderRef: ev.InvoiceID}}
-		}
-		if !st.Found || st.Sub.ProviderSubscriptionID != ev.SubscriptionID || ev.PeriodEnd.IsZero() {
-			return Change{Reason: "renewal of a subscription that is not the user's plan"}
-		}
-		sub := st.Sub
-		end := DayOf(ev.PeriodEnd)
-		if sub.EndDate != nil && sub.EndDate.After(end) {
-			end = *sub.EndDate
-		}
-		paidOn, amount := DayOf(now), ev.AmountSatang
-		sub.EndDate, sub.Status, sub.LastPaymentDate, sub.LastPaymentSatang = &end, "active", &paidOn, &amount
-		return Change{Sub: &sub, Payment: &PaymentRecord{UserID: sub.UserID, Tier: sub.Tier, Period: sub.Period,
-			Method: MethodCard, AmountSatang: amount, Succeeded: true, ProviderRef: ev.InvoiceID}}
+		return decideRenewal(ev, st, now)
 	case EvInvoicePaymentFailed:
 		if !st.Found {
 			return Change{Reason: "no plan"}
@@ -162,41 +113,107 @@ func decide(ev Event, st FulfilState, now time.Time) Change {
 		return Change{Payment: &PaymentRecord{UserID: st.Sub.UserID, Tier: st.Sub.Tier, Period: st.Sub.Period,
 			Method: MethodCard, AmountSatang: ev.AmountSatang, ProviderRef: ev.InvoiceID}}
 	case EvSubscriptionUpdated, EvSubscriptionDeleted:
-		if !newer {
-			return Change{Reason: "older than the subscription's known state"}
-		}
-		if ps != nil && ps.Status == "deleted" {
-			return Change{Reason: "subscription already deleted"}
-		}
-		user := ev.UserID
-		if ps != nil {
-			user = ps.UserID
-		}
-		next := &ProviderSub{ID: ev.SubscriptionID, UserID: user, Status: "active", CancelAtPeriodEnd: ev.CancelAtPeriodEnd, StateAt: ev.Created}
-		if ev.Type == EvSubscriptionDeleted {
-			next.Status, next.CancelAtPeriodEnd = "deleted", false
-		}
-		c := Change{ProviderSub: next}
-		if !st.Found || st.Sub.ProviderSubscriptionID != ev.SubscriptionID {
-			return c
-		}
-		sub := st.Sub
-		if ev.Type == EvSubscriptionDeleted {
-			today := DayOf(now)
-			if sub.EndDate == nil || sub.EndDate.After(today) {
-				sub.EndDate = &today
-			}
-			sub.CancelAtPeriodEnd, sub.ProviderSubscriptionID = false, ""
-			if sub.Next == nil { // else the waiting plan starts tomorrow
-				sub.Status = "cancelled"
-			}
-		} else {
-			sub.CancelAtPeriodEnd = ev.CancelAtPeriodEnd
-		}
-		c.Sub = &sub
-		return c
+		return decideSubscriptionChange(ev, st, now)
 	}
 	return Change{Reason: "event type not handled"}
+}
+
+// decideCheckoutPaid grants the plan of a paid checkout, once per session.
+func decideCheckoutPaid(ev Event, st FulfilState, now time.Time) Change {
+	if ev.Type == EvCheckoutCompleted && !ev.Paid {
+		return Change{Reason: "checkout completed unpaid: waiting for the asynchronous payment"}
+	}
+	// One session pays once: a second event for it (another event id:
+	// completed then async_payment_succeeded, or a resend) grants nothing.
+	if st.RefPaid {
+		return Change{Reason: "checkout session already fulfilled"}
+	}
+	if ps := st.ProviderSub; ps != nil && ps.Status == "deleted" {
+		return Change{Reason: "its subscription was already deleted", CheckoutID: ev.SessionID, CheckoutStatus: "failed"}
+	}
+	t, ok := st.Tiers[ev.Tier]
+	if !ok || t.PriceMonthSatang <= 0 || (ev.Period != PeriodMonthly && ev.Period != PeriodYearly) {
+		return Change{Reason: "event names no sellable tier and period"}
+	}
+	if refusal := checkPaid(ev, t, st.Checkout); refusal != "" {
+		return Change{Reason: refusal, Alert: true}
+	}
+	return grant(ev, st, now)
+}
+
+// decideRenewal extends the plan (or the plan waiting after it) that a
+// renewal invoice paid for to the paid period's end.
+func decideRenewal(ev Event, st FulfilState, now time.Time) Change {
+	if !ev.Renewal {
+		return Change{Reason: "first invoice: the checkout grants the plan"}
+	}
+	if st.RefPaid {
+		return Change{Reason: "invoice already paid"}
+	}
+	if ps := st.ProviderSub; ps != nil && ps.Status == "deleted" {
+		return Change{Reason: "renewal of a deleted subscription"}
+	}
+	if st.Found && st.Sub.Next != nil && st.Sub.Next.ProviderSubscriptionID == ev.SubscriptionID {
+		// The waiting plan's card renewed: its days follow on.
+		sub, next := st.Sub, *st.Sub.Next
+		next.EndDate = next.EndDate.AddDate(0, 0, Days(next.Period))
+		paidOn, amount := DayOf(now), ev.AmountSatang
+		sub.Next, sub.LastPaymentDate, sub.LastPaymentSatang = &next, &paidOn, &amount
+		return Change{Sub: &sub, Payment: &PaymentRecord{UserID: sub.UserID, Tier: next.Tier, Period: next.Period,
+			Method: MethodCard, AmountSatang: amount, Succeeded: true, ProviderRef: ev.InvoiceID}}
+	}
+	if !st.Found || st.Sub.ProviderSubscriptionID != ev.SubscriptionID || ev.PeriodEnd.IsZero() {
+		return Change{Reason: "renewal of a subscription that is not the user's plan"}
+	}
+	sub := st.Sub
+	end := DayOf(ev.PeriodEnd)
+	if sub.EndDate != nil && sub.EndDate.After(end) {
+		end = *sub.EndDate
+	}
+	paidOn, amount := DayOf(now), ev.AmountSatang
+	sub.EndDate, sub.Status, sub.LastPaymentDate, sub.LastPaymentSatang = &end, "active", &paidOn, &amount
+	return Change{Sub: &sub, Payment: &PaymentRecord{UserID: sub.UserID, Tier: sub.Tier, Period: sub.Period,
+		Method: MethodCard, AmountSatang: amount, Succeeded: true, ProviderRef: ev.InvoiceID}}
+}
+
+// decideSubscriptionChange applies an update or deletion of a card
+// subscription when it is newer than the state it would change; a deleted
+// plan ends today (or when it already ends, if sooner).
+func decideSubscriptionChange(ev Event, st FulfilState, now time.Time) Change {
+	ps := st.ProviderSub
+	if ps != nil && ev.Created.Before(ps.StateAt) {
+		return Change{Reason: "older than the subscription's known state"}
+	}
+	if ps != nil && ps.Status == "deleted" {
+		return Change{Reason: "subscription already deleted"}
+	}
+	user := ev.UserID
+	if ps != nil {
+		user = ps.UserID
+	}
+	next := &ProviderSub{ID: ev.SubscriptionID, UserID: user, Status: "active", CancelAtPeriodEnd: ev.CancelAtPeriodEnd, StateAt: ev.Created}
+	if ev.Type == EvSubscriptionDeleted {
+		next.Status, next.CancelAtPeriodEnd = "deleted", false
+	}
+	c := Change{ProviderSub: next}
+	if !st.Found || st.Sub.ProviderSubscriptionID != ev.SubscriptionID {
+		return c
+	}
+	sub := st.Sub
+	if ev.Type == EvSubscriptionDeleted {
+		today := DayOf(now)
+		if sub.EndDate == nil || sub.EndDate.After(today) {
+			sub.EndDate = &today
+		}
+		sub.CancelAtPeriodEnd, sub.ProviderSubscriptionID = false, ""
+		if sub.Next == nil { // else the waiting plan starts tomorrow
+			sub.Status = "cancelled"
+		}
+	} else {
+		sub.CancelAtPeriodEnd = ev.CancelAtPeriodEnd
+	}
+	c.Sub = &sub
+	return c
 }
 
 // paidAfterDeletion handles money taken from an account deleted before it

@@ -61,7 +61,8 @@ func PeriodStarts(now time.Time) (day, month time.Time) {
 }
 
 // LimitDetail is the refusal shown to the user; it contains 'Limit reached'
-// (SPEC §8: the app recognises it) and says the rest in Thai.
+// (the app recognises it: docs/product.md#search-saves-and-status-indicators)
+// and says the rest in Thai.
 func LimitDetail(w Window, tierLabel string) string {
 	return fmt.Sprintf("Limit reached: %s ครบ %d ครั้งแล้ว (แพ็กเกจ%s) กรุณาลองใหม่พรุ่งนี้หรืออัปเกรดแพ็กเกจ", w.Label, w.Limit, tierLabel)
 }

@@ -6,7 +6,7 @@ import "time"
 // Unlimited marks a limit without a ceiling.
 const Unlimited = -1
 
-// Limits are a tier's combination limits (SPEC §3).
+// Limits are a tier's combination limits (docs/product.md#subscription).
 type Limits struct {
 	SearchCombinationDay   int
 	SearchCombinationMonth int

@@ -9,7 +9,10 @@ import { msg } from "@/i18n/th";
 
 const store = () => useAuthStore.getState();
 
-/** Where a verification e-mail survives a reload (SPEC §2: state or session storage). */
+/**
+ * Where a verification e-mail survives a reload (docs/product.md#verify-registration-screen: state
+ * or session storage).
+ */
 export const VERIFY_EMAIL_KEY = "bidradar.verifyEmail";
 export const LINE_LINK_KEY = "bidradar.lineLink";
 
@@ -33,7 +36,7 @@ export function recallVerifyEmail(stateEmail?: unknown): string {
 
 /**
  * GET /users/me. A 404 'User not found' clears the stored credentials
- * (SPEC §8) and yields null.
+ * (docs/product.md#session-and-connection) and yields null.
  */
 export async function fetchMe(): Promise<AppUser | null> {
   try {
@@ -52,7 +55,7 @@ export async function fetchMe(): Promise<AppUser | null> {
 }
 
 /**
- * Start-up (SPEC §2): with a remembered user, rotate the refresh cookie into
+ * Start-up (docs/product.md#start-up): with a remembered user, rotate the refresh cookie into
  * an in-memory access token, then load the user. Visitors cost no request.
  * A refused refresh or missing user means "logged out", not a failure; only
  * network and server trouble throw (and are retried by the caller).
@@ -74,7 +77,7 @@ export async function restoreSession(): Promise<AppUser | null> {
 
 export type LoginResult = { kind: "otp"; email: string; expiresIn: number } | { kind: "done"; user: AppUser | null };
 
-/** SPEC §4 Login: two-step 'enabled' e-mails a code (otpRequired), else the user is loaded. */
+/** Login (docs/product.md#login): two-step 'enabled' e-mails a code (otpRequired), else the user is loaded. */
 export async function login(username: string, password: string): Promise<LoginResult> {
   const res = await authClient().login({ username, password });
   if (res.twoStepVerification === "enabled" && !res.accessToken) {
@@ -100,7 +103,7 @@ export async function resendLoginOtp(email: string): Promise<number> {
 
 export type RegisterInput = { username: string; email: string; password: string; name: string };
 
-/** SPEC §4 Registration: success sets the OTP expiry (expires_in, or 300 s). */
+/** Registration (docs/product.md#registration): success sets the OTP expiry (expires_in, or 300 s). */
 export async function register(input: RegisterInput): Promise<number> {
   const res = await authClient().register(input);
   const expiresIn = res.expiresIn || DEFAULT_OTP_SECONDS;
@@ -109,7 +112,10 @@ export async function register(input: RegisterInput): Promise<number> {
   return expiresIn;
 }
 
-/** SPEC §4: verifying gives registrationVerified; the user is fetched only when the message says 'User verified'. */
+/**
+ * docs/product.md#registration: verifying gives registrationVerified; the user is fetched only when
+ * the message says 'User verified'.
+ */
 export async function verifyRegistration(email: string, otp: string): Promise<AppUser | null> {
   const res = await authClient().verifyRegistration({ email, otp });
   store().set({ registrationVerified: true, verificationMessage: res.message });
@@ -150,7 +156,7 @@ export async function resetPassword(email: string, otp: string, newPassword: str
   }
 }
 
-/** SPEC §4 Logout: the server revokes the family; user, e-mail and OTP flag are cleared. */
+/** Logout (docs/product.md#logout): the server revokes the family; user, e-mail and OTP flag are cleared. */
 export async function logout(): Promise<void> {
   try {
     await authClient().logout({});

@@ -11,7 +11,8 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 /**
  * The "e-mail me a code" step shared by forgot-password, LINE linking and
  * account activation: validates the address, calls onSend with it trimmed, and
- * toasts SPEC §8's 'Failed to send OTP. Please try again.' (in Thai) on failure.
+ * toasts 'Failed to send OTP. Please try again.' (in Thai;
+ * docs/product.md#sign-in-and-codes) on failure.
  */
 export function EmailCodeForm({
   initialEmail = "",

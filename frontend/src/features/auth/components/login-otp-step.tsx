@@ -7,7 +7,7 @@ import { toast } from "@/stores/toast-store";
 import { resendLoginOtp, verifyLoginOtp } from "../api/auth-api";
 import { OtpPanel } from "./otp-panel";
 
-/** The second step of a two-step login (SPEC §4): the e-mailed code. */
+/** The second step of a two-step login (docs/product.md#login): the e-mailed code. */
 export function LoginOtpStep({ email, redirectTo, onBack }: { email: string; redirectTo: string; onBack: () => void }) {
   const navigate = useNavigate();
   const expiresIn = useAuthStore((s) => s.otpExpiresIn);

@@ -52,9 +52,10 @@ export function LoginPage() {
       }
     } catch (err) {
       if (isInactiveError(err)) {
-        // SPEC §8: not toasted; leads to the activation screen, the same one
-        // whether they typed their e-mail or their username (then the screen
-        // asks for the e-mail the code goes to).
+        // docs/product.md#sign-in-and-codes: not toasted; leads to the
+        // activation screen, the same one whether they typed their e-mail or
+        // their username (then the screen asks for the e-mail the code goes
+        // to).
         const typed = username.trim();
         if (typed.includes("@")) {
           rememberVerifyEmail(typed);

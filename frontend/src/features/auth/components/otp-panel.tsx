@@ -22,8 +22,8 @@ type Props = {
 };
 
 /**
- * The code step shared by every OTP screen (SPEC §2 verify-registration and
- * §4 OTP countdown): running → expired disables boxes and submit and enables
+ * The code step shared by every OTP screen (docs/product.md#verify-registration-screen
+ * and docs/product.md#otp-countdown): running → expired disables boxes and submit and enables
  * Resend; Resend resets to the new lifetime (300 s by default).
  */
 export function OtpPanel({ expiresIn, onVerify, onResend, submitLabel = th.auth.otp.verify, before, footer, canSubmit }: Props) {

@@ -14,7 +14,7 @@ import { LineLoginOption } from "./line-button";
 type Fields = { name: string; username: string; email: string; password: string; confirm: string };
 type Errors = Partial<Record<keyof Fields, string>>;
 
-/** DESIGN §4: username 3–32 of letters, digits, . _ -; password 8–128 characters. */
+/** docs/product.md#account-fields: username 3–32 of letters, digits, . _ -; password 8–128 characters. */
 export function validateSignup(f: Fields): Errors {
   const e: Errors = {};
   const v = th.auth.validation;

@@ -15,7 +15,7 @@ import { OtpPanel } from "./otp-panel";
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /**
- * SPEC §2 verify-registration: six boxes, countdown, Resend, Back to
+ * docs/product.md#verify-registration-screen: six boxes, countdown, Resend, Back to
  * Registration; the inactive variant asks to activate the account first.
  */
 export function VerifyRegistrationPage() {
@@ -124,7 +124,7 @@ export function VerifyRegistrationPage() {
             }
             throw new Error(errorMessage(e, "Registration OTP verification failed."));
           }
-          // SPEC §2: / when a user is present, otherwise /login.
+          // docs/product.md#verify-registration-screen: / when a user is present, otherwise /login.
           if (user) {
             toast.success(th.auth.verifiedToast);
             void navigate("/", { replace: true });

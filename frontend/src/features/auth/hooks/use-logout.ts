@@ -5,7 +5,10 @@ import { msg } from "@/i18n/th";
 import { queryKeys } from "@/lib/query-keys";
 import { toast } from "@/stores/toast-store";
 
-/** SPEC §4: 'Logged out successfully.', then /login after 100 ms; failure toasts and keeps the session. */
+/**
+ * docs/product.md#logout: 'Logged out successfully.', then /login after 100 ms; failure toasts and
+ * keeps the session.
+ */
 export const LOGOUT_REDIRECT_MS = 100;
 
 export function useLogout() {

@@ -3,7 +3,10 @@ import { SubscriptionService, type Tier } from "@/gen/subscription/v1/subscripti
 import { getClient } from "@/lib/clients";
 import { queryKeys } from "@/lib/query-keys";
 
-/** GET /subscription-tiers through subscription.v1 ListTiers (public; DESIGN §6 tiers are data). */
+/**
+ * GET /subscription-tiers through subscription.v1 ListTiers (public; tiers are data:
+ * docs/architecture.md#tiers-are-data).
+ */
 export async function getTiers(): Promise<Tier[]> {
   const res = await getClient(SubscriptionService).listTiers({ includeAll: true });
   return [...res.tierDetails].sort((a, b) => a.rank - b.rank || a.price - b.price);

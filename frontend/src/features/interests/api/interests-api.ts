@@ -10,7 +10,7 @@ import { toast } from "@/stores/toast-store";
 
 const interests = () => getClient(InterestsService);
 
-/** The marks a user sets on a project (SPEC §3 "user interest"). */
+/** The marks a user sets on a project (docs/product.md#user-interest). */
 export type Marks = { like: boolean; follow: boolean; fill20: boolean; bid: boolean; archived: boolean };
 
 export function marksOf(i: Pick<UserInterest, "isUserLike" | "isInterestToStepChk" | "isFill20" | "isInterestToBid" | "archived"> | undefined): Marks {
@@ -23,7 +23,7 @@ export function marksOf(i: Pick<UserInterest, "isUserLike" | "isInterestToStepCh
   };
 }
 
-/** SPEC §4 lookup for one project: active, else archived, else all false. */
+/** The lookup for one project (docs/product.md#interest-lookup): active, else archived, else all false. */
 export function useInterest(projectId: string | null) {
   return useQuery({
     queryKey: queryKeys.interests.one(projectId ?? ""),
@@ -168,9 +168,10 @@ export function useCalendarFeedActions() {
 }
 
 /**
- * GET /userInterests/{id}/comments, asked only when the lookup says the
- * record has comments: without a record the server answers 404 (SPEC §8),
- * which is no error for a page that simply has no comments yet.
+ * GET /userInterests/{id}/comments, asked only when the lookup says the record
+ * has comments: without a record the server answers 404
+ * (docs/product.md#records-comments-and-bids), which is no error for a page
+ * that simply has no comments yet.
  */
 export function useComments(projectId: string, commentCount: number | undefined) {
   return useQuery({

@@ -79,7 +79,7 @@ describe("marks on search rows", () => {
 });
 
 describe("the listing-filter bar", () => {
-  it("sends the filters and applies SPEC §4's exclusions", async () => {
+  it("sends the filters and applies their exclusions (docs/product.md#listing-filters)", async () => {
     signIn();
     const be = backend(() => ({ json: {} }));
     renderApp("/search?keyWord_Incl_Or=ถนน");

@@ -100,7 +100,7 @@ function isOn(f: ListingFilters, k: FilterToggle): boolean {
   }
 }
 
-/** The listing-filter bar of SPEC §4 (signed-in users). */
+/** The listing-filter bar (docs/product.md#listing-filters; signed-in users). */
 export function ListingFilterBar({ filters, onToggle }: { filters: ListingFilters; onToggle: (k: FilterToggle) => void }) {
   return (
     <div className="listing-filters" role="group" aria-label={t.filtersLabel} data-testid="listing-filters">

@@ -10,7 +10,7 @@ function allStates(): ListingFilters[] {
   return out;
 }
 
-/** SPEC §4 written as data: what turning a filter on clears (and un-archive for like). */
+/** docs/product.md#listing-filters written as data: what turning a filter on clears (and un-archive for like). */
 const clears: Record<string, (keyof ListingFilters)[]> = {
   bid: ["follow", "archived", "comment"],
   archive: ["bid", "like", "follow", "comment", "keyword"],
@@ -21,7 +21,7 @@ const clears: Record<string, (keyof ListingFilters)[]> = {
 const field = { bid: "bid", archive: "archived", like: "like", comment: "comment" } as const;
 const cleared = (k: keyof ListingFilters) => (k === "follow" ? "off" : k === "keyword" ? false : false);
 
-describe("listing filters: SPEC §4 mutual exclusion, every state × every toggle", () => {
+describe("listing filters: mutual exclusion (docs/product.md#listing-filters), every state × every toggle", () => {
   const states = allStates();
   it("covers 96 states × 5 toggles", () => expect(states.length * FILTER_TOGGLES.length).toBe(480));
   for (const s of states)

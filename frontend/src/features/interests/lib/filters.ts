@@ -1,7 +1,8 @@
 /**
- * The listing filters of SPEC §3–§4 (gen-infor's per-user filters) and their
- * mutual exclusion. One pure reducer: the filter bar, the URL and the tests
- * share it.
+ * The listing filters (gen-infor's per-user filters:
+ * docs/product.md#listing-filter-state, docs/product.md#listing-filters) and
+ * their mutual exclusion. One pure reducer: the filter bar, the URL and the
+ * tests share it.
  */
 export type FollowState = "off" | "following" | "fill20";
 
@@ -23,7 +24,7 @@ export const noFilters = (): ListingFilters => ({ bid: false, archived: false, l
 const NEXT_FOLLOW: Record<FollowState, FollowState> = { off: "following", following: "fill20", fill20: "off" };
 
 /**
- * SPEC §4:
+ * docs/product.md#listing-filters:
  * - bid on clears following, archive and comment;
  * - archive on clears bid, like, following, comment and the keyword;
  * - like on clears comment and un-archives;
@@ -55,7 +56,7 @@ export function anyFilter(f: ListingFilters): boolean {
   return f.bid || f.archived || f.like || f.comment || f.follow !== "off";
 }
 
-/** The URL / gen-infor parameters of the filters (SPEC §7 names). */
+/** The URL / gen-infor parameters of the filters (names as docs/product.md#projects-calls spells them). */
 export function filtersToParams(f: ListingFilters, sp: URLSearchParams): void {
   if (f.bid) sp.set("is_InterestToBid", "true");
   if (f.archived) sp.set("is_archived", "true");

@@ -8,9 +8,9 @@ import { queryKeys } from "@/lib/query-keys";
 import { useUnreadCount } from "../api/notifications-api";
 import { NotificationSocket, socketURL } from "../lib/socket";
 
-/** SPEC §9: bell toasts stay 5000 ms. */
+/** Bell toasts stay 5000 ms (docs/product.md#business-constants-and-limits). */
 export const BELL_TOAST_MS = 5000;
-/** SPEC §9: after a socket event the list reloads after 500 to 1000 ms. */
+/** docs/product.md#bell-updates: after a socket event the list reloads after 500 to 1000 ms. */
 export const RELOAD_AFTER_EVENT_MS = 750;
 
 /**

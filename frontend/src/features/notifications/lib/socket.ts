@@ -1,9 +1,11 @@
 /**
- * The bell's WebSocket (SPEC §7, §9): the first message carries the access
+ * The bell's WebSocket (docs/product.md#websocket,
+ * docs/product.md#socket-reconnect): the first message carries the access
  * token; the server answers auth_success or auth_error, then pushes
  * notification / bell_notification / unread_count_update. PostgreSQL is the
- * truth and the socket a hint (DESIGN §7), so nothing here is replayed: a
- * reconnect simply reloads the list.
+ * truth and the socket a hint
+ * (docs/architecture.md#notifications-and-realtime), so nothing here is
+ * replayed: a reconnect simply reloads the list.
  *
  * After an abnormal close the client reconnects with a doubling delay from
  * 1000 ms, at most 5 attempts ('Connection error' on each failure, 'Max

@@ -10,7 +10,7 @@ const subs = () => getClient(SubscriptionService);
 
 const keys = queryKeys.subscription;
 
-/** SPEC §4: the client refetches the subscription when older than 5 minutes. */
+/** docs/product.md#subscription-refetch: the client refetches the subscription when older than 5 minutes. */
 export const SUBSCRIPTION_STALE_MS = 5 * 60_000;
 
 /** The plan in force; fresh = read it again now (after a payment). */

@@ -66,7 +66,7 @@ function PriceBar({ label, amount, max, tone, testId }: { label: string; amount:
   );
 }
 
-/** Everything about one project (SPEC §3 fields, DESIGN §5), read-only. */
+/** Everything about one project (docs/product.md#project), read-only. */
 export function ProjectView({ project, sample = false, ocdsInPlan }: { project: ProjectDetail; sample?: boolean; ocdsInPlan?: boolean }) {
   const s = project.summary!;
   const budget = bahtOf(s.budgetSatang, s.budget);

@@ -10,7 +10,10 @@ import { toListRequest, toToDoSearchRequest, toUpdateRequest, type Criteria, typ
 
 const projects = () => getClient(ProjectsService);
 
-/** GetDropdownData: every list of the criteria form; entries with an empty value or label dropped (SPEC §3). */
+/**
+ * GetDropdownData: every list of the criteria form; entries with an empty value or label dropped
+ * (docs/product.md#dropdown-data).
+ */
 export function useDropdownData() {
   return useQuery({
     queryKey: queryKeys.projects.dropdownData(),
@@ -83,7 +86,8 @@ async function savedName(qc: QueryClient, criteriaId: string): Promise<string> {
 }
 
 /**
- * The toasts for a ToDoSearch answer ('Limit reached' is SPEC's own text).
+ * The toasts for a ToDoSearch answer ('Limit reached' is the catalogue's own text:
+ * docs/product.md#search-saves-and-status-indicators).
  * Success names the search, not its id: the name typed, else the one the
  * service gave it (a summary of the criteria), read back from the list. No
  * emoji: the toast has its icon, and ✅ has no glyph in the Thai fonts.
@@ -97,7 +101,7 @@ export async function notifySaved(qc: QueryClient, res: { message: string; crite
   toast.success(name ? th.search.savedToast(name) : res.message);
 }
 
-/** '⚠️ {detail}', then after 2 s what to do: the reason's Thai (a full plan: delete or upgrade), else SPEC's text (try tomorrow). */
+/** '⚠️ {detail}', then after 2 s what to do: the reason's Thai (a full plan: delete or upgrade), else the catalogue's text (try tomorrow). */
 function notifyLimit(detail: string, info?: string | null): void {
   toast.warning(`⚠️ ${detail}`);
   setTimeout(
@@ -107,10 +111,10 @@ function notifyLimit(detail: string, info?: string | null): void {
 }
 
 /**
- * SPEC §8: 'Limit reached' (reason limit-reached) → warning with the server's
- * detail (the subscription service writes it for users: which limit, in
- * Thai), then info after 2 s; another 409 → its message; else the generic
- * failure.
+ * docs/product.md#search-saves-and-status-indicators: 'Limit reached' (reason
+ * limit-reached) → warning with the server's detail (the subscription service
+ * writes it for users: which limit, in Thai), then info after 2 s; another 409
+ * → its message; else the generic failure.
  */
 export function notifySaveError(err: unknown): void {
   const e = ConnectError.from(err);
@@ -157,7 +161,10 @@ export function useSavedCriteria(enabled = true) {
   });
 }
 
-/** UpdateSearchCriteria: the saved search replaced; refusals toast as a save's do (SPEC §8). */
+/**
+ * UpdateSearchCriteria: the saved search replaced; refusals toast as a save's do
+ * (docs/product.md#search-saves-and-status-indicators).
+ */
 export function useUpdateCriteria() {
   const qc = useQueryClient();
   return useMutation({

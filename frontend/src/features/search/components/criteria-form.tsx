@@ -66,7 +66,10 @@ type Props = {
   saveLabel?: string;
 };
 
-/** The criteria form of SPEC §3: keyword groups, project ids, multi-selects, B.E. dates, budget year and range. */
+/**
+ * The criteria form (docs/product.md#search-criteria): keyword groups, project ids, multi-selects,
+ * B.E. dates, budget year and range.
+ */
 export function CriteriaForm({ applied, dropdowns, dropdownsLoading, onSubmit, onSave, saving, saveLabel = th.search.save }: Props) {
   const [draft, setDraft] = useState<Criteria>(applied);
   const [drafts, setDrafts] = useState<Drafts>(noDrafts);

@@ -293,7 +293,7 @@ describe("/search: results", () => {
   });
 });
 
-describe("/search: save criteria (ToDoSearch, SPEC §8 toasts)", () => {
+describe("/search: save criteria (ToDoSearch, docs/product.md#search-saves-and-status-indicators toasts)", () => {
   function signIn() {
     useAuthStore.setState({ user: testUser });
     setAccessToken("tok");

@@ -53,7 +53,10 @@ function revealResults(section: HTMLElement | null) {
   section.scrollIntoView({ behavior: matches("(prefers-reduced-motion: reduce)") ? "auto" : "smooth", block: "start" });
 }
 
-/** /search, open to visitors (SPEC §2): criteria form, results, pagination; all state in the URL. */
+/**
+ * /search, open to visitors (docs/product.md#search-layout): criteria form, results, pagination;
+ * all state in the URL.
+ */
 export function SearchPage() {
   usePageTitle(th.titles.search);
   const [params, setParams] = useSearchParams();
@@ -198,7 +201,7 @@ export function SearchPage() {
             filters={state.filters}
             onToggle={(k) => {
               const next = toggleFilter(state.filters, k);
-              // SPEC §4: archive on clears the keyword too.
+              // docs/product.md#listing-filters: archive on clears the keyword too.
               const criteria = next.keyword ? state.criteria : { ...state.criteria, or: [], and: [], not: [] };
               go({ ...state, criteria, filters: { ...next, keyword: true }, page: 1 });
             }}
@@ -333,10 +336,10 @@ export function SearchPage() {
 }
 
 /**
- * The save dialog with the plan's limits applied (SPEC §6: gating from
- * combination_limits). Mounted for signed-in users only, so the plan loads
- * with the page (visitors would get a 401); the dialog itself mounts per
- * opening.
+ * The save dialog with the plan's limits applied
+ * (docs/product.md#tiers-and-plan-limits: gating from combination_limits).
+ * Mounted for signed-in users only, so the plan loads with the page (visitors
+ * would get a 401); the dialog itself mounts per opening.
  */
 function PlanGatedSaveDialog(props: {
   open: boolean;

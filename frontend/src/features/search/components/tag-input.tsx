@@ -49,7 +49,10 @@ export function addTags(
   return { values: out, error, rejected };
 }
 
-/** A keyword / id tag input (SPEC §3 selection groups): Enter or comma adds, Backspace removes the last. */
+/**
+ * A keyword / id tag input (selection groups, docs/product.md#search-criteria): Enter or comma
+ * adds, Backspace removes the last.
+ */
 export function TagInput({ label, values, onChange, draft, onDraftChange, placeholder, validate, tone = "default", large, submitOnEnter, testId }: Props) {
   const id = useId();
   const [error, setError] = useState<string | null>(null);

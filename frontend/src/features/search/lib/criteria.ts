@@ -10,9 +10,10 @@ import type {
 import { thaiDigitsToAscii } from "@/lib/format";
 
 /**
- * The search criteria of SPEC §3 as the form holds them, and their round trip
- * through the query string (the spec's own field names), so a search is a
- * shareable URL: reload, back/forward and a pasted link give the same results.
+ * The search criteria (docs/product.md#search-criteria) as the form holds them,
+ * and their round trip through the query string (the spec's own field names),
+ * so a search is a shareable URL: reload, back/forward and a pasted link give
+ * the same results.
  */
 export type Criteria = {
   or: string[];
@@ -75,7 +76,10 @@ export const emptyCriteria = (): Criteria => ({
 
 export const defaultState = (): SearchState => ({ criteria: emptyCriteria(), page: 1, perPage: DEFAULT_PER_PAGE, view: "short", sort: "date", filters: noFilters() });
 
-/** Form list ↔ query parameter (SPEC §3 payload names; province_User and ministry_User are ours). */
+/**
+ * Form list ↔ query parameter (the payload names of docs/product.md#search-criteria; province_User
+ * and ministry_User are ours).
+ */
 export const LIST_PARAMS: ReadonlyArray<[ListKey, string]> = [
   ["or", "keyWord_Incl_Or"],
   ["and", "keyWord_Incl_And"],

@@ -1,5 +1,5 @@
 /**
- * Highlighting that agrees with the server's matching (DESIGN §5): keywords
+ * Highlighting that agrees with the server's matching (docs/product.md#search-semantics): keywords
  * match on the normalised text (NFC, ํา → ำ, Thai digits → ASCII, zero-width
  * characters removed, white space collapsed, Latin lower-cased), so we
  * normalise the title with an index map back to the original characters, find

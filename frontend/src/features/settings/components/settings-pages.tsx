@@ -22,7 +22,7 @@ const SECTIONS: Record<Exclude<SettingsSection, "contact-us">, () => ReactNode> 
   "line-api": () => <LineSection />,
 };
 
-/** One settings page of SPEC §2 (every one does its job). */
+/** One settings page (docs/product.md#settings-layout; every one does its job). */
 export function SettingsSectionPage({ section }: { section?: SettingsSection }) {
   const params = useParams();
   const key = (section ?? params.section) as Exclude<SettingsSection, "contact-us">;

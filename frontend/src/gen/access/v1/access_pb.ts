@@ -27,7 +27,8 @@ export type Rule = Message<"access.v1.Rule"> & {
 
   /**
    * The call costs an argon2id password hash: the gateway bounds how many
-   * are in flight and sheds the excess with 429 (DESIGN §4).
+   * are in flight and sheds the excess with 429
+   * (docs/architecture.md#accounts-and-passwords).
    *
    * @generated from field: bool password_hash = 2;
    */

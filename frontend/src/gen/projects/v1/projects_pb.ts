@@ -40,8 +40,9 @@ export const OptionSchema: GenMessage<Option> = /*@__PURE__*/
   messageDesc(file_projects_v1_projects, 0);
 
 /**
- * Criteria are the search criteria of SPEC §3 (names as the spec spells them).
- * Repeated keyword fields also accept comma-separated values.
+ * Criteria are the search criteria of docs/product.md#search-criteria
+ * (names as it spells them). Repeated keyword fields also accept
+ * comma-separated values.
  *
  * @generated from message projects.v1.Criteria
  */
@@ -472,7 +473,8 @@ export type ListProjectsRequest = Message<"projects.v1.ListProjectsRequest"> & {
   keyword: string;
 
   /**
-   * Per-user listing filters (SPEC §3), mutually exclusive in the app.
+   * Per-user listing filters (docs/product.md#listing-filter-state),
+   * mutually exclusive in the app.
    *
    * @generated from field: bool is_InterestToBid = 4;
    */
@@ -1252,7 +1254,8 @@ export const ExportOcdsResponseSchema: GenMessage<ExportOcdsResponse> = /*@__PUR
   messageDesc(file_projects_v1_projects, 25);
 
 /**
- * ToDoSearchRequest is the flat criteria payload of SPEC §3 with search_type.
+ * ToDoSearchRequest is the flat criteria payload of
+ * docs/product.md#search-criteria with search_type.
  *
  * @generated from message projects.v1.ToDoSearchRequest
  */
@@ -1946,7 +1949,8 @@ export const RunOvernightResponseSchema: GenMessage<RunOvernightResponse> = /*@_
 
 /**
  * ProjectsService owns procurement projects, their announcement steps, reference
- * data, ingestion runs and saved search criteria (DESIGN §2, §5).
+ * data, ingestion runs and saved search criteria
+ * (docs/architecture.md#services-and-data-ownership).
  *
  * @generated from service projects.v1.ProjectsService
  */

@@ -1396,7 +1396,8 @@ export const ReissueReceiptResponseSchema: GenMessage<ReissueReceiptResponse> = 
   messageDesc(file_subscription_v1_subscription, 40);
 
 /**
- * SubscriptionService owns tiers, subscriptions, usage counters and payments (DESIGN §2, §6).
+ * SubscriptionService owns tiers, subscriptions, usage counters and payments
+ * (docs/architecture.md#services-and-data-ownership).
  *
  * @generated from service subscription.v1.SubscriptionService
  */

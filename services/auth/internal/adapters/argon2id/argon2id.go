@@ -31,7 +31,7 @@ type Params struct {
 	KeyLen  uint32
 }
 
-// DefaultParams are DESIGN §4's: m = 19 MiB, t = 2, p = 1.
+// DefaultParams are those of docs/architecture.md#accounts-and-passwords: m = 19 MiB, t = 2, p = 1.
 var DefaultParams = Params{Memory: 19 * 1024, Time: 2, Threads: 1, SaltLen: 16, KeyLen: 32}
 
 // Validate rejects unusable parameters.

@@ -221,34 +221,7 @@ func lockUsers(ctx context.Context, tx pgx.Tx, users []string) error {
 // carrying a NotificationCreated event a new notification (with its
 // user's unread count after this commit, counted from the rows).
 func (s *Store) Create(ctx context.Context, consumer, eventID string, drafts []domain.Draft, now time.Time) ([]domain.Notification, error) {
-	type key struct{ user, dedup string }
-	index := make(map[key]int, len(drafts)) // a (user, key) named twice: the first draft
-	uniq := make([]domain.Draft, 0, len(drafts))
-	var users []string
-	known := map[string]bool{}
-	for _, d := range drafts {
-		if id, err := uuid.Parse(d.UserID); err == nil {
-			d.UserID = id.String() // as the rows return it
-		}
-		k := key{d.UserID, d.DedupKey}
-		if _, dup := index[k]; dup {
-			continue
-		}
-		index[k] = len(uniq)
-		uniq = append(uniq, d)
-		if !known[d.UserID] {
-			known[d.UserID] = true
-			users = append(users, d.UserID)
-		}
-	}
-	cols := make([][]string, 8)
-	for i := range cols {
-		cols[i] = make([]string, len(uniq))
-	}
-	for i, d := range uniq {
-		cols[0][i], cols[1][i], cols[2][i], cols[3][i] = d.UserID, d.DedupKey, d.Category, d.Priority
-		cols[4][i], cols[5][i], cols[6][i], cols[7][i] = d.Title, d.Message, d.ProjectID, d.Link
-	}
+	b := newDraftBatch(drafts)
 	var created []domain.Notification
 	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 		created = nil // a retried transaction starts over
@@ -258,81 +231,139 @@ func (s *Store) Create(ctx context.Context, consumer, eventID string, drafts []d
 				return err
 			}
 		}
-		if len(uniq) == 0 {
+		if len(b.drafts) == 0 {
 			return nil
 		}
-		if err := lockUsers(ctx, tx, users); err != nil {
+		if err := lockUsers(ctx, tx, b.users); err != nil {
 			return err
 		}
-		// In the drafts' order: seq orders a user's notifications of one instant.
-		rows, err := tx.Query(ctx, `INSERT INTO notifications
-			(id, user_id, dedup_key, category, priority, type, title, message, project_id, link, created_at)
-			SELECT gen_random_uuid(), d.user_id::uuid, d.dedup_key, d.category, d.priority, $9, d.title, d.message, d.project_id, d.link, $10
-			FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[]) WITH ORDINALITY
-				AS d (user_id, dedup_key, category, priority, title, message, project_id, link, i)
-			ORDER BY d.i
-			ON CONFLICT (user_id, dedup_key) DO NOTHING RETURNING dedup_key, `+columns,
-			cols[0], cols[1], cols[2], cols[3], cols[4], cols[5], cols[6], cols[7], domain.TypeBell, now)
-		if err != nil {
-			return fmt.Errorf("insert notifications: %w", err)
+		rows, err := b.insert(ctx, tx, now)
+		if err != nil || len(rows) == 0 {
+			return err // none new: every user has them already
 		}
-		at := make([]int, 0, len(uniq)) // the draft of each new row
-		byDraft := make(map[int]domain.Notification, len(uniq))
-		for rows.Next() {
-			var dedup string
-			var n domain.Notification
-			if err := rows.Scan(&dedup, &n.ID, &n.UserID, &n.Category, &n.Priority, &n.Type, &n.Title, &n.Message,
-				&n.ProjectID, &n.Link, &n.IsRead, &n.ReadAt, &n.Created); err != nil {
-				rows.Close()
-				return fmt.Errorf("insert notifications: %w", err)
-			}
-			i, ok := index[key{n.UserID, dedup}]
-			if !ok {
-				rows.Close()
-				return fmt.Errorf("insert notifications: row %s of no draft", n.ID)
-			}
-			at = append(at, i)
-			byDraft[i] = n
+		for _, r := range rows {
+			created = append(created, r.n)
 		}
-		if err := rows.Err(); err != nil {
-			return fmt.Errorf("insert notifications: %w", err)
-		}
-		if len(at) == 0 {
-			return nil // every user has them already
-		}
-		slices.Sort(at)
-		var dn, du, dc []string
-		touched := make([]string, 0, len(users))
-		seen := map[string]bool{}
-		for _, i := range at {
-			n := byDraft[i]
-			created = append(created, n)
-			for _, ch := range uniq[i].Channels {
-				dn, du, dc = append(dn, n.ID), append(du, n.UserID), append(dc, ch)
-			}
-			if !seen[n.UserID] {
-				seen[n.UserID] = true
-				touched = append(touched, n.UserID)
-			}
-		}
-		if err := queueDeliveries(ctx, tx, dn, du, dc, now); err != nil {
-			return err
-		}
-		counts, err := unreadOf(ctx, tx, touched)
-		if err != nil {
-			return err
-		}
-		evs := make([]outbox.ProtoEvent, 0, len(created))
-		for _, n := range created {
-			evs = append(evs, &notificationv1.NotificationCreated{EventId: uuid.NewString(), UserId: n.UserID,
-				Notification: wire.Notification(n), UnreadCount: counts[n.UserID]})
-		}
-		return outbox.EnqueueBatch(ctx, tx, evs)
+		return b.announce(ctx, tx, rows, now)
 	})
 	if err != nil {
 		return nil, err
 	}
 	return created, nil
+}
+
+// draftKey names a notification of a user: a draft whose key exists is
+// not created again.
+type draftKey struct{ user, dedup string }
+
+// draftBatch are the drafts of one Create, each (user, key) once.
+type draftBatch struct {
+	drafts []domain.Draft
+	index  map[draftKey]int // a (user, key) named twice: the first draft
+	users  []string         // their users, each once
+}
+
+func newDraftBatch(drafts []domain.Draft) draftBatch {
+	b := draftBatch{drafts: make([]domain.Draft, 0, len(drafts)), index: make(map[draftKey]int, len(drafts))}
+	known := map[string]bool{}
+	for _, d := range drafts {
+		if id, err := uuid.Parse(d.UserID); err == nil {
+			d.UserID = id.String() // as the rows return it
+		}
+		k := draftKey{d.UserID, d.DedupKey}
+		if _, dup := b.index[k]; dup {
+			continue
+		}
+		b.index[k] = len(b.drafts)
+		b.drafts = append(b.drafts, d)
+		if !known[d.UserID] {
+			known[d.UserID] = true
+			b.users = append(b.users, d.UserID)
+		}
+	}
+	return b
+}
+
+// createdRow is a new notification and the draft it came from.
+type createdRow struct {
+	draft int
+	n     domain.Notification
+}
+
+// insert writes the drafts whose (user, key) is new and returns them in the
+// drafts' order.
+func (b draftBatch) insert(ctx context.Context, tx pgx.Tx, now time.Time) ([]createdRow, error) {
+	cols := make([][]string, 8)
+	for i := range cols {
+		cols[i] = make([]string, len(b.drafts))
+	}
+	for i, d := range b.drafts {
+		cols[0][i], cols[1][i], cols[2][i], cols[3][i] = d.UserID, d.DedupKey, d.Category, d.Priority
+		cols[4][i], cols[5][i], cols[6][i], cols[7][i] = d.Title, d.Message, d.ProjectID, d.Link
+	}
+	// In the drafts' order: seq orders a user's notifications of one instant.
+	rows, err := tx.Query(ctx, `INSERT INTO notifications
+		(id, user_id, dedup_key, category, priority, type, title, message, project_id, link, created_at)
+		SELECT gen_random_uuid(), d.user_id::uuid, d.dedup_key, d.category, d.priority, $9, d.title, d.message, d.project_id, d.link, $10
+		FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[]) WITH ORDINALITY
+			AS d (user_id, dedup_key, category, priority, title, message, project_id, link, i)
+		ORDER BY d.i
+		ON CONFLICT (user_id, dedup_key) DO NOTHING RETURNING dedup_key, `+columns,
+		cols[0], cols[1], cols[2], cols[3], cols[4], cols[5], cols[6], cols[7], domain.TypeBell, now)
+	if err != nil {
+		return nil, fmt.Errorf("insert notifications: %w", err)
+	}
+	defer rows.Close()
+	var out []createdRow
+	for rows.Next() {
+		var dedup string
+		var n domain.Notification
+		if err := rows.Scan(&dedup, &n.ID, &n.UserID, &n.Category, &n.Priority, &n.Type, &n.Title, &n.Message,
+			&n.ProjectID, &n.Link, &n.IsRead, &n.ReadAt, &n.Created); err != nil {
+			return nil, fmt.Errorf("insert notifications: %w", err)
+		}
+		i, ok := b.index[draftKey{n.UserID, dedup}]
+		if !ok {
+			return nil, fmt.Errorf("insert notifications: row %s of no draft", n.ID)
+		}
+		out = append(out, createdRow{draft: i, n: n})
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("insert notifications: %w", err)
+	}
+	slices.SortFunc(out, func(a, b createdRow) int { return a.draft - b.draft })
+	return out, nil
+}
+
+// announce queues the new notifications' deliveries on their drafts'
+// channels and their NotificationCreated events, each with its user's
+// unread count after this transaction.
+func (b draftBatch) announce(ctx context.Context, tx pgx.Tx, rows []createdRow, now time.Time) error {
+	var dn, du, dc []string
+	touched := make([]string, 0, len(b.users))
+	seen := map[string]bool{}
+	for _, r := range rows {
+		for _, ch := range b.drafts[r.draft].Channels {
+			dn, du, dc = append(dn, r.n.ID), append(du, r.n.UserID), append(dc, ch)
+		}
+		if !seen[r.n.UserID] {
+			seen[r.n.UserID] = true
+			touched = append(touched, r.n.UserID)
+		}
+	}
+	if err := queueDeliveries(ctx, tx, dn, du, dc, now); err != nil {
+		return err
+	}
+	counts, err := unreadOf(ctx, tx, touched)
+	if err != nil {
+		return err
+	}
+	evs := make([]outbox.ProtoEvent, 0, len(rows))
+	for _, r := range rows {
+		evs = append(evs, &notificationv1.NotificationCreated{EventId: uuid.NewString(), UserId: r.n.UserID,
+			Notification: wire.Notification(r.n), UnreadCount: counts[r.n.UserID]})
+	}
+	return outbox.EnqueueBatch(ctx, tx, evs)
 }
 
 // unreadOf counts the unread notifications of each of users, with one query

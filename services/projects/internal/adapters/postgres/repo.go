@@ -1,5 +1,5 @@
 // Package postgres stores projects in PostgreSQL and runs the Thai search
-// (DESIGN §5, with one character-trigram int4[] GIN serving keywords of 2
+// (docs/architecture.md#trigram-index, with one character-trigram int4[] GIN serving keywords of 2
 // and 3+ characters, see migrations/00005), plans chosen in the service from a
 // selectivity estimate on an in-memory sample and forced per query, keyset
 // pagination and totals exact up to a cap.
@@ -297,26 +297,11 @@ func (r *Repo) Upsert(ctx context.Context, runID int64, obs []domain.Project, no
 			}
 			var evs []domain.Event
 			if len(fresh) > 0 {
-				write := make([]domain.Project, 0, len(fresh))
-				var fst domain.UpsertStats
-				var fevs []domain.Event
-				for _, id := range fresh {
-					merged, _, added := domain.Merge(nil, batch[id], now)
-					write = append(write, merged)
-					fst.Created++
-					fst.AnnouncementsAdded += len(added)
-					// A new project publishes project.created only: it carries
-					// every step, and no one can follow a project before it
-					// exists, so announcement.added is for steps added later.
-					m := merged
-					fevs = append(fevs, domain.Event{ID: newID(), Kind: domain.EventProjectCreated, At: now, Project: &m, RunID: runID})
-				}
-				ok, err := insertNew(ctx, tx, write)
+				fevs, ok, err := insertFresh(ctx, tx, runID, fresh, batch, now, &st)
 				if err != nil {
 					return err
 				}
 				if ok {
-					st.Created, st.AnnouncementsAdded = fst.Created, fst.AnnouncementsAdded
 					evs = fevs
 				} else {
 					// another writer created some of these ids meanwhile: merge
@@ -349,6 +334,30 @@ func (r *Repo) Upsert(ctx context.Context, runID int64, obs []domain.Project, no
 		r.sample.noteWrites(created)
 	}
 	return st, nil
+}
+
+// insertFresh writes the projects of ids that did not exist, adding to st
+// and returning their events; ok is false (nothing written, st unchanged)
+// when another writer created one of them meanwhile.
+func insertFresh(ctx context.Context, tx pgx.Tx, runID int64, ids []string, batch map[string]domain.Project, now time.Time, st *domain.UpsertStats) (evs []domain.Event, ok bool, err error) {
+	write := make([]domain.Project, 0, len(ids))
+	var fst domain.UpsertStats
+	for _, id := range ids {
+		merged, _, added := domain.Merge(nil, batch[id], now)
+		write = append(write, merged)
+		fst.Created++
+		fst.AnnouncementsAdded += len(added)
+		// A new project publishes project.created only: it carries
+		// every step, and no one can follow a project before it
+		// exists, so announcement.added is for steps added later.
+		m := merged
+		evs = append(evs, domain.Event{ID: newID(), Kind: domain.EventProjectCreated, At: now, Project: &m, RunID: runID})
+	}
+	if ok, err = insertNew(ctx, tx, write); err != nil || !ok {
+		return nil, ok, err
+	}
+	st.Created, st.AnnouncementsAdded = fst.Created, fst.AnnouncementsAdded
+	return evs, true, nil
 }
 
 // instantSearches is the index of the saved normal searches a write
