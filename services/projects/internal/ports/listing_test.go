@@ -14,6 +14,7 @@ import (
 	interestsv1 "bidradar/gen/interests/v1"
 	"bidradar/gen/interests/v1/interestsv1connect"
 	projectsv1 "bidradar/gen/projects/v1"
+	"bidradar/pkg/server"
 	"bidradar/services/projects/internal/adapters/eventproto"
 	"bidradar/services/projects/internal/adapters/interestsclient"
 	"bidradar/services/projects/internal/adapters/postgres"
@@ -78,7 +79,7 @@ func TestListingRowsCarryTheBid(t *testing.T) {
 	srv.Config.Protocols.SetUnencryptedHTTP2(true)
 	srv.Start()
 	t.Cleanup(srv.Close)
-	e.app.SetInterests(interestsclient.New(strings.TrimPrefix(srv.URL, "http://"), 2*time.Second))
+	e.app.SetInterests(interestsclient.New(server.H2CClient(), strings.TrimPrefix(srv.URL, "http://"), 2*time.Second))
 
 	rows := func(ctx context.Context, req *connect.Request[projectsv1.ListProjectsRequest]) map[string]*projectsv1.ProjectSummary {
 		t.Helper()
