@@ -49,10 +49,20 @@ check-generate: generate ## Fail when generated code differs from the protos
 events-doc: ## Rewrite docs/events.md (events, producers, consumers) from the protos and the wired stack
 	go test -count=1 ./stack -run '^TestEventsDoc$$' -update
 
+# golangci-lint, pinned in tools/go.mod like the protoc plugins (`make tools`
+# builds it too); rebuilt when the pin moves.
+bin/golangci-lint: tools/go.mod tools/go.sum
+	cd tools && GOWORK=off go build -o ../bin/ github.com/golangci/golangci-lint/v2/cmd/golangci-lint
+
 .PHONY: lint
-lint: ## gofmt and go vet every module
+lint: bin/golangci-lint ## gofmt, go vet and golangci-lint (.golangci.yml: staticcheck, errcheck, unused, the layer rules) over every module
 	@test -z "$$(gofmt -l $$(git ls-files '*.go' | grep -v '^gen/'))" || { gofmt -l $$(git ls-files '*.go' | grep -v '^gen/'); exit 1; }
 	go vet $(addsuffix /...,$(GO_MODULES))
+	bin/golangci-lint run $(addsuffix /...,$(GO_MODULES))
+
+.PHONY: lint-check
+lint-check: bin/golangci-lint ## Prove the layer rules bite: the linter must refuse each breach in scripts/lint-check's fixture service
+	bash scripts/lint-check/check.sh
 
 .PHONY: build-binaries
 build-binaries: ## Build every service binary as the images do (scripts/go-build) into a temp dir, then remove it

@@ -127,7 +127,7 @@ func TestDockerfileDownloadsDependenciesFirst(t *testing.T) {
 				if !slices.Contains([]string{"go.work", "go.work.sum", "go.mod", "go.sum"}, base) {
 					t.Errorf("COPY %s before go mod download: only go.work, go.work.sum, go.mod and go.sum belong in the dependency layer", f)
 				}
-				if d := path.Dir(f); d != dest && !(d == "." && dest == ".") {
+				if d := path.Dir(f); d != dest {
 					t.Errorf("COPY %s: %s lands in %s, not in its own directory", in.args, f, dest)
 				}
 				copied[path.Clean(f)] = true
@@ -141,7 +141,7 @@ func TestDockerfileDownloadsDependenciesFirst(t *testing.T) {
 		t.Fatal("the build stage never copies the source (COPY . .)")
 	case build < 0:
 		t.Fatal("the build stage never runs scripts/go-build")
-	case !(download < source && source < build):
+	case download > source || source > build:
 		t.Errorf("want go mod download, then COPY . ., then scripts/go-build; got positions %d, %d, %d", download, source, build)
 	}
 	if strings.Contains(stage[download].args, "--mount=type=cache,target=/go/pkg/mod") {

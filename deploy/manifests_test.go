@@ -372,8 +372,8 @@ func checkDeployment(ix *index, d *appsv1.Deployment, tg target) []error {
 
 	// Pod security context.
 	psc := pod.SecurityContext
-	switch {
-	case psc == nil:
+	switch psc {
+	case nil:
 		add("no pod securityContext")
 	default:
 		if psc.RunAsNonRoot == nil || !*psc.RunAsNonRoot {

@@ -184,7 +184,7 @@ var (
 	htmlIDRE    = regexp.MustCompile(`<a\s+(?:name|id)="([^"]+)"`)
 	fenceRE     = regexp.MustCompile("^ {0,3}(```|~~~)")
 	anchorDrops = func(r rune) bool {
-		return !(unicode.IsLetter(r) || unicode.IsMark(r) || unicode.IsDigit(r) || unicode.Is(unicode.Pc, r) || r == ' ' || r == '-')
+		return !unicode.IsLetter(r) && !unicode.IsMark(r) && !unicode.IsDigit(r) && !unicode.Is(unicode.Pc, r) && r != ' ' && r != '-'
 	}
 )
 

@@ -94,7 +94,7 @@ func TestTaxInvoiceREST(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	if !(statuses[0] == 200 && statuses[1] == 400 || statuses[0] == 400 && statuses[1] == 200) {
+	if oneEach := statuses[0] == 200 && statuses[1] == 400 || statuses[0] == 400 && statuses[1] == 200; !oneEach {
 		t.Fatalf("two completions at once: %v", statuses)
 	}
 	conn, err := pgx.Connect(context.Background(), e.db)

@@ -19,8 +19,6 @@ import (
 	"time"
 
 	"connectrpc.com/connect"
-	"golang.org/x/net/http2"
-	"golang.org/x/net/http2/h2c"
 
 	"bidradar/gateway/gw"
 	authv1 "bidradar/gen/auth/v1"
@@ -57,9 +55,20 @@ func newGateway(t *testing.T, webDir string) *httptest.Server {
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	mux := http.NewServeMux()
 	mux.Handle(authv1connect.NewAuthServiceHandler(fakeAuth{}, server.HandlerOptions(log)...))
-	upstream := httptest.NewServer(h2c.NewHandler(mux, &http2.Server{}))
+	upstream := h2cServer(mux)
 	t.Cleanup(upstream.Close)
 	return newGatewayTo(t, webDir, strings.TrimPrefix(upstream.URL, "http://"))
+}
+
+// h2cServer serves h over HTTP/1.1 and HTTP/2 without TLS, as the services
+// do.
+func h2cServer(h http.Handler) *httptest.Server {
+	s := httptest.NewUnstartedServer(h)
+	s.Config.Protocols = new(http.Protocols)
+	s.Config.Protocols.SetHTTP1(true)
+	s.Config.Protocols.SetUnencryptedHTTP2(true)
+	s.Start()
+	return s
 }
 
 // newGatewayTo is a gateway whose every service is at target.
@@ -513,7 +522,12 @@ func TestTricklingBodyConnectionIsClosed(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- server.Run(ctx, ln, g, server.WithLogger(log)) }()
-	t.Cleanup(func() { cancel(); <-done })
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("Run: %v", err)
+		}
+	})
 
 	for _, tt := range []struct{ name, contentType, answer string }{
 		{"buffered JSON", "application/json", "HTTP/1.1 408 "},
@@ -546,7 +560,8 @@ func TestTricklingBodyConnectionIsClosed(t *testing.T) {
 			_ = c.SetReadDeadline(opened.Add(60 * time.Second))
 			got, err := io.ReadAll(c) // returns at EOF: the server closed the connection
 			var reset *net.OpError
-			if err != nil && !(errors.As(err, &reset) && !reset.Timeout()) {
+			closed := err == nil || errors.As(err, &reset) && !reset.Timeout()
+			if !closed {
 				t.Fatalf("after %s the connection is still open (%v); read so far: %q", time.Since(opened).Round(time.Second), err, got)
 			}
 			if !strings.HasPrefix(string(got), tt.answer) {

@@ -5,15 +5,12 @@ import (
 	"encoding/base64"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"connectrpc.com/connect"
-	"golang.org/x/net/http2"
-	"golang.org/x/net/http2/h2c"
 
 	"bidradar/gateway/gw"
 	"bidradar/gen/auth/v1/authv1connect"
@@ -90,7 +87,7 @@ func (r *recorder) token(path string) (string, bool) {
 // calendar feed) carry the gateway's, addressed to the service called.
 func TestRoutesAndServiceTokens(t *testing.T) {
 	rec := &recorder{tokens: map[string]string{}}
-	upstream := httptest.NewServer(h2c.NewHandler(rec, &http2.Server{}))
+	upstream := h2cServer(rec)
 	t.Cleanup(upstream.Close)
 	srv := newGatewayTo(t, "", strings.TrimPrefix(upstream.URL, "http://"))
 
@@ -140,7 +137,7 @@ func TestRoutesAndServiceTokens(t *testing.T) {
 // other service of no BidRadar proto).
 func TestHealthAndReflectionAreNotPublic(t *testing.T) {
 	rec := &recorder{tokens: map[string]string{}}
-	upstream := httptest.NewServer(h2c.NewHandler(rec, &http2.Server{}))
+	upstream := h2cServer(rec)
 	t.Cleanup(upstream.Close)
 	srv := newGatewayTo(t, "", strings.TrimPrefix(upstream.URL, "http://"))
 	for _, p := range []string{
@@ -177,7 +174,7 @@ func TestInternalRPCNeedsAServiceToken(t *testing.T) {
 	mux := http.NewServeMux()
 	mux.Handle(subscriptionv1connect.NewSubscriptionServiceHandler(subscriptionFake{},
 		connect.WithInterceptors(authn.NewInterceptor(authn.NewVerifier(authn.StaticKeys{}), policy, authn.Admins{}, authn.WithServiceKey(testKey)))))
-	upstream := httptest.NewServer(h2c.NewHandler(mux, &http2.Server{}))
+	upstream := h2cServer(mux)
 	t.Cleanup(upstream.Close)
 	srv := newGatewayTo(t, "", strings.TrimPrefix(upstream.URL, "http://"))
 

@@ -19,7 +19,8 @@ func TestPasswordSlotsShareAmongClients(t *testing.T) {
 		}
 		return ok
 	}
-	if !take("a") || !take("a") || take("a") {
+	first, second, third := take("a"), take("a"), take("a")
+	if !first || !second || third {
 		t.Fatal("client a: want 2 slots, then refused")
 	}
 	for i, c := range []string{"b", "b", "c", "c", "d", "d"} {

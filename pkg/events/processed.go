@@ -18,12 +18,17 @@ func EnsureProcessedTable(ctx context.Context, pool *pgxpool.Pool) error {
 		event_id text NOT NULL,
 		processed_at timestamptz NOT NULL DEFAULT now(),
 		PRIMARY KEY (consumer, event_id))`)
-	var pgErr *pgconn.PgError
-	// Concurrent IF NOT EXISTS creators can collide on the catalog.
-	if err != nil && !(errors.As(err, &pgErr) && (pgErr.Code == "23505" || pgErr.Code == "42P07")) {
+	if err != nil && !createdConcurrently(err) {
 		return fmt.Errorf("events: create processed_events: %w", err)
 	}
 	return nil
+}
+
+// createdConcurrently: concurrent IF NOT EXISTS creators can collide on the
+// catalog (a unique violation, or "already exists"); the table is there.
+func createdConcurrently(err error) bool {
+	var pgErr *pgconn.PgError
+	return errors.As(err, &pgErr) && (pgErr.Code == "23505" || pgErr.Code == "42P07")
 }
 
 // MarkProcessed records, inside tx, that consumer handled eventID. It

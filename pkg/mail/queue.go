@@ -52,7 +52,7 @@ func Kind(p Policy, s Sender) queue.Kind {
 			if err := a.Decode(&m); err != nil {
 				return err
 			}
-			msg := Message{To: m.To, Subject: m.Subject, Text: m.Text, HTML: m.HTML}
+			msg := Message(m)
 			if err := validate(msg); err != nil {
 				return queue.Permanent(err) // no retry mends an address
 			}
@@ -78,7 +78,7 @@ func Enqueue(ctx context.Context, db Execer, m Message, at time.Time) error {
 		return nil
 	}
 	err := queue.Enqueue(ctx, db, queue.Job{Kind: JobKind, Destination: Destination, Due: at,
-		Payload: message{To: m.To, Subject: m.Subject, Text: m.Text, HTML: m.HTML}})
+		Payload: message(m)})
 	if err != nil {
 		return fmt.Errorf("queue mail: %w", err)
 	}

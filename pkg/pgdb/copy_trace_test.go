@@ -41,7 +41,7 @@ func TestCopyFromIsTraced(t *testing.T) {
 		}
 		attrs := map[string]string{}
 		for _, a := range s.Attributes() {
-			attrs[string(a.Key)] = a.Value.Emit()
+			attrs[string(a.Key)] = a.Value.String()
 		}
 		if attrs["db.sql.table"] != `"copytrace"."items"` || attrs["db.rows_affected"] != "3" {
 			t.Fatalf("COPY span attributes %v", attrs)

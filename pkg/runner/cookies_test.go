@@ -66,7 +66,10 @@ func TestProductionServicesIgnorePlainAccessCookie(t *testing.T) {
 		}
 		cancel()
 		select {
-		case <-done:
+		case err := <-done:
+			if err != nil {
+				t.Errorf("Run: %v", err)
+			}
 		case <-time.After(20 * time.Second):
 			t.Fatal("server did not stop")
 		}

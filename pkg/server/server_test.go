@@ -126,7 +126,10 @@ func start(t *testing.T, opts ...server.Option) *testServer {
 	t.Cleanup(func() {
 		cancel()
 		select {
-		case <-ts.done:
+		case err := <-ts.done:
+			if err != nil {
+				t.Errorf("Run: %v", err)
+			}
 		case <-time.After(5 * time.Second):
 			t.Error("Run did not return")
 		}

@@ -403,8 +403,6 @@ func (e *env) registerVerified(t *testing.T, cl *client, username, email, passwo
 	return res
 }
 
-type smtpMessage = smtptest.Message
-
 var smtpCode = smtptest.ExtractCode
 
 // deleteUser removes an account behind the service's back.

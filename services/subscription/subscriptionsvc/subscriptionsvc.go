@@ -70,7 +70,7 @@ func seller(env *config.Loader) domain.Party {
 	return p
 }
 
-func provider(env *config.Loader) app.Provider {
+func provider(env *config.Loader) domain.Provider {
 	key, secret := env.OptionalSecret("STRIPE_SECRET_KEY"), env.OptionalSecret("STRIPE_WEBHOOK_SECRET")
 	apiBase, publicURL := env.String("STRIPE_API_BASE", ""), env.String("PUBLIC_URL", "")
 	switch {
@@ -105,7 +105,7 @@ func Build(ctx context.Context, getenv runner.Getenv, log *slog.Logger) (runner.
 	if err != nil {
 		return nil, err
 	}
-	var m app.Mailer
+	var m domain.Mailer
 	if sender, err := mail.New(mailCfg, log); err == nil {
 		m = mailer{sender}
 	} else if mailCfg.Host != "" {

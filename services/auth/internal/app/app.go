@@ -1,6 +1,6 @@
 // Package app holds the auth service's use cases, one handler per use case.
-// Handlers depend on the domain and on the small ports declared here; they
-// never see protobuf or SQL.
+// Handlers depend on the domain and on the interfaces it declares for what
+// lies outside (store, mailer, hasher, signer, LINE); they never see protobuf or SQL.
 package app
 
 import (
@@ -14,64 +14,14 @@ import (
 	"bidradar/services/auth/internal/domain"
 )
 
-// Mail is one message to send.
-type Mail struct {
-	To      string
-	Subject string
-	Text    string
-	HTML    string
-}
-
-// Mailer sends e-mail. The use cases' Mailer queues it (one INSERT, so a
-// request that mails takes as long as one that does not); the job queue's
-// worker (pkg/queue) sends it afterwards, with retries.
-type Mailer interface {
-	Send(ctx context.Context, m Mail) error
-}
-
-// PasswordHasher hashes and checks passwords in a bounded pool. Both
-// methods answer domain.ErrBusy when the pool and its queue are full.
-type PasswordHasher interface {
-	Hash(ctx context.Context, password string) (string, error)
-	// Verify checks password against a PHC string. An empty phc runs a
-	// dummy verification of the same cost and reports false, so unknown
-	// users take as long as known ones.
-	Verify(ctx context.Context, password, phc string) (bool, error)
-}
-
-// AccessClaims are the claims of an access token.
-type AccessClaims struct {
-	UserID   string
-	Email    string
-	Username string
-	Provider domain.Provider
-	FamilyID string
-}
-
-// AccessSigner issues signed access tokens.
-type AccessSigner interface {
-	SignAccess(c AccessClaims, now time.Time) (token string, expiresAt time.Time, err error)
-}
-
-// LineProvider is LINE Login v2.1.
-type LineProvider interface {
-	// Configured reports whether a channel is set up.
-	Configured() bool
-	// AuthorizeURL builds the authorization request URL.
-	AuthorizeURL(state, nonce, codeChallenge string) string
-	// Authenticate exchanges an authorization code (with its PKCE verifier)
-	// and verifies the ID token against nonce.
-	Authenticate(ctx context.Context, code, codeVerifier, nonce string) (domain.LineIdentity, error)
-}
-
 // Deps are the dependencies of every use case.
 type Deps struct {
 	Store  domain.Store
-	Hasher PasswordHasher
+	Hasher domain.PasswordHasher
 	// Mailer queues mail; the queue's worker sends it.
-	Mailer  Mailer
-	Signer  AccessSigner
-	Line    LineProvider
+	Mailer  domain.Mailer
+	Signer  domain.AccessSigner
+	Line    domain.LineProvider
 	OTP     domain.OTPHasher
 	Rotator domain.Rotator
 	Log     *slog.Logger
@@ -180,10 +130,10 @@ func New(d Deps) (*App, error) {
 // core is what the handlers share: ports plus the code and session helpers.
 type core struct {
 	store   domain.Store
-	hasher  PasswordHasher
-	mailer  Mailer
-	signer  AccessSigner
-	line    LineProvider
+	hasher  domain.PasswordHasher
+	mailer  domain.Mailer
+	signer  domain.AccessSigner
+	line    domain.LineProvider
 	otp     domain.OTPHasher
 	rotator domain.Rotator
 	log     *slog.Logger
@@ -228,7 +178,7 @@ func (c *core) startSession(ctx context.Context, u domain.User, p domain.Provide
 }
 
 func (c *core) sessionFor(u domain.User, fam domain.Family, refresh string, now time.Time) (Session, error) {
-	access, exp, err := c.signer.SignAccess(AccessClaims{
+	access, exp, err := c.signer.SignAccess(domain.AccessClaims{
 		UserID: u.ID, Email: u.Email, Username: u.Username, Provider: fam.Provider, FamilyID: fam.ID,
 	}, now)
 	if err != nil {

@@ -46,7 +46,7 @@ func (c *core) issueCode(ctx context.Context, r codeRequest) error {
 	if _, err := c.store.IssueCode(ctx, domain.NewCode{Purpose: r.Purpose, Email: r.Email, HMAC: sum, AuthAt: r.AuthAt, Owner: r.Owner}, now); err != nil {
 		return err
 	}
-	var m Mail
+	var m domain.Mail
 	switch r.Delivery {
 	case deliverCode:
 		m = codeMail(r.Purpose, r.Email, r.Name, code)

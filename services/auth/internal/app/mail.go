@@ -57,7 +57,7 @@ var codeHTML = template.Must(template.New("code").Parse(`<!doctype html>
 </body></html>
 `))
 
-func codeMail(p domain.Purpose, to, name, code string) Mail {
+func codeMail(p domain.Purpose, to, name, code string) domain.Mail {
 	cp, ok := codeCopies[p]
 	if !ok {
 		cp = codeCopies[domain.PurposeRegistration]
@@ -75,7 +75,7 @@ func codeMail(p domain.Purpose, to, name, code string) Mail {
 	_ = codeHTML.Execute(&html, map[string]string{
 		"HelloTH": helloTH, "HelloEN": helloEN, "LeadTH": cp.leadTH, "LeadEN": cp.leadEN, "Code": code,
 	})
-	return Mail{To: to, Subject: cp.subjectTH + " / " + cp.subjectEN, Text: text.String(), HTML: html.String()}
+	return domain.Mail{To: to, Subject: cp.subjectTH + " / " + cp.subjectEN, Text: text.String(), HTML: html.String()}
 }
 
 var noticeHTML = template.Must(template.New("notice").Parse(`<!doctype html>
@@ -89,7 +89,7 @@ var noticeHTML = template.Must(template.New("notice").Parse(`<!doctype html>
 </body></html>
 `))
 
-func registrationNoticeMail(to, name string) Mail {
+func registrationNoticeMail(to, name string) domain.Mail {
 	helloTH, helloEN := greeting(name)
 	text := helloTH + "\n\n" +
 		"มีผู้พยายามสมัครสมาชิก BidRadar ด้วยอีเมลนี้ ซึ่งมีบัญชีอยู่แล้ว หากเป็นคุณ โปรดเข้าสู่ระบบ หรือใช้เมนูลืมรหัสผ่าน หากไม่ใช่คุณ ไม่ต้องดำเนินการใด ๆ บัญชีของคุณยังปลอดภัย\n\n" +
@@ -98,7 +98,7 @@ func registrationNoticeMail(to, name string) Mail {
 		"If it was you, please log in or use \"Forgot password\". If not, no action is needed: your account is safe.\n\nBidRadar\n"
 	var html bytes.Buffer
 	_ = noticeHTML.Execute(&html, map[string]string{"HelloTH": helloTH, "HelloEN": helloEN})
-	return Mail{
+	return domain.Mail{
 		To:      to,
 		Subject: "มีการพยายามสมัครสมาชิกด้วยอีเมลของคุณ / Sign-up attempt with your BidRadar e-mail",
 		Text:    text, HTML: html.String(),
@@ -141,11 +141,11 @@ var accountDeletedNotice = securityNotice{
 }
 
 // contactMail forwards a contact-us message to support; replies go to the user.
-func contactMail(to string, u domain.User, m domain.ContactMessage) Mail {
+func contactMail(to string, u domain.User, m domain.ContactMessage) domain.Mail {
 	text := "ข้อความจากหน้า ติดต่อเรา / Contact-us message\n\n" +
 		"ผู้ใช้ / User: " + u.Username + " <" + u.Email + "> (" + u.ID + ")\n" +
 		"เรื่อง / Topic: " + m.Topic + "\n\n" + m.Message + "\n"
-	return Mail{To: to, Subject: "[BidRadar ติดต่อเรา] " + m.Topic, Text: text}
+	return domain.Mail{To: to, Subject: "[BidRadar ติดต่อเรา] " + m.Topic, Text: text}
 }
 
 func twoStepNotice(enabled bool) securityNotice {
@@ -173,11 +173,11 @@ var securityHTML = template.Must(template.New("security").Parse(`<!doctype html>
 `))
 
 // securityNoticeMail tells the owner of a sensitive change to their account.
-func securityNoticeMail(to, name string, n securityNotice) Mail {
+func securityNoticeMail(to, name string, n securityNotice) domain.Mail {
 	helloTH, helloEN := greeting(name)
 	text := helloTH + "\n\n" + n.whatTH + "\n\nหากคุณไม่ได้ทำรายการนี้ โปรดตั้งรหัสผ่านใหม่ทันทีผ่านเมนูลืมรหัสผ่าน และติดต่อเรา\n\n----\n\n" +
 		helloEN + "\n\n" + n.whatEN + "\n\nIf this was not you, reset your password now with \"Forgot password\" and contact us.\n\nBidRadar\n"
 	var html bytes.Buffer
 	_ = securityHTML.Execute(&html, map[string]string{"HelloTH": helloTH, "HelloEN": helloEN, "WhatTH": n.whatTH, "WhatEN": n.whatEN})
-	return Mail{To: to, Subject: n.subjectTH + " / " + n.subjectEN, Text: text, HTML: html.String()}
+	return domain.Mail{To: to, Subject: n.subjectTH + " / " + n.subjectEN, Text: text, HTML: html.String()}
 }

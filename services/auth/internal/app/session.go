@@ -166,7 +166,7 @@ func (c *core) checkCurrentPassword(ctx context.Context, u domain.User, password
 }
 
 // notify queues a security notice; a failure is logged, not the caller's.
-func (c *core) notify(ctx context.Context, m Mail) {
+func (c *core) notify(ctx context.Context, m domain.Mail) {
 	if err := c.mailer.Send(ctx, m); err != nil {
 		c.log.ErrorContext(ctx, "queue security notice", "err", err)
 	}

@@ -7,20 +7,13 @@ import (
 	"bidradar/services/projects/internal/domain"
 )
 
-// SavedSearches reads the saved normal searches for instant alerts.
-type SavedSearches interface {
-	// CriteriaVersion moves whenever a saved search changes.
-	CriteriaVersion(ctx context.Context) (int64, error)
-	NormalCriteria(ctx context.Context) ([]domain.SavedCriteria, int64, error)
-}
-
 // Alerts holds the saved normal searches in memory as a
 // domain.CriteriaIndex for the instant alerts (docs/product.md#instant-alerts), reloaded when
 // their version moves, so every process that writes projects sees a new
 // search on its next batch. The writes match against it in their own
 // transaction (domain.SearchIndex): a project is committed with its alerts.
 type Alerts struct {
-	searches SavedSearches
+	searches domain.SavedSearches
 
 	mu  sync.Mutex
 	ix  *domain.CriteriaIndex
@@ -28,7 +21,7 @@ type Alerts struct {
 }
 
 // NewAlerts returns the index of searches, loaded on first use.
-func NewAlerts(searches SavedSearches) *Alerts {
+func NewAlerts(searches domain.SavedSearches) *Alerts {
 	return &Alerts{searches: searches, ver: -1}
 }
 

@@ -8,22 +8,17 @@ import (
 	"bidradar/services/projects/internal/domain"
 )
 
-// DeadlineStore writes the reminders of a date's deadlines, each once.
-type DeadlineStore interface {
-	RemindDeadlines(ctx context.Context, day, now time.Time) ([]domain.Deadline, error)
-}
-
 // Deadlines reminds the followers of a project, the day before (Bangkok),
 // of its bid submission or price-hearing date: the events go to the
 // notification service, which knows the followers.
 type Deadlines struct {
-	store DeadlineStore
+	store domain.DeadlineStore
 	log   *slog.Logger
 	now   func() time.Time
 }
 
 // NewDeadlines returns the job; now may be nil (time.Now).
-func NewDeadlines(store DeadlineStore, log *slog.Logger, now func() time.Time) *Deadlines {
+func NewDeadlines(store domain.DeadlineStore, log *slog.Logger, now func() time.Time) *Deadlines {
 	if now == nil {
 		now = time.Now
 	}

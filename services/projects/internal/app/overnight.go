@@ -11,22 +11,6 @@ import (
 	"bidradar/services/projects/internal/domain"
 )
 
-// OvernightStore keeps the overnight runs and reads what they search.
-type OvernightStore interface {
-	// ClaimOvernight leases the run of day: a new one, an unfinished one
-	// whose lease ran out (resumed over its window), or with rerun a
-	// finished one. ok is false when it is held or done.
-	ClaimOvernight(ctx context.Context, day, now time.Time, lease time.Duration, rerun bool) (from, to time.Time, ok bool, err error)
-	RenewOvernight(ctx context.Context, day, until time.Time) error
-	FinishOvernight(ctx context.Context, st domain.OvernightStats) error
-	OvernightCriteria(ctx context.Context) ([]domain.SavedCriteria, error)
-	// FirstSeen pages through the projects first seen in [from, to).
-	FirstSeen(ctx context.Context, from, to, afterAt time.Time, afterID string, limit int) ([]domain.Project, error)
-	// RecordDigests writes searches' digests of their day and their events,
-	// once per search and day; it returns how many it wrote.
-	RecordDigests(ctx context.Context, ds []domain.OvernightDigest, now time.Time) (int, error)
-}
-
 // overnightWriters is how many transactions write a run's digests at once.
 const overnightWriters = 2
 
@@ -37,7 +21,7 @@ const OvernightLease = 5 * time.Minute
 // Overnight runs the overnight searches (docs/product.md#overnight-searches): one digest per search
 // and Bangkok date, naming the projects first seen in the run's window.
 type Overnight struct {
-	store OvernightStore
+	store domain.OvernightStore
 	log   *slog.Logger
 	now   func() time.Time
 	page  int
@@ -45,7 +29,7 @@ type Overnight struct {
 }
 
 // NewOvernight returns the use case; now may be nil (time.Now).
-func NewOvernight(store OvernightStore, log *slog.Logger, now func() time.Time) *Overnight {
+func NewOvernight(store domain.OvernightStore, log *slog.Logger, now func() time.Time) *Overnight {
 	if now == nil {
 		now = time.Now
 	}

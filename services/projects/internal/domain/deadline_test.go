@@ -31,7 +31,8 @@ func TestDeadlinesDue(t *testing.T) {
 	d := domain.Deadline{ProjectID: "69000000001", Kind: domain.DeadlineSubmission, Day: time.Date(2026, 11, 26, 0, 0, 0, 0, time.UTC)}
 	e := d
 	e.Kind = domain.DeadlineHearing
-	if domain.DeadlineEventID(d) != domain.DeadlineEventID(d) || domain.DeadlineEventID(d) == domain.DeadlineEventID(e) {
+	id, again := domain.DeadlineEventID(d), domain.DeadlineEventID(d)
+	if id != again || id == domain.DeadlineEventID(e) {
 		t.Fatal("deadline event ids: not one per project, kind and date")
 	}
 }

@@ -142,3 +142,31 @@ func itoa(n int) string {
 	}
 	return string(b[i:])
 }
+
+// DeadlineStore writes the reminders of a date's deadlines, each once.
+type DeadlineStore interface {
+	RemindDeadlines(ctx context.Context, day, now time.Time) ([]Deadline, error)
+}
+
+// SavedSearches reads the saved normal searches for instant alerts.
+type SavedSearches interface {
+	// CriteriaVersion moves whenever a saved search changes.
+	CriteriaVersion(ctx context.Context) (int64, error)
+	NormalCriteria(ctx context.Context) ([]SavedCriteria, int64, error)
+}
+
+// OvernightStore keeps the overnight runs and reads what they search.
+type OvernightStore interface {
+	// ClaimOvernight leases the run of day: a new one, an unfinished one
+	// whose lease ran out (resumed over its window), or with rerun a
+	// finished one. ok is false when it is held or done.
+	ClaimOvernight(ctx context.Context, day, now time.Time, lease time.Duration, rerun bool) (from, to time.Time, ok bool, err error)
+	RenewOvernight(ctx context.Context, day, until time.Time) error
+	FinishOvernight(ctx context.Context, st OvernightStats) error
+	OvernightCriteria(ctx context.Context) ([]SavedCriteria, error)
+	// FirstSeen pages through the projects first seen in [from, to).
+	FirstSeen(ctx context.Context, from, to, afterAt time.Time, afterID string, limit int) ([]Project, error)
+	// RecordDigests writes searches' digests of their day and their events,
+	// once per search and day; it returns how many it wrote.
+	RecordDigests(ctx context.Context, ds []OvernightDigest, now time.Time) (int, error)
+}

@@ -14,85 +14,21 @@ import (
 	"bidradar/services/subscription/internal/domain"
 )
 
-// Provider is a payment provider (Stripe, or the local one of `make run`).
-type Provider interface {
-	Name() string
-	CreateCheckout(ctx context.Context, o domain.Order, idempotencyKey string) (domain.CheckoutSession, error)
-	// ParseEvent verifies a webhook's signature and reads its event.
-	ParseEvent(payload []byte, signature string) (domain.Event, error)
-	// SetCancelAtPeriodEnd stops (true) or restores (false) a card
-	// subscription's renewal at the end of its period.
-	SetCancelAtPeriodEnd(ctx context.Context, subscriptionID string, cancel bool) error
-	// CancelNow ends a card subscription at once (an upgrade replaced it).
-	CancelNow(ctx context.Context, subscriptionID string) error
-}
-
-// Store is the subscription schema.
-type Store interface {
-	Tiers(ctx context.Context) ([]domain.Tier, error)
-	Subscription(ctx context.Context, userID string) (domain.Subscription, bool, error)
-	// Subscriptions returns the subscriptions of those users that have one.
-	Subscriptions(ctx context.Context, userIDs []string) (map[string]domain.Subscription, error)
-	Consume(ctx context.Context, userID, kind string, windows []domain.Window, amount int) (domain.QuotaResult, error)
-	Usage(ctx context.Context, userID string, day, month time.Time) (map[string]int, error)
-
-	CheckoutByKey(ctx context.Context, key string) (domain.Checkout, bool, error)
-	// CheckoutAttempt counts a checkout the user starts at now unless limit
-	// were started in the window before; then nothing is counted and wait
-	// is how long until one more may start. Atomic per user.
-	CheckoutAttempt(ctx context.Context, userID string, now time.Time, window time.Duration, limit int) (wait time.Duration, err error)
-	Checkout(ctx context.Context, id string) (domain.Checkout, bool, error)
-	SaveCheckout(ctx context.Context, c domain.Checkout, key string) (domain.Checkout, error)
-	Payments(ctx context.Context, userID string) ([]domain.Payment, error)
-	Fulfil(ctx context.Context, ev domain.Event, now time.Time, decide func(domain.FulfilState) domain.Change, receiptMail func(domain.Receipt) domain.Mail) (bool, domain.Change, error)
-	BillingProfile(ctx context.Context, userID string) (domain.Party, bool, error)
-	SaveBillingProfile(ctx context.Context, userID string, p domain.Party, now time.Time) error
-	Receipt(ctx context.Context, userID, number string) (domain.Receipt, bool, error)
-	// ReissueReceipt issues, once, the replacement tax invoice of the user's
-	// receipt number naming buyer (domain.Receipt.CheckReissue), queues its
-	// mail, and returns it; the original is not changed.
-	ReissueReceipt(ctx context.Context, userID, number string, buyer domain.Party, now time.Time, mail func(domain.Receipt) domain.Mail) (domain.Receipt, error)
-
-	UpdatePlan(ctx context.Context, userID string, now time.Time, change func(domain.Subscription, bool) (domain.Subscription, error)) (domain.Subscription, error)
-	// RollPlan moves the user's plan on past its end date as roll decides
-	// (moved false: nothing to move), publishing the change.
-	RollPlan(ctx context.Context, userID string, now time.Time, roll func(domain.Subscription) (domain.Subscription, bool)) (moved bool, err error)
-	EndingBetween(ctx context.Context, from, to time.Time) ([]domain.Subscription, error)
-	QueueReminder(ctx context.Context, userID string, end time.Time, kind string, m domain.Mail, now time.Time) (bool, error)
-	// EndPlanForDeletion ends a deleted account's plan as end decides
-	// (domain.ForDeletion) and queues the provider cancels it returns, in
-	// one transaction.
-	EndPlanForDeletion(ctx context.Context, userID string, now time.Time,
-		end func(domain.Subscription, bool, []string) (domain.Subscription, []domain.ProviderCancel, bool)) error
-	// ForgetUser erases a deleted account's personal data: the billing
-	// profile, usage counters, the e-mail kept for reminders and receipts,
-	// and mail not yet sent. Payments and issued receipts stay (tax law).
-	ForgetUser(ctx context.Context, userID string) error
-	// EmailChanged moves the address receipts and reminders go to (the
-	// plan's, the checkouts', mail not yet sent) to email, once per consumer
-	// and event id, unless a later change (at) was applied already; a user
-	// whose address was erased keeps none.
-	EmailChanged(ctx context.Context, consumer, eventID, userID, email string, at time.Time) error
-	// LatestEmail is the address of the user's latest e-mail change applied
-	// and its time; ok is false when none is known.
-	LatestEmail(ctx context.Context, userID string) (email string, at time.Time, ok bool, err error)
-}
-
 // App is the subscription use cases.
 type App struct {
-	store    Store
-	provider Provider // nil: payments are off
+	store    domain.Store
+	provider domain.Provider // nil: payments are off
 	now      func() time.Time
 	log      *slog.Logger
 
-	mailer    Mailer // nil: queued mail waits
+	mailer    domain.Mailer // nil: queued mail waits
 	publicURL string
 
 	checkoutLimit int // checkouts an account may start per minute
 }
 
 // New returns the use cases; provider may be nil (no payments), now nil (time.Now).
-func New(store Store, provider Provider, now func() time.Time, log *slog.Logger) *App {
+func New(store domain.Store, provider domain.Provider, now func() time.Time, log *slog.Logger) *App {
 	if now == nil {
 		now = time.Now
 	}
@@ -110,9 +46,6 @@ func (a *App) WithCheckoutLimit(perMinute int) *App {
 
 // Now is the service clock.
 func (a *App) Now() time.Time { return a.now() }
-
-// Store exposes reads the transport shapes (tiers, usage).
-func (a *App) Store() Store { return a.store }
 
 // Plan is the plan in force for a user.
 type Plan struct {
@@ -325,14 +258,11 @@ func (a *App) LocalCheckout(ctx context.Context, userID, sessionID string) (doma
 	if err != nil {
 		return domain.Checkout{}, err
 	}
-	if !ok || c.UserID != userID || c.Provider != LocalProviderName {
+	if !ok || c.UserID != userID || c.Provider != domain.LocalProviderName {
 		return domain.Checkout{}, ErrNotLocal
 	}
 	return c, nil
 }
-
-// LocalProviderName is the provider of `make run` without Stripe keys.
-const LocalProviderName = "local"
 
 // CompleteLocal finishes a local checkout through the same fulfilment as a
 // provider's webhook: paid grants the tier, not paid records a failure.

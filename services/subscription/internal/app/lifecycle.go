@@ -8,13 +8,8 @@ import (
 	"bidradar/services/subscription/internal/domain"
 )
 
-// Mailer sends one e-mail.
-type Mailer interface {
-	Send(ctx context.Context, m domain.Mail) error
-}
-
 // WithMail sets where queued mail goes and the app's origin for links.
-func (a *App) WithMail(m Mailer, publicURL string) *App {
+func (a *App) WithMail(m domain.Mailer, publicURL string) *App {
 	a.mailer, a.publicURL = m, publicURL
 	return a
 }

@@ -74,8 +74,7 @@ func (h *Handler) GetMySubscription(ctx context.Context, _ *connect.Request[subs
 		ButtonStatusExamples: buttonStatus(tier.Limits),
 		Subscription:         period,
 	}
-	day, month := domain.PeriodStarts(now)
-	used, err := h.app.Store().Usage(ctx, claims.UserID, day, month)
+	used, err := h.app.Usage(ctx, claims.UserID)
 	if err != nil {
 		return nil, err
 	}
@@ -165,37 +164,12 @@ func (h *Handler) ConsumeQuota(ctx context.Context, req *connect.Request[subscri
 	if u := req.Msg.GetUserId(); u != "" && u != claims.UserID {
 		return nil, apperr.New(apperr.PermissionDenied, "quota-other-user", "Cannot use another user's quota")
 	}
-	amount := int(req.Msg.GetAmount())
-	if amount < 0 || amount > 1000 {
-		return nil, apperr.New(apperr.InvalidArgument, "quota-amount", "amount must be between 0 and 1000")
-	}
-	plan, err := h.app.Current(ctx, claims.UserID)
+	use, err := h.app.ConsumeQuota(ctx, claims.UserID, req.Msg.GetKind(), int(req.Msg.GetAmount()))
 	if err != nil {
 		return nil, err
 	}
-	tier := plan.Tier
-	windows, err := domain.Windows(req.Msg.GetKind(), tier.Limits, h.app.Now())
-	if err != nil {
-		return nil, apperr.New(apperr.InvalidArgument, "quota-kind", "kind must be one of search_combination, database_filter_search, explore_live_search")
-	}
-	res, err := h.app.Store().Consume(ctx, claims.UserID, req.Msg.GetKind(), windows, amount)
-	if err != nil {
-		return nil, err
-	}
-	out := &subscriptionv1.ConsumeQuotaResponse{Allowed: res.Allowed, RemainingToday: -1, RemainingMonth: -1}
-	if !res.Allowed {
-		out.Detail = domain.LimitDetail(res.Refused, tier.Label)
-		out.RemainingToday, out.RemainingMonth = 0, 0
-		return connect.NewResponse(out), nil
-	}
-	for i, w := range windows {
-		switch w.Period {
-		case "month":
-			out.RemainingMonth = int32(res.Remaining[i])
-		default:
-			out.RemainingToday = int32(res.Remaining[i])
-		}
-	}
+	out := &subscriptionv1.ConsumeQuotaResponse{Allowed: use.Allowed, Detail: use.Detail,
+		RemainingToday: int32(use.RemainingDay), RemainingMonth: int32(use.RemainingMonth)}
 	return connect.NewResponse(out), nil
 }
 

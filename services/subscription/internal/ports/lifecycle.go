@@ -46,7 +46,7 @@ func (h *Handler) ResumeSubscription(ctx context.Context, _ *connect.Request[sub
 }
 
 func (h *Handler) period(ctx context.Context, s domain.Subscription) (*subscriptionv1.SubscriptionPeriod, error) {
-	tiers, err := h.app.Store().Tiers(ctx)
+	tiers, err := h.app.Tiers(ctx)
 	if err != nil {
 		return nil, err
 	}

@@ -56,7 +56,7 @@ func (h *Handler) ListPayments(ctx context.Context, _ *connect.Request[subscript
 	if err != nil {
 		return nil, err
 	}
-	ps, err := h.app.Store().Payments(ctx, claims.UserID)
+	ps, err := h.app.Payments(ctx, claims.UserID)
 	if err != nil {
 		return nil, err
 	}

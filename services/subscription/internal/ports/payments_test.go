@@ -20,6 +20,7 @@ import (
 	"bidradar/services/subscription/internal/adapters/postgres"
 	"bidradar/services/subscription/internal/adapters/stripepay"
 	"bidradar/services/subscription/internal/app"
+	"bidradar/services/subscription/internal/domain"
 	"bidradar/services/subscription/internal/ports"
 	"bidradar/services/subscription/subscriptionsvc"
 )
@@ -32,7 +33,7 @@ const (
 
 var clock = time.Date(2026, 11, 25, 3, 0, 0, 0, time.UTC) // 10:00 in Bangkok
 
-func paymentsHandler(t *testing.T, p app.Provider) (*ports.Handler, *pgxpool.Pool) {
+func paymentsHandler(t *testing.T, p domain.Provider) (*ports.Handler, *pgxpool.Pool) {
 	t.Helper()
 	pool, err := subscriptionsvc.Open(context.Background(), pgtest.NewDatabase(t))
 	if err != nil {

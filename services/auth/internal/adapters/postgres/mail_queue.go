@@ -7,7 +7,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"bidradar/pkg/mail"
-	"bidradar/services/auth/internal/app"
+	"bidradar/services/auth/internal/domain"
 )
 
 // MailMaxAttempts is how often a message is tried before it is given up.
@@ -34,12 +34,12 @@ type Mailbox struct {
 	pool *pgxpool.Pool
 }
 
-var _ app.Mailer = Mailbox{}
+var _ domain.Mailer = Mailbox{}
 
 // NewMailbox returns the Mailbox of pool.
 func NewMailbox(pool *pgxpool.Pool) Mailbox { return Mailbox{NewMailQueue(pool), pool} }
 
-// Send implements app.Mailer: it queues m, due now.
-func (b Mailbox) Send(ctx context.Context, m app.Mail) error {
+// Send implements domain.Mailer: it queues m, due now.
+func (b Mailbox) Send(ctx context.Context, m domain.Mail) error {
 	return b.q.Enqueue(ctx, b.pool, mail.Message{To: m.To, Subject: m.Subject, Text: m.Text, HTML: m.HTML})
 }

@@ -13,17 +13,16 @@ import (
 	"time"
 
 	"bidradar/pkg/authn"
-	"bidradar/services/auth/internal/app"
 	"bidradar/services/auth/internal/domain"
 )
 
-// Signer implements app.AccessSigner.
+// Signer implements domain.AccessSigner.
 type Signer struct {
 	s   *authn.Signer
 	ttl time.Duration
 }
 
-var _ app.AccessSigner = (*Signer)(nil)
+var _ domain.AccessSigner = (*Signer)(nil)
 
 // KeyID derives the key id of a public key: base64url of the first 12
 // bytes of its SHA-256.
@@ -48,8 +47,8 @@ func (s *Signer) KeyID() string { return s.s.KeyID() }
 // PublicKey returns the verification key.
 func (s *Signer) PublicKey() ed25519.PublicKey { return s.s.PublicKey() }
 
-// SignAccess implements app.AccessSigner.
-func (s *Signer) SignAccess(c app.AccessClaims, now time.Time) (string, time.Time, error) {
+// SignAccess implements domain.AccessSigner.
+func (s *Signer) SignAccess(c domain.AccessClaims, now time.Time) (string, time.Time, error) {
 	var b [8]byte
 	if _, err := rand.Read(b[:]); err != nil {
 		return "", time.Time{}, err

@@ -425,13 +425,6 @@ var methodClass = map[string]string{
 	"19": "direct", "17": "direct", "22": "direct", "25": "direct", "01": "direct", "04": "limited", "05": "limited",
 }
 
-var stepTags = map[domain.AnnouncementType]string{
-	domain.AnnPlan: "planning", domain.AnnDraft: "planning", domain.AnnReferencePrice: "tender",
-	domain.AnnInvitation: "tender", domain.AnnInvitationEdit: "tenderAmendment",
-	domain.AnnInvitationVoid: "tenderCancellation", domain.AnnWinner: "award",
-	domain.AnnWinnerChanged: "awardUpdate", domain.AnnWinnerCancelled: "awardCancellation",
-}
-
 func amount(m *domain.Money) *Amount {
 	if m == nil {
 		return nil

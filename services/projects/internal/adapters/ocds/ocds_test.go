@@ -25,7 +25,7 @@ func TestImportWithNulls(t *testing.T) {
 	if len(got) != 2 || len(errs) != 1 {
 		t.Fatalf("got %d errs %v", len(got), errs)
 	}
-	p, changed, _ := domain.Merge(nil, got[0], time.Now())
+	p, _, _ := domain.Merge(nil, got[0], time.Now())
 	p, changed, added := domain.Merge(&p, got[1], time.Now())
 	if !changed || len(added) != 1 {
 		t.Fatalf("merge: changed %v added %d", changed, len(added))

@@ -226,9 +226,7 @@ func (rd *Reader) Next() (domain.Project, error) {
 func (rd *Reader) row(rec []string) (domain.Project, error) {
 	get, tget, shift := rd.cells(rec)
 	id := strings.TrimSpace(fold(get(colProjectID)))
-	if strings.HasSuffix(id, ".0") {
-		id = strings.TrimSuffix(id, ".0")
-	}
+	id = strings.TrimSuffix(id, ".0")
 	if !domain.ValidProjectID(id) {
 		return domain.Project{}, fmt.Errorf("project id %q is not 11 digits", id)
 	}

@@ -81,7 +81,11 @@ func TestTrigramsNeedUTF8CType(t *testing.T) {
 	if _, err := admin.Exec(ctx, "CREATE DATABASE "+name+" TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C'"); err != nil {
 		t.Fatal(err)
 	}
-	defer admin.Exec(context.Background(), "DROP DATABASE IF EXISTS "+name+" WITH (FORCE)")
+	defer func() {
+		if _, err := admin.Exec(context.Background(), "DROP DATABASE IF EXISTS "+name+" WITH (FORCE)"); err != nil {
+			t.Errorf("drop %s: %v", name, err)
+		}
+	}()
 	c, err := pgx.Connect(ctx, strings.Replace(url, "/"+cfg.Database, "/"+name, 1))
 	if err != nil {
 		t.Fatal(err)

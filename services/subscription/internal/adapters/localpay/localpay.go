@@ -9,30 +9,29 @@ import (
 
 	"github.com/google/uuid"
 
-	"bidradar/services/subscription/internal/app"
 	"bidradar/services/subscription/internal/domain"
 )
 
-// Provider implements app.Provider locally.
+// Provider implements domain.Provider locally.
 type Provider struct{}
 
-// Name implements app.Provider.
-func (Provider) Name() string { return app.LocalProviderName }
+// Name implements domain.Provider.
+func (Provider) Name() string { return domain.LocalProviderName }
 
-// CreateCheckout implements app.Provider.
+// CreateCheckout implements domain.Provider.
 func (Provider) CreateCheckout(_ context.Context, _ domain.Order, _ string) (domain.CheckoutSession, error) {
 	id := "local_cs_" + uuid.NewString()
-	return domain.CheckoutSession{ID: id, URL: "/payment/local/" + id, Provider: app.LocalProviderName}, nil
+	return domain.CheckoutSession{ID: id, URL: "/payment/local/" + id, Provider: domain.LocalProviderName}, nil
 }
 
-// ParseEvent implements app.Provider: nothing outside can sign for the local
+// ParseEvent implements domain.Provider: nothing outside can sign for the local
 // provider, so every webhook is refused.
 func (Provider) ParseEvent([]byte, string) (domain.Event, error) {
 	return domain.Event{}, domain.ErrBadSignature
 }
 
-// SetCancelAtPeriodEnd implements app.Provider: local plans never renew.
+// SetCancelAtPeriodEnd implements domain.Provider: local plans never renew.
 func (Provider) SetCancelAtPeriodEnd(context.Context, string, bool) error { return nil }
 
-// CancelNow implements app.Provider: local plans have nothing to stop.
+// CancelNow implements domain.Provider: local plans have nothing to stop.
 func (Provider) CancelNow(context.Context, string) error { return nil }

@@ -84,7 +84,7 @@ func (r *Repo) SaveCheckout(ctx context.Context, c domain.Checkout, key string) 
 	return got, err
 }
 
-// CheckoutAttempt implements app.Store: under a lock on the user, the
+// CheckoutAttempt implements domain.Store: under a lock on the user, the
 // attempts older than the window go, the rest are counted, and this one is
 // recorded when fewer than limit remain; else wait is when the oldest
 // leaves the window.

@@ -109,7 +109,7 @@ func queueMail(ctx context.Context, tx pgx.Tx, m domain.Mail, now time.Time) err
 	return mail.Enqueue(ctx, tx, mail.Message{To: m.To, Subject: m.Subject, Text: m.Text, HTML: m.HTML}, now)
 }
 
-// EndPlanForDeletion implements app.Store: under the user's fulfilment
+// EndPlanForDeletion implements domain.Store: under the user's fulfilment
 // lock (a payment being fulfilled finishes first), end decides from the
 // plan and the user's running provider subscriptions; the plan it returns
 // is written and its provider cancels queued, in one transaction.
@@ -153,7 +153,7 @@ func (r *Repo) EndPlanForDeletion(ctx context.Context, userID string, now time.T
 	return nil
 }
 
-// ForgetUser implements app.Store, in one transaction.
+// ForgetUser implements domain.Store, in one transaction.
 func (r *Repo) ForgetUser(ctx context.Context, userID string) error {
 	return pgx.BeginFunc(ctx, r.pool, func(tx pgx.Tx) error {
 		var emails []string
@@ -185,7 +185,7 @@ func (r *Repo) ForgetUser(ctx context.Context, userID string) error {
 	})
 }
 
-// LatestEmail implements app.Store.
+// LatestEmail implements domain.Store.
 func (r *Repo) LatestEmail(ctx context.Context, userID string) (string, time.Time, bool, error) {
 	var email string
 	var at time.Time
@@ -199,7 +199,7 @@ func (r *Repo) LatestEmail(ctx context.Context, userID string) (string, time.Tim
 	return email, at, true, nil
 }
 
-// EmailChanged implements app.Store, in one transaction.
+// EmailChanged implements domain.Store, in one transaction.
 func (r *Repo) EmailChanged(ctx context.Context, consumer, eventID, userID, email string, at time.Time) error {
 	return pgx.BeginFunc(ctx, r.pool, func(tx pgx.Tx) error {
 		if first, err := events.MarkProcessed(ctx, tx, consumer, eventID); err != nil || !first {

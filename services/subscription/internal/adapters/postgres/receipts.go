@@ -144,7 +144,7 @@ func scanReceipt(row pgx.Row) (domain.Receipt, error) {
 	return rc, err
 }
 
-// ReissueReceipt implements app.Store: in one transaction the original is
+// ReissueReceipt implements domain.Store: in one transaction the original is
 // locked (two reissues at once: the second finds the first's), checked,
 // and its replacement numbered, stored naming buyer and mailed.
 func (r *Repo) ReissueReceipt(ctx context.Context, userID, number string, buyer domain.Party, now time.Time, mail func(domain.Receipt) domain.Mail) (domain.Receipt, error) {

@@ -24,7 +24,7 @@ import (
 // a replay, newer a signature made for later.
 const Tolerance = 300 * time.Second
 
-// Provider implements app.Provider with Stripe.
+// Provider implements domain.Provider with Stripe.
 type Provider struct {
 	client        *stripe.Client
 	webhookSecret string
@@ -51,10 +51,10 @@ func (p *Provider) WithClock(now func() time.Time) *Provider {
 	return p
 }
 
-// Name implements app.Provider.
+// Name implements domain.Provider.
 func (p *Provider) Name() string { return "stripe" }
 
-// CreateCheckout implements app.Provider: card → a monthly or yearly
+// CreateCheckout implements domain.Provider: card → a monthly or yearly
 // subscription that renews; PromptPay → a one-time payment for a pass.
 func (p *Provider) CreateCheckout(ctx context.Context, o domain.Order, idempotencyKey string) (domain.CheckoutSession, error) {
 	meta := map[string]string{"tier": o.Tier.Name, "period": o.Period, "method": o.Method, "user_id": o.UserID}
@@ -96,7 +96,7 @@ func (p *Provider) CreateCheckout(ctx context.Context, o domain.Order, idempoten
 	return domain.CheckoutSession{ID: s.ID, URL: s.URL, Provider: p.Name()}, nil
 }
 
-// ParseEvent implements app.Provider: the signature over the raw body is
+// ParseEvent implements domain.Provider: the signature over the raw body is
 // checked, its timestamp within Tolerance of now either way, before
 // anything is read.
 func (p *Provider) ParseEvent(payload []byte, signature string) (domain.Event, error) {
@@ -182,7 +182,7 @@ func signedAt(header string) (time.Time, bool) {
 	return at, ok
 }
 
-// SetCancelAtPeriodEnd implements app.Provider (Subscriptions update:
+// SetCancelAtPeriodEnd implements domain.Provider (Subscriptions update:
 // cancel_at_period_end). A subscription cancelled already (Stripe refuses to
 // update it) or unknown answers an error wrapping domain.ErrProviderSubGone.
 func (p *Provider) SetCancelAtPeriodEnd(ctx context.Context, subscriptionID string, cancel bool) error {
@@ -190,7 +190,7 @@ func (p *Provider) SetCancelAtPeriodEnd(ctx context.Context, subscriptionID stri
 	return p.failure(ctx, subscriptionID, err)
 }
 
-// CancelNow implements app.Provider (Subscriptions cancel, no proration:
+// CancelNow implements domain.Provider (Subscriptions cancel, no proration:
 // the unused days became days of the new plan). A subscription cancelled
 // already (Stripe answers resource_missing, "No such subscription") or
 // unknown answers an error wrapping domain.ErrProviderSubGone.
