@@ -26,8 +26,30 @@ var (
 // its full 10 s holds up its own messages, not the other users' e-mail
 // and LINE messages.
 func (a *App) Jobs() []queue.Kind {
-	return []queue.Kind{{Name: domain.JobDelivery, Handle: a.deliver,
-		MaxAttempts: domain.DeliveryAttempts, Backoff: domain.DeliveryBackoff}}
+	return []queue.Kind{
+		{Name: domain.JobDelivery, Handle: a.deliver, MaxAttempts: domain.DeliveryAttempts, Backoff: domain.DeliveryBackoff},
+		{Name: domain.JobDigest, Handle: a.sendDigest, MaxAttempts: domain.DeliveryAttempts, Backoff: domain.DeliveryBackoff},
+	}
+}
+
+// sendDigest mails one recorded daily digest to its user's address as it
+// is now; a failed send is retried like a delivery.
+func (a *App) sendDigest(ctx context.Context, j queue.Attempt) error {
+	var m domain.DigestMail
+	if err := j.Decode(&m); err != nil {
+		return err
+	}
+	if a.ch.Mail == nil || a.ch.Contacts == nil {
+		return errNoMail // retried: the mailer may be configured on another replica
+	}
+	c, err := a.ch.Contacts.Contact(ctx, m.UserID)
+	if err != nil {
+		return err
+	}
+	if c.Email == "" {
+		return queue.Permanent(errNoContact)
+	}
+	return a.ch.Mail.Mail(ctx, c.Email, m.Subject, m.Text)
 }
 
 // deliver sends one delivery (the job's key is its id) unless its user's
@@ -171,10 +193,11 @@ func DigestWindow(now time.Time) (day, from, to time.Time) {
 	return time.Date(to.Year(), to.Month(), to.Day(), 0, 0, 0, 0, time.UTC), to.Add(-24 * time.Hour), to
 }
 
-// Digest sends the daily e-mail due at now to every user who chose it and
-// whose tier includes e-mail: one
-// message however many notifications, once per user and day across
-// replicas and restarts. It returns how many were sent.
+// Digest records the daily e-mail due at now for every user who chose it
+// and whose tier includes e-mail, and queues it (JobDigest, sent by the
+// queue's worker with retries): one message however many notifications,
+// once per user and day across replicas and restarts. It returns how many
+// it queued.
 func (a *App) Digest(ctx context.Context) (int, error) {
 	if a.ch.Mail == nil || a.ch.Contacts == nil {
 		return 0, nil
@@ -210,18 +233,14 @@ func (a *App) Digest(ctx context.Context) (int, error) {
 		if err != nil || c.Email == "" {
 			continue // tried again on the next run of the day
 		}
-		ok, err := a.store.ClaimDigest(ctx, user, day, len(ns), a.now())
+		subject, text := domain.DigestEmail(ns, steps[user], day, a.ch.PublicURL)
+		ok, err := a.store.ClaimDigest(ctx, user, day, len(ns), a.now(), domain.DigestMail{UserID: user, Subject: subject, Text: text})
 		if err != nil {
 			return sent, err
 		}
-		if !ok {
-			continue
+		if ok {
+			sent++
 		}
-		subject, text := domain.DigestEmail(ns, steps[user], day, a.ch.PublicURL)
-		if err := a.ch.Mail.Mail(ctx, c.Email, subject, text); err != nil {
-			return sent, err
-		}
-		sent++
 	}
 	return sent, nil
 }

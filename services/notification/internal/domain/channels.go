@@ -49,6 +49,20 @@ type Delivery struct {
 // JobDelivery is the queue kind of the deliveries.
 const JobDelivery = "notification.delivery"
 
+// JobDigest is the queue kind of the daily e-mail digests, keyed by user
+// and day: written in the transaction that records the digest, so a digest
+// recorded is a digest sent (with DeliveryRetries), never lost to a failed
+// send.
+const JobDigest = "notification.digest"
+
+// DigestMail is a digest job's payload: the message as composed when the
+// digest was recorded (the address is looked up when it is sent).
+type DigestMail struct {
+	UserID  string `json:"user_id"`
+	Subject string `json:"subject"`
+	Text    string `json:"text"`
+}
+
 // DeliveryRetries are the waits after each failed attempt; after the last
 // the delivery is given up (and stays recorded with its error).
 var DeliveryRetries = []time.Duration{time.Minute, 5 * time.Minute, 15 * time.Minute, time.Hour, 3 * time.Hour}

@@ -221,9 +221,10 @@ type Store interface {
 	// DigestDue returns, per user who chose the daily e-mail and has no
 	// digest for day yet, the notifications created in [from, to).
 	DigestDue(ctx context.Context, day, from, to time.Time) (map[string][]Notification, error)
-	// ClaimDigest records the user's digest of day; false when another
-	// replica (or an earlier run) already did.
-	ClaimDigest(ctx context.Context, userID string, day time.Time, count int, now time.Time) (bool, error)
+	// ClaimDigest records the user's digest of day and queues its e-mail
+	// (JobDigest) in the same transaction; false when another replica (or
+	// an earlier run) already did.
+	ClaimDigest(ctx context.Context, userID string, day time.Time, count int, now time.Time, m DigestMail) (bool, error)
 	// RecordStep keeps a project's new step (once per event).
 	RecordStep(ctx context.Context, s Step) error
 	// Fill20Steps returns, per user among userIDs, the steps dated on or

@@ -108,13 +108,22 @@ func (s *Store) DigestDue(ctx context.Context, day, from, to time.Time) (map[str
 }
 
 // ClaimDigest implements domain.Store.
-func (s *Store) ClaimDigest(ctx context.Context, userID string, day time.Time, count int, now time.Time) (bool, error) {
-	tag, err := s.pool.Exec(ctx, `INSERT INTO digests (user_id, day, count, sent_at) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING`,
-		userID, day, count, now)
+func (s *Store) ClaimDigest(ctx context.Context, userID string, day time.Time, count int, now time.Time, m domain.DigestMail) (bool, error) {
+	claimed := false
+	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		tag, err := tx.Exec(ctx, `INSERT INTO digests (user_id, day, count, sent_at) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING`,
+			userID, day, count, now)
+		if err != nil || tag.RowsAffected() == 0 {
+			return err
+		}
+		claimed = true
+		return queue.Enqueue(ctx, tx, queue.Job{Kind: domain.JobDigest, Key: userID + "/" + day.Format(time.DateOnly),
+			Destination: domain.ChannelEmail, Payload: m, Due: now})
+	})
 	if err != nil {
 		return false, fmt.Errorf("claim digest: %w", err)
 	}
-	return tag.RowsAffected() == 1, nil
+	return claimed, nil
 }
 
 // RecordStep implements domain.Store.

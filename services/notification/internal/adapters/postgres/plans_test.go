@@ -198,7 +198,10 @@ func TestChannelsFollowThePlan(t *testing.T) {
 	plans.set(ann, "free")
 	now = time.Date(2026, 11, 25, 0, 30, 0, 0, time.UTC) // 07:30 Bangkok the next day
 	before := len(mail.sent)
-	if n, err := a.Digest(ctx); err != nil || n != 1 || !strings.HasPrefix(mail.sent[before], carl[:4]+"@") {
+	if n, err := a.Digest(ctx); err != nil || n != 1 {
 		t.Fatalf("digests %d (%v)", n, err)
+	}
+	if n := deliver(t, pool, a, clock); n != 1 || !strings.HasPrefix(mail.sent[before], carl[:4]+"@") {
+		t.Fatalf("digests sent %d: %v", n, mail.sent[before:])
 	}
 }

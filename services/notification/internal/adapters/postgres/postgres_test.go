@@ -301,11 +301,23 @@ func TestDailyDigestOncePerDay(t *testing.T) {
 		}
 	}
 	now = time.Date(2026, 11, 25, 0, 30, 0, 0, time.UTC) // 07:30 Bangkok the next day
+	clock := func() time.Time { return now }
+	mail.fails = 1 // the mail server refuses the first try: the digest is retried, not lost
 	for range 3 {
 		if _, err := a.Digest(ctx); err != nil {
 			t.Fatal(err)
 		}
+		deliver(t, pool, a, clock)
 	}
+	if len(mail.sent) != 0 {
+		t.Fatalf("digests sent through a failing server %v", mail.sent)
+	}
+	now = now.Add(domain.DeliveryRetries[0] + time.Second)
+	if _, err := a.Digest(ctx); err != nil {
+		t.Fatal(err)
+	}
+	deliver(t, pool, a, clock)
+	deliver(t, pool, a, clock)
 	if len(mail.sent) != 1 || !strings.Contains(mail.sent[0], "3 รายการ") {
 		t.Fatalf("digests %v", mail.sent)
 	}
@@ -363,6 +375,9 @@ func TestDigestListsFill20Steps(t *testing.T) {
 	must(err)
 	if sent != 2 {
 		t.Fatalf("%d digests", sent)
+	}
+	if n := deliver(t, pool, a, func() time.Time { return now }); n != 2 {
+		t.Fatalf("%d digests sent", n)
 	}
 	const header = "ความเคลื่อนไหวของโครงการที่ติดตาม (20 วันล่าสุด)"
 	annText := mail.sent[ann[:4]+"@example.com"]
