@@ -180,12 +180,17 @@ type Matcher struct {
 	c       Criteria
 	t       Terms
 	ordered []string // t's terms in keywordsMatch's order
+	// c.DueRange(), computed once (it was a date computation per project)
+	dueFrom, dueTo time.Time
+	due            bool
 }
 
 // NewMatcher prepares c for repeated evaluation.
 func NewMatcher(c Criteria) *Matcher {
 	t := c.Terms()
-	return &Matcher{c: c, t: t, ordered: t.ordered()}
+	m := &Matcher{c: c, t: t, ordered: t.ordered()}
+	m.dueFrom, m.dueTo, m.due = c.DueRange()
+	return m
 }
 
 // MatchText evaluates only the keyword part on a normalised text.
@@ -259,11 +264,11 @@ func (m *Matcher) Match(p *Project) bool {
 			return false
 		}
 	}
-	if from, to, ok := c.DueRange(); ok {
+	if m.due {
 		if p.SubmissionDue == nil {
 			return false
 		}
-		if d := DateKey(*p.SubmissionDue); d.Before(from) || d.After(to) {
+		if d := DateKey(*p.SubmissionDue); d.Before(m.dueFrom) || d.After(m.dueTo) {
 			return false
 		}
 	}
@@ -279,6 +284,16 @@ func (m *Matcher) Match(p *Project) bool {
 		}
 	}
 	return m.MatchText(p.SearchText)
+}
+
+// Unfiltered reports whether the criteria has no condition but its
+// keywords: Match is then MatchText. (It lists what Match checks; keep the
+// two together.)
+func (c Criteria) Unfiltered() bool {
+	_, _, due := c.DueRange()
+	return len(c.Methods)+len(c.Provinces)+len(c.Ministries)+len(c.Departments)+len(c.SubDepartments)+len(c.Statuses)+
+		len(c.Strategies)+len(c.WorkTypes)+len(c.ProjectIDs)+len(c.BudgetYears)+len(c.AnnouncementTypes) == 0 &&
+		c.From == nil && c.To == nil && !due && c.MinBudget == nil && c.MaxBudget == nil
 }
 
 // in reports whether v is in list, an empty list allowing anything.

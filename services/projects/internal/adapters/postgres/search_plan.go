@@ -2,7 +2,6 @@ package postgres
 
 import (
 	"context"
-	"strings"
 
 	"bidradar/services/projects/internal/domain"
 	"bidradar/services/projects/internal/domain/thaitext"
@@ -46,7 +45,7 @@ type Analysis struct {
 // analyse chooses the plan of c for a page that needs the first need
 // matches (ForcePlan, when set, overrides every plan but PlanPlanner).
 func (r *Repo) analyse(ctx context.Context, c domain.Criteria, t domain.Terms, need int) (Analysis, error) {
-	rows, total, grams, err := r.sample.get(ctx)
+	ix, err := r.sample.get(ctx)
 	if err != nil {
 		return Analysis{}, err
 	}
@@ -57,9 +56,9 @@ func (r *Repo) analyse(ctx context.Context, c domain.Criteria, t domain.Terms, n
 		// than the query).
 		a = Analysis{Plan: PlanIDs, Drive: -2}
 	} else {
-		a = choosePlan(c, t, countSample(rows, c, t), total, need)
+		a = choosePlan(c, t, ix.count(c, t), ix.total, need)
 	}
-	a.SampleSize, a.gramFreq = len(rows), grams
+	a.SampleSize, a.gramFreq = len(ix.rows), ix.grams
 	if r.opts.ForcePlan != "" && a.Plan != PlanPlanner {
 		a.Plan = r.opts.ForcePlan
 	}
@@ -74,51 +73,6 @@ type sampleCounts struct {
 	dueHits  int   // with a deadline in the criteria's range
 	termHits []int // holding each All keyword, among the rows of the indexed filters
 	anyHits  int   // holding one of the Any keywords, among the same rows
-}
-
-// countSample counts, over the sample, the rows each plan would read or find.
-func countSample(rows []domain.Project, c domain.Criteria, t domain.Terms) sampleCounts {
-	m := domain.NewMatcher(c)
-	// The keyword GIN indexes also hold province, status and method
-	// (btree_gin, migration 2): a bitmap reads the rows matching the driving
-	// keyword AND those filters.
-	fm := domain.NewMatcher(domain.Criteria{Provinces: c.Provinces, Statuses: c.Statuses, Methods: c.Methods})
-	var wc domain.Criteria // the single province a filter walk would lead with
-	if len(c.Provinces) == 1 {
-		wc.Provinces = c.Provinces
-	}
-	wm := domain.NewMatcher(wc)
-	s := sampleCounts{rows: len(rows), termHits: make([]int, len(t.All))}
-	dueFrom, dueTo, dueFilter := c.DueRange()
-	for i := range rows {
-		p := &rows[i]
-		if m.Match(p) {
-			s.hits++
-		}
-		if dueFilter && p.SubmissionDue != nil {
-			if d := domain.DateKey(*p.SubmissionDue); !d.Before(dueFrom) && !d.After(dueTo) {
-				s.dueHits++
-			}
-		}
-		if wm.Match(p) {
-			s.walkHits++
-		}
-		if !fm.Match(p) {
-			continue
-		}
-		for j, k := range t.All {
-			if strings.Contains(p.SearchText, k) {
-				s.termHits[j]++
-			}
-		}
-		for _, k := range t.Any {
-			if strings.Contains(p.SearchText, k) {
-				s.anyHits++
-				break
-			}
-		}
-	}
-	return s
 }
 
 // choosePlan picks the plan of c from the sample's counts (of a table of
