@@ -180,7 +180,6 @@ export const th = {
     usage: "การใช้งานเทียบกับสิทธิ์ของแพ็กเกจ",
     usageSearchToday: "ค้นหาแบบรวมเงื่อนไข วันนี้",
     usageSearchMonth: "ค้นหาแบบรวมเงื่อนไข เดือนนี้",
-    usageFilterToday: "กรองฐานข้อมูล วันนี้",
     usageNormal: "เงื่อนไขค้นหาแบบปกติที่บันทึกไว้",
     usageOvernight: "เงื่อนไขค้นหาข้ามคืนที่บันทึกไว้",
     usageLiveToday: "ค้นหาสดจาก e-GP วันนี้",
