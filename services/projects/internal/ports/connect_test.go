@@ -685,7 +685,8 @@ func TestSavedSearchLimits(t *testing.T) {
 // TestExportOcdsByPlan: the OCDS export is for the plans that include it.
 func TestExportOcdsByPlan(t *testing.T) {
 	e := setup(t)
-	ctx, req := as("u1", &projectsv1.ScrapeRequest{ProjectIds: []string{"69099693138"}})
+	ctx, req := as("loader", &projectsv1.ScrapeRequest{ProjectIds: []string{"69099693138"}})
+	e.quota.setTier("loader", "pro")
 	if _, err := e.h.Scrape(ctx, req); err != nil {
 		t.Fatal(err)
 	}
