@@ -1,6 +1,7 @@
 package stack_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/base64"
 	"encoding/json"
@@ -9,6 +10,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -127,15 +129,23 @@ func TestBellREST(t *testing.T) {
 	}
 }
 
-// ocdsPackage is an OCDS release package of one project with the given releases.
+// ocdsPackage is an OCDS release package of one project with the given
+// releases, dated from yesterday an hour apart: new data, which raises
+// instant alerts (old data does not: oldOCDSPackage).
 func ocdsPackage(id, title string, releases ...string) string {
+	return ocdsPackageAt(time.Now().Add(-24*time.Hour), id, title, releases...)
+}
+
+// ocdsPackageAt is ocdsPackage with its first release at from.
+func ocdsPackageAt(from time.Time, id, title string, releases ...string) string {
 	var rs []string
 	for i, tag := range releases {
-		rs = append(rs, fmt.Sprintf(`{"ocid":"ocds-03ad3f-%[1]s","id":"%[1]s-%[3]d","date":"2026-11-%02[4]dT09:00:00+07:00","tag":["%[2]s"],
+		at := from.Add(time.Duration(i) * time.Hour).In(time.FixedZone("ICT", 7*3600)).Format(time.RFC3339)
+		rs = append(rs, fmt.Sprintf(`{"ocid":"ocds-03ad3f-%[1]s","id":"%[1]s-%[3]d","date":"%[4]s","tag":["%[2]s"],
 			"initiationType":"tender","parties":[{"id":"TH-1","name":"กรมทางหลวงชนบท","roles":["buyer","procuringEntity"],"address":{"region":"กรุงเทพมหานคร"}}],
 			"buyer":{"id":"TH-1","name":"กรมทางหลวงชนบท"},"planning":{"budget":{"amount":{"amount":4500000,"currency":"THB"}}},
 			"tender":{"id":"%[1]s","title":"%[5]s","status":"active","procurementMethod":"open","procurementMethodDetails":"ประกวดราคาอิเล็กทรอนิกส์ (e-bidding)","mainProcurementCategory":"works"}}`,
-			id, tag, i, 10+i, title))
+			id, tag, i, at, title))
 	}
 	return `{"uri":"https://example.org/p.json","version":"1.1","publishedDate":"2026-11-20T10:00:00+07:00","publisher":{"name":"x"},"releases":[` + strings.Join(rs, ",") + `]}`
 }
@@ -223,7 +233,14 @@ func TestCommandLineIngestAlertsTheBell(t *testing.T) {
 		t.Fatalf("socket: %v", m)
 	}
 	expect(t, e.call("POST", "/to_do_search", map[string]any{"keyWord_Incl_And": []string{"ถนนคอนกรีต"}, "search_type": "normal", "name": "ถนนคอนกรีต อีสาน"}, a...), 200, "save search")
-	feeds := httptest.NewServer(http.FileServer(http.Dir("../services/projects/internal/adapters/egprss/testdata")))
+	// The feed as published today (its items are dated 2026-09-30: older
+	// than a week, they would raise no instant alert).
+	feed, err := os.ReadFile("../services/projects/internal/adapters/egprss/testdata/egp-rss-2026.xml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	feed = bytes.ReplaceAll(feed, []byte("2026-09-30"), []byte(time.Now().Format(time.DateOnly)))
+	feeds := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { _, _ = w.Write(feed) }))
 	defer feeds.Close()
 	ingest := func() {
 		t.Helper()

@@ -3,6 +3,8 @@ package stack_test
 import (
 	"context"
 	"encoding/base64"
+	"net/http/httptest"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -157,5 +159,65 @@ func TestPlanLimits(t *testing.T) {
 	ocds := e.call("GET", "/projects/69777777777/ocds", nil, a...)
 	if expect(t, ocds, 200, "pro: OCDS"); !strings.HasSuffix(ocds.str("ocid"), "69777777777") {
 		t.Fatalf("ocds %s", ocds.Raw)
+	}
+}
+
+// TestLiveSearchLimits: the live look-ups at e-GP (scrape and
+// update-project-smart, one unit per project asked) are what the pricing
+// cards promise: none on free (403 upgrade_required, e-GP not asked), the
+// tier's number a day on a paid plan, then 409 'Limit reached'; the usage
+// counts them. Filtering the database is unlimited in every tier, as the
+// cards (which no longer list it) and the server agree.
+func TestLiveSearchLimits(t *testing.T) {
+	egp := &fakeEGP{bodies: map[string]string{"69099693138": egpRoad, "68059426756": egpComputer}}
+	srv := httptest.NewServer(egp)
+	defer srv.Close()
+	e := startStack(t, map[string]string{"EGP_PROJECT_URL": srv.URL + "/getProjectDetail", "EGP_PROJECT_PACE": "0"})
+	a := bearer(e.registerVerified("liveuser", "live@example.com", "long enough pass").str("access_token"))
+
+	tiers := e.call("GET", "/subscription-tiers?include_all=true", nil)
+	expect(t, tiers, 200, "tiers")
+	live := map[string]float64{}
+	details, _ := tiers.Body["tier_details"].([]any)
+	for _, d := range details {
+		tier := d.(map[string]any)
+		l := tier["combination_limits"].(map[string]any)
+		if l["database_filter_search"] != float64(-1) {
+			t.Errorf("tier %v: database_filter_search %v, want unlimited (-1)", tier["tier"], l["database_filter_search"])
+		}
+		live[tier["tier"].(string)] = l["explore_live_search"].(float64)
+	}
+	if live["free"] != 0 || live["starter"] != 10 {
+		t.Fatalf("explore_live_search by tier %v", live)
+	}
+
+	expectReason(t, e.call("POST", "/scrape?project_ids=69099693138", nil, a...), 403, "permission_denied", "upgrade_required")
+	expect(t, e.call("GET", "/projects/69099693138", nil, a...), 404, "a refused scrape stored nothing")
+	expectReason(t, e.call("POST", "/update-project-smart/69099693138", nil, a...), 403, "permission_denied", "upgrade_required")
+
+	e.upgrade(a, "starter") // 10 a day
+	expect(t, e.call("POST", "/scrape?project_ids=69099693138,68059426756", nil, a...), 200, "scrape 2")
+	ids := make([]string, 9)
+	for i := range ids {
+		ids[i] = strconv.Itoa(69000000000 + i)
+	}
+	over := e.call("POST", "/scrape?project_ids="+strings.Join(ids, ","), nil, a...)
+	expectReason(t, over, 409, "aborted", "limit-reached")
+	expectDetail(t, over, 409, "Limit reached")
+	expect(t, e.call("POST", "/scrape?project_ids="+strings.Join(ids[:7], ","), nil, a...), 200, "scrape 7 more") // 9 used
+	up := e.call("POST", "/update-project-smart/69099693138", nil, a...) // 10 used
+	if expect(t, up, 200, "smart update"); up.str("status") != "success" {
+		t.Fatalf("smart update %s", up.Raw)
+	}
+	if cool := e.call("POST", "/update-project-smart/69099693138", nil, a...); cool.str("status") != "cooldown" {
+		t.Fatalf("within the cooldown (spends nothing): %s", cool.Raw)
+	}
+	expectDetail(t, e.call("POST", "/update-project-smart/68059426756", nil, a...), 409, "Limit reached")
+	expectDetail(t, e.call("POST", "/scrape?project_ids=68059426756", nil, a...), 409, "Limit reached")
+
+	sub := e.call("GET", "/users/me/subscription", nil, a...)
+	usage, _ := sub.Body["usage"].(map[string]any)
+	if usage["explore_live_search_today"] != float64(10) {
+		t.Fatalf("usage %s", sub.Raw)
 	}
 }

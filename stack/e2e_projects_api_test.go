@@ -41,21 +41,26 @@ func TestProjectsAPIContract(t *testing.T) {
 	tok := e.registerVerified("saver", "saver@example.com", "long enough pass").str("access_token")
 	other := e.registerVerified("other", "other@example.com", "long enough pass").str("access_token")
 	auth, auth2 := bearer(tok), bearer(other)
+	// Live look-ups at e-GP are in the paid tiers (explore_live_search:
+	// TestLiveSearchLimits); the saver stays on free for the saved searches.
+	live := bearer(e.registerVerified("live", "live@example.com", "long enough pass").str("access_token"))
+	e.upgrade(live, "pro")
+	e.upgrade(auth2, "pro")
 
 	// ---- scrape ----
 	expect(t, e.call("POST", "/scrape?project_ids=69099693138", nil), 401, "scrape without login")
-	expectDetail(t, e.call("POST", "/scrape", nil, auth...), 400, "project_ids")
-	expectDetail(t, e.call("POST", "/scrape?project_ids=", nil, auth...), 400, "project")
-	bad := e.call("POST", "/scrape?project_ids=69099693138&project_ids=6909969313X", nil, auth...)
+	expectDetail(t, e.call("POST", "/scrape", nil, live...), 400, "project_ids")
+	expectDetail(t, e.call("POST", "/scrape?project_ids=", nil, live...), 400, "project")
+	bad := e.call("POST", "/scrape?project_ids=69099693138&project_ids=6909969313X", nil, live...)
 	expectDetail(t, bad, 400, "6909969313X")
 	expectDetail(t, bad, 400, "11 digits")
 	ids := make([]string, 101)
 	for i := range ids {
 		ids[i] = strconv.Itoa(69000000000 + i)
 	}
-	expectDetail(t, e.call("POST", "/scrape?project_ids="+strings.Join(ids, ","), nil, auth...), 400, "at most 100")
+	expectDetail(t, e.call("POST", "/scrape?project_ids="+strings.Join(ids, ","), nil, live...), 400, "at most 100")
 
-	sc := e.call("POST", "/scrape?project_ids=69099693138&project_ids=68059426756,69000000404", nil, auth...)
+	sc := e.call("POST", "/scrape?project_ids=69099693138&project_ids=68059426756,69000000404", nil, live...)
 	expect(t, sc, 200, "scrape")
 	results, _ := sc.Body["results"].([]any)
 	if len(results) != 3 || sc.str("message") == "" {
@@ -74,21 +79,21 @@ func TestProjectsAPIContract(t *testing.T) {
 	if status["69099693138"] != "created" || status["68059426756"] != "created" || status["69000000404"] != "not_found" {
 		t.Fatalf("scrape statuses %v", status)
 	}
-	det := e.call("GET", "/projects/69099693138", nil, auth...)
+	det := e.call("GET", "/projects/69099693138", nil, live...)
 	expect(t, det, 200, "scraped project")
 	if !strings.Contains(det.Raw, "ถนนคอนกรีต") {
 		t.Fatalf("details %s", det.Raw)
 	}
-	again := e.call("POST", "/scrape?project_ids=69099693138", nil, auth...)
+	again := e.call("POST", "/scrape?project_ids=69099693138", nil, live...)
 	if expect(t, again, 200, "rescrape"); !strings.Contains(again.Raw, `"unchanged"`) {
 		t.Fatalf("rescrape %s", again.Raw)
 	}
 
 	// ---- update-project-smart ----
 	expect(t, e.call("POST", "/update-project-smart/69099693138", nil), 401, "smart update without login")
-	expectDetail(t, e.call("POST", "/update-project-smart/00000000000", nil, auth...), 404, "Project not found")
-	expectDetail(t, e.call("POST", "/update-project-smart/123", nil, auth...), 400, "11 digits")
-	up := e.call("POST", "/update-project-smart/69099693138", nil, auth...)
+	expectDetail(t, e.call("POST", "/update-project-smart/00000000000", nil, live...), 404, "Project not found")
+	expectDetail(t, e.call("POST", "/update-project-smart/123", nil, live...), 400, "11 digits")
+	up := e.call("POST", "/update-project-smart/69099693138", nil, live...)
 	expect(t, up, 200, "smart update")
 	data, _ := up.Body["data"].(map[string]any)
 	if up.str("status") != "success" || up.str("message") == "" || data["can_update"] != false ||

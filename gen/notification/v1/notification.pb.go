@@ -35,11 +35,14 @@ type Notification struct {
 	Priority string `protobuf:"bytes,5,opt,name=priority,proto3" json:"priority,omitempty"`
 	IsRead   bool   `protobuf:"varint,6,opt,name=is_read,json=isRead,proto3" json:"is_read,omitempty"`
 	// "bell_notification" or "notification".
-	Type          string                 `protobuf:"bytes,7,opt,name=type,proto3" json:"type,omitempty"`
-	ProjectId     string                 `protobuf:"bytes,8,opt,name=project_id,json=projectId,proto3" json:"project_id,omitempty"`
-	Link          string                 `protobuf:"bytes,9,opt,name=link,proto3" json:"link,omitempty"`
-	CreatedAt     *timestamppb.Timestamp `protobuf:"bytes,10,opt,name=created_at,json=createdAt,proto3" json:"created_at,omitempty"`
-	ReadAt        *timestamppb.Timestamp `protobuf:"bytes,11,opt,name=read_at,json=readAt,proto3" json:"read_at,omitempty"`
+	Type      string                 `protobuf:"bytes,7,opt,name=type,proto3" json:"type,omitempty"`
+	ProjectId string                 `protobuf:"bytes,8,opt,name=project_id,json=projectId,proto3" json:"project_id,omitempty"`
+	Link      string                 `protobuf:"bytes,9,opt,name=link,proto3" json:"link,omitempty"`
+	CreatedAt *timestamppb.Timestamp `protobuf:"bytes,10,opt,name=created_at,json=createdAt,proto3" json:"created_at,omitempty"`
+	ReadAt    *timestamppb.Timestamp `protobuf:"bytes,11,opt,name=read_at,json=readAt,proto3" json:"read_at,omitempty"`
+	// The projects a grouped alert names (an import's new matches of the user's
+	// saved searches), in order; empty for a notification of one project.
+	ProjectIds    []string `protobuf:"bytes,12,rep,name=project_ids,json=projectIds,proto3" json:"project_ids,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -147,6 +150,13 @@ func (x *Notification) GetCreatedAt() *timestamppb.Timestamp {
 func (x *Notification) GetReadAt() *timestamppb.Timestamp {
 	if x != nil {
 		return x.ReadAt
+	}
+	return nil
+}
+
+func (x *Notification) GetProjectIds() []string {
+	if x != nil {
+		return x.ProjectIds
 	}
 	return nil
 }
@@ -1695,7 +1705,7 @@ var File_notification_v1_notification_proto protoreflect.FileDescriptor
 
 const file_notification_v1_notification_proto_rawDesc = "" +
 	"\n" +
-	"\"notification/v1/notification.proto\x12\x0fnotification.v1\x1a\x16access/v1/access.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xd6\x02\n" +
+	"\"notification/v1/notification.proto\x12\x0fnotification.v1\x1a\x16access/v1/access.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xf7\x02\n" +
 	"\fNotification\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x14\n" +
 	"\x05title\x18\x02 \x01(\tR\x05title\x12\x18\n" +
@@ -1710,7 +1720,9 @@ const file_notification_v1_notification_proto_rawDesc = "" +
 	"\n" +
 	"created_at\x18\n" +
 	" \x01(\v2\x1a.google.protobuf.TimestampR\tcreatedAt\x123\n" +
-	"\aread_at\x18\v \x01(\v2\x1a.google.protobuf.TimestampR\x06readAt\"\x8f\x01\n" +
+	"\aread_at\x18\v \x01(\v2\x1a.google.protobuf.TimestampR\x06readAt\x12\x1f\n" +
+	"\vproject_ids\x18\f \x03(\tR\n" +
+	"projectIds\"\x8f\x01\n" +
 	"\x18ListNotificationsRequest\x12\x12\n" +
 	"\x04page\x18\x01 \x01(\x05R\x04page\x12\x19\n" +
 	"\bper_page\x18\x02 \x01(\x05R\aperPage\x12\x1c\n" +

@@ -520,6 +520,100 @@ func (x *ProjectMatched) GetCriteriaVersion() int64 {
 	return 0
 }
 
+// ImportMatched: the instant alerts of one user for one import (an ingestion
+// run) that newly matched their saved normal searches with two projects or
+// more: one event a user and import, naming the projects, instead of one
+// alert a project (a bulk import of 20,000 projects against 100,000 searches
+// is 3.2 M matches). A user matched by one project of the import is told by
+// that project's ProjectMatched, as for a single new project. Written when
+// the import finishes (docs/product.md#instant-alerts).
+type ImportMatched struct {
+	state      protoimpl.MessageState `protogen:"open.v1"`
+	EventId    string                 `protobuf:"bytes,1,opt,name=event_id,json=eventId,proto3" json:"event_id,omitempty"`
+	OccurredAt *timestamppb.Timestamp `protobuf:"bytes,2,opt,name=occurred_at,json=occurredAt,proto3" json:"occurred_at,omitempty"`
+	// The import's id (its ingestion run): a user is told once an import.
+	ImportId int64  `protobuf:"varint,3,opt,name=import_id,json=importId,proto3" json:"import_id,omitempty"`
+	UserId   string `protobuf:"bytes,4,opt,name=user_id,json=userId,proto3" json:"user_id,omitempty"`
+	// Every project of the import the user's searches newly matched, by id.
+	ProjectIds []string `protobuf:"bytes,5,rep,name=project_ids,json=projectIds,proto3" json:"project_ids,omitempty"`
+	// The first of them (at most 20, in the order of project_ids), with what an alert shows.
+	Projects      []*MatchedProject `protobuf:"bytes,6,rep,name=projects,proto3" json:"projects,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ImportMatched) Reset() {
+	*x = ImportMatched{}
+	mi := &file_projects_v1_events_proto_msgTypes[5]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ImportMatched) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ImportMatched) ProtoMessage() {}
+
+func (x *ImportMatched) ProtoReflect() protoreflect.Message {
+	mi := &file_projects_v1_events_proto_msgTypes[5]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ImportMatched.ProtoReflect.Descriptor instead.
+func (*ImportMatched) Descriptor() ([]byte, []int) {
+	return file_projects_v1_events_proto_rawDescGZIP(), []int{5}
+}
+
+func (x *ImportMatched) GetEventId() string {
+	if x != nil {
+		return x.EventId
+	}
+	return ""
+}
+
+func (x *ImportMatched) GetOccurredAt() *timestamppb.Timestamp {
+	if x != nil {
+		return x.OccurredAt
+	}
+	return nil
+}
+
+func (x *ImportMatched) GetImportId() int64 {
+	if x != nil {
+		return x.ImportId
+	}
+	return 0
+}
+
+func (x *ImportMatched) GetUserId() string {
+	if x != nil {
+		return x.UserId
+	}
+	return ""
+}
+
+func (x *ImportMatched) GetProjectIds() []string {
+	if x != nil {
+		return x.ProjectIds
+	}
+	return nil
+}
+
+func (x *ImportMatched) GetProjects() []*MatchedProject {
+	if x != nil {
+		return x.Projects
+	}
+	return nil
+}
+
 // DeadlineApproaching: the day before (Asia/Bangkok) a project's bid
 // submission or price-hearing date, once per project, kind and date.
 type DeadlineApproaching struct {
@@ -538,7 +632,7 @@ type DeadlineApproaching struct {
 
 func (x *DeadlineApproaching) Reset() {
 	*x = DeadlineApproaching{}
-	mi := &file_projects_v1_events_proto_msgTypes[5]
+	mi := &file_projects_v1_events_proto_msgTypes[6]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -550,7 +644,7 @@ func (x *DeadlineApproaching) String() string {
 func (*DeadlineApproaching) ProtoMessage() {}
 
 func (x *DeadlineApproaching) ProtoReflect() protoreflect.Message {
-	mi := &file_projects_v1_events_proto_msgTypes[5]
+	mi := &file_projects_v1_events_proto_msgTypes[6]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -563,7 +657,7 @@ func (x *DeadlineApproaching) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DeadlineApproaching.ProtoReflect.Descriptor instead.
 func (*DeadlineApproaching) Descriptor() ([]byte, []int) {
-	return file_projects_v1_events_proto_rawDescGZIP(), []int{5}
+	return file_projects_v1_events_proto_rawDescGZIP(), []int{6}
 }
 
 func (x *DeadlineApproaching) GetEventId() string {
@@ -668,7 +762,17 @@ const file_projects_v1_events_proto_rawDesc = "" +
 	"\x05users\x18\x05 \x03(\v2\x18.projects.v1.UserMatchesR\x05users\x12#\n" +
 	"\rcriteria_keys\x18\x06 \x01(\fR\fcriteriaKeys\x12)\n" +
 	"\x10criteria_version\x18\a \x01(\x03R\x0fcriteriaVersion:+\x92\xb5\x18'\n" +
-	"\x1bprojects.v1.project.matched\x12\bPROJECTS\"\x89\x02\n" +
+	"\x1bprojects.v1.project.matched\x12\bPROJECTS\"\xa3\x02\n" +
+	"\rImportMatched\x12\x19\n" +
+	"\bevent_id\x18\x01 \x01(\tR\aeventId\x12;\n" +
+	"\voccurred_at\x18\x02 \x01(\v2\x1a.google.protobuf.TimestampR\n" +
+	"occurredAt\x12\x1b\n" +
+	"\timport_id\x18\x03 \x01(\x03R\bimportId\x12\x17\n" +
+	"\auser_id\x18\x04 \x01(\tR\x06userId\x12\x1f\n" +
+	"\vproject_ids\x18\x05 \x03(\tR\n" +
+	"projectIds\x127\n" +
+	"\bprojects\x18\x06 \x03(\v2\x1b.projects.v1.MatchedProjectR\bprojects:*\x92\xb5\x18&\n" +
+	"\x1aprojects.v1.import.matched\x12\bPROJECTS\"\x89\x02\n" +
 	"\x13DeadlineApproaching\x12\x19\n" +
 	"\bevent_id\x18\x01 \x01(\tR\aeventId\x12;\n" +
 	"\voccurred_at\x18\x02 \x01(\v2\x1a.google.protobuf.TimestampR\n" +
@@ -693,35 +797,38 @@ func file_projects_v1_events_proto_rawDescGZIP() []byte {
 	return file_projects_v1_events_proto_rawDescData
 }
 
-var file_projects_v1_events_proto_msgTypes = make([]protoimpl.MessageInfo, 6)
+var file_projects_v1_events_proto_msgTypes = make([]protoimpl.MessageInfo, 7)
 var file_projects_v1_events_proto_goTypes = []any{
 	(*ProjectCreated)(nil),        // 0: projects.v1.ProjectCreated
 	(*ProjectUpdated)(nil),        // 1: projects.v1.ProjectUpdated
 	(*AnnouncementAdded)(nil),     // 2: projects.v1.AnnouncementAdded
 	(*CriteriaMatched)(nil),       // 3: projects.v1.CriteriaMatched
 	(*ProjectMatched)(nil),        // 4: projects.v1.ProjectMatched
-	(*DeadlineApproaching)(nil),   // 5: projects.v1.DeadlineApproaching
-	(*timestamppb.Timestamp)(nil), // 6: google.protobuf.Timestamp
-	(*MatchedProject)(nil),        // 7: projects.v1.MatchedProject
-	(*SearchMatch)(nil),           // 8: projects.v1.SearchMatch
-	(*UserMatches)(nil),           // 9: projects.v1.UserMatches
+	(*ImportMatched)(nil),         // 5: projects.v1.ImportMatched
+	(*DeadlineApproaching)(nil),   // 6: projects.v1.DeadlineApproaching
+	(*timestamppb.Timestamp)(nil), // 7: google.protobuf.Timestamp
+	(*MatchedProject)(nil),        // 8: projects.v1.MatchedProject
+	(*SearchMatch)(nil),           // 9: projects.v1.SearchMatch
+	(*UserMatches)(nil),           // 10: projects.v1.UserMatches
 }
 var file_projects_v1_events_proto_depIdxs = []int32{
-	6,  // 0: projects.v1.ProjectCreated.occurred_at:type_name -> google.protobuf.Timestamp
-	6,  // 1: projects.v1.ProjectUpdated.occurred_at:type_name -> google.protobuf.Timestamp
-	6,  // 2: projects.v1.AnnouncementAdded.occurred_at:type_name -> google.protobuf.Timestamp
-	6,  // 3: projects.v1.CriteriaMatched.occurred_at:type_name -> google.protobuf.Timestamp
-	7,  // 4: projects.v1.CriteriaMatched.projects:type_name -> projects.v1.MatchedProject
-	6,  // 5: projects.v1.ProjectMatched.occurred_at:type_name -> google.protobuf.Timestamp
-	7,  // 6: projects.v1.ProjectMatched.project:type_name -> projects.v1.MatchedProject
-	8,  // 7: projects.v1.ProjectMatched.matches:type_name -> projects.v1.SearchMatch
-	9,  // 8: projects.v1.ProjectMatched.users:type_name -> projects.v1.UserMatches
-	6,  // 9: projects.v1.DeadlineApproaching.occurred_at:type_name -> google.protobuf.Timestamp
-	10, // [10:10] is the sub-list for method output_type
-	10, // [10:10] is the sub-list for method input_type
-	10, // [10:10] is the sub-list for extension type_name
-	10, // [10:10] is the sub-list for extension extendee
-	0,  // [0:10] is the sub-list for field type_name
+	7,  // 0: projects.v1.ProjectCreated.occurred_at:type_name -> google.protobuf.Timestamp
+	7,  // 1: projects.v1.ProjectUpdated.occurred_at:type_name -> google.protobuf.Timestamp
+	7,  // 2: projects.v1.AnnouncementAdded.occurred_at:type_name -> google.protobuf.Timestamp
+	7,  // 3: projects.v1.CriteriaMatched.occurred_at:type_name -> google.protobuf.Timestamp
+	8,  // 4: projects.v1.CriteriaMatched.projects:type_name -> projects.v1.MatchedProject
+	7,  // 5: projects.v1.ProjectMatched.occurred_at:type_name -> google.protobuf.Timestamp
+	8,  // 6: projects.v1.ProjectMatched.project:type_name -> projects.v1.MatchedProject
+	9,  // 7: projects.v1.ProjectMatched.matches:type_name -> projects.v1.SearchMatch
+	10, // 8: projects.v1.ProjectMatched.users:type_name -> projects.v1.UserMatches
+	7,  // 9: projects.v1.ImportMatched.occurred_at:type_name -> google.protobuf.Timestamp
+	8,  // 10: projects.v1.ImportMatched.projects:type_name -> projects.v1.MatchedProject
+	7,  // 11: projects.v1.DeadlineApproaching.occurred_at:type_name -> google.protobuf.Timestamp
+	12, // [12:12] is the sub-list for method output_type
+	12, // [12:12] is the sub-list for method input_type
+	12, // [12:12] is the sub-list for extension type_name
+	12, // [12:12] is the sub-list for extension extendee
+	0,  // [0:12] is the sub-list for field type_name
 }
 
 func init() { file_projects_v1_events_proto_init() }
@@ -736,7 +843,7 @@ func file_projects_v1_events_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_projects_v1_events_proto_rawDesc), len(file_projects_v1_events_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   6,
+			NumMessages:   7,
 			NumExtensions: 0,
 			NumServices:   0,
 		},

@@ -201,7 +201,7 @@ func connectEvents(ctx context.Context, srv *runner.RPCServer, pool *pgxpool.Poo
 		Consumers: []events.Consumer{
 			// The alerts: instant matches, overnight digests, new steps and
 			// deadlines of followed projects.
-			events.Durable("notification-projects", events.On(h.ProjectMatched), events.On(h.CriteriaMatched),
+			events.Durable("notification-projects", events.On(h.ProjectMatched), events.On(h.ImportMatched), events.On(h.CriteriaMatched),
 				events.On(h.AnnouncementAdded), events.On(h.DeadlineApproaching)),
 			// Who follows which project.
 			events.Durable("notification-follows", events.On(h.InterestChanged)),

@@ -219,6 +219,7 @@ func (a *App) Webhook(ctx context.Context, userID string) (w domain.Webhook, ok 
 const (
 	ConsumerMatches       = "notification-matches"
 	ConsumerProjectMatch  = "notification-project-matches"
+	ConsumerImportMatch   = "notification-import-matches"
 	ConsumerAnnouncements = "notification-announcements"
 	ConsumerDeadlines     = "notification-deadlines"
 )
@@ -289,6 +290,27 @@ func (a *App) ProjectMatched(ctx context.Context, eventID string, p domain.Match
 		}
 	}
 	_, err = a.store.Create(ctx, ConsumerProjectMatch, eventID, drafts, a.now())
+	return err
+}
+
+// ImportMatched: an import newly matched two projects or more of the
+// user's saved searches: one notification naming them all (ImportMatch),
+// delivered once over the user's channels; the same import never makes a
+// second one (its key is the import's).
+func (a *App) ImportMatched(ctx context.Context, eventID, userID string, importID int64, ids []string, named []domain.MatchedProject) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	set, err := a.store.SettingsOf(ctx, []string{userID})
+	if err != nil {
+		return err
+	}
+	if !set[userID].Wants(domain.CategorySearchMatch) {
+		return nil
+	}
+	d := domain.ImportMatch(userID, importID, ids, named)
+	d.Channels = set[userID].Channels(d.Category)
+	_, err = a.store.Create(ctx, ConsumerImportMatch, eventID, []domain.Draft{d}, a.now())
 	return err
 }
 

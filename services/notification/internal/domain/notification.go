@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
@@ -79,9 +80,11 @@ type Notification struct {
 	Category, Priority, Type string
 	Title, Message           string
 	ProjectID, Link          string
-	IsRead                   bool
-	ReadAt                   *time.Time
-	Created                  time.Time
+	// ProjectIDs: the projects a grouped alert names (ImportMatch).
+	ProjectIDs []string
+	IsRead     bool
+	ReadAt     *time.Time
+	Created    time.Time
 }
 
 // Draft is a notification to write; DedupKey makes the write idempotent per
@@ -91,6 +94,7 @@ type Draft struct {
 	Category, Priority string
 	Title, Message     string
 	ProjectID, Link    string
+	ProjectIDs         []string // the projects of a grouped alert (ImportMatch)
 	Channels           []string // e-mail / LINE deliveries written with it
 }
 
@@ -379,6 +383,33 @@ func Digest(userID, criteriaID, criteriaName, runKey string, ps []MatchedProject
 		d.ProjectID, d.Link = ps[0].ID, ProjectLink(ps[0].ID)
 	}
 	return d
+}
+
+// ImportMatch is the one alert of a user for one import (an ingestion run)
+// whose projects newly matched their saved searches, two or more: it names
+// every project by id (ProjectIDs, the bell links each) and the first few
+// by name. Its key is the import's, so a replay makes no second one.
+func ImportMatch(userID string, importID int64, ids []string, named []MatchedProject) Draft {
+	const shown = 3
+	names := make([]string, 0, shown)
+	for _, p := range named[:min(len(named), shown)] {
+		names = append(names, p.Name)
+	}
+	msg := strings.Join(names, ", ")
+	if len(ids) > len(names) {
+		msg += fmt.Sprintf(" และอีก %d โครงการ", len(ids)-len(names))
+	}
+	return Draft{
+		UserID: userID, DedupKey: fmt.Sprintf("import:%d", importID),
+		Category: CategorySearchMatch, Priority: PriorityNormal,
+		Title:   ImportMatchTitle(len(ids)),
+		Message: msg, Link: "/notifications", ProjectIDs: slices.Clone(ids),
+	}
+}
+
+// ImportMatchTitle is the title of an import's grouped alert.
+func ImportMatchTitle(n int) string {
+	return fmt.Sprintf("%d โครงการใหม่ตรงกับการค้นหาที่บันทึกไว้", n)
 }
 
 // Announcement is the alert to a follower of a project's new step.

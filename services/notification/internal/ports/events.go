@@ -54,6 +54,23 @@ func (e *Events) ProjectMatched(ctx context.Context, ev *projectsv1.ProjectMatch
 	return e.app.ProjectMatched(ctx, m.EventID, mp, ms)
 }
 
+// ImportMatched handles projects.v1.ImportMatched: one user's new matches
+// of one import, told in one notification.
+func (e *Events) ImportMatched(ctx context.Context, ev *projectsv1.ImportMatched, m events.Meta) error {
+	if !domain.ValidID(ev.GetUserId()) || ev.GetImportId() <= 0 {
+		return fmt.Errorf("import.matched: %w: user %q import %d", events.ErrPermanent, ev.GetUserId(), ev.GetImportId())
+	}
+	named := make([]domain.MatchedProject, 0, len(ev.GetProjects()))
+	for _, p := range ev.GetProjects() {
+		mp := domain.MatchedProject{ID: p.GetProjectId(), Name: p.GetProjectName(), Agency: p.GetAgencyName(), BudgetSatang: p.BudgetSatang}
+		if mp.Name == "" {
+			mp.Name = "โครงการ " + mp.ID
+		}
+		named = append(named, mp)
+	}
+	return e.app.ImportMatched(ctx, m.EventID, ev.GetUserId(), ev.GetImportId(), ev.GetProjectIds(), named)
+}
+
 // CriteriaMatched handles projects.v1.CriteriaMatched: an overnight
 // search's digest (or an instant match from an older producer).
 func (e *Events) CriteriaMatched(ctx context.Context, ev *projectsv1.CriteriaMatched, m events.Meta) error {

@@ -14,7 +14,7 @@ import (
 func Notification(n domain.Notification) *notificationv1.Notification {
 	out := &notificationv1.Notification{
 		Id: n.ID, Title: n.Title, Message: n.Message, Category: n.Category, Priority: n.Priority,
-		IsRead: n.IsRead, Type: n.Type, ProjectId: n.ProjectID, Link: n.Link,
+		IsRead: n.IsRead, Type: n.Type, ProjectId: n.ProjectID, Link: n.Link, ProjectIds: n.ProjectIDs,
 		CreatedAt: timestamppb.New(n.Created),
 	}
 	if n.ReadAt != nil {

@@ -100,7 +100,15 @@ func criteriaFields(name, searchType string, f domain.SearchForm) (string, strin
 // subscription service's detail (it contains 'Limit reached':
 // docs/product.md#search-saves-and-status-indicators).
 func (a *App) consume(ctx context.Context, c domain.Caller, kind string) (domain.QuotaAnswer, error) {
-	q, err := a.x.Quota.Consume(ctx, c, kind, 1)
+	return a.consumeN(ctx, c, kind, 1)
+}
+
+// consumeN takes n units of a tier limit at once (all or none).
+func (a *App) consumeN(ctx context.Context, c domain.Caller, kind string, n int) (domain.QuotaAnswer, error) {
+	if a.x.Quota == nil {
+		return domain.QuotaAnswer{}, errQuotaDown
+	}
+	q, err := a.x.Quota.Consume(ctx, c, kind, n)
 	if err != nil {
 		if errors.Is(err, domain.ErrQuotaUnavailable) {
 			return q, apperr.Wrap(err, apperr.Unavailable, "subscription-unavailable", MsgUnavailable)
@@ -115,6 +123,20 @@ func (a *App) consume(ctx context.Context, c domain.Caller, kind string) (domain
 		return q, apperr.New(apperr.Aborted, "limit-reached", detail)
 	}
 	return q, nil
+}
+
+// canLiveSearch refuses a live look-up at e-GP to a plan without
+// explore_live_search (403 upgrade_required).
+func (a *App) canLiveSearch(ctx context.Context, c domain.Caller) error {
+	plan, err := a.plan(ctx, c)
+	if err != nil {
+		return err
+	}
+	if plan.ExploreLiveSearch == 0 {
+		return &apperr.Error{Kind: domain.ErrUpgradeRequired.Kind, Slug: domain.ErrUpgradeRequired.Slug,
+			Message: fmt.Sprintf("Upgrade required: แพ็กเกจ%s ไม่มีการค้นหาสดจาก e-GP กรุณาอัปเกรดแพ็กเกจ", plan.TierLabel)}
+	}
+	return nil
 }
 
 // plan asks the subscription service what the user's tier holds.

@@ -139,13 +139,23 @@ func (p *pacer) wait(ctx context.Context) error {
 
 // Scrape fetches each project from the e-GP source and upserts it through
 // the ingestion path (merge, outbox events), recorded as one ingestion run.
-func (a *App) Scrape(ctx context.Context, raw []string) ([]ScrapeResult, error) {
+// Each id asked of e-GP is one live look-up of the caller's tier
+// (explore_live_search, docs/product.md#tiers-and-plan-limits): none in the
+// tier is 403 upgrade_required, too few left today is 409 'Limit reached'
+// and nothing is fetched.
+func (a *App) Scrape(ctx context.Context, c domain.Caller, raw []string) ([]ScrapeResult, error) {
 	ids, err := ParseProjectIDs(raw)
 	if err != nil {
 		return nil, err
 	}
 	if a.x.Source == nil {
 		return nil, errSourceOff
+	}
+	if err := a.canLiveSearch(ctx, c); err != nil {
+		return nil, err
+	}
+	if _, err := a.consumeN(ctx, c, domain.QuotaExploreLiveSearch, len(ids)); err != nil {
+		return nil, err
 	}
 	target := "scrape " + strings.Join(ids, ",")
 	if len(ids) > 5 {
@@ -281,8 +291,10 @@ type SmartResult struct {
 }
 
 // UpdateProjectSmart refreshes one known project from e-GP unless it was
-// refreshed less than the cooldown ago (by anyone, on any replica).
-func (a *App) UpdateProjectSmart(ctx context.Context, raw string) (SmartResult, error) {
+// refreshed less than the cooldown ago (by anyone, on any replica). A
+// refresh that goes to e-GP is one live look-up of the caller's tier
+// (explore_live_search); an answer within the cooldown spends none.
+func (a *App) UpdateProjectSmart(ctx context.Context, c domain.Caller, raw string) (SmartResult, error) {
 	id, ok := domain.NormalizeProjectID(raw)
 	if !ok {
 		return SmartResult{}, apperr.New(apperr.InvalidArgument, "invalid-project-id",
@@ -290,6 +302,9 @@ func (a *App) UpdateProjectSmart(ctx context.Context, raw string) (SmartResult, 
 	}
 	if a.x.Source == nil || a.x.Cooldowns == nil {
 		return SmartResult{}, errSourceOff
+	}
+	if err := a.canLiveSearch(ctx, c); err != nil {
+		return SmartResult{}, err
 	}
 	if _, err := a.repo.Get(ctx, id); err != nil {
 		if errors.Is(err, domain.ErrProjectNotFound) {
@@ -309,6 +324,12 @@ func (a *App) UpdateProjectSmart(ctx context.Context, raw string) (SmartResult, 
 			Message: fmt.Sprintf("โครงการนี้เพิ่งอัปเดตไปแล้ว กรุณารออีก %s ก่อนอัปเดตอีกครั้ง", thaiDuration(wait)),
 			Status:  SmartCooldown, WaitSeconds: wait, Action: "wait",
 		}, nil
+	}
+	if _, err := a.consumeN(ctx, c, domain.QuotaExploreLiveSearch, 1); err != nil {
+		if rerr := a.x.Cooldowns.Release(context.WithoutCancel(ctx), id, now, prev); rerr != nil {
+			a.log.ErrorContext(ctx, "release refresh cooldown", "project", id, "err", rerr)
+		}
+		return SmartResult{}, err
 	}
 	run, err := a.startRun(ctx, "update-project-smart "+id)
 	if err != nil {

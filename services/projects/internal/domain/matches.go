@@ -2,6 +2,7 @@ package domain
 
 import (
 	"context"
+	"time"
 
 	"github.com/google/uuid"
 )
@@ -15,6 +16,41 @@ const EventCriteriaMatched = "criteria.matched"
 // EventProjectMatched is the event of a project that saved normal searches
 // newly match: the instant alerts of one project.
 const EventProjectMatched = "project.matched"
+
+// EventImportMatched is the event of one user's instant alerts of one
+// import that newly matched two projects or more (ImportMatches).
+const EventImportMatched = "import.matched"
+
+// ImportNames bounds the projects an import.matched event names with their
+// details; it lists every project by id.
+const ImportNames = 20
+
+// ImportMatches is what one import newly matched of one user's saved
+// normal searches: the projects, in the order told (Projects holds the
+// first ImportNames of them).
+type ImportMatches struct {
+	ImportID   int64
+	UserID     string
+	ProjectIDs []string
+	Projects   []Project
+}
+
+// StaleAfter is how old a project's last announcement or closing may be
+// and still raise an instant alert: older data (an import of past years)
+// is in search and the overnight digests, not in the bell.
+const StaleAfter = 7 * 24 * time.Hour
+
+// StaleForAlerts reports whether p is old data for the instant alerts at
+// now: its latest announcement (LastAnnounced) or its closing for bids
+// (SubmissionDue) lies more than StaleAfter in the past. A project with
+// neither date known is not stale.
+func StaleForAlerts(p *Project, now time.Time) bool {
+	cut := now.Add(-StaleAfter)
+	if !p.LastAnnounced.IsZero() && p.LastAnnounced.Before(cut) {
+		return true
+	}
+	return p.SubmissionDue != nil && p.SubmissionDue.Before(cut)
+}
 
 // SearchIndex gives the saved normal searches as an index and the version
 // (CriteriaVersion) it holds: what a write of projects matches the projects

@@ -18,7 +18,10 @@ type Plan struct {
 	// Saved searches of each kind a user may hold at once; -1 unlimited,
 	// 0 not in the tier.
 	NormalSearchSave, OvernightSearchSave int
-	Features                              []string
+	// Live look-ups at e-GP a day (explore_live_search); -1 unlimited, 0
+	// not in the tier.
+	ExploreLiveSearch int
+	Features          []string
 }
 
 // FeatureOCDSExport is the feature key of the OCDS export.

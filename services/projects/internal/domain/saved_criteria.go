@@ -19,6 +19,10 @@ const (
 // limit a normal save consumes.
 const QuotaSearchCombination = "search_combination"
 
+// QuotaExploreLiveSearch is the limit kind of live look-ups at e-GP (scrape,
+// update-project-smart): one unit per project asked of e-GP.
+const QuotaExploreLiveSearch = "explore_live_search"
+
 // ErrUnusableCriteria reports a well-formed criteria that cannot be saved:
 // nothing to search for, a min budget above the max, dates reversed.
 var ErrUnusableCriteria = errors.New("unusable criteria")

@@ -2,6 +2,7 @@ package ports_test
 
 import (
 	"context"
+	"errors"
 	"io"
 	"log/slog"
 	"net/http"
@@ -78,7 +79,7 @@ func fixture(t *testing.T, name string) []byte {
 }
 
 // quota is a fake subscription service: 3 search combinations a day and
-// 30 a month for everybody (ConsumeQuota requires the caller's own token,
+// 30 a month for everybody, the tier's live look-ups a day (ConsumeQuota requires the caller's own token,
 // as the real one does), and the plans of the tier table by user (free
 // unless set).
 type quota struct {
@@ -91,9 +92,9 @@ type quota struct {
 var fakeTiers = map[string]*subscriptionv1.Tier{
 	"free": {Tier: "free", Label: "ฟรี", CombinationLimits: &subscriptionv1.CombinationLimits{NormalSearchSave: 1}},
 	"starter": {Tier: "starter", Label: "เริ่มต้น", Features: []string{"email_alerts"},
-		CombinationLimits: &subscriptionv1.CombinationLimits{NormalSearchSave: 5, OvernightSearchSave: 5}},
+		CombinationLimits: &subscriptionv1.CombinationLimits{NormalSearchSave: 5, OvernightSearchSave: 5, ExploreLiveSearch: 10}},
 	"pro": {Tier: "pro", Label: "มืออาชีพ", Features: []string{"email_alerts", "line_alerts", "ocds_export"},
-		CombinationLimits: &subscriptionv1.CombinationLimits{NormalSearchSave: 30, OvernightSearchSave: 30}},
+		CombinationLimits: &subscriptionv1.CombinationLimits{NormalSearchSave: 30, OvernightSearchSave: 30, ExploreLiveSearch: 100}},
 }
 
 func (q *quota) setTier(user, tier string) {
@@ -121,9 +122,16 @@ func (q *quota) ConsumeQuota(_ context.Context, req *connect.Request[subscriptio
 	if req.Header().Get("Authorization") != "Bearer tok-"+user {
 		return nil, connect.NewError(connect.CodeUnauthenticated, nil)
 	}
-	limit := map[string]int{"search_combination": 3}[req.Msg.GetKind()]
 	q.mu.Lock()
 	defer q.mu.Unlock()
+	limit := map[string]int{"search_combination": 3}[req.Msg.GetKind()]
+	if req.Msg.GetKind() == "explore_live_search" {
+		t := q.tier[user]
+		if t == "" {
+			t = "free"
+		}
+		limit = int(fakeTiers[t].GetCombinationLimits().GetExploreLiveSearch())
+	}
 	key := user + "/" + req.Msg.GetKind()
 	next := max(q.used[key]+int(req.Msg.GetAmount()), 0)
 	if req.Msg.GetAmount() > 0 && next > limit {
@@ -146,6 +154,8 @@ type fixtureEnv struct {
 	pool  *pgxpool.Pool
 	clock *time.Time
 	build func(quotaTarget string) (*ports.Handler, *app.App)
+	// quotaTarget is the fake subscription service's address.
+	quotaTarget string
 }
 
 func setup(t *testing.T) *fixtureEnv {
@@ -196,7 +206,8 @@ func setup(t *testing.T) *fixtureEnv {
 		a.SetClock(func() time.Time { return *e.clock })
 		return ports.NewHandler(a, nil, func(p domain.Project) any { return map[string]any{"ocid": p.ID} }), a
 	}
-	e.h, e.app = e.build(strings.TrimPrefix(qSrv.URL, "http://"))
+	e.quotaTarget = strings.TrimPrefix(qSrv.URL, "http://")
+	e.h, e.app = e.build(e.quotaTarget)
 	return e
 }
 
@@ -224,6 +235,7 @@ func wantErr(t *testing.T, err error, status int, detail string) {
 
 func TestScrape(t *testing.T) {
 	e := setup(t)
+	e.quota.setTier("u1", "pro")
 	scrape := func(ids ...string) (*projectsv1.ScrapeResponse, error) {
 		ctx, req := as("u1", &projectsv1.ScrapeRequest{ProjectIds: ids})
 		res, err := e.h.Scrape(ctx, req)
@@ -318,8 +330,69 @@ func TestScrape(t *testing.T) {
 	}
 }
 
+// TestLiveSearchLimit: scrape and update-project-smart are live look-ups at
+// e-GP (explore_live_search): a tier without them is 403 upgrade_required
+// before e-GP is asked; a tier's day is one unit per project asked, and
+// once used up both answer 409 'Limit reached' and fetch nothing; an
+// answer within the refresh cooldown spends no unit.
+func TestLiveSearchLimit(t *testing.T) {
+	e := setup(t)
+	scrape := func(ids ...string) error {
+		ctx, req := as("u1", &projectsv1.ScrapeRequest{ProjectIds: ids})
+		_, err := e.h.Scrape(ctx, req)
+		return err
+	}
+	smart := func(id string) (*projectsv1.UpdateProjectSmartResponse, error) {
+		ctx, req := as("u1", &projectsv1.UpdateProjectSmartRequest{ProjectId: id})
+		res, err := e.h.UpdateProjectSmart(ctx, req)
+		if err != nil {
+			return nil, err
+		}
+		return res.Msg, nil
+	}
+	err := scrape("69099693138")
+	wantErr(t, err, 403, "Upgrade required")
+	var ae *apperr.Error
+	if !errors.As(err, &ae) || ae.Slug != "upgrade_required" || e.egp.calls["69099693138"] != 0 {
+		t.Fatalf("free user's scrape: %v, e-GP asked %d times", err, e.egp.calls["69099693138"])
+	}
+	_, err = smart("69099693138")
+	wantErr(t, err, 403, "Upgrade required")
+
+	e.quota.setTier("u1", "starter") // 10 a day
+	if err := scrape("69099693138", "68059426756", "67019900012"); err != nil {
+		t.Fatal(err)
+	}
+	many := make([]string, 8)
+	for i := range many {
+		many[i] = strconv.Itoa(69000000000 + i)
+	}
+	wantErr(t, scrape(many...), 409, "Limit reached") // 3 + 8 > 10: all or nothing
+	if e.egp.calls["69000000000"] != 0 {
+		t.Fatal("a refused scrape reached e-GP")
+	}
+	if err := scrape(many[:6]...); err != nil { // 9 used
+		t.Fatal(err)
+	}
+	if r, err := smart("69099693138"); err != nil || r.Status != "success" { // 10 used
+		t.Fatalf("smart %v %v", r, err)
+	}
+	if r, err := smart("69099693138"); err != nil || r.Status != "cooldown" { // within the cooldown: free
+		t.Fatalf("cooldown %v %v", r, err)
+	}
+	_, err = smart("68059426756")
+	wantErr(t, err, 409, "Limit reached")
+	wantErr(t, scrape("68059426756"), 409, "Limit reached")
+	// The refused refresh left 68059426756's cooldown unclaimed.
+	e.quota.setTier("u1", "pro")
+	if r, err := smart("68059426756"); err != nil || r.Status != "success" {
+		t.Fatalf("after the upgrade %v %v", r, err)
+	}
+}
+
 func TestUpdateProjectSmart(t *testing.T) {
 	e := setup(t)
+	e.quota.setTier("u1", "pro")
 	smart := func(h *ports.Handler, id string) (*projectsv1.UpdateProjectSmartResponse, error) {
 		ctx, req := as("u1", &projectsv1.UpdateProjectSmartRequest{ProjectId: id})
 		res, err := h.UpdateProjectSmart(ctx, req)
@@ -356,7 +429,7 @@ func TestUpdateProjectSmart(t *testing.T) {
 		t.Fatalf("cooldown %v %v", r, err)
 	}
 	// Another replica (a second app on the same database) sees the same cooldown.
-	h2, a2 := e.build("127.0.0.1:1")
+	h2, a2 := e.build(e.quotaTarget)
 	a2.SetClock(func() time.Time { return e.clock.Add(time.Minute) })
 	r, err = smart(h2, "69099693138")
 	if err != nil || r.Status != "cooldown" || r.Data.TimeUntilNextUpdate != 300 {
@@ -612,7 +685,8 @@ func TestSavedSearchLimits(t *testing.T) {
 // TestExportOcdsByPlan: the OCDS export is for the plans that include it.
 func TestExportOcdsByPlan(t *testing.T) {
 	e := setup(t)
-	ctx, req := as("u1", &projectsv1.ScrapeRequest{ProjectIds: []string{"69099693138"}})
+	ctx, req := as("loader", &projectsv1.ScrapeRequest{ProjectIds: []string{"69099693138"}})
+	e.quota.setTier("loader", "pro")
 	if _, err := e.h.Scrape(ctx, req); err != nil {
 		t.Fatal(err)
 	}

@@ -6,17 +6,17 @@ import (
 	"connectrpc.com/connect"
 
 	projectsv1 "bidradar/gen/projects/v1"
-	"bidradar/pkg/authn"
 	"bidradar/services/projects/internal/app"
 )
 
 // Scrape serves POST /scrape?project_ids=…: each id (repeated, or
 // comma-separated) is fetched from e-GP and upserted; one result per id.
 func (h *Handler) Scrape(ctx context.Context, req *connect.Request[projectsv1.ScrapeRequest]) (*connect.Response[projectsv1.ScrapeResponse], error) {
-	if _, err := authn.Require(ctx); err != nil {
+	who, err := caller(ctx, req)
+	if err != nil {
 		return nil, err
 	}
-	res, err := h.app.Scrape(ctx, req.Msg.ProjectIds)
+	res, err := h.app.Scrape(ctx, who, req.Msg.ProjectIds)
 	if err != nil {
 		return nil, err
 	}
@@ -32,10 +32,11 @@ func (h *Handler) Scrape(ctx context.Context, req *connect.Request[projectsv1.Sc
 // and the seconds to wait: the call succeeded, the project is just fresh
 // (the client reads data, not the status code).
 func (h *Handler) UpdateProjectSmart(ctx context.Context, req *connect.Request[projectsv1.UpdateProjectSmartRequest]) (*connect.Response[projectsv1.UpdateProjectSmartResponse], error) {
-	if _, err := authn.Require(ctx); err != nil {
+	who, err := caller(ctx, req)
+	if err != nil {
 		return nil, err
 	}
-	r, err := h.app.UpdateProjectSmart(ctx, req.Msg.ProjectId)
+	r, err := h.app.UpdateProjectSmart(ctx, who, req.Msg.ProjectId)
 	if err != nil {
 		return nil, err
 	}

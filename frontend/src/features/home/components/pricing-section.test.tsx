@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { create } from "@bufbuild/protobuf";
 import { CombinationLimitsSchema, TierSchema } from "@/gen/subscription/v1/subscription_pb";
 import { th } from "@/i18n/th";
-import { tierLines } from "./pricing-section";
+import { limitRows, tierLines } from "./pricing-section";
 
 const tier = (normalSearchSave: number, overnightSearchSave: number, features: string[]) =>
   create(TierSchema, { tier: "t", features, combinationLimits: create(CombinationLimitsSchema, { normalSearchSave, overnightSearchSave }) });
@@ -40,5 +40,23 @@ describe("a pricing card's lines come from the tier table", () => {
       ["watchlist_size", "เฝ้าดูคู่แข่ง 20 ราย"],
       ["team_seats", "ทีมประมูล 3 ที่นั่ง"],
     ]);
+  });
+});
+
+describe("a pricing card's counted limits are the ones the server enforces", () => {
+  it("lists search combinations and live look-ups, not the (unlimited) database filter", () => {
+    const starter = create(CombinationLimitsSchema, {
+      searchCombination: 10,
+      searchCombinationMonth: 200,
+      databaseFilterSearch: -1,
+      exploreLiveSearch: 10,
+    });
+    expect(limitRows(starter)).toEqual([
+      [th.home.limits.search_combination, "10 ครั้ง/วัน · 200 ครั้ง/เดือน"],
+      [th.home.limits.explore_live_search, "10 ครั้ง/วัน"],
+    ]);
+    const free = create(CombinationLimitsSchema, { searchCombination: 3, searchCombinationMonth: 30, databaseFilterSearch: -1 });
+    expect(limitRows(free)[1]).toEqual([th.home.limits.explore_live_search, "–"]);
+    expect(limitRows(free).map(([k]) => k)).not.toContain(th.home.limits.database_filter_search);
   });
 });

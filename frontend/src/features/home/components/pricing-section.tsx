@@ -43,22 +43,31 @@ export function tierLines(tier: Pick<Tier, "combinationLimits" | "features">): A
   return out;
 }
 
-/** One tier: price, limits, what it includes and its call to action (current: marked, no button). */
-export function TierCard({ tier, current }: { tier: Tier; current?: boolean }) {
+/**
+ * A card's counted limits, as the server enforces them: saved-search
+ * combinations and live look-ups at e-GP. Filtering the database is open to
+ * everybody (unlimited in every tier), so it is not listed as a limit.
+ */
+export function limitRows(l: Tier["combinationLimits"]): Array<[string, string]> {
   const h = th.home;
-  const l = tier.combinationLimits;
-  const popular = tier.tier === POPULAR;
-  const free = tier.price === 0;
-  const rows: Array<[string, string]> = [
+  return [
     [
       h.limits.search_combination,
       l && l.searchCombination < 0
         ? th.common.unlimited
         : `${limitText(l?.searchCombination, h.perDay)} · ${limitText(l?.searchCombinationMonth, h.perMonthCount)}`,
     ],
-    [h.limits.database_filter_search, limitText(l?.databaseFilterSearch, h.perDay)],
     [h.limits.explore_live_search, l && l.exploreLiveSearch === 0 ? "–" : limitText(l?.exploreLiveSearch, h.perDay)],
   ];
+}
+
+/** One tier: price, limits, what it includes and its call to action (current: marked, no button). */
+export function TierCard({ tier, current }: { tier: Tier; current?: boolean }) {
+  const h = th.home;
+  const l = tier.combinationLimits;
+  const popular = tier.tier === POPULAR;
+  const free = tier.price === 0;
+  const rows = limitRows(l);
   return (
     <article className={`tier${popular ? " tier-popular" : ""}`} data-testid={`tier-${tier.tier}`}>
       {popular && <span className="tier-badge">{h.pricingPopular}</span>}

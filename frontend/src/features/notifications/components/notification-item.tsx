@@ -1,3 +1,4 @@
+import { useState } from "react";
 import { Link } from "react-router";
 import { th } from "@/i18n/th";
 import { formatThaiDate } from "@/lib/format";
@@ -13,7 +14,37 @@ type Props = {
   onOpen?: () => void;
 };
 
-/** One notification: title, text, date (B.E.), link to its project; read and delete. */
+/** Projects a grouped alert lists before "show all". */
+export const GROUP_SHOWN = 5;
+
+/**
+ * The projects of a grouped alert (one import's new matches of the user's
+ * saved searches): a link to each, the first GROUP_SHOWN until asked for all.
+ */
+function GroupedProjects({ ids, onOpen }: { ids: string[]; onOpen: () => void }) {
+  const [all, setAll] = useState(false);
+  const shown = all ? ids : ids.slice(0, GROUP_SHOWN);
+  return (
+    <div className="bell-item-projects">
+      <ul aria-label={t.groupedProjects(ids.length)} data-testid="bell-item-projects">
+        {shown.map((id) => (
+          <li key={id}>
+            <Link to={`/project-details/${id}`} onClick={onOpen}>
+              {t.projectLink(id)}
+            </Link>
+          </li>
+        ))}
+      </ul>
+      {!all && ids.length > shown.length && (
+        <button type="button" className="btn btn-ghost btn-sm" onClick={() => setAll(true)}>
+          {t.showAllProjects(ids.length - shown.length)}
+        </button>
+      )}
+    </div>
+  );
+}
+
+/** One notification: title, text, date (B.E.), link to its project (or to each of a grouped alert's); read and delete. */
 export function NotificationItem({ n, onRead, onDelete, onOpen }: Props) {
   const at = createdAt(n);
   return (
@@ -24,10 +55,19 @@ export function NotificationItem({ n, onRead, onDelete, onOpen }: Props) {
           {n.title}
         </p>
         <p className="bell-item-text">{n.message}</p>
+        {n.projectIds.length > 0 && (
+          <GroupedProjects
+            ids={n.projectIds}
+            onOpen={() => {
+              if (!n.isRead) onRead(n.id);
+              onOpen?.();
+            }}
+          />
+        )}
         <p className="bell-item-meta">
           <span>{t.categories[n.category] ?? n.category}</span>
           {at && <time dateTime={at.toISOString()}>{formatThaiDate(at)}</time>}
-          {n.link && (
+          {n.link && n.projectIds.length === 0 && (
             <Link
               to={n.link}
               onClick={() => {

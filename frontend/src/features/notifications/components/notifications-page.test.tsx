@@ -47,6 +47,31 @@ function backend(extra: Record<string, (c: Call) => { status?: number; json: unk
 const lists = (be: ReturnType<typeof backend>) => be.calls.filter((c) => c.method === "ListNotifications").map((c) => c.body);
 
 describe("the notifications page", () => {
+  it("shows an import's grouped alert as one item: the Thai summary and a link to each project", async () => {
+    const ids = ["69410000001", "69410000002", "69410000003", "69410000004", "69410000005", "69410000006", "69410000007"];
+    const grouped = {
+      ...item,
+      id: "g",
+      title: "7 โครงการใหม่ตรงกับการค้นหาที่บันทึกไว้",
+      message: "จ้างก่อสร้างสะพาน, จ้างก่อสร้างถนน, จ้างก่อสร้างอาคาร และอีก 4 โครงการ",
+      link: "/notifications",
+      projectIds: ids,
+    };
+    backend({ "NotificationService/ListNotifications": () => ({ json: { notifications: [grouped], total: 1, unreadCount: 1 } }) });
+    renderApp("/notifications");
+    const page = await screen.findByTestId("notifications-page");
+    const row = await within(page).findByTestId("bell-item");
+    expect(within(row).getByText("7 โครงการใหม่ตรงกับการค้นหาที่บันทึกไว้")).toBeTruthy();
+    const list = within(row).getByRole("list", { name: t.groupedProjects(7) });
+    const hrefs = () => within(list).getAllByRole("link").map((a) => a.getAttribute("href"));
+    expect(hrefs()).toEqual(ids.slice(0, 5).map((id) => `/project-details/${id}`));
+    fireEvent.click(within(row).getByRole("button", { name: t.showAllProjects(2) }));
+    await waitFor(() => expect(hrefs()).toEqual(ids.map((id) => `/project-details/${id}`)));
+    // One item, no second "open" link beside the projects.
+    expect(within(page).getAllByTestId("bell-item")).toHaveLength(1);
+    expect(within(row).queryByRole("link", { name: t.open })).toBeNull();
+  });
+
   it("has no test-notification button: it is the customer's inbox", async () => {
     backend();
     renderApp("/notifications");

@@ -46,7 +46,6 @@ export function AccountStatusSettings() {
   const rows: Array<[string, string]> = [
     [s.usageSearchToday, used(u?.searchCombinationToday ?? 0, l?.searchCombination)],
     [s.usageSearchMonth, used(u?.searchCombinationMonth ?? 0, l?.searchCombinationMonth)],
-    [s.usageFilterToday, used(u?.databaseFilterSearchToday ?? 0, l?.databaseFilterSearch)],
     heldRow(s.usageNormal, held(false), l?.normalSearchSave),
     heldRow(s.usageOvernight, held(true), l?.overnightSearchSave),
     [s.usageLiveToday, used(u?.exploreLiveSearchToday ?? 0, l?.exploreLiveSearch)],

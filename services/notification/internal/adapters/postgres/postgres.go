@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/google/uuid"
@@ -27,12 +28,12 @@ type Store struct{ pool *pgxpool.Pool }
 // New returns the store on pool (its search_path is the notification schema).
 func New(pool *pgxpool.Pool) *Store { return &Store{pool: pool} }
 
-const columns = `id::text, user_id::text, category, priority, type, title, message, project_id, link, is_read, read_at, created_at`
+const columns = `id::text, user_id::text, category, priority, type, title, message, project_id, link, is_read, read_at, created_at, project_ids`
 
 func scan(row pgx.Row) (domain.Notification, error) {
 	var n domain.Notification
 	err := row.Scan(&n.ID, &n.UserID, &n.Category, &n.Priority, &n.Type, &n.Title, &n.Message,
-		&n.ProjectID, &n.Link, &n.IsRead, &n.ReadAt, &n.Created)
+		&n.ProjectID, &n.Link, &n.IsRead, &n.ReadAt, &n.Created, &n.ProjectIDs)
 	return n, err
 }
 
@@ -293,23 +294,27 @@ type createdRow struct {
 // insert writes the drafts whose (user, key) is new and returns them in the
 // drafts' order.
 func (b draftBatch) insert(ctx context.Context, tx pgx.Tx, now time.Time) ([]createdRow, error) {
-	cols := make([][]string, 8)
+	cols := make([][]string, 9)
 	for i := range cols {
 		cols[i] = make([]string, len(b.drafts))
 	}
 	for i, d := range b.drafts {
 		cols[0][i], cols[1][i], cols[2][i], cols[3][i] = d.UserID, d.DedupKey, d.Category, d.Priority
 		cols[4][i], cols[5][i], cols[6][i], cols[7][i] = d.Title, d.Message, d.ProjectID, d.Link
+		// Project ids are digits: one text a draft, split again in SQL
+		// (unnest cannot take a list of lists of different lengths).
+		cols[8][i] = strings.Join(d.ProjectIDs, ",")
 	}
 	// In the drafts' order: seq orders a user's notifications of one instant.
 	rows, err := tx.Query(ctx, `INSERT INTO notifications
-		(id, user_id, dedup_key, category, priority, type, title, message, project_id, link, created_at)
-		SELECT gen_random_uuid(), d.user_id::uuid, d.dedup_key, d.category, d.priority, $9, d.title, d.message, d.project_id, d.link, $10
-		FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[]) WITH ORDINALITY
-			AS d (user_id, dedup_key, category, priority, title, message, project_id, link, i)
+		(id, user_id, dedup_key, category, priority, type, title, message, project_id, link, created_at, project_ids)
+		SELECT gen_random_uuid(), d.user_id::uuid, d.dedup_key, d.category, d.priority, $9, d.title, d.message, d.project_id, d.link, $10,
+			string_to_array(d.project_ids, ',')
+		FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $11::text[]) WITH ORDINALITY
+			AS d (user_id, dedup_key, category, priority, title, message, project_id, link, project_ids, i)
 		ORDER BY d.i
 		ON CONFLICT (user_id, dedup_key) DO NOTHING RETURNING dedup_key, `+columns,
-		cols[0], cols[1], cols[2], cols[3], cols[4], cols[5], cols[6], cols[7], domain.TypeBell, now)
+		cols[0], cols[1], cols[2], cols[3], cols[4], cols[5], cols[6], cols[7], domain.TypeBell, now, cols[8])
 	if err != nil {
 		return nil, fmt.Errorf("insert notifications: %w", err)
 	}
@@ -319,7 +324,7 @@ func (b draftBatch) insert(ctx context.Context, tx pgx.Tx, now time.Time) ([]cre
 		var dedup string
 		var n domain.Notification
 		if err := rows.Scan(&dedup, &n.ID, &n.UserID, &n.Category, &n.Priority, &n.Type, &n.Title, &n.Message,
-			&n.ProjectID, &n.Link, &n.IsRead, &n.ReadAt, &n.Created); err != nil {
+			&n.ProjectID, &n.Link, &n.IsRead, &n.ReadAt, &n.Created, &n.ProjectIDs); err != nil {
 			return nil, fmt.Errorf("insert notifications: %w", err)
 		}
 		i, ok := b.index[draftKey{n.UserID, dedup}]

@@ -56,6 +56,13 @@ func (Encoder) Encode(e domain.Event) (outbox.ProtoEvent, error) {
 		// a bulk import's alert bytes, and the consumer looks them up.
 		msg = &projectsv1.ProjectMatched{EventId: e.ID, OccurredAt: at, CriteriaKeys: keys, CriteriaVersion: m.AsOf,
 			Project: matchedProject(m.Project.ID, m.Project.Name, m.Project.AgencyName, m.Project.Budget)}
+	case domain.EventImportMatched:
+		m := e.Import
+		ev := &projectsv1.ImportMatched{EventId: e.ID, OccurredAt: at, ImportId: m.ImportID, UserId: m.UserID, ProjectIds: m.ProjectIDs}
+		for _, p := range m.Projects {
+			ev.Projects = append(ev.Projects, matchedProject(p.ID, p.Name, p.AgencyName, p.Budget))
+		}
+		msg = ev
 	case domain.EventDeadlineApproaching:
 		d := e.Deadline
 		msg = &projectsv1.DeadlineApproaching{EventId: e.ID, OccurredAt: at, ProjectId: d.ProjectID,

@@ -318,11 +318,19 @@ func (r *Repo) Upsert(ctx context.Context, runID int64, obs []domain.Project, no
 			}
 			created = st.Created
 			if ix != nil {
-				mevs, n, err := recordMatches(ctx, tx, matchWritten(ix, evs), asOf, now)
+				mevs, n, err := recordMatches(ctx, tx, matchWritten(ix, evs, now), asOf, now)
 				if err != nil {
 					return err
 				}
-				evs, st.Alerted = append(evs, mevs...), n
+				st.Alerted = n
+				if runID > 0 {
+					// Told when the run finishes, once a user (FinishRun).
+					if err := deferMatches(ctx, tx, runID, mevs); err != nil {
+						return err
+					}
+					mevs = nil
+				}
+				evs = append(evs, mevs...)
 			}
 			return r.enqueue(ctx, tx, evs)
 		})
@@ -394,12 +402,16 @@ func mergeBatch(obs []domain.Project, now time.Time) ([]string, map[string]domai
 	return order, batch, nil
 }
 
-// matchWritten matches the projects that evs create or change against ix.
-func matchWritten(ix *domain.CriteriaIndex, evs []domain.Event) []domain.ProjectMatches {
+// matchWritten matches the projects that evs create or change against ix;
+// old data (domain.StaleForAlerts at now) raises no instant alert.
+func matchWritten(ix *domain.CriteriaIndex, evs []domain.Event, now time.Time) []domain.ProjectMatches {
 	var ms []domain.ProjectMatches
 	var keys []domain.SearchKey // every project's, end to end
 	for _, e := range evs {
 		if e.Kind != domain.EventProjectCreated && e.Kind != domain.EventProjectUpdated {
+			continue
+		}
+		if domain.StaleForAlerts(e.Project, now) {
 			continue
 		}
 		from := len(keys)
@@ -638,6 +650,9 @@ func (r *Repo) Facets(ctx context.Context) (domain.Facets, error) {
 
 // StartRun implements domain.RunRepository.
 func (r *Repo) StartRun(ctx context.Context, source, target string, at time.Time) (int64, error) {
+	if err := r.flushLeftovers(ctx, at); err != nil {
+		return 0, fmt.Errorf("start run: %w", err)
+	}
 	var id int64
 	err := r.pool.QueryRow(ctx, `INSERT INTO ingest_runs (source, target, started_at) VALUES ($1, $2, $3) RETURNING id`, source, target, at).Scan(&id)
 	if err != nil {
@@ -659,6 +674,10 @@ func (r *Repo) FinishRun(ctx context.Context, run domain.IngestRun) error {
 		run.Stats.Updated, run.Stats.Unchanged, run.Stats.AnnouncementsAdded, run.Errors, b)
 	if err != nil {
 		return fmt.Errorf("finish run %d: %w", run.ID, err)
+	}
+	// The run's instant alerts, once a user (import_alerts.go).
+	if err := r.flushImport(ctx, run.ID, run.FinishedAt); err != nil {
+		return fmt.Errorf("finish run %d: alerts: %w", run.ID, err)
 	}
 	return nil
 }

@@ -82,6 +82,7 @@ func (c *Client) Plan(ctx context.Context, userID string) (domain.Plan, error) {
 			Tier: t.GetTier(), TierLabel: t.GetLabel(), Features: t.GetFeatures(),
 			NormalSearchSave:    int(t.GetCombinationLimits().GetNormalSearchSave()),
 			OvernightSearchSave: int(t.GetCombinationLimits().GetOvernightSearchSave()),
+			ExploreLiveSearch:   int(t.GetCombinationLimits().GetExploreLiveSearch()),
 		}, nil
 	}
 	return domain.Plan{}, errors.Join(domain.ErrQuotaUnavailable, fmt.Errorf("get entitlements: no answer for the user"))
