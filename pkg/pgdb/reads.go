@@ -57,20 +57,22 @@ type lsnSample struct {
 	lsn uint64
 }
 
-// OpenReads connects a pool to the replica at replicaURL (search_path
-// "<schema>, public", no schema created: a standby is read-only) and
+// OpenReads connects a pool to the replica at replicaURL (the primary's
+// search_path, no schema created: a standby is read-only) and
 // starts checking it. An unreachable replica is no error: reads stay on
 // the primary until it answers. An empty replicaURL gives a Reads that
 // reads on the primary.
-func OpenReads(ctx context.Context, primary *pgxpool.Pool, replicaURL, schema string, opts ReadsOptions) (*Reads, error) {
+func OpenReads(ctx context.Context, primary *pgxpool.Pool, replicaURL string, opts ReadsOptions) (*Reads, error) {
 	if replicaURL == "" {
-		return &Reads{primary: primary}, nil
+		return NewPrimaryReads(primary), nil
 	}
 	cfg, err := pgxpool.ParseConfig(replicaURL)
 	if err != nil {
 		return nil, fmt.Errorf("pgdb: parse DATABASE_READ_URL: %w", err)
 	}
-	cfg.ConnConfig.RuntimeParams["search_path"] = pgx.Identifier{schema}.Sanitize() + ", public"
+	if sp := primary.Config().ConnConfig.RuntimeParams["search_path"]; sp != "" {
+		cfg.ConnConfig.RuntimeParams["search_path"] = sp
+	}
 	cfg.ConnConfig.Tracer = NewTracer()
 	if cfg.ConnConfig.ConnectTimeout == 0 || cfg.ConnConfig.ConnectTimeout > 2*time.Second {
 		cfg.ConnConfig.ConnectTimeout = 2 * time.Second
@@ -81,6 +83,12 @@ func OpenReads(ctx context.Context, primary *pgxpool.Pool, replicaURL, schema st
 	}
 	return NewReads(primary, replica, opts), nil
 }
+
+// NewPrimaryReads reads everything on primary (no replica configured).
+func NewPrimaryReads(primary *pgxpool.Pool) *Reads { return &Reads{primary: primary} }
+
+// HasReplica reports whether a replica is configured.
+func (r *Reads) HasReplica() bool { return r != nil && r.replica != nil }
 
 // NewReads routes reads between primary and replica (tests); Close closes
 // the replica's pool.

@@ -24,6 +24,7 @@ import (
 	"bidradar/pkg/config"
 	"bidradar/pkg/events"
 	"bidradar/pkg/logging"
+	"bidradar/pkg/pgdb"
 	"bidradar/pkg/server"
 	"bidradar/pkg/telemetry"
 )
@@ -137,6 +138,7 @@ type RPCServer struct {
 	closers  []func()
 	bg       []func(ctx context.Context)
 	services []string // served, for gRPC health and reflection
+	reads    *pgdb.Reads
 }
 
 // NewRPCServer prepares a server; id names the service and holds the
@@ -189,7 +191,11 @@ func (s *RPCServer) HandlerOptions(service string) ([]connect.HandlerOption, err
 		return nil, err
 	}
 	s.services = append(s.services, service)
-	return server.HandlerOptions(s.log, authn.NewInterceptor(s.verifier, policy, s.admins, s.authOpts...)), nil
+	chain := []connect.Interceptor{authn.NewInterceptor(s.verifier, policy, s.admins, s.authOpts...)}
+	if s.reads.HasReplica() {
+		chain = append(chain, readsInterceptor(s.reads))
+	}
+	return server.HandlerOptions(s.log, chain...), nil
 }
 
 // Mount adds a generated connect handler (path, handler).
