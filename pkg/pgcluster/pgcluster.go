@@ -128,14 +128,19 @@ func BaseBackup(ctx context.Context, primary, replica Node) error {
 	return appendOwned(filepath.Join(replica.Dir, "postgresql.auto.conf"), replica.settings())
 }
 
-// Command is the postmaster of n, run as the postgres user when this
-// process is root (PostgreSQL refuses root). Its pid is the postmaster's.
-func Command(n Node) (*exec.Cmd, error) {
+// Command is the postmaster of n on n.Port, run as the postgres user when
+// this process is root (PostgreSQL refuses root); its pid is the
+// postmaster's. A replica is given its primary's current address.
+func Command(n Node, primary *Node) (*exec.Cmd, error) {
 	bin, err := BinDir()
 	if err != nil {
 		return nil, err
 	}
-	return asPostgres(exec.Command(filepath.Join(bin, "postgres"), "-D", n.Dir)), nil
+	args := []string{"-D", n.Dir, "-p", strconv.Itoa(n.Port)}
+	if primary != nil {
+		args = append(args, "-c", fmt.Sprintf("primary_conninfo=host=127.0.0.1 port=%d user=postgres application_name=replica", primary.Port))
+	}
+	return asPostgres(exec.Command(filepath.Join(bin, "postgres"), args...)), nil
 }
 
 // WaitReady waits until n accepts connections to database postgres.

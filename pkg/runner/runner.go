@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"strconv"
 	"sync"
 	"syscall"
 	"time"
@@ -54,6 +55,16 @@ func Main(spec Spec) {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	log := logging.New(spec.Name, os.Getenv("LOG_LEVEL"))
+	if n := os.Getenv("NATS_REPLICAS"); n != "" {
+		// Streams and durable consumers on that many servers of a NATS
+		// cluster (docs/architecture.md#beyond-one-machine).
+		r, err := strconv.Atoi(n)
+		if err != nil || r < 1 || r > 5 {
+			log.Error("NATS_REPLICAS must be 1 to 5", "value", n)
+			os.Exit(1)
+		}
+		events.SetStreamReplicas(r)
+	}
 	if err := run(ctx, spec, log); err != nil {
 		log.Error(spec.Name+" exited", "err", err)
 		os.Exit(1)

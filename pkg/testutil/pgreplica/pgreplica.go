@@ -72,7 +72,11 @@ func Start(t testing.TB) *Pair {
 
 func (p *Pair) start(n pgcluster.Node) {
 	p.t.Helper()
-	cmd, err := pgcluster.Command(n)
+	var primary *pgcluster.Node
+	if n == p.Replica {
+		primary = &p.Primary
+	}
+	cmd, err := pgcluster.Command(n, primary)
 	if err != nil {
 		p.t.Fatal(err)
 	}
@@ -118,7 +122,7 @@ func (p *Pair) StartReplica() {
 	p.t.Helper()
 	deadline := time.Now().Add(30 * time.Second)
 	for {
-		cmd, err := pgcluster.Command(p.Replica)
+		cmd, err := pgcluster.Command(p.Replica, &p.Primary)
 		if err != nil {
 			p.t.Fatal(err)
 		}
