@@ -14,6 +14,7 @@ import (
 	"crypto/rand"
 	"encoding/base64"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"log/slog"
@@ -22,7 +23,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime/debug"
 	"sort"
 	"strconv"
 	"strings"
@@ -30,6 +30,7 @@ import (
 	"syscall"
 	"time"
 
+	natsserver "github.com/nats-io/nats-server/v2/server"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
@@ -42,6 +43,29 @@ import (
 
 // childEnv names the service a child process runs (ChildMain).
 const childEnv = "BIDRADAR_CLUSTER_SERVICE"
+
+// natsChild is the name under which ChildMain runs a NATS server.
+const natsChild = "nats-server"
+
+// natsMain is nats-server's main: the options from the command line, its
+// own signal handling (SIGTERM stops it), until it shuts down.
+func natsMain() {
+	fs := flag.NewFlagSet("nats-server", flag.ExitOnError)
+	opts, err := natsserver.ConfigureOptions(fs, os.Args[1:], natsserver.PrintServerAndExit, fs.Usage, natsserver.PrintTLSHelpAndDie)
+	if err != nil {
+		natsserver.PrintAndDie(err.Error())
+	}
+	s, err := natsserver.NewServer(opts)
+	if err != nil {
+		natsserver.PrintAndDie(err.Error())
+	}
+	s.ConfigureLogger()
+	if err := natsserver.Run(s); err != nil {
+		natsserver.PrintAndDie(err.Error())
+	}
+	s.WaitForShutdown()
+	os.Exit(0)
+}
 
 // NATSNodes is the size of the NATS cluster, and the replicas of its
 // streams and durable consumers.
@@ -61,6 +85,9 @@ func ChildMain() {
 	name := os.Getenv(childEnv)
 	if name == "" {
 		return
+	}
+	if name == natsChild {
+		natsMain()
 	}
 	spec, ok := specs()[name]
 	if !ok {
@@ -84,9 +111,10 @@ func specs() map[string]runner.Spec {
 type Options struct {
 	// Dir holds the data, logs and pid files (default .data/cluster).
 	Dir string
-	// Getenv is the services' base environment (os.Getenv by default);
-	// the cluster sets the addresses, databases and NATS over it.
-	Getenv func(string) string
+	// Env is set over this process's environment for every child (tests:
+	// the mail catcher, DEMO_DATA); the cluster sets the addresses,
+	// databases and NATS over both.
+	Env map[string]string
 	// Self starts a child: an executable calling ChildMain first
 	// (default: this one).
 	Self string
@@ -122,9 +150,6 @@ func Start(ctx context.Context, o Options) (*Cluster, error) {
 	if err != nil {
 		return nil, err
 	}
-	if o.Getenv == nil {
-		o.Getenv = os.Getenv
-	}
 	if o.Self == "" {
 		if o.Self, err = os.Executable(); err != nil {
 			return nil, err
@@ -148,7 +173,7 @@ func Start(ctx context.Context, o Options) (*Cluster, error) {
 	if err := c.startPostgres(ctx); err != nil {
 		return nil, err
 	}
-	if err := c.startNATS(ctx); err != nil {
+	if err := c.startNATS(ctx, o.Self); err != nil {
 		return nil, err
 	}
 	if err := c.startServices(ctx, o); err != nil {
@@ -202,11 +227,8 @@ func (c *Cluster) startPostgres(ctx context.Context) error {
 
 // startNATS runs NATSNodes nats-server processes routed to each other
 // and waits for JetStream's meta leader.
-func (c *Cluster) startNATS(ctx context.Context) error {
-	bin, err := natsServer(ctx, c.log)
-	if err != nil {
-		return err
-	}
+func (c *Cluster) startNATS(ctx context.Context, self string) error {
+	bin, env := natsServer(self)
 	ports, err := freePorts(2 * NATSNodes)
 	if err != nil {
 		return err
@@ -222,7 +244,11 @@ func (c *Cluster) startNATS(ctx context.Context) error {
 			"-js", "-sd", filepath.Join(c.dir, name),
 			"--cluster_name", "bidradar", "--cluster", routes[i],
 			"--routes", strings.Join(append(append([]string{}, routes[:i]...), routes[i+1:]...), ",")}
-		c.add(name, syscall.SIGTERM, func() (*exec.Cmd, error) { return exec.Command(bin, args...), nil })
+		c.add(name, syscall.SIGTERM, func() (*exec.Cmd, error) {
+			cmd := exec.Command(bin, args...)
+			cmd.Env = append(os.Environ(), env...)
+			return cmd, nil
+		})
 	}
 	c.NATSURL = strings.Join(urls, ",")
 	wctx, cancel := context.WithTimeout(ctx, 60*time.Second)
@@ -253,39 +279,14 @@ func jetStreamReady(ctx context.Context, url string) error {
 	return err
 }
 
-// natsServer is the nats-server binary of the version this module's
-// embedded server is (NATS_SERVER overrides): bin/nats-server, built with
-// `go build` when missing or of another version.
-func natsServer(ctx context.Context, log *slog.Logger) (string, error) {
+// natsServer is how a NATS node starts: NATS_SERVER when set (a
+// nats-server binary), else this executable as nats-server (ChildMain):
+// the server of the version go.mod pins, in a process of its own.
+func natsServer(self string) (string, []string) {
 	if p := os.Getenv("NATS_SERVER"); p != "" {
 		return p, nil
 	}
-	want := ""
-	if bi, ok := debug.ReadBuildInfo(); ok {
-		for _, d := range bi.Deps {
-			if d.Path == "github.com/nats-io/nats-server/v2" {
-				want = d.Version
-			}
-		}
-	}
-	root, err := repoRoot()
-	if err != nil {
-		return "", err
-	}
-	bin := filepath.Join(root, "bin", "nats-server")
-	if out, err := exec.CommandContext(ctx, bin, "--version").Output(); err == nil && (want == "" || strings.Contains(string(out), want)) {
-		return bin, nil
-	}
-	if want == "" {
-		return "", errors.New("cluster: no nats-server version in the build info: set NATS_SERVER")
-	}
-	log.Info("building nats-server into bin/", "version", want)
-	cmd := exec.CommandContext(ctx, "go", "build", "-o", bin, "github.com/nats-io/nats-server/v2")
-	cmd.Dir = filepath.Join(root, "pkg") // its go.mod pins the version
-	if out, err := cmd.CombinedOutput(); err != nil {
-		return "", fmt.Errorf("cluster: build nats-server %s: %w\n%s", want, err, out)
-	}
-	return bin, nil
+	return self, []string{childEnv + "=" + natsChild}
 }
 
 func repoRoot() (string, error) {
@@ -306,6 +307,12 @@ func repoRoot() (string, error) {
 // balancer each, then the gateway.
 func (c *Cluster) startServices(ctx context.Context, o Options) error {
 	services := stack.Services()
+	getenv := func(k string) string {
+		if v, ok := o.Env[k]; ok {
+			return v
+		}
+		return os.Getenv(k)
+	}
 	env := map[string]string{
 		"DATABASE_URL":      c.PrimaryURL,
 		"DATABASE_READ_URL": c.ReplicaURL,
@@ -314,20 +321,20 @@ func (c *Cluster) startServices(ctx context.Context, o Options) error {
 	}
 	// The same defaults as `make run` (stack/cmd/stack).
 	defaults := map[string]string{"DEMO_DATA": "3000", "WEBHOOK_ALLOW_PRIVATE": "true"}
-	if o.Getenv("APP_ENV") == "production" {
+	if getenv("APP_ENV") == "production" {
 		delete(defaults, "WEBHOOK_ALLOW_PRIVATE")
 	}
 	for k, v := range defaults {
-		if o.Getenv(k) == "" {
+		if getenv(k) == "" {
 			env[k] = v
 		}
 	}
-	if o.Getenv(runner.ServiceKeyEnv) == "" {
+	if getenv(runner.ServiceKeyEnv) == "" {
 		var b [32]byte
 		_, _ = rand.Read(b[:])
 		env[runner.ServiceKeyEnv] = base64.StdEncoding.EncodeToString(b[:])
 	}
-	addr := o.Getenv(gw.Spec.AddrEnv)
+	addr := getenv(gw.Spec.AddrEnv)
 	if addr == "" {
 		addr = gw.Spec.DefaultAddr
 	}
@@ -338,10 +345,10 @@ func (c *Cluster) startServices(ctx context.Context, o Options) error {
 	gwAddr := gwLn.Addr().String()
 	gwLn.Close()
 	c.URL = "http://" + gwAddr
-	if o.Getenv("PUBLIC_URL") == "" {
+	if getenv("PUBLIC_URL") == "" {
 		env["PUBLIC_URL"] = c.URL
 	}
-	if o.Getenv("WEB_DIR") == "" {
+	if getenv("WEB_DIR") == "" {
 		if root, err := repoRoot(); err == nil {
 			if _, err := os.Stat(filepath.Join(root, "frontend", "dist")); err == nil {
 				env["WEB_DIR"] = filepath.Join(root, "frontend", "dist")
@@ -366,7 +373,7 @@ func (c *Cluster) startServices(ctx context.Context, o Options) error {
 		backends[s.Spec.Name] = addrs
 		env[s.TargetEnv] = b.Addr()
 	}
-	child := func(name string, spec runner.Spec, listen string) func() (*exec.Cmd, error) {
+	child := func(spec runner.Spec, listen string) func() (*exec.Cmd, error) {
 		vars := []string{childEnv + "=" + spec.Name, spec.AddrEnv + "=" + listen}
 		for k, v := range env {
 			vars = append(vars, k+"="+v)
@@ -374,7 +381,7 @@ func (c *Cluster) startServices(ctx context.Context, o Options) error {
 		sort.Strings(vars)
 		return func() (*exec.Cmd, error) {
 			cmd := exec.Command(o.Self)
-			cmd.Env = append(baseEnv(o.Getenv), vars...)
+			cmd.Env = append(baseEnv(o.Env), vars...)
 			return cmd, nil
 		}
 	}
@@ -385,7 +392,7 @@ func (c *Cluster) startServices(ctx context.Context, o Options) error {
 		for _, s := range services {
 			name := fmt.Sprintf("%s-%d", s.Spec.Name, r+1)
 			listen := backends[s.Spec.Name][r]
-			c.add(name, syscall.SIGTERM, child(name, s.Spec, listen))
+			c.add(name, syscall.SIGTERM, child(s.Spec, listen))
 			if r == 0 {
 				if err := waitHTTP(ctx, "http://"+listen+"/readyz", 3*time.Minute, c.procs[name]); err != nil {
 					return fmt.Errorf("%s: %w", name, err)
@@ -399,7 +406,7 @@ func (c *Cluster) startServices(ctx context.Context, o Options) error {
 			return fmt.Errorf("%s: %w", name, err)
 		}
 	}
-	c.add("gateway", syscall.SIGTERM, child("gateway", gw.Spec, gwAddr))
+	c.add("gateway", syscall.SIGTERM, child(gw.Spec, gwAddr))
 	for _, path := range []string{"/healthz", "/readyz"} {
 		if err := waitHTTP(ctx, c.URL+path, time.Minute, c.procs["gateway"]); err != nil {
 			return fmt.Errorf("gateway: %w", err)
@@ -408,18 +415,17 @@ func (c *Cluster) startServices(ctx context.Context, o Options) error {
 	return nil
 }
 
-// baseEnv is the environment children inherit: this process's, or the
-// given Getenv's values of it.
-func baseEnv(getenv func(string) string) []string {
+// baseEnv is the environment children inherit: this process's with env
+// over it.
+func baseEnv(env map[string]string) []string {
 	var out []string
 	for _, kv := range os.Environ() {
-		k, _, _ := strings.Cut(kv, "=")
-		if k == childEnv {
-			continue
+		if k, _, _ := strings.Cut(kv, "="); k != childEnv {
+			out = append(out, kv)
 		}
-		if v := getenv(k); v != "" {
-			out = append(out, k+"="+v)
-		}
+	}
+	for k, v := range env {
+		out = append(out, k+"="+v)
 	}
 	return out
 }
