@@ -21,8 +21,8 @@ type ServiceEnv struct {
 	// DatabaseReadURL is a streaming replica of DatabaseURL for the
 	// service's read-only queries (RPCServer.Reads); empty: none.
 	DatabaseReadURL string
-	Admins                           authn.Admins
-	Production                       bool
+	Admins          authn.Admins
+	Production      bool
 	// Keys, set by auth only, are the keys its own tokens are verified
 	// with, in place of AuthTarget (see NewIssuerRPCServer).
 	Keys authn.KeySource
@@ -36,11 +36,11 @@ func ReadServiceEnv(env *config.Loader) ServiceEnv {
 	return ServiceEnv{
 		DatabaseURL:     env.Required("DATABASE_URL"),
 		DatabaseReadURL: env.String("DATABASE_READ_URL", ""),
-		AuthTarget:  env.Required("AUTH_TARGET"),
-		Admins:      authn.ParseAdmins(env.String("ADMIN_EMAILS", "")),
-		NATSURL:     env.String("NATS_URL", ""),
-		Production:  env.String("APP_ENV", "development") == "production",
-		ServiceKey:  ReadServiceKey(env),
+		AuthTarget:      env.Required("AUTH_TARGET"),
+		Admins:          authn.ParseAdmins(env.String("ADMIN_EMAILS", "")),
+		NATSURL:         env.String("NATS_URL", ""),
+		Production:      env.String("APP_ENV", "development") == "production",
+		ServiceKey:      ReadServiceKey(env),
 	}
 }
 
