@@ -65,7 +65,9 @@ func TestRelayAcrossANodeLoss(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer stop()
-	go func() { _ = outbox.NewRelay(pool, js, quiet, outbox.RelayOptions{Batch: 10, PollInterval: 100 * time.Millisecond}).Run(ctx) }()
+	go func() {
+		_ = outbox.NewRelay(pool, js, quiet, outbox.RelayOptions{Batch: 10, PollInterval: 100 * time.Millisecond}).Run(ctx)
+	}()
 
 	const n = 200
 	ids := make([]string, n)

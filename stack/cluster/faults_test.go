@@ -197,6 +197,11 @@ func TestFaults(t *testing.T) {
 	for i := range users {
 		u := register(t, c.URL, mail, st, fmt.Sprintf("user%d", i), fmt.Sprintf("user%d@example.com", i))
 		u.must("POST", "/to_do_search", map[string]any{"keyWord_Incl_And": []string{"สะพานทนทาน"}, "search_type": "normal", "name": "ทนทาน"}, 200)
+		// A write to a service reading on the replica carries its WAL
+		// position to the user's next reads (pkg/pgdb Reads).
+		if len(u.jar) == 0 {
+			t.Errorf("user%d: saving a search set no br_lsn cookie", i)
+		}
 		people = append(people, u)
 	}
 	list := admin.must("GET", "/gen-infor?per_page=40", nil, 200)
@@ -224,12 +229,26 @@ func TestFaults(t *testing.T) {
 	var killed []string
 	wg.Go(func() {
 		slot := time.Duration(seconds) * time.Second / time.Duration(kills+1)
-		for range kills {
+		// A NATS node, a service process and the PostgreSQL replica first,
+		// in a random order, then anything.
+		first := []string{fmt.Sprintf("nats-%d", 1+rand.N(cluster.NATSNodes)), "pg-replica"}
+		var processes []string
+		for _, v := range victims {
+			if !strings.HasPrefix(v, "nats-") && !strings.HasPrefix(v, "pg-") {
+				processes = append(processes, v)
+			}
+		}
+		first = append(first, processes[rand.N(len(processes))])
+		rand.Shuffle(len(first), func(i, j int) { first[i], first[j] = first[j], first[i] })
+		for k := range kills {
 			time.Sleep(slot/2 + rand.N(slot))
 			if time.Now().After(deadline) {
 				return
 			}
 			v := victims[rand.N(len(victims))]
+			if k < len(first) {
+				v = first[k]
+			}
 			if pid := c.Pid(v); pid > 0 {
 				_ = syscall.Kill(pid, syscall.SIGKILL)
 				killed = append(killed, v)
