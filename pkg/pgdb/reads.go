@@ -295,6 +295,9 @@ func NewSession(replicaOK bool, minLSN string) *Session {
 	return s
 }
 
+// MayReadReplica reports whether the request's reads may go to the replica.
+func (s *Session) MayReadReplica() bool { return s != nil && s.replicaOK }
+
 // Wrote reports whether a statement of the request changed data.
 func (s *Session) Wrote() bool { return s != nil && s.wrote.Load() }
 
