@@ -11,6 +11,11 @@ help: ## List the targets
 run: frontend-build ## Run the whole stack on http://127.0.0.1:8080 (HTTP_ADDR overrides)
 	go run ./stack/cmd/stack
 
+.PHONY: run-cluster
+run-cluster: frontend-build ## Run it as on several machines: PostgreSQL primary + replica, 3 NATS nodes, 2 processes of every service (.data/cluster)
+	go build -o bin/cluster ./stack/cmd/cluster
+	bin/cluster
+
 .PHONY: test
 test: ## Run every test: Go (unit, adapter, component, e2e), manifests, frontend unit + browser, generated-code drift
 	bash scripts/test.sh

@@ -69,6 +69,7 @@ type target struct {
 	namespace string // "" = not set (base)
 	prod      bool   // pinned tags, >= 2 replicas, PDBs, HPAs, TLS ingress
 	dev       bool   // 1 replica, debug logs
+	ha        bool   // the data layer inside: CloudNativePG and a NATS StatefulSet (ha_test.go)
 	logLevel  string
 	// partial: a fixture that is not a whole application (negative tests);
 	// the completeness checks (all 7 services present) are skipped.
@@ -79,6 +80,7 @@ var targets = []target{
 	{dir: "base", logLevel: "info"},
 	{dir: "overlays/dev", namespace: "bidradar-dev", dev: true, logLevel: "debug"},
 	{dir: "overlays/prod", namespace: "bidradar", prod: true, logLevel: "info"},
+	{dir: "overlays/prod-ha", namespace: "bidradar", prod: true, ha: true, logLevel: "info"},
 }
 
 // templateName is the placeholder name of the objects in components/go-service.
@@ -120,6 +122,14 @@ func decodeAll(out []byte) ([]runtime.Object, error) {
 		if len(bytes.TrimSpace(doc)) == 0 {
 			continue
 		}
+		if isCNPGCluster(doc) {
+			c, err := decodeCNPGCluster(doc)
+			if err != nil {
+				return nil, fmt.Errorf("document %d (%s): %w", i, firstLines(doc), err)
+			}
+			objs = append(objs, c)
+			continue
+		}
 		obj, gvk, err := strict.Decode(doc, nil, nil)
 		if err != nil {
 			return nil, fmt.Errorf("document %d (%s): %w", i, firstLines(doc), err)
@@ -156,6 +166,8 @@ type index struct {
 	ingresses   map[string]*networkingv1.Ingress
 	netpols     map[string]*networkingv1.NetworkPolicy
 	namespaces  map[string]*corev1.Namespace
+	sets        map[string]*appsv1.StatefulSet
+	databases   map[string]*cnpgCluster
 	all         []runtime.Object
 }
 
@@ -170,6 +182,8 @@ func newIndex(objs []runtime.Object) (*index, []error) {
 		ingresses:   map[string]*networkingv1.Ingress{},
 		netpols:     map[string]*networkingv1.NetworkPolicy{},
 		namespaces:  map[string]*corev1.Namespace{},
+		sets:        map[string]*appsv1.StatefulSet{},
+		databases:   map[string]*cnpgCluster{},
 		all:         objs,
 	}
 	var errs []error
@@ -193,6 +207,10 @@ func newIndex(objs []runtime.Object) (*index, []error) {
 			ix.netpols[v.Name] = v
 		case *corev1.Namespace:
 			ix.namespaces[v.Name] = v
+		case *appsv1.StatefulSet:
+			ix.sets[v.Name] = v
+		case *cnpgCluster:
+			ix.databases[v.Name] = v
 		case *corev1.Secret:
 			errs = append(errs, fmt.Errorf("Secret %q is rendered: secrets must not live in the repository", v.Name))
 		default:
@@ -278,7 +296,7 @@ func validate(objs []runtime.Object, tg target) []error {
 	}
 	for _, name := range sortedKeys(ix.pdbs) {
 		p := ix.pdbs[name]
-		if p.Spec.Selector == nil || len(ix.deploymentsSelectedBy(p.Spec.Selector.MatchLabels)) == 0 {
+		if p.Spec.Selector == nil || len(ix.deploymentsSelectedBy(p.Spec.Selector.MatchLabels))+len(ix.setsSelectedBy(p.Spec.Selector.MatchLabels)) == 0 {
 			add("PodDisruptionBudget %q selects no Deployment", name)
 		}
 		if p.Spec.MinAvailable == nil && p.Spec.MaxUnavailable == nil {
@@ -310,6 +328,7 @@ func validate(objs []runtime.Object, tg target) []error {
 		errs = append(errs, checkIngress(ix, ix.ingresses[name], tg)...)
 	}
 	errs = append(errs, checkNetworkPolicies(ix, tg)...)
+	errs = append(errs, checkHA(ix, tg)...)
 
 	if tg.prod {
 		for _, name := range sortedKeys(ix.deployments) {
@@ -686,6 +705,9 @@ func checkService(ix *index, s *corev1.Service) []error {
 		return errs
 	}
 	targets := ix.deploymentsSelectedBy(s.Spec.Selector)
+	if len(targets) == 0 && len(ix.setsSelectedBy(s.Spec.Selector)) > 0 {
+		return append(errs, checkSetService(ix, s)...)
+	}
 	if len(targets) == 0 {
 		add("selector %v matches no Deployment's pod labels", s.Spec.Selector)
 		return errs

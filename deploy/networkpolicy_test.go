@@ -330,7 +330,7 @@ func checkNetworkPolicies(ix *index, tg target) []error {
 			}
 		}
 		for _, r := range np.Spec.Ingress {
-			if !ruleAdmitsOutside(r) {
+			if !ruleAdmitsOutside(r) || cnpgOperatorAccess(np, r) {
 				continue
 			}
 			if !slices.Equal(selected, []string{"gateway"}) {

@@ -31,6 +31,24 @@ import (
 	"bidradar/services/subscription/subscriptionsvc"
 )
 
+// Service is one BidRadar service and the variable naming its address
+// for the others (AUTH_TARGET).
+type Service struct {
+	Spec      runner.Spec
+	TargetEnv string
+}
+
+// Services are every BidRadar service in start order, the one list that
+// `make run` and `make run-cluster` start: a new service joins both by
+// being added here.
+func Services() []Service {
+	var out []Service
+	for _, s := range services(Options{}) {
+		out = append(out, Service{s.spec, s.targetEnv})
+	}
+	return out
+}
+
 // services in start order: auth first, since the others fetch its keys.
 func services(opts Options) []struct {
 	spec      runner.Spec

@@ -19,6 +19,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/nats-io/nats-server/v2/server"
@@ -110,12 +111,31 @@ const (
 	StreamMaxAge    = 14 * 24 * time.Hour
 )
 
+// streamReplicas is how many servers keep each stream (and, inheriting it,
+// each durable consumer): 1 on one server, 3 on a three-node cluster.
+var streamReplicas atomic.Int32
+
+// SetStreamReplicas sets how many servers keep each stream and durable
+// consumer this process creates (NATS_REPLICAS, read by runner.Main;
+// docs/architecture.md#beyond-one-machine). Below 1 means 1.
+func SetStreamReplicas(n int) { streamReplicas.Store(int32(max(n, 1))) }
+
+// StreamReplicas is the count SetStreamReplicas set (1 by default).
+func StreamReplicas() int { return int(max(streamReplicas.Load(), 1)) }
+
 // EnsureStream creates the stream name over subjects, or updates it when it
 // exists, its subjects replaced (EnsureStreams takes them from the
 // declarations, and only adds): file storage, a 2-minute de-duplication
-// window (Nats-Msg-Id) and messages kept 14 days.
+// window (Nats-Msg-Id), messages kept 14 days, on StreamReplicas servers
+// (never fewer than the stream has: a process configured for fewer does
+// not scale a cluster's stream down).
 func EnsureStream(ctx context.Context, js jetstream.JetStream, name string, subjects []string) error {
+	replicas := StreamReplicas()
+	if s, err := js.Stream(ctx, name); err == nil {
+		replicas = max(replicas, s.CachedInfo().Config.Replicas)
+	}
 	_, err := js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{
+		Replicas:   replicas,
 		Name:       name,
 		Subjects:   subjects,
 		Storage:    jetstream.FileStorage,

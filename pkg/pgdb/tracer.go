@@ -53,6 +53,7 @@ func (t *Tracer) TraceQueryStart(ctx context.Context, conn *pgx.Conn, data pgx.T
 
 // TraceQueryEnd ends the query span, recording an error if there was one.
 func (t *Tracer) TraceQueryEnd(ctx context.Context, _ *pgx.Conn, data pgx.TraceQueryEndData) {
+	markWrite(ctx, data.CommandTag, data.Err)
 	span := trace.SpanFromContext(ctx)
 	if data.Err != nil {
 		span.RecordError(data.Err)
@@ -79,6 +80,7 @@ func (t *Tracer) TraceCopyFromStart(ctx context.Context, _ *pgx.Conn, data pgx.T
 
 // TraceCopyFromEnd ends the COPY span with the rows copied or the error.
 func (t *Tracer) TraceCopyFromEnd(ctx context.Context, _ *pgx.Conn, data pgx.TraceCopyFromEndData) {
+	markWrite(ctx, data.CommandTag, data.Err)
 	span := trace.SpanFromContext(ctx)
 	if data.Err != nil {
 		span.RecordError(data.Err)

@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"strconv"
 	"sync"
 	"syscall"
 	"time"
@@ -24,6 +25,7 @@ import (
 	"bidradar/pkg/config"
 	"bidradar/pkg/events"
 	"bidradar/pkg/logging"
+	"bidradar/pkg/pgdb"
 	"bidradar/pkg/server"
 	"bidradar/pkg/telemetry"
 )
@@ -53,6 +55,16 @@ func Main(spec Spec) {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	log := logging.New(spec.Name, os.Getenv("LOG_LEVEL"))
+	if n := os.Getenv("NATS_REPLICAS"); n != "" {
+		// Streams and durable consumers on that many servers of a NATS
+		// cluster (docs/architecture.md#beyond-one-machine).
+		r, err := strconv.Atoi(n)
+		if err != nil || r < 1 || r > 5 {
+			log.Error("NATS_REPLICAS must be 1 to 5", "value", n)
+			os.Exit(1)
+		}
+		events.SetStreamReplicas(r)
+	}
 	if err := run(ctx, spec, log); err != nil {
 		log.Error(spec.Name+" exited", "err", err)
 		os.Exit(1)
@@ -137,6 +149,7 @@ type RPCServer struct {
 	closers  []func()
 	bg       []func(ctx context.Context)
 	services []string // served, for gRPC health and reflection
+	reads    *pgdb.Reads
 }
 
 // NewRPCServer prepares a server; id names the service and holds the
@@ -189,7 +202,11 @@ func (s *RPCServer) HandlerOptions(service string) ([]connect.HandlerOption, err
 		return nil, err
 	}
 	s.services = append(s.services, service)
-	return server.HandlerOptions(s.log, authn.NewInterceptor(s.verifier, policy, s.admins, s.authOpts...)), nil
+	chain := []connect.Interceptor{authn.NewInterceptor(s.verifier, policy, s.admins, s.authOpts...)}
+	if s.reads.HasReplica() {
+		chain = append(chain, readsInterceptor(s.reads))
+	}
+	return server.HandlerOptions(s.log, chain...), nil
 }
 
 // Mount adds a generated connect handler (path, handler).

@@ -9,6 +9,7 @@ import (
 
 	"bidradar/pkg/authn"
 	"bidradar/pkg/config"
+	"bidradar/pkg/pgdb"
 )
 
 // ServiceEnv is what every RPC service with a database reads: DATABASE_URL,
@@ -17,8 +18,11 @@ import (
 // (production: only the __Host- access cookie counts).
 type ServiceEnv struct {
 	DatabaseURL, AuthTarget, NATSURL string
-	Admins                           authn.Admins
-	Production                       bool
+	// DatabaseReadURL is a streaming replica of DatabaseURL for the
+	// service's read-only queries (RPCServer.Reads); empty: none.
+	DatabaseReadURL string
+	Admins          authn.Admins
+	Production      bool
 	// Keys, set by auth only, are the keys its own tokens are verified
 	// with, in place of AuthTarget (see NewIssuerRPCServer).
 	Keys authn.KeySource
@@ -30,12 +34,13 @@ type ServiceEnv struct {
 // problems with the rest of the service's configuration.
 func ReadServiceEnv(env *config.Loader) ServiceEnv {
 	return ServiceEnv{
-		DatabaseURL: env.Required("DATABASE_URL"),
-		AuthTarget:  env.Required("AUTH_TARGET"),
-		Admins:      authn.ParseAdmins(env.String("ADMIN_EMAILS", "")),
-		NATSURL:     env.String("NATS_URL", ""),
-		Production:  env.String("APP_ENV", "development") == "production",
-		ServiceKey:  ReadServiceKey(env),
+		DatabaseURL:     env.Required("DATABASE_URL"),
+		DatabaseReadURL: env.String("DATABASE_READ_URL", ""),
+		AuthTarget:      env.Required("AUTH_TARGET"),
+		Admins:          authn.ParseAdmins(env.String("ADMIN_EMAILS", "")),
+		NATSURL:         env.String("NATS_URL", ""),
+		Production:      env.String("APP_ENV", "development") == "production",
+		ServiceKey:      ReadServiceKey(env),
 	}
 }
 
@@ -64,6 +69,18 @@ func StartService(ctx context.Context, log *slog.Logger, e ServiceEnv, open func
 	}
 	srv.OnClose(pool.Close)
 	srv.Readiness("postgres", pool.Ping)
+	if e.DatabaseReadURL != "" {
+		// The replica's readiness is not the service's: reads fall back.
+		reads, err := pgdb.OpenReads(ctx, pool, e.DatabaseReadURL, pgdb.ReadsOptions{Log: log})
+		if err != nil {
+			srv.Close()
+			return nil, nil, err
+		}
+		srv.reads = reads
+		srv.OnClose(reads.Close)
+	} else {
+		srv.reads = pgdb.NewPrimaryReads(pool)
+	}
 	return srv, pool, nil
 }
 

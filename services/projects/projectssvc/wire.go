@@ -27,6 +27,7 @@ import (
 
 // wire completes srv on pool.
 func wire(ctx context.Context, srv *runner.RPCServer, pool *pgxpool.Pool, s settings, log *slog.Logger) error {
+	s.search.Reads = srv.Reads() // search, listings and details on DATABASE_READ_URL when set
 	d, err := NewDeps(pool, log, s.search)
 	if err != nil {
 		return err

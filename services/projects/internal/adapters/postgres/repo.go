@@ -23,12 +23,14 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"bidradar/pkg/outbox"
+	"bidradar/pkg/pgdb"
 	"bidradar/services/projects/internal/domain"
 )
 
 // Repo implements domain.ProjectRepository and domain.RunRepository.
 type Repo struct {
 	pool    *pgxpool.Pool
+	reads   *pgdb.Reads // search, listing and details; the rest on pool
 	enc     Encoder
 	alerts  domain.SearchIndex // nil: writes alert nobody
 	opts    Options
@@ -49,6 +51,9 @@ type Options struct {
 	// ForcePlan overrides the plan choice ("walk", "bitmap", "planner"),
 	// for benchmarks and tests.
 	ForcePlan string
+	// Reads routes the reads of search, listings and details to a replica
+	// (docs/architecture.md#beyond-one-machine); nil: all on the pool.
+	Reads *pgdb.Reads
 }
 
 // DefaultTotalCap: an exact count reads every match from the heap (~10 µs
@@ -74,7 +79,10 @@ func New(pool *pgxpool.Pool, enc Encoder, opts Options) *Repo {
 	if opts.SampleTTL <= 0 {
 		opts.SampleTTL = 10 * time.Minute
 	}
-	r := &Repo{pool: pool, enc: enc, opts: opts}
+	r := &Repo{pool: pool, reads: opts.Reads, enc: enc, opts: opts}
+	if r.reads == nil {
+		r.reads = pgdb.NewPrimaryReads(pool)
+	}
 	r.sample = &sampler{repo: r}
 	return r
 }
@@ -183,7 +191,11 @@ func scanProject(rows pgx.Row) (domain.Project, error) {
 
 // Get implements domain.ProjectRepository.
 func (r *Repo) Get(ctx context.Context, id string) (domain.Project, error) {
-	p, err := scanProject(r.pool.QueryRow(ctx, "SELECT "+readColumns+" FROM projects WHERE id = $1", id))
+	var p domain.Project
+	err := r.reads.Read(ctx, func(pool *pgxpool.Pool) (err error) {
+		p, err = scanProject(pool.QueryRow(ctx, "SELECT "+readColumns+" FROM projects WHERE id = $1", id))
+		return err
+	})
 	if errors.Is(err, pgx.ErrNoRows) {
 		return domain.Project{}, fmt.Errorf("%w: %s", domain.ErrProjectNotFound, id)
 	}
@@ -195,20 +207,27 @@ func (r *Repo) Get(ctx context.Context, id string) (domain.Project, error) {
 
 // GetMany implements domain.ProjectRepository: the stored projects among ids.
 func (r *Repo) GetMany(ctx context.Context, ids []string) ([]domain.Project, error) {
-	rows, err := r.pool.Query(ctx, "SELECT "+readColumns+" FROM projects WHERE id = ANY($1) ORDER BY id", ids)
+	var out []domain.Project
+	err := r.reads.Read(ctx, func(pool *pgxpool.Pool) error {
+		out = out[:0]
+		rows, err := pool.Query(ctx, "SELECT "+readColumns+" FROM projects WHERE id = ANY($1) ORDER BY id", ids)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			p, err := scanProject(rows)
+			if err != nil {
+				return err
+			}
+			out = append(out, p)
+		}
+		return rows.Err()
+	})
 	if err != nil {
 		return nil, fmt.Errorf("get projects: %w", err)
 	}
-	defer rows.Close()
-	var out []domain.Project
-	for rows.Next() {
-		p, err := scanProject(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, p)
-	}
-	return out, rows.Err()
+	return out, nil
 }
 
 // getMany returns the stored projects among ids, keyed by id, row-locked

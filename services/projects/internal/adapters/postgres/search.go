@@ -8,6 +8,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgtype"
+	"github.com/jackc/pgx/v5/pgxpool"
 
 	"bidradar/services/projects/internal/domain"
 )
@@ -48,7 +49,7 @@ func (r *Repo) Search(ctx context.Context, c domain.Criteria, pr domain.PageRequ
 	b := builder{freq: a.gramFreq}
 	q := b.pageQuery(b.where(c, t, a), c, t, after, offset, pr.PerPage, countCol)
 
-	err = pgx.BeginTxFunc(ctx, r.pool, pgx.TxOptions{AccessMode: pgx.ReadOnly}, func(tx pgx.Tx) error {
+	page := func(tx pgx.Tx) error {
 		if _, err := tx.Exec(ctx, planSettings(a.Plan)); err != nil {
 			return err
 		}
@@ -79,6 +80,11 @@ func (r *Repo) Search(ctx context.Context, c domain.Criteria, pr domain.PageRequ
 			return nil
 		}
 		return r.count(ctx, tx, c, t, a, &out, offset)
+	}
+	// On the read replica when it serves (docs/architecture.md#beyond-one-machine).
+	err = r.reads.Read(ctx, func(pool *pgxpool.Pool) error {
+		out.Items, out.NextCursor, out.Total = nil, "", 0
+		return pgx.BeginTxFunc(ctx, pool, pgx.TxOptions{AccessMode: pgx.ReadOnly}, page)
 	})
 	if err != nil {
 		return domain.ResultPage{}, fmt.Errorf("search: %w", err)
