@@ -178,7 +178,7 @@ func checkHA(ix *index, tg target) []error {
 		d := ix.deployments[name]
 		env := envMap(d.Spec.Template.Spec.Containers[0].Env)
 		if e := env["NATS_REPLICAS"]; e == nil || e.ValueFrom == nil || e.ValueFrom.ConfigMapKeyRef == nil {
-			add("Deployment %q: NATS_REPLICAS not from bidradar-config", name)
+			add("Deployment %q: NATS_REPLICAS not from bidradar-config (a new service with a schema: add it to the migrate patch of overlays/prod-ha)", name)
 		}
 		if d.Spec.Replicas == nil || *d.Spec.Replicas < 2 {
 			add("Deployment %q: fewer than 2 replicas", name)
@@ -186,7 +186,7 @@ func checkHA(ix *index, tg target) []error {
 		aa := d.Spec.Template.Spec.Affinity
 		if aa == nil || aa.PodAntiAffinity == nil || len(aa.PodAntiAffinity.PreferredDuringSchedulingIgnoredDuringExecution) == 0 ||
 			aa.PodAntiAffinity.PreferredDuringSchedulingIgnoredDuringExecution[0].PodAffinityTerm.LabelSelector.MatchLabels[labelName] != name {
-			add("Deployment %q: no anti-affinity keeping its pods apart", name)
+			add("Deployment %q: no anti-affinity keeping its pods apart (a new service: add it to overlays/prod-ha/anti-affinity.yaml)", name)
 		}
 		if _, ok := ix.pdbs[name]; !ok {
 			add("Deployment %q: no PodDisruptionBudget", name)

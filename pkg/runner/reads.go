@@ -21,8 +21,8 @@ func (s *RPCServer) Reads() *pgdb.Reads { return s.reads }
 // may read on the replica, at or past the position of the user's last
 // write, carried by the pgdb.LSNCookie; a call that wrote sets the cookie
 // to the primary's position after it, so the user's next read, on any
-// process, sees the write.
-func readsInterceptor(reads *pgdb.Reads) connect.UnaryInterceptorFunc {
+// process, sees the write. secure (production) marks the cookie Secure.
+func readsInterceptor(reads *pgdb.Reads, secure bool) connect.UnaryInterceptorFunc {
 	return func(next connect.UnaryFunc) connect.UnaryFunc {
 		return func(ctx context.Context, req connect.AnyRequest) (connect.AnyResponse, error) {
 			if req.Spec().IsClient {
@@ -37,7 +37,7 @@ func readsInterceptor(reads *pgdb.Reads) connect.UnaryInterceptorFunc {
 			}
 			if lsn, lerr := reads.CurrentLSN(ctx); lerr == nil {
 				c := http.Cookie{Name: pgdb.LSNCookie, Value: lsn, Path: "/", MaxAge: int(pgdb.LSNCookieMaxAge.Seconds()),
-					HttpOnly: true, SameSite: http.SameSiteLaxMode}
+					HttpOnly: true, Secure: secure, SameSite: http.SameSiteLaxMode}
 				resp.Header().Add("Set-Cookie", c.String())
 			}
 			return resp, err

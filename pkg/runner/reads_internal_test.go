@@ -42,7 +42,7 @@ func TestReadsInterceptorCarriesTheWritePosition(t *testing.T) {
 	var seen *pgdb.Session
 	call := func(sql string, header http.Header) http.Header {
 		t.Helper()
-		h := readsInterceptor(reads)(func(ctx context.Context, _ connect.AnyRequest) (connect.AnyResponse, error) {
+		h := readsInterceptor(reads, false)(func(ctx context.Context, _ connect.AnyRequest) (connect.AnyResponse, error) {
 			seen = pgdb.SessionFrom(ctx)
 			if _, err := pool.Exec(ctx, sql); err != nil {
 				return nil, err

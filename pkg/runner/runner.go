@@ -150,6 +150,8 @@ type RPCServer struct {
 	bg       []func(ctx context.Context)
 	services []string // served, for gRPC health and reflection
 	reads    *pgdb.Reads
+	// secureCookies: production, the cookies it sets are Secure.
+	secureCookies bool
 }
 
 // NewRPCServer prepares a server; id names the service and holds the
@@ -204,7 +206,7 @@ func (s *RPCServer) HandlerOptions(service string) ([]connect.HandlerOption, err
 	s.services = append(s.services, service)
 	chain := []connect.Interceptor{authn.NewInterceptor(s.verifier, policy, s.admins, s.authOpts...)}
 	if s.reads.HasReplica() {
-		chain = append(chain, readsInterceptor(s.reads))
+		chain = append(chain, readsInterceptor(s.reads, s.secureCookies))
 	}
 	return server.HandlerOptions(s.log, chain...), nil
 }

@@ -76,7 +76,7 @@ func StartService(ctx context.Context, log *slog.Logger, e ServiceEnv, open func
 			srv.Close()
 			return nil, nil, err
 		}
-		srv.reads = reads
+		srv.reads, srv.secureCookies = reads, e.Production
 		srv.OnClose(reads.Close)
 	} else {
 		srv.reads = pgdb.NewPrimaryReads(pool)

@@ -19,14 +19,18 @@ type balancer struct {
 	wg       sync.WaitGroup
 }
 
-func newBalancer(backends []string) (*balancer, error) {
+// listenBalancer binds a balancer's address; start gives it its backends.
+func listenBalancer() (*balancer, error) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return nil, err
 	}
-	b := &balancer{ln: ln, backends: backends}
+	return &balancer{ln: ln}, nil
+}
+
+func (b *balancer) start(backends []string) {
+	b.backends = backends
 	b.wg.Go(b.serve)
-	return b, nil
 }
 
 func (b *balancer) Addr() string { return b.ln.Addr().String() }

@@ -343,7 +343,6 @@ func (c *Cluster) startServices(ctx context.Context, o Options) error {
 		return fmt.Errorf("cluster: gateway address %s: %w", addr, err)
 	}
 	gwAddr := gwLn.Addr().String()
-	gwLn.Close()
 	c.URL = "http://" + gwAddr
 	if getenv("PUBLIC_URL") == "" {
 		env["PUBLIC_URL"] = c.URL
@@ -355,7 +354,18 @@ func (c *Cluster) startServices(ctx context.Context, o Options) error {
 			}
 		}
 	}
+	// The balancers listen, and the gateway's address is held, before the
+	// services' ports are picked: the system hands none of them out twice.
+	for range services {
+		b, err := listenBalancer()
+		if err != nil {
+			gwLn.Close()
+			return err
+		}
+		c.balancers = append(c.balancers, b)
+	}
 	ports, err := freePorts(len(services) * Replicas)
+	gwLn.Close()
 	if err != nil {
 		return err
 	}
@@ -365,13 +375,9 @@ func (c *Cluster) startServices(ctx context.Context, o Options) error {
 		for r := range Replicas {
 			addrs = append(addrs, fmt.Sprintf("127.0.0.1:%d", ports[i*Replicas+r]))
 		}
-		b, err := newBalancer(addrs)
-		if err != nil {
-			return err
-		}
-		c.balancers = append(c.balancers, b)
+		c.balancers[i].start(addrs)
 		backends[s.Spec.Name] = addrs
-		env[s.TargetEnv] = b.Addr()
+		env[s.TargetEnv] = c.balancers[i].Addr()
 	}
 	child := func(spec runner.Spec, listen string) func() (*exec.Cmd, error) {
 		vars := []string{childEnv + "=" + spec.Name, spec.AddrEnv + "=" + listen}
