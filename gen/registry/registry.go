@@ -12,6 +12,7 @@ import (
 	v12 "bidradar/gen/notification/v1"
 	v13 "bidradar/gen/projects/v1"
 	v14 "bidradar/gen/subscription/v1"
+	v15 "bidradar/gen/teams/v1"
 	context "context"
 	runtime "github.com/grpc-ecosystem/grpc-gateway/v2/runtime"
 	grpc "google.golang.org/grpc"
@@ -41,6 +42,7 @@ var Services = []Service{
 	{Descriptor: v12.File_notification_v1_notification_proto.Services().ByName("NotificationService"), RegisterREST: v12.RegisterNotificationServiceHandler},
 	{Descriptor: v13.File_projects_v1_projects_proto.Services().ByName("ProjectsService"), RegisterREST: v13.RegisterProjectsServiceHandler},
 	{Descriptor: v14.File_subscription_v1_subscription_proto.Services().ByName("SubscriptionService"), RegisterREST: v14.RegisterSubscriptionServiceHandler},
+	{Descriptor: v15.File_teams_v1_teams_proto.Services().ByName("TeamsService"), RegisterREST: v15.RegisterTeamsServiceHandler},
 }
 
 // REST maps a procedure ("/auth.v1.AuthService/Login") to its REST bindings.
@@ -285,5 +287,74 @@ var REST = map[string][]Binding{
 	},
 	"/subscription.v1.SubscriptionService/UpdateBillingProfile": {
 		{Method: "PUT", Path: "/app/backend/api/v1/users/me/billing-profile"},
+	},
+	"/teams.v1.TeamsService/AcceptInvitation": {
+		{Method: "POST", Path: "/app/backend/api/v1/teams/invitations/accept"},
+	},
+	"/teams.v1.TeamsService/AddComment": {
+		{Method: "POST", Path: "/app/backend/api/v1/teams/{team_id}/pipeline/{project_id}/comments"},
+	},
+	"/teams.v1.TeamsService/CreateApiKey": {
+		{Method: "POST", Path: "/app/backend/api/v1/teams/{team_id}/api-keys"},
+	},
+	"/teams.v1.TeamsService/CreateInvitation": {
+		{Method: "POST", Path: "/app/backend/api/v1/teams/{team_id}/invitations"},
+	},
+	"/teams.v1.TeamsService/CreateTeam": {
+		{Method: "POST", Path: "/app/backend/api/v1/teams"},
+	},
+	"/teams.v1.TeamsService/DeletePipelineItem": {
+		{Method: "DELETE", Path: "/app/backend/api/v1/teams/{team_id}/pipeline/{project_id}"},
+	},
+	"/teams.v1.TeamsService/GetCalendarFeed": {
+		{Method: "GET", Path: "/app/backend/api/v1/teams/{team_id}/calendar-feed"},
+	},
+	"/teams.v1.TeamsService/GetPipelineItem": {
+		{Method: "GET", Path: "/app/backend/api/v1/teams/{team_id}/pipeline/{project_id}"},
+	},
+	"/teams.v1.TeamsService/GetTeam": {
+		{Method: "GET", Path: "/app/backend/api/v1/teams/{team_id}"},
+	},
+	"/teams.v1.TeamsService/ListApiKeys": {
+		{Method: "GET", Path: "/app/backend/api/v1/teams/{team_id}/api-keys"},
+	},
+	"/teams.v1.TeamsService/ListComments": {
+		{Method: "GET", Path: "/app/backend/api/v1/teams/{team_id}/pipeline/{project_id}/comments"},
+	},
+	"/teams.v1.TeamsService/ListInvitations": {
+		{Method: "GET", Path: "/app/backend/api/v1/teams/{team_id}/invitations"},
+	},
+	"/teams.v1.TeamsService/ListItemHistory": {
+		{Method: "GET", Path: "/app/backend/api/v1/teams/{team_id}/pipeline/{project_id}/history"},
+	},
+	"/teams.v1.TeamsService/ListMembers": {
+		{Method: "GET", Path: "/app/backend/api/v1/teams/{team_id}/members"},
+	},
+	"/teams.v1.TeamsService/ListPipeline": {
+		{Method: "GET", Path: "/app/backend/api/v1/teams/{team_id}/pipeline"},
+	},
+	"/teams.v1.TeamsService/ListTeams": {
+		{Method: "GET", Path: "/app/backend/api/v1/teams"},
+	},
+	"/teams.v1.TeamsService/PutPipelineItem": {
+		{Method: "PUT", Path: "/app/backend/api/v1/teams/{team_id}/pipeline/{project_id}"},
+	},
+	"/teams.v1.TeamsService/RemoveMember": {
+		{Method: "DELETE", Path: "/app/backend/api/v1/teams/{team_id}/members/{user_id}"},
+	},
+	"/teams.v1.TeamsService/RevokeApiKey": {
+		{Method: "DELETE", Path: "/app/backend/api/v1/teams/{team_id}/api-keys/{key_id}"},
+	},
+	"/teams.v1.TeamsService/RevokeCalendarFeed": {
+		{Method: "DELETE", Path: "/app/backend/api/v1/teams/{team_id}/calendar-feed"},
+	},
+	"/teams.v1.TeamsService/RevokeInvitation": {
+		{Method: "DELETE", Path: "/app/backend/api/v1/teams/{team_id}/invitations/{invitation_id}"},
+	},
+	"/teams.v1.TeamsService/RotateCalendarFeed": {
+		{Method: "POST", Path: "/app/backend/api/v1/teams/{team_id}/calendar-feed"},
+	},
+	"/teams.v1.TeamsService/UpdateMember": {
+		{Method: "PATCH", Path: "/app/backend/api/v1/teams/{team_id}/members/{user_id}"},
 	},
 }

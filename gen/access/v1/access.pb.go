@@ -86,6 +86,58 @@ func (Audience) EnumDescriptor() ([]byte, []int) {
 	return file_access_v1_access_proto_rawDescGZIP(), []int{0}
 }
 
+// TeamKeyScope is the scope a team API key needs for an RPC.
+type TeamKeyScope int32
+
+const (
+	TeamKeyScope_TEAM_KEY_SCOPE_UNSPECIFIED TeamKeyScope = 0
+	// Reading: a key with the read or the write scope.
+	TeamKeyScope_TEAM_KEY_SCOPE_READ TeamKeyScope = 1
+	// Writing: a key with the write scope.
+	TeamKeyScope_TEAM_KEY_SCOPE_WRITE TeamKeyScope = 2
+)
+
+// Enum value maps for TeamKeyScope.
+var (
+	TeamKeyScope_name = map[int32]string{
+		0: "TEAM_KEY_SCOPE_UNSPECIFIED",
+		1: "TEAM_KEY_SCOPE_READ",
+		2: "TEAM_KEY_SCOPE_WRITE",
+	}
+	TeamKeyScope_value = map[string]int32{
+		"TEAM_KEY_SCOPE_UNSPECIFIED": 0,
+		"TEAM_KEY_SCOPE_READ":        1,
+		"TEAM_KEY_SCOPE_WRITE":       2,
+	}
+)
+
+func (x TeamKeyScope) Enum() *TeamKeyScope {
+	p := new(TeamKeyScope)
+	*p = x
+	return p
+}
+
+func (x TeamKeyScope) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (TeamKeyScope) Descriptor() protoreflect.EnumDescriptor {
+	return file_access_v1_access_proto_enumTypes[1].Descriptor()
+}
+
+func (TeamKeyScope) Type() protoreflect.EnumType {
+	return &file_access_v1_access_proto_enumTypes[1]
+}
+
+func (x TeamKeyScope) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use TeamKeyScope.Descriptor instead.
+func (TeamKeyScope) EnumDescriptor() ([]byte, []int) {
+	return file_access_v1_access_proto_rawDescGZIP(), []int{1}
+}
+
 // Rule is the access rule of one RPC.
 type Rule struct {
 	state    protoimpl.MessageState `protogen:"open.v1"`
@@ -100,7 +152,12 @@ type Rule struct {
 	RefreshCookie bool `protobuf:"varint,3,opt,name=refresh_cookie,json=refreshCookie,proto3" json:"refresh_cookie,omitempty"`
 	// The call may carry a large request body (an operator's upload): the
 	// gateway lets it through up to its upload limit instead of the default.
-	LargeBody     bool `protobuf:"varint,4,opt,name=large_body,json=largeBody,proto3" json:"large_body,omitempty"`
+	LargeBody bool `protobuf:"varint,4,opt,name=large_body,json=largeBody,proto3" json:"large_body,omitempty"`
+	// A team API key (X-API-Key) may call it, with at least this scope: the
+	// gateway verifies the key with the teams service, limits it, and forwards
+	// the call with the key's team as the caller instead of a user
+	// (docs/architecture.md#teams). Unspecified: keys are refused (401).
+	TeamKey       TeamKeyScope `protobuf:"varint,5,opt,name=team_key,json=teamKey,proto3,enum=access.v1.TeamKeyScope" json:"team_key,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -161,6 +218,13 @@ func (x *Rule) GetLargeBody() bool {
 		return x.LargeBody
 	}
 	return false
+}
+
+func (x *Rule) GetTeamKey() TeamKeyScope {
+	if x != nil {
+		return x.TeamKey
+	}
+	return TeamKeyScope_TEAM_KEY_SCOPE_UNSPECIFIED
 }
 
 // Endpoint says where the callers of a service find it.
@@ -250,13 +314,14 @@ var File_access_v1_access_proto protoreflect.FileDescriptor
 
 const file_access_v1_access_proto_rawDesc = "" +
 	"\n" +
-	"\x16access/v1/access.proto\x12\taccess.v1\x1a google/protobuf/descriptor.proto\"\xa2\x01\n" +
+	"\x16access/v1/access.proto\x12\taccess.v1\x1a google/protobuf/descriptor.proto\"\xd6\x01\n" +
 	"\x04Rule\x12/\n" +
 	"\baudience\x18\x01 \x01(\x0e2\x13.access.v1.AudienceR\baudience\x12#\n" +
 	"\rpassword_hash\x18\x02 \x01(\bR\fpasswordHash\x12%\n" +
 	"\x0erefresh_cookie\x18\x03 \x01(\bR\rrefreshCookie\x12\x1d\n" +
 	"\n" +
-	"large_body\x18\x04 \x01(\bR\tlargeBody\")\n" +
+	"large_body\x18\x04 \x01(\bR\tlargeBody\x122\n" +
+	"\bteam_key\x18\x05 \x01(\x0e2\x17.access.v1.TeamKeyScopeR\ateamKey\")\n" +
 	"\bEndpoint\x12\x1d\n" +
 	"\n" +
 	"target_env\x18\x01 \x01(\tR\ttargetEnv*w\n" +
@@ -265,7 +330,11 @@ const file_access_v1_access_proto_rawDesc = "" +
 	"\x0fAUDIENCE_PUBLIC\x10\x01\x12\x11\n" +
 	"\rAUDIENCE_USER\x10\x02\x12\x15\n" +
 	"\x11AUDIENCE_INTERNAL\x10\x03\x12\x12\n" +
-	"\x0eAUDIENCE_ADMIN\x10\x04:E\n" +
+	"\x0eAUDIENCE_ADMIN\x10\x04*a\n" +
+	"\fTeamKeyScope\x12\x1e\n" +
+	"\x1aTEAM_KEY_SCOPE_UNSPECIFIED\x10\x00\x12\x17\n" +
+	"\x13TEAM_KEY_SCOPE_READ\x10\x01\x12\x18\n" +
+	"\x14TEAM_KEY_SCOPE_WRITE\x10\x02:E\n" +
 	"\x04rule\x12\x1e.google.protobuf.MethodOptions\x18ц\x03 \x01(\v2\x0f.access.v1.RuleR\x04rule:R\n" +
 	"\bendpoint\x12\x1f.google.protobuf.ServiceOptions\x18ц\x03 \x01(\v2\x13.access.v1.EndpointR\bendpointB\x82\x01\n" +
 	"\rcom.access.v1B\vAccessProtoP\x01Z\x1fbidradar/gen/access/v1;accessv1\xa2\x02\x03AXX\xaa\x02\tAccess.V1\xca\x02\tAccess\\V1\xe2\x02\x15Access\\V1\\GPBMetadata\xea\x02\n" +
@@ -283,26 +352,28 @@ func file_access_v1_access_proto_rawDescGZIP() []byte {
 	return file_access_v1_access_proto_rawDescData
 }
 
-var file_access_v1_access_proto_enumTypes = make([]protoimpl.EnumInfo, 1)
+var file_access_v1_access_proto_enumTypes = make([]protoimpl.EnumInfo, 2)
 var file_access_v1_access_proto_msgTypes = make([]protoimpl.MessageInfo, 2)
 var file_access_v1_access_proto_goTypes = []any{
 	(Audience)(0),                       // 0: access.v1.Audience
-	(*Rule)(nil),                        // 1: access.v1.Rule
-	(*Endpoint)(nil),                    // 2: access.v1.Endpoint
-	(*descriptorpb.MethodOptions)(nil),  // 3: google.protobuf.MethodOptions
-	(*descriptorpb.ServiceOptions)(nil), // 4: google.protobuf.ServiceOptions
+	(TeamKeyScope)(0),                   // 1: access.v1.TeamKeyScope
+	(*Rule)(nil),                        // 2: access.v1.Rule
+	(*Endpoint)(nil),                    // 3: access.v1.Endpoint
+	(*descriptorpb.MethodOptions)(nil),  // 4: google.protobuf.MethodOptions
+	(*descriptorpb.ServiceOptions)(nil), // 5: google.protobuf.ServiceOptions
 }
 var file_access_v1_access_proto_depIdxs = []int32{
 	0, // 0: access.v1.Rule.audience:type_name -> access.v1.Audience
-	3, // 1: access.v1.rule:extendee -> google.protobuf.MethodOptions
-	4, // 2: access.v1.endpoint:extendee -> google.protobuf.ServiceOptions
-	1, // 3: access.v1.rule:type_name -> access.v1.Rule
-	2, // 4: access.v1.endpoint:type_name -> access.v1.Endpoint
-	5, // [5:5] is the sub-list for method output_type
-	5, // [5:5] is the sub-list for method input_type
-	3, // [3:5] is the sub-list for extension type_name
-	1, // [1:3] is the sub-list for extension extendee
-	0, // [0:1] is the sub-list for field type_name
+	1, // 1: access.v1.Rule.team_key:type_name -> access.v1.TeamKeyScope
+	4, // 2: access.v1.rule:extendee -> google.protobuf.MethodOptions
+	5, // 3: access.v1.endpoint:extendee -> google.protobuf.ServiceOptions
+	2, // 4: access.v1.rule:type_name -> access.v1.Rule
+	3, // 5: access.v1.endpoint:type_name -> access.v1.Endpoint
+	6, // [6:6] is the sub-list for method output_type
+	6, // [6:6] is the sub-list for method input_type
+	4, // [4:6] is the sub-list for extension type_name
+	2, // [2:4] is the sub-list for extension extendee
+	0, // [0:2] is the sub-list for field type_name
 }
 
 func init() { file_access_v1_access_proto_init() }
@@ -315,7 +386,7 @@ func file_access_v1_access_proto_init() {
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_access_v1_access_proto_rawDesc), len(file_access_v1_access_proto_rawDesc)),
-			NumEnums:      1,
+			NumEnums:      2,
 			NumMessages:   2,
 			NumExtensions: 2,
 			NumServices:   0,

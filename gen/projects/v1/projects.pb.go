@@ -4129,12 +4129,12 @@ const file_projects_v1_projects_proto_rawDesc = "" +
 	"\rprojects_seen\x18\x05 \x01(\x03R\fprojectsSeen\x12\x18\n" +
 	"\adigests\x18\x06 \x01(\x03R\adigests\x12;\n" +
 	"\vfinished_at\x18\a \x01(\v2\x1a.google.protobuf.TimestampR\n" +
-	"finishedAt2\xdb\r\n" +
-	"\x0fProjectsService\x12[\n" +
-	"\fListProjects\x12 .projects.v1.ListProjectsRequest\x1a!.projects.v1.ListProjectsResponse\"\x06\x8a\xb5\x18\x02\b\x01\x12d\n" +
-	"\x0fGetDropdownData\x12#.projects.v1.GetDropdownDataRequest\x1a$.projects.v1.GetDropdownDataResponse\"\x06\x8a\xb5\x18\x02\b\x01\x12U\n" +
+	"finishedAt2\xdf\r\n" +
+	"\x0fProjectsService\x12]\n" +
+	"\fListProjects\x12 .projects.v1.ListProjectsRequest\x1a!.projects.v1.ListProjectsResponse\"\b\x8a\xb5\x18\x04\b\x01(\x01\x12d\n" +
+	"\x0fGetDropdownData\x12#.projects.v1.GetDropdownDataRequest\x1a$.projects.v1.GetDropdownDataResponse\"\x06\x8a\xb5\x18\x02\b\x01\x12W\n" +
 	"\n" +
-	"GetProject\x12\x1e.projects.v1.GetProjectRequest\x1a\x1f.projects.v1.GetProjectResponse\"\x06\x8a\xb5\x18\x02\b\x02\x12p\n" +
+	"GetProject\x12\x1e.projects.v1.GetProjectRequest\x1a\x1f.projects.v1.GetProjectResponse\"\b\x8a\xb5\x18\x04\b\x02(\x01\x12p\n" +
 	"\x13GetProjectSummaries\x12'.projects.v1.GetProjectSummariesRequest\x1a(.projects.v1.GetProjectSummariesResponse\"\x06\x8a\xb5\x18\x02\b\x03\x12d\n" +
 	"\x0fGetSearchOwners\x12#.projects.v1.GetSearchOwnersRequest\x1a$.projects.v1.GetSearchOwnersResponse\"\x06\x8a\xb5\x18\x02\b\x03\x12I\n" +
 	"\x06Scrape\x12\x1a.projects.v1.ScrapeRequest\x1a\x1b.projects.v1.ScrapeResponse\"\x06\x8a\xb5\x18\x02\b\x02\x12m\n" +

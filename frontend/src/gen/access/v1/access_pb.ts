@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file access/v1/access.proto.
  */
 export const file_access_v1_access: GenFile = /*@__PURE__*/
-  fileDesc("ChZhY2Nlc3MvdjEvYWNjZXNzLnByb3RvEglhY2Nlc3MudjEicAoEUnVsZRIlCghhdWRpZW5jZRgBIAEoDjITLmFjY2Vzcy52MS5BdWRpZW5jZRIVCg1wYXNzd29yZF9oYXNoGAIgASgIEhYKDnJlZnJlc2hfY29va2llGAMgASgIEhIKCmxhcmdlX2JvZHkYBCABKAgiHgoIRW5kcG9pbnQSEgoKdGFyZ2V0X2VudhgBIAEoCSp3CghBdWRpZW5jZRIYChRBVURJRU5DRV9VTlNQRUNJRklFRBAAEhMKD0FVRElFTkNFX1BVQkxJQxABEhEKDUFVRElFTkNFX1VTRVIQAhIVChFBVURJRU5DRV9JTlRFUk5BTBADEhIKDkFVRElFTkNFX0FETUlOEAQ6RQoEcnVsZRIeLmdvb2dsZS5wcm90b2J1Zi5NZXRob2RPcHRpb25zGNGGAyABKAsyDy5hY2Nlc3MudjEuUnVsZVIEcnVsZTpSCghlbmRwb2ludBIfLmdvb2dsZS5wcm90b2J1Zi5TZXJ2aWNlT3B0aW9ucxjRhgMgASgLMhMuYWNjZXNzLnYxLkVuZHBvaW50UghlbmRwb2ludEKCAQoNY29tLmFjY2Vzcy52MUILQWNjZXNzUHJvdG9QAVofYmlkcmFkYXIvZ2VuL2FjY2Vzcy92MTthY2Nlc3N2MaICA0FYWKoCCUFjY2Vzcy5WMcoCCUFjY2Vzc1xWMeICFUFjY2Vzc1xWMVxHUEJNZXRhZGF0YeoCCkFjY2Vzczo6VjFiBnByb3RvMw", [file_google_protobuf_descriptor]);
+  fileDesc("ChZhY2Nlc3MvdjEvYWNjZXNzLnByb3RvEglhY2Nlc3MudjEimwEKBFJ1bGUSJQoIYXVkaWVuY2UYASABKA4yEy5hY2Nlc3MudjEuQXVkaWVuY2USFQoNcGFzc3dvcmRfaGFzaBgCIAEoCBIWCg5yZWZyZXNoX2Nvb2tpZRgDIAEoCBISCgpsYXJnZV9ib2R5GAQgASgIEikKCHRlYW1fa2V5GAUgASgOMhcuYWNjZXNzLnYxLlRlYW1LZXlTY29wZSIeCghFbmRwb2ludBISCgp0YXJnZXRfZW52GAEgASgJKncKCEF1ZGllbmNlEhgKFEFVRElFTkNFX1VOU1BFQ0lGSUVEEAASEwoPQVVESUVOQ0VfUFVCTElDEAESEQoNQVVESUVOQ0VfVVNFUhACEhUKEUFVRElFTkNFX0lOVEVSTkFMEAMSEgoOQVVESUVOQ0VfQURNSU4QBCphCgxUZWFtS2V5U2NvcGUSHgoaVEVBTV9LRVlfU0NPUEVfVU5TUEVDSUZJRUQQABIXChNURUFNX0tFWV9TQ09QRV9SRUFEEAESGAoUVEVBTV9LRVlfU0NPUEVfV1JJVEUQAjpFCgRydWxlEh4uZ29vZ2xlLnByb3RvYnVmLk1ldGhvZE9wdGlvbnMY0YYDIAEoCzIPLmFjY2Vzcy52MS5SdWxlUgRydWxlOlIKCGVuZHBvaW50Eh8uZ29vZ2xlLnByb3RvYnVmLlNlcnZpY2VPcHRpb25zGNGGAyABKAsyEy5hY2Nlc3MudjEuRW5kcG9pbnRSCGVuZHBvaW50QoIBCg1jb20uYWNjZXNzLnYxQgtBY2Nlc3NQcm90b1ABWh9iaWRyYWRhci9nZW4vYWNjZXNzL3YxO2FjY2Vzc3YxogIDQVhYqgIJQWNjZXNzLlYxygIJQWNjZXNzXFYx4gIVQWNjZXNzXFYxXEdQQk1ldGFkYXRh6gIKQWNjZXNzOjpWMWIGcHJvdG8z", [file_google_protobuf_descriptor]);
 
 /**
  * Rule is the access rule of one RPC.
@@ -50,6 +50,16 @@ export type Rule = Message<"access.v1.Rule"> & {
    * @generated from field: bool large_body = 4;
    */
   largeBody: boolean;
+
+  /**
+   * A team API key (X-API-Key) may call it, with at least this scope: the
+   * gateway verifies the key with the teams service, limits it, and forwards
+   * the call with the key's team as the caller instead of a user
+   * (docs/architecture.md#teams). Unspecified: keys are refused (401).
+   *
+   * @generated from field: access.v1.TeamKeyScope team_key = 5;
+   */
+  teamKey: TeamKeyScope;
 };
 
 /**
@@ -130,6 +140,38 @@ export enum Audience {
  */
 export const AudienceSchema: GenEnum<Audience> = /*@__PURE__*/
   enumDesc(file_access_v1_access, 0);
+
+/**
+ * TeamKeyScope is the scope a team API key needs for an RPC.
+ *
+ * @generated from enum access.v1.TeamKeyScope
+ */
+export enum TeamKeyScope {
+  /**
+   * @generated from enum value: TEAM_KEY_SCOPE_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * Reading: a key with the read or the write scope.
+   *
+   * @generated from enum value: TEAM_KEY_SCOPE_READ = 1;
+   */
+  READ = 1,
+
+  /**
+   * Writing: a key with the write scope.
+   *
+   * @generated from enum value: TEAM_KEY_SCOPE_WRITE = 2;
+   */
+  WRITE = 2,
+}
+
+/**
+ * Describes the enum access.v1.TeamKeyScope.
+ */
+export const TeamKeyScopeSchema: GenEnum<TeamKeyScope> = /*@__PURE__*/
+  enumDesc(file_access_v1_access, 1);
 
 /**
  * rule is required on every RPC of every BidRadar service.
