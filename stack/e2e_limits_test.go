@@ -205,7 +205,7 @@ func TestLiveSearchLimits(t *testing.T) {
 	expectReason(t, over, 409, "aborted", "limit-reached")
 	expectDetail(t, over, 409, "Limit reached")
 	expect(t, e.call("POST", "/scrape?project_ids="+strings.Join(ids[:7], ","), nil, a...), 200, "scrape 7 more") // 9 used
-	up := e.call("POST", "/update-project-smart/69099693138", nil, a...) // 10 used
+	up := e.call("POST", "/update-project-smart/69099693138", nil, a...)                                          // 10 used
 	if expect(t, up, 200, "smart update"); up.str("status") != "success" {
 		t.Fatalf("smart update %s", up.Raw)
 	}

@@ -100,7 +100,7 @@ func TestImportTellsEachUserOnce(t *testing.T) {
 	}
 	batch2 := []domain.Project{
 		project("69000000004", "ซ่อมถนนและสะพาน", fresh), // two of ann's searches
-		project("69000000005", "จัดซื้อวัสดุ", fresh),     // nobody's
+		project("69000000005", "จัดซื้อวัสดุ", fresh),    // nobody's
 	}
 	importRun(batch1, batch2)
 	grouped, single := alerts()
