@@ -3,6 +3,7 @@ package postgres
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"time"
 
@@ -157,13 +158,7 @@ func (r *Repo) importEvents(ctx context.Context, tx pgx.Tx, runID int64, held []
 		}
 		evs = append(evs, domain.Event{ID: newID(), Kind: domain.EventImportMatched, At: now, Import: m})
 	}
-	for _, i := range slices.Sorted(func(yield func(int) bool) {
-		for i := range single {
-			if !yield(i) {
-				return
-			}
-		}
-	}) {
+	for _, i := range slices.Sorted(maps.Keys(single)) {
 		p := byID[held[i].projectID]
 		if p == nil {
 			continue
