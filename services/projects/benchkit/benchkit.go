@@ -33,7 +33,42 @@ type Row struct {
 
 // Generate returns generated project i (seed fixed).
 func Generate(seed uint64, i int) domain.Project {
-	return demo.New(seed, time.Date(2026, 9, 30, 0, 0, 0, 0, domain.Bangkok)).Project(i)
+	return GenerateAt(seed, i, time.Date(2026, 9, 30, 0, 0, 0, 0, domain.Bangkok))
+}
+
+// GenerateFresh is generated project i moved in time so that its newest
+// step falls within the 6 days before asOf (its other dates moved alike):
+// a bulk import of current data, all of which may raise instant alerts.
+func GenerateFresh(seed uint64, i int, asOf time.Time) domain.Project {
+	p := GenerateAt(seed, i, asOf)
+	if len(p.Announcements) == 0 {
+		return p
+	}
+	latest := p.Announcements[0].Date
+	for _, a := range p.Announcements {
+		if a.Date.After(latest) {
+			latest = a.Date
+		}
+	}
+	shift := asOf.Add(-time.Duration(i%6) * 24 * time.Hour).Sub(latest)
+	for j := range p.Announcements {
+		p.Announcements[j].Date = p.Announcements[j].Date.Add(shift)
+	}
+	for _, t := range []**time.Time{&p.SubmissionDue, &p.HearingDue, &p.ContractSigned, &p.ContractEnd} {
+		if *t != nil {
+			v := (**t).Add(shift)
+			*t = &v
+		}
+	}
+	p.Derive()
+	return p
+}
+
+// GenerateAt is Generate with the data's dates ending at asOf: an import
+// as of now is new data, which raises instant alerts (old data does not:
+// docs/product.md#instant-alerts).
+func GenerateAt(seed uint64, i int, asOf time.Time) domain.Project {
+	return demo.New(seed, asOf).Project(i)
 }
 
 // Load inserts generated projects [0, n) with COPY, the GIN indexes dropped

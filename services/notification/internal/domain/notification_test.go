@@ -183,3 +183,19 @@ func TestDeliveryDestination(t *testing.T) {
 		}
 	}
 }
+
+// An import's grouped alert: the Thai summary, the first three projects
+// named, every project listed, one key a user and import.
+func TestImportMatch(t *testing.T) {
+	ids := []string{"69000000001", "69000000002", "69000000003", "69000000004", "69000000005"}
+	named := []domain.MatchedProject{{ID: ids[0], Name: "ถนน ก"}, {ID: ids[1], Name: "สะพาน ข"}, {ID: ids[2], Name: "อาคาร ค"}, {ID: ids[3], Name: "ฝาย ง"}}
+	d := domain.ImportMatch("u", 42, ids, named)
+	if d.Title != "5 โครงการใหม่ตรงกับการค้นหาที่บันทึกไว้" || d.Message != "ถนน ก, สะพาน ข, อาคาร ค และอีก 2 โครงการ" ||
+		d.DedupKey != "import:42" || d.Category != domain.CategorySearchMatch || len(d.ProjectIDs) != 5 || d.ProjectID != "" {
+		t.Fatalf("%+v", d)
+	}
+	ids[0] = "changed"
+	if d.ProjectIDs[0] != "69000000001" {
+		t.Fatal("the draft shares the caller's ids")
+	}
+}

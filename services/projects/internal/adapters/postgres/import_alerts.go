@@ -3,6 +3,7 @@ package postgres
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"time"
 
@@ -100,10 +101,8 @@ func (r *Repo) flushImport(ctx context.Context, runID int64, now time.Time) erro
 // deleted since is left out) into their events.
 func (r *Repo) importEvents(ctx context.Context, tx pgx.Tx, runID int64, held []heldMatch, now time.Time) ([]domain.Event, error) {
 	var all []domain.SearchKey
-	ids := make([]string, len(held))
-	for i, h := range held {
+	for _, h := range held {
 		all = append(all, h.keys...)
-		ids[i] = h.projectID
 	}
 	owner, err := searchOwners(ctx, tx, all)
 	if err != nil {
@@ -128,7 +127,16 @@ func (r *Repo) importEvents(ctx context.Context, tx pgx.Tx, runID int64, held []
 			byUser[u] = append(ps, i)
 		}
 	}
-	projects, err := r.GetMany(ctx, ids)
+	// Only the projects the events name with their details: each user's
+	// first ImportNames, and those of the one-project users.
+	need := map[string]bool{}
+	for _, u := range users {
+		ps := byUser[u]
+		for _, i := range ps[:min(len(ps), domain.ImportNames)] {
+			need[held[i].projectID] = true
+		}
+	}
+	projects, err := r.GetMany(ctx, slices.Sorted(maps.Keys(need)))
 	if err != nil {
 		return nil, err
 	}
@@ -157,13 +165,7 @@ func (r *Repo) importEvents(ctx context.Context, tx pgx.Tx, runID int64, held []
 		}
 		evs = append(evs, domain.Event{ID: newID(), Kind: domain.EventImportMatched, At: now, Import: m})
 	}
-	for _, i := range slices.Sorted(func(yield func(int) bool) {
-		for i := range single {
-			if !yield(i) {
-				return
-			}
-		}
-	}) {
+	for _, i := range slices.Sorted(maps.Keys(single)) {
 		p := byID[held[i].projectID]
 		if p == nil {
 			continue
