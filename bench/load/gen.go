@@ -74,7 +74,7 @@ func Run(ctx context.Context, cfg Config, fx *Fixture) *Report {
 
 	rep := &Report{Config: cfg, Notes: append([]string(nil), fx.Notes...)}
 	var mu sync.Mutex
-	var inflight atomic.Int64
+	var inflight, answered atomic.Int64
 	var wg sync.WaitGroup
 	dropped := map[string]int{}
 	for ki, kind := range Kinds {
@@ -118,6 +118,9 @@ func Run(ctx context.Context, cfg Config, fx *Fixture) *Report {
 					defer wg.Done()
 					defer inflight.Add(-1)
 					s := do(ctx, client, cfg.BaseURL, kind, at, req)
+					if s.Status > 0 {
+						answered.Add(1)
+					}
 					if measured {
 						mu.Lock()
 						rep.Samples = append(rep.Samples, s)
@@ -128,7 +131,7 @@ func Run(ctx context.Context, cfg Config, fx *Fixture) *Report {
 		}()
 	}
 	wg.Wait()
-	rep.Dropped = dropped
+	rep.Dropped, rep.Answered = dropped, int(answered.Load())
 	rep.summarise()
 	return rep
 }

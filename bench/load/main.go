@@ -28,7 +28,7 @@ import (
 func main() {
 	base := flag.String("url", "http://127.0.0.1:8080", "the gateway's origin (make run, make run-cluster)")
 	start := flag.Bool("start", false, "start the whole stack in this process instead (on -db, reads on -read-db)")
-	db := flag.String("db", "postgres://postgres@127.0.0.1:5432/bench_search_1000000?sslmode=disable", "with -start: DATABASE_URL")
+	db := flag.String("db", "postgres://postgres@127.0.0.1:5432/bench_search_1000000?sslmode=disable", "with -start: DATABASE_URL; always: the database whose backends' CPU is reported (when on this machine)")
 	readDB := flag.String("read-db", "", "with -start: DATABASE_READ_URL (a streaming replica serving the read-only queries)")
 	rates := flag.String("rate", "search=500,listing=40,details=40,market=10,mark=10", "requests/s per kind: search, listing, details, market, mark")
 	duration := flag.Duration("duration", 30*time.Second, "measured time (access tokens last 15 min)")
@@ -81,7 +81,17 @@ func main() {
 		}()
 		defer func() { pprof.StopCPUProfile(); f.Close() }()
 	}
+	pgBefore, pgOK := backendCPU(ctx, *db)
+	cpu0 := selfCPU()
 	rep := Run(ctx, Config{BaseURL: *base, Rates: r, Duration: *duration, Warmup: *warmup, Seed: *seed}, fx)
+	who := "load generator"
+	if *start {
+		who = "stack + load generator (one process)"
+	}
+	rep.CPU = append(rep.CPU, CPUUse{who, selfCPU() - cpu0})
+	if pgAfter, ok := backendCPU(ctx, *db); ok && pgOK {
+		rep.CPU = append(rep.CPU, CPUUse{"PostgreSQL backends of -db", cpuSince(pgBefore, pgAfter)})
+	}
 	rep.Print(os.Stdout)
 }
 

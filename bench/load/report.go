@@ -23,6 +23,18 @@ type Report struct {
 	Dropped map[string]int // scheduled but not sent: the generator's in-flight bound
 	Notes   []string
 	Kinds   []KindStats
+	// Answered counts every answered request, warm-up included, and CPU
+	// the CPU time spent meanwhile (filled by the caller: this process,
+	// with the stack when it runs in it, and the database's backends): CPU
+	// per request does not depend on how much of the machine others use.
+	Answered int
+	CPU      []CPUUse
+}
+
+// CPUUse is the CPU time one part used during the run.
+type CPUUse struct {
+	Who string
+	CPU time.Duration
 }
 
 // KindStats summarise one kind's requests of the measured window.
@@ -115,6 +127,10 @@ func (r *Report) Print(w io.Writer) {
 		}
 		fmt.Fprintf(w, "%-8s %9.1f %9.1f %7d %7s %7s %7s %7s %8s %8d  %s\n", k.Kind, k.Offered, k.Achieved, k.Sent,
 			ms(k.P50), ms(k.P95), ms(k.P99), ms(k.Max), ms(k.LagP99), k.Dropped, e)
+	}
+	for _, c := range r.CPU {
+		fmt.Fprintf(w, "cpu: %s %.1f s, %.2f ms per answered request (%d, warm-up included)\n", c.Who, c.CPU.Seconds(),
+			float64(c.CPU)/float64(time.Millisecond)/float64(max(r.Answered, 1)), r.Answered)
 	}
 	for _, n := range r.Notes {
 		fmt.Fprintln(w, "note:", n)
