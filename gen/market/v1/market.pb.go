@@ -2195,6 +2195,100 @@ func (*RemoveWatchResponse) Descriptor() ([]byte, []int) {
 	return file_market_v1_market_proto_rawDescGZIP(), []int{28}
 }
 
+// CompetitorAward is one award told to a watcher.
+type CompetitorAward struct {
+	state       protoimpl.MessageState `protogen:"open.v1"`
+	ProjectId   string                 `protobuf:"bytes,1,opt,name=project_id,json=projectId,proto3" json:"project_id,omitempty"`
+	ProjectName string                 `protobuf:"bytes,2,opt,name=project_name,json=projectName,proto3" json:"project_name,omitempty"`
+	TaxId       string                 `protobuf:"bytes,3,opt,name=tax_id,json=taxId,proto3" json:"tax_id,omitempty"`
+	WinnerName  string                 `protobuf:"bytes,4,opt,name=winner_name,json=winnerName,proto3" json:"winner_name,omitempty"`
+	// Baht, and exact in satang; 0 when the source gave none.
+	AgreedPrice       float64 `protobuf:"fixed64,5,opt,name=agreed_price,json=agreedPrice,proto3" json:"agreed_price,omitempty"`
+	AgreedPriceSatang int64   `protobuf:"varint,6,opt,name=agreed_price_satang,json=agreedPriceSatang,proto3" json:"agreed_price_satang,omitempty"`
+	DeptName          string  `protobuf:"bytes,7,opt,name=dept_name,json=deptName,proto3" json:"dept_name,omitempty"`
+	unknownFields     protoimpl.UnknownFields
+	sizeCache         protoimpl.SizeCache
+}
+
+func (x *CompetitorAward) Reset() {
+	*x = CompetitorAward{}
+	mi := &file_market_v1_market_proto_msgTypes[29]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CompetitorAward) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CompetitorAward) ProtoMessage() {}
+
+func (x *CompetitorAward) ProtoReflect() protoreflect.Message {
+	mi := &file_market_v1_market_proto_msgTypes[29]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CompetitorAward.ProtoReflect.Descriptor instead.
+func (*CompetitorAward) Descriptor() ([]byte, []int) {
+	return file_market_v1_market_proto_rawDescGZIP(), []int{29}
+}
+
+func (x *CompetitorAward) GetProjectId() string {
+	if x != nil {
+		return x.ProjectId
+	}
+	return ""
+}
+
+func (x *CompetitorAward) GetProjectName() string {
+	if x != nil {
+		return x.ProjectName
+	}
+	return ""
+}
+
+func (x *CompetitorAward) GetTaxId() string {
+	if x != nil {
+		return x.TaxId
+	}
+	return ""
+}
+
+func (x *CompetitorAward) GetWinnerName() string {
+	if x != nil {
+		return x.WinnerName
+	}
+	return ""
+}
+
+func (x *CompetitorAward) GetAgreedPrice() float64 {
+	if x != nil {
+		return x.AgreedPrice
+	}
+	return 0
+}
+
+func (x *CompetitorAward) GetAgreedPriceSatang() int64 {
+	if x != nil {
+		return x.AgreedPriceSatang
+	}
+	return 0
+}
+
+func (x *CompetitorAward) GetDeptName() string {
+	if x != nil {
+		return x.DeptName
+	}
+	return ""
+}
+
 var File_market_v1_market_proto protoreflect.FileDescriptor
 
 const file_market_v1_market_proto_rawDesc = "" +
@@ -2416,7 +2510,17 @@ const file_market_v1_market_proto_rawDesc = "" +
 	"\x05limit\x18\x02 \x01(\x03R\x05limit\"+\n" +
 	"\x12RemoveWatchRequest\x12\x15\n" +
 	"\x06tax_id\x18\x01 \x01(\tR\x05taxId\"\x15\n" +
-	"\x13RemoveWatchResponse2\xdd\x05\n" +
+	"\x13RemoveWatchResponse\"\xfb\x01\n" +
+	"\x0fCompetitorAward\x12\x1d\n" +
+	"\n" +
+	"project_id\x18\x01 \x01(\tR\tprojectId\x12!\n" +
+	"\fproject_name\x18\x02 \x01(\tR\vprojectName\x12\x15\n" +
+	"\x06tax_id\x18\x03 \x01(\tR\x05taxId\x12\x1f\n" +
+	"\vwinner_name\x18\x04 \x01(\tR\n" +
+	"winnerName\x12!\n" +
+	"\fagreed_price\x18\x05 \x01(\x01R\vagreedPrice\x12.\n" +
+	"\x13agreed_price_satang\x18\x06 \x01(\x03R\x11agreedPriceSatang\x12\x1b\n" +
+	"\tdept_name\x18\a \x01(\tR\bdeptName2\xdd\x05\n" +
 	"\rMarketService\x12Z\n" +
 	"\rGetBenchmarks\x12\x1f.market.v1.GetBenchmarksRequest\x1a .market.v1.GetBenchmarksResponse\"\x06\x8a\xb5\x18\x02\b\x02\x12Z\n" +
 	"\rGetPriceGuide\x12\x1f.market.v1.GetPriceGuideRequest\x1a .market.v1.GetPriceGuideResponse\"\x06\x8a\xb5\x18\x02\b\x02\x12`\n" +
@@ -2442,7 +2546,7 @@ func file_market_v1_market_proto_rawDescGZIP() []byte {
 	return file_market_v1_market_proto_rawDescData
 }
 
-var file_market_v1_market_proto_msgTypes = make([]protoimpl.MessageInfo, 29)
+var file_market_v1_market_proto_msgTypes = make([]protoimpl.MessageInfo, 30)
 var file_market_v1_market_proto_goTypes = []any{
 	(*GetBenchmarksRequest)(nil),    // 0: market.v1.GetBenchmarksRequest
 	(*DiscountStats)(nil),           // 1: market.v1.DiscountStats
@@ -2473,7 +2577,8 @@ var file_market_v1_market_proto_goTypes = []any{
 	(*ListWatchesResponse)(nil),     // 26: market.v1.ListWatchesResponse
 	(*RemoveWatchRequest)(nil),      // 27: market.v1.RemoveWatchRequest
 	(*RemoveWatchResponse)(nil),     // 28: market.v1.RemoveWatchResponse
-	(*timestamppb.Timestamp)(nil),   // 29: google.protobuf.Timestamp
+	(*CompetitorAward)(nil),         // 29: market.v1.CompetitorAward
+	(*timestamppb.Timestamp)(nil),   // 30: google.protobuf.Timestamp
 }
 var file_market_v1_market_proto_depIdxs = []int32{
 	1,  // 0: market.v1.GetBenchmarksResponse.discount_pct:type_name -> market.v1.DiscountStats
@@ -2493,8 +2598,8 @@ var file_market_v1_market_proto_depIdxs = []int32{
 	19, // 14: market.v1.GetAgencyResponse.by_budget_year:type_name -> market.v1.AgencyYear
 	20, // 15: market.v1.GetAgencyResponse.methods:type_name -> market.v1.MethodShare
 	4,  // 16: market.v1.GetAgencyResponse.top_suppliers:type_name -> market.v1.Winner
-	29, // 17: market.v1.WatchEntry.created_at:type_name -> google.protobuf.Timestamp
-	29, // 18: market.v1.AddWatchResponse.created_at:type_name -> google.protobuf.Timestamp
+	30, // 17: market.v1.WatchEntry.created_at:type_name -> google.protobuf.Timestamp
+	30, // 18: market.v1.AddWatchResponse.created_at:type_name -> google.protobuf.Timestamp
 	23, // 19: market.v1.ListWatchesResponse.items:type_name -> market.v1.WatchEntry
 	0,  // 20: market.v1.MarketService.GetBenchmarks:input_type -> market.v1.GetBenchmarksRequest
 	6,  // 21: market.v1.MarketService.GetPriceGuide:input_type -> market.v1.GetPriceGuideRequest
@@ -2543,7 +2648,7 @@ func file_market_v1_market_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_market_v1_market_proto_rawDesc), len(file_market_v1_market_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   29,
+			NumMessages:   30,
 			NumExtensions: 0,
 			NumServices:   1,
 		},
