@@ -13,8 +13,10 @@ import (
 )
 
 // rollupDims are the groups kept as rollups: "" is every award; d agency,
-// m method, t category.
-var rollupDims = []string{"", "d", "m", "t", "dm", "dt", "mt", "dmt"}
+// m method, t category, mt method and category: the large groups a request
+// names alone or a price guide falls back to. Smaller groups (an agency with
+// a method and a category) are read through their index fast enough.
+var rollupDims = []string{"", "d", "m", "t", "mt"}
 
 func rollupKey(dims, dept, method, typ string) string {
 	var parts []string
@@ -48,7 +50,12 @@ func rollupOf(f domain.Filter) (dims, key string, ok bool) {
 	if len(f.Types) == 1 {
 		dims, typ = dims+"t", f.Types[0]
 	}
-	return dims, rollupKey(dims, dept, method, typ), true
+	for _, d := range rollupDims {
+		if d == dims {
+			return dims, rollupKey(dims, dept, method, typ), true
+		}
+	}
+	return "", "", false
 }
 
 func filterOf(dims, key string) domain.Filter {

@@ -12,6 +12,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"bidradar/pkg/testutil/pgtest"
+	"bidradar/services/market/benchkit"
 	"bidradar/services/market/internal/adapters/postgres"
 	"bidradar/services/market/internal/domain"
 	"bidradar/services/market/marketsvc"
@@ -166,7 +167,7 @@ func TestFiguresEqualTheOracle(t *testing.T) {
 					rows = append(rows, a)
 				}
 			}
-			if diff := Oracle(rows).Diff(got); diff != "" {
+			if diff := benchkit.Oracle(rows).Diff(got); diff != "" {
 				t.Errorf("%s %s: %s", phase, g.name, diff)
 			}
 			var ds []float64
