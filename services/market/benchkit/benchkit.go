@@ -140,7 +140,8 @@ func Load(ctx context.Context, pool *pgxpool.Pool, awards []Award, log func(stri
 	s := postgres.New(pool)
 	for i := 0; ; i++ {
 		var left int
-		if err := pool.QueryRow(ctx, `SELECT (SELECT count(*) FROM rollup_dirty) + (SELECT count(*) FROM dirty_suppliers)`).Scan(&left); err != nil {
+		if err := pool.QueryRow(ctx, `SELECT (SELECT count(*) FROM rollup_dirty) + (SELECT count(*) FROM dirty_suppliers) +
+			(SELECT count(*) FROM suppliers WHERE profile IS NULL AND tax_id IS NOT NULL AND wins >= $1)`, postgres.ProfileMinWins).Scan(&left); err != nil {
 			return err
 		}
 		if left == 0 {

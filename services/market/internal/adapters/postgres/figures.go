@@ -234,8 +234,16 @@ func optSatang(v any) *int64 {
 	return &n
 }
 
-// Supplier implements domain.Store.
+// Supplier implements domain.Store: a busy supplier's kept profile when
+// fresh, else computed from the awards.
 func (s *Store) Supplier(ctx context.Context, taxID string) (domain.Supplier, bool, error) {
+	if p, ok, err := s.keptProfile(ctx, taxID); err != nil || ok {
+		return p, ok, err
+	}
+	return s.liveSupplier(ctx, taxID)
+}
+
+func (s *Store) liveSupplier(ctx context.Context, taxID string) (domain.Supplier, bool, error) {
 	out := domain.Supplier{TaxID: taxID}
 	var names, years, agencies, recent []byte
 	if err := s.pool.QueryRow(ctx, supplierSQL, taxID).Scan(&out.Wins, &out.Total, &out.P50, &names, &years, &agencies, &recent); err != nil {

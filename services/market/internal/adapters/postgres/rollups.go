@@ -135,6 +135,9 @@ func (s *Store) RefreshRollups(ctx context.Context) error {
 	if _, err := s.pool.Exec(ctx, refreshSuppliersSQL); err != nil {
 		return fmt.Errorf("refresh suppliers: %w", err)
 	}
+	if err := s.refreshProfiles(ctx); err != nil {
+		return fmt.Errorf("refresh profiles: %w", err)
+	}
 	rows, err := s.pool.Query(ctx, `SELECT dims, key, version FROM rollup_dirty ORDER BY length(dims) DESC LIMIT 200`)
 	if err != nil {
 		return err
@@ -208,4 +211,55 @@ const refreshSuppliersSQL = `WITH d AS (
 INSERT INTO suppliers (winner_key, tax_id, name, name_key, wins, total_satang)
 SELECT winner_key, tax_id, name, name_key, wins, total FROM agg
 ON CONFLICT (winner_key) DO UPDATE SET tax_id = EXCLUDED.tax_id, name = EXCLUDED.name, name_key = EXCLUDED.name_key,
-	wins = EXCLUDED.wins, total_satang = EXCLUDED.total_satang`
+	wins = EXCLUDED.wins, total_satang = EXCLUDED.total_satang, profile = NULL`
+
+// ProfileMinWins is the fewest wins of a supplier whose profile is kept.
+const ProfileMinWins = 200
+
+// refreshProfiles recomputes the kept profiles the last writes made stale.
+func (s *Store) refreshProfiles(ctx context.Context) error {
+	rows, err := s.pool.Query(ctx, `SELECT tax_id FROM suppliers WHERE profile IS NULL AND tax_id IS NOT NULL AND wins >= $1
+		ORDER BY wins DESC LIMIT 50`, ProfileMinWins)
+	if err != nil {
+		return err
+	}
+	ids, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		return err
+	}
+	for _, id := range ids {
+		p, ok, err := s.liveSupplier(ctx, id)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			continue
+		}
+		body, err := json.Marshal(p)
+		if err != nil {
+			return err
+		}
+		if _, err := s.pool.Exec(ctx, `UPDATE suppliers SET profile = $2 WHERE winner_key = 'T' || $1`, id, body); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// keptProfile reads a supplier's fresh kept profile (found false when none).
+func (s *Store) keptProfile(ctx context.Context, taxID string) (domain.Supplier, bool, error) {
+	var body []byte
+	err := s.pool.QueryRow(ctx, `SELECT profile FROM suppliers WHERE winner_key = 'T' || $1 AND profile IS NOT NULL
+		AND NOT EXISTS (SELECT 1 FROM dirty_suppliers WHERE winner_key = 'T' || $1)`, taxID).Scan(&body)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return domain.Supplier{}, false, nil
+	}
+	if err != nil {
+		return domain.Supplier{}, false, err
+	}
+	var p domain.Supplier
+	if err := json.Unmarshal(body, &p); err != nil {
+		return p, false, err
+	}
+	return p, true, nil
+}
