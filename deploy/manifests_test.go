@@ -53,6 +53,7 @@ var services = []service{
 	{"notification", 9005, "NOTIFICATION_ADDR", true},
 	{"teams", 9007, "TEAMS_ADDR", true},
 	{"realtime", 9006, "REALTIME_ADDR", false},
+	{"market", 9008, "MARKET_ADDR", true},
 }
 
 const (

@@ -207,6 +207,8 @@ func connectEvents(ctx context.Context, srv *runner.RPCServer, pool *pgxpool.Poo
 			events.Durable("notification-follows", events.On(h.InterestChanged)),
 			// Teams: mentions in a discussion, stage changes of an owned item.
 			events.Durable("notification-teams", events.On(h.MemberMentioned), events.On(h.ItemStageChanged)),
+			// Competitor watch: awards of watched tax ids (docs/market.md#competitor-watch).
+			events.Durable("notification-competitors", events.On(h.CompetitorWon)),
 		},
 	})
 	return err

@@ -223,6 +223,7 @@ const (
 	ConsumerAnnouncements = "notification-announcements"
 	ConsumerDeadlines     = "notification-deadlines"
 	ConsumerTeams         = "notification-teams"
+	ConsumerCompetitors   = "notification-competitors"
 )
 
 // TeamMention rings the bell of a member mentioned in a team's discussion
@@ -388,6 +389,26 @@ func (a *App) DeadlineApproaching(ctx context.Context, eventID, projectID, proje
 		}
 	}
 	_, err = a.store.Create(ctx, ConsumerDeadlines, eventID, drafts, a.now())
+	return err
+}
+
+// CompetitorWon: awards of competitors the user watches (once per event;
+// the market tells each award once).
+func (a *App) CompetitorWon(ctx context.Context, eventID, userID string, awards []domain.CompetitorAward) error {
+	if len(awards) == 0 {
+		return nil
+	}
+	set, err := a.store.SettingsOf(ctx, []string{userID})
+	if err != nil {
+		return err
+	}
+	var drafts []domain.Draft
+	if set[userID].Wants(domain.CategoryCompetitorWin) {
+		d := domain.CompetitorWin(userID, eventID, awards)
+		d.Channels = set[userID].Channels(d.Category)
+		drafts = append(drafts, d)
+	}
+	_, err = a.store.Create(ctx, ConsumerCompetitors, eventID, drafts, a.now())
 	return err
 }
 

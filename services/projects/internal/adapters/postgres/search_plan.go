@@ -3,8 +3,8 @@ package postgres
 import (
 	"context"
 
+	"bidradar/pkg/thaitext"
 	"bidradar/services/projects/internal/domain"
-	"bidradar/services/projects/internal/domain/thaitext"
 )
 
 // The plan of a search is chosen from the selectivity of its criteria in

@@ -8,6 +8,7 @@ import (
 
 	"github.com/jackc/pgx/v5/pgtype"
 
+	"bidradar/pkg/thaitext"
 	"bidradar/services/projects/internal/domain"
 )
 
