@@ -9,10 +9,11 @@ package registry
 import (
 	v1 "bidradar/gen/auth/v1"
 	v11 "bidradar/gen/interests/v1"
-	v12 "bidradar/gen/notification/v1"
-	v13 "bidradar/gen/projects/v1"
-	v14 "bidradar/gen/subscription/v1"
-	v15 "bidradar/gen/teams/v1"
+	v12 "bidradar/gen/market/v1"
+	v13 "bidradar/gen/notification/v1"
+	v14 "bidradar/gen/projects/v1"
+	v15 "bidradar/gen/subscription/v1"
+	v16 "bidradar/gen/teams/v1"
 	context "context"
 	runtime "github.com/grpc-ecosystem/grpc-gateway/v2/runtime"
 	grpc "google.golang.org/grpc"
@@ -39,10 +40,11 @@ type Binding struct {
 var Services = []Service{
 	{Descriptor: v1.File_auth_v1_auth_proto.Services().ByName("AuthService"), RegisterREST: v1.RegisterAuthServiceHandler},
 	{Descriptor: v11.File_interests_v1_interests_proto.Services().ByName("InterestsService"), RegisterREST: v11.RegisterInterestsServiceHandler},
-	{Descriptor: v12.File_notification_v1_notification_proto.Services().ByName("NotificationService"), RegisterREST: v12.RegisterNotificationServiceHandler},
-	{Descriptor: v13.File_projects_v1_projects_proto.Services().ByName("ProjectsService"), RegisterREST: v13.RegisterProjectsServiceHandler},
-	{Descriptor: v14.File_subscription_v1_subscription_proto.Services().ByName("SubscriptionService"), RegisterREST: v14.RegisterSubscriptionServiceHandler},
-	{Descriptor: v15.File_teams_v1_teams_proto.Services().ByName("TeamsService"), RegisterREST: v15.RegisterTeamsServiceHandler},
+	{Descriptor: v12.File_market_v1_market_proto.Services().ByName("MarketService"), RegisterREST: v12.RegisterMarketServiceHandler},
+	{Descriptor: v13.File_notification_v1_notification_proto.Services().ByName("NotificationService"), RegisterREST: v13.RegisterNotificationServiceHandler},
+	{Descriptor: v14.File_projects_v1_projects_proto.Services().ByName("ProjectsService"), RegisterREST: v14.RegisterProjectsServiceHandler},
+	{Descriptor: v15.File_subscription_v1_subscription_proto.Services().ByName("SubscriptionService"), RegisterREST: v15.RegisterSubscriptionServiceHandler},
+	{Descriptor: v16.File_teams_v1_teams_proto.Services().ByName("TeamsService"), RegisterREST: v16.RegisterTeamsServiceHandler},
 }
 
 // REST maps a procedure ("/auth.v1.AuthService/Login") to its REST bindings.
@@ -167,6 +169,30 @@ var REST = map[string][]Binding{
 	},
 	"/interests.v1.InterestsService/UpdateInterest": {
 		{Method: "PATCH", Path: "/app/backend/api/v1/userInterests/{projectId}"},
+	},
+	"/market.v1.MarketService/AddWatch": {
+		{Method: "POST", Path: "/app/backend/api/v1/market/watchlist"},
+	},
+	"/market.v1.MarketService/GetAgency": {
+		{Method: "GET", Path: "/app/backend/api/v1/market/agencies/{dept_code}"},
+	},
+	"/market.v1.MarketService/GetBenchmarks": {
+		{Method: "GET", Path: "/app/backend/api/v1/market/benchmarks"},
+	},
+	"/market.v1.MarketService/GetPriceGuide": {
+		{Method: "GET", Path: "/app/backend/api/v1/projects/{project_id}/price-guide"},
+	},
+	"/market.v1.MarketService/GetSupplier": {
+		{Method: "GET", Path: "/app/backend/api/v1/market/suppliers/{tax_id}"},
+	},
+	"/market.v1.MarketService/ListWatches": {
+		{Method: "GET", Path: "/app/backend/api/v1/market/watchlist"},
+	},
+	"/market.v1.MarketService/RemoveWatch": {
+		{Method: "DELETE", Path: "/app/backend/api/v1/market/watchlist/{tax_id}"},
+	},
+	"/market.v1.MarketService/SearchSuppliers": {
+		{Method: "GET", Path: "/app/backend/api/v1/market/suppliers"},
 	},
 	"/notification.v1.NotificationService/ClearNotifications": {
 		{Method: "DELETE", Path: "/app/backend/api/v1/bell/notifications/all/clear"},

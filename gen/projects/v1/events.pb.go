@@ -702,11 +702,240 @@ func (x *DeadlineApproaching) GetDate() string {
 	return ""
 }
 
+// AwardRecorded: an import wrote a project's award (its reference or agreed
+// price, its winners or contract) for the first time or changed it; the whole
+// award as the projects service now holds it, for the market service
+// (docs/architecture.md#market-bid-intelligence). A replayed import that
+// changes nothing publishes nothing; consumers upsert by project_id.
+type AwardRecorded struct {
+	state        protoimpl.MessageState `protogen:"open.v1"`
+	EventId      string                 `protobuf:"bytes,1,opt,name=event_id,json=eventId,proto3" json:"event_id,omitempty"`
+	OccurredAt   *timestamppb.Timestamp `protobuf:"bytes,2,opt,name=occurred_at,json=occurredAt,proto3" json:"occurred_at,omitempty"`
+	ProjectId    string                 `protobuf:"bytes,3,opt,name=project_id,json=projectId,proto3" json:"project_id,omitempty"`
+	ProjectName  string                 `protobuf:"bytes,4,opt,name=project_name,json=projectName,proto3" json:"project_name,omitempty"`
+	DeptCode     string                 `protobuf:"bytes,5,opt,name=dept_code,json=deptCode,proto3" json:"dept_code,omitempty"`
+	DeptName     string                 `protobuf:"bytes,6,opt,name=dept_name,json=deptName,proto3" json:"dept_name,omitempty"`
+	DeptSubCode  string                 `protobuf:"bytes,7,opt,name=dept_sub_code,json=deptSubCode,proto3" json:"dept_sub_code,omitempty"`
+	DeptSubName  string                 `protobuf:"bytes,8,opt,name=dept_sub_name,json=deptSubName,proto3" json:"dept_sub_name,omitempty"`
+	MinistryCode string                 `protobuf:"bytes,9,opt,name=ministry_code,json=ministryCode,proto3" json:"ministry_code,omitempty"`
+	MinistryName string                 `protobuf:"bytes,10,opt,name=ministry_name,json=ministryName,proto3" json:"ministry_name,omitempty"`
+	ProvinceCode string                 `protobuf:"bytes,11,opt,name=province_code,json=provinceCode,proto3" json:"province_code,omitempty"`
+	MethodCode   string                 `protobuf:"bytes,12,opt,name=method_code,json=methodCode,proto3" json:"method_code,omitempty"`
+	MethodName   string                 `protobuf:"bytes,13,opt,name=method_name,json=methodName,proto3" json:"method_name,omitempty"`
+	TypeCode     string                 `protobuf:"bytes,14,opt,name=type_code,json=typeCode,proto3" json:"type_code,omitempty"`
+	TypeName     string                 `protobuf:"bytes,15,opt,name=type_name,json=typeName,proto3" json:"type_name,omitempty"`
+	// Buddhist era.
+	BudgetYear int32 `protobuf:"varint,16,opt,name=budget_year,json=budgetYear,proto3" json:"budget_year,omitempty"`
+	// Money in satang; 0 when the source gave none.
+	BudgetSatang         int64          `protobuf:"varint,17,opt,name=budget_satang,json=budgetSatang,proto3" json:"budget_satang,omitempty"`
+	ReferencePriceSatang int64          `protobuf:"varint,18,opt,name=reference_price_satang,json=referencePriceSatang,proto3" json:"reference_price_satang,omitempty"`
+	AgreedPriceSatang    int64          `protobuf:"varint,19,opt,name=agreed_price_satang,json=agreedPriceSatang,proto3" json:"agreed_price_satang,omitempty"`
+	Winners              []*AwardWinner `protobuf:"bytes,20,rep,name=winners,proto3" json:"winners,omitempty"`
+	// ISO date (Asia/Bangkok) of the award (the W0 step, else the contract, else the latest step).
+	AnnounceDate string `protobuf:"bytes,21,opt,name=announce_date,json=announceDate,proto3" json:"announce_date,omitempty"`
+	Source       string `protobuf:"bytes,22,opt,name=source,proto3" json:"source,omitempty"`
+	// The ingestion run that wrote it (empty outside a run).
+	RunId         string `protobuf:"bytes,23,opt,name=run_id,json=runId,proto3" json:"run_id,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *AwardRecorded) Reset() {
+	*x = AwardRecorded{}
+	mi := &file_projects_v1_events_proto_msgTypes[7]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *AwardRecorded) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*AwardRecorded) ProtoMessage() {}
+
+func (x *AwardRecorded) ProtoReflect() protoreflect.Message {
+	mi := &file_projects_v1_events_proto_msgTypes[7]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use AwardRecorded.ProtoReflect.Descriptor instead.
+func (*AwardRecorded) Descriptor() ([]byte, []int) {
+	return file_projects_v1_events_proto_rawDescGZIP(), []int{7}
+}
+
+func (x *AwardRecorded) GetEventId() string {
+	if x != nil {
+		return x.EventId
+	}
+	return ""
+}
+
+func (x *AwardRecorded) GetOccurredAt() *timestamppb.Timestamp {
+	if x != nil {
+		return x.OccurredAt
+	}
+	return nil
+}
+
+func (x *AwardRecorded) GetProjectId() string {
+	if x != nil {
+		return x.ProjectId
+	}
+	return ""
+}
+
+func (x *AwardRecorded) GetProjectName() string {
+	if x != nil {
+		return x.ProjectName
+	}
+	return ""
+}
+
+func (x *AwardRecorded) GetDeptCode() string {
+	if x != nil {
+		return x.DeptCode
+	}
+	return ""
+}
+
+func (x *AwardRecorded) GetDeptName() string {
+	if x != nil {
+		return x.DeptName
+	}
+	return ""
+}
+
+func (x *AwardRecorded) GetDeptSubCode() string {
+	if x != nil {
+		return x.DeptSubCode
+	}
+	return ""
+}
+
+func (x *AwardRecorded) GetDeptSubName() string {
+	if x != nil {
+		return x.DeptSubName
+	}
+	return ""
+}
+
+func (x *AwardRecorded) GetMinistryCode() string {
+	if x != nil {
+		return x.MinistryCode
+	}
+	return ""
+}
+
+func (x *AwardRecorded) GetMinistryName() string {
+	if x != nil {
+		return x.MinistryName
+	}
+	return ""
+}
+
+func (x *AwardRecorded) GetProvinceCode() string {
+	if x != nil {
+		return x.ProvinceCode
+	}
+	return ""
+}
+
+func (x *AwardRecorded) GetMethodCode() string {
+	if x != nil {
+		return x.MethodCode
+	}
+	return ""
+}
+
+func (x *AwardRecorded) GetMethodName() string {
+	if x != nil {
+		return x.MethodName
+	}
+	return ""
+}
+
+func (x *AwardRecorded) GetTypeCode() string {
+	if x != nil {
+		return x.TypeCode
+	}
+	return ""
+}
+
+func (x *AwardRecorded) GetTypeName() string {
+	if x != nil {
+		return x.TypeName
+	}
+	return ""
+}
+
+func (x *AwardRecorded) GetBudgetYear() int32 {
+	if x != nil {
+		return x.BudgetYear
+	}
+	return 0
+}
+
+func (x *AwardRecorded) GetBudgetSatang() int64 {
+	if x != nil {
+		return x.BudgetSatang
+	}
+	return 0
+}
+
+func (x *AwardRecorded) GetReferencePriceSatang() int64 {
+	if x != nil {
+		return x.ReferencePriceSatang
+	}
+	return 0
+}
+
+func (x *AwardRecorded) GetAgreedPriceSatang() int64 {
+	if x != nil {
+		return x.AgreedPriceSatang
+	}
+	return 0
+}
+
+func (x *AwardRecorded) GetWinners() []*AwardWinner {
+	if x != nil {
+		return x.Winners
+	}
+	return nil
+}
+
+func (x *AwardRecorded) GetAnnounceDate() string {
+	if x != nil {
+		return x.AnnounceDate
+	}
+	return ""
+}
+
+func (x *AwardRecorded) GetSource() string {
+	if x != nil {
+		return x.Source
+	}
+	return ""
+}
+
+func (x *AwardRecorded) GetRunId() string {
+	if x != nil {
+		return x.RunId
+	}
+	return ""
+}
+
 var File_projects_v1_events_proto protoreflect.FileDescriptor
 
 const file_projects_v1_events_proto_rawDesc = "" +
 	"\n" +
-	"\x18projects/v1/events.proto\x12\vprojects.v1\x1a\x15events/v1/event.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x19projects/v1/matches.proto\"\x87\x02\n" +
+	"\x18projects/v1/events.proto\x12\vprojects.v1\x1a\x15events/v1/event.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x18projects/v1/awards.proto\x1a\x19projects/v1/matches.proto\"\x87\x02\n" +
 	"\x0eProjectCreated\x12\x19\n" +
 	"\bevent_id\x18\x01 \x01(\tR\aeventId\x12;\n" +
 	"\voccurred_at\x18\x02 \x01(\v2\x1a.google.protobuf.TimestampR\n" +
@@ -782,7 +1011,38 @@ const file_projects_v1_events_proto_rawDesc = "" +
 	"\fproject_name\x18\x04 \x01(\tR\vprojectName\x12\x12\n" +
 	"\x04kind\x18\x05 \x01(\tR\x04kind\x12\x12\n" +
 	"\x04date\x18\x06 \x01(\tR\x04date:0\x92\xb5\x18,\n" +
-	" projects.v1.deadline.approaching\x12\bPROJECTSB\x90\x01\n" +
+	" projects.v1.deadline.approaching\x12\bPROJECTS\"\xf6\x06\n" +
+	"\rAwardRecorded\x12\x19\n" +
+	"\bevent_id\x18\x01 \x01(\tR\aeventId\x12;\n" +
+	"\voccurred_at\x18\x02 \x01(\v2\x1a.google.protobuf.TimestampR\n" +
+	"occurredAt\x12\x1d\n" +
+	"\n" +
+	"project_id\x18\x03 \x01(\tR\tprojectId\x12!\n" +
+	"\fproject_name\x18\x04 \x01(\tR\vprojectName\x12\x1b\n" +
+	"\tdept_code\x18\x05 \x01(\tR\bdeptCode\x12\x1b\n" +
+	"\tdept_name\x18\x06 \x01(\tR\bdeptName\x12\"\n" +
+	"\rdept_sub_code\x18\a \x01(\tR\vdeptSubCode\x12\"\n" +
+	"\rdept_sub_name\x18\b \x01(\tR\vdeptSubName\x12#\n" +
+	"\rministry_code\x18\t \x01(\tR\fministryCode\x12#\n" +
+	"\rministry_name\x18\n" +
+	" \x01(\tR\fministryName\x12#\n" +
+	"\rprovince_code\x18\v \x01(\tR\fprovinceCode\x12\x1f\n" +
+	"\vmethod_code\x18\f \x01(\tR\n" +
+	"methodCode\x12\x1f\n" +
+	"\vmethod_name\x18\r \x01(\tR\n" +
+	"methodName\x12\x1b\n" +
+	"\ttype_code\x18\x0e \x01(\tR\btypeCode\x12\x1b\n" +
+	"\ttype_name\x18\x0f \x01(\tR\btypeName\x12\x1f\n" +
+	"\vbudget_year\x18\x10 \x01(\x05R\n" +
+	"budgetYear\x12#\n" +
+	"\rbudget_satang\x18\x11 \x01(\x03R\fbudgetSatang\x124\n" +
+	"\x16reference_price_satang\x18\x12 \x01(\x03R\x14referencePriceSatang\x12.\n" +
+	"\x13agreed_price_satang\x18\x13 \x01(\x03R\x11agreedPriceSatang\x122\n" +
+	"\awinners\x18\x14 \x03(\v2\x18.projects.v1.AwardWinnerR\awinners\x12#\n" +
+	"\rannounce_date\x18\x15 \x01(\tR\fannounceDate\x12\x16\n" +
+	"\x06source\x18\x16 \x01(\tR\x06source\x12\x15\n" +
+	"\x06run_id\x18\x17 \x01(\tR\x05runId:*\x92\xb5\x18&\n" +
+	"\x1aprojects.v1.award.recorded\x12\bPROJECTSB\x90\x01\n" +
 	"\x0fcom.projects.v1B\vEventsProtoP\x01Z#bidradar/gen/projects/v1;projectsv1\xa2\x02\x03PXX\xaa\x02\vProjects.V1\xca\x02\vProjects\\V1\xe2\x02\x17Projects\\V1\\GPBMetadata\xea\x02\fProjects::V1b\x06proto3"
 
 var (
@@ -797,7 +1057,7 @@ func file_projects_v1_events_proto_rawDescGZIP() []byte {
 	return file_projects_v1_events_proto_rawDescData
 }
 
-var file_projects_v1_events_proto_msgTypes = make([]protoimpl.MessageInfo, 7)
+var file_projects_v1_events_proto_msgTypes = make([]protoimpl.MessageInfo, 8)
 var file_projects_v1_events_proto_goTypes = []any{
 	(*ProjectCreated)(nil),        // 0: projects.v1.ProjectCreated
 	(*ProjectUpdated)(nil),        // 1: projects.v1.ProjectUpdated
@@ -806,29 +1066,33 @@ var file_projects_v1_events_proto_goTypes = []any{
 	(*ProjectMatched)(nil),        // 4: projects.v1.ProjectMatched
 	(*ImportMatched)(nil),         // 5: projects.v1.ImportMatched
 	(*DeadlineApproaching)(nil),   // 6: projects.v1.DeadlineApproaching
-	(*timestamppb.Timestamp)(nil), // 7: google.protobuf.Timestamp
-	(*MatchedProject)(nil),        // 8: projects.v1.MatchedProject
-	(*SearchMatch)(nil),           // 9: projects.v1.SearchMatch
-	(*UserMatches)(nil),           // 10: projects.v1.UserMatches
+	(*AwardRecorded)(nil),         // 7: projects.v1.AwardRecorded
+	(*timestamppb.Timestamp)(nil), // 8: google.protobuf.Timestamp
+	(*MatchedProject)(nil),        // 9: projects.v1.MatchedProject
+	(*SearchMatch)(nil),           // 10: projects.v1.SearchMatch
+	(*UserMatches)(nil),           // 11: projects.v1.UserMatches
+	(*AwardWinner)(nil),           // 12: projects.v1.AwardWinner
 }
 var file_projects_v1_events_proto_depIdxs = []int32{
-	7,  // 0: projects.v1.ProjectCreated.occurred_at:type_name -> google.protobuf.Timestamp
-	7,  // 1: projects.v1.ProjectUpdated.occurred_at:type_name -> google.protobuf.Timestamp
-	7,  // 2: projects.v1.AnnouncementAdded.occurred_at:type_name -> google.protobuf.Timestamp
-	7,  // 3: projects.v1.CriteriaMatched.occurred_at:type_name -> google.protobuf.Timestamp
-	8,  // 4: projects.v1.CriteriaMatched.projects:type_name -> projects.v1.MatchedProject
-	7,  // 5: projects.v1.ProjectMatched.occurred_at:type_name -> google.protobuf.Timestamp
-	8,  // 6: projects.v1.ProjectMatched.project:type_name -> projects.v1.MatchedProject
-	9,  // 7: projects.v1.ProjectMatched.matches:type_name -> projects.v1.SearchMatch
-	10, // 8: projects.v1.ProjectMatched.users:type_name -> projects.v1.UserMatches
-	7,  // 9: projects.v1.ImportMatched.occurred_at:type_name -> google.protobuf.Timestamp
-	8,  // 10: projects.v1.ImportMatched.projects:type_name -> projects.v1.MatchedProject
-	7,  // 11: projects.v1.DeadlineApproaching.occurred_at:type_name -> google.protobuf.Timestamp
-	12, // [12:12] is the sub-list for method output_type
-	12, // [12:12] is the sub-list for method input_type
-	12, // [12:12] is the sub-list for extension type_name
-	12, // [12:12] is the sub-list for extension extendee
-	0,  // [0:12] is the sub-list for field type_name
+	8,  // 0: projects.v1.ProjectCreated.occurred_at:type_name -> google.protobuf.Timestamp
+	8,  // 1: projects.v1.ProjectUpdated.occurred_at:type_name -> google.protobuf.Timestamp
+	8,  // 2: projects.v1.AnnouncementAdded.occurred_at:type_name -> google.protobuf.Timestamp
+	8,  // 3: projects.v1.CriteriaMatched.occurred_at:type_name -> google.protobuf.Timestamp
+	9,  // 4: projects.v1.CriteriaMatched.projects:type_name -> projects.v1.MatchedProject
+	8,  // 5: projects.v1.ProjectMatched.occurred_at:type_name -> google.protobuf.Timestamp
+	9,  // 6: projects.v1.ProjectMatched.project:type_name -> projects.v1.MatchedProject
+	10, // 7: projects.v1.ProjectMatched.matches:type_name -> projects.v1.SearchMatch
+	11, // 8: projects.v1.ProjectMatched.users:type_name -> projects.v1.UserMatches
+	8,  // 9: projects.v1.ImportMatched.occurred_at:type_name -> google.protobuf.Timestamp
+	9,  // 10: projects.v1.ImportMatched.projects:type_name -> projects.v1.MatchedProject
+	8,  // 11: projects.v1.DeadlineApproaching.occurred_at:type_name -> google.protobuf.Timestamp
+	8,  // 12: projects.v1.AwardRecorded.occurred_at:type_name -> google.protobuf.Timestamp
+	12, // 13: projects.v1.AwardRecorded.winners:type_name -> projects.v1.AwardWinner
+	14, // [14:14] is the sub-list for method output_type
+	14, // [14:14] is the sub-list for method input_type
+	14, // [14:14] is the sub-list for extension type_name
+	14, // [14:14] is the sub-list for extension extendee
+	0,  // [0:14] is the sub-list for field type_name
 }
 
 func init() { file_projects_v1_events_proto_init() }
@@ -836,6 +1100,7 @@ func file_projects_v1_events_proto_init() {
 	if File_projects_v1_events_proto != nil {
 		return
 	}
+	file_projects_v1_awards_proto_init()
 	file_projects_v1_matches_proto_init()
 	type x struct{}
 	out := protoimpl.TypeBuilder{
@@ -843,7 +1108,7 @@ func file_projects_v1_events_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_projects_v1_events_proto_rawDesc), len(file_projects_v1_events_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   7,
+			NumMessages:   8,
 			NumExtensions: 0,
 			NumServices:   0,
 		},

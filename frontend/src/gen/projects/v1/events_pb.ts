@@ -7,6 +7,8 @@ import { fileDesc, messageDesc } from "@bufbuild/protobuf/codegenv2";
 import { file_events_v1_event } from "../../events/v1/event_pb";
 import type { Timestamp } from "@bufbuild/protobuf/wkt";
 import { file_google_protobuf_timestamp } from "@bufbuild/protobuf/wkt";
+import type { AwardWinner } from "./awards_pb";
+import { file_projects_v1_awards } from "./awards_pb";
 import type { MatchedProject, SearchMatch, UserMatches } from "./matches_pb";
 import { file_projects_v1_matches } from "./matches_pb";
 import type { Message } from "@bufbuild/protobuf";
@@ -15,7 +17,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file projects/v1/events.proto.
  */
 export const file_projects_v1_events: GenFile = /*@__PURE__*/
-  fileDesc("Chhwcm9qZWN0cy92MS9ldmVudHMucHJvdG8SC3Byb2plY3RzLnYxIsoBCg5Qcm9qZWN0Q3JlYXRlZBIQCghldmVudF9pZBgBIAEoCRIvCgtvY2N1cnJlZF9hdBgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASEgoKcHJvamVjdF9pZBgDIAEoCRIUCgxwcm9qZWN0X25hbWUYBCABKAkSDgoGc3RhdHVzGAUgASgJEg4KBnNvdXJjZRgGIAEoCTorkrUYJwobcHJvamVjdHMudjEucHJvamVjdC5jcmVhdGVkEghQUk9KRUNUUyLSAQoOUHJvamVjdFVwZGF0ZWQSEAoIZXZlbnRfaWQYASABKAkSLwoLb2NjdXJyZWRfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhIKCnByb2plY3RfaWQYAyABKAkSFAoMcHJvamVjdF9uYW1lGAQgASgJEg4KBnN0YXR1cxgFIAEoCRIWCg5jaGFuZ2VkX2ZpZWxkcxgGIAMoCTorkrUYJwobcHJvamVjdHMudjEucHJvamVjdC51cGRhdGVkEghQUk9KRUNUUyLyAQoRQW5ub3VuY2VtZW50QWRkZWQSEAoIZXZlbnRfaWQYASABKAkSLwoLb2NjdXJyZWRfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhIKCnByb2plY3RfaWQYAyABKAkSFAoMcHJvamVjdF9uYW1lGAQgASgJEhEKCXR5cGVfY29kZRgFIAEoCRIRCgl0eXBlX25hbWUYBiABKAkSDAoEZGF0ZRgHIAEoCRIMCgRsaW5rGAggASgJOi6StRgqCh5wcm9qZWN0cy52MS5hbm5vdW5jZW1lbnQuYWRkZWQSCFBST0pFQ1RTIqsCCg9Dcml0ZXJpYU1hdGNoZWQSEAoIZXZlbnRfaWQYASABKAkSLwoLb2NjdXJyZWRfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEg8KB3VzZXJfaWQYAyABKAkSEwoLY3JpdGVyaWFfaWQYBCABKAkSFQoNY3JpdGVyaWFfbmFtZRgFIAEoCRITCgtwcm9qZWN0X2lkcxgGIAMoCRItCghwcm9qZWN0cxgHIAMoCzIbLnByb2plY3RzLnYxLk1hdGNoZWRQcm9qZWN0Eg8KB3J1bl9rZXkYCCABKAkSFQoNcHJvamVjdF9jb3VudBgJIAEoBToskrUYKAoccHJvamVjdHMudjEuY3JpdGVyaWEubWF0Y2hlZBIIUFJPSkVDVFMiswIKDlByb2plY3RNYXRjaGVkEhAKCGV2ZW50X2lkGAEgASgJEi8KC29jY3VycmVkX2F0GAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIsCgdwcm9qZWN0GAMgASgLMhsucHJvamVjdHMudjEuTWF0Y2hlZFByb2plY3QSKQoHbWF0Y2hlcxgEIAMoCzIYLnByb2plY3RzLnYxLlNlYXJjaE1hdGNoEicKBXVzZXJzGAUgAygLMhgucHJvamVjdHMudjEuVXNlck1hdGNoZXMSFQoNY3JpdGVyaWFfa2V5cxgGIAEoDBIYChBjcml0ZXJpYV92ZXJzaW9uGAcgASgDOiuStRgnChtwcm9qZWN0cy52MS5wcm9qZWN0Lm1hdGNoZWQSCFBST0pFQ1RTIuYBCg1JbXBvcnRNYXRjaGVkEhAKCGV2ZW50X2lkGAEgASgJEi8KC29jY3VycmVkX2F0GAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIRCglpbXBvcnRfaWQYAyABKAMSDwoHdXNlcl9pZBgEIAEoCRITCgtwcm9qZWN0X2lkcxgFIAMoCRItCghwcm9qZWN0cxgGIAMoCzIbLnByb2plY3RzLnYxLk1hdGNoZWRQcm9qZWN0OiqStRgmChpwcm9qZWN0cy52MS5pbXBvcnQubWF0Y2hlZBIIUFJPSkVDVFMi0AEKE0RlYWRsaW5lQXBwcm9hY2hpbmcSEAoIZXZlbnRfaWQYASABKAkSLwoLb2NjdXJyZWRfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhIKCnByb2plY3RfaWQYAyABKAkSFAoMcHJvamVjdF9uYW1lGAQgASgJEgwKBGtpbmQYBSABKAkSDAoEZGF0ZRgGIAEoCTowkrUYLAogcHJvamVjdHMudjEuZGVhZGxpbmUuYXBwcm9hY2hpbmcSCFBST0pFQ1RTQpABCg9jb20ucHJvamVjdHMudjFCC0V2ZW50c1Byb3RvUAFaI2JpZHJhZGFyL2dlbi9wcm9qZWN0cy92MTtwcm9qZWN0c3YxogIDUFhYqgILUHJvamVjdHMuVjHKAgtQcm9qZWN0c1xWMeICF1Byb2plY3RzXFYxXEdQQk1ldGFkYXRh6gIMUHJvamVjdHM6OlYxYgZwcm90bzM", [file_events_v1_event, file_google_protobuf_timestamp, file_projects_v1_matches]);
+  fileDesc("Chhwcm9qZWN0cy92MS9ldmVudHMucHJvdG8SC3Byb2plY3RzLnYxIsoBCg5Qcm9qZWN0Q3JlYXRlZBIQCghldmVudF9pZBgBIAEoCRIvCgtvY2N1cnJlZF9hdBgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASEgoKcHJvamVjdF9pZBgDIAEoCRIUCgxwcm9qZWN0X25hbWUYBCABKAkSDgoGc3RhdHVzGAUgASgJEg4KBnNvdXJjZRgGIAEoCTorkrUYJwobcHJvamVjdHMudjEucHJvamVjdC5jcmVhdGVkEghQUk9KRUNUUyLSAQoOUHJvamVjdFVwZGF0ZWQSEAoIZXZlbnRfaWQYASABKAkSLwoLb2NjdXJyZWRfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhIKCnByb2plY3RfaWQYAyABKAkSFAoMcHJvamVjdF9uYW1lGAQgASgJEg4KBnN0YXR1cxgFIAEoCRIWCg5jaGFuZ2VkX2ZpZWxkcxgGIAMoCTorkrUYJwobcHJvamVjdHMudjEucHJvamVjdC51cGRhdGVkEghQUk9KRUNUUyLyAQoRQW5ub3VuY2VtZW50QWRkZWQSEAoIZXZlbnRfaWQYASABKAkSLwoLb2NjdXJyZWRfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhIKCnByb2plY3RfaWQYAyABKAkSFAoMcHJvamVjdF9uYW1lGAQgASgJEhEKCXR5cGVfY29kZRgFIAEoCRIRCgl0eXBlX25hbWUYBiABKAkSDAoEZGF0ZRgHIAEoCRIMCgRsaW5rGAggASgJOi6StRgqCh5wcm9qZWN0cy52MS5hbm5vdW5jZW1lbnQuYWRkZWQSCFBST0pFQ1RTIqsCCg9Dcml0ZXJpYU1hdGNoZWQSEAoIZXZlbnRfaWQYASABKAkSLwoLb2NjdXJyZWRfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEg8KB3VzZXJfaWQYAyABKAkSEwoLY3JpdGVyaWFfaWQYBCABKAkSFQoNY3JpdGVyaWFfbmFtZRgFIAEoCRITCgtwcm9qZWN0X2lkcxgGIAMoCRItCghwcm9qZWN0cxgHIAMoCzIbLnByb2plY3RzLnYxLk1hdGNoZWRQcm9qZWN0Eg8KB3J1bl9rZXkYCCABKAkSFQoNcHJvamVjdF9jb3VudBgJIAEoBToskrUYKAoccHJvamVjdHMudjEuY3JpdGVyaWEubWF0Y2hlZBIIUFJPSkVDVFMiswIKDlByb2plY3RNYXRjaGVkEhAKCGV2ZW50X2lkGAEgASgJEi8KC29jY3VycmVkX2F0GAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIsCgdwcm9qZWN0GAMgASgLMhsucHJvamVjdHMudjEuTWF0Y2hlZFByb2plY3QSKQoHbWF0Y2hlcxgEIAMoCzIYLnByb2plY3RzLnYxLlNlYXJjaE1hdGNoEicKBXVzZXJzGAUgAygLMhgucHJvamVjdHMudjEuVXNlck1hdGNoZXMSFQoNY3JpdGVyaWFfa2V5cxgGIAEoDBIYChBjcml0ZXJpYV92ZXJzaW9uGAcgASgDOiuStRgnChtwcm9qZWN0cy52MS5wcm9qZWN0Lm1hdGNoZWQSCFBST0pFQ1RTIuYBCg1JbXBvcnRNYXRjaGVkEhAKCGV2ZW50X2lkGAEgASgJEi8KC29jY3VycmVkX2F0GAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIRCglpbXBvcnRfaWQYAyABKAMSDwoHdXNlcl9pZBgEIAEoCRITCgtwcm9qZWN0X2lkcxgFIAMoCRItCghwcm9qZWN0cxgGIAMoCzIbLnByb2plY3RzLnYxLk1hdGNoZWRQcm9qZWN0OiqStRgmChpwcm9qZWN0cy52MS5pbXBvcnQubWF0Y2hlZBIIUFJPSkVDVFMi0AEKE0RlYWRsaW5lQXBwcm9hY2hpbmcSEAoIZXZlbnRfaWQYASABKAkSLwoLb2NjdXJyZWRfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhIKCnByb2plY3RfaWQYAyABKAkSFAoMcHJvamVjdF9uYW1lGAQgASgJEgwKBGtpbmQYBSABKAkSDAoEZGF0ZRgGIAEoCTowkrUYLAogcHJvamVjdHMudjEuZGVhZGxpbmUuYXBwcm9hY2hpbmcSCFBST0pFQ1RTItwECg1Bd2FyZFJlY29yZGVkEhAKCGV2ZW50X2lkGAEgASgJEi8KC29jY3VycmVkX2F0GAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBISCgpwcm9qZWN0X2lkGAMgASgJEhQKDHByb2plY3RfbmFtZRgEIAEoCRIRCglkZXB0X2NvZGUYBSABKAkSEQoJZGVwdF9uYW1lGAYgASgJEhUKDWRlcHRfc3ViX2NvZGUYByABKAkSFQoNZGVwdF9zdWJfbmFtZRgIIAEoCRIVCg1taW5pc3RyeV9jb2RlGAkgASgJEhUKDW1pbmlzdHJ5X25hbWUYCiABKAkSFQoNcHJvdmluY2VfY29kZRgLIAEoCRITCgttZXRob2RfY29kZRgMIAEoCRITCgttZXRob2RfbmFtZRgNIAEoCRIRCgl0eXBlX2NvZGUYDiABKAkSEQoJdHlwZV9uYW1lGA8gASgJEhMKC2J1ZGdldF95ZWFyGBAgASgFEhUKDWJ1ZGdldF9zYXRhbmcYESABKAMSHgoWcmVmZXJlbmNlX3ByaWNlX3NhdGFuZxgSIAEoAxIbChNhZ3JlZWRfcHJpY2Vfc2F0YW5nGBMgASgDEikKB3dpbm5lcnMYFCADKAsyGC5wcm9qZWN0cy52MS5Bd2FyZFdpbm5lchIVCg1hbm5vdW5jZV9kYXRlGBUgASgJEg4KBnNvdXJjZRgWIAEoCRIOCgZydW5faWQYFyABKAk6KpK1GCYKGnByb2plY3RzLnYxLmF3YXJkLnJlY29yZGVkEghQUk9KRUNUU0KQAQoPY29tLnByb2plY3RzLnYxQgtFdmVudHNQcm90b1ABWiNiaWRyYWRhci9nZW4vcHJvamVjdHMvdjE7cHJvamVjdHN2MaICA1BYWKoCC1Byb2plY3RzLlYxygILUHJvamVjdHNcVjHiAhdQcm9qZWN0c1xWMVxHUEJNZXRhZGF0YeoCDFByb2plY3RzOjpWMWIGcHJvdG8z", [file_events_v1_event, file_google_protobuf_timestamp, file_projects_v1_awards, file_projects_v1_matches]);
 
 /**
  * ProjectCreated: ingestion saw a project for the first time.
@@ -402,4 +404,145 @@ export type DeadlineApproaching = Message<"projects.v1.DeadlineApproaching"> & {
  */
 export const DeadlineApproachingSchema: GenMessage<DeadlineApproaching> = /*@__PURE__*/
   messageDesc(file_projects_v1_events, 6);
+
+/**
+ * AwardRecorded: an import wrote a project's award (its reference or agreed
+ * price, its winners or contract) for the first time or changed it; the whole
+ * award as the projects service now holds it, for the market service
+ * (docs/architecture.md#market-bid-intelligence). A replayed import that
+ * changes nothing publishes nothing; consumers upsert by project_id.
+ *
+ * @generated from message projects.v1.AwardRecorded
+ */
+export type AwardRecorded = Message<"projects.v1.AwardRecorded"> & {
+  /**
+   * @generated from field: string event_id = 1;
+   */
+  eventId: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp occurred_at = 2;
+   */
+  occurredAt?: Timestamp | undefined;
+
+  /**
+   * @generated from field: string project_id = 3;
+   */
+  projectId: string;
+
+  /**
+   * @generated from field: string project_name = 4;
+   */
+  projectName: string;
+
+  /**
+   * @generated from field: string dept_code = 5;
+   */
+  deptCode: string;
+
+  /**
+   * @generated from field: string dept_name = 6;
+   */
+  deptName: string;
+
+  /**
+   * @generated from field: string dept_sub_code = 7;
+   */
+  deptSubCode: string;
+
+  /**
+   * @generated from field: string dept_sub_name = 8;
+   */
+  deptSubName: string;
+
+  /**
+   * @generated from field: string ministry_code = 9;
+   */
+  ministryCode: string;
+
+  /**
+   * @generated from field: string ministry_name = 10;
+   */
+  ministryName: string;
+
+  /**
+   * @generated from field: string province_code = 11;
+   */
+  provinceCode: string;
+
+  /**
+   * @generated from field: string method_code = 12;
+   */
+  methodCode: string;
+
+  /**
+   * @generated from field: string method_name = 13;
+   */
+  methodName: string;
+
+  /**
+   * @generated from field: string type_code = 14;
+   */
+  typeCode: string;
+
+  /**
+   * @generated from field: string type_name = 15;
+   */
+  typeName: string;
+
+  /**
+   * Buddhist era.
+   *
+   * @generated from field: int32 budget_year = 16;
+   */
+  budgetYear: number;
+
+  /**
+   * Money in satang; 0 when the source gave none.
+   *
+   * @generated from field: int64 budget_satang = 17;
+   */
+  budgetSatang: bigint;
+
+  /**
+   * @generated from field: int64 reference_price_satang = 18;
+   */
+  referencePriceSatang: bigint;
+
+  /**
+   * @generated from field: int64 agreed_price_satang = 19;
+   */
+  agreedPriceSatang: bigint;
+
+  /**
+   * @generated from field: repeated projects.v1.AwardWinner winners = 20;
+   */
+  winners: AwardWinner[];
+
+  /**
+   * ISO date (Asia/Bangkok) of the award (the W0 step, else the contract, else the latest step).
+   *
+   * @generated from field: string announce_date = 21;
+   */
+  announceDate: string;
+
+  /**
+   * @generated from field: string source = 22;
+   */
+  source: string;
+
+  /**
+   * The ingestion run that wrote it (empty outside a run).
+   *
+   * @generated from field: string run_id = 23;
+   */
+  runId: string;
+};
+
+/**
+ * Describes the message projects.v1.AwardRecorded.
+ * Use `create(AwardRecordedSchema)` to create a new message.
+ */
+export const AwardRecordedSchema: GenMessage<AwardRecorded> = /*@__PURE__*/
+  messageDesc(file_projects_v1_events, 7);
 

@@ -8,7 +8,6 @@ import (
 
 	"github.com/jackc/pgx/v5/pgtype"
 
-	"bidradar/pkg/thaitext"
 	"bidradar/services/projects/internal/domain"
 )
 

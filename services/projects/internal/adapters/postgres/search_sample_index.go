@@ -6,8 +6,8 @@ import (
 	"strings"
 	"sync"
 
+	"bidradar/pkg/thaitext"
 	"bidradar/services/projects/internal/domain"
-	"bidradar/services/projects/internal/domain/thaitext"
 )
 
 // sampleIndex is the sample with what the planner derives from it, built
