@@ -13,6 +13,7 @@ const connectServices = [
   "/interests.v1.InterestsService",
   "/subscription.v1.SubscriptionService",
   "/notification.v1.NotificationService",
+  "/market.v1.MarketService",
 ];
 
 export default defineConfig({
