@@ -15,7 +15,7 @@ const pct = (x) => `${x < 0 ? "−" : ""}${fmt2(Math.abs(x))}%`;
 
 /** A 13-digit tax id with its check digit (docs/market.md#tax-ids). */
 function taxId(n) {
-  const d = `0${String(105570000000 + n).padStart(11, "0")}`;
+  const d = `0${10557000000 + n}`; // 12 digits, then the check digit
   let sum = 0;
   for (let i = 0; i < 12; i++) sum += Number(d[i]) * (13 - i);
   return d + String((11 - (sum % 11)) % 10);

@@ -102,16 +102,16 @@ export function YearTrend({ rows, testId = "mk-trend" }: { rows: readonly YearPo
   );
   return (
     <Figure title={t.trend} table={table} testId={testId}>
-      <ComposedChart responsive data={data} style={{ width: "100%", height: 220 }} margin={{ top: 8, right: 0, bottom: 4, left: -18 }}>
+      <ComposedChart responsive data={data} style={{ width: "100%", height: 220 }} margin={{ top: 8, right: 0, bottom: 4, left: 0 }}>
         <CartesianGrid vertical={false} stroke={GRID} />
         <XAxis dataKey="year" tick={TICK} tickLine={false} />
         <YAxis yAxisId="n" orientation="right" allowDecimals={false} tick={TICK} width={44} tickLine={false} axisLine={false} />
-        <YAxis yAxisId="pct" tick={TICK} width={48} tickLine={false} axisLine={false} unit="%" />
+        <YAxis yAxisId="pct" tick={TICK} width={44} tickLine={false} axisLine={false} unit="%" />
         <Tooltip
           formatter={(v, name) => (name === "p50" ? [v === null ? "–" : fmtPct(Number(v)), t.trendMedian] : [formatNumber(Number(v)), t.trendN])}
           labelFormatter={(l) => t.budgetYear(Number(l))}
         />
-        <Bar yAxisId="n" dataKey="n" fill={ACCENT} fillOpacity={0.35} isAnimationActive={false} radius={[3, 3, 0, 0]} />
+        <Bar yAxisId="n" dataKey="n" fill={ACCENT} fillOpacity={0.35} isAnimationActive={false} radius={[3, 3, 0, 0]} maxBarSize={56} />
         <Line yAxisId="pct" dataKey="p50" stroke={PRIMARY} strokeWidth={2.5} dot={{ r: 3 }} connectNulls isAnimationActive={false} />
       </ComposedChart>
       <p className="mk-legend">

@@ -20,13 +20,15 @@ export type BenchmarkView = {
 };
 
 type StatsIn = { p10?: number; p25?: number; p50?: number; p75?: number; p90?: number; mean?: number };
+/** Counts are int64 (bigint) or int32 (number) in the generated types: either reads. */
+type Count = bigint | number;
 type BenchmarkIn = {
-  n: bigint;
-  nWithoutReference: bigint;
+  n: Count;
+  nWithoutReference: Count;
   discountPct?: StatsIn;
-  histogram: ReadonlyArray<{ fromPct: number; toPct: number; count: bigint }>;
-  byBudgetYear: ReadonlyArray<{ budgetYear: number; n: bigint; p50?: number }>;
-  topWinners: ReadonlyArray<{ taxId?: string; name: string; wins: bigint; totalBaht: number; p50DiscountPct?: number }>;
+  histogram: ReadonlyArray<{ fromPct: number; toPct: number; count: Count }>;
+  byBudgetYear: ReadonlyArray<{ budgetYear: number; n: Count; p50?: number }>;
+  topWinners: ReadonlyArray<{ taxId?: string; name: string; wins: Count; totalBaht: number; p50DiscountPct?: number }>;
 };
 
 function stats(s: StatsIn | undefined): BenchmarkView["pct"] {
