@@ -1,7 +1,7 @@
 # syntax=docker/dockerfile:1
 # One image per service:
 #   docker build --build-arg SERVICE=auth -t bidradar/auth .
-# SERVICE is one of: gateway auth projects interests subscription notification realtime.
+# SERVICE is one of: gateway auth projects interests subscription notification realtime market.
 # The binary is /app/$SERVICE (subcommands "serve", the default, and "migrate");
 # the gateway image also carries the built frontend in /app/web.
 ARG SERVICE
@@ -31,6 +31,7 @@ COPY gen/go.mod gen/go.sum gen/
 COPY pkg/go.mod pkg/go.sum pkg/
 COPY services/auth/go.mod services/auth/go.sum services/auth/
 COPY services/interests/go.mod services/interests/go.sum services/interests/
+COPY services/market/go.mod services/market/go.sum services/market/
 COPY services/notification/go.mod services/notification/go.sum services/notification/
 COPY services/projects/go.mod services/projects/go.sum services/projects/
 COPY services/realtime/go.mod services/realtime/go.sum services/realtime/

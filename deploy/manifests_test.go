@@ -52,6 +52,7 @@ var services = []service{
 	{"subscription", 9004, "SUBSCRIPTION_ADDR", true},
 	{"notification", 9005, "NOTIFICATION_ADDR", true},
 	{"realtime", 9006, "REALTIME_ADDR", false},
+	{"market", 9007, "MARKET_ADDR", true},
 }
 
 const (

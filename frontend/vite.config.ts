@@ -11,6 +11,7 @@ const connectServices = [
   "/auth.v1.AuthService",
   "/projects.v1.ProjectsService",
   "/interests.v1.InterestsService",
+  "/market.v1.MarketService",
   "/subscription.v1.SubscriptionService",
   "/notification.v1.NotificationService",
   "/market.v1.MarketService",

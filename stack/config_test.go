@@ -10,6 +10,7 @@ import (
 	"bidradar/pkg/runner"
 	"bidradar/services/auth/authsvc"
 	"bidradar/services/interests/interestssvc"
+	"bidradar/services/market/marketsvc"
 	"bidradar/services/notification/notificationsvc"
 	"bidradar/services/projects/projectssvc"
 	"bidradar/services/realtime/realtimesvc"
@@ -36,8 +37,9 @@ func TestEveryBuildListsEveryConfigProblem(t *testing.T) {
 		// With events, the owners of the searches an alert names come from the projects service.
 		{notificationsvc.Spec, map[string]string{"NATS_URL": "nats://127.0.0.1:1"}, []string{"DATABASE_URL", "PROJECTS_TARGET"}},
 		{realtimesvc.Spec, nil, []string{"NATS_URL", "AUTH_TARGET", "SERVICE_TOKEN_KEY"}},
+		{marketsvc.Spec, map[string]string{"MARKET_FLUSH_EVERY": "-1s"}, []string{"DATABASE_URL", "PROJECTS_TARGET", "SUBSCRIPTION_TARGET", "AUTH_TARGET", "SERVICE_TOKEN_KEY", "MARKET_FLUSH_EVERY"}},
 		{gw.Spec, map[string]string{"GATEWAY_MAX_BODY": "12", "GATEWAY_PASSWORD_INFLIGHT": "x", "ALLOWED_ORIGINS": "nope"},
-			[]string{"AUTH_TARGET", "PROJECTS_TARGET", "INTERESTS_TARGET", "SUBSCRIPTION_TARGET", "NOTIFICATION_TARGET", "REALTIME_TARGET", "SERVICE_TOKEN_KEY", "GATEWAY_MAX_BODY", "GATEWAY_PASSWORD_INFLIGHT", "ALLOWED_ORIGINS"}},
+			[]string{"AUTH_TARGET", "PROJECTS_TARGET", "INTERESTS_TARGET", "SUBSCRIPTION_TARGET", "NOTIFICATION_TARGET", "REALTIME_TARGET", "MARKET_TARGET", "SERVICE_TOKEN_KEY", "GATEWAY_MAX_BODY", "GATEWAY_PASSWORD_INFLIGHT", "ALLOWED_ORIGINS"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.spec.Name, func(t *testing.T) {

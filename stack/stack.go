@@ -25,6 +25,7 @@ import (
 	"bidradar/pkg/server"
 	"bidradar/services/auth/authsvc"
 	"bidradar/services/interests/interestssvc"
+	"bidradar/services/market/marketsvc"
 	"bidradar/services/notification/notificationsvc"
 	"bidradar/services/projects/projectssvc"
 	"bidradar/services/realtime/realtimesvc"
@@ -45,6 +46,7 @@ func services(opts Options) []struct {
 		{interestssvc.Spec, "INTERESTS_TARGET"},
 		{subscriptionsvc.Spec, "SUBSCRIPTION_TARGET"},
 		{notificationsvc.Spec, "NOTIFICATION_TARGET"},
+		{marketsvc.Spec, "MARKET_TARGET"},
 		{realtimesvc.Spec, "REALTIME_TARGET"},
 	}
 }

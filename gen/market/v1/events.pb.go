@@ -96,122 +96,18 @@ func (x *CompetitorWon) GetAwards() []*CompetitorAward {
 	return nil
 }
 
-// CompetitorAward is one award told to a watcher.
-type CompetitorAward struct {
-	state       protoimpl.MessageState `protogen:"open.v1"`
-	ProjectId   string                 `protobuf:"bytes,1,opt,name=project_id,json=projectId,proto3" json:"project_id,omitempty"`
-	ProjectName string                 `protobuf:"bytes,2,opt,name=project_name,json=projectName,proto3" json:"project_name,omitempty"`
-	TaxId       string                 `protobuf:"bytes,3,opt,name=tax_id,json=taxId,proto3" json:"tax_id,omitempty"`
-	WinnerName  string                 `protobuf:"bytes,4,opt,name=winner_name,json=winnerName,proto3" json:"winner_name,omitempty"`
-	// Baht, and exact in satang; 0 when the source gave none.
-	AgreedPrice       float64 `protobuf:"fixed64,5,opt,name=agreed_price,json=agreedPrice,proto3" json:"agreed_price,omitempty"`
-	AgreedPriceSatang int64   `protobuf:"varint,6,opt,name=agreed_price_satang,json=agreedPriceSatang,proto3" json:"agreed_price_satang,omitempty"`
-	DeptName          string  `protobuf:"bytes,7,opt,name=dept_name,json=deptName,proto3" json:"dept_name,omitempty"`
-	unknownFields     protoimpl.UnknownFields
-	sizeCache         protoimpl.SizeCache
-}
-
-func (x *CompetitorAward) Reset() {
-	*x = CompetitorAward{}
-	mi := &file_market_v1_events_proto_msgTypes[1]
-	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
-	ms.StoreMessageInfo(mi)
-}
-
-func (x *CompetitorAward) String() string {
-	return protoimpl.X.MessageStringOf(x)
-}
-
-func (*CompetitorAward) ProtoMessage() {}
-
-func (x *CompetitorAward) ProtoReflect() protoreflect.Message {
-	mi := &file_market_v1_events_proto_msgTypes[1]
-	if x != nil {
-		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
-		if ms.LoadMessageInfo() == nil {
-			ms.StoreMessageInfo(mi)
-		}
-		return ms
-	}
-	return mi.MessageOf(x)
-}
-
-// Deprecated: Use CompetitorAward.ProtoReflect.Descriptor instead.
-func (*CompetitorAward) Descriptor() ([]byte, []int) {
-	return file_market_v1_events_proto_rawDescGZIP(), []int{1}
-}
-
-func (x *CompetitorAward) GetProjectId() string {
-	if x != nil {
-		return x.ProjectId
-	}
-	return ""
-}
-
-func (x *CompetitorAward) GetProjectName() string {
-	if x != nil {
-		return x.ProjectName
-	}
-	return ""
-}
-
-func (x *CompetitorAward) GetTaxId() string {
-	if x != nil {
-		return x.TaxId
-	}
-	return ""
-}
-
-func (x *CompetitorAward) GetWinnerName() string {
-	if x != nil {
-		return x.WinnerName
-	}
-	return ""
-}
-
-func (x *CompetitorAward) GetAgreedPrice() float64 {
-	if x != nil {
-		return x.AgreedPrice
-	}
-	return 0
-}
-
-func (x *CompetitorAward) GetAgreedPriceSatang() int64 {
-	if x != nil {
-		return x.AgreedPriceSatang
-	}
-	return 0
-}
-
-func (x *CompetitorAward) GetDeptName() string {
-	if x != nil {
-		return x.DeptName
-	}
-	return ""
-}
-
 var File_market_v1_events_proto protoreflect.FileDescriptor
 
 const file_market_v1_events_proto_rawDesc = "" +
 	"\n" +
-	"\x16market/v1/events.proto\x12\tmarket.v1\x1a\x15events/v1/event.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xdc\x01\n" +
+	"\x16market/v1/events.proto\x12\tmarket.v1\x1a\x15events/v1/event.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x16market/v1/market.proto\"\xdc\x01\n" +
 	"\rCompetitorWon\x12\x19\n" +
 	"\bevent_id\x18\x01 \x01(\tR\aeventId\x12;\n" +
 	"\voccurred_at\x18\x02 \x01(\v2\x1a.google.protobuf.TimestampR\n" +
 	"occurredAt\x12\x17\n" +
 	"\auser_id\x18\x03 \x01(\tR\x06userId\x122\n" +
 	"\x06awards\x18\x04 \x03(\v2\x1a.market.v1.CompetitorAwardR\x06awards:&\x92\xb5\x18\"\n" +
-	"\x18market.v1.competitor.won\x12\x06MARKET\"\xfb\x01\n" +
-	"\x0fCompetitorAward\x12\x1d\n" +
-	"\n" +
-	"project_id\x18\x01 \x01(\tR\tprojectId\x12!\n" +
-	"\fproject_name\x18\x02 \x01(\tR\vprojectName\x12\x15\n" +
-	"\x06tax_id\x18\x03 \x01(\tR\x05taxId\x12\x1f\n" +
-	"\vwinner_name\x18\x04 \x01(\tR\n" +
-	"winnerName\x12!\n" +
-	"\fagreed_price\x18\x05 \x01(\x01R\vagreedPrice\x12.\n" +
-	"\x13agreed_price_satang\x18\x06 \x01(\x03R\x11agreedPriceSatang\x12\x1b\n" +
-	"\tdept_name\x18\a \x01(\tR\bdeptNameB\x82\x01\n" +
+	"\x18market.v1.competitor.won\x12\x06MARKETB\x82\x01\n" +
 	"\rcom.market.v1B\vEventsProtoP\x01Z\x1fbidradar/gen/market/v1;marketv1\xa2\x02\x03MXX\xaa\x02\tMarket.V1\xca\x02\tMarket\\V1\xe2\x02\x15Market\\V1\\GPBMetadata\xea\x02\n" +
 	"Market::V1b\x06proto3"
 
@@ -227,15 +123,15 @@ func file_market_v1_events_proto_rawDescGZIP() []byte {
 	return file_market_v1_events_proto_rawDescData
 }
 
-var file_market_v1_events_proto_msgTypes = make([]protoimpl.MessageInfo, 2)
+var file_market_v1_events_proto_msgTypes = make([]protoimpl.MessageInfo, 1)
 var file_market_v1_events_proto_goTypes = []any{
 	(*CompetitorWon)(nil),         // 0: market.v1.CompetitorWon
-	(*CompetitorAward)(nil),       // 1: market.v1.CompetitorAward
-	(*timestamppb.Timestamp)(nil), // 2: google.protobuf.Timestamp
+	(*timestamppb.Timestamp)(nil), // 1: google.protobuf.Timestamp
+	(*CompetitorAward)(nil),       // 2: market.v1.CompetitorAward
 }
 var file_market_v1_events_proto_depIdxs = []int32{
-	2, // 0: market.v1.CompetitorWon.occurred_at:type_name -> google.protobuf.Timestamp
-	1, // 1: market.v1.CompetitorWon.awards:type_name -> market.v1.CompetitorAward
+	1, // 0: market.v1.CompetitorWon.occurred_at:type_name -> google.protobuf.Timestamp
+	2, // 1: market.v1.CompetitorWon.awards:type_name -> market.v1.CompetitorAward
 	2, // [2:2] is the sub-list for method output_type
 	2, // [2:2] is the sub-list for method input_type
 	2, // [2:2] is the sub-list for extension type_name
@@ -248,13 +144,14 @@ func file_market_v1_events_proto_init() {
 	if File_market_v1_events_proto != nil {
 		return
 	}
+	file_market_v1_market_proto_init()
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_market_v1_events_proto_rawDesc), len(file_market_v1_events_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   2,
+			NumMessages:   1,
 			NumExtensions: 0,
 			NumServices:   0,
 		},

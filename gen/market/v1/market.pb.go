@@ -11,6 +11,7 @@ import (
 	protoreflect "google.golang.org/protobuf/reflect/protoreflect"
 	protoimpl "google.golang.org/protobuf/runtime/protoimpl"
 	timestamppb "google.golang.org/protobuf/types/known/timestamppb"
+	wrapperspb "google.golang.org/protobuf/types/known/wrapperspb"
 	reflect "reflect"
 	sync "sync"
 	unsafe "unsafe"
@@ -284,7 +285,7 @@ type HistogramBin struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	FromPct       float64                `protobuf:"fixed64,1,opt,name=from_pct,json=fromPct,proto3" json:"from_pct,omitempty"`
 	ToPct         float64                `protobuf:"fixed64,2,opt,name=to_pct,json=toPct,proto3" json:"to_pct,omitempty"`
-	Count         int64                  `protobuf:"varint,3,opt,name=count,proto3" json:"count,omitempty"`
+	Count         int32                  `protobuf:"varint,3,opt,name=count,proto3" json:"count,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -333,7 +334,7 @@ func (x *HistogramBin) GetToPct() float64 {
 	return 0
 }
 
-func (x *HistogramBin) GetCount() int64 {
+func (x *HistogramBin) GetCount() int32 {
 	if x != nil {
 		return x.Count
 	}
@@ -345,7 +346,7 @@ func (x *HistogramBin) GetCount() int64 {
 type BudgetYearStat struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	BudgetYear    int32                  `protobuf:"varint,1,opt,name=budget_year,json=budgetYear,proto3" json:"budget_year,omitempty"`
-	N             int64                  `protobuf:"varint,2,opt,name=n,proto3" json:"n,omitempty"`
+	N             int32                  `protobuf:"varint,2,opt,name=n,proto3" json:"n,omitempty"`
 	P50           *float64               `protobuf:"fixed64,3,opt,name=p50,proto3,oneof" json:"p50,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -388,7 +389,7 @@ func (x *BudgetYearStat) GetBudgetYear() int32 {
 	return 0
 }
 
-func (x *BudgetYearStat) GetN() int64 {
+func (x *BudgetYearStat) GetN() int32 {
 	if x != nil {
 		return x.N
 	}
@@ -406,9 +407,10 @@ func (x *BudgetYearStat) GetP50() float64 {
 // its normalised name (no valid tax id was published).
 type Winner struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
-	TaxId *string                `protobuf:"bytes,1,opt,name=tax_id,json=taxId,proto3,oneof" json:"tax_id,omitempty"`
-	Name  string                 `protobuf:"bytes,2,opt,name=name,proto3" json:"name,omitempty"`
-	Wins  int64                  `protobuf:"varint,3,opt,name=wins,proto3" json:"wins,omitempty"`
+	// A wrapper, not optional: REST writes null for a name-grouped winner.
+	TaxId *wrapperspb.StringValue `protobuf:"bytes,1,opt,name=tax_id,json=taxId,proto3" json:"tax_id,omitempty"`
+	Name  string                  `protobuf:"bytes,2,opt,name=name,proto3" json:"name,omitempty"`
+	Wins  int32                   `protobuf:"varint,3,opt,name=wins,proto3" json:"wins,omitempty"`
 	// Sum of the agreed prices, baht.
 	TotalBaht float64 `protobuf:"fixed64,4,opt,name=total_baht,json=totalBaht,proto3" json:"total_baht,omitempty"`
 	// Median discount of the wins with both prices; null when none.
@@ -447,11 +449,11 @@ func (*Winner) Descriptor() ([]byte, []int) {
 	return file_market_v1_market_proto_rawDescGZIP(), []int{4}
 }
 
-func (x *Winner) GetTaxId() string {
-	if x != nil && x.TaxId != nil {
-		return *x.TaxId
+func (x *Winner) GetTaxId() *wrapperspb.StringValue {
+	if x != nil {
+		return x.TaxId
 	}
-	return ""
+	return nil
 }
 
 func (x *Winner) GetName() string {
@@ -461,7 +463,7 @@ func (x *Winner) GetName() string {
 	return ""
 }
 
-func (x *Winner) GetWins() int64 {
+func (x *Winner) GetWins() int32 {
 	if x != nil {
 		return x.Wins
 	}
@@ -486,9 +488,9 @@ func (x *Winner) GetP50DiscountPct() float64 {
 type GetBenchmarksResponse struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// Projects used: awarded, matching, both prices > 0.
-	N int64 `protobuf:"varint,1,opt,name=n,proto3" json:"n,omitempty"`
+	N int32 `protobuf:"varint,1,opt,name=n,proto3" json:"n,omitempty"`
 	// Matching awarded projects left out for a missing price.
-	NWithoutReference int64             `protobuf:"varint,2,opt,name=n_without_reference,json=nWithoutReference,proto3" json:"n_without_reference,omitempty"`
+	NWithoutReference int32             `protobuf:"varint,2,opt,name=n_without_reference,json=nWithoutReference,proto3" json:"n_without_reference,omitempty"`
 	DiscountPct       *DiscountStats    `protobuf:"bytes,3,opt,name=discount_pct,json=discountPct,proto3" json:"discount_pct,omitempty"`
 	Histogram         []*HistogramBin   `protobuf:"bytes,4,rep,name=histogram,proto3" json:"histogram,omitempty"`
 	ByBudgetYear      []*BudgetYearStat `protobuf:"bytes,5,rep,name=by_budget_year,json=byBudgetYear,proto3" json:"by_budget_year,omitempty"`
@@ -528,14 +530,14 @@ func (*GetBenchmarksResponse) Descriptor() ([]byte, []int) {
 	return file_market_v1_market_proto_rawDescGZIP(), []int{5}
 }
 
-func (x *GetBenchmarksResponse) GetN() int64 {
+func (x *GetBenchmarksResponse) GetN() int32 {
 	if x != nil {
 		return x.N
 	}
 	return 0
 }
 
-func (x *GetBenchmarksResponse) GetNWithoutReference() int64 {
+func (x *GetBenchmarksResponse) GetNWithoutReference() int32 {
 	if x != nil {
 		return x.NWithoutReference
 	}
@@ -777,8 +779,8 @@ func (x *Bid) GetPercentileRank() float64 {
 // benchmark fields of the group named by basis.
 type GetPriceGuideResponse struct {
 	state             protoimpl.MessageState `protogen:"open.v1"`
-	N                 int64                  `protobuf:"varint,1,opt,name=n,proto3" json:"n,omitempty"`
-	NWithoutReference int64                  `protobuf:"varint,2,opt,name=n_without_reference,json=nWithoutReference,proto3" json:"n_without_reference,omitempty"`
+	N                 int32                  `protobuf:"varint,1,opt,name=n,proto3" json:"n,omitempty"`
+	NWithoutReference int32                  `protobuf:"varint,2,opt,name=n_without_reference,json=nWithoutReference,proto3" json:"n_without_reference,omitempty"`
 	DiscountPct       *DiscountStats         `protobuf:"bytes,3,opt,name=discount_pct,json=discountPct,proto3" json:"discount_pct,omitempty"`
 	Histogram         []*HistogramBin        `protobuf:"bytes,4,rep,name=histogram,proto3" json:"histogram,omitempty"`
 	ByBudgetYear      []*BudgetYearStat      `protobuf:"bytes,5,rep,name=by_budget_year,json=byBudgetYear,proto3" json:"by_budget_year,omitempty"`
@@ -798,7 +800,7 @@ type GetPriceGuideResponse struct {
 	// Set when bid_price was given.
 	Bid *Bid `protobuf:"bytes,13,opt,name=bid,proto3" json:"bid,omitempty"`
 	// The minimum group size the guide asks for (20).
-	MinGroupSize  int64 `protobuf:"varint,14,opt,name=min_group_size,json=minGroupSize,proto3" json:"min_group_size,omitempty"`
+	MinGroupSize  int32 `protobuf:"varint,14,opt,name=min_group_size,json=minGroupSize,proto3" json:"min_group_size,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -833,14 +835,14 @@ func (*GetPriceGuideResponse) Descriptor() ([]byte, []int) {
 	return file_market_v1_market_proto_rawDescGZIP(), []int{9}
 }
 
-func (x *GetPriceGuideResponse) GetN() int64 {
+func (x *GetPriceGuideResponse) GetN() int32 {
 	if x != nil {
 		return x.N
 	}
 	return 0
 }
 
-func (x *GetPriceGuideResponse) GetNWithoutReference() int64 {
+func (x *GetPriceGuideResponse) GetNWithoutReference() int32 {
 	if x != nil {
 		return x.NWithoutReference
 	}
@@ -924,7 +926,7 @@ func (x *GetPriceGuideResponse) GetBid() *Bid {
 	return nil
 }
 
-func (x *GetPriceGuideResponse) GetMinGroupSize() int64 {
+func (x *GetPriceGuideResponse) GetMinGroupSize() int32 {
 	if x != nil {
 		return x.MinGroupSize
 	}
@@ -987,11 +989,12 @@ func (x *SearchSuppliersRequest) GetLimit() int32 {
 
 // SupplierSummary is one supplier found.
 type SupplierSummary struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	TaxId         *string                `protobuf:"bytes,1,opt,name=tax_id,json=taxId,proto3,oneof" json:"tax_id,omitempty"`
-	Name          string                 `protobuf:"bytes,2,opt,name=name,proto3" json:"name,omitempty"`
-	Wins          int64                  `protobuf:"varint,3,opt,name=wins,proto3" json:"wins,omitempty"`
-	TotalBaht     float64                `protobuf:"fixed64,4,opt,name=total_baht,json=totalBaht,proto3" json:"total_baht,omitempty"`
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// A wrapper, not optional: REST writes null for a name-grouped winner.
+	TaxId         *wrapperspb.StringValue `protobuf:"bytes,1,opt,name=tax_id,json=taxId,proto3" json:"tax_id,omitempty"`
+	Name          string                  `protobuf:"bytes,2,opt,name=name,proto3" json:"name,omitempty"`
+	Wins          int32                   `protobuf:"varint,3,opt,name=wins,proto3" json:"wins,omitempty"`
+	TotalBaht     float64                 `protobuf:"fixed64,4,opt,name=total_baht,json=totalBaht,proto3" json:"total_baht,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1026,11 +1029,11 @@ func (*SupplierSummary) Descriptor() ([]byte, []int) {
 	return file_market_v1_market_proto_rawDescGZIP(), []int{11}
 }
 
-func (x *SupplierSummary) GetTaxId() string {
-	if x != nil && x.TaxId != nil {
-		return *x.TaxId
+func (x *SupplierSummary) GetTaxId() *wrapperspb.StringValue {
+	if x != nil {
+		return x.TaxId
 	}
-	return ""
+	return nil
 }
 
 func (x *SupplierSummary) GetName() string {
@@ -1040,7 +1043,7 @@ func (x *SupplierSummary) GetName() string {
 	return ""
 }
 
-func (x *SupplierSummary) GetWins() int64 {
+func (x *SupplierSummary) GetWins() int32 {
 	if x != nil {
 		return x.Wins
 	}
@@ -1147,7 +1150,7 @@ func (x *GetSupplierRequest) GetTaxId() string {
 type SupplierYear struct {
 	state          protoimpl.MessageState `protogen:"open.v1"`
 	BudgetYear     int32                  `protobuf:"varint,1,opt,name=budget_year,json=budgetYear,proto3" json:"budget_year,omitempty"`
-	Wins           int64                  `protobuf:"varint,2,opt,name=wins,proto3" json:"wins,omitempty"`
+	Wins           int32                  `protobuf:"varint,2,opt,name=wins,proto3" json:"wins,omitempty"`
 	TotalBaht      float64                `protobuf:"fixed64,3,opt,name=total_baht,json=totalBaht,proto3" json:"total_baht,omitempty"`
 	P50DiscountPct *float64               `protobuf:"fixed64,4,opt,name=p50_discount_pct,json=p50DiscountPct,proto3,oneof" json:"p50_discount_pct,omitempty"`
 	unknownFields  protoimpl.UnknownFields
@@ -1191,7 +1194,7 @@ func (x *SupplierYear) GetBudgetYear() int32 {
 	return 0
 }
 
-func (x *SupplierYear) GetWins() int64 {
+func (x *SupplierYear) GetWins() int32 {
 	if x != nil {
 		return x.Wins
 	}
@@ -1217,7 +1220,7 @@ type SupplierAgency struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	DeptCode      string                 `protobuf:"bytes,1,opt,name=dept_code,json=deptCode,proto3" json:"dept_code,omitempty"`
 	Name          string                 `protobuf:"bytes,2,opt,name=name,proto3" json:"name,omitempty"`
-	Wins          int64                  `protobuf:"varint,3,opt,name=wins,proto3" json:"wins,omitempty"`
+	Wins          int32                  `protobuf:"varint,3,opt,name=wins,proto3" json:"wins,omitempty"`
 	TotalBaht     float64                `protobuf:"fixed64,4,opt,name=total_baht,json=totalBaht,proto3" json:"total_baht,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -1267,7 +1270,7 @@ func (x *SupplierAgency) GetName() string {
 	return ""
 }
 
-func (x *SupplierAgency) GetWins() int64 {
+func (x *SupplierAgency) GetWins() int32 {
 	if x != nil {
 		return x.Wins
 	}
@@ -1381,7 +1384,7 @@ type GetSupplierResponse struct {
 	TaxId string                 `protobuf:"bytes,1,opt,name=tax_id,json=taxId,proto3" json:"tax_id,omitempty"`
 	// Every name published with the id, most used first.
 	Names          []string        `protobuf:"bytes,2,rep,name=names,proto3" json:"names,omitempty"`
-	Wins           int64           `protobuf:"varint,3,opt,name=wins,proto3" json:"wins,omitempty"`
+	Wins           int32           `protobuf:"varint,3,opt,name=wins,proto3" json:"wins,omitempty"`
 	TotalBaht      float64         `protobuf:"fixed64,4,opt,name=total_baht,json=totalBaht,proto3" json:"total_baht,omitempty"`
 	P50DiscountPct *float64        `protobuf:"fixed64,5,opt,name=p50_discount_pct,json=p50DiscountPct,proto3,oneof" json:"p50_discount_pct,omitempty"`
 	ByBudgetYear   []*SupplierYear `protobuf:"bytes,6,rep,name=by_budget_year,json=byBudgetYear,proto3" json:"by_budget_year,omitempty"`
@@ -1439,7 +1442,7 @@ func (x *GetSupplierResponse) GetNames() []string {
 	return nil
 }
 
-func (x *GetSupplierResponse) GetWins() int64 {
+func (x *GetSupplierResponse) GetWins() int32 {
 	if x != nil {
 		return x.Wins
 	}
@@ -1537,7 +1540,7 @@ func (x *GetAgencyRequest) GetDeptCode() string {
 type AgencyYear struct {
 	state          protoimpl.MessageState `protogen:"open.v1"`
 	BudgetYear     int32                  `protobuf:"varint,1,opt,name=budget_year,json=budgetYear,proto3" json:"budget_year,omitempty"`
-	Projects       int64                  `protobuf:"varint,2,opt,name=projects,proto3" json:"projects,omitempty"`
+	Projects       int32                  `protobuf:"varint,2,opt,name=projects,proto3" json:"projects,omitempty"`
 	TotalBaht      float64                `protobuf:"fixed64,3,opt,name=total_baht,json=totalBaht,proto3" json:"total_baht,omitempty"`
 	P50DiscountPct *float64               `protobuf:"fixed64,4,opt,name=p50_discount_pct,json=p50DiscountPct,proto3,oneof" json:"p50_discount_pct,omitempty"`
 	unknownFields  protoimpl.UnknownFields
@@ -1581,7 +1584,7 @@ func (x *AgencyYear) GetBudgetYear() int32 {
 	return 0
 }
 
-func (x *AgencyYear) GetProjects() int64 {
+func (x *AgencyYear) GetProjects() int32 {
 	if x != nil {
 		return x.Projects
 	}
@@ -1607,7 +1610,7 @@ type MethodShare struct {
 	state      protoimpl.MessageState `protogen:"open.v1"`
 	MethodCode string                 `protobuf:"bytes,1,opt,name=method_code,json=methodCode,proto3" json:"method_code,omitempty"`
 	MethodName string                 `protobuf:"bytes,2,opt,name=method_name,json=methodName,proto3" json:"method_name,omitempty"`
-	Projects   int64                  `protobuf:"varint,3,opt,name=projects,proto3" json:"projects,omitempty"`
+	Projects   int32                  `protobuf:"varint,3,opt,name=projects,proto3" json:"projects,omitempty"`
 	TotalBaht  float64                `protobuf:"fixed64,4,opt,name=total_baht,json=totalBaht,proto3" json:"total_baht,omitempty"`
 	// Share of the agency's awarded projects, percent, 2 decimals.
 	SharePct      float64 `protobuf:"fixed64,5,opt,name=share_pct,json=sharePct,proto3" json:"share_pct,omitempty"`
@@ -1659,7 +1662,7 @@ func (x *MethodShare) GetMethodName() string {
 	return ""
 }
 
-func (x *MethodShare) GetProjects() int64 {
+func (x *MethodShare) GetProjects() int32 {
 	if x != nil {
 		return x.Projects
 	}
@@ -1690,11 +1693,11 @@ type GetAgencyResponse struct {
 	// For a sub-agency, its agency.
 	ParentCode string  `protobuf:"bytes,4,opt,name=parent_code,json=parentCode,proto3" json:"parent_code,omitempty"`
 	ParentName string  `protobuf:"bytes,5,opt,name=parent_name,json=parentName,proto3" json:"parent_name,omitempty"`
-	Projects   int64   `protobuf:"varint,6,opt,name=projects,proto3" json:"projects,omitempty"`
+	Projects   int32   `protobuf:"varint,6,opt,name=projects,proto3" json:"projects,omitempty"`
 	TotalBaht  float64 `protobuf:"fixed64,7,opt,name=total_baht,json=totalBaht,proto3" json:"total_baht,omitempty"`
 	// Projects with both prices, and their median discount.
-	N                 int64          `protobuf:"varint,8,opt,name=n,proto3" json:"n,omitempty"`
-	NWithoutReference int64          `protobuf:"varint,9,opt,name=n_without_reference,json=nWithoutReference,proto3" json:"n_without_reference,omitempty"`
+	N                 int32          `protobuf:"varint,8,opt,name=n,proto3" json:"n,omitempty"`
+	NWithoutReference int32          `protobuf:"varint,9,opt,name=n_without_reference,json=nWithoutReference,proto3" json:"n_without_reference,omitempty"`
 	P50DiscountPct    *float64       `protobuf:"fixed64,10,opt,name=p50_discount_pct,json=p50DiscountPct,proto3,oneof" json:"p50_discount_pct,omitempty"`
 	ByBudgetYear      []*AgencyYear  `protobuf:"bytes,11,rep,name=by_budget_year,json=byBudgetYear,proto3" json:"by_budget_year,omitempty"`
 	Methods           []*MethodShare `protobuf:"bytes,12,rep,name=methods,proto3" json:"methods,omitempty"`
@@ -1769,7 +1772,7 @@ func (x *GetAgencyResponse) GetParentName() string {
 	return ""
 }
 
-func (x *GetAgencyResponse) GetProjects() int64 {
+func (x *GetAgencyResponse) GetProjects() int32 {
 	if x != nil {
 		return x.Projects
 	}
@@ -1783,14 +1786,14 @@ func (x *GetAgencyResponse) GetTotalBaht() float64 {
 	return 0
 }
 
-func (x *GetAgencyResponse) GetN() int64 {
+func (x *GetAgencyResponse) GetN() int32 {
 	if x != nil {
 		return x.N
 	}
 	return 0
 }
 
-func (x *GetAgencyResponse) GetNWithoutReference() int64 {
+func (x *GetAgencyResponse) GetNWithoutReference() int32 {
 	if x != nil {
 		return x.NWithoutReference
 	}
@@ -1876,7 +1879,7 @@ type WatchEntry struct {
 	TaxId string                 `protobuf:"bytes,1,opt,name=tax_id,json=taxId,proto3" json:"tax_id,omitempty"`
 	// The most used published name, empty when the id has not won yet.
 	Name          string                 `protobuf:"bytes,2,opt,name=name,proto3" json:"name,omitempty"`
-	Wins          int64                  `protobuf:"varint,3,opt,name=wins,proto3" json:"wins,omitempty"`
+	Wins          int32                  `protobuf:"varint,3,opt,name=wins,proto3" json:"wins,omitempty"`
 	TotalBaht     float64                `protobuf:"fixed64,4,opt,name=total_baht,json=totalBaht,proto3" json:"total_baht,omitempty"`
 	CreatedAt     *timestamppb.Timestamp `protobuf:"bytes,5,opt,name=created_at,json=createdAt,proto3" json:"created_at,omitempty"`
 	unknownFields protoimpl.UnknownFields
@@ -1927,7 +1930,7 @@ func (x *WatchEntry) GetName() string {
 	return ""
 }
 
-func (x *WatchEntry) GetWins() int64 {
+func (x *WatchEntry) GetWins() int32 {
 	if x != nil {
 		return x.Wins
 	}
@@ -1953,7 +1956,7 @@ type AddWatchResponse struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	TaxId         string                 `protobuf:"bytes,1,opt,name=tax_id,json=taxId,proto3" json:"tax_id,omitempty"`
 	Name          string                 `protobuf:"bytes,2,opt,name=name,proto3" json:"name,omitempty"`
-	Wins          int64                  `protobuf:"varint,3,opt,name=wins,proto3" json:"wins,omitempty"`
+	Wins          int32                  `protobuf:"varint,3,opt,name=wins,proto3" json:"wins,omitempty"`
 	TotalBaht     float64                `protobuf:"fixed64,4,opt,name=total_baht,json=totalBaht,proto3" json:"total_baht,omitempty"`
 	CreatedAt     *timestamppb.Timestamp `protobuf:"bytes,5,opt,name=created_at,json=createdAt,proto3" json:"created_at,omitempty"`
 	unknownFields protoimpl.UnknownFields
@@ -2004,7 +2007,7 @@ func (x *AddWatchResponse) GetName() string {
 	return ""
 }
 
-func (x *AddWatchResponse) GetWins() int64 {
+func (x *AddWatchResponse) GetWins() int32 {
 	if x != nil {
 		return x.Wins
 	}
@@ -2066,7 +2069,7 @@ type ListWatchesResponse struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	Items []*WatchEntry          `protobuf:"bytes,1,rep,name=items,proto3" json:"items,omitempty"`
 	// The tier's watchlist_size.
-	Limit         int64 `protobuf:"varint,2,opt,name=limit,proto3" json:"limit,omitempty"`
+	Limit         int32 `protobuf:"varint,2,opt,name=limit,proto3" json:"limit,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2108,7 +2111,7 @@ func (x *ListWatchesResponse) GetItems() []*WatchEntry {
 	return nil
 }
 
-func (x *ListWatchesResponse) GetLimit() int64 {
+func (x *ListWatchesResponse) GetLimit() int32 {
 	if x != nil {
 		return x.Limit
 	}
@@ -2195,11 +2198,105 @@ func (*RemoveWatchResponse) Descriptor() ([]byte, []int) {
 	return file_market_v1_market_proto_rawDescGZIP(), []int{28}
 }
 
+// CompetitorAward is one award told to a watcher.
+type CompetitorAward struct {
+	state       protoimpl.MessageState `protogen:"open.v1"`
+	ProjectId   string                 `protobuf:"bytes,1,opt,name=project_id,json=projectId,proto3" json:"project_id,omitempty"`
+	ProjectName string                 `protobuf:"bytes,2,opt,name=project_name,json=projectName,proto3" json:"project_name,omitempty"`
+	TaxId       string                 `protobuf:"bytes,3,opt,name=tax_id,json=taxId,proto3" json:"tax_id,omitempty"`
+	WinnerName  string                 `protobuf:"bytes,4,opt,name=winner_name,json=winnerName,proto3" json:"winner_name,omitempty"`
+	// Baht, and exact in satang; 0 when the source gave none.
+	AgreedPrice       float64 `protobuf:"fixed64,5,opt,name=agreed_price,json=agreedPrice,proto3" json:"agreed_price,omitempty"`
+	AgreedPriceSatang int64   `protobuf:"varint,6,opt,name=agreed_price_satang,json=agreedPriceSatang,proto3" json:"agreed_price_satang,omitempty"`
+	DeptName          string  `protobuf:"bytes,7,opt,name=dept_name,json=deptName,proto3" json:"dept_name,omitempty"`
+	unknownFields     protoimpl.UnknownFields
+	sizeCache         protoimpl.SizeCache
+}
+
+func (x *CompetitorAward) Reset() {
+	*x = CompetitorAward{}
+	mi := &file_market_v1_market_proto_msgTypes[29]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CompetitorAward) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CompetitorAward) ProtoMessage() {}
+
+func (x *CompetitorAward) ProtoReflect() protoreflect.Message {
+	mi := &file_market_v1_market_proto_msgTypes[29]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CompetitorAward.ProtoReflect.Descriptor instead.
+func (*CompetitorAward) Descriptor() ([]byte, []int) {
+	return file_market_v1_market_proto_rawDescGZIP(), []int{29}
+}
+
+func (x *CompetitorAward) GetProjectId() string {
+	if x != nil {
+		return x.ProjectId
+	}
+	return ""
+}
+
+func (x *CompetitorAward) GetProjectName() string {
+	if x != nil {
+		return x.ProjectName
+	}
+	return ""
+}
+
+func (x *CompetitorAward) GetTaxId() string {
+	if x != nil {
+		return x.TaxId
+	}
+	return ""
+}
+
+func (x *CompetitorAward) GetWinnerName() string {
+	if x != nil {
+		return x.WinnerName
+	}
+	return ""
+}
+
+func (x *CompetitorAward) GetAgreedPrice() float64 {
+	if x != nil {
+		return x.AgreedPrice
+	}
+	return 0
+}
+
+func (x *CompetitorAward) GetAgreedPriceSatang() int64 {
+	if x != nil {
+		return x.AgreedPriceSatang
+	}
+	return 0
+}
+
+func (x *CompetitorAward) GetDeptName() string {
+	if x != nil {
+		return x.DeptName
+	}
+	return ""
+}
+
 var File_market_v1_market_proto protoreflect.FileDescriptor
 
 const file_market_v1_market_proto_rawDesc = "" +
 	"\n" +
-	"\x16market/v1/market.proto\x12\tmarket.v1\x1a\x16access/v1/access.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xae\x05\n" +
+	"\x16market/v1/market.proto\x12\tmarket.v1\x1a\x16access/v1/access.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x1egoogle/protobuf/wrappers.proto\"\xae\x05\n" +
 	"\x14GetBenchmarksRequest\x12\x18\n" +
 	"\akeyword\x18\x01 \x01(\tR\akeyword\x12&\n" +
 	"\x0fkeyWord_Incl_Or\x18\x02 \x03(\tR\rkeyWordInclOr\x12(\n" +
@@ -2235,25 +2332,24 @@ const file_market_v1_market_proto_rawDesc = "" +
 	"\fHistogramBin\x12\x19\n" +
 	"\bfrom_pct\x18\x01 \x01(\x01R\afromPct\x12\x15\n" +
 	"\x06to_pct\x18\x02 \x01(\x01R\x05toPct\x12\x14\n" +
-	"\x05count\x18\x03 \x01(\x03R\x05count\"^\n" +
+	"\x05count\x18\x03 \x01(\x05R\x05count\"^\n" +
 	"\x0eBudgetYearStat\x12\x1f\n" +
 	"\vbudget_year\x18\x01 \x01(\x05R\n" +
 	"budgetYear\x12\f\n" +
-	"\x01n\x18\x02 \x01(\x03R\x01n\x12\x15\n" +
+	"\x01n\x18\x02 \x01(\x05R\x01n\x12\x15\n" +
 	"\x03p50\x18\x03 \x01(\x01H\x00R\x03p50\x88\x01\x01B\x06\n" +
-	"\x04_p50\"\xba\x01\n" +
-	"\x06Winner\x12\x1a\n" +
-	"\x06tax_id\x18\x01 \x01(\tH\x00R\x05taxId\x88\x01\x01\x12\x12\n" +
+	"\x04_p50\"\xc8\x01\n" +
+	"\x06Winner\x123\n" +
+	"\x06tax_id\x18\x01 \x01(\v2\x1c.google.protobuf.StringValueR\x05taxId\x12\x12\n" +
 	"\x04name\x18\x02 \x01(\tR\x04name\x12\x12\n" +
-	"\x04wins\x18\x03 \x01(\x03R\x04wins\x12\x1d\n" +
+	"\x04wins\x18\x03 \x01(\x05R\x04wins\x12\x1d\n" +
 	"\n" +
 	"total_baht\x18\x04 \x01(\x01R\ttotalBaht\x12-\n" +
-	"\x10p50_discount_pct\x18\x05 \x01(\x01H\x01R\x0ep50DiscountPct\x88\x01\x01B\t\n" +
-	"\a_tax_idB\x13\n" +
+	"\x10p50_discount_pct\x18\x05 \x01(\x01H\x00R\x0ep50DiscountPct\x88\x01\x01B\x13\n" +
 	"\x11_p50_discount_pct\"\xbe\x02\n" +
 	"\x15GetBenchmarksResponse\x12\f\n" +
-	"\x01n\x18\x01 \x01(\x03R\x01n\x12.\n" +
-	"\x13n_without_reference\x18\x02 \x01(\x03R\x11nWithoutReference\x12;\n" +
+	"\x01n\x18\x01 \x01(\x05R\x01n\x12.\n" +
+	"\x13n_without_reference\x18\x02 \x01(\x05R\x11nWithoutReference\x12;\n" +
 	"\fdiscount_pct\x18\x03 \x01(\v2\x18.market.v1.DiscountStatsR\vdiscountPct\x125\n" +
 	"\thistogram\x18\x04 \x03(\v2\x17.market.v1.HistogramBinR\thistogram\x12?\n" +
 	"\x0eby_budget_year\x18\x05 \x03(\v2\x19.market.v1.BudgetYearStatR\fbyBudgetYear\x122\n" +
@@ -2282,8 +2378,8 @@ const file_market_v1_market_proto_rawDesc = "" +
 	"\r_discount_pctB\x12\n" +
 	"\x10_percentile_rank\"\xf4\x04\n" +
 	"\x15GetPriceGuideResponse\x12\f\n" +
-	"\x01n\x18\x01 \x01(\x03R\x01n\x12.\n" +
-	"\x13n_without_reference\x18\x02 \x01(\x03R\x11nWithoutReference\x12;\n" +
+	"\x01n\x18\x01 \x01(\x05R\x01n\x12.\n" +
+	"\x13n_without_reference\x18\x02 \x01(\x05R\x11nWithoutReference\x12;\n" +
 	"\fdiscount_pct\x18\x03 \x01(\v2\x18.market.v1.DiscountStatsR\vdiscountPct\x125\n" +
 	"\thistogram\x18\x04 \x03(\v2\x17.market.v1.HistogramBinR\thistogram\x12?\n" +
 	"\x0eby_budget_year\x18\x05 \x03(\v2\x19.market.v1.BudgetYearStatR\fbyBudgetYear\x122\n" +
@@ -2298,18 +2394,17 @@ const file_market_v1_market_proto_rawDesc = "" +
 	"\x0freference_price\x18\v \x01(\x01H\x00R\x0ereferencePrice\x88\x01\x01\x12%\n" +
 	"\x0ereference_kind\x18\f \x01(\tR\rreferenceKind\x12 \n" +
 	"\x03bid\x18\r \x01(\v2\x0e.market.v1.BidR\x03bid\x12$\n" +
-	"\x0emin_group_size\x18\x0e \x01(\x03R\fminGroupSizeB\x12\n" +
+	"\x0emin_group_size\x18\x0e \x01(\x05R\fminGroupSizeB\x12\n" +
 	"\x10_reference_price\"<\n" +
 	"\x16SearchSuppliersRequest\x12\f\n" +
 	"\x01q\x18\x01 \x01(\tR\x01q\x12\x14\n" +
-	"\x05limit\x18\x02 \x01(\x05R\x05limit\"\x7f\n" +
-	"\x0fSupplierSummary\x12\x1a\n" +
-	"\x06tax_id\x18\x01 \x01(\tH\x00R\x05taxId\x88\x01\x01\x12\x12\n" +
+	"\x05limit\x18\x02 \x01(\x05R\x05limit\"\x8d\x01\n" +
+	"\x0fSupplierSummary\x123\n" +
+	"\x06tax_id\x18\x01 \x01(\v2\x1c.google.protobuf.StringValueR\x05taxId\x12\x12\n" +
 	"\x04name\x18\x02 \x01(\tR\x04name\x12\x12\n" +
-	"\x04wins\x18\x03 \x01(\x03R\x04wins\x12\x1d\n" +
+	"\x04wins\x18\x03 \x01(\x05R\x04wins\x12\x1d\n" +
 	"\n" +
-	"total_baht\x18\x04 \x01(\x01R\ttotalBahtB\t\n" +
-	"\a_tax_id\"S\n" +
+	"total_baht\x18\x04 \x01(\x01R\ttotalBaht\"S\n" +
 	"\x17SearchSuppliersResponse\x128\n" +
 	"\tsuppliers\x18\x01 \x03(\v2\x1a.market.v1.SupplierSummaryR\tsuppliers\"+\n" +
 	"\x12GetSupplierRequest\x12\x15\n" +
@@ -2317,7 +2412,7 @@ const file_market_v1_market_proto_rawDesc = "" +
 	"\fSupplierYear\x12\x1f\n" +
 	"\vbudget_year\x18\x01 \x01(\x05R\n" +
 	"budgetYear\x12\x12\n" +
-	"\x04wins\x18\x02 \x01(\x03R\x04wins\x12\x1d\n" +
+	"\x04wins\x18\x02 \x01(\x05R\x04wins\x12\x1d\n" +
 	"\n" +
 	"total_baht\x18\x03 \x01(\x01R\ttotalBaht\x12-\n" +
 	"\x10p50_discount_pct\x18\x04 \x01(\x01H\x00R\x0ep50DiscountPct\x88\x01\x01B\x13\n" +
@@ -2325,7 +2420,7 @@ const file_market_v1_market_proto_rawDesc = "" +
 	"\x0eSupplierAgency\x12\x1b\n" +
 	"\tdept_code\x18\x01 \x01(\tR\bdeptCode\x12\x12\n" +
 	"\x04name\x18\x02 \x01(\tR\x04name\x12\x12\n" +
-	"\x04wins\x18\x03 \x01(\x03R\x04wins\x12\x1d\n" +
+	"\x04wins\x18\x03 \x01(\x05R\x04wins\x12\x1d\n" +
 	"\n" +
 	"total_baht\x18\x04 \x01(\x01R\ttotalBaht\"\xc5\x02\n" +
 	"\vRecentAward\x12\x1d\n" +
@@ -2343,7 +2438,7 @@ const file_market_v1_market_proto_rawDesc = "" +
 	"\x13GetSupplierResponse\x12\x15\n" +
 	"\x06tax_id\x18\x01 \x01(\tR\x05taxId\x12\x14\n" +
 	"\x05names\x18\x02 \x03(\tR\x05names\x12\x12\n" +
-	"\x04wins\x18\x03 \x01(\x03R\x04wins\x12\x1d\n" +
+	"\x04wins\x18\x03 \x01(\x05R\x04wins\x12\x1d\n" +
 	"\n" +
 	"total_baht\x18\x04 \x01(\x01R\ttotalBaht\x12-\n" +
 	"\x10p50_discount_pct\x18\x05 \x01(\x01H\x00R\x0ep50DiscountPct\x88\x01\x01\x12=\n" +
@@ -2358,7 +2453,7 @@ const file_market_v1_market_proto_rawDesc = "" +
 	"AgencyYear\x12\x1f\n" +
 	"\vbudget_year\x18\x01 \x01(\x05R\n" +
 	"budgetYear\x12\x1a\n" +
-	"\bprojects\x18\x02 \x01(\x03R\bprojects\x12\x1d\n" +
+	"\bprojects\x18\x02 \x01(\x05R\bprojects\x12\x1d\n" +
 	"\n" +
 	"total_baht\x18\x03 \x01(\x01R\ttotalBaht\x12-\n" +
 	"\x10p50_discount_pct\x18\x04 \x01(\x01H\x00R\x0ep50DiscountPct\x88\x01\x01B\x13\n" +
@@ -2368,7 +2463,7 @@ const file_market_v1_market_proto_rawDesc = "" +
 	"methodCode\x12\x1f\n" +
 	"\vmethod_name\x18\x02 \x01(\tR\n" +
 	"methodName\x12\x1a\n" +
-	"\bprojects\x18\x03 \x01(\x03R\bprojects\x12\x1d\n" +
+	"\bprojects\x18\x03 \x01(\x05R\bprojects\x12\x1d\n" +
 	"\n" +
 	"total_baht\x18\x04 \x01(\x01R\ttotalBaht\x12\x1b\n" +
 	"\tshare_pct\x18\x05 \x01(\x01R\bsharePct\"\x80\x04\n" +
@@ -2380,11 +2475,11 @@ const file_market_v1_market_proto_rawDesc = "" +
 	"parentCode\x12\x1f\n" +
 	"\vparent_name\x18\x05 \x01(\tR\n" +
 	"parentName\x12\x1a\n" +
-	"\bprojects\x18\x06 \x01(\x03R\bprojects\x12\x1d\n" +
+	"\bprojects\x18\x06 \x01(\x05R\bprojects\x12\x1d\n" +
 	"\n" +
 	"total_baht\x18\a \x01(\x01R\ttotalBaht\x12\f\n" +
-	"\x01n\x18\b \x01(\x03R\x01n\x12.\n" +
-	"\x13n_without_reference\x18\t \x01(\x03R\x11nWithoutReference\x12-\n" +
+	"\x01n\x18\b \x01(\x05R\x01n\x12.\n" +
+	"\x13n_without_reference\x18\t \x01(\x05R\x11nWithoutReference\x12-\n" +
 	"\x10p50_discount_pct\x18\n" +
 	" \x01(\x01H\x00R\x0ep50DiscountPct\x88\x01\x01\x12;\n" +
 	"\x0eby_budget_year\x18\v \x03(\v2\x15.market.v1.AgencyYearR\fbyBudgetYear\x120\n" +
@@ -2397,7 +2492,7 @@ const file_market_v1_market_proto_rawDesc = "" +
 	"WatchEntry\x12\x15\n" +
 	"\x06tax_id\x18\x01 \x01(\tR\x05taxId\x12\x12\n" +
 	"\x04name\x18\x02 \x01(\tR\x04name\x12\x12\n" +
-	"\x04wins\x18\x03 \x01(\x03R\x04wins\x12\x1d\n" +
+	"\x04wins\x18\x03 \x01(\x05R\x04wins\x12\x1d\n" +
 	"\n" +
 	"total_baht\x18\x04 \x01(\x01R\ttotalBaht\x129\n" +
 	"\n" +
@@ -2405,7 +2500,7 @@ const file_market_v1_market_proto_rawDesc = "" +
 	"\x10AddWatchResponse\x12\x15\n" +
 	"\x06tax_id\x18\x01 \x01(\tR\x05taxId\x12\x12\n" +
 	"\x04name\x18\x02 \x01(\tR\x04name\x12\x12\n" +
-	"\x04wins\x18\x03 \x01(\x03R\x04wins\x12\x1d\n" +
+	"\x04wins\x18\x03 \x01(\x05R\x04wins\x12\x1d\n" +
 	"\n" +
 	"total_baht\x18\x04 \x01(\x01R\ttotalBaht\x129\n" +
 	"\n" +
@@ -2413,10 +2508,20 @@ const file_market_v1_market_proto_rawDesc = "" +
 	"\x12ListWatchesRequest\"X\n" +
 	"\x13ListWatchesResponse\x12+\n" +
 	"\x05items\x18\x01 \x03(\v2\x15.market.v1.WatchEntryR\x05items\x12\x14\n" +
-	"\x05limit\x18\x02 \x01(\x03R\x05limit\"+\n" +
+	"\x05limit\x18\x02 \x01(\x05R\x05limit\"+\n" +
 	"\x12RemoveWatchRequest\x12\x15\n" +
 	"\x06tax_id\x18\x01 \x01(\tR\x05taxId\"\x15\n" +
-	"\x13RemoveWatchResponse2\xdd\x05\n" +
+	"\x13RemoveWatchResponse\"\xfb\x01\n" +
+	"\x0fCompetitorAward\x12\x1d\n" +
+	"\n" +
+	"project_id\x18\x01 \x01(\tR\tprojectId\x12!\n" +
+	"\fproject_name\x18\x02 \x01(\tR\vprojectName\x12\x15\n" +
+	"\x06tax_id\x18\x03 \x01(\tR\x05taxId\x12\x1f\n" +
+	"\vwinner_name\x18\x04 \x01(\tR\n" +
+	"winnerName\x12!\n" +
+	"\fagreed_price\x18\x05 \x01(\x01R\vagreedPrice\x12.\n" +
+	"\x13agreed_price_satang\x18\x06 \x01(\x03R\x11agreedPriceSatang\x12\x1b\n" +
+	"\tdept_name\x18\a \x01(\tR\bdeptName2\xdd\x05\n" +
 	"\rMarketService\x12Z\n" +
 	"\rGetBenchmarks\x12\x1f.market.v1.GetBenchmarksRequest\x1a .market.v1.GetBenchmarksResponse\"\x06\x8a\xb5\x18\x02\b\x02\x12Z\n" +
 	"\rGetPriceGuide\x12\x1f.market.v1.GetPriceGuideRequest\x1a .market.v1.GetPriceGuideResponse\"\x06\x8a\xb5\x18\x02\b\x02\x12`\n" +
@@ -2442,7 +2547,7 @@ func file_market_v1_market_proto_rawDescGZIP() []byte {
 	return file_market_v1_market_proto_rawDescData
 }
 
-var file_market_v1_market_proto_msgTypes = make([]protoimpl.MessageInfo, 29)
+var file_market_v1_market_proto_msgTypes = make([]protoimpl.MessageInfo, 30)
 var file_market_v1_market_proto_goTypes = []any{
 	(*GetBenchmarksRequest)(nil),    // 0: market.v1.GetBenchmarksRequest
 	(*DiscountStats)(nil),           // 1: market.v1.DiscountStats
@@ -2473,50 +2578,54 @@ var file_market_v1_market_proto_goTypes = []any{
 	(*ListWatchesResponse)(nil),     // 26: market.v1.ListWatchesResponse
 	(*RemoveWatchRequest)(nil),      // 27: market.v1.RemoveWatchRequest
 	(*RemoveWatchResponse)(nil),     // 28: market.v1.RemoveWatchResponse
-	(*timestamppb.Timestamp)(nil),   // 29: google.protobuf.Timestamp
+	(*CompetitorAward)(nil),         // 29: market.v1.CompetitorAward
+	(*wrapperspb.StringValue)(nil),  // 30: google.protobuf.StringValue
+	(*timestamppb.Timestamp)(nil),   // 31: google.protobuf.Timestamp
 }
 var file_market_v1_market_proto_depIdxs = []int32{
-	1,  // 0: market.v1.GetBenchmarksResponse.discount_pct:type_name -> market.v1.DiscountStats
-	2,  // 1: market.v1.GetBenchmarksResponse.histogram:type_name -> market.v1.HistogramBin
-	3,  // 2: market.v1.GetBenchmarksResponse.by_budget_year:type_name -> market.v1.BudgetYearStat
-	4,  // 3: market.v1.GetBenchmarksResponse.top_winners:type_name -> market.v1.Winner
-	1,  // 4: market.v1.GetPriceGuideResponse.discount_pct:type_name -> market.v1.DiscountStats
-	2,  // 5: market.v1.GetPriceGuideResponse.histogram:type_name -> market.v1.HistogramBin
-	3,  // 6: market.v1.GetPriceGuideResponse.by_budget_year:type_name -> market.v1.BudgetYearStat
-	4,  // 7: market.v1.GetPriceGuideResponse.top_winners:type_name -> market.v1.Winner
-	7,  // 8: market.v1.GetPriceGuideResponse.group:type_name -> market.v1.PriceGroup
-	8,  // 9: market.v1.GetPriceGuideResponse.bid:type_name -> market.v1.Bid
-	11, // 10: market.v1.SearchSuppliersResponse.suppliers:type_name -> market.v1.SupplierSummary
-	14, // 11: market.v1.GetSupplierResponse.by_budget_year:type_name -> market.v1.SupplierYear
-	15, // 12: market.v1.GetSupplierResponse.agencies:type_name -> market.v1.SupplierAgency
-	16, // 13: market.v1.GetSupplierResponse.recent:type_name -> market.v1.RecentAward
-	19, // 14: market.v1.GetAgencyResponse.by_budget_year:type_name -> market.v1.AgencyYear
-	20, // 15: market.v1.GetAgencyResponse.methods:type_name -> market.v1.MethodShare
-	4,  // 16: market.v1.GetAgencyResponse.top_suppliers:type_name -> market.v1.Winner
-	29, // 17: market.v1.WatchEntry.created_at:type_name -> google.protobuf.Timestamp
-	29, // 18: market.v1.AddWatchResponse.created_at:type_name -> google.protobuf.Timestamp
-	23, // 19: market.v1.ListWatchesResponse.items:type_name -> market.v1.WatchEntry
-	0,  // 20: market.v1.MarketService.GetBenchmarks:input_type -> market.v1.GetBenchmarksRequest
-	6,  // 21: market.v1.MarketService.GetPriceGuide:input_type -> market.v1.GetPriceGuideRequest
-	10, // 22: market.v1.MarketService.SearchSuppliers:input_type -> market.v1.SearchSuppliersRequest
-	13, // 23: market.v1.MarketService.GetSupplier:input_type -> market.v1.GetSupplierRequest
-	18, // 24: market.v1.MarketService.GetAgency:input_type -> market.v1.GetAgencyRequest
-	22, // 25: market.v1.MarketService.AddWatch:input_type -> market.v1.AddWatchRequest
-	25, // 26: market.v1.MarketService.ListWatches:input_type -> market.v1.ListWatchesRequest
-	27, // 27: market.v1.MarketService.RemoveWatch:input_type -> market.v1.RemoveWatchRequest
-	5,  // 28: market.v1.MarketService.GetBenchmarks:output_type -> market.v1.GetBenchmarksResponse
-	9,  // 29: market.v1.MarketService.GetPriceGuide:output_type -> market.v1.GetPriceGuideResponse
-	12, // 30: market.v1.MarketService.SearchSuppliers:output_type -> market.v1.SearchSuppliersResponse
-	17, // 31: market.v1.MarketService.GetSupplier:output_type -> market.v1.GetSupplierResponse
-	21, // 32: market.v1.MarketService.GetAgency:output_type -> market.v1.GetAgencyResponse
-	24, // 33: market.v1.MarketService.AddWatch:output_type -> market.v1.AddWatchResponse
-	26, // 34: market.v1.MarketService.ListWatches:output_type -> market.v1.ListWatchesResponse
-	28, // 35: market.v1.MarketService.RemoveWatch:output_type -> market.v1.RemoveWatchResponse
-	28, // [28:36] is the sub-list for method output_type
-	20, // [20:28] is the sub-list for method input_type
-	20, // [20:20] is the sub-list for extension type_name
-	20, // [20:20] is the sub-list for extension extendee
-	0,  // [0:20] is the sub-list for field type_name
+	30, // 0: market.v1.Winner.tax_id:type_name -> google.protobuf.StringValue
+	1,  // 1: market.v1.GetBenchmarksResponse.discount_pct:type_name -> market.v1.DiscountStats
+	2,  // 2: market.v1.GetBenchmarksResponse.histogram:type_name -> market.v1.HistogramBin
+	3,  // 3: market.v1.GetBenchmarksResponse.by_budget_year:type_name -> market.v1.BudgetYearStat
+	4,  // 4: market.v1.GetBenchmarksResponse.top_winners:type_name -> market.v1.Winner
+	1,  // 5: market.v1.GetPriceGuideResponse.discount_pct:type_name -> market.v1.DiscountStats
+	2,  // 6: market.v1.GetPriceGuideResponse.histogram:type_name -> market.v1.HistogramBin
+	3,  // 7: market.v1.GetPriceGuideResponse.by_budget_year:type_name -> market.v1.BudgetYearStat
+	4,  // 8: market.v1.GetPriceGuideResponse.top_winners:type_name -> market.v1.Winner
+	7,  // 9: market.v1.GetPriceGuideResponse.group:type_name -> market.v1.PriceGroup
+	8,  // 10: market.v1.GetPriceGuideResponse.bid:type_name -> market.v1.Bid
+	30, // 11: market.v1.SupplierSummary.tax_id:type_name -> google.protobuf.StringValue
+	11, // 12: market.v1.SearchSuppliersResponse.suppliers:type_name -> market.v1.SupplierSummary
+	14, // 13: market.v1.GetSupplierResponse.by_budget_year:type_name -> market.v1.SupplierYear
+	15, // 14: market.v1.GetSupplierResponse.agencies:type_name -> market.v1.SupplierAgency
+	16, // 15: market.v1.GetSupplierResponse.recent:type_name -> market.v1.RecentAward
+	19, // 16: market.v1.GetAgencyResponse.by_budget_year:type_name -> market.v1.AgencyYear
+	20, // 17: market.v1.GetAgencyResponse.methods:type_name -> market.v1.MethodShare
+	4,  // 18: market.v1.GetAgencyResponse.top_suppliers:type_name -> market.v1.Winner
+	31, // 19: market.v1.WatchEntry.created_at:type_name -> google.protobuf.Timestamp
+	31, // 20: market.v1.AddWatchResponse.created_at:type_name -> google.protobuf.Timestamp
+	23, // 21: market.v1.ListWatchesResponse.items:type_name -> market.v1.WatchEntry
+	0,  // 22: market.v1.MarketService.GetBenchmarks:input_type -> market.v1.GetBenchmarksRequest
+	6,  // 23: market.v1.MarketService.GetPriceGuide:input_type -> market.v1.GetPriceGuideRequest
+	10, // 24: market.v1.MarketService.SearchSuppliers:input_type -> market.v1.SearchSuppliersRequest
+	13, // 25: market.v1.MarketService.GetSupplier:input_type -> market.v1.GetSupplierRequest
+	18, // 26: market.v1.MarketService.GetAgency:input_type -> market.v1.GetAgencyRequest
+	22, // 27: market.v1.MarketService.AddWatch:input_type -> market.v1.AddWatchRequest
+	25, // 28: market.v1.MarketService.ListWatches:input_type -> market.v1.ListWatchesRequest
+	27, // 29: market.v1.MarketService.RemoveWatch:input_type -> market.v1.RemoveWatchRequest
+	5,  // 30: market.v1.MarketService.GetBenchmarks:output_type -> market.v1.GetBenchmarksResponse
+	9,  // 31: market.v1.MarketService.GetPriceGuide:output_type -> market.v1.GetPriceGuideResponse
+	12, // 32: market.v1.MarketService.SearchSuppliers:output_type -> market.v1.SearchSuppliersResponse
+	17, // 33: market.v1.MarketService.GetSupplier:output_type -> market.v1.GetSupplierResponse
+	21, // 34: market.v1.MarketService.GetAgency:output_type -> market.v1.GetAgencyResponse
+	24, // 35: market.v1.MarketService.AddWatch:output_type -> market.v1.AddWatchResponse
+	26, // 36: market.v1.MarketService.ListWatches:output_type -> market.v1.ListWatchesResponse
+	28, // 37: market.v1.MarketService.RemoveWatch:output_type -> market.v1.RemoveWatchResponse
+	30, // [30:38] is the sub-list for method output_type
+	22, // [22:30] is the sub-list for method input_type
+	22, // [22:22] is the sub-list for extension type_name
+	22, // [22:22] is the sub-list for extension extendee
+	0,  // [0:22] is the sub-list for field type_name
 }
 
 func init() { file_market_v1_market_proto_init() }
@@ -2531,7 +2640,6 @@ func file_market_v1_market_proto_init() {
 	file_market_v1_market_proto_msgTypes[6].OneofWrappers = []any{}
 	file_market_v1_market_proto_msgTypes[8].OneofWrappers = []any{}
 	file_market_v1_market_proto_msgTypes[9].OneofWrappers = []any{}
-	file_market_v1_market_proto_msgTypes[11].OneofWrappers = []any{}
 	file_market_v1_market_proto_msgTypes[14].OneofWrappers = []any{}
 	file_market_v1_market_proto_msgTypes[16].OneofWrappers = []any{}
 	file_market_v1_market_proto_msgTypes[17].OneofWrappers = []any{}
@@ -2543,7 +2651,7 @@ func file_market_v1_market_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_market_v1_market_proto_rawDesc), len(file_market_v1_market_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   29,
+			NumMessages:   30,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -837,89 +837,11 @@ func (x *AwardRecorded) GetRunId() string {
 	return ""
 }
 
-// AwardWinner is one winner of an award, as published.
-type AwardWinner struct {
-	state protoimpl.MessageState `protogen:"open.v1"`
-	Name  string                 `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
-	// As published; tax_id_damaged when the source damaged it (e.g. Excel's 1.05559E+11).
-	TaxId               string `protobuf:"bytes,2,opt,name=tax_id,json=taxId,proto3" json:"tax_id,omitempty"`
-	TaxIdDamaged        bool   `protobuf:"varint,3,opt,name=tax_id_damaged,json=taxIdDamaged,proto3" json:"tax_id_damaged,omitempty"`
-	ContractNo          string `protobuf:"bytes,4,opt,name=contract_no,json=contractNo,proto3" json:"contract_no,omitempty"`
-	ContractPriceSatang int64  `protobuf:"varint,5,opt,name=contract_price_satang,json=contractPriceSatang,proto3" json:"contract_price_satang,omitempty"`
-	unknownFields       protoimpl.UnknownFields
-	sizeCache           protoimpl.SizeCache
-}
-
-func (x *AwardWinner) Reset() {
-	*x = AwardWinner{}
-	mi := &file_projects_v1_events_proto_msgTypes[7]
-	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
-	ms.StoreMessageInfo(mi)
-}
-
-func (x *AwardWinner) String() string {
-	return protoimpl.X.MessageStringOf(x)
-}
-
-func (*AwardWinner) ProtoMessage() {}
-
-func (x *AwardWinner) ProtoReflect() protoreflect.Message {
-	mi := &file_projects_v1_events_proto_msgTypes[7]
-	if x != nil {
-		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
-		if ms.LoadMessageInfo() == nil {
-			ms.StoreMessageInfo(mi)
-		}
-		return ms
-	}
-	return mi.MessageOf(x)
-}
-
-// Deprecated: Use AwardWinner.ProtoReflect.Descriptor instead.
-func (*AwardWinner) Descriptor() ([]byte, []int) {
-	return file_projects_v1_events_proto_rawDescGZIP(), []int{7}
-}
-
-func (x *AwardWinner) GetName() string {
-	if x != nil {
-		return x.Name
-	}
-	return ""
-}
-
-func (x *AwardWinner) GetTaxId() string {
-	if x != nil {
-		return x.TaxId
-	}
-	return ""
-}
-
-func (x *AwardWinner) GetTaxIdDamaged() bool {
-	if x != nil {
-		return x.TaxIdDamaged
-	}
-	return false
-}
-
-func (x *AwardWinner) GetContractNo() string {
-	if x != nil {
-		return x.ContractNo
-	}
-	return ""
-}
-
-func (x *AwardWinner) GetContractPriceSatang() int64 {
-	if x != nil {
-		return x.ContractPriceSatang
-	}
-	return 0
-}
-
 var File_projects_v1_events_proto protoreflect.FileDescriptor
 
 const file_projects_v1_events_proto_rawDesc = "" +
 	"\n" +
-	"\x18projects/v1/events.proto\x12\vprojects.v1\x1a\x15events/v1/event.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x19projects/v1/matches.proto\"\x87\x02\n" +
+	"\x18projects/v1/events.proto\x12\vprojects.v1\x1a\x15events/v1/event.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x18projects/v1/awards.proto\x1a\x19projects/v1/matches.proto\"\x87\x02\n" +
 	"\x0eProjectCreated\x12\x19\n" +
 	"\bevent_id\x18\x01 \x01(\tR\aeventId\x12;\n" +
 	"\voccurred_at\x18\x02 \x01(\v2\x1a.google.protobuf.TimestampR\n" +
@@ -1016,14 +938,7 @@ const file_projects_v1_events_proto_rawDesc = "" +
 	"\rannounce_date\x18\x15 \x01(\tR\fannounceDate\x12\x16\n" +
 	"\x06source\x18\x16 \x01(\tR\x06source\x12\x15\n" +
 	"\x06run_id\x18\x17 \x01(\tR\x05runId:*\x92\xb5\x18&\n" +
-	"\x1aprojects.v1.award.recorded\x12\bPROJECTS\"\xb3\x01\n" +
-	"\vAwardWinner\x12\x12\n" +
-	"\x04name\x18\x01 \x01(\tR\x04name\x12\x15\n" +
-	"\x06tax_id\x18\x02 \x01(\tR\x05taxId\x12$\n" +
-	"\x0etax_id_damaged\x18\x03 \x01(\bR\ftaxIdDamaged\x12\x1f\n" +
-	"\vcontract_no\x18\x04 \x01(\tR\n" +
-	"contractNo\x122\n" +
-	"\x15contract_price_satang\x18\x05 \x01(\x03R\x13contractPriceSatangB\x90\x01\n" +
+	"\x1aprojects.v1.award.recorded\x12\bPROJECTSB\x90\x01\n" +
 	"\x0fcom.projects.v1B\vEventsProtoP\x01Z#bidradar/gen/projects/v1;projectsv1\xa2\x02\x03PXX\xaa\x02\vProjects.V1\xca\x02\vProjects\\V1\xe2\x02\x17Projects\\V1\\GPBMetadata\xea\x02\fProjects::V1b\x06proto3"
 
 var (
@@ -1038,7 +953,7 @@ func file_projects_v1_events_proto_rawDescGZIP() []byte {
 	return file_projects_v1_events_proto_rawDescData
 }
 
-var file_projects_v1_events_proto_msgTypes = make([]protoimpl.MessageInfo, 8)
+var file_projects_v1_events_proto_msgTypes = make([]protoimpl.MessageInfo, 7)
 var file_projects_v1_events_proto_goTypes = []any{
 	(*ProjectCreated)(nil),        // 0: projects.v1.ProjectCreated
 	(*ProjectUpdated)(nil),        // 1: projects.v1.ProjectUpdated
@@ -1047,25 +962,25 @@ var file_projects_v1_events_proto_goTypes = []any{
 	(*ProjectMatched)(nil),        // 4: projects.v1.ProjectMatched
 	(*DeadlineApproaching)(nil),   // 5: projects.v1.DeadlineApproaching
 	(*AwardRecorded)(nil),         // 6: projects.v1.AwardRecorded
-	(*AwardWinner)(nil),           // 7: projects.v1.AwardWinner
-	(*timestamppb.Timestamp)(nil), // 8: google.protobuf.Timestamp
-	(*MatchedProject)(nil),        // 9: projects.v1.MatchedProject
-	(*SearchMatch)(nil),           // 10: projects.v1.SearchMatch
-	(*UserMatches)(nil),           // 11: projects.v1.UserMatches
+	(*timestamppb.Timestamp)(nil), // 7: google.protobuf.Timestamp
+	(*MatchedProject)(nil),        // 8: projects.v1.MatchedProject
+	(*SearchMatch)(nil),           // 9: projects.v1.SearchMatch
+	(*UserMatches)(nil),           // 10: projects.v1.UserMatches
+	(*AwardWinner)(nil),           // 11: projects.v1.AwardWinner
 }
 var file_projects_v1_events_proto_depIdxs = []int32{
-	8,  // 0: projects.v1.ProjectCreated.occurred_at:type_name -> google.protobuf.Timestamp
-	8,  // 1: projects.v1.ProjectUpdated.occurred_at:type_name -> google.protobuf.Timestamp
-	8,  // 2: projects.v1.AnnouncementAdded.occurred_at:type_name -> google.protobuf.Timestamp
-	8,  // 3: projects.v1.CriteriaMatched.occurred_at:type_name -> google.protobuf.Timestamp
-	9,  // 4: projects.v1.CriteriaMatched.projects:type_name -> projects.v1.MatchedProject
-	8,  // 5: projects.v1.ProjectMatched.occurred_at:type_name -> google.protobuf.Timestamp
-	9,  // 6: projects.v1.ProjectMatched.project:type_name -> projects.v1.MatchedProject
-	10, // 7: projects.v1.ProjectMatched.matches:type_name -> projects.v1.SearchMatch
-	11, // 8: projects.v1.ProjectMatched.users:type_name -> projects.v1.UserMatches
-	8,  // 9: projects.v1.DeadlineApproaching.occurred_at:type_name -> google.protobuf.Timestamp
-	8,  // 10: projects.v1.AwardRecorded.occurred_at:type_name -> google.protobuf.Timestamp
-	7,  // 11: projects.v1.AwardRecorded.winners:type_name -> projects.v1.AwardWinner
+	7,  // 0: projects.v1.ProjectCreated.occurred_at:type_name -> google.protobuf.Timestamp
+	7,  // 1: projects.v1.ProjectUpdated.occurred_at:type_name -> google.protobuf.Timestamp
+	7,  // 2: projects.v1.AnnouncementAdded.occurred_at:type_name -> google.protobuf.Timestamp
+	7,  // 3: projects.v1.CriteriaMatched.occurred_at:type_name -> google.protobuf.Timestamp
+	8,  // 4: projects.v1.CriteriaMatched.projects:type_name -> projects.v1.MatchedProject
+	7,  // 5: projects.v1.ProjectMatched.occurred_at:type_name -> google.protobuf.Timestamp
+	8,  // 6: projects.v1.ProjectMatched.project:type_name -> projects.v1.MatchedProject
+	9,  // 7: projects.v1.ProjectMatched.matches:type_name -> projects.v1.SearchMatch
+	10, // 8: projects.v1.ProjectMatched.users:type_name -> projects.v1.UserMatches
+	7,  // 9: projects.v1.DeadlineApproaching.occurred_at:type_name -> google.protobuf.Timestamp
+	7,  // 10: projects.v1.AwardRecorded.occurred_at:type_name -> google.protobuf.Timestamp
+	11, // 11: projects.v1.AwardRecorded.winners:type_name -> projects.v1.AwardWinner
 	12, // [12:12] is the sub-list for method output_type
 	12, // [12:12] is the sub-list for method input_type
 	12, // [12:12] is the sub-list for extension type_name
@@ -1078,6 +993,7 @@ func file_projects_v1_events_proto_init() {
 	if File_projects_v1_events_proto != nil {
 		return
 	}
+	file_projects_v1_awards_proto_init()
 	file_projects_v1_matches_proto_init()
 	type x struct{}
 	out := protoimpl.TypeBuilder{
@@ -1085,7 +1001,7 @@ func file_projects_v1_events_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_projects_v1_events_proto_rawDesc), len(file_projects_v1_events_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   8,
+			NumMessages:   7,
 			NumExtensions: 0,
 			NumServices:   0,
 		},

@@ -205,6 +205,8 @@ func connectEvents(ctx context.Context, srv *runner.RPCServer, pool *pgxpool.Poo
 				events.On(h.AnnouncementAdded), events.On(h.DeadlineApproaching)),
 			// Who follows which project.
 			events.Durable("notification-follows", events.On(h.InterestChanged)),
+			// Competitor watch: awards of watched tax ids (docs/market.md#competitor-watch).
+			events.Durable("notification-competitors", events.On(h.CompetitorWon)),
 		},
 	})
 	return err

@@ -221,6 +221,7 @@ const (
 	ConsumerProjectMatch  = "notification-project-matches"
 	ConsumerAnnouncements = "notification-announcements"
 	ConsumerDeadlines     = "notification-deadlines"
+	ConsumerCompetitors   = "notification-competitors"
 )
 
 // CriteriaMatched: a saved search found projects. An instant search makes
@@ -340,6 +341,26 @@ func (a *App) DeadlineApproaching(ctx context.Context, eventID, projectID, proje
 		}
 	}
 	_, err = a.store.Create(ctx, ConsumerDeadlines, eventID, drafts, a.now())
+	return err
+}
+
+// CompetitorWon: awards of competitors the user watches (once per event;
+// the market tells each award once).
+func (a *App) CompetitorWon(ctx context.Context, eventID, userID string, awards []domain.CompetitorAward) error {
+	if len(awards) == 0 {
+		return nil
+	}
+	set, err := a.store.SettingsOf(ctx, []string{userID})
+	if err != nil {
+		return err
+	}
+	var drafts []domain.Draft
+	if set[userID].Wants(domain.CategoryCompetitorWin) {
+		d := domain.CompetitorWin(userID, eventID, awards)
+		d.Channels = set[userID].Channels(d.Category)
+		drafts = append(drafts, d)
+	}
+	_, err = a.store.Create(ctx, ConsumerCompetitors, eventID, drafts, a.now())
 	return err
 }
 

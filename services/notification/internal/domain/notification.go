@@ -19,10 +19,13 @@ const (
 	CategorySearchMatch   = "search_match"
 	CategoryDeadline      = "deadline"
 	CategoryPayment       = "payment"
+	// CategoryCompetitorWin: a watched competitor won an award
+	// (docs/market.md#competitor-watch); the user asked for it by watching.
+	CategoryCompetitorWin = "competitor_win"
 )
 
 // Categories is every category a filter may name.
-var Categories = []string{CategorySystemAlert, CategoryProjectUpdate, CategorySearchMatch, CategoryDeadline, CategoryPayment}
+var Categories = []string{CategorySystemAlert, CategoryProjectUpdate, CategorySearchMatch, CategoryDeadline, CategoryPayment, CategoryCompetitorWin}
 
 // Priorities.
 const (
@@ -447,4 +450,36 @@ func ThaiDate(iso string) string {
 		return iso
 	}
 	return fmt.Sprintf("%d %s %d", t.Day(), thaiMonths[t.Month()-1], t.Year()+543)
+}
+
+// CompetitorAward is one award of a watched competitor (market.v1.CompetitorWon).
+type CompetitorAward struct {
+	ProjectID, ProjectName, TaxID, WinnerName string
+	AgreedSatang                              int64
+}
+
+// CompetitorWin is the alert of a watched competitor's new awards
+// (docs/market.md#competitor-watch): one notification naming each project,
+// its winner and agreed price; one award links to its project.
+func CompetitorWin(userID, eventID string, awards []CompetitorAward) Draft {
+	d := Draft{UserID: userID, DedupKey: "competitor:" + eventID, Category: CategoryCompetitorWin, Priority: PriorityHigh}
+	var b strings.Builder
+	for i, a := range awards {
+		if i > 0 {
+			b.WriteString("\n")
+		}
+		fmt.Fprintf(&b, "%s ชนะโครงการ %s (%s)", a.WinnerName, a.ProjectName, a.ProjectID)
+		if a.AgreedSatang > 0 {
+			b.WriteString(" ราคาที่ตกลง " + Baht(a.AgreedSatang))
+		}
+	}
+	d.Message = b.String()
+	if len(awards) == 1 {
+		d.Title = "คู่แข่งที่ติดตามชนะการเสนอราคา: " + awards[0].WinnerName
+		d.ProjectID, d.Link = awards[0].ProjectID, ProjectLink(awards[0].ProjectID)
+	} else {
+		d.Title = fmt.Sprintf("คู่แข่งที่ติดตามชนะการเสนอราคา %d โครงการ", len(awards))
+		d.Link = "/settings/watchlist"
+	}
+	return d
 }

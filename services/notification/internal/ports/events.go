@@ -7,6 +7,7 @@ import (
 	"github.com/google/uuid"
 
 	interestsv1 "bidradar/gen/interests/v1"
+	marketv1 "bidradar/gen/market/v1"
 	projectsv1 "bidradar/gen/projects/v1"
 	"bidradar/pkg/events"
 	"bidradar/services/notification/internal/app"
@@ -86,6 +87,19 @@ func (e *Events) DeadlineApproaching(ctx context.Context, ev *projectsv1.Deadlin
 		return fmt.Errorf("deadline.approaching: %w: kind %q", events.ErrPermanent, ev.GetKind())
 	}
 	return e.app.DeadlineApproaching(ctx, m.EventID, ev.GetProjectId(), ev.GetProjectName(), ev.GetKind(), ev.GetDate())
+}
+
+// CompetitorWon handles market.v1.CompetitorWon: a watched competitor's new awards.
+func (e *Events) CompetitorWon(ctx context.Context, ev *marketv1.CompetitorWon, m events.Meta) error {
+	if !domain.ValidID(ev.GetUserId()) {
+		return fmt.Errorf("competitor.won: %w: user %q", events.ErrPermanent, ev.GetUserId())
+	}
+	awards := make([]domain.CompetitorAward, 0, len(ev.GetAwards()))
+	for _, a := range ev.GetAwards() {
+		awards = append(awards, domain.CompetitorAward{ProjectID: a.GetProjectId(), ProjectName: a.GetProjectName(),
+			TaxID: a.GetTaxId(), WinnerName: a.GetWinnerName(), AgreedSatang: a.GetAgreedPriceSatang()})
+	}
+	return e.app.CompetitorWon(ctx, m.EventID, ev.GetUserId(), awards)
 }
 
 // InterestChanged handles interests.v1.InterestChanged (the follower list).

@@ -298,8 +298,14 @@ func drawAward(r *rand.Rand, p *domain.Project, bud domain.Money, next, today ti
 	}
 	ag := domain.Money(int64(float64(*p.ReferencePrice)*(0.8+0.2*r.Float64())/100) * 100)
 	p.AgreedPrice = &ag
-	p.WinnerName = pick(r, []string{"บริษัท ", "ห้างหุ้นส่วนจำกัด ", "ร้าน"}) + pick(r, []string{"ก่อสร้าง", "รุ่งเรือง", "ศรีสยาม", "ไทยพัฒนา", "เจริญกิจ", "ทองคำ"}) + pick(r, villageSuffix) + pick(r, []string{" จำกัด", " จำกัด", ""})
-	p.WinnerTaxID = fmt.Sprintf("0%02d%010d", 10+r.IntN(89), r.Int64N(1e10))
+	// The winner comes from a pool of suppliers by province and category
+	// (the same draws as before, so every other field stays): a supplier
+	// wins again and again, as in the published rows, so the market's
+	// profiles and price guide have groups to show.
+	kind, word, suffix, end := r.IntN(3), r.IntN(6), r.IntN(len(villageSuffix)), r.IntN(3)
+	r.IntN(89)
+	n := r.Int64N(1e10)
+	p.WinnerName, p.WinnerTaxID = Supplier(int(n%supplierPool)*7+kind+word+suffix+end, p.ProvinceCode+p.WorkTypeCode)
 	s := next.AddDate(0, 0, 2)
 	if r.IntN(2) != 0 || s.After(today) {
 		return nil
@@ -348,4 +354,35 @@ func toThai(s string) string {
 		}
 	}
 	return string(rs)
+}
+
+// supplierPool is how many suppliers a province and category share.
+const supplierPool = 6
+
+var (
+	supplierKinds = []string{"บริษัท ", "ห้างหุ้นส่วนจำกัด ", "ร้าน"}
+	supplierWords = []string{"ก่อสร้าง", "รุ่งเรือง", "ศรีสยาม", "ไทยพัฒนา", "เจริญกิจ", "ทองคำ"}
+)
+
+// Supplier returns supplier k of a pool (the key names it, e.g. a province
+// and a category): a Thai name and a 13-digit tax id with a valid check digit
+// (docs/market.md#tax-ids), the same for the same (k, key).
+func Supplier(k int, key string) (name, taxID string) {
+	var h uint64 = 1469598103934665603
+	for _, b := range []byte(key) {
+		h = (h ^ uint64(b)) * 1099511628211
+	}
+	h = (h ^ uint64(k%supplierPool)) * 1099511628211
+	r := rand.New(rand.NewPCG(h, 0x5EED))
+	name = supplierKinds[r.IntN(len(supplierKinds))] + supplierWords[r.IntN(len(supplierWords))] +
+		villageSuffix[r.IntN(len(villageSuffix))] + villagePrefix[r.IntN(len(villagePrefix))]
+	if name[:len(supplierKinds[2])] != supplierKinds[2] {
+		name += " จำกัด"
+	}
+	d := fmt.Sprintf("0%02d%09d", 10+r.IntN(89), r.Int64N(1e9))
+	sum := 0
+	for i := 0; i < 12; i++ {
+		sum += int(d[i]-'0') * (13 - i)
+	}
+	return name, d + strconv.Itoa((11-sum%11)%10)
 }

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"bidradar/services/projects/internal/domain/thaitext"
+	"bidradar/pkg/thaitext"
 
 	"bidradar/pkg/apperr"
 )

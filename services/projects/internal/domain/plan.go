@@ -7,7 +7,7 @@ import (
 	"slices"
 
 	"bidradar/pkg/apperr"
-	"bidradar/services/projects/internal/domain/thaitext"
+	"bidradar/pkg/thaitext"
 )
 
 // Plan is what the user's tier in force allows, as the subscription service

@@ -7,7 +7,7 @@ import (
 	"sort"
 	"time"
 
-	"bidradar/services/projects/internal/domain/thaitext"
+	"bidradar/pkg/thaitext"
 
 	"bidradar/pkg/apperr"
 )

@@ -3,7 +3,7 @@ package domain
 import (
 	"strings"
 
-	"bidradar/services/projects/internal/domain/thaitext"
+	"bidradar/pkg/thaitext"
 )
 
 func collapse(s string) string { return strings.Join(strings.Fields(s), " ") }

@@ -7,13 +7,15 @@ import { fileDesc, messageDesc } from "@bufbuild/protobuf/codegenv2";
 import { file_events_v1_event } from "../../events/v1/event_pb";
 import type { Timestamp } from "@bufbuild/protobuf/wkt";
 import { file_google_protobuf_timestamp } from "@bufbuild/protobuf/wkt";
+import type { CompetitorAward } from "./market_pb";
+import { file_market_v1_market } from "./market_pb";
 import type { Message } from "@bufbuild/protobuf";
 
 /**
  * Describes the file market/v1/events.proto.
  */
 export const file_market_v1_events: GenFile = /*@__PURE__*/
-  fileDesc("ChZtYXJrZXQvdjEvZXZlbnRzLnByb3RvEgltYXJrZXQudjEitwEKDUNvbXBldGl0b3JXb24SEAoIZXZlbnRfaWQYASABKAkSLwoLb2NjdXJyZWRfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEg8KB3VzZXJfaWQYAyABKAkSKgoGYXdhcmRzGAQgAygLMhoubWFya2V0LnYxLkNvbXBldGl0b3JBd2FyZDomkrUYIgoYbWFya2V0LnYxLmNvbXBldGl0b3Iud29uEgZNQVJLRVQipgEKD0NvbXBldGl0b3JBd2FyZBISCgpwcm9qZWN0X2lkGAEgASgJEhQKDHByb2plY3RfbmFtZRgCIAEoCRIOCgZ0YXhfaWQYAyABKAkSEwoLd2lubmVyX25hbWUYBCABKAkSFAoMYWdyZWVkX3ByaWNlGAUgASgBEhsKE2FncmVlZF9wcmljZV9zYXRhbmcYBiABKAMSEQoJZGVwdF9uYW1lGAcgASgJQoIBCg1jb20ubWFya2V0LnYxQgtFdmVudHNQcm90b1ABWh9iaWRyYWRhci9nZW4vbWFya2V0L3YxO21hcmtldHYxogIDTVhYqgIJTWFya2V0LlYxygIJTWFya2V0XFYx4gIVTWFya2V0XFYxXEdQQk1ldGFkYXRh6gIKTWFya2V0OjpWMWIGcHJvdG8z", [file_events_v1_event, file_google_protobuf_timestamp]);
+  fileDesc("ChZtYXJrZXQvdjEvZXZlbnRzLnByb3RvEgltYXJrZXQudjEitwEKDUNvbXBldGl0b3JXb24SEAoIZXZlbnRfaWQYASABKAkSLwoLb2NjdXJyZWRfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEg8KB3VzZXJfaWQYAyABKAkSKgoGYXdhcmRzGAQgAygLMhoubWFya2V0LnYxLkNvbXBldGl0b3JBd2FyZDomkrUYIgoYbWFya2V0LnYxLmNvbXBldGl0b3Iud29uEgZNQVJLRVRCggEKDWNvbS5tYXJrZXQudjFCC0V2ZW50c1Byb3RvUAFaH2JpZHJhZGFyL2dlbi9tYXJrZXQvdjE7bWFya2V0djGiAgNNWFiqAglNYXJrZXQuVjHKAglNYXJrZXRcVjHiAhVNYXJrZXRcVjFcR1BCTWV0YWRhdGHqAgpNYXJrZXQ6OlYxYgZwcm90bzM", [file_events_v1_event, file_google_protobuf_timestamp, file_market_v1_market]);
 
 /**
  * CompetitorWon: awards newly recorded for tax ids a user watches
@@ -52,55 +54,4 @@ export type CompetitorWon = Message<"market.v1.CompetitorWon"> & {
  */
 export const CompetitorWonSchema: GenMessage<CompetitorWon> = /*@__PURE__*/
   messageDesc(file_market_v1_events, 0);
-
-/**
- * CompetitorAward is one award told to a watcher.
- *
- * @generated from message market.v1.CompetitorAward
- */
-export type CompetitorAward = Message<"market.v1.CompetitorAward"> & {
-  /**
-   * @generated from field: string project_id = 1;
-   */
-  projectId: string;
-
-  /**
-   * @generated from field: string project_name = 2;
-   */
-  projectName: string;
-
-  /**
-   * @generated from field: string tax_id = 3;
-   */
-  taxId: string;
-
-  /**
-   * @generated from field: string winner_name = 4;
-   */
-  winnerName: string;
-
-  /**
-   * Baht, and exact in satang; 0 when the source gave none.
-   *
-   * @generated from field: double agreed_price = 5;
-   */
-  agreedPrice: number;
-
-  /**
-   * @generated from field: int64 agreed_price_satang = 6;
-   */
-  agreedPriceSatang: bigint;
-
-  /**
-   * @generated from field: string dept_name = 7;
-   */
-  deptName: string;
-};
-
-/**
- * Describes the message market.v1.CompetitorAward.
- * Use `create(CompetitorAwardSchema)` to create a new message.
- */
-export const CompetitorAwardSchema: GenMessage<CompetitorAward> = /*@__PURE__*/
-  messageDesc(file_market_v1_events, 1);
 

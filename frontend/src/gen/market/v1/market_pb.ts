@@ -6,14 +6,14 @@ import type { GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegen
 import { fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
 import { file_access_v1_access } from "../../access/v1/access_pb";
 import type { Timestamp } from "@bufbuild/protobuf/wkt";
-import { file_google_protobuf_timestamp } from "@bufbuild/protobuf/wkt";
+import { file_google_protobuf_timestamp, file_google_protobuf_wrappers } from "@bufbuild/protobuf/wkt";
 import type { Message } from "@bufbuild/protobuf";
 
 /**
  * Describes the file market/v1/market.proto.
  */
 export const file_market_v1_market: GenFile = /*@__PURE__*/
-  fileDesc("ChZtYXJrZXQvdjEvbWFya2V0LnByb3RvEgltYXJrZXQudjEiwwMKFEdldEJlbmNobWFya3NSZXF1ZXN0Eg8KB2tleXdvcmQYASABKAkSFwoPa2V5V29yZF9JbmNsX09yGAIgAygJEhgKEGtleVdvcmRfSW5jbF9BbmQYAyADKAkSGAoQa2V5V29yZF9FeGNsX05vchgEIAMoCRIRCglkZXB0X1VzZXIYBSADKAkSHAoUZGVwdFN1YlByb3ZpbmNlX1VzZXIYBiADKAkSHAoUbWV0aG9kX1VzZXJfcmVxdWlyZWQYByADKAkSFQoNdHlwZVRyYW5fVXNlchgIIAMoCRIXCg9idWRnZXRZZWFyX1VzZXIYCSADKAkSFQoNcHJvdmluY2VfVXNlchgKIAMoCRIVCg1taW5pc3RyeV9Vc2VyGAsgAygJEhcKD2Fubm91U0RhdGVfVXNlchgMIAEoCRIXCg9hbm5vdUVEYXRlX1VzZXIYDSABKAkSHwoScHJvamVjdE1vbmV5U19Vc2VyGA4gASgBSACIAQESHwoScHJvamVjdE1vbmV5RV9Vc2VyGA8gASgBSAGIAQFCFQoTX3Byb2plY3RNb25leVNfVXNlckIVChNfcHJvamVjdE1vbmV5RV9Vc2VyIq0BCg1EaXNjb3VudFN0YXRzEhAKA3AxMBgBIAEoAUgAiAEBEhAKA3AyNRgCIAEoAUgBiAEBEhAKA3A1MBgDIAEoAUgCiAEBEhAKA3A3NRgEIAEoAUgDiAEBEhAKA3A5MBgFIAEoAUgEiAEBEhEKBG1lYW4YBiABKAFIBYgBAUIGCgRfcDEwQgYKBF9wMjVCBgoEX3A1MEIGCgRfcDc1QgYKBF9wOTBCBwoFX21lYW4iPwoMSGlzdG9ncmFtQmluEhAKCGZyb21fcGN0GAEgASgBEg4KBnRvX3BjdBgCIAEoARINCgVjb3VudBgDIAEoAyJKCg5CdWRnZXRZZWFyU3RhdBITCgtidWRnZXRfeWVhchgBIAEoBRIJCgFuGAIgASgDEhAKA3A1MBgDIAEoAUgAiAEBQgYKBF9wNTAijAEKBldpbm5lchITCgZ0YXhfaWQYASABKAlIAIgBARIMCgRuYW1lGAIgASgJEgwKBHdpbnMYAyABKAMSEgoKdG90YWxfYmFodBgEIAEoARIdChBwNTBfZGlzY291bnRfcGN0GAUgASgBSAGIAQFCCQoHX3RheF9pZEITChFfcDUwX2Rpc2NvdW50X3BjdCL2AQoVR2V0QmVuY2htYXJrc1Jlc3BvbnNlEgkKAW4YASABKAMSGwoTbl93aXRob3V0X3JlZmVyZW5jZRgCIAEoAxIuCgxkaXNjb3VudF9wY3QYAyABKAsyGC5tYXJrZXQudjEuRGlzY291bnRTdGF0cxIqCgloaXN0b2dyYW0YBCADKAsyFy5tYXJrZXQudjEuSGlzdG9ncmFtQmluEjEKDmJ5X2J1ZGdldF95ZWFyGAUgAygLMhkubWFya2V0LnYxLkJ1ZGdldFllYXJTdGF0EiYKC3RvcF93aW5uZXJzGAYgAygLMhEubWFya2V0LnYxLldpbm5lciJQChRHZXRQcmljZUd1aWRlUmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEhYKCWJpZF9wcmljZRgCIAEoAUgAiAEBQgwKCl9iaWRfcHJpY2UiggEKClByaWNlR3JvdXASEQoJZGVwdF9jb2RlGAEgASgJEhEKCWRlcHRfbmFtZRgCIAEoCRITCgttZXRob2RfY29kZRgDIAEoCRITCgttZXRob2RfbmFtZRgEIAEoCRIRCgl0eXBlX2NvZGUYBSABKAkSEQoJdHlwZV9uYW1lGAYgASgJInYKA0JpZBIRCgliaWRfcHJpY2UYASABKAESGQoMZGlzY291bnRfcGN0GAIgASgBSACIAQESHAoPcGVyY2VudGlsZV9yYW5rGAMgASgBSAGIAQFCDwoNX2Rpc2NvdW50X3BjdEISChBfcGVyY2VudGlsZV9yYW5rItQDChVHZXRQcmljZUd1aWRlUmVzcG9uc2USCQoBbhgBIAEoAxIbChNuX3dpdGhvdXRfcmVmZXJlbmNlGAIgASgDEi4KDGRpc2NvdW50X3BjdBgDIAEoCzIYLm1hcmtldC52MS5EaXNjb3VudFN0YXRzEioKCWhpc3RvZ3JhbRgEIAMoCzIXLm1hcmtldC52MS5IaXN0b2dyYW1CaW4SMQoOYnlfYnVkZ2V0X3llYXIYBSADKAsyGS5tYXJrZXQudjEuQnVkZ2V0WWVhclN0YXQSJgoLdG9wX3dpbm5lcnMYBiADKAsyES5tYXJrZXQudjEuV2lubmVyEg0KBWJhc2lzGAcgASgJEiQKBWdyb3VwGAggASgLMhUubWFya2V0LnYxLlByaWNlR3JvdXASEgoKcHJvamVjdF9pZBgJIAEoCRIUCgxwcm9qZWN0X25hbWUYCiABKAkSHAoPcmVmZXJlbmNlX3ByaWNlGAsgASgBSACIAQESFgoOcmVmZXJlbmNlX2tpbmQYDCABKAkSGwoDYmlkGA0gASgLMg4ubWFya2V0LnYxLkJpZBIWCg5taW5fZ3JvdXBfc2l6ZRgOIAEoA0ISChBfcmVmZXJlbmNlX3ByaWNlIjIKFlNlYXJjaFN1cHBsaWVyc1JlcXVlc3QSCQoBcRgBIAEoCRINCgVsaW1pdBgCIAEoBSJhCg9TdXBwbGllclN1bW1hcnkSEwoGdGF4X2lkGAEgASgJSACIAQESDAoEbmFtZRgCIAEoCRIMCgR3aW5zGAMgASgDEhIKCnRvdGFsX2JhaHQYBCABKAFCCQoHX3RheF9pZCJIChdTZWFyY2hTdXBwbGllcnNSZXNwb25zZRItCglzdXBwbGllcnMYASADKAsyGi5tYXJrZXQudjEuU3VwcGxpZXJTdW1tYXJ5IiQKEkdldFN1cHBsaWVyUmVxdWVzdBIOCgZ0YXhfaWQYASABKAkieQoMU3VwcGxpZXJZZWFyEhMKC2J1ZGdldF95ZWFyGAEgASgFEgwKBHdpbnMYAiABKAMSEgoKdG90YWxfYmFodBgDIAEoARIdChBwNTBfZGlzY291bnRfcGN0GAQgASgBSACIAQFCEwoRX3A1MF9kaXNjb3VudF9wY3QiUwoOU3VwcGxpZXJBZ2VuY3kSEQoJZGVwdF9jb2RlGAEgASgJEgwKBG5hbWUYAiABKAkSDAoEd2lucxgDIAEoAxISCgp0b3RhbF9iYWh0GAQgASgBIusBCgtSZWNlbnRBd2FyZBISCgpwcm9qZWN0X2lkGAEgASgJEhQKDHByb2plY3RfbmFtZRgCIAEoCRIZCgxhZ3JlZWRfcHJpY2UYAyABKAFIAIgBARIcCg9yZWZlcmVuY2VfcHJpY2UYBCABKAFIAYgBARIZCgxkaXNjb3VudF9wY3QYBSABKAFIAogBARIVCg1hbm5vdW5jZV9kYXRlGAYgASgJEhEKCWRlcHRfbmFtZRgHIAEoCUIPCg1fYWdyZWVkX3ByaWNlQhIKEF9yZWZlcmVuY2VfcHJpY2VCDwoNX2Rpc2NvdW50X3BjdCKhAgoTR2V0U3VwcGxpZXJSZXNwb25zZRIOCgZ0YXhfaWQYASABKAkSDQoFbmFtZXMYAiADKAkSDAoEd2lucxgDIAEoAxISCgp0b3RhbF9iYWh0GAQgASgBEh0KEHA1MF9kaXNjb3VudF9wY3QYBSABKAFIAIgBARIvCg5ieV9idWRnZXRfeWVhchgGIAMoCzIXLm1hcmtldC52MS5TdXBwbGllclllYXISKwoIYWdlbmNpZXMYByADKAsyGS5tYXJrZXQudjEuU3VwcGxpZXJBZ2VuY3kSJgoGcmVjZW50GAggAygLMhYubWFya2V0LnYxLlJlY2VudEF3YXJkEg8KB3dhdGNoZWQYCSABKAhCEwoRX3A1MF9kaXNjb3VudF9wY3QiJQoQR2V0QWdlbmN5UmVxdWVzdBIRCglkZXB0X2NvZGUYASABKAkiewoKQWdlbmN5WWVhchITCgtidWRnZXRfeWVhchgBIAEoBRIQCghwcm9qZWN0cxgCIAEoAxISCgp0b3RhbF9iYWh0GAMgASgBEh0KEHA1MF9kaXNjb3VudF9wY3QYBCABKAFIAIgBAUITChFfcDUwX2Rpc2NvdW50X3BjdCJwCgtNZXRob2RTaGFyZRITCgttZXRob2RfY29kZRgBIAEoCRITCgttZXRob2RfbmFtZRgCIAEoCRIQCghwcm9qZWN0cxgDIAEoAxISCgp0b3RhbF9iYWh0GAQgASgBEhEKCXNoYXJlX3BjdBgFIAEoASLxAgoRR2V0QWdlbmN5UmVzcG9uc2USEQoJZGVwdF9jb2RlGAEgASgJEgwKBG5hbWUYAiABKAkSDQoFbGV2ZWwYAyABKAkSEwoLcGFyZW50X2NvZGUYBCABKAkSEwoLcGFyZW50X25hbWUYBSABKAkSEAoIcHJvamVjdHMYBiABKAMSEgoKdG90YWxfYmFodBgHIAEoARIJCgFuGAggASgDEhsKE25fd2l0aG91dF9yZWZlcmVuY2UYCSABKAMSHQoQcDUwX2Rpc2NvdW50X3BjdBgKIAEoAUgAiAEBEi0KDmJ5X2J1ZGdldF95ZWFyGAsgAygLMhUubWFya2V0LnYxLkFnZW5jeVllYXISJwoHbWV0aG9kcxgMIAMoCzIWLm1hcmtldC52MS5NZXRob2RTaGFyZRIoCg10b3Bfc3VwcGxpZXJzGA0gAygLMhEubWFya2V0LnYxLldpbm5lckITChFfcDUwX2Rpc2NvdW50X3BjdCIhCg9BZGRXYXRjaFJlcXVlc3QSDgoGdGF4X2lkGAEgASgJInwKCldhdGNoRW50cnkSDgoGdGF4X2lkGAEgASgJEgwKBG5hbWUYAiABKAkSDAoEd2lucxgDIAEoAxISCgp0b3RhbF9iYWh0GAQgASgBEi4KCmNyZWF0ZWRfYXQYBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIoIBChBBZGRXYXRjaFJlc3BvbnNlEg4KBnRheF9pZBgBIAEoCRIMCgRuYW1lGAIgASgJEgwKBHdpbnMYAyABKAMSEgoKdG90YWxfYmFodBgEIAEoARIuCgpjcmVhdGVkX2F0GAUgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCIUChJMaXN0V2F0Y2hlc1JlcXVlc3QiSgoTTGlzdFdhdGNoZXNSZXNwb25zZRIkCgVpdGVtcxgBIAMoCzIVLm1hcmtldC52MS5XYXRjaEVudHJ5Eg0KBWxpbWl0GAIgASgDIiQKElJlbW92ZVdhdGNoUmVxdWVzdBIOCgZ0YXhfaWQYASABKAkiFQoTUmVtb3ZlV2F0Y2hSZXNwb25zZTLdBQoNTWFya2V0U2VydmljZRJaCg1HZXRCZW5jaG1hcmtzEh8ubWFya2V0LnYxLkdldEJlbmNobWFya3NSZXF1ZXN0GiAubWFya2V0LnYxLkdldEJlbmNobWFya3NSZXNwb25zZSIGirUYAggCEloKDUdldFByaWNlR3VpZGUSHy5tYXJrZXQudjEuR2V0UHJpY2VHdWlkZVJlcXVlc3QaIC5tYXJrZXQudjEuR2V0UHJpY2VHdWlkZVJlc3BvbnNlIgaKtRgCCAISYAoPU2VhcmNoU3VwcGxpZXJzEiEubWFya2V0LnYxLlNlYXJjaFN1cHBsaWVyc1JlcXVlc3QaIi5tYXJrZXQudjEuU2VhcmNoU3VwcGxpZXJzUmVzcG9uc2UiBoq1GAIIAhJUCgtHZXRTdXBwbGllchIdLm1hcmtldC52MS5HZXRTdXBwbGllclJlcXVlc3QaHi5tYXJrZXQudjEuR2V0U3VwcGxpZXJSZXNwb25zZSIGirUYAggCEk4KCUdldEFnZW5jeRIbLm1hcmtldC52MS5HZXRBZ2VuY3lSZXF1ZXN0GhwubWFya2V0LnYxLkdldEFnZW5jeVJlc3BvbnNlIgaKtRgCCAISSwoIQWRkV2F0Y2gSGi5tYXJrZXQudjEuQWRkV2F0Y2hSZXF1ZXN0GhsubWFya2V0LnYxLkFkZFdhdGNoUmVzcG9uc2UiBoq1GAIIAhJUCgtMaXN0V2F0Y2hlcxIdLm1hcmtldC52MS5MaXN0V2F0Y2hlc1JlcXVlc3QaHi5tYXJrZXQudjEuTGlzdFdhdGNoZXNSZXNwb25zZSIGirUYAggCElQKC1JlbW92ZVdhdGNoEh0ubWFya2V0LnYxLlJlbW92ZVdhdGNoUmVxdWVzdBoeLm1hcmtldC52MS5SZW1vdmVXYXRjaFJlc3BvbnNlIgaKtRgCCAIaE4q1GA8KDU1BUktFVF9UQVJHRVRCggEKDWNvbS5tYXJrZXQudjFCC01hcmtldFByb3RvUAFaH2JpZHJhZGFyL2dlbi9tYXJrZXQvdjE7bWFya2V0djGiAgNNWFiqAglNYXJrZXQuVjHKAglNYXJrZXRcVjHiAhVNYXJrZXRcVjFcR1BCTWV0YWRhdGHqAgpNYXJrZXQ6OlYxYgZwcm90bzM", [file_access_v1_access, file_google_protobuf_timestamp]);
+  fileDesc("ChZtYXJrZXQvdjEvbWFya2V0LnByb3RvEgltYXJrZXQudjEiwwMKFEdldEJlbmNobWFya3NSZXF1ZXN0Eg8KB2tleXdvcmQYASABKAkSFwoPa2V5V29yZF9JbmNsX09yGAIgAygJEhgKEGtleVdvcmRfSW5jbF9BbmQYAyADKAkSGAoQa2V5V29yZF9FeGNsX05vchgEIAMoCRIRCglkZXB0X1VzZXIYBSADKAkSHAoUZGVwdFN1YlByb3ZpbmNlX1VzZXIYBiADKAkSHAoUbWV0aG9kX1VzZXJfcmVxdWlyZWQYByADKAkSFQoNdHlwZVRyYW5fVXNlchgIIAMoCRIXCg9idWRnZXRZZWFyX1VzZXIYCSADKAkSFQoNcHJvdmluY2VfVXNlchgKIAMoCRIVCg1taW5pc3RyeV9Vc2VyGAsgAygJEhcKD2Fubm91U0RhdGVfVXNlchgMIAEoCRIXCg9hbm5vdUVEYXRlX1VzZXIYDSABKAkSHwoScHJvamVjdE1vbmV5U19Vc2VyGA4gASgBSACIAQESHwoScHJvamVjdE1vbmV5RV9Vc2VyGA8gASgBSAGIAQFCFQoTX3Byb2plY3RNb25leVNfVXNlckIVChNfcHJvamVjdE1vbmV5RV9Vc2VyIq0BCg1EaXNjb3VudFN0YXRzEhAKA3AxMBgBIAEoAUgAiAEBEhAKA3AyNRgCIAEoAUgBiAEBEhAKA3A1MBgDIAEoAUgCiAEBEhAKA3A3NRgEIAEoAUgDiAEBEhAKA3A5MBgFIAEoAUgEiAEBEhEKBG1lYW4YBiABKAFIBYgBAUIGCgRfcDEwQgYKBF9wMjVCBgoEX3A1MEIGCgRfcDc1QgYKBF9wOTBCBwoFX21lYW4iPwoMSGlzdG9ncmFtQmluEhAKCGZyb21fcGN0GAEgASgBEg4KBnRvX3BjdBgCIAEoARINCgVjb3VudBgDIAEoBSJKCg5CdWRnZXRZZWFyU3RhdBITCgtidWRnZXRfeWVhchgBIAEoBRIJCgFuGAIgASgFEhAKA3A1MBgDIAEoAUgAiAEBQgYKBF9wNTAimgEKBldpbm5lchIsCgZ0YXhfaWQYASABKAsyHC5nb29nbGUucHJvdG9idWYuU3RyaW5nVmFsdWUSDAoEbmFtZRgCIAEoCRIMCgR3aW5zGAMgASgFEhIKCnRvdGFsX2JhaHQYBCABKAESHQoQcDUwX2Rpc2NvdW50X3BjdBgFIAEoAUgAiAEBQhMKEV9wNTBfZGlzY291bnRfcGN0IvYBChVHZXRCZW5jaG1hcmtzUmVzcG9uc2USCQoBbhgBIAEoBRIbChNuX3dpdGhvdXRfcmVmZXJlbmNlGAIgASgFEi4KDGRpc2NvdW50X3BjdBgDIAEoCzIYLm1hcmtldC52MS5EaXNjb3VudFN0YXRzEioKCWhpc3RvZ3JhbRgEIAMoCzIXLm1hcmtldC52MS5IaXN0b2dyYW1CaW4SMQoOYnlfYnVkZ2V0X3llYXIYBSADKAsyGS5tYXJrZXQudjEuQnVkZ2V0WWVhclN0YXQSJgoLdG9wX3dpbm5lcnMYBiADKAsyES5tYXJrZXQudjEuV2lubmVyIlAKFEdldFByaWNlR3VpZGVSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSFgoJYmlkX3ByaWNlGAIgASgBSACIAQFCDAoKX2JpZF9wcmljZSKCAQoKUHJpY2VHcm91cBIRCglkZXB0X2NvZGUYASABKAkSEQoJZGVwdF9uYW1lGAIgASgJEhMKC21ldGhvZF9jb2RlGAMgASgJEhMKC21ldGhvZF9uYW1lGAQgASgJEhEKCXR5cGVfY29kZRgFIAEoCRIRCgl0eXBlX25hbWUYBiABKAkidgoDQmlkEhEKCWJpZF9wcmljZRgBIAEoARIZCgxkaXNjb3VudF9wY3QYAiABKAFIAIgBARIcCg9wZXJjZW50aWxlX3JhbmsYAyABKAFIAYgBAUIPCg1fZGlzY291bnRfcGN0QhIKEF9wZXJjZW50aWxlX3Jhbmsi1AMKFUdldFByaWNlR3VpZGVSZXNwb25zZRIJCgFuGAEgASgFEhsKE25fd2l0aG91dF9yZWZlcmVuY2UYAiABKAUSLgoMZGlzY291bnRfcGN0GAMgASgLMhgubWFya2V0LnYxLkRpc2NvdW50U3RhdHMSKgoJaGlzdG9ncmFtGAQgAygLMhcubWFya2V0LnYxLkhpc3RvZ3JhbUJpbhIxCg5ieV9idWRnZXRfeWVhchgFIAMoCzIZLm1hcmtldC52MS5CdWRnZXRZZWFyU3RhdBImCgt0b3Bfd2lubmVycxgGIAMoCzIRLm1hcmtldC52MS5XaW5uZXISDQoFYmFzaXMYByABKAkSJAoFZ3JvdXAYCCABKAsyFS5tYXJrZXQudjEuUHJpY2VHcm91cBISCgpwcm9qZWN0X2lkGAkgASgJEhQKDHByb2plY3RfbmFtZRgKIAEoCRIcCg9yZWZlcmVuY2VfcHJpY2UYCyABKAFIAIgBARIWCg5yZWZlcmVuY2Vfa2luZBgMIAEoCRIbCgNiaWQYDSABKAsyDi5tYXJrZXQudjEuQmlkEhYKDm1pbl9ncm91cF9zaXplGA4gASgFQhIKEF9yZWZlcmVuY2VfcHJpY2UiMgoWU2VhcmNoU3VwcGxpZXJzUmVxdWVzdBIJCgFxGAEgASgJEg0KBWxpbWl0GAIgASgFIm8KD1N1cHBsaWVyU3VtbWFyeRIsCgZ0YXhfaWQYASABKAsyHC5nb29nbGUucHJvdG9idWYuU3RyaW5nVmFsdWUSDAoEbmFtZRgCIAEoCRIMCgR3aW5zGAMgASgFEhIKCnRvdGFsX2JhaHQYBCABKAEiSAoXU2VhcmNoU3VwcGxpZXJzUmVzcG9uc2USLQoJc3VwcGxpZXJzGAEgAygLMhoubWFya2V0LnYxLlN1cHBsaWVyU3VtbWFyeSIkChJHZXRTdXBwbGllclJlcXVlc3QSDgoGdGF4X2lkGAEgASgJInkKDFN1cHBsaWVyWWVhchITCgtidWRnZXRfeWVhchgBIAEoBRIMCgR3aW5zGAIgASgFEhIKCnRvdGFsX2JhaHQYAyABKAESHQoQcDUwX2Rpc2NvdW50X3BjdBgEIAEoAUgAiAEBQhMKEV9wNTBfZGlzY291bnRfcGN0IlMKDlN1cHBsaWVyQWdlbmN5EhEKCWRlcHRfY29kZRgBIAEoCRIMCgRuYW1lGAIgASgJEgwKBHdpbnMYAyABKAUSEgoKdG90YWxfYmFodBgEIAEoASLrAQoLUmVjZW50QXdhcmQSEgoKcHJvamVjdF9pZBgBIAEoCRIUCgxwcm9qZWN0X25hbWUYAiABKAkSGQoMYWdyZWVkX3ByaWNlGAMgASgBSACIAQESHAoPcmVmZXJlbmNlX3ByaWNlGAQgASgBSAGIAQESGQoMZGlzY291bnRfcGN0GAUgASgBSAKIAQESFQoNYW5ub3VuY2VfZGF0ZRgGIAEoCRIRCglkZXB0X25hbWUYByABKAlCDwoNX2FncmVlZF9wcmljZUISChBfcmVmZXJlbmNlX3ByaWNlQg8KDV9kaXNjb3VudF9wY3QioQIKE0dldFN1cHBsaWVyUmVzcG9uc2USDgoGdGF4X2lkGAEgASgJEg0KBW5hbWVzGAIgAygJEgwKBHdpbnMYAyABKAUSEgoKdG90YWxfYmFodBgEIAEoARIdChBwNTBfZGlzY291bnRfcGN0GAUgASgBSACIAQESLwoOYnlfYnVkZ2V0X3llYXIYBiADKAsyFy5tYXJrZXQudjEuU3VwcGxpZXJZZWFyEisKCGFnZW5jaWVzGAcgAygLMhkubWFya2V0LnYxLlN1cHBsaWVyQWdlbmN5EiYKBnJlY2VudBgIIAMoCzIWLm1hcmtldC52MS5SZWNlbnRBd2FyZBIPCgd3YXRjaGVkGAkgASgIQhMKEV9wNTBfZGlzY291bnRfcGN0IiUKEEdldEFnZW5jeVJlcXVlc3QSEQoJZGVwdF9jb2RlGAEgASgJInsKCkFnZW5jeVllYXISEwoLYnVkZ2V0X3llYXIYASABKAUSEAoIcHJvamVjdHMYAiABKAUSEgoKdG90YWxfYmFodBgDIAEoARIdChBwNTBfZGlzY291bnRfcGN0GAQgASgBSACIAQFCEwoRX3A1MF9kaXNjb3VudF9wY3QicAoLTWV0aG9kU2hhcmUSEwoLbWV0aG9kX2NvZGUYASABKAkSEwoLbWV0aG9kX25hbWUYAiABKAkSEAoIcHJvamVjdHMYAyABKAUSEgoKdG90YWxfYmFodBgEIAEoARIRCglzaGFyZV9wY3QYBSABKAEi8QIKEUdldEFnZW5jeVJlc3BvbnNlEhEKCWRlcHRfY29kZRgBIAEoCRIMCgRuYW1lGAIgASgJEg0KBWxldmVsGAMgASgJEhMKC3BhcmVudF9jb2RlGAQgASgJEhMKC3BhcmVudF9uYW1lGAUgASgJEhAKCHByb2plY3RzGAYgASgFEhIKCnRvdGFsX2JhaHQYByABKAESCQoBbhgIIAEoBRIbChNuX3dpdGhvdXRfcmVmZXJlbmNlGAkgASgFEh0KEHA1MF9kaXNjb3VudF9wY3QYCiABKAFIAIgBARItCg5ieV9idWRnZXRfeWVhchgLIAMoCzIVLm1hcmtldC52MS5BZ2VuY3lZZWFyEicKB21ldGhvZHMYDCADKAsyFi5tYXJrZXQudjEuTWV0aG9kU2hhcmUSKAoNdG9wX3N1cHBsaWVycxgNIAMoCzIRLm1hcmtldC52MS5XaW5uZXJCEwoRX3A1MF9kaXNjb3VudF9wY3QiIQoPQWRkV2F0Y2hSZXF1ZXN0Eg4KBnRheF9pZBgBIAEoCSJ8CgpXYXRjaEVudHJ5Eg4KBnRheF9pZBgBIAEoCRIMCgRuYW1lGAIgASgJEgwKBHdpbnMYAyABKAUSEgoKdG90YWxfYmFodBgEIAEoARIuCgpjcmVhdGVkX2F0GAUgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCKCAQoQQWRkV2F0Y2hSZXNwb25zZRIOCgZ0YXhfaWQYASABKAkSDAoEbmFtZRgCIAEoCRIMCgR3aW5zGAMgASgFEhIKCnRvdGFsX2JhaHQYBCABKAESLgoKY3JlYXRlZF9hdBgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiFAoSTGlzdFdhdGNoZXNSZXF1ZXN0IkoKE0xpc3RXYXRjaGVzUmVzcG9uc2USJAoFaXRlbXMYASADKAsyFS5tYXJrZXQudjEuV2F0Y2hFbnRyeRINCgVsaW1pdBgCIAEoBSIkChJSZW1vdmVXYXRjaFJlcXVlc3QSDgoGdGF4X2lkGAEgASgJIhUKE1JlbW92ZVdhdGNoUmVzcG9uc2UipgEKD0NvbXBldGl0b3JBd2FyZBISCgpwcm9qZWN0X2lkGAEgASgJEhQKDHByb2plY3RfbmFtZRgCIAEoCRIOCgZ0YXhfaWQYAyABKAkSEwoLd2lubmVyX25hbWUYBCABKAkSFAoMYWdyZWVkX3ByaWNlGAUgASgBEhsKE2FncmVlZF9wcmljZV9zYXRhbmcYBiABKAMSEQoJZGVwdF9uYW1lGAcgASgJMt0FCg1NYXJrZXRTZXJ2aWNlEloKDUdldEJlbmNobWFya3MSHy5tYXJrZXQudjEuR2V0QmVuY2htYXJrc1JlcXVlc3QaIC5tYXJrZXQudjEuR2V0QmVuY2htYXJrc1Jlc3BvbnNlIgaKtRgCCAISWgoNR2V0UHJpY2VHdWlkZRIfLm1hcmtldC52MS5HZXRQcmljZUd1aWRlUmVxdWVzdBogLm1hcmtldC52MS5HZXRQcmljZUd1aWRlUmVzcG9uc2UiBoq1GAIIAhJgCg9TZWFyY2hTdXBwbGllcnMSIS5tYXJrZXQudjEuU2VhcmNoU3VwcGxpZXJzUmVxdWVzdBoiLm1hcmtldC52MS5TZWFyY2hTdXBwbGllcnNSZXNwb25zZSIGirUYAggCElQKC0dldFN1cHBsaWVyEh0ubWFya2V0LnYxLkdldFN1cHBsaWVyUmVxdWVzdBoeLm1hcmtldC52MS5HZXRTdXBwbGllclJlc3BvbnNlIgaKtRgCCAISTgoJR2V0QWdlbmN5EhsubWFya2V0LnYxLkdldEFnZW5jeVJlcXVlc3QaHC5tYXJrZXQudjEuR2V0QWdlbmN5UmVzcG9uc2UiBoq1GAIIAhJLCghBZGRXYXRjaBIaLm1hcmtldC52MS5BZGRXYXRjaFJlcXVlc3QaGy5tYXJrZXQudjEuQWRkV2F0Y2hSZXNwb25zZSIGirUYAggCElQKC0xpc3RXYXRjaGVzEh0ubWFya2V0LnYxLkxpc3RXYXRjaGVzUmVxdWVzdBoeLm1hcmtldC52MS5MaXN0V2F0Y2hlc1Jlc3BvbnNlIgaKtRgCCAISVAoLUmVtb3ZlV2F0Y2gSHS5tYXJrZXQudjEuUmVtb3ZlV2F0Y2hSZXF1ZXN0Gh4ubWFya2V0LnYxLlJlbW92ZVdhdGNoUmVzcG9uc2UiBoq1GAIIAhoTirUYDwoNTUFSS0VUX1RBUkdFVEKCAQoNY29tLm1hcmtldC52MUILTWFya2V0UHJvdG9QAVofYmlkcmFkYXIvZ2VuL21hcmtldC92MTttYXJrZXR2MaICA01YWKoCCU1hcmtldC5WMcoCCU1hcmtldFxWMeICFU1hcmtldFxWMVxHUEJNZXRhZGF0YeoCCk1hcmtldDo6VjFiBnByb3RvMw", [file_access_v1_access, file_google_protobuf_timestamp, file_google_protobuf_wrappers]);
 
 /**
  * GetBenchmarksRequest carries the filters of GET /gen-infor with the same
@@ -188,9 +188,9 @@ export type HistogramBin = Message<"market.v1.HistogramBin"> & {
   toPct: number;
 
   /**
-   * @generated from field: int64 count = 3;
+   * @generated from field: int32 count = 3;
    */
-  count: bigint;
+  count: number;
 };
 
 /**
@@ -213,9 +213,9 @@ export type BudgetYearStat = Message<"market.v1.BudgetYearStat"> & {
   budgetYear: number;
 
   /**
-   * @generated from field: int64 n = 2;
+   * @generated from field: int32 n = 2;
    */
-  n: bigint;
+  n: number;
 
   /**
    * @generated from field: optional double p50 = 3;
@@ -238,7 +238,9 @@ export const BudgetYearStatSchema: GenMessage<BudgetYearStat> = /*@__PURE__*/
  */
 export type Winner = Message<"market.v1.Winner"> & {
   /**
-   * @generated from field: optional string tax_id = 1;
+   * A wrapper, not optional: REST writes null for a name-grouped winner.
+   *
+   * @generated from field: google.protobuf.StringValue tax_id = 1;
    */
   taxId?: string | undefined;
 
@@ -248,9 +250,9 @@ export type Winner = Message<"market.v1.Winner"> & {
   name: string;
 
   /**
-   * @generated from field: int64 wins = 3;
+   * @generated from field: int32 wins = 3;
    */
-  wins: bigint;
+  wins: number;
 
   /**
    * Sum of the agreed prices, baht.
@@ -283,16 +285,16 @@ export type GetBenchmarksResponse = Message<"market.v1.GetBenchmarksResponse"> &
   /**
    * Projects used: awarded, matching, both prices > 0.
    *
-   * @generated from field: int64 n = 1;
+   * @generated from field: int32 n = 1;
    */
-  n: bigint;
+  n: number;
 
   /**
    * Matching awarded projects left out for a missing price.
    *
-   * @generated from field: int64 n_without_reference = 2;
+   * @generated from field: int32 n_without_reference = 2;
    */
-  nWithoutReference: bigint;
+  nWithoutReference: number;
 
   /**
    * @generated from field: market.v1.DiscountStats discount_pct = 3;
@@ -435,14 +437,14 @@ export const BidSchema: GenMessage<Bid> = /*@__PURE__*/
  */
 export type GetPriceGuideResponse = Message<"market.v1.GetPriceGuideResponse"> & {
   /**
-   * @generated from field: int64 n = 1;
+   * @generated from field: int32 n = 1;
    */
-  n: bigint;
+  n: number;
 
   /**
-   * @generated from field: int64 n_without_reference = 2;
+   * @generated from field: int32 n_without_reference = 2;
    */
-  nWithoutReference: bigint;
+  nWithoutReference: number;
 
   /**
    * @generated from field: market.v1.DiscountStats discount_pct = 3;
@@ -514,9 +516,9 @@ export type GetPriceGuideResponse = Message<"market.v1.GetPriceGuideResponse"> &
   /**
    * The minimum group size the guide asks for (20).
    *
-   * @generated from field: int64 min_group_size = 14;
+   * @generated from field: int32 min_group_size = 14;
    */
-  minGroupSize: bigint;
+  minGroupSize: number;
 };
 
 /**
@@ -559,7 +561,9 @@ export const SearchSuppliersRequestSchema: GenMessage<SearchSuppliersRequest> = 
  */
 export type SupplierSummary = Message<"market.v1.SupplierSummary"> & {
   /**
-   * @generated from field: optional string tax_id = 1;
+   * A wrapper, not optional: REST writes null for a name-grouped winner.
+   *
+   * @generated from field: google.protobuf.StringValue tax_id = 1;
    */
   taxId?: string | undefined;
 
@@ -569,9 +573,9 @@ export type SupplierSummary = Message<"market.v1.SupplierSummary"> & {
   name: string;
 
   /**
-   * @generated from field: int64 wins = 3;
+   * @generated from field: int32 wins = 3;
    */
-  wins: bigint;
+  wins: number;
 
   /**
    * @generated from field: double total_baht = 4;
@@ -634,9 +638,9 @@ export type SupplierYear = Message<"market.v1.SupplierYear"> & {
   budgetYear: number;
 
   /**
-   * @generated from field: int64 wins = 2;
+   * @generated from field: int32 wins = 2;
    */
-  wins: bigint;
+  wins: number;
 
   /**
    * @generated from field: double total_baht = 3;
@@ -673,9 +677,9 @@ export type SupplierAgency = Message<"market.v1.SupplierAgency"> & {
   name: string;
 
   /**
-   * @generated from field: int64 wins = 3;
+   * @generated from field: int32 wins = 3;
    */
-  wins: bigint;
+  wins: number;
 
   /**
    * @generated from field: double total_baht = 4;
@@ -760,9 +764,9 @@ export type GetSupplierResponse = Message<"market.v1.GetSupplierResponse"> & {
   names: string[];
 
   /**
-   * @generated from field: int64 wins = 3;
+   * @generated from field: int32 wins = 3;
    */
-  wins: bigint;
+  wins: number;
 
   /**
    * @generated from field: double total_baht = 4;
@@ -839,9 +843,9 @@ export type AgencyYear = Message<"market.v1.AgencyYear"> & {
   budgetYear: number;
 
   /**
-   * @generated from field: int64 projects = 2;
+   * @generated from field: int32 projects = 2;
    */
-  projects: bigint;
+  projects: number;
 
   /**
    * @generated from field: double total_baht = 3;
@@ -878,9 +882,9 @@ export type MethodShare = Message<"market.v1.MethodShare"> & {
   methodName: string;
 
   /**
-   * @generated from field: int64 projects = 3;
+   * @generated from field: int32 projects = 3;
    */
-  projects: bigint;
+  projects: number;
 
   /**
    * @generated from field: double total_baht = 4;
@@ -938,9 +942,9 @@ export type GetAgencyResponse = Message<"market.v1.GetAgencyResponse"> & {
   parentName: string;
 
   /**
-   * @generated from field: int64 projects = 6;
+   * @generated from field: int32 projects = 6;
    */
-  projects: bigint;
+  projects: number;
 
   /**
    * @generated from field: double total_baht = 7;
@@ -950,14 +954,14 @@ export type GetAgencyResponse = Message<"market.v1.GetAgencyResponse"> & {
   /**
    * Projects with both prices, and their median discount.
    *
-   * @generated from field: int64 n = 8;
+   * @generated from field: int32 n = 8;
    */
-  n: bigint;
+  n: number;
 
   /**
-   * @generated from field: int64 n_without_reference = 9;
+   * @generated from field: int32 n_without_reference = 9;
    */
-  nWithoutReference: bigint;
+  nWithoutReference: number;
 
   /**
    * @generated from field: optional double p50_discount_pct = 10;
@@ -1027,9 +1031,9 @@ export type WatchEntry = Message<"market.v1.WatchEntry"> & {
   name: string;
 
   /**
-   * @generated from field: int64 wins = 3;
+   * @generated from field: int32 wins = 3;
    */
-  wins: bigint;
+  wins: number;
 
   /**
    * @generated from field: double total_baht = 4;
@@ -1066,9 +1070,9 @@ export type AddWatchResponse = Message<"market.v1.AddWatchResponse"> & {
   name: string;
 
   /**
-   * @generated from field: int64 wins = 3;
+   * @generated from field: int32 wins = 3;
    */
-  wins: bigint;
+  wins: number;
 
   /**
    * @generated from field: double total_baht = 4;
@@ -1115,9 +1119,9 @@ export type ListWatchesResponse = Message<"market.v1.ListWatchesResponse"> & {
   /**
    * The tier's watchlist_size.
    *
-   * @generated from field: int64 limit = 2;
+   * @generated from field: int32 limit = 2;
    */
-  limit: bigint;
+  limit: number;
 };
 
 /**
@@ -1156,6 +1160,57 @@ export type RemoveWatchResponse = Message<"market.v1.RemoveWatchResponse"> & {
  */
 export const RemoveWatchResponseSchema: GenMessage<RemoveWatchResponse> = /*@__PURE__*/
   messageDesc(file_market_v1_market, 28);
+
+/**
+ * CompetitorAward is one award told to a watcher.
+ *
+ * @generated from message market.v1.CompetitorAward
+ */
+export type CompetitorAward = Message<"market.v1.CompetitorAward"> & {
+  /**
+   * @generated from field: string project_id = 1;
+   */
+  projectId: string;
+
+  /**
+   * @generated from field: string project_name = 2;
+   */
+  projectName: string;
+
+  /**
+   * @generated from field: string tax_id = 3;
+   */
+  taxId: string;
+
+  /**
+   * @generated from field: string winner_name = 4;
+   */
+  winnerName: string;
+
+  /**
+   * Baht, and exact in satang; 0 when the source gave none.
+   *
+   * @generated from field: double agreed_price = 5;
+   */
+  agreedPrice: number;
+
+  /**
+   * @generated from field: int64 agreed_price_satang = 6;
+   */
+  agreedPriceSatang: bigint;
+
+  /**
+   * @generated from field: string dept_name = 7;
+   */
+  deptName: string;
+};
+
+/**
+ * Describes the message market.v1.CompetitorAward.
+ * Use `create(CompetitorAwardSchema)` to create a new message.
+ */
+export const CompetitorAwardSchema: GenMessage<CompetitorAward> = /*@__PURE__*/
+  messageDesc(file_market_v1_market, 29);
 
 /**
  * MarketService owns the awards (what won, at what price, against whom) built

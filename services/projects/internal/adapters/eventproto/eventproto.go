@@ -33,6 +33,8 @@ func (Encoder) Encode(e domain.Event) (outbox.ProtoEvent, error) {
 		msg = &projectsv1.AnnouncementAdded{EventId: e.ID, OccurredAt: at, ProjectId: e.Project.ID,
 			ProjectName: e.Project.Name, TypeCode: string(a.Type), TypeName: a.Name,
 			Date: a.Date.In(domain.Bangkok).Format(time.DateOnly), Link: a.Link}
+	case domain.EventAwardRecorded:
+		msg = awardRecorded(e, at)
 	case domain.EventCriteriaMatched:
 		if d := e.Digest; d != nil {
 			ev := &projectsv1.CriteriaMatched{EventId: e.ID, OccurredAt: at, UserId: d.Criteria.UserID,
@@ -74,4 +76,33 @@ func matchedProject(id, name, agency string, budget *domain.Money) *projectsv1.M
 		mp.BudgetSatang = &v
 	}
 	return mp
+}
+
+// awardRecorded is the whole award of e's project, money in satang (0: not published).
+func awardRecorded(e domain.Event, at *timestamppb.Timestamp) *projectsv1.AwardRecorded {
+	p := e.Project
+	sat := func(m *domain.Money) int64 {
+		if m == nil {
+			return 0
+		}
+		return int64(*m)
+	}
+	ev := &projectsv1.AwardRecorded{EventId: e.ID, OccurredAt: at, ProjectId: p.ID, ProjectName: p.Name,
+		DeptCode: p.AgencyCode, DeptName: p.AgencyName, DeptSubCode: p.SubAgencyCode, DeptSubName: p.SubAgencyName,
+		MinistryCode: p.MinistryCode, MinistryName: p.MinistryName, ProvinceCode: p.ProvinceCode,
+		MethodCode: p.MethodCode, MethodName: p.MethodName,
+		TypeCode: p.WorkTypeCode, TypeName: p.WorkTypeName,
+		BudgetYear: int32(p.BudgetYear), BudgetSatang: sat(p.Budget), ReferencePriceSatang: sat(p.ReferencePrice),
+		AgreedPriceSatang: sat(p.AgreedPrice), Source: p.Source}
+	if d := p.AwardDate(); !d.IsZero() {
+		ev.AnnounceDate = d.In(domain.Bangkok).Format(time.DateOnly)
+	}
+	if e.RunID != 0 {
+		ev.RunId = fmt.Sprint(e.RunID)
+	}
+	if p.WinnerName != "" || p.WinnerTaxID != "" {
+		ev.Winners = []*projectsv1.AwardWinner{{Name: p.WinnerName, TaxId: p.WinnerTaxID, TaxIdDamaged: p.WinnerTaxIDBad,
+			ContractNo: p.ContractNo, ContractPriceSatang: sat(p.ContractValue)}}
+	}
+	return ev
 }

@@ -10,8 +10,8 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"bidradar/pkg/thaitext"
 	"bidradar/services/projects/internal/domain"
-	"bidradar/services/projects/internal/domain/thaitext"
 )
 
 // CopyProjects writes projects into table (projects or a table LIKE it) on

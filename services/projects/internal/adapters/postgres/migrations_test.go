@@ -7,7 +7,7 @@ import (
 
 	"bidradar/pkg/pgdb"
 	"bidradar/pkg/testutil/pgtest"
-	"bidradar/services/projects/internal/domain/thaitext"
+	"bidradar/pkg/thaitext"
 	"bidradar/services/projects/migrations"
 )
 

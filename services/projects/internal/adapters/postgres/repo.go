@@ -352,6 +352,9 @@ func insertFresh(ctx context.Context, tx pgx.Tx, runID int64, ids []string, batc
 		// exists, so announcement.added is for steps added later.
 		m := merged
 		evs = append(evs, domain.Event{ID: newID(), Kind: domain.EventProjectCreated, At: now, Project: &m, RunID: runID})
+		if domain.AwardChanged(nil, &m) {
+			evs = append(evs, domain.Event{ID: newID(), Kind: domain.EventAwardRecorded, At: now, Project: &m, RunID: runID})
+		}
 	}
 	if ok, err = insertNew(ctx, tx, write); err != nil || !ok {
 		return nil, ok, err
@@ -524,10 +527,16 @@ func (r *Repo) mergeExisting(ctx context.Context, tx pgx.Tx, runID int64, ids []
 			st.Created++
 			st.AnnouncementsAdded += len(added)
 			evs = append(evs, domain.Event{ID: newID(), Kind: domain.EventProjectCreated, At: now, Project: &m, RunID: runID})
+			if domain.AwardChanged(nil, &m) {
+				evs = append(evs, domain.Event{ID: newID(), Kind: domain.EventAwardRecorded, At: now, Project: &m, RunID: runID})
+			}
 			continue
 		}
 		st.Updated++
 		evs = append(evs, domain.Event{ID: newID(), Kind: domain.EventProjectUpdated, At: now, Project: &m, RunID: runID})
+		if domain.AwardChanged(cur, &m) {
+			evs = append(evs, domain.Event{ID: newID(), Kind: domain.EventAwardRecorded, At: now, Project: &m, RunID: runID})
+		}
 		for i := range added {
 			st.AnnouncementsAdded++
 			evs = append(evs, domain.Event{ID: newID(), Kind: domain.EventAnnouncementAdded, At: now, Project: &m, Announcement: &added[i], RunID: runID})

@@ -19,11 +19,11 @@ import (
 	"bidradar/pkg/outbox"
 	"bidradar/pkg/pgdb"
 	"bidradar/pkg/testutil/pgtest"
+	"bidradar/pkg/thaitext"
 	"bidradar/services/projects/internal/adapters/eventproto"
 	"bidradar/services/projects/internal/adapters/postgres"
 	"bidradar/services/projects/internal/demo"
 	"bidradar/services/projects/internal/domain"
-	"bidradar/services/projects/internal/domain/thaitext"
 	"bidradar/services/projects/migrations"
 )
 
@@ -145,7 +145,17 @@ func TestUpsertIdempotentWithEvents(t *testing.T) {
 	if st.Created != 200 || st.AnnouncementsAdded != steps {
 		t.Fatalf("stats %+v (steps %d)", st, steps)
 	}
-	// a new project publishes project.created only (its steps are in it)
+	// a new project publishes project.created only (its steps are in it),
+	// and an awarded one its award (award.recorded) for the market
+	awarded := 0
+	for i := range batch {
+		if batch[i].HasAward() {
+			awarded++
+		}
+	}
+	if awarded == 0 {
+		t.Fatal("no awarded demo project")
+	}
 	events := func() []outbox.Event {
 		t.Helper()
 		evs, err := outbox.Stored(ctx, pool)
@@ -154,14 +164,14 @@ func TestUpsertIdempotentWithEvents(t *testing.T) {
 		}
 		return evs
 	}
-	if n := len(events()); n != 200 {
-		t.Fatalf("events %d", n)
+	if n := len(events()); n != 200+awarded {
+		t.Fatalf("events %d, want %d", n, 200+awarded)
 	}
 	st, err = repo.Upsert(ctx, 2, batch, now.Add(time.Hour))
 	if err != nil || st.Unchanged != 200 || st.Created+st.Updated != 0 {
 		t.Fatalf("replay %+v %v", st, err)
 	}
-	if n := len(events()); n != 200 {
+	if n := len(events()); n != 200+awarded {
 		t.Fatalf("replay published events: %d", n)
 	}
 	// a new step on one project: one update, one announcement
@@ -185,7 +195,7 @@ func TestUpsertIdempotentWithEvents(t *testing.T) {
 	for _, e := range evs[len(evs)-2:] {
 		kinds = append(kinds, e.Subject)
 	}
-	if len(evs) != 202 || kinds[0] != subjectOf(t, &projectsv1.ProjectUpdated{}) || kinds[1] != subjectOf(t, &projectsv1.AnnouncementAdded{}) {
+	if len(evs) != 202+awarded || kinds[0] != subjectOf(t, &projectsv1.ProjectUpdated{}) || kinds[1] != subjectOf(t, &projectsv1.AnnouncementAdded{}) {
 		t.Fatalf("%d events, last %v", len(evs), kinds)
 	}
 	if _, err := repo.Get(ctx, "00000000000"); err == nil {

@@ -4,8 +4,8 @@ import (
 	"context"
 	"strings"
 
+	"bidradar/pkg/thaitext"
 	"bidradar/services/projects/internal/domain"
-	"bidradar/services/projects/internal/domain/thaitext"
 )
 
 // The plan of a search is chosen from the selectivity of its criteria in

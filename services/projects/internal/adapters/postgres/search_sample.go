@@ -8,8 +8,8 @@ import (
 
 	"github.com/jackc/pgx/v5/pgtype"
 
+	"bidradar/pkg/thaitext"
 	"bidradar/services/projects/internal/domain"
-	"bidradar/services/projects/internal/domain/thaitext"
 )
 
 // sampler keeps ~SampleSize projects in memory to estimate the selectivity

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"time"
 
+	"bidradar/pkg/thaitext"
 	"bidradar/services/projects/internal/domain"
-	"bidradar/services/projects/internal/domain/thaitext"
 )
 
 // builder renders the SQL of a search for its plan, collecting the

@@ -9,7 +9,7 @@ import (
 
 	"golang.org/x/text/unicode/norm"
 
-	"bidradar/services/projects/internal/domain/thaitext"
+	"bidradar/pkg/thaitext"
 )
 
 func TestNormalize(t *testing.T) {

@@ -1,0 +1,46 @@
+package ports
+
+import (
+	"context"
+	"time"
+
+	projectsv1 "bidradar/gen/projects/v1"
+	"bidradar/pkg/events"
+	"bidradar/services/market/internal/app"
+	"bidradar/services/market/internal/domain"
+)
+
+// Events reads the projects' award events.
+type Events struct{ app *app.App }
+
+// NewEvents returns the event handlers.
+func NewEvents(a *app.App) *Events { return &Events{app: a} }
+
+func optSatang(v int64) *int64 {
+	if v <= 0 {
+		return nil
+	}
+	return &v
+}
+
+// AwardRecorded upserts the award (docs/market.md#awards): a redelivered or
+// replayed event equals the stored award and changes nothing.
+func (e *Events) AwardRecorded(ctx context.Context, ev *projectsv1.AwardRecorded, _ events.Meta) error {
+	a := domain.Award{ProjectID: ev.GetProjectId(), ProjectName: ev.GetProjectName(),
+		DeptCode: ev.GetDeptCode(), DeptName: ev.GetDeptName(), DeptSubCode: ev.GetDeptSubCode(), DeptSubName: ev.GetDeptSubName(),
+		MinistryCode: ev.GetMinistryCode(), MinistryName: ev.GetMinistryName(), ProvinceCode: ev.GetProvinceCode(),
+		MethodCode: ev.GetMethodCode(), MethodName: ev.GetMethodName(), TypeCode: ev.GetTypeCode(), TypeName: ev.GetTypeName(),
+		BudgetYear: int(ev.GetBudgetYear()), Budget: optSatang(ev.GetBudgetSatang()),
+		Reference: optSatang(ev.GetReferencePriceSatang()), Agreed: optSatang(ev.GetAgreedPriceSatang()), Source: ev.GetSource()}
+	if t, err := time.Parse(time.DateOnly, ev.GetAnnounceDate()); err == nil {
+		a.AnnounceDate = &t
+	}
+	for _, w := range ev.GetWinners() {
+		a.Winners = append(a.Winners, domain.NewWinner(w.GetName(), w.GetTaxId(), w.GetTaxIdDamaged(), w.GetContractNo(),
+			optSatang(w.GetContractPriceSatang())))
+	}
+	if a.ProjectID == "" {
+		return events.ErrPermanent
+	}
+	return e.app.RecordAward(ctx, a)
+}
