@@ -14,7 +14,6 @@ const connectServices = [
   "/market.v1.MarketService",
   "/subscription.v1.SubscriptionService",
   "/notification.v1.NotificationService",
-  "/market.v1.MarketService",
 ];
 
 export default defineConfig({

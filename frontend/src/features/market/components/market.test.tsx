@@ -80,8 +80,8 @@ describe("the price guide on a project", () => {
   it("names the group in Thai, shows n, the spread and the simulator; a typed bid is placed by the server, debounced", async () => {
     const be = signIn(["market_benchmarks"]);
     renderApp(`/project-details/${PROJECT}`);
-    const panel = await screen.findByTestId("price-guide", {}, { timeout: 8000 });
-    await within(panel).findByTestId("mk-basis", {}, { timeout: 8000 });
+    const panel = await screen.findByTestId("price-guide", {}, { timeout: 15000 });
+    await within(panel).findByTestId("mk-basis", {}, { timeout: 15000 });
     expect(within(panel).getByTestId("mk-basis").textContent).toBe(`${t.basis}: หน่วยงาน อบต.หนองบัว · วิธี e-bidding`);
     expect(within(panel).getByTestId("mk-n-line").textContent).toBe(t.nLine("27", "4"));
     expect(within(panel).getByTestId("mk-spread-p50").textContent).toBe("8.50%");
@@ -101,8 +101,8 @@ describe("the price guide on a project", () => {
   it("a discount typed gives the bid (negative: above the reference), and a percentile's button fills it", async () => {
     const be = signIn(["market_benchmarks"]);
     renderApp(`/project-details/${PROJECT}`);
-    const panel = await screen.findByTestId("price-guide", {}, { timeout: 8000 });
-    const pct = await within(panel).findByTestId("mk-sim-pct", {}, { timeout: 8000 });
+    const panel = await screen.findByTestId("price-guide", {}, { timeout: 15000 });
+    const pct = await within(panel).findByTestId("mk-sim-pct", {}, { timeout: 15000 });
     fireEvent.change(pct, { target: { value: "-2,5" } });
     expect(within(panel).getByTestId("mk-sim-bid")).toHaveProperty("value", "1,025,000");
     expect(within(panel).getByTestId("mk-sim-band").textContent).toBe(t.bands["below-p10"]);
@@ -123,8 +123,8 @@ describe("the price guide on a project", () => {
   it("free: the way to the plans, and the guide is never asked for", async () => {
     const be = signIn([]);
     renderApp(`/project-details/${PROJECT}`);
-    const panel = await screen.findByTestId("price-guide", {}, { timeout: 8000 });
-    await within(panel).findByTestId("mk-upgrade-benchmarks", {}, { timeout: 8000 });
+    const panel = await screen.findByTestId("price-guide", {}, { timeout: 15000 });
+    await within(panel).findByTestId("mk-upgrade-benchmarks", {}, { timeout: 15000 });
     expect(within(panel).getByTestId("mk-upgrade-link").getAttribute("href")).toBe("/user-settings/pricing");
     expect(guides(be)).toEqual([]);
   });
@@ -132,8 +132,8 @@ describe("the price guide on a project", () => {
   it("the server's 403 upgrade_required shows the same prompt (the plan still loading or stale)", async () => {
     signIn(["market_benchmarks"], { "MarketService/GetPriceGuide": () => connectError(403, "upgrade required", "upgrade_required") });
     renderApp(`/project-details/${PROJECT}`);
-    const panel = await screen.findByTestId("price-guide", {}, { timeout: 8000 });
-    await within(panel).findByTestId("mk-upgrade-benchmarks", {}, { timeout: 8000 });
+    const panel = await screen.findByTestId("price-guide", {}, { timeout: 15000 });
+    await within(panel).findByTestId("mk-upgrade-benchmarks", {}, { timeout: 15000 });
   });
 
   it("no group of 20: says so in Thai, the simulator still converts", async () => {
@@ -141,8 +141,8 @@ describe("the price guide on a project", () => {
       "MarketService/GetPriceGuide": () => ({ json: { n: "0", nWithoutReference: "0", basis: "none", minGroupSize: "20", referencePrice: REF, referenceKind: "budget" } }),
     });
     renderApp(`/project-details/${PROJECT}`);
-    const panel = await screen.findByTestId("price-guide", {}, { timeout: 8000 });
-    const basis = await within(panel).findByTestId("mk-basis", {}, { timeout: 8000 });
+    const panel = await screen.findByTestId("price-guide", {}, { timeout: 15000 });
+    const basis = await within(panel).findByTestId("mk-basis", {}, { timeout: 15000 });
     expect(basis.textContent).toContain(t.basisNone("20"));
     expect(within(panel).getByTestId("mk-reference").textContent).toContain(t.basedOn("budget"));
     expect(within(panel).queryByTestId("mk-spread")).toBeNull();
@@ -155,8 +155,8 @@ describe("/market", () => {
   it("the URL's filters go to GetBenchmarks; tiles, spread, chart tables and the winners with links", async () => {
     const be = signIn(["market_benchmarks"], { "MarketService/GetBenchmarks": () => ({ json: benchmark }) });
     renderApp("/market?keyWord_Incl_Or=%E0%B8%96%E0%B8%99%E0%B8%99&method_User_required=16&budgetYear_User=2569");
-    const page = await screen.findByTestId("market-page", {}, { timeout: 8000 });
-    await within(page).findByTestId("mk-winners", {}, { timeout: 8000 });
+    const page = await screen.findByTestId("market-page", {}, { timeout: 15000 });
+    await within(page).findByTestId("mk-winners", {}, { timeout: 15000 });
     expect(be.calls.find((c) => c.method === "GetBenchmarks")!.body).toEqual({ keyWordInclOr: ["ถนน"], methodUserRequired: ["16"], budgetYearUser: ["2569"] });
     expect(within(page).getByTestId("mk-n").textContent).toBe("27");
     expect(within(page).getByTestId("mk-n-without").textContent).toBe("4");
@@ -178,7 +178,7 @@ describe("/market", () => {
   it("free: the upgrade prompt and no call", async () => {
     const be = signIn([]);
     renderApp("/market");
-    await screen.findByTestId("mk-upgrade-benchmarks", {}, { timeout: 8000 });
+    await screen.findByTestId("mk-upgrade-benchmarks", {}, { timeout: 15000 });
     expect(be.calls.some((c) => c.method === "GetBenchmarks")).toBe(false);
   });
 });
@@ -199,14 +199,14 @@ describe("supplier pages and the watchlist (profiles)", () => {
   it("starter: supplier pages are the upgrade prompt", async () => {
     const be = signIn(["market_benchmarks"]);
     renderApp("/market/suppliers/0105559012342");
-    await screen.findByTestId("mk-upgrade-profiles", {}, { timeout: 8000 });
+    await screen.findByTestId("mk-upgrade-profiles", {}, { timeout: 15000 });
     expect(be.calls.some((c) => c.method === "GetSupplier")).toBe(false);
   });
 
   it("a failed check digit never reaches the server", async () => {
     const be = signIn(["market_benchmarks", "market_profiles"]);
     renderApp("/market/suppliers/0105559012345");
-    expect((await screen.findByTestId("mk-not-found", {}, { timeout: 8000 })).textContent).toContain(t.badTaxId);
+    expect((await screen.findByTestId("mk-not-found", {}, { timeout: 15000 })).textContent).toContain(t.badTaxId);
     expect(be.calls.some((c) => c.method === "GetSupplier")).toBe(false);
   });
 
@@ -220,7 +220,7 @@ describe("supplier pages and the watchlist (profiles)", () => {
       },
     });
     renderApp("/market/suppliers/0105559012342");
-    const page = await screen.findByTestId("supplier-page", {}, { timeout: 8000 });
+    const page = await screen.findByTestId("supplier-page", {}, { timeout: 15000 });
     expect(within(page).getByTestId("mk-supplier-name").textContent).toBe("บริษัท ทองคำบัว จำกัด");
     expect(within(page).getByTestId("mk-supplier-taxid").textContent).toContain("0-1055-59012-34-2");
     expect(within(page).getByTestId("mk-supplier-recent").textContent).toContain("1 ก.ย. 2569");
@@ -247,7 +247,7 @@ describe("supplier pages and the watchlist (profiles)", () => {
       },
     });
     renderApp("/user-settings/watchlist");
-    await screen.findByTestId("watch-empty", {}, { timeout: 8000 });
+    await screen.findByTestId("watch-empty", {}, { timeout: 15000 });
     const input = screen.getByTestId("watch-taxid");
     const add = async (v: string) => {
       fireEvent.change(input, { target: { value: v } });
