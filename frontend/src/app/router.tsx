@@ -23,6 +23,8 @@ const projects = () => import("@/features/projects/components/project-pages");
 const payment = () => import("@/features/payment/components/payment-pages");
 const settings = () => import("@/features/settings/components/settings-pages");
 const legal = () => import("@/features/legal/components/legal-pages");
+const market = () => import("@/features/market/components/market-page");
+const marketProfiles = () => import("@/features/market/components/profile-pages");
 
 function TestSkeletonPage() {
   usePageTitle(th.titles.test);
@@ -72,6 +74,10 @@ const appRoutes: RouteObject[] = [
           { path: "project-details/:projectId", lazy: page(projects, (m) => m.ProjectDetailsPage) },
           { path: "my-projects", lazy: page(() => import("@/features/interests/components/my-projects-page"), (m) => m.MyProjectsPage) },
           { path: "notifications", lazy: page(() => import("@/features/notifications/components/notifications-page"), (m) => m.NotificationsPage) },
+          { path: "market", lazy: page(market, (m) => m.MarketPage) },
+          { path: "market/suppliers", lazy: page(marketProfiles, (m) => m.SupplierSearchPage) },
+          { path: "market/suppliers/:taxId", lazy: page(marketProfiles, (m) => m.SupplierPage) },
+          { path: "market/agencies/:deptCode", lazy: page(marketProfiles, (m) => m.AgencyPage) },
         ],
       },
     ],

@@ -58,6 +58,18 @@ export const queryKeys = {
     localCheckout: (sessionId: string) => ["subscription.v1.SubscriptionService", "GetLocalCheckout", sessionId] as const,
   },
 
+  market: {
+    all: ["market"] as const,
+    /** GetBenchmarks for one set of filters (the request is the key). */
+    benchmarks: (req: object) => ["market", "benchmarks", req] as const,
+    /** A project's price guide; with a bid, that bid placed in the group. */
+    priceGuide: (projectId: string, bidPrice?: number | null) => ["market", "price-guide", projectId, bidPrice ?? null] as const,
+    suppliers: (q: string) => ["market", "suppliers", q] as const,
+    supplier: (taxId: string) => ["market", "supplier", taxId] as const,
+    agency: (deptCode: string) => ["market", "agency", deptCode] as const,
+    watchlist: () => ["market", "watchlist"] as const,
+  },
+
   notifications: {
     all: ["notifications"] as const,
     unread: () => ["notifications", "unread"] as const,

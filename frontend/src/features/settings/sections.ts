@@ -8,6 +8,7 @@ export const SETTINGS_SECTIONS = [
   "advanced-features",
   "security-settings",
   "search-criteria",
+  "watchlist",
   "line-api",
   "contact-us",
 ] as const;

@@ -57,6 +57,24 @@ describe("the bell", () => {
     await waitFor(() => expect(screen.queryByTestId("bell-count")).toBeNull());
   });
 
+  it("a competitor's win: its Thai category with the trophy, and the link to the project", async () => {
+    useAuthStore.setState({ user: testUser });
+    setAccessToken("tok");
+    createFakeBackend({
+      "NotificationService/GetUnreadCount": () => ({ json: { unreadCount: 1 } }),
+      "NotificationService/ListNotifications": () => ({
+        json: { notifications: [{ ...n("c", false, "คู่แข่งชนะงาน: บริษัท ทองคำบัว จำกัด"), category: "competitor_win" }], total: 1, unreadCount: 1 },
+      }),
+    }).install();
+    renderApp("/my-projects");
+    fireEvent.click(await screen.findByTestId("bell-button"));
+    const panel = await screen.findByTestId("bell-panel");
+    const cat = await within(panel).findByTestId("bell-category");
+    expect(cat.textContent).toBe(th.notifications.categories.competitor_win);
+    expect(cat.querySelector("svg")).not.toBeNull();
+    expect(within(panel).getByRole("link", { name: th.notifications.open }).getAttribute("href")).toBe("/project-details/69222222222");
+  });
+
   it("is absent for visitors", async () => {
     useAuthStore.setState({ user: null });
     setAccessToken(null);

@@ -3,9 +3,13 @@ import { Link } from "react-router";
 import { th } from "@/i18n/th";
 import { formatThaiDate } from "@/lib/format";
 import type { Notification } from "@/gen/notification/v1/notification_pb";
+import { IconTrophy } from "@/components/ui/icons";
 import { createdAt } from "../api/notifications-api";
 
 const t = th.notifications;
+
+/** Categories drawn with an icon beside their label (a competitor's win stands out in the list). */
+const CATEGORY_ICONS: Record<string, typeof IconTrophy> = { competitor_win: IconTrophy };
 
 type Props = {
   n: Notification;
@@ -65,7 +69,7 @@ export function NotificationItem({ n, onRead, onDelete, onOpen }: Props) {
           />
         )}
         <p className="bell-item-meta">
-          <span>{t.categories[n.category] ?? n.category}</span>
+          <CategoryLabel category={n.category} />
           {at && <time dateTime={at.toISOString()}>{formatThaiDate(at)}</time>}
           {n.link && n.projectIds.length === 0 && (
             <Link
@@ -93,5 +97,15 @@ export function NotificationItem({ n, onRead, onDelete, onOpen }: Props) {
         )}
       </div>
     </li>
+  );
+}
+
+function CategoryLabel({ category }: { category: string }) {
+  const Icon = CATEGORY_ICONS[category];
+  return (
+    <span className={`bell-cat bell-cat-${category}`} data-testid="bell-category">
+      {Icon && <Icon size={14} />}
+      {t.categories[category] ?? category}
+    </span>
   );
 }

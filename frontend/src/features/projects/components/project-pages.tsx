@@ -12,6 +12,7 @@ import { isNotFound, useProject } from "../api/projects-api";
 import { ProjectView } from "./project-view";
 import { InterestPanel } from "@/features/interests";
 import { useMySubscription } from "@/features/payment";
+import { PriceGuide } from "@/features/market";
 import "../projects.css";
 
 const t = th.projectDetails;
@@ -138,6 +139,7 @@ export function ProjectDetailsPage() {
     body = (
       <>
         <ProjectView project={q.data} ocdsInPlan={features && features.includes("ocds_export")} />
+        <PriceGuide projectId={id} />
         <InterestPanel projectId={id} baseSatang={base !== undefined ? Number(base) : null} />
       </>
     );

@@ -8,6 +8,7 @@ import type { DropdownData } from "../api/search-api";
 import { addTags, splitTags, TagInput } from "./tag-input";
 import { MultiSelect } from "./multi-select";
 import { BeDateInput } from "./date-input";
+import "../search.css";
 
 type TagKey = "or" | "and" | "not" | "projectIds";
 type Drafts = Record<TagKey, string>;
@@ -60,7 +61,10 @@ type Props = {
   dropdowns: DropdownData | undefined;
   dropdownsLoading: boolean;
   onSubmit: (c: Criteria) => void;
-  onSave: (c: Criteria) => void;
+  /** Without it, no save button (the market page filters, it saves nothing). */
+  onSave?: (c: Criteria) => void;
+  /** Criteria this form leaves out (the market's benchmarks take fewer filters than search). */
+  omit?: readonly ListKey[];
   saving?: boolean;
   /** The save button's text (บันทึกการแก้ไข while editing a saved search). */
   saveLabel?: string;
@@ -70,7 +74,7 @@ type Props = {
  * The criteria form (docs/product.md#search-criteria): keyword groups, project ids, multi-selects,
  * B.E. dates, budget year and range.
  */
-export function CriteriaForm({ applied, dropdowns, dropdownsLoading, onSubmit, onSave, saving, saveLabel = th.search.save }: Props) {
+export function CriteriaForm({ applied, dropdowns, dropdownsLoading, onSubmit, onSave, omit = [], saving, saveLabel = th.search.save }: Props) {
   const [draft, setDraft] = useState<Criteria>(applied);
   const [drafts, setDrafts] = useState<Drafts>(noDrafts);
   const [showAdvanced, setShowAdvanced] = useState(() => advancedCount(applied) > 0);
@@ -173,6 +177,7 @@ export function CriteriaForm({ applied, dropdowns, dropdownsLoading, onSubmit, o
 
       <div id="criteria-advanced" className="criteria-advanced" hidden={!showAdvanced}>
         <div className="criteria-grid">
+          {!omit.includes("projectIds") && (
           <TagInput
             label={th.search.projectIdsLabel}
             values={draft.projectIds}
@@ -183,7 +188,8 @@ export function CriteriaForm({ applied, dropdowns, dropdownsLoading, onSubmit, o
             validate={validateProjectId}
             testId="project-ids"
           />
-          {SELECT_GROUPS.map((k) => (
+          )}
+          {SELECT_GROUPS.filter((k) => !omit.includes(k)).map((k) => (
             <MultiSelect
               key={k}
               label={th.search.groups[k]}
@@ -226,19 +232,21 @@ export function CriteriaForm({ applied, dropdowns, dropdownsLoading, onSubmit, o
         >
           {th.search.reset}
         </Button>
-        <Button
-          type="button"
-          variant="secondary"
-          loading={saving}
-          onClick={() => {
-            const c = validated();
-            if (c) onSave(c);
-          }}
-          onMouseDown={keepFocus}
-          data-testid="save-criteria"
-        >
-          {saveLabel}
-        </Button>
+        {onSave && (
+          <Button
+            type="button"
+            variant="secondary"
+            loading={saving}
+            onClick={() => {
+              const c = validated();
+              if (c) onSave(c);
+            }}
+            onMouseDown={keepFocus}
+            data-testid="save-criteria"
+          >
+            {saveLabel}
+          </Button>
+        )}
       </div>
     </form>
   );

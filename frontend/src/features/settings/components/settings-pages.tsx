@@ -8,6 +8,7 @@ import { NotFoundSection } from "./not-found-section";
 import { ContactForm } from "./self-service";
 import { AdvancedFeaturesSection, LineSection, SecuritySection, UserInfoSection } from "./account-sections";
 import { SearchCriteriaSection } from "./search-criteria-section";
+import { WatchlistSettings } from "@/features/market";
 import type { SettingsSection } from "../sections";
 
 const SECTIONS: Record<Exclude<SettingsSection, "contact-us">, () => ReactNode> = {
@@ -19,6 +20,7 @@ const SECTIONS: Record<Exclude<SettingsSection, "contact-us">, () => ReactNode> 
   "advanced-features": () => <AdvancedFeaturesSection />,
   "security-settings": () => <SecuritySection />,
   "search-criteria": () => <SearchCriteriaSection />,
+  watchlist: () => <WatchlistSettings />,
   "line-api": () => <LineSection />,
 };
 
