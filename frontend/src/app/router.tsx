@@ -23,6 +23,10 @@ const projects = () => import("@/features/projects/components/project-pages");
 const payment = () => import("@/features/payment/components/payment-pages");
 const settings = () => import("@/features/settings/components/settings-pages");
 const legal = () => import("@/features/legal/components/legal-pages");
+const teamsList = () => import("@/features/teams/components/teams-page");
+const teamJoin = () => import("@/features/teams/components/join-page");
+const teamSettings = () => import("@/features/teams/components/team-settings-page");
+const pipeline = () => import("@/features/teams/components/pipeline-page");
 
 function TestSkeletonPage() {
   usePageTitle(th.titles.test);
@@ -72,6 +76,10 @@ const appRoutes: RouteObject[] = [
           { path: "project-details/:projectId", lazy: page(projects, (m) => m.ProjectDetailsPage) },
           { path: "my-projects", lazy: page(() => import("@/features/interests/components/my-projects-page"), (m) => m.MyProjectsPage) },
           { path: "notifications", lazy: page(() => import("@/features/notifications/components/notifications-page"), (m) => m.NotificationsPage) },
+          { path: "pipeline", lazy: page(pipeline, (m) => m.PipelinePage) },
+          { path: "teams", lazy: page(teamsList, (m) => m.TeamsPage) },
+          { path: "teams/join", lazy: page(teamJoin, (m) => m.JoinTeamPage) },
+          { path: "teams/:teamId", lazy: page(teamSettings, (m) => m.TeamSettingsPage) },
         ],
       },
     ],
