@@ -80,6 +80,7 @@ const appRoutes: RouteObject[] = [
           { path: "teams", lazy: page(teamsList, (m) => m.TeamsPage) },
           { path: "teams/join", lazy: page(teamJoin, (m) => m.JoinTeamPage) },
           { path: "teams/:teamId", lazy: page(teamSettings, (m) => m.TeamSettingsPage) },
+          { path: "teams/:teamId/pipeline", lazy: page(pipeline, (m) => m.TeamPipelineLink) },
         ],
       },
     ],

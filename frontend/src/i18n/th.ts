@@ -352,7 +352,7 @@ export const th = {
       payment: "การชำระเงิน",
       system_alert: "ระบบ",
       team_mention: "มีคนกล่าวถึงคุณในทีม",
-      team_stage: "โครงการของคุณในไปป์ไลน์ทีมเปลี่ยนขั้นตอน",
+      team_update: "งานของคุณในไปป์ไลน์ทีมเปลี่ยนขั้นตอน",
     } as Record<string, string>,
     total: (n: number, unread: number) => `ทั้งหมด ${n} รายการ · ยังไม่ได้อ่าน ${unread} รายการ`,
     prev: "ก่อนหน้า",

@@ -1,5 +1,5 @@
 import { useCallback } from "react";
-import { Link, useSearchParams } from "react-router";
+import { Link, Navigate, useParams, useSearchParams } from "react-router";
 import { th } from "@/i18n/th";
 import { usePageTitle } from "@/hooks/use-page-title";
 import { errorMessage } from "@/lib/errors";
@@ -47,6 +47,19 @@ export function PipelinePage() {
       </div>
     );
   return <TeamPipeline key={team.id} team={team} teams={teams.data} params={params} setParams={setParams} />;
+}
+
+/**
+ * /teams/:teamId/pipeline?project=: the link of a team notification (a
+ * mention, a stage change), to the board with that item's drawer open.
+ */
+export function TeamPipelineLink() {
+  const { teamId = "" } = useParams();
+  const [params] = useSearchParams();
+  const next = new URLSearchParams({ team: teamId });
+  const project = params.get("project") ?? params.get("item");
+  if (project) next.set("item", project);
+  return <Navigate to={`/pipeline?${next.toString()}`} replace />;
 }
 
 function TeamPipeline({
