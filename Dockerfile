@@ -1,7 +1,7 @@
 # syntax=docker/dockerfile:1
 # One image per service:
 #   docker build --build-arg SERVICE=auth -t bidradar/auth .
-# SERVICE is one of: gateway auth projects interests subscription notification realtime.
+# SERVICE is one of: gateway auth projects interests subscription notification realtime teams.
 # The binary is /app/$SERVICE (subcommands "serve", the default, and "migrate");
 # the gateway image also carries the built frontend in /app/web.
 ARG SERVICE
@@ -35,6 +35,7 @@ COPY services/notification/go.mod services/notification/go.sum services/notifica
 COPY services/projects/go.mod services/projects/go.sum services/projects/
 COPY services/realtime/go.mod services/realtime/go.sum services/realtime/
 COPY services/subscription/go.mod services/subscription/go.sum services/subscription/
+COPY services/teams/go.mod services/teams/go.sum services/teams/
 COPY stack/go.mod stack/go.sum stack/
 # No cache mount here: the modules belong in this layer. (A cache mount on
 # /go/pkg/mod in the build step would hide them.)

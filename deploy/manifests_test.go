@@ -51,6 +51,7 @@ var services = []service{
 	{"interests", 9003, "INTERESTS_ADDR", true},
 	{"subscription", 9004, "SUBSCRIPTION_ADDR", true},
 	{"notification", 9005, "NOTIFICATION_ADDR", true},
+	{"teams", 9007, "TEAMS_ADDR", true},
 	{"realtime", 9006, "REALTIME_ADDR", false},
 }
 

@@ -13,6 +13,7 @@ const connectServices = [
   "/interests.v1.InterestsService",
   "/subscription.v1.SubscriptionService",
   "/notification.v1.NotificationService",
+  "/teams.v1.TeamsService",
 ];
 
 export default defineConfig({

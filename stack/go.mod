@@ -12,6 +12,7 @@ require (
 	bidradar/services/projects v0.0.0-00010101000000-000000000000
 	bidradar/services/realtime v0.0.0
 	bidradar/services/subscription v0.0.0
+	bidradar/services/teams v0.0.0
 	connectrpc.com/connect v1.21.1
 	github.com/Shopify/toxiproxy/v2 v2.5.0
 	github.com/gorilla/websocket v1.5.3
@@ -93,4 +94,5 @@ replace (
 	bidradar/services/projects => ../services/projects
 	bidradar/services/realtime => ../services/realtime
 	bidradar/services/subscription => ../services/subscription
+	bidradar/services/teams => ../services/teams
 )

@@ -29,6 +29,7 @@ import (
 	"bidradar/services/projects/projectssvc"
 	"bidradar/services/realtime/realtimesvc"
 	"bidradar/services/subscription/subscriptionsvc"
+	"bidradar/services/teams/teamssvc"
 )
 
 // services in start order: auth first, since the others fetch its keys.
@@ -45,6 +46,7 @@ func services(opts Options) []struct {
 		{interestssvc.Spec, "INTERESTS_TARGET"},
 		{subscriptionsvc.Spec, "SUBSCRIPTION_TARGET"},
 		{notificationsvc.Spec, "NOTIFICATION_TARGET"},
+		{teamssvc.Spec, "TEAMS_TARGET"},
 		{realtimesvc.Spec, "REALTIME_TARGET"},
 	}
 }

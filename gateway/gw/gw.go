@@ -20,6 +20,7 @@ import (
 
 	"bidradar/gen/interests/v1/interestsv1connect"
 	"bidradar/gen/subscription/v1/subscriptionv1connect"
+	"bidradar/gen/teams/v1/teamsv1connect"
 	"bidradar/pkg/access"
 	"bidradar/pkg/authn"
 	"bidradar/pkg/config"
@@ -132,14 +133,20 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (*Gateway, error) {
 	g.closers = closers
 
 	mux := http.NewServeMux()
-	mux.Handle(apiPrefix, trimTrailingSlash(rest))
-	mux.HandleFunc("GET "+apiPrefix+"openapi.json", serveOpenAPI)
-	// The webhook and the calendar feed call internal RPCs as the gateway.
+	// The webhook, the calendar feeds and the API key checks call internal
+	// RPCs as the gateway.
 	own := server.ServiceClient(authn.NewServiceTokens(cfg.ServiceKey, "gateway"))
+	teamsTarget := cfg.Targets[teamsv1connect.TeamsServiceName]
+	keys := func(h http.Handler) http.Handler {
+		return apiKeys(own, teamsTarget, cfg.ServiceKey, cfg.RequestTimeout, log, h)
+	}
+	mux.Handle(apiPrefix, trimTrailingSlash(keys(rest)))
+	mux.HandleFunc("GET "+apiPrefix+"openapi.json", serveOpenAPI)
 	mux.Handle("POST "+webhookPath, newStripeWebhook(own, cfg.Targets[subscriptionv1connect.SubscriptionServiceName]))
 	mux.Handle("GET "+calendarPrefix+"{file}", newCalendarFeed(own, cfg.Targets[interestsv1connect.InterestsServiceName], cfg.PublicURL, cfg.RequestTimeout))
+	mux.Handle("GET "+teamCalendarPrefix+"{file}", newTeamCalendarFeed(own, teamsTarget, cfg.PublicURL, cfg.RequestTimeout))
 	for prefix, target := range connectRoutes(cfg) {
-		mux.Handle(prefix, slots.connect(newConnectProxy(target, log)))
+		mux.Handle(prefix, keys(slots.connect(newConnectProxy(target, log))))
 	}
 	mux.Handle("/ws/", newWebSocketProxy(cfg.RealtimeTarget, log))
 	// /healthz and /readyz are answered by pkg/server in front of this mux.
@@ -153,7 +160,8 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (*Gateway, error) {
 	h = securityHeaders(cfg.Production, h)
 	h = otelhttp.NewHandler(h, "gateway", otelhttp.WithFilter(func(r *http.Request) bool {
 		// a calendar link's path is its secret: not recorded in a span
-		return r.URL.Path != "/healthz" && r.URL.Path != "/readyz" && !strings.HasPrefix(r.URL.Path, calendarPrefix)
+		return r.URL.Path != "/healthz" && r.URL.Path != "/readyz" && !strings.HasPrefix(r.URL.Path, calendarPrefix) &&
+			!strings.HasPrefix(r.URL.Path, teamCalendarPrefix)
 	}))
 	g.handler = accessLog(log, h)
 	return g, nil

@@ -205,8 +205,10 @@ func incomingHeader(key string) (string, bool) {
 	switch textproto.CanonicalMIMEHeaderKey(key) {
 	case "X-Forwarded-For", "X-Real-Ip", "Accept-Language", "X-Request-Id", "Idempotency-Key":
 		return strings.ToLower(key), true
-	case authn.ServiceTokenHeader, "Grpc-Metadata-" + authn.ServiceTokenHeader:
+	case authn.ServiceTokenHeader, "Grpc-Metadata-" + authn.ServiceTokenHeader, "Grpc-Metadata-" + authn.TeamKeyHeader:
 		return "", false // a browser's call is never a service's
+	case authn.TeamKeyHeader:
+		return strings.ToLower(key), true // set by apiKeys only (a client's own is dropped there)
 	case "User-Agent":
 		// gRPC replaces a user-agent entry with its own: the browser's
 		// travels under grpc-gateway's usual prefix (auth labels sessions by it).

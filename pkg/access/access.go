@@ -46,7 +46,20 @@ type Rule struct {
 	// LargeBody: the call may carry an upload larger than the gateway's
 	// default body limit.
 	LargeBody bool
+	// TeamKey is the scope a team API key needs to call it; unspecified:
+	// keys are refused (docs/architecture.md#teams).
+	TeamKey TeamKeyScope
 }
+
+// TeamKeyScope is the scope a team API key needs for a procedure.
+type TeamKeyScope = accessv1.TeamKeyScope
+
+// The scopes of proto/access/v1/access.proto.
+const (
+	KeyRefused = accessv1.TeamKeyScope_TEAM_KEY_SCOPE_UNSPECIFIED
+	KeyRead    = accessv1.TeamKeyScope_TEAM_KEY_SCOPE_READ
+	KeyWrite   = accessv1.TeamKeyScope_TEAM_KEY_SCOPE_WRITE
+)
 
 // Policy maps procedures ("/auth.v1.AuthService/Login") to their rules.
 type Policy map[string]Rule
@@ -151,7 +164,7 @@ func RuleOf(m protoreflect.MethodDescriptor) (Rule, bool) {
 	}
 	return Rule{
 		Audience: r.GetAudience(), PasswordHash: r.GetPasswordHash(),
-		RefreshCookie: r.GetRefreshCookie(), LargeBody: r.GetLargeBody(),
+		RefreshCookie: r.GetRefreshCookie(), LargeBody: r.GetLargeBody(), TeamKey: r.GetTeamKey(),
 	}, true
 }
 

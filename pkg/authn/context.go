@@ -164,6 +164,9 @@ func (i *interceptor) authenticate(ctx context.Context, procedure string, h http
 			return ctx, err
 		}
 	}
+	if kt := h.Get(TeamKeyHeader); kt != "" {
+		return i.teamKey(ctx, procedure, rule, kt)
+	}
 	optional := rule.Audience == access.Public || rule.Audience == access.Internal
 	tok := TokenFromHeader(h, i.secureOnly)
 	if tok == "" {
@@ -183,6 +186,27 @@ func (i *interceptor) authenticate(ctx context.Context, procedure string, h http
 		return ctx, apperr.ToConnect(ErrAdminOnly)
 	}
 	return WithClaims(ctx, c), nil
+}
+
+// teamKey admits a call the gateway made with a verified team API key: only
+// to a procedure that accepts keys, with the scope it needs; the call then
+// has no user (docs/architecture.md#teams).
+func (i *interceptor) teamKey(ctx context.Context, procedure string, rule access.Rule, token string) (context.Context, error) {
+	if rule.TeamKey == access.KeyRefused || rule.Audience == access.Internal || rule.Audience == access.Admin {
+		return ctx, apperr.ToConnect(ErrKeyNotAccepted)
+	}
+	name, ok := access.ServiceName(procedure)
+	if !ok || i.serviceKey == nil {
+		return ctx, apperr.ToConnect(ErrInvalidCredentials)
+	}
+	k, err := i.serviceKey.VerifyTeamKey(token, name, i.now())
+	if err != nil {
+		return ctx, apperr.ToConnect(ErrInvalidCredentials)
+	}
+	if !k.Allows(rule.TeamKey) {
+		return ctx, apperr.ToConnect(ErrKeyScope)
+	}
+	return WithTeamKey(ctx, k), nil
 }
 
 func (i *interceptor) WrapUnary(next connect.UnaryFunc) connect.UnaryFunc {

@@ -244,6 +244,32 @@ export const reasons = {
   "invalid-request": tryLater,
   unavailable,
   "webhook-signature-missing": tryLater,
+  // ---- teams (docs/product.md#teams) ----
+  "already-member": "อีเมลนี้เป็นสมาชิกของทีมอยู่แล้ว",
+  "api-key-not-accepted": "คีย์ API ใช้กับคำขอนี้ไม่ได้",
+  "api-key-not-found": "ไม่พบคีย์ API นี้",
+  "api-key-rate-limited": (ctx: ReasonContext) =>
+    waitSeconds(ctx, (n) => `ใช้คีย์ API นี้บ่อยเกินไป กรุณาลองใหม่ในอีก ${n} วินาที`, "ใช้คีย์ API นี้บ่อยเกินไป กรุณาลองใหม่อีกครั้งในอีกสักครู่"),
+  "api-key-scope": "สิทธิ์ของคีย์ API นี้ไม่พอสำหรับคำขอนี้",
+  "invalid-api-key": "คีย์ API ไม่ถูกต้องหรือถูกยกเลิกแล้ว",
+  "invalid-due-date": "วันกำหนดส่งต้องเป็นวันที่ในรูปแบบ ปปปป-ดด-วว",
+  "invalid-email": "อีเมลไม่ถูกต้อง",
+  "invalid-invitation-code": "รหัสเข้าร่วมทีมไม่ถูกต้อง กรุณาตรวจสอบรหัสในอีเมลเชิญล่าสุด",
+  "invalid-name": "ชื่อต้องมี 1 ถึง 100 ตัวอักษร",
+  "invalid-note": "บันทึกยาวเกิน 2,000 ตัวอักษร",
+  "invalid-owner": "ผู้รับผิดชอบต้องเป็นสมาชิกของทีม",
+  "invalid-role": "บทบาทไม่ถูกต้อง",
+  "invalid-scopes": "สิทธิ์ของคีย์ต้องเป็น อ่าน และ/หรือ เขียน",
+  "invalid-stage": "ขั้นตอนไม่ถูกต้อง",
+  "invalid-text": "ข้อความต้องมี 1 ถึง 2,000 ตัวอักษร",
+  "invitation-not-found": "ไม่พบคำเชิญสำหรับอีเมลของคุณ หรือคำเชิญหมดอายุแล้ว",
+  "last-owner": "เจ้าของทีมคนสุดท้ายออกจากทีมหรือเปลี่ยนบทบาทไม่ได้",
+  "member-not-found": "ไม่พบสมาชิกนี้ในทีม",
+  "pipeline-item-not-found": "โครงการนี้ไม่อยู่ในไปป์ไลน์ของทีม",
+  "seat_limit": "ที่นั่งของทีมเต็มแล้วตามแพ็กเกจของเจ้าของทีม",
+  "team-not-found": "ไม่พบทีมนี้",
+  "team-read-only": "ทีมนี้อ่านได้อย่างเดียว เพราะแพ็กเกจของเจ้าของทีมไม่รวมการใช้งานทีม",
+  "team-role-forbidden": "บทบาทของคุณในทีมนี้ทำรายการนี้ไม่ได้",
 } satisfies Record<string, ReasonMessage>;
 
 export type Reason = keyof typeof reasons;

@@ -205,6 +205,8 @@ func connectEvents(ctx context.Context, srv *runner.RPCServer, pool *pgxpool.Poo
 				events.On(h.AnnouncementAdded), events.On(h.DeadlineApproaching)),
 			// Who follows which project.
 			events.Durable("notification-follows", events.On(h.InterestChanged)),
+			// Teams: mentions in a discussion, stage changes of an owned item.
+			events.Durable("notification-teams", events.On(h.MemberMentioned), events.On(h.ItemStageChanged)),
 		},
 	})
 	return err

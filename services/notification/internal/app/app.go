@@ -221,7 +221,33 @@ const (
 	ConsumerProjectMatch  = "notification-project-matches"
 	ConsumerAnnouncements = "notification-announcements"
 	ConsumerDeadlines     = "notification-deadlines"
+	ConsumerTeams         = "notification-teams"
 )
+
+// TeamMention rings the bell of a member mentioned in a team's discussion
+// (the teams service names members only).
+func (a *App) TeamMention(ctx context.Context, eventID, userID, teamID, teamName, projectID, projectName, author, excerpt string) error {
+	return a.teamDraft(ctx, eventID, userID, domain.TeamMention(userID, eventID, teamID, teamName, projectID, projectName, author, excerpt))
+}
+
+// TeamStage rings the bell of the owner of a pipeline item that moved.
+func (a *App) TeamStage(ctx context.Context, eventID, userID, teamID, teamName, projectID, projectName, from, to string) error {
+	return a.teamDraft(ctx, eventID, userID, domain.TeamStage(userID, eventID, teamID, teamName, projectID, projectName, from, to))
+}
+
+func (a *App) teamDraft(ctx context.Context, eventID, userID string, d domain.Draft) error {
+	set, err := a.store.SettingsOf(ctx, []string{userID})
+	if err != nil {
+		return err
+	}
+	var drafts []domain.Draft
+	if set[userID].Wants(d.Category) {
+		d.Channels = set[userID].Channels(d.Category)
+		drafts = append(drafts, d)
+	}
+	_, err = a.store.Create(ctx, ConsumerTeams, eventID, drafts, a.now())
+	return err
+}
 
 // CriteriaMatched: a saved search found projects. An instant search makes
 // one alert per project (never two for the same search and project); an

@@ -19,10 +19,15 @@ const (
 	CategorySearchMatch   = "search_match"
 	CategoryDeadline      = "deadline"
 	CategoryPayment       = "payment"
+	// A member was mentioned in a team's discussion (docs/product.md#teams).
+	CategoryTeamMention = "team_mention"
+	// An item a member owns in a team's pipeline moved to another stage.
+	CategoryTeamUpdate = "team_update"
 )
 
 // Categories is every category a filter may name.
-var Categories = []string{CategorySystemAlert, CategoryProjectUpdate, CategorySearchMatch, CategoryDeadline, CategoryPayment}
+var Categories = []string{CategorySystemAlert, CategoryProjectUpdate, CategorySearchMatch, CategoryDeadline, CategoryPayment,
+	CategoryTeamMention, CategoryTeamUpdate}
 
 // Priorities.
 const (
@@ -396,6 +401,34 @@ func Announcement(userID, eventID, projectID, projectName, typeName, date string
 		Title: "โครงการที่ติดตามมีประกาศใหม่", Message: msg,
 		ProjectID: projectID, Link: ProjectLink(projectID),
 	}
+}
+
+// TeamMention is the bell of a member mentioned by @username in a team's
+// discussion of a project: it names the project and the author.
+func TeamMention(userID, eventID, teamID, teamName, projectID, projectName, author, excerpt string) Draft {
+	return Draft{
+		UserID: userID, DedupKey: "team-mention:" + eventID,
+		Category: CategoryTeamMention, Priority: PriorityHigh,
+		Title:     author + " กล่าวถึงคุณในทีม " + teamName,
+		Message:   projectName + ": " + excerpt,
+		ProjectID: projectID, Link: TeamItemLink(teamID, projectID),
+	}
+}
+
+// TeamStage is the bell of a member whose pipeline item moved to another stage.
+func TeamStage(userID, eventID, teamID, teamName, projectID, projectName, from, to string) Draft {
+	return Draft{
+		UserID: userID, DedupKey: "team-stage:" + eventID,
+		Category: CategoryTeamUpdate, Priority: PriorityNormal,
+		Title:     "งานของคุณในทีม " + teamName + " เปลี่ยนขั้นตอน",
+		Message:   projectName + ": " + from + " → " + to,
+		ProjectID: projectID, Link: TeamItemLink(teamID, projectID),
+	}
+}
+
+// TeamItemLink is the app's page of a team's pipeline item.
+func TeamItemLink(teamID, projectID string) string {
+	return "/teams/" + teamID + "/pipeline?project=" + projectID
 }
 
 // Deadline kinds (projects.v1.deadline.approaching).

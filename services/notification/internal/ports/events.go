@@ -8,6 +8,7 @@ import (
 
 	interestsv1 "bidradar/gen/interests/v1"
 	projectsv1 "bidradar/gen/projects/v1"
+	teamsv1 "bidradar/gen/teams/v1"
 	"bidradar/pkg/events"
 	"bidradar/services/notification/internal/app"
 	"bidradar/services/notification/internal/domain"
@@ -94,6 +95,27 @@ func (e *Events) InterestChanged(ctx context.Context, ev *interestsv1.InterestCh
 		return fmt.Errorf("interest.changed: %w: user %q project %q", events.ErrPermanent, ev.GetUserId(), ev.GetProjectId())
 	}
 	return e.app.InterestChanged(ctx, ev.GetUserId(), ev.GetProjectId(), ev.GetIsInterestToStepChk(), ev.GetIsFill20(), ev.GetArchived(), ev.GetOccurredAt().AsTime())
+}
+
+// MemberMentioned handles teams.v1.MemberMentioned: the mentioned member's bell.
+func (e *Events) MemberMentioned(ctx context.Context, ev *teamsv1.MemberMentioned, m events.Meta) error {
+	if !domain.ValidID(ev.GetUserId()) || ev.GetProjectId() == "" {
+		return fmt.Errorf("member.mentioned: %w: user %q project %q", events.ErrPermanent, ev.GetUserId(), ev.GetProjectId())
+	}
+	return e.app.TeamMention(ctx, m.EventID, ev.GetUserId(), ev.GetTeamId(), ev.GetTeamName(), ev.GetProjectId(),
+		ev.GetProjectName(), ev.GetAuthorUsername(), ev.GetExcerpt())
+}
+
+// ItemStageChanged handles teams.v1.ItemStageChanged: the item owner's bell.
+func (e *Events) ItemStageChanged(ctx context.Context, ev *teamsv1.ItemStageChanged, m events.Meta) error {
+	if ev.GetOwnerUserId() == "" {
+		return nil
+	}
+	if !domain.ValidID(ev.GetOwnerUserId()) || ev.GetProjectId() == "" {
+		return fmt.Errorf("item.stage_changed: %w: owner %q project %q", events.ErrPermanent, ev.GetOwnerUserId(), ev.GetProjectId())
+	}
+	return e.app.TeamStage(ctx, m.EventID, ev.GetOwnerUserId(), ev.GetTeamId(), ev.GetTeamName(), ev.GetProjectId(),
+		ev.GetProjectName(), ev.GetFromStage(), ev.GetToStage())
 }
 
 // namedMatches looks up the owner and name of each search among keys (16
