@@ -669,7 +669,6 @@ export const th = {
     myProjects: "โครงการของฉัน",
     notifications: "การแจ้งเตือน",
     pipeline: "ไปป์ไลน์ทีม",
-    teams: "ทีม",
     logout: "ออกจากระบบ",
     openMenu: "เปิดเมนู",
     closeMenu: "ปิดเมนู",

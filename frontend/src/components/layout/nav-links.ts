@@ -1,6 +1,6 @@
 import type { ComponentType, SVGProps } from "react";
 import { th } from "@/i18n/th";
-import { IconBell, IconFlag, IconFolder, IconSearch, IconSettings, IconUser } from "@/components/ui/icons";
+import { IconBell, IconFlag, IconFolder, IconSearch, IconSettings } from "@/components/ui/icons";
 
 export type NavLinkTarget = { pathname: string; hash?: string };
 
@@ -31,8 +31,8 @@ export const MARKETING_LINKS: readonly NavItem[] = [
 export const APP_LINKS: readonly NavItem[] = [
   { key: "search", label: th.nav.search, to: { pathname: "/search" }, icon: IconSearch, match: ["/search", "/project-details"] },
   { key: "my-projects", label: th.nav.myProjects, to: { pathname: "/my-projects" }, icon: IconFolder },
-  { key: "pipeline", label: th.nav.pipeline, to: { pathname: "/pipeline" }, icon: IconFlag },
-  { key: "teams", label: th.nav.teams, to: { pathname: "/teams" }, icon: IconUser },
+  // One entry for the team's work: the board, and under it the teams' own pages (members, keys, joining).
+  { key: "pipeline", label: th.nav.pipeline, to: { pathname: "/pipeline" }, icon: IconFlag, match: ["/pipeline", "/teams"] },
   { key: "notifications", label: th.nav.notifications, to: { pathname: "/notifications" }, icon: IconBell },
   { key: "settings", label: th.nav.settings, to: { pathname: "/user-settings" }, icon: IconSettings },
 ];

@@ -119,9 +119,14 @@ function TeamPipeline({
           <h1>{t.pipelineTitle}</h1>
           <p className="muted small">{t.pipelineLead}</p>
         </div>
-        <Link to={`/teams/${encodeURIComponent(team.id)}`} className="btn btn-secondary btn-sm">
-          {t.openSettings}
-        </Link>
+        <div className="team-card-actions">
+          <Link to="/teams" className="btn btn-ghost btn-sm" data-testid="pipeline-all-teams">
+            {t.backToTeams}
+          </Link>
+          <Link to={`/teams/${encodeURIComponent(team.id)}`} className="btn btn-secondary btn-sm" data-testid="pipeline-team-settings">
+            {t.openSettings}
+          </Link>
+        </div>
       </header>
       {!writable && (
         <p className="notice" data-testid="pipeline-read-only">
