@@ -543,6 +543,7 @@ export const th = {
     historyEmptyValue: "(ว่าง)",
     someone: "สมาชิกที่ออกจากทีมแล้ว",
     you: "คุณ",
+    commentCount: (n: number) => `${n.toLocaleString("th-TH")} ข้อความ`,
     commentsEmpty: "ยังไม่มีการพูดคุย พิมพ์ @ตามด้วยชื่อผู้ใช้เพื่อเรียกเพื่อนร่วมทีม",
     commentLabel: "ข้อความถึงทีม",
     commentPlaceholder: "พิมพ์ข้อความ ใช้ @ชื่อผู้ใช้ เพื่อแจ้งเพื่อนร่วมทีม",

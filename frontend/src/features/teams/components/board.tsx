@@ -197,7 +197,7 @@ function Card({
         <span className="muted" data-testid="card-owner">
           {owner ? owner.name || `@${owner.username}` : t.noOwner}
         </span>
-        {item.commentCount > 0 && <span className="chip chip-soft">💬 {item.commentCount.toLocaleString("th-TH")}</span>}
+        {item.commentCount > 0 && <span className="chip chip-soft">{t.commentCount(item.commentCount)}</span>}
       </div>
       {canWrite && (
         <label className="board-card-move small">
