@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 	"unicode/utf8"
 
 	"bidradar/pkg/apperr"
@@ -159,6 +160,10 @@ func NormEmail(s string) (string, bool) {
 func CleanName(s string) (string, error) {
 	s = strings.TrimSpace(s)
 	if s == "" || utf8.RuneCountInString(s) > MaxName || !utf8.ValidString(s) {
+		return "", ErrBadName
+	}
+	// A name goes into mail subjects and calendar titles: one line only.
+	if strings.IndexFunc(s, unicode.IsControl) >= 0 {
 		return "", ErrBadName
 	}
 	return s, nil

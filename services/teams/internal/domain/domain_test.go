@@ -1,6 +1,7 @@
 package domain_test
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -117,5 +118,16 @@ func TestCodeHash(t *testing.T) {
 	h := domain.CodeHash("id-1", "123456")
 	if !domain.CodeMatches("id-1", "123456", h) || domain.CodeMatches("id-2", "123456", h) || domain.CodeMatches("id-1", "123457", h) {
 		t.Fatal("code hash")
+	}
+}
+
+func TestCleanName(t *testing.T) {
+	if n, err := domain.CleanName("  ทีมประมูล  "); err != nil || n != "ทีมประมูล" {
+		t.Fatalf("CleanName: %q %v", n, err)
+	}
+	for _, bad := range []string{"", "   ", "a\r\nBcc: x@example.com", "tab\there", strings.Repeat("ก", 101)} {
+		if _, err := domain.CleanName(bad); err == nil {
+			t.Errorf("CleanName(%q) accepted", bad)
+		}
 	}
 }
