@@ -25,6 +25,10 @@ const settings = () => import("@/features/settings/components/settings-pages");
 const legal = () => import("@/features/legal/components/legal-pages");
 const market = () => import("@/features/market/components/market-page");
 const marketProfiles = () => import("@/features/market/components/profile-pages");
+const teamsList = () => import("@/features/teams/components/teams-page");
+const teamJoin = () => import("@/features/teams/components/join-page");
+const teamSettings = () => import("@/features/teams/components/team-settings-page");
+const pipeline = () => import("@/features/teams/components/pipeline-page");
 
 function TestSkeletonPage() {
   usePageTitle(th.titles.test);
@@ -78,6 +82,11 @@ const appRoutes: RouteObject[] = [
           { path: "market/suppliers", lazy: page(marketProfiles, (m) => m.SupplierSearchPage) },
           { path: "market/suppliers/:taxId", lazy: page(marketProfiles, (m) => m.SupplierPage) },
           { path: "market/agencies/:deptCode", lazy: page(marketProfiles, (m) => m.AgencyPage) },
+          { path: "pipeline", lazy: page(pipeline, (m) => m.PipelinePage) },
+          { path: "teams", lazy: page(teamsList, (m) => m.TeamsPage) },
+          { path: "teams/join", lazy: page(teamJoin, (m) => m.JoinTeamPage) },
+          { path: "teams/:teamId", lazy: page(teamSettings, (m) => m.TeamSettingsPage) },
+          { path: "teams/:teamId/pipeline", lazy: page(pipeline, (m) => m.TeamPipelineLink) },
         ],
       },
     ],

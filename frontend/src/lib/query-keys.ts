@@ -78,4 +78,22 @@ export const queryKeys = {
     list: (f: { page: number; perPage: number; category: string; isRead?: boolean }) => ["notifications", "list", f] as const,
     settings: () => ["notifications", "settings"] as const,
   },
+
+  teams: {
+    all: ["teams"] as const,
+    /** The signed-in user's teams with their role (ListTeams). */
+    mine: () => ["teams", "mine"] as const,
+    team: (teamId: string) => ["teams", teamId] as const,
+    one: (teamId: string) => ["teams", teamId, "team"] as const,
+    members: (teamId: string) => ["teams", teamId, "members"] as const,
+    invitations: (teamId: string) => ["teams", teamId, "invitations"] as const,
+    apiKeys: (teamId: string) => ["teams", teamId, "api-keys"] as const,
+    calendarFeed: (teamId: string) => ["teams", teamId, "calendar-feed"] as const,
+    /** Prefix of every page of a team's pipeline, whatever the filter. */
+    pipelines: (teamId: string) => ["teams", teamId, "pipeline"] as const,
+    pipeline: (teamId: string, f: { stage: string; owner: string }) => ["teams", teamId, "pipeline", f] as const,
+    item: (teamId: string, projectId: string) => ["teams", teamId, "item", projectId] as const,
+    history: (teamId: string, projectId: string) => ["teams", teamId, "item", projectId, "history"] as const,
+    comments: (teamId: string, projectId: string) => ["teams", teamId, "item", projectId, "comments"] as const,
+  },
 };

@@ -25,7 +25,7 @@ describe("header", () => {
     expect(screen.getAllByRole("link", { name: th.nav.login }).length).toBeGreaterThan(0);
   });
 
-  it("signed in: the app's menu (search, my projects, market, notifications, settings) instead of the marketing one, the current route marked", async () => {
+  it("signed in: the app's menu (search, my projects, market, the team's pipeline, notifications, settings) instead of the marketing one, the current route marked", async () => {
     createFakeBackend(tiers).install();
     useAuthStore.setState({ user: testUser });
     renderApp("/my-projects");
@@ -33,8 +33,8 @@ describe("header", () => {
     const [desktop, mobile] = await screen.findAllByRole("navigation", { name: th.nav.mainNav, hidden: true });
     for (const nav of [desktop, mobile]) {
       const links = Array.from(nav.querySelectorAll("a"));
-      expect(links.map((a) => a.textContent)).toEqual([th.nav.search, th.nav.myProjects, th.nav.market, th.nav.notifications, th.nav.settings]);
-      expect(links.map((a) => a.getAttribute("href"))).toEqual(["/search", "/my-projects", "/market", "/notifications", "/user-settings"]);
+      expect(links.map((a) => a.textContent)).toEqual([th.nav.search, th.nav.myProjects, th.nav.market, th.nav.pipeline, th.nav.notifications, th.nav.settings]);
+      expect(links.map((a) => a.getAttribute("href"))).toEqual(["/search", "/my-projects", "/market", "/pipeline", "/notifications", "/user-settings"]);
       expect(links.filter((a) => a.getAttribute("aria-current") === "page").map((a) => a.textContent)).toEqual([th.nav.myProjects]);
       for (const marketing of [th.nav.features, th.nav.pricing, th.nav.faq]) expect(within(nav).queryByRole("link", { name: marketing, hidden: true })).toBeNull();
     }

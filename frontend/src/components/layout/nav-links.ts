@@ -1,6 +1,6 @@
 import type { ComponentType, SVGProps } from "react";
 import { th } from "@/i18n/th";
-import { IconBell, IconChart, IconFolder, IconSearch, IconSettings } from "@/components/ui/icons";
+import { IconBell, IconChart, IconFlag, IconFolder, IconSearch, IconSettings } from "@/components/ui/icons";
 
 export type NavLinkTarget = { pathname: string; hash?: string };
 
@@ -32,6 +32,8 @@ export const APP_LINKS: readonly NavItem[] = [
   { key: "search", label: th.nav.search, to: { pathname: "/search" }, icon: IconSearch, match: ["/search", "/project-details"] },
   { key: "my-projects", label: th.nav.myProjects, to: { pathname: "/my-projects" }, icon: IconFolder },
   { key: "market", label: th.nav.market, to: { pathname: "/market" }, icon: IconChart },
+  // One entry for the team's work: the board, and under it the teams' own pages (members, keys, joining).
+  { key: "pipeline", label: th.nav.pipeline, to: { pathname: "/pipeline" }, icon: IconFlag, match: ["/pipeline", "/teams"] },
   { key: "notifications", label: th.nav.notifications, to: { pathname: "/notifications" }, icon: IconBell },
   { key: "settings", label: th.nav.settings, to: { pathname: "/user-settings" }, icon: IconSettings },
 ];

@@ -17,7 +17,7 @@ import "../notifications.css";
 const t = th.notifications;
 const PER_PAGE = 20;
 /** Every category the service writes ("" = all), in the order a bid manager cares. */
-const CATEGORIES = ["", "search_match", "project_update", "competitor_win", "deadline", "payment", "system_alert"] as const;
+const CATEGORIES = ["", "search_match", "project_update", "competitor_win", "deadline", "team_mention", "team_update", "payment", "system_alert"] as const;
 type ReadState = "all" | "unread" | "read";
 const READ_STATES = [
   { value: "all", label: t.filterAll },

@@ -11,6 +11,7 @@ import { IconAlert, IconSearch } from "@/components/ui/icons";
 import { isNotFound, useProject } from "../api/projects-api";
 import { ProjectView } from "./project-view";
 import { InterestPanel } from "@/features/interests";
+import { AddToPipelineButton } from "@/features/teams";
 import { useMySubscription } from "@/features/payment";
 import { PriceGuide } from "@/features/market";
 import "../projects.css";
@@ -139,6 +140,9 @@ export function ProjectDetailsPage() {
     body = (
       <>
         <ProjectView project={q.data} ocdsInPlan={features && features.includes("ocds_export")} />
+        <div className="pd-team-actions">
+          <AddToPipelineButton projectId={id} />
+        </div>
         <PriceGuide projectId={id} />
         <InterestPanel projectId={id} baseSatang={base !== undefined ? Number(base) : null} />
       </>

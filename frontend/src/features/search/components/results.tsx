@@ -8,6 +8,7 @@ import { Highlight } from "./highlight";
 import { StatusBadge } from "@/components/ui/status-badge";
 import { Deadlines } from "@/components/ui/deadlines";
 import { MarkBar } from "@/features/interests";
+import { AddToPipelineButton } from "@/features/teams";
 
 type RowProps = { p: ProjectSummary; view: View; fallbackKeywords: string[]; loggedIn: boolean };
 
@@ -79,6 +80,7 @@ export function ResultRow({ p, view, fallbackKeywords, loggedIn }: RowProps) {
             compact={view === "short"}
             marks={{ like: p.isUserLike, follow: p.isInterestToStepChk, fill20: p.isFill20, bid: p.isInterestToBid, archived: p.isArchived }}
           />
+          <AddToPipelineButton projectId={p.projectId} compact={view === "short"} />
         </div>
       )}
       {view === "long" && (
