@@ -543,7 +543,7 @@ func CompetitorWin(userID, eventID string, awards []CompetitorAward) Draft {
 		d.ProjectID, d.Link = awards[0].ProjectID, ProjectLink(awards[0].ProjectID)
 	} else {
 		d.Title = fmt.Sprintf("คู่แข่งที่ติดตามชนะการเสนอราคา %d โครงการ", len(awards))
-		d.Link = "/settings/watchlist"
+		d.Link = "/user-settings/watchlist" // the watchlist section of settings (gateway/gw/spa_routes.txt)
 	}
 	return d
 }

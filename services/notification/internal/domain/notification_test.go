@@ -199,3 +199,16 @@ func TestImportMatch(t *testing.T) {
 		t.Fatal("the draft shares the caller's ids")
 	}
 }
+
+// A competitor's alert links to a screen of the app: one award to its
+// project, several to the watchlist in settings (a route the SPA serves).
+func TestCompetitorWinLinks(t *testing.T) {
+	one := domain.CompetitorWin("u1", "e1", []domain.CompetitorAward{{ProjectID: "69099693138", ProjectName: "ก่อสร้างถนน", TaxID: "0105559000001", WinnerName: "บริษัท ก จำกัด", AgreedSatang: 123456789}})
+	if one.Link != "/project-details/69099693138" || one.Category != domain.CategoryCompetitorWin || !strings.Contains(one.Message, "1,234,567.89") {
+		t.Fatalf("one award: %+v", one)
+	}
+	two := domain.CompetitorWin("u1", "e2", []domain.CompetitorAward{{ProjectID: "1", ProjectName: "ก", WinnerName: "ก"}, {ProjectID: "2", ProjectName: "ข", WinnerName: "ก"}})
+	if two.Link != "/user-settings/watchlist" || two.ProjectID != "" || strings.Count(two.Message, "\n") != 1 {
+		t.Fatalf("two awards: %+v", two)
+	}
+}
