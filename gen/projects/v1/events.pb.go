@@ -536,7 +536,7 @@ type ImportMatched struct {
 	UserId   string `protobuf:"bytes,4,opt,name=user_id,json=userId,proto3" json:"user_id,omitempty"`
 	// Every project of the import the user's searches newly matched, by id.
 	ProjectIds []string `protobuf:"bytes,5,rep,name=project_ids,json=projectIds,proto3" json:"project_ids,omitempty"`
-	// The first of them (at most 20, in the order of project_ids), with what an alert shows.
+	// The first of them (at most 3, in the order of project_ids), with what an alert shows.
 	Projects      []*MatchedProject `protobuf:"bytes,6,rep,name=projects,proto3" json:"projects,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache

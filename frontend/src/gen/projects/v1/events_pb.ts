@@ -342,7 +342,7 @@ export type ImportMatched = Message<"projects.v1.ImportMatched"> & {
   projectIds: string[];
 
   /**
-   * The first of them (at most 20, in the order of project_ids), with what an alert shows.
+   * The first of them (at most 3, in the order of project_ids), with what an alert shows.
    *
    * @generated from field: repeated projects.v1.MatchedProject projects = 6;
    */
