@@ -8,10 +8,9 @@ package ical
 import (
 	"bytes"
 	"net/url"
-	"strings"
 	"time"
-	"unicode/utf8"
 
+	"bidradar/pkg/icaltext"
 	"bidradar/services/teams/internal/domain"
 )
 
@@ -62,45 +61,8 @@ func category(kind string) string {
 	return "ยื่นข้อเสนอ"
 }
 
-// Text escapes a TEXT value: backslash, semicolon, comma and new lines;
-// other control characters (not allowed in TEXT) are dropped.
-func Text(s string) string {
-	var b strings.Builder
-	for _, r := range strings.ReplaceAll(s, "\r\n", "\n") {
-		switch {
-		case r == '\\':
-			b.WriteString(`\\`)
-		case r == ';':
-			b.WriteString(`\;`)
-		case r == ',':
-			b.WriteString(`\,`)
-		case r == '\n':
-			b.WriteString(`\n`)
-		case r == '\t':
-			b.WriteRune(r)
-		case r < 0x20 || r == 0x7f || r == utf8.RuneError:
-		default:
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
-}
+// Text escapes a TEXT value (RFC 5545; pkg/icaltext).
+func Text(s string) string { return icaltext.Text(s) }
 
-// writeFolded writes one content line: at most 75 octets a line, a
-// continuation starting with one space (which counts), split only between
-// characters; then CRLF.
-func writeFolded(b *bytes.Buffer, s string) {
-	limit := 75
-	for len(s) > limit {
-		cut := limit
-		for cut > 0 && !utf8.RuneStart(s[cut]) {
-			cut--
-		}
-		b.WriteString(s[:cut])
-		b.WriteString("\r\n ")
-		s = s[cut:]
-		limit = 74 // the leading space is one of the 75
-	}
-	b.WriteString(s)
-	b.WriteString("\r\n")
-}
+// writeFolded writes one folded content line (pkg/icaltext).
+func writeFolded(b *bytes.Buffer, s string) { icaltext.WriteLine(b, s) }
