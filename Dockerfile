@@ -27,6 +27,7 @@ ENV CGO_ENABLED=0
 COPY go.work go.work.sum ./
 COPY deploy/go.mod deploy/go.sum deploy/
 COPY gateway/go.mod gateway/go.sum gateway/
+COPY bench/load/go.mod bench/load/go.sum bench/load/
 COPY gen/go.mod gen/go.sum gen/
 COPY pkg/go.mod pkg/go.sum pkg/
 COPY services/auth/go.mod services/auth/go.sum services/auth/
