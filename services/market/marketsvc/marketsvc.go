@@ -64,6 +64,7 @@ func Build(ctx context.Context, getenv runner.Getenv, log *slog.Logger) (runner.
 		return nil, err
 	}
 	store := postgres.New(pool)
+	store.ReadOn(srv.Reads()) // figures on DATABASE_READ_URL when set
 	a := app.New(store, subscriptionclient.New(srv.Client(), subscriptionTarget, 5*time.Second),
 		projectsclient.New(srv.Client(), projectsTarget, 5*time.Second), nil)
 	if se.NATSURL != "" {

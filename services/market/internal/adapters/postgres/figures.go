@@ -94,7 +94,7 @@ func (s *Store) liveBenchmark(ctx context.Context, q pgx.Tx, f domain.Filter) (d
 	if q != nil {
 		row = q.QueryRow(ctx, sql, qb.args...)
 	} else {
-		row = s.pool.QueryRow(ctx, sql, qb.args...)
+		row = s.rd(ctx).QueryRow(ctx, sql, qb.args...)
 	}
 	if err := row.Scan(&b.N, &b.NWithoutReference, &ps, &b.Stats.Mean, &hist, &years, &tops); err != nil {
 		return b, fmt.Errorf("benchmark: %w", err)
@@ -157,7 +157,7 @@ func (s *Store) GroupSizes(ctx context.Context, gs []domain.Group) ([]int64, err
 		}
 		var qb query
 		w := qb.where(f)
-		if err := s.pool.QueryRow(ctx, `SELECT count(a.discount_pct) FROM awards a WHERE `+w, qb.args...).Scan(&out[i]); err != nil {
+		if err := s.rd(ctx).QueryRow(ctx, `SELECT count(a.discount_pct) FROM awards a WHERE `+w, qb.args...).Scan(&out[i]); err != nil {
 			return nil, err
 		}
 	}
@@ -180,7 +180,7 @@ func (s *Store) PercentRank(ctx context.Context, f domain.Filter, d float64) (fl
 	var qb query
 	w := qb.where(f)
 	var rank float64
-	err := s.pool.QueryRow(ctx, `SELECT coalesce(percent_rank(`+qb.arg(d)+`::float8) WITHIN GROUP (ORDER BY a.discount_pct), 0)
+	err := s.rd(ctx).QueryRow(ctx, `SELECT coalesce(percent_rank(`+qb.arg(d)+`::float8) WITHIN GROUP (ORDER BY a.discount_pct), 0)
 		FROM awards a WHERE a.discount_pct IS NOT NULL AND `+w, qb.args...).Scan(&rank)
 	return rank, err
 }
@@ -190,10 +190,10 @@ func (s *Store) SearchSuppliers(ctx context.Context, nameKey, taxID string, limi
 	var rows pgx.Rows
 	var err error
 	if taxID != "" {
-		rows, err = s.pool.Query(ctx, `SELECT coalesce(tax_id, ''), name, wins, total_satang FROM suppliers
+		rows, err = s.rd(ctx).Query(ctx, `SELECT coalesce(tax_id, ''), name, wins, total_satang FROM suppliers
 			WHERE winner_key = 'T' || $1`, taxID)
 	} else {
-		rows, err = s.pool.Query(ctx, `SELECT coalesce(tax_id, ''), name, wins, total_satang FROM suppliers
+		rows, err = s.rd(ctx).Query(ctx, `SELECT coalesce(tax_id, ''), name, wins, total_satang FROM suppliers
 			WHERE name_key LIKE '%' || $1 || '%' ORDER BY wins DESC, total_satang DESC, name LIMIT $2`,
 			escapeLike(nameKey), limit)
 	}
@@ -246,7 +246,7 @@ func (s *Store) Supplier(ctx context.Context, taxID string) (domain.Supplier, bo
 func (s *Store) liveSupplier(ctx context.Context, taxID string) (domain.Supplier, bool, error) {
 	out := domain.Supplier{TaxID: taxID}
 	var names, years, agencies, recent []byte
-	if err := s.pool.QueryRow(ctx, supplierSQL, taxID).Scan(&out.Wins, &out.Total, &out.P50, &names, &years, &agencies, &recent); err != nil {
+	if err := s.rd(ctx).QueryRow(ctx, supplierSQL, taxID).Scan(&out.Wins, &out.Total, &out.P50, &names, &years, &agencies, &recent); err != nil {
 		return out, false, fmt.Errorf("supplier: %w", err)
 	}
 	if out.Wins == 0 {
@@ -314,7 +314,7 @@ func (s *Store) Agency(ctx context.Context, code string) (domain.Agency, bool, e
 		out := domain.Agency{Code: code, Level: level.name}
 		var parentCode, deptName, subName *string
 		var years, methods, tops []byte
-		err := s.pool.QueryRow(ctx, fmt.Sprintf(agencySQL, level.col), code).Scan(&out.Projects, &out.Total, &out.N,
+		err := s.rd(ctx).QueryRow(ctx, fmt.Sprintf(agencySQL, level.col), code).Scan(&out.Projects, &out.Total, &out.N,
 			&out.NWithoutReference, &out.P50, &parentCode, &deptName, &subName, &years, &methods, &tops)
 		if err != nil {
 			return out, false, fmt.Errorf("agency: %w", err)

@@ -112,7 +112,7 @@ func (s *Store) rollup(ctx context.Context, dims, key string, withDiscounts bool
 	if withDiscounts {
 		cols = "body, discounts"
 	}
-	err := s.pool.QueryRow(ctx, `SELECT `+cols+` FROM rollups r WHERE r.dims = $1 AND r.key = $2
+	err := s.rd(ctx).QueryRow(ctx, `SELECT `+cols+` FROM rollups r WHERE r.dims = $1 AND r.key = $2
 		AND NOT EXISTS (SELECT 1 FROM rollup_dirty d WHERE d.dims = $1 AND d.key = $2)`, dims, key).Scan(&body, &r.discounts)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return r, false, nil
@@ -249,7 +249,7 @@ func (s *Store) refreshProfiles(ctx context.Context) error {
 // keptProfile reads a supplier's fresh kept profile (found false when none).
 func (s *Store) keptProfile(ctx context.Context, taxID string) (domain.Supplier, bool, error) {
 	var body []byte
-	err := s.pool.QueryRow(ctx, `SELECT profile FROM suppliers WHERE winner_key = 'T' || $1 AND profile IS NOT NULL
+	err := s.rd(ctx).QueryRow(ctx, `SELECT profile FROM suppliers WHERE winner_key = 'T' || $1 AND profile IS NOT NULL
 		AND NOT EXISTS (SELECT 1 FROM dirty_suppliers WHERE winner_key = 'T' || $1)`, taxID).Scan(&body)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return domain.Supplier{}, false, nil

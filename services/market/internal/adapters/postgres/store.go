@@ -16,15 +16,34 @@ import (
 
 	marketv1 "bidradar/gen/market/v1"
 	"bidradar/pkg/outbox"
+	"bidradar/pkg/pgdb"
 	"bidradar/pkg/thaitext"
 	"bidradar/services/market/internal/domain"
 )
 
 // Store implements domain.Store.
-type Store struct{ pool *pgxpool.Pool }
+type Store struct {
+	pool  *pgxpool.Pool
+	reads *pgdb.Reads // the figures a user asks for; nil: every read on pool
+}
 
 // New returns the store over pool (search_path: the market schema).
 func New(pool *pgxpool.Pool) *Store { return &Store{pool: pool} }
+
+// ReadOn sends the figures a user asks for (benchmarks, price guide,
+// suppliers, agencies) to reads: the replica of DATABASE_READ_URL when it
+// has replayed the user's last write (docs/architecture.md#beyond-one-machine).
+// The watchlist, the imports' writes and the rollups' refresh (no user on
+// their context) stay on the primary.
+func (s *Store) ReadOn(reads *pgdb.Reads) { s.reads = reads }
+
+// rd is the pool a read-only query of ctx runs on.
+func (s *Store) rd(ctx context.Context) *pgxpool.Pool {
+	if s.reads == nil {
+		return s.pool
+	}
+	return s.reads.Pool(ctx)
+}
 
 var _ domain.Store = (*Store)(nil)
 
