@@ -20,7 +20,9 @@ import (
 	// Every service's events, so that All sees them all here (a service
 	// links those it publishes or reads).
 	_ "bidradar/gen/interests/v1"
+	_ "bidradar/gen/market/v1"
 	_ "bidradar/gen/subscription/v1"
+	_ "bidradar/gen/teams/v1"
 )
 
 // Every top-level message of every proto/<svc>/v1/events.proto is linked in

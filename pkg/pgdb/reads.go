@@ -135,7 +135,10 @@ func (r *Reads) Pool(ctx context.Context) *pgxpool.Pool {
 		return r.primary
 	}
 	s := SessionFrom(ctx)
-	if s == nil || !s.replicaOK || s.minLSN > r.replayed.Load() {
+	// A call that has written reads the rest of its work on the primary: the
+	// replica may not have replayed that write yet (an import that then
+	// reads the projects it stored to tell their alerts).
+	if s == nil || !s.replicaOK || s.wrote.Load() || s.minLSN > r.replayed.Load() {
 		return r.primary
 	}
 	r.replicaReads.Add(1)

@@ -67,6 +67,10 @@ func TestReadYourWritesAgainstAPausedReplica(t *testing.T) {
 		if !w.Wrote() {
 			t.Fatal("the insert was not recorded as a write")
 		}
+		// The same call reads its own write (on the primary).
+		if n, err := count(wctx, reads, i); err != nil || n != 1 {
+			t.Fatalf("pair %d: the writing call read back %d rows (%v)", i, n, err)
+		}
 		lsn, err := reads.CurrentLSN(wctx)
 		if err != nil {
 			t.Fatal(err)
