@@ -91,7 +91,7 @@ describe("the notifications page", () => {
     const category = within(page).getByRole("combobox", { name: t.filterCategory });
     expect(category.closest("label")?.className).toBe("control");
     const options = Array.from((category as HTMLSelectElement).options).map((o) => o.value);
-    expect(options).toEqual(["", "search_match", "project_update", "competitor_win", "deadline", "payment", "system_alert"]);
+    expect(options).toEqual(["", "search_match", "project_update", "competitor_win", "deadline", "team_mention", "team_update", "payment", "system_alert"]);
     fireEvent.change(category, { target: { value: "deadline" } });
     await waitFor(() => expect(lists(be).at(-1)).toMatchObject({ category: "deadline", page: 1 }));
 
