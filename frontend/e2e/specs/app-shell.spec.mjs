@@ -3,7 +3,7 @@
 // slide-in menu by touch at 360 px, the bar fitting from md to desktop.
 import { assert, login, urlIs, visible } from "../support/harness.mjs";
 
-const APP_MENU = ["ค้นหาโครงการ", "โครงการของฉัน", "การแจ้งเตือน", "การตั้งค่า"];
+const APP_MENU = ["ค้นหาโครงการ", "โครงการของฉัน", "ตลาด", "ไปป์ไลน์ทีม", "การแจ้งเตือน", "การตั้งค่า"];
 
 /** The menu's entries (text) and the one marked current, inside a container. */
 async function menu(nav) {

@@ -7,16 +7,19 @@ import { assert, login, toast, urlIs, visible } from "../support/harness.mjs";
 const WORD = "ระบบแจ้งเตือนอีทูอี"; // only the project ingested here carries it
 const PASSWORD = "ประมูลงานรัฐ-2569";
 
+// Dated now: an instant alert is for new data only (docs/product.md: a
+// project announced or closed more than 7 days ago alerts nobody).
 function release(id) {
+  const now = new Date().toISOString();
   return {
     uri: "https://example.test/e2e-bell.json",
-    publishedDate: "2026-11-21T00:00:00Z",
+    publishedDate: now,
     version: "1.1",
     releases: [
       {
         ocid: `ocds-e2e-bell-${id}`,
         id: `${id}-1`,
-        date: "2026-11-21T10:00:00+07:00",
+        date: now,
         tag: ["tender"],
         initiationType: "tender",
         buyer: { id: "ORG-7", name: "เทศบาลนครแจ้งเตือน" },
