@@ -219,7 +219,13 @@ export default [
       await card(op, IDS[0]).getByTestId("drag-handle").focus();
       await op.keyboard.press("Space");
       await visible(op.locator(`[data-testid=board][data-dragging="${IDS[0]}"]`));
-      await op.keyboard.press("ArrowRight");
+      // Under load the first arrow can land before dnd-kit listens: press again
+      // only while no column to the right has taken it.
+      for (let i = 0; i < 5; i++) {
+        await op.keyboard.press("ArrowRight");
+        const over = await op.locator("[data-testid=column-submitted].over").first().waitFor({ timeout: 2_000 }).then(() => true, () => false);
+        if (over || (await op.locator("[data-testid=column-won].over, [data-testid=column-lost].over, [data-testid=column-abandoned].over").count()) > 0) break;
+      }
       await visible(op.locator("[data-testid=column-submitted].over"));
       await ctx.shot(op, "t04b-board-keyboard-over");
       await op.keyboard.press("Space");
