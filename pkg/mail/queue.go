@@ -22,6 +22,10 @@ const (
 	// Destination is the SMTP server every message goes through: mail
 	// takes at most the queue's per-destination slots at once.
 	Destination = "mail"
+	// Retain is how long a sent or given-up message's row (no body left,
+	// its error kept for the operator) stays before the worker deletes it:
+	// mail is keyed by nothing, so nothing is deduplicated on it.
+	Retain = 30 * 24 * time.Hour
 )
 
 // message is a queued Message as the job's payload stores it.
@@ -46,7 +50,7 @@ type Policy struct {
 // Kind is the queue kind that sends the service's mail with s.
 func Kind(p Policy, s Sender) queue.Kind {
 	return queue.Kind{
-		Name: JobKind, MaxAttempts: p.MaxAttempts, Backoff: p.Backoff, Timeout: p.Lease / 2,
+		Name: JobKind, MaxAttempts: p.MaxAttempts, Backoff: p.Backoff, Timeout: p.Lease / 2, Retain: Retain,
 		Handle: func(ctx context.Context, a queue.Attempt) error {
 			var m message
 			if err := a.Decode(&m); err != nil {

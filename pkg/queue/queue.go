@@ -57,6 +57,8 @@ CREATE TABLE IF NOT EXISTS queue_jobs (
 	CONSTRAINT queue_jobs_kind_key UNIQUE (kind, key)
 );
 CREATE INDEX IF NOT EXISTS queue_jobs_due ON queue_jobs (next_attempt_at) WHERE done_at IS NULL AND failed_at IS NULL;
+CREATE INDEX IF NOT EXISTS queue_jobs_finished ON queue_jobs (kind, (coalesce(done_at, failed_at)))
+	WHERE done_at IS NOT NULL OR failed_at IS NOT NULL;
 CREATE OR REPLACE FUNCTION queue_jobs_notify() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
 	PERFORM pg_notify(TG_TABLE_SCHEMA || '_queue', '');

@@ -6,11 +6,13 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"bidradar/pkg/pgdb"
@@ -408,5 +410,54 @@ func waitFor(t *testing.T, cond func() bool) {
 			t.Fatal("condition not met within 10 s")
 		}
 		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// Finished jobs of a kind with Retain are deleted once they are older than
+// it; pending jobs, younger ones and kinds that keep theirs stay.
+func TestPruneFinished(t *testing.T) {
+	pool := open(t)
+	t0 := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
+	c := &clock{t: t0}
+	enqueue(t, pool,
+		queue.Job{Kind: "short", Key: "done", Due: t0},
+		queue.Job{Kind: "short", Key: "refused", Due: t0},
+		queue.Job{Kind: "short", Key: "later", Due: t0.Add(48 * time.Hour)},
+		queue.Job{Kind: "kept", Key: "done-kept", Due: t0})
+	handle := func(_ context.Context, a queue.Attempt) error {
+		if a.Key == "refused" {
+			return queue.Permanent(errors.New("no address"))
+		}
+		return nil
+	}
+	w := worker(t, pool, queue.Options{Now: c.now},
+		queue.Kind{Name: "short", Handle: handle, Retain: 24 * time.Hour},
+		queue.Kind{Name: "kept", Handle: handle})
+	runDue(t, w)
+	enqueue(t, pool, queue.Job{Kind: "short", Key: "young", Due: t0.Add(2 * time.Hour)})
+	c.set(t0.Add(2 * time.Hour))
+	runDue(t, w)
+
+	c.set(t0.Add(25 * time.Hour))
+	n, err := w.Prune(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n != 2 {
+		t.Fatalf("pruned %d, want 2 (done, refused)", n)
+	}
+	rows, err := pool.Query(context.Background(), `SELECT key FROM queue_jobs ORDER BY key`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	left, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"done-kept", "later", "young"}; !slices.Equal(left, want) {
+		t.Fatalf("left %v, want %v", left, want)
+	}
+	if n, err := w.Prune(context.Background()); err != nil || n != 0 {
+		t.Fatalf("second prune: %d, %v", n, err)
 	}
 }

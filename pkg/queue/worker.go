@@ -55,6 +55,12 @@ type Kind struct {
 	// must be shorter than the lease, so that no other worker claims a job
 	// whose attempt may still succeed.
 	Timeout time.Duration
+	// Retain is how long a finished job (done or given up) stays in the
+	// table before the worker deletes it; 0 keeps it for good. Only kinds
+	// whose rows are no one's record may set it: a kept key stops a second
+	// Enqueue of the same job, and some services read their jobs' state
+	// (the webhook delivery log), so those keep theirs.
+	Retain time.Duration
 }
 
 // Exponential is a back-off doubling from first up to most (and staying
@@ -99,6 +105,9 @@ type Options struct {
 	// Poll is how often due retries and lapsed leases are looked for
 	// without a wake-up (1 s).
 	Poll time.Duration
+	// PruneEvery is how often finished jobs past their kind's Retain are
+	// deleted (1 h; the first pass a minute after Run starts).
+	PruneEvery time.Duration
 	// Now is the clock of claims and outcomes (time.Now); tests inject one.
 	Now func() time.Time
 	// Log receives failures (slog.Default()).
@@ -149,6 +158,9 @@ func New(pool *pgxpool.Pool, opts Options, kinds ...Kind) (*Worker, error) {
 	}
 	if opts.Poll <= 0 {
 		opts.Poll = time.Second
+	}
+	if opts.PruneEvery <= 0 {
+		opts.PruneEvery = time.Hour
 	}
 	if opts.Now == nil {
 		opts.Now = time.Now
@@ -203,6 +215,8 @@ func (w *Worker) Run(ctx context.Context) {
 	}
 	tick := time.NewTicker(w.opts.Poll)
 	defer tick.Stop()
+	prune := time.NewTimer(min(time.Minute, w.opts.PruneEvery))
+	defer prune.Stop()
 	for {
 		for ctx.Err() == nil {
 			n, err := w.start(ctx, w.opts.Concurrency, nil)
@@ -219,8 +233,44 @@ func (w *Worker) Run(ctx context.Context) {
 		case <-wake:
 		case <-w.freed:
 		case <-tick.C:
+		case <-prune.C:
+			if _, err := w.Prune(ctx); err != nil && ctx.Err() == nil {
+				w.log.WarnContext(ctx, "queue: prune failed", "err", err)
+			}
+			prune.Reset(w.opts.PruneEvery)
 		}
 	}
+}
+
+// pruneBatch bounds one DELETE, so a large backlog of finished jobs is
+// removed in short transactions that never hold many row locks.
+const pruneBatch = 1000
+
+// Prune deletes the finished jobs (done or given up) of the worker's kinds
+// that set Retain and finished more than Retain ago, and returns how many.
+func (w *Worker) Prune(ctx context.Context) (int64, error) {
+	var total int64
+	for _, name := range w.names {
+		k := w.kinds[name]
+		if k.Retain <= 0 {
+			continue
+		}
+		before := w.opts.Now().Add(-k.Retain)
+		for {
+			tag, err := w.pool.Exec(ctx, `DELETE FROM queue_jobs WHERE id IN (
+				SELECT id FROM queue_jobs WHERE kind = $1 AND (done_at IS NOT NULL OR failed_at IS NOT NULL)
+					AND coalesce(done_at, failed_at) < $2 LIMIT $3)`,
+				name, before, pruneBatch)
+			if err != nil {
+				return total, fmt.Errorf("queue: prune %s: %w", name, err)
+			}
+			total += tag.RowsAffected()
+			if tag.RowsAffected() < pruneBatch {
+				break
+			}
+		}
+	}
+	return total, nil
 }
 
 // RunOnce claims up to limit due jobs (as the slots allow), runs them and
