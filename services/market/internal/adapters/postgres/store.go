@@ -166,6 +166,41 @@ func (s *Store) ApplyAward(ctx context.Context, a domain.Award, now time.Time) (
 	return changed, err
 }
 
+// WithdrawAward implements domain.Store: the award leaves awards (its
+// winners by cascade), its unsent competitor alerts go, and its groups and
+// winners are marked stale so the refresh job recomputes the rollups and
+// suppliers without it (docs/market.md#withdrawn-awards).
+func (s *Store) WithdrawAward(ctx context.Context, projectID string) (bool, error) {
+	changed := false
+	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(hashtext('market.award:' || $1))`, projectID); err != nil {
+			return err
+		}
+		var old domain.Award
+		err := tx.QueryRow(ctx, `SELECT dept_code, method_code, type_code FROM awards WHERE project_id = $1`,
+			projectID).Scan(&old.DeptCode, &old.MethodCode, &old.TypeCode)
+		if errors.Is(err, pgx.ErrNoRows) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		changed = true
+		if _, err := tx.Exec(ctx, `INSERT INTO dirty_suppliers (winner_key)
+			SELECT DISTINCT winner_key FROM award_winners WHERE project_id = $1 ON CONFLICT DO NOTHING`, projectID); err != nil {
+			return err
+		}
+		if _, err := tx.Exec(ctx, `DELETE FROM competitor_alerts WHERE project_id = $1 AND sent_at IS NULL`, projectID); err != nil {
+			return err
+		}
+		if _, err := tx.Exec(ctx, `DELETE FROM awards WHERE project_id = $1`, projectID); err != nil {
+			return fmt.Errorf("withdraw award %s: %w", projectID, err)
+		}
+		return markGroupsDirty(ctx, tx, nil, old)
+	})
+	return changed, err
+}
+
 func contractOf(a domain.Award) any {
 	var sum int64
 	any := false
