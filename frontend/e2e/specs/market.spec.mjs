@@ -3,7 +3,9 @@
 // oracle computed here over the same rows (docs/market.md#definitions); a
 // top winner's link opens its supplier page; the simulator on a project
 // shows the server's percentile rank for a typed bid; a watched competitor's
-// new award reaches the bell live; lower plans see the way to the plans.
+// new award reaches the bell live; lower plans see the way to the plans; the
+// supplier search (a Thai name, a tax id) opens a supplier and the agency
+// page of OCDS awards whose buyer carries its e-GP code.
 // At 1280 px and at 360 px with touch (tap), no sideways scroll.
 import { assert, login, urlIs, visible } from "../support/harness.mjs";
 
@@ -137,7 +139,113 @@ async function marketShows(page, url, n) {
   }
 }
 
+/** The agency of the OCDS awards: an e-GP department code of its own this run (docs/market.md#agency-codes). */
+const AGENCY = { code: `77${RUN}`, name: `สำนักงานทดสอบตลาดอีทูอี ${RUN}` };
+const E = { tax: taxId(4), name: "บริษัท ค้นหาผู้ชนะอีทูอี จำกัด" };
+
+/** OCDS releases (a package, as data.go.th and our export write it) of n awards of AGENCY won by E; the buyer id carries the code. */
+function ocdsPackage(n) {
+  const releases = [];
+  for (let i = 0; i < n; i++) {
+    const id = projectId(50 + i);
+    const ref = 2_000_000 + 50_000 * i;
+    const agreed = Math.round(ref * (1 - (3 + i) / 100));
+    releases.push({
+      ocid: `ocds-e2e-${id}`,
+      id: `${id}-award-1`,
+      date: "2025-03-10T09:00:00+07:00",
+      tag: ["award"],
+      initiationType: "tender",
+      parties: [
+        { id: `TH-EGP-${AGENCY.code}`, name: AGENCY.name, roles: ["buyer", "procuringEntity"], address: { region: "ขอนแก่น" } },
+        { id: `TH-TIN-${E.tax}`, name: E.name, identifier: { scheme: "TH-DBD", id: E.tax }, roles: ["supplier"] },
+      ],
+      buyer: { id: `TH-EGP-${AGENCY.code}`, name: AGENCY.name },
+      tender: {
+        id,
+        title: `จ้างก่อสร้างอาคารอีทูอี หลังที่ ${i + 1}`,
+        value: { amount: ref, currency: "THB" },
+        procurementMethod: "open",
+        procurementMethodDetails: "ประกวดราคาอิเล็กทรอนิกส์ (e-bidding)",
+        mainProcurementCategory: "works",
+      },
+      awards: [{ id: "a1", status: "active", value: { amount: agreed, currency: "THB" }, suppliers: [{ id: `TH-TIN-${E.tax}`, name: E.name }] }],
+    });
+  }
+  return { uri: "https://example.org/ocds/e2e.json", version: "1.1", publishedDate: "2025-03-10T10:00:00+07:00", releases };
+}
+
+let agencySeeded = false;
+/** The OCDS awards of AGENCY, once per run. */
+async function seedAgency(ctx) {
+  if (agencySeeded) return;
+  const content = Buffer.from(JSON.stringify(ocdsPackage(AGENCY_AWARDS)), "utf8").toString("base64");
+  const r = await ctx.api("POST", "/admin/ingest", { source: "ocds", content }, await operator(ctx));
+  assert.equal(r.status, 200, `ingest ocds: ${r.text}`);
+  agencySeeded = true;
+}
+const AGENCY_AWARDS = 5;
+
+/** Reloads the supplier search until q finds E (the market builds suppliers from the import's events). */
+async function searchFinds(page, q) {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    await page.goto(`/market/suppliers?q=${encodeURIComponent(q)}`);
+    await visible(page.getByTestId("mk-supplier-results").or(page.getByTestId("mk-supplier-empty")));
+    if (await page.getByTestId("mk-supplier-row").filter({ hasText: E.name }).count()) return;
+    if (Date.now() > deadline) throw new Error(`the supplier search never found ${q}`);
+    await page.waitForTimeout(1000);
+  }
+}
+
+/** The supplier search by a Thai name and by a tax id, a result's page, and its agency's page, clicked or tapped. */
+async function searchToAgency(ctx, page, press, shot) {
+  await searchFinds(page, "ค้นหาผู้ชนะ");
+  // Typed in the form: a Thai name (part of it), then a tax id.
+  await page.goto("/market/suppliers");
+  await page.getByTestId("mk-supplier-q").fill("ค้นหาผู้ชนะอีทูอี");
+  await press(page.getByTestId("mk-supplier-submit"));
+  const byName = await visible(page.getByTestId("mk-supplier-row").filter({ hasText: E.name }));
+  assert.match(await byName.innerText(), new RegExp(`ชนะ ${AGENCY_AWARDS}`));
+  await page.getByTestId("mk-supplier-q").fill(E.tax);
+  await press(page.getByTestId("mk-supplier-submit"));
+  await page.waitForURL((u) => u.searchParams.get("q") === E.tax);
+  await visible(page.getByTestId("mk-supplier-row").filter({ hasText: E.name }));
+  assert.equal(await page.getByTestId("mk-supplier-row").count(), 1);
+  await noSidewaysScroll(page, `the supplier search (${shot})`);
+  await ctx.shot(page, `9g-market-supplier-search-${shot}`, { fullPage: true });
+  await press(page.getByTestId("mk-supplier-row").getByRole("link", { name: E.name }));
+  await urlIs(page, `/market/suppliers/${E.tax}`);
+  assert.equal(await text(page.getByTestId("mk-supplier-name")), E.name);
+  assert.equal(await text(page.getByTestId("mk-supplier-wins")), String(AGENCY_AWARDS));
+  // The agency it won at, by its e-GP code.
+  const agencyLink = page.getByTestId("mk-supplier-agencies").getByRole("link", { name: AGENCY.name });
+  await agencyLink.scrollIntoViewIfNeeded();
+  await press(agencyLink);
+  await urlIs(page, `/market/agencies/${AGENCY.code}`);
+  await visible(page.getByTestId("agency-page"));
+  assert.equal(await text(page.getByTestId("mk-agency-name")), AGENCY.name);
+  assert.equal(await text(page.getByTestId("mk-agency-projects")), String(AGENCY_AWARDS));
+  assert.match(await page.getByTestId("mk-agency-methods").innerText(), /100/);
+  assert.match(await page.getByTestId("agency-page").innerText(), new RegExp(E.name));
+  await noSidewaysScroll(page, `the agency page (${shot})`);
+  await ctx.shot(page, `9h-market-agency-${shot}`, { fullPage: true });
+}
+
 export default [
+  {
+    name: "market: the supplier search by a Thai name and by a tax id opens a supplier, and its agency's page, at 1280 and 360 px (tap)",
+    async fn(ctx) {
+      await seedAgency(ctx);
+      const page = await ctx.newPage();
+      await userOn(ctx, page, "pro", "marketsearch");
+      await searchToAgency(ctx, page, (l) => l.click(), "1280");
+      const phone = await ctx.newPage(PHONE);
+      await login(phone, (await userOn(ctx, null, "pro", "marketsearchphone")).u.username, PASSWORD);
+      await urlIs(phone, "/");
+      await searchToAgency(ctx, phone, (l) => l.tap(), "360");
+    },
+  },
   {
     name: "market: the page's figures equal the oracle; a winner's link opens its supplier page; 1280 and 360 px",
     async fn(ctx) {

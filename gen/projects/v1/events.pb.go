@@ -931,6 +931,99 @@ func (x *AwardRecorded) GetRunId() string {
 	return ""
 }
 
+// AwardWithdrawn: an import recorded a cancelled winner announcement (e-GP
+// step W1) after the award it had published (AwardRecorded): the award no
+// longer stands and leaves every market figure until a later W0, W2 or
+// contract re-awards it, which publishes AwardRecorded again
+// (docs/market.md#withdrawn-awards). Published once per withdrawal: a
+// replayed import that changes nothing publishes nothing; consumers delete by
+// project_id, a withdrawal of an award they do not hold changes nothing.
+type AwardWithdrawn struct {
+	state       protoimpl.MessageState `protogen:"open.v1"`
+	EventId     string                 `protobuf:"bytes,1,opt,name=event_id,json=eventId,proto3" json:"event_id,omitempty"`
+	OccurredAt  *timestamppb.Timestamp `protobuf:"bytes,2,opt,name=occurred_at,json=occurredAt,proto3" json:"occurred_at,omitempty"`
+	ProjectId   string                 `protobuf:"bytes,3,opt,name=project_id,json=projectId,proto3" json:"project_id,omitempty"`
+	ProjectName string                 `protobuf:"bytes,4,opt,name=project_name,json=projectName,proto3" json:"project_name,omitempty"`
+	// ISO date (Asia/Bangkok) of the cancellation step (W1).
+	CancelledDate string `protobuf:"bytes,5,opt,name=cancelled_date,json=cancelledDate,proto3" json:"cancelled_date,omitempty"`
+	// The ingestion run that wrote it (empty outside a run).
+	RunId         string `protobuf:"bytes,6,opt,name=run_id,json=runId,proto3" json:"run_id,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *AwardWithdrawn) Reset() {
+	*x = AwardWithdrawn{}
+	mi := &file_projects_v1_events_proto_msgTypes[8]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *AwardWithdrawn) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*AwardWithdrawn) ProtoMessage() {}
+
+func (x *AwardWithdrawn) ProtoReflect() protoreflect.Message {
+	mi := &file_projects_v1_events_proto_msgTypes[8]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use AwardWithdrawn.ProtoReflect.Descriptor instead.
+func (*AwardWithdrawn) Descriptor() ([]byte, []int) {
+	return file_projects_v1_events_proto_rawDescGZIP(), []int{8}
+}
+
+func (x *AwardWithdrawn) GetEventId() string {
+	if x != nil {
+		return x.EventId
+	}
+	return ""
+}
+
+func (x *AwardWithdrawn) GetOccurredAt() *timestamppb.Timestamp {
+	if x != nil {
+		return x.OccurredAt
+	}
+	return nil
+}
+
+func (x *AwardWithdrawn) GetProjectId() string {
+	if x != nil {
+		return x.ProjectId
+	}
+	return ""
+}
+
+func (x *AwardWithdrawn) GetProjectName() string {
+	if x != nil {
+		return x.ProjectName
+	}
+	return ""
+}
+
+func (x *AwardWithdrawn) GetCancelledDate() string {
+	if x != nil {
+		return x.CancelledDate
+	}
+	return ""
+}
+
+func (x *AwardWithdrawn) GetRunId() string {
+	if x != nil {
+		return x.RunId
+	}
+	return ""
+}
+
 var File_projects_v1_events_proto protoreflect.FileDescriptor
 
 const file_projects_v1_events_proto_rawDesc = "" +
@@ -1042,7 +1135,17 @@ const file_projects_v1_events_proto_rawDesc = "" +
 	"\rannounce_date\x18\x15 \x01(\tR\fannounceDate\x12\x16\n" +
 	"\x06source\x18\x16 \x01(\tR\x06source\x12\x15\n" +
 	"\x06run_id\x18\x17 \x01(\tR\x05runId:*\x92\xb5\x18&\n" +
-	"\x1aprojects.v1.award.recorded\x12\bPROJECTSB\x90\x01\n" +
+	"\x1aprojects.v1.award.recorded\x12\bPROJECTS\"\x95\x02\n" +
+	"\x0eAwardWithdrawn\x12\x19\n" +
+	"\bevent_id\x18\x01 \x01(\tR\aeventId\x12;\n" +
+	"\voccurred_at\x18\x02 \x01(\v2\x1a.google.protobuf.TimestampR\n" +
+	"occurredAt\x12\x1d\n" +
+	"\n" +
+	"project_id\x18\x03 \x01(\tR\tprojectId\x12!\n" +
+	"\fproject_name\x18\x04 \x01(\tR\vprojectName\x12%\n" +
+	"\x0ecancelled_date\x18\x05 \x01(\tR\rcancelledDate\x12\x15\n" +
+	"\x06run_id\x18\x06 \x01(\tR\x05runId:+\x92\xb5\x18'\n" +
+	"\x1bprojects.v1.award.withdrawn\x12\bPROJECTSB\x90\x01\n" +
 	"\x0fcom.projects.v1B\vEventsProtoP\x01Z#bidradar/gen/projects/v1;projectsv1\xa2\x02\x03PXX\xaa\x02\vProjects.V1\xca\x02\vProjects\\V1\xe2\x02\x17Projects\\V1\\GPBMetadata\xea\x02\fProjects::V1b\x06proto3"
 
 var (
@@ -1057,7 +1160,7 @@ func file_projects_v1_events_proto_rawDescGZIP() []byte {
 	return file_projects_v1_events_proto_rawDescData
 }
 
-var file_projects_v1_events_proto_msgTypes = make([]protoimpl.MessageInfo, 8)
+var file_projects_v1_events_proto_msgTypes = make([]protoimpl.MessageInfo, 9)
 var file_projects_v1_events_proto_goTypes = []any{
 	(*ProjectCreated)(nil),        // 0: projects.v1.ProjectCreated
 	(*ProjectUpdated)(nil),        // 1: projects.v1.ProjectUpdated
@@ -1067,32 +1170,34 @@ var file_projects_v1_events_proto_goTypes = []any{
 	(*ImportMatched)(nil),         // 5: projects.v1.ImportMatched
 	(*DeadlineApproaching)(nil),   // 6: projects.v1.DeadlineApproaching
 	(*AwardRecorded)(nil),         // 7: projects.v1.AwardRecorded
-	(*timestamppb.Timestamp)(nil), // 8: google.protobuf.Timestamp
-	(*MatchedProject)(nil),        // 9: projects.v1.MatchedProject
-	(*SearchMatch)(nil),           // 10: projects.v1.SearchMatch
-	(*UserMatches)(nil),           // 11: projects.v1.UserMatches
-	(*AwardWinner)(nil),           // 12: projects.v1.AwardWinner
+	(*AwardWithdrawn)(nil),        // 8: projects.v1.AwardWithdrawn
+	(*timestamppb.Timestamp)(nil), // 9: google.protobuf.Timestamp
+	(*MatchedProject)(nil),        // 10: projects.v1.MatchedProject
+	(*SearchMatch)(nil),           // 11: projects.v1.SearchMatch
+	(*UserMatches)(nil),           // 12: projects.v1.UserMatches
+	(*AwardWinner)(nil),           // 13: projects.v1.AwardWinner
 }
 var file_projects_v1_events_proto_depIdxs = []int32{
-	8,  // 0: projects.v1.ProjectCreated.occurred_at:type_name -> google.protobuf.Timestamp
-	8,  // 1: projects.v1.ProjectUpdated.occurred_at:type_name -> google.protobuf.Timestamp
-	8,  // 2: projects.v1.AnnouncementAdded.occurred_at:type_name -> google.protobuf.Timestamp
-	8,  // 3: projects.v1.CriteriaMatched.occurred_at:type_name -> google.protobuf.Timestamp
-	9,  // 4: projects.v1.CriteriaMatched.projects:type_name -> projects.v1.MatchedProject
-	8,  // 5: projects.v1.ProjectMatched.occurred_at:type_name -> google.protobuf.Timestamp
-	9,  // 6: projects.v1.ProjectMatched.project:type_name -> projects.v1.MatchedProject
-	10, // 7: projects.v1.ProjectMatched.matches:type_name -> projects.v1.SearchMatch
-	11, // 8: projects.v1.ProjectMatched.users:type_name -> projects.v1.UserMatches
-	8,  // 9: projects.v1.ImportMatched.occurred_at:type_name -> google.protobuf.Timestamp
-	9,  // 10: projects.v1.ImportMatched.projects:type_name -> projects.v1.MatchedProject
-	8,  // 11: projects.v1.DeadlineApproaching.occurred_at:type_name -> google.protobuf.Timestamp
-	8,  // 12: projects.v1.AwardRecorded.occurred_at:type_name -> google.protobuf.Timestamp
-	12, // 13: projects.v1.AwardRecorded.winners:type_name -> projects.v1.AwardWinner
-	14, // [14:14] is the sub-list for method output_type
-	14, // [14:14] is the sub-list for method input_type
-	14, // [14:14] is the sub-list for extension type_name
-	14, // [14:14] is the sub-list for extension extendee
-	0,  // [0:14] is the sub-list for field type_name
+	9,  // 0: projects.v1.ProjectCreated.occurred_at:type_name -> google.protobuf.Timestamp
+	9,  // 1: projects.v1.ProjectUpdated.occurred_at:type_name -> google.protobuf.Timestamp
+	9,  // 2: projects.v1.AnnouncementAdded.occurred_at:type_name -> google.protobuf.Timestamp
+	9,  // 3: projects.v1.CriteriaMatched.occurred_at:type_name -> google.protobuf.Timestamp
+	10, // 4: projects.v1.CriteriaMatched.projects:type_name -> projects.v1.MatchedProject
+	9,  // 5: projects.v1.ProjectMatched.occurred_at:type_name -> google.protobuf.Timestamp
+	10, // 6: projects.v1.ProjectMatched.project:type_name -> projects.v1.MatchedProject
+	11, // 7: projects.v1.ProjectMatched.matches:type_name -> projects.v1.SearchMatch
+	12, // 8: projects.v1.ProjectMatched.users:type_name -> projects.v1.UserMatches
+	9,  // 9: projects.v1.ImportMatched.occurred_at:type_name -> google.protobuf.Timestamp
+	10, // 10: projects.v1.ImportMatched.projects:type_name -> projects.v1.MatchedProject
+	9,  // 11: projects.v1.DeadlineApproaching.occurred_at:type_name -> google.protobuf.Timestamp
+	9,  // 12: projects.v1.AwardRecorded.occurred_at:type_name -> google.protobuf.Timestamp
+	13, // 13: projects.v1.AwardRecorded.winners:type_name -> projects.v1.AwardWinner
+	9,  // 14: projects.v1.AwardWithdrawn.occurred_at:type_name -> google.protobuf.Timestamp
+	15, // [15:15] is the sub-list for method output_type
+	15, // [15:15] is the sub-list for method input_type
+	15, // [15:15] is the sub-list for extension type_name
+	15, // [15:15] is the sub-list for extension extendee
+	0,  // [0:15] is the sub-list for field type_name
 }
 
 func init() { file_projects_v1_events_proto_init() }
@@ -1108,7 +1213,7 @@ func file_projects_v1_events_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_projects_v1_events_proto_rawDesc), len(file_projects_v1_events_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   8,
+			NumMessages:   9,
 			NumExtensions: 0,
 			NumServices:   0,
 		},

@@ -72,7 +72,7 @@ func Build(ctx context.Context, getenv runner.Getenv, log *slog.Logger) (runner.
 		if _, err := srv.ConnectEvents(ctx, se.NATSURL, pool, runner.Events{
 			Name: "market", Forget: a.ForgetUser,
 			Consumers: []events.Consumer{
-				events.Durable("market-awards", events.On(ev.AwardRecorded)),
+				events.Durable("market-awards", events.On(ev.AwardRecorded), events.On(ev.AwardWithdrawn)),
 			},
 		}); err != nil {
 			srv.Close()

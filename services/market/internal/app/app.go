@@ -315,6 +315,13 @@ func (a *App) RecordAward(ctx context.Context, aw domain.Award) error {
 	return err
 }
 
+// WithdrawAward removes an award the projects service withdrew (a
+// cancelled winner announcement) from every figure.
+func (a *App) WithdrawAward(ctx context.Context, projectID string) error {
+	_, err := a.store.WithdrawAward(ctx, projectID)
+	return err
+}
+
 // AlertsPerEvent bounds the awards one CompetitorWon event names.
 const AlertsPerEvent = 50
 

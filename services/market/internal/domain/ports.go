@@ -126,6 +126,10 @@ type Store interface {
 	// one changes nothing. Winners with a valid tax id new on the project are
 	// written as pending alerts of their watchers, once per (user, project, tax id).
 	ApplyAward(ctx context.Context, a Award, now time.Time) (changed bool, err error)
+	// WithdrawAward deletes a project's award (its winners, its unsent
+	// alerts) and marks its groups and suppliers stale; withdrawing an award
+	// not held changes nothing (docs/market.md#withdrawn-awards).
+	WithdrawAward(ctx context.Context, projectID string) (changed bool, err error)
 	Benchmark(ctx context.Context, f Filter) (Benchmark, error)
 	// GroupSizes counts the awards with both prices of each group.
 	GroupSizes(ctx context.Context, gs []Group) ([]int64, error)

@@ -44,3 +44,13 @@ func (e *Events) AwardRecorded(ctx context.Context, ev *projectsv1.AwardRecorded
 	}
 	return e.app.RecordAward(ctx, a)
 }
+
+// AwardWithdrawn removes the award a cancelled winner announcement withdrew
+// (docs/market.md#withdrawn-awards): a redelivered or replayed event finds
+// nothing to remove and changes nothing.
+func (e *Events) AwardWithdrawn(ctx context.Context, ev *projectsv1.AwardWithdrawn, _ events.Meta) error {
+	if ev.GetProjectId() == "" {
+		return events.ErrPermanent
+	}
+	return e.app.WithdrawAward(ctx, ev.GetProjectId())
+}

@@ -17,11 +17,11 @@ function Placeholder() {
   );
 }
 
-/** The price guide and bid simulator of a project (docs/market.md#price-guide). */
-export function PriceGuide({ projectId }: { projectId: string }) {
+/** The price guide and bid simulator of a project (docs/market.md#price-guide), started from the user's saved bid. */
+export function PriceGuide({ projectId, savedBid }: { projectId: string; savedBid?: { bidPrice?: number | null; reductionPercent?: number | null } }) {
   return (
     <Suspense fallback={<Placeholder />}>
-      <Guide projectId={projectId} />
+      <Guide projectId={projectId} savedBid={savedBid} />
     </Suspense>
   );
 }

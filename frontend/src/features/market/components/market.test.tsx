@@ -5,6 +5,7 @@ import { connectError, createFakeBackend, testUser, type Call } from "@/testing/
 import { setAccessToken } from "@/lib/session";
 import { useAuthStore } from "@/stores/auth-store";
 import { th } from "@/i18n/th";
+import { savedEntry } from "./price-guide";
 
 const t = th.market;
 const PROJECT = "69099722203";
@@ -118,6 +119,40 @@ describe("the price guide on a project", () => {
     });
     expect(within(panel).getByTestId("mk-sim-bid")).toHaveProperty("value", "880,000");
     expect(within(panel).getByTestId("mk-sim-pct")).toHaveProperty("value", "12");
+  });
+
+  it("starts from the user's own saved bid on the project: its price placed by the server; typing takes over", async () => {
+    const be = signIn(["market_benchmarks"], {
+      "ProjectsService/GetProject": () => ({ json: { project: { ...project, summary: { ...project.summary, bidPrice: 940_000 } } } }),
+    });
+    renderApp(`/project-details/${PROJECT}`);
+    const panel = await screen.findByTestId("price-guide", {}, { timeout: 15000 });
+    const bidInput = await within(panel).findByTestId("mk-sim-bid", {}, { timeout: 15000 });
+    expect(bidInput).toHaveProperty("value", "940,000");
+    expect(within(panel).getByTestId("mk-sim-pct")).toHaveProperty("value", "6");
+    expect(within(panel).getByTestId("mk-sim-discount").textContent).toBe("6.00%");
+    await waitFor(() => expect(within(panel).getByTestId("mk-sim-rank").textContent).toBe(t.simRank(`${rankOf(6).toFixed(2)}%`)), { timeout: 4000 });
+    expect(guides(be).some((c) => c.body.bidPrice === 940_000)).toBe(true);
+    fireEvent.change(within(panel).getByTestId("mk-sim-pct"), { target: { value: "10" } });
+    expect(within(panel).getByTestId("mk-sim-bid")).toHaveProperty("value", "900,000");
+  });
+
+  it("a saved discount only (no price) starts the simulator from that discount", async () => {
+    signIn(["market_benchmarks"], {
+      "ProjectsService/GetProject": () => ({ json: { project: { ...project, summary: { ...project.summary, reductionPercent: 12.5 } } } }),
+    });
+    renderApp(`/project-details/${PROJECT}`);
+    const panel = await screen.findByTestId("price-guide", {}, { timeout: 15000 });
+    const pct = await within(panel).findByTestId("mk-sim-pct", {}, { timeout: 15000 });
+    expect(pct).toHaveProperty("value", "12.5");
+    expect(within(panel).getByTestId("mk-sim-bid")).toHaveProperty("value", "875,000");
+  });
+
+  it("savedEntry: the bids store before the project's row, a price before a discount, empty without a bid", () => {
+    expect(savedEntry(undefined, { bidPrice: 5, reductionPercent: 1 })).toEqual({ from: "bid", bid: 5 });
+    expect(savedEntry({ bidPrice: null, reductionPercent: 3 }, { bidPrice: 5 })).toEqual({ from: "pct", text: "3" });
+    expect(savedEntry({ bidPrice: 0, reductionPercent: null }, undefined)).toEqual({ from: "bid", bid: null });
+    expect(savedEntry(null, {})).toEqual({ from: "bid", bid: null });
   });
 
   it("free: the way to the plans, and the guide is never asked for", async () => {

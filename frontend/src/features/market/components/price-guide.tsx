@@ -8,6 +8,7 @@ import type { GetPriceGuideResponse as PriceGuide } from "@/gen/market/v1/market
 import { isUpgradeRequired, useMarketAccess, usePriceGuide } from "../api/market-api";
 import { bandOf, bidFor, bidsAtPercentiles, discountOf, parseDiscount } from "../lib/simulator";
 import { useDebounced } from "../lib/use-debounced";
+import { useBidsStore } from "@/stores/bids-store";
 import { benchmarkView, fmtBaht, fmtPct, type BenchmarkView } from "../lib/view";
 import { DiscountHistogram } from "./charts";
 import { MarketError, SpreadBar, UpgradePrompt } from "./parts";
@@ -37,6 +38,23 @@ export function groupHref(g: Pick<PriceGuide, "basis" | "group">): string {
 }
 
 type Entry = { from: "bid"; bid: number | null } | { from: "pct"; text: string };
+
+/** The user's own bid on a project: a price in baht and/or a discount in percent. */
+export type SavedBid = { bidPrice?: number | null; reductionPercent?: number | null };
+
+/**
+ * Where the simulator starts: the user's own saved bid for the project, its
+ * price when there is one, else its discount; empty without one. The bids
+ * store (the newer of the browser's and the server's copy) comes before the
+ * project's own row.
+ */
+export function savedEntry(...bids: Array<SavedBid | null | undefined>): Entry {
+  for (const b of bids) {
+    if (b?.bidPrice != null && Number.isFinite(b.bidPrice) && b.bidPrice > 0) return { from: "bid", bid: b.bidPrice };
+    if (b?.reductionPercent != null && Number.isFinite(b.reductionPercent)) return { from: "pct", text: String(b.reductionPercent) };
+  }
+  return { from: "bid", bid: null };
+}
 
 /**
  * The simulator: a bid in baht or a discount in percent, each computing the
@@ -138,9 +156,12 @@ function Simulator({ guide, view, bid, onEntry, entry, fetching }: {
  * below the reference price the nearest group of awarded projects was won,
  * and a bid simulator. Free plans see the way to the plans.
  */
-export function PriceGuidePanel({ projectId }: { projectId: string }) {
+export function PriceGuidePanel({ projectId, savedBid }: { projectId: string; savedBid?: SavedBid }) {
   const access = useMarketAccess();
-  const [entry, setEntry] = useState<Entry>({ from: "bid", bid: null });
+  const stored = useBidsStore((s) => s.bids[projectId]);
+  // Until the user types, the simulator shows their own saved bid.
+  const [typed, setEntry] = useState<Entry | null>(null);
+  const entry = typed ?? savedEntry(stored, savedBid);
   const [ref, setRef] = useState<number | undefined>(undefined);
   const bid = entry.from === "bid" ? entry.bid : bidFor(ref, parseDiscount(entry.text));
   const settled = useDebounced(bid, BID_DEBOUNCE_MS);

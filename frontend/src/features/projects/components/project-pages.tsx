@@ -5,7 +5,7 @@ import { ProjectDetailSchema } from "@/gen/projects/v1/projects_pb";
 import { th } from "@/i18n/th";
 import { usePageTitle } from "@/hooks/use-page-title";
 import { errorMessage } from "@/lib/errors";
-import { thaiDigitsToAscii } from "@/lib/format";
+import { bahtOf, thaiDigitsToAscii } from "@/lib/format";
 import { Button } from "@/components/ui/button";
 import { IconAlert, IconSearch } from "@/components/ui/icons";
 import { isNotFound, useProject } from "../api/projects-api";
@@ -143,7 +143,7 @@ export function ProjectDetailsPage() {
         <div className="pd-team-actions">
           <AddToPipelineButton projectId={id} />
         </div>
-        <PriceGuide projectId={id} />
+        <PriceGuide projectId={id} savedBid={{ bidPrice: bahtOf(s?.bidPriceSatang, s?.bidPrice), reductionPercent: s?.reductionPercent }} />
         <InterestPanel projectId={id} baseSatang={base !== undefined ? Number(base) : null} />
       </>
     );

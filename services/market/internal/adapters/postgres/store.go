@@ -37,12 +37,51 @@ func New(pool *pgxpool.Pool) *Store { return &Store{pool: pool} }
 // their context) stay on the primary.
 func (s *Store) ReadOn(reads *pgdb.Reads) { s.reads = reads }
 
-// rd is the pool a read-only query of ctx runs on.
-func (s *Store) rd(ctx context.Context) *pgxpool.Pool {
+// reader runs the read-only queries of the figures.
+type reader interface {
+	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
+	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
+}
+
+// rd is where a read-only query of ctx runs: through reads.Read, like the
+// projects' search, so a query the replica fails on its connection (killed,
+// restarting) runs again on the primary and the replica is taken out until
+// its next check passes (docs/architecture.md#beyond-one-machine).
+func (s *Store) rd(_ context.Context) reader {
 	if s.reads == nil {
 		return s.pool
 	}
-	return s.reads.Pool(ctx)
+	return retrying{s.reads}
+}
+
+// retrying is a reader over pgdb.Reads.Read.
+type retrying struct{ reads *pgdb.Reads }
+
+// QueryRow runs the query at Scan, where its error shows.
+func (r retrying) QueryRow(ctx context.Context, sql string, args ...any) pgx.Row {
+	return retryRow{r.reads, ctx, sql, args}
+}
+
+// Query retries a query failing before its first row (the replica's
+// connection refused or lost); rows read already are not read again.
+func (r retrying) Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error) {
+	var rows pgx.Rows
+	err := r.reads.Read(ctx, func(p *pgxpool.Pool) (err error) {
+		rows, err = p.Query(ctx, sql, args...)
+		return err
+	})
+	return rows, err
+}
+
+type retryRow struct {
+	reads *pgdb.Reads
+	ctx   context.Context // the query's own context, used at Scan
+	sql   string
+	args  []any
+}
+
+func (r retryRow) Scan(dest ...any) error {
+	return r.reads.Read(r.ctx, func(p *pgxpool.Pool) error { return p.QueryRow(r.ctx, r.sql, r.args...).Scan(dest...) })
 }
 
 var _ domain.Store = (*Store)(nil)
@@ -162,6 +201,41 @@ func (s *Store) ApplyAward(ctx context.Context, a domain.Award, now time.Time) (
 			return err
 		}
 		return markGroupsDirty(ctx, tx, oldp, a)
+	})
+	return changed, err
+}
+
+// WithdrawAward implements domain.Store: the award leaves awards (its
+// winners by cascade), its unsent competitor alerts go, and its groups and
+// winners are marked stale so the refresh job recomputes the rollups and
+// suppliers without it (docs/market.md#withdrawn-awards).
+func (s *Store) WithdrawAward(ctx context.Context, projectID string) (bool, error) {
+	changed := false
+	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(hashtext('market.award:' || $1))`, projectID); err != nil {
+			return err
+		}
+		var old domain.Award
+		err := tx.QueryRow(ctx, `SELECT dept_code, method_code, type_code FROM awards WHERE project_id = $1`,
+			projectID).Scan(&old.DeptCode, &old.MethodCode, &old.TypeCode)
+		if errors.Is(err, pgx.ErrNoRows) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		changed = true
+		if _, err := tx.Exec(ctx, `INSERT INTO dirty_suppliers (winner_key)
+			SELECT DISTINCT winner_key FROM award_winners WHERE project_id = $1 ON CONFLICT DO NOTHING`, projectID); err != nil {
+			return err
+		}
+		if _, err := tx.Exec(ctx, `DELETE FROM competitor_alerts WHERE project_id = $1 AND sent_at IS NULL`, projectID); err != nil {
+			return err
+		}
+		if _, err := tx.Exec(ctx, `DELETE FROM awards WHERE project_id = $1`, projectID); err != nil {
+			return fmt.Errorf("withdraw award %s: %w", projectID, err)
+		}
+		return markGroupsDirty(ctx, tx, nil, old)
 	})
 	return changed, err
 }

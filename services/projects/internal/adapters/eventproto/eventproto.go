@@ -35,6 +35,8 @@ func (Encoder) Encode(e domain.Event) (outbox.ProtoEvent, error) {
 			Date: a.Date.In(domain.Bangkok).Format(time.DateOnly), Link: a.Link}
 	case domain.EventAwardRecorded:
 		msg = awardRecorded(e, at)
+	case domain.EventAwardWithdrawn:
+		msg = awardWithdrawn(e, at)
 	case domain.EventCriteriaMatched:
 		if d := e.Digest; d != nil {
 			ev := &projectsv1.CriteriaMatched{EventId: e.ID, OccurredAt: at, UserId: d.Criteria.UserID,
@@ -110,6 +112,22 @@ func awardRecorded(e domain.Event, at *timestamppb.Timestamp) *projectsv1.AwardR
 	if p.WinnerName != "" || p.WinnerTaxID != "" {
 		ev.Winners = []*projectsv1.AwardWinner{{Name: p.WinnerName, TaxId: p.WinnerTaxID, TaxIdDamaged: p.WinnerTaxIDBad,
 			ContractNo: p.ContractNo, ContractPriceSatang: sat(p.ContractValue)}}
+	}
+	return ev
+}
+
+// awardWithdrawn names e's project whose award a cancelled winner
+// announcement (W1) withdrew, with the date of that step.
+func awardWithdrawn(e domain.Event, at *timestamppb.Timestamp) *projectsv1.AwardWithdrawn {
+	p := e.Project
+	ev := &projectsv1.AwardWithdrawn{EventId: e.ID, OccurredAt: at, ProjectId: p.ID, ProjectName: p.Name}
+	for _, a := range p.Announcements {
+		if a.Type == domain.AnnWinnerCancelled {
+			ev.CancelledDate = a.Date.In(domain.Bangkok).Format(time.DateOnly)
+		}
+	}
+	if e.RunID != 0 {
+		ev.RunId = fmt.Sprint(e.RunID)
 	}
 	return ev
 }

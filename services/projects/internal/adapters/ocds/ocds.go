@@ -154,6 +154,20 @@ var tagSteps = map[string]domain.AnnouncementType{
 
 var categories = map[string]string{"goods": "01", "works": "02", "services": "03"}
 
+// egpBuyerID is the buyer id FromProject writes for an agency with its
+// e-GP department code: "TH-EGP-" and the code's digits.
+var egpBuyerID = regexp.MustCompile(`^TH-EGP-([0-9]{2,20})$`)
+
+// egpDeptCode is the e-GP department code of a buyer id of that form, else
+// "": other publishers' ids (such as "TH-BMA-50") are their own schemes, not
+// e-GP codes, and are never taken for one (docs/market.md#agency-codes).
+func egpDeptCode(buyerID string) string {
+	if m := egpBuyerID.FindStringSubmatch(strings.TrimSpace(buyerID)); m != nil {
+		return m[1]
+	}
+	return ""
+}
+
 // ToProject maps a release to an observation: its project id, then the
 // buyer, budget, tender, parties, awards, contracts and the steps its tags
 // announce.
@@ -166,6 +180,7 @@ func ToProject(r Release) (domain.Project, error) {
 	var am amounts
 	if r.Buyer != nil {
 		p.AgencyName = r.Buyer.Name
+		p.AgencyCode = egpDeptCode(r.Buyer.ID)
 	}
 	if r.Planning != nil && r.Planning.Budget != nil {
 		p.Budget = am.money(r.Planning.Budget.Amount)

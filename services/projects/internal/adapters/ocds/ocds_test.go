@@ -33,7 +33,7 @@ func TestImportWithNulls(t *testing.T) {
 	if p.ID != "69099693138" || *p.Budget != 1250000050 || *p.ReferencePrice != 1200000000 || *p.AgreedPrice != 1180000000 {
 		t.Fatalf("money %+v", p)
 	}
-	if p.MethodCode != "16" || p.WorkTypeCode != "02" || p.ProvinceCode != "10" || p.AgencyName != "สำนักการโยธา" {
+	if p.MethodCode != "16" || p.WorkTypeCode != "02" || p.ProvinceCode != "10" || p.AgencyName != "สำนักการโยธา" || p.AgencyCode != "" { // TH-BMA-50 is no e-GP code
 		t.Fatalf("codes %+v", p)
 	}
 	if p.WinnerTaxID != "0105552031234" || p.ContractNo != "สนย. 12/2570" || p.Status != domain.StatusContracted {
@@ -73,7 +73,8 @@ func TestExportRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	q := back[0]
-	if q.ID != p.ID || *q.Budget != *p.Budget || *q.AgreedPrice != 99 || q.WinnerTaxID != p.WinnerTaxID || q.MethodCode != "16" || q.ProvinceCode != "10" {
+	if q.ID != p.ID || *q.Budget != *p.Budget || *q.AgreedPrice != 99 || q.WinnerTaxID != p.WinnerTaxID || q.MethodCode != "16" || q.ProvinceCode != "10" ||
+		q.AgencyCode != "0304" || q.AgencyName != "กรมบัญชีกลาง" {
 		t.Fatalf("round trip %+v", q)
 	}
 	// The deadlines travel as the tender's tenderPeriod and enquiryPeriod end dates.

@@ -568,6 +568,9 @@ func (r *Repo) mergeExisting(ctx context.Context, tx pgx.Tx, runID int64, ids []
 		if domain.AwardChanged(cur, &m) {
 			evs = append(evs, domain.Event{ID: newID(), Kind: domain.EventAwardRecorded, At: now, Project: &m, RunID: runID})
 		}
+		if domain.AwardWithdrawal(cur, &m) {
+			evs = append(evs, domain.Event{ID: newID(), Kind: domain.EventAwardWithdrawn, At: now, Project: &m, RunID: runID})
+		}
 		for i := range added {
 			st.AnnouncementsAdded++
 			evs = append(evs, domain.Event{ID: newID(), Kind: domain.EventAnnouncementAdded, At: now, Project: &m, Announcement: &added[i], RunID: runID})
