@@ -146,6 +146,7 @@ func (r *Repo) importEvents(ctx context.Context, tx pgx.Tx, runID int64, held []
 	}
 	var evs []domain.Event
 	single := map[int][]domain.SearchKey{} // held row → the keys of its one-project users
+	var grouped []domain.ImportUser
 	for _, u := range users {
 		ps := byUser[u]
 		if len(ps) == 1 {
@@ -156,11 +157,22 @@ func (r *Repo) importEvents(ctx context.Context, tx pgx.Tx, runID int64, held []
 			}
 			continue
 		}
-		m := &domain.ImportMatches{ImportID: runID, UserID: u}
-		for _, i := range ps {
-			m.ProjectIDs = append(m.ProjectIDs, held[i].projectID)
-			if p := byID[held[i].projectID]; p != nil && len(m.Projects) < domain.ImportNames {
-				m.Projects = append(m.Projects, *p)
+		g := domain.ImportUser{UserID: u, ProjectIDs: make([]string, len(ps))}
+		for j, i := range ps {
+			g.ProjectIDs[j] = held[i].projectID
+		}
+		grouped = append(grouped, g)
+	}
+	// Many users an event (domain.ImportChunks), each named project once.
+	for _, chunk := range domain.ImportChunks(grouped) {
+		m := &domain.ImportMatches{ImportID: runID, Users: chunk}
+		named := map[string]bool{}
+		for _, g := range chunk {
+			for _, id := range g.ProjectIDs[:min(len(g.ProjectIDs), domain.ImportNames)] {
+				if p := byID[id]; p != nil && !named[id] {
+					named[id] = true
+					m.Projects = append(m.Projects, *p)
+				}
 			}
 		}
 		evs = append(evs, domain.Event{ID: newID(), Kind: domain.EventImportMatched, At: now, Import: m})
