@@ -75,7 +75,7 @@ func TestImportChunks(t *testing.T) {
 		{nil, nil},
 		{users(1, 2), []int{1}},
 		{users(2500, 3), []int{1000, 1000, 500}},
-		{users(5, 30000), []int{1, 1, 1, 1, 1}},                  // 30,000 ids of 12 bytes + 3: 450 KB each
+		{users(5, 30000), []int{1, 1, 1, 1, 1}},                 // 30,000 ids of 12 bytes + 3: 450 KB each
 		{append(users(1, 100000), users(3, 2)...), []int{1, 3}}, // 1.5 MB alone, then the rest
 	} {
 		chunks := domain.ImportChunks(c.us)
