@@ -33,17 +33,31 @@ type bellSide struct {
 	stop   func()
 }
 
-func startBells(ctx context.Context, dbURL string, projects *pgxpool.Pool, nc *nats.Conn, js jetstream.JetStream, log *slog.Logger) *bellSide {
+// replicas is how many of the service's processes read the alerts: each
+// runs the durable consumer and the relay, as a replica of the service
+// does (make run-cluster runs two of every service), here in one process
+// over one pool.
+func startBells(ctx context.Context, dbURL string, projects *pgxpool.Pool, nc *nats.Conn, js jetstream.JetStream, log *slog.Logger, replicas int) *bellSide {
 	pool, err := notificationsvc.Open(ctx, dbURL)
 	if err != nil {
 		fail(err)
 	}
 	b := &bellSide{pool: pool, pushed: recordSubject(nc, "notification.v1.user.*.created")}
-	stopAlerts, err := notificationsvc.StartAlerts(ctx, pool, js, ownersRPC{projects}, log)
-	if err != nil {
-		fail(err)
+	var stops []func()
+	for range max(replicas, 1) {
+		stop, err := notificationsvc.StartAlerts(ctx, pool, js, ownersRPC{projects}, log)
+		if err != nil {
+			fail(err)
+		}
+		stops = append(stops, stop)
 	}
-	b.stop = func() { b.pushed.stop(); stopAlerts(); pool.Close() }
+	b.stop = func() {
+		b.pushed.stop()
+		for _, stop := range stops {
+			stop()
+		}
+		pool.Close()
+	}
 	return b
 }
 

@@ -172,6 +172,7 @@ type options struct {
 	memoryOnly, overnightOnly bool
 	instantOnly, shortNames   bool
 	noAlerts, noBells         bool
+	bellReplicas              int
 }
 
 func parseFlags() options {
@@ -186,6 +187,7 @@ func parseFlags() options {
 	flag.BoolVar(&o.instantOnly, "instant-only", false, "stop after the instant alerts (no overnight run)")
 	flag.BoolVar(&o.shortNames, "short-names", false, "name every search \"bench\" (the runs before 2026-11-25 16:00 UTC), not as users do")
 	flag.BoolVar(&o.noAlerts, "no-alerts", false, "import without the instant alerts (the import alone, for comparison), then stop")
+	flag.IntVar(&o.bellReplicas, "bell-replicas", 1, "replicas of the notification service reading the alerts (consumer and relay each; make run-cluster runs two)")
 	flag.BoolVar(&o.noBells, "no-bells", false, "leave out the notification service's side (the bell rows)")
 	flag.Parse()
 	return o
@@ -220,7 +222,7 @@ func main() {
 	// the bell rows, its relay publishes them for the realtime push.
 	var bells *bellSide
 	if !o.noAlerts && !o.noBells {
-		bells = startBells(ctx, dbURL, pool, nc, js, log)
+		bells = startBells(ctx, dbURL, pool, nc, js, log, o.bellReplicas)
 		defer bells.stop()
 	}
 	run := importProjects(ctx, pool, nc, log, ps, o)
