@@ -18,7 +18,13 @@ require (
 )
 
 require (
-	connectrpc.com/connect v1.21.1 // indirect
+	github.com/emersion/go-sasl v0.0.0-20241020182733-b788ff22d5a6 // indirect
+	github.com/emersion/go-smtp v0.25.1 // indirect
+)
+
+require (
+	bidradar/services/notification v0.0.0-00010101000000-000000000000
+	connectrpc.com/connect v1.21.1
 	connectrpc.com/grpchealth v1.5.0 // indirect
 	connectrpc.com/grpcreflect v1.3.1 // indirect
 	connectrpc.com/otelconnect v0.10.0 // indirect
@@ -64,3 +70,5 @@ require (
 	google.golang.org/genproto/googleapis/rpc v0.0.0-20261005182115-fad411399dd8 // indirect
 	google.golang.org/grpc v1.85.0 // indirect
 )
+
+replace bidradar/services/notification => ../../services/notification

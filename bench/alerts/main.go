@@ -56,6 +56,10 @@ var (
 	budgetsLow = []benchkit.Money{0, 10_000_000, 50_000_000, 100_000_000, 500_000_000}
 )
 
+// userID is the id of the bench's user i (a UUID, as the notification
+// service takes them).
+func userID(i int) string { return fmt.Sprintf("00000000-0000-4000-8000-%012d", i) }
+
 func one(r *rand.Rand, s []string) string { return s[r.IntN(len(s))] }
 
 func some(r *rand.Rand, s []string, lo, hi int) []string {
@@ -167,7 +171,8 @@ type options struct {
 	db, cpuProfile            string
 	memoryOnly, overnightOnly bool
 	instantOnly, shortNames   bool
-	noAlerts                  bool
+	noAlerts, noBells         bool
+	bellReplicas              int
 }
 
 func parseFlags() options {
@@ -182,6 +187,8 @@ func parseFlags() options {
 	flag.BoolVar(&o.instantOnly, "instant-only", false, "stop after the instant alerts (no overnight run)")
 	flag.BoolVar(&o.shortNames, "short-names", false, "name every search \"bench\" (the runs before 2026-11-25 16:00 UTC), not as users do")
 	flag.BoolVar(&o.noAlerts, "no-alerts", false, "import without the instant alerts (the import alone, for comparison), then stop")
+	flag.IntVar(&o.bellReplicas, "bell-replicas", 1, "replicas of the notification service reading the alerts (consumer and relay each; make run-cluster runs two)")
+	flag.BoolVar(&o.noBells, "no-bells", false, "leave out the notification service's side (the bell rows)")
 	flag.Parse()
 	return o
 }
@@ -209,14 +216,24 @@ func main() {
 	// The service's path: each write of the import matches the projects it
 	// creates against the saved searches and writes their alerts to the
 	// outbox with them; the relay publishes both.
-	nc, _, stopBus := startBus(ctx, pool, log)
+	nc, js, stopBus := startBus(ctx, pool, log)
 	defer stopBus()
+	// The notification service's side: its consumer of the alerts writes
+	// the bell rows, its relay publishes them for the realtime push.
+	var bells *bellSide
+	if !o.noAlerts && !o.noBells {
+		bells = startBells(ctx, dbURL, pool, nc, js, log, o.bellReplicas)
+		defer bells.stop()
+	}
 	run := importProjects(ctx, pool, nc, log, ps, o)
 	defer run.stop()
 	if o.noAlerts {
 		return
 	}
-	run.reportAlerts(ctx, pool, total)
+	expected := run.reportAlerts(ctx, pool, total)
+	if bells != nil {
+		bells.report(ctx, run, expected)
+	}
 	if o.instantOnly {
 		return
 	}
@@ -287,7 +304,7 @@ func saveSearches(ctx context.Context, pool *pgxpool.Pool, o options, provinces 
 	owners := make([]string, len(forms))
 	names := make([]string, len(forms))
 	for i := range owners {
-		owners[i] = fmt.Sprintf("bench-user-%05d", i%o.users)
+		owners[i] = userID(i % o.users)
 		names[i] = "bench"
 		if !o.shortNames {
 			names[i] = nameOf(forms[i])
@@ -341,6 +358,7 @@ type importRun struct {
 	matched, created *busRecord
 	grouped          *busRecord // import.matched
 	recorded         int        // matches recorded as told (project_alerts)
+	projects         *pgxpool.Pool
 	stop             func()
 }
 
@@ -357,7 +375,7 @@ func importProjects(ctx context.Context, pool *pgxpool.Pool, nc *nats.Conn, log 
 	// the notification service's work, in its own process), with when it
 	// arrived.
 	r := &importRun{matched: recordBus(nc, &projectsv1.ProjectMatched{}), created: recordBus(nc, &projectsv1.ProjectCreated{}),
-		grouped: recordBus(nc, &projectsv1.ImportMatched{})}
+		grouped: recordBus(nc, &projectsv1.ImportMatched{}), projects: pool}
 	r.stop = func() { r.created.stop(); r.matched.stop(); r.grouped.stop() }
 	stopProfile := func() {}
 	if o.cpuProfile != "" {
@@ -402,7 +420,7 @@ func importProjects(ctx context.Context, pool *pgxpool.Pool, nc *nats.Conn, log 
 
 // reportAlerts prints when the instant alerts were on the bus, each
 // project's alert lag, and any difference from the in-memory total.
-func (r *importRun) reportAlerts(ctx context.Context, pool *pgxpool.Pool, total int) {
+func (r *importRun) reportAlerts(ctx context.Context, pool *pgxpool.Pool, total int) (bellRows int) {
 	onBus := time.Unix(0, r.matched.last.Load()).Sub(r.start)
 	createdPayloads, createdAt := r.created.taken()
 	onBusAt := make(map[string]int64, len(createdPayloads))
@@ -433,8 +451,10 @@ func (r *importRun) reportAlerts(ctx context.Context, pool *pgxpool.Pool, total 
 		if err := proto.Unmarshal(data, &ev); err != nil {
 			fail(err)
 		}
-		namedProjects += len(ev.ProjectIds)
-		users[ev.UserId] = true
+		for _, u := range ev.Users {
+			namedProjects += len(u.ProjectIds)
+			users[u.UserId] = true
+		}
 	}
 	if len(gPayloads) > 0 {
 		onBus = max(onBus, time.Unix(0, r.grouped.last.Load()).Sub(r.start))
@@ -467,11 +487,12 @@ func (r *importRun) reportAlerts(ctx context.Context, pool *pgxpool.Pool, total 
 	fmt.Printf("instant alerts on the bus: the last of %d import.matched (%d users, %d user-project pairs) and %d project.matched events (%d matches, %d users) published %s after the import began, %s after the import ended\n",
 		len(gPayloads), len(users), namedProjects, len(payloads), publishedMatches, len(single), onBus.Round(time.Millisecond), (onBus - r.imported).Round(time.Millisecond))
 	fmt.Printf("bell rows to write: %d (one a user and import, and one a project for a user matched by one project), instead of one a user and project: %d\n",
-		len(gPayloads)+len(single), namedProjects+len(single))
+		len(users)+len(single), namedProjects+len(single))
 	reportLag(ctx, pool, alertedAt, onBusAt)
 	if r.recorded != total || r.stats.Alerted != total {
 		fmt.Printf("!! recorded %d matches, told %d; the in-memory index found %d\n", r.recorded, r.stats.Alerted, total)
 	}
+	return len(users) + len(single)
 }
 
 // reportLag prints each project's alert lag: until its last

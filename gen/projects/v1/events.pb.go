@@ -520,24 +520,31 @@ func (x *ProjectMatched) GetCriteriaVersion() int64 {
 	return 0
 }
 
-// ImportMatched: the instant alerts of one user for one import (an ingestion
-// run) that newly matched their saved normal searches with two projects or
-// more: one event a user and import, naming the projects, instead of one
+// ImportMatched: the instant alerts of an import (an ingestion run) for the
+// users whose saved normal searches it newly matched with two projects or
+// more: one alert a user and import, naming the projects, instead of one
 // alert a project (a bulk import of 20,000 projects against 100,000 searches
-// is 3.2 M matches). A user matched by one project of the import is told by
-// that project's ProjectMatched, as for a single new project. Written when
-// the import finishes (docs/product.md#instant-alerts).
+// is 3.2 M matches). The import's users are told in a few events of many
+// users each (users), each event under 1 MB: one event a user was 24,880
+// events, and as many transactions in the notification service, for such an
+// import. A user matched by one project of the import is told by that
+// project's ProjectMatched, as for a single new project. Written when the
+// import finishes (docs/product.md#instant-alerts).
 type ImportMatched struct {
 	state      protoimpl.MessageState `protogen:"open.v1"`
 	EventId    string                 `protobuf:"bytes,1,opt,name=event_id,json=eventId,proto3" json:"event_id,omitempty"`
 	OccurredAt *timestamppb.Timestamp `protobuf:"bytes,2,opt,name=occurred_at,json=occurredAt,proto3" json:"occurred_at,omitempty"`
 	// The import's id (its ingestion run): a user is told once an import.
-	ImportId int64  `protobuf:"varint,3,opt,name=import_id,json=importId,proto3" json:"import_id,omitempty"`
-	UserId   string `protobuf:"bytes,4,opt,name=user_id,json=userId,proto3" json:"user_id,omitempty"`
-	// Every project of the import the user's searches newly matched, by id.
+	ImportId int64 `protobuf:"varint,3,opt,name=import_id,json=importId,proto3" json:"import_id,omitempty"`
+	// One user's event, as producers before users wrote it: the user, and every project of the
+	// import their searches newly matched, by id. Empty when users is set.
+	UserId     string   `protobuf:"bytes,4,opt,name=user_id,json=userId,proto3" json:"user_id,omitempty"`
 	ProjectIds []string `protobuf:"bytes,5,rep,name=project_ids,json=projectIds,proto3" json:"project_ids,omitempty"`
-	// The first of them (at most 3, in the order of project_ids), with what an alert shows.
-	Projects      []*MatchedProject `protobuf:"bytes,6,rep,name=projects,proto3" json:"projects,omitempty"`
+	// The projects the alerts name with what an alert shows: the first of each user's projects
+	// (at most 3, in the order of their project_ids), each once.
+	Projects []*MatchedProject `protobuf:"bytes,6,rep,name=projects,proto3" json:"projects,omitempty"`
+	// The users of this event, each with every project of the import their searches newly matched.
+	Users         []*ImportUser `protobuf:"bytes,7,rep,name=users,proto3" json:"users,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -610,6 +617,13 @@ func (x *ImportMatched) GetProjectIds() []string {
 func (x *ImportMatched) GetProjects() []*MatchedProject {
 	if x != nil {
 		return x.Projects
+	}
+	return nil
+}
+
+func (x *ImportMatched) GetUsers() []*ImportUser {
+	if x != nil {
+		return x.Users
 	}
 	return nil
 }
@@ -1084,7 +1098,7 @@ const file_projects_v1_events_proto_rawDesc = "" +
 	"\x05users\x18\x05 \x03(\v2\x18.projects.v1.UserMatchesR\x05users\x12#\n" +
 	"\rcriteria_keys\x18\x06 \x01(\fR\fcriteriaKeys\x12)\n" +
 	"\x10criteria_version\x18\a \x01(\x03R\x0fcriteriaVersion:+\x92\xb5\x18'\n" +
-	"\x1bprojects.v1.project.matched\x12\bPROJECTS\"\xa3\x02\n" +
+	"\x1bprojects.v1.project.matched\x12\bPROJECTS\"\xd2\x02\n" +
 	"\rImportMatched\x12\x19\n" +
 	"\bevent_id\x18\x01 \x01(\tR\aeventId\x12;\n" +
 	"\voccurred_at\x18\x02 \x01(\v2\x1a.google.protobuf.TimestampR\n" +
@@ -1093,7 +1107,8 @@ const file_projects_v1_events_proto_rawDesc = "" +
 	"\auser_id\x18\x04 \x01(\tR\x06userId\x12\x1f\n" +
 	"\vproject_ids\x18\x05 \x03(\tR\n" +
 	"projectIds\x127\n" +
-	"\bprojects\x18\x06 \x03(\v2\x1b.projects.v1.MatchedProjectR\bprojects:*\x92\xb5\x18&\n" +
+	"\bprojects\x18\x06 \x03(\v2\x1b.projects.v1.MatchedProjectR\bprojects\x12-\n" +
+	"\x05users\x18\a \x03(\v2\x17.projects.v1.ImportUserR\x05users:*\x92\xb5\x18&\n" +
 	"\x1aprojects.v1.import.matched\x12\bPROJECTS\"\x89\x02\n" +
 	"\x13DeadlineApproaching\x12\x19\n" +
 	"\bevent_id\x18\x01 \x01(\tR\aeventId\x12;\n" +
@@ -1175,7 +1190,8 @@ var file_projects_v1_events_proto_goTypes = []any{
 	(*MatchedProject)(nil),        // 10: projects.v1.MatchedProject
 	(*SearchMatch)(nil),           // 11: projects.v1.SearchMatch
 	(*UserMatches)(nil),           // 12: projects.v1.UserMatches
-	(*AwardWinner)(nil),           // 13: projects.v1.AwardWinner
+	(*ImportUser)(nil),            // 13: projects.v1.ImportUser
+	(*AwardWinner)(nil),           // 14: projects.v1.AwardWinner
 }
 var file_projects_v1_events_proto_depIdxs = []int32{
 	9,  // 0: projects.v1.ProjectCreated.occurred_at:type_name -> google.protobuf.Timestamp
@@ -1189,15 +1205,16 @@ var file_projects_v1_events_proto_depIdxs = []int32{
 	12, // 8: projects.v1.ProjectMatched.users:type_name -> projects.v1.UserMatches
 	9,  // 9: projects.v1.ImportMatched.occurred_at:type_name -> google.protobuf.Timestamp
 	10, // 10: projects.v1.ImportMatched.projects:type_name -> projects.v1.MatchedProject
-	9,  // 11: projects.v1.DeadlineApproaching.occurred_at:type_name -> google.protobuf.Timestamp
-	9,  // 12: projects.v1.AwardRecorded.occurred_at:type_name -> google.protobuf.Timestamp
-	13, // 13: projects.v1.AwardRecorded.winners:type_name -> projects.v1.AwardWinner
-	9,  // 14: projects.v1.AwardWithdrawn.occurred_at:type_name -> google.protobuf.Timestamp
-	15, // [15:15] is the sub-list for method output_type
-	15, // [15:15] is the sub-list for method input_type
-	15, // [15:15] is the sub-list for extension type_name
-	15, // [15:15] is the sub-list for extension extendee
-	0,  // [0:15] is the sub-list for field type_name
+	13, // 11: projects.v1.ImportMatched.users:type_name -> projects.v1.ImportUser
+	9,  // 12: projects.v1.DeadlineApproaching.occurred_at:type_name -> google.protobuf.Timestamp
+	9,  // 13: projects.v1.AwardRecorded.occurred_at:type_name -> google.protobuf.Timestamp
+	14, // 14: projects.v1.AwardRecorded.winners:type_name -> projects.v1.AwardWinner
+	9,  // 15: projects.v1.AwardWithdrawn.occurred_at:type_name -> google.protobuf.Timestamp
+	16, // [16:16] is the sub-list for method output_type
+	16, // [16:16] is the sub-list for method input_type
+	16, // [16:16] is the sub-list for extension type_name
+	16, // [16:16] is the sub-list for extension extendee
+	0,  // [0:16] is the sub-list for field type_name
 }
 
 func init() { file_projects_v1_events_proto_init() }

@@ -213,6 +213,60 @@ func (x *MatchedProject) GetBudgetSatang() int64 {
 	return 0
 }
 
+// ImportUser is one user's part of an ImportMatched.
+type ImportUser struct {
+	state  protoimpl.MessageState `protogen:"open.v1"`
+	UserId string                 `protobuf:"bytes,1,opt,name=user_id,json=userId,proto3" json:"user_id,omitempty"`
+	// Every project of the import the user's searches newly matched, by id, in the order told.
+	ProjectIds    []string `protobuf:"bytes,2,rep,name=project_ids,json=projectIds,proto3" json:"project_ids,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ImportUser) Reset() {
+	*x = ImportUser{}
+	mi := &file_projects_v1_matches_proto_msgTypes[3]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ImportUser) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ImportUser) ProtoMessage() {}
+
+func (x *ImportUser) ProtoReflect() protoreflect.Message {
+	mi := &file_projects_v1_matches_proto_msgTypes[3]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ImportUser.ProtoReflect.Descriptor instead.
+func (*ImportUser) Descriptor() ([]byte, []int) {
+	return file_projects_v1_matches_proto_rawDescGZIP(), []int{3}
+}
+
+func (x *ImportUser) GetUserId() string {
+	if x != nil {
+		return x.UserId
+	}
+	return ""
+}
+
+func (x *ImportUser) GetProjectIds() []string {
+	if x != nil {
+		return x.ProjectIds
+	}
+	return nil
+}
+
 var File_projects_v1_matches_proto protoreflect.FileDescriptor
 
 const file_projects_v1_matches_proto_rawDesc = "" +
@@ -234,7 +288,12 @@ const file_projects_v1_matches_proto_rawDesc = "" +
 	"\vagency_name\x18\x03 \x01(\tR\n" +
 	"agencyName\x12(\n" +
 	"\rbudget_satang\x18\x04 \x01(\x03H\x00R\fbudgetSatang\x88\x01\x01B\x10\n" +
-	"\x0e_budget_satangB\x91\x01\n" +
+	"\x0e_budget_satang\"F\n" +
+	"\n" +
+	"ImportUser\x12\x17\n" +
+	"\auser_id\x18\x01 \x01(\tR\x06userId\x12\x1f\n" +
+	"\vproject_ids\x18\x02 \x03(\tR\n" +
+	"projectIdsB\x91\x01\n" +
 	"\x0fcom.projects.v1B\fMatchesProtoP\x01Z#bidradar/gen/projects/v1;projectsv1\xa2\x02\x03PXX\xaa\x02\vProjects.V1\xca\x02\vProjects\\V1\xe2\x02\x17Projects\\V1\\GPBMetadata\xea\x02\fProjects::V1b\x06proto3"
 
 var (
@@ -249,11 +308,12 @@ func file_projects_v1_matches_proto_rawDescGZIP() []byte {
 	return file_projects_v1_matches_proto_rawDescData
 }
 
-var file_projects_v1_matches_proto_msgTypes = make([]protoimpl.MessageInfo, 3)
+var file_projects_v1_matches_proto_msgTypes = make([]protoimpl.MessageInfo, 4)
 var file_projects_v1_matches_proto_goTypes = []any{
 	(*UserMatches)(nil),    // 0: projects.v1.UserMatches
 	(*SearchMatch)(nil),    // 1: projects.v1.SearchMatch
 	(*MatchedProject)(nil), // 2: projects.v1.MatchedProject
+	(*ImportUser)(nil),     // 3: projects.v1.ImportUser
 }
 var file_projects_v1_matches_proto_depIdxs = []int32{
 	0, // [0:0] is the sub-list for method output_type
@@ -275,7 +335,7 @@ func file_projects_v1_matches_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_projects_v1_matches_proto_rawDesc), len(file_projects_v1_matches_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   3,
+			NumMessages:   4,
 			NumExtensions: 0,
 			NumServices:   0,
 		},

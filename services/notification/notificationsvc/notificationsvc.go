@@ -193,16 +193,20 @@ func startChannelJobs(srv *runner.RPCServer, pool *pgxpool.Pool, a *app.App, log
 	return nil
 }
 
+// alertsConsumer reads the alerts: instant matches, overnight digests, new
+// steps and deadlines of followed projects.
+func alertsConsumer(h *ports.Events) events.Consumer {
+	return events.Durable("notification-projects", events.On(h.ProjectMatched), events.On(h.ImportMatched), events.On(h.CriteriaMatched),
+		events.On(h.AnnouncementAdded), events.On(h.DeadlineApproaching))
+}
+
 // connectEvents starts the outbox relay and the durable consumers.
 func connectEvents(ctx context.Context, srv *runner.RPCServer, pool *pgxpool.Pool, url string, a *app.App, owners domain.SearchOwners) error {
 	h := ports.NewEvents(a, owners)
 	_, err := srv.ConnectEvents(ctx, url, pool, runner.Events{
 		Name: "notification", Forget: a.ForgetUser,
 		Consumers: []events.Consumer{
-			// The alerts: instant matches, overnight digests, new steps and
-			// deadlines of followed projects.
-			events.Durable("notification-projects", events.On(h.ProjectMatched), events.On(h.ImportMatched), events.On(h.CriteriaMatched),
-				events.On(h.AnnouncementAdded), events.On(h.DeadlineApproaching)),
+			alertsConsumer(h),
 			// Who follows which project.
 			events.Durable("notification-follows", events.On(h.InterestChanged)),
 			// Teams: mentions in a discussion, stage changes of an owned item.

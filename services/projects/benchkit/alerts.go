@@ -121,3 +121,21 @@ func RunOvernight(ctx context.Context, pool *pgxpool.Pool, log *slog.Logger) (Ov
 	}
 	return app.NewOvernight(d.Repo, log, nil).RunNow(ctx)
 }
+
+// SearchOwners answers GetSearchOwners from pool as the service does: the
+// owner and name of each saved search among keys that exists, and the
+// version of the saved searches read.
+func SearchOwners(ctx context.Context, pool *pgxpool.Pool, keys [][16]byte) (ids [][16]byte, users, names []string, version int64, err error) {
+	ks := make([]domain.SearchKey, len(keys))
+	for i, k := range keys {
+		ks[i] = domain.SearchKey(k)
+	}
+	cs, ver, err := postgres.NewCriteriaStore(pool).SearchOwners(ctx, ks)
+	if err != nil {
+		return nil, nil, nil, 0, err
+	}
+	for _, c := range cs {
+		ids, users, names = append(ids, c.Key), append(users, c.UserID), append(names, c.Name)
+	}
+	return ids, users, names, ver, nil
+}

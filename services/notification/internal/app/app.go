@@ -320,24 +320,30 @@ func (a *App) ProjectMatched(ctx context.Context, eventID string, p domain.Match
 	return err
 }
 
-// ImportMatched: an import newly matched two projects or more of the
-// user's saved searches: one notification naming them all (ImportMatch),
-// delivered once over the user's channels; the same import never makes a
-// second one (its key is the import's).
-func (a *App) ImportMatched(ctx context.Context, eventID, userID string, importID int64, ids []string, named []domain.MatchedProject) error {
-	if len(ids) == 0 {
-		return nil
+// ImportMatched: an import newly matched two projects or more of each
+// user's saved searches: one notification a user naming them all
+// (ImportMatch), delivered once over the user's channels; the same import
+// never makes a second one (its key is the import's). The users of one
+// event are written together (one transaction, a few statements).
+func (a *App) ImportMatched(ctx context.Context, eventID string, importID int64, users []domain.ImportUser) error {
+	ids := make([]string, 0, len(users))
+	for _, u := range users {
+		ids = append(ids, u.UserID)
 	}
-	set, err := a.store.SettingsOf(ctx, []string{userID})
+	set, err := a.store.SettingsOf(ctx, ids)
 	if err != nil {
 		return err
 	}
-	if !set[userID].Wants(domain.CategorySearchMatch) {
-		return nil
+	drafts := make([]domain.Draft, 0, len(users))
+	for _, u := range users {
+		if len(u.ProjectIDs) == 0 || !set[u.UserID].Wants(domain.CategorySearchMatch) {
+			continue
+		}
+		d := domain.ImportMatch(u.UserID, importID, u.ProjectIDs, u.Named)
+		d.Channels = set[u.UserID].Channels(d.Category)
+		drafts = append(drafts, d)
 	}
-	d := domain.ImportMatch(userID, importID, ids, named)
-	d.Channels = set[userID].Channels(d.Category)
-	_, err = a.store.Create(ctx, ConsumerImportMatch, eventID, []domain.Draft{d}, a.now())
+	_, err = a.store.Create(ctx, ConsumerImportMatch, eventID, drafts, a.now())
 	return err
 }
 

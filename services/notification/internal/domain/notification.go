@@ -393,14 +393,25 @@ func Digest(userID, criteriaID, criteriaName, runKey string, ps []MatchedProject
 	return d
 }
 
+// ImportUser is one user's part of an import's alerts: every project the
+// import newly matched of their searches, by id, and the first few
+// (ImportShown) with what the alert shows.
+type ImportUser struct {
+	UserID     string
+	ProjectIDs []string
+	Named      []MatchedProject
+}
+
+// ImportShown is how many projects an import's alert names.
+const ImportShown = 3
+
 // ImportMatch is the one alert of a user for one import (an ingestion run)
 // whose projects newly matched their saved searches, two or more: it names
 // every project by id (ProjectIDs, the bell links each) and the first few
 // by name. Its key is the import's, so a replay makes no second one.
 func ImportMatch(userID string, importID int64, ids []string, named []MatchedProject) Draft {
-	const shown = 3
-	names := make([]string, 0, shown)
-	for _, p := range named[:min(len(named), shown)] {
+	names := make([]string, 0, ImportShown)
+	for _, p := range named[:min(len(named), ImportShown)] {
 		names = append(names, p.Name)
 	}
 	msg := strings.Join(names, ", ")

@@ -56,21 +56,45 @@ func (e *Events) ProjectMatched(ctx context.Context, ev *projectsv1.ProjectMatch
 	return e.app.ProjectMatched(ctx, m.EventID, mp, ms)
 }
 
-// ImportMatched handles projects.v1.ImportMatched: one user's new matches
-// of one import, told in one notification.
+// ImportMatched handles projects.v1.ImportMatched: some users' new matches
+// of one import, each user told in one notification (an event of older
+// producers carries one user, in user_id and project_ids). A user id that
+// is not one is left out.
 func (e *Events) ImportMatched(ctx context.Context, ev *projectsv1.ImportMatched, m events.Meta) error {
-	if !domain.ValidID(ev.GetUserId()) || ev.GetImportId() <= 0 {
-		return fmt.Errorf("import.matched: %w: user %q import %d", events.ErrPermanent, ev.GetUserId(), ev.GetImportId())
+	if ev.GetImportId() <= 0 {
+		return fmt.Errorf("import.matched: %w: import %d", events.ErrPermanent, ev.GetImportId())
 	}
-	named := make([]domain.MatchedProject, 0, len(ev.GetProjects()))
+	named := make(map[string]domain.MatchedProject, len(ev.GetProjects()))
 	for _, p := range ev.GetProjects() {
 		mp := domain.MatchedProject{ID: p.GetProjectId(), Name: p.GetProjectName(), Agency: p.GetAgencyName(), BudgetSatang: p.BudgetSatang}
 		if mp.Name == "" {
 			mp.Name = "โครงการ " + mp.ID
 		}
-		named = append(named, mp)
+		named[mp.ID] = mp
 	}
-	return e.app.ImportMatched(ctx, m.EventID, ev.GetUserId(), ev.GetImportId(), ev.GetProjectIds(), named)
+	users := ev.GetUsers()
+	if ev.GetUserId() != "" {
+		users = append(users, &projectsv1.ImportUser{UserId: ev.GetUserId(), ProjectIds: ev.GetProjectIds()})
+	}
+	out := make([]domain.ImportUser, 0, len(users))
+	for _, u := range users {
+		if !domain.ValidID(u.GetUserId()) || len(u.GetProjectIds()) == 0 {
+			continue
+		}
+		iu := domain.ImportUser{UserID: u.GetUserId(), ProjectIDs: u.GetProjectIds()}
+		for _, id := range iu.ProjectIDs {
+			p, ok := named[id]
+			if !ok || len(iu.Named) == domain.ImportShown {
+				break
+			}
+			iu.Named = append(iu.Named, p)
+		}
+		out = append(out, iu)
+	}
+	if len(out) == 0 {
+		return fmt.Errorf("import.matched: %w: no user of import %d", events.ErrPermanent, ev.GetImportId())
+	}
+	return e.app.ImportMatched(ctx, m.EventID, ev.GetImportId(), out)
 }
 
 // CriteriaMatched handles projects.v1.CriteriaMatched: an overnight

@@ -3,8 +3,10 @@ package ports_test
 import (
 	"context"
 	"errors"
+	"slices"
 	"testing"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"google.golang.org/protobuf/proto"
 
@@ -217,5 +219,67 @@ func TestProjectMatchedKeys(t *testing.T) {
 	}
 	if err := matched(t, ports.NewEvents(a, nil))(ctx, "pk-3", ev); err == nil || errors.Is(err, events.ErrPermanent) {
 		t.Fatalf("no lookup: %v, want a retry", err)
+	}
+}
+
+// projects.v1.ImportMatched: an event of many users writes one
+// notification a user naming their first projects (also when redelivered,
+// or when the same import is told again in another event); an event of an
+// older producer (one user, in user_id) too; a user id that is not one is
+// left out, and an event of no valid user, or of no import, is permanent.
+func TestImportMatchedEvent(t *testing.T) {
+	ctx := context.Background()
+	pool, a := newApp(t)
+	c := events.Durable("notification-projects", events.On(ports.NewEvents(a, nil).ImportMatched))
+	subject, err := events.SubjectOf(&projectsv1.ImportMatched{})
+	if err != nil || c.Err() != nil {
+		t.Fatal(err, c.Err())
+	}
+	handle := func(ev *projectsv1.ImportMatched) error { return c.Handle(ctx, subject, ev.EventId, marshal(t, ev)) }
+	const cat = "33333333-3333-4333-8333-333333333333"
+	named := []*projectsv1.MatchedProject{{ProjectId: "69000000001", ProjectName: "ถนนสายหนึ่ง"},
+		{ProjectId: "69000000002", ProjectName: "ถนนสายสอง"}, {ProjectId: "69000000003", ProjectName: "สะพาน"}}
+	many := &projectsv1.ImportMatched{EventId: "im-1", ImportId: 7, Projects: named, Users: []*projectsv1.ImportUser{
+		{UserId: ann, ProjectIds: []string{"69000000001", "69000000002", "69000000003", "69000000004"}},
+		{UserId: "not-a-user", ProjectIds: []string{"69000000001", "69000000002"}},
+		{UserId: bob, ProjectIds: []string{"69000000003", "69000000001"}},
+	}}
+	again := &projectsv1.ImportMatched{EventId: "im-2", ImportId: 7, Projects: named[:1], Users: []*projectsv1.ImportUser{
+		{UserId: ann, ProjectIds: []string{"69000000001", "69000000002"}}}}
+	older := &projectsv1.ImportMatched{EventId: "im-3", ImportId: 8, UserId: cat, ProjectIds: []string{"69000000002", "69000000003"},
+		Projects: named[1:]}
+	for _, ev := range []*projectsv1.ImportMatched{many, many, again, older, older} {
+		if err := handle(ev); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for name, ev := range map[string]*projectsv1.ImportMatched{
+		"no valid user": {EventId: "im-4", ImportId: 9, Users: []*projectsv1.ImportUser{{UserId: "x", ProjectIds: []string{"1"}}}},
+		"no import":     {EventId: "im-5", Users: []*projectsv1.ImportUser{{UserId: ann, ProjectIds: []string{"1"}}}},
+	} {
+		if err := handle(ev); !errors.Is(err, events.ErrPermanent) {
+			t.Errorf("%s: %v, want permanent", name, err)
+		}
+	}
+	rows, err := pool.Query(ctx, `SELECT user_id::text, dedup_key, title, message, array_length(project_ids, 1) FROM notifications ORDER BY user_id, dedup_key`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	type row struct {
+		user, key, title, message string
+		ids                       int
+	}
+	var got []row
+	var r row
+	if _, err := pgx.ForEachRow(rows, []any{&r.user, &r.key, &r.title, &r.message, &r.ids}, func() error { got = append(got, r); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	want := []row{
+		{ann, "import:7", domain.ImportMatchTitle(4), "ถนนสายหนึ่ง, ถนนสายสอง, สะพาน และอีก 1 โครงการ", 4},
+		{bob, "import:7", domain.ImportMatchTitle(2), "สะพาน, ถนนสายหนึ่ง", 2},
+		{cat, "import:8", domain.ImportMatchTitle(2), "ถนนสายสอง, สะพาน", 2},
+	}
+	if !slices.Equal(got, want) {
+		t.Fatalf("bell rows\n%v\nwant\n%v", got, want)
 	}
 }

@@ -26,14 +26,72 @@ const EventImportMatched = "import.matched"
 // at 20 a 20,000-project import's events carried ~100 MB of names.
 const ImportNames = 3
 
-// ImportMatches is what one import newly matched of one user's saved
-// normal searches: the projects, in the order told (Projects holds the
-// first ImportNames of them).
+// ImportMatches is what one import newly matched of the saved normal
+// searches of some of its users (one event of the import's alerts: an
+// import tells its users in a few of them, ImportChunks).
 type ImportMatches struct {
-	ImportID   int64
+	ImportID int64
+	Users    []ImportUser
+	// Projects are the projects the alerts name with their details: each
+	// user's first ImportNames, each once.
+	Projects []Project
+}
+
+// ImportUser is one user's part of ImportMatches: the projects, in the
+// order told.
+type ImportUser struct {
 	UserID     string
 	ProjectIDs []string
-	Projects   []Project
+}
+
+// Bounds of one import.matched event: its users (one transaction of the
+// notification service writes their bell rows) and its size, well under
+// JetStream's 1 MB (counted as each project id plus a few bytes, and
+// namedBytes a named project).
+const (
+	MaxImportUsersPerEvent = 1000
+	MaxImportEventBytes    = 600_000
+	namedBytes             = 400
+)
+
+// ImportChunks splits the users of an import into the events that tell
+// them, in order: each within MaxImportUsersPerEvent users and
+// MaxImportEventBytes (a user alone may exceed it: 40,000 projects). named
+// gives a user's projects named with details (their first ImportNames);
+// a project named by several users of an event counts once.
+func ImportChunks(users []ImportUser) [][]ImportUser {
+	var out [][]ImportUser
+	start, size := 0, 0
+	named := map[string]bool{}
+	cost := func(u ImportUser) int {
+		n := 0
+		for _, id := range u.ProjectIDs {
+			n += len(id) + 3
+		}
+		for _, id := range u.ProjectIDs[:min(len(u.ProjectIDs), ImportNames)] {
+			if !named[id] {
+				n += namedBytes
+			}
+		}
+		return n
+	}
+	for i, u := range users {
+		n := cost(u)
+		if i > start && (i-start >= MaxImportUsersPerEvent || size+n > MaxImportEventBytes) {
+			out = append(out, users[start:i:i])
+			start, size = i, 0
+			clear(named)
+			n = cost(u)
+		}
+		size += n
+		for _, id := range u.ProjectIDs[:min(len(u.ProjectIDs), ImportNames)] {
+			named[id] = true
+		}
+	}
+	if start < len(users) {
+		out = append(out, users[start:])
+	}
+	return out
 }
 
 // StaleAfter is how old a project's last announcement or closing may be

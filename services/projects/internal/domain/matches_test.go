@@ -1,6 +1,7 @@
 package domain_test
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -49,6 +50,48 @@ func TestSearchKey(t *testing.T) {
 		"0a1b2c3d-4e5f-4a6b-8c7d-8e9fa0b1c2dg", "0a1b2c3d04e5f-4a6b-8c7d-8e9fa0b1c2d3-", "------------------------------------"} {
 		if k, ok := domain.ParseSearchKey(bad); ok {
 			t.Errorf("%q read as %s", bad, k)
+		}
+	}
+}
+
+// An import's users are told in events of at most MaxImportUsersPerEvent
+// users and about MaxImportEventBytes, every user once, in order; a user
+// too large for one event is an event alone.
+func TestImportChunks(t *testing.T) {
+	users := func(n, projects int) []domain.ImportUser {
+		out := make([]domain.ImportUser, n)
+		for i := range out {
+			out[i].UserID = strings.Repeat("u", 3) + string(rune('a'+i%26)) + strings.Repeat("x", i%7)
+			for j := range projects {
+				out[i].ProjectIDs = append(out[i].ProjectIDs, "6900000"+strings.Repeat("1", 4)+string(rune('0'+j%10)))
+			}
+		}
+		return out
+	}
+	for _, c := range []struct {
+		us   []domain.ImportUser
+		want []int // users per event
+	}{
+		{nil, nil},
+		{users(1, 2), []int{1}},
+		{users(2500, 3), []int{1000, 1000, 500}},
+		{users(5, 30000), []int{1, 1, 1, 1, 1}},                 // 30,000 ids of 12 bytes + 3: 450 KB each
+		{append(users(1, 100000), users(3, 2)...), []int{1, 3}}, // 1.5 MB alone, then the rest
+	} {
+		chunks := domain.ImportChunks(c.us)
+		var got []int
+		var all []domain.ImportUser
+		for _, ch := range chunks {
+			got = append(got, len(ch))
+			all = append(all, ch...)
+		}
+		if !slices.Equal(got, c.want) || len(all) != len(c.us) {
+			t.Fatalf("%d users: events of %v users, want %v", len(c.us), got, c.want)
+		}
+		for i := range all {
+			if all[i].UserID != c.us[i].UserID || len(all[i].ProjectIDs) != len(c.us[i].ProjectIDs) {
+				t.Fatalf("user %d out of order", i)
+			}
 		}
 	}
 }

@@ -27,7 +27,7 @@ type Event struct {
 	RunID        int64
 	Matched      *ProjectMatches  // EventProjectMatched: the searches a project newly matched (at most MaxMatchesPerEvent)
 	Digest       *OvernightDigest // EventCriteriaMatched, an overnight run's digest
-	Import       *ImportMatches   // EventImportMatched: one user's new matches of one import
+	Import       *ImportMatches   // EventImportMatched: some users' new matches of one import
 	Deadline     *Deadline        // EventDeadlineApproaching
 }
 

@@ -10,7 +10,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file projects/v1/matches.proto.
  */
 export const file_projects_v1_matches: GenFile = /*@__PURE__*/
-  fileDesc("Chlwcm9qZWN0cy92MS9tYXRjaGVzLnByb3RvEgtwcm9qZWN0cy52MSJMCgtVc2VyTWF0Y2hlcxIPCgd1c2VyX2lkGAEgASgJEhQKDGNyaXRlcmlhX2lkcxgCIAEoDBIWCg5jcml0ZXJpYV9uYW1lcxgDIAMoCSJKCgtTZWFyY2hNYXRjaBIPCgd1c2VyX2lkGAEgASgJEhMKC2NyaXRlcmlhX2lkGAIgASgJEhUKDWNyaXRlcmlhX25hbWUYAyABKAkifQoOTWF0Y2hlZFByb2plY3QSEgoKcHJvamVjdF9pZBgBIAEoCRIUCgxwcm9qZWN0X25hbWUYAiABKAkSEwoLYWdlbmN5X25hbWUYAyABKAkSGgoNYnVkZ2V0X3NhdGFuZxgEIAEoA0gAiAEBQhAKDl9idWRnZXRfc2F0YW5nQpEBCg9jb20ucHJvamVjdHMudjFCDE1hdGNoZXNQcm90b1ABWiNiaWRyYWRhci9nZW4vcHJvamVjdHMvdjE7cHJvamVjdHN2MaICA1BYWKoCC1Byb2plY3RzLlYxygILUHJvamVjdHNcVjHiAhdQcm9qZWN0c1xWMVxHUEJNZXRhZGF0YeoCDFByb2plY3RzOjpWMWIGcHJvdG8z");
+  fileDesc("Chlwcm9qZWN0cy92MS9tYXRjaGVzLnByb3RvEgtwcm9qZWN0cy52MSJMCgtVc2VyTWF0Y2hlcxIPCgd1c2VyX2lkGAEgASgJEhQKDGNyaXRlcmlhX2lkcxgCIAEoDBIWCg5jcml0ZXJpYV9uYW1lcxgDIAMoCSJKCgtTZWFyY2hNYXRjaBIPCgd1c2VyX2lkGAEgASgJEhMKC2NyaXRlcmlhX2lkGAIgASgJEhUKDWNyaXRlcmlhX25hbWUYAyABKAkifQoOTWF0Y2hlZFByb2plY3QSEgoKcHJvamVjdF9pZBgBIAEoCRIUCgxwcm9qZWN0X25hbWUYAiABKAkSEwoLYWdlbmN5X25hbWUYAyABKAkSGgoNYnVkZ2V0X3NhdGFuZxgEIAEoA0gAiAEBQhAKDl9idWRnZXRfc2F0YW5nIjIKCkltcG9ydFVzZXISDwoHdXNlcl9pZBgBIAEoCRITCgtwcm9qZWN0X2lkcxgCIAMoCUKRAQoPY29tLnByb2plY3RzLnYxQgxNYXRjaGVzUHJvdG9QAVojYmlkcmFkYXIvZ2VuL3Byb2plY3RzL3YxO3Byb2plY3RzdjGiAgNQWFiqAgtQcm9qZWN0cy5WMcoCC1Byb2plY3RzXFYx4gIXUHJvamVjdHNcVjFcR1BCTWV0YWRhdGHqAgxQcm9qZWN0czo6VjFiBnByb3RvMw");
 
 /**
  * UserMatches is one user's saved searches that matched a project.
@@ -105,4 +105,30 @@ export type MatchedProject = Message<"projects.v1.MatchedProject"> & {
  */
 export const MatchedProjectSchema: GenMessage<MatchedProject> = /*@__PURE__*/
   messageDesc(file_projects_v1_matches, 2);
+
+/**
+ * ImportUser is one user's part of an ImportMatched.
+ *
+ * @generated from message projects.v1.ImportUser
+ */
+export type ImportUser = Message<"projects.v1.ImportUser"> & {
+  /**
+   * @generated from field: string user_id = 1;
+   */
+  userId: string;
+
+  /**
+   * Every project of the import the user's searches newly matched, by id, in the order told.
+   *
+   * @generated from field: repeated string project_ids = 2;
+   */
+  projectIds: string[];
+};
+
+/**
+ * Describes the message projects.v1.ImportUser.
+ * Use `create(ImportUserSchema)` to create a new message.
+ */
+export const ImportUserSchema: GenMessage<ImportUser> = /*@__PURE__*/
+  messageDesc(file_projects_v1_matches, 3);
 

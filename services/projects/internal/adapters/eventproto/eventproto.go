@@ -62,7 +62,10 @@ func (Encoder) Encode(e domain.Event) (outbox.ProtoEvent, error) {
 			Project: matchedProject(m.Project.ID, m.Project.Name, m.Project.AgencyName, m.Project.Budget)}
 	case domain.EventImportMatched:
 		m := e.Import
-		ev := &projectsv1.ImportMatched{EventId: e.ID, OccurredAt: at, ImportId: m.ImportID, UserId: m.UserID, ProjectIds: m.ProjectIDs}
+		ev := &projectsv1.ImportMatched{EventId: e.ID, OccurredAt: at, ImportId: m.ImportID, Users: make([]*projectsv1.ImportUser, len(m.Users))}
+		for i, u := range m.Users {
+			ev.Users[i] = &projectsv1.ImportUser{UserId: u.UserID, ProjectIds: u.ProjectIDs}
+		}
 		for _, p := range m.Projects {
 			ev.Projects = append(ev.Projects, matchedProject(p.ID, p.Name, p.AgencyName, p.Budget))
 		}

@@ -100,32 +100,58 @@ func (r *Repo) flushImport(ctx context.Context, runID int64, now time.Time) erro
 // importEvents groups held matches by the searches' owners (a search
 // deleted since is left out) into their events.
 func (r *Repo) importEvents(ctx context.Context, tx pgx.Tx, runID int64, held []heldMatch, now time.Time) ([]domain.Event, error) {
-	var all []domain.SearchKey
+	// The distinct searches (an import's 3.2 M matches name ~100,000), and
+	// their owners as indexes into names: a match costs one lookup of its
+	// key, not a copy and lookups by a user's id.
+	seen := map[domain.SearchKey]int32{}
+	var distinct []domain.SearchKey
 	for _, h := range held {
-		all = append(all, h.keys...)
+		for _, k := range h.keys {
+			if _, ok := seen[k]; !ok {
+				seen[k] = -1
+				distinct = append(distinct, k)
+			}
+		}
 	}
-	owner, err := searchOwners(ctx, tx, all)
+	owner, err := searchOwners(ctx, tx, distinct)
 	if err != nil {
 		return nil, err
 	}
-	// Each user's projects, in held order, and which held rows they are.
-	var users []string
-	byUser := map[string][]int{}
+	var names []string
+	nameIx := map[string]int32{}
+	for k, u := range owner {
+		ix, ok := nameIx[u]
+		if !ok {
+			ix = int32(len(names))
+			nameIx[u], names = ix, append(names, u)
+		}
+		seen[k] = ix
+	}
+	// Each user's projects, in held order, and which held rows they are;
+	// the users in the order first met.
+	var order []int32
+	rowsOf := make([][]int, len(names))
 	for i, h := range held {
 		for _, k := range h.keys {
-			u, ok := owner[k]
-			if !ok {
-				continue
+			u := seen[k]
+			if u < 0 {
+				continue // deleted since
 			}
-			ps := byUser[u]
+			ps := rowsOf[u]
 			if len(ps) > 0 && ps[len(ps)-1] == i {
 				continue
 			}
 			if ps == nil {
-				users = append(users, u)
+				order = append(order, u)
 			}
-			byUser[u] = append(ps, i)
+			rowsOf[u] = append(ps, i)
 		}
+	}
+	users := make([]string, len(order))
+	byUser := make(map[string][]int, len(order))
+	for j, u := range order {
+		users[j] = names[u]
+		byUser[names[u]] = rowsOf[u]
 	}
 	// Only the projects the events name with their details: each user's
 	// first ImportNames, and those of the one-project users.
@@ -146,6 +172,7 @@ func (r *Repo) importEvents(ctx context.Context, tx pgx.Tx, runID int64, held []
 	}
 	var evs []domain.Event
 	single := map[int][]domain.SearchKey{} // held row → the keys of its one-project users
+	var grouped []domain.ImportUser
 	for _, u := range users {
 		ps := byUser[u]
 		if len(ps) == 1 {
@@ -156,11 +183,22 @@ func (r *Repo) importEvents(ctx context.Context, tx pgx.Tx, runID int64, held []
 			}
 			continue
 		}
-		m := &domain.ImportMatches{ImportID: runID, UserID: u}
-		for _, i := range ps {
-			m.ProjectIDs = append(m.ProjectIDs, held[i].projectID)
-			if p := byID[held[i].projectID]; p != nil && len(m.Projects) < domain.ImportNames {
-				m.Projects = append(m.Projects, *p)
+		g := domain.ImportUser{UserID: u, ProjectIDs: make([]string, len(ps))}
+		for j, i := range ps {
+			g.ProjectIDs[j] = held[i].projectID
+		}
+		grouped = append(grouped, g)
+	}
+	// Many users an event (domain.ImportChunks), each named project once.
+	for _, chunk := range domain.ImportChunks(grouped) {
+		m := &domain.ImportMatches{ImportID: runID, Users: chunk}
+		named := map[string]bool{}
+		for _, g := range chunk {
+			for _, id := range g.ProjectIDs[:min(len(g.ProjectIDs), domain.ImportNames)] {
+				if p := byID[id]; p != nil && !named[id] {
+					named[id] = true
+					m.Projects = append(m.Projects, *p)
+				}
 			}
 		}
 		evs = append(evs, domain.Event{ID: newID(), Kind: domain.EventImportMatched, At: now, Import: m})

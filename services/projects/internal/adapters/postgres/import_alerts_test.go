@@ -50,10 +50,15 @@ func TestImportTellsEachUserOnce(t *testing.T) {
 				if err := proto.Unmarshal(e.Payload, &m); err != nil {
 					t.Fatal(err)
 				}
-				if len(grouped[m.UserId]) > 0 {
-					t.Fatalf("a second import.matched for %s", m.UserId)
+				if m.UserId != "" || len(m.Users) == 0 {
+					t.Fatalf("import.matched of no users, or in the one-user form: %v", &m)
 				}
-				grouped[m.UserId] = m.ProjectIds
+				for _, u := range m.Users {
+					if len(grouped[u.UserId]) > 0 {
+						t.Fatalf("a second import.matched for %s", u.UserId)
+					}
+					grouped[u.UserId] = u.ProjectIds
+				}
 				if len(m.Projects) == 0 || m.Projects[0].ProjectName == "" {
 					t.Fatalf("import.matched names no project: %v", &m)
 				}
