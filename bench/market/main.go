@@ -56,6 +56,10 @@ func main() {
 		start = time.Now()
 		must(benchkit.Load(ctx, pool, awards, func(s string) { logf("load: %s (%s)", s, time.Since(start).Round(time.Second)) }))
 		logf("loaded in %s", time.Since(start).Round(time.Second))
+	} else {
+		start = time.Now()
+		must(benchkit.Refresh(ctx, pool, func(s string) { logf("refresh: %s (%s)", s, time.Since(start).Round(time.Second)) }))
+		logf("refreshed in %s", time.Since(start).Round(time.Second))
 	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	must(err)

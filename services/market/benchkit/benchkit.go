@@ -137,6 +137,13 @@ func Load(ctx context.Context, pool *pgxpool.Pool, awards []Award, log func(stri
 		}
 	}
 	log("winners copied, rollups marked")
+	return Refresh(ctx, pool, log)
+}
+
+// Refresh runs the service's refresh job until nothing is stale (the
+// suppliers, the rollups, the busy suppliers' profiles), then analyzes: a
+// load stopped during its refresh resumes here.
+func Refresh(ctx context.Context, pool *pgxpool.Pool, log func(string)) error {
 	s := postgres.New(pool)
 	for i := 0; ; i++ {
 		var left int
@@ -154,7 +161,7 @@ func Load(ctx context.Context, pool *pgxpool.Pool, awards []Award, log func(stri
 			return err
 		}
 	}
-	_, err = pool.Exec(ctx, `ANALYZE`)
+	_, err := pool.Exec(ctx, `ANALYZE`)
 	return err
 }
 

@@ -99,6 +99,13 @@ func (s *Store) liveBenchmark(ctx context.Context, q pgx.Tx, f domain.Filter) (d
 	if err := row.Scan(&b.N, &b.NWithoutReference, &ps, &b.Stats.Mean, &hist, &years, &tops); err != nil {
 		return b, fmt.Errorf("benchmark: %w", err)
 	}
+	return decodeBenchmark(b, ps, hist, years, tops)
+}
+
+// decodeBenchmark fills b from the columns benchmarkSQL (and the set-based
+// refresh, rollupSetSQL) return: the percentiles and the JSON arrays of the
+// histogram, the budget years and the top winners.
+func decodeBenchmark(b domain.Benchmark, ps []*float64, hist, years, tops []byte) (domain.Benchmark, error) {
 	if len(ps) == 5 {
 		b.Stats.P10, b.Stats.P25, b.Stats.P50, b.Stats.P75, b.Stats.P90 = ps[0], ps[1], ps[2], ps[3], ps[4]
 	}
