@@ -118,7 +118,9 @@ func main() {
 			}
 			return fmt.Sprintf("%.1f ms", float64(ds[int(math.Ceil(p*float64(len(ds))))-1].Microseconds())/1000)
 		}
-		fmt.Printf("| %s | %d | %s | %s | %s | %s |\n", c.class, len(ds) / *runs, pct(.5), pct(.95), pct(.99), c.target)
+		if *runs > 0 {
+			fmt.Printf("| %s | %d | %s | %s | %s | %s |\n", c.class, len(ds) / *runs, pct(.5), pct(.95), pct(.99), c.target)
+		}
 	}
 	if failed > 0 {
 		os.Exit(1)

@@ -154,6 +154,11 @@ func TestFiguresEqualTheOracle(t *testing.T) {
 			func(a domain.Award) bool {
 				return strings.Contains(a.ProjectName, "ถนน") && a.MethodCode == "19" && a.BudgetYear == 2567
 			}},
+		{"keyword+lists", domain.Filter{And: []string{domain.NameKey("วัสดุ")}, Depts: []string{"0701", "1405"}, BudgetYears: []int{2566, 2568}, Types: []string{"01"}},
+			func(a domain.Award) bool {
+				return strings.Contains(a.ProjectName, "วัสดุ") && (a.DeptCode == "0701" || a.DeptCode == "1405") &&
+					(a.BudgetYear == 2566 || a.BudgetYear == 2568) && a.TypeCode == "01"
+			}},
 	}
 	check := func(phase string) {
 		for _, g := range groups {
