@@ -99,7 +99,8 @@ func Load(ctx context.Context, pool *pgxpool.Pool, awards []Award, log func(stri
 	}
 	_, err := pool.CopyFrom(ctx, pgx.Identifier{"awards"}, []string{"project_id", "project_name", "search_text", "trigrams",
 		"dept_code", "dept_name", "dept_sub_code", "dept_sub_name", "province_code", "method_code", "type_code", "budget_year",
-		"budget_satang", "reference_satang", "agreed_satang", "discount_pct", "announce_date", "content_key"},
+		"budget_satang", "reference_satang", "agreed_satang", "discount_pct", "announce_date", "content_key",
+		"winner_keys", "winner_tax_ids", "winner_names"},
 		pgx.CopyFromSlice(len(awards), func(i int) ([]any, error) {
 			a := awards[i]
 			s := thaitext.Normalize(a.ProjectName)
@@ -107,8 +108,10 @@ func Load(ctx context.Context, pool *pgxpool.Pool, awards []Award, log func(stri
 			if v, ok := a.Discount(); ok {
 				d = v
 			}
+			wk, wt, wn := postgres.WinnerArrays(a.Winners)
 			return []any{a.ProjectID, a.ProjectName, s, thaitext.Trigrams(s), a.DeptCode, a.DeptName, a.DeptSubCode, a.DeptSubName,
-				a.ProvinceCode, a.MethodCode, a.TypeCode, a.BudgetYear, a.Budget, a.Reference, a.Agreed, d, *a.AnnounceDate, "bench"}, nil
+				a.ProvinceCode, a.MethodCode, a.TypeCode, a.BudgetYear, a.Budget, a.Reference, a.Agreed, d, *a.AnnounceDate, "bench",
+				wk, wt, wn}, nil
 		}))
 	if err != nil {
 		return fmt.Errorf("copy awards: %w", err)
