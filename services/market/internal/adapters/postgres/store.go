@@ -170,7 +170,7 @@ func (s *Store) ApplyAward(ctx context.Context, a domain.Award, now time.Time) (
 }
 
 // WinnerArrays are an award's winners as awards.winner_keys,
-// winner_tax_ids (” without a valid id) and winner_names, in seq order
+// winner_tax_ids (empty without a valid id) and winner_names, in seq order
 // (migrations/00005).
 func WinnerArrays(ws []domain.Winner) (keys, taxIDs, names []string) {
 	keys, taxIDs, names = make([]string, len(ws)), make([]string, len(ws)), make([]string, len(ws))
