@@ -99,7 +99,8 @@ func Load(ctx context.Context, pool *pgxpool.Pool, awards []Award, log func(stri
 	}
 	_, err := pool.CopyFrom(ctx, pgx.Identifier{"awards"}, []string{"project_id", "project_name", "search_text", "trigrams",
 		"dept_code", "dept_name", "dept_sub_code", "dept_sub_name", "province_code", "method_code", "type_code", "budget_year",
-		"budget_satang", "reference_satang", "agreed_satang", "discount_pct", "announce_date", "content_key"},
+		"budget_satang", "reference_satang", "agreed_satang", "discount_pct", "announce_date", "content_key",
+		"winner_keys", "winner_tax_ids", "winner_names"},
 		pgx.CopyFromSlice(len(awards), func(i int) ([]any, error) {
 			a := awards[i]
 			s := thaitext.Normalize(a.ProjectName)
@@ -107,8 +108,10 @@ func Load(ctx context.Context, pool *pgxpool.Pool, awards []Award, log func(stri
 			if v, ok := a.Discount(); ok {
 				d = v
 			}
+			wk, wt, wn := postgres.WinnerArrays(a.Winners)
 			return []any{a.ProjectID, a.ProjectName, s, thaitext.Trigrams(s), a.DeptCode, a.DeptName, a.DeptSubCode, a.DeptSubName,
-				a.ProvinceCode, a.MethodCode, a.TypeCode, a.BudgetYear, a.Budget, a.Reference, a.Agreed, d, *a.AnnounceDate, "bench"}, nil
+				a.ProvinceCode, a.MethodCode, a.TypeCode, a.BudgetYear, a.Budget, a.Reference, a.Agreed, d, *a.AnnounceDate, "bench",
+				wk, wt, wn}, nil
 		}))
 	if err != nil {
 		return fmt.Errorf("copy awards: %w", err)
@@ -137,6 +140,13 @@ func Load(ctx context.Context, pool *pgxpool.Pool, awards []Award, log func(stri
 		}
 	}
 	log("winners copied, rollups marked")
+	return Refresh(ctx, pool, log)
+}
+
+// Refresh runs the service's refresh job until nothing is stale (the
+// suppliers, the rollups, the busy suppliers' profiles), then vacuums and analyzes: a
+// load stopped during its refresh resumes here.
+func Refresh(ctx context.Context, pool *pgxpool.Pool, log func(string)) error {
 	s := postgres.New(pool)
 	for i := 0; ; i++ {
 		var left int
@@ -154,7 +164,7 @@ func Load(ctx context.Context, pool *pgxpool.Pool, awards []Award, log func(stri
 			return err
 		}
 	}
-	_, err = pool.Exec(ctx, `ANALYZE`)
+	_, err := pool.Exec(ctx, `VACUUM (ANALYZE)`) // as autovacuum would after a bulk load: the visibility map lets index-only scans skip the heap
 	return err
 }
 

@@ -140,13 +140,15 @@ func (a *App) PriceGuide(ctx context.Context, userID, projectID string, bidPrice
 		}
 		cands = append(cands, g)
 	}
-	sizes, err := a.store.GroupSizes(ctx, cands)
-	if err != nil {
-		return out, err
-	}
+	// The groups are sized most specific first and the first large enough
+	// is taken: the broader ones are not counted (docs/market.md#price-guide).
 	out.Group = domain.Group{Basis: "none"}
-	for i, g := range cands {
-		if sizes[i] >= MinGroupSize {
+	for _, g := range cands {
+		sizes, err := a.store.GroupSizes(ctx, []domain.Group{g})
+		if err != nil {
+			return out, err
+		}
+		if sizes[0] >= MinGroupSize {
 			out.Group = g
 			break
 		}

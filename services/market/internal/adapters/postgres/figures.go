@@ -13,9 +13,11 @@ import (
 
 // benchmarkSQL computes a benchmark over the awards the WHERE clause %s
 // selects (docs/market.md#definitions): percentile_cont for the
-// percentiles, avg for the mean, both rounded as numeric to 2 decimals.
+// percentiles, avg for the mean, both rounded as numeric to 2 decimals; the
+// top winners from the winners kept on the award's row (migrations/00005).
 const benchmarkSQL = `WITH m AS MATERIALIZED (
-	SELECT a.project_id, a.discount_pct AS d, a.budget_year, a.agreed_satang FROM awards a WHERE %s
+	SELECT a.project_id, a.discount_pct AS d, a.budget_year, a.agreed_satang, a.winner_keys, a.winner_tax_ids, a.winner_names
+	FROM awards a WHERE %s
 ), s AS (
 	SELECT count(d) AS n, count(*) - count(d) AS nw,
 		percentile_cont(ARRAY[0.1, 0.25, 0.5, 0.75, 0.9]) WITHIN GROUP (ORDER BY d) AS p, avg(d) AS mean
@@ -32,10 +34,10 @@ SELECT s.n, s.nw,
 			round((percentile_cont(0.5) WITHIN GROUP (ORDER BY d))::numeric, 2)::float8 AS p50
 		FROM m GROUP BY budget_year) y),
 	(SELECT coalesce(json_agg(json_build_array(tax_id, name, wins, total, p50) ORDER BY wins DESC, total DESC, name), '[]') FROM (
-		SELECT max(w.tax_id) AS tax_id, mode() WITHIN GROUP (ORDER BY w.name) AS name, count(*) AS wins,
+		SELECT max(nullif(w.tax_id, '')) AS tax_id, mode() WITHIN GROUP (ORDER BY w.name) AS name, count(*) AS wins,
 			coalesce(sum(m.agreed_satang), 0) AS total,
 			round((percentile_cont(0.5) WITHIN GROUP (ORDER BY m.d))::numeric, 2)::float8 AS p50
-		FROM m JOIN award_winners w USING (project_id) GROUP BY w.winner_key
+		FROM m, unnest(m.winner_keys, m.winner_tax_ids, m.winner_names) AS w(winner_key, tax_id, name) GROUP BY w.winner_key
 		ORDER BY wins DESC, total DESC, name LIMIT 10) t)
 FROM s`
 
@@ -99,6 +101,13 @@ func (s *Store) liveBenchmark(ctx context.Context, q pgx.Tx, f domain.Filter) (d
 	if err := row.Scan(&b.N, &b.NWithoutReference, &ps, &b.Stats.Mean, &hist, &years, &tops); err != nil {
 		return b, fmt.Errorf("benchmark: %w", err)
 	}
+	return decodeBenchmark(b, ps, hist, years, tops)
+}
+
+// decodeBenchmark fills b from the columns benchmarkSQL (and the set-based
+// refresh, rollupSetSQL) return: the percentiles and the JSON arrays of the
+// histogram, the budget years and the top winners.
+func decodeBenchmark(b domain.Benchmark, ps []*float64, hist, years, tops []byte) (domain.Benchmark, error) {
 	if len(ps) == 5 {
 		b.Stats.P10, b.Stats.P25, b.Stats.P50, b.Stats.P75, b.Stats.P90 = ps[0], ps[1], ps[2], ps[3], ps[4]
 	}

@@ -30,7 +30,7 @@ func (q *query) arg(v any) string {
 func (q *query) contains(kw string) string {
 	like := "a.search_text LIKE " + q.arg("%"+thaitext.EscapeLike(kw)+"%")
 	if codes := thaitext.TermTrigrams(kw); len(codes) > 0 {
-		return "(a.trigrams @> " + q.arg(codes) + "::int4[] AND " + like + ")"
+		return "(a.terms @> " + q.arg(codes) + "::int4[] AND " + like + ")"
 	}
 	return like
 }
@@ -38,6 +38,41 @@ func (q *query) contains(kw string) string {
 func (q *query) in(col string, vs []string) {
 	if len(vs) > 0 {
 		q.conds = append(q.conds, col+" = ANY("+q.arg(vs)+"::text[])")
+	}
+}
+
+// facetSQL is the token of a filter value in awards.terms (migrations/00004).
+func facetSQL(dim, v string) string {
+	return "(hashtext('" + dim + "' || " + v + ") | (-2147483648)::int4)"
+}
+
+// facets adds, beside a keyword's trigrams, the tokens of the filter values
+// to the conditions on awards.terms: one GIN scan then intersects the
+// keyword and the filters (docs/market.md#speed). The column conditions
+// stay, so the tokens only narrow.
+func (q *query) facets(f domain.Filter) {
+	var all []string
+	add := func(dim string, vs []string) {
+		switch {
+		case len(vs) == 1:
+			all = append(all, facetSQL(dim, q.arg(vs[0])+"::text"))
+		case len(vs) > 1:
+			q.conds = append(q.conds, "a.terms && (SELECT array_agg("+facetSQL(dim, "v")+") FROM unnest("+q.arg(vs)+"::text[]) v)")
+		}
+	}
+	years := make([]string, len(f.BudgetYears))
+	for i, y := range f.BudgetYears {
+		years[i] = strconv.Itoa(y)
+	}
+	add("d", f.Depts)
+	add("s", f.SubDepts)
+	add("n", f.Ministries)
+	add("p", f.Provinces)
+	add("m", f.Methods)
+	add("t", f.Types)
+	add("y", years)
+	if len(all) > 0 {
+		q.conds = append(q.conds, "a.terms @> ARRAY["+strings.Join(all, ", ")+"]")
 	}
 }
 
@@ -55,6 +90,9 @@ func (q *query) where(f domain.Filter) string {
 	}
 	for _, kw := range f.Not {
 		q.conds = append(q.conds, "a.search_text NOT LIKE "+q.arg("%"+thaitext.EscapeLike(kw)+"%"))
+	}
+	if len(f.And)+len(f.Or) > 0 {
+		q.facets(f)
 	}
 	q.in("a.dept_code", f.Depts)
 	q.in("a.dept_sub_code", f.SubDepts)

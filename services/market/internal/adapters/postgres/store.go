@@ -140,6 +140,7 @@ func (s *Store) ApplyAward(ctx context.Context, a domain.Award, now time.Time) (
 			return err
 		}
 		search := thaitext.Normalize(a.ProjectName)
+		wk, wt, wn := WinnerArrays(a.Winners)
 		var disc any
 		if d, ok := a.Discount(); ok {
 			disc = d
@@ -147,8 +148,8 @@ func (s *Store) ApplyAward(ctx context.Context, a domain.Award, now time.Time) (
 		if _, err := tx.Exec(ctx, `INSERT INTO awards (project_id, project_name, search_text, trigrams, dept_code, dept_name,
 			dept_sub_code, dept_sub_name, ministry_code, ministry_name, province_code, method_code, method_name,
 			type_code, type_name, budget_year, budget_satang, reference_satang, agreed_satang, contract_satang,
-			discount_pct, announce_date, source, content_key, updated_at)
-			VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,$21,$22::date,$23,$24,$25)
+			discount_pct, announce_date, source, content_key, updated_at, winner_keys, winner_tax_ids, winner_names)
+			VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,$21,$22::date,$23,$24,$25,$26,$27,$28)
 			ON CONFLICT (project_id) DO UPDATE SET project_name = EXCLUDED.project_name, search_text = EXCLUDED.search_text,
 			trigrams = EXCLUDED.trigrams, dept_code = EXCLUDED.dept_code, dept_name = EXCLUDED.dept_name,
 			dept_sub_code = EXCLUDED.dept_sub_code, dept_sub_name = EXCLUDED.dept_sub_name,
@@ -158,10 +159,12 @@ func (s *Store) ApplyAward(ctx context.Context, a domain.Award, now time.Time) (
 			budget_satang = EXCLUDED.budget_satang, reference_satang = EXCLUDED.reference_satang,
 			agreed_satang = EXCLUDED.agreed_satang, contract_satang = EXCLUDED.contract_satang,
 			discount_pct = EXCLUDED.discount_pct, announce_date = EXCLUDED.announce_date, source = EXCLUDED.source,
-			content_key = EXCLUDED.content_key, updated_at = EXCLUDED.updated_at`,
+			content_key = EXCLUDED.content_key, updated_at = EXCLUDED.updated_at, winner_keys = EXCLUDED.winner_keys,
+			winner_tax_ids = EXCLUDED.winner_tax_ids, winner_names = EXCLUDED.winner_names`,
 			a.ProjectID, a.ProjectName, search, thaitext.Trigrams(search), a.DeptCode, a.DeptName, a.DeptSubCode, a.DeptSubName,
 			a.MinistryCode, a.MinistryName, a.ProvinceCode, a.MethodCode, a.MethodName, a.TypeCode, a.TypeName,
-			a.BudgetYear, a.Budget, a.Reference, a.Agreed, contractOf(a), disc, nullDate(a.AnnounceDate), a.Source, key, now); err != nil {
+			a.BudgetYear, a.Budget, a.Reference, a.Agreed, contractOf(a), disc, nullDate(a.AnnounceDate), a.Source, key, now,
+			wk, wt, wn); err != nil {
 			return fmt.Errorf("upsert award %s: %w", a.ProjectID, err)
 		}
 		if _, err := tx.Exec(ctx, `DELETE FROM award_winners WHERE project_id = $1`, a.ProjectID); err != nil {
@@ -238,6 +241,17 @@ func (s *Store) WithdrawAward(ctx context.Context, projectID string) (bool, erro
 		return markGroupsDirty(ctx, tx, nil, old)
 	})
 	return changed, err
+}
+
+// WinnerArrays are an award's winners as awards.winner_keys,
+// winner_tax_ids (empty without a valid id) and winner_names, in seq order
+// (migrations/00005).
+func WinnerArrays(ws []domain.Winner) (keys, taxIDs, names []string) {
+	keys, taxIDs, names = make([]string, len(ws)), make([]string, len(ws)), make([]string, len(ws))
+	for i, w := range ws {
+		keys[i], taxIDs[i], names[i] = w.Key(), w.TaxID, w.Name
+	}
+	return keys, taxIDs, names
 }
 
 func contractOf(a domain.Award) any {

@@ -154,6 +154,11 @@ func TestFiguresEqualTheOracle(t *testing.T) {
 			func(a domain.Award) bool {
 				return strings.Contains(a.ProjectName, "ถนน") && a.MethodCode == "19" && a.BudgetYear == 2567
 			}},
+		{"keyword+lists", domain.Filter{And: []string{domain.NameKey("วัสดุ")}, Depts: []string{"0701", "1405"}, BudgetYears: []int{2566, 2568}, Types: []string{"01"}},
+			func(a domain.Award) bool {
+				return strings.Contains(a.ProjectName, "วัสดุ") && (a.DeptCode == "0701" || a.DeptCode == "1405") &&
+					(a.BudgetYear == 2566 || a.BudgetYear == 2568) && a.TypeCode == "01"
+			}},
 	}
 	check := func(phase string) {
 		for _, g := range groups {
@@ -192,4 +197,124 @@ func TestFiguresEqualTheOracle(t *testing.T) {
 		}
 	}
 	check("rollups")
+}
+
+// rollupsOf reads every rollup: its body and sorted discounts as text.
+func rollupsOf(t *testing.T, pool *pgxpool.Pool) map[string]string {
+	t.Helper()
+	rows, err := pool.Query(context.Background(), `SELECT dims || '/' || key, body::text || ' ' || coalesce(discounts::text, 'null')
+		FROM rollups`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]string{}
+	for rows.Next() {
+		var k, v string
+		if err := rows.Scan(&k, &v); err != nil {
+			t.Fatal(err)
+		}
+		out[k] = v
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func dirtyCount(t *testing.T, pool *pgxpool.Pool) (n int) {
+	t.Helper()
+	if err := pool.QueryRow(context.Background(), `SELECT count(*) FROM rollup_dirty`).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+// TestSetRefreshEqualsPerGroup: the set-based refresh (one GROUP BY pass
+// per dimension, for bulk loads) writes exactly the rollups the per-group
+// refresh writes: bodies (percentiles, mean, histogram, years, top winners
+// with their medians) and sorted discounts; a group left without awards
+// loses its rollup in both.
+func TestSetRefreshEqualsPerGroup(t *testing.T) {
+	t.Parallel()
+	s, pool := newStore(t)
+	ctx := context.Background()
+	awards := benchkit.Generate(7, 1500)
+	for i := range awards {
+		a := &awards[i]
+		a.DeptCode = fmt.Sprint(1000 + i%12) // 12 agencies, so each holds many awards
+		a.DeptName = "หน่วยงาน " + a.DeptCode
+		if i%50 == 0 {
+			a.Winners = append(a.Winners, domain.NewWinner("บริษัท ร่วมค้า จำกัด", taxID(i%3), false, "", nil))
+		}
+		if i%97 == 0 {
+			a.Agreed = nil // no agreed price: counted in n_without_reference
+		}
+	}
+	moved := awards[0]
+	moved.DeptCode = "9999" // alone in its agency, then moved back: the group empties
+	for _, a := range append(awards, moved) {
+		if _, err := s.ApplyAward(ctx, a, time.Now()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.RefreshEach(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.ApplyAward(ctx, awards[0], time.Now()); err != nil { // back from 9999
+		t.Fatal(err)
+	}
+	markAll := func() {
+		if _, err := pool.Exec(ctx, `INSERT INTO rollup_dirty (dims, key) SELECT DISTINCT d.dims, d.key FROM awards a, LATERAL (VALUES
+			('', ''), ('d', a.dept_code), ('m', a.method_code), ('t', a.type_code),
+			('mt', a.method_code || E'\x1f' || a.type_code)) d(dims, key) ON CONFLICT DO NOTHING`); err != nil {
+			t.Fatal(err)
+		}
+	}
+	markAll()
+	if err := s.RefreshEach(ctx); err != nil {
+		t.Fatal(err)
+	}
+	each := rollupsOf(t, pool)
+	if _, ok := each["d/9999"]; ok {
+		t.Fatal("per group: the emptied agency kept its rollup")
+	}
+	// Again set-based, with the emptied group stale too.
+	if _, err := pool.Exec(ctx, `UPDATE rollups SET body = '{}'`); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := pool.Exec(ctx, `INSERT INTO rollups (dims, key, body) VALUES ('d', '9999', '{}')`); err != nil {
+		t.Fatal(err)
+	}
+	markAll()
+	if _, err := pool.Exec(ctx, `INSERT INTO rollup_dirty (dims, key) VALUES ('d', '9999')`); err != nil {
+		t.Fatal(err)
+	}
+	for _, dims := range postgres.RollupDims {
+		if err := s.RefreshSet(ctx, dims); err != nil {
+			t.Fatal(dims, err)
+		}
+	}
+	if n := dirtyCount(t, pool); n != 0 {
+		t.Fatalf("%d groups left stale", n)
+	}
+	set := rollupsOf(t, pool)
+	if len(each) < 1+12+6+6 || len(set) != len(each) {
+		t.Fatalf("%d rollups set-based, %d per group", len(set), len(each))
+	}
+	for k, want := range each {
+		if set[k] != want {
+			t.Errorf("%s:\n set  %s\n each %s", k, set[k], want)
+		}
+	}
+	// And the refresh job takes the set-based path for a bulk of stale groups.
+	markAll()
+	if err := s.RefreshRollups(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if n := dirtyCount(t, pool); n != 0 {
+		t.Fatalf("refresh job: %d groups left stale", n)
+	}
+	if got := rollupsOf(t, pool); fmt.Sprint(got) != fmt.Sprint(each) {
+		t.Error("the refresh job's rollups differ from the per-group ones")
+	}
 }
