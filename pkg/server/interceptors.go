@@ -49,10 +49,11 @@ func HandlerOptions(log *slog.Logger, extra ...connect.Interceptor) []connect.Ha
 // CompressMinBytes: a handler gzips only responses at least this large.
 // The gateway's gRPC client offers gzip to every service (a compressor
 // registered in its process offers it), and connect compressed every
-// answer by default: a search page's ~10 kB cost the service ~10 % of the
-// CPU of a search and the gateway 2 % to inflate again, over loopback or a
-// cluster network (docs/architecture.md#request-path). Larger answers (an
-// export, a long list) are still compressed.
+// answer by default: gzipping a page of 10 search results cost the
+// service ~10 % of the CPU of a search and the gateway 2 % to inflate it
+// again, over loopback or a cluster network (docs/architecture.md#request-path,
+// bench/README.md). Larger answers (an export, a long list) are still
+// compressed when the caller asks.
 const CompressMinBytes = 64 << 10
 
 func codeOf(err error) string {
