@@ -144,7 +144,7 @@ func (r *Repo) countStmt(c domain.Criteria, t domain.Terms, a Analysis) *stmt {
 // up to perPage+1 rows, in page order) so that the same statement returns
 // the page's rows: each of the first perPage positions joined to its
 // project by primary key (the extra row only tells that a next page
-// exists; its project columns are NULL). The positions are numbered in q's
+// exists; its project columns come back NULL). The positions are numbered in q's
 // order and the result sorted by that number.
 func pageRowsQuery(q string, perPage int) string {
 	return "SELECT k.id, k.d, k.key, k.n, p.* FROM (SELECT q.*, row_number() OVER () AS rn FROM (" + q +
