@@ -19,9 +19,9 @@ import (
 // pgx.Batch, which the server runs as one implicit transaction, sets the
 // plan's settings (local to that transaction) and runs one statement that
 // reads the page's positions and joins the page's rows by id; when only an
-// exact count can give the total (no window count, no estimate), the
-// count's settings and the count follow in the same batch, and are used
-// only when the page does not prove the total. (It was BEGIN, set_config,
+// exact count can give the total (no window count, no estimate) and the
+// sample expects a full page, the count's settings and the count follow in
+// the same batch, used only when the page does not prove the total. (It was BEGIN, set_config,
 // page, rows by id, [set_config, count,] COMMIT: five to seven round trips;
 // docs/architecture.md#planner.)
 func (r *Repo) Search(ctx context.Context, c domain.Criteria, pr domain.PageRequest) (domain.ResultPage, error) {
@@ -56,8 +56,12 @@ func (r *Repo) Search(ctx context.Context, c domain.Criteria, pr domain.PageRequ
 	page := stmt{settings: planSettings(a.Plan)}
 	page.sql = pageRowsQuery(b.pageQuery(b.where(c, t, a), c, t, after, offset, pr.PerPage, countCol), pr.PerPage)
 	page.args = b.args
+	// The count rides along when the sample expects a full page (then only
+	// counting can give the total); a short page proves its total and would
+	// waste it (a walk plan's count, of a 1-character keyword, walks as far
+	// as its page did).
 	var count *stmt
-	if !windowCount && !r.estimable(a) {
+	if !windowCount && !r.estimable(a) && a.Estimate > float64(offset+pr.PerPage) {
 		count = r.countStmt(c, t, a)
 	}
 
@@ -88,8 +92,8 @@ func (r *Repo) Search(ctx context.Context, c domain.Criteria, pr domain.PageRequ
 		default:
 			n := res.count
 			if !res.counted {
-				// a page past the end of a window-counted search: rare,
-				// a second round trip
+				// a full page the sample did not expect, or a page past
+				// the end of a window-counted search: a second round trip
 				if n, err = runCount(ctx, pool, r.countStmt(c, t, a)); err != nil {
 					return err
 				}
