@@ -43,8 +43,18 @@ func HandlerOptions(log *slog.Logger, extra ...connect.Interceptor) []connect.Ha
 	}
 	chain = append(chain, accessLog{log}, recovery{log}, errorMapping{log})
 	chain = append(chain, extra...)
-	return []connect.HandlerOption{connect.WithInterceptors(chain...)}
+	return []connect.HandlerOption{connect.WithInterceptors(chain...), connect.WithCompressMinBytes(CompressMinBytes)}
 }
+
+// CompressMinBytes: a handler gzips only responses at least this large.
+// The gateway's gRPC client offers gzip to every service (a compressor
+// registered in its process offers it), and connect compressed every
+// answer by default: gzipping a page of 10 search results cost the
+// service ~10 % of the CPU of a search and the gateway 2 % to inflate it
+// again, over loopback or a cluster network (docs/architecture.md#request-path,
+// bench/README.md). Larger answers (an export, a long list) are still
+// compressed when the caller asks.
+const CompressMinBytes = 64 << 10
 
 func codeOf(err error) string {
 	if err == nil {

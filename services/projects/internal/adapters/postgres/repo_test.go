@@ -453,3 +453,49 @@ func TestTotalCapMarked(t *testing.T) {
 		t.Fatalf("small total %d %v %v", res.Total, res.TotalEstimated, err)
 	}
 }
+
+// TestSearchCountsWhatTheSampleMissed: a search whose sample holds none of
+// its matches expects a short page, so its exact count is not sent with the
+// page; when the page comes back full the count follows in a second round
+// trip (search.go), and the total is the same exact one on every page.
+func TestSearchCountsWhatTheSampleMissed(t *testing.T) {
+	pool, _ := setup(t)
+	ctx := context.Background()
+	var all []domain.Project
+	for i := 0; i < 400; i++ {
+		name := fmt.Sprintf("ซื้อวัสดุสำนักงาน ชุดที่ %d", i)
+		if i%20 == 0 {
+			name = fmt.Sprintf("จ้างเหมาขุดลอกคลองพิเศษ ชุดที่ %d", i) // 20 matches of 400
+		}
+		p := domain.Project{ID: fmt.Sprintf("6909%07d", i), Name: name, ProvinceCode: "10", MethodCode: "19",
+			Announcements: []domain.Announcement{{Type: "D0", Date: domain.Date(2026, 9, 1+i%28)}}}
+		p.Derive()
+		all = append(all, p)
+	}
+	for _, plan := range []string{"", postgres.PlanWalk, postgres.PlanFilter} {
+		// one sample row: it misses the 20 matches 19 times in 20
+		repo := postgres.New(pool, nil, postgres.Options{TotalCap: 1000, SampleSize: 1, ForcePlan: plan})
+		if _, err := repo.Upsert(ctx, 0, all, time.Now()); err != nil {
+			t.Fatal(err)
+		}
+		seen := map[string]bool{}
+		for page := 1; page <= 3; page++ {
+			res, err := repo.Search(ctx, domain.Criteria{Keyword: "ขุดลอกคลองพิเศษ", Provinces: []string{"10"}}, domain.PageRequest{Page: page, PerPage: 8})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Total != 20 || res.TotalEstimated {
+				t.Fatalf("plan %q page %d: total %d (estimated %v), want exactly 20", plan, page, res.Total, res.TotalEstimated)
+			}
+			for _, p := range res.Items {
+				if seen[p.ID] {
+					t.Fatalf("plan %q page %d: %s again", plan, page, p.ID)
+				}
+				seen[p.ID] = true
+			}
+		}
+		if len(seen) != 20 {
+			t.Fatalf("plan %q: %d rows over three pages, want 20", plan, len(seen))
+		}
+	}
+}

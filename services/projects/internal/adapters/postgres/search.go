@@ -14,9 +14,16 @@ import (
 )
 
 // Search implements domain.ProjectRepository: the plan is chosen from the
-// sample (search_plan.go), the page query rendered for it (search_sql.go)
-// and run under its settings in a read-only transaction; the page's rows
-// are then read by id and the total counted when the page does not prove it.
+// sample (search_plan.go) and the page query rendered for it
+// (search_sql.go). One round trip to PostgreSQL then does the rest: a
+// pgx.Batch, which the server runs as one implicit transaction, sets the
+// plan's settings (local to that transaction) and runs one statement that
+// reads the page's positions and joins the page's rows by id; when only an
+// exact count can give the total (no window count, no estimate) and the
+// sample expects a full page, the count's settings and the count follow in
+// the same batch, used only when the page does not prove the total. (It was BEGIN, set_config,
+// page, rows by id, [set_config, count,] COMMIT: five to seven round trips;
+// docs/architecture.md#planner.)
 func (r *Repo) Search(ctx context.Context, c domain.Criteria, pr domain.PageRequest) (domain.ResultPage, error) {
 	c, t, pr, err := searchDefaults(c, pr)
 	if err != nil {
@@ -35,7 +42,6 @@ func (r *Repo) Search(ctx context.Context, c domain.Criteria, pr domain.PageRequ
 	if err != nil {
 		return domain.ResultPage{}, err
 	}
-	out := domain.ResultPage{Page: pr.Page, PerPage: pr.PerPage, Plan: a.Plan}
 
 	// With a bitmap plan every match is read and sorted anyway: a window
 	// count gives the exact total for free (not after a cursor, whose
@@ -47,49 +53,255 @@ func (r *Repo) Search(ctx context.Context, c domain.Criteria, pr domain.PageRequ
 		countCol = "count(*) OVER ()"
 	}
 	b := builder{freq: a.gramFreq}
-	q := b.pageQuery(b.where(c, t, a), c, t, after, offset, pr.PerPage, countCol)
+	page := stmt{settings: planSettings(a.Plan)}
+	page.sql = pageRowsQuery(b.pageQuery(b.where(c, t, a), c, t, after, offset, pr.PerPage, countCol), pr.PerPage)
+	page.args = b.args
+	// The count rides along when the sample expects a full page (then only
+	// counting can give the total); a short page proves its total and would
+	// waste it (a walk plan's count, of a 1-character keyword, walks as far
+	// as its page did).
+	var count *stmt
+	if !windowCount && !r.estimable(a) && a.Estimate > float64(offset+pr.PerPage) {
+		count = r.countStmt(c, t, a)
+	}
 
-	page := func(tx pgx.Tx) error {
-		if _, err := tx.Exec(ctx, planSettings(a.Plan)); err != nil {
-			return err
-		}
-		if err := explain(ctx, tx, q, b.args); err != nil {
-			return err
-		}
-		keys, windowTotal, err := readPage(ctx, tx, q, b.args)
+	var out domain.ResultPage
+	// On the read replica when it serves (docs/architecture.md#beyond-one-machine).
+	err = r.reads.Read(ctx, func(pool *pgxpool.Pool) error {
+		out = domain.ResultPage{Page: pr.Page, PerPage: pr.PerPage, Plan: a.Plan}
+		res, err := runSearch(ctx, pool, page, count, pr.PerPage)
 		if err != nil {
 			return err
 		}
-		if len(keys) > pr.PerPage {
-			out.NextCursor = encodeCursor(cursorAfter(c.Sort, keys[pr.PerPage-1]))
-			keys = keys[:pr.PerPage]
+		out.Items = res.items
+		if len(res.keys) > pr.PerPage {
+			out.NextCursor = encodeCursor(cursorAfter(c.Sort, res.keys[pr.PerPage-1]))
 		}
-		ids := make([]string, len(keys))
-		for i, k := range keys {
-			ids[i] = k.id
-		}
-		if out.Items, err = r.byIDs(ctx, tx, ids); err != nil {
-			return err
-		}
-		if windowCount && windowTotal >= 0 {
-			out.Total = int(windowTotal)
-			return nil
-		}
-		if windowCount && len(out.Items) == 0 && offset == 0 {
+		switch {
+		case windowCount && res.windowTotal >= 0:
+			out.Total = int(res.windowTotal)
+		case windowCount && len(out.Items) == 0 && offset == 0:
 			out.Total = 0
-			return nil
+		case out.NextCursor == "" && (len(out.Items) > 0 || offset == 0):
+			// the page itself proves the total
+			out.Total = offset + len(out.Items)
+		case r.estimable(a):
+			// Above the cap by the sample's estimate: counting would cost a
+			// scan of every match (and of every row sharing its trigrams).
+			out.Total, out.TotalEstimated = roundEstimate(a.Estimate), true
+		default:
+			n := res.count
+			if !res.counted {
+				// a full page the sample did not expect, or a page past
+				// the end of a window-counted search: a second round trip
+				if n, err = runCount(ctx, pool, r.countStmt(c, t, a)); err != nil {
+					return err
+				}
+			}
+			out.Total = n
+			if capN := r.opts.TotalCap; n > capN {
+				est := a.Estimate
+				if est <= float64(capN) {
+					est = float64(capN + 1)
+				}
+				out.Total, out.TotalEstimated = roundEstimate(est), true
+			}
 		}
-		return r.count(ctx, tx, c, t, a, &out, offset)
-	}
-	// On the read replica when it serves (docs/architecture.md#beyond-one-machine).
-	err = r.reads.Read(ctx, func(pool *pgxpool.Pool) error {
-		out.Items, out.NextCursor, out.Total = nil, "", 0
-		return pgx.BeginTxFunc(ctx, pool, pgx.TxOptions{AccessMode: pgx.ReadOnly}, page)
+		return nil
 	})
 	if err != nil {
 		return domain.ResultPage{}, fmt.Errorf("search: %w", err)
 	}
 	return out, nil
+}
+
+// estimable: the sample's estimate is above the cap and rests on enough
+// sample rows to show it ("about N") instead of counting.
+func (r *Repo) estimable(a Analysis) bool {
+	return a.SampleSize > 0 && a.Estimate > float64(r.opts.TotalCap) && a.Fraction*float64(a.SampleSize) >= 10
+}
+
+// stmt is one statement of a search with the plan settings it runs under.
+type stmt struct {
+	settings string
+	sql      string
+	args     []any
+}
+
+// countStmt counts the matches of c up to the cap + 1 (a walk plan counts
+// with the bitmap: it has no page order to keep).
+func (r *Repo) countStmt(c domain.Criteria, t domain.Terms, a Analysis) *stmt {
+	ca := a
+	if (ca.Plan == PlanWalk || ca.Plan == PlanFilter) && ca.Drive != -2 {
+		ca.Plan = PlanBitmap
+	}
+	b := builder{freq: a.gramFreq}
+	where := b.where(c, t, ca)
+	return &stmt{
+		settings: planSettings(ca.Plan),
+		sql:      "SELECT count(*) FROM (SELECT 1 FROM projects WHERE " + where + " LIMIT " + strconv.Itoa(r.opts.TotalCap+1) + ") s",
+		args:     b.args,
+	}
+}
+
+// pageRowsQuery wraps the page query q (id, date, sort key, window count of
+// up to perPage+1 rows, in page order) so that the same statement returns
+// the page's rows: each of the first perPage positions joined to its
+// project by primary key (the extra row only tells that a next page
+// exists; its project columns come back NULL). The positions are numbered in q's
+// order and the result sorted by that number.
+func pageRowsQuery(q string, perPage int) string {
+	return "SELECT k.id, k.d, k.key, k.n, p.* FROM (SELECT q.*, row_number() OVER () AS rn FROM (" + q +
+		") q(id, d, key, n)) k LEFT JOIN LATERAL (SELECT " + readColumns +
+		" FROM projects WHERE projects.id = k.id AND k.rn <= " + strconv.Itoa(perPage) + ") p ON true ORDER BY k.rn"
+}
+
+// searchResult is what the search's round trip read.
+type searchResult struct {
+	keys        []pageKey
+	items       []domain.Project
+	windowTotal int64 // -1 without rows
+	count       int
+	counted     bool
+}
+
+// runSearch runs the page statement, and count when not nil, on pool: in
+// one batch (one round trip), or in a read-only transaction statement by
+// statement under WithExplain.
+func runSearch(ctx context.Context, pool *pgxpool.Pool, page stmt, count *stmt, perPage int) (searchResult, error) {
+	var res searchResult
+	if _, ok := ctx.Value(explainKey{}).(*[]string); ok {
+		err := pgx.BeginTxFunc(ctx, pool, pgx.TxOptions{AccessMode: pgx.ReadOnly}, func(tx pgx.Tx) error {
+			res = searchResult{}
+			if _, err := tx.Exec(ctx, page.settings); err != nil {
+				return err
+			}
+			if err := explain(ctx, tx, page.sql, page.args); err != nil {
+				return err
+			}
+			rows, err := tx.Query(ctx, page.sql, page.args...)
+			if err != nil {
+				return err
+			}
+			if err := res.readPage(rows, perPage); err != nil {
+				return err
+			}
+			if count == nil || len(res.keys) <= perPage {
+				return nil // only a full page needs the count
+			}
+			if _, err := tx.Exec(ctx, count.settings); err != nil {
+				return err
+			}
+			if err := explain(ctx, tx, count.sql, count.args); err != nil {
+				return err
+			}
+			res.counted = true
+			return tx.QueryRow(ctx, count.sql, count.args...).Scan(&res.count)
+		})
+		return res, err
+	}
+	batch := &pgx.Batch{}
+	batch.Queue(page.settings)
+	batch.Queue(page.sql, page.args...)
+	if count != nil {
+		batch.Queue(count.settings)
+		batch.Queue(count.sql, count.args...)
+	}
+	br := pool.SendBatch(ctx, batch)
+	err := func() error {
+		if _, err := br.Exec(); err != nil {
+			return err
+		}
+		rows, err := br.Query()
+		if err != nil {
+			return err
+		}
+		if err := res.readPage(rows, perPage); err != nil {
+			return err
+		}
+		if count == nil {
+			return nil
+		}
+		if _, err := br.Exec(); err != nil {
+			return err
+		}
+		res.counted = true
+		return br.QueryRow().Scan(&res.count)
+	}()
+	if cerr := br.Close(); err == nil {
+		err = cerr
+	}
+	return res, err
+}
+
+// runCount runs count alone, in one round trip (in a transaction under
+// WithExplain).
+func runCount(ctx context.Context, pool *pgxpool.Pool, count *stmt) (int, error) {
+	var n int
+	if _, ok := ctx.Value(explainKey{}).(*[]string); ok {
+		err := pgx.BeginTxFunc(ctx, pool, pgx.TxOptions{AccessMode: pgx.ReadOnly}, func(tx pgx.Tx) error {
+			if _, err := tx.Exec(ctx, count.settings); err != nil {
+				return err
+			}
+			if err := explain(ctx, tx, count.sql, count.args); err != nil {
+				return err
+			}
+			return tx.QueryRow(ctx, count.sql, count.args...).Scan(&n)
+		})
+		return n, err
+	}
+	batch := &pgx.Batch{}
+	batch.Queue(count.settings)
+	batch.Queue(count.sql, count.args...)
+	br := pool.SendBatch(ctx, batch)
+	_, err := br.Exec()
+	if err == nil {
+		err = br.QueryRow().Scan(&n)
+	}
+	if cerr := br.Close(); err == nil {
+		err = cerr
+	}
+	return n, err
+}
+
+// readPage reads pageRowsQuery's rows: the positions, the window count and
+// the first perPage projects, in page order.
+func (res *searchResult) readPage(rows pgx.Rows, perPage int) error {
+	defer rows.Close()
+	res.windowTotal = -1
+	for rows.Next() {
+		var k pageKey
+		var key pgtype.Numeric
+		pre := []any{&k.id, &k.date, &key, &res.windowTotal}
+		if len(res.keys) < perPage {
+			p, err := scanProject(prefixedRow{rows, pre})
+			if err != nil {
+				return err
+			}
+			res.items = append(res.items, p)
+		} else {
+			dest := make([]any, len(rows.FieldDescriptions()))
+			copy(dest, pre)
+			if err := rows.Scan(dest...); err != nil {
+				return err
+			}
+		}
+		k.key, _ = money(key)
+		res.keys = append(res.keys, k)
+	}
+	return rows.Err()
+}
+
+// prefixedRow scans its first columns into pre, the rest into Scan's
+// destinations.
+type prefixedRow struct {
+	rows pgx.Rows
+	pre  []any
+}
+
+func (p prefixedRow) Scan(dest ...any) error {
+	all := make([]any, 0, len(p.pre)+len(dest))
+	return p.rows.Scan(append(append(all, p.pre...), dest...)...)
 }
 
 // searchDefaults validates c and fills the defaults of a search: 10 rows a
@@ -116,101 +328,6 @@ func searchDefaults(c domain.Criteria, pr domain.PageRequest) (domain.Criteria, 
 		c.Sort = domain.SortDate // one keyword: every match scores the same
 	}
 	return c, t, pr, nil
-}
-
-// readPage runs the page query q: the rows' positions and the window count
-// (-1 when there are no rows).
-func readPage(ctx context.Context, tx pgx.Tx, q string, args []any) ([]pageKey, int64, error) {
-	rows, err := tx.Query(ctx, q, args...)
-	if err != nil {
-		return nil, 0, err
-	}
-	defer rows.Close()
-	var keys []pageKey
-	windowTotal := int64(-1)
-	for rows.Next() {
-		var k pageKey
-		var key pgtype.Numeric
-		if err := rows.Scan(&k.id, &k.date, &key, &windowTotal); err != nil {
-			return nil, 0, err
-		}
-		k.key, _ = money(key)
-		keys = append(keys, k)
-	}
-	return keys, windowTotal, rows.Err()
-}
-
-// byIDs reads the projects ids in that order.
-func (r *Repo) byIDs(ctx context.Context, tx pgx.Tx, ids []string) ([]domain.Project, error) {
-	if len(ids) == 0 {
-		return nil, nil
-	}
-	rows, err := tx.Query(ctx, "SELECT "+readColumns+" FROM projects WHERE id = ANY($1::text[])", ids)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	got := make(map[string]domain.Project, len(ids))
-	for rows.Next() {
-		p, err := scanProject(rows)
-		if err != nil {
-			return nil, err
-		}
-		got[p.ID] = p
-	}
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	out := make([]domain.Project, 0, len(ids))
-	for _, id := range ids {
-		if p, ok := got[id]; ok {
-			out = append(out, p)
-		}
-	}
-	return out, nil
-}
-
-// count fills the total: exact up to the cap, an estimate above it.
-func (r *Repo) count(ctx context.Context, tx pgx.Tx, c domain.Criteria, t domain.Terms, a Analysis, out *domain.ResultPage, offset int) error {
-	capN := r.opts.TotalCap
-	// The page itself may already prove the total.
-	if out.NextCursor == "" && (len(out.Items) > 0 || offset == 0) {
-		out.Total = offset + len(out.Items)
-		return nil
-	}
-	// Above the cap by the sample's estimate: counting would cost a scan of
-	// every match (and of every row sharing its trigrams); show the estimate.
-	if a.SampleSize > 0 && a.Estimate > float64(capN) && a.Fraction*float64(a.SampleSize) >= 10 {
-		out.Total, out.TotalEstimated = roundEstimate(a.Estimate), true
-		return nil
-	}
-	ca := a
-	if (ca.Plan == PlanWalk || ca.Plan == PlanFilter) && ca.Drive != -2 {
-		ca.Plan = PlanBitmap
-	}
-	b := builder{freq: a.gramFreq}
-	where := b.where(c, t, ca)
-	if _, err := tx.Exec(ctx, planSettings(ca.Plan)); err != nil {
-		return err
-	}
-	var n int
-	cq := "SELECT count(*) FROM (SELECT 1 FROM projects WHERE " + where + " LIMIT " + strconv.Itoa(capN+1) + ") s"
-	if err := explain(ctx, tx, cq, b.args); err != nil {
-		return err
-	}
-	if err := tx.QueryRow(ctx, cq, b.args...).Scan(&n); err != nil {
-		return err
-	}
-	if n > capN {
-		est := a.Estimate
-		if est <= float64(capN) {
-			est = float64(capN + 1)
-		}
-		out.Total, out.TotalEstimated = roundEstimate(est), true
-		return nil
-	}
-	out.Total = n
-	return nil
 }
 
 func roundEstimate(v float64) int {
