@@ -17,6 +17,7 @@ import (
 
 	notificationv1 "bidradar/gen/notification/v1"
 	projectsv1 "bidradar/gen/projects/v1"
+	"bidradar/pkg/events"
 
 	"bidradar/services/notification/notificationsvc"
 	"bidradar/services/projects/benchkit"
@@ -42,7 +43,11 @@ func startBells(ctx context.Context, dbURL string, projects *pgxpool.Pool, nc *n
 	if err != nil {
 		fail(err)
 	}
-	b := &bellSide{pool: pool, pushed: recordSubject(nc, "notification.v1.user.*.created")}
+	created, err := events.TypeOf(&notificationv1.NotificationCreated{})
+	if err != nil {
+		fail(err)
+	}
+	b := &bellSide{pool: pool, pushed: recordSubject(nc, created.Filter)}
 	var stops []func()
 	for range max(replicas, 1) {
 		stop, err := notificationsvc.StartAlerts(ctx, pool, js, ownersRPC{projects}, log)
