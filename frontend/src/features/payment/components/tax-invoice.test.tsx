@@ -41,10 +41,10 @@ describe("checkout asks who the tax invoice names", () => {
     const be = backend();
     renderApp("/payment?tier=pro");
     await screen.findByTestId("pay-invoice", {}, { timeout: 5000 });
-    await waitFor(() => expect(screen.getByTestId<HTMLInputElement>("pay-invoice-receipt").checked).toBe(true));
+    await waitFor(() => expect(screen.getByTestId<HTMLInputElement>("pay-invoice-receipt").checked).toBe(true), { timeout: 5000 });
     expect(screen.queryByTestId("pay-buyer")).toBeNull();
     fireEvent.click(screen.getByTestId("pay-submit"));
-    await waitFor(() => expect(be.calls.some((c) => c.method === "CreateCheckout")).toBe(true));
+    await waitFor(() => expect(be.calls.some((c) => c.method === "CreateCheckout")).toBe(true), { timeout: 5000 });
     const plain = be.calls.find((c) => c.method === "CreateCheckout")!.body;
     expect(plain.receiptOnly).toBe(true);
     expect(plain.buyer).toBeUndefined();
@@ -68,7 +68,7 @@ describe("checkout asks who the tax invoice names", () => {
     fireEvent.change(screen.getByTestId("billing-tax-id"), { target: { value: "0-1055-51234-56-7" } });
     fireEvent.change(screen.getByTestId("billing-address"), { target: { value: "99/1 ถนนสีลม\nกรุงเทพมหานคร" } });
     fireEvent.click(screen.getByTestId("pay-submit"));
-    await waitFor(() => expect(be.calls.some((c) => c.method === "CreateCheckout")).toBe(true));
+    await waitFor(() => expect(be.calls.some((c) => c.method === "CreateCheckout")).toBe(true), { timeout: 5000 });
     expect(be.calls.find((c) => c.method === "CreateCheckout")!.body.buyer).toEqual({
       kind: "company", name: "บริษัท รับเหมา จำกัด", taxId: "0105551234567", headOffice: true, address: "99/1 ถนนสีลม\nกรุงเทพมหานคร",
     });
@@ -85,7 +85,7 @@ describe("checkout asks who the tax invoice names", () => {
     await screen.findByTestId("pay-buyer", {}, { timeout: 5000 });
     expect(screen.getByTestId<HTMLInputElement>("billing-name").value).toBe("บริษัท เดิม จำกัด");
     fireEvent.click(screen.getByTestId("pay-submit"));
-    await waitFor(() => expect(be.calls.some((c) => c.method === "CreateCheckout")).toBe(true));
+    await waitFor(() => expect(be.calls.some((c) => c.method === "CreateCheckout")).toBe(true), { timeout: 5000 });
     expect(be.calls.find((c) => c.method === "CreateCheckout")!.body.buyer).toMatchObject({ branch: "00012", taxId: "0105551234567" });
   });
 });
@@ -130,7 +130,7 @@ describe("replacement tax invoice", () => {
     fireEvent.change(screen.getByTestId("billing-tax-id"), { target: { value: "0105551234567" } });
     fireEvent.change(screen.getByTestId("billing-address"), { target: { value: "99 ถนนสีลม" } });
     fireEvent.click(screen.getByTestId("receipt-reissue-submit"));
-    await waitFor(() => expect(be.calls.some((c) => c.method === "ReissueReceipt")).toBe(true));
+    await waitFor(() => expect(be.calls.some((c) => c.method === "ReissueReceipt")).toBe(true), { timeout: 5000 });
     expect(confirm).toHaveBeenCalledWith(b.reissueConfirm);
     expect(be.calls.find((c) => c.method === "ReissueReceipt")!.body).toMatchObject({ number: "RC2569-000001", buyer: { name: "บริษัท ทดสอบ จำกัด" } });
     await waitFor(() => expect(screen.getByTestId("receipt-number").textContent).toBe("RC2569-000002"));
