@@ -319,8 +319,8 @@ func (a *App) RecordAward(ctx context.Context, aw domain.Award) error {
 
 // WithdrawAward removes an award the projects service withdrew (a
 // cancelled winner announcement) from every figure.
-func (a *App) WithdrawAward(ctx context.Context, projectID string) error {
-	_, err := a.store.WithdrawAward(ctx, projectID)
+func (a *App) WithdrawAward(ctx context.Context, projectID string, at time.Time) error {
+	_, err := a.store.WithdrawAward(ctx, projectID, at)
 	return err
 }
 

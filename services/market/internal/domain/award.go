@@ -22,6 +22,11 @@ type Award struct {
 	AnnounceDate               *time.Time
 	Source                     string
 	Winners                    []Winner
+	// EventAt is when the projects service published this state of the
+	// award (its event's occurred_at): an award event older than the last
+	// one applied to the project is ignored. Zero: unordered, always
+	// applied. Not part of the award's content.
+	EventAt time.Time `json:"-"`
 }
 
 // Winner is one winner of an award, as published and as identified.

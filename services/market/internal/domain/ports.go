@@ -128,8 +128,10 @@ type Store interface {
 	ApplyAward(ctx context.Context, a Award, now time.Time) (changed bool, err error)
 	// WithdrawAward deletes a project's award (its winners, its unsent
 	// alerts) and marks its groups and suppliers stale; withdrawing an award
-	// not held changes nothing (docs/market.md#withdrawn-awards).
-	WithdrawAward(ctx context.Context, projectID string) (changed bool, err error)
+	// not held changes nothing (docs/market.md#withdrawn-awards). at is the
+	// withdrawal event's time: an award event older than it is ignored
+	// afterwards (zero: unordered).
+	WithdrawAward(ctx context.Context, projectID string, at time.Time) (changed bool, err error)
 	Benchmark(ctx context.Context, f Filter) (Benchmark, error)
 	// GroupSizes counts the awards with both prices of each group.
 	GroupSizes(ctx context.Context, gs []Group) ([]int64, error)

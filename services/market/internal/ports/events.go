@@ -4,6 +4,8 @@ import (
 	"context"
 	"time"
 
+	"google.golang.org/protobuf/types/known/timestamppb"
+
 	projectsv1 "bidradar/gen/projects/v1"
 	"bidradar/pkg/events"
 	"bidradar/services/market/internal/app"
@@ -31,7 +33,8 @@ func (e *Events) AwardRecorded(ctx context.Context, ev *projectsv1.AwardRecorded
 		MinistryCode: ev.GetMinistryCode(), MinistryName: ev.GetMinistryName(), ProvinceCode: ev.GetProvinceCode(),
 		MethodCode: ev.GetMethodCode(), MethodName: ev.GetMethodName(), TypeCode: ev.GetTypeCode(), TypeName: ev.GetTypeName(),
 		BudgetYear: int(ev.GetBudgetYear()), Budget: optSatang(ev.GetBudgetSatang()),
-		Reference: optSatang(ev.GetReferencePriceSatang()), Agreed: optSatang(ev.GetAgreedPriceSatang()), Source: ev.GetSource()}
+		Reference: optSatang(ev.GetReferencePriceSatang()), Agreed: optSatang(ev.GetAgreedPriceSatang()), Source: ev.GetSource(),
+		EventAt: eventTime(ev.GetOccurredAt())}
 	if t, err := time.Parse(time.DateOnly, ev.GetAnnounceDate()); err == nil {
 		a.AnnounceDate = &t
 	}
@@ -52,5 +55,13 @@ func (e *Events) AwardWithdrawn(ctx context.Context, ev *projectsv1.AwardWithdra
 	if ev.GetProjectId() == "" {
 		return events.ErrPermanent
 	}
-	return e.app.WithdrawAward(ctx, ev.GetProjectId())
+	return e.app.WithdrawAward(ctx, ev.GetProjectId(), eventTime(ev.GetOccurredAt()))
+}
+
+// eventTime is an event's occurred_at, zero when it carries none.
+func eventTime(ts *timestamppb.Timestamp) time.Time {
+	if ts == nil {
+		return time.Time{}
+	}
+	return ts.AsTime()
 }

@@ -109,6 +109,9 @@ func (s *Store) ApplyAward(ctx context.Context, a domain.Award, now time.Time) (
 		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(hashtext('market.award:' || $1))`, a.ProjectID); err != nil {
 			return err
 		}
+		if current, err := advanceVersion(ctx, tx, a.ProjectID, a.EventAt); err != nil || !current {
+			return err
+		}
 		var stored string
 		var old [3]string
 		err := tx.QueryRow(ctx, `SELECT content_key, dept_code, method_code, type_code FROM awards WHERE project_id = $1`,
@@ -212,10 +215,13 @@ func (s *Store) ApplyAward(ctx context.Context, a domain.Award, now time.Time) (
 // winners by cascade), its unsent competitor alerts go, and its groups and
 // winners are marked stale so the refresh job recomputes the rollups and
 // suppliers without it (docs/market.md#withdrawn-awards).
-func (s *Store) WithdrawAward(ctx context.Context, projectID string) (bool, error) {
+func (s *Store) WithdrawAward(ctx context.Context, projectID string, at time.Time) (bool, error) {
 	changed := false
 	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(hashtext('market.award:' || $1))`, projectID); err != nil {
+			return err
+		}
+		if current, err := advanceVersion(ctx, tx, projectID, at); err != nil || !current {
 			return err
 		}
 		var old domain.Award
@@ -241,6 +247,24 @@ func (s *Store) WithdrawAward(ctx context.Context, projectID string) (bool, erro
 		return markGroupsDirty(ctx, tx, nil, old)
 	})
 	return changed, err
+}
+
+// advanceVersion records at as the time of the latest award event applied
+// to the project, under the award's lock, and reports whether the event is
+// current: false when a later one was applied already (this one, delivered
+// late, must change nothing). A zero time is unordered: always current,
+// nothing recorded.
+func advanceVersion(ctx context.Context, tx pgx.Tx, projectID string, at time.Time) (bool, error) {
+	if at.IsZero() {
+		return true, nil
+	}
+	tag, err := tx.Exec(ctx, `INSERT INTO award_versions (project_id, occurred_at) VALUES ($1, $2)
+		ON CONFLICT (project_id) DO UPDATE SET occurred_at = EXCLUDED.occurred_at
+		WHERE award_versions.occurred_at <= EXCLUDED.occurred_at`, projectID, at)
+	if err != nil {
+		return false, fmt.Errorf("award version %s: %w", projectID, err)
+	}
+	return tag.RowsAffected() == 1, nil
 }
 
 // WinnerArrays are an award's winners as awards.winner_keys,

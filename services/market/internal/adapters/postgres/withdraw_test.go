@@ -83,7 +83,7 @@ func TestWithdrawnAwardLeavesEveryFigure(t *testing.T) {
 	}
 	check("before", all, 6)
 	for i, want := range []bool{true, false} { // the second is a replay
-		changed, err := s.WithdrawAward(ctx, gone.ProjectID)
+		changed, err := s.WithdrawAward(ctx, gone.ProjectID, time.Time{})
 		if err != nil || changed != want {
 			t.Fatalf("withdraw %d: changed %v, want %v (%v)", i, changed, want, err)
 		}
@@ -104,4 +104,65 @@ func TestWithdrawnAwardLeavesEveryFigure(t *testing.T) {
 	}
 	refresh()
 	check("re-awarded", all, 6)
+}
+
+// TestLateAwardEventIgnored: events are applied in the order they were
+// published, not delivered: an AwardRecorded retried after the withdrawal
+// that followed it does not bring the award back, an older state of an
+// award does not overwrite a newer one, and a later award (a new W0) does
+// (docs/market.md#withdrawn-awards).
+func TestLateAwardEventIgnored(t *testing.T) {
+	t.Parallel()
+	s, _ := newStore(t)
+	ctx := context.Background()
+	now := time.Now()
+	t0 := time.Date(2026, 11, 1, 9, 0, 0, 0, time.UTC)
+	w := domain.NewWinner("บริษัท ผู้รับเหมา จำกัด", taxID(1), false, "", nil)
+	first := award("68020000001", 100_000_00, 90_000_00, w)
+	first.EventAt = t0
+	corrected := award("68020000001", 100_000_00, 85_000_00, w)
+	corrected.EventAt = t0.Add(time.Hour)
+	n := func() int64 {
+		t.Helper()
+		b, err := s.Benchmark(ctx, domain.Filter{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b.N
+	}
+	p50 := func() float64 {
+		t.Helper()
+		b, err := s.Benchmark(ctx, domain.Filter{})
+		if err != nil || b.Stats.P50 == nil {
+			t.Fatalf("p50: %+v %v", b.Stats, err)
+		}
+		return *b.Stats.P50
+	}
+	if changed, err := s.ApplyAward(ctx, corrected, now); err != nil || !changed {
+		t.Fatalf("corrected: %v %v", changed, err)
+	}
+	// The first state, delivered after the correction: ignored.
+	if changed, err := s.ApplyAward(ctx, first, now); err != nil || changed {
+		t.Fatalf("older state applied: %v %v", changed, err)
+	}
+	if got := p50(); got != 15 {
+		t.Fatalf("discount %v, want the corrected 15", got)
+	}
+	withdrawnAt := t0.Add(2 * time.Hour)
+	if changed, err := s.WithdrawAward(ctx, first.ProjectID, withdrawnAt); err != nil || !changed {
+		t.Fatalf("withdraw: %v %v", changed, err)
+	}
+	// The correction redelivered after the withdrawal: still withdrawn.
+	if changed, err := s.ApplyAward(ctx, corrected, now); err != nil || changed || n() != 0 {
+		t.Fatalf("a late award event brought the withdrawn award back: %v %v n=%d", changed, err, n())
+	}
+	// An older withdrawal redelivered after a re-award: the award stays.
+	reawarded := corrected
+	reawarded.EventAt = t0.Add(3 * time.Hour)
+	if changed, err := s.ApplyAward(ctx, reawarded, now); err != nil || !changed || n() != 1 {
+		t.Fatalf("re-award: %v %v n=%d", changed, err, n())
+	}
+	if changed, err := s.WithdrawAward(ctx, first.ProjectID, withdrawnAt); err != nil || changed || n() != 1 {
+		t.Fatalf("a late withdrawal removed the re-award: %v %v n=%d", changed, err, n())
+	}
 }
