@@ -35,6 +35,14 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
+
+// The pay button is enabled once the plans have loaded (a plan chosen); a
+// click before that does nothing, so wait for it on a loaded machine.
+async function clickPay() {
+  const pay = await screen.findByTestId<HTMLButtonElement>("pay-submit", {}, { timeout: 5000 });
+  await waitFor(() => expect(pay.disabled).toBe(false), { timeout: 5000 });
+  fireEvent.click(pay);
+}
 describe("checkout asks who the tax invoice names", () => {
   it("a plain receipt by default without a profile (receipt_only)", async () => {
     signIn();
@@ -43,7 +51,7 @@ describe("checkout asks who the tax invoice names", () => {
     await screen.findByTestId("pay-invoice", {}, { timeout: 5000 });
     await waitFor(() => expect(screen.getByTestId<HTMLInputElement>("pay-invoice-receipt").checked).toBe(true), { timeout: 5000 });
     expect(screen.queryByTestId("pay-buyer")).toBeNull();
-    fireEvent.click(screen.getByTestId("pay-submit"));
+    await clickPay();
     await waitFor(() => expect(be.calls.some((c) => c.method === "CreateCheckout")).toBe(true), { timeout: 5000 });
     const plain = be.calls.find((c) => c.method === "CreateCheckout")!.body;
     expect(plain.receiptOnly).toBe(true);
@@ -59,7 +67,7 @@ describe("checkout asks who the tax invoice names", () => {
     fireEvent.click(screen.getByTestId("billing-kind-company"));
     fireEvent.change(screen.getByTestId("billing-name"), { target: { value: "บริษัท \u202eดำกัจ" } });
     fireEvent.change(screen.getByTestId("billing-tax-id"), { target: { value: "0105551234568" } });
-    fireEvent.click(screen.getByTestId("pay-submit"));
+    await clickPay();
     expect(await screen.findByText(b.errTaxIdCheck)).toBeTruthy();
     expect(screen.getByText(b.errChars)).toBeTruthy();
     expect(be.calls.some((c) => c.method === "CreateCheckout")).toBe(false);
@@ -67,7 +75,7 @@ describe("checkout asks who the tax invoice names", () => {
     fireEvent.change(screen.getByTestId("billing-name"), { target: { value: " บริษัท รับเหมา จำกัด " } });
     fireEvent.change(screen.getByTestId("billing-tax-id"), { target: { value: "0-1055-51234-56-7" } });
     fireEvent.change(screen.getByTestId("billing-address"), { target: { value: "99/1 ถนนสีลม\nกรุงเทพมหานคร" } });
-    fireEvent.click(screen.getByTestId("pay-submit"));
+    await clickPay();
     await waitFor(() => expect(be.calls.some((c) => c.method === "CreateCheckout")).toBe(true), { timeout: 5000 });
     expect(be.calls.find((c) => c.method === "CreateCheckout")!.body.buyer).toEqual({
       kind: "company", name: "บริษัท รับเหมา จำกัด", taxId: "0105551234567", headOffice: true, address: "99/1 ถนนสีลม\nกรุงเทพมหานคร",
@@ -84,7 +92,7 @@ describe("checkout asks who the tax invoice names", () => {
     renderApp("/payment?tier=starter");
     await screen.findByTestId("pay-buyer", {}, { timeout: 5000 });
     expect(screen.getByTestId<HTMLInputElement>("billing-name").value).toBe("บริษัท เดิม จำกัด");
-    fireEvent.click(screen.getByTestId("pay-submit"));
+    await clickPay();
     await waitFor(() => expect(be.calls.some((c) => c.method === "CreateCheckout")).toBe(true), { timeout: 5000 });
     expect(be.calls.find((c) => c.method === "CreateCheckout")!.body.buyer).toMatchObject({ branch: "00012", taxId: "0105551234567" });
   });

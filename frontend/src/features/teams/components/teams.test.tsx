@@ -340,7 +340,7 @@ describe("teams and joining", () => {
     const be = backend({ "TeamsService/AcceptInvitation": () => connectError(404, "not found", "invitation-not-found") });
     renderApp("/teams/join?code=482913");
     fireEvent.click(await screen.findByTestId("team-join-submit"));
-    expect((await screen.findByTestId("team-join-error")).textContent).toContain(t.joinNotFound);
+    expect((await screen.findByTestId("team-join-error", {}, { timeout: 5000 })).textContent).toContain(t.joinNotFound);
     expect(calls(be, "AcceptInvitation")[0].body).toEqual({ code: "482913" });
   });
 
