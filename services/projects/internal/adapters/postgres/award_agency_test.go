@@ -8,7 +8,6 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	projectsv1 "bidradar/gen/projects/v1"
-	"bidradar/pkg/outbox"
 	"bidradar/services/projects/internal/adapters/eventproto"
 	"bidradar/services/projects/internal/adapters/postgres"
 	"bidradar/services/projects/internal/domain"
@@ -38,15 +37,8 @@ func TestCSVAwardKeepsTheFeedsAgencyCode(t *testing.T) {
 	if _, err := repo.Upsert(ctx, 2, []domain.Project{csvRow(feed.ID), csvRow("68019000002")}, now.Add(time.Hour)); err != nil {
 		t.Fatal(err)
 	}
-	evs, err := outbox.Stored(ctx, pool)
-	if err != nil {
-		t.Fatal(err)
-	}
 	codes := map[string][2]string{}
-	for _, e := range evs {
-		if e.Subject != subjectOf(t, &projectsv1.AwardRecorded{}) {
-			continue
-		}
+	for _, e := range storedOn(t, pool, &projectsv1.AwardRecorded{}) {
 		var a projectsv1.AwardRecorded
 		if err := proto.Unmarshal(e.Payload, &a); err != nil {
 			t.Fatal(err)

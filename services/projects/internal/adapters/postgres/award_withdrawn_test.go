@@ -29,18 +29,11 @@ func TestAwardWithdrawnOnce(t *testing.T) {
 		Announcements: []domain.Announcement{{Type: domain.AnnInvitation, Date: d(1)}, {Type: domain.AnnWinner, Date: d(10)}}}
 	count := func(m proto.Message) (n int, last *outbox.Event) {
 		t.Helper()
-		evs, err := outbox.Stored(ctx, pool)
-		if err != nil {
-			t.Fatal(err)
+		evs := storedOn(t, pool, m)
+		if len(evs) > 0 {
+			last = &evs[len(evs)-1]
 		}
-		subj := subjectOf(t, m)
-		for i := range evs {
-			if evs[i].Subject == subj {
-				n++
-				last = &evs[i]
-			}
-		}
-		return n, last
+		return len(evs), last
 	}
 	now := time.Now()
 	if _, err := repo.Upsert(ctx, 1, []domain.Project{p}, now); err != nil {

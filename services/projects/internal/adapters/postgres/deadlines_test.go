@@ -11,7 +11,6 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	projectsv1 "bidradar/gen/projects/v1"
-	"bidradar/pkg/outbox"
 	"bidradar/services/projects/internal/adapters/eventproto"
 	"bidradar/services/projects/internal/adapters/postgres"
 	"bidradar/services/projects/internal/app"
@@ -48,15 +47,8 @@ func TestDeadlineRemindersOnce(t *testing.T) {
 
 	reminders := func() []string {
 		t.Helper()
-		evs, err := outbox.Stored(ctx, pool)
-		if err != nil {
-			t.Fatal(err)
-		}
 		var out []string
-		for _, e := range evs {
-			if e.Subject != subjectOf(t, &projectsv1.DeadlineApproaching{}) {
-				continue
-			}
+		for _, e := range storedOn(t, pool, &projectsv1.DeadlineApproaching{}) {
 			var m projectsv1.DeadlineApproaching
 			if err := proto.Unmarshal(e.Payload, &m); err != nil {
 				t.Fatal(err)

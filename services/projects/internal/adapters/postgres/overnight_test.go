@@ -12,7 +12,6 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	projectsv1 "bidradar/gen/projects/v1"
-	"bidradar/pkg/outbox"
 	"bidradar/services/projects/internal/adapters/eventproto"
 	"bidradar/services/projects/internal/adapters/postgres"
 	"bidradar/services/projects/internal/app"
@@ -70,15 +69,8 @@ func TestOvernightRunOncePerDay(t *testing.T) {
 
 	digests := func() []*projectsv1.CriteriaMatched {
 		t.Helper()
-		evs, err := outbox.Stored(ctx, pool)
-		if err != nil {
-			t.Fatal(err)
-		}
 		var out []*projectsv1.CriteriaMatched
-		for _, e := range evs {
-			if e.Subject != subjectOf(t, &projectsv1.CriteriaMatched{}) {
-				continue
-			}
+		for _, e := range storedOn(t, pool, &projectsv1.CriteriaMatched{}) {
 			var m projectsv1.CriteriaMatched
 			if err := proto.Unmarshal(e.Payload, &m); err != nil {
 				t.Fatal(err)

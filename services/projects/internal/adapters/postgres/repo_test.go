@@ -37,6 +37,23 @@ func subjectOf(t testing.TB, m proto.Message) string {
 	return s
 }
 
+// storedOn is the events stored in the outbox on m's subject, oldest first.
+func storedOn(t testing.TB, pool *pgxpool.Pool, m proto.Message) []outbox.Event {
+	t.Helper()
+	evs, err := outbox.Stored(context.Background(), pool)
+	if err != nil {
+		t.Fatal(err)
+	}
+	subj := subjectOf(t, m)
+	var out []outbox.Event
+	for _, e := range evs {
+		if e.Subject == subj {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
 func setup(t testing.TB) (*pgxpool.Pool, string) {
 	t.Helper()
 	url := pgtest.NewDatabase(t)
