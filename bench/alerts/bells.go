@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
-	"sync"
-	"sync/atomic"
 	"time"
 
 	"connectrpc.com/connect"
@@ -30,7 +28,7 @@ import (
 // user's open pages), recorded here as it reaches the bus.
 type bellSide struct {
 	pool   *pgxpool.Pool
-	pushed *subjectRecord
+	pushed *busRecord
 	stop   func()
 }
 
@@ -148,38 +146,3 @@ func (b *bellSide) report(ctx context.Context, r *importRun, expected int) {
 		fmt.Printf("bell: every row once (%d), and every user's last pushed unread count equals their rows\n", rows)
 	}
 }
-
-// subjectRecord keeps the messages of a subject (wildcards allowed) as
-// they reach the bus, with when the last arrived.
-type subjectRecord struct {
-	sub     *nats.Subscription
-	n, last atomic.Int64
-	mu      sync.Mutex
-	data    [][]byte
-}
-
-func recordSubject(nc *nats.Conn, subject string) *subjectRecord {
-	r := &subjectRecord{}
-	sub, err := nc.Subscribe(subject, func(m *nats.Msg) {
-		now := time.Now().UnixNano()
-		r.mu.Lock()
-		r.data = append(r.data, m.Data)
-		r.mu.Unlock()
-		r.n.Add(1)
-		r.last.Store(now)
-	})
-	if err != nil {
-		fail(err)
-	}
-	_ = sub.SetPendingLimits(-1, -1)
-	r.sub = sub
-	return r
-}
-
-func (r *subjectRecord) taken() ([][]byte, int64) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.data, r.last.Load()
-}
-
-func (r *subjectRecord) stop() { _ = r.sub.Unsubscribe() }

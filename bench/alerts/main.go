@@ -597,8 +597,8 @@ func startBus(ctx context.Context, pool *pgxpool.Pool, log *slog.Logger) (*nats.
 	}
 }
 
-// busRecord keeps the messages of a subject as they reach the bus, with
-// when each arrived.
+// busRecord keeps the messages of a subject (wildcards allowed) as they
+// reach the bus, with when each arrived.
 type busRecord struct {
 	sub     *nats.Subscription
 	n, last atomic.Int64 // messages so far, and when the last arrived (ns)
@@ -607,12 +607,17 @@ type busRecord struct {
 	at      []int64
 }
 
+// recordBus records the subject the event ev is published on.
 func recordBus(nc *nats.Conn, ev proto.Message) *busRecord {
-	r := &busRecord{}
 	subject, err := events.SubjectOf(ev)
 	if err != nil {
 		fail(err)
 	}
+	return recordSubject(nc, subject)
+}
+
+func recordSubject(nc *nats.Conn, subject string) *busRecord {
+	r := &busRecord{}
 	sub, err := nc.Subscribe(subject, func(m *nats.Msg) {
 		now := time.Now().UnixNano()
 		r.mu.Lock()
