@@ -128,6 +128,15 @@ type stmt struct {
 	args     []any
 }
 
+// explainIn sets s's plan settings in tx and records its EXPLAIN
+// (WithExplain: statement by statement, in a transaction).
+func (s stmt) explainIn(ctx context.Context, tx pgx.Tx) error {
+	if _, err := tx.Exec(ctx, s.settings); err != nil {
+		return err
+	}
+	return explain(ctx, tx, s.sql, s.args)
+}
+
 // countStmt counts the matches of c up to the cap + 1 (a walk plan counts
 // with the bitmap: it has no page order to keep).
 func (r *Repo) countStmt(c domain.Criteria, t domain.Terms, a Analysis) *stmt {
@@ -173,10 +182,7 @@ func runSearch(ctx context.Context, pool *pgxpool.Pool, page stmt, count *stmt, 
 	if _, ok := ctx.Value(explainKey{}).(*[]string); ok {
 		err := pgx.BeginTxFunc(ctx, pool, pgx.TxOptions{AccessMode: pgx.ReadOnly}, func(tx pgx.Tx) error {
 			res = searchResult{}
-			if _, err := tx.Exec(ctx, page.settings); err != nil {
-				return err
-			}
-			if err := explain(ctx, tx, page.sql, page.args); err != nil {
+			if err := page.explainIn(ctx, tx); err != nil {
 				return err
 			}
 			rows, err := tx.Query(ctx, page.sql, page.args...)
@@ -189,10 +195,7 @@ func runSearch(ctx context.Context, pool *pgxpool.Pool, page stmt, count *stmt, 
 			if count == nil || len(res.keys) <= perPage {
 				return nil // only a full page needs the count
 			}
-			if _, err := tx.Exec(ctx, count.settings); err != nil {
-				return err
-			}
-			if err := explain(ctx, tx, count.sql, count.args); err != nil {
+			if err := count.explainIn(ctx, tx); err != nil {
 				return err
 			}
 			res.counted = true
@@ -240,10 +243,7 @@ func runCount(ctx context.Context, pool *pgxpool.Pool, count *stmt) (int, error)
 	var n int
 	if _, ok := ctx.Value(explainKey{}).(*[]string); ok {
 		err := pgx.BeginTxFunc(ctx, pool, pgx.TxOptions{AccessMode: pgx.ReadOnly}, func(tx pgx.Tx) error {
-			if _, err := tx.Exec(ctx, count.settings); err != nil {
-				return err
-			}
-			if err := explain(ctx, tx, count.sql, count.args); err != nil {
+			if err := count.explainIn(ctx, tx); err != nil {
 				return err
 			}
 			return tx.QueryRow(ctx, count.sql, count.args...).Scan(&n)
