@@ -45,7 +45,8 @@ type Options struct {
 	// TotalCap: totals are exact up to this many matches, estimated above.
 	TotalCap int
 	// SampleSize is the number of rows kept in memory for selectivity
-	// estimates; SampleTTL how long a sample is reused.
+	// estimates (0: 1 % of the table, at least 10 000 and at most
+	// 100 000); SampleTTL how long a sample is reused.
 	SampleSize int
 	SampleTTL  time.Duration
 	// ForcePlan overrides the plan choice ("walk", "bitmap", "planner"),
@@ -72,9 +73,6 @@ type Encoder interface {
 func New(pool *pgxpool.Pool, enc Encoder, opts Options) *Repo {
 	if opts.TotalCap <= 0 {
 		opts.TotalCap = DefaultTotalCap
-	}
-	if opts.SampleSize <= 0 {
-		opts.SampleSize = 10000
 	}
 	if opts.SampleTTL <= 0 {
 		opts.SampleTTL = 10 * time.Minute

@@ -3,6 +3,7 @@ package postgres
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"sync"
 	"time"
 
@@ -33,11 +34,30 @@ func (s *sampler) fresh() bool {
 	return s.ix != nil && time.Since(s.at) < s.repo.opts.SampleTTL && int64(s.writes) <= s.ix.total/10
 }
 
+// get returns the sample, loading it when there is none. A stale sample of
+// a large table is still returned while a new one loads in the background:
+// at 10 M projects a load reads 100 000 rows (~1 s), which every search
+// arriving meanwhile would otherwise wait for. A small table's sample (the
+// whole table, or a few of its pages) reloads at once, so that a search
+// right after a write plans on it.
 func (s *sampler) get(ctx context.Context) (*sampleIndex, error) {
 	s.mu.Lock()
 	ix, ok := s.ix, s.fresh()
 	s.mu.Unlock()
 	if ok {
+		return ix, nil
+	}
+	if ix != nil && ix.total > int64(4*s.repo.sampleSize(ix.total)) {
+		if s.loading.TryLock() {
+			go func() {
+				defer s.loading.Unlock()
+				ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+				defer cancel()
+				if err := s.reload(ctx); err != nil {
+					slog.Warn("search sample: reload failed, the old one stays", "err", err)
+				}
+			}()
+		}
 		return ix, nil
 	}
 	s.loading.Lock()
@@ -48,15 +68,40 @@ func (s *sampler) get(ctx context.Context) (*sampleIndex, error) {
 	if ok {
 		return ix, nil
 	}
-	rows, total, err := s.load(ctx)
-	if err != nil {
+	if err := s.reload(ctx); err != nil {
 		return nil, err
 	}
-	ix = newSampleIndex(rows, total)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.ix, nil
+}
+
+// reload loads a new sample and makes it current (s.loading held).
+func (s *sampler) reload(ctx context.Context) error {
+	rows, total, err := s.load(ctx)
+	if err != nil {
+		return err
+	}
+	ix := newSampleIndex(rows, total)
 	s.mu.Lock()
 	s.ix, s.at, s.writes = ix, time.Now(), 0
 	s.mu.Unlock()
-	return ix, nil
+	return nil
+}
+
+// minSampleSize is the smallest automatic sample (Options.SampleSize 0).
+const minSampleSize = 10000
+
+// sampleSize is the sample to keep of a table of total rows: 1 % of it,
+// between 10 000 and 100 000 rows, unless Options.SampleSize fixes it.
+// At 10 M projects a filtered keyword with ~6 000 matches (a keyword, a
+// province and a method) has ~6 rows in 10 000, too few to estimate its
+// total, so it was counted (a GIN scan of ~50 ms); 100 000 rows hold ~60.
+func (r *Repo) sampleSize(total int64) int {
+	if r.opts.SampleSize > 0 {
+		return r.opts.SampleSize
+	}
+	return int(min(max(total/100, minSampleSize), 100000))
 }
 
 // Invalidate drops the sample (after bulk loads).
@@ -72,16 +117,18 @@ func (s *sampler) load(ctx context.Context) ([]domain.Project, int64, error) {
 		return nil, 0, err
 	}
 	total := int64(est)
-	if est < float64(s.repo.opts.SampleSize)*4 {
+	size := s.repo.sampleSize(total)
+	if est < float64(size)*4 {
 		if err := s.repo.pool.QueryRow(ctx, `SELECT count(*) FROM projects`).Scan(&total); err != nil {
 			return nil, 0, err
 		}
+		size = s.repo.sampleSize(total)
 	}
 	const cols = `id, search_text, method_code, province_code, ministry_code, agency_name, sub_agency_name, status,
 		strategy_code, work_type_code, budget_year, announce_types, announced_on, budget, submission_due`
 	q := "SELECT " + cols + " FROM projects"
-	if total > int64(s.repo.opts.SampleSize) {
-		pct := 100 * float64(s.repo.opts.SampleSize) / float64(total)
+	if total > int64(size) {
+		pct := 100 * float64(size) / float64(total)
 		q += fmt.Sprintf(" TABLESAMPLE SYSTEM (%.6f) REPEATABLE (1)", pct)
 	}
 	rows, err := s.repo.pool.Query(ctx, q)
@@ -89,7 +136,7 @@ func (s *sampler) load(ctx context.Context) ([]domain.Project, int64, error) {
 		return nil, 0, fmt.Errorf("load sample: %w", err)
 	}
 	defer rows.Close()
-	out := make([]domain.Project, 0, s.repo.opts.SampleSize)
+	out := make([]domain.Project, 0, size)
 	for rows.Next() {
 		var p domain.Project
 		var st string

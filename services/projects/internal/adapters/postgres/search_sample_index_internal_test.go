@@ -160,8 +160,16 @@ func TestSampleIndexCountsAsScan(t *testing.T) {
 				c.Statuses = []string{string(p.Status)}
 			}
 		}
+		if r.IntN(10) == 0 { // a value no sample row holds
+			c.Methods = append(c.Methods, "no-such-method")
+		}
 		if r.IntN(5) == 0 {
 			c.Today, c.ClosingWithin = sampleToday, 1+r.IntN(30)
+		}
+		if r.IntN(8) == 0 { // an explicit deadline range, empty at times
+			from := sampleToday.AddDate(0, 0, r.IntN(60)-30)
+			to := from.AddDate(0, 0, r.IntN(40)-5)
+			c.DueFrom, c.DueTo = &from, &to
 		}
 		check(c)
 	}
