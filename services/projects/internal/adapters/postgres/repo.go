@@ -46,7 +46,7 @@ type Options struct {
 	TotalCap int
 	// SampleSize is the number of rows kept in memory for selectivity
 	// estimates (0: 1 % of the table, at least 10 000 and at most
-	// 100 000); SampleTTL how long a sample is reused.
+	// 50 000); SampleTTL how long a sample is reused.
 	SampleSize int
 	SampleTTL  time.Duration
 	// ForcePlan overrides the plan choice ("walk", "bitmap", "planner"),

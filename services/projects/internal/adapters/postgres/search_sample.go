@@ -36,7 +36,7 @@ func (s *sampler) fresh() bool {
 
 // get returns the sample, loading it when there is none. A stale sample of
 // a large table is still returned while a new one loads in the background:
-// at 10 M projects a load reads 100 000 rows (~1 s), which every search
+// at 10 M projects a load reads 50 000 rows (~1 s), which every search
 // arriving meanwhile would otherwise wait for. A small table's sample (the
 // whole table, or a few of its pages) reloads at once, so that a search
 // right after a write plans on it.
@@ -89,19 +89,23 @@ func (s *sampler) reload(ctx context.Context) error {
 	return nil
 }
 
-// minSampleSize is the smallest automatic sample (Options.SampleSize 0).
-const minSampleSize = 10000
+// The bounds of the automatic sample (Options.SampleSize 0).
+const (
+	minSampleSize = 10000
+	maxSampleSize = 50000
+)
 
 // sampleSize is the sample to keep of a table of total rows: 1 % of it,
-// between 10 000 and 100 000 rows, unless Options.SampleSize fixes it.
+// between 10 000 and 50 000 rows, unless Options.SampleSize fixes it.
 // At 10 M projects a filtered keyword with ~6 000 matches (a keyword, a
 // province and a method) has ~6 rows in 10 000, too few to estimate its
-// total, so it was counted (a GIN scan of ~50 ms); 100 000 rows hold ~60.
+// total, so it was counted (a GIN scan of ~50 ms); 50 000 rows hold ~30.
+// The bound is memory: a sample row costs ~1 kB in each process.
 func (r *Repo) sampleSize(total int64) int {
 	if r.opts.SampleSize > 0 {
 		return r.opts.SampleSize
 	}
-	return int(min(max(total/100, minSampleSize), 100000))
+	return int(min(max(total/100, minSampleSize), maxSampleSize))
 }
 
 // Invalidate drops the sample (after bulk loads).

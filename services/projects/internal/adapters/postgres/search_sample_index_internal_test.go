@@ -179,7 +179,7 @@ func TestSampleIndexCountsAsScan(t *testing.T) {
 	}
 }
 
-// The keyword cache is bounded: past maxCachedTerms it starts again, and
+// The keyword cache is bounded: past maxTerms it starts again, and
 // answers stay right.
 func TestSampleIndexCacheBounded(t *testing.T) {
 	t.Parallel()
@@ -188,8 +188,8 @@ func TestSampleIndexCacheBounded(t *testing.T) {
 	for i := range maxCachedTerms + 10 {
 		ix.rowsWith("ไม่มี" + strings.Repeat("ก", i%50) + string(rune('a'+i%26)) + string(rune('0'+i/26%10)) + string(rune('A'+i/260%26)))
 	}
-	if n := len(ix.terms); n > maxCachedTerms {
-		t.Fatalf("%d cached keywords, want ≤ %d", n, maxCachedTerms)
+	if n := len(ix.terms); n > ix.maxTerms() {
+		t.Fatalf("%d cached keywords, want ≤ %d", n, ix.maxTerms())
 	}
 	c := domain.Criteria{Keyword: "ซื้อ"}
 	if got, want := ix.count(c, c.Terms()), countSampleScan(rows, c, c.Terms()); !reflect.DeepEqual(got, want) {
