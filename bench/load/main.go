@@ -22,6 +22,7 @@ import (
 	"strings"
 	"time"
 
+	"bidradar/pkg/runner"
 	"bidradar/stack"
 )
 
@@ -50,6 +51,7 @@ func main() {
 		fail(err)
 	}
 	if *start {
+		runner.TuneGC() // as the stack's own processes do
 		tmp, err := os.MkdirTemp("", "loadbench-")
 		if err != nil {
 			fail(err)

@@ -55,6 +55,7 @@ func Main(spec Spec) {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	log := logging.New(spec.Name, os.Getenv("LOG_LEVEL"))
+	TuneGC()
 	if n := os.Getenv("NATS_REPLICAS"); n != "" {
 		// Streams and durable consumers on that many servers of a NATS
 		// cluster (docs/architecture.md#beyond-one-machine).

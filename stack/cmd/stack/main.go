@@ -17,6 +17,7 @@ import (
 
 	"bidradar/pkg/config"
 	"bidradar/pkg/logging"
+	"bidradar/pkg/runner"
 	"bidradar/pkg/telemetry"
 	"bidradar/stack"
 )
@@ -25,6 +26,7 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	log := logging.New("stack", os.Getenv("LOG_LEVEL"))
+	runner.TuneGC()
 	getenv := func(k string) string {
 		if v, ok := os.LookupEnv(k); ok {
 			return v

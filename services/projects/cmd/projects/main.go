@@ -13,7 +13,6 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
-	"runtime/debug"
 	"syscall"
 
 	"bidradar/pkg/logging"
@@ -26,13 +25,11 @@ func main() {
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 		defer stop()
 		log := logging.New("projects", os.Getenv("LOG_LEVEL"))
-		if os.Getenv("GOGC") == "" {
-			// A batch command with a small live heap: the default GC target
-			// collected every few MB of a bulk import's garbage (~20 % of
-			// the command's CPU for 100 000 CSV rows); 400 keeps the heap
-			// near 100 MB and the CPU for the database.
-			debug.SetGCPercent(400)
-		}
+		// A batch command with a small live heap: the default GC target
+		// collected every few MB of a bulk import's garbage (~20 % of the
+		// command's CPU for 100 000 CSV rows); the servers' setting keeps
+		// the CPU for the database.
+		runner.TuneGC()
 		if err := projectssvc.Command(ctx, os.Args[1], os.Args[2:], os.Getenv, log); err != nil {
 			fmt.Fprintln(os.Stderr, "projects:", err)
 			os.Exit(1)
