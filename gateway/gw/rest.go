@@ -36,10 +36,10 @@ const httpCodeKey = "x-http-code"
 // names, {"detail": ...} errors, and 404/405 for unknown routes.
 func newREST(ctx context.Context, cfg Config, shed grpc.UnaryClientInterceptor) (http.Handler, []func() error, error) {
 	mux := runtime.NewServeMux(
-		runtime.WithMarshalerOption(runtime.MIMEWildcard, &runtime.HTTPBodyMarshaler{Marshaler: &runtime.JSONPb{
+		runtime.WithMarshalerOption(runtime.MIMEWildcard, &runtime.HTTPBodyMarshaler{Marshaler: &planJSON{JSONPb: &runtime.JSONPb{
 			MarshalOptions:   protojson.MarshalOptions{UseProtoNames: true, EmitUnpopulated: true},
 			UnmarshalOptions: protojson.UnmarshalOptions{DiscardUnknown: true},
-		}}),
+		}}}),
 		runtime.WithErrorHandler(restError),
 		runtime.WithRoutingErrorHandler(routingError),
 		runtime.WithForwardResponseOption(successStatus),
