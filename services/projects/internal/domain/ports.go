@@ -58,6 +58,10 @@ type PageRequest struct {
 
 // ResultPage is one page of search results.
 type ResultPage struct {
+	// Items hold what a result list shows: identity, names and codes,
+	// money, status, dates, SearchText, and of the announcements only the
+	// latest one with a link (its Link alone); the rest is left empty (Get
+	// reads a whole project).
 	Items          []Project
 	Total          int  // exact when !TotalEstimated
 	TotalEstimated bool // above the cap: an estimate, shown as "about N"

@@ -161,7 +161,7 @@ func (r *Repo) countStmt(c domain.Criteria, t domain.Terms, a Analysis) *stmt {
 // order and the result sorted by that number.
 func pageRowsQuery(q string, perPage int) string {
 	return "SELECT k.id, k.d, k.key, k.n, p.* FROM (SELECT q.*, row_number() OVER () AS rn FROM (" + q +
-		") q(id, d, key, n)) k LEFT JOIN LATERAL (SELECT " + readColumns +
+		") q(id, d, key, n)) k LEFT JOIN LATERAL (SELECT " + listColumns +
 		" FROM projects WHERE projects.id = k.id AND k.rn <= " + strconv.Itoa(perPage) + ") p ON true ORDER BY k.rn"
 }
 
@@ -274,7 +274,7 @@ func (res *searchResult) readPage(rows pgx.Rows, perPage int) error {
 		var key pgtype.Numeric
 		pre := []any{&k.id, &k.date, &key, &res.windowTotal}
 		if len(res.keys) < perPage {
-			p, err := scanProject(prefixedRow{rows, pre})
+			p, err := scanListRow(prefixedRow{rows, pre})
 			if err != nil {
 				return err
 			}
