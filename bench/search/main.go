@@ -64,6 +64,9 @@ func mix() []query {
 }
 
 func pct(ds []time.Duration, p float64) time.Duration {
+	if len(ds) == 0 {
+		return 0 // -naive-reps 0
+	}
 	s := append([]time.Duration(nil), ds...)
 	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
 	i := int(p*float64(len(s))+0.999999) - 1
@@ -76,7 +79,7 @@ func pct(ds []time.Duration, p float64) time.Duration {
 func main() {
 	n := flag.Int("n", 1000000, "projects to load")
 	reps := flag.Int("reps", 20, "runs of each query")
-	naiveReps := flag.Int("naive-reps", 2, "runs of each naive query")
+	naiveReps := flag.Int("naive-reps", 2, "runs of each naive query (0: none, the ratio column then reads 0x)")
 	dbURL := flag.String("db", "", "database URL (default: a fresh bench_search_<n> on 127.0.0.1)")
 	skipLoad := flag.Bool("skip-load", false, "reuse the loaded database")
 	loadOnly := flag.Bool("load-only", false, "load and exit")
