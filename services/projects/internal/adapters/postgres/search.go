@@ -3,6 +3,7 @@ package postgres
 import (
 	"context"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 
@@ -115,10 +116,17 @@ func (r *Repo) Search(ctx context.Context, c domain.Criteria, pr domain.PageRequ
 	return out, nil
 }
 
-// estimable: the sample's estimate is above the cap and rests on enough
-// sample rows to show it ("about N") instead of counting.
+// estimable: the sample's estimate is above the cap with confidence, so
+// that it is shown ("about N") instead of counting: the estimate rests on
+// at least 10 sample rows, and even those rows less two standard deviations
+// (√rows, as for a Poisson count) estimate more than the cap. A total the
+// spec wants exact (at most the cap) is then estimated by chance in under
+// 1 % of samples at the cap itself, and almost never below it: with the
+// estimate alone above the cap, 583 matches among 1 M projects, 10 rows of
+// a 10 000-row sample, were shown as "about 1,000".
 func (r *Repo) estimable(a Analysis) bool {
-	return a.SampleSize > 0 && a.Estimate > float64(r.opts.TotalCap) && a.Fraction*float64(a.SampleSize) >= 10
+	rows := a.Fraction * float64(a.SampleSize)
+	return a.SampleSize > 0 && rows >= 10 && a.Estimate*(1-2/math.Sqrt(rows)) > float64(r.opts.TotalCap)
 }
 
 // stmt is one statement of a search with the plan settings it runs under.

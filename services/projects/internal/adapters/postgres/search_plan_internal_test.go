@@ -54,3 +54,31 @@ func TestChoosePlan(t *testing.T) {
 		t.Errorf("estimate %.0f drive %d, want 25000 and the one keyword", a.Estimate, a.Drive)
 	}
 }
+
+// A total is estimated only when the sample puts it above the cap with
+// confidence; near the cap it is counted.
+func TestEstimableAboveCapWithConfidence(t *testing.T) {
+	r := &Repo{opts: Options{TotalCap: 1000}}
+	for _, c := range []struct {
+		sample, rows int
+		table        float64
+		want         bool
+	}{
+		{9970, 10, 1e6, false},  // 583 true matches once drew 10 rows: "about 1,000" was wrong
+		{10000, 17, 1e6, false}, // ~1 700, but two deviations below is under the cap
+		{10000, 30, 1e6, true},  // ~3 000
+		{50000, 29, 1e7, true},  // a keyword, a province and a method at 10 M: ~5 800
+		{10000, 9, 1e9, false},  // too few rows to estimate at all
+		{10000, 0, 1e7, false},
+		{0, 0, 1e7, false},
+	} {
+		a := Analysis{SampleSize: c.sample}
+		if c.sample > 0 {
+			a.Fraction = float64(c.rows) / float64(c.sample)
+		}
+		a.Estimate = a.Fraction * c.table
+		if got := r.estimable(a); got != c.want {
+			t.Errorf("%d of %d sample rows, table %.0f (estimate %.0f): estimable %v, want %v", c.rows, c.sample, c.table, a.Estimate, got, c.want)
+		}
+	}
+}
