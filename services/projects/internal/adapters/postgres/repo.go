@@ -158,33 +158,37 @@ func scanProject(rows pgx.Row) (domain.Project, error) {
 	if !announced.Equal(domain.NoDate) {
 		p.LastAnnounced = bangkokDate(announced)
 	}
-	if signed != nil {
-		d := bangkokDate(*signed)
-		p.ContractSigned = &d
+	p.ContractSigned, p.ContractEnd = bangkokDay(signed), bangkokDay(end)
+	p.SubmissionDue, p.HearingDue = bangkokDay(subDue), bangkokDay(hearDue)
+	return p, moneyInto(moneyCol{&p.Budget, budget}, moneyCol{&p.ReferencePrice, ref}, moneyCol{&p.AgreedPrice, agreed},
+		moneyCol{&p.ContractValue, cval})
+}
+
+// bangkokDay is bangkokDate of a nullable date column.
+func bangkokDay(t *time.Time) *time.Time {
+	if t == nil {
+		return nil
 	}
-	if end != nil {
-		d := bangkokDate(*end)
-		p.ContractEnd = &d
-	}
-	if subDue != nil {
-		d := bangkokDate(*subDue)
-		p.SubmissionDue = &d
-	}
-	if hearDue != nil {
-		d := bangkokDate(*hearDue)
-		p.HearingDue = &d
-	}
-	for _, x := range []struct {
-		dst **domain.Money
-		n   pgtype.Numeric
-	}{{&p.Budget, budget}, {&p.ReferencePrice, ref}, {&p.AgreedPrice, agreed}, {&p.ContractValue, cval}} {
-		m, err := money(x.n)
+	d := bangkokDate(*t)
+	return &d
+}
+
+// moneyCol is a numeric column and the amount it is read into.
+type moneyCol struct {
+	dst **domain.Money
+	n   pgtype.Numeric
+}
+
+// moneyInto reads each numeric column into its amount.
+func moneyInto(cols ...moneyCol) error {
+	for _, c := range cols {
+		m, err := money(c.n)
 		if err != nil {
-			return p, err
+			return err
 		}
-		*x.dst = m
+		*c.dst = m
 	}
-	return p, nil
+	return nil
 }
 
 // listColumns is what a search page reads of each project
@@ -216,28 +220,11 @@ func scanListRow(row pgx.Row) (domain.Project, error) {
 	if !announced.Equal(domain.NoDate) {
 		p.LastAnnounced = bangkokDate(announced)
 	}
-	if subDue != nil {
-		d := bangkokDate(*subDue)
-		p.SubmissionDue = &d
-	}
-	if hearDue != nil {
-		d := bangkokDate(*hearDue)
-		p.HearingDue = &d
-	}
+	p.SubmissionDue, p.HearingDue = bangkokDay(subDue), bangkokDay(hearDue)
 	if link != nil {
 		p.Announcements = []domain.Announcement{{Link: *link}}
 	}
-	for _, x := range []struct {
-		dst **domain.Money
-		n   pgtype.Numeric
-	}{{&p.Budget, budget}, {&p.ReferencePrice, ref}, {&p.AgreedPrice, agreed}} {
-		m, err := money(x.n)
-		if err != nil {
-			return p, err
-		}
-		*x.dst = m
-	}
-	return p, nil
+	return p, moneyInto(moneyCol{&p.Budget, budget}, moneyCol{&p.ReferencePrice, ref}, moneyCol{&p.AgreedPrice, agreed})
 }
 
 // Get implements domain.ProjectRepository.

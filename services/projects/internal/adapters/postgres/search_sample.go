@@ -153,10 +153,7 @@ func (s *sampler) load(ctx context.Context) ([]domain.Project, int64, error) {
 			&st, &p.StrategyCode, &p.WorkTypeCode, &by, &types, &announced, &budget, &due); err != nil {
 			return nil, 0, err
 		}
-		if due != nil {
-			d := bangkokDate(*due)
-			p.SubmissionDue = &d
-		}
+		p.SubmissionDue = bangkokDay(due)
 		p.Status, p.BudgetYear = domain.Status(st), int(by)
 		for _, t := range types {
 			p.Announcements = append(p.Announcements, domain.Announcement{Type: domain.AnnouncementType(t)})
