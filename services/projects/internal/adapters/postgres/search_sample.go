@@ -20,6 +20,7 @@ type sampler struct {
 	ix      *sampleIndex // nil until loaded, or after Invalidate
 	at      time.Time
 	writes  int
+	gen     int // Invalidate's count: a load begun before it is not installed
 	loading sync.Mutex
 }
 
@@ -68,23 +69,36 @@ func (s *sampler) get(ctx context.Context) (*sampleIndex, error) {
 	if ok {
 		return ix, nil
 	}
-	if err := s.reload(ctx); err != nil {
-		return nil, err
+	for {
+		if err := s.reload(ctx); err != nil {
+			return nil, err
+		}
+		s.mu.Lock()
+		cur := s.ix
+		s.mu.Unlock()
+		if cur != nil {
+			return cur, nil
+		}
+		// invalidated while loading: load again (reload ends with ctx)
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.ix, nil
 }
 
-// reload loads a new sample and makes it current (s.loading held).
+// reload loads a new sample and makes it current (s.loading held), unless
+// the table was invalidated meanwhile: a background load may have read the
+// table before a bulk load ended, and the next search then loads again.
 func (s *sampler) reload(ctx context.Context) error {
+	s.mu.Lock()
+	gen := s.gen
+	s.mu.Unlock()
 	rows, total, err := s.load(ctx)
 	if err != nil {
 		return err
 	}
 	ix := newSampleIndex(rows, total)
 	s.mu.Lock()
-	s.ix, s.at, s.writes = ix, time.Now(), 0
+	if s.gen == gen {
+		s.ix, s.at, s.writes = ix, time.Now(), 0
+	}
 	s.mu.Unlock()
 	return nil
 }
@@ -112,6 +126,7 @@ func (r *Repo) sampleSize(total int64) int {
 func (r *Repo) Invalidate() {
 	r.sample.mu.Lock()
 	r.sample.ix = nil
+	r.sample.gen++
 	r.sample.mu.Unlock()
 }
 
