@@ -35,11 +35,7 @@ func TestTuneGC(t *testing.T) {
 	if got := debug.SetGCPercent(-1); got != serverGCPercent {
 		t.Errorf("GC percent %d, want %d", got, serverGCPercent)
 	}
-	want := int64(defaultMemoryLimit)
-	if c, ok := cgroupMemoryLimit(); ok {
-		want = c / 5 * 4
-	}
-	if got := debug.SetMemoryLimit(-1); got != want {
+	if got, want := debug.SetMemoryLimit(-1), serverMemoryLimit(); got != want || want <= 0 {
 		t.Errorf("memory limit %d, want %d", got, want)
 	}
 
@@ -53,5 +49,15 @@ func TestTuneGC(t *testing.T) {
 	}
 	if got := debug.SetMemoryLimit(-1); got != 1<<40 {
 		t.Errorf("with GOMEMLIMIT set: limit %d, want it left alone", got)
+	}
+}
+
+func TestMemTotal(t *testing.T) {
+	got, ok := memTotal("MemFree:        1000 kB\nMemTotal:       24576000 kB\nBuffers: 1 kB\n")
+	if !ok || got != 24576000<<10 {
+		t.Fatalf("memTotal = %d, %v", got, ok)
+	}
+	if _, ok := memTotal("MemFree: 1 kB\n"); ok {
+		t.Fatal("memTotal without MemTotal")
 	}
 }
