@@ -155,13 +155,20 @@ func scanProject(rows pgx.Row) (domain.Project, error) {
 	for i := range p.Announcements {
 		p.Announcements[i].Date = p.Announcements[i].Date.In(domain.Bangkok)
 	}
-	if !announced.Equal(domain.NoDate) {
-		p.LastAnnounced = bangkokDate(announced)
-	}
+	p.LastAnnounced = lastAnnounced(announced)
 	p.ContractSigned, p.ContractEnd = bangkokDay(signed), bangkokDay(end)
 	p.SubmissionDue, p.HearingDue = bangkokDay(subDue), bangkokDay(hearDue)
 	return p, moneyInto(moneyCol{&p.Budget, budget}, moneyCol{&p.ReferencePrice, ref}, moneyCol{&p.AgreedPrice, agreed},
 		moneyCol{&p.ContractValue, cval})
+}
+
+// lastAnnounced is the announced_on column as Project.LastAnnounced: zero
+// for the column's domain.NoDate (never announced).
+func lastAnnounced(announced time.Time) time.Time {
+	if announced.Equal(domain.NoDate) {
+		return time.Time{}
+	}
+	return bangkokDate(announced)
 }
 
 // bangkokDay is bangkokDate of a nullable date column.
@@ -217,9 +224,7 @@ func scanListRow(row pgx.Row) (domain.Project, error) {
 		return p, err
 	}
 	p.BudgetYear, p.Status, p.LastAnnounceTyp = int(by), domain.Status(status), domain.AnnouncementType(lastType)
-	if !announced.Equal(domain.NoDate) {
-		p.LastAnnounced = bangkokDate(announced)
-	}
+	p.LastAnnounced = lastAnnounced(announced)
 	p.SubmissionDue, p.HearingDue = bangkokDay(subDue), bangkokDay(hearDue)
 	if link != nil {
 		p.Announcements = []domain.Announcement{{Link: *link}}

@@ -48,7 +48,7 @@ func (s *sampler) get(ctx context.Context) (*sampleIndex, error) {
 	if ok {
 		return ix, nil
 	}
-	if ix != nil && ix.total > int64(4*s.repo.sampleSize(ix.total)) {
+	if ix != nil && !s.repo.smallTable(ix.total) {
 		if s.loading.TryLock() {
 			go func() {
 				defer s.loading.Unlock()
@@ -103,6 +103,13 @@ func (s *sampler) reload(ctx context.Context) error {
 	return nil
 }
 
+// smallTable: a table of total rows is under 4× its sample: it is counted
+// exactly when sampled, and its sample (most or all of it) reloads at once
+// instead of in the background.
+func (r *Repo) smallTable(total int64) bool {
+	return total < 4*int64(r.sampleSize(total))
+}
+
 // The bounds of the automatic sample (Options.SampleSize 0).
 const (
 	minSampleSize = 10000
@@ -136,13 +143,12 @@ func (s *sampler) load(ctx context.Context) ([]domain.Project, int64, error) {
 		return nil, 0, err
 	}
 	total := int64(est)
-	size := s.repo.sampleSize(total)
-	if est < float64(size)*4 {
+	if s.repo.smallTable(total) {
 		if err := s.repo.pool.QueryRow(ctx, `SELECT count(*) FROM projects`).Scan(&total); err != nil {
 			return nil, 0, err
 		}
-		size = s.repo.sampleSize(total)
 	}
+	size := s.repo.sampleSize(total)
 	const cols = `id, search_text, method_code, province_code, ministry_code, agency_name, sub_agency_name, status,
 		strategy_code, work_type_code, budget_year, announce_types, announced_on, budget, submission_due`
 	q := "SELECT " + cols + " FROM projects"
@@ -173,9 +179,7 @@ func (s *sampler) load(ctx context.Context) ([]domain.Project, int64, error) {
 		for _, t := range types {
 			p.Announcements = append(p.Announcements, domain.Announcement{Type: domain.AnnouncementType(t)})
 		}
-		if !announced.Equal(domain.NoDate) {
-			p.LastAnnounced = bangkokDate(announced)
-		}
+		p.LastAnnounced = lastAnnounced(announced)
 		p.Budget, _ = money(budget)
 		out = append(out, p)
 	}

@@ -113,9 +113,12 @@ func (ix *sampleIndex) rowsOf(m map[string]bitset, v string) bitset {
 	return b
 }
 
-// dueDay is a deadline's DateKey as a day number (comparable as the
-// Matcher compares DateKeys); noDue stands for no deadline.
-func dueDay(t time.Time) int64 { return domain.DateKey(t).Unix() / 86400 }
+// dayNumber is a DateKey (UTC midnight) as a day number, comparable as the
+// Matcher compares DateKeys; dueDay is a deadline's. noDue stands for no
+// deadline.
+func dayNumber(key time.Time) int64 { return key.Unix() / 86400 }
+
+func dueDay(t time.Time) int64 { return dayNumber(domain.DateKey(t)) }
 
 const noDue = math.MinInt64
 
@@ -344,7 +347,7 @@ func (ix *sampleIndex) count(c domain.Criteria, t domain.Terms) sampleCounts {
 	// A deadline range is the one other condition counted without the
 	// Matcher: its days are sorted (and kept per row).
 	dueFrom, dueTo, due := c.DueRange()
-	fromDay, toDay := dueFrom.Unix()/86400, dueTo.Unix()/86400
+	fromDay, toDay := dayNumber(dueFrom), dayNumber(dueTo)
 	if due {
 		lo, _ := slices.BinarySearch(ix.dueDays, fromDay)
 		hi, _ := slices.BinarySearch(ix.dueDays, toDay+1)
